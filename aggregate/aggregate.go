@@ -1,0 +1,267 @@
+// Package aggregate gathers, in one pass over the records, everything the
+// reports and rules need: latency sketches per metric and dimension, status
+// counts, the per-minute time line. Each ingest worker fills its own
+// Accumulator; they are merged at the end.
+package aggregate
+
+import (
+	"math"
+	"math/bits"
+	"sort"
+	"strconv"
+
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+// Metrics, in the order of their sketches. All are in milliseconds.
+const (
+	RequestTime = iota
+	UpstreamResponseTime
+	NetworkTime
+	TTFT
+	NumMetrics
+)
+
+// MetricNames are the metrics' names in reports, by index.
+var MetricNames = [NumMetrics]string{"request_time", "upstream_response_time", "network_time", "ttft"}
+
+// Dimensions, in the order of the set's Dims.
+const (
+	DimRegion = iota
+	DimModel
+	DimStatus
+	DimClient
+	DimClientRegion
+	DimRoute
+	DimStream
+	DimURI
+	NumDims
+)
+
+// DimNames are the dimensions' names in reports, by index.
+var DimNames = []string{"region", "model", "status", "client", "client_region", "route", "stream", "uri"}
+
+// Options configure an accumulator.
+type Options struct {
+	Mapping *sketch.Mapping
+	Top     int // keys kept exactly per dimension
+	// Records outside [Since, Until) are skipped (each bound only when
+	// its Has flag is set); so are records without a time when a bound is.
+	Since, Until       int64
+	HasSince, HasUntil bool
+}
+
+// Minute is one minute of the time line.
+type Minute struct {
+	Requests int64
+	N429     int64
+	N5xx     int64
+	RT       *sketch.Sketch // request_time, ms
+}
+
+// Accumulator is one worker's aggregate. It implements ingest.Sink.
+type Accumulator struct {
+	opts    Options
+	Set     *sketch.Set
+	Records int64
+	// Skipped counts the records outside the --since/--until window.
+	Skipped int64
+	// MinTime and MaxTime bound the records' times (Unix ns); HasTime is
+	// false when no record had one.
+	MinTime, MaxTime int64
+	HasTime          bool
+	Status           map[int]int64
+	Minutes          map[int64]*Minute // by Unix minute
+	// Present counts the records that carried each canonical field.
+	Present [ingest.NumFields]int64
+
+	keyBuf []byte
+}
+
+// New returns an empty accumulator.
+func New(opts Options) *Accumulator {
+	return &Accumulator{
+		opts:    opts,
+		Set:     sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top),
+		Status:  map[int]int64{},
+		Minutes: map[int64]*Minute{},
+		MinTime: math.MaxInt64,
+		MaxTime: math.MinInt64,
+	}
+}
+
+// Add adds one record.
+func (a *Accumulator) Add(r *ingest.Record) {
+	if a.opts.HasSince || a.opts.HasUntil {
+		if !r.Has(ingest.FTime) ||
+			a.opts.HasSince && r.TimeNS < a.opts.Since ||
+			a.opts.HasUntil && r.TimeNS >= a.opts.Until {
+			a.Skipped++
+			return
+		}
+	}
+	a.Records++
+	for set := r.Fields(); set != 0; set &= set - 1 {
+		a.Present[bits.TrailingZeros32(set)]++
+	}
+	m := a.opts.Mapping
+	var bins [NumMetrics]sketch.Bin
+	var has [NumMetrics]bool
+	rt, okRT := r.Float(ingest.FRequestTime)
+	urt, okURT := r.Float(ingest.FUpstreamResponseTime)
+	if okRT {
+		bins[RequestTime], has[RequestTime] = m.Bin(rt*1000), true
+	}
+	if okURT {
+		bins[UpstreamResponseTime], has[UpstreamResponseTime] = m.Bin(urt*1000), true
+	}
+	if okRT && okURT {
+		bins[NetworkTime], has[NetworkTime] = m.Bin((rt-urt)*1000), true
+	}
+	if v, ok := r.Float(ingest.FTTFT); ok {
+		bins[TTFT], has[TTFT] = m.Bin(v), true
+	}
+
+	add := func(e *sketch.Entry) {
+		e.Count++
+		for i := range bins {
+			if has[i] {
+				e.Add(m, i, bins[i])
+			}
+		}
+	}
+	add(a.Set.All)
+	dims := a.Set.Dims
+	if k := r.Text(ingest.FRegion); k != nil {
+		add(dims[DimRegion].Entry(k))
+	}
+	if k := r.Text(ingest.FModel); k != nil {
+		add(dims[DimModel].Entry(k))
+	}
+	status, okStatus := r.Int(ingest.FStatus)
+	if okStatus {
+		a.Status[int(status)]++
+		a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
+		add(dims[DimStatus].Entry(a.keyBuf))
+	}
+	if k := r.Text(ingest.FClient); k != nil {
+		add(dims[DimClient].Entry(k))
+	}
+	cr := r.Text(ingest.FClientRegion)
+	if cr != nil {
+		add(dims[DimClientRegion].Entry(cr))
+		if reg := r.Text(ingest.FRegion); reg != nil {
+			a.keyBuf = append(append(append(a.keyBuf[:0], cr...), "→"...), reg...)
+			add(dims[DimRoute].Entry(a.keyBuf))
+		}
+	}
+	if s, ok := r.Bool(ingest.FStream); ok {
+		add(dims[DimStream].Entry(boolKey(s)))
+	}
+	if u := r.Text(ingest.FURI); u != nil {
+		add(dims[DimURI].Entry(Path(u)))
+	}
+
+	if r.Has(ingest.FTime) {
+		t := r.TimeNS
+		a.HasTime = true
+		a.MinTime = min(a.MinTime, t)
+		a.MaxTime = max(a.MaxTime, t)
+		mi := a.Minutes[floorDiv(t, 60e9)]
+		if mi == nil {
+			mi = &Minute{RT: sketch.New(m)}
+			a.Minutes[floorDiv(t, 60e9)] = mi
+		}
+		mi.Requests++
+		if okStatus {
+			if status == 429 {
+				mi.N429++
+			} else if status >= 500 && status < 600 {
+				mi.N5xx++
+			}
+		}
+		if has[RequestTime] {
+			mi.RT.AddBin(bins[RequestTime])
+		}
+	}
+}
+
+var (
+	trueKey  = []byte("true")
+	falseKey = []byte("false")
+)
+
+func boolKey(b bool) []byte {
+	if b {
+		return trueKey
+	}
+	return falseKey
+}
+
+// Path returns a URI without its query string.
+func Path(u []byte) []byte {
+	for i, c := range u {
+		if c == '?' || c == '#' {
+			return u[:i]
+		}
+	}
+	return u
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// Merge adds o into a.
+func (a *Accumulator) Merge(o *Accumulator) {
+	a.Records += o.Records
+	a.Skipped += o.Skipped
+	a.Set.Merge(o.Set)
+	if o.HasTime {
+		a.HasTime = true
+		a.MinTime = min(a.MinTime, o.MinTime)
+		a.MaxTime = max(a.MaxTime, o.MaxTime)
+	}
+	for k, v := range o.Status {
+		a.Status[k] += v
+	}
+	for k, om := range o.Minutes {
+		mi := a.Minutes[k]
+		if mi == nil {
+			a.Minutes[k] = om
+			continue
+		}
+		mi.Requests += om.Requests
+		mi.N429 += om.N429
+		mi.N5xx += om.N5xx
+		mi.RT.Merge(om.RT)
+	}
+	for i := range a.Present {
+		a.Present[i] += o.Present[i]
+	}
+}
+
+// MergeAll merges accumulators into the first and finishes it.
+func MergeAll(accs []*Accumulator) *Accumulator {
+	a := accs[0]
+	for _, o := range accs[1:] {
+		a.Merge(o)
+	}
+	a.Set.Finish()
+	return a
+}
+
+// SortedMinutes returns the minutes of the time line in order.
+func (a *Accumulator) SortedMinutes() []int64 {
+	keys := make([]int64, 0, len(a.Minutes))
+	for k := range a.Minutes {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}

@@ -1,0 +1,224 @@
+// Command loganalyze reads TokenHub / CLS access logs and reports why calls
+// are slow and what to fix first. See README.md and SPEC §2 for the flags.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/report"
+	"loganalyze/rules"
+	"loganalyze/sketch"
+)
+
+// Exit codes (SPEC §2).
+const (
+	exitOK       = 0
+	exitFailed   = 1
+	exitUsage    = 2
+	exitFindings = 3
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now))
+}
+
+// usageError is a bad command line: exit 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// config is the parsed command line.
+type config struct {
+	paths       []string
+	md, json    []string
+	format      ingest.Format
+	logFormat   string
+	maps        []string
+	loc         *time.Location
+	since       *time.Time
+	until       *time.Time
+	workers     int
+	top         int
+	accuracy    float64
+	failOn      rules.Severity
+	showVersion bool
+}
+
+// run is the whole command, testable in-process. It returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
+	cfg, err := parseFlags(args, stderr, now)
+	if err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "loganalyze: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(stderr, "run 'loganalyze --help' for usage")
+			return exitUsage
+		}
+		return exitFailed
+	}
+	code, err := analyze(cfg, stdin, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "loganalyze: %v\n", err)
+		return exitFailed
+	}
+	return code
+}
+
+func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config, error) {
+	fs := pflag.NewFlagSet("loganalyze", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	md := fs.StringArray("md", nil, "write the Markdown report to `FILE` (- is stdout; the default when no report flag is given)")
+	js := fs.StringArray("json", nil, "write the JSON report to `FILE` (- is stdout)")
+	format := fs.String("input-format", "auto", "input format: auto, jsonl, csv, tsv, nginx, clb, parquet or arrow")
+	logFormat := fs.String("log-format", "", "nginx log_format `STRING` for text logs in a custom format")
+	maps := fs.StringArray("map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
+	tz := fs.String("tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
+	since := fs.String("since", "", "keep records at or after `T` (RFC 3339, or relative like -1h)")
+	until := fs.String("until", "", "keep records before `T` (RFC 3339, or relative like -30m)")
+	failOn := fs.String("fail-on", "never", "exit 3 when a finding of this severity or worse exists: warn, crit or never")
+	workers := fs.IntP("workers", "j", runtime.NumCPU(), "parallel parsers")
+	top := fs.Int("top", 1000, "keys per dimension kept exactly; the rest are folded into other")
+	accuracy := fs.Float64("accuracy", sketch.DefaultAccuracy, "relative accuracy of every quantile")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err}
+	}
+	c := &config{paths: fs.Args(), md: *md, json: *js, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy}
+	if len(c.paths) == 0 {
+		return nil, usagef("no input: give a file, directory, glob or - for stdin")
+	}
+	var err error
+	if c.format, err = ingest.ParseFormat(*format); err != nil {
+		return nil, usageError{fmt.Errorf("--input-format: %w", err)}
+	}
+	if c.loc, err = time.LoadLocation(*tz); err != nil {
+		return nil, usagef("--tz: unknown zone %q", *tz)
+	}
+	if c.workers < 1 {
+		return nil, usagef("--workers: want at least 1, got %d", c.workers)
+	}
+	if c.top < 1 {
+		return nil, usagef("--top: want at least 1, got %d", c.top)
+	}
+	if !(c.accuracy > 0 && c.accuracy < 1) {
+		return nil, usagef("--accuracy: want a number between 0 and 1, got %v", c.accuracy)
+	}
+	var ok bool
+	if c.failOn, ok = rules.ParseSeverity(*failOn); !ok {
+		return nil, usagef("--fail-on: want warn, crit or never, got %q", *failOn)
+	}
+	if *since != "" {
+		t, err := parseWhen(*since, now(), c.loc)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--since: %w", err)}
+		}
+		c.since = &t
+	}
+	if *until != "" {
+		t, err := parseWhen(*until, now(), c.loc)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--until: %w", err)}
+		}
+		c.until = &t
+	}
+	if c.since != nil && c.until != nil && !c.until.After(*c.since) {
+		return nil, usagef("--until %s is not after --since %s", c.until.Format(time.RFC3339), c.since.Format(time.RFC3339))
+	}
+	if len(c.md)+len(c.json) == 0 {
+		c.md = []string{"-"}
+	}
+	return c, nil
+}
+
+// parseWhen reads an RFC 3339 time, a date-time without zone (in loc), or
+// a duration relative to now ("-1h", "-90m").
+func parseWhen(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("cannot parse %q as a time or duration", s)
+		}
+		return now.Add(d), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("cannot parse %q as a time or duration", s)
+}
+
+func analyze(c *config, stdin io.Reader, stdout io.Writer) (int, error) {
+	schema, err := ingest.NewSchema(c.maps)
+	if err != nil {
+		return 0, err
+	}
+	mapping, err := sketch.NewMapping(c.accuracy)
+	if err != nil {
+		return 0, err
+	}
+	aopts := aggregate.Options{Mapping: mapping, Top: c.top}
+	if c.since != nil {
+		aopts.Since = c.since.UnixNano()
+		aopts.HasSince = true
+	}
+	if c.until != nil {
+		aopts.Until = c.until.UnixNano()
+		aopts.HasUntil = true
+	}
+	accs, res, err := ingest.Run(c.paths, ingest.Options{
+		Format:    c.format,
+		LogFormat: c.logFormat,
+		Schema:    schema,
+		Location:  c.loc,
+		Workers:   c.workers,
+		Stdin:     stdin,
+	}, func() *aggregate.Accumulator { return aggregate.New(aopts) })
+	if err != nil {
+		return 0, err
+	}
+	acc := aggregate.MergeAll(accs)
+	findings, notEval := rules.Evaluate(acc, rules.Default())
+	rep := report.Build(acc, res, findings, notEval, c.loc)
+	if c.since != nil || c.until != nil {
+		rep.SetWindow(c.since, c.until)
+	}
+
+	for _, path := range c.json {
+		if err := writeOutput(path, stdout, rep.WriteJSON); err != nil {
+			return 0, err
+		}
+	}
+	for _, path := range c.md {
+		if err := writeOutput(path, stdout, rep.WriteMarkdown); err != nil {
+			return 0, err
+		}
+	}
+	if rep.Verdict >= c.failOn && rep.Verdict > rules.OK {
+		return exitFindings, nil
+	}
+	return exitOK, nil
+}

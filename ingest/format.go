@@ -1,0 +1,124 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Format is an input format.
+type Format string
+
+// The input formats of SPEC §3. Auto detects by extension, then content.
+const (
+	Auto    Format = "auto"
+	JSONL   Format = "jsonl"
+	CSV     Format = "csv"
+	TSV     Format = "tsv"
+	Nginx   Format = "nginx"
+	CLB     Format = "clb"
+	Parquet Format = "parquet"
+	Arrow   Format = "arrow"
+)
+
+// ParseFormat reads an --input-format value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(strings.ToLower(s)); f {
+	case Auto, JSONL, CSV, TSV, Nginx, CLB, Parquet, Arrow:
+		return f, nil
+	case "json", "ndjson":
+		return JSONL, nil
+	}
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, csv, tsv, nginx, clb, parquet or arrow)", s)
+}
+
+// lineParser reads one line of a text format into a record. A parser is
+// used by one goroutine; the record's text may point into the line or the
+// parser's buffers until the next call.
+type lineParser interface {
+	Parse(line []byte, r *Record) error
+}
+
+// columnar reports whether f is read as columns rather than lines.
+func (f Format) columnar() bool { return f == Parquet || f == Arrow }
+
+// byExtension guesses the format from a file name, after any compression
+// suffix is removed; Auto when the name does not tell.
+func byExtension(name string) Format {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".jsonl", ".json", ".ndjson":
+		return JSONL
+	case ".csv":
+		return CSV
+	case ".tsv":
+		return TSV
+	case ".parquet", ".pq":
+		return Parquet
+	case ".arrow", ".arrows", ".ipc", ".feather":
+		return Arrow
+	}
+	return Auto
+}
+
+// sniff guesses the format from the first bytes of the (decompressed)
+// content.
+func sniff(head []byte, haveLogFormat bool) Format {
+	if bytes.HasPrefix(head, []byte("PAR1")) {
+		return Parquet
+	}
+	if bytes.HasPrefix(head, []byte("ARROW1")) || bytes.HasPrefix(head, []byte{0xff, 0xff, 0xff, 0xff}) {
+		return Arrow
+	}
+	line := head
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = bytes.TrimLeft(line, " \t\r\ufeff")
+	switch {
+	case len(line) > 0 && line[0] == '{':
+		return JSONL
+	case looksCLB(line):
+		return CLB
+	case haveLogFormat:
+		return Nginx
+	case bytes.Count(line, []byte{'\t'}) >= 2:
+		return TSV
+	case bytes.Count(line, []byte{','}) >= 2 && !bytes.Contains(line, []byte{'['}):
+		return CSV
+	}
+	return Nginx
+}
+
+// looksCLB reports whether a line starts like a Tencent CLB access log:
+// "[request id] [29/Nov/2026:10:00:00 +0800] ...".
+func looksCLB(line []byte) bool {
+	if len(line) < 2 || line[0] != '[' {
+		return false
+	}
+	i := bytes.IndexByte(line, ']')
+	if i < 0 || i+3 > len(line) || line[i+1] != ' ' || line[i+2] != '[' {
+		return false
+	}
+	ts := line[i+3:]
+	return len(ts) >= 20 && ts[2] == '/' && ts[6] == '/' && ts[11] == ':'
+}
+
+// parserConfig is what a file's parsers need to know, fixed when the file
+// is opened.
+type parserConfig struct {
+	schema    *Schema
+	loc       *time.Location
+	logFormat string
+	header    []byte // CSV/TSV: the header line
+}
+
+// newLineParser returns a parser for one worker and one file.
+func newLineParser(f Format, c *parserConfig) (lineParser, error) {
+	switch f {
+	case JSONL:
+		return newJSONParser(c.schema, c.loc), nil
+	}
+	return nil, fmt.Errorf("the %s format is not supported yet", f)
+}

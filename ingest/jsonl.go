@@ -1,0 +1,374 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+)
+
+// jsonParser reads one JSON object per line: typed JSON lines and CLS
+// exports where every value is a string, "__TAG__.x" keys, nested objects
+// and JSON held in a string (Higress "ai_log"). It is a single-pass
+// scanner that allocates nothing per line once warm: decoded strings go to
+// a scratch buffer that the next line reuses.
+type jsonParser struct {
+	schema  *Schema
+	loc     *time.Location
+	scratch []byte
+	path    []byte
+	// The last line's keys and their bindings: JSON lines from one
+	// source repeat their keys in the same order, so most look-ups are a
+	// byte comparison.
+	cacheKeys [][]byte
+	cacheBind []Bindings
+}
+
+func newJSONParser(s *Schema, loc *time.Location) *jsonParser {
+	return &jsonParser{schema: s, loc: loc}
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+type jsonError struct {
+	col int
+	msg string
+}
+
+func (e *jsonError) Error() string { return fmt.Sprintf("invalid JSON at column %d: %s", e.col, e.msg) }
+
+// Parse reads line into r.
+func (p *jsonParser) Parse(line []byte, r *Record) error {
+	p.scratch = p.scratch[:0]
+	s := scanner{b: line}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return errNotObject
+	}
+	var err error
+	if err = p.object(&s, r, nil, 0); err != nil {
+		return err
+	}
+	s.ws()
+	if s.i != len(s.b) {
+		return s.fail("text after the object")
+	}
+	r.Finish()
+	return nil
+}
+
+// object reads the object at s.i; prefix is the dotted path of a nested
+// object ("ai_log"), nil at the top.
+func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, keyIndex int) error {
+	s.i++ // '{'
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return nil
+	}
+	for n := 0; ; n++ {
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return s.fail("want a key")
+		}
+		key, err := p.str(s)
+		if err != nil {
+			return err
+		}
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return s.fail("want ':'")
+		}
+		s.i++
+		s.ws()
+		if s.i >= len(s.b) {
+			return s.fail("truncated")
+		}
+		var bind Bindings
+		if prefix == nil {
+			bind = p.lookupTop(n, key)
+		} else {
+			bind = p.lookupNested(prefix, key)
+		}
+		switch c := s.b[s.i]; {
+		case c == '"':
+			val, err := p.str(s)
+			if err != nil {
+				return err
+			}
+			if len(bind) > 0 {
+				if err := r.Set(bind, val, p.loc); err != nil {
+					return err
+				}
+			} else if len(val) > 0 && val[0] == '{' && p.isPrefix(prefix, key) {
+				// JSON inside a string, such as Higress's ai_log.
+				inner := scanner{b: val}
+				if err := p.object(&inner, r, p.joinPath(prefix, key), 0); err != nil {
+					return err
+				}
+			}
+		case c == '{':
+			if p.isPrefix(prefix, key) {
+				if err := p.object(s, r, p.joinPath(prefix, key), 0); err != nil {
+					return err
+				}
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case c == '[':
+			if err := s.skip(); err != nil {
+				return err
+			}
+		default:
+			start := s.i
+			for s.i < len(s.b) {
+				c := s.b[s.i]
+				if c == ',' || c == '}' || c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+					break
+				}
+				s.i++
+			}
+			tok := s.b[start:s.i]
+			if err := checkLiteral(tok); err != nil {
+				s.i = start
+				return s.fail(err.Error())
+			}
+			if len(bind) > 0 && string(tok) != "null" {
+				if err := r.Set(bind, tok, p.loc); err != nil {
+					return err
+				}
+			}
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return s.fail("truncated")
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return nil
+		default:
+			return s.fail("want ',' or '}'")
+		}
+	}
+}
+
+func checkLiteral(tok []byte) error {
+	switch string(tok) {
+	case "true", "false", "null":
+		return nil
+	}
+	if len(tok) == 0 {
+		return errors.New("want a value")
+	}
+	if c := tok[0]; c == '-' || c >= '0' && c <= '9' {
+		for _, c := range tok {
+			if !(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
+				return errors.New("bad number")
+			}
+		}
+		return nil
+	}
+	return errors.New("want a value")
+}
+
+func (p *jsonParser) lookupTop(n int, key []byte) Bindings {
+	if n < len(p.cacheKeys) && string(p.cacheKeys[n]) == string(key) {
+		return p.cacheBind[n]
+	}
+	b := p.schema.Lookup(key)
+	if n < 256 {
+		for len(p.cacheKeys) <= n {
+			p.cacheKeys = append(p.cacheKeys, nil)
+			p.cacheBind = append(p.cacheBind, nil)
+		}
+		p.cacheKeys[n] = append(p.cacheKeys[n][:0], key...)
+		p.cacheBind[n] = b
+	}
+	return b
+}
+
+// lookupNested finds a key of a nested object by its full dotted path,
+// then by its own name.
+func (p *jsonParser) lookupNested(prefix, key []byte) Bindings {
+	path := p.joinPath(prefix, key)
+	if b := p.schema.Lookup(path); len(b) > 0 {
+		return b
+	}
+	return p.schema.Lookup(key)
+}
+
+func (p *jsonParser) joinPath(prefix, key []byte) []byte {
+	p.path = p.path[:0]
+	if len(prefix) > 0 {
+		p.path = append(p.path, prefix...)
+		p.path = append(p.path, '.')
+	}
+	p.path = append(p.path, key...)
+	// The path must outlive later joins while an object is walked.
+	out := make([]byte, len(p.path))
+	copy(out, p.path)
+	return out
+}
+
+func (p *jsonParser) isPrefix(prefix, key []byte) bool {
+	if prefix == nil {
+		return p.schema.IsPrefix(key)
+	}
+	var buf [64]byte
+	if len(prefix)+1+len(key) > len(buf) {
+		return false
+	}
+	path := append(append(append(buf[:0], prefix...), '.'), key...)
+	return p.schema.IsPrefix(path)
+}
+
+// str reads the string at s.i and returns its text: a slice of the line
+// when it has no escapes, else decoded into the scratch buffer.
+func (p *jsonParser) str(s *scanner) ([]byte, error) {
+	s.i++ // '"'
+	start := s.i
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case '"':
+			v := s.b[start:s.i]
+			s.i++
+			return v, nil
+		case '\\':
+			return p.strEscaped(s, start)
+		}
+		s.i++
+	}
+	return nil, s.fail("unterminated string")
+}
+
+func (p *jsonParser) strEscaped(s *scanner, start int) ([]byte, error) {
+	from := len(p.scratch)
+	p.scratch = append(p.scratch, s.b[start:s.i]...)
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch c {
+		case '"':
+			s.i++
+			return p.scratch[from:len(p.scratch):len(p.scratch)], nil
+		case '\\':
+			if s.i+1 >= len(s.b) {
+				return nil, s.fail("unterminated string")
+			}
+			e := s.b[s.i+1]
+			s.i += 2
+			switch e {
+			case '"', '\\', '/':
+				p.scratch = append(p.scratch, e)
+			case 'b':
+				p.scratch = append(p.scratch, '\b')
+			case 'f':
+				p.scratch = append(p.scratch, '\f')
+			case 'n':
+				p.scratch = append(p.scratch, '\n')
+			case 'r':
+				p.scratch = append(p.scratch, '\r')
+			case 't':
+				p.scratch = append(p.scratch, '\t')
+			case 'u':
+				r, ok := s.hex4()
+				if !ok {
+					return nil, s.fail("bad \\u escape")
+				}
+				if r >= 0xD800 && r < 0xDC00 && s.i+1 < len(s.b) && s.b[s.i] == '\\' && s.b[s.i+1] == 'u' {
+					save := s.i
+					s.i += 2
+					if r2, ok := s.hex4(); ok && r2 >= 0xDC00 && r2 < 0xE000 {
+						r = (r-0xD800)<<10 | (r2 - 0xDC00) + 0x10000
+					} else {
+						s.i = save
+					}
+				}
+				p.scratch = utf8.AppendRune(p.scratch, rune(r))
+			default:
+				return nil, s.fail("bad escape")
+			}
+		default:
+			p.scratch = append(p.scratch, c)
+			s.i++
+		}
+	}
+	return nil, s.fail("unterminated string")
+}
+
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (s *scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\r', '\n':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) fail(msg string) error {
+	if s.i >= len(s.b) {
+		msg = "truncated"
+	}
+	return &jsonError{col: s.i + 1, msg: msg}
+}
+
+func (s *scanner) hex4() (int, bool) {
+	if s.i+4 > len(s.b) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range s.b[s.i : s.i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | int(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	s.i += 4
+	return v, true
+}
+
+// skip passes over the object or array at s.i without recursion, so that
+// deep nesting cannot exhaust the stack.
+func (s *scanner) skip() error {
+	depth := 0
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				s.i++
+				return nil
+			}
+		case '"':
+			s.i++
+			for s.i < len(s.b) && s.b[s.i] != '"' {
+				if s.b[s.i] == '\\' {
+					s.i++
+				}
+				s.i++
+			}
+			if s.i >= len(s.b) {
+				return s.fail("unterminated string")
+			}
+		}
+		s.i++
+	}
+	return s.fail("truncated")
+}

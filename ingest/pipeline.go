@@ -1,0 +1,395 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+)
+
+// MaxLine is the longest line read; a longer one is a bad line.
+const MaxLine = 1 << 20
+
+// chunkSize is how many bytes of lines one unit of work holds.
+const chunkSize = 256 << 10
+
+// Options configure a run of the pipeline.
+type Options struct {
+	Format    Format         // Auto detects per file
+	LogFormat string         // nginx log_format for text logs
+	Schema    *Schema        // field names; nil means the built-in one
+	Location  *time.Location // zone of timestamps without one; nil is UTC
+	Workers   int            // parallel parsers; 0 means one per CPU
+	// MaxProblems is how many bad lines are sampled per file (default 20).
+	MaxProblems int
+	Stdin       io.Reader // read for the path "-"
+}
+
+// Sink consumes records. Each worker has its own, so a Sink need not be
+// safe for concurrent use; the record is valid only during the call.
+type Sink interface {
+	Add(r *Record)
+}
+
+// FileStats describes one input after the run.
+type FileStats struct {
+	Path     string
+	Format   Format
+	Records  int64
+	BadLines int64
+	// Incomplete is set when the file could not be read to its end
+	// (truncated compression, damaged Parquet/Arrow); Reason says why.
+	Incomplete bool
+	Reason     string
+}
+
+// Problem is one sampled bad line.
+type Problem struct {
+	File   string
+	Line   int64 // line, or row for columnar files, from 1
+	Reason string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason) }
+
+// Result is what a run read.
+type Result struct {
+	Files    []FileStats
+	Problems []Problem // the first MaxProblems bad lines of each file, in file order
+}
+
+// Records returns the number of records read from all files.
+func (r *Result) Records() (n int64) {
+	for _, f := range r.Files {
+		n += f.Records
+	}
+	return n
+}
+
+// BadLines returns the number of bad lines in all files.
+func (r *Result) BadLines() (n int64) {
+	for _, f := range r.Files {
+		n += f.BadLines
+	}
+	return n
+}
+
+// Incomplete reports whether some file could not be read to its end.
+func (r *Result) Incomplete() bool {
+	for _, f := range r.Files {
+		if f.Incomplete {
+			return true
+		}
+	}
+	return false
+}
+
+// fileState is one input while it is read. The reader fills it before
+// sending the file's first unit; workers only read it.
+type fileState struct {
+	index  int
+	path   string
+	format Format
+	cfg    parserConfig
+	// Written by the reader only, read after the run.
+	incomplete bool
+	reason     string
+}
+
+// unit is one piece of work: a run of whole lines, or decoded records.
+type unit struct {
+	file *fileState
+	line int64 // number of the first line in data
+	data []byte
+	buf  *[]byte // returned to the pool when done
+	recs []Record
+}
+
+// counters are one worker's (or the reader's) tallies for one file.
+type counters struct {
+	records, bad int64
+	problems     []Problem
+}
+
+type tally struct {
+	max   int
+	files []counters
+}
+
+func (t *tally) get(i int) *counters {
+	for len(t.files) <= i {
+		t.files = append(t.files, counters{})
+	}
+	return &t.files[i]
+}
+
+// bad counts a bad line and keeps it if it is among the first t.max lines
+// of its file seen so far.
+func (t *tally) bad(fs *fileState, line int64, reason string) {
+	c := t.get(fs.index)
+	c.bad++
+	if len(c.problems) < t.max {
+		c.problems = append(c.problems, Problem{File: fs.path, Line: line, Reason: reason})
+		return
+	}
+	worst := 0
+	for i := range c.problems {
+		if c.problems[i].Line > c.problems[worst].Line {
+			worst = i
+		}
+	}
+	if line < c.problems[worst].Line {
+		c.problems[worst] = Problem{File: fs.path, Line: line, Reason: reason}
+	}
+}
+
+// Run reads every path (files, directories, globs, "-" for stdin) with
+// opts.Workers parallel workers, each feeding its own sink from newSink.
+// It returns the sinks for the caller to merge. The error is for a run that
+// cannot start (a missing path); damaged input is reported in the Result.
+func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, error) {
+	inputs, err := expand(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.Schema == nil {
+		opts.Schema, _ = NewSchema(nil)
+	}
+	if opts.Location == nil {
+		opts.Location = time.UTC
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.MaxProblems <= 0 {
+		opts.MaxProblems = 20
+	}
+	if opts.Stdin == nil {
+		opts.Stdin = emptyReader{}
+	}
+
+	p := &pipeline{opts: opts, work: make(chan unit, 2*opts.Workers)}
+	p.pool.New = func() any { b := make([]byte, 0, chunkSize+MaxLine+1); return &b }
+	sinks := make([]S, opts.Workers)
+	tallies := make([]*tally, opts.Workers)
+	var wg sync.WaitGroup
+	for w := range opts.Workers {
+		sinks[w] = newSink()
+		tallies[w] = &tally{max: opts.MaxProblems}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.worker(sinks[w], tallies[w])
+		}()
+	}
+	p.reader = &tally{max: opts.MaxProblems}
+	var files []*fileState
+	for i, in := range inputs {
+		fs := &fileState{index: i, path: in, cfg: parserConfig{schema: opts.Schema, loc: opts.Location, logFormat: opts.LogFormat}}
+		files = append(files, fs)
+		if err := p.readFile(fs); err != nil {
+			fs.incomplete, fs.reason = true, err.Error()
+		}
+	}
+	close(p.work)
+	wg.Wait()
+
+	res := &Result{}
+	for _, fs := range files {
+		st := FileStats{Path: fs.path, Format: fs.format, Incomplete: fs.incomplete, Reason: fs.reason}
+		var probs []Problem
+		for _, t := range append(tallies, p.reader) {
+			if fs.index < len(t.files) {
+				c := &t.files[fs.index]
+				st.Records += c.records
+				st.BadLines += c.bad
+				probs = append(probs, c.problems...)
+			}
+		}
+		sort.Slice(probs, func(i, j int) bool { return probs[i].Line < probs[j].Line })
+		if len(probs) > opts.MaxProblems {
+			probs = probs[:opts.MaxProblems]
+		}
+		res.Files = append(res.Files, st)
+		res.Problems = append(res.Problems, probs...)
+	}
+	return sinks, res, nil
+}
+
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+type pipeline struct {
+	opts   Options
+	work   chan unit
+	pool   sync.Pool
+	reader *tally // bad lines found by the reader (over-long lines, bad rows)
+}
+
+func (p *pipeline) worker(sink Sink, t *tally) {
+	parsers := map[*fileState]lineParser{}
+	var rec Record
+	for u := range p.work {
+		c := t.get(u.file.index)
+		if u.recs != nil {
+			for i := range u.recs {
+				sink.Add(&u.recs[i])
+			}
+			c.records += int64(len(u.recs))
+			continue
+		}
+		lp := parsers[u.file]
+		if lp == nil {
+			var err error
+			if lp, err = newLineParser(u.file.format, &u.file.cfg); err != nil {
+				// The reader checks this before sending; unreachable.
+				panic("BUG: " + err.Error())
+			}
+			parsers[u.file] = lp
+		}
+		data, line := u.data, u.line
+		for len(data) > 0 {
+			var l []byte
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				l, data = data[:i], data[i+1:]
+			} else {
+				l, data = data, nil
+			}
+			if n := len(l); n > 0 && l[n-1] == '\r' {
+				l = l[:n-1]
+			}
+			if !blank(l) {
+				rec.Reset()
+				if err := lp.Parse(l, &rec); err != nil {
+					t.bad(u.file, line, err.Error())
+				} else {
+					c.records++
+					sink.Add(&rec)
+				}
+			}
+			line++
+		}
+		if u.buf != nil {
+			p.pool.Put(u.buf)
+		}
+	}
+}
+
+func blank(l []byte) bool {
+	for _, c := range l {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// readFile opens one input, detects its compression and format and sends
+// its content to the workers. An error means the file was read only in
+// part (or not at all); what was read before it counts.
+func (p *pipeline) readFile(fs *fileState) error {
+	rc, err := open(fs.path, p.opts.Stdin)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	r, name, err := decompress(rc, fs.path)
+	if err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(r, MaxLine+1)
+	head, _ := br.Peek(4096)
+	fs.format = p.opts.Format
+	if fs.format == Auto {
+		fs.format = byExtension(name)
+	}
+	if fs.format == Auto {
+		fs.format = sniff(head, p.opts.LogFormat != "")
+	}
+	if fs.format.columnar() {
+		return p.readColumnar(fs, br, rc)
+	}
+	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
+		return err
+	}
+	return p.readLines(fs, br)
+}
+
+// readLines cuts the content into chunks of whole lines.
+func (p *pipeline) readLines(fs *fileState, br *bufio.Reader) error {
+	line := int64(1)
+	if fs.format == CSV || fs.format == TSV {
+		h, err := br.ReadSlice('\n')
+		if err != nil && err != io.EOF {
+			return readError(err)
+		}
+		fs.cfg.header = bytes.TrimRight(append([]byte(nil), h...), "\r\n")
+		line++
+	}
+	buf := p.pool.Get().(*[]byte)
+	chunk := (*buf)[:0]
+	start := line
+	flush := func() {
+		if len(chunk) > 0 {
+			*buf = chunk
+			p.work <- unit{file: fs, line: start, data: chunk, buf: buf}
+			buf = p.pool.Get().(*[]byte)
+		}
+		chunk = (*buf)[:0]
+		start = line
+	}
+	for {
+		l, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			flush()
+			p.reader.bad(fs, line, fmt.Sprintf("line longer than %d bytes", MaxLine))
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+			line++
+			start = line
+			if err != nil {
+				flush()
+				if err == io.EOF {
+					return nil
+				}
+				return readError(err)
+			}
+			continue
+		}
+		if len(l) > 0 {
+			chunk = append(chunk, l...)
+			line++
+			if len(chunk) >= chunkSize {
+				flush()
+			}
+		}
+		if err != nil {
+			flush()
+			p.pool.Put(buf)
+			if err == io.EOF {
+				return nil
+			}
+			return readError(err)
+		}
+	}
+}
+
+// readError names a read failure the way the report shows it.
+func readError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("truncated: %w", err)
+	}
+	return err
+}
+
+// readColumnar decodes a Parquet or Arrow input into batches of records.
+func (p *pipeline) readColumnar(fs *fileState, br *bufio.Reader, raw io.Reader) error {
+	return fmt.Errorf("the %s format is not supported yet", fs.format)
+}

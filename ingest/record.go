@@ -1,0 +1,265 @@
+// Package ingest turns access logs in any supported format into canonical
+// records (SPEC §3): one streaming, parallel pipeline, one parser per
+// format, and a shared normaliser that knows every field alias and unit.
+package ingest
+
+import "math"
+
+// Field names a canonical field of SPEC §3.
+type Field uint8
+
+// The canonical fields. The order is the order of Fields.
+const (
+	FTime Field = iota
+	FClient
+	FRemoteAddr
+	FClientRegion
+	FRegion
+	FModel
+	FStream
+	FStatus
+	FMethod
+	FURI
+	FRequestTime
+	FUpstreamResponseTime
+	FUpstreamConnectTime
+	FUpstreamHeaderTime
+	FTTFT
+	FSSLHandshakeTime
+	FTCPInfoRTT
+	FConnection
+	FConnectionRequests
+	FRetryAfter
+	FPromptTokens
+	FCompletionTokens
+	FUpstreamStatus
+	FUpstreamAddr
+	FRequest // "POST /v1/x HTTP/1.1", split into FMethod and FURI
+	// NumFields is the number of canonical fields.
+	NumFields
+)
+
+// Kind says how a field's value is read.
+type Kind uint8
+
+// Field kinds.
+const (
+	KindTime Kind = iota
+	KindText
+	KindFloat // a number in the field's canonical unit
+	KindInt
+	KindBool
+	KindRequest
+)
+
+type fieldInfo struct {
+	name string
+	kind Kind
+	unit Unit // canonical unit of a KindFloat or KindTime field
+	list bool // an nginx upstream list: the sum of the numbers present
+}
+
+var fields = [NumFields]fieldInfo{
+	FTime:                 {"time", KindTime, UnitSecond, false},
+	FClient:               {"client", KindText, 0, false},
+	FRemoteAddr:           {"remote_addr", KindText, 0, false},
+	FClientRegion:         {"client_region", KindText, 0, false},
+	FRegion:               {"region", KindText, 0, false},
+	FModel:                {"model", KindText, 0, false},
+	FStream:               {"stream", KindBool, 0, false},
+	FStatus:               {"status", KindInt, 0, false},
+	FMethod:               {"method", KindText, 0, false},
+	FURI:                  {"uri", KindText, 0, false},
+	FRequestTime:          {"request_time", KindFloat, UnitSecond, false},
+	FUpstreamResponseTime: {"upstream_response_time", KindFloat, UnitSecond, true},
+	FUpstreamConnectTime:  {"upstream_connect_time", KindFloat, UnitSecond, true},
+	FUpstreamHeaderTime:   {"upstream_header_time", KindFloat, UnitSecond, true},
+	FTTFT:                 {"ttft", KindFloat, UnitMilli, false},
+	FSSLHandshakeTime:     {"ssl_handshake_time", KindFloat, UnitSecond, false},
+	FTCPInfoRTT:           {"tcpinfo_rtt", KindFloat, UnitMicro, false},
+	FConnection:           {"connection", KindInt, 0, false},
+	FConnectionRequests:   {"connection_requests", KindInt, 0, false},
+	FRetryAfter:           {"retry_after", KindFloat, UnitSecond, false},
+	FPromptTokens:         {"prompt_tokens", KindInt, 0, false},
+	FCompletionTokens:     {"completion_tokens", KindInt, 0, false},
+	FUpstreamStatus:       {"upstream_status", KindInt, 0, true},
+	FUpstreamAddr:         {"upstream_addr", KindText, 0, false},
+	FRequest:              {"request", KindRequest, 0, false},
+}
+
+// String returns the canonical name of f.
+func (f Field) String() string {
+	if f < NumFields {
+		return fields[f].name
+	}
+	return "field?"
+}
+
+// Kind returns how f's value is read.
+func (f Field) Kind() Kind { return fields[f].kind }
+
+// FieldByName returns the canonical field called name.
+func FieldByName(name string) (Field, bool) {
+	for i := range fields {
+		if fields[i].name == name {
+			return Field(i), true
+		}
+	}
+	return 0, false
+}
+
+// Record is one request with its canonical fields. Text fields point into
+// buffers owned by the reader and are valid only until the record is
+// reset; a consumer that keeps one must copy it.
+type Record struct {
+	set  uint32             // bit f: field f is present
+	prio [NumFields]uint8   // priority of the source that set the field
+	num  [NumFields]float64 // KindFloat, KindInt, KindBool (1/0) values
+	text [NumFields][]byte  // KindText values
+	// TimeNS is the request time in Unix nanoseconds, when Has(FTime).
+	TimeNS int64
+}
+
+// Reset clears r for the next line, keeping nothing.
+func (r *Record) Reset() {
+	r.set = 0
+}
+
+// Fields returns the set of present fields, bit f for field f.
+func (r *Record) Fields() uint32 { return r.set }
+
+// Has reports whether field f is present.
+func (r *Record) Has(f Field) bool { return r.set&(1<<f) != 0 }
+
+// Float returns a numeric field in its canonical unit and whether it is
+// present.
+func (r *Record) Float(f Field) (float64, bool) {
+	if r.set&(1<<f) == 0 {
+		return math.NaN(), false
+	}
+	return r.num[f], true
+}
+
+// Int returns an integer field and whether it is present.
+func (r *Record) Int(f Field) (int64, bool) {
+	if r.set&(1<<f) == 0 {
+		return 0, false
+	}
+	return int64(r.num[f]), true
+}
+
+// Bool returns a boolean field and whether it is present.
+func (r *Record) Bool(f Field) (value, ok bool) {
+	if r.set&(1<<f) == 0 {
+		return false, false
+	}
+	return r.num[f] != 0, true
+}
+
+// Text returns a text field, or nil when it is absent.
+func (r *Record) Text(f Field) []byte {
+	if r.set&(1<<f) == 0 {
+		return nil
+	}
+	return r.text[f]
+}
+
+// SetFloat sets a numeric field in its canonical unit.
+func (r *Record) SetFloat(f Field, v float64) {
+	r.num[f] = v
+	r.set |= 1 << f
+	r.prio[f] = 0
+}
+
+// SetText sets a text field; r keeps b, it does not copy it.
+func (r *Record) SetText(f Field, b []byte) {
+	r.text[f] = b
+	r.set |= 1 << f
+	r.prio[f] = 0
+}
+
+// SetTime sets the request time.
+func (r *Record) SetTime(ns int64) {
+	r.TimeNS = ns
+	r.set |= 1 << FTime
+	r.prio[FTime] = 0
+}
+
+// claim reports whether a source of priority p may set field f: a field
+// already set by a source of better (lower) priority is kept.
+func (r *Record) claim(f Field, p uint8) bool {
+	if r.set&(1<<f) != 0 && r.prio[f] < p {
+		return false
+	}
+	return true
+}
+
+func (r *Record) put(f Field, p uint8, v float64) {
+	r.num[f] = v
+	r.set |= 1 << f
+	r.prio[f] = p
+}
+
+func (r *Record) putText(f Field, p uint8, b []byte) {
+	r.text[f] = b
+	r.set |= 1 << f
+	r.prio[f] = p
+}
+
+// Finish derives the fields that come from others: client from
+// remote_addr, method and uri from request. Parsers call it once a line is
+// read.
+func (r *Record) Finish() {
+	if !r.Has(FClient) && r.Has(FRemoteAddr) {
+		r.putText(FClient, 255, r.text[FRemoteAddr])
+	}
+	if r.Has(FRequest) && (!r.Has(FMethod) || !r.Has(FURI)) {
+		method, uri := splitRequest(r.text[FRequest])
+		if len(method) > 0 && !r.Has(FMethod) {
+			r.putText(FMethod, 255, method)
+		}
+		if len(uri) > 0 && !r.Has(FURI) {
+			r.putText(FURI, 255, uri)
+		}
+	}
+}
+
+// splitRequest splits "POST /v1/x HTTP/1.1" into method and URI.
+func splitRequest(b []byte) (method, uri []byte) {
+	i := indexByte(b, ' ')
+	if i < 0 {
+		return nil, nil
+	}
+	method, rest := b[:i], b[i+1:]
+	for len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
+	if j := lastIndexByte(rest, ' '); j >= 0 {
+		if hasPrefix(rest[j+1:], "HTTP/") {
+			rest = rest[:j]
+		}
+	}
+	return method, rest
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func lastIndexByte(b []byte, c byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasPrefix(b []byte, p string) bool {
+	return len(b) >= len(p) && string(b[:len(p)]) == p
+}

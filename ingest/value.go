@@ -1,0 +1,229 @@
+package ingest
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Set reads val into every field bs names. A value that is absent ("-",
+// empty) leaves the fields unset. It returns an error only for a value
+// that makes the line bad (SPEC §3): an unreadable time or request_time;
+// other unreadable values are left absent.
+func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
+	if isAbsent(val) {
+		return nil
+	}
+	for _, b := range bs {
+		if !r.claim(b.Field, b.Prio) {
+			continue
+		}
+		if err := r.set1(b, val, loc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isAbsent(val []byte) bool {
+	return len(val) == 0 || len(val) == 1 && val[0] == '-'
+}
+
+func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
+	f := b.Field
+	info := &fields[f]
+	switch info.kind {
+	case KindText, KindRequest:
+		r.putText(f, b.Prio, val)
+	case KindInt:
+		if info.list {
+			if v, ok := lastListNumber(val); ok {
+				r.put(f, b.Prio, v)
+			}
+			return nil
+		}
+		if v, ok := parseNumber(val); ok && v == math.Trunc(v) && !math.IsInf(v, 0) {
+			r.put(f, b.Prio, v)
+		}
+	case KindBool:
+		if v, ok := parseBool(val); ok {
+			r.put(f, b.Prio, v)
+		}
+	case KindFloat:
+		var v float64
+		var ok bool
+		if info.list {
+			v, ok = sumList(val)
+		} else {
+			v, ok = parseNumber(val)
+		}
+		if !ok || v < 0 || math.IsInf(v, 0) {
+			if f == FRequestTime {
+				return badValue(f, val)
+			}
+			return nil
+		}
+		if b.Unit != UnitNone && b.Unit != info.unit {
+			v *= seconds[b.Unit] / seconds[info.unit]
+		}
+		r.put(f, b.Prio, v)
+	case KindTime:
+		ns, ok := parseTime(val, b.Unit, loc)
+		if !ok {
+			return badValue(f, val)
+		}
+		r.TimeNS = ns
+		r.set |= 1 << f
+		r.prio[f] = b.Prio
+	}
+	return nil
+}
+
+// ValueError is a value that makes a line bad.
+type ValueError struct {
+	Field Field
+	Value string // the start of the value, for the problem sample
+}
+
+func (e *ValueError) Error() string {
+	return fmt.Sprintf("%s: cannot read %q", e.Field, e.Value)
+}
+
+func badValue(f Field, val []byte) error {
+	const max = 40
+	v := val
+	if len(v) > max {
+		v = v[:max]
+		for len(v) > 0 && !utf8.Valid(v) {
+			v = v[:len(v)-1]
+		}
+	}
+	return &ValueError{Field: f, Value: string(v)}
+}
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseNumber reads a decimal number without allocating for the common
+// forms ("12", "-0.25", "4.683"); others go through strconv. NaN is not a
+// number here.
+func parseNumber(b []byte) (float64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	i := 0
+	neg := false
+	if b[0] == '-' || b[0] == '+' {
+		neg = b[0] == '-'
+		i++
+	}
+	var mant uint64
+	digits, frac := 0, 0
+	dot := false
+	start := i
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c >= '0' && c <= '9' {
+			if digits < 18 {
+				mant = mant*10 + uint64(c-'0')
+				if mant != 0 {
+					digits++
+				}
+				if dot {
+					frac++
+				}
+			} else if !dot {
+				return parseSlow(b)
+			}
+			continue
+		}
+		if c == '.' && !dot {
+			dot = true
+			continue
+		}
+		return parseSlow(b)
+	}
+	if i == start || (dot && i == start+1) {
+		return 0, false
+	}
+	if frac >= len(pow10) || mant > 1<<53 {
+		return parseSlow(b)
+	}
+	v := float64(mant) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func parseSlow(b []byte) (float64, bool) {
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsNaN(v) {
+		return 0, false
+	}
+	return v, true
+}
+
+// sumList reads an nginx upstream list ("0.100, 0.004", "0.100, -",
+// "x, y : z") as the sum of the numbers present; false when none is.
+func sumList(b []byte) (float64, bool) {
+	sum, any := 0.0, false
+	for len(b) > 0 {
+		item, rest := nextListItem(b)
+		b = rest
+		if isAbsent(item) {
+			continue
+		}
+		v, ok := parseNumber(item)
+		if !ok {
+			return 0, false
+		}
+		sum += v
+		any = true
+	}
+	return sum, any
+}
+
+// lastListNumber returns the last number in an nginx list ("502, 200").
+func lastListNumber(b []byte) (float64, bool) {
+	last, any := 0.0, false
+	for len(b) > 0 {
+		item, rest := nextListItem(b)
+		b = rest
+		if v, ok := parseNumber(item); ok {
+			last, any = v, true
+		}
+	}
+	return last, any
+}
+
+// nextListItem cuts the first item of an nginx list, trimmed.
+func nextListItem(b []byte) (item, rest []byte) {
+	i := 0
+	for i < len(b) && b[i] != ',' && b[i] != ':' {
+		i++
+	}
+	item = b[:i]
+	if i < len(b) {
+		rest = b[i+1:]
+	}
+	for len(item) > 0 && item[0] == ' ' {
+		item = item[1:]
+	}
+	for len(item) > 0 && item[len(item)-1] == ' ' {
+		item = item[:len(item)-1]
+	}
+	return item, rest
+}
+
+func parseBool(b []byte) (float64, bool) {
+	switch string(b) {
+	case "true", "True", "TRUE", "1", "stream", "ai_stream", "yes":
+		return 1, true
+	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal":
+		return 0, true
+	}
+	return 0, false
+}

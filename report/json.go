@@ -1,0 +1,181 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"time"
+
+	"loganalyze/rules"
+)
+
+// obj is an ordered JSON object.
+type obj = rules.Fields
+
+type kv = rules.Field
+
+func quantilesJSON(q Quantiles, withKey bool) obj {
+	o := obj{}
+	if withKey {
+		o = append(o, kv{Name: "key", Value: q.Key})
+	}
+	return append(o,
+		kv{Name: "count", Value: q.Count},
+		kv{Name: "p50_ms", Value: q.P50},
+		kv{Name: "p95_ms", Value: q.P95},
+		kv{Name: "p99_ms", Value: q.P99},
+		kv{Name: "mean_ms", Value: q.Mean},
+		kv{Name: "max_ms", Value: q.Max},
+	)
+}
+
+func (r *Report) timeString(ns int64) string {
+	return time.Unix(0, ns).In(r.Location).Format(time.RFC3339Nano)
+}
+
+func (r *Report) findingJSON(f *rules.Finding) obj {
+	o := obj{
+		{Name: "rule", Value: f.Rule},
+		{Name: "severity", Value: f.Severity.String()},
+		{Name: "key", Value: nonNil(f.Key)},
+		{Name: "title", Value: f.Title},
+		{Name: "evidence", Value: nonNil(f.Evidence)},
+		{Name: "impact", Value: obj{
+			{Name: "ms_per_request", Value: round3(f.Impact.MsPerRequest)},
+			{Name: "requests", Value: f.Impact.Requests},
+			{Name: "seconds", Value: round3(f.Impact.Seconds)},
+		}},
+		{Name: "advice", Value: f.Advice},
+	}
+	if f.Window != nil {
+		o = append(o, kv{Name: "window", Value: obj{
+			{Name: "from", Value: r.timeString(f.Window.From)},
+			{Name: "to", Value: r.timeString(f.Window.To)},
+		}})
+	}
+	return o
+}
+
+func nonNil(f rules.Fields) rules.Fields {
+	if f == nil {
+		return rules.Fields{}
+	}
+	return f
+}
+
+// JSONValue returns the report as an ordered JSON document (SPEC §6,
+// schema_version 1).
+func (r *Report) JSONValue() obj {
+	window := obj{{Name: "from", Value: ""}, {Name: "to", Value: ""}}
+	if r.Window != nil {
+		window = obj{
+			{Name: "from", Value: r.Window.From.Format(time.RFC3339Nano)},
+			{Name: "to", Value: r.Window.To.Format(time.RFC3339Nano)},
+		}
+	}
+	files := []obj{}
+	for _, f := range r.Input.Files {
+		fo := obj{
+			{Name: "path", Value: f.Path},
+			{Name: "format", Value: string(f.Format)},
+			{Name: "records", Value: f.Records},
+			{Name: "bad_lines", Value: f.BadLines},
+		}
+		if f.Incomplete {
+			fo = append(fo, kv{Name: "incomplete", Value: true}, kv{Name: "reason", Value: f.Reason})
+		}
+		files = append(files, fo)
+	}
+	problems := []obj{}
+	for _, p := range r.Input.Problems {
+		problems = append(problems, obj{
+			{Name: "file", Value: p.File},
+			{Name: "line", Value: p.Line},
+			{Name: "reason", Value: p.Reason},
+		})
+	}
+	findings := []obj{}
+	for i := range r.Findings {
+		findings = append(findings, r.findingJSON(&r.Findings[i]))
+	}
+	notEval := []obj{}
+	for _, n := range r.NotEvaluated {
+		notEval = append(notEval, obj{{Name: "rule", Value: n.Rule}, {Name: "reason", Value: n.Reason}})
+	}
+	latency := obj{}
+	for _, ml := range r.Latency {
+		by := obj{}
+		folded := obj{}
+		for _, dl := range ml.By {
+			rows := []obj{}
+			for _, q := range dl.Rows {
+				rows = append(rows, quantilesJSON(q, true))
+			}
+			by = append(by, kv{Name: dl.Dim, Value: rows})
+			if dl.Other != nil {
+				fo := append(obj{{Name: "keys", Value: dl.FoldedKeys}}, quantilesJSON(*dl.Other, false)...)
+				folded = append(folded, kv{Name: dl.Dim, Value: fo})
+			}
+		}
+		mo := obj{{Name: "all", Value: quantilesJSON(ml.All, false)}, {Name: "by", Value: by}}
+		if len(folded) > 0 {
+			mo = append(mo, kv{Name: "folded", Value: folded})
+		}
+		latency = append(latency, kv{Name: ml.Metric, Value: mo})
+	}
+	status := obj{}
+	for _, s := range r.Status {
+		status = append(status, kv{Name: statusKey(s.Status), Value: s.Count})
+	}
+	timeline := []obj{}
+	for _, m := range r.Timeline {
+		timeline = append(timeline, obj{
+			{Name: "minute", Value: m.Time.Format(time.RFC3339)},
+			{Name: "requests", Value: m.Requests},
+			{Name: "status_429", Value: m.N429},
+			{Name: "status_5xx", Value: m.N5xx},
+			{Name: "p99_ms", Value: m.P99},
+		})
+	}
+	return obj{
+		{Name: "schema_version", Value: SchemaVersion},
+		{Name: "window", Value: window},
+		{Name: "input", Value: obj{
+			{Name: "records", Value: r.Input.Records},
+			{Name: "bad_lines", Value: r.Input.BadLines},
+			{Name: "files", Value: files},
+			{Name: "problems", Value: problems},
+			{Name: "incomplete", Value: r.Input.Incomplete},
+		}},
+		{Name: "verdict", Value: r.Verdict.String()},
+		{Name: "findings", Value: findings},
+		{Name: "not_evaluated", Value: notEval},
+		{Name: "latency", Value: latency},
+		{Name: "status", Value: status},
+		{Name: "timeline", Value: timeline},
+	}
+}
+
+// WriteJSON writes the JSON report, indented, with a final newline.
+func (r *Report) WriteJSON(w io.Writer) error {
+	b, err := json.Marshal(r.JSONValue())
+	if err != nil {
+		return err
+	}
+	var out []byte
+	out, err = indent(b)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+func indent(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,220 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"loganalyze/rules"
+)
+
+// mdTopKeys is how many keys of a dimension the Markdown tables show.
+const mdTopKeys = 10
+
+// WriteMarkdown writes the report for a ticket or a chat: verdict first,
+// then findings by impact, latency tables, status codes and input
+// problems. Every log-derived string is escaped.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+
+	p("# loganalyze report\n\n")
+	p("%s\n\n", r.verdictLine())
+
+	if len(r.Findings) > 0 {
+		p("## Findings\n\n")
+		for i := range r.Findings {
+			r.markdownFinding(b, i+1, &r.Findings[i])
+		}
+	}
+	if len(r.NotEvaluated) > 0 {
+		p("## Not evaluated\n\n")
+		for _, n := range r.NotEvaluated {
+			p("- `%s`: %s\n", n.Rule, mdText(n.Reason))
+		}
+		p("\n")
+	}
+
+	p("## Latency (ms)\n\n")
+	for _, ml := range r.Latency {
+		if ml.All.Count == 0 {
+			continue
+		}
+		p("### %s\n\n", ml.Metric)
+		p("| dimension | key | count | p50 | p95 | p99 |\n|---|---|--:|--:|--:|--:|\n")
+		p("| all | all | %d | %s | %s | %s |\n", ml.All.Count, ms(ml.All.P50), ms(ml.All.P95), ms(ml.All.P99))
+		var more []string
+		for _, dl := range ml.By {
+			for i, q := range dl.Rows {
+				if i == mdTopKeys {
+					more = append(more, fmt.Sprintf("%s: %d more", dl.Dim, len(dl.Rows)-mdTopKeys))
+					break
+				}
+				p("| %s | %s | %d | %s | %s | %s |\n", dl.Dim, mdCell(q.Key), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
+			}
+			if dl.Other != nil {
+				q := dl.Other
+				p("| %s | *other (%d keys folded)* | %d | %s | %s | %s |\n", dl.Dim, dl.FoldedKeys, q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
+			}
+		}
+		p("\n")
+		if len(more) > 0 {
+			p("Keys not shown (see the JSON report): %s.\n\n", strings.Join(more, ", "))
+		}
+	}
+
+	if len(r.Status) > 0 {
+		p("## Status codes\n\n| status | count | share |\n|---|--:|--:|\n")
+		var total int64
+		for _, s := range r.Status {
+			total += s.Count
+		}
+		for _, s := range r.Status {
+			p("| %d | %d | %.1f %% |\n", s.Status, s.Count, 100*float64(s.Count)/float64(total))
+		}
+		p("\n")
+	}
+
+	p("## Input\n\n| file | format | records | bad lines | note |\n|---|---|--:|--:|---|\n")
+	for _, f := range r.Input.Files {
+		note := ""
+		if f.Incomplete {
+			note = "incomplete: " + mdCell(f.Reason)
+		}
+		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), f.Format, f.Records, f.BadLines, note)
+	}
+	p("\n%d records, %d bad lines.\n", r.Input.Records, r.Input.BadLines)
+	if len(r.Input.Problems) > 0 {
+		p("\nFirst bad lines:\n\n")
+		for _, pr := range r.Input.Problems {
+			p("- %s:%d: %s\n", mdText(pr.File), pr.Line, mdText(pr.Reason))
+		}
+	}
+	return b.Flush()
+}
+
+func (r *Report) verdictLine() string {
+	var crit, warn int
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case rules.Crit:
+			crit++
+		case rules.Warn:
+			warn++
+		}
+	}
+	window := "no timestamps"
+	if r.Window != nil {
+		window = r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
+	}
+	head := "**Verdict: OK** — nothing to fix"
+	switch r.Verdict {
+	case rules.Crit:
+		head = fmt.Sprintf("**Verdict: CRIT** — %s", plural(len(r.Findings), "finding"))
+	case rules.Warn:
+		head = fmt.Sprintf("**Verdict: WARN** — %s", plural(len(r.Findings), "finding"))
+	}
+	if crit+warn > 0 {
+		head += fmt.Sprintf(" (%d crit, %d warn)", crit, warn)
+	}
+	line := fmt.Sprintf("%s; %d requests, %s.", head, r.Input.Records, window)
+	if r.Input.BadLines > 0 || r.Input.Incomplete {
+		line += fmt.Sprintf(" Input: %d bad lines", r.Input.BadLines)
+		if r.Input.Incomplete {
+			line += ", some files incomplete"
+		}
+		line += "."
+	}
+	return line
+}
+
+func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {
+	fmt.Fprintf(b, "### %d. [%s] %s\n\n", n, f.Severity, mdText(f.Title))
+	fmt.Fprintf(b, "- **Key**: %s\n", mdFields(f.Key))
+	if f.Window != nil {
+		fmt.Fprintf(b, "- **Window**: %s – %s\n",
+			time.Unix(0, f.Window.From).In(r.Location).Format("15:04"),
+			time.Unix(0, f.Window.To).In(r.Location).Format("15:04 -07:00"))
+	}
+	fmt.Fprintf(b, "- **Impact**: ~%s ms per request × %d requests ≈ %.1f s\n",
+		ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds)
+	fmt.Fprintf(b, "- **Evidence**: %s\n", mdFields(f.Evidence))
+	fmt.Fprintf(b, "- **Fix**: %s\n\n", mdText(f.Advice))
+}
+
+func mdFields(fs rules.Fields) string {
+	var parts []string
+	for _, f := range fs {
+		parts = append(parts, mdText(f.Name)+" = "+mdText(valueText(f.Value)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func valueText(v any) string {
+	switch v := v.(type) {
+	case float64:
+		return ms(v)
+	case []string:
+		return strings.Join(v, ", ")
+	case rules.Fields:
+		var parts []string
+		for _, f := range v {
+			parts = append(parts, f.Name+": "+valueText(f.Value))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return fmt.Sprint(v)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// ms formats a duration in ms with the precision it deserves.
+func ms(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// mdText escapes log-derived text for Markdown prose: every character
+// with a Markdown or HTML meaning is backslash-escaped or replaced, and
+// line breaks and control characters become spaces.
+func mdText(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		switch {
+		case c == '<':
+			b.WriteString("&lt;")
+		case c == '>':
+			b.WriteString("&gt;")
+		case c == '&':
+			b.WriteString("&amp;")
+		case c < ' ' || c == 0x7f || c == '\u2028' || c == '\u2029':
+			b.WriteByte(' ')
+		case strings.ContainsRune("\\`*_[]|~", c):
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// mdCell is mdText for a table cell; empty text shows as a dash.
+func mdCell(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return mdText(s)
+}

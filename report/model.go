@@ -1,0 +1,236 @@
+// Package report builds one view model of a run — verdict, findings,
+// latency per metric and dimension, time line, input problems — and
+// renders it as JSON (the contract of SPEC §6), Markdown, HTML and
+// Prometheus text. The same input gives byte-identical output.
+package report
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/rules"
+	"loganalyze/sketch"
+)
+
+// SchemaVersion is the version of the JSON report.
+const SchemaVersion = 1
+
+// Report is the view model every renderer draws from.
+type Report struct {
+	Window       *Span
+	Input        Input
+	Verdict      rules.Severity
+	Findings     []rules.Finding
+	NotEvaluated []rules.NotEvaluated
+	Latency      []MetricLatency // in aggregate metric order
+	Status       []StatusCount   // by status code
+	Timeline     []Minute
+	// Histograms are each metric's distribution over the whole input.
+	Histograms []Histogram
+	Location   *time.Location
+	// Sketches is the finished set, for renderers that draw from bins.
+	Sketches *sketch.Set
+}
+
+// Span is a time range.
+type Span struct {
+	From, To time.Time
+}
+
+// Input says what was read.
+type Input struct {
+	Records    int64
+	BadLines   int64
+	Files      []ingest.FileStats
+	Problems   []ingest.Problem
+	Incomplete bool
+}
+
+// Quantiles are one sketch's summary, in milliseconds.
+type Quantiles struct {
+	Key   string
+	Count int64
+	P50   float64
+	P95   float64
+	P99   float64
+	Mean  float64
+	Max   float64
+}
+
+// DimLatency is one dimension's rows for one metric, largest count first.
+type DimLatency struct {
+	Dim  string
+	Rows []Quantiles
+	// Other summarises the keys folded beyond the cap; nil when none were.
+	Other      *Quantiles
+	FoldedKeys int64
+}
+
+// MetricLatency is one metric over the whole input and per dimension.
+type MetricLatency struct {
+	Metric string
+	All    Quantiles
+	By     []DimLatency // in aggregate dimension order
+}
+
+// StatusCount is how many responses had one status.
+type StatusCount struct {
+	Status int
+	Count  int64
+}
+
+// Minute is one point of the time line.
+type Minute struct {
+	Time     time.Time
+	Requests int64
+	N429     int64
+	N5xx     int64
+	P99      float64 // request_time, ms; 0 with no values
+}
+
+// HistBin is one bar of a histogram.
+type HistBin struct {
+	Lower, Upper float64 // ms
+	Count        int64
+}
+
+// Histogram is a metric's distribution in coarse bins.
+type Histogram struct {
+	Metric string
+	Bins   []HistBin
+}
+
+// Build makes the view model from the merged aggregate, what ingest read
+// and what the rules found.
+func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Finding, notEval []rules.NotEvaluated, loc *time.Location) *Report {
+	if loc == nil {
+		loc = time.UTC
+	}
+	r := &Report{
+		Input: Input{
+			Records:    in.Records(),
+			BadLines:   in.BadLines(),
+			Files:      in.Files,
+			Problems:   in.Problems,
+			Incomplete: in.Incomplete(),
+		},
+		Findings:     findings,
+		NotEvaluated: notEval,
+		Verdict:      rules.Verdict(findings),
+		Location:     loc,
+		Sketches:     acc.Set,
+	}
+	if acc.HasTime {
+		r.Window = &Span{From: time.Unix(0, acc.MinTime).In(loc), To: time.Unix(0, acc.MaxTime).In(loc)}
+	}
+	for m := 0; m < aggregate.NumMetrics; m++ {
+		ml := MetricLatency{Metric: aggregate.MetricNames[m], All: summarize("all", acc.Set.All.Metric(m), acc.Set.All.Count)}
+		for _, d := range acc.Set.Dims {
+			dl := DimLatency{Dim: d.Name, Rows: []Quantiles{}}
+			for _, ke := range d.Sorted() {
+				if s := ke.Metric(m); s != nil && s.Count() > 0 {
+					dl.Rows = append(dl.Rows, summarize(ke.Key, s, ke.Count))
+				}
+			}
+			sort.SliceStable(dl.Rows, func(i, j int) bool {
+				if dl.Rows[i].Count != dl.Rows[j].Count {
+					return dl.Rows[i].Count > dl.Rows[j].Count
+				}
+				return dl.Rows[i].Key < dl.Rows[j].Key
+			})
+			if o := d.Other(); o != nil && o.Metric(m) != nil {
+				q := summarize("other", o.Metric(m), o.Count)
+				dl.Other = &q
+				dl.FoldedKeys = d.Folded()
+			}
+			ml.By = append(ml.By, dl)
+		}
+		r.Latency = append(r.Latency, ml)
+		r.Histograms = append(r.Histograms, histogram(aggregate.MetricNames[m], acc.Set.All.Metric(m)))
+	}
+	for code, n := range acc.Status {
+		r.Status = append(r.Status, StatusCount{code, n})
+	}
+	sort.Slice(r.Status, func(i, j int) bool { return r.Status[i].Status < r.Status[j].Status })
+	for _, k := range acc.SortedMinutes() {
+		mi := acc.Minutes[k]
+		p := Minute{Time: time.Unix(k*60, 0).In(loc), Requests: mi.Requests, N429: mi.N429, N5xx: mi.N5xx}
+		if mi.RT.Count() > 0 {
+			p.P99 = round3(mi.RT.Quantile(0.99))
+		}
+		r.Timeline = append(r.Timeline, p)
+	}
+	return r
+}
+
+func summarize(key string, s *sketch.Sketch, records int64) Quantiles {
+	q := Quantiles{Key: key}
+	if s == nil || s.Count() == 0 {
+		return q
+	}
+	q.Count = s.Count()
+	q.P50 = round3(s.Quantile(0.50))
+	q.P95 = round3(s.Quantile(0.95))
+	q.P99 = round3(s.Quantile(0.99))
+	q.Mean = round3(s.Mean())
+	q.Max = round3(s.Max())
+	return q
+}
+
+// round3 rounds to three decimals, so that reports have fixed precision.
+func round3(v float64) float64 {
+	return math.Round(v*1000) / 1000
+}
+
+// histogram groups a sketch's bins into about 4 bins per power of ten.
+func histogram(metric string, s *sketch.Sketch) Histogram {
+	h := Histogram{Metric: metric}
+	if s == nil {
+		return h
+	}
+	const perDecade = 4
+	bucket := func(v float64) int {
+		if v <= 0 {
+			return math.MinInt32
+		}
+		return int(math.Floor(math.Log10(v) * perDecade))
+	}
+	idx := map[int]int{}
+	s.Bins(func(lower, upper float64, count int64) {
+		b := bucket(lower)
+		i, ok := idx[b]
+		if !ok {
+			lo, hi := 0.0, 0.0
+			if b != math.MinInt32 {
+				lo = math.Pow(10, float64(b)/perDecade)
+				hi = math.Pow(10, float64(b+1)/perDecade)
+			}
+			h.Bins = append(h.Bins, HistBin{Lower: round3(lo), Upper: round3(hi)})
+			i = len(h.Bins) - 1
+			idx[b] = i
+		}
+		h.Bins[i].Count += count
+	})
+	return h
+}
+
+// statusKey formats a status code.
+func statusKey(code int) string { return strconv.Itoa(code) }
+
+// SetWindow makes the report's window the --since/--until bounds, where
+// given, instead of the span of the records' times.
+func (r *Report) SetWindow(since, until *time.Time) {
+	if r.Window == nil {
+		r.Window = &Span{}
+	}
+	if since != nil {
+		r.Window.From = since.In(r.Location)
+	}
+	if until != nil {
+		r.Window.To = until.In(r.Location)
+	}
+}
