@@ -165,11 +165,18 @@ func Generate(c Config) []Request {
 	if p.Decoys {
 		g.decoys()
 	}
-	sort.SliceStable(g.out, func(i, j int) bool { return g.out[i].Time.Before(g.out[j].Time) })
-	for i := range g.out {
-		g.out[i].RequestID = hexID(g.c.Seed, i)
+	// Sort an index, not the large structs.
+	idx := make([]int32, len(g.out))
+	for i := range idx {
+		idx[i] = int32(i)
 	}
-	return g.out
+	sort.SliceStable(idx, func(i, j int) bool { return g.out[idx[i]].Time.Before(g.out[idx[j]].Time) })
+	out := make([]Request, len(g.out))
+	for i, k := range idx {
+		out[i] = g.out[k]
+		out[i].RequestID = hexID(g.c.Seed, i)
+	}
+	return out
 }
 
 type generator struct {

@@ -157,6 +157,9 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.Format == "" {
+		opts.Format = Auto
+	}
 	if opts.Schema == nil {
 		opts.Schema, _ = NewSchema(nil)
 	}

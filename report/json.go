@@ -146,6 +146,7 @@ func (r *Report) JSONValue() obj {
 			{Name: "files", Value: files},
 			{Name: "problems", Value: problems},
 			{Name: "incomplete", Value: r.Input.Incomplete},
+			{Name: "outside_window", Value: r.Input.OutsideWindow},
 		}},
 		{Name: "verdict", Value: r.Verdict.String()},
 		{Name: "findings", Value: findings},

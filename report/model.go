@@ -48,6 +48,8 @@ type Input struct {
 	Files      []ingest.FileStats
 	Problems   []ingest.Problem
 	Incomplete bool
+	// OutsideWindow counts records read but outside --since/--until.
+	OutsideWindow int64
 }
 
 // Quantiles are one sketch's summary, in milliseconds.
@@ -117,6 +119,8 @@ func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Findi
 			Files:      in.Files,
 			Problems:   in.Problems,
 			Incomplete: in.Incomplete(),
+
+			OutsideWindow: acc.Skipped,
 		},
 		Findings:     findings,
 		NotEvaluated: notEval,

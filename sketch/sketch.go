@@ -59,10 +59,19 @@ type Sketch struct {
 	dd       *ddsketch.DDSketch
 	pos      *store.DenseStore
 	m        *Mapping
-	zero     float64
-	sum      float64
+	zero float64
+	// sum is kept in fixed point (thousandths of the unit) so that it does
+	// not depend on the order values are added or sketches merged.
+	sum      int64
 	min, max float64
 }
+
+// sumScale is the fixed-point scale of the sum; sumMax bounds one value's
+// share so that the sum cannot overflow for billions of values.
+const (
+	sumScale = 1000
+	sumMax   = 1e9
+)
 
 // New returns an empty sketch.
 func New(m *Mapping) *Sketch {
@@ -94,7 +103,7 @@ func (s *Sketch) AddBin(b Bin) {
 		return
 	}
 	s.pos.Add(b.index)
-	s.sum += b.v
+	s.sum += int64(math.Round(min(b.v, sumMax) * sumScale))
 	if b.v < s.min {
 		s.min = b.v
 	}
@@ -106,13 +115,14 @@ func (s *Sketch) AddBin(b Bin) {
 // Count returns how many values were added.
 func (s *Sketch) Count() int64 { return int64(s.dd.GetCount()) }
 
-// Sum returns the exact sum of the values.
-func (s *Sketch) Sum() float64 { return s.sum }
+// Sum returns the sum of the values, exact to a thousandth of their unit
+// (each value counts at most 1e9).
+func (s *Sketch) Sum() float64 { return float64(s.sum) / sumScale }
 
 // Mean returns the exact mean, or 0 for an empty sketch.
 func (s *Sketch) Mean() float64 {
 	if n := s.dd.GetCount(); n > 0 {
-		return s.sum / n
+		return float64(s.sum) / sumScale / n
 	}
 	return 0
 }

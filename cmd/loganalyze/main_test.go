@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var fixedNow = func() time.Time { return time.Date(2026, 11, 29, 11, 0, 0, 0, time.UTC) }
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(""), &out, &errb, fixedNow)
+	return code, out.String(), errb.String()
+}
+
+var samples = []string{"../../testdata/logs/tokenhub-sample.jsonl", "../../testdata/logs/tokenhub-cls.json.gz"}
+
+func TestWorkersGiveIdenticalReports(t *testing.T) {
+	var outs []string
+	for _, w := range []string{"1", "2", "5"} {
+		code, out, errs := runCLI(t, append([]string{"--workers", w, "--tz", "Asia/Shanghai", "--json", "-", "--md", "-"}, samples...)...)
+		if code != 0 {
+			t.Fatalf("workers %s: exit %d: %s", w, code, errs)
+		}
+		outs = append(outs, out)
+	}
+	for i := 1; i < len(outs); i++ {
+		if outs[i] != outs[0] {
+			t.Errorf("report with worker count #%d differs from --workers 1", i)
+		}
+	}
+}
+
+func TestJSONReportSchema(t *testing.T) {
+	code, out, errs := runCLI(t, append([]string{"--tz", "Asia/Shanghai", "--json", "-"}, samples...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		SchemaVersion int `json:"schema_version"`
+		Window        struct{ From, To string }
+		Input         struct {
+			Records  int64 `json:"records"`
+			BadLines int64 `json:"bad_lines"`
+			Files    []struct {
+				Path     string `json:"path"`
+				Format   string `json:"format"`
+				Records  int64  `json:"records"`
+				BadLines int64  `json:"bad_lines"`
+			}
+			Problems []struct {
+				File   string `json:"file"`
+				Line   int64  `json:"line"`
+				Reason string `json:"reason"`
+			}
+			Incomplete bool `json:"incomplete"`
+		}
+		Verdict  string            `json:"verdict"`
+		Findings []json.RawMessage `json:"findings"`
+		Latency  map[string]struct {
+			All struct {
+				Count int64   `json:"count"`
+				P50   float64 `json:"p50_ms"`
+				P95   float64 `json:"p95_ms"`
+				P99   float64 `json:"p99_ms"`
+			} `json:"all"`
+			By map[string][]struct {
+				Key   string  `json:"key"`
+				Count int64   `json:"count"`
+				P99   float64 `json:"p99_ms"`
+			} `json:"by"`
+		} `json:"latency"`
+		Status map[string]int64 `json:"status"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.SchemaVersion != 1 || rep.Verdict == "" || rep.Findings == nil {
+		t.Errorf("header: %+v", rep)
+	}
+	if len(rep.Input.Files) != 2 || rep.Input.Records != rep.Input.Files[0].Records+rep.Input.Files[1].Records {
+		t.Errorf("input: %+v", rep.Input)
+	}
+	if rep.Input.BadLines != 6 || len(rep.Input.Problems) != 6 {
+		t.Errorf("bad lines %d, problems %d; want 6 and 6", rep.Input.BadLines, len(rep.Input.Problems))
+	}
+	if _, err := time.Parse(time.RFC3339, rep.Window.From); err != nil || !strings.HasSuffix(rep.Window.From, "+08:00") {
+		t.Errorf("window.from %q", rep.Window.From)
+	}
+	var statusTotal int64
+	for _, n := range rep.Status {
+		statusTotal += n
+	}
+	if statusTotal != rep.Input.Records {
+		t.Errorf("status counts sum to %d, want %d", statusTotal, rep.Input.Records)
+	}
+	for _, metric := range []string{"request_time", "upstream_response_time", "network_time", "ttft"} {
+		ml, ok := rep.Latency[metric]
+		if !ok || ml.All.Count == 0 || !(ml.All.P50 <= ml.All.P95 && ml.All.P95 <= ml.All.P99) {
+			t.Errorf("%s: %+v", metric, ml.All)
+		}
+		for _, dim := range []string{"region", "model", "status", "client", "client_region", "route", "stream", "uri"} {
+			rows, ok := ml.By[dim]
+			if !ok {
+				t.Errorf("%s: no dimension %s", metric, dim)
+			}
+			for i := 1; i < len(rows); i++ {
+				if rows[i].Count > rows[i-1].Count {
+					t.Errorf("%s/%s: not sorted by count", metric, dim)
+				}
+			}
+		}
+	}
+	if rep.Latency["request_time"].All.Count != rep.Input.Records {
+		t.Errorf("request_time count %d, records %d", rep.Latency["request_time"].All.Count, rep.Input.Records)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{}, 2, "no input"},
+		{[]string{"--bogus", "x"}, 2, "unknown flag: --bogus"},
+		{[]string{"--workers", "0", "x"}, 2, "--workers"},
+		{[]string{"--input-format", "xml", "x"}, 2, `unknown input format "xml"`},
+		{[]string{"--tz", "Mars/Olympus", "x"}, 2, `unknown zone "Mars/Olympus"`},
+		{[]string{"--since", "yesterday", "x"}, 2, `--since: cannot parse "yesterday"`},
+		{[]string{"--fail-on", "sometimes", "x"}, 2, "--fail-on"},
+		{[]string{"--map", "nonsense", "x"}, 1, "--map"},
+		{[]string{"/no/such.log"}, 1, `cannot open "/no/such.log"`},
+		{[]string{"--help"}, 0, "Usage: loganalyze"},
+	} {
+		code, _, errs := runCLI(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: exit %d (%q), want %d with %q", c.args, code, errs, c.code, c.msg)
+		}
+	}
+}
+
+func TestOutputsAreWrittenAtomically(t *testing.T) {
+	dir := t.TempDir()
+	js, md := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
+	if err := os.WriteFile(js, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "--json", js, "--md", md, "--md", "/dev/null", samples[0])
+	if code != 0 || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errs)
+	}
+	b, err := os.ReadFile(js)
+	if err != nil || !json.Valid(b) {
+		t.Errorf("json report not replaced: %v", err)
+	}
+	m, err := os.ReadFile(md)
+	if err != nil || !bytes.HasPrefix(m, []byte("# loganalyze report")) {
+		t.Errorf("markdown report: %v %.40q", err, m)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	if st, err := os.Stat("/dev/null"); err != nil || st.Mode().IsRegular() {
+		t.Errorf("/dev/null was replaced")
+	}
+	// An unwritable target fails the run.
+	code, _, errs = runCLI(t, "--json", filepath.Join(dir, "missing", "r.json"), samples[0])
+	if code != 1 || !strings.Contains(errs, "cannot write") {
+		t.Errorf("unwritable: exit %d %s", code, errs)
+	}
+}
+
+func TestSinceUntil(t *testing.T) {
+	code, out, errs := runCLI(t, "--tz", "Asia/Shanghai", "--since", "2026-11-29T10:15:00+08:00", "--until", "2026-11-29 10:30", "--json", "-", samples[0])
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Window struct{ From, To string }
+		Input  struct{ Records int64 }
+		Timeline []struct {
+			Minute string `json:"minute"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Window.From != "2026-11-29T10:15:00+08:00" || rep.Window.To != "2026-11-29T10:30:00+08:00" {
+		t.Errorf("window %+v", rep.Window)
+	}
+	if len(rep.Timeline) != 15 || rep.Timeline[0].Minute != "2026-11-29T10:15:00+08:00" {
+		t.Errorf("timeline has %d minutes from %v", len(rep.Timeline), rep.Timeline)
+	}
+}

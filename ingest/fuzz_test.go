@@ -1,0 +1,61 @@
+package ingest
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// seedLines adds the first lines of the sample logs beside the repository
+// and of testdata/logs to a fuzz corpus.
+func seedLines(f *testing.F, names ...string) {
+	f.Helper()
+	for _, name := range names {
+		file, err := os.Open(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sc := bufio.NewScanner(file)
+		sc.Buffer(nil, MaxLine)
+		for i := 0; i < 20 && sc.Scan(); i++ {
+			f.Add(append([]byte(nil), sc.Bytes()...))
+		}
+		file.Close()
+	}
+}
+
+func FuzzJSONL(f *testing.F) {
+	seedLines(f,
+		filepath.Join("..", "..", "shared", "examples", "tokenhub-sample.jsonl"),
+		filepath.Join("..", "..", "shared", "examples", "tokenhub-sample-cls.json"),
+		filepath.Join("..", "testdata", "logs", "tokenhub-sample.jsonl"))
+	for _, s := range []string{
+		`{"ai_log":"{\"model\":\"m\",\"llm_service_duration\":\"12\"}"}`,
+		`{"ai_log":{"model":"m"}}`,
+		`{"time":"not-a-time"}`, `{"request_time":"abc"}`, `{"a":[[[[`, `{"\ud800":"\udc00"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	s, err := NewSchema([]string{"client=secret_id", "ttft=first_byte:s"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	p := newJSONParser(s, time.UTC)
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var r Record
+		err := p.Parse(line, &r)
+		if err != nil {
+			if err.Error() == "" || strings.ContainsAny(err.Error(), "\n") && !strings.Contains(string(line), "\n") {
+				t.Fatalf("unhelpful error %q", err)
+			}
+			return
+		}
+		// A parsed record has sane values.
+		if v, ok := r.Float(FRequestTime); ok && (v < 0 || v != v) {
+			t.Fatalf("request_time %v from %q", v, line)
+		}
+	})
+}

@@ -1,0 +1,339 @@
+package ingest_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/gen"
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+// read runs the pipeline over paths and returns the merged aggregate.
+func read(t testing.TB, paths []string, opts ingest.Options) (*aggregate.Accumulator, *ingest.Result) {
+	t.Helper()
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accs, res, err := ingest.Run(paths, opts, func() *aggregate.Accumulator {
+		return aggregate.New(aggregate.Options{Mapping: m, Top: 1000})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aggregate.MergeAll(accs), res
+}
+
+var quantiles = []float64{0.5, 0.95, 0.99}
+
+// withinAccuracy reports whether got is within 1 % of want (plus a hair for
+// rounding of the bin's representative value).
+func withinAccuracy(got, want float64) bool {
+	return math.Abs(got-want) <= 0.01*math.Abs(want)+1e-9
+}
+
+func TestSampleJSONLAndCLS(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "examples")
+	typed, resT := read(t, []string{filepath.Join(dir, "tokenhub-sample.jsonl")}, ingest.Options{Workers: 2})
+	cls, resC := read(t, []string{filepath.Join(dir, "tokenhub-sample-cls.json")}, ingest.Options{Workers: 2})
+	for name, res := range map[string]*ingest.Result{"jsonl": resT, "cls": resC} {
+		if res.Records() != 3000 || res.BadLines() != 3 {
+			t.Errorf("%s: %d records, %d bad lines; want 3000 and 3", name, res.Records(), res.BadLines())
+		}
+		if len(res.Problems) != 3 {
+			t.Errorf("%s: %d problems sampled, want 3", name, len(res.Problems))
+		}
+		for _, p := range res.Problems {
+			if p.Line < 1 || p.Reason == "" || !strings.HasSuffix(p.File, filepath.Base(p.File)) {
+				t.Errorf("%s: bad problem %v", name, p)
+			}
+		}
+	}
+	if typed.MinTime != cls.MinTime || typed.MaxTime != cls.MaxTime {
+		t.Errorf("windows differ: %v–%v vs %v–%v", typed.MinTime, typed.MaxTime, cls.MinTime, cls.MaxTime)
+	}
+	// The same requests give the same sketches, so the same quantiles.
+	for m := 0; m < aggregate.NumMetrics; m++ {
+		compareEntry(t, "all", m, typed.Set.All, cls.Set.All)
+		for d, dim := range typed.Set.Dims {
+			other := cls.Set.Dims[d]
+			if dim.Len() != other.Len() {
+				t.Errorf("%s: %d keys vs %d", dim.Name, dim.Len(), other.Len())
+			}
+			for _, ke := range dim.Sorted() {
+				o := other.Get(ke.Key)
+				if o == nil {
+					t.Errorf("%s=%s missing from the CLS export", dim.Name, ke.Key)
+					continue
+				}
+				compareEntry(t, dim.Name+"="+ke.Key, m, ke.Entry, o)
+			}
+		}
+	}
+}
+
+func compareEntry(t *testing.T, name string, m int, a, b *sketch.Entry) {
+	t.Helper()
+	if a.Count != b.Count {
+		t.Errorf("%s: count %d vs %d", name, a.Count, b.Count)
+	}
+	sa, sb := a.Metric(m), b.Metric(m)
+	if (sa == nil) != (sb == nil) {
+		t.Errorf("%s %s: present in one only", name, aggregate.MetricNames[m])
+		return
+	}
+	if sa == nil {
+		return
+	}
+	for _, q := range quantiles {
+		if x, y := sa.Quantile(q), sb.Quantile(q); x != y {
+			t.Errorf("%s %s p%v: %v vs %v", name, aggregate.MetricNames[m], q*100, x, y)
+		}
+	}
+}
+
+// oracle holds the exact values of every metric for every key of every
+// dimension, computed from the generator's requests.
+type oracleKey struct {
+	dim, key string
+	metric   int
+}
+
+type oracle map[oracleKey][]float64
+
+func buildOracle(reqs []gen.Request) (oracle, map[string]map[string]int64) {
+	o := oracle{}
+	counts := map[string]map[string]int64{}
+	for _, d := range aggregate.DimNames {
+		counts[d] = map[string]int64{}
+	}
+	var vals [aggregate.NumMetrics]float64
+	var has [aggregate.NumMetrics]bool
+	for i := range reqs {
+		r := &reqs[i]
+		vals[aggregate.RequestTime], has[aggregate.RequestTime] = r.RequestTime*1000, true
+		up, ok := r.UpstreamTime()
+		vals[aggregate.UpstreamResponseTime], has[aggregate.UpstreamResponseTime] = up*1000, ok
+		vals[aggregate.NetworkTime], has[aggregate.NetworkTime] = max(0, (r.RequestTime-up)*1000), ok
+		vals[aggregate.TTFT], has[aggregate.TTFT] = r.TTFTms, !math.IsNaN(r.TTFTms)
+		add := func(dim, key string) {
+			if dim != "all" {
+				counts[dim][key]++
+			}
+			for m := range vals {
+				if has[m] {
+					k := oracleKey{dim, key, m}
+					o[k] = append(o[k], vals[m])
+				}
+			}
+		}
+		add("all", "all")
+		add("region", r.Region)
+		add("status", strconv.Itoa(r.Status))
+		add("client", r.AppID)
+		add("client_region", r.ClientRegion)
+		add("route", r.ClientRegion+"→"+r.Region)
+		add("uri", r.URI)
+		if r.Model != "" {
+			add("model", r.Model)
+			add("stream", strconv.FormatBool(r.Stream))
+		}
+	}
+	return o, counts
+}
+
+// exactQuantile is the value at rank ⌊q·(n−1)⌋ of the sorted values: what
+// DDSketch guarantees to be within its relative accuracy of.
+func exactQuantile(sorted []float64, q float64) float64 {
+	return sorted[int(q*float64(len(sorted)-1))]
+}
+
+func checkAgainstOracle(t *testing.T, acc *aggregate.Accumulator, reqs []gen.Request) {
+	t.Helper()
+	o, counts := buildOracle(reqs)
+	checked := 0
+	check := func(dim, key string, e *sketch.Entry) {
+		for m := 0; m < aggregate.NumMetrics; m++ {
+			want := o[oracleKey{dim, key, m}]
+			s := e.Metric(m)
+			if s == nil {
+				if len(want) > 0 {
+					t.Errorf("%s=%s %s: no sketch, want %d values", dim, key, aggregate.MetricNames[m], len(want))
+				}
+				continue
+			}
+			if s.Count() != int64(len(want)) {
+				t.Errorf("%s=%s %s: count %d, want %d", dim, key, aggregate.MetricNames[m], s.Count(), len(want))
+				continue
+			}
+			if len(want) < 100 {
+				continue
+			}
+			sort.Float64s(want)
+			for _, q := range quantiles {
+				got, exact := s.Quantile(q), exactQuantile(want, q)
+				if !withinAccuracy(got, exact) {
+					t.Errorf("%s=%s %s p%v = %v, exact %v (%.3f %% off)", dim, key, aggregate.MetricNames[m], q*100, got, exact, 100*(got-exact)/exact)
+				}
+				checked++
+			}
+		}
+	}
+	check("all", "all", acc.Set.All)
+	for _, dim := range acc.Set.Dims {
+		if dim.Len() != len(counts[dim.Name]) {
+			t.Errorf("%s: %d keys, want %d", dim.Name, dim.Len(), len(counts[dim.Name]))
+		}
+		for _, ke := range dim.Sorted() {
+			if want := counts[dim.Name][ke.Key]; ke.Count != want {
+				t.Errorf("%s=%s: count %d, want %d", dim.Name, ke.Key, ke.Count, want)
+			}
+			check(dim.Name, ke.Key, ke.Entry)
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d quantiles checked", checked)
+	}
+}
+
+// TestGeneratedAccuracy reads a large generated log with bad lines of every
+// kind mixed in and checks counts exactly and every quantile of every key
+// with at least 100 values against the sorted values.
+func TestGeneratedAccuracy(t *testing.T) {
+	n := 300_000
+	if testing.Short() {
+		n = 30_000
+	}
+	reqs := gen.Generate(gen.Config{Seed: 42, N: n, Plants: gen.All})
+	var buf bytes.Buffer
+	bad, err := gen.WriteJSONL(&buf, reqs, gen.WriteOptions{BadEvery: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An over-long line early (so it is among the sampled problems) and a
+	// bad line at the end without a newline after it.
+	data := buf.Bytes()
+	mid := bytes.IndexByte(data[len(data)/100:], '\n') + len(data)/100 + 1
+	long := append([]byte(`{"model":"`), bytes.Repeat([]byte("x"), ingest.MaxLine+10)...)
+	var out bytes.Buffer
+	out.Write(data[:mid])
+	out.Write(long)
+	out.WriteString("\"}\n")
+	out.Write(data[mid:])
+	out.WriteString(`{"time":"2026-11-29T10:00:00Z","request_time":"abc"}`)
+	bad += 2
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if len(reqs) < 300_000 && !testing.Short() {
+		t.Fatalf("generated %d requests, want at least 300,000", len(reqs))
+	}
+
+	acc, res := read(t, []string{path}, ingest.Options{Workers: 2})
+	if res.Records() != int64(len(reqs)) || res.BadLines() != int64(bad) {
+		t.Fatalf("%d records, %d bad lines; want %d and %d", res.Records(), res.BadLines(), len(reqs), bad)
+	}
+	if acc.Records != int64(len(reqs)) {
+		t.Fatalf("aggregate saw %d records, want %d", acc.Records, len(reqs))
+	}
+	var sawLong, sawTime, sawRT, sawTrunc, sawBinary bool
+	for _, p := range res.Problems {
+		switch {
+		case strings.Contains(p.Reason, "longer than"):
+			sawLong = true
+		case strings.Contains(p.Reason, `time: cannot read "not-a-time"`):
+			sawTime = true
+		case strings.Contains(p.Reason, `request_time: cannot read "abc"`):
+			sawRT = true
+		case strings.Contains(p.Reason, "truncated"):
+			sawTrunc = true
+		case strings.Contains(p.Reason, "not a JSON object"):
+			sawBinary = true
+		}
+	}
+	if !(sawLong && sawTime && sawRT && sawTrunc && sawBinary) {
+		t.Errorf("problems miss a kind of bad line: %v", res.Problems)
+	}
+	checkAgainstOracle(t, acc, reqs)
+	if got, want := acc.MinTime, reqs[0].Time.UnixNano(); got != want {
+		t.Errorf("first time %v, want %v", time.Unix(0, got), reqs[0].Time)
+	}
+}
+
+// TestWorkersAgree checks that the merged aggregate does not depend on the
+// number of workers.
+func TestWorkersAgree(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 3, N: 20_000, Plants: gen.All})
+	var buf bytes.Buffer
+	if _, err := gen.WriteCLS(&buf, reqs, gen.WriteOptions{BadEvery: 997}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cls.json")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a1, r1 := read(t, []string{path}, ingest.Options{Workers: 1})
+	for _, w := range []int{2, 3, 7} {
+		a2, r2 := read(t, []string{path}, ingest.Options{Workers: w})
+		if r1.Records() != r2.Records() || r1.BadLines() != r2.BadLines() {
+			t.Fatalf("workers %d: counts differ", w)
+		}
+		if len(r1.Problems) != len(r2.Problems) {
+			t.Fatalf("workers %d: problems differ", w)
+		}
+		for i := range r1.Problems {
+			if r1.Problems[i] != r2.Problems[i] {
+				t.Errorf("workers %d: problem %d: %v vs %v", w, i, r1.Problems[i], r2.Problems[i])
+			}
+		}
+		for m := 0; m < aggregate.NumMetrics; m++ {
+			compareEntry(t, "all", m, a1.Set.All, a2.Set.All)
+			for d, dim := range a1.Set.Dims {
+				for _, ke := range dim.Sorted() {
+					compareEntry(t, dim.Name+"="+ke.Key, m, ke.Entry, a2.Set.Dims[d].Get(ke.Key))
+				}
+			}
+		}
+	}
+}
+
+func TestMissingPath(t *testing.T) {
+	_, _, err := ingest.Run([]string{"/no/such/file.jsonl"}, ingest.Options{}, func() *aggregate.Accumulator { return nil })
+	if err == nil || !strings.Contains(err.Error(), `cannot open "/no/such/file.jsonl"`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestStdinAndGzip(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 5, N: 2000})
+	var buf bytes.Buffer
+	if _, err := gen.WriteJSONL(&buf, reqs, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(buf.Bytes())
+	zw.Close()
+	for name, data := range map[string][]byte{"plain": buf.Bytes(), "gzip": gz.Bytes()} {
+		_, res := read(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(data), Workers: 2})
+		if res.Records() != int64(len(reqs)) || res.Files[0].Format != ingest.JSONL || res.Incomplete() {
+			t.Errorf("stdin %s: %d records as %s, want %d jsonl", name, res.Records(), res.Files[0].Format, len(reqs))
+		}
+	}
+	// A gzip stream cut short keeps what was read and says so.
+	_, res := read(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(gz.Bytes()[:gz.Len()/2]), Workers: 2})
+	if !res.Incomplete() || res.Records() == 0 || res.Records() >= int64(len(reqs)) || !strings.Contains(res.Files[0].Reason, "unexpected EOF") {
+		t.Errorf("truncated gzip: %d records, incomplete %v (%s)", res.Records(), res.Incomplete(), res.Files[0].Reason)
+	}
+}

@@ -1,0 +1,177 @@
+package ingest
+
+import (
+	"math"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func TestParseNumber(t *testing.T) {
+	for _, s := range []string{"0", "12", "4.683", "-0.25", "0.000", "1e3", "123456789012345678901", "1.", ".5", "+3"} {
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := parseNumber([]byte(s))
+		if !ok || got != want {
+			t.Errorf("parseNumber(%q) = %v, %v; want %v", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"", "abc", "NaN", "nan", "1.2.3", "-", ".", "+", "12a", "0x10"} {
+		if v, ok := parseNumber([]byte(s)); ok {
+			t.Errorf("parseNumber(%q) = %v, want failure", s, v)
+		}
+	}
+}
+
+func TestSumList(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"0.100", 0.1, true},
+		{"0.100, 0.004", 0.104, true},
+		{"0.100, -", 0.1, true},
+		{"0.100, 0.004 : 0.200", 0.304, true},
+		{"-, -", 0, false},
+		{"x, 1", 0, false},
+	} {
+		got, ok := sumList([]byte(c.in))
+		if ok != c.ok || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("sumList(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	if v, ok := lastListNumber([]byte("502, 200")); !ok || v != 200 {
+		t.Errorf("lastListNumber = %v, %v", v, ok)
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := time.Date(2026, 11, 29, 10, 0, 0, 36e6, shanghai).UnixNano()
+	for _, c := range []struct {
+		in   string
+		unit Unit
+		loc  *time.Location
+		want int64
+	}{
+		{"2026-11-29T10:00:00.036+08:00", 0, time.UTC, want},
+		{"2026-11-29T02:00:00.036Z", 0, time.UTC, want},
+		{"2026-11-29T10:00:00.036+0800", 0, time.UTC, want},
+		{"2026-11-29 10:00:00.036", 0, shanghai, want},
+		{"2026-11-29 02:00:00.036", 0, time.UTC, want},
+		{"1795917600036", UnitMilli, nil, want},
+		{"1795917600036", 0, nil, want},
+		{"1795917600.036", UnitSecond, nil, want},
+		{"1795917600.036", 0, nil, want},
+		{"29/Nov/2026:10:00:00 +0800", 0, time.UTC, want - 36e6},
+		{"29/Nov/2026:02:00:00 +0000", 0, time.UTC, want - 36e6},
+		{"2026-11-29T01:00:00.036-01:00", 0, time.UTC, want},
+	} {
+		got, ok := parseTime([]byte(c.in), c.unit, c.loc)
+		if !ok || got != c.want {
+			t.Errorf("parseTime(%q) = %v, %v; want %v", c.in, time.Unix(0, got).UTC(), ok, time.Unix(0, c.want).UTC())
+		}
+	}
+	for _, s := range []string{"not-a-time", "2026-13-29T10:00:00Z", "29/Foo/2026:10:00:00 +0800", "2026-11-29T10:00:00+25:00", "1.2.3", "abc"} {
+		if v, ok := parseTime([]byte(s), 0, time.UTC); ok {
+			t.Errorf("parseTime(%q) = %v, want failure", s, v)
+		}
+	}
+}
+
+func TestDaysFromCivil(t *testing.T) {
+	for _, d := range []time.Time{
+		time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2000, 2, 29, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC),
+		time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Date(2100, 3, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got := daysFromCivil(d.Year(), int(d.Month()), d.Day()); got != d.Unix()/86400 {
+			t.Errorf("daysFromCivil(%v) = %d, want %d", d, got, d.Unix()/86400)
+		}
+	}
+}
+
+func TestRecordSet(t *testing.T) {
+	s, err := NewSchema([]string{"ttft=first_byte:s", "client=secret_id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Record
+	set := func(name, val string) error {
+		return r.Set(s.LookupString(name), []byte(val), time.UTC)
+	}
+	for _, kv := range [][2]string{
+		{"duration", "1500"},          // ms → 1.5 s
+		{"first_byte", "0.25"},        // s → 250 ms
+		{"secret_id", "AKID1"},        // mapped client
+		{"remote_addr", "10.0.0.1"},   // remote_addr, not client: client is set
+		{"response_type", "stream"},   // stream
+		{"ups_rsp_t", "0.100, 0.004"}, // list
+		{"upstream_status", "502, 200"},
+		{"retry_after", "-"}, // absent
+		{"tcp_rtt", "1481"},
+	} {
+		if err := set(kv[0], kv[1]); err != nil {
+			t.Fatalf("Set(%s=%s): %v", kv[0], kv[1], err)
+		}
+	}
+	r.Finish()
+	if v, _ := r.Float(FRequestTime); v != 1.5 {
+		t.Errorf("request_time = %v, want 1.5", v)
+	}
+	if v, _ := r.Float(FTTFT); v != 250 {
+		t.Errorf("ttft = %v, want 250", v)
+	}
+	if got := string(r.Text(FClient)); got != "AKID1" {
+		t.Errorf("client = %q", got)
+	}
+	if b, ok := r.Bool(FStream); !ok || !b {
+		t.Errorf("stream = %v, %v", b, ok)
+	}
+	if v, _ := r.Float(FUpstreamResponseTime); math.Abs(v-0.104) > 1e-12 {
+		t.Errorf("upstream = %v", v)
+	}
+	if v, _ := r.Int(FUpstreamStatus); v != 200 {
+		t.Errorf("upstream_status = %v", v)
+	}
+	if r.Has(FRetryAfter) {
+		t.Error("retry_after should be absent")
+	}
+	if v, _ := r.Float(FTCPInfoRTT); v != 1481 {
+		t.Errorf("tcpinfo_rtt = %v", v)
+	}
+	// A canonical name beats an alias whatever the order.
+	r.Reset()
+	_ = set("request_time", "2.000")
+	_ = set("req_t", "9.000")
+	if v, _ := r.Float(FRequestTime); v != 2 {
+		t.Errorf("request_time = %v, want the canonical 2", v)
+	}
+	// Unreadable request_time is a bad line; unreadable status is absent.
+	r.Reset()
+	if err := set("request_time", "abc"); err == nil {
+		t.Error("request_time abc: want an error")
+	}
+	if err := set("request_time", "-1"); err == nil {
+		t.Error("request_time -1: want an error")
+	}
+	if err := set("status", "abc"); err != nil || r.Has(FStatus) {
+		t.Errorf("status abc: err %v, present %v", err, r.Has(FStatus))
+	}
+}
+
+func TestNewSchemaErrors(t *testing.T) {
+	for _, m := range []string{"nonsense", "foo=bar", "ttft=x:h", "model=x:ms", "=x"} {
+		if _, err := NewSchema([]string{m}); err == nil {
+			t.Errorf("NewSchema(%q): want an error", m)
+		}
+	}
+}
