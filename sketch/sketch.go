@@ -56,9 +56,9 @@ func (m *Mapping) Bin(v float64) Bin {
 // Sketch is a DDSketch of non-negative values with exact count, sum,
 // minimum and maximum.
 type Sketch struct {
-	dd       *ddsketch.DDSketch
-	pos      *store.DenseStore
-	m        *Mapping
+	dd   *ddsketch.DDSketch
+	pos  *store.DenseStore
+	m    *Mapping
 	zero float64
 	// sum is kept in fixed point (thousandths of the unit) so that it does
 	// not depend on the order values are added or sketches merged.

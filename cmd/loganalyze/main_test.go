@@ -185,8 +185,8 @@ func TestSinceUntil(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var rep struct {
-		Window struct{ From, To string }
-		Input  struct{ Records int64 }
+		Window   struct{ From, To string }
+		Input    struct{ Records int64 }
 		Timeline []struct {
 			Minute string `json:"minute"`
 		}
