@@ -16,7 +16,7 @@ type jsonParser struct {
 	schema  *Schema
 	loc     *time.Location
 	scratch []byte
-	path    []byte
+	paths   [][]byte // dotted paths of nested objects, one per depth
 	// The last line's keys and their bindings: JSON lines from one
 	// source repeat their keys in the same order, so most look-ups are a
 	// byte comparison.
@@ -59,7 +59,7 @@ func (p *jsonParser) Parse(line []byte, r *Record) error {
 
 // object reads the object at s.i; prefix is the dotted path of a nested
 // object ("ai_log"), nil at the top.
-func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, keyIndex int) error {
+func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) error {
 	s.i++ // '{'
 	s.ws()
 	if s.i < len(s.b) && s.b[s.i] == '}' {
@@ -88,7 +88,7 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, keyIndex int) 
 		if prefix == nil {
 			bind = p.lookupTop(n, key)
 		} else {
-			bind = p.lookupNested(prefix, key)
+			bind = p.lookupNested(depth, prefix, key)
 		}
 		switch c := s.b[s.i]; {
 		case c == '"':
@@ -103,13 +103,13 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, keyIndex int) 
 			} else if len(val) > 0 && val[0] == '{' && p.isPrefix(prefix, key) {
 				// JSON inside a string, such as Higress's ai_log.
 				inner := scanner{b: val}
-				if err := p.object(&inner, r, p.joinPath(prefix, key), 0); err != nil {
+				if err := p.object(&inner, r, p.joinPath(depth, prefix, key), depth+1); err != nil {
 					return err
 				}
 			}
 		case c == '{':
 			if p.isPrefix(prefix, key) {
-				if err := p.object(s, r, p.joinPath(prefix, key), 0); err != nil {
+				if err := p.object(s, r, p.joinPath(depth, prefix, key), depth+1); err != nil {
 					return err
 				}
 			} else if err := s.skip(); err != nil {
@@ -192,25 +192,27 @@ func (p *jsonParser) lookupTop(n int, key []byte) Bindings {
 
 // lookupNested finds a key of a nested object by its full dotted path,
 // then by its own name.
-func (p *jsonParser) lookupNested(prefix, key []byte) Bindings {
-	path := p.joinPath(prefix, key)
-	if b := p.schema.Lookup(path); len(b) > 0 {
+func (p *jsonParser) lookupNested(depth int, prefix, key []byte) Bindings {
+	if b := p.schema.Lookup(p.joinPath(depth, prefix, key)); len(b) > 0 {
 		return b
 	}
 	return p.schema.Lookup(key)
 }
 
-func (p *jsonParser) joinPath(prefix, key []byte) []byte {
-	p.path = p.path[:0]
-	if len(prefix) > 0 {
-		p.path = append(p.path, prefix...)
-		p.path = append(p.path, '.')
+// joinPath returns "prefix.key" in a buffer kept for this nesting depth, so
+// that walking nested objects allocates nothing once warm. The path of an
+// object stays valid while its members are read: they use deeper buffers.
+func (p *jsonParser) joinPath(depth int, prefix, key []byte) []byte {
+	for len(p.paths) <= depth {
+		p.paths = append(p.paths, nil)
 	}
-	p.path = append(p.path, key...)
-	// The path must outlive later joins while an object is walked.
-	out := make([]byte, len(p.path))
-	copy(out, p.path)
-	return out
+	b := p.paths[depth][:0]
+	if len(prefix) > 0 {
+		b = append(append(b, prefix...), '.')
+	}
+	b = append(b, key...)
+	p.paths[depth] = b
+	return b
 }
 
 func (p *jsonParser) isPrefix(prefix, key []byte) bool {

@@ -121,11 +121,14 @@ func TestJSONNoAllocs(t *testing.T) {
 	s, _ := NewSchema(nil)
 	p := newJSONParser(s, time.UTC)
 	line := []byte(`{"__TIMESTAMP__":"1795917600036","__SOURCE__":"10.12.129.190","app_id":"app-003","region":"ap-beijing","request":"POST /v1/chat/completions HTTP/1.1","model":"qwen2-7b-instruct","stream":"false","status":"200","request_time":"4.683","upstream_response_time":"4.681, 0.002","first_token_ms":"4680.7","http_user_agent":"a\"b"}`)
+	nested := []byte(`{"time":1795917600,"ai_log":"{\"model\":\"qwen-max\",\"llm_first_token_duration\":350}","x":{"ai_log":1},"ai_log2":{"model":"m"}}`)
 	var r Record
 	allocs := testing.AllocsPerRun(100, func() {
-		r.Reset()
-		if err := p.Parse(line, &r); err != nil {
-			t.Fatal(err)
+		for _, l := range [][]byte{line, nested} {
+			r.Reset()
+			if err := p.Parse(l, &r); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 	if allocs != 0 {
