@@ -16,7 +16,8 @@ type jsonParser struct {
 	schema  *Schema
 	loc     *time.Location
 	scratch []byte
-	paths   [][]byte // dotted paths of nested objects, one per depth
+	paths   [][]byte   // dotted paths of nested objects, one per depth
+	inner   [4]scanner // scanners of JSON held in strings, one per depth
 	// The last line's keys and their bindings: JSON lines from one
 	// source repeat their keys in the same order, so most look-ups are a
 	// byte comparison.
@@ -100,10 +101,12 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 				if err := r.Set(bind, val, p.loc); err != nil {
 					return err
 				}
-			} else if len(val) > 0 && val[0] == '{' && p.isPrefix(prefix, key) {
-				// JSON inside a string, such as Higress's ai_log.
-				inner := scanner{b: val}
-				if err := p.object(&inner, r, p.joinPath(depth, prefix, key), depth+1); err != nil {
+			} else if len(val) > 0 && val[0] == '{' && depth < len(p.inner) && p.isPrefix(prefix, key) {
+				// JSON inside a string, such as Higress's ai_log. The
+				// scanner lives in the parser so that it is not allocated.
+				inner := &p.inner[depth]
+				*inner = scanner{b: val}
+				if err := p.object(inner, r, p.joinPath(depth, prefix, key), depth+1); err != nil {
 					return err
 				}
 			}
