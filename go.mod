@@ -10,4 +10,5 @@ require (
 require (
 	github.com/spf13/pflag v1.1.0 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
