@@ -24,7 +24,7 @@ func keepalive(acc *aggregate.Accumulator, c *Config) []Finding {
 	cfg := c.Keepalive
 	var out []Finding
 	for _, cl := range sortedClients(acc) {
-		basis, fresh, measure := cl.ConnKnown, cl.NewConn, "connection_requests = 1"
+		basis, fresh, measure := cl.ConnKnown, cl.NewConn, "connection_requests=1"
 		if basis == 0 {
 			basis, fresh, measure = cl.SSLKnown, cl.FullTLS, "a full TLS handshake"
 		}
