@@ -7,6 +7,7 @@ package aggregate
 import (
 	"math"
 	"math/bits"
+	"regexp"
 	"sort"
 	"strconv"
 
@@ -50,6 +51,8 @@ type Options struct {
 	// its Has flag is set); so are records without a time when a bound is.
 	Since, Until       int64
 	HasSince, HasUntil bool
+	// TokenURI matches token-endpoint URIs; nil means DefaultTokenURI.
+	TokenURI *regexp.Regexp
 }
 
 // Minute is one minute of the time line.
@@ -75,6 +78,8 @@ type Accumulator struct {
 	Minutes          map[int64]*Minute // by Unix minute
 	// Present counts the records that carried each canonical field.
 	Present [ingest.NumFields]int64
+	// Rules is what the rules need beyond the sketches.
+	Rules *RuleStats
 
 	keyBuf []byte
 }
@@ -86,6 +91,7 @@ func New(opts Options) *Accumulator {
 		Set:     sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top),
 		Status:  map[int]int64{},
 		Minutes: map[int64]*Minute{},
+		Rules:   newRuleStats(opts.Mapping, opts.Top, opts.TokenURI),
 		MinTime: math.MaxInt64,
 		MaxTime: math.MinInt64,
 	}
@@ -162,6 +168,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	if u := r.Text(ingest.FURI); u != nil {
 		add(dims[DimURI].Entry(Path(u)))
 	}
+	a.Rules.add(r, &bins, &has)
 
 	if r.Has(ingest.FTime) {
 		t := r.TimeNS
@@ -244,6 +251,7 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	for i := range a.Present {
 		a.Present[i] += o.Present[i]
 	}
+	a.Rules.merge(o.Rules)
 }
 
 // MergeAll merges accumulators into the first and finishes it.
@@ -253,6 +261,7 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 		a.Merge(o)
 	}
 	a.Set.Finish()
+	a.Rules.finish()
 	return a
 }
 

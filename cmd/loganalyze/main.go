@@ -55,6 +55,7 @@ type config struct {
 	top         int
 	accuracy    float64
 	failOn      rules.Severity
+	rulesFile   string
 	showVersion bool
 }
 
@@ -93,6 +94,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	tz := fs.String("tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
 	since := fs.String("since", "", "keep records at or after `T` (RFC 3339, or relative like -1h)")
 	until := fs.String("until", "", "keep records before `T` (RFC 3339, or relative like -30m)")
+	rulesFile := fs.String("rules", "", "rule thresholds from the YAML `FILE` (unknown keys are an error)")
 	failOn := fs.String("fail-on", "never", "exit 3 when a finding of this severity or worse exists: warn, crit or never")
 	workers := fs.IntP("workers", "j", runtime.NumCPU(), "parallel parsers")
 	top := fs.Int("top", 1000, "keys per dimension kept exactly; the rest are folded into other")
@@ -106,7 +108,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 		}
 		return nil, usageError{err}
 	}
-	c := &config{paths: fs.Args(), md: *md, json: *js, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy}
+	c := &config{paths: fs.Args(), md: *md, json: *js, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile}
 	if len(c.paths) == 0 {
 		return nil, usagef("no input: give a file, directory, glob or - for stdin")
 	}
@@ -172,6 +174,13 @@ func parseWhen(s string, now time.Time, loc *time.Location) (time.Time, error) {
 }
 
 func analyze(c *config, stdin io.Reader, stdout io.Writer) (int, error) {
+	rcfg := rules.Default()
+	if c.rulesFile != "" {
+		var err error
+		if rcfg, err = rules.Load(c.rulesFile); err != nil {
+			return 0, err
+		}
+	}
 	schema, err := ingest.NewSchema(c.maps)
 	if err != nil {
 		return 0, err
@@ -180,7 +189,7 @@ func analyze(c *config, stdin io.Reader, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	aopts := aggregate.Options{Mapping: mapping, Top: c.top}
+	aopts := aggregate.Options{Mapping: mapping, Top: c.top, TokenURI: rcfg.TokenURI}
 	if c.since != nil {
 		aopts.Since = c.since.UnixNano()
 		aopts.HasSince = true
@@ -201,7 +210,7 @@ func analyze(c *config, stdin io.Reader, stdout io.Writer) (int, error) {
 		return 0, err
 	}
 	acc := aggregate.MergeAll(accs)
-	findings, notEval := rules.Evaluate(acc, rules.Default())
+	findings, notEval := rules.Evaluate(acc, rcfg)
 	rep := report.Build(acc, res, findings, notEval, c.loc)
 	if c.since != nil || c.until != nil {
 		rep.SetWindow(c.since, c.until)

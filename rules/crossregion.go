@@ -1,0 +1,203 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+func crossRegionNeeds(acc *aggregate.Accumulator, c *Config) string {
+	if why := absent(acc, ingest.FRegion); why != "" {
+		return why
+	}
+	if acc.Present[ingest.FClientRegion] > 0 {
+		return ""
+	}
+	// Inferred from the network time: needs the caller and a measure of
+	// the path.
+	if acc.Present[ingest.FClient] == 0 {
+		return missing("client_region", "client")
+	}
+	hasNet := acc.Present[ingest.FRequestTime] > 0 && acc.Present[ingest.FUpstreamResponseTime] > 0
+	if !hasNet && acc.Present[ingest.FTCPInfoRTT] == 0 {
+		return "fields client_region, upstream_response_time (for network_time) and tcpinfo_rtt are absent from every record"
+	}
+	return ""
+}
+
+const routeSep = "→"
+
+// crossRegion flags routes client_region → region with client_region ≠
+// region and enough requests; without client_region, clients whose
+// network time is far above their region's same-region level.
+func crossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
+	if acc.Present[ingest.FClientRegion] == 0 {
+		return inferredCrossRegion(acc, c)
+	}
+	m := acc.Set.Mapping()
+	routes := acc.Set.Dims[aggregate.DimRoute].Sorted()
+	// Same-region network level per region, and over all same-region routes.
+	same := map[string]*sketch.Sketch{}
+	allSame := sketch.New(m)
+	for _, r := range routes {
+		from, to, ok := strings.Cut(r.Key, routeSep)
+		if ok && from == to {
+			if s := r.Metric(aggregate.NetworkTime); s != nil {
+				same[to] = s
+				allSame.Merge(s)
+			}
+		}
+	}
+	var out []Finding
+	for _, r := range routes {
+		from, to, ok := strings.Cut(r.Key, routeSep)
+		if !ok || from == to || r.Count < c.CrossRegion.MinRequests {
+			continue
+		}
+		f := Finding{
+			Rule:     RuleCrossRegion,
+			Severity: Warn,
+			Key:      Fields{{"client_region", from}, {"region", to}},
+			Title:    fmt.Sprintf("Cross-region calls from %s to %s", from, to),
+		}
+		ev := Fields{{"requests", r.Count}}
+		net := r.Metric(aggregate.NetworkTime)
+		base, baseFrom := same[to], "same-region calls to "+to
+		if base == nil && allSame.Count() > 0 {
+			base, baseFrom = allSame, "same-region calls"
+		}
+		// Impact: each call on the route pays its network time (request_time
+		// − upstream_response_time) minus what a caller inside the region
+		// pays: the route's p50 minus the same-region p50.
+		lost := 0.0
+		if net != nil && net.Count() > 0 {
+			p50, p95 := net.Quantile(0.5), net.Quantile(0.95)
+			ev = append(ev, Field{"network_p50_ms", round(p50, 1)}, Field{"network_p95_ms", round(p95, 1)})
+			if p95 >= c.CrossRegion.CritNetworkP95Ms {
+				f.Severity = Crit
+			}
+			lost = p50
+			if base != nil {
+				b50 := base.Quantile(0.5)
+				ev = append(ev, Field{"same_region_p50_ms", round(b50, 1)})
+				lost -= b50
+			}
+		}
+		callers := routeCallers(acc, from, to)
+		ev = append(ev, Field{"callers", topNames(callers, 5)})
+		f.Evidence = ev
+		f.Impact = impact(lost, r.Count)
+		names := topKeys(callers, 3)
+		f.Advice = fmt.Sprintf("Deploy the callers on this route (%s) in %s, or point them at the %s endpoint nearest to them (edge / CDN); "+
+			"they lose ~%.0f ms of network time per call against %s.",
+			strings.Join(names, ", "), to, to, max(0, lost), baseFrom)
+		out = append(out, f)
+	}
+	return out
+}
+
+// routeCallers counts the requests of each client on a route.
+func routeCallers(acc *aggregate.Accumulator, from, to string) map[string]int64 {
+	out := map[string]int64{}
+	for _, cr := range acc.Rules.ClientRegions {
+		if cr.From == from && cr.Region == to {
+			out[cr.Client] += cr.Count
+		}
+	}
+	return out
+}
+
+// topKeys returns up to n keys by count, largest first.
+func topKeys(counts map[string]int64, n int) []string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > n {
+		keys = keys[:n]
+	}
+	return keys
+}
+
+// inferredCrossRegion compares each client's network time to a region
+// (or tcpinfo_rtt when the region has no network time) with the region's
+// same-region level: the lower quartile of its clients' p50s, so that up
+// to three quarters of a region's callers may be remote without raising
+// the level they are measured against.
+func inferredCrossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
+	byRegion := map[string][]*aggregate.ClientRegion{}
+	for _, cr := range acc.Rules.ClientRegions {
+		byRegion[cr.Region] = append(byRegion[cr.Region], cr)
+	}
+	var out []Finding
+	for _, region := range sortedRegions(byRegion) {
+		crs := byRegion[region]
+		metric, pick := "network_time", func(cr *aggregate.ClientRegion) *sketch.Sketch { return cr.Network }
+		hasNet := false
+		for _, cr := range crs {
+			hasNet = hasNet || cr.Network != nil && cr.Network.Count() > 0
+		}
+		if !hasNet {
+			metric, pick = "tcpinfo_rtt", func(cr *aggregate.ClientRegion) *sketch.Sketch { return cr.RTT }
+		}
+		var p50s []float64
+		for _, cr := range crs {
+			if s := pick(cr); s != nil && s.Count() > 0 {
+				p50s = append(p50s, s.Quantile(0.5))
+			}
+		}
+		if len(p50s) < 2 {
+			continue // no level to compare with
+		}
+		sort.Float64s(p50s)
+		level := p50s[(len(p50s)-1)/4]
+		sort.Slice(crs, func(i, j int) bool { return crs[i].Client < crs[j].Client })
+		for _, cr := range crs {
+			s := pick(cr)
+			if s == nil || s.Count() < c.CrossRegion.MinRequests {
+				continue
+			}
+			p50, p95 := s.Quantile(0.5), s.Quantile(0.95)
+			if p50 < level+c.CrossRegion.InferredExcessMs {
+				continue
+			}
+			sev := Warn
+			if p95 >= c.CrossRegion.CritNetworkP95Ms {
+				sev = Crit
+			}
+			out = append(out, Finding{
+				Rule:     RuleCrossRegion,
+				Severity: sev,
+				Key:      Fields{{"client", cr.Client}, {"region", region}, {"inferred", true}},
+				Title:    fmt.Sprintf("%s calls %s from far away (inferred from %s)", cr.Client, region, metric),
+				Evidence: Fields{{"requests", s.Count()}, {"metric", metric}, {"p50_ms", round(p50, 1)}, {"p95_ms", round(p95, 1)},
+					{"same_region_level_ms", round(level, 1)}, {"region_clients", int64(len(p50s))}},
+				// Impact: the client's p50 minus its region's same-region level.
+				Impact: impact(p50-level, s.Count()),
+				Advice: fmt.Sprintf("Check where %s runs: its %s p50 is %.0f ms against %.1f ms for callers in %s's region. "+
+					"Deploy it in %s or use the nearest edge / CDN endpoint; log client_region to confirm.",
+					cr.Client, metric, p50, level, region, region),
+			})
+		}
+	}
+	return out
+}
+
+func sortedRegions(m map[string][]*aggregate.ClientRegion) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

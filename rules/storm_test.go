@@ -1,0 +1,102 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// minute makes total requests of region × model in minute m after t0,
+// the first bad of them with status, spread over the minute.
+func minute(m, total, bad, status int, retryAfter float64) []rec {
+	return times(total, rec{region: "eu", model: "big-72b", status: 200, rt: 0.5}, func(i int, r *rec) {
+		r.at = t0.Add(time.Duration(m)*time.Minute + time.Duration(i)*time.Minute/time.Duration(total))
+		r.client = "c" + string(rune('a'+i%5))
+		if i < bad {
+			r.status = status
+			r.retryAfter = retryAfter
+		}
+	})
+}
+
+func TestStormEdges(t *testing.T) {
+	for _, tc := range []struct {
+		total, n429 int
+		fires       bool
+	}{{100, 20, true}, {50, 19, false}, {101, 20, false}, {20, 20, true}} {
+		fs := ruleFindings(t, nil, RuleStorm, minute(5, tc.total, tc.n429, 429, 2))
+		if got := len(fs) == 1; got != tc.fires {
+			t.Errorf("%d of %d: fired %v, want %v", tc.n429, tc.total, got, tc.fires)
+			continue
+		}
+		if !tc.fires {
+			continue
+		}
+		f := fs[0]
+		if keyString(f) != `{"region":"eu","model":"big-72b"}` {
+			t.Errorf("key %s", keyString(f))
+		}
+		if f.Window == nil || f.Window.From != t0.Add(5*time.Minute).UnixNano() || f.Window.To != t0.Add(6*time.Minute).UnixNano() {
+			t.Errorf("window %+v, want minute 5", f.Window)
+		}
+		// Each 429 costs its Retry-After, 2 s.
+		if f.Impact.MsPerRequest != 2000 || f.Impact.Requests != int64(tc.n429) {
+			t.Errorf("impact %+v, want 2000 ms × %d", f.Impact, tc.n429)
+		}
+	}
+}
+
+func TestStormAdjacentMinutesMerge(t *testing.T) {
+	recs := concat(minute(5, 40, 30, 429, 1), minute(6, 40, 30, 429, 1), minute(7, 40, 5, 429, 1), minute(8, 40, 30, 429, 1))
+	fs := ruleFindings(t, nil, RuleStorm, recs)
+	if len(fs) != 2 {
+		t.Fatalf("%d findings, want 2 (minutes 5–6 and 8)", len(fs))
+	}
+	var spans [][2]int64
+	for _, f := range fs {
+		spans = append(spans, [2]int64{(f.Window.From - t0.UnixNano()) / int64(time.Minute), (f.Window.To - t0.UnixNano()) / int64(time.Minute)})
+	}
+	if !(spans[0] == [2]int64{5, 7} && spans[1] == [2]int64{8, 9} || spans[1] == [2]int64{5, 7} && spans[0] == [2]int64{8, 9}) {
+		t.Errorf("windows %v, want [5, 7) and [8, 9)", spans)
+	}
+}
+
+func TestStormNamesEarlyRetriers(t *testing.T) {
+	var recs []rec
+	at := t0.Add(3 * time.Minute)
+	for i := 0; i < 15; i++ {
+		base := at.Add(time.Duration(i) * 3 * time.Second)
+		// hasty gets a 429 with Retry-After 2 s and retries after 0.5 s;
+		// patient waits 2.5 s; the last retry of each crosses into the
+		// next minute.
+		recs = append(recs,
+			rec{at: base, client: "hasty", region: "eu", model: "m", status: 429, rt: 0.01, retryAfter: 2},
+			rec{at: base.Add(500 * time.Millisecond), client: "hasty", region: "eu", model: "m", status: 200, rt: 1},
+			rec{at: base, client: "patient", region: "eu", model: "m", status: 429, rt: 0.01, retryAfter: 2},
+			rec{at: base.Add(2500 * time.Millisecond), client: "patient", region: "eu", model: "m", status: 200, rt: 1})
+	}
+	fs := ruleFindings(t, nil, RuleStorm, recs)
+	if len(fs) != 1 {
+		t.Fatalf("%d findings, want 1", len(fs))
+	}
+	early := fs[0].Evidence.Get("retried_before_retry_after").([]string)
+	if len(early) != 1 || !strings.HasPrefix(early[0], "hasty: 15 of 15 ") {
+		t.Errorf("early retriers %q, want hasty with 15 of 15", early)
+	}
+	if !strings.Contains(fs[0].Advice, "hasty") || strings.Contains(fs[0].Advice, "patient") {
+		t.Errorf("advice %q should name hasty and not patient", fs[0].Advice)
+	}
+}
+
+func TestStormNotEvaluated(t *testing.T) {
+	recs := minute(5, 100, 50, 429, 2)
+	for i := range recs {
+		recs[i].model = ""
+	}
+	wantNotEvaluated(t, RuleStorm, recs, "model")
+	recs = minute(5, 100, 50, 429, 2)
+	for i := range recs {
+		recs[i].at = time.Time{}
+	}
+	wantNotEvaluated(t, RuleStorm, recs, "time")
+}
