@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"loganalyze/gen"
 )
@@ -27,7 +26,6 @@ func writeGenerated(t *testing.T, dir string) string {
 	return path
 }
 
-func fixedNow() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) }
 
 func TestRulesFileWithTypoExits1(t *testing.T) {
 	dir := t.TempDir()
