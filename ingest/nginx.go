@@ -264,7 +264,7 @@ func (v *nginxVar) match(line []byte, i int) (end, next int, err error) {
 	for {
 		k := bytes.Index(line[from:], lit)
 		if k < 0 {
-			if from >= len(line) {
+			if from >= len(line) || endsWithPrefix(line[from:], lit) {
 				return 0, 0, &nginxError{want: string(lit), col: len(line) + 1, end: true}
 			}
 			return 0, 0, &nginxError{want: string(lit), col: i + 1}
@@ -284,6 +284,17 @@ func (v *nginxVar) match(line []byte, i int) (end, next int, err error) {
 		}
 		return k, k + len(lit), nil
 	}
+}
+
+// endsWithPrefix reports whether b ends with the start of lit: a line cut
+// short inside the literal.
+func endsWithPrefix(b, lit []byte) bool {
+	for m := min(len(lit)-1, len(b)); m > 0; m-- {
+		if bytes.HasSuffix(b, lit[:m]) {
+			return true
+		}
+	}
+	return false
 }
 
 // unescape decodes nginx's \xHH escapes into the scratch buffer.

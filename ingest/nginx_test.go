@@ -330,9 +330,18 @@ func genSize() int {
 	return 100000
 }
 
+// Generated nginx text (some requests retried on a second upstream) and
+// the same requests as JSON lines, with bad lines among them.
+func TestNginxGenerated(t *testing.T) {
+	reqs, nginxPath, jsonlPath, nginxBad, jsonlBad := generated(t, genSize(), 997)
+	t.Run("records", func(t *testing.T) { testGeneratedRecords(t, reqs, nginxPath, nginxBad) })
+	t.Run("quantiles", func(t *testing.T) {
+		testGeneratedQuantiles(t, reqs, nginxPath, jsonlPath, nginxBad, jsonlBad)
+	})
+}
+
 // Every generated request is read back exactly, in order.
-func TestNginxGeneratedRecords(t *testing.T) {
-	reqs, nginxPath, _, nginxBad, _ := generated(t, genSize(), 997)
+func testGeneratedRecords(t *testing.T, reqs []gen.Request, nginxPath string, nginxBad int) {
 	got, res := collect(t, []string{nginxPath}, ingest.Options{LogFormat: gen.NginxLogFormat})
 	if res.Records() != int64(len(reqs)) || res.BadLines() != int64(nginxBad) || nginxBad == 0 {
 		t.Fatalf("%d records, %d bad lines; want %d and %d", res.Records(), res.BadLines(), len(reqs), nginxBad)
@@ -366,8 +375,7 @@ func TestNginxGeneratedRecords(t *testing.T) {
 
 // Quantiles of generated nginx text and JSON lines are within 1 % of a
 // sorted slice of the generated values.
-func TestNginxGeneratedQuantiles(t *testing.T) {
-	reqs, nginxPath, jsonlPath, nginxBad, jsonlBad := generated(t, genSize(), 1000)
+func testGeneratedQuantiles(t *testing.T, reqs []gen.Request, nginxPath, jsonlPath string, nginxBad, jsonlBad int) {
 	var rt, urt, ttft []float64
 	for i := range reqs {
 		rt = append(rt, reqs[i].RequestTime*1000)
