@@ -1,5 +1,11 @@
 package ingest
 
+// nginx text: a parser compiled from the log_format that wrote the log.
+// The format becomes the literal before the first variable and a list of
+// (variable, following literal); a line is matched by walking that list,
+// each value ending where its following literal next occurs, except for
+// the spaces inside upstream lists ("0.100, 0.004") and $time_local.
+
 import (
 	"bytes"
 	"fmt"
@@ -258,7 +264,7 @@ func (v *nginxVar) match(line []byte, i int) (end, next int, err error) {
 		return len(line), len(line), nil
 	}
 	from := i
-	if v.timeLocal && lit[0] == ' ' && i+21 <= len(line) && line[i+20] == ' ' {
+	if v.timeLocal && lit[0] == ' ' && i+21 <= len(line) && line[i+2] == '/' && line[i+20] == ' ' {
 		from = i + 21 // past the space before the zone
 	}
 	for {
