@@ -119,6 +119,12 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 	switch f {
 	case JSONL:
 		return newJSONParser(c.schema, c.loc), nil
+	case Nginx:
+		p, err := newNginxParser(c)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
 }

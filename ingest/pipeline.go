@@ -318,6 +318,11 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format.columnar() {
 		return p.readColumnar(fs, br, rc)
 	}
+	if fs.format == Nginx && fs.cfg.logFormat == "" {
+		// nginx text without --log-format: use the known format its
+		// first lines follow (combined, upstreaminfo, …), if any.
+		fs.cfg.logFormat = guessLogFormat(head, fs.cfg.schema)
+	}
 	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
 		return err
 	}

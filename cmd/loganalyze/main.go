@@ -89,7 +89,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	md := fs.StringArray("md", nil, "write the Markdown report to `FILE` (- is stdout; the default when no report flag is given)")
 	js := fs.StringArray("json", nil, "write the JSON report to `FILE` (- is stdout)")
 	format := fs.String("input-format", "auto", "input format: auto, jsonl, csv, tsv, nginx, clb, parquet or arrow")
-	logFormat := fs.String("log-format", "", "nginx log_format `STRING` for text logs in a custom format")
+	logFormat := fs.String("log-format", "", "nginx log_format `STRING` for text logs, or a known format: "+strings.Join(ingest.LogFormatNames(), ", "))
 	maps := fs.StringArray("map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
 	tz := fs.String("tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
 	since := fs.String("since", "", "keep records at or after `T` (RFC 3339, or relative like -1h)")
@@ -115,6 +115,11 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	var err error
 	if c.format, err = ingest.ParseFormat(*format); err != nil {
 		return nil, usageError{fmt.Errorf("--input-format: %w", err)}
+	}
+	if c.logFormat != "" {
+		if err := ingest.CompileLogFormat(c.logFormat); err != nil {
+			return nil, usageError{fmt.Errorf("--log-format: %w", err)}
+		}
 	}
 	if c.loc, err = time.LoadLocation(*tz); err != nil {
 		return nil, usagef("--tz: unknown zone %q", *tz)

@@ -28,6 +28,7 @@ func main() {
 var writers = map[string]func(io.Writer, []gen.Request, gen.WriteOptions) (int, error){
 	"jsonl": gen.WriteJSONL,
 	"cls":   gen.WriteCLS,
+	"nginx": gen.WriteNginx,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,316 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/gen"
+)
+
+func testParser(t testing.TB, logFormat string) *nginxParser {
+	t.Helper()
+	s, err := NewSchema(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newNginxParser(&parserConfig{schema: s, loc: time.UTC, logFormat: logFormat})
+	if err != nil {
+		t.Fatalf("log format %q: %v", logFormat, err)
+	}
+	return p
+}
+
+// want is one expected field value: a number, or text when text != "".
+type want struct {
+	f    Field
+	num  float64
+	text string
+}
+
+func TestNginxParse(t *testing.T) {
+	tests := []struct {
+		name, format, line string
+		want               []want
+		absent             []Field
+	}{
+		{
+			name:   "list value before a space literal",
+			format: `$upstream_response_time $upstream_status`,
+			line:   `0.100, 0.004 200`,
+			want:   []want{{f: FUpstreamResponseTime, num: 0.104}, {f: FUpstreamStatus, num: 200}},
+		},
+		{
+			name:   "lists with groups and absent items",
+			format: `$upstream_addr $upstream_response_time $upstream_status $request_time`,
+			line:   `10.0.0.1:80, 10.0.0.2:80 : 10.0.0.3:80 0.100, - : 0.050 502, 504 : 200 0.160`,
+			want: []want{{f: FUpstreamAddr, text: "10.0.0.1:80, 10.0.0.2:80 : 10.0.0.3:80"},
+				{f: FUpstreamResponseTime, num: 0.150}, {f: FUpstreamStatus, num: 200}, {f: FRequestTime, num: 0.160}},
+		},
+		{
+			name:   "all absent",
+			format: `$upstream_addr $upstream_response_time $upstream_status $request_time`,
+			line:   `- - - 0.001`,
+			want:   []want{{f: FRequestTime, num: 0.001}},
+			absent: []Field{FUpstreamAddr, FUpstreamResponseTime, FUpstreamStatus},
+		},
+		{
+			name:   "time_local without brackets",
+			format: `$time_local $status`,
+			line:   `29/Nov/2026:10:00:01 +0800 429`,
+			want:   []want{{f: FTime, num: 1795917601}, {f: FStatus, num: 429}},
+		},
+		{
+			name:   "braced names and literal text",
+			format: `s=${status}x${request_time}ms $msec`,
+			line:   `s=504x60.002ms 1795917601.250`,
+			want:   []want{{f: FStatus, num: 504}, {f: FRequestTime, num: 60.002}, {f: FTime, num: 1795917601.25}},
+		},
+		{
+			name:   "escapes in a quoted value",
+			format: `"$request" $remote_user "$http_user_agent"`,
+			line:   `"GET /a\x22b\x5C HTTP/1.1" app-1 "curl \x22x\x22"`,
+			want: []want{{f: FMethod, text: "GET"}, {f: FURI, text: `/a"b\`}, {f: FClient, text: "app-1"},
+				{f: FRequest, text: `GET /a"b\ HTTP/1.1`}},
+		},
+		{
+			name:   "custom variables the schema knows",
+			format: `$remote_addr region=$region model=$model ttft=$first_token_ms rtt=$tcpinfo_rtt ssl=$ssl_handshake_time cr=$connection_requests`,
+			line:   `10.1.2.3 region=ap-beijing model=deepseek-v3 ttft=612.5 rtt=1481 ssl=0.012 cr=7`,
+			want: []want{{f: FClient, text: "10.1.2.3"}, {f: FRegion, text: "ap-beijing"}, {f: FModel, text: "deepseek-v3"},
+				{f: FTTFT, num: 612.5}, {f: FTCPInfoRTT, num: 1481}, {f: FSSLHandshakeTime, num: 0.012},
+				{f: FConnectionRequests, num: 7}},
+		},
+		{
+			name:   "last variable runs to the end of the line",
+			format: `$status $http_user_agent`,
+			line:   `200 Mozilla/5.0 (X11; Linux)`,
+			want:   []want{{f: FStatus, num: 200}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testParser(t, tc.format)
+			var r Record
+			if err := p.Parse([]byte(tc.line), &r); err != nil {
+				t.Fatalf("Parse(%q): %v", tc.line, err)
+			}
+			for _, w := range tc.want {
+				switch {
+				case w.f == FTime:
+					if got := float64(r.TimeNS) / 1e9; !r.Has(FTime) || math.Abs(got-w.num) > 1e-6 {
+						t.Errorf("time = %v, want %v", got, w.num)
+					}
+				case w.text != "":
+					if got := string(r.Text(w.f)); got != w.text {
+						t.Errorf("%s = %q, want %q", w.f, got, w.text)
+					}
+				default:
+					if got, ok := r.Float(w.f); !ok || math.Abs(got-w.num) > 1e-9 {
+						t.Errorf("%s = %v (%v), want %v", w.f, got, ok, w.num)
+					}
+				}
+			}
+			for _, f := range tc.absent {
+				if r.Has(f) {
+					t.Errorf("%s is present, want absent", f)
+				}
+			}
+		})
+	}
+}
+
+func TestNginxBadLines(t *testing.T) {
+	const combined = "combined"
+	tests := []struct{ format, line, reason string }{
+		{combined, `garbage`, `want " - " after column 1`},
+		{combined, `1.2.3.4 - - 29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, `want " [" after column 11`},
+		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1`, `want "\" " after column 43`},
+		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-" extra`, `text after the end of the log format at column 72`},
+		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" `, `line ends at column 69, want "\" \""`},
+		{combined, `1.2.3.4 - - [31/Foo/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, `time: cannot read "31/Foo/2026:10:00:00 +0800"`},
+		{`$status rt=$request_time`, `200 rt=abc`, `request_time: cannot read "abc"`},
+		{`$status rt=$request_time`, `200 rt=-1`, `request_time: cannot read "-1"`},
+		{`[$status]`, `200]`, `want "[" at column 1`},
+		{`[$status]`, `[200`, `want "]" after column 2`},
+		{`[$status] $request_time`, `[200]`, `line ends at column 6, want "] "`},
+	}
+	for _, tc := range tests {
+		p := testParser(t, tc.format)
+		var r Record
+		err := p.Parse([]byte(tc.line), &r)
+		if err == nil || err.Error() != tc.reason {
+			t.Errorf("%s: Parse(%q) = %v, want %q", tc.format, tc.line, err, tc.reason)
+		}
+	}
+}
+
+func TestCompileLogFormat(t *testing.T) {
+	good := []string{"combined", " Upstreaminfo ", "main", "tokenhub", `$a`, `${a}-$b`, `[$time_local] $status`}
+	for _, s := range good {
+		if err := CompileLogFormat(s); err != nil {
+			t.Errorf("CompileLogFormat(%q): %v", s, err)
+		}
+	}
+	bad := map[string]string{
+		"":          "the log format is empty",
+		"combind":   `"combind" has no $variable and is not a known format name (want combined, main, tokenhub, upstreaminfo)`,
+		`$a$b`:      "$a and $b are not separated by any text, so their values cannot be told apart",
+		`x ${a`:     "${ at column 3 is not closed by }",
+		`x ${a-b}`:  `bad variable name "a-b" at column 3`,
+		`$status $`: "$ at column 9 is not followed by a variable name",
+	}
+	for s, want := range bad {
+		if err := CompileLogFormat(s); err == nil || err.Error() != want {
+			t.Errorf("CompileLogFormat(%q) = %v, want %q", s, err, want)
+		}
+	}
+}
+
+func TestGuessLogFormat(t *testing.T) {
+	combined := `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "curl/8"`
+	upstream := combined + ` 89 0.001 [web] [] 10.0.0.1:80, 10.0.0.2:80 59, 0 0.000, 0.001 502, 200 abc`
+	mainLine := combined + ` "-"`
+	tests := []struct{ head, want string }{
+		{combined + "\n" + combined + "\n", "combined"},
+		{combined, "combined"}, // one line without its newline
+		{"garbage\n" + upstream + "\n" + upstream + "\n", "upstreaminfo"},
+		{mainLine + "\n", "main"},
+		{"hello world\nsecond line\n", ""},
+		{"", ""},
+	}
+	s, _ := NewSchema(nil)
+	for _, tc := range tests {
+		if got := guessLogFormat([]byte(tc.head), s); got != tc.want {
+			t.Errorf("guessLogFormat(%q) = %q, want %q", tc.head, got, tc.want)
+		}
+	}
+	if namedLogFormats["tokenhub"] != gen.NginxLogFormat {
+		t.Errorf("the tokenhub format differs from the generator's")
+	}
+}
+
+// sharedFile returns a file of the shared sample folder beside the
+// repository root; a missing one fails the test.
+func sharedFile(t testing.TB, parts ...string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("cannot find the repository root (go.mod)")
+		}
+		dir = parent
+	}
+	p := filepath.Join(append([]string{dir, "..", "shared"}, parts...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("shared sample missing: %v", err)
+	}
+	return p
+}
+
+func fileLines(t testing.TB, path string, max int) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(out) < max {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+func FuzzNginx(f *testing.F) {
+	sample := fileLines(f, sharedFile(f, "examples", "tokenhub-sample-nginx.log"), 500)
+	real := fileLines(f, sharedFile(f, "real", "ingress-nginx-upstreaminfo.log"), 100)
+	for i := 0; i < len(sample); i += 25 {
+		f.Add("tokenhub", sample[i])
+	}
+	for _, l := range real {
+		f.Add("upstreaminfo", l)
+	}
+	f.Add(`$upstream_response_time $upstream_status`, `0.100, 0.004 200`)
+	f.Add(`[$time_local] "$request"`, `[29/Nov/2026:10:00:00 +0800] "GET /\x22 HTTP/1.1"`)
+	f.Add(`$time_local $upstream_addr : $x`, `29/Nov/2026:10:00:00 +0800 a : b : c`)
+	s, _ := NewSchema(nil)
+	named := map[string]*nginxParser{}
+	for _, name := range []string{"tokenhub", "upstreaminfo", "combined"} {
+		named[name] = testParser(f, name)
+	}
+	f.Fuzz(func(t *testing.T, format, line string) {
+		parsers := []*nginxParser{named["tokenhub"], named["upstreaminfo"], named["combined"]}
+		if lf, err := compileLogFormat(format, s); err == nil {
+			parsers = append(parsers, &nginxParser{f: lf, loc: time.UTC})
+		} else if err.Error() == "" {
+			t.Fatalf("log format %q: empty error", format)
+		}
+		for _, p := range parsers {
+			var r Record
+			err := p.Parse([]byte(line), &r)
+			if err != nil {
+				if err.Error() == "" {
+					t.Fatalf("Parse(%q): empty error", line)
+				}
+				continue
+			}
+			// An accepted line follows the format: it starts with the
+			// format's first literal, holds the others in order, and its
+			// request_time is a number.
+			if !strings.HasPrefix(line, string(p.f.prefix)) {
+				t.Fatalf("Parse(%q) accepted a line without the prefix %q", line, p.f.prefix)
+			}
+			rest := line[len(p.f.prefix):]
+			for _, v := range p.f.vars {
+				k := strings.Index(rest, string(v.next))
+				if k < 0 {
+					t.Fatalf("Parse(%q) accepted a line without %q", line, v.next)
+				}
+				rest = rest[k+len(v.next):]
+			}
+			if v, ok := r.Float(FRequestTime); ok && (v < 0 || math.IsNaN(v) || math.IsInf(v, 0)) {
+				t.Fatalf("Parse(%q): request_time %v", line, v)
+			}
+		}
+	})
+}
+
+func BenchmarkNginx(b *testing.B) {
+	reqs := gen.Generate(gen.Config{Seed: 3, N: 20000, Plants: gen.All})
+	for i := range reqs {
+		if i%7 == 3 && len(reqs[i].UpstreamTimes) == 1 {
+			reqs[i].UpstreamTimes = []float64{0.003, reqs[i].UpstreamTimes[0]}
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := gen.WriteNginx(&buf, reqs, gen.WriteOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n"))
+	p := testParser(b, gen.NginxLogFormat)
+	var r Record
+	b.ReportAllocs()
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		for _, l := range lines {
+			r.Reset()
+			if err := p.Parse(l, &r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
