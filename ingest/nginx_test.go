@@ -39,7 +39,7 @@ func aggregateFiles(t *testing.T, paths []string, opts ingest.Options) (*aggrega
 	return aggregate.MergeAll(accs), res
 }
 
-var quantiles = []float64{0, 0.5, 0.9, 0.99, 1}
+var nginxQuantiles = []float64{0, 0.5, 0.9, 0.99, 1}
 
 // within reports whether got is within the sketch accuracy of want.
 func within(got, want float64) bool {
@@ -64,7 +64,7 @@ func sameQuantiles(t *testing.T, what string, got, want *sketch.Entry) {
 		if gs.Count() != ws.Count() {
 			t.Errorf("%s %s: %d values, want %d", what, aggregate.MetricNames[metric], gs.Count(), ws.Count())
 		}
-		for _, q := range quantiles {
+		for _, q := range nginxQuantiles {
 			if g, w := gs.Quantile(q), ws.Quantile(q); !within(g, w) {
 				t.Errorf("%s %s p%v = %v, want %v", what, aggregate.MetricNames[metric], q*100, g, w)
 			}
@@ -401,7 +401,7 @@ func testGeneratedQuantiles(t *testing.T, reqs []gen.Request, nginxPath, jsonlPa
 			if s.Count() != int64(len(vals)) {
 				t.Errorf("%s %s: %d values, want %d", filepath.Base(in.path), aggregate.MetricNames[metric], s.Count(), len(vals))
 			}
-			for _, q := range quantiles {
+			for _, q := range nginxQuantiles {
 				want := vals[int(q*float64(len(vals)-1))]
 				if got := s.Quantile(q); !within(got, want) {
 					t.Errorf("%s %s p%v = %v, want %v", filepath.Base(in.path), aggregate.MetricNames[metric], q*100, got, want)

@@ -26,7 +26,6 @@ func writeGenerated(t *testing.T, dir string) string {
 	return path
 }
 
-
 func TestRulesFileWithTypoExits1(t *testing.T) {
 	dir := t.TempDir()
 	logs := writeGenerated(t, dir)
