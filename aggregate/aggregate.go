@@ -73,6 +73,8 @@ type Accumulator struct {
 	HasTime          bool
 	Status           map[int]int64
 	Minutes          map[int64]*Minute // by Unix minute
+	// RegionP99 is request_time per time bucket and region (timeline.go).
+	RegionP99 RegionTimeline
 	// Present counts the records that carried each canonical field.
 	Present [ingest.NumFields]int64
 
@@ -183,6 +185,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		}
 		if has[RequestTime] {
 			mi.RT.AddBin(bins[RequestTime])
+			a.RegionP99.add(m, t, r.Text(ingest.FRegion), bins[RequestTime])
 		}
 	}
 }
@@ -244,6 +247,7 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	for i := range a.Present {
 		a.Present[i] += o.Present[i]
 	}
+	a.RegionP99.merge(&o.RegionP99)
 }
 
 // MergeAll merges accumulators into the first and finishes it.
