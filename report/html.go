@@ -194,11 +194,13 @@ func (r *Report) htmlView() *htmlView {
 			if dl.Rest != nil {
 				o := row(*dl.Rest)
 				o.OtherRow, o.OtherKeys = true, dl.RestKeys
-				o.Key = "other (" + plural(int(dl.RestKeys), "key") + ")"
+				o.Key = otherLabel(dl)
 				t.Other = &o
 			}
-			if n := len(dl.Rows); n > TableKeys || dl.FoldedKeys > 0 {
-				t.Note = strconv.Itoa(min(n, TableKeys)) + " of " + strconv.FormatInt(int64(n)+dl.FoldedKeys, 10) + " keys"
+			if n := len(dl.Rows); n > TableKeys && dl.FoldedKeys == 0 {
+				t.Note = strconv.Itoa(TableKeys) + " of " + strconv.Itoa(n) + " keys"
+			} else if dl.FoldedKeys > 0 {
+				t.Note = "busiest " + strconv.Itoa(min(n, TableKeys)) + " keys; more were folded by --top"
 			}
 			hm.Tables = append(hm.Tables, t)
 		}

@@ -50,7 +50,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				p("| %s | %s | %d | %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
 			}
 			if q := dl.Rest; q != nil {
-				p("| %s | *other (%s)* | %d | %s | %s | %s |\n", mdText(dl.Dim), plural(int(dl.RestKeys), "key"), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
+				p("| %s | *%s* | %d | %s | %s | %s |\n", mdText(dl.Dim), otherLabel(dl), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
 			}
 		}
 		p("\n")
@@ -209,4 +209,12 @@ func mdCell(s string) string {
 		return "–"
 	}
 	return mdText(s)
+}
+
+// otherLabel names a table's "other" row.
+func otherLabel(dl DimLatency) string {
+	if dl.FoldedKeys > 0 {
+		return "other (incl. keys folded by --top)"
+	}
+	return "other (" + plural(int(dl.RestKeys), "key") + ")"
 }

@@ -20,7 +20,7 @@ const encodingVersion = 1
 func (s *Sketch) AppendEncode(dst []byte) []byte {
 	dst = append(dst, encodingVersion)
 	dst = binary.AppendUvarint(dst, uint64(s.zero))
-	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.sum))
+	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.Sum()))
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.min))
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.max))
 	n := 0
@@ -60,7 +60,8 @@ func Decode(m *Mapping, b []byte) (*Sketch, []byte, error) {
 		return nil, nil, fmt.Errorf("%w: short", errCorrupt)
 	}
 	s := New(m)
-	s.sum = math.Float64frombits(binary.LittleEndian.Uint64(b))
+	sum := math.Float64frombits(binary.LittleEndian.Uint64(b))
+	s.sum = sumFromFloat(sum)
 	s.min = math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))
 	s.max = math.Float64frombits(binary.LittleEndian.Uint64(b[16:]))
 	b = b[24:]
@@ -109,7 +110,7 @@ func Decode(m *Mapping, b []byte) (*Sketch, []byte, error) {
 		s.zero = float64(zero)
 		_ = s.dd.AddWithCount(0, s.zero)
 	}
-	if s.Count() > 0 && (math.IsNaN(s.sum) || math.IsNaN(s.min) || math.IsNaN(s.max) || s.min > s.max) {
+	if s.Count() > 0 && (math.IsNaN(sum) || math.IsNaN(s.min) || math.IsNaN(s.max) || s.min > s.max) {
 		return nil, nil, fmt.Errorf("%w: bad summary", errCorrupt)
 	}
 	return s, b, nil

@@ -60,7 +60,7 @@ type Sketch struct {
 	pos      *store.DenseStore
 	m        *Mapping
 	zero     float64
-	sum      float64
+	sum      exactSum
 	min, max float64
 }
 
@@ -94,7 +94,7 @@ func (s *Sketch) AddBin(b Bin) {
 		return
 	}
 	s.pos.Add(b.index)
-	s.sum += b.v
+	s.sum.add(b.v)
 	if b.v < s.min {
 		s.min = b.v
 	}
@@ -107,12 +107,12 @@ func (s *Sketch) AddBin(b Bin) {
 func (s *Sketch) Count() int64 { return int64(s.dd.GetCount()) }
 
 // Sum returns the exact sum of the values.
-func (s *Sketch) Sum() float64 { return s.sum }
+func (s *Sketch) Sum() float64 { return s.sum.float() }
 
 // Mean returns the exact mean, or 0 for an empty sketch.
 func (s *Sketch) Mean() float64 {
 	if n := s.dd.GetCount(); n > 0 {
-		return s.sum / n
+		return s.sum.float() / n
 	}
 	return 0
 }
@@ -154,7 +154,7 @@ func (s *Sketch) Merge(o *Sketch) {
 		_ = s.dd.AddWithCount(0, o.zero)
 		s.zero += o.zero
 	}
-	s.sum += o.sum
+	s.sum.merge(o.sum)
 	s.min = math.Min(s.min, o.min)
 	s.max = math.Max(s.max, o.max)
 }
