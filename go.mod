@@ -6,10 +6,14 @@ require (
 	github.com/DataDog/sketches-go v1.4.8
 	github.com/google/go-cmp v0.7.0
 	github.com/klauspost/compress v1.20.4
+	github.com/prometheus/client_model v0.6.3
+	github.com/prometheus/common v0.73.1
 	github.com/spf13/pflag v1.1.0
+	golang.org/x/net v0.62.0
 )
 
 require (
-	github.com/stretchr/testify v1.12.1 // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/pandatix/go-abnf v0.5.3 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
