@@ -76,6 +76,8 @@ type Accumulator struct {
 	HasTime          bool
 	Status           map[int]int64
 	Minutes          map[int64]*Minute // by Unix minute
+	// RegionP99 is request_time per time bucket and region (timeline.go).
+	RegionP99 RegionTimeline
 	// Present counts the records that carried each canonical field.
 	Present [ingest.NumFields]int64
 	// Rules is what the rules need beyond the sketches.
@@ -190,6 +192,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		}
 		if has[RequestTime] {
 			mi.RT.AddBin(bins[RequestTime])
+			a.RegionP99.add(m, t, r.Text(ingest.FRegion), bins[RequestTime])
 		}
 	}
 }
@@ -252,6 +255,7 @@ func (a *Accumulator) Merge(o *Accumulator) {
 		a.Present[i] += o.Present[i]
 	}
 	a.Rules.merge(o.Rules)
+	a.RegionP99.merge(&o.RegionP99)
 }
 
 // MergeAll merges accumulators into the first and finishes it.

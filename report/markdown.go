@@ -32,7 +32,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.NotEvaluated) > 0 {
 		p("## Not evaluated\n\n")
 		for _, n := range r.NotEvaluated {
-			p("- `%s`: %s\n", n.Rule, mdText(n.Reason))
+			p("- %s: %s\n", mdText(n.Rule), mdText(n.Reason))
 		}
 		p("\n")
 	}
@@ -45,25 +45,17 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("### %s\n\n", ml.Metric)
 		p("| dimension | key | count | p50 | p95 | p99 |\n|---|---|--:|--:|--:|--:|\n")
 		p("| all | all | %d | %s | %s | %s |\n", ml.All.Count, ms(ml.All.P50), ms(ml.All.P95), ms(ml.All.P99))
-		var more []string
 		for _, dl := range ml.By {
-			for i, q := range dl.Rows {
-				if i == mdTopKeys {
-					more = append(more, fmt.Sprintf("%s: %d more", dl.Dim, len(dl.Rows)-mdTopKeys))
-					break
-				}
-				p("| %s | %s | %d | %s | %s | %s |\n", dl.Dim, mdCell(q.Key), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
+			for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
+				p("| %s | %s | %d | %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
 			}
-			if dl.Other != nil {
-				q := dl.Other
-				p("| %s | *other (%d keys folded)* | %d | %s | %s | %s |\n", dl.Dim, dl.FoldedKeys, q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
+			if q := dl.Rest; q != nil {
+				p("| %s | *%s* | %d | %s | %s | %s |\n", mdText(dl.Dim), otherLabel(dl), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
 			}
 		}
 		p("\n")
-		if len(more) > 0 {
-			p("Keys not shown (see the JSON report): %s.\n\n", strings.Join(more, ", "))
-		}
 	}
+	p("Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).\n\n", TableKeys)
 
 	if len(r.Status) > 0 {
 		p("## Status codes\n\n| status | count | share |\n|---|--:|--:|\n")
@@ -83,7 +75,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if f.Incomplete {
 			note = "incomplete: " + mdCell(f.Reason)
 		}
-		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), f.Format, f.Records, f.BadLines, note)
+		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, note)
 	}
 	p("\n%d records, %d bad lines.\n", r.Input.Records, r.Input.BadLines)
 	if len(r.Input.Problems) > 0 {
@@ -131,7 +123,7 @@ func (r *Report) verdictLine() string {
 }
 
 func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {
-	fmt.Fprintf(b, "### %d. [%s] %s\n\n", n, f.Severity, mdText(f.Title))
+	fmt.Fprintf(b, "### %d. %s — %s\n\n", n, strings.ToUpper(f.Severity.String()), mdText(f.Title))
 	fmt.Fprintf(b, "- **Key**: %s\n", mdFields(f.Key))
 	if f.Window != nil {
 		fmt.Fprintf(b, "- **Window**: %s – %s\n",
@@ -201,7 +193,7 @@ func mdText(s string) string {
 			b.WriteString("&amp;")
 		case c < ' ' || c == 0x7f || c == '\u2028' || c == '\u2029':
 			b.WriteByte(' ')
-		case strings.ContainsRune("\\`*_[]|~", c):
+		case strings.ContainsRune("\\`*_[]|~#!", c):
 			b.WriteByte('\\')
 			b.WriteRune(c)
 		default:
@@ -217,4 +209,12 @@ func mdCell(s string) string {
 		return "–"
 	}
 	return mdText(s)
+}
+
+// otherLabel names a table's "other" row.
+func otherLabel(dl DimLatency) string {
+	if dl.FoldedKeys > 0 {
+		return "other (incl. keys folded by --top)"
+	}
+	return "other (" + plural(int(dl.RestKeys), "key") + ")"
 }

@@ -34,6 +34,31 @@ type Report struct {
 	Location   *time.Location
 	// Sketches is the finished set, for renderers that draw from bins.
 	Sketches *sketch.Set
+	// RegionP99 is p99 request_time over time for the busiest regions
+	// (at most ChartRegions, busiest first); RegionStep is the width of
+	// its buckets.
+	RegionP99  []RegionSeries
+	RegionStep time.Duration
+}
+
+// TableKeys is how many keys of a dimension the Markdown and HTML tables
+// show; the rest are summarised in one "other" row (DimLatency.Rest).
+const TableKeys = 10
+
+// ChartRegions is how many regions the p99-over-time chart draws.
+const ChartRegions = 8
+
+// RegionSeries is one region's p99 request_time over time.
+type RegionSeries struct {
+	Region string
+	Points []Point
+}
+
+// Point is one bucket of a series.
+type Point struct {
+	Time  time.Time
+	Count int64
+	P99   float64 // ms
 }
 
 // Span is a time range.
@@ -70,6 +95,11 @@ type DimLatency struct {
 	// Other summarises the keys folded beyond the cap; nil when none were.
 	Other      *Quantiles
 	FoldedKeys int64
+	// Rest summarises every key past the first TableKeys rows together
+	// with the folded ones (their sketches merged); nil when there are
+	// none. RestKeys is how many keys it holds.
+	Rest     *Quantiles
+	RestKeys int64
 }
 
 // MetricLatency is one metric over the whole input and per dimension.
@@ -151,6 +181,7 @@ func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Findi
 				dl.Other = &q
 				dl.FoldedKeys = d.Folded()
 			}
+			dl.Rest, dl.RestKeys = rest(acc.Set, d, m, dl.Rows, dl.FoldedKeys)
 			ml.By = append(ml.By, dl)
 		}
 		r.Latency = append(r.Latency, ml)
@@ -168,7 +199,57 @@ func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Findi
 		}
 		r.Timeline = append(r.Timeline, p)
 	}
+	r.regionSeries(acc)
 	return r
+}
+
+// rest merges the sketches of the rows past TableKeys and of the folded
+// keys into one summary.
+func rest(set *sketch.Set, d *sketch.Dim, m int, rows []Quantiles, folded int64) (*Quantiles, int64) {
+	if len(rows) <= TableKeys && d.Other() == nil {
+		return nil, 0
+	}
+	merged := sketch.New(set.Mapping())
+	n := folded
+	for _, q := range rows[min(TableKeys, len(rows)):] {
+		merged.Merge(d.Get(q.Key).Metric(m))
+		n++
+	}
+	if o := d.Other(); o != nil {
+		merged.Merge(o.Metric(m))
+	}
+	if merged.Count() == 0 {
+		return nil, 0
+	}
+	q := summarize("other", merged, merged.Count())
+	return &q, n
+}
+
+// regionSeries fills RegionP99 for the busiest regions that have a
+// series, in order of their request count.
+func (r *Report) regionSeries(acc *aggregate.Accumulator) {
+	tl := &acc.RegionP99
+	if tl.Width == 0 {
+		return
+	}
+	r.RegionStep = time.Duration(tl.Width) * time.Second
+	has := map[string]bool{}
+	for _, reg := range tl.Regions() {
+		has[reg] = true
+	}
+	for _, ke := range acc.Set.Dims[aggregate.DimRegion].Sorted() {
+		if len(r.RegionP99) == ChartRegions {
+			break
+		}
+		if !has[ke.Key] {
+			continue
+		}
+		rs := RegionSeries{Region: ke.Key}
+		tl.Series(ke.Key, func(start int64, s *sketch.Sketch) {
+			rs.Points = append(rs.Points, Point{Time: time.Unix(start, 0).In(r.Location), Count: s.Count(), P99: round3(s.Quantile(0.99))})
+		})
+		r.RegionP99 = append(r.RegionP99, rs)
+	}
 }
 
 func summarize(key string, s *sketch.Sketch, records int64) Quantiles {

@@ -15,12 +15,13 @@ const maxIndexSpan = 1 << 16
 const encodingVersion = 1
 
 // AppendEncode appends s in a compact binary form to dst: the count of
-// zeros, the fixed-point sum, minimum and maximum, and the non-empty bins as
+// zeros, exact sum, minimum and maximum, and the non-empty bins as
 // delta-coded indexes with counts.
 func (s *Sketch) AppendEncode(dst []byte) []byte {
 	dst = append(dst, encodingVersion)
 	dst = binary.AppendUvarint(dst, uint64(s.zero))
-	dst = binary.LittleEndian.AppendUint64(dst, uint64(s.sum))
+	dst = binary.LittleEndian.AppendUint64(dst, s.sum.hi)
+	dst = binary.LittleEndian.AppendUint64(dst, s.sum.lo)
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.min))
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.max))
 	n := 0
@@ -56,14 +57,14 @@ func Decode(m *Mapping, b []byte) (*Sketch, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(b) < 24 {
+	if len(b) < 32 {
 		return nil, nil, fmt.Errorf("%w: short", errCorrupt)
 	}
 	s := New(m)
-	s.sum = int64(binary.LittleEndian.Uint64(b))
-	s.min = math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))
-	s.max = math.Float64frombits(binary.LittleEndian.Uint64(b[16:]))
-	b = b[24:]
+	s.sum = exactSum{hi: binary.LittleEndian.Uint64(b), lo: binary.LittleEndian.Uint64(b[8:])}
+	s.min = math.Float64frombits(binary.LittleEndian.Uint64(b[16:]))
+	s.max = math.Float64frombits(binary.LittleEndian.Uint64(b[24:]))
+	b = b[32:]
 	n, b, err := uvarint(b)
 	if err != nil {
 		return nil, nil, err
@@ -109,7 +110,7 @@ func Decode(m *Mapping, b []byte) (*Sketch, []byte, error) {
 		s.zero = float64(zero)
 		_ = s.dd.AddWithCount(0, s.zero)
 	}
-	if s.Count() > 0 && (s.sum < 0 || math.IsNaN(s.min) || math.IsNaN(s.max) || s.min > s.max) {
+	if s.Count() > 0 && (math.IsNaN(s.min) || math.IsNaN(s.max) || s.min > s.max) {
 		return nil, nil, fmt.Errorf("%w: bad summary", errCorrupt)
 	}
 	return s, b, nil

@@ -56,22 +56,13 @@ func (m *Mapping) Bin(v float64) Bin {
 // Sketch is a DDSketch of non-negative values with exact count, sum,
 // minimum and maximum.
 type Sketch struct {
-	dd   *ddsketch.DDSketch
-	pos  *store.DenseStore
-	m    *Mapping
-	zero float64
-	// sum is kept in fixed point (thousandths of the unit) so that it does
-	// not depend on the order values are added or sketches merged.
-	sum      int64
+	dd       *ddsketch.DDSketch
+	pos      *store.DenseStore
+	m        *Mapping
+	zero     float64
+	sum      exactSum
 	min, max float64
 }
-
-// sumScale is the fixed-point scale of the sum; sumMax bounds one value's
-// share so that the sum cannot overflow for billions of values.
-const (
-	sumScale = 1000
-	sumMax   = 1e9
-)
 
 // New returns an empty sketch.
 func New(m *Mapping) *Sketch {
@@ -103,7 +94,7 @@ func (s *Sketch) AddBin(b Bin) {
 		return
 	}
 	s.pos.Add(b.index)
-	s.sum += int64(math.Round(min(b.v, sumMax) * sumScale))
+	s.sum.add(b.v)
 	if b.v < s.min {
 		s.min = b.v
 	}
@@ -115,14 +106,13 @@ func (s *Sketch) AddBin(b Bin) {
 // Count returns how many values were added.
 func (s *Sketch) Count() int64 { return int64(s.dd.GetCount()) }
 
-// Sum returns the sum of the values, exact to a thousandth of their unit
-// (each value counts at most 1e9).
-func (s *Sketch) Sum() float64 { return float64(s.sum) / sumScale }
+// Sum returns the exact sum of the values.
+func (s *Sketch) Sum() float64 { return s.sum.float() }
 
 // Mean returns the exact mean, or 0 for an empty sketch.
 func (s *Sketch) Mean() float64 {
 	if n := s.dd.GetCount(); n > 0 {
-		return float64(s.sum) / sumScale / n
+		return s.sum.float() / n
 	}
 	return 0
 }
@@ -164,7 +154,7 @@ func (s *Sketch) Merge(o *Sketch) {
 		_ = s.dd.AddWithCount(0, o.zero)
 		s.zero += o.zero
 	}
-	s.sum += o.sum
+	s.sum.merge(o.sum)
 	s.min = math.Min(s.min, o.min)
 	s.max = math.Max(s.max, o.max)
 }

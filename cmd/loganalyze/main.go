@@ -45,6 +45,8 @@ func usagef(format string, args ...any) error {
 type config struct {
 	paths       []string
 	md, json    []string
+	html, prom  []string
+	promTime    *time.Time // --prom-timestamp: now, else nil
 	format      ingest.Format
 	logFormat   string
 	maps        []string
@@ -88,6 +90,9 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	fs.SortFlags = false
 	md := fs.StringArray("md", nil, "write the Markdown report to `FILE` (- is stdout; the default when no report flag is given)")
 	js := fs.StringArray("json", nil, "write the JSON report to `FILE` (- is stdout)")
+	html := fs.StringArray("html", nil, "write the HTML report to `FILE` (- is stdout)")
+	prom := fs.StringArray("prom", nil, "write Prometheus text for node_exporter's textfile collector to `FILE` (- is stdout)")
+	promTime := fs.Bool("prom-timestamp", false, "add loganalyze_last_run_timestamp_seconds (the time of the run) to --prom")
 	format := fs.String("input-format", "auto", "input format: auto, jsonl, csv, tsv, nginx, clb, parquet or arrow")
 	logFormat := fs.String("log-format", "", "nginx log_format `STRING` for text logs, or a known format: "+strings.Join(ingest.LogFormatNames(), ", "))
 	maps := fs.StringArray("map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
@@ -108,7 +113,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 		}
 		return nil, usageError{err}
 	}
-	c := &config{paths: fs.Args(), md: *md, json: *js, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile}
+	c := &config{paths: fs.Args(), md: *md, json: *js, html: *html, prom: *prom, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile}
 	if len(c.paths) == 0 {
 		return nil, usagef("no input: give a file, directory, glob or - for stdin")
 	}
@@ -154,7 +159,11 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	if c.since != nil && c.until != nil && !c.until.After(*c.since) {
 		return nil, usagef("--until %s is not after --since %s", c.until.Format(time.RFC3339), c.since.Format(time.RFC3339))
 	}
-	if len(c.md)+len(c.json) == 0 {
+	if *promTime {
+		t := now()
+		c.promTime = &t
+	}
+	if len(c.md)+len(c.json)+len(c.html)+len(c.prom) == 0 {
 		c.md = []string{"-"}
 	}
 	return c, nil
@@ -228,6 +237,20 @@ func analyze(c *config, stdin io.Reader, stdout io.Writer) (int, error) {
 	}
 	for _, path := range c.md {
 		if err := writeOutput(path, stdout, rep.WriteMarkdown); err != nil {
+			return 0, err
+		}
+	}
+	for _, path := range c.html {
+		if err := writeOutput(path, stdout, rep.WriteHTML); err != nil {
+			return 0, err
+		}
+	}
+	var popts report.PromOptions
+	if c.promTime != nil {
+		popts.Timestamp = *c.promTime
+	}
+	for _, path := range c.prom {
+		if err := writeOutput(path, stdout, func(w io.Writer) error { return rep.WritePrometheus(w, popts) }); err != nil {
 			return 0, err
 		}
 	}

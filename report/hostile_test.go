@@ -1,0 +1,204 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"loganalyze/rules"
+)
+
+// hostileStrings are log-derived values that try to break out of the
+// reports: markup, attribute breaks, Markdown table and code breaks,
+// newlines and links.
+var hostileStrings = []string{
+	"<script>alert(1)</script>",
+	`"><img src=x onerror=alert(1)>`,
+	"a|b",
+	"``x``",
+	"line1\nline2\r\n| forged | row |",
+	"[x](javascript:alert(1))",
+	`back\slash "quoted"`,
+}
+
+// hostileJSONL writes records whose model, client, region, client_region
+// and uri are the hostile strings (JSON-escaped, so "\n" is a newline
+// inside the value).
+func hostileJSONL(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.FixedZone("+0800", 8*3600))
+	i := 0
+	for rep := range 3 {
+		for _, s := range hostileStrings {
+			rec := map[string]any{
+				"time":          start.Add(time.Duration(i) * 7 * time.Second).Format(time.RFC3339),
+				"app_id":        s,
+				"region":        s,
+				"client_region": s + "-c",
+				"model":         s,
+				"uri":           "/v1/" + s,
+				"status":        []int{200, 429, 502}[rep],
+				"request_time":  0.25 + float64(i)/10,
+				"stream":        rep == 0,
+			}
+			line, err := json.Marshal(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(line)
+			b.WriteByte('\n')
+			i++
+		}
+	}
+	return b.Bytes()
+}
+
+func hostileFindings() []rules.Finding {
+	var fs []rules.Finding
+	for i, s := range hostileStrings {
+		fs = append(fs, rules.Finding{
+			Rule: "cross_region", Severity: rules.Severity(1 + i%2),
+			Key:      rules.Fields{{Name: "client", Value: s}, {Name: s, Value: s}},
+			Title:    "slow calls from " + s,
+			Evidence: rules.Fields{{Name: "callers", Value: []string{s, s}}, {Name: "nested", Value: rules.Fields{{Name: s, Value: s}}}},
+			Impact:   rules.Impact{MsPerRequest: 10, Requests: 3, Seconds: 0.03},
+			Advice:   "fix " + s,
+		})
+	}
+	return fs
+}
+
+func hostileReport(t *testing.T) *Report {
+	t.Helper()
+	r := buildFrom(t, hostileJSONL(t), nil, 1, 1000, hostileFindings())
+	if r.Input.Records != int64(3*len(hostileStrings)) {
+		t.Fatalf("read %d hostile records, want %d (bad: %v)", r.Input.Records, 3*len(hostileStrings), r.Input.Problems)
+	}
+	return r
+}
+
+func attr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func TestHTMLEscapesHostileInput(t *testing.T) {
+	r := hostileReport(t)
+	page := render(t, r, "html")
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scripts, imgs int
+	var texts strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "script":
+				scripts++
+			case "img":
+				imgs++
+			}
+			for _, a := range n.Attr {
+				if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+					t.Errorf("<%s> has an event handler attribute %s=%q", n.Data, a.Key, a.Val)
+				}
+				v := strings.ToLower(strings.TrimSpace(a.Val))
+				if (a.Key == "href" || a.Key == "src" || a.Key == "action" || a.Key == "xlink:href") && !strings.HasPrefix(v, "data:") {
+					t.Errorf("<%s %s=%q>: only data: URLs are allowed", n.Data, a.Key, a.Val)
+				}
+			}
+		}
+		if n.Type == html.TextNode && (n.Parent == nil || n.Parent.Data != "script" && n.Parent.Data != "style") {
+			texts.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if scripts != 1 {
+		t.Errorf("%d <script> elements, want only the report's own one", scripts)
+	}
+	if imgs != 0 {
+		t.Errorf("%d <img> elements, want none", imgs)
+	}
+	if bytes.Contains(bytes.ToLower(page), []byte("javascript:alert")) && !bytes.Contains(page, []byte("[x](javascript:alert(1))")) {
+		t.Errorf("javascript: appears outside the escaped text")
+	}
+	// The hostile strings are shown as text (newlines may become spaces
+	// in places, so compare the first line of each).
+	for _, s := range hostileStrings {
+		first := strings.SplitN(s, "\n", 2)[0]
+		if !strings.Contains(texts.String(), first) {
+			t.Errorf("the text %q is not shown as text", first)
+		}
+	}
+}
+
+// unescapedPipes counts the | of a Markdown table row that are cell
+// separators (not preceded by a backslash escape).
+func unescapedPipes(line string) int {
+	n := 0
+	escaped := false
+	for _, c := range line {
+		switch {
+		case escaped:
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case c == '|':
+			n++
+		}
+	}
+	return n
+}
+
+func TestMarkdownEscapesHostileInput(t *testing.T) {
+	r := hostileReport(t)
+	md := string(render(t, r, "md"))
+	tables, rows := 0, 0
+	header := -1
+	for i, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			header = -1
+			continue
+		}
+		if header < 0 {
+			header = unescapedPipes(line)
+			tables++
+			continue
+		}
+		rows++
+		if got := unescapedPipes(line); got != header {
+			t.Errorf("line %d has %d cell separators, its header %d: %q", i+1, got, header, line)
+		}
+	}
+	if tables < 3 || rows < 20 {
+		t.Fatalf("only %d tables with %d rows: the report lost its tables", tables, rows)
+	}
+	if regexp.MustCompile(`(^|[^\\])\]\(javascript:`).MatchString(md) {
+		t.Errorf("Markdown contains a javascript: link")
+	}
+	for _, bad := range []string{"<script", "<img", "``x``", "\n| forged"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("Markdown contains %q unescaped", bad)
+		}
+	}
+	for _, want := range []string{`&lt;script&gt;alert(1)&lt;/script&gt;`, `a\|b`, `\[x\](javascript:alert(1))`, "\\`\\`x\\`\\`"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks the escaped text %q", want)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package report
+
+import (
+	"bufio"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"loganalyze/rules"
+)
+
+// KnownRules are the IDs of the built-in rules (SPEC §5). The Prometheus
+// report has a findings sample for each of them, zero when it did not
+// fire, so that alerts always have a series.
+var KnownRules = []string{
+	"cross_region",
+	"error_burst",
+	"latency_regression",
+	"missing_keepalive",
+	"non_streaming_large_model",
+	"rate_limit_storm",
+	"token_cache_miss",
+}
+
+// PromOtherKey is the key label of the row that merges a dimension's keys
+// past the first TableKeys.
+const PromOtherKey = "(other)"
+
+// PromOptions configure the Prometheus text report.
+type PromOptions struct {
+	// Timestamp, when not zero, is written as
+	// loganalyze_last_run_timestamp_seconds.
+	Timestamp time.Time
+}
+
+var promQuantiles = [...]struct {
+	label string
+	get   func(Quantiles) float64
+}{
+	{"0.5", func(q Quantiles) float64 { return q.P50 }},
+	{"0.95", func(q Quantiles) float64 { return q.P95 }},
+	{"0.99", func(q Quantiles) float64 { return q.P99 }},
+}
+
+// WritePrometheus writes the report in the Prometheus text exposition
+// format, for node_exporter's textfile collector: latency quantiles of the
+// whole input and of each dimension's busiest keys, request and status
+// counts, findings per rule and severity, input health. Samples are
+// sorted within each family; the output is deterministic.
+func (r *Report) WritePrometheus(w io.Writer, opts PromOptions) error {
+	b := bufio.NewWriter(w)
+	family := func(name, typ, help string) {
+		b.WriteString("# HELP " + name + " " + help + "\n# TYPE " + name + " " + typ + "\n")
+	}
+	sample := func(name string, labels []string, v string) {
+		b.WriteString(name)
+		if len(labels) > 0 {
+			b.WriteByte('{')
+			for i := 0; i < len(labels); i += 2 {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(labels[i])
+				b.WriteString(`="`)
+				b.WriteString(promLabel(labels[i+1]))
+				b.WriteByte('"')
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(' ')
+		b.WriteString(v)
+		b.WriteByte('\n')
+	}
+
+	family("loganalyze_latency_ms", "gauge", "Latency quantile in milliseconds over the analysed window, by metric, dimension and key (dim=\"all\" is the whole input; key=\""+PromOtherKey+"\" merges the keys past the busiest "+strconv.Itoa(TableKeys)+").")
+	for _, ml := range r.Latency {
+		if ml.All.Count == 0 {
+			continue
+		}
+		latency := func(dim string, q Quantiles, key string) {
+			for _, pq := range promQuantiles {
+				sample("loganalyze_latency_ms", []string{"metric", ml.Metric, "dim", dim, "key", key, "quantile", pq.label}, promFloat(pq.get(q)))
+			}
+		}
+		latency("all", ml.All, "all")
+		for _, dl := range ml.By {
+			rows := append([]Quantiles(nil), dl.Rows[:min(TableKeys, len(dl.Rows))]...)
+			sort.Slice(rows, func(i, j int) bool { return rows[i].Key < rows[j].Key })
+			for _, q := range rows {
+				latency(dl.Dim, q, q.Key)
+			}
+			if dl.Rest != nil {
+				latency(dl.Dim, *dl.Rest, PromOtherKey)
+			}
+		}
+	}
+
+	family("loganalyze_requests_total", "gauge", "Records analysed in the window.")
+	sample("loganalyze_requests_total", nil, strconv.FormatInt(r.Input.Records, 10))
+
+	family("loganalyze_status_total", "gauge", "Responses in the window by HTTP status.")
+	codes := make([]StatusCount, len(r.Status))
+	copy(codes, r.Status)
+	sort.Slice(codes, func(i, j int) bool { return statusKey(codes[i].Status) < statusKey(codes[j].Status) })
+	for _, s := range codes {
+		sample("loganalyze_status_total", []string{"status", statusKey(s.Status)}, strconv.FormatInt(s.Count, 10))
+	}
+
+	family("loganalyze_findings", "gauge", "Findings in the window by rule and severity (0 for a known rule that did not fire).")
+	type rs struct {
+		rule string
+		sev  rules.Severity
+	}
+	counts := map[rs]int{}
+	for _, rule := range KnownRules {
+		counts[rs{rule, rules.Warn}] = 0
+		counts[rs{rule, rules.Crit}] = 0
+	}
+	for _, f := range r.Findings {
+		counts[rs{f.Rule, f.Severity}]++
+	}
+	keys := make([]rs, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].rule != keys[j].rule {
+			return keys[i].rule < keys[j].rule
+		}
+		return keys[i].sev.String() < keys[j].sev.String()
+	})
+	for _, k := range keys {
+		sample("loganalyze_findings", []string{"rule", k.rule, "severity", k.sev.String()}, strconv.Itoa(counts[k]))
+	}
+
+	family("loganalyze_bad_lines_total", "gauge", "Lines that could not be read in this run.")
+	sample("loganalyze_bad_lines_total", nil, strconv.FormatInt(r.Input.BadLines, 10))
+
+	family("loganalyze_input_incomplete", "gauge", "1 when some input could not be read to its end (truncated or damaged file).")
+	incomplete := "0"
+	if r.Input.Incomplete {
+		incomplete = "1"
+	}
+	sample("loganalyze_input_incomplete", nil, incomplete)
+
+	if !opts.Timestamp.IsZero() {
+		family("loganalyze_last_run_timestamp_seconds", "gauge", "Unix time of the run that wrote this file.")
+		sample("loganalyze_last_run_timestamp_seconds", nil, strconv.FormatInt(opts.Timestamp.Unix(), 10))
+	}
+	return b.Flush()
+}
+
+// promFloat formats a sample value with fixed precision.
+func promFloat(v float64) string {
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+var promEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// promLabel escapes a label value: backslash, double quote and line
+// feed; invalid UTF-8 becomes U+FFFD, since the format requires UTF-8.
+func promLabel(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if !strings.ContainsAny(s, "\\\"\n") {
+		return s
+	}
+	return promEscaper.Replace(s)
+}

@@ -1,0 +1,295 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+	_ "time/tzdata" // Asia/Shanghai without the system zone database
+
+	"github.com/google/go-cmp/cmp"
+
+	"loganalyze/aggregate"
+	"loganalyze/gen"
+	"loganalyze/ingest"
+	"loganalyze/rules"
+	"loganalyze/sketch"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// sharedDir returns the shared folder of sample logs beside the
+// repository root; a missing folder fails the test.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("cannot find the repository root (go.mod)")
+		}
+		dir = parent
+	}
+	shared := filepath.Join(dir, "..", "shared")
+	if _, err := os.Stat(filepath.Join(shared, "examples")); err != nil {
+		t.Fatalf("the shared sample logs are missing: %v", err)
+	}
+	return shared
+}
+
+func shanghai(t testing.TB) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// goldenRequests is the fixed input of the golden files: a small
+// generated hour with every problem planted.
+func goldenRequests() []gen.Request {
+	return gen.Generate(gen.Config{Seed: 11, N: 400, Plants: gen.All})
+}
+
+func jsonl(t testing.TB, reqs []gen.Request, bad int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := gen.WriteJSONL(&b, reqs, gen.WriteOptions{BadEvery: bad}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// buildFrom ingests data (as stdin) and paths, and builds the report.
+func buildFrom(t testing.TB, data []byte, paths []string, workers, top int, findings []rules.Finding) *Report {
+	t.Helper()
+	loc := shanghai(t)
+	mapping, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data != nil {
+		paths = append([]string{"-"}, paths...)
+	}
+	accs, res, err := ingest.Run(paths, ingest.Options{Format: ingest.JSONL, Location: loc, Workers: workers, Stdin: bytes.NewReader(data)},
+		func() *aggregate.Accumulator { return aggregate.New(aggregate.Options{Mapping: mapping, Top: top}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := aggregate.MergeAll(accs)
+	var notEval []rules.NotEvaluated
+	if findings != nil {
+		notEval = []rules.NotEvaluated{{Rule: "latency_regression", Reason: "needs --state: no previous hour to compare with"}}
+	}
+	return Build(acc, res, findings, notEval, loc)
+}
+
+// sampleFindings are hand-built findings, so that the findings part of
+// every renderer is covered whatever the rules find.
+func sampleFindings() []rules.Finding {
+	from := time.Date(2026, 11, 29, 10, 20, 0, 0, time.FixedZone("+0800", 8*3600))
+	fs := []rules.Finding{
+		{
+			Rule: "rate_limit_storm", Severity: rules.Crit,
+			Key:   rules.Fields{{Name: "region", Value: gen.StormRegion}, {Name: "model", Value: gen.StormModel}},
+			Title: "429 storm on ap-shanghai × qwen2-72b-instruct",
+			Evidence: rules.Fields{
+				{Name: "responses_429", Value: int64(160)},
+				{Name: "share", Value: 0.62},
+				{Name: "early_retriers", Value: []string{"app-002"}},
+			},
+			Impact: rules.Impact{MsPerRequest: 2000, Requests: 160, Seconds: 320},
+			Advice: "honour Retry-After; exponential back-off 1 s, 2 s, 4 s with ±20 % jitter, at most 3 retries",
+			Window: &rules.Window{From: from.UnixNano(), To: from.Add(4 * time.Minute).UnixNano()},
+		},
+		{
+			Rule: "missing_keepalive", Severity: rules.Warn,
+			Key:      rules.Fields{{Name: "client", Value: gen.NoKeepaliveApp}},
+			Title:    "app-nk opens a new connection for every request",
+			Evidence: rules.Fields{{Name: "requests", Value: int64(60)}, {Name: "new_connection_share", Value: 1.0}},
+			Impact:   rules.Impact{MsPerRequest: 85.5, Requests: 60, Seconds: 5.13},
+			Advice:   "enable keep-alive / a connection pool (idle timeout ~60 s)",
+		},
+	}
+	rules.SortFindings(fs)
+	return fs
+}
+
+// renderers are every report format, by golden file extension.
+var renderers = []struct {
+	ext    string
+	render func(*Report, *bytes.Buffer) error
+}{
+	{"md", func(r *Report, b *bytes.Buffer) error { return r.WriteMarkdown(b) }},
+	{"html", func(r *Report, b *bytes.Buffer) error { return r.WriteHTML(b) }},
+	{"json", func(r *Report, b *bytes.Buffer) error { return r.WriteJSON(b) }},
+	{"prom", func(r *Report, b *bytes.Buffer) error { return r.WritePrometheus(b, PromOptions{}) }},
+}
+
+func render(t testing.TB, r *Report, ext string) []byte {
+	t.Helper()
+	for _, rd := range renderers {
+		if rd.ext == ext {
+			var b bytes.Buffer
+			if err := rd.render(r, &b); err != nil {
+				t.Fatalf("%s: %v", ext, err)
+			}
+			return b.Bytes()
+		}
+	}
+	t.Fatalf("no renderer %q", ext)
+	return nil
+}
+
+func TestGolden(t *testing.T) {
+	r := buildFrom(t, jsonl(t, goldenRequests(), 150), nil, 2, 1000, sampleFindings())
+	for _, rd := range renderers {
+		t.Run(rd.ext, func(t *testing.T) {
+			got := render(t, r, rd.ext)
+			path := filepath.Join("testdata", "golden."+rd.ext)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./report -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the golden file (-want +got):\n%s", path,
+					cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")))
+			}
+		})
+	}
+}
+
+func TestSameInputSameBytes(t *testing.T) {
+	data := jsonl(t, goldenRequests(), 150)
+	a := buildFrom(t, data, nil, 1, 1000, sampleFindings())
+	b := buildFrom(t, data, nil, 2, 1000, sampleFindings())
+	c := buildFrom(t, data, nil, 2, 1000, sampleFindings())
+	for _, rd := range renderers {
+		first := render(t, a, rd.ext)
+		if again := render(t, a, rd.ext); !bytes.Equal(first, again) {
+			t.Errorf("%s: rendering the same report twice differs", rd.ext)
+		}
+		if two := render(t, b, rd.ext); !bytes.Equal(first, two) {
+			t.Errorf("%s: --workers 1 and 2 differ:\n%s", rd.ext,
+				cmp.Diff(strings.Split(string(first), "\n"), strings.Split(string(two), "\n")))
+		}
+		if !bytes.Equal(render(t, b, rd.ext), render(t, c, rd.ext)) {
+			t.Errorf("%s: two runs with 2 workers differ", rd.ext)
+		}
+	}
+}
+
+// exactQuantile is the oracle: the value at rank ⌊q·(n−1)⌋.
+func exactQuantile(vals []float64, q float64) float64 {
+	s := append([]float64(nil), vals...)
+	sort.Float64s(s)
+	return s[int(math.Floor(q*float64(len(s)-1)))]
+}
+
+func within1pct(got, want float64) bool {
+	return math.Abs(got-want) <= 0.01*want+1e-9
+}
+
+// TestOtherRowQuantiles checks the "other" row of the client tables
+// against the exact request times of every client it stands for, with
+// and without keys folded by --top.
+func TestOtherRowQuantiles(t *testing.T) {
+	reqs := goldenRequests()
+	for _, top := range []int{1000, 6} {
+		r := buildFrom(t, jsonl(t, reqs, 0), nil, 1, top, nil)
+		dl := r.Latency[aggregate.RequestTime].By[aggregate.DimClient]
+		if dl.Rest == nil {
+			t.Fatalf("top %d: no other row for %d client rows", top, len(dl.Rows))
+		}
+		shown := map[string]bool{}
+		var shownCount int64
+		for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
+			shown[q.Key] = true
+			shownCount += q.Count
+		}
+		if top < 1000 {
+			// Keys folded by --top lose their early records to other, so
+			// the oracle is the total: shown rows and other cover every
+			// request once.
+			if shownCount+dl.Rest.Count != int64(len(reqs)) {
+				t.Errorf("top %d: shown %d + other %d requests, want %d", top, shownCount, dl.Rest.Count, len(reqs))
+			}
+			if dl.FoldedKeys == 0 {
+				t.Errorf("top %d: no client keys were folded", top)
+			}
+			continue
+		}
+		var rest []float64
+		clients := map[string]bool{}
+		for _, rq := range reqs {
+			if !shown[rq.AppID] {
+				rest = append(rest, rq.RequestTime*1000)
+				clients[rq.AppID] = true
+			}
+		}
+		if dl.Rest.Count != int64(len(rest)) || dl.RestKeys != int64(len(clients)) {
+			t.Fatalf("top %d: other row has %d requests of %d keys, want %d of %d", top, dl.Rest.Count, dl.RestKeys, len(rest), len(clients))
+		}
+		for _, c := range []struct {
+			q   float64
+			got float64
+		}{{0.5, dl.Rest.P50}, {0.95, dl.Rest.P95}, {0.99, dl.Rest.P99}} {
+			if want := exactQuantile(rest, c.q); !within1pct(c.got, want) {
+				t.Errorf("top %d: other p%v = %v, want %v ±1 %%", top, c.q*100, c.got, want)
+			}
+		}
+	}
+}
+
+// TestRegionSeries checks the p99-over-time series of the HTML chart
+// against the exact request times of each region and minute.
+func TestRegionSeries(t *testing.T) {
+	reqs := goldenRequests()
+	r := buildFrom(t, jsonl(t, reqs, 0), nil, 2, 1000, nil)
+	if r.RegionStep != time.Minute {
+		t.Fatalf("region step %v, want 1m", r.RegionStep)
+	}
+	exact := map[string]map[int64][]float64{}
+	for _, rq := range reqs {
+		if exact[rq.Region] == nil {
+			exact[rq.Region] = map[int64][]float64{}
+		}
+		m := rq.Time.Unix() / 60 * 60
+		exact[rq.Region][m] = append(exact[rq.Region][m], rq.RequestTime*1000)
+	}
+	if len(r.RegionP99) != min(len(exact), ChartRegions) {
+		t.Fatalf("%d region series, want %d", len(r.RegionP99), min(len(exact), ChartRegions))
+	}
+	for _, s := range r.RegionP99 {
+		if len(s.Points) != len(exact[s.Region]) {
+			t.Fatalf("%s: %d points, want %d", s.Region, len(s.Points), len(exact[s.Region]))
+		}
+		for _, p := range s.Points {
+			vals := exact[s.Region][p.Time.Unix()]
+			if p.Count != int64(len(vals)) {
+				t.Fatalf("%s %v: count %d, want %d", s.Region, p.Time, p.Count, len(vals))
+			}
+			if want := exactQuantile(vals, 0.99); !within1pct(p.P99, want) {
+				t.Fatalf("%s %v: p99 %v, want %v ±1 %%", s.Region, p.Time, p.P99, want)
+			}
+		}
+	}
+}
