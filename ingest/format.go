@@ -119,6 +119,8 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 	switch f {
 	case JSONL:
 		return newJSONParser(c.schema, c.loc), nil
+	case CSV, TSV, CLB:
+		return newTextParser(f, c), nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
 }

@@ -28,6 +28,9 @@ func main() {
 var writers = map[string]func(io.Writer, []gen.Request, gen.WriteOptions) (int, error){
 	"jsonl": gen.WriteJSONL,
 	"cls":   gen.WriteCLS,
+	"csv":   gen.WriteCSV,
+	"tsv":   gen.WriteTSV,
+	"clb":   gen.WriteCLB,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
