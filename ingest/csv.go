@@ -10,7 +10,8 @@ import (
 // CSV exports). The header is read once into one binding per column;
 // each row is then split without allocating: a field that starts with a
 // double quote is quoted ("a,b", "" for a quote), any other field runs to
-// the next separator. An empty field is absent. A row whose field count
+// the next separator and holds no quote (RFC 4180). A quoted field with a
+// line break arrives as two lines; both are bad lines. An empty field is absent. A row whose field count
 // differs from the header's is a bad line.
 type csvParser struct {
 	sep     byte
@@ -109,12 +110,20 @@ func (p *csvParser) split(line []byte) ([][]byte, error) {
 				return vals, &csvError{col: j + 1, msg: "text after a quoted field"}
 			}
 			i = j
-		} else if k := bytes.IndexByte(line[i:], sep); k >= 0 {
-			val = line[i : i+k]
-			i += k
 		} else {
-			val = line[i:]
-			i = len(line)
+			// A quote inside an unquoted field is an error, as in RFC 4180:
+			// it is most often the rest of a quoted field that held a line
+			// break, which the line reader has cut in two.
+			j := i
+			for j < len(line) && line[j] != sep {
+				if line[j] == '"' {
+					p.vals = vals
+					return vals, &csvError{col: j + 1, msg: "quote in an unquoted field"}
+				}
+				j++
+			}
+			val = line[i:j]
+			i = j
 		}
 		vals = append(vals, val)
 		if i >= len(line) {

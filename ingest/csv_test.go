@@ -423,3 +423,33 @@ func TestGeneratedRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestCSVQuotedLineBreak: the line reader cuts a quoted field that holds a
+// line break in two; both halves are counted as bad lines and the rows
+// around them are read.
+func TestCSVQuotedLineBreak(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "break.csv")
+	content := "\ufeffmodel,request_time\r\nm,1\r\n\"two\nlines\",2\r\nn,3\r\n\"\n\",4\n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, rows, res := readAll(t, []string{path}, ingest.Options{Format: ingest.Auto})
+	if res.Records() != 2 || res.BadLines() != 4 {
+		t.Errorf("records %d, bad lines %d; want 2 and 4 (problems %v)", res.Records(), res.BadLines(), res.Problems)
+	}
+	var models []string
+	for i := range rows {
+		models = append(models, rows[i].text[ingest.FModel])
+	}
+	slices.Sort(models)
+	if !slices.Equal(models, []string{"m", "n"}) {
+		t.Errorf("models %q, want m and n", models)
+	}
+	var lines []int64
+	for _, p := range res.Problems {
+		lines = append(lines, p.Line)
+	}
+	if !slices.Equal(lines, []int64{3, 4, 6, 7}) {
+		t.Errorf("bad lines at %v, want 3, 4, 6, 7 (%v)", lines, res.Problems)
+	}
+}
