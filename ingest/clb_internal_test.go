@@ -24,8 +24,8 @@ func clbLine(repl map[string]string) string {
 func TestCLBParse(t *testing.T) {
 	// 29/Nov/2026:10:00:00 +0800.
 	const t0 = int64(1795917600) * 1e9
-	base := func(extra ...want) []want {
-		ws := []want{{f: FTime, ns: t0}, {f: FRemoteAddr, text: "10.12.129.190"}, {f: FClient, text: "10.12.129.190"},
+	base := func(extra ...textWant) []textWant {
+		ws := []textWant{{f: FTime, ns: t0}, {f: FRemoteAddr, text: "10.12.129.190"}, {f: FClient, text: "10.12.129.190"},
 			{f: FStatus, num: 200}, {f: FUpstreamAddr, text: "10.0.1.1:8080"}, {f: FUpstreamStatus, num: 200},
 			{f: FRequest, text: "POST /v1/chat/completions HTTP/1.1"}, {f: FMethod, text: "POST"},
 			{f: FURI, text: "/v1/chat/completions"}, {f: FRequestTime, num: 4.683},
@@ -45,8 +45,8 @@ func TestCLBParse(t *testing.T) {
 		}
 		return ws
 	}
-	without := func(ws []want, drop ...Field) []want {
-		var out []want
+	without := func(ws []textWant, drop ...Field) []textWant {
+		var out []textWant
 	next:
 		for _, w := range ws {
 			for _, d := range drop {
@@ -61,34 +61,34 @@ func TestCLBParse(t *testing.T) {
 	tests := []struct {
 		name string
 		line string
-		want []want
+		want []textWant
 		err  string
 	}{
 		{name: "sample", line: clbLine(nil), want: base()},
 		{name: "trailing spaces", line: clbLine(nil) + "  ", want: base()},
 		{name: "full handshake", line: clbLine(map[string]string{"ssl_handshake_time": "0:0.359:0.001:0.001:0.000:0.000:0.000"}),
-			want: base(want{f: FSSLHandshakeTime, num: 0.359})},
+			want: base(textWant{f: FSSLHandshakeTime, num: 0.359})},
 		{name: "handshake as a plain number", line: clbLine(map[string]string{"ssl_handshake_time": "0.250"}),
-			want: base(want{f: FSSLHandshakeTime, num: 0.25})},
+			want: base(textWant{f: FSSLHandshakeTime, num: 0.25})},
 		{name: "handshake with two parts", line: clbLine(map[string]string{"ssl_handshake_time": "0:0.125"}),
-			want: base(want{f: FSSLHandshakeTime, num: 0.125})},
+			want: base(textWant{f: FSSLHandshakeTime, num: 0.125})},
 		{name: "no handshake", line: clbLine(map[string]string{"ssl_handshake_time": "-"}),
 			want: without(base(), FSSLHandshakeTime)},
 		{name: "upstream lists", line: clbLine(map[string]string{"upstream_addr": "10.0.1.1:8080, 10.0.1.2:8080",
 			"upstream_status": "502, 200", "upstream_response_time": "0.003, 3.661", "upstream_connect_time": "0.001, 0.002"}),
-			want: base(want{f: FUpstreamAddr, text: "10.0.1.1:8080, 10.0.1.2:8080"}, want{f: FUpstreamStatus, num: 200},
-				want{f: FUpstreamResponseTime, num: 0.003 + 3.661}, want{f: FUpstreamConnectTime, num: 0.003})},
+			want: base(textWant{f: FUpstreamAddr, text: "10.0.1.1:8080, 10.0.1.2:8080"}, textWant{f: FUpstreamStatus, num: 200},
+				textWant{f: FUpstreamResponseTime, num: 0.003 + 3.661}, textWant{f: FUpstreamConnectTime, num: 0.003})},
 		{name: "no upstream", line: clbLine(map[string]string{"upstream_addr": "-", "upstream_status": "-",
 			"upstream_response_time": "-", "upstream_connect_time": "-", "upstream_header_time": "-"}),
 			want: without(base(), FUpstreamAddr, FUpstreamStatus, FUpstreamResponseTime, FUpstreamConnectTime, FUpstreamHeaderTime)},
 		{name: "IPv6 in brackets", line: clbLine(map[string]string{"remote_addr": "[2001:db8::7]:40027"}),
-			want: base(want{f: FRemoteAddr, text: "2001:db8::7"}, want{f: FClient, text: "2001:db8::7"})},
+			want: base(textWant{f: FRemoteAddr, text: "2001:db8::7"}, textWant{f: FClient, text: "2001:db8::7"})},
 		{name: "IPv6 without brackets", line: clbLine(map[string]string{"remote_addr": "2001:db8::7:40027"}),
-			want: base(want{f: FRemoteAddr, text: "2001:db8::7"}, want{f: FClient, text: "2001:db8::7"})},
+			want: base(textWant{f: FRemoteAddr, text: "2001:db8::7"}, textWant{f: FClient, text: "2001:db8::7"})},
 		{name: "address without a port", line: clbLine(map[string]string{"remote_addr": "10.1.2.3"}),
-			want: base(want{f: FRemoteAddr, text: "10.1.2.3"}, want{f: FClient, text: "10.1.2.3"})},
+			want: base(textWant{f: FRemoteAddr, text: "10.1.2.3"}, textWant{f: FClient, text: "10.1.2.3"})},
 		{name: "a ] inside a value", line: clbLine(map[string]string{"http_user_agent": "agent]x [y]", "uri": "/v1/a]"}),
-			want: base(want{f: FURI, text: "/v1/a]"})},
+			want: base(textWant{f: FURI, text: "/v1/a]"})},
 		{name: "absent request time", line: clbLine(map[string]string{"request_time": "-"}),
 			want: without(base(), FRequestTime)},
 		{name: "bad time", line: clbLine(map[string]string{"time_local": "not-a-time"}), err: `time: cannot read "not-a-time"`},
@@ -100,7 +100,7 @@ func TestCLBParse(t *testing.T) {
 		{name: "empty brackets", line: "[]", err: "want 29 bracketed fields, got 1"},
 		{name: "garbage", line: "\x00\x01\x02binary\xff\xfe garbage", err: "not a CLB access log line"},
 	}
-	c := testConfig(t, "")
+	c := textConfig(t, "")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newCLBParser(c)
@@ -115,7 +115,7 @@ func TestCLBParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkRecord(t, &r, tt.want)
+			checkTextRecord(t, &r, tt.want)
 		})
 	}
 }
@@ -126,7 +126,7 @@ func TestCLBMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newCLBParser(&parserConfig{schema: s, loc: testConfig(t, "").loc})
+	p := newCLBParser(&parserConfig{schema: s, loc: textConfig(t, "").loc})
 	var r Record
 	if err := p.Parse([]byte(clbLine(nil)), &r); err != nil {
 		t.Fatal(err)
@@ -140,14 +140,14 @@ func TestCLBMap(t *testing.T) {
 }
 
 func FuzzCLB(f *testing.F) {
-	for _, l := range sampleLines(f, "tokenhub-sample-clb.log", 20, func(l string) bool {
+	for _, l := range textSampleLines(f, "tokenhub-sample-clb.log", 20, func(l string) bool {
 		return !strings.HasPrefix(l, "[") || strings.Contains(l, "0, ") || strings.Contains(l, "[0:")
 	}) {
 		f.Add(l)
 	}
 	f.Add(clbLine(map[string]string{"remote_addr": "[::1]:443", "http_user_agent": "a]b"}))
 	f.Fuzz(func(t *testing.T, line string) {
-		p := newCLBParser(testConfig(t, ""))
+		p := newCLBParser(textConfig(t, ""))
 		var r Record
 		err := p.Parse([]byte(line), &r)
 		if err != nil {
@@ -165,6 +165,6 @@ func FuzzCLB(f *testing.F) {
 }
 
 func BenchmarkCLB(b *testing.B) {
-	lines := sampleLines(b, "tokenhub-sample-clb.log", 1<<30, func(string) bool { return true })
-	benchParse(b, newCLBParser(testConfig(b, "")), lines)
+	lines := textSampleLines(b, "tokenhub-sample-clb.log", 1<<30, func(string) bool { return true })
+	benchTextParse(b, newCLBParser(textConfig(b, "")), lines)
 }

@@ -13,8 +13,8 @@ func TestCLBSample(t *testing.T) {
 	dir := filepath.Join(sharedDir(t), "examples")
 	clbPath := filepath.Join(dir, "tokenhub-sample-clb.log")
 	// No format flag: the CLB log is recognised by its content.
-	acc, rows, res := readAll(t, []string{clbPath}, ingest.Options{Format: ingest.Auto})
-	_, ref, refRes := readAll(t, []string{filepath.Join(dir, "tokenhub-sample.jsonl")}, ingest.Options{Format: ingest.Auto})
+	acc, rows, res := readText(t, []string{clbPath}, ingest.Options{Format: ingest.Auto})
+	_, ref, refRes := readText(t, []string{filepath.Join(dir, "tokenhub-sample.jsonl")}, ingest.Options{Format: ingest.Auto})
 
 	if res.Files[0].Format != ingest.CLB {
 		t.Errorf("format %q, want clb", res.Files[0].Format)
@@ -29,22 +29,22 @@ func TestCLBSample(t *testing.T) {
 		if !strings.Contains(p.Reason, "fields") {
 			t.Errorf("problem %v: want a field-count reason", p)
 		}
-		if l := fileLine(t, clbPath, p.Line); strings.Count(l, "] [") == 28 {
+		if l := textFileLine(t, clbPath, p.Line); strings.Count(l, "] [") == 28 {
 			t.Errorf("problem %v points at a whole CLB line %q", p, l)
 		}
 	}
 
-	all, _ := rtByKey(ref, ingest.FRegion)
-	checkQuantiles(t, "all", acc.Set.All, all)
+	all, _ := rtByText(ref, ingest.FRegion)
+	checkRTQuantiles(t, "all", acc.Set.All, all)
 
-	// The same requests field by field, where both formats carry the
+	// The same requests field by field, where textSinks formats carry the
 	// field: the CLB's remote address without its port, status, URI,
 	// upstream time (lists summed), handshake time (from the x:y:… form),
 	// RTT in µs, and the time to the second.
 	fs := []ingest.Field{ingest.FRemoteAddr, ingest.FStatus, ingest.FMethod, ingest.FURI,
 		ingest.FRequestTime, ingest.FUpstreamResponseTime, ingest.FUpstreamConnectTime,
 		ingest.FSSLHandshakeTime, ingest.FTCPInfoRTT, ingest.FConnection, ingest.FConnectionRequests}
-	keys := func(rows []row) []string {
+	keys := func(rows []textRow) []string {
 		out := make([]string, len(rows))
 		for i := range rows {
 			x := rows[i]

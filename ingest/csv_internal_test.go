@@ -10,17 +10,17 @@ import (
 	"time"
 )
 
-// want is a field's expected value in a parser table test: a number, a
+// textWant is a field's expected value in a parser table test: a number, a
 // text, or a time in Unix nanoseconds.
-type want struct {
+type textWant struct {
 	f    Field
 	num  float64
 	text string
 	ns   int64
 }
 
-// checkRecord compares r with ws; fields not in ws must be absent.
-func checkRecord(t *testing.T, r *Record, ws []want) {
+// checkTextRecord compares r with ws; fields not in ws must be absent.
+func checkTextRecord(t *testing.T, r *Record, ws []textWant) {
 	t.Helper()
 	var seen uint32
 	for _, w := range ws {
@@ -51,7 +51,7 @@ func checkRecord(t *testing.T, r *Record, ws []want) {
 	}
 }
 
-func testConfig(t testing.TB, header string) *parserConfig {
+func textConfig(t testing.TB, header string) *parserConfig {
 	t.Helper()
 	s, err := NewSchema(nil)
 	if err != nil {
@@ -66,38 +66,38 @@ func TestCSVParse(t *testing.T) {
 	tests := []struct {
 		name, header, line string
 		sep                byte
-		want               []want
+		want               []textWant
 		err                string // part of the error; "" for none
 	}{
 		{name: "plain", header: "time,app_id,request_time,tcpinfo_rtt", line: "2026-11-29 10:00:00.036,app-1,4.683,1481",
-			want: []want{{f: FTime, ns: t0}, {f: FClient, text: "app-1"}, {f: FRequestTime, num: 4.683}, {f: FTCPInfoRTT, num: 1481}}},
+			want: []textWant{{f: FTime, ns: t0}, {f: FClient, text: "app-1"}, {f: FRequestTime, num: 4.683}, {f: FTCPInfoRTT, num: 1481}}},
 		{name: "time with a zone ignores --tz", header: "time,request_time", line: "2026-11-29T02:00:00.036Z,1",
-			want: []want{{f: FTime, ns: t0}, {f: FRequestTime, num: 1}}},
+			want: []textWant{{f: FTime, ns: t0}, {f: FRequestTime, num: 1}}},
 		{name: "quoted list", header: "upstream_response_time,status", line: `"0.003, 3.661",502`,
-			want: []want{{f: FUpstreamResponseTime, num: 0.003 + 3.661}, {f: FStatus, num: 502}}},
+			want: []textWant{{f: FUpstreamResponseTime, num: 0.003 + 3.661}, {f: FStatus, num: 502}}},
 		{name: "quoted separator and escaped quotes", header: "model,uri", line: `"a,""b""",/v1/x`,
-			want: []want{{f: FModel, text: `a,"b"`}, {f: FURI, text: "/v1/x"}}},
+			want: []textWant{{f: FModel, text: `a,"b"`}, {f: FURI, text: "/v1/x"}}},
 		{name: "two escaped fields", header: "model,region", line: `"x""y","p""q"""`,
-			want: []want{{f: FModel, text: `x"y`}, {f: FRegion, text: `p"q"`}}},
+			want: []textWant{{f: FModel, text: `x"y`}, {f: FRegion, text: `p"q"`}}},
 		{name: "empty fields are absent", header: "model,stream,request_time,ttft", line: ",,0.5,",
-			want: []want{{f: FRequestTime, num: 0.5}}},
+			want: []textWant{{f: FRequestTime, num: 0.5}}},
 		{name: "quoted empty is absent", header: "model,request_time", line: `"",0.5`,
-			want: []want{{f: FRequestTime, num: 0.5}}},
+			want: []textWant{{f: FRequestTime, num: 0.5}}},
 		{name: "trailing separator is an empty field", header: "request_time,model", line: "0.5,",
-			want: []want{{f: FRequestTime, num: 0.5}}},
+			want: []textWant{{f: FRequestTime, num: 0.5}}},
 		{name: "unknown columns ignored", header: "foo,request_time,bar", line: "x,0.5,y",
-			want: []want{{f: FRequestTime, num: 0.5}}},
+			want: []textWant{{f: FRequestTime, num: 0.5}}},
 		{name: "header case, spaces, quotes and BOM", header: "\ufeff\"Request_Time\", APP_ID ", line: "0.5,a",
-			want: []want{{f: FRequestTime, num: 0.5}, {f: FClient, text: "a"}}},
+			want: []textWant{{f: FRequestTime, num: 0.5}, {f: FClient, text: "a"}}},
 		{name: "alias with unit", header: "request_duration_ms,ModelName", line: "1500,m",
-			want: []want{{f: FRequestTime, num: 1.5}, {f: FModel, text: "m"}}},
+			want: []textWant{{f: FRequestTime, num: 1.5}, {f: FModel, text: "m"}}},
 		{name: "request split", header: "request,remote_addr", line: "POST /v1/x?y=1 HTTP/1.1,1.2.3.4",
-			want: []want{{f: FRequest, text: "POST /v1/x?y=1 HTTP/1.1"}, {f: FMethod, text: "POST"}, {f: FURI, text: "/v1/x?y=1"},
+			want: []textWant{{f: FRequest, text: "POST /v1/x?y=1 HTTP/1.1"}, {f: FMethod, text: "POST"}, {f: FURI, text: "/v1/x?y=1"},
 				{f: FRemoteAddr, text: "1.2.3.4"}, {f: FClient, text: "1.2.3.4"}}},
 		{name: "tsv", header: "model\trequest_time\tupstream_response_time", line: "a,b\t0.5\t0.25, 0.5", sep: '\t',
-			want: []want{{f: FModel, text: "a,b"}, {f: FRequestTime, num: 0.5}, {f: FUpstreamResponseTime, num: 0.75}}},
+			want: []textWant{{f: FModel, text: "a,b"}, {f: FRequestTime, num: 0.5}, {f: FUpstreamResponseTime, num: 0.75}}},
 		{name: "tsv quoted", header: "model\trequest_time", line: "\"a\tb\"\t0.5", sep: '\t',
-			want: []want{{f: FModel, text: "a\tb"}, {f: FRequestTime, num: 0.5}}},
+			want: []textWant{{f: FModel, text: "a\tb"}, {f: FRequestTime, num: 0.5}}},
 		{name: "too few fields", header: "time,app_id,request_time", line: "2026-11-29 10:00:00.000,broken", err: "want 3 fields, got 2"},
 		{name: "too many fields", header: "app_id,request_time", line: "a,1,2", err: "want 2 fields, got 3"},
 		{name: "field count before values", header: "time,app_id,request_time", line: "not-a-time", err: "want 3 fields, got 1"},
@@ -115,7 +115,7 @@ func TestCSVParse(t *testing.T) {
 			if sep == 0 {
 				sep = ','
 			}
-			p := newCSVParser(testConfig(t, tt.header), sep)
+			p := newCSVParser(textConfig(t, tt.header), sep)
 			var r Record
 			err := p.Parse([]byte(tt.line), &r)
 			if tt.err != "" {
@@ -127,7 +127,7 @@ func TestCSVParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkRecord(t, &r, tt.want)
+			checkTextRecord(t, &r, tt.want)
 		})
 	}
 }
@@ -135,24 +135,24 @@ func TestCSVParse(t *testing.T) {
 // TestCSVParserReuse checks that a row's unescaped text survives the
 // next fields of the same row and that a second row starts clean.
 func TestCSVParserReuse(t *testing.T) {
-	p := newCSVParser(testConfig(t, "model,region,uri,request_time"), ',')
+	p := newCSVParser(textConfig(t, "model,region,uri,request_time"), ',')
 	var r Record
 	long := strings.Repeat(`x""`, 200)
 	if err := p.Parse([]byte(`"a""",`+`"`+long+`",/u,1`), &r); err != nil {
 		t.Fatal(err)
 	}
-	checkRecord(t, &r, []want{{f: FModel, text: `a"`}, {f: FRegion, text: strings.Repeat(`x"`, 200)},
+	checkTextRecord(t, &r, []textWant{{f: FModel, text: `a"`}, {f: FRegion, text: strings.Repeat(`x"`, 200)},
 		{f: FURI, text: "/u"}, {f: FRequestTime, num: 1}})
 	r.Reset()
 	if err := p.Parse([]byte(`m,,"/v""",2`), &r); err != nil {
 		t.Fatal(err)
 	}
-	checkRecord(t, &r, []want{{f: FModel, text: "m"}, {f: FURI, text: `/v"`}, {f: FRequestTime, num: 2}})
+	checkTextRecord(t, &r, []textWant{{f: FModel, text: "m"}, {f: FURI, text: `/v"`}, {f: FRequestTime, num: 2}})
 }
 
-// sampleLines returns up to n lines of a shared sample file (first line
+// textSampleLines returns up to n lines of a shared sample file (first line
 // included) and every line for which keep is true.
-func sampleLines(t testing.TB, name string, n int, keep func(string) bool) []string {
+func textSampleLines(t testing.TB, name string, n int, keep func(string) bool) []string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -188,7 +188,7 @@ func sampleLines(t testing.TB, name string, n int, keep func(string) bool) []str
 }
 
 func FuzzCSV(f *testing.F) {
-	lines := sampleLines(f, "tokenhub-sample.csv", 20, func(l string) bool { return strings.Count(l, ",") < 5 || strings.Contains(l, `", `) })
+	lines := textSampleLines(f, "tokenhub-sample.csv", 20, func(l string) bool { return strings.Count(l, ",") < 5 || strings.Contains(l, `", `) })
 	header := lines[0]
 	for _, l := range lines[1:] {
 		f.Add(header, l, false)
@@ -201,7 +201,7 @@ func FuzzCSV(f *testing.F) {
 		if tsv {
 			sep = '\t'
 		}
-		p := newCSVParser(testConfig(t, header), sep)
+		p := newCSVParser(textConfig(t, header), sep)
 		var r Record
 		err := p.Parse([]byte(line), &r)
 		if err != nil && err.Error() == "" {
@@ -233,8 +233,8 @@ func FuzzCSV(f *testing.F) {
 	})
 }
 
-// benchParse measures p over the lines that it parses.
-func benchParse(b *testing.B, p lineParser, lines []string) {
+// benchTextParse measures p over the lines that it parses.
+func benchTextParse(b *testing.B, p lineParser, lines []string) {
 	var good [][]byte
 	total := 0
 	var r Record
@@ -261,19 +261,19 @@ func benchParse(b *testing.B, p lineParser, lines []string) {
 }
 
 func BenchmarkCSV(b *testing.B) {
-	lines := sampleLines(b, "tokenhub-sample.csv", 1<<30, func(string) bool { return true })
-	p := newCSVParser(testConfig(b, lines[0]), ',')
-	benchParse(b, p, lines[1:])
+	lines := textSampleLines(b, "tokenhub-sample.csv", 1<<30, func(string) bool { return true })
+	p := newCSVParser(textConfig(b, lines[0]), ',')
+	benchTextParse(b, p, lines[1:])
 }
 
 func BenchmarkTSV(b *testing.B) {
-	lines := sampleLines(b, "tokenhub-sample.csv", 1<<30, func(string) bool { return true })
+	lines := textSampleLines(b, "tokenhub-sample.csv", 1<<30, func(string) bool { return true })
 	for i, l := range lines {
 		// The sample's only quoted field is upstream_response_time, which
 		// holds no tab: unquoted, it is the same TSV row.
 		lines[i] = strings.ReplaceAll(strings.ReplaceAll(l, `"`, ""), ",", "\t")
 		lines[i] = strings.ReplaceAll(lines[i], "\t ", ", ")
 	}
-	p := newCSVParser(testConfig(b, lines[0]), '\t')
-	benchParse(b, p, lines[1:])
+	p := newCSVParser(textConfig(b, lines[0]), '\t')
+	benchTextParse(b, p, lines[1:])
 }

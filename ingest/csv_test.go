@@ -20,23 +20,23 @@ import (
 	"loganalyze/sketch"
 )
 
-// row is one record's canonical fields, copied out of the reader's
+// textRow is one record's canonical fields, copied out of the reader's
 // buffers.
-type row struct {
+type textRow struct {
 	fields uint32
 	timeNS int64
 	num    [ingest.NumFields]float64
 	text   [ingest.NumFields]string
 }
 
-func (x *row) has(f ingest.Field) bool { return x.fields&(1<<f) != 0 }
+func (x *textRow) has(f ingest.Field) bool { return x.fields&(1<<f) != 0 }
 
-func (x *row) setNum(f ingest.Field, v float64) {
+func (x *textRow) setNum(f ingest.Field, v float64) {
 	x.fields |= 1 << f
 	x.num[f] = v
 }
 
-func (x *row) setText(f ingest.Field, s string) {
+func (x *textRow) setText(f ingest.Field, s string) {
 	x.fields |= 1 << f
 	x.text[f] = s
 }
@@ -44,7 +44,7 @@ func (x *row) setText(f ingest.Field, s string) {
 // key writes the fields fs of x in a fixed form: numbers to 6 decimals
 // (so a wrong unit or column shows, a last-bit difference does not),
 // times in nanoseconds, absent fields as "-".
-func (x *row) key(fs []ingest.Field) string {
+func (x *textRow) key(fs []ingest.Field) string {
 	var b []byte
 	for _, f := range fs {
 		b = append(b, f.String()...)
@@ -64,11 +64,11 @@ func (x *row) key(fs []ingest.Field) string {
 	return string(b)
 }
 
-// collector keeps every record it is given.
-type collector struct{ rows []row }
+// textCollector keeps every record it is given.
+type textCollector struct{ rows []textRow }
 
-func (c *collector) Add(r *ingest.Record) {
-	x := row{fields: r.Fields(), timeNS: r.TimeNS}
+func (c *textCollector) Add(r *ingest.Record) {
+	x := textRow{fields: r.Fields(), timeNS: r.TimeNS}
 	for f := ingest.Field(0); f < ingest.NumFields; f++ {
 		if !r.Has(f) {
 			continue
@@ -83,33 +83,33 @@ func (c *collector) Add(r *ingest.Record) {
 	c.rows = append(c.rows, x)
 }
 
-// both feeds an accumulator and a collector.
-type both struct {
+// textSinks feeds an accumulator and a textCollector.
+type textSinks struct {
 	acc *aggregate.Accumulator
-	col *collector
+	col *textCollector
 }
 
-func (s both) Add(r *ingest.Record) {
+func (s textSinks) Add(r *ingest.Record) {
 	s.acc.Add(r)
 	s.col.Add(r)
 }
 
-// readAll runs the pipeline over paths and returns the merged accumulator,
+// readText runs the pipeline over paths and returns the merged accumulator,
 // every record and the result.
-func readAll(t *testing.T, paths []string, opts ingest.Options) (*aggregate.Accumulator, []row, *ingest.Result) {
+func readText(t *testing.T, paths []string, opts ingest.Options) (*aggregate.Accumulator, []textRow, *ingest.Result) {
 	t.Helper()
 	m, err := sketch.NewMapping(0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sinks, res, err := ingest.Run(paths, opts, func() both {
-		return both{acc: aggregate.New(aggregate.Options{Mapping: m, Top: 1000}), col: &collector{}}
+	sinks, res, err := ingest.Run(paths, opts, func() textSinks {
+		return textSinks{acc: aggregate.New(aggregate.Options{Mapping: m, Top: 1000}), col: &textCollector{}}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var accs []*aggregate.Accumulator
-	var rows []row
+	var rows []textRow
 	for _, s := range sinks {
 		accs = append(accs, s.acc)
 		rows = append(rows, s.col.rows...)
@@ -117,11 +117,11 @@ func readAll(t *testing.T, paths []string, opts ingest.Options) (*aggregate.Accu
 	return aggregate.MergeAll(accs), rows, res
 }
 
-var quantiles = []float64{0.5, 0.95, 0.99}
+var rtQuantiles = []float64{0.5, 0.95, 0.99}
 
-// checkQuantiles compares a sketch's request_time quantiles (ms) with the
+// checkRTQuantiles compares a sketch's request_time rtQuantiles (ms) with the
 // exact values at rank ⌊q·(n−1)⌋ of want (ms, any order).
-func checkQuantiles(t *testing.T, what string, e *sketch.Entry, want []float64) {
+func checkRTQuantiles(t *testing.T, what string, e *sketch.Entry, want []float64) {
 	t.Helper()
 	if e == nil {
 		t.Errorf("%s: no sketch, want %d values", what, len(want))
@@ -134,7 +134,7 @@ func checkQuantiles(t *testing.T, what string, e *sketch.Entry, want []float64) 
 	}
 	sorted := slices.Clone(want)
 	sort.Float64s(sorted)
-	for _, q := range quantiles {
+	for _, q := range rtQuantiles {
 		exact := sorted[int(q*float64(len(sorted)-1))]
 		got := s.Quantile(q)
 		if math.Abs(got-exact) > 0.01*exact+1e-9 {
@@ -143,8 +143,8 @@ func checkQuantiles(t *testing.T, what string, e *sketch.Entry, want []float64) 
 	}
 }
 
-// rtByKey returns request_time in ms of rows, all and by the text of f.
-func rtByKey(rows []row, f ingest.Field) (all []float64, by map[string][]float64) {
+// rtByText returns request_time in ms of rows, all and by the text of f.
+func rtByText(rows []textRow, f ingest.Field) (all []float64, by map[string][]float64) {
 	by = map[string][]float64{}
 	for i := range rows {
 		if !rows[i].has(ingest.FRequestTime) {
@@ -159,8 +159,8 @@ func rtByKey(rows []row, f ingest.Field) (all []float64, by map[string][]float64
 	return all, by
 }
 
-// fileLine returns line n (from 1) of a file.
-func fileLine(t *testing.T, path string, n int64) string {
+// textFileLine returns line n (from 1) of a file.
+func textFileLine(t *testing.T, path string, n int64) string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -185,8 +185,8 @@ func TestCSVSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	csvPath := filepath.Join(dir, "tokenhub-sample.csv")
-	acc, rows, res := readAll(t, []string{csvPath}, ingest.Options{Format: ingest.Auto, Location: shanghai})
-	_, ref, refRes := readAll(t, []string{filepath.Join(dir, "tokenhub-sample.jsonl")}, ingest.Options{Format: ingest.Auto})
+	acc, rows, res := readText(t, []string{csvPath}, ingest.Options{Format: ingest.Auto, Location: shanghai})
+	_, ref, refRes := readText(t, []string{filepath.Join(dir, "tokenhub-sample.jsonl")}, ingest.Options{Format: ingest.Auto})
 
 	if res.Files[0].Format != ingest.CSV {
 		t.Errorf("format %q, want csv", res.Files[0].Format)
@@ -201,14 +201,14 @@ func TestCSVSample(t *testing.T) {
 		if !strings.Contains(p.Reason, "want 24 fields, got 3") {
 			t.Errorf("problem %v: want a field-count reason", p)
 		}
-		if l := fileLine(t, csvPath, p.Line); strings.Count(l, ",") != 2 {
+		if l := textFileLine(t, csvPath, p.Line); strings.Count(l, ",") != 2 {
 			t.Errorf("problem %v points at %q, not a short row", p, l)
 		}
 	}
 
 	// The same times: zone-less CSV times read in Asia/Shanghai equal the
 	// JSON lines' zoned times, record for record.
-	times := func(rows []row) []int64 {
+	times := func(rows []textRow) []int64 {
 		var ts []int64
 		for i := range rows {
 			if rows[i].has(ingest.FTime) {
@@ -227,14 +227,14 @@ func TestCSVSample(t *testing.T) {
 			time.Unix(0, want[0]), time.Unix(0, want[len(want)-1]))
 	}
 
-	all, byRegion := rtByKey(ref, ingest.FRegion)
-	checkQuantiles(t, "all", acc.Set.All, all)
+	all, byRegion := rtByText(ref, ingest.FRegion)
+	checkRTQuantiles(t, "all", acc.Set.All, all)
 	for k, v := range byRegion {
-		checkQuantiles(t, "region "+k, acc.Set.Dims[aggregate.DimRegion].Get(k), v)
+		checkRTQuantiles(t, "region "+k, acc.Set.Dims[aggregate.DimRegion].Get(k), v)
 	}
-	_, byModel := rtByKey(ref, ingest.FModel)
+	_, byModel := rtByText(ref, ingest.FModel)
 	for k, v := range byModel {
-		checkQuantiles(t, "model "+k, acc.Set.Dims[aggregate.DimModel].Get(k), v)
+		checkRTQuantiles(t, "model "+k, acc.Set.Dims[aggregate.DimModel].Get(k), v)
 	}
 	if n := acc.Set.Dims[aggregate.DimRegion].Len(); n != len(byRegion) {
 		t.Errorf("%d regions, want %d", n, len(byRegion))
@@ -244,9 +244,9 @@ func TestCSVSample(t *testing.T) {
 	}
 }
 
-// generated writes reqs with a writer into dir and returns the path and
+// writeGenerated writes reqs with a writer into dir and returns the path and
 // the number of bad lines written.
-func generated(t *testing.T, dir, name string, reqs []gen.Request,
+func writeGenerated(t *testing.T, dir, name string, reqs []gen.Request,
 	write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)) (string, int) {
 	t.Helper()
 	path := filepath.Join(dir, name)
@@ -268,10 +268,10 @@ func generated(t *testing.T, dir, name string, reqs []gen.Request,
 	return path, bad
 }
 
-// expected is the record a format should give for a generated request,
+// expectedText is the record a format should give for a generated request,
 // built from the request's fields: the oracle of the round-trip tests.
-func expected(q *gen.Request, format ingest.Format) row {
-	var x row
+func expectedText(q *gen.Request, format ingest.Format) textRow {
+	var x textRow
 	clb := format == ingest.CLB
 	x.fields |= 1 << ingest.FTime
 	x.timeNS = q.Time.UnixNano()
@@ -318,10 +318,10 @@ func expected(q *gen.Request, format ingest.Format) row {
 	return x
 }
 
-// comparedFields are the fields the round trip compares: all of them but
+// textFields are the fields the round trip compares: all of them but
 // the CLB's upstream address and header time, which the request does not
 // carry (they are checked apart).
-func comparedFields(format ingest.Format) []ingest.Field {
+func textFields(format ingest.Format) []ingest.Field {
 	var fs []ingest.Field
 	for f := ingest.Field(0); f < ingest.NumFields; f++ {
 		if format == ingest.CLB && (f == ingest.FUpstreamAddr || f == ingest.FUpstreamHeaderTime) {
@@ -352,11 +352,11 @@ func TestGeneratedRoundTrip(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(string(c.format), func(t *testing.T) {
-			path, bad := generated(t, dir, c.name, reqs, c.write)
+			path, bad := writeGenerated(t, dir, c.name, reqs, c.write)
 			if bad < 4 {
 				t.Fatalf("the writer inserted %d bad lines; want every kind", bad)
 			}
-			acc, rows, res := readAll(t, []string{path}, ingest.Options{Format: ingest.Auto, Location: loc, Workers: 2})
+			acc, rows, res := readText(t, []string{path}, ingest.Options{Format: ingest.Auto, Location: loc, Workers: 2})
 			if res.Files[0].Format != c.format {
 				t.Errorf("detected %q, want %q", res.Files[0].Format, c.format)
 			}
@@ -367,14 +367,14 @@ func TestGeneratedRoundTrip(t *testing.T) {
 				t.Errorf("%d problems sampled, want 1..20", len(res.Problems))
 			}
 
-			fs := comparedFields(c.format)
+			fs := textFields(c.format)
 			gotKeys := make([]string, len(rows))
 			for i := range rows {
 				gotKeys[i] = rows[i].key(fs)
 			}
 			wantKeys := make([]string, len(reqs))
 			for i := range reqs {
-				x := expected(&reqs[i], c.format)
+				x := expectedText(&reqs[i], c.format)
 				wantKeys[i] = x.key(fs)
 			}
 			slices.Sort(gotKeys)
@@ -410,22 +410,22 @@ func TestGeneratedRoundTrip(t *testing.T) {
 					byModel[reqs[i].Model] = append(byModel[reqs[i].Model], v)
 				}
 			}
-			checkQuantiles(t, "all", acc.Set.All, all)
+			checkRTQuantiles(t, "all", acc.Set.All, all)
 			if c.format == ingest.CLB {
 				return
 			}
 			for k, v := range byRegion {
-				checkQuantiles(t, "region "+k, acc.Set.Dims[aggregate.DimRegion].Get(k), v)
+				checkRTQuantiles(t, "region "+k, acc.Set.Dims[aggregate.DimRegion].Get(k), v)
 			}
 			for k, v := range byModel {
-				checkQuantiles(t, "model "+k, acc.Set.Dims[aggregate.DimModel].Get(k), v)
+				checkRTQuantiles(t, "model "+k, acc.Set.Dims[aggregate.DimModel].Get(k), v)
 			}
 		})
 	}
 }
 
 // TestCSVQuotedLineBreak: the line reader cuts a quoted field that holds a
-// line break in two; both halves are counted as bad lines and the rows
+// line break in two; textSinks halves are counted as bad lines and the rows
 // around them are read.
 func TestCSVQuotedLineBreak(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "break.csv")
@@ -433,7 +433,7 @@ func TestCSVQuotedLineBreak(t *testing.T) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, rows, res := readAll(t, []string{path}, ingest.Options{Format: ingest.Auto})
+	_, rows, res := readText(t, []string{path}, ingest.Options{Format: ingest.Auto})
 	if res.Records() != 2 || res.BadLines() != 4 {
 		t.Errorf("records %d, bad lines %d; want 2 and 4 (problems %v)", res.Records(), res.BadLines(), res.Problems)
 	}
