@@ -125,6 +125,8 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 			return nil, err
 		}
 		return p, nil
+	case CSV, TSV, CLB:
+		return newTextParser(f, c), nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
 }

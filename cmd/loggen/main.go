@@ -29,6 +29,9 @@ var writers = map[string]func(io.Writer, []gen.Request, gen.WriteOptions) (int, 
 	"jsonl": gen.WriteJSONL,
 	"cls":   gen.WriteCLS,
 	"nginx": gen.WriteNginx,
+	"csv":   gen.WriteCSV,
+	"tsv":   gen.WriteTSV,
+	"clb":   gen.WriteCLB,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
