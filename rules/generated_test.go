@@ -23,10 +23,19 @@ import (
 var writers = []struct {
 	name  string
 	write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)
+	// resolution is the precision of the format's timestamps.
+	resolution time.Duration
 }{
-	{"jsonl", gen.WriteJSONL},
-	{"cls", gen.WriteCLS},
+	{"jsonl", gen.WriteJSONL, time.Millisecond},
+	{"cls", gen.WriteCLS, time.Millisecond},
+	{"csv", gen.WriteCSV, time.Millisecond},
+	{"tsv", gen.WriteTSV, time.Millisecond},
+	{"nginx", gen.WriteNginx, time.Second}, // $time_local
 }
+
+// genZone is the zone of the generated requests: CSV and TSV write their
+// times without it, as CLS CSV exports do.
+var genZone = time.FixedZone("+0800", 8*3600)
 
 // analyze runs the pipeline over data with the given worker count and
 // evaluates the default rules.
@@ -37,7 +46,7 @@ func analyze(t *testing.T, data []byte, workers int) ([]rules.Finding, []rules.N
 		t.Fatal(err)
 	}
 	cfg := rules.Default()
-	accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.Auto, Workers: workers, Stdin: bytes.NewReader(data), Location: time.UTC},
+	accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.Auto, Workers: workers, Stdin: bytes.NewReader(data), Location: genZone},
 		func() *aggregate.Accumulator {
 			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000, TokenURI: cfg.TokenURI})
 		})
@@ -92,7 +101,7 @@ func TestGeneratedHourFindsExactlyThePlanted(t *testing.T) {
 				for _, f := range fs {
 					checkWindow(t, f, start)
 					if f.Rule == rules.RuleStorm {
-						checkStormEvidence(t, f, reqs)
+						checkStormEvidence(t, f, reqs, w.resolution)
 					}
 				}
 				// The same findings whatever the worker count.
@@ -152,11 +161,13 @@ func checkWindow(t *testing.T, f rules.Finding, start time.Time) {
 // 429s in the window, and per caller how many 429s were followed by the
 // caller's next request to the same region × model sooner than their
 // Retry-After.
-func checkStormEvidence(t *testing.T, f rules.Finding, reqs []gen.Request) {
+func checkStormEvidence(t *testing.T, f rules.Finding, reqs []gen.Request, resolution time.Duration) {
 	t.Helper()
 	var n429 int64
 	next := map[string][]gen.Request{}
 	for _, r := range reqs {
+		// The log shows times only to its format's precision.
+		r.Time = r.Time.Truncate(resolution)
 		if r.Region == gen.StormRegion && r.Model == gen.StormModel {
 			next[r.AppID] = append(next[r.AppID], r)
 		}
