@@ -45,6 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := fs.StringP("output", "o", "-", "output `FILE`; .gz or .zst compresses")
 	start := fs.String("start", "2026-11-29T10:00:00+08:00", "start of the log (RFC 3339)")
 	dur := fs.Duration("duration", time.Hour, "time span of the log")
+	part := fs.String("part", "1/1", "write only the `K/N`th of N consecutive slices of the requests (to split one log across files)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
@@ -66,7 +67,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "loggen: --start: cannot parse %q as RFC 3339\n", *start)
 		return 2
 	}
+	var k, parts int
+	if _, err := fmt.Sscanf(*part, "%d/%d", &k, &parts); err != nil || parts < 1 || k < 1 || k > parts {
+		fmt.Fprintf(stderr, "loggen: --part: want K/N with 1 <= K <= N, got %q\n", *part)
+		return 2
+	}
 	reqs := gen.Generate(gen.Config{Seed: *seed, N: *n, Start: t0, Duration: *dur, Plants: plants})
+	reqs = reqs[len(reqs)*(k-1)/parts : len(reqs)*k/parts]
 	if err := write(*out, stdout, func(dst io.Writer) error {
 		_, err := w(dst, reqs, gen.WriteOptions{BadEvery: *badEvery})
 		return err
