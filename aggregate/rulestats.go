@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"encoding/binary"
+	"math"
 	"regexp"
 	"sort"
 
@@ -49,14 +50,14 @@ type ClientStats struct {
 	// SSLKnown records carried ssl_handshake_time; FullTLS of them had a
 	// full handshake (> 0), taking HandshakeMs in all.
 	SSLKnown, FullTLS int64
-	HandshakeMs       float64
+	HandshakeMs       Total
 	// RTTKnown records carried tcpinfo_rtt, RTTMs in all.
 	RTTKnown int64
-	RTTMs    float64
+	RTTMs    Total
 	// URIKnown records carried a uri: Token of them token-endpoint
 	// calls (taking TokenMs of request_time in all), Other the rest.
 	URIKnown, Token, Other int64
-	TokenMs                float64
+	TokenMs                Total
 }
 
 // ClientRegion is the network path of one caller from one client_region
@@ -81,13 +82,13 @@ type Bucket struct {
 	N504          int64
 	// RetryAfterN 429 responses carried Retry-After, RetryAfterS in all.
 	RetryAfterN int64
-	RetryAfterS float64
+	RetryAfterS Total
 	// ErrMs is the request_time of the error responses (5xx, 499), ms;
 	// TimeoutMs of the 504 and 499 ones.
-	ErrMs, TimeoutMs float64
+	ErrMs, TimeoutMs Total
 	// ErrUpN error responses had an upstream time, ErrUpMs in all.
 	ErrUpN  int64
-	ErrUpMs float64
+	ErrUpMs Total
 	// Status counts the 429 and error responses by status.
 	Status map[int]int64
 	// Upstream counts the error responses by upstream_addr ("-" when
@@ -227,19 +228,19 @@ func (s *RuleStats) add(r *ingest.Record, bins *[NumMetrics]sketch.Bin, has *[Nu
 			c.SSLKnown++
 			if v > 0 {
 				c.FullTLS++
-				c.HandshakeMs += v * 1000
+				c.HandshakeMs.Add(v * 1000)
 			}
 		}
 		if v, ok := r.Float(ingest.FTCPInfoRTT); ok {
 			c.RTTKnown++
-			c.RTTMs += v / 1000
+			c.RTTMs.Add(v / 1000)
 		}
 		if u := r.Text(ingest.FURI); u != nil {
 			c.URIKnown++
 			if s.IsTokenURI(u) {
 				c.Token++
 				if okRT {
-					c.TokenMs += rt * 1000
+					c.TokenMs.Add(rt * 1000)
 				}
 			} else {
 				c.Other++
@@ -290,7 +291,7 @@ func (s *RuleStats) add(r *ingest.Record, bins *[NumMetrics]sketch.Bin, has *[Nu
 			b.count(int(status))
 			if v, ok := r.Float(ingest.FRetryAfter); ok {
 				b.RetryAfterN++
-				b.RetryAfterS += v
+				b.RetryAfterS.Add(v)
 			}
 		case IsError(status):
 			if status == 499 {
@@ -303,14 +304,14 @@ func (s *RuleStats) add(r *ingest.Record, bins *[NumMetrics]sketch.Bin, has *[Nu
 			}
 			b.count(int(status))
 			if okRT {
-				b.ErrMs += rt * 1000
+				b.ErrMs.Add(rt * 1000)
 				if status == 504 || status == 499 {
-					b.TimeoutMs += rt * 1000
+					b.TimeoutMs.Add(rt * 1000)
 				}
 			}
 			if v, ok := r.Float(ingest.FUpstreamResponseTime); ok {
 				b.ErrUpN++
-				b.ErrUpMs += v * 1000
+				b.ErrUpMs.Add(v * 1000)
 			}
 			addr := r.Text(ingest.FUpstreamAddr)
 			if addr == nil {
@@ -631,3 +632,13 @@ func foldByCount[V any](m map[string]V, n int, count func(V) int64) int64 {
 	}
 	return int64(len(keys) - n)
 }
+
+// Total is a sum kept in fixed point (thousandths of its unit), so that it
+// does not depend on the order values are added or workers merged.
+type Total int64
+
+// Add adds v.
+func (t *Total) Add(v float64) { *t += Total(math.Round(v * 1000)) }
+
+// Float returns the sum.
+func (t Total) Float() float64 { return float64(t) / 1000 }

@@ -30,7 +30,8 @@ func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 		status := map[int]int64{}
 		upStatus := map[int]int64{}
 		upstream := map[string]int64{}
-		errMs, timeoutMs, upMs, upN := 0.0, 0.0, 0.0, int64(0)
+		var errMs, timeoutMs, upMs aggregate.Total
+		upN := int64(0)
 		for _, b := range r.buckets {
 			for k, v := range b.Status {
 				if k != 429 {
@@ -48,7 +49,7 @@ func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 			upMs += b.ErrUpMs
 			upN += b.ErrUpN
 		}
-		meanMs := errMs / float64(n)
+		meanMs := errMs.Float() / float64(n)
 		ev := Fields{{"minutes", int64(len(r.buckets))}, {"responses", total}, {"errors", n}, {"error_share", round(share, 3)},
 			{"peak_errors_per_minute", r.peak(errs)}, {"by_status", intFields(status, "")}}
 		if len(upstream) > 1 || upstream["-"] == 0 {
@@ -59,7 +60,7 @@ func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 		}
 		ev = append(ev, Field{"error_request_time_mean_ms", round(meanMs, 1)})
 		if upN > 0 {
-			ev = append(ev, Field{"error_upstream_time_mean_ms", round(upMs/float64(upN), 1)})
+			ev = append(ev, Field{"error_upstream_time_mean_ms", round(upMs.Float()/float64(upN), 1)})
 		}
 		// Impact: each failed call's time was lost, and the caller must
 		// redo it: requests lost × their mean request_time.
@@ -70,7 +71,7 @@ func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 			Title:    fmt.Sprintf("Error burst on %s × %s", r.region, r.model),
 			Evidence: ev,
 			Impact:   impact(meanMs, n),
-			Advice:   burstAdvice(r, status, upstream, n, timeoutMs, upN),
+			Advice:   burstAdvice(r, status, upstream, n, timeoutMs.Float(), upN),
 			Window:   r.window(),
 		})
 	}

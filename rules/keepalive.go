@@ -41,12 +41,12 @@ func keepalive(acc *aggregate.Accumulator, c *Config) []Finding {
 		// one more RTT); a pooled connection costs neither.
 		rtt := 0.0
 		if cl.RTTKnown > 0 {
-			rtt = cl.RTTMs / float64(cl.RTTKnown)
+			rtt = cl.RTTMs.Float() / float64(cl.RTTKnown)
 			ev = append(ev, Field{"tcpinfo_rtt_mean_ms", round(rtt, 2)})
 		}
 		tls := rtt
 		if cl.FullTLS > 0 {
-			tls = cl.HandshakeMs / float64(cl.FullTLS)
+			tls = cl.HandshakeMs.Float() / float64(cl.FullTLS)
 			ev = append(ev, Field{"full_tls_handshakes", cl.FullTLS}, Field{"tls_handshake_mean_ms", round(tls, 1)})
 		}
 		cost := rtt + tls

@@ -28,7 +28,7 @@ func storm(acc *aggregate.Accumulator, c *Config) []Finding {
 		total := r.sum(func(b *aggregate.Bucket) int64 { return b.Total })
 		n429 := r.sum(func(b *aggregate.Bucket) int64 { return b.N429 })
 		raN := r.sum(func(b *aggregate.Bucket) int64 { return b.RetryAfterN })
-		raS := 0.0
+		var raS aggregate.Total
 		for _, b := range r.buckets {
 			raS += b.RetryAfterS
 		}
@@ -41,7 +41,7 @@ func storm(acc *aggregate.Accumulator, c *Config) []Finding {
 			{"share_429", round(share, 3)}, {"peak_429_per_minute", r.peak(func(b *aggregate.Bucket) int64 { return b.N429 })}}
 		delay, raText := defaultRetryDelayS, "no Retry-After was logged"
 		if raN > 0 {
-			delay = raS / float64(raN)
+			delay = raS.Float() / float64(raN)
 			ev = append(ev, Field{"retry_after_mean_s", round(delay, 2)})
 			raText = fmt.Sprintf("Retry-After was %s", seconds(delay))
 		}

@@ -28,7 +28,7 @@ func tokenCache(acc *aggregate.Accumulator, c *Config) []Finding {
 		if ratio < cfg.MinRatio {
 			continue
 		}
-		mean := cl.TokenMs / float64(cl.Token)
+		mean := cl.TokenMs.Float() / float64(cl.Token)
 		ev := Fields{{"token_requests", cl.Token}, {"other_requests", cl.Other}}
 		if cl.Other > 0 {
 			ev = append(ev, Field{"token_requests_per_call", round(ratio, 3)})
@@ -37,7 +37,7 @@ func tokenCache(acc *aggregate.Accumulator, c *Config) []Finding {
 		// Impact: with a cached token almost every token call disappears;
 		// each other call loses the token time spread over it (the token
 		// calls' request_time in all ÷ the other calls).
-		per := cl.TokenMs
+		per := cl.TokenMs.Float()
 		if cl.Other > 0 {
 			per /= float64(cl.Other)
 		}
