@@ -103,10 +103,10 @@ type fileState struct {
 
 // unit is one piece of work: a run of whole lines, or decoded records.
 type unit struct {
-	file *fileState
-	line int64 // number of the first line in data
-	data []byte
-	buf  *[]byte // returned to the pool when done
+	file  *fileState
+	line  int64 // number of the first line in data
+	data  []byte
+	buf   *[]byte // returned to the pool when done
 	recs  []Record
 	batch *colBatch // returned to batchPool when done
 }
