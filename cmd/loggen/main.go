@@ -26,8 +26,11 @@ func main() {
 
 // writers are the formats loggen writes, by name.
 var writers = map[string]func(io.Writer, []gen.Request, gen.WriteOptions) (int, error){
-	"jsonl": gen.WriteJSONL,
-	"cls":   gen.WriteCLS,
+	"jsonl":   gen.WriteJSONL,
+	"cls":     gen.WriteCLS,
+	"parquet": gen.WriteParquet,
+	"arrow":   gen.WriteArrow,
+	"arrows":  gen.WriteArrowStream,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
