@@ -28,7 +28,7 @@ func readArrow(src io.ReaderAt, size int64, s *rowSink) error {
 			if size <= 8 {
 				return fmt.Errorf("damaged arrow file: %w", err)
 			}
-			serr := readArrowStream(io.NewSectionReader(src, 8, size-8), s, mem)
+			serr := readArrowStream(io.NewSectionReader(src, 8, size-8), size, s, mem)
 			if serr != nil {
 				return fmt.Errorf("damaged arrow file: %w", serr)
 			}
@@ -41,7 +41,7 @@ func readArrow(src io.ReaderAt, size int64, s *rowSink) error {
 			if err != nil {
 				return fmt.Errorf("damaged arrow file: record batch %d: %w", i, err)
 			}
-			err = sendArrowRecord(rec, cols, s)
+			err = sendArrowRecord(rec, cols, s, size)
 			rec.Release()
 			if err != nil {
 				return fmt.Errorf("damaged arrow file: record batch %d: %w", i, err)
@@ -49,13 +49,13 @@ func readArrow(src io.ReaderAt, size int64, s *rowSink) error {
 		}
 		return nil
 	}
-	if err := readArrowStream(io.NewSectionReader(src, 0, size), s, mem); err != nil {
+	if err := readArrowStream(io.NewSectionReader(src, 0, size), size, s, mem); err != nil {
 		return fmt.Errorf("damaged arrow stream: %w", err)
 	}
 	return nil
 }
 
-func readArrowStream(r io.Reader, s *rowSink, mem memory.Allocator) error {
+func readArrowStream(r io.Reader, size int64, s *rowSink, mem memory.Allocator) error {
 	rd, err := ipc.NewReader(r, ipc.WithAllocator(mem))
 	if err != nil {
 		return err
@@ -63,7 +63,7 @@ func readArrowStream(r io.Reader, s *rowSink, mem memory.Allocator) error {
 	defer rd.Release()
 	cols := arrowColumns(rd.Schema(), s.fs.cfg.schema)
 	for rd.Next() {
-		if err := sendArrowRecord(rd.Record(), cols, s); err != nil {
+		if err := sendArrowRecord(rd.Record(), cols, s, size); err != nil {
 			return err
 		}
 	}
@@ -91,7 +91,10 @@ func arrowColumns(sch *arrow.Schema, sc *Schema) []arrowColumn {
 }
 
 // sendArrowRecord sends one record batch's rows in batches.
-func sendArrowRecord(rec arrow.Record, cols []arrowColumn, s *rowSink) error {
+func sendArrowRecord(rec arrow.Record, cols []arrowColumn, s *rowSink, size int64) error {
+	if n := rec.NumRows(); n < 0 || n > maxRows(size) {
+		return fmt.Errorf("a record batch claims %d rows", n)
+	}
 	rows := int(rec.NumRows())
 	loc := s.fs.cfg.loc
 	for off := 0; off < rows; {

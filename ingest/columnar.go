@@ -36,6 +36,11 @@ func (b *colBatch) text(v []byte) []byte {
 	return b.arena[n:len(b.arena):len(b.arena)]
 }
 
+// maxRows is the most rows a row group or record batch of a size-byte
+// input may claim: a real log takes well over a byte per row, so a larger
+// count is damage, not data to loop over.
+func maxRows(size int64) int64 { return 1<<20 + 64*size }
+
 // rowSink receives a columnar decoder's batches. start gives the next
 // batch to fill with n rows (reset records); send finishes the first n
 // rows of it and passes them on.

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -39,6 +40,9 @@ type pqSpec struct {
 // read page by page, a batch of rows at a time. Rows of a batch that hits
 // damage are dropped; the batches before it have been sent.
 func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
+	if err := checkParquetFooter(src, size); err != nil {
+		return fmt.Errorf("damaged parquet file: %w", err)
+	}
 	pf, err := parquet.OpenFile(src, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("damaged parquet file: %w", err)
@@ -46,7 +50,20 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	loc := s.fs.cfg.loc
 	cols := make([]pqColumn, len(specs))
-	for _, rg := range pf.RowGroups() {
+	meta := pf.Metadata()
+	for g, rg := range pf.RowGroups() {
+		if n := rg.NumRows(); n < 0 || n > maxRows(size) {
+			return fmt.Errorf("damaged parquet file: a row group claims %d rows", n)
+		}
+		if g < len(meta.RowGroups) {
+			for i := range specs {
+				if c := specs[i].chunk; c < len(meta.RowGroups[g].Columns) && meta.RowGroups[g].Columns[c].MetaData.Codec == format.Lz4Raw {
+					// parquet-go's LZ4 decoder doubles its buffer without
+					// limit on a damaged page; refuse rather than exhaust memory.
+					return fmt.Errorf("column %q is LZ4-compressed, which loganalyze does not read (use zstd, snappy or gzip)", specs[i].name)
+				}
+			}
+		}
 		chunks := rg.ColumnChunks()
 		for i := range specs {
 			if specs[i].chunk >= len(chunks) {
@@ -61,6 +78,29 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkParquetFooter checks the magic numbers and that the footer fits in
+// the file before parquet-go allocates a buffer of the length the file
+// claims for it.
+func checkParquetFooter(src io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too short for a parquet file", size)
+	}
+	var head, tail [8]byte
+	if _, err := src.ReadAt(head[:4], 0); err != nil {
+		return err
+	}
+	if _, err := src.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if string(head[:4]) != "PAR1" || string(tail[4:]) != "PAR1" {
+		return errors.New("missing PAR1 magic number")
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("footer of %d bytes in a file of %d", n, size)
 	}
 	return nil
 }
