@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -55,13 +54,12 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 		if n := rg.NumRows(); n < 0 || n > maxRows(size) {
 			return fmt.Errorf("damaged parquet file: a row group claims %d rows", n)
 		}
-		if g < len(meta.RowGroups) {
-			for i := range specs {
-				if c := specs[i].chunk; c < len(meta.RowGroups[g].Columns) && meta.RowGroups[g].Columns[c].MetaData.Codec == format.Lz4Raw {
-					// parquet-go's LZ4 decoder doubles its buffer without
-					// limit on a damaged page; refuse rather than exhaust memory.
-					return fmt.Errorf("column %q is LZ4-compressed, which loganalyze does not read (use zstd, snappy or gzip)", specs[i].name)
-				}
+		if g >= len(meta.RowGroups) {
+			return errors.New("damaged parquet file: row groups missing from the footer")
+		}
+		for i := range specs {
+			if err := checkParquetChunk(src, size, meta.RowGroups[g].Columns, specs[i].chunk); err != nil {
+				return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
 			}
 		}
 		chunks := rg.ColumnChunks()
@@ -78,29 +76,6 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 		if err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// checkParquetFooter checks the magic numbers and that the footer fits in
-// the file before parquet-go allocates a buffer of the length the file
-// claims for it.
-func checkParquetFooter(src io.ReaderAt, size int64) error {
-	if size < 12 {
-		return fmt.Errorf("%d bytes is too short for a parquet file", size)
-	}
-	var head, tail [8]byte
-	if _, err := src.ReadAt(head[:4], 0); err != nil {
-		return err
-	}
-	if _, err := src.ReadAt(tail[:], size-8); err != nil {
-		return err
-	}
-	if string(head[:4]) != "PAR1" || string(tail[4:]) != "PAR1" {
-		return errors.New("missing PAR1 magic number")
-	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
-		return fmt.Errorf("footer of %d bytes in a file of %d", n, size)
 	}
 	return nil
 }
