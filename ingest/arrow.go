@@ -16,22 +16,25 @@ import (
 // arrowMagic starts (and ends) an Arrow IPC file; a stream has none.
 var arrowMagic = []byte("ARROW1")
 
-// readArrow decodes an Arrow IPC file or stream. A file whose footer is
-// damaged is read as the stream it holds, up to the damage.
+// readArrow decodes an Arrow IPC file or stream. Its messages are checked
+// first (scanArrowMessages); a stream is read up to the first damaged
+// message, and a file whose footer or messages are damaged is read as the
+// stream it holds, up to the damage.
 func readArrow(src io.ReaderAt, size int64, s *rowSink) error {
 	mem := &boundedAllocator{limit: 16*size + 16<<20}
 	head := make([]byte, len(arrowMagic))
 	n, _ := src.ReadAt(head, 0)
 	if n == len(head) && bytes.Equal(head, arrowMagic) {
-		fr, err := ipc.NewFileReader(io.NewSectionReader(src, 0, size), ipc.WithAllocator(mem))
-		if err != nil {
-			if size <= 8 {
-				return fmt.Errorf("damaged arrow file: %w", err)
-			}
-			serr := readArrowStream(io.NewSectionReader(src, 8, size-8), size, s, mem)
-			if serr != nil {
+		if err := checkArrowFooter(src, size); err != nil {
+			// Read the stream the file holds, up to the damage.
+			_, sound, _ := scanArrowMessages(src, 8, size)
+			if serr := readArrowStream(io.NewSectionReader(src, 8, sound-8), size, s, mem); serr != nil {
 				return fmt.Errorf("damaged arrow file: %w", serr)
 			}
+			return fmt.Errorf("damaged arrow file: %w", err)
+		}
+		fr, err := ipc.NewFileReader(io.NewSectionReader(src, 0, size), ipc.WithAllocator(mem))
+		if err != nil {
 			return fmt.Errorf("damaged arrow file: %w", err)
 		}
 		defer fr.Close()
@@ -49,8 +52,12 @@ func readArrow(src io.ReaderAt, size int64, s *rowSink) error {
 		}
 		return nil
 	}
-	if err := readArrowStream(io.NewSectionReader(src, 0, size), size, s, mem); err != nil {
+	_, sound, scanErr := scanArrowMessages(src, 0, size)
+	if err := readArrowStream(io.NewSectionReader(src, 0, sound), size, s, mem); err != nil {
 		return fmt.Errorf("damaged arrow stream: %w", err)
+	}
+	if scanErr != nil {
+		return fmt.Errorf("damaged arrow stream: %w", scanErr)
 	}
 	return nil
 }
