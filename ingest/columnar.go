@@ -183,13 +183,17 @@ func (p *pipeline) readColumnar(fs *fileState, br *bufio.Reader, content io.Read
 	var src io.ReaderAt
 	var size int64
 	var readErr error
-	if f, ok := raw.(*os.File); ok && isPlain(content) {
-		st, err := f.Stat()
-		if err != nil {
+	f, isFile := raw.(*os.File)
+	var st os.FileInfo
+	if isFile && isPlain(content) {
+		var err error
+		if st, err = f.Stat(); err != nil {
 			return fmt.Errorf("cannot stat %q: %w", fs.path, err)
 		}
+	}
+	if st != nil && st.Mode().IsRegular() {
 		src, size = f, st.Size()
-	} else {
+	} else { // stdin, a pipe, compressed content
 		data, err := io.ReadAll(br)
 		src, size, readErr = bytes.NewReader(data), int64(len(data)), err
 	}

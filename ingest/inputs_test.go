@@ -211,4 +211,9 @@ func TestDamagedInput(t *testing.T) {
 		cut := len(data) * (3*gen.ArrowBatch + gen.ArrowBatch/2) / len(reqs)
 		checkDamaged(t, w.name, data[:cut], 3*gen.ArrowBatch, n)
 	}
+	// A cut gzip'd stream is read into memory: what decompressed before
+	// the cut still counts.
+	stream, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteArrowStream)
+	gzs := gzipBytes(t, stream)
+	checkDamaged(t, "cut.arrows.gz", gzs[:len(gzs)*3/4], gen.ArrowBatch, n)
 }
