@@ -141,10 +141,10 @@ type rec struct {
 	stream, hasStream, hasRT bool
 }
 
-// collector is a sink that copies every record.
-type collector struct{ recs []rec }
+// nginxCollector is a sink that copies every record.
+type nginxCollector struct{ recs []rec }
 
-func (c *collector) Add(r *ingest.Record) {
+func (c *nginxCollector) Add(r *ingest.Record) {
 	var x rec
 	x.timeNS, x.hasTime = r.TimeNS, r.Has(ingest.FTime)
 	x.client = string(r.Text(ingest.FClient))
@@ -166,10 +166,10 @@ func (c *collector) Add(r *ingest.Record) {
 }
 
 // collect reads paths with one worker, so records come in file order.
-func collect(t *testing.T, paths []string, opts ingest.Options) ([]rec, *ingest.Result) {
+func nginxCollect(t *testing.T, paths []string, opts ingest.Options) ([]rec, *ingest.Result) {
 	t.Helper()
 	opts.Format, opts.Workers = ingest.Auto, 1
-	sinks, res, err := ingest.Run(paths, opts, func() *collector { return &collector{} })
+	sinks, res, err := ingest.Run(paths, opts, func() *nginxCollector { return &nginxCollector{} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestNginxRealUpstreamInfo(t *testing.T) {
 		t.Fatalf("oracle: %d lines, want 29", len(want))
 	}
 	for _, logFormat := range []string{"upstreaminfo", ""} {
-		got, res := collect(t, []string{path}, ingest.Options{LogFormat: logFormat})
+		got, res := nginxCollect(t, []string{path}, ingest.Options{LogFormat: logFormat})
 		if res.Records() != 29 || res.BadLines() != 0 {
 			t.Fatalf("log format %q: %d records, %d bad lines; want 29 and 0 (problems %v)",
 				logFormat, res.Records(), res.BadLines(), res.Problems)
@@ -342,7 +342,7 @@ func TestNginxGenerated(t *testing.T) {
 
 // Every generated request is read back exactly, in order.
 func testGeneratedRecords(t *testing.T, reqs []gen.Request, nginxPath string, nginxBad int) {
-	got, res := collect(t, []string{nginxPath}, ingest.Options{LogFormat: gen.NginxLogFormat})
+	got, res := nginxCollect(t, []string{nginxPath}, ingest.Options{LogFormat: gen.NginxLogFormat})
 	if res.Records() != int64(len(reqs)) || res.BadLines() != int64(nginxBad) || nginxBad == 0 {
 		t.Fatalf("%d records, %d bad lines; want %d and %d", res.Records(), res.BadLines(), len(reqs), nginxBad)
 	}

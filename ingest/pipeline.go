@@ -103,11 +103,12 @@ type fileState struct {
 
 // unit is one piece of work: a run of whole lines, or decoded records.
 type unit struct {
-	file *fileState
-	line int64 // number of the first line in data
-	data []byte
-	buf  *[]byte // returned to the pool when done
-	recs []Record
+	file  *fileState
+	line  int64 // number of the first line in data
+	data  []byte
+	buf   *[]byte // returned to the pool when done
+	recs  []Record
+	batch *colBatch // returned to batchPool when done
 }
 
 // counters are one worker's (or the reader's) tallies for one file.
@@ -245,6 +246,9 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 				sink.Add(&u.recs[i])
 			}
 			c.records += int64(len(u.recs))
+			if u.batch != nil {
+				batchPool.Put(u.batch)
+			}
 			continue
 		}
 		lp := parsers[u.file]
@@ -309,14 +313,14 @@ func (p *pipeline) readFile(fs *fileState) error {
 	br := bufio.NewReaderSize(r, MaxLine+1)
 	head, _ := br.Peek(4096)
 	fs.format = p.opts.Format
-	if fs.format == Auto {
+	if fs.format == Auto || fs.format == "" {
 		fs.format = byExtension(name)
 	}
 	if fs.format == Auto {
 		fs.format = sniff(head, p.opts.LogFormat != "")
 	}
 	if fs.format.columnar() {
-		return p.readColumnar(fs, br, rc)
+		return p.readColumnar(fs, br, r, rc)
 	}
 	if fs.format == Nginx && fs.cfg.logFormat == "" {
 		// nginx text without --log-format: use the known format its
@@ -395,9 +399,4 @@ func readError(err error) error {
 		return fmt.Errorf("truncated: %w", err)
 	}
 	return err
-}
-
-// readColumnar decodes a Parquet or Arrow input into batches of records.
-func (p *pipeline) readColumnar(fs *fileState, br *bufio.Reader, raw io.Reader) error {
-	return fmt.Errorf("the %s format is not supported yet", fs.format)
 }

@@ -26,12 +26,15 @@ func main() {
 
 // writers are the formats loggen writes, by name.
 var writers = map[string]func(io.Writer, []gen.Request, gen.WriteOptions) (int, error){
-	"jsonl": gen.WriteJSONL,
-	"cls":   gen.WriteCLS,
-	"nginx": gen.WriteNginx,
-	"csv":   gen.WriteCSV,
-	"tsv":   gen.WriteTSV,
-	"clb":   gen.WriteCLB,
+	"jsonl":   gen.WriteJSONL,
+	"cls":     gen.WriteCLS,
+	"nginx":   gen.WriteNginx,
+	"csv":     gen.WriteCSV,
+	"tsv":     gen.WriteTSV,
+	"clb":     gen.WriteCLB,
+	"parquet": gen.WriteParquet,
+	"arrow":   gen.WriteArrow,
+	"arrows":  gen.WriteArrowStream,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,219 @@
+package ingest_test
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+	"github.com/parquet-go/parquet-go"
+
+	"loganalyze/gen"
+	"loganalyze/ingest"
+)
+
+func gzipBytes(t testing.TB, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	if _, err := zw.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func zstdBytes(t testing.TB, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	zw, err := zstd.NewWriter(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func encode(t testing.TB, reqs []gen.Request, o gen.WriteOptions,
+	write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)) ([]byte, int) {
+	t.Helper()
+	var buf bytes.Buffer
+	bad, err := write(&buf, reqs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), bad
+}
+
+// part is one file of a mixed directory and what it holds.
+type part struct {
+	name      string
+	data      []byte
+	reqs      []gen.Request
+	bad       int
+	format    ingest.Format
+	whole     []gen.Request // the requests of all parts, for checkRows
+	wantTotal int
+}
+
+// mixedParts makes four files of different formats and compressions,
+// each from its own seed, with bad lines or rows in each.
+func mixedParts(t *testing.T) []part {
+	var parts []part
+	add := func(name string, seed uint64, format ingest.Format,
+		write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error), compress func(testing.TB, []byte) []byte) {
+		reqs := gen.Generate(gen.Config{Seed: seed, N: 3000})
+		data, bad := encode(t, reqs, gen.WriteOptions{BadEvery: 250}, write)
+		if compress != nil {
+			data = compress(t, data)
+		}
+		parts = append(parts, part{name: name, data: data, reqs: reqs, bad: bad, format: format})
+	}
+	add("a.parquet", 11, ingest.Parquet, gen.WriteParquet, nil)
+	add("b.jsonl.zst", 12, ingest.JSONL, gen.WriteJSONL, zstdBytes)
+	add("c.arrow", 13, ingest.Arrow, gen.WriteArrow, nil)
+	add("d.jsonl.gz", 14, ingest.JSONL, gen.WriteJSONL, gzipBytes)
+	return parts
+}
+
+func TestMixedDirectory(t *testing.T) {
+	parts := mixedParts(t)
+	dir := t.TempDir()
+	var all []gen.Request
+	bad := 0
+	for _, p := range parts {
+		if err := os.WriteFile(filepath.Join(dir, p.name), p.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, p.reqs...)
+		bad += p.bad
+		if p.bad == 0 {
+			t.Fatalf("%s has no bad lines", p.name)
+		}
+	}
+	rows, res := collect(t, []string{dir}, ingest.Options{Workers: 3})
+	if len(res.Files) != len(parts) {
+		t.Fatalf("%d files read, want %d", len(res.Files), len(parts))
+	}
+	for i, p := range parts {
+		f := res.Files[i]
+		if f.Path != filepath.Join(dir, p.name) || f.Format != p.format || f.Records != int64(len(p.reqs)) ||
+			f.BadLines != int64(p.bad) || f.Incomplete {
+			t.Errorf("%s: %+v; want %s, %d records, %d bad", p.name, f, p.format, len(p.reqs), p.bad)
+		}
+	}
+	if res.BadLines() != int64(bad) {
+		t.Errorf("%d bad lines, want %d", res.BadLines(), bad)
+	}
+	checkRows(t, "directory", rows, all)
+
+	// A glob picks the two JSON-lines files.
+	rows, res = collect(t, []string{filepath.Join(dir, "*.jsonl.*")}, ingest.Options{})
+	if len(res.Files) != 2 || res.BadLines() != int64(parts[1].bad+parts[3].bad) {
+		t.Errorf("glob: %+v", res.Files)
+	}
+	checkRows(t, "glob", rows, append(append([]gen.Request(nil), parts[1].reqs...), parts[3].reqs...))
+}
+
+func TestStdin(t *testing.T) {
+	for _, p := range mixedParts(t) {
+		// Compress the columnar files too: stdin and compressed columnar
+		// input are read into memory.
+		data := p.data
+		if !strings.Contains(p.name, ".jsonl.") {
+			data = gzipBytes(t, data)
+		}
+		rows, res := collect(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(data)})
+		if len(res.Files) != 1 || res.Files[0].Path != "-" || res.Files[0].Format != p.format ||
+			res.BadLines() != int64(p.bad) || res.Incomplete() {
+			t.Errorf("stdin %s: %+v; want %s, %d bad", p.name, res.Files, p.format, p.bad)
+		}
+		checkRows(t, "stdin "+p.name, rows, p.reqs)
+	}
+}
+
+// checkDamaged reads one damaged file: no panic, some records kept (at
+// least minRecords, fewer than all), the file marked incomplete with a
+// reason.
+func checkDamaged(t *testing.T, name string, data []byte, minRecords, total int64) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, res := collect(t, []string{path}, ingest.Options{Workers: 2})
+	f := res.Files[0]
+	if !f.Incomplete || f.Reason == "" {
+		t.Errorf("%s: not marked incomplete: %+v", name, f)
+	}
+	if f.Records < minRecords || f.Records >= total {
+		t.Errorf("%s: %d records kept, want [%d, %d)", name, f.Records, minRecords, total)
+	}
+	t.Logf("%s: %d of %d records kept; %s", name, f.Records, total, f.Reason)
+}
+
+func TestDamagedInput(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 5, N: 30000})
+	n := int64(len(reqs))
+	jsonl, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteJSONL)
+	gz, zs := gzipBytes(t, jsonl), zstdBytes(t, jsonl)
+	checkDamaged(t, "cut.jsonl.gz", gz[:len(gz)*3/4], n/2, n)
+	checkDamaged(t, "cut.jsonl.zst", zs[:len(zs)*3/4], n/2, n)
+
+	pq, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteParquet)
+	checkDamaged(t, "cut.parquet", pq[:len(pq)-100], 0, n)
+	// Overwrite the middle of the last row group's request_time column:
+	// the row groups before it are kept.
+	pf, err := parquet.OpenFile(bytes.NewReader(pq), int64(len(pq)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := pf.Metadata().RowGroups
+	if len(groups) < 3 {
+		t.Fatalf("%d row groups, want several", len(groups))
+	}
+	last := groups[len(groups)-1]
+	col := -1
+	for i, c := range pf.Schema().Columns() {
+		if len(c) == 1 && c[0] == "request_time" {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatal("no request_time column")
+	}
+	md := last.Columns[col].MetaData
+	bad := append([]byte(nil), pq...)
+	mid := md.DataPageOffset + md.TotalCompressedSize/2
+	for i := mid; i < mid+64 && i < int64(len(bad)); i++ {
+		bad[i] ^= 0x5a
+	}
+	before := n - last.NumRows
+	checkDamaged(t, "corrupt.parquet", bad, before, n)
+
+	for _, w := range []struct {
+		name  string
+		write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)
+	}{{"cut.arrow", gen.WriteArrow}, {"cut.arrows", gen.WriteArrowStream}} {
+		data, _ := encode(t, reqs, gen.WriteOptions{}, w.write)
+		// Cut in the fourth record batch of gen.ArrowBatch rows: three are kept.
+		cut := len(data) * (3*gen.ArrowBatch + gen.ArrowBatch/2) / len(reqs)
+		checkDamaged(t, w.name, data[:cut], 3*gen.ArrowBatch, n)
+	}
+	// A cut gzip'd stream is read into memory: what decompressed before
+	// the cut still counts.
+	stream, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteArrowStream)
+	gzs := gzipBytes(t, stream)
+	checkDamaged(t, "cut.arrows.gz", gzs[:len(gzs)*3/4], gen.ArrowBatch, n)
+}

@@ -1,0 +1,347 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// valueKind is how a columnar decoder reads one column's values.
+type valueKind uint8
+
+const (
+	vkBool valueKind = iota + 1
+	vkInt32
+	vkInt64
+	vkFloat
+	vkDouble
+	vkBytes
+	vkInstant // int64 timestamp; nsPer gives its unit
+)
+
+// pqSpec is one Parquet column the schema binds.
+type pqSpec struct {
+	name   string
+	chunk  int // leaf column index
+	bs     Bindings
+	kind   valueKind
+	nsPer  int64 // vkInstant: nanoseconds per stored unit
+	maxDef byte
+}
+
+// readParquet decodes a Parquet file: only the columns the schema binds,
+// read page by page, a batch of rows at a time. Rows of a batch that hits
+// damage are dropped; the batches before it have been sent.
+func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
+	if err := checkParquetFooter(src, size); err != nil {
+		return fmt.Errorf("damaged parquet file: %w", err)
+	}
+	pf, err := parquet.OpenFile(src, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return fmt.Errorf("damaged parquet file: %w", err)
+	}
+	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
+	loc := s.fs.cfg.loc
+	cols := make([]pqColumn, len(specs))
+	meta := pf.Metadata()
+	for g, rg := range pf.RowGroups() {
+		if n := rg.NumRows(); n < 0 || n > maxRows(size) {
+			return fmt.Errorf("damaged parquet file: a row group claims %d rows", n)
+		}
+		if g >= len(meta.RowGroups) {
+			return errors.New("damaged parquet file: row groups missing from the footer")
+		}
+		for i := range specs {
+			if err := checkParquetChunk(src, size, meta.RowGroups[g].Columns, specs[i].chunk); err != nil {
+				return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
+			}
+		}
+		chunks := rg.ColumnChunks()
+		for i := range specs {
+			if specs[i].chunk >= len(chunks) {
+				return fmt.Errorf("damaged parquet file: row group lacks column %q", specs[i].name)
+			}
+			cols[i] = pqColumn{spec: &specs[i], pages: chunks[specs[i].chunk].Pages()}
+		}
+		err := readRowGroup(rg.NumRows(), cols, s, loc)
+		for i := range cols {
+			cols[i].close()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readRowGroup(rows int64, cols []pqColumn, s *rowSink, loc *time.Location) error {
+	for done := int64(0); done < rows; {
+		n := int(min(batchRows, rows-done))
+		b := s.start(n)
+		for i := range cols {
+			if err := cols[i].fill(b, n, loc); err != nil {
+				s.drop()
+				return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
+			}
+		}
+		s.send(n)
+		done += int64(n)
+	}
+	return nil
+}
+
+// parquetSpecs lists the flat leaf columns the schema binds, with how to
+// read them; columns of other types are ignored.
+func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
+	var specs []pqSpec
+	for _, path := range ps.Columns() {
+		leaf, ok := ps.Lookup(path...)
+		if !ok || leaf.MaxRepetitionLevel > 0 || leaf.MaxDefinitionLevel > 1 {
+			continue
+		}
+		name := strings.Join(path, ".")
+		bs := sc.LookupString(name)
+		if len(bs) == 0 {
+			continue
+		}
+		sp := pqSpec{name: name, chunk: leaf.ColumnIndex, bs: bs, maxDef: byte(leaf.MaxDefinitionLevel)}
+		typ := leaf.Node.Type()
+		switch typ.Kind() {
+		case parquet.Boolean:
+			sp.kind = vkBool
+		case parquet.Int32:
+			sp.kind = vkInt32
+		case parquet.Int64:
+			sp.kind = vkInt64
+			if ns := timestampUnit(typ); ns > 0 {
+				sp.kind, sp.nsPer = vkInstant, ns
+			}
+		case parquet.Float:
+			sp.kind = vkFloat
+		case parquet.Double:
+			sp.kind = vkDouble
+		case parquet.ByteArray:
+			sp.kind = vkBytes
+		default:
+			continue
+		}
+		specs = append(specs, sp)
+	}
+	return specs
+}
+
+// timestampUnit returns the nanoseconds per unit of an int64 timestamp
+// column, 0 when the column is not a timestamp.
+func timestampUnit(t parquet.Type) int64 {
+	if lt := t.LogicalType(); lt != nil {
+		if ts, ok := lt.Value.(*format.TimestampType); ok && ts.Unit.Value != nil {
+			return int64(ts.Unit.Value.Duration())
+		}
+	}
+	if ct := t.ConvertedType(); ct != nil {
+		switch *ct {
+		case deprecated.TimestampMillis:
+			return int64(time.Millisecond)
+		case deprecated.TimestampMicros:
+			return int64(time.Microsecond)
+		}
+	}
+	return 0
+}
+
+// pqValues are the decoded values of one page, or of a dictionary.
+type pqValues struct {
+	bits []byte // vkBool, one bit per value
+	i32  []int32
+	i64  []int64
+	f32  []float32
+	f64  []float64
+	strs [][]byte // vkBytes of a dictionary, copied
+	data []byte   // vkBytes of a page
+	offs []uint32
+	n    int
+}
+
+func (v *pqValues) load(kind valueKind, page parquet.Page) {
+	d := page.Data()
+	*v = pqValues{}
+	switch kind {
+	case vkBool:
+		v.bits = d.Boolean()
+		v.n = len(v.bits) * 8
+		if nv := int(page.NumValues() - page.NumNulls()); nv < v.n {
+			v.n = nv
+		}
+	case vkInt32:
+		v.i32 = d.Int32()
+		v.n = len(v.i32)
+	case vkInt64, vkInstant:
+		v.i64 = d.Int64()
+		v.n = len(v.i64)
+	case vkFloat:
+		v.f32 = d.Float()
+		v.n = len(v.f32)
+	case vkDouble:
+		v.f64 = d.Double()
+		v.n = len(v.f64)
+	case vkBytes:
+		v.data, v.offs = d.ByteArray()
+		v.n = max(len(v.offs)-1, 0)
+	}
+}
+
+// pqColumn reads one column chunk row by row across its pages.
+type pqColumn struct {
+	spec  *pqSpec
+	pages parquet.Pages
+	page  parquet.Page
+	rows  int    // rows in the page
+	pos   int    // next row of the page
+	vi    int    // next value (nulls take none)
+	def   []byte // definition levels; nil for a required column
+	vals  pqValues
+	idx   []int32 // dictionary indexes, nil for a plain page
+	dict  parquet.Dictionary
+	dvals pqValues // the dictionary's values
+}
+
+var errShortColumn = errors.New("fewer values than rows")
+
+func (c *pqColumn) close() {
+	if c.page != nil {
+		parquet.Release(c.page)
+		c.page = nil
+	}
+	if c.pages != nil {
+		c.pages.Close()
+		c.pages = nil
+	}
+}
+
+func (c *pqColumn) nextPage() error {
+	if c.page != nil {
+		parquet.Release(c.page)
+		c.page = nil
+	}
+	for {
+		page, err := c.pages.ReadPage()
+		if err != nil {
+			if err == io.EOF {
+				return errShortColumn
+			}
+			return err
+		}
+		c.page = page
+		c.rows, c.pos, c.vi = int(page.NumValues()), 0, 0
+		c.def = nil
+		if c.spec.maxDef > 0 {
+			c.def = page.DefinitionLevels()
+			if len(c.def) < c.rows {
+				return fmt.Errorf("page has %d definition levels for %d values", len(c.def), c.rows)
+			}
+		}
+		c.idx = nil
+		if dict := page.Dictionary(); dict != nil {
+			if dict != c.dict {
+				c.dict = dict
+				c.loadDict(dict)
+			}
+			d := page.Data()
+			c.idx = d.Int32()
+		} else {
+			c.vals.load(c.spec.kind, page)
+		}
+		if c.rows > 0 {
+			return nil
+		}
+		parquet.Release(page)
+		c.page = nil
+	}
+}
+
+// loadDict decodes a dictionary once per column chunk; its byte values are
+// copied into memory of their own, which records may point into.
+func (c *pqColumn) loadDict(dict parquet.Dictionary) {
+	c.dvals.load(c.spec.kind, dict.Page())
+	if c.spec.kind == vkBytes {
+		own := append([]byte(nil), c.dvals.data...)
+		strs := make([][]byte, c.dvals.n)
+		for i := range strs {
+			a, b := c.dvals.offs[i], c.dvals.offs[i+1]
+			strs[i] = own[a:b:b]
+		}
+		c.dvals.strs, c.dvals.data, c.dvals.offs = strs, nil, nil
+	}
+}
+
+// fill reads the next n rows of the column into the batch.
+func (c *pqColumn) fill(b *colBatch, n int, loc *time.Location) error {
+	sp := c.spec
+	for k := 0; k < n; k++ {
+		if c.page == nil || c.pos >= c.rows {
+			if err := c.nextPage(); err != nil {
+				return err
+			}
+		}
+		present := c.def == nil || c.def[c.pos] == sp.maxDef
+		c.pos++
+		if !present {
+			continue
+		}
+		v := &c.vals
+		i := c.vi
+		c.vi++
+		if c.idx != nil {
+			if i >= len(c.idx) {
+				return errShortColumn
+			}
+			v, i = &c.dvals, int(c.idx[i])
+			if i < 0 {
+				return fmt.Errorf("dictionary index %d out of range", i)
+			}
+		}
+		if i >= v.n {
+			if c.idx != nil {
+				return fmt.Errorf("dictionary index %d out of range", i)
+			}
+			return errShortColumn
+		}
+		if b.bad[k] != "" {
+			continue
+		}
+		r := &b.recs[k]
+		var err error
+		switch sp.kind {
+		case vkBool:
+			err = r.setBool(sp.bs, v.bits[i>>3]>>(i&7)&1 != 0, loc)
+		case vkInt32:
+			err = r.setNumber(sp.bs, float64(v.i32[i]), b, loc)
+		case vkInt64:
+			err = r.setNumber(sp.bs, float64(v.i64[i]), b, loc)
+		case vkInstant:
+			err = r.setInstant(sp.bs, v.i64[i]*sp.nsPer, b, loc)
+		case vkFloat:
+			err = r.setNumber(sp.bs, float64(v.f32[i]), b, loc)
+		case vkDouble:
+			err = r.setNumber(sp.bs, v.f64[i], b, loc)
+		case vkBytes:
+			var s []byte
+			if v.strs != nil {
+				s = v.strs[i]
+			} else {
+				s = b.text(v.data[v.offs[i]:v.offs[i+1]])
+			}
+			err = r.Set(sp.bs, s, loc)
+		}
+		if err != nil {
+			b.bad[k] = err.Error()
+		}
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// parquet-go trusts the sizes a file claims: it allocates the footer
+// length, every thrift list length and every page size it reads before it
+// knows whether the bytes are there. On damaged input that is gigabytes.
+// The checks here bound those sizes first, so a damaged file fails with an
+// error instead of exhausting memory.
+
+// checkParquetFooter checks the magic numbers, that the footer fits in
+// the file and that its thrift encoding claims no more than it holds.
+func checkParquetFooter(src io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too short for a parquet file", size)
+	}
+	var head, tail [8]byte
+	if _, err := src.ReadAt(head[:4], 0); err != nil {
+		return err
+	}
+	if _, err := src.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if string(head[:4]) != "PAR1" || string(tail[4:]) != "PAR1" {
+		return errors.New("missing PAR1 magic number")
+	}
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if n > size-12 {
+		return fmt.Errorf("footer of %d bytes in a file of %d", n, size)
+	}
+	footer := make([]byte, n)
+	if _, err := src.ReadAt(footer, size-8-n); err != nil {
+		return err
+	}
+	if _, err := skimThrift(footer); err != nil {
+		return fmt.Errorf("footer: %w", err)
+	}
+	return nil
+}
+
+// maxPageSize bounds the size a page header may claim. Writers make pages
+// of a megabyte or so.
+const maxPageSize = 128 << 20
+
+// checkParquetChunk checks, before parquet-go reads a column chunk, that
+// the chunk lies inside the file, that its codec is one whose decoder
+// stays bounded on damaged data, and that every page header is sound and
+// claims sizes that fit.
+func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c int) error {
+	if c >= len(cols) {
+		return errors.New("missing from the footer")
+	}
+	md := &cols[c].MetaData
+	if md.Codec == format.Lz4Raw {
+		// parquet-go's LZ4 decoder doubles its buffer without limit on a
+		// damaged page.
+		return errors.New("LZ4 compression is not read (use zstd, snappy or gzip)")
+	}
+	start := md.DataPageOffset
+	if d := md.DictionaryPageOffset; d > 0 && d < start {
+		start = d
+	}
+	end := start + md.TotalCompressedSize
+	if start < 4 || md.TotalCompressedSize < 0 || end > size || end < start {
+		return fmt.Errorf("column chunk [%d, %d) outside the file of %d bytes", start, end, size)
+	}
+	var compact thrift.CompactProtocol
+	for pos := start; pos < end; {
+		var hdr []byte
+		var used int
+		for n := int64(4 << 10); ; n *= 16 {
+			hdr = make([]byte, min(n, end-pos))
+			if _, err := src.ReadAt(hdr, pos); err != nil && err != io.EOF {
+				return err
+			}
+			var err error
+			if used, err = skimThrift(hdr); err == nil {
+				break
+			}
+			if !errors.Is(err, errThriftShort) || int64(len(hdr)) < n || n >= 1<<20 {
+				return fmt.Errorf("page header at byte %d: %w", pos, err)
+			}
+		}
+		var h format.PageHeader
+		if err := thrift.NewDecoder(compact.NewReader(bytes.NewReader(hdr[:used]))).Decode(&h); err != nil {
+			return fmt.Errorf("page header at byte %d: %w", pos, err)
+		}
+		pos += int64(used)
+		if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > end-pos {
+			return fmt.Errorf("page at byte %d claims %d bytes, the chunk has %d left", pos, h.CompressedPageSize, end-pos)
+		}
+		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageSize {
+			return fmt.Errorf("page at byte %d claims %d bytes uncompressed", pos, h.UncompressedPageSize)
+		}
+		pos += int64(h.CompressedPageSize)
+	}
+	return nil
+}
+
+var errThriftShort = errors.New("thrift data cut short")
+
+// maxThriftDepth bounds the nesting of thrift structures, which the
+// decoder follows by recursion.
+const maxThriftDepth = 32
+
+// skimThrift walks one thrift compact-protocol struct at the start of b
+// without decoding it, checking that every list, map and string claims no
+// more elements or bytes than remain and that nesting stays shallow. It
+// returns the struct's length.
+func skimThrift(b []byte) (int, error) {
+	s := skimmer{b: b}
+	if err := s.value(12, 0); err != nil {
+		return 0, err
+	}
+	return s.i, nil
+}
+
+type skimmer struct {
+	b []byte
+	i int
+}
+
+func (s *skimmer) byte() (byte, error) {
+	if s.i >= len(s.b) {
+		return 0, errThriftShort
+	}
+	c := s.b[s.i]
+	s.i++
+	return c, nil
+}
+
+func (s *skimmer) varint() (uint64, error) {
+	var v uint64
+	for shift := 0; shift < 64; shift += 7 {
+		c, err := s.byte()
+		if err != nil {
+			return 0, err
+		}
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v, nil
+		}
+	}
+	return 0, errors.New("thrift varint too long")
+}
+
+func (s *skimmer) skip(n uint64) error {
+	if n > uint64(len(s.b)-s.i) {
+		return errThriftShort
+	}
+	s.i += int(n)
+	return nil
+}
+
+// count reads a list or map size and checks that each element can take a
+// byte of what remains.
+func (s *skimmer) count(n uint64) (int, error) {
+	if n > uint64(len(s.b)-s.i) {
+		return 0, fmt.Errorf("thrift list of %d elements in %d bytes: %w", n, len(s.b)-s.i, errThriftShort)
+	}
+	return int(n), nil
+}
+
+// value skips one value of compact type t.
+func (s *skimmer) value(t byte, depth int) error {
+	if depth > maxThriftDepth {
+		return errors.New("thrift nesting too deep")
+	}
+	switch t {
+	case 1, 2: // bool in a struct field header
+		return nil
+	case 3:
+		return s.skip(1)
+	case 4, 5, 6:
+		_, err := s.varint()
+		return err
+	case 7:
+		return s.skip(8)
+	case 8:
+		n, err := s.varint()
+		if err != nil {
+			return err
+		}
+		return s.skip(n)
+	case 9, 10:
+		h, err := s.byte()
+		if err != nil {
+			return err
+		}
+		n := uint64(h >> 4)
+		if n == 15 {
+			if n, err = s.varint(); err != nil {
+				return err
+			}
+		}
+		k, err := s.count(n)
+		if err != nil {
+			return err
+		}
+		et := h & 0x0f
+		for range k {
+			if et == 1 || et == 2 {
+				err = s.skip(1) // a bool element is a byte
+			} else {
+				err = s.value(et, depth+1)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	case 11:
+		n, err := s.varint()
+		if err != nil || n == 0 {
+			return err
+		}
+		k, err := s.count(2 * n)
+		if err != nil {
+			return err
+		}
+		kv, err := s.byte()
+		if err != nil {
+			return err
+		}
+		for range k / 2 {
+			for _, et := range [2]byte{kv >> 4, kv & 0x0f} {
+				if et == 1 || et == 2 {
+					err = s.skip(1)
+				} else {
+					err = s.value(et, depth+1)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case 12:
+		for {
+			h, err := s.byte()
+			if err != nil {
+				return err
+			}
+			if h == 0 {
+				return nil
+			}
+			if h>>4 == 0 {
+				if _, err := s.varint(); err != nil { // field id
+					return err
+				}
+			}
+			if err := s.value(h&0x0f, depth+1); err != nil {
+				return err
+			}
+		}
+	case 13: // uuid
+		return s.skip(16)
+	}
+	return fmt.Errorf("unknown thrift type %d", t)
+}
