@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -84,6 +85,7 @@ func mixedParts(t *testing.T) []part {
 	add("b.jsonl.zst", 12, ingest.JSONL, gen.WriteJSONL, zstdBytes)
 	add("c.arrow", 13, ingest.Arrow, gen.WriteArrow, nil)
 	add("d.jsonl.gz", 14, ingest.JSONL, gen.WriteJSONL, gzipBytes)
+	add("e.csv", 15, ingest.CSV, gen.WriteCSV, nil)
 	return parts
 }
 
@@ -102,7 +104,8 @@ func TestMixedDirectory(t *testing.T) {
 			t.Fatalf("%s has no bad lines", p.name)
 		}
 	}
-	rows, res := collect(t, []string{dir}, ingest.Options{Workers: 3})
+	// The CSV's times carry no zone: they are the generator's +08:00.
+	rows, res := collect(t, []string{dir}, ingest.Options{Workers: 3, Location: time.FixedZone("+0800", 8*3600)})
 	if len(res.Files) != len(parts) {
 		t.Fatalf("%d files read, want %d", len(res.Files), len(parts))
 	}
@@ -134,7 +137,7 @@ func TestStdin(t *testing.T) {
 		if !strings.Contains(p.name, ".jsonl.") {
 			data = gzipBytes(t, data)
 		}
-		rows, res := collect(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(data)})
+		rows, res := collect(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(data), Location: time.FixedZone("+0800", 8*3600)})
 		if len(res.Files) != 1 || res.Files[0].Path != "-" || res.Files[0].Format != p.format ||
 			res.BadLines() != int64(p.bad) || res.Incomplete() {
 			t.Errorf("stdin %s: %+v; want %s, %d bad", p.name, res.Files, p.format, p.bad)
