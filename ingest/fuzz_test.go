@@ -31,7 +31,7 @@ func FuzzJSONL(f *testing.F) {
 	seedLines(f,
 		filepath.Join("..", "..", "shared", "examples", "tokenhub-sample.jsonl"),
 		filepath.Join("..", "..", "shared", "examples", "tokenhub-sample-cls.json"),
-		filepath.Join("..", "testdata", "logs", "tokenhub-sample.jsonl"))
+		filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"))
 	for _, s := range []string{
 		`{"ai_log":"{\"model\":\"m\",\"llm_service_duration\":\"12\"}"}`,
 		`{"ai_log":{"model":"m"}}`,

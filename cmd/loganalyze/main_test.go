@@ -19,7 +19,8 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-var samples = []string{"../../testdata/logs/tokenhub-sample.jsonl", "../../testdata/logs/tokenhub-cls.json.gz"}
+// samples is one generated hour split across six files, one per format.
+var samples = []string{"../../testdata/logs/"}
 
 func TestWorkersGiveIdenticalReports(t *testing.T) {
 	var outs []string
@@ -85,11 +86,17 @@ func TestJSONReportSchema(t *testing.T) {
 	if rep.SchemaVersion != 1 || rep.Verdict == "" || rep.Findings == nil {
 		t.Errorf("header: %+v", rep)
 	}
-	if len(rep.Input.Files) != 2 || rep.Input.Records != rep.Input.Files[0].Records+rep.Input.Files[1].Records {
+	var sum int64
+	formats := map[string]bool{}
+	for _, f := range rep.Input.Files {
+		sum += f.Records
+		formats[f.Format] = true
+	}
+	if len(rep.Input.Files) != 6 || len(formats) != 5 || rep.Input.Records != sum { // CLS is JSON lines
 		t.Errorf("input: %+v", rep.Input)
 	}
-	if rep.Input.BadLines != 6 || len(rep.Input.Problems) != 6 {
-		t.Errorf("bad lines %d, problems %d; want 6 and 6", rep.Input.BadLines, len(rep.Input.Problems))
+	if rep.Input.BadLines != 12 || len(rep.Input.Problems) != 12 {
+		t.Errorf("bad lines %d, problems %d; want 12 and 12", rep.Input.BadLines, len(rep.Input.Problems))
 	}
 	if _, err := time.Parse(time.RFC3339, rep.Window.From); err != nil || !strings.HasSuffix(rep.Window.From, "+08:00") {
 		t.Errorf("window.from %q", rep.Window.From)
@@ -153,7 +160,7 @@ func TestOutputsAreWrittenAtomically(t *testing.T) {
 	if err := os.WriteFile(js, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, "--json", js, "--md", md, "--md", "/dev/null", samples[0])
+	code, out, errs := runCLI(t, "--json", js, "--md", md, "--md", "/dev/null", "--tz", "Asia/Shanghai", samples[0])
 	if code != 0 || out != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errs)
 	}

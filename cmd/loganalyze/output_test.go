@@ -13,7 +13,7 @@ import (
 // of them to stdout, and checks --prom-timestamp uses the injected clock.
 func TestSeveralReportsInOneRun(t *testing.T) {
 	dir := t.TempDir()
-	in := filepath.Join("..", "..", "testdata", "logs", "tokenhub-sample.jsonl")
+	in := filepath.Join("..", "..", "testdata", "logs", "tokenhub-1.jsonl")
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	var stdout, stderr bytes.Buffer
 	args := []string{"--tz", "UTC", "--workers", "2",

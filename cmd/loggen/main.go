@@ -138,6 +138,9 @@ func write(path string, stdout io.Writer, body func(io.Writer) error) error {
 	}
 	f, err := os.Create(path)
 	if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			err = pe.Err
+		}
 		return fmt.Errorf("cannot create %q: %w", path, err)
 	}
 	var w io.WriteCloser = nopCloser{f}
