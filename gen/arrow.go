@@ -26,7 +26,7 @@ var arrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "method", Type: arrow.BinaryTypes.String},
 	{Name: "uri", Type: arrow.BinaryTypes.String},
 	{Name: "model", Type: arrow.BinaryTypes.String, Nullable: true},
-	{Name: "stream", Type: arrow.FixedWidthTypes.Boolean},
+	{Name: "stream", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
 	{Name: "status", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "request_time", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "upstream_response_time", Type: arrow.BinaryTypes.String},
@@ -121,7 +121,12 @@ func appendArrow(b *array.RecordBuilder, r *Request, requestTime float64) {
 	} else {
 		b.Field(8).AppendNull()
 	}
-	b.Field(9).(*array.BooleanBuilder).Append(r.Stream)
+	// A call without a model (the token endpoint) has no stream flag.
+	if r.Model != "" {
+		b.Field(9).(*array.BooleanBuilder).Append(r.Stream)
+	} else {
+		b.Field(9).AppendNull()
+	}
 	i32(10, r.Status)
 	f64(11, requestTime)
 	str(12, r.UpstreamString())

@@ -20,7 +20,7 @@ type pqRow struct {
 	Method               string   `parquet:"method,dict"`
 	URI                  string   `parquet:"uri,dict"`
 	Model                *string  `parquet:"model,optional,dict"`
-	Stream               bool     `parquet:"stream"`
+	Stream               *bool    `parquet:"stream,optional"`
 	Status               int32    `parquet:"status"`
 	RequestTime          float64  `parquet:"request_time"`
 	UpstreamResponseTime string   `parquet:"upstream_response_time"`
@@ -88,7 +88,6 @@ func toPQRow(r *Request) pqRow {
 		Region:               r.Region,
 		Method:               r.Method,
 		URI:                  r.URI,
-		Stream:               r.Stream,
 		Status:               int32(r.Status),
 		RequestTime:          r.RequestTime,
 		UpstreamResponseTime: r.UpstreamString(),
@@ -103,8 +102,9 @@ func toPQRow(r *Request) pqRow {
 		UserAgent:            r.UserAgent,
 	}
 	if r.Model != "" {
-		m := r.Model
-		row.Model = &m
+		// A call without a model (the token endpoint) has no stream flag.
+		m, st := r.Model, r.Stream
+		row.Model, row.Stream = &m, &st
 	}
 	if !math.IsNaN(r.TTFTms) {
 		v := r.TTFTms
