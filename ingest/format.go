@@ -65,6 +65,9 @@ func byExtension(name string) Format {
 // sniff guesses the format from the first bytes of the (decompressed)
 // content.
 func sniff(head []byte, haveLogFormat bool) Format {
+	if len(bytes.TrimSpace(head)) == 0 {
+		return JSONL // nothing but blank lines: any line format reads none
+	}
 	if bytes.HasPrefix(head, []byte("PAR1")) {
 		return Parquet
 	}

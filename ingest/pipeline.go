@@ -275,6 +275,10 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 				rec.Reset()
 				if err := lp.Parse(l, &rec); err != nil {
 					t.bad(u.file, line, err.Error())
+				} else if rec.Fields() == 0 {
+					// Well-formed, but nothing in it is a request field:
+					// a header-less CSV, a foreign log, an empty object.
+					t.bad(u.file, line, errNoField)
 				} else {
 					c.records++
 					sink.Add(&rec)
@@ -287,6 +291,9 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 		}
 	}
 }
+
+// errNoField is the reason for a line with no field loganalyze knows.
+const errNoField = "no field loganalyze knows (see --map)"
 
 func blank(l []byte) bool {
 	for _, c := range l {

@@ -337,3 +337,16 @@ func TestStdinAndGzip(t *testing.T) {
 		t.Errorf("truncated gzip: %d records, incomplete %v (%s)", res.Records(), res.Incomplete(), res.Files[0].Reason)
 	}
 }
+
+func TestBlankAndForeignInput(t *testing.T) {
+	_, res := read(t, []string{"-"}, ingest.Options{Stdin: strings.NewReader("\n  \n\n")})
+	if res.Records() != 0 || res.BadLines() != 0 || res.Incomplete() {
+		t.Errorf("blank input: %+v", res.Files)
+	}
+	// Well-formed lines with no field loganalyze knows are bad lines, not
+	// empty records.
+	_, res = read(t, []string{"-"}, ingest.Options{Stdin: strings.NewReader("{\"foo\":1}\n{}\n{\"request_time\":1}\n")})
+	if res.Records() != 1 || res.BadLines() != 2 || len(res.Problems) != 2 || !strings.Contains(res.Problems[0].Reason, "no field") {
+		t.Errorf("foreign lines: %+v %v", res.Files, res.Problems)
+	}
+}
