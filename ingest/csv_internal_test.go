@@ -3,8 +3,8 @@ package ingest
 import (
 	"bufio"
 	"encoding/csv"
+	"loganalyze/internal/sharedtest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -154,21 +154,7 @@ func TestCSVParserReuse(t *testing.T) {
 // included) and every line for which keep is true.
 func textSampleLines(t testing.TB, name string, n int, keep func(string) bool) []string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("cannot find the repository root (go.mod)")
-		}
-		dir = parent
-	}
-	f, err := os.Open(filepath.Join(dir, "..", "shared", "examples", name))
+	f, err := os.Open(sharedtest.File(t, "examples", name))
 	if err != nil {
 		t.Fatalf("the shared sample logs are missing: %v", err)
 	}

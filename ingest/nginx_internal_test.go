@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"loganalyze/gen"
+	"loganalyze/internal/sharedtest"
 )
 
 func testParser(t testing.TB, logFormat string) *nginxParser {
@@ -197,28 +197,7 @@ func TestGuessLogFormat(t *testing.T) {
 
 // sharedFile returns a file of the shared sample folder beside the
 // repository root; a missing one fails the test.
-func sharedFile(t testing.TB, parts ...string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("cannot find the repository root (go.mod)")
-		}
-		dir = parent
-	}
-	p := filepath.Join(append([]string{dir, "..", "shared"}, parts...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("shared sample missing: %v", err)
-	}
-	return p
-}
+func sharedFile(t testing.TB, parts ...string) string { return sharedtest.File(t, parts...) }
 
 func fileLines(t testing.TB, path string, max int) []string {
 	t.Helper()

@@ -17,6 +17,7 @@ import (
 	"loganalyze/aggregate"
 	"loganalyze/gen"
 	"loganalyze/ingest"
+	"loganalyze/internal/sharedtest"
 	"loganalyze/rules"
 	"loganalyze/sketch"
 )
@@ -25,28 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // sharedDir returns the shared folder of sample logs beside the
 // repository root; a missing folder fails the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("cannot find the repository root (go.mod)")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "examples")); err != nil {
-		t.Fatalf("the shared sample logs are missing: %v", err)
-	}
-	return shared
-}
+func sharedDir(t testing.TB) string { return sharedtest.Dir(t) }
 
 func shanghai(t testing.TB) *time.Location {
 	t.Helper()

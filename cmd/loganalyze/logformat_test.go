@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
+	"loganalyze/internal/sharedtest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,28 +11,7 @@ import (
 )
 
 // repoShared returns the shared sample folder beside the repository root.
-func repoShared(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("cannot find the repository root (go.mod)")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "real")); err != nil {
-		t.Fatalf("the shared sample logs are missing: %v", err)
-	}
-	return shared
-}
+func repoShared(t *testing.T) string { return sharedtest.Dir(t) }
 
 // A --log-format that cannot be compiled is bad usage, named before any
 // input is read.
