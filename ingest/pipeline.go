@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +30,8 @@ type Options struct {
 	// MaxProblems is how many bad lines are sampled per file (default 20).
 	MaxProblems int
 	Stdin       io.Reader // read for the path "-"
+	// Progress, when set, is updated as the run goes.
+	Progress *Progress
 }
 
 // Sink consumes records. Each worker has its own, so a Sink need not be
@@ -120,6 +124,7 @@ type counters struct {
 type tally struct {
 	max   int
 	files []counters
+	badN  *atomic.Int64 // the run's progress count of bad lines
 }
 
 func (t *tally) get(i int) *counters {
@@ -134,6 +139,7 @@ func (t *tally) get(i int) *counters {
 func (t *tally) bad(fs *fileState, line int64, reason string) {
 	c := t.get(fs.index)
 	c.bad++
+	t.badN.Add(1)
 	if len(c.problems) < t.max {
 		c.problems = append(c.problems, Problem{File: fs.path, Line: line, Reason: reason})
 		return
@@ -176,6 +182,11 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	if opts.Stdin == nil {
 		opts.Stdin = emptyReader{}
 	}
+	if opts.Progress == nil {
+		opts.Progress = &Progress{}
+	}
+	opts.Progress.TotalBytes.Store(fileSizes(inputs))
+	opts.Progress.FileCount.Store(int64(len(inputs)))
 
 	p := &pipeline{opts: opts, work: make(chan unit, 2*opts.Workers)}
 	p.pool.New = func() any { b := make([]byte, 0, chunkSize+MaxLine+1); return &b }
@@ -184,20 +195,26 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	var wg sync.WaitGroup
 	for w := range opts.Workers {
 		sinks[w] = newSink()
-		tallies[w] = &tally{max: opts.MaxProblems}
+		tallies[w] = &tally{max: opts.MaxProblems, badN: &opts.Progress.BadLines}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			p.worker(sinks[w], tallies[w])
 		}()
 	}
-	p.reader = &tally{max: opts.MaxProblems}
+	p.reader = &tally{max: opts.MaxProblems, badN: &opts.Progress.BadLines}
 	var files []*fileState
 	for i, in := range inputs {
 		fs := &fileState{index: i, path: in, cfg: parserConfig{schema: opts.Schema, loc: opts.Location, logFormat: opts.LogFormat}}
 		files = append(files, fs)
+		p.opts.Progress.Files.Add(1)
+		before := p.opts.Progress.BytesRead.Load()
 		if err := p.readFile(fs); err != nil {
 			fs.incomplete, fs.reason = true, err.Error()
+		}
+		// Columnar files are read in place, not through the counter.
+		if st, err := os.Stat(in); in != "-" && err == nil && st.Mode().IsRegular() {
+			p.opts.Progress.BytesRead.Store(before + st.Size())
 		}
 	}
 	close(p.work)
@@ -246,6 +263,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 				sink.Add(&u.recs[i])
 			}
 			c.records += int64(len(u.recs))
+			p.opts.Progress.Records.Add(int64(len(u.recs)))
 			if u.batch != nil {
 				batchPool.Put(u.batch)
 			}
@@ -261,6 +279,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			parsers[u.file] = lp
 		}
 		data, line := u.data, u.line
+		records := c.records
 		for len(data) > 0 {
 			var l []byte
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -286,6 +305,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			}
 			line++
 		}
+		p.opts.Progress.Records.Add(c.records - records)
 		if u.buf != nil {
 			p.pool.Put(u.buf)
 		}
@@ -313,7 +333,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		return err
 	}
 	defer rc.Close()
-	r, name, err := decompress(rc, fs.path)
+	r, name, err := decompress(countingReader{rc, &p.opts.Progress.BytesRead}, fs.path)
 	if err != nil {
 		return err
 	}

@@ -58,6 +58,7 @@ type config struct {
 	accuracy    float64
 	failOn      rules.Severity
 	rulesFile   string
+	progress    bool
 	showVersion bool
 }
 
@@ -76,7 +77,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() ti
 		}
 		return exitFailed
 	}
-	code, err := analyze(cfg, stdin, stdout)
+	code, err := analyze(cfg, stdin, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "loganalyze: %v\n", err)
 		return exitFailed
@@ -104,6 +105,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	workers := fs.IntP("workers", "j", runtime.NumCPU(), "parallel parsers")
 	top := fs.Int("top", 1000, "keys per dimension kept exactly; the rest are folded into other")
 	accuracy := fs.Float64("accuracy", sketch.DefaultAccuracy, "relative accuracy of every quantile")
+	progress := fs.String("progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -116,6 +118,12 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	c := &config{paths: fs.Args(), md: *md, json: *js, html: *html, prom: *prom, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile}
 	if len(c.paths) == 0 {
 		return nil, usagef("no input: give a file, directory, glob or - for stdin")
+	}
+	switch *progress {
+	case "auto", "always", "never":
+		c.progress = progressEnabled(*progress, stderr)
+	default:
+		return nil, usagef("--progress: want auto, always or never, got %q", *progress)
 	}
 	var err error
 	if c.format, err = ingest.ParseFormat(*format); err != nil {
@@ -187,7 +195,7 @@ func parseWhen(s string, now time.Time, loc *time.Location) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("cannot parse %q as a time or duration", s)
 }
 
-func analyze(c *config, stdin io.Reader, stdout io.Writer) (int, error) {
+func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	rcfg := rules.Default()
 	if c.rulesFile != "" {
 		var err error
@@ -212,6 +220,12 @@ func analyze(c *config, stdin io.Reader, stdout io.Writer) (int, error) {
 		aopts.Until = c.until.UnixNano()
 		aopts.HasUntil = true
 	}
+	progress := &ingest.Progress{}
+	if c.progress {
+		stop, done := make(chan struct{}), make(chan struct{})
+		go showProgress(stderr, progress, 250*time.Millisecond, stop, done)
+		defer func() { close(stop); <-done }()
+	}
 	accs, res, err := ingest.Run(c.paths, ingest.Options{
 		Format:    c.format,
 		LogFormat: c.logFormat,
@@ -219,6 +233,7 @@ func analyze(c *config, stdin io.Reader, stdout io.Writer) (int, error) {
 		Location:  c.loc,
 		Workers:   c.workers,
 		Stdin:     stdin,
+		Progress:  progress,
 	}, func() *aggregate.Accumulator { return aggregate.New(aopts) })
 	if err != nil {
 		return 0, err

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"loganalyze/ingest"
+)
+
+// progressEnabled decides --progress: auto shows it only when stderr is a
+// terminal.
+func progressEnabled(mode string, stderr io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// showProgress redraws one status line on w every interval until stop is
+// closed, then clears it. It returns when the line is cleared.
+func showProgress(w io.Writer, p *ingest.Progress, interval time.Duration, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	start := time.Now()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			fmt.Fprint(w, "\r\033[K")
+			return
+		case <-t.C:
+			fmt.Fprint(w, "\r\033[K"+progressLine(p, time.Since(start)))
+		}
+	}
+}
+
+// progressLine is the status: files, bytes (with a share when the total is
+// known), records and their rate, bad lines.
+func progressLine(p *ingest.Progress, elapsed time.Duration) string {
+	read, total := p.BytesRead.Load(), p.TotalBytes.Load()
+	recs := p.Records.Load()
+	line := fmt.Sprintf("loganalyze: file %d/%d, %s", p.Files.Load(), p.FileCount.Load(), bytesText(read))
+	if total > 0 {
+		line += fmt.Sprintf(" of %s (%d %%)", bytesText(total), min(100, read*100/total))
+	}
+	rate := 0.0
+	if s := elapsed.Seconds(); s > 0 {
+		rate = float64(recs) / s
+	}
+	line += fmt.Sprintf(", %d records (%.0f/s)", recs, rate)
+	if bad := p.BadLines.Load(); bad > 0 {
+		line += fmt.Sprintf(", %d bad lines", bad)
+	}
+	return line
+}
+
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,48 @@
+package ingest
+
+import (
+	"io"
+	"os"
+	"sync/atomic"
+)
+
+// Progress is how far a run has got, updated while it runs and safe to
+// read from another goroutine.
+type Progress struct {
+	// TotalBytes is the size of the input files (0 when unknown, as for
+	// stdin); BytesRead how much of them has been read.
+	TotalBytes atomic.Int64
+	BytesRead  atomic.Int64
+	// Records and BadLines are counted as workers finish chunks.
+	Records  atomic.Int64
+	BadLines atomic.Int64
+	// Files is how many inputs were opened so far, of FileCount.
+	Files     atomic.Int64
+	FileCount atomic.Int64
+}
+
+// countingReader adds what it reads to a progress counter.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// fileSizes returns the total size of the regular files among inputs.
+func fileSizes(inputs []string) int64 {
+	var total int64
+	for _, in := range inputs {
+		if in == "-" {
+			continue
+		}
+		if st, err := os.Stat(in); err == nil && st.Mode().IsRegular() {
+			total += st.Size()
+		}
+	}
+	return total
+}
