@@ -53,6 +53,9 @@ type Options struct {
 	HasSince, HasUntil bool
 	// TokenURI matches token-endpoint URIs; nil means DefaultTokenURI.
 	TokenURI *regexp.Regexp
+	// Hourly keeps a sketch set per hour of log time too (Hours), for
+	// the state directory.
+	Hourly bool
 }
 
 // Minute is one minute of the time line.
@@ -82,13 +85,17 @@ type Accumulator struct {
 	Present [ingest.NumFields]int64
 	// Rules is what the rules need beyond the sketches.
 	Rules *RuleStats
+	// Hours is the sketch set of each hour (by its Unix second), when
+	// Options.Hourly; History what the state directory holds (hours.go).
+	Hours   map[int64]*sketch.Set
+	History *History
 
 	keyBuf []byte
 }
 
 // New returns an empty accumulator.
 func New(opts Options) *Accumulator {
-	return &Accumulator{
+	a := &Accumulator{
 		opts:    opts,
 		Set:     sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top),
 		Status:  map[int]int64{},
@@ -97,6 +104,10 @@ func New(opts Options) *Accumulator {
 		MinTime: math.MaxInt64,
 		MaxTime: math.MinInt64,
 	}
+	if opts.Hourly {
+		a.Hours = map[int64]*sketch.Set{}
+	}
+	return a
 }
 
 // Add adds one record.
@@ -194,6 +205,9 @@ func (a *Accumulator) Add(r *ingest.Record) {
 			mi.RT.AddBin(bins[RequestTime])
 			a.RegionP99.add(m, t, r.Text(ingest.FRegion), bins[RequestTime])
 		}
+		if a.Hours != nil {
+			a.addHour(r, t, &bins, &has)
+		}
 	}
 }
 
@@ -256,6 +270,7 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	}
 	a.Rules.merge(o.Rules)
 	a.RegionP99.merge(&o.RegionP99)
+	a.mergeHours(o)
 }
 
 // MergeAll merges accumulators into the first and finishes it.
@@ -266,6 +281,7 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 	}
 	a.Set.Finish()
 	a.Rules.finish()
+	a.finishHours()
 	return a
 }
 

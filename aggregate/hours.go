@@ -1,0 +1,114 @@
+package aggregate
+
+import (
+	"sort"
+	"strconv"
+
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+// HourSeconds is the width of a state hour.
+const HourSeconds = 3600
+
+// History is what earlier periods measured, for the comparisons of the
+// report and the latency_regression rule. It is filled from the state
+// directory (--state); without one the accumulator's History is nil.
+type History struct {
+	// Previous is the hour before the window's first hour, or nil when
+	// the state directory has none (Reason says why).
+	Previous     *sketch.Set
+	PreviousHour int64 // Unix seconds of its start
+	Reason       string
+	// DayBefore is the same hour one day before the window's first hour,
+	// or nil.
+	DayBefore     *sketch.Set
+	DayBeforeHour int64
+}
+
+// FirstHour returns the start (Unix seconds) of the hour holding the
+// window's first record, and false when no record had a time.
+func (a *Accumulator) FirstHour() (int64, bool) {
+	if !a.HasTime {
+		return 0, false
+	}
+	return floorDiv(a.MinTime, HourSeconds*1e9) * HourSeconds, true
+}
+
+// SortedHours returns the starts (Unix seconds) of the hours in Hours, in
+// order.
+func (a *Accumulator) SortedHours() []int64 {
+	keys := make([]int64, 0, len(a.Hours))
+	for k := range a.Hours {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}
+
+// addHour adds a record to the set of its hour. The keys are those Add
+// gives the whole-window set; TestHoursAddUpToTheWindow holds the two
+// together.
+func (a *Accumulator) addHour(r *ingest.Record, t int64, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) {
+	h := floorDiv(t, HourSeconds*1e9) * HourSeconds
+	set := a.Hours[h]
+	if set == nil {
+		set = sketch.NewSet(a.opts.Mapping, NumMetrics, DimNames, a.opts.Top)
+		a.Hours[h] = set
+	}
+	m := a.opts.Mapping
+	add := func(e *sketch.Entry) {
+		e.Count++
+		for i := range bins {
+			if has[i] {
+				e.Add(m, i, bins[i])
+			}
+		}
+	}
+	add(set.All)
+	dims := set.Dims
+	if k := r.Text(ingest.FRegion); k != nil {
+		add(dims[DimRegion].Entry(k))
+	}
+	if k := r.Text(ingest.FModel); k != nil {
+		add(dims[DimModel].Entry(k))
+	}
+	if status, ok := r.Int(ingest.FStatus); ok {
+		a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
+		add(dims[DimStatus].Entry(a.keyBuf))
+	}
+	if k := r.Text(ingest.FClient); k != nil {
+		add(dims[DimClient].Entry(k))
+	}
+	if cr := r.Text(ingest.FClientRegion); cr != nil {
+		add(dims[DimClientRegion].Entry(cr))
+		if reg := r.Text(ingest.FRegion); reg != nil {
+			a.keyBuf = append(append(append(a.keyBuf[:0], cr...), "→"...), reg...)
+			add(dims[DimRoute].Entry(a.keyBuf))
+		}
+	}
+	if s, ok := r.Bool(ingest.FStream); ok {
+		add(dims[DimStream].Entry(boolKey(s)))
+	}
+	if u := r.Text(ingest.FURI); u != nil {
+		add(dims[DimURI].Entry(Path(u)))
+	}
+}
+
+// mergeHours adds o's hour sets into a's.
+func (a *Accumulator) mergeHours(o *Accumulator) {
+	for h, s := range o.Hours {
+		if mine := a.Hours[h]; mine != nil {
+			mine.Merge(s)
+		} else if a.Hours != nil {
+			a.Hours[h] = s
+		}
+	}
+}
+
+// finishHours folds every hour set down to its cap.
+func (a *Accumulator) finishHours() {
+	for _, s := range a.Hours {
+		s.Finish()
+	}
+}

@@ -1,0 +1,91 @@
+package aggregate
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"loganalyze/gen"
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+// TestHoursAddUpToTheWindow reads three generated hours with several
+// workers: each hour's set counts that hour's requests (the generator's
+// own), and the hour sets merged give exactly the window's sketches, key
+// for key.
+func TestHoursAddUpToTheWindow(t *testing.T) {
+	start := time.Date(2026, 11, 29, 9, 30, 0, 0, time.UTC)
+	reqs := gen.Generate(gen.Config{Seed: 5, N: 3000, Start: start, Duration: 150 * time.Minute, Plants: gen.All})
+	var buf bytes.Buffer
+	if _, err := gen.WriteJSONL(&buf, reqs, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.JSONL, Location: time.UTC, Workers: 3, Stdin: &buf},
+		func() *Accumulator { return New(Options{Mapping: m, Top: 1000, Hourly: true}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := MergeAll(accs)
+
+	want := map[int64]int64{}
+	for _, r := range reqs {
+		want[r.Time.Unix()/3600*3600]++
+	}
+	if len(a.Hours) != len(want) || len(want) != 3 {
+		t.Fatalf("%d hour sets, want %d (3)", len(a.Hours), len(want))
+	}
+	merged := sketch.NewSet(m, NumMetrics, DimNames, 1000)
+	for _, h := range a.SortedHours() {
+		if got := a.Hours[h].All.Count; got != want[h] {
+			t.Errorf("hour %s: %d records, want %d", time.Unix(h, 0).UTC(), got, want[h])
+		}
+		merged.Merge(a.Hours[h])
+	}
+	if first, ok := a.FirstHour(); !ok || first != start.Add(-30*time.Minute).Unix() {
+		t.Errorf("first hour %d, %v", first, ok)
+	}
+	same := func(name string, x, y *sketch.Entry) {
+		t.Helper()
+		if x.Count != y.Count {
+			t.Fatalf("%s: %d vs %d records", name, x.Count, y.Count)
+		}
+		for i := range x.Metrics {
+			if x.Metric(i) == nil || y.Metric(i) == nil {
+				if (x.Metric(i) == nil) != (y.Metric(i) == nil) {
+					t.Fatalf("%s %s: present in one only", name, MetricNames[i])
+				}
+				continue
+			}
+			if x.Metric(i).Quantile(0.99) != y.Metric(i).Quantile(0.99) || x.Metric(i).Sum() != y.Metric(i).Sum() {
+				t.Fatalf("%s %s differs", name, MetricNames[i])
+			}
+		}
+	}
+	same("all", a.Set.All, merged.All)
+	keys := 0
+	for d, dim := range a.Set.Dims {
+		if dim.Len() != merged.Dims[d].Len() {
+			t.Errorf("%s: %d keys in the window, %d in the hours", dim.Name, dim.Len(), merged.Dims[d].Len())
+		}
+		for _, ke := range dim.Sorted() {
+			o := merged.Dims[d].Get(ke.Key)
+			if o == nil {
+				t.Fatalf("%s %q missing from the hours", dim.Name, ke.Key)
+			}
+			same(dim.Name+"/"+ke.Key, ke.Entry, o)
+			keys++
+		}
+	}
+	if keys < 50 {
+		t.Errorf("only %d keys compared", keys)
+	}
+	// Without Hourly nothing is kept per hour.
+	if New(Options{Mapping: m, Top: 10}).Hours != nil {
+		t.Error("hour sets without Hourly")
+	}
+}
