@@ -1,0 +1,208 @@
+package state
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/sketch"
+)
+
+var hour = time.Date(2026, 11, 29, 2, 0, 0, 0, time.UTC).Unix()
+
+func mapping(t testing.TB) *sketch.Mapping {
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// hourSet fills a set with n lognormal request times over a few regions
+// and returns it with the values of each region, sorted.
+func hourSet(m *sketch.Mapping, seed uint64, n int) (*sketch.Set, map[string][]float64) {
+	s := sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, 100)
+	r := rand.New(rand.NewPCG(seed, 1))
+	vals := map[string][]float64{}
+	for range n {
+		v := 200 * (1 + r.ExpFloat64())
+		key := "region-" + strconv.Itoa(r.IntN(4))
+		for _, e := range []*sketch.Entry{s.All, s.Dims[aggregate.DimRegion].Entry([]byte(key))} {
+			e.Count++
+			e.Add(m, aggregate.RequestTime, m.Bin(v))
+		}
+		vals[key] = append(vals[key], v)
+	}
+	for _, v := range vals {
+		sort.Float64s(v)
+	}
+	s.Finish()
+	return s, vals
+}
+
+func open(t *testing.T, dir string) *Dir {
+	t.Helper()
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func TestRoundTrip(t *testing.T) {
+	m := mapping(t)
+	d := open(t, t.TempDir())
+	set, vals := hourSet(m, 1, 20000)
+	if err := d.Write(hour, set); err != nil {
+		t.Fatal(err)
+	}
+	if got := filepath.Base(d.FileName(hour)); got != "2026-11-29T02.sketch" {
+		t.Errorf("file name %q", got)
+	}
+	back, err := d.Read(hour, m, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.All.Count != 20000 {
+		t.Errorf("%d records read back", back.All.Count)
+	}
+	for key, v := range vals {
+		e := back.Dims[aggregate.DimRegion].Get(key)
+		if e == nil {
+			t.Fatalf("region %q lost", key)
+		}
+		orig := set.Dims[aggregate.DimRegion].Get(key).Metric(aggregate.RequestTime)
+		for _, q := range []float64{0.5, 0.95, 0.99} {
+			got := e.Metric(aggregate.RequestTime).Quantile(q)
+			if got != orig.Quantile(q) {
+				t.Errorf("%s q%v: %v read back, %v written", key, q, got, orig.Quantile(q))
+			}
+			exact := v[int(q*float64(len(v)-1))]
+			if rel := (got - exact) / exact; rel > 0.01 || rel < -0.01 {
+				t.Errorf("%s q%v: %v, exact %v", key, q, got, exact)
+			}
+		}
+	}
+	if _, err := d.Read(hour-3600, m, 100); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing hour: %v", err)
+	}
+	other, _ := sketch.NewMapping(0.02)
+	if _, err := d.Read(hour, other, 100); err == nil || !strings.Contains(err.Error(), "accuracy") {
+		t.Errorf("other accuracy: %v", err)
+	}
+}
+
+func TestRewriteReplaces(t *testing.T) {
+	m := mapping(t)
+	dir := t.TempDir()
+	d := open(t, dir)
+	first, _ := hourSet(m, 1, 5000)
+	second, _ := hourSet(m, 2, 3000)
+	for _, s := range []*sketch.Set{first, second, second} {
+		if err := d.Write(hour, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(d.FileName(hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, Encode(hour, second)) {
+		t.Error("the file is not the last write")
+	}
+	back, err := d.Read(hour, m, 100)
+	if err != nil || back.All.Count != 3000 {
+		t.Fatalf("read back %v records, %v; want 3000", back, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "2026-11-29T02.sketch lock" {
+		t.Errorf("directory holds %v", names)
+	}
+}
+
+func TestLockHeld(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "st")
+	d := open(t, dir)
+	_, err := Open(dir)
+	want := `state directory "` + dir + `" is locked by another run (pid ` + strconv.Itoa(os.Getpid()) + `)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("second open: %v; want %s", err, want)
+	}
+	d.Close()
+	d2, err := Open(dir)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	d2.Close()
+}
+
+func TestDamagedFiles(t *testing.T) {
+	m := mapping(t)
+	d := open(t, t.TempDir())
+	set, _ := hourSet(m, 1, 2000)
+	good := Encode(hour, set)
+	r := rand.New(rand.NewPCG(9, 9))
+	cases := map[string][]byte{
+		"empty":     {},
+		"truncated": good[:len(good)/2],
+		"no crc":    good[:len(good)-4],
+		"text":      []byte("hello\n"),
+		"appended":  append(append([]byte(nil), good...), 0),
+	}
+	for i := range 20 {
+		b := append([]byte(nil), good...)
+		b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
+		cases["flip"+strconv.Itoa(i)] = b
+	}
+	for name, b := range cases {
+		if err := os.WriteFile(d.FileName(hour), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := d.Read(hour, m, 100)
+		if err == nil || !strings.Contains(err.Error(), d.FileName(hour)) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// A file of another hour under this hour's name is refused too.
+	if err := os.WriteFile(d.FileName(hour), Encode(hour+3600, set), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Read(hour, m, 100); err == nil {
+		t.Error("a file holding another hour was read")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	m := mapping(f)
+	set, _ := hourSet(m, 1, 50)
+	f.Add(Encode(hour, set))
+	f.Add(Encode(hour, sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, 10)))
+	f.Add([]byte(magic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, s, err := Decode(b, m, 100)
+		if err != nil {
+			if s != nil {
+				t.Fatal("a set with an error")
+			}
+			return
+		}
+		// What decodes encodes to the same bytes' meaning again.
+		if _, _, err := Decode(Encode(h, s), m, 100); err != nil {
+			t.Fatalf("re-encoded file does not decode: %v", err)
+		}
+	})
+}
