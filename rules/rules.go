@@ -30,6 +30,7 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 		{RuleStorm, cfg.Storm.Enabled, stormNeeds, storm},
 		{RuleTokenCache, cfg.TokenCache.Enabled, tokenCacheNeeds, tokenCache},
 		{RuleBurst, cfg.Burst.Enabled, burstNeeds, burst},
+		{RuleRegression, cfg.Regression.Enabled, regressionNeeds, regression},
 	}
 	findings := []Finding{}
 	var notEval []NotEvaluated
@@ -42,9 +43,6 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 			continue
 		}
 		findings = append(findings, r.run(acc, cfg)...)
-	}
-	if cfg.Regression.Enabled {
-		notEval = append(notEval, NotEvaluated{Rule: RuleRegression, Reason: "needs --state"})
 	}
 	SortFindings(findings)
 	return findings, notEval

@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"fmt"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/sketch"
+)
+
+func regressionNeeds(acc *aggregate.Accumulator, _ *Config) string {
+	switch h := acc.History; {
+	case h == nil:
+		return "needs --state"
+	case h.Previous == nil && h.Reason != "":
+		return h.Reason
+	case h.Previous == nil:
+		return "no previous hour in the state directory"
+	}
+	return ""
+}
+
+// regression compares every p99 of the window — over the whole input and
+// per metric, dimension and key — with the same one in the previous hour
+// of the state directory.
+func regression(acc *aggregate.Accumulator, c *Config) []Finding {
+	prev := acc.History.Previous
+	hour := time.Unix(acc.History.PreviousHour, 0).UTC().Format("2006-01-02T15:04Z")
+	var out []Finding
+	for m := range aggregate.NumMetrics {
+		if f, ok := regressed(c.Regression, m, "all", "all", acc.Set.All, prev.All, hour); ok {
+			out = append(out, f)
+		}
+		for d, dim := range acc.Set.Dims {
+			for _, ke := range dim.Sorted() {
+				pe := prev.Dims[d].Get(ke.Key)
+				if pe == nil {
+					continue
+				}
+				if f, ok := regressed(c.Regression, m, dim.Name, ke.Key, ke.Entry, pe, hour); ok {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func regressed(c RegressionConfig, m int, dim, key string, now, before *sketch.Entry, hour string) (Finding, bool) {
+	s, p := now.Metric(m), before.Metric(m)
+	if s == nil || p == nil || s.Count() < c.MinRequests || p.Count() < c.MinRequests {
+		return Finding{}, false
+	}
+	p99, prev99 := s.Quantile(0.99), p.Quantile(0.99)
+	if p99 < c.MinRatio*prev99 || p99-prev99 < c.MinIncreaseMs || prev99 <= 0 {
+		return Finding{}, false
+	}
+	ratio := p99 / prev99
+	sev := Warn
+	if p99 >= c.CritRatio*prev99 {
+		sev = Crit
+	}
+	metric := aggregate.MetricNames[m]
+	what := dim + " " + key
+	if dim == "all" {
+		what = "all requests"
+	}
+	return Finding{
+		Rule:     RuleRegression,
+		Severity: sev,
+		Key:      Fields{{"metric", metric}, {"dimension", dim}, {"key", key}},
+		Title:    fmt.Sprintf("%s p99 of %s rose %.1f× over the previous hour", metric, what, ratio),
+		Evidence: Fields{
+			{"p99_ms", round(p99, 3)}, {"previous_p99_ms", round(prev99, 3)}, {"ratio", round(ratio, 2)},
+			{"requests", s.Count()}, {"previous_requests", p.Count()}, {"previous_hour", hour},
+			{"mean_ms", round(s.Mean(), 3)}, {"previous_mean_ms", round(p.Mean(), 3)},
+		},
+		// Impact: how much longer the average request took than in the
+		// previous hour.
+		Impact: impact(s.Mean()-p.Mean(), s.Count()),
+		Advice: fmt.Sprintf("Look at what changed for %s since %s (deploys, upstream capacity, traffic mix): its %s p99 went from %.0f ms to %.0f ms.",
+			what, hour, metric, prev99, p99),
+	}, true
+}
