@@ -89,7 +89,9 @@ func TestLatencyRegression(t *testing.T) {
 	for reg := range counts {
 		regions = append(regions, reg)
 	}
-	sort.Slice(regions, func(i, j int) bool { return counts[regions[i]] > counts[regions[j]] || counts[regions[i]] == counts[regions[j]] && regions[i] < regions[j] })
+	sort.Slice(regions, func(i, j int) bool {
+		return counts[regions[i]] > counts[regions[j]] || counts[regions[i]] == counts[regions[j]] && regions[i] < regions[j]
+	})
 	if len(regions) < 3 {
 		t.Fatalf("only %d regions generated", len(regions))
 	}
