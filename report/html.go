@@ -34,6 +34,7 @@ type htmlView struct {
 	RegionNote   string
 	Histograms   []htmlChart
 	Metrics      []htmlMetric
+	Comparisons  []htmlComparison
 	Status       []htmlStatus
 	Files        []htmlFile
 	Problems     []string
@@ -207,6 +208,7 @@ func (r *Report) htmlView() *htmlView {
 		v.Metrics = append(v.Metrics, hm)
 	}
 
+	v.Comparisons = htmlComparisons(r.Comparisons)
 	for _, s := range r.Status {
 		v.Status = append(v.Status, htmlStatus{Status: statusKey(s.Status), Count: s.Count, Share: share(s.Count, total)})
 	}

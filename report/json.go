@@ -137,7 +137,7 @@ func (r *Report) JSONValue() obj {
 			{Name: "p99_ms", Value: m.P99},
 		})
 	}
-	return obj{
+	doc := obj{
 		{Name: "schema_version", Value: SchemaVersion},
 		{Name: "window", Value: window},
 		{Name: "input", Value: obj{
@@ -155,6 +155,7 @@ func (r *Report) JSONValue() obj {
 		{Name: "status", Value: status},
 		{Name: "timeline", Value: timeline},
 	}
+	return append(doc, r.comparisonsJSON()...)
 }
 
 // WriteJSON writes the JSON report, indented, with a final newline.

@@ -56,6 +56,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("\n")
 	}
 	p("Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).\n\n", TableKeys)
+	for _, c := range r.Comparisons {
+		markdownComparison(p, c)
+	}
 
 	if len(r.Status) > 0 {
 		p("## Status codes\n\n| status | count | share |\n|---|--:|--:|\n")

@@ -39,6 +39,8 @@ type Report struct {
 	// its buckets.
 	RegionP99  []RegionSeries
 	RegionStep time.Duration
+	// Comparisons are the window against earlier periods (compare.go).
+	Comparisons []*Comparison
 }
 
 // TableKeys is how many keys of a dimension the Markdown and HTML tables

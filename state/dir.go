@@ -71,7 +71,10 @@ func (d *Dir) Write(hour int64, set *sketch.Set) error {
 	if err != nil {
 		return fmt.Errorf("cannot write state file %q: %w", name, err)
 	}
-	_, err = f.Write(Encode(hour, set))
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = f.Write(Encode(hour, set))
+	}
 	if err == nil {
 		err = f.Sync()
 	}

@@ -18,6 +18,7 @@ import (
 	"loganalyze/report"
 	"loganalyze/rules"
 	"loganalyze/sketch"
+	"loganalyze/state"
 )
 
 // Exit codes (SPEC §2).
@@ -60,6 +61,8 @@ type config struct {
 	rulesFile   string
 	progress    bool
 	showVersion bool
+	stateDir    string
+	baseline    []string
 }
 
 // run is the whole command, testable in-process. It returns the exit code.
@@ -105,6 +108,8 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	workers := fs.IntP("workers", "j", runtime.NumCPU(), "parallel parsers")
 	top := fs.Int("top", 1000, "keys per dimension kept exactly; the rest are folded into other")
 	accuracy := fs.Float64("accuracy", sketch.DefaultAccuracy, "relative accuracy of every quantile")
+	stateDir := fs.String("state", "", "keep per-hour sketches in `DIR` and compare with the previous hour (locked while a run uses it)")
+	baseline := fs.StringArray("baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
 	progress := fs.String("progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
@@ -115,7 +120,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 		}
 		return nil, usageError{err}
 	}
-	c := &config{paths: fs.Args(), md: *md, json: *js, html: *html, prom: *prom, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile}
+	c := &config{paths: fs.Args(), md: *md, json: *js, html: *html, prom: *prom, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile, stateDir: *stateDir, baseline: *baseline}
 	if len(c.paths) == 0 {
 		return nil, usagef("no input: give a file, directory, glob or - for stdin")
 	}
@@ -220,6 +225,15 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		aopts.Until = c.until.UnixNano()
 		aopts.HasUntil = true
 	}
+	baseOpts := aopts
+	var dir *state.Dir
+	if c.stateDir != "" {
+		if dir, err = state.Open(c.stateDir); err != nil {
+			return 0, err
+		}
+		defer dir.Close()
+		aopts.Hourly = true
+	}
 	progress := &ingest.Progress{}
 	if c.progress {
 		stop, done := make(chan struct{}), make(chan struct{})
@@ -239,11 +253,36 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		return 0, err
 	}
 	acc := aggregate.MergeAll(accs)
+	var baseline *aggregate.Accumulator
+	var problems []ingest.Problem
+	if len(c.baseline) > 0 {
+		// The reference period keeps all its records: --since and --until
+		// bound the window, not the baseline.
+		baseOpts.HasSince, baseOpts.HasUntil = false, false
+		baccs, bres, err := ingest.Run(c.baseline, ingest.Options{
+			Format: c.format, LogFormat: c.logFormat, Schema: schema, Location: c.loc, Workers: c.workers, Stdin: stdin,
+		}, func() *aggregate.Accumulator { return aggregate.New(baseOpts) })
+		if err != nil {
+			return 0, fmt.Errorf("--baseline: %w", err)
+		}
+		baseline = aggregate.MergeAll(baccs)
+		problems = append(problems, bres.Problems...)
+	}
+	if dir != nil {
+		var p []ingest.Problem
+		acc.History, p = loadHistory(dir, acc, c.since, mapping, c.top)
+		problems = append(problems, p...)
+		if err := writeHours(dir, acc); err != nil {
+			return 0, err
+		}
+	}
 	findings, notEval := rules.Evaluate(acc, rcfg)
 	rep := report.Build(acc, res, findings, notEval, c.loc)
 	if c.since != nil || c.until != nil {
 		rep.SetWindow(c.since, c.until)
 	}
+	rep.Input.Problems = append(rep.Input.Problems, problems...)
+	addComparisons(rep, acc, baseline, c.baseline)
 
 	for _, path := range c.json {
 		if err := writeOutput(path, stdout, rep.WriteJSON); err != nil {

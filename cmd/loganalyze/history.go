@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/report"
+	"loganalyze/sketch"
+	"loganalyze/state"
+)
+
+// hourLabel names an hour (Unix seconds) in UTC, as state files are named.
+func hourLabel(h int64) string {
+	return time.Unix(h, 0).UTC().Format("2006-01-02T15:04Z")
+}
+
+// loadHistory reads, from the state directory, the hour before the
+// window's first hour and the same hour a day before. A missing file is
+// no comparison; a damaged one is also a problem for the report.
+func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, m *sketch.Mapping, top int) (*aggregate.History, []ingest.Problem) {
+	h := &aggregate.History{}
+	first, ok := acc.FirstHour()
+	if since != nil {
+		first, ok = since.Unix()-since.Unix()%aggregate.HourSeconds, true
+		if since.Unix() < 0 && since.Unix()%aggregate.HourSeconds != 0 {
+			first -= aggregate.HourSeconds
+		}
+	}
+	if !ok {
+		h.Reason = "no record has a time, so there is no previous hour"
+		return h, nil
+	}
+	var problems []ingest.Problem
+	read := func(hour int64) *sketch.Set {
+		set, err := d.Read(hour, m, top)
+		if err == nil {
+			return set
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			problems = append(problems, ingest.Problem{File: d.FileName(hour), Reason: "state file skipped: " + err.Error()})
+		}
+		return nil
+	}
+	h.PreviousHour = first - aggregate.HourSeconds
+	h.DayBeforeHour = first - 24*aggregate.HourSeconds
+	h.Previous = read(h.PreviousHour)
+	h.DayBefore = read(h.DayBeforeHour)
+	if h.Previous == nil {
+		h.Reason = "no previous hour in the state directory (" + hourLabel(h.PreviousHour) + ")"
+		if len(problems) > 0 && problems[0].File == d.FileName(h.PreviousHour) {
+			h.Reason = "the previous hour's state file is damaged (" + hourLabel(h.PreviousHour) + ")"
+		}
+	}
+	return h, problems
+}
+
+// writeHours replaces the state file of every hour the window holds.
+func writeHours(d *state.Dir, acc *aggregate.Accumulator) error {
+	for _, h := range acc.SortedHours() {
+		if err := d.Write(h, acc.Hours[h]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addComparisons adds to the report the window against the baseline
+// (when given) and against the earlier hours of the state directory.
+func addComparisons(rep *report.Report, acc, baseline *aggregate.Accumulator, baselinePaths []string) {
+	if baseline != nil {
+		rep.AddComparison(report.Compare("baseline", "the baseline ("+strings.Join(baselinePaths, ", ")+")", baseline.Set, acc.Set))
+	}
+	if h := acc.History; h != nil {
+		if h.Previous != nil {
+			rep.AddComparison(report.Compare("previous_hour", "the previous hour ("+hourLabel(h.PreviousHour)+")", h.Previous, acc.Set))
+		}
+		if h.DayBefore != nil {
+			rep.AddComparison(report.Compare("day_before", "the same hour a day before ("+hourLabel(h.DayBeforeHour)+")", h.DayBefore, acc.Set))
+		}
+	}
+}

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/gen"
+	"loganalyze/state"
+)
+
+// hourStart is the first generated hour; its state file is named in UTC.
+var hourStart = time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+
+// writeHour writes generated requests as JSON lines and returns the path.
+func writeHour(t *testing.T, dir, name string, reqs []gen.Request) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.WriteJSONL(f, reqs, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// genHour is one hour of background traffic from start.
+func genHour(seed uint64, n int, start time.Time) []gen.Request {
+	return gen.Generate(gen.Config{Seed: seed, N: n, Start: start})
+}
+
+type jsonQ struct {
+	Count int64   `json:"count"`
+	P50   float64 `json:"p50_ms"`
+	P95   float64 `json:"p95_ms"`
+	P99   float64 `json:"p99_ms"`
+}
+
+type jsonRow struct {
+	Key      string  `json:"key"`
+	Before   jsonQ   `json:"before"`
+	After    jsonQ   `json:"after"`
+	P50Ratio float64 `json:"p50_ratio"`
+	P95Ratio float64 `json:"p95_ratio"`
+	P99Ratio float64 `json:"p99_ratio"`
+}
+
+type stateReport struct {
+	Input struct {
+		Records  int64 `json:"records"`
+		Problems []struct {
+			File   string `json:"file"`
+			Reason string `json:"reason"`
+		} `json:"problems"`
+	} `json:"input"`
+	Findings []struct {
+		Rule     string            `json:"rule"`
+		Severity string            `json:"severity"`
+		Key      map[string]string `json:"key"`
+	} `json:"findings"`
+	NotEvaluated []struct{ Rule, Reason string } `json:"not_evaluated"`
+	Comparison   struct {
+		Against     string `json:"against"`
+		RequestTime struct {
+			All    jsonRow   `json:"all"`
+			Region []jsonRow `json:"region"`
+		} `json:"request_time"`
+	} `json:"comparison"`
+	DayBefore *struct {
+		Against string `json:"against"`
+	} `json:"comparison_day_before"`
+}
+
+func runJSON(t *testing.T, args ...string) (int, stateReport, string) {
+	t.Helper()
+	code, out, errs := runCLI(t, append([]string{"--tz", "UTC", "--json", "-"}, args...)...)
+	var rep stateReport
+	if code != 1 {
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("exit %d, %v: %s", code, err, errs)
+		}
+	}
+	return code, rep, errs
+}
+
+func regressionReason(rep stateReport) string {
+	for _, n := range rep.NotEvaluated {
+		if n.Rule == "latency_regression" {
+			return n.Reason
+		}
+	}
+	return ""
+}
+
+// TestStateRegression runs an hour, then the next hour with one region
+// made four times slower: latency_regression fires crit for that region
+// and for no other, and the report compares with the previous hour.
+func TestStateRegression(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	prev := genHour(7, 8000, hourStart)
+	cur := make([]gen.Request, len(prev))
+	const slow = "ap-beijing"
+	for i, r := range prev {
+		r.Time = r.Time.Add(time.Hour)
+		if r.Region == slow {
+			r.RequestTime *= 4
+		}
+		cur[i] = r
+	}
+	p1 := writeHour(t, dir, "h1.jsonl", prev)
+	p2 := writeHour(t, dir, "h2.jsonl", cur)
+
+	code, rep, errs := runJSON(t, "--state", st, p1)
+	if code != 0 {
+		t.Fatalf("first hour: exit %d: %s", code, errs)
+	}
+	if want := "no previous hour in the state directory (2026-11-29T08:00Z)"; regressionReason(rep) != want {
+		t.Errorf("first hour: not evaluated %q, want %q", regressionReason(rep), want)
+	}
+	if _, err := os.Stat(filepath.Join(st, "2026-11-29T09.sketch")); err != nil {
+		t.Fatalf("no state file for the first hour: %v", err)
+	}
+
+	code, rep, errs = runJSON(t, "--state", st, p2)
+	if code != 0 {
+		t.Fatalf("second hour: exit %d: %s", code, errs)
+	}
+	if r := regressionReason(rep); r != "" {
+		t.Errorf("second hour: not evaluated: %s", r)
+	}
+	fired := 0
+	for _, f := range rep.Findings {
+		if f.Rule != "latency_regression" || f.Key["dimension"] != "region" || f.Key["metric"] != "request_time" {
+			continue
+		}
+		fired++
+		if f.Key["key"] != slow || f.Severity != "crit" {
+			t.Errorf("finding %v %s; want only %s, crit", f.Key, f.Severity, slow)
+		}
+	}
+	if fired != 1 {
+		t.Errorf("%d request_time region findings, want 1", fired)
+	}
+	if rep.Comparison.Against != "previous_hour" {
+		t.Fatalf("comparison against %q", rep.Comparison.Against)
+	}
+	for _, row := range rep.Comparison.RequestTime.Region {
+		if row.Before.Count != row.After.Count {
+			t.Errorf("%s: %d requests before, %d after; the hours hold the same requests", row.Key, row.Before.Count, row.After.Count)
+		}
+		want := 1.0
+		if row.Key == slow {
+			want = 4
+		}
+		if math.Abs(row.P99Ratio-want) > 0.021*want {
+			t.Errorf("%s: p99 ratio %v, want %v", row.Key, row.P99Ratio, want)
+		}
+	}
+	if rep.DayBefore != nil {
+		t.Error("a day-before comparison without that hour's file")
+	}
+}
+
+// TestStateRewriteIsIdempotent runs the same hour twice: one file, the
+// same bytes.
+func TestStateRewriteIsIdempotent(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	p := writeHour(t, dir, "h.jsonl", genHour(3, 2000, hourStart))
+	var files [][]byte
+	for range 2 {
+		if code, _, errs := runJSON(t, "--state", st, p); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		b, err := os.ReadFile(filepath.Join(st, "2026-11-29T09.sketch"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b)
+	}
+	if string(files[0]) != string(files[1]) {
+		t.Error("the second run wrote a different file")
+	}
+	entries, _ := os.ReadDir(st)
+	if len(entries) != 2 {
+		t.Errorf("%d entries in the state directory, want the hour and the lock", len(entries))
+	}
+}
+
+func TestStateLocked(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	p := writeHour(t, dir, "h.jsonl", genHour(3, 200, hourStart))
+	held, err := state.Open(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p)
+	want := `loganalyze: state directory "` + st + `" is locked by another run (pid ` + strconv.Itoa(os.Getpid()) + ")\n"
+	if code != 1 || errs != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
+	}
+	if _, err := os.Stat(filepath.Join(st, "2026-11-29T09.sketch")); err == nil {
+		t.Error("a locked-out run wrote state")
+	}
+}
+
+func TestDamagedStateFileIsReported(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	if err := os.MkdirAll(st, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(st, "2026-11-29T08.sketch")
+	if err := os.WriteFile(damaged, []byte("LGASTATE\x01 not really"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := writeHour(t, dir, "h.jsonl", genHour(3, 500, hourStart))
+	code, rep, errs := runJSON(t, "--state", st, p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if rep.Input.Records == 0 {
+		t.Error("no records read")
+	}
+	found := false
+	for _, pr := range rep.Input.Problems {
+		if pr.File == damaged && strings.Contains(pr.Reason, "damaged state file") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("damaged file not among the problems: %+v", rep.Input.Problems)
+	}
+	if r := regressionReason(rep); !strings.Contains(r, "damaged") {
+		t.Errorf("not evaluated reason %q", r)
+	}
+	if _, err := os.Stat(filepath.Join(st, "2026-11-29T09.sketch")); err != nil {
+		t.Errorf("the run's own hour was not written: %v", err)
+	}
+}
+
+// TestBaselineRatios compares two generated hours: every ratio is within
+// the sketches' accuracy of the ratio of the exact quantiles.
+func TestBaselineRatios(t *testing.T) {
+	dir := t.TempDir()
+	base := genHour(1, 6000, hourStart)
+	win := genHour(2, 6000, hourStart.Add(24*time.Hour))
+	for i := range win {
+		if win[i].Region == "ap-shanghai" {
+			win[i].RequestTime *= 1.5
+		}
+	}
+	pb := writeHour(t, dir, "base.jsonl", base)
+	pw := writeHour(t, dir, "win.jsonl", win)
+	code, rep, errs := runJSON(t, "--baseline", pb, pw)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if rep.Comparison.Against != "baseline" {
+		t.Fatalf("comparison against %q", rep.Comparison.Against)
+	}
+	exact := func(reqs []gen.Request, region string) [3]float64 {
+		var v []float64
+		for _, r := range reqs {
+			if region == "" || r.Region == region {
+				v = append(v, r.RequestTime*1000)
+			}
+		}
+		sort.Float64s(v)
+		var q [3]float64
+		for i, p := range []float64{0.5, 0.95, 0.99} {
+			q[i] = v[int(p*float64(len(v)-1))]
+		}
+		return q
+	}
+	check := func(row jsonRow, region string) {
+		b, a := exact(base, region), exact(win, region)
+		for i, got := range []float64{row.P50Ratio, row.P95Ratio, row.P99Ratio} {
+			want := a[i] / b[i]
+			// Each quantile is within 1 %, so the ratio is within ~2 %.
+			if math.Abs(got-want) > 0.0205*want+0.001 {
+				t.Errorf("%q quantile %d: ratio %v, exact %v", row.Key, i, got, want)
+			}
+		}
+	}
+	check(rep.Comparison.RequestTime.All, "")
+	if len(rep.Comparison.RequestTime.Region) < 3 {
+		t.Fatalf("%d region rows", len(rep.Comparison.RequestTime.Region))
+	}
+	for _, row := range rep.Comparison.RequestTime.Region {
+		check(row, row.Key)
+	}
+}

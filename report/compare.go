@@ -1,0 +1,234 @@
+package report
+
+import (
+	"sort"
+	"strconv"
+
+	"loganalyze/aggregate"
+	"loganalyze/rules"
+	"loganalyze/sketch"
+)
+
+// Comparison is the window's quantiles next to those of a reference
+// period: a --baseline, or an earlier hour of the state directory.
+type Comparison struct {
+	// Against names the reference: "baseline", "previous_hour" or
+	// "day_before"; Label describes it for people.
+	Against string
+	Label   string
+	Metrics []MetricComparison // in aggregate metric order; metrics with no row are left out
+}
+
+// MetricComparison is one metric's rows: over the whole input and per
+// dimension.
+type MetricComparison struct {
+	Metric string
+	All    *CompareRow // nil when one side has no value
+	By     []DimComparison
+}
+
+// DimComparison is one dimension's rows, for the keys both periods have,
+// largest count (after) first.
+type DimComparison struct {
+	Dim  string
+	Rows []CompareRow
+}
+
+// CompareRow is one key before and after, with the ratios after ÷ before
+// (0 when before is 0).
+type CompareRow struct {
+	Key                          string
+	Before, After                Quantiles
+	P50Ratio, P95Ratio, P99Ratio float64
+}
+
+// Compare builds the comparison of after (the window) with before.
+func Compare(against, label string, before, after *sketch.Set) *Comparison {
+	c := &Comparison{Against: against, Label: label}
+	for m := range aggregate.NumMetrics {
+		mc := MetricComparison{Metric: aggregate.MetricNames[m]}
+		if row, ok := compareRow("all", before.All, after.All, m); ok {
+			mc.All = &row
+		}
+		for d, dim := range after.Dims {
+			dc := DimComparison{Dim: dim.Name}
+			for _, ke := range dim.Sorted() {
+				if be := before.Dims[d].Get(ke.Key); be != nil {
+					if row, ok := compareRow(ke.Key, be, ke.Entry, m); ok {
+						dc.Rows = append(dc.Rows, row)
+					}
+				}
+			}
+			sort.SliceStable(dc.Rows, func(i, j int) bool { return dc.Rows[i].After.Count > dc.Rows[j].After.Count })
+			if len(dc.Rows) > 0 {
+				mc.By = append(mc.By, dc)
+			}
+		}
+		if mc.All != nil || len(mc.By) > 0 {
+			c.Metrics = append(c.Metrics, mc)
+		}
+	}
+	return c
+}
+
+func compareRow(key string, before, after *sketch.Entry, m int) (CompareRow, bool) {
+	b, a := before.Metric(m), after.Metric(m)
+	if b == nil || a == nil || b.Count() == 0 || a.Count() == 0 {
+		return CompareRow{}, false
+	}
+	ratio := func(q float64) float64 {
+		if x := b.Quantile(q); x > 0 {
+			return round3(a.Quantile(q) / x)
+		}
+		return 0
+	}
+	return CompareRow{
+		Key: key, Before: summarize(key, b, before.Count), After: summarize(key, a, after.Count),
+		P50Ratio: ratio(0.5), P95Ratio: ratio(0.95), P99Ratio: ratio(0.99),
+	}, true
+}
+
+// AddComparison adds a comparison to the report.
+func (r *Report) AddComparison(c *Comparison) { r.Comparisons = append(r.Comparisons, c) }
+
+// jsonName is the comparison's key in the JSON report: the first one is
+// "comparison" (SPEC §6), the others "comparison_" + Against.
+func (r *Report) comparisonName(i int) string {
+	if i == 0 {
+		return "comparison"
+	}
+	return "comparison_" + r.Comparisons[i].Against
+}
+
+func briefJSON(q Quantiles) obj {
+	return obj{{Name: "count", Value: q.Count}, {Name: "p50_ms", Value: q.P50}, {Name: "p95_ms", Value: q.P95}, {Name: "p99_ms", Value: q.P99}}
+}
+
+func compareRowJSON(row CompareRow, withKey bool) obj {
+	o := obj{}
+	if withKey {
+		o = append(o, kv{Name: "key", Value: row.Key})
+	}
+	return append(o,
+		kv{Name: "before", Value: briefJSON(row.Before)},
+		kv{Name: "after", Value: briefJSON(row.After)},
+		kv{Name: "p50_ratio", Value: row.P50Ratio},
+		kv{Name: "p95_ratio", Value: row.P95Ratio},
+		kv{Name: "p99_ratio", Value: row.P99Ratio},
+	)
+}
+
+// comparisonJSON is one comparison as comparison.<metric>.<dimension>
+// rows, with what it is against.
+func comparisonJSON(c *Comparison) obj {
+	o := obj{{Name: "against", Value: c.Against}, {Name: "label", Value: c.Label}}
+	for _, mc := range c.Metrics {
+		mo := obj{}
+		if mc.All != nil {
+			mo = append(mo, kv{Name: "all", Value: compareRowJSON(*mc.All, false)})
+		}
+		for _, dc := range mc.By {
+			rows := []obj{}
+			for _, row := range dc.Rows {
+				rows = append(rows, compareRowJSON(row, true))
+			}
+			mo = append(mo, kv{Name: dc.Dim, Value: rows})
+		}
+		o = append(o, kv{Name: mc.Metric, Value: mo})
+	}
+	return o
+}
+
+// comparisonsJSON returns the JSON fields of every comparison.
+func (r *Report) comparisonsJSON() rules.Fields {
+	var out rules.Fields
+	for i, c := range r.Comparisons {
+		out = append(out, kv{Name: r.comparisonName(i), Value: comparisonJSON(c)})
+	}
+	return out
+}
+
+// ratioText formats a ratio for the tables: "1.52×", or "–" when unknown.
+func ratioText(v float64) string {
+	if v == 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64) + "×"
+}
+
+// tableRows calls f with the rows the Markdown and HTML tables show
+// for one metric: all, then each dimension's TableKeys busiest keys.
+func (mc *MetricComparison) tableRows(f func(dim string, row CompareRow)) {
+	if mc.All != nil {
+		f("all", *mc.All)
+	}
+	for _, dc := range mc.By {
+		for _, row := range dc.Rows[:min(TableKeys, len(dc.Rows))] {
+			f(dc.Dim, row)
+		}
+	}
+}
+
+// markdownComparison writes one comparison as a before/after table per
+// metric.
+func markdownComparison(p func(string, ...any), c *Comparison) {
+	p("## Compared with %s (ms)\n\n", mdText(c.Label))
+	if len(c.Metrics) == 0 {
+		p("No metric has values on both sides.\n\n")
+		return
+	}
+	for i := range c.Metrics {
+		mc := &c.Metrics[i]
+		p("### %s\n\n", mc.Metric)
+		p("| dimension | key | count before | count after | p50 before | p50 after | p95 before | p95 after | p99 before | p99 after | p99 ratio |\n")
+		p("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+		mc.tableRows(func(dim string, row CompareRow) {
+			p("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n", mdText(dim), mdCell(row.Key),
+				row.Before.Count, row.After.Count, ms(row.Before.P50), ms(row.After.P50),
+				ms(row.Before.P95), ms(row.After.P95), ms(row.Before.P99), ms(row.After.P99), ratioText(row.P99Ratio))
+		})
+		p("\n")
+	}
+	p("Keys both periods have; each dimension shows its %d busiest (every key is in the JSON report).\n\n", TableKeys)
+}
+
+// htmlComparison is one comparison for the HTML template.
+type htmlComparison struct {
+	Label   string
+	Metrics []htmlCompareMetric
+}
+
+type htmlCompareMetric struct {
+	Name string
+	Rows []htmlCompareRow
+}
+
+type htmlCompareRow struct {
+	Dim, Key                string
+	CountBefore, CountAfter int64
+	P50B, P50A, P95B, P95A  string
+	P99B, P99A, Ratio       string
+	P99BV, P99AV, RatioV    string
+}
+
+func htmlComparisons(cs []*Comparison) []htmlComparison {
+	var out []htmlComparison
+	for _, c := range cs {
+		hc := htmlComparison{Label: c.Label}
+		for i := range c.Metrics {
+			mc := &c.Metrics[i]
+			hm := htmlCompareMetric{Name: mc.Metric}
+			mc.tableRows(func(dim string, row CompareRow) {
+				hm.Rows = append(hm.Rows, htmlCompareRow{
+					Dim: dim, Key: row.Key, CountBefore: row.Before.Count, CountAfter: row.After.Count,
+					P50B: ms(row.Before.P50), P50A: ms(row.After.P50), P95B: ms(row.Before.P95), P95A: ms(row.After.P95),
+					P99B: ms(row.Before.P99), P99A: ms(row.After.P99), Ratio: ratioText(row.P99Ratio),
+					P99BV: promFloat(row.Before.P99), P99AV: promFloat(row.After.P99), RatioV: promFloat(row.P99Ratio),
+				})
+			})
+			hc.Metrics = append(hc.Metrics, hm)
+		}
+		out = append(out, hc)
+	}
+	return out
+}
