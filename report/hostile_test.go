@@ -80,6 +80,8 @@ func hostileReport(t *testing.T) *Report {
 	if r.Input.Records != int64(3*len(hostileStrings)) {
 		t.Fatalf("read %d hostile records, want %d (bad: %v)", r.Input.Records, 3*len(hostileStrings), r.Input.Problems)
 	}
+	// A comparison, so that its tables are checked too.
+	r.AddComparison(Compare("baseline", "the baseline (<script>alert(1)</script>|x)", r.Sketches, r.Sketches))
 	return r
 }
 
