@@ -112,3 +112,37 @@ func (a *Accumulator) finishHours() {
 		s.Finish()
 	}
 }
+
+// PeakHours merges the busiest and the quietest quarter of the hours (by
+// records; ties to the earlier hour) into one set each, folded to top
+// keys. It needs at least MinPeakHours hours; ok is false otherwise.
+func PeakHours(m *sketch.Mapping, top int, hours map[int64]*sketch.Set) (peak, offPeak *sketch.Set, ok bool) {
+	if len(hours) < MinPeakHours {
+		return nil, nil, false
+	}
+	keys := make([]int64, 0, len(hours))
+	for h := range hours {
+		keys = append(keys, h)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		ci, cj := hours[keys[i]].All.Count, hours[keys[j]].All.Count
+		if ci != cj {
+			return ci > cj
+		}
+		return keys[i] < keys[j]
+	})
+	k := (len(keys) + 3) / 4
+	merge := func(hs []int64) *sketch.Set {
+		s := sketch.NewSet(m, NumMetrics, DimNames, top)
+		for _, h := range hs {
+			s.Merge(hours[h])
+		}
+		s.Finish()
+		return s
+	}
+	return merge(keys[:k]), merge(keys[len(keys)-k:]), true
+}
+
+// MinPeakHours is how many hours the data must span for a peak / off-peak
+// split: with four, each quarter is one hour.
+const MinPeakHours = 4

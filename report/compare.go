@@ -17,6 +17,24 @@ type Comparison struct {
 	Against string
 	Label   string
 	Metrics []MetricComparison // in aggregate metric order; metrics with no row are left out
+	// Peak and OffPeak compare the busiest and the quietest quarter of
+	// the hours of each side, when both span several hours; else nil.
+	Peak, OffPeak *Comparison
+}
+
+// SetPeaks adds the peak and off-peak comparisons: the busiest quarter
+// of the hours before with that of after, and the quietest likewise.
+func (c *Comparison) SetPeaks(beforePeak, afterPeak, beforeOff, afterOff *sketch.Set) {
+	c.Peak = Compare(c.Against, c.Label+", busiest quarter of hours", beforePeak, afterPeak)
+	c.OffPeak = Compare(c.Against, c.Label+", quietest quarter of hours", beforeOff, afterOff)
+}
+
+// all returns c followed by its peak and off-peak comparisons, if any.
+func (c *Comparison) all() []*Comparison {
+	if c.Peak == nil {
+		return []*Comparison{c}
+	}
+	return []*Comparison{c, c.Peak, c.OffPeak}
 }
 
 // MetricComparison is one metric's rows: over the whole input and per
@@ -121,7 +139,16 @@ func compareRowJSON(row CompareRow, withKey bool) obj {
 // comparisonJSON is one comparison as comparison.<metric>.<dimension>
 // rows, with what it is against.
 func comparisonJSON(c *Comparison) obj {
-	o := obj{{Name: "against", Value: c.Against}, {Name: "label", Value: c.Label}}
+	o := append(obj{{Name: "against", Value: c.Against}, {Name: "label", Value: c.Label}}, metricsJSON(c)...)
+	if c.Peak != nil {
+		o = append(o, kv{Name: "peak", Value: metricsJSON(c.Peak)}, kv{Name: "off_peak", Value: metricsJSON(c.OffPeak)})
+	}
+	return o
+}
+
+// metricsJSON is a comparison's <metric>.<dimension> rows.
+func metricsJSON(c *Comparison) obj {
+	o := obj{}
 	for _, mc := range c.Metrics {
 		mo := obj{}
 		if mc.All != nil {
@@ -213,7 +240,11 @@ type htmlCompareRow struct {
 
 func htmlComparisons(cs []*Comparison) []htmlComparison {
 	var out []htmlComparison
+	var flat []*Comparison
 	for _, c := range cs {
+		flat = append(flat, c.all()...)
+	}
+	for _, c := range flat {
 		hc := htmlComparison{Label: c.Label}
 		for i := range c.Metrics {
 			mc := &c.Metrics[i]

@@ -57,7 +57,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	p("Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).\n\n", TableKeys)
 	for _, c := range r.Comparisons {
-		markdownComparison(p, c)
+		for _, x := range c.all() {
+			markdownComparison(p, x)
+		}
 	}
 
 	if len(r.Status) > 0 {

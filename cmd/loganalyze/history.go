@@ -70,9 +70,17 @@ func writeHours(d *state.Dir, acc *aggregate.Accumulator) error {
 
 // addComparisons adds to the report the window against the baseline
 // (when given) and against the earlier hours of the state directory.
-func addComparisons(rep *report.Report, acc, baseline *aggregate.Accumulator, baselinePaths []string) {
+// A baseline and a window that both span several hours are also compared
+// peak with peak and off-peak with off-peak.
+func addComparisons(rep *report.Report, acc, baseline *aggregate.Accumulator, baselinePaths []string, m *sketch.Mapping, top int) {
 	if baseline != nil {
-		rep.AddComparison(report.Compare("baseline", "the baseline ("+strings.Join(baselinePaths, ", ")+")", baseline.Set, acc.Set))
+		c := report.Compare("baseline", "the baseline ("+strings.Join(baselinePaths, ", ")+")", baseline.Set, acc.Set)
+		if bp, bo, ok := aggregate.PeakHours(m, top, baseline.Hours); ok {
+			if ap, ao, ok := aggregate.PeakHours(m, top, acc.Hours); ok {
+				c.SetPeaks(bp, ap, bo, ao)
+			}
+		}
+		rep.AddComparison(c)
 	}
 	if h := acc.History; h != nil {
 		if h.Previous != nil {

@@ -305,3 +305,81 @@ func TestBaselineRatios(t *testing.T) {
 		check(row, row.Key)
 	}
 }
+
+// TestBaselinePeakSplit compares eight hours with eight hours whose
+// request counts differ per hour: peak compares the two busiest hours of
+// each side, off_peak the two quietest, each against the exact quantiles
+// of those hours' requests. The window's busy hours are made slower.
+func TestBaselinePeakSplit(t *testing.T) {
+	dir := t.TempDir()
+	var base, win []gen.Request
+	var basePeak, baseOff, winPeak, winOff []float64
+	for h := range 8 {
+		// Baseline hour h has 400·(h+1) requests: peak hours 6, 7; quiet 0, 1.
+		reqs := genHour(uint64(10+h), 400*(h+1), hourStart.Add(time.Duration(h)*time.Hour))
+		for _, r := range reqs {
+			switch {
+			case h >= 6:
+				basePeak = append(basePeak, r.RequestTime*1000)
+			case h <= 1:
+				baseOff = append(baseOff, r.RequestTime*1000)
+			}
+		}
+		base = append(base, reqs...)
+		// Window hour h has 400·(8−h) requests: peak hours 0, 1; quiet 6, 7.
+		reqs = genHour(uint64(30+h), 400*(8-h), hourStart.Add(time.Duration(24+h)*time.Hour))
+		for i := range reqs {
+			if h <= 1 {
+				reqs[i].RequestTime *= 2
+				winPeak = append(winPeak, reqs[i].RequestTime*1000)
+			} else if h >= 6 {
+				winOff = append(winOff, reqs[i].RequestTime*1000)
+			}
+		}
+		win = append(win, reqs...)
+	}
+	pb := writeHour(t, dir, "base.jsonl", base)
+	pw := writeHour(t, dir, "win.jsonl", win)
+	code, out, errs := runCLI(t, "--tz", "UTC", "--json", "-", "--baseline", pb, pw)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Comparison struct {
+			Peak struct {
+				RequestTime struct {
+					All jsonRow `json:"all"`
+				} `json:"request_time"`
+			} `json:"peak"`
+			OffPeak struct {
+				RequestTime struct {
+					All jsonRow `json:"all"`
+				} `json:"request_time"`
+			} `json:"off_peak"`
+		} `json:"comparison"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name          string
+		row           jsonRow
+		before, after []float64
+	}{
+		{"peak", rep.Comparison.Peak.RequestTime.All, basePeak, winPeak},
+		{"off_peak", rep.Comparison.OffPeak.RequestTime.All, baseOff, winOff},
+	} {
+		if c.row.Before.Count != int64(len(c.before)) || c.row.After.Count != int64(len(c.after)) {
+			t.Errorf("%s: counts %d, %d; want %d, %d", c.name, c.row.Before.Count, c.row.After.Count, len(c.before), len(c.after))
+		}
+		sort.Float64s(c.before)
+		sort.Float64s(c.after)
+		for i, q := range []float64{0.5, 0.95, 0.99} {
+			want := c.after[int(q*float64(len(c.after)-1))] / c.before[int(q*float64(len(c.before)-1))]
+			got := []float64{c.row.P50Ratio, c.row.P95Ratio, c.row.P99Ratio}[i]
+			if math.Abs(got-want) > 0.0205*want+0.001 {
+				t.Errorf("%s q%v: ratio %v, exact %v", c.name, q, got, want)
+			}
+		}
+	}
+}

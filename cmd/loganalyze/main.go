@@ -225,6 +225,9 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		aopts.Until = c.until.UnixNano()
 		aopts.HasUntil = true
 	}
+	// Hour sets: for the state files, and for the peak / off-peak split
+	// of a baseline comparison.
+	aopts.Hourly = len(c.baseline) > 0
 	baseOpts := aopts
 	var dir *state.Dir
 	if c.stateDir != "" {
@@ -282,7 +285,7 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		rep.SetWindow(c.since, c.until)
 	}
 	rep.Input.Problems = append(rep.Input.Problems, problems...)
-	addComparisons(rep, acc, baseline, c.baseline)
+	addComparisons(rep, acc, baseline, c.baseline, mapping, c.top)
 
 	for _, path := range c.json {
 		if err := writeOutput(path, stdout, rep.WriteJSON); err != nil {
