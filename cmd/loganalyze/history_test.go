@@ -383,3 +383,33 @@ func TestBaselinePeakSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestStateDayBefore: the same hour a day before is compared too, under
+// comparison_day_before when the previous hour takes comparison.
+func TestStateDayBefore(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	day := writeHour(t, dir, "day.jsonl", genHour(1, 1000, hourStart.Add(-24*time.Hour)))
+	prevReqs, curReqs := genHour(2, 1000, hourStart.Add(-time.Hour)), genHour(3, 1000, hourStart)
+	prev := writeHour(t, dir, "prev.jsonl", prevReqs)
+	cur := writeHour(t, dir, "cur.jsonl", curReqs)
+	for _, p := range []string{day, cur} {
+		if code, _, errs := runJSON(t, "--state", st, p); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	_, rep, _ := runJSON(t, "--state", st, cur)
+	if rep.Comparison.Against != "day_before" || rep.DayBefore != nil {
+		t.Errorf("with only the day before: comparison against %q", rep.Comparison.Against)
+	}
+	if code, _, errs := runJSON(t, "--state", st, prev); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, rep, _ = runJSON(t, "--state", st, cur)
+	if rep.Comparison.Against != "previous_hour" || rep.DayBefore == nil || rep.DayBefore.Against != "day_before" {
+		t.Errorf("with both: comparison against %q, day before %+v", rep.Comparison.Against, rep.DayBefore)
+	}
+	if all := rep.Comparison.RequestTime.All; all.Before.Count != int64(len(prevReqs)) || all.After.Count != int64(len(curReqs)) {
+		t.Errorf("counts %+v", rep.Comparison.RequestTime.All)
+	}
+}
