@@ -89,3 +89,32 @@ func TestHoursAddUpToTheWindow(t *testing.T) {
 		t.Error("hour sets without Hourly")
 	}
 }
+
+// BenchmarkHourly reads 20,000 generated requests over three hours with
+// one worker, without and with the per-hour sets (--state).
+func BenchmarkHourly(b *testing.B) {
+	reqs := gen.Generate(gen.Config{Seed: 5, N: 20000, Duration: 3 * time.Hour, Plants: gen.All})
+	var buf bytes.Buffer
+	if _, err := gen.WriteJSONL(&buf, reqs, gen.WriteOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, hourly := range []bool{false, true} {
+		b.Run("hourly="+map[bool]string{false: "off", true: "on"}[hourly], func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.JSONL, Location: time.UTC, Workers: 1, Stdin: bytes.NewReader(data)},
+					func() *Accumulator { return New(Options{Mapping: m, Top: 1000, Hourly: hourly}) })
+				if err != nil {
+					b.Fatal(err)
+				}
+				MergeAll(accs)
+			}
+		})
+	}
+}

@@ -25,10 +25,7 @@ func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, m *
 	h := &aggregate.History{}
 	first, ok := acc.FirstHour()
 	if since != nil {
-		first, ok = since.Unix()-since.Unix()%aggregate.HourSeconds, true
-		if since.Unix() < 0 && since.Unix()%aggregate.HourSeconds != 0 {
-			first -= aggregate.HourSeconds
-		}
+		first, ok = since.Truncate(time.Hour).Unix(), true
 	}
 	if !ok {
 		h.Reason = "no record has a time, so there is no previous hour"
