@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -411,5 +415,59 @@ func TestStateDayBefore(t *testing.T) {
 	}
 	if all := rep.Comparison.RequestTime.All; all.Before.Count != int64(len(prevReqs)) || all.After.Count != int64(len(curReqs)) {
 		t.Errorf("counts %+v", rep.Comparison.RequestTime.All)
+	}
+}
+
+// TestMain runs the tests, or, as the child process of
+// TestStateLockedByAnotherProcess, holds a state directory's lock until
+// its stdin closes.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("LOGANALYZE_HOLD_LOCK"); dir != "" {
+		d, err := state.Open(dir)
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("locked")
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		d.Close()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestStateLockedByAnotherProcess(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	p := writeHour(t, dir, "h.jsonl", genHour(3, 200, hourStart))
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "LOGANALYZE_HOLD_LOCK="+st)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "locked\n" {
+		t.Fatalf("child: %q, %v", line, err)
+	}
+	code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p)
+	want := `loganalyze: state directory "` + st + `" is locked by another run (pid ` + strconv.Itoa(cmd.Process.Pid) + ")\n"
+	if code != 1 || errs != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	if code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p); code != 0 {
+		t.Errorf("after the other run ended: exit %d: %s", code, errs)
 	}
 }
