@@ -92,6 +92,9 @@ type RegressionConfig struct {
 	MinIncreaseMs float64
 	MinRequests   int64
 	CritRatio     float64
+	// MaxKeys is how many regressed keys of one metric and dimension are
+	// reported, by impact; the rest are counted in the last one's evidence.
+	MaxKeys int64
 }
 
 // Default returns the built-in settings of SPEC §5.
@@ -103,7 +106,7 @@ func Default() *Config {
 		Storm:        StormConfig{Enabled: true, Min429: 20, MinShare: 0.20, CritShare: 0.5},
 		Burst:        BurstConfig{Enabled: true, MinErrors: 20, MinShare: 0.05, CritShare: 0.25},
 		TokenCache:   TokenCacheConfig{Enabled: true, MinTokenRequests: 20, MinRatio: 0.5},
-		Regression:   RegressionConfig{Enabled: true, MinRatio: 1.5, MinIncreaseMs: 100, MinRequests: 200, CritRatio: 3},
+		Regression:   RegressionConfig{Enabled: true, MinRatio: 1.5, MinIncreaseMs: 100, MinRequests: 200, CritRatio: 3, MaxKeys: 3},
 		Models:       map[string]float64{},
 		TokenURI:     regexp.MustCompile(aggregate.DefaultTokenURI),
 	}
@@ -169,7 +172,7 @@ func (c *Config) params(rule string) []param {
 	case RuleRegression:
 		r := &c.Regression
 		return []param{enabledP(&r.Enabled), floatP("min_ratio", &r.MinRatio), floatP("min_increase_ms", &r.MinIncreaseMs),
-			intP("min_requests", &r.MinRequests), floatP("crit_ratio", &r.CritRatio)}
+			intP("min_requests", &r.MinRequests), floatP("crit_ratio", &r.CritRatio), intP("max_keys", &r.MaxKeys)}
 	}
 	return nil
 }

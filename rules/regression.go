@@ -32,18 +32,35 @@ func regression(acc *aggregate.Accumulator, c *Config) []Finding {
 			out = append(out, f)
 		}
 		for d, dim := range acc.Set.Dims {
+			var found []Finding
 			for _, ke := range dim.Sorted() {
 				pe := prev.Dims[d].Get(ke.Key)
 				if pe == nil {
 					continue
 				}
 				if f, ok := regressed(c.Regression, m, dim.Name, ke.Key, ke.Entry, pe, hour); ok {
-					out = append(out, f)
+					found = append(found, f)
 				}
 			}
+			out = append(out, capKeys(found, c.Regression.MaxKeys)...)
 		}
 	}
 	return out
+}
+
+// capKeys keeps the max findings of one metric and dimension with the
+// largest impact. When one region slows down, its routes, clients and
+// models regress with it; listing each would bury the cause, so the last
+// finding kept counts the keys left out.
+func capKeys(fs []Finding, max int64) []Finding {
+	if max <= 0 || int64(len(fs)) <= max {
+		return fs
+	}
+	SortFindings(fs)
+	kept := fs[:max]
+	last := &kept[max-1]
+	last.Evidence = append(last.Evidence, Field{"more_keys_regressed", int64(len(fs)) - max})
+	return kept
 }
 
 func regressed(c RegressionConfig, m int, dim, key string, now, before *sketch.Entry, hour string) (Finding, bool) {

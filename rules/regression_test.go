@@ -193,7 +193,38 @@ func TestLatencyRegression(t *testing.T) {
 				t.Errorf("×%v: region %s fired, only %s was slowed", c.factor, k.key, slow)
 			}
 		}
-		t.Logf("×%v: %d regression findings; oracle %d for region/all (%d borderline)", c.factor, len(got), len(want), len(borderline))
+		// At most max_keys findings per metric and dimension; the keys
+		// left out are counted, and without the cap they all appear.
+		perDim := map[[2]string]int64{}
+		var shown, more int64
+		for _, f := range findings {
+			if f.Rule != rules.RuleRegression {
+				continue
+			}
+			shown++
+			perDim[[2]string{f.Key.Get("metric").(string), f.Key.Get("dimension").(string)}]++
+			if v, ok := f.Evidence.Get("more_keys_regressed").(int64); ok {
+				more += v
+			}
+		}
+		for k, n := range perDim {
+			if n > cfg.Regression.MaxKeys {
+				t.Errorf("×%v: %d findings for %v, want at most %d", c.factor, n, k, cfg.Regression.MaxKeys)
+			}
+		}
+		uncapped := rules.Default()
+		uncapped.Regression.MaxKeys = 0
+		all, _ := rules.Evaluate(acc, uncapped)
+		var total int64
+		for _, f := range all {
+			if f.Rule == rules.RuleRegression {
+				total++
+			}
+		}
+		if total != shown+more || (more == 0) != (total == shown) {
+			t.Errorf("×%v: %d regressions without the cap, %d shown + %d counted with it", c.factor, total, shown, more)
+		}
+		t.Logf("×%v: %d regression findings (%d more counted); oracle %d for region/all (%d borderline)", c.factor, len(got), more, len(want), len(borderline))
 	}
 }
 
