@@ -247,7 +247,7 @@ func (r *Report) htmlFinding(n int, f *rules.Finding) htmlFinding {
 func htmlFields(fs rules.Fields) []htmlField {
 	out := make([]htmlField, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, htmlField{Name: f.Name, Value: valueText(f.Value)})
+		out = append(out, htmlField{Name: f.Name, Value: fieldText(f)})
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -144,9 +145,19 @@ func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {
 func mdFields(fs rules.Fields) string {
 	var parts []string
 	for _, f := range fs {
-		parts = append(parts, mdText(f.Name)+" = "+mdText(valueText(f.Value)))
+		parts = append(parts, mdText(f.Name)+" = "+mdText(fieldText(f)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// fieldText formats one evidence value: times in ms with the precision
+// they deserve, other numbers as they are (a share of 0.17, 70 B
+// parameters).
+func fieldText(f rules.Field) string {
+	if v, ok := f.Value.(float64); ok && !strings.HasSuffix(f.Name, "_ms") {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return valueText(f.Value)
 }
 
 func valueText(v any) string {
