@@ -110,6 +110,49 @@ func New(opts Options) *Accumulator {
 	return a
 }
 
+// addToSet adds a record's metric bins to set: the whole input and the
+// entry of each dimension key the record has. The window's set and the
+// per-hour sets are filled by this one function, so their keys agree.
+func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) {
+	m := a.opts.Mapping
+	add := func(e *sketch.Entry) {
+		e.Count++
+		for i := range bins {
+			if has[i] {
+				e.Add(m, i, bins[i])
+			}
+		}
+	}
+	add(set.All)
+	dims := set.Dims
+	if k := r.Text(ingest.FRegion); k != nil {
+		add(dims[DimRegion].Entry(k))
+	}
+	if k := r.Text(ingest.FModel); k != nil {
+		add(dims[DimModel].Entry(k))
+	}
+	if status, ok := r.Int(ingest.FStatus); ok {
+		a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
+		add(dims[DimStatus].Entry(a.keyBuf))
+	}
+	if k := r.Text(ingest.FClient); k != nil {
+		add(dims[DimClient].Entry(k))
+	}
+	if cr := r.Text(ingest.FClientRegion); cr != nil {
+		add(dims[DimClientRegion].Entry(cr))
+		if reg := r.Text(ingest.FRegion); reg != nil {
+			a.keyBuf = append(append(append(a.keyBuf[:0], cr...), "→"...), reg...)
+			add(dims[DimRoute].Entry(a.keyBuf))
+		}
+	}
+	if s, ok := r.Bool(ingest.FStream); ok {
+		add(dims[DimStream].Entry(boolKey(s)))
+	}
+	if u := r.Text(ingest.FURI); u != nil {
+		add(dims[DimURI].Entry(Path(u)))
+	}
+}
+
 // Add adds one record.
 func (a *Accumulator) Add(r *ingest.Record) {
 	if a.opts.HasSince || a.opts.HasUntil {
@@ -142,44 +185,10 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		bins[TTFT], has[TTFT] = m.Bin(v), true
 	}
 
-	add := func(e *sketch.Entry) {
-		e.Count++
-		for i := range bins {
-			if has[i] {
-				e.Add(m, i, bins[i])
-			}
-		}
-	}
-	add(a.Set.All)
-	dims := a.Set.Dims
-	if k := r.Text(ingest.FRegion); k != nil {
-		add(dims[DimRegion].Entry(k))
-	}
-	if k := r.Text(ingest.FModel); k != nil {
-		add(dims[DimModel].Entry(k))
-	}
+	a.addToSet(a.Set, r, &bins, &has)
 	status, okStatus := r.Int(ingest.FStatus)
 	if okStatus {
 		a.Status[int(status)]++
-		a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
-		add(dims[DimStatus].Entry(a.keyBuf))
-	}
-	if k := r.Text(ingest.FClient); k != nil {
-		add(dims[DimClient].Entry(k))
-	}
-	cr := r.Text(ingest.FClientRegion)
-	if cr != nil {
-		add(dims[DimClientRegion].Entry(cr))
-		if reg := r.Text(ingest.FRegion); reg != nil {
-			a.keyBuf = append(append(append(a.keyBuf[:0], cr...), "→"...), reg...)
-			add(dims[DimRoute].Entry(a.keyBuf))
-		}
-	}
-	if s, ok := r.Bool(ingest.FStream); ok {
-		add(dims[DimStream].Entry(boolKey(s)))
-	}
-	if u := r.Text(ingest.FURI); u != nil {
-		add(dims[DimURI].Entry(Path(u)))
 	}
 	a.Rules.add(r, &bins, &has)
 

@@ -2,7 +2,6 @@ package aggregate
 
 import (
 	"sort"
-	"strconv"
 
 	"loganalyze/ingest"
 	"loganalyze/sketch"
@@ -56,43 +55,7 @@ func (a *Accumulator) addHour(r *ingest.Record, t int64, bins *[NumMetrics]sketc
 		set = sketch.NewSet(a.opts.Mapping, NumMetrics, DimNames, a.opts.Top)
 		a.Hours[h] = set
 	}
-	m := a.opts.Mapping
-	add := func(e *sketch.Entry) {
-		e.Count++
-		for i := range bins {
-			if has[i] {
-				e.Add(m, i, bins[i])
-			}
-		}
-	}
-	add(set.All)
-	dims := set.Dims
-	if k := r.Text(ingest.FRegion); k != nil {
-		add(dims[DimRegion].Entry(k))
-	}
-	if k := r.Text(ingest.FModel); k != nil {
-		add(dims[DimModel].Entry(k))
-	}
-	if status, ok := r.Int(ingest.FStatus); ok {
-		a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
-		add(dims[DimStatus].Entry(a.keyBuf))
-	}
-	if k := r.Text(ingest.FClient); k != nil {
-		add(dims[DimClient].Entry(k))
-	}
-	if cr := r.Text(ingest.FClientRegion); cr != nil {
-		add(dims[DimClientRegion].Entry(cr))
-		if reg := r.Text(ingest.FRegion); reg != nil {
-			a.keyBuf = append(append(append(a.keyBuf[:0], cr...), "→"...), reg...)
-			add(dims[DimRoute].Entry(a.keyBuf))
-		}
-	}
-	if s, ok := r.Bool(ingest.FStream); ok {
-		add(dims[DimStream].Entry(boolKey(s)))
-	}
-	if u := r.Text(ingest.FURI); u != nil {
-		add(dims[DimURI].Entry(Path(u)))
-	}
+	a.addToSet(set, r, bins, has)
 }
 
 // mergeHours adds o's hour sets into a's.
