@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bufio"
 	"io"
 	"math"
 	"strconv"
@@ -13,35 +12,7 @@ import (
 // second, as $time_local has it), and the load balancer's own columns get
 // plausible constants. It returns how many bad lines it inserted.
 func WriteCLB(w io.Writer, reqs []Request, o WriteOptions) (int, error) {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	var b []byte
-	bad := 0
-	for i := range reqs {
-		b = appendCLB(b, &reqs[i], "", "")
-		if o.BadEvery > 0 && (i+1)%o.BadEvery == 0 {
-			switch bad % numBadKinds {
-			case badFieldCount:
-				b = append(b, "[broken clb line\n"...)
-			case badGarbage:
-				b = append(b, garbage+"\n"...)
-			case badTime:
-				b = appendCLB(b, &reqs[i], "not-a-time", "")
-			case badRequestTime:
-				b = appendCLB(b, &reqs[i], "", "abc")
-			}
-			bad++
-		}
-		if len(b) >= 1<<15 {
-			if _, err := bw.Write(b); err != nil {
-				return bad, err
-			}
-			b = b[:0]
-		}
-	}
-	if _, err := bw.Write(b); err != nil {
-		return bad, err
-	}
-	return bad, bw.Flush()
+	return writeRows(w, reqs, o, "", "[broken clb line", appendCLB)
 }
 
 // appendCLB appends one CLB line; a non-empty timeText or rtText replaces

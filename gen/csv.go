@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bufio"
 	"io"
 	"math"
 	"strconv"
@@ -33,60 +32,19 @@ func WriteTSV(w io.Writer, reqs []Request, o WriteOptions) (int, error) {
 	return writeTable(w, reqs, o, '\t')
 }
 
-// badTable are the kinds of bad row, in rotation: the wrong field count,
-// binary garbage, a row whose time is unreadable, a row whose
-// request_time is unreadable. The last two are built from a request.
-const (
-	badFieldCount = iota
-	badGarbage
-	badTime
-	badRequestTime
-	numBadKinds
-)
-
-const garbage = "\x00\x01\x02binary\xff\xfe garbage"
-
 func writeTable(w io.Writer, reqs []Request, o WriteOptions, sep byte) (int, error) {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	var b []byte
+	var header []byte
 	for i, c := range csvColumns {
 		if i > 0 {
-			b = append(b, sep)
+			header = append(header, sep)
 		}
-		b = append(b, c...)
+		header = append(header, c...)
 	}
-	b = append(b, '\n')
-	bad := 0
-	for i := range reqs {
-		b = appendTableRow(b, &reqs[i], sep, "", "")
-		if o.BadEvery > 0 && (i+1)%o.BadEvery == 0 {
-			switch bad % numBadKinds {
-			case badFieldCount:
-				b = append(b, "2026-11-29 10:00:00.000"...)
-				b = append(b, sep)
-				b = append(b, "broken"...)
-				b = append(b, sep)
-				b = append(b, "row\n"...)
-			case badGarbage:
-				b = append(b, garbage+"\n"...)
-			case badTime:
-				b = appendTableRow(b, &reqs[i], sep, "not-a-time", "")
-			case badRequestTime:
-				b = appendTableRow(b, &reqs[i], sep, "", "abc")
-			}
-			bad++
-		}
-		if len(b) >= 1<<15 {
-			if _, err := bw.Write(b); err != nil {
-				return bad, err
-			}
-			b = b[:0]
-		}
-	}
-	if _, err := bw.Write(b); err != nil {
-		return bad, err
-	}
-	return bad, bw.Flush()
+	header = append(header, '\n')
+	broken := "2026-11-29 10:00:00.000" + string(sep) + "broken" + string(sep) + "row"
+	return writeRows(w, reqs, o, string(header), broken, func(b []byte, r *Request, timeText, rtText string) []byte {
+		return appendTableRow(b, r, sep, timeText, rtText)
+	})
 }
 
 // appendTableRow appends one row; a non-empty timeText or rtText replaces
