@@ -14,6 +14,9 @@ import (
 	"time"
 )
 
+// MaxSeen is how many field names FileStats.Seen keeps.
+const MaxSeen = 40
+
 // MaxLine is the longest line read; a longer one is a bad line.
 const MaxLine = 1 << 20
 
@@ -42,8 +45,15 @@ type Sink interface {
 
 // FileStats describes one input after the run.
 type FileStats struct {
-	Path     string
-	Format   Format
+	Path   string
+	Format Format
+	// Source is the program that wrote the file (SPEC §3 "Sources"), as
+	// detected or forced; "" when no known source matched.
+	Source string
+	// Seen lists the field names the file's first record carried, in
+	// their own spelling (at most MaxSeen), so a report that could read
+	// nothing can say what was there.
+	Seen     []string
 	Records  int64
 	BadLines int64
 	// Incomplete is set when the file could not be read to its end
@@ -99,6 +109,8 @@ type fileState struct {
 	index  int
 	path   string
 	format Format
+	source string   // FileStats.Source
+	seen   []string // FileStats.Seen
 	cfg    parserConfig
 	// Written by the reader only, read after the run.
 	incomplete bool
@@ -222,7 +234,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 
 	res := &Result{}
 	for _, fs := range files {
-		st := FileStats{Path: fs.path, Format: fs.format, Incomplete: fs.incomplete, Reason: fs.reason}
+		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Seen: fs.seen, Incomplete: fs.incomplete, Reason: fs.reason}
 		var probs []Problem
 		for _, t := range append(tallies, p.reader) {
 			if fs.index < len(t.files) {
