@@ -165,7 +165,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	}
 	a.Records++
 	for set := r.Fields(); set != 0; set &= set - 1 {
-		a.Present[bits.TrailingZeros32(set)]++
+		a.Present[bits.TrailingZeros64(set)]++
 	}
 	m := a.opts.Mapping
 	var bins [NumMetrics]sketch.Bin

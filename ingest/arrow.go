@@ -38,7 +38,7 @@ func readArrow(src io.ReaderAt, size int64, s *rowSink) error {
 			return fmt.Errorf("damaged arrow file: %w", err)
 		}
 		defer fr.Close()
-		cols := arrowColumns(fr.Schema(), s.fs.cfg.schema)
+		cols := s.arrowColumns(fr.Schema())
 		for i := range fr.NumRecords() {
 			rec, err := fr.RecordAt(i)
 			if err != nil {
@@ -68,7 +68,7 @@ func readArrowStream(r io.Reader, size int64, s *rowSink, mem memory.Allocator) 
 		return err
 	}
 	defer rd.Release()
-	cols := arrowColumns(rd.Schema(), s.fs.cfg.schema)
+	cols := s.arrowColumns(rd.Schema())
 	for rd.Next() {
 		if err := sendArrowRecord(rd.Record(), cols, s, size); err != nil {
 			return err
@@ -87,7 +87,15 @@ type arrowColumn struct {
 	bs    Bindings
 }
 
-func arrowColumns(sch *arrow.Schema, sc *Schema) []arrowColumn {
+// arrowColumns binds the columns of sch, after choosing the file's
+// source from their names.
+func (s *rowSink) arrowColumns(sch *arrow.Schema) []arrowColumn {
+	var names []string
+	for _, f := range sch.Fields() {
+		names = append(names, f.Name)
+	}
+	s.p.applySource(s.fs, names)
+	sc := s.fs.cfg.schema
 	var cols []arrowColumn
 	for i, f := range sch.Fields() {
 		if bs := sc.LookupString(f.Name); len(bs) > 0 {

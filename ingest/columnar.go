@@ -56,7 +56,7 @@ func (s *rowSink) start(n int) *colBatch {
 	b := batchPool.Get().(*colBatch)
 	b.arena = b.arena[:0]
 	for i := range n {
-		b.recs[i].Reset()
+		b.recs[i].reset(s.fs.cfg.schema)
 		b.bad[i] = ""
 	}
 	s.batch = b

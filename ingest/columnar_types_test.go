@@ -78,7 +78,7 @@ func checkTyped(t *testing.T, rows []row, res *ingest.Result) {
 func TestParquetColumnTypes(t *testing.T) {
 	type pqAlt struct {
 		Extra    string   `parquet:"extra"`
-		Duration float32  `parquet:"Duration"`
+		Duration float32  `parquet:"duration"`
 		Stream   bool     `parquet:"llm_stream"`
 		TS       int64    `parquet:"timestamp,timestamp(microsecond)"`
 		Model    *string  `parquet:"ModelName,optional,dict"`

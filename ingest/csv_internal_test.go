@@ -22,7 +22,7 @@ type textWant struct {
 // checkTextRecord compares r with ws; fields not in ws must be absent.
 func checkTextRecord(t *testing.T, r *Record, ws []textWant) {
 	t.Helper()
-	var seen uint32
+	var seen uint64
 	for _, w := range ws {
 		seen |= 1 << w.f
 		if !r.Has(w.f) {

@@ -23,7 +23,7 @@ import (
 // textRow is one record's canonical fields, copied out of the reader's
 // buffers.
 type textRow struct {
-	fields uint32
+	fields uint64
 	timeNS int64
 	num    [ingest.NumFields]float64
 	text   [ingest.NumFields]string

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -376,4 +377,65 @@ func (s *scanner) skip() error {
 		s.i++
 	}
 	return s.fail("truncated")
+}
+
+// jsonKeys returns the top-level keys of the JSON object that starts line
+// whose value is present (not null, "", or "-"), at most max of them, in
+// order. A line cut short (or damaged) gives the keys read before the
+// damage.
+func jsonKeys(line []byte, max int) []string {
+	s := scanner{b: line}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return nil
+	}
+	s.i++
+	var keys []string
+	var p jsonParser
+	for len(keys) < max {
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return keys
+		}
+		k, err := p.str(&s)
+		if err != nil {
+			return keys
+		}
+		key := string(k)
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return keys
+		}
+		s.i++
+		s.ws()
+		if s.i >= len(s.b) {
+			return keys
+		}
+		start := s.i
+		switch s.b[s.i] {
+		case '"':
+			if _, err := p.str(&s); err != nil {
+				return keys
+			}
+		case '{', '[':
+			if s.skip() != nil {
+				return keys
+			}
+		default:
+			for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' {
+				s.i++
+			}
+		}
+		switch string(bytes.TrimSpace(s.b[start:s.i])) {
+		case "null", `""`, `"-"`:
+		default:
+			keys = append(keys, key)
+		}
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ',' {
+			return keys
+		}
+		s.i++
+	}
+	return keys
 }

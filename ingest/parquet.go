@@ -46,6 +46,11 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	if err != nil {
 		return fmt.Errorf("damaged parquet file: %w", err)
 	}
+	var names []string
+	for _, f := range pf.Schema().Fields() {
+		names = append(names, f.Name())
+	}
+	s.p.applySource(s.fs, names)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	loc := s.fs.cfg.loc
 	cols := make([]pqColumn, len(specs))

@@ -25,7 +25,9 @@ const chunkSize = 256 << 10
 
 // Options configure a run of the pipeline.
 type Options struct {
-	Format    Format         // Auto detects per file
+	Format Format // Auto detects per file
+	// Source forces a source schema (SourceNames); "" detects it per file.
+	Source    string
 	LogFormat string         // nginx log_format for text logs
 	Schema    *Schema        // field names; nil means the built-in one
 	Location  *time.Location // zone of timestamps without one; nil is UTC
@@ -303,7 +305,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 				l = l[:n-1]
 			}
 			if !blank(l) {
-				rec.Reset()
+				rec.reset(u.file.cfg.schema)
 				if err := lp.Parse(l, &rec); err != nil {
 					t.bad(u.file, line, err.Error())
 				} else if rec.Fields() == 0 {
@@ -361,6 +363,15 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format.columnar() {
 		return p.readColumnar(fs, br, r, rc)
 	}
+	if fs.format == JSONL {
+		// The first line's keys tell the source; a long first line is
+		// peeked further than the sniffing head.
+		first, _ := br.Peek(64 << 10)
+		p.applySource(fs, jsonKeys(firstLine(first), MaxSeen))
+	} else if fs.format == CLB {
+		fs.source = "clb"
+		p.applySource(fs, nil)
+	}
 	if fs.format == Nginx && fs.cfg.logFormat == "" {
 		// nginx text without --log-format: use the known format its
 		// first lines follow (combined, upstreaminfo, …), if any.
@@ -381,6 +392,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader) error {
 			return readError(err)
 		}
 		fs.cfg.header = bytes.TrimRight(append([]byte(nil), h...), "\r\n")
+		p.applySource(fs, headerNames(fs.cfg.header, fs.format))
 		line++
 	}
 	buf := p.pool.Get().(*[]byte)
@@ -438,4 +450,54 @@ func readError(err error) error {
 		return fmt.Errorf("truncated: %w", err)
 	}
 	return err
+}
+
+// applySource picks the file's schema from the field names its first
+// record carries (or the --source given), and notes them for the report.
+func (p *pipeline) applySource(fs *fileState, names []string) {
+	if fs.seen == nil && len(names) > 0 {
+		fs.seen = names[:min(len(names), MaxSeen):min(len(names), MaxSeen)]
+	}
+	sch, name, loc := p.opts.Schema.ForNames(names, p.opts.Source)
+	fs.cfg.schema = sch
+	if name != "" {
+		fs.source = name
+	}
+	if loc != nil {
+		fs.cfg.loc = loc
+	}
+}
+
+// firstLine returns the first line of b that is not blank, without its
+// line end (cut at the end of b when b holds no full line).
+func firstLine(b []byte) []byte {
+	for len(b) > 0 {
+		l := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			l, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		l = bytes.TrimRight(l, "\r")
+		if !blank(l) {
+			return l
+		}
+	}
+	return nil
+}
+
+// headerNames splits a CSV or TSV header into column names.
+func headerNames(header []byte, f Format) []string {
+	sep := byte(',')
+	if f == TSV {
+		sep = '\t'
+	}
+	var names []string
+	for _, n := range bytes.Split(bytes.TrimPrefix(header, utf8BOM), []byte{sep}) {
+		n = bytes.Trim(bytes.TrimSpace(n), `"`)
+		if len(n) > 0 {
+			names = append(names, string(n))
+		}
+	}
+	return names
 }

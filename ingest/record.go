@@ -34,6 +34,16 @@ const (
 	FCompletionTokens
 	FUpstreamStatus
 	FUpstreamAddr
+	// FEndTime and FFirstTokenTime are instants some sources log instead
+	// of durations (LiteLLM's endTime, completionStartTime): with FTime
+	// they give request_time and ttft (Record.Finish).
+	FEndTime
+	FFirstTokenTime
+	// Client-side phases, when an SDK logs them (SPEC §3), in ms.
+	FDNSTime
+	FTCPConnectTime
+	FTLSTime
+	FTTFB
 	FRequest // "POST /v1/x HTTP/1.1", split into FMethod and FURI
 	// NumFields is the number of canonical fields.
 	NumFields
@@ -84,6 +94,12 @@ var fields = [NumFields]fieldInfo{
 	FCompletionTokens:     {"completion_tokens", KindInt, 0, false},
 	FUpstreamStatus:       {"upstream_status", KindInt, 0, true},
 	FUpstreamAddr:         {"upstream_addr", KindText, 0, false},
+	FEndTime:              {"end_time", KindTime, UnitSecond, false},
+	FFirstTokenTime:       {"first_token_time", KindTime, UnitSecond, false},
+	FDNSTime:              {"dns_time", KindFloat, UnitMilli, false},
+	FTCPConnectTime:       {"tcp_connect_time", KindFloat, UnitMilli, false},
+	FTLSTime:              {"tls_time", KindFloat, UnitMilli, false},
+	FTTFB:                 {"ttfb", KindFloat, UnitMilli, false},
 	FRequest:              {"request", KindRequest, 0, false},
 }
 
@@ -112,12 +128,17 @@ func FieldByName(name string) (Field, bool) {
 // buffers owned by the reader and are valid only until the record is
 // reset; a consumer that keeps one must copy it.
 type Record struct {
-	set  uint32             // bit f: field f is present
+	set  uint64             // bit f: field f is present
 	prio [NumFields]uint8   // priority of the source that set the field
 	num  [NumFields]float64 // KindFloat, KindInt, KindBool (1/0) values
 	text [NumFields][]byte  // KindText values
 	// TimeNS is the request time in Unix nanoseconds, when Has(FTime).
 	TimeNS int64
+	// endNS and firstNS hold FEndTime and FFirstTokenTime.
+	endNS, firstNS int64
+	// noAddrClient: the file's client has a name of its own, so a record
+	// without it has no client rather than one from remote_addr.
+	noAddrClient bool
 }
 
 // Reset clears r for the next line, keeping nothing.
@@ -125,8 +146,14 @@ func (r *Record) Reset() {
 	r.set = 0
 }
 
+// reset clears r for the next line of a file read with schema s.
+func (r *Record) reset(s *Schema) {
+	r.set = 0
+	r.noAddrClient = s.client != ""
+}
+
 // Fields returns the set of present fields, bit f for field f.
-func (r *Record) Fields() uint32 { return r.set }
+func (r *Record) Fields() uint64 { return r.set }
 
 // Has reports whether field f is present.
 func (r *Record) Has(f Field) bool { return r.set&(1<<f) != 0 }
@@ -207,21 +234,58 @@ func (r *Record) putText(f Field, p uint8, b []byte) {
 }
 
 // Finish derives the fields that come from others: client from
-// remote_addr, method and uri from request. Parsers call it once a line is
-// read.
+// remote_addr (without its port), method and uri from request,
+// request_time and ttft from end and first-token instants. Parsers call
+// it once a line is read.
 func (r *Record) Finish() {
-	if !r.Has(FClient) && r.Has(FRemoteAddr) {
-		r.putText(FClient, 255, r.text[FRemoteAddr])
+	if !r.Has(FClient) && r.Has(FRemoteAddr) && !r.noAddrClient {
+		if c := hostOnly(r.text[FRemoteAddr]); len(c) > 0 {
+			r.putText(FClient, prioDerived, c)
+		}
 	}
 	if r.Has(FRequest) && (!r.Has(FMethod) || !r.Has(FURI)) {
 		method, uri := splitRequest(r.text[FRequest])
 		if len(method) > 0 && !r.Has(FMethod) {
-			r.putText(FMethod, 255, method)
+			r.putText(FMethod, prioDerived, method)
 		}
 		if len(uri) > 0 && !r.Has(FURI) {
-			r.putText(FURI, 255, uri)
+			r.putText(FURI, prioDerived, uri)
 		}
 	}
+	if r.Has(FTime) {
+		if !r.Has(FRequestTime) && r.Has(FEndTime) && r.endNS >= r.TimeNS {
+			r.put(FRequestTime, prioDerived, float64(r.endNS-r.TimeNS)/1e9)
+		}
+		if !r.Has(FTTFT) && r.Has(FFirstTokenTime) && r.firstNS >= r.TimeNS {
+			r.put(FTTFT, prioDerived, float64(r.firstNS-r.TimeNS)/1e6)
+		}
+	}
+}
+
+// hostOnly returns the address of a client without its port: "1.2.3.4"
+// for "1.2.3.4:5678", "::1" for "[::1]:80"; a bare IPv6 address stays
+// whole. Of an X-Forwarded-For list ("10.0.0.2, 10.0.0.1") it keeps the
+// first, the original caller.
+func hostOnly(b []byte) []byte {
+	if i := indexByte(b, ','); i >= 0 {
+		b = b[:i]
+	}
+	for len(b) > 0 && b[0] == ' ' {
+		b = b[1:]
+	}
+	for len(b) > 0 && b[len(b)-1] == ' ' {
+		b = b[:len(b)-1]
+	}
+	if len(b) > 0 && b[0] == '[' {
+		if j := indexByte(b, ']'); j > 0 {
+			return b[1:j]
+		}
+		return b
+	}
+	if i := indexByte(b, ':'); i >= 0 && lastIndexByte(b, ':') == i {
+		return b[:i]
+	}
+	return b
 }
 
 // splitRequest splits "POST /v1/x HTTP/1.1" into method and URI.

@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Unit is the unit a source writes a number in.
@@ -45,103 +46,238 @@ type Binding struct {
 // feed one; none means the column is ignored).
 type Bindings []Binding
 
-// alias is one source name of a canonical field.
+// alias is one source name of a canonical field, in the spelling the
+// programs that write it use. A name with a unit matches that spelling
+// only: "Duration" (Traefik, ns) never borrows the unit of "duration"
+// (Envoy, ms).
 type alias struct {
 	name string
 	unit Unit
 }
 
 // aliases lists SPEC §3's "also read from" names, best first. The
-// canonical name itself always comes before them.
+// canonical name itself always comes before them. Names that mean
+// different things to different programs (Traefik's Duration, LiteLLM's
+// status) are not here but in the source table (sources.go).
 var aliases = map[Field][]alias{
-	FTime: {{"__timestamp__", UnitMilli}, {"time_local", 0}, {"time_iso8601", 0},
+	FTime: {{"__TIMESTAMP__", UnitMilli}, {"time_local", 0}, {"time_iso8601", 0},
 		{"msec", UnitSecond}, {"timestamp", 0}, {"@timestamp", 0}, {"start_time", 0},
-		{"starttime", 0}, {"requesttime", 0}},
-	FClient: {{"app_id", 0}, {"appid", 0}, {"api_key_id", 0}, {"apikeyid", 0},
-		{"secret_id", 0}, {"uin", 0}, {"remote_user", 0}},
-	FRemoteAddr:   {{"__source__", 0}, {"client_ip", 0}, {"cip", 0}},
-	FClientRegion: {{"__tag__.client_region", 0}, {"caller_region", 0}},
-	FRegion:       {{"__tag__.region", 0}, {"server_region", 0}, {"endpoint_region", 0}},
-	FModel:        {{"model_id", 0}, {"modelname", 0}, {"llm_model", 0}, {"ai_log.model", 0}},
-	FStream:       {{"llm_stream", 0}, {"response_type", 0}, {"request_type", 0}},
-	FStatus:       {{"response_code", 0}, {"rsp_st", 0}},
-	FRequestTime: {{"req_t", 0}, {"duration", UnitMilli}, {"request_duration_ms", UnitMilli},
-		{"llm_service_duration", UnitMilli}},
-	FUpstreamResponseTime: {{"ups_rsp_t", 0}},
+		{"startTime", 0}, {"RequestTime", 0}, {"created_at", 0}, {"StartUTC", 0}},
+	FClient: {{"app_id", 0}, {"appid", 0}, {"api_key_id", 0}, {"ApiKeyId", 0},
+		{"secret_id", 0}, {"uin", 0}, {"app_code", 0}, {"token_name", 0}, {"consumer", 0},
+		{"remote_user", 0}},
+	FRemoteAddr:   {{"__SOURCE__", 0}, {"client_ip", 0}, {"cip", 0}},
+	FClientRegion: {{"__TAG__.client_region", 0}, {"caller_region", 0}},
+	FRegion:       {{"__TAG__.region", 0}, {"server_region", 0}, {"endpoint_region", 0}},
+	FModel: {{"model_id", 0}, {"ModelName", 0}, {"model_name", 0}, {"llm_model", 0},
+		{"ai_log.model", 0}},
+	FStream:  {{"llm_stream", 0}, {"is_stream", 0}, {"response_type", 0}, {"request_type", 0}},
+	FStatus:  {{"response_code", 0}, {"rsp_st", 0}, {"DownstreamStatus", 0}},
+	FURI:     {{"request_uri", 0}, {"path", 0}, {"RequestPath", 0}},
+	FRequest: {{"req", 0}},
+	FRequestTime: {{"req_t", 0}, {"duration", UnitMilli}, {"request_duration", UnitMilli},
+		{"request_duration_ms", UnitMilli}, {"llm_service_duration", UnitMilli},
+		{"ai_log.llm_service_duration", UnitMilli}},
+	FUpstreamResponseTime: {{"ups_rsp_t", 0}, {"upstream_service_time", UnitMilli}},
 	FUpstreamConnectTime:  {{"ups_conn_t", 0}},
 	FUpstreamHeaderTime:   {{"ups_head_t", 0}},
 	FTTFT: {{"first_token_ms", 0}, {"ttft_ms", 0}, {"llm_first_token_duration", 0},
-		{"llm_time_to_first_token", 0}, {"time_to_first_token", 0}},
-	FTCPInfoRTT:       {{"tcp_rtt", 0}},
-	FRetryAfter:       {{"retry-after", 0}, {"http_retry_after", 0}},
-	FPromptTokens:     {{"input_token", 0}, {"inputtoken", 0}},
-	FCompletionTokens: {{"output_token", 0}, {"outputtoken", 0}},
+		{"ai_log.llm_first_token_duration", 0}, {"llm_time_to_first_token", 0},
+		{"time_to_first_token", 0}},
+	FTCPInfoRTT: {{"tcp_rtt", 0}},
+	FRetryAfter: {{"Retry-After", 0}, {"http_retry_after", 0}},
+	FPromptTokens: {{"input_token", 0}, {"InputToken", 0}, {"llm_prompt_tokens", 0},
+		{"ai_log.input_token", 0}},
+	FCompletionTokens: {{"output_token", 0}, {"OutputToken", 0}, {"llm_completion_tokens", 0},
+		{"ai_log.output_token", 0}},
+	FDNSTime:        {{"dns_ms", 0}},
+	FTCPConnectTime: {{"connect_ms", 0}},
+	FTLSTime:        {{"tls_ms", 0}},
+	FTTFB:           {{"first_byte_ms", 0}, {"time_to_first_byte", 0}},
+}
+
+// Priorities: lower wins when several names set one field of a record.
+const (
+	prioMapped    = 0   // --map
+	prioSource    = 1   // the detected source's own names, best first
+	prioCanonical = 64  // the canonical names
+	prioAlias     = 65  // the generic aliases, best first
+	prioDerived   = 255 // fields derived in Record.Finish
+)
+
+// entry is what one lower-cased name feeds.
+type entry struct {
+	plain Bindings // whatever the name's case
+	// spelled are the bindings of names with a unit, which match only
+	// their own spelling; each holds plain's bindings too.
+	spelled []spelling
+}
+
+type spelling struct {
+	name string
+	b    Bindings
+}
+
+// mapping is one parsed --map override.
+type mapping struct {
+	field Field
+	name  string // lower case
+	unit  Unit
 }
 
 // Schema maps source column names (case-insensitive) to canonical fields.
-// It is built once and shared read-only by every parser.
+// It is built once and shared read-only by every parser. The schema of a
+// source (ForSource) adds that program's names to the generic ones.
 type Schema struct {
-	byName map[string]Bindings
+	byName map[string]*entry
 	// prefixes holds the parents of dotted names ("ai_log" for
 	// "ai_log.model"), so that nested objects are only walked when useful.
 	prefixes map[string]bool
-}
+	maps     []mapping
+	source   *source // nil for the generic schema
+	client   string  // the one name client is read from; "" for any
 
-// prioMapped is the priority of a --map source: it beats every built-in name.
-const (
-	prioMapped    = 0
-	prioCanonical = 1
-	prioAlias     = 2
-)
+	mu      sync.Mutex
+	derived map[string]*Schema // by source and client name, on the generic schema
+	root    *Schema
+}
 
 // NewSchema returns the built-in schema with the --map overrides applied.
 // Each override is "canonical=source[:unit]".
 func NewSchema(maps []string) (*Schema, error) {
-	s := &Schema{byName: map[string]Bindings{}, prefixes: map[string]bool{}}
-	for f := Field(0); f < NumFields; f++ {
-		s.add(fields[f].name, Binding{Field: f, Prio: prioCanonical})
-		for i, a := range aliases[f] {
-			s.add(a.name, Binding{Field: f, Unit: a.unit, Prio: uint8(prioAlias + i)})
-		}
-	}
+	var ms []mapping
 	for _, m := range maps {
 		canon, source, ok := strings.Cut(m, "=")
 		if !ok || canon == "" || source == "" {
-			return nil, fmt.Errorf("--map: %q is not canonical=source[:unit]", m)
+			return nil, fmt.Errorf("%q is not canonical=source[:unit]", m)
 		}
 		f, ok := FieldByName(strings.ToLower(canon))
 		if !ok || f == FRequest && canon != "request" {
-			return nil, fmt.Errorf("--map: %q is not a canonical field", canon)
+			return nil, fmt.Errorf("%q is not a canonical field", canon)
 		}
 		var unit Unit
 		if name, u, hasUnit := strings.Cut(source, ":"); hasUnit {
 			if unit, ok = parseUnit(u); !ok {
-				return nil, fmt.Errorf("--map: unknown unit %q in %q (want s, ms, us or ns)", u, m)
+				return nil, fmt.Errorf("unknown unit %q in %q (want s, ms, us or ns)", u, m)
 			}
 			if k := fields[f].kind; k != KindFloat && k != KindTime {
-				return nil, fmt.Errorf("--map: %s is not a number, it takes no unit", canon)
+				return nil, fmt.Errorf("%s is not a number, it takes no unit", canon)
 			}
 			source = name
 		}
-		name := strings.ToLower(source)
-		// The mapping replaces what the name fed into this field before;
-		// whatever else it feeds stays.
-		kept := s.byName[name][:0:0]
-		for _, b := range s.byName[name] {
-			if b.Field != f {
-				kept = append(kept, b)
-			}
-		}
-		s.byName[name] = kept
-		s.add(name, Binding{Field: f, Unit: unit, Prio: prioMapped})
+		ms = append(ms, mapping{field: f, name: strings.ToLower(source), unit: unit})
 	}
+	s := build(ms, nil, "")
+	s.root = s
 	return s, nil
 }
 
-func (s *Schema) add(name string, b Binding) {
-	s.byName[name] = append(s.byName[name], b)
-	for i := strings.LastIndexByte(name, '.'); i > 0; i = strings.LastIndexByte(name[:i], '.') {
-		s.prefixes[name[:i]] = true
+// build makes the schema of one source (nil: generic) whose client is
+// read from the name client only ("": any client name).
+func build(maps []mapping, src *source, client string) *Schema {
+	s := &Schema{byName: map[string]*entry{}, prefixes: map[string]bool{}, maps: maps, source: src, client: client}
+	for f := Field(0); f < NumFields; f++ {
+		s.add(fields[f].name, Binding{Field: f, Prio: prioCanonical}, false)
+		for i, a := range aliases[f] {
+			b := Binding{Field: f, Unit: a.unit, Prio: uint8(prioAlias + i)}
+			if a.unit == UnitNone {
+				s.add(a.name, b, false)
+				continue
+			}
+			s.add(a.name, b, true)
+			if fields[f].kind == KindTime {
+				// An epoch under another spelling: its unit is
+				// told by its size.
+				b.Unit = UnitNone
+				s.add(a.name, b, false)
+			}
+		}
+	}
+	if src != nil {
+		// The source's names mean what the source says, whatever the
+		// generic table says of them.
+		for _, sf := range src.fields {
+			delete(s.byName, strings.ToLower(sf.name))
+		}
+		for i, sf := range src.fields {
+			if sf.field == ignored {
+				s.byName[strings.ToLower(sf.name)] = &entry{}
+				continue
+			}
+			s.add(sf.name, Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i)}, false)
+		}
+	}
+	if client != "" {
+		s.keepClient(client)
+	}
+	for _, m := range maps {
+		// The mapping replaces what the name fed into this field before;
+		// whatever else it feeds stays.
+		e := s.byName[m.name]
+		if e == nil {
+			e = &entry{}
+			s.byName[m.name] = e
+		}
+		e.plain = without(e.plain, m.field)
+		for i := range e.spelled {
+			e.spelled[i].b = without(e.spelled[i].b, m.field)
+		}
+		s.add(m.name, Binding{Field: m.field, Unit: m.unit, Prio: prioMapped}, false)
+	}
+	return s
+}
+
+func without(bs Bindings, f Field) Bindings {
+	out := bs[:0:0]
+	for _, b := range bs {
+		if b.Field != f {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// keepClient drops every client binding but the one of name, so that one
+// file never mixes two sources of client (SPEC §3).
+func (s *Schema) keepClient(name string) {
+	name = strings.ToLower(name)
+	for n, e := range s.byName {
+		if n == name || strings.HasPrefix(n, name+".") {
+			continue
+		}
+		e.plain = without(e.plain, FClient)
+		for i := range e.spelled {
+			e.spelled[i].b = without(e.spelled[i].b, FClient)
+		}
+	}
+}
+
+// add binds name. A spelled binding matches name's exact spelling only;
+// a plain one matches it in any case, under every spelling too.
+func (s *Schema) add(name string, b Binding, spelled bool) {
+	lower := strings.ToLower(name)
+	e := s.byName[lower]
+	if e == nil {
+		e = &entry{}
+		s.byName[lower] = e
+	}
+	if spelled {
+		i := 0
+		for i < len(e.spelled) && e.spelled[i].name != name {
+			i++
+		}
+		if i == len(e.spelled) {
+			e.spelled = append(e.spelled, spelling{name: name, b: append(Bindings(nil), e.plain...)})
+		}
+		e.spelled[i].b = append(e.spelled[i].b, b)
+	} else {
+		e.plain = append(e.plain, b)
+		for i := range e.spelled {
+			e.spelled[i].b = append(e.spelled[i].b, b)
+		}
+	}
+	for i := strings.LastIndexByte(lower, '.'); i > 0; i = strings.LastIndexByte(lower[:i], '.') {
+		s.prefixes[lower[:i]] = true
 	}
 }
 
@@ -149,22 +285,33 @@ func (s *Schema) add(name string, b Binding) {
 // allocate for names up to 64 bytes.
 func (s *Schema) Lookup(name []byte) Bindings {
 	var buf [64]byte
+	var e *entry
 	if len(name) > len(buf) {
-		return s.byName[strings.ToLower(string(name))]
-	}
-	lower := buf[:len(name)]
-	for i, c := range name {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+		e = s.byName[strings.ToLower(string(name))]
+	} else {
+		lower := buf[:len(name)]
+		for i, c := range name {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lower[i] = c
 		}
-		lower[i] = c
+		e = s.byName[string(lower)]
 	}
-	return s.byName[string(lower)]
+	if e == nil {
+		return nil
+	}
+	for i := range e.spelled {
+		if e.spelled[i].name == string(name) {
+			return e.spelled[i].b
+		}
+	}
+	return e.plain
 }
 
 // LookupString is Lookup for a string name.
 func (s *Schema) LookupString(name string) Bindings {
-	return s.byName[strings.ToLower(name)]
+	return s.Lookup([]byte(name))
 }
 
 // IsPrefix reports whether name is the parent of some dotted source name,
@@ -182,4 +329,41 @@ func (s *Schema) IsPrefix(name []byte) bool {
 		lower[i] = c
 	}
 	return s.prefixes[string(lower)]
+}
+
+// Source returns the name of the source the schema is for, "" for the
+// generic one.
+func (s *Schema) Source() string {
+	if s.source == nil {
+		return ""
+	}
+	return s.source.name
+}
+
+// derive returns the schema of src (nil: generic) reading client from
+// the name client only, built once per pair and shared.
+func (s *Schema) derive(src *source, client string) *Schema {
+	root := s.root
+	if root == nil {
+		root = s
+	}
+	if src == nil && client == "" {
+		return root
+	}
+	key := client
+	if src != nil {
+		key = src.name + "\x00" + client
+	}
+	root.mu.Lock()
+	defer root.mu.Unlock()
+	if d := root.derived[key]; d != nil {
+		return d
+	}
+	d := build(root.maps, src, client)
+	d.root = root
+	if root.derived == nil {
+		root.derived = map[string]*Schema{}
+	}
+	root.derived[key] = d
+	return d
 }

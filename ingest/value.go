@@ -74,7 +74,14 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		if !ok {
 			return badValue(f, val)
 		}
-		r.TimeNS = ns
+		switch f {
+		case FEndTime:
+			r.endNS = ns
+		case FFirstTokenTime:
+			r.firstNS = ns
+		default:
+			r.TimeNS = ns
+		}
 		r.set |= 1 << f
 		r.prio[f] = b.Prio
 	}
@@ -222,7 +229,7 @@ func parseBool(b []byte) (float64, bool) {
 	switch string(b) {
 	case "true", "True", "TRUE", "1", "stream", "ai_stream", "yes":
 		return 1, true
-	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal":
+	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal", "ai_chat":
 		return 0, true
 	}
 	return 0, false

@@ -78,6 +78,7 @@ func (r *Report) JSONValue() obj {
 		fo := obj{
 			{Name: "path", Value: f.Path},
 			{Name: "format", Value: string(f.Format)},
+			{Name: "source", Value: f.Source},
 			{Name: "records", Value: f.Records},
 			{Name: "bad_lines", Value: f.BadLines},
 		}

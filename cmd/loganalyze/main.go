@@ -49,6 +49,7 @@ type config struct {
 	html, prom  []string
 	promTime    *time.Time // --prom-timestamp: now, else nil
 	format      ingest.Format
+	source      string
 	logFormat   string
 	maps        []string
 	loc         *time.Location
@@ -99,6 +100,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	promTime := fs.Bool("prom-timestamp", false, "add loganalyze_last_run_timestamp_seconds (the time of the run) to --prom")
 	format := fs.String("input-format", "auto", "input format: auto, jsonl, csv, tsv, nginx, clb, parquet or arrow")
 	logFormat := fs.String("log-format", "", "nginx log_format `STRING` for text logs, or a known format: "+strings.Join(ingest.LogFormatNames(), ", "))
+	source := fs.String("source", "", "force the source schema instead of detecting it per file: "+strings.Join(ingest.SourceNames(), ", "))
 	maps := fs.StringArray("map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
 	tz := fs.String("tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
 	since := fs.String("since", "", "keep records at or after `T` (RFC 3339, or relative like -1h)")
@@ -133,6 +135,11 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	var err error
 	if c.format, err = ingest.ParseFormat(*format); err != nil {
 		return nil, usageError{fmt.Errorf("--input-format: %w", err)}
+	}
+	if c.source = *source; c.source != "" {
+		if err := ingest.CheckSource(c.source); err != nil {
+			return nil, usageError{fmt.Errorf("--source: %w", err)}
+		}
 	}
 	if c.logFormat != "" {
 		if err := ingest.CompileLogFormat(c.logFormat); err != nil {
@@ -210,7 +217,7 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	}
 	schema, err := ingest.NewSchema(c.maps)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("--map: %w", err)
 	}
 	mapping, err := sketch.NewMapping(c.accuracy)
 	if err != nil {
@@ -245,6 +252,7 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	}
 	accs, res, err := ingest.Run(c.paths, ingest.Options{
 		Format:    c.format,
+		Source:    c.source,
 		LogFormat: c.logFormat,
 		Schema:    schema,
 		Location:  c.loc,
@@ -263,7 +271,7 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		// bound the window, not the baseline.
 		baseOpts.HasSince, baseOpts.HasUntil = false, false
 		baccs, bres, err := ingest.Run(c.baseline, ingest.Options{
-			Format: c.format, LogFormat: c.logFormat, Schema: schema, Location: c.loc, Workers: c.workers, Stdin: stdin,
+			Format: c.format, Source: c.source, LogFormat: c.logFormat, Schema: schema, Location: c.loc, Workers: c.workers, Stdin: stdin,
 		}, func() *aggregate.Accumulator { return aggregate.New(baseOpts) })
 		if err != nil {
 			return 0, fmt.Errorf("--baseline: %w", err)

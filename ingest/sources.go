@@ -1,0 +1,264 @@
+package ingest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ignored, as a source field's Field, means the source's name feeds
+// nothing, whatever the generic table says of it (LiteLLM's "status" is
+// "success", not an HTTP code).
+const ignored = NumFields
+
+// sourceField is one name a source writes and what it means.
+type sourceField struct {
+	name  string
+	field Field
+	unit  Unit // UnitNone: the canonical unit
+}
+
+// signature recognises a source: at least need of names among the first
+// record's field names (exact spelling; "x*" matches any name starting
+// with x).
+type signature struct {
+	need  int
+	names []string
+}
+
+// source is one program that writes access logs (SPEC §3 "Sources"):
+// how its files are recognised and what its own names mean. A source's
+// fields come on top of the generic aliases and beat them.
+type source struct {
+	name  string
+	title string // what the README and reports call it
+	// any of these signatures recognises it; text formats are
+	// recognised by their line shape instead (format.go).
+	signatures []signature
+	fields     []sourceField
+	// loc, when set, is the zone of the source's times without one: the
+	// program always writes them in it.
+	loc *time.Location
+}
+
+// sources is the table of SPEC §3 "Sources", most specific first: the
+// first whose signature a file's first record matches is its source.
+var sources = []*source{
+	{name: "clb", title: "Tencent CLB (bracketed, or a CLS export of CLB logs)",
+		signatures: []signature{{1, []string{"stgw_request_id", "vsvc_id", "lb_id", "vip_vpcid"}}}},
+	{name: "higress", title: "Higress (Envoy JSON with ai_log)",
+		signatures: []signature{{1, []string{"ai_log"}},
+			{4, []string{"upstream_service_time", "response_code", "input_token", "output_token", "model", "llm_first_token_duration", "llm_service_duration"}}},
+		fields: envoyFields},
+	{name: "traefik", title: "Traefik JSON",
+		signatures: []signature{{2, []string{"RouterName", "DownstreamStatus", "Duration", "OriginDuration", "StartUTC", "ServiceName"}}},
+		fields: []sourceField{
+			{"StartUTC", FTime, 0}, {"StartLocal", FTime, 0},
+			{"Duration", FRequestTime, UnitNano}, {"OriginDuration", FUpstreamResponseTime, UnitNano},
+			{"DownstreamStatus", FStatus, 0}, {"OriginStatus", FUpstreamStatus, 0},
+			{"RequestMethod", FMethod, 0}, {"RequestPath", FURI, 0},
+			{"ClientHost", FRemoteAddr, 0}, {"ClientAddr", FRemoteAddr, 0},
+			{"ClientUsername", FClient, 0},
+			{"ServiceAddr", FUpstreamAddr, 0}, {"ServiceURL", FUpstreamAddr, 0},
+			// The time the line was written, not the request's start.
+			{"time", ignored, 0},
+		}},
+	{name: "kong", title: "Kong (log plugins, AI proxy)",
+		signatures: []signature{{2, []string{"started_at", "latencies", "tries", "upstream_uri", "workspace"}}},
+		fields: []sourceField{
+			{"started_at", FTime, UnitMilli},
+			{"latencies.request", FRequestTime, UnitMilli}, {"latencies.proxy", FUpstreamResponseTime, UnitMilli},
+			{"ai.proxy.meta.llm_latency", FUpstreamResponseTime, UnitMilli},
+			{"response.status", FStatus, 0}, {"request.method", FMethod, 0}, {"request.uri", FURI, 0},
+			{"client_ip", FRemoteAddr, 0}, {"consumer.username", FClient, 0}, {"consumer.id", FClient, 0},
+			{"ai.proxy.meta.response_model", FModel, 0}, {"ai.proxy.meta.request_model", FModel, 0},
+			{"ai.proxy.usage.prompt_tokens", FPromptTokens, 0}, {"ai.proxy.usage.prompt_token", FPromptTokens, 0},
+			{"ai.proxy.usage.completion_tokens", FCompletionTokens, 0}, {"ai.proxy.usage.completion_token", FCompletionTokens, 0},
+			{"ai.proxy.usage.time_to_first_token", FTTFT, UnitMilli},
+		}},
+	{name: "apisix", title: "APISIX (loggers, ai-proxy, BlueKing AI gateway)",
+		signatures: []signature{{2, []string{"apisix_latency", "upstream_latency", "route_id", "service_id", "request_type", "llm_time_to_first_token", "llm_summary"}}},
+		fields: []sourceField{
+			{"start_time", FTime, UnitMilli},
+			{"latency", FRequestTime, UnitMilli}, {"upstream_latency", FUpstreamResponseTime, UnitMilli},
+			{"llm_summary.duration", FUpstreamResponseTime, UnitMilli},
+			{"response.status", FStatus, 0}, {"request.method", FMethod, 0}, {"request.uri", FURI, 0},
+			{"client_ip", FRemoteAddr, 0}, {"consumer.username", FClient, 0}, {"consumer_name", FClient, 0},
+			{"upstream", FUpstreamAddr, 0},
+			{"request_type", FStream, 0}, {"llm_time_to_first_token", FTTFT, UnitMilli},
+			{"llm_model", FModel, 0}, {"llm_summary.model", FModel, 0}, {"request_llm_model", FModel, 0},
+			{"llm_prompt_tokens", FPromptTokens, 0}, {"llm_summary.prompt_tokens", FPromptTokens, 0},
+			{"llm_completion_tokens", FCompletionTokens, 0}, {"llm_summary.completion_tokens", FCompletionTokens, 0},
+		}},
+	{name: "envoy", title: "Envoy / Istio JSON",
+		signatures: []signature{{2, []string{"upstream_service_time", "response_code", "response_flags", "upstream_cluster", "downstream_remote_address", "upstream_host"}}},
+		fields:     envoyFields},
+	{name: "litellm", title: "LiteLLM SpendLogs / StandardLoggingPayload",
+		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},
+		fields: []sourceField{
+			{"startTime", FTime, 0}, {"endTime", FEndTime, 0}, {"completionStartTime", FFirstTokenTime, 0},
+			{"api_key", FClient, 0}, {"user", FClient, 0}, {"end_user", FClient, 0},
+			{"requester_ip_address", FRemoteAddr, 0}, {"api_base", FUpstreamAddr, 0},
+			{"model", FModel, 0}, {"model_group", FModel, 0},
+			// "success" / "failure", not an HTTP status; the duration is
+			// endTime − startTime.
+			{"status", ignored, 0}, {"response_time", ignored, 0}, {"model_id", ignored, 0},
+		},
+		loc: time.UTC},
+	{name: "new-api", title: "new-api log export",
+		signatures: []signature{{2, []string{"use_time", "model_name"}}},
+		fields: []sourceField{
+			{"created_at", FTime, UnitSecond}, {"use_time", FRequestTime, UnitSecond},
+			{"other.frt", FTTFT, UnitMilli}, {"is_stream", FStream, 0}, {"model_name", FModel, 0},
+			{"token_name", FClient, 0}, {"username", FClient, 0}, {"ip", FRemoteAddr, 0},
+			{"channel_name", FUpstreamAddr, 0}, {"channel", FUpstreamAddr, 0},
+		}},
+	{name: "one-api", title: "one-api log export",
+		signatures: []signature{{2, []string{"elapsed_time", "model_name"}}},
+		fields: []sourceField{
+			{"created_at", FTime, UnitSecond}, {"elapsed_time", FRequestTime, UnitMilli},
+			{"is_stream", FStream, 0}, {"model_name", FModel, 0},
+			{"token_name", FClient, 0}, {"username", FClient, 0}, {"channel", FUpstreamAddr, 0},
+		}},
+	{name: "helicone", title: "Helicone export",
+		signatures: []signature{{2, []string{"request_created_at", "response_created_at", "latency", "time_to_first_token", "request_model", "response_model", "helicone_user"}}},
+		fields: []sourceField{
+			{"request_created_at", FTime, 0}, {"latency", FRequestTime, UnitMilli},
+			{"time_to_first_token", FTTFT, UnitMilli}, {"status", FStatus, 0},
+			{"response_model", FModel, 0}, {"request_model", FModel, 0}, {"model", FModel, 0},
+			{"user_id", FClient, 0}, {"helicone_user", FClient, 0},
+		}},
+	{name: "portkey", title: "Portkey export",
+		signatures: []signature{{2, []string{"ai_model", "response_time", "response_status_code", "ai_provider"}}},
+		fields: []sourceField{
+			{"created_at", FTime, 0}, {"response_time", FRequestTime, UnitMilli},
+			{"time_to_first_token", FTTFT, UnitMilli}, {"response_status_code", FStatus, 0},
+			{"ai_model", FModel, 0}, {"is_streaming", FStream, 0}, {"user", FClient, 0},
+		}},
+	{name: "alp", title: "nginx escape=json (alp convention)",
+		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
+		fields: []sourceField{
+			{"response_time", FRequestTime, UnitSecond}, {"reqtime", FRequestTime, UnitSecond},
+			{"apptime", FUpstreamResponseTime, UnitSecond},
+		}},
+	{name: "tokenhub", title: "TokenHub / CLS JSON and CSV",
+		signatures: []signature{{1, []string{"__TIMESTAMP__", "__TAG__.*", "__SOURCE__"}},
+			{2, []string{"request_time", "first_token_ms", "region", "client_region", "upstream_response_time", "model"}}}},
+}
+
+// envoyFields are the names of Envoy's JSON access logs (Istio's default
+// encoding and Higress's) that the generic aliases lack.
+var envoyFields = []sourceField{
+	{"downstream_remote_address", FRemoteAddr, 0}, {"upstream_host", FUpstreamAddr, 0},
+}
+
+// textSources are the sources recognised by their text format, not by
+// field names: they add no names, but are named in the report.
+var textSources = []*source{
+	{name: "nginx", title: "nginx text (combined, main, timed main, ingress upstreaminfo, custom log_format)"},
+	{name: "ltsv", title: "LTSV (alp, ISUCON)"},
+	{name: "envoy-text", title: "Envoy / Istio default text format"},
+	{name: "apisix-text", title: "APISIX default access log"},
+}
+
+// sourceByName finds a source of either table.
+func sourceByName(name string) *source {
+	for _, s := range sources {
+		if s.name == name {
+			return s
+		}
+	}
+	for _, s := range textSources {
+		if s.name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// SourceNames returns the names --source accepts, sorted.
+func SourceNames() []string {
+	var names []string
+	for _, s := range sources {
+		names = append(names, s.name)
+	}
+	for _, s := range textSources {
+		names = append(names, s.name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// CheckSource reports whether name is a known source.
+func CheckSource(name string) error {
+	if sourceByName(name) == nil {
+		return fmt.Errorf("unknown source %q (want one of %s)", name, strings.Join(SourceNames(), ", "))
+	}
+	return nil
+}
+
+// detectSource returns the first source of the table whose signature
+// the names match, or nil.
+func detectSource(names []string) *source {
+	for _, s := range sources {
+		for _, sig := range s.signatures {
+			if sig.matches(names) {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+func (sig signature) matches(names []string) bool {
+	n := 0
+	for _, want := range sig.names {
+		for _, have := range names {
+			if want == have || strings.HasSuffix(want, "*") && strings.HasPrefix(have, want[:len(want)-1]) {
+				n++
+				break
+			}
+		}
+	}
+	return n >= sig.need
+}
+
+// clientName returns the name, among a file's names, that its client is
+// read from: the best of the schema's client names present, or "" when
+// none is (then client is remote_addr without its port).
+func (s *Schema) clientName(names []string) string {
+	best, bestPrio := "", -1
+	for _, n := range names {
+		for _, b := range s.LookupString(n) {
+			if b.Field == FClient && (bestPrio < 0 || int(b.Prio) < bestPrio) {
+				best, bestPrio = n, int(b.Prio)
+			}
+		}
+	}
+	return best
+}
+
+// ForNames returns the schema for a file whose first record carries
+// names: its source's (forced, or detected), with client read from one
+// name only. It also returns the source's name ("" when none matched)
+// and the zone the source fixes for its times (nil: --tz).
+func (s *Schema) ForNames(names []string, forced string) (*Schema, string, *time.Location) {
+	var src *source
+	if forced != "" {
+		src = sourceByName(forced)
+	} else {
+		src = detectSource(names)
+	}
+	sch := s.derive(src, "")
+	client := sch.clientName(names)
+	if client != "" {
+		sch = s.derive(src, client)
+	}
+	name := ""
+	var loc *time.Location
+	if src != nil {
+		name, loc = src.name, src.loc
+	}
+	return sch, name, loc
+}
