@@ -1,5 +1,8 @@
-// Package sharedtest finds, for tests, the shared sample logs that sit
-// beside the repository root (../shared), locally and in CI.
+// Package sharedtest finds, for tests, the sample logs the project keeps
+// in testdata/shared: a copy of the shared examples and of the real log
+// the unit tests read, so that the tests need nothing outside the
+// repository. The real-log suite (build tag realdata) reads ../shared/real
+// itself.
 package sharedtest
 
 import (
@@ -8,8 +11,8 @@ import (
 	"testing"
 )
 
-// Dir returns the shared folder. A missing folder fails the test: the
-// samples are part of what is tested.
+// Dir returns the folder of sample logs. A missing folder fails the
+// test: the samples are part of what is tested.
 func Dir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -26,7 +29,7 @@ func Dir(t testing.TB) string {
 		}
 		dir = parent
 	}
-	shared := filepath.Join(dir, "..", "shared")
+	shared := filepath.Join(dir, "testdata", "shared")
 	if _, err := os.Stat(filepath.Join(shared, "examples")); err != nil {
 		t.Fatalf("the shared sample logs are missing: %v", err)
 	}
