@@ -38,20 +38,20 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("\n")
 	}
 
-	p("## Latency (ms)\n\n")
+	p("## Latency (ms)\n\n%s\n\n", mdText(r.quantileDefinition()))
 	for _, ml := range r.Latency {
 		if ml.All.Count == 0 {
 			continue
 		}
 		p("### %s\n\n", ml.Metric)
-		p("| dimension | key | count | p50 | p95 | p99 |\n|---|---|--:|--:|--:|--:|\n")
-		p("| all | all | %d | %s | %s | %s |\n", ml.All.Count, ms(ml.All.P50), ms(ml.All.P95), ms(ml.All.P99))
+		p("| dimension | key | count | p50 | p95 | p99 | max |\n|---|---|--:|--:|--:|--:|--:|\n")
+		p("| all | all | %s |\n", mdQuantiles(ml.All))
 		for _, dl := range ml.By {
 			for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
-				p("| %s | %s | %d | %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
+				p("| %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), mdQuantiles(q))
 			}
 			if q := dl.Rest; q != nil {
-				p("| %s | *%s* | %d | %s | %s | %s |\n", mdText(dl.Dim), otherLabel(dl), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
+				p("| %s | *%s* | %s |\n", mdText(dl.Dim), otherLabel(dl), mdQuantiles(*q))
 			}
 		}
 		p("\n")
@@ -126,6 +126,11 @@ func (r *Report) verdictLine() string {
 		line += "."
 	}
 	return line
+}
+
+// mdQuantiles is the count, p50, p95, p99 and max cells of a table row.
+func mdQuantiles(q Quantiles) string {
+	return fmt.Sprintf("%d | %s | %s | %s | %s", q.Count, ms(q.P50), ms(q.P95), ms(q.P99), ms(q.Max))
 }
 
 func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {

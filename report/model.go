@@ -268,6 +268,17 @@ func summarize(key string, s *sketch.Sketch, records int64) Quantiles {
 	return q
 }
 
+// quantileDefinition is how every report defines its quantiles, with
+// the sketches' accuracy.
+func (r *Report) quantileDefinition() string {
+	acc := sketch.DefaultAccuracy
+	if r.Sketches != nil {
+		acc = r.Sketches.Mapping().Accuracy()
+	}
+	return "pXX is the value at rank ⌊q·(n−1)⌋ of the sorted values, within " +
+		strconv.FormatFloat(100*acc, 'g', 3, 64) + " %; max is the exact largest value."
+}
+
 // round3 rounds to three decimals, so that reports have fixed precision.
 func round3(v float64) float64 {
 	return math.Round(v*1000) / 1000
