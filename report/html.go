@@ -41,6 +41,7 @@ type htmlView struct {
 	Records      int64
 	BadLines     int64
 	Quantiles    string // how the quantiles are defined
+	Fields       []FieldCount
 }
 
 type htmlStat struct{ Label, Value string }
@@ -65,10 +66,11 @@ type htmlChart struct {
 }
 
 type htmlMetric struct {
-	Name   string
-	Open   bool
-	All    htmlRow
-	Tables []htmlTable
+	Name     string
+	Open     bool
+	All      htmlRow
+	Coverage string // "request_time: from 1 of 14 records", or ""
+	Tables   []htmlTable
 }
 
 type htmlTable struct {
@@ -117,6 +119,7 @@ func (r *Report) htmlView() *htmlView {
 		Records:      r.Input.Records,
 		BadLines:     r.Input.BadLines,
 		Quantiles:    r.quantileDefinition(),
+		Fields:       r.Input.Fields,
 	}
 	r.htmlVerdict(v)
 	if r.Window != nil {
@@ -145,6 +148,9 @@ func (r *Report) htmlView() *htmlView {
 		v.Glance = append(v.Glance,
 			htmlStat{"p50", ms(a.P50) + " ms"}, htmlStat{"p95", ms(a.P95) + " ms"}, htmlStat{"p99", ms(a.P99) + " ms"},
 			htmlStat{"max", ms(a.Max) + " ms"})
+		if note := r.coverageNote(r.Latency[0], func(s string) string { return s }); note != "" {
+			v.Glance = append(v.Glance, htmlStat{"coverage", note})
+		}
 	}
 	if total > 0 {
 		v.Glance = append(v.Glance,
@@ -213,7 +219,7 @@ func (r *Report) htmlMetrics() []htmlMetric {
 		if ml.All.Count == 0 {
 			continue
 		}
-		hm := htmlMetric{Name: ml.Metric, Open: i == 0, All: row(ml.All)}
+		hm := htmlMetric{Name: ml.Metric, Open: i == 0, All: row(ml.All), Coverage: r.coverageNote(ml, func(s string) string { return s })}
 		for _, dl := range ml.By {
 			if len(dl.Rows) == 0 {
 				continue

@@ -44,6 +44,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			continue
 		}
 		p("### %s\n\n", ml.Metric)
+		if note := r.coverageNote(ml, mdCode); note != "" {
+			p("*%s; the others do not carry it.*\n\n", note)
+		}
 		p("| dimension | key | count | p50 | p95 | p99 | max |\n|---|---|--:|--:|--:|--:|--:|\n")
 		p("| all | all | %s |\n", mdQuantiles(ml.All))
 		for _, dl := range ml.By {
@@ -84,6 +87,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, note)
 	}
 	p("\n%d records, %d bad lines.\n", r.Input.Records, r.Input.BadLines)
+	if len(r.Input.Fields) > 0 {
+		var parts []string
+		for _, fc := range r.Input.Fields {
+			parts = append(parts, mdCode(fc.Field)+" "+strconv.FormatInt(fc.Count, 10))
+		}
+		p("\nRecords carrying each field: %s.\n", strings.Join(parts, ", "))
+	}
 	if len(r.Input.Problems) > 0 {
 		p("\nFirst bad lines:\n\n")
 		for _, pr := range r.Input.Problems {
@@ -132,6 +142,9 @@ func (r *Report) verdictLine() string {
 func mdQuantiles(q Quantiles) string {
 	return fmt.Sprintf("%d | %s | %s | %s | %s", q.Count, ms(q.P50), ms(q.P95), ms(q.P99), ms(q.Max))
 }
+
+// mdCode shows a field name the program wrote (never log text) as code.
+func mdCode(s string) string { return "`" + s + "`" }
 
 func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {
 	fmt.Fprintf(b, "### %d. %s — %s\n\n", n, strings.ToUpper(f.Severity.String()), mdText(f.Title))

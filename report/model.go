@@ -77,6 +77,9 @@ type Input struct {
 	Incomplete bool
 	// OutsideWindow counts records read but outside --since/--until.
 	OutsideWindow int64
+	// Fields are the canonical fields the window's records carry, with
+	// how many carry each (coverage.go).
+	Fields []FieldCount
 }
 
 // Quantiles are one sketch's summary, in milliseconds.
@@ -153,6 +156,7 @@ func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Findi
 			Incomplete: in.Incomplete(),
 
 			OutsideWindow: acc.Skipped,
+			Fields:        fieldCoverage(acc),
 		},
 		Findings:     findings,
 		NotEvaluated: notEval,
