@@ -93,6 +93,9 @@ func TestFieldCoverage(t *testing.T) {
 func TestCoverageNoteBesideTheNumbers(t *testing.T) {
 	r := buildFrom(t, fewLatencies(true), nil, 1, 1000, nil)
 	const note = "request_time: from 1 of 14 records"
+	if r.NoData != nil {
+		t.Fatalf("no_data with a record carrying request_time")
+	}
 	md := string(render(t, r, "md"))
 	if !strings.Contains(md, "### request_time\n\n*`request_time`: from 1 of 14 records; the others do not carry it.*\n") {
 		t.Errorf("Markdown lacks %q under its heading:\n%s", note, md)

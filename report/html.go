@@ -21,9 +21,11 @@ var htmlTemplate = template.Must(template.ParseFS(htmlFS, "html.tmpl"))
 
 // htmlView is what the template draws: the report, formatted.
 type htmlView struct {
-	Verdict      string // ok, warn or crit: the banner's class
-	VerdictWord  string
-	Headline     string
+	Verdict     string // ok, warn, crit or no_data: the banner's class
+	VerdictWord string
+	Headline    string
+	// NoData is the whole no_data reason; "" for another verdict.
+	NoData       string
 	Window       string
 	Glance       []htmlStat
 	InputNote    string
@@ -148,7 +150,7 @@ func (r *Report) htmlView() *htmlView {
 		v.Glance = append(v.Glance,
 			htmlStat{"p50", ms(a.P50) + " ms"}, htmlStat{"p95", ms(a.P95) + " ms"}, htmlStat{"p99", ms(a.P99) + " ms"},
 			htmlStat{"max", ms(a.Max) + " ms"})
-		if note := r.coverageNote(r.Latency[0], func(s string) string { return s }); note != "" {
+		if note := r.coverageNote(r.Latency[0], plainText); note != "" {
 			v.Glance = append(v.Glance, htmlStat{"coverage", note})
 		}
 	}
@@ -182,11 +184,7 @@ func (r *Report) htmlView() *htmlView {
 		v.Status = append(v.Status, htmlStatus{Status: statusKey(s.Status), Count: s.Count, Share: share(s.Count, total)})
 	}
 	for _, f := range r.Input.Files {
-		hf := htmlFile{Path: f.Path, Format: string(f.Format), Records: f.Records, BadLine: f.BadLines}
-		if f.Incomplete {
-			hf.Note = "incomplete: " + f.Reason
-		}
-		v.Files = append(v.Files, hf)
+		v.Files = append(v.Files, htmlFile{Path: f.Path, Format: string(f.Format), Records: f.Records, BadLine: f.BadLines, Note: r.fileNote(f)})
 	}
 	for _, p := range r.Input.Problems {
 		v.Problems = append(v.Problems, p.String())
@@ -210,6 +208,14 @@ func (r *Report) htmlVerdict(v *htmlView) {
 	} else {
 		v.Headline = plural(len(r.Findings), "finding") + " (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
 	}
+	if r.NoData != nil {
+		v.Verdict, v.VerdictWord = VerdictNoData, "NO DATA"
+		v.Headline = r.NoData.headline(plainText, plainText)
+		if len(r.Findings) > 0 {
+			v.Headline += "; " + plural(len(r.Findings), "finding") + " from other fields (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
+		}
+		v.NoData = r.NoData.text(plainText, plainText)
+	}
 }
 
 // htmlMetrics are the latency tables of each metric with values.
@@ -219,7 +225,7 @@ func (r *Report) htmlMetrics() []htmlMetric {
 		if ml.All.Count == 0 {
 			continue
 		}
-		hm := htmlMetric{Name: ml.Metric, Open: i == 0, All: row(ml.All), Coverage: r.coverageNote(ml, func(s string) string { return s })}
+		hm := htmlMetric{Name: ml.Metric, Open: i == 0, All: row(ml.All), Coverage: r.coverageNote(ml, plainText)}
 		for _, dl := range ml.By {
 			if len(dl.Rows) == 0 {
 				continue

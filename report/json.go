@@ -120,13 +120,18 @@ func (r *Report) JSONValue() obj {
 		{Name: "schema_version", Value: SchemaVersion},
 		{Name: "window", Value: window},
 		{Name: "input", Value: r.inputJSON()},
-		{Name: "verdict", Value: r.Verdict.String()},
+		{Name: "verdict", Value: r.VerdictName()},
+	}
+	if r.NoData != nil {
+		doc = append(doc, kv{Name: "verdict_reason", Value: r.NoData.json()})
+	}
+	doc = append(doc, obj{
 		{Name: "findings", Value: findings},
 		{Name: "not_evaluated", Value: notEval},
 		{Name: "latency", Value: latency},
 		{Name: "status", Value: status},
 		{Name: "timeline", Value: timeline},
-	}
+	}...)
 	return append(doc, r.comparisonsJSON()...)
 }
 
@@ -161,6 +166,7 @@ func (r *Report) inputJSON() obj {
 		{Name: "incomplete", Value: r.Input.Incomplete},
 		{Name: "outside_window", Value: r.Input.OutsideWindow},
 		{Name: "fields", Value: r.fieldsJSON()},
+		{Name: "unread", Value: r.unreadJSON()},
 	}
 }
 

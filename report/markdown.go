@@ -21,7 +21,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 
-	p("# loganalyze report\n\n")
+	if r.NoData != nil {
+		p("# loganalyze report: NO DATA — %s\n\n", r.NoData.headline(mdText, mdCode))
+	} else {
+		p("# loganalyze report\n\n")
+	}
 	p("%s\n\n", r.verdictLine())
 
 	if len(r.Findings) > 0 {
@@ -80,11 +84,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 	p("## Input\n\n| file | format | records | bad lines | note |\n|---|---|--:|--:|---|\n")
 	for _, f := range r.Input.Files {
-		note := ""
-		if f.Incomplete {
-			note = "incomplete: " + mdCell(f.Reason)
-		}
-		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, note)
+		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, mdText(r.fileNote(f)))
 	}
 	p("\n%d records, %d bad lines.\n", r.Input.Records, r.Input.BadLines)
 	if len(r.Input.Fields) > 0 {
@@ -118,22 +118,30 @@ func (r *Report) verdictLine() string {
 		window = r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
 	}
 	head := "**Verdict: OK** — nothing to fix"
-	switch r.Verdict {
-	case rules.Crit:
+	switch {
+	case r.NoData != nil:
+		head = "**Verdict: NO DATA** — latency not judged"
+		if len(r.Findings) > 0 {
+			head += fmt.Sprintf("; %s from other fields", plural(len(r.Findings), "finding"))
+		}
+	case r.Verdict == rules.Crit:
 		head = fmt.Sprintf("**Verdict: CRIT** — %s", plural(len(r.Findings), "finding"))
-	case rules.Warn:
+	case r.Verdict == rules.Warn:
 		head = fmt.Sprintf("**Verdict: WARN** — %s", plural(len(r.Findings), "finding"))
 	}
 	if crit+warn > 0 {
 		head += fmt.Sprintf(" (%d crit, %d warn)", crit, warn)
 	}
-	line := fmt.Sprintf("%s; %d requests, %s.", head, r.Input.Records, window)
+	line := fmt.Sprintf("%s; %s, %s.", head, plural(int(r.Input.Records), "request"), window)
 	if r.Input.BadLines > 0 || r.Input.Incomplete {
 		line += fmt.Sprintf(" Input: %d bad lines", r.Input.BadLines)
 		if r.Input.Incomplete {
 			line += ", some files incomplete"
 		}
 		line += "."
+	}
+	if r.NoData != nil {
+		line += " " + r.NoData.text(mdText, mdCode)
 	}
 	return line
 }
@@ -143,7 +151,8 @@ func mdQuantiles(q Quantiles) string {
 	return fmt.Sprintf("%d | %s | %s | %s | %s", q.Count, ms(q.P50), ms(q.P95), ms(q.P99), ms(q.Max))
 }
 
-// mdCode shows a field name the program wrote (never log text) as code.
+// mdCode shows a field name or a flag the program wrote (never log
+// text) as code.
 func mdCode(s string) string { return "`" + s + "`" }
 
 func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {

@@ -41,6 +41,12 @@ type Report struct {
 	RegionStep time.Duration
 	// Comparisons are the window against earlier periods (compare.go).
 	Comparisons []*Comparison
+	// NoData says why latency could not be judged; nil when some record
+	// in the window carries request_time (nodata.go).
+	NoData *NoData
+	// Unread are the files that held data of which not one record could
+	// be read.
+	Unread []UnreadFile
 }
 
 // TableKeys is how many keys of a dimension the Markdown and HTML tables
@@ -163,6 +169,8 @@ func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Findi
 		Verdict:      rules.Verdict(findings),
 		Location:     loc,
 		Sketches:     acc.Set,
+		NoData:       noData(acc, in),
+		Unread:       UnreadFiles(in),
 	}
 	if acc.HasTime {
 		r.Window = &Span{From: time.Unix(0, acc.MinTime).In(loc), To: time.Unix(0, acc.MaxTime).In(loc)}
