@@ -43,6 +43,7 @@ type htmlView struct {
 	Records      int64
 	BadLines     int64
 	Quantiles    string // how the quantiles are defined
+	NoLatency    bool   // no metric has values
 	Fields       []FieldCount
 }
 
@@ -121,6 +122,7 @@ func (r *Report) htmlView() *htmlView {
 		Records:      r.Input.Records,
 		BadLines:     r.Input.BadLines,
 		Quantiles:    r.quantileDefinition(),
+		NoLatency:    !r.hasLatency(),
 		Fields:       r.Input.Fields,
 	}
 	r.htmlVerdict(v)

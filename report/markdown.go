@@ -42,28 +42,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("\n")
 	}
 
-	p("## Latency (ms)\n\n%s\n\n", mdText(r.quantileDefinition()))
-	for _, ml := range r.Latency {
-		if ml.All.Count == 0 {
-			continue
-		}
-		p("### %s\n\n", ml.Metric)
-		if note := r.coverageNote(ml, mdCode); note != "" {
-			p("*%s; the others do not carry it.*\n\n", note)
-		}
-		p("| dimension | key | count | p50 | p95 | p99 | max |\n|---|---|--:|--:|--:|--:|--:|\n")
-		p("| all | all | %s |\n", mdQuantiles(ml.All))
-		for _, dl := range ml.By {
-			for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
-				p("| %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), mdQuantiles(q))
-			}
-			if q := dl.Rest; q != nil {
-				p("| %s | *%s* | %s |\n", mdText(dl.Dim), otherLabel(dl), mdQuantiles(*q))
-			}
-		}
-		p("\n")
-	}
-	p("Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).\n\n", TableKeys)
+	r.markdownLatency(p)
 	for _, c := range r.Comparisons {
 		for _, x := range c.all() {
 			markdownComparison(p, x)
@@ -86,7 +65,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for _, f := range r.Input.Files {
 		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, mdText(r.fileNote(f)))
 	}
-	p("\n%d records, %d bad lines.\n", r.Input.Records, r.Input.BadLines)
+	p("\n%s, %s.\n", plural(int(r.Input.Records), "record"), plural(int(r.Input.BadLines), "bad line"))
 	if len(r.Input.Fields) > 0 {
 		var parts []string
 		for _, fc := range r.Input.Fields {
@@ -101,6 +80,38 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	return b.Flush()
+}
+
+// markdownLatency writes the latency tables: per metric with values, the
+// whole input and each dimension's busiest keys.
+func (r *Report) markdownLatency(p func(string, ...any)) {
+	p("## Latency (ms)\n\n")
+	if !r.hasLatency() {
+		p("No record in the window carries a latency field.\n\n")
+		return
+	}
+	p("%s\n\n", mdText(r.quantileDefinition()))
+	for _, ml := range r.Latency {
+		if ml.All.Count == 0 {
+			continue
+		}
+		p("### %s\n\n", ml.Metric)
+		if note := r.coverageNote(ml, mdCode); note != "" {
+			p("*%s; the others do not carry it.*\n\n", note)
+		}
+		p("| dimension | key | count | p50 | p95 | p99 | max |\n|---|---|--:|--:|--:|--:|--:|\n")
+		p("| all | all | %s |\n", mdQuantiles(ml.All))
+		for _, dl := range ml.By {
+			for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
+				p("| %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), mdQuantiles(q))
+			}
+			if q := dl.Rest; q != nil {
+				p("| %s | *%s* | %s |\n", mdText(dl.Dim), otherLabel(dl), mdQuantiles(*q))
+			}
+		}
+		p("\n")
+	}
+	p("Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).\n\n", TableKeys)
 }
 
 func (r *Report) verdictLine() string {

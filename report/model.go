@@ -280,6 +280,16 @@ func summarize(key string, s *sketch.Sketch, records int64) Quantiles {
 	return q
 }
 
+// hasLatency reports whether some metric has values.
+func (r *Report) hasLatency() bool {
+	for _, ml := range r.Latency {
+		if ml.All.Count > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // quantileDefinition is how every report defines its quantiles, with
 // the sketches' accuracy.
 func (r *Report) quantileDefinition() string {

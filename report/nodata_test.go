@@ -93,6 +93,11 @@ func TestNoDataOnEmptyInput(t *testing.T) {
 	if got := r.NoData.text(plainText, plainText); !strings.Contains(got, "no record was read") || !strings.Contains(got, "-: empty") {
 		t.Errorf("reason %q", got)
 	}
+	// The latency section says it has nothing rather than stand empty.
+	const none = "No record in the window carries a latency field."
+	if !strings.Contains(string(render(t, r, "md")), "## Latency (ms)\n\n"+none+"\n") || !strings.Contains(string(render(t, r, "html")), none) {
+		t.Errorf("the latency section does not say it is empty")
+	}
 }
 
 func TestNoDataWithoutRequestTime(t *testing.T) {
