@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,7 +12,10 @@ import (
 
 	"golang.org/x/net/html"
 
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
 	"loganalyze/rules"
+	"loganalyze/sketch"
 )
 
 // hostileStrings are log-derived values that try to break out of the
@@ -74,14 +79,54 @@ func hostileFindings() []rules.Finding {
 	return fs
 }
 
+// hostilePath is a file whose path holds markup and a forged Markdown
+// row (a directory "<script>alert(1)<" makes "</script>" possible), with
+// a hostile line in it that no parser reads.
+func hostilePath(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "<script>alert(1)<")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "script>|`x`\n| forged | row |.log")
+	if err := os.WriteFile(path, []byte("<img src=x onerror=alert(1)>|a|b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func hostileReport(t *testing.T) *Report {
 	t.Helper()
-	r := buildFrom(t, hostileJSONL(t), nil, 1, 1000, hostileFindings())
+	r := buildFrom(t, hostileJSONL(t), []string{hostilePath(t)}, 1, 1000, hostileFindings())
+	if len(r.Unread) != 1 || !strings.Contains(r.Unread[0].Path, "<script>alert(1)</script>") {
+		t.Fatalf("the hostile file is not unread: %v", r.Unread)
+	}
 	if r.Input.Records != int64(3*len(hostileStrings)) {
 		t.Fatalf("read %d hostile records, want %d (bad: %v)", r.Input.Records, 3*len(hostileStrings), r.Input.Problems)
 	}
 	// A comparison, so that its tables are checked too.
 	r.AddComparison(Compare("baseline", "the baseline (<script>alert(1)</script>|x)", r.Sketches, r.Sketches))
+	return r
+}
+
+// hostileNoDataReport is a no_data report whose files, field names seen
+// and reasons are the hostile strings.
+func hostileNoDataReport(t *testing.T) *Report {
+	t.Helper()
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	in := &ingest.Result{}
+	for i, s := range hostileStrings {
+		in.Files = append(in.Files, ingest.FileStats{
+			Path: s, Format: ingest.Format(s), Source: s, Seen: []string{s, s + "_time_ms"},
+			BadLines: int64(i % 2), Incomplete: i%2 == 0, Reason: "cannot read " + s,
+		})
+		in.Problems = append(in.Problems, ingest.Problem{File: s, Line: 1, Reason: s})
+	}
+	r := Build(acc, in, hostileFindings(), nil, time.UTC)
+	if r.NoData == nil || len(r.Unread) != len(hostileStrings) {
+		t.Fatalf("no_data %v, unread %d", r.NoData, len(r.Unread))
+	}
 	return r
 }
 
@@ -95,7 +140,11 @@ func attr(n *html.Node, key string) (string, bool) {
 }
 
 func TestHTMLEscapesHostileInput(t *testing.T) {
-	r := hostileReport(t)
+	t.Run("findings", func(t *testing.T) { checkHTMLEscapes(t, hostileReport(t)) })
+	t.Run("no_data", func(t *testing.T) { checkHTMLEscapes(t, hostileNoDataReport(t)) })
+}
+
+func checkHTMLEscapes(t *testing.T, r *Report) {
 	page := render(t, r, "html")
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
@@ -168,7 +217,11 @@ func unescapedPipes(line string) int {
 }
 
 func TestMarkdownEscapesHostileInput(t *testing.T) {
-	r := hostileReport(t)
+	t.Run("findings", func(t *testing.T) { checkMarkdownEscapes(t, hostileReport(t), 3, 20) })
+	t.Run("no_data", func(t *testing.T) { checkMarkdownEscapes(t, hostileNoDataReport(t), 1, 7) })
+}
+
+func checkMarkdownEscapes(t *testing.T, r *Report, minTables, minRows int) {
 	md := string(render(t, r, "md"))
 	tables, rows := 0, 0
 	header := -1
@@ -187,7 +240,7 @@ func TestMarkdownEscapesHostileInput(t *testing.T) {
 			t.Errorf("line %d has %d cell separators, its header %d: %q", i+1, got, header, line)
 		}
 	}
-	if tables < 3 || rows < 20 {
+	if tables < minTables || rows < minRows {
 		t.Fatalf("only %d tables with %d rows: the report lost its tables", tables, rows)
 	}
 	if regexp.MustCompile(`(^|[^\\])\]\(javascript:`).MatchString(md) {

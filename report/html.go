@@ -21,9 +21,11 @@ var htmlTemplate = template.Must(template.ParseFS(htmlFS, "html.tmpl"))
 
 // htmlView is what the template draws: the report, formatted.
 type htmlView struct {
-	Verdict      string // ok, warn or crit: the banner's class
-	VerdictWord  string
-	Headline     string
+	Verdict     string // ok, warn, crit or no_data: the banner's class
+	VerdictWord string
+	Headline    string
+	// NoData is the whole no_data reason; "" for another verdict.
+	NoData       string
 	Window       string
 	Glance       []htmlStat
 	InputNote    string
@@ -40,6 +42,9 @@ type htmlView struct {
 	Problems     []string
 	Records      int64
 	BadLines     int64
+	Quantiles    string // how the quantiles are defined
+	NoLatency    bool   // no metric has values
+	Fields       []FieldCount
 }
 
 type htmlStat struct{ Label, Value string }
@@ -64,10 +69,11 @@ type htmlChart struct {
 }
 
 type htmlMetric struct {
-	Name   string
-	Open   bool
-	All    htmlRow
-	Tables []htmlTable
+	Name     string
+	Open     bool
+	All      htmlRow
+	Coverage string // "request_time: from 1 of 14 records", or ""
+	Tables   []htmlTable
 }
 
 type htmlTable struct {
@@ -80,12 +86,12 @@ type htmlTable struct {
 // htmlRow is a table row; the V fields are the raw numbers the sort
 // script reads.
 type htmlRow struct {
-	Key              string
-	Count            int64
-	P50, P95, P99    string
-	P50V, P95V, P99V string
-	OtherRow         bool
-	OtherKeys        int64
+	Key                    string
+	Count                  int64
+	P50, P95, P99, Max     string
+	P50V, P95V, P99V, MaxV string
+	OtherRow               bool
+	OtherKeys              int64
 }
 
 type htmlStatus struct {
@@ -115,21 +121,11 @@ func (r *Report) htmlView() *htmlView {
 		NotEvaluated: r.NotEvaluated,
 		Records:      r.Input.Records,
 		BadLines:     r.Input.BadLines,
+		Quantiles:    r.quantileDefinition(),
+		NoLatency:    !r.hasLatency(),
+		Fields:       r.Input.Fields,
 	}
-	var crit, warn int
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case rules.Crit:
-			crit++
-		case rules.Warn:
-			warn++
-		}
-	}
-	if len(r.Findings) == 0 {
-		v.Headline = "nothing to fix"
-	} else {
-		v.Headline = plural(len(r.Findings), "finding") + " (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
-	}
+	r.htmlVerdict(v)
 	if r.Window != nil {
 		v.Window = r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
 	}
@@ -154,7 +150,11 @@ func (r *Report) htmlView() *htmlView {
 	if len(r.Latency) > 0 && r.Latency[0].All.Count > 0 {
 		a := r.Latency[0].All
 		v.Glance = append(v.Glance,
-			htmlStat{"p50", ms(a.P50) + " ms"}, htmlStat{"p95", ms(a.P95) + " ms"}, htmlStat{"p99", ms(a.P99) + " ms"})
+			htmlStat{"p50", ms(a.P50) + " ms"}, htmlStat{"p95", ms(a.P95) + " ms"}, htmlStat{"p99", ms(a.P99) + " ms"},
+			htmlStat{"max", ms(a.Max) + " ms"})
+		if note := r.coverageNote(r.Latency[0], plainText); note != "" {
+			v.Glance = append(v.Glance, htmlStat{"coverage", note})
+		}
 	}
 	if total > 0 {
 		v.Glance = append(v.Glance,
@@ -179,11 +179,55 @@ func (r *Report) htmlView() *htmlView {
 		}
 	}
 
+	v.Metrics = r.htmlMetrics()
+
+	v.Comparisons = htmlComparisons(r.Comparisons)
+	for _, s := range r.Status {
+		v.Status = append(v.Status, htmlStatus{Status: statusKey(s.Status), Count: s.Count, Share: share(s.Count, total)})
+	}
+	for _, f := range r.Input.Files {
+		v.Files = append(v.Files, htmlFile{Path: f.Path, Format: string(f.Format), Records: f.Records, BadLine: f.BadLines, Note: r.fileNote(f)})
+	}
+	for _, p := range r.Input.Problems {
+		v.Problems = append(v.Problems, p.String())
+	}
+	return v
+}
+
+// htmlVerdict fills the banner's verdict and headline.
+func (r *Report) htmlVerdict(v *htmlView) {
+	var crit, warn int
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case rules.Crit:
+			crit++
+		case rules.Warn:
+			warn++
+		}
+	}
+	if len(r.Findings) == 0 {
+		v.Headline = "nothing to fix"
+	} else {
+		v.Headline = plural(len(r.Findings), "finding") + " (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
+	}
+	if r.NoData != nil {
+		v.Verdict, v.VerdictWord = VerdictNoData, "NO DATA"
+		v.Headline = r.NoData.headline(plainText, plainText)
+		if len(r.Findings) > 0 {
+			v.Headline += "; " + plural(len(r.Findings), "finding") + " from other fields (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
+		}
+		v.NoData = r.NoData.text(plainText, plainText)
+	}
+}
+
+// htmlMetrics are the latency tables of each metric with values.
+func (r *Report) htmlMetrics() []htmlMetric {
+	var out []htmlMetric
 	for i, ml := range r.Latency {
 		if ml.All.Count == 0 {
 			continue
 		}
-		hm := htmlMetric{Name: ml.Metric, Open: i == 0, All: row(ml.All)}
+		hm := htmlMetric{Name: ml.Metric, Open: i == 0, All: row(ml.All), Coverage: r.coverageNote(ml, plainText)}
 		for _, dl := range ml.By {
 			if len(dl.Rows) == 0 {
 				continue
@@ -205,24 +249,9 @@ func (r *Report) htmlView() *htmlView {
 			}
 			hm.Tables = append(hm.Tables, t)
 		}
-		v.Metrics = append(v.Metrics, hm)
+		out = append(out, hm)
 	}
-
-	v.Comparisons = htmlComparisons(r.Comparisons)
-	for _, s := range r.Status {
-		v.Status = append(v.Status, htmlStatus{Status: statusKey(s.Status), Count: s.Count, Share: share(s.Count, total)})
-	}
-	for _, f := range r.Input.Files {
-		hf := htmlFile{Path: f.Path, Format: string(f.Format), Records: f.Records, BadLine: f.BadLines}
-		if f.Incomplete {
-			hf.Note = "incomplete: " + f.Reason
-		}
-		v.Files = append(v.Files, hf)
-	}
-	for _, p := range r.Input.Problems {
-		v.Problems = append(v.Problems, p.String())
-	}
-	return v
+	return out
 }
 
 func (r *Report) htmlFinding(n int, f *rules.Finding) htmlFinding {
@@ -257,6 +286,7 @@ func row(q Quantiles) htmlRow {
 		Key: q.Key, Count: q.Count,
 		P50: ms(q.P50), P95: ms(q.P95), P99: ms(q.P99),
 		P50V: promFloat(q.P50), P95V: promFloat(q.P95), P99V: promFloat(q.P99),
+		Max: ms(q.Max), MaxV: promFloat(q.Max),
 	}
 }
 

@@ -73,28 +73,6 @@ func (r *Report) JSONValue() obj {
 			{Name: "to", Value: r.Window.To.Format(time.RFC3339Nano)},
 		}
 	}
-	files := []obj{}
-	for _, f := range r.Input.Files {
-		fo := obj{
-			{Name: "path", Value: f.Path},
-			{Name: "format", Value: string(f.Format)},
-			{Name: "source", Value: f.Source},
-			{Name: "records", Value: f.Records},
-			{Name: "bad_lines", Value: f.BadLines},
-		}
-		if f.Incomplete {
-			fo = append(fo, kv{Name: "incomplete", Value: true}, kv{Name: "reason", Value: f.Reason})
-		}
-		files = append(files, fo)
-	}
-	problems := []obj{}
-	for _, p := range r.Input.Problems {
-		problems = append(problems, obj{
-			{Name: "file", Value: p.File},
-			{Name: "line", Value: p.Line},
-			{Name: "reason", Value: p.Reason},
-		})
-	}
 	findings := []obj{}
 	for i := range r.Findings {
 		findings = append(findings, r.findingJSON(&r.Findings[i]))
@@ -141,22 +119,56 @@ func (r *Report) JSONValue() obj {
 	doc := obj{
 		{Name: "schema_version", Value: SchemaVersion},
 		{Name: "window", Value: window},
-		{Name: "input", Value: obj{
-			{Name: "records", Value: r.Input.Records},
-			{Name: "bad_lines", Value: r.Input.BadLines},
-			{Name: "files", Value: files},
-			{Name: "problems", Value: problems},
-			{Name: "incomplete", Value: r.Input.Incomplete},
-			{Name: "outside_window", Value: r.Input.OutsideWindow},
-		}},
-		{Name: "verdict", Value: r.Verdict.String()},
+		{Name: "input", Value: r.inputJSON()},
+		{Name: "verdict", Value: r.VerdictName()},
+	}
+	if r.NoData != nil {
+		doc = append(doc, kv{Name: "verdict_reason", Value: r.NoData.json()})
+	}
+	doc = append(doc, obj{
 		{Name: "findings", Value: findings},
 		{Name: "not_evaluated", Value: notEval},
 		{Name: "latency", Value: latency},
 		{Name: "status", Value: status},
 		{Name: "timeline", Value: timeline},
-	}
+	}...)
 	return append(doc, r.comparisonsJSON()...)
+}
+
+// inputJSON is the input object: files, problems and field coverage.
+func (r *Report) inputJSON() obj {
+	files := []obj{}
+	for _, f := range r.Input.Files {
+		fo := obj{
+			{Name: "path", Value: f.Path},
+			{Name: "format", Value: string(f.Format)},
+			{Name: "source", Value: f.Source},
+			{Name: "records", Value: f.Records},
+			{Name: "bad_lines", Value: f.BadLines},
+		}
+		if f.Incomplete {
+			fo = append(fo, kv{Name: "incomplete", Value: true}, kv{Name: "reason", Value: f.Reason})
+		}
+		files = append(files, fo)
+	}
+	problems := []obj{}
+	for _, p := range r.Input.Problems {
+		problems = append(problems, obj{
+			{Name: "file", Value: p.File},
+			{Name: "line", Value: p.Line},
+			{Name: "reason", Value: p.Reason},
+		})
+	}
+	return obj{
+		{Name: "records", Value: r.Input.Records},
+		{Name: "bad_lines", Value: r.Input.BadLines},
+		{Name: "files", Value: files},
+		{Name: "problems", Value: problems},
+		{Name: "incomplete", Value: r.Input.Incomplete},
+		{Name: "outside_window", Value: r.Input.OutsideWindow},
+		{Name: "fields", Value: r.fieldsJSON()},
+		{Name: "unread", Value: r.unreadJSON()},
+	}
 }
 
 // WriteJSON writes the JSON report, indented, with a final newline.

@@ -21,7 +21,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 
-	p("# loganalyze report\n\n")
+	if r.NoData != nil {
+		p("# loganalyze report: NO DATA — %s\n\n", r.NoData.headline(mdText, mdCode))
+	} else {
+		p("# loganalyze report\n\n")
+	}
 	p("%s\n\n", r.verdictLine())
 
 	if len(r.Findings) > 0 {
@@ -38,25 +42,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("\n")
 	}
 
-	p("## Latency (ms)\n\n")
-	for _, ml := range r.Latency {
-		if ml.All.Count == 0 {
-			continue
-		}
-		p("### %s\n\n", ml.Metric)
-		p("| dimension | key | count | p50 | p95 | p99 |\n|---|---|--:|--:|--:|--:|\n")
-		p("| all | all | %d | %s | %s | %s |\n", ml.All.Count, ms(ml.All.P50), ms(ml.All.P95), ms(ml.All.P99))
-		for _, dl := range ml.By {
-			for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
-				p("| %s | %s | %d | %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
-			}
-			if q := dl.Rest; q != nil {
-				p("| %s | *%s* | %d | %s | %s | %s |\n", mdText(dl.Dim), otherLabel(dl), q.Count, ms(q.P50), ms(q.P95), ms(q.P99))
-			}
-		}
-		p("\n")
-	}
-	p("Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).\n\n", TableKeys)
+	r.markdownLatency(p)
 	for _, c := range r.Comparisons {
 		for _, x := range c.all() {
 			markdownComparison(p, x)
@@ -77,13 +63,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 	p("## Input\n\n| file | format | records | bad lines | note |\n|---|---|--:|--:|---|\n")
 	for _, f := range r.Input.Files {
-		note := ""
-		if f.Incomplete {
-			note = "incomplete: " + mdCell(f.Reason)
-		}
-		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, note)
+		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, mdText(r.fileNote(f)))
 	}
-	p("\n%d records, %d bad lines.\n", r.Input.Records, r.Input.BadLines)
+	p("\n%s, %s.\n", plural(int(r.Input.Records), "record"), plural(int(r.Input.BadLines), "bad line"))
+	if len(r.Input.Fields) > 0 {
+		var parts []string
+		for _, fc := range r.Input.Fields {
+			parts = append(parts, mdCode(fc.Field)+" "+strconv.FormatInt(fc.Count, 10))
+		}
+		p("\nRecords carrying each field: %s.\n", strings.Join(parts, ", "))
+	}
 	if len(r.Input.Problems) > 0 {
 		p("\nFirst bad lines:\n\n")
 		for _, pr := range r.Input.Problems {
@@ -91,6 +80,38 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	return b.Flush()
+}
+
+// markdownLatency writes the latency tables: per metric with values, the
+// whole input and each dimension's busiest keys.
+func (r *Report) markdownLatency(p func(string, ...any)) {
+	p("## Latency (ms)\n\n")
+	if !r.hasLatency() {
+		p("No record in the window carries a latency field.\n\n")
+		return
+	}
+	p("%s\n\n", mdText(r.quantileDefinition()))
+	for _, ml := range r.Latency {
+		if ml.All.Count == 0 {
+			continue
+		}
+		p("### %s\n\n", ml.Metric)
+		if note := r.coverageNote(ml, mdCode); note != "" {
+			p("*%s; the others do not carry it.*\n\n", note)
+		}
+		p("| dimension | key | count | p50 | p95 | p99 | max |\n|---|---|--:|--:|--:|--:|--:|\n")
+		p("| all | all | %s |\n", mdQuantiles(ml.All))
+		for _, dl := range ml.By {
+			for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
+				p("| %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), mdQuantiles(q))
+			}
+			if q := dl.Rest; q != nil {
+				p("| %s | *%s* | %s |\n", mdText(dl.Dim), otherLabel(dl), mdQuantiles(*q))
+			}
+		}
+		p("\n")
+	}
+	p("Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).\n\n", TableKeys)
 }
 
 func (r *Report) verdictLine() string {
@@ -108,16 +129,21 @@ func (r *Report) verdictLine() string {
 		window = r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
 	}
 	head := "**Verdict: OK** — nothing to fix"
-	switch r.Verdict {
-	case rules.Crit:
+	switch {
+	case r.NoData != nil:
+		head = "**Verdict: NO DATA** — latency not judged"
+		if len(r.Findings) > 0 {
+			head += fmt.Sprintf("; %s from other fields", plural(len(r.Findings), "finding"))
+		}
+	case r.Verdict == rules.Crit:
 		head = fmt.Sprintf("**Verdict: CRIT** — %s", plural(len(r.Findings), "finding"))
-	case rules.Warn:
+	case r.Verdict == rules.Warn:
 		head = fmt.Sprintf("**Verdict: WARN** — %s", plural(len(r.Findings), "finding"))
 	}
 	if crit+warn > 0 {
 		head += fmt.Sprintf(" (%d crit, %d warn)", crit, warn)
 	}
-	line := fmt.Sprintf("%s; %d requests, %s.", head, r.Input.Records, window)
+	line := fmt.Sprintf("%s; %s, %s.", head, plural(int(r.Input.Records), "request"), window)
 	if r.Input.BadLines > 0 || r.Input.Incomplete {
 		line += fmt.Sprintf(" Input: %d bad lines", r.Input.BadLines)
 		if r.Input.Incomplete {
@@ -125,8 +151,20 @@ func (r *Report) verdictLine() string {
 		}
 		line += "."
 	}
+	if r.NoData != nil {
+		line += " " + r.NoData.text(mdText, mdCode)
+	}
 	return line
 }
+
+// mdQuantiles is the count, p50, p95, p99 and max cells of a table row.
+func mdQuantiles(q Quantiles) string {
+	return fmt.Sprintf("%d | %s | %s | %s | %s", q.Count, ms(q.P50), ms(q.P95), ms(q.P99), ms(q.Max))
+}
+
+// mdCode shows a field name or a flag the program wrote (never log
+// text) as code.
+func mdCode(s string) string { return "`" + s + "`" }
 
 func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {
 	fmt.Fprintf(b, "### %d. %s — %s\n\n", n, strings.ToUpper(f.Severity.String()), mdText(f.Title))

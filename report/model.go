@@ -41,6 +41,12 @@ type Report struct {
 	RegionStep time.Duration
 	// Comparisons are the window against earlier periods (compare.go).
 	Comparisons []*Comparison
+	// NoData says why latency could not be judged; nil when some record
+	// in the window carries request_time (nodata.go).
+	NoData *NoData
+	// Unread are the files that held data of which not one record could
+	// be read.
+	Unread []UnreadFile
 }
 
 // TableKeys is how many keys of a dimension the Markdown and HTML tables
@@ -77,6 +83,9 @@ type Input struct {
 	Incomplete bool
 	// OutsideWindow counts records read but outside --since/--until.
 	OutsideWindow int64
+	// Fields are the canonical fields the window's records carry, with
+	// how many carry each (coverage.go).
+	Fields []FieldCount
 }
 
 // Quantiles are one sketch's summary, in milliseconds.
@@ -153,12 +162,15 @@ func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Findi
 			Incomplete: in.Incomplete(),
 
 			OutsideWindow: acc.Skipped,
+			Fields:        fieldCoverage(acc),
 		},
 		Findings:     findings,
 		NotEvaluated: notEval,
 		Verdict:      rules.Verdict(findings),
 		Location:     loc,
 		Sketches:     acc.Set,
+		NoData:       noData(acc, in),
+		Unread:       UnreadFiles(in),
 	}
 	if acc.HasTime {
 		r.Window = &Span{From: time.Unix(0, acc.MinTime).In(loc), To: time.Unix(0, acc.MaxTime).In(loc)}
@@ -266,6 +278,27 @@ func summarize(key string, s *sketch.Sketch, records int64) Quantiles {
 	q.Mean = round3(s.Mean())
 	q.Max = round3(s.Max())
 	return q
+}
+
+// hasLatency reports whether some metric has values.
+func (r *Report) hasLatency() bool {
+	for _, ml := range r.Latency {
+		if ml.All.Count > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// quantileDefinition is how every report defines its quantiles, with
+// the sketches' accuracy.
+func (r *Report) quantileDefinition() string {
+	acc := sketch.DefaultAccuracy
+	if r.Sketches != nil {
+		acc = r.Sketches.Mapping().Accuracy()
+	}
+	return "pXX is the value at rank ⌊q·(n−1)⌋ of the sorted values, within " +
+		strconv.FormatFloat(100*acc, 'g', 3, 64) + " %; max is the exact largest value."
 }
 
 // round3 rounds to three decimals, so that reports have fixed precision.

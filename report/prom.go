@@ -51,29 +51,10 @@ var promQuantiles = [...]struct {
 // sorted within each family; the output is deterministic.
 func (r *Report) WritePrometheus(w io.Writer, opts PromOptions) error {
 	b := bufio.NewWriter(w)
-	family := func(name, typ, help string) {
-		b.WriteString("# HELP " + name + " " + help + "\n# TYPE " + name + " " + typ + "\n")
-	}
-	sample := func(name string, labels []string, v string) {
-		b.WriteString(name)
-		if len(labels) > 0 {
-			b.WriteByte('{')
-			for i := 0; i < len(labels); i += 2 {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(labels[i])
-				b.WriteString(`="`)
-				b.WriteString(promLabel(labels[i+1]))
-				b.WriteByte('"')
-			}
-			b.WriteByte('}')
-		}
-		b.WriteByte(' ')
-		b.WriteString(v)
-		b.WriteByte('\n')
-	}
+	pw := &promWriter{b}
+	family, sample := pw.family, pw.sample
 
+	r.promVerdict(pw)
 	family("loganalyze_latency_ms", "gauge", "Latency quantile in milliseconds over the analysed window, by metric, dimension and key (dim=\"all\" is the whole input; key=\""+PromOtherKey+"\" merges the keys past the busiest "+strconv.Itoa(TableKeys)+").")
 	for _, ml := range r.Latency {
 		if ml.All.Count == 0 {
@@ -135,15 +116,7 @@ func (r *Report) WritePrometheus(w io.Writer, opts PromOptions) error {
 		sample("loganalyze_findings", []string{"rule", k.rule, "severity", k.sev.String()}, strconv.Itoa(counts[k]))
 	}
 
-	family("loganalyze_bad_lines_total", "gauge", "Lines that could not be read in this run.")
-	sample("loganalyze_bad_lines_total", nil, strconv.FormatInt(r.Input.BadLines, 10))
-
-	family("loganalyze_input_incomplete", "gauge", "1 when some input could not be read to its end (truncated or damaged file).")
-	incomplete := "0"
-	if r.Input.Incomplete {
-		incomplete = "1"
-	}
-	sample("loganalyze_input_incomplete", nil, incomplete)
+	r.promInput(pw)
 
 	if !opts.Timestamp.IsZero() {
 		family("loganalyze_last_run_timestamp_seconds", "gauge", "Unix time of the run that wrote this file.")
@@ -152,9 +125,91 @@ func (r *Report) WritePrometheus(w io.Writer, opts PromOptions) error {
 	return b.Flush()
 }
 
+// promWriter writes families and samples of the text format.
+type promWriter struct{ b *bufio.Writer }
+
+func (p *promWriter) family(name, typ, help string) {
+	p.b.WriteString("# HELP " + name + " " + help + "\n# TYPE " + name + " " + typ + "\n")
+}
+
+// sample writes one sample; labels are name, value pairs.
+func (p *promWriter) sample(name string, labels []string, v string) {
+	b := p.b
+	b.WriteString(name)
+	if len(labels) > 0 {
+		b.WriteByte('{')
+		for i := 0; i < len(labels); i += 2 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(labels[i])
+			b.WriteString(`="`)
+			b.WriteString(promLabel(labels[i+1]))
+			b.WriteByte('"')
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte(' ')
+	b.WriteString(v)
+	b.WriteByte('\n')
+}
+
+// promVerdict writes the verdict; a no_data report starts with a comment
+// line that says why, so that whoever opens the file reads it first.
+func (r *Report) promVerdict(pw *promWriter) {
+	if r.NoData != nil {
+		pw.b.WriteString("# loganalyze: no_data: " + promComment(r.NoData.text(plainText, plainText)) + "\n")
+	}
+	pw.family("loganalyze_verdict", "gauge", "1 for the run's verdict (ok, warn, crit or no_data), 0 for the others.")
+	for _, v := range []string{"crit", VerdictNoData, "ok", "warn"} {
+		pw.sample("loganalyze_verdict", []string{"verdict", v}, promBool(r.VerdictName() == v))
+	}
+	pw.family("loganalyze_no_data", "gauge", "1 when no record in the window carries request_time: latency was not judged.")
+	pw.sample("loganalyze_no_data", nil, promBool(r.NoData != nil))
+}
+
+// promInput writes the input's health: bad lines, incomplete and unread
+// files, records carrying each field.
+func (r *Report) promInput(pw *promWriter) {
+	pw.family("loganalyze_bad_lines_total", "gauge", "Lines that could not be read in this run.")
+	pw.sample("loganalyze_bad_lines_total", nil, strconv.FormatInt(r.Input.BadLines, 10))
+
+	pw.family("loganalyze_input_incomplete", "gauge", "1 when some input could not be read to its end (truncated or damaged file).")
+	pw.sample("loganalyze_input_incomplete", nil, promBool(r.Input.Incomplete))
+
+	pw.family("loganalyze_unread_files", "gauge", "Input files that held data of which not one record could be read.")
+	pw.sample("loganalyze_unread_files", nil, strconv.Itoa(len(r.Unread)))
+
+	pw.family("loganalyze_field_records", "gauge", "Records in the window carrying each canonical field.")
+	fields := append([]FieldCount(nil), r.Input.Fields...)
+	sort.Slice(fields, func(i, j int) bool { return fields[i].Field < fields[j].Field })
+	for _, fc := range fields {
+		pw.sample("loganalyze_field_records", []string{"field", fc.Field}, strconv.FormatInt(fc.Count, 10))
+	}
+
+}
+
 // promFloat formats a sample value with fixed precision.
 func promFloat(v float64) string {
 	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+func promBool(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// promComment makes text safe for one comment line: valid UTF-8, no line
+// breaks or other control characters.
+func promComment(s string) string {
+	return strings.Map(func(c rune) rune {
+		if c < ' ' || c == 0x7f || c == '\u2028' || c == '\u2029' {
+			return ' '
+		}
+		return c
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
 var promEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)

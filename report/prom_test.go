@@ -165,6 +165,13 @@ func TestPrometheusTimestampOnlyWhenAsked(t *testing.T) {
 func TestPrometheusEscapesLabels(t *testing.T) {
 	r := hostileReport(t)
 	text := render(t, r, "prom")
+	checkPromLines(t, text)
+	// The no_data reason, a comment line, holds file and field names.
+	nd := render(t, hostileNoDataReport(t), "prom")
+	checkPromLines(t, nd)
+	if l := firstLine(nd); !strings.Contains(l, "<script>alert(1)</script>") || !strings.Contains(l, "line1 line2  | forged | row |") {
+		t.Errorf("no_data comment %q", l)
+	}
 	fams := parseProm(t, text)
 	keys := map[string]bool{}
 	for _, m := range fams["loganalyze_latency_ms"].GetMetric() {
@@ -178,6 +185,13 @@ func TestPrometheusEscapesLabels(t *testing.T) {
 			t.Errorf("model %q did not survive the round trip; keys: %v", s, keys)
 		}
 	}
+}
+
+// checkPromLines checks that the text parses and that every line is a
+// sample or a comment.
+func checkPromLines(t *testing.T, text []byte) {
+	t.Helper()
+	parseProm(t, text)
 	for i, line := range strings.Split(strings.TrimSuffix(string(text), "\n"), "\n") {
 		if !strings.HasPrefix(line, "loganalyze_") && !strings.HasPrefix(line, "# ") {
 			t.Errorf("line %d is broken: %q", i+1, line)

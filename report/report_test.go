@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"math"
 	"os"
@@ -271,5 +272,46 @@ func TestRegionSeries(t *testing.T) {
 				t.Fatalf("%s %v: p99 %v, want %v ±1 %%", s.Region, p.Time, p.P99, want)
 			}
 		}
+	}
+}
+
+// fewLatencies writes 14 records, of which only the first carries
+// request_time (60 s) when one is set; else all do, the last being a 60 s
+// outlier.
+func fewLatencies(one bool) []byte {
+	var b bytes.Buffer
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	for i := range 14 {
+		rec := map[string]any{"time": start.Add(time.Duration(i) * time.Second).Format(time.RFC3339), "status": 200, "region": "ap-x"}
+		switch {
+		case one && i == 0, !one && i == 13:
+			rec["request_time"] = 60.0
+		case !one:
+			rec["request_time"] = 0.1 + float64(i)/100
+		}
+		line, _ := json.Marshal(rec)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// TestMaxBesideP99 checks that a 60 s outlier in a group of 14, below
+// p99's rank, shows in the max column of every table.
+func TestMaxBesideP99(t *testing.T) {
+	r := buildFrom(t, fewLatencies(false), nil, 1, 1000, nil)
+	all := r.Latency[aggregate.RequestTime].All
+	if all.Max != 60000 || all.P99 >= 60000 {
+		t.Fatalf("p99 %v, max %v; want max 60000 above p99", all.P99, all.Max)
+	}
+	md := string(render(t, r, "md"))
+	for _, want := range []string{"| dimension | key | count | p50 | p95 | p99 | max |", "| all | all | 14 | ", " | 60000 |\n| region | ap-x | 14 |", "pXX is the value at rank ⌊q·(n−1)⌋ of the sorted values, within 1 %"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+	page := string(render(t, r, "html"))
+	if !strings.Contains(page, `<th class="num">p99</th><th class="num">max</th>`) || !strings.Contains(page, `<td class="num" data-v="60000.000">60000</td></tr>`) {
+		t.Errorf("HTML table lacks the max column")
 	}
 }

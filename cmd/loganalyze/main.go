@@ -265,12 +265,14 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	}
 	acc := aggregate.MergeAll(accs)
 	var baseline *aggregate.Accumulator
+	var bres *ingest.Result
 	var problems []ingest.Problem
 	if len(c.baseline) > 0 {
 		// The reference period keeps all its records: --since and --until
 		// bound the window, not the baseline.
 		baseOpts.HasSince, baseOpts.HasUntil = false, false
-		baccs, bres, err := ingest.Run(c.baseline, ingest.Options{
+		var baccs []*aggregate.Accumulator
+		baccs, bres, err = ingest.Run(c.baseline, ingest.Options{
 			Format: c.format, Source: c.source, LogFormat: c.logFormat, Schema: schema, Location: c.loc, Workers: c.workers, Stdin: stdin,
 		}, func() *aggregate.Accumulator { return aggregate.New(baseOpts) })
 		if err != nil {
@@ -295,32 +297,9 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	rep.Input.Problems = append(rep.Input.Problems, problems...)
 	addComparisons(rep, acc, baseline, c.baseline, mapping, c.top)
 
-	for _, path := range c.json {
-		if err := writeOutput(path, stdout, rep.WriteJSON); err != nil {
-			return 0, err
-		}
+	unread := append([]report.UnreadFile(nil), rep.Unread...)
+	if bres != nil {
+		unread = append(unread, report.UnreadFiles(bres)...)
 	}
-	for _, path := range c.md {
-		if err := writeOutput(path, stdout, rep.WriteMarkdown); err != nil {
-			return 0, err
-		}
-	}
-	for _, path := range c.html {
-		if err := writeOutput(path, stdout, rep.WriteHTML); err != nil {
-			return 0, err
-		}
-	}
-	var popts report.PromOptions
-	if c.promTime != nil {
-		popts.Timestamp = *c.promTime
-	}
-	for _, path := range c.prom {
-		if err := writeOutput(path, stdout, func(w io.Writer) error { return rep.WritePrometheus(w, popts) }); err != nil {
-			return 0, err
-		}
-	}
-	if rep.Verdict >= c.failOn && rep.Verdict > rules.OK {
-		return exitFindings, nil
-	}
-	return exitOK, nil
+	return finish(c, rep, unread, stdout, stderr)
 }

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"strconv"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+)
+
+// FieldCount is how many records in the window carry one canonical field.
+type FieldCount struct {
+	Field string
+	Count int64
+}
+
+// fieldCoverage lists the canonical fields the window's records carry,
+// in canonical order, each with its record count; a field no record
+// carries is left out. The request line is not listed: it is read as
+// method and uri.
+func fieldCoverage(acc *aggregate.Accumulator) []FieldCount {
+	var out []FieldCount
+	for f := ingest.Field(0); f < ingest.NumFields; f++ {
+		if n := acc.Present[f]; n > 0 && f != ingest.FRequest {
+			out = append(out, FieldCount{Field: f.String(), Count: n})
+		}
+	}
+	return out
+}
+
+// InWindow is the number of records inside the window.
+func (in Input) InWindow() int64 { return in.Records - in.OutsideWindow }
+
+// coverageNote says, next to a metric's numbers, that they come from a
+// minority of the records ("request_time: from 1 of 14 records"); ""
+// when at least half of the records carry the metric. code marks the
+// metric's name.
+func (r *Report) coverageNote(ml MetricLatency, code func(string) string) string {
+	n, of := ml.All.Count, r.Input.InWindow()
+	if n == 0 || 2*n >= of {
+		return ""
+	}
+	return code(ml.Metric) + ": from " + strconv.FormatInt(n, 10) + " of " + strconv.FormatInt(of, 10) + " records"
+}
+
+// fieldsJSON is input.fields: records carrying each canonical field, in
+// canonical order.
+func (r *Report) fieldsJSON() obj {
+	o := obj{}
+	for _, fc := range r.Input.Fields {
+		o = append(o, kv{Name: fc.Field, Value: fc.Count})
+	}
+	return o
+}

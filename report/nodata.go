@@ -1,0 +1,419 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/rules"
+)
+
+// VerdictNoData is the verdict of a report that could not judge latency:
+// no record in the window carries request_time (SPEC §3 "Never OK about
+// what was not read").
+const VerdictNoData = "no_data"
+
+// MissingField is the field whose absence makes a report no_data.
+const MissingField = "request_time"
+
+// NoData says why a report could not judge latency. Every string in it
+// that comes from the input (paths, field names, reasons) is unescaped;
+// each renderer escapes it.
+type NoData struct {
+	// Records are the records in the window; Outside those read but
+	// outside --since/--until.
+	Records, Outside int64
+	// Carried are the canonical fields the window's records carry.
+	Carried []string
+	// Seen are the field names the input files' first records carried,
+	// in their own spelling, without repeats, in file order.
+	Seen  []string
+	Files []FileReason
+	Hints []Hint
+}
+
+// FileReason is one input file as the no_data reason tells it.
+type FileReason struct {
+	Path     string
+	Format   string
+	Source   string
+	Records  int64
+	BadLines int64
+	// Why is what kept the file from giving request_time.
+	Why string
+}
+
+// Hint is a flag that may let the next run read the latency: Flag is the
+// flag as typed, Why what it would do.
+type Hint struct {
+	Flag, Why string
+}
+
+// UnreadFile is an input file that held data of which not one record
+// could be read: exit 1 (SPEC §3 "Bad input").
+type UnreadFile struct {
+	Path, Reason string
+}
+
+// VerdictName names the report's verdict: no_data when no record in the
+// window carries request_time, else the worst finding's severity (ok,
+// warn, crit).
+func (r *Report) VerdictName() string {
+	if r.NoData != nil {
+		return VerdictNoData
+	}
+	return r.Verdict.String()
+}
+
+// FailSeverity is what --fail-on is compared with: the worst finding,
+// and at least warn when the verdict is no_data.
+func (r *Report) FailSeverity() rules.Severity {
+	if r.NoData != nil {
+		return max(r.Verdict, rules.Warn)
+	}
+	return r.Verdict
+}
+
+// UnreadFiles lists the files that held data (bad lines, or content that
+// could not be parsed or decompressed) of which not one record was read,
+// with the reason: the file's own, else its first bad line. An empty file
+// is not among them.
+func UnreadFiles(in *ingest.Result) []UnreadFile {
+	var out []UnreadFile
+	for _, f := range in.Files {
+		if f.Records > 0 || f.BadLines == 0 && !f.Incomplete {
+			continue
+		}
+		out = append(out, UnreadFile{Path: f.Path, Reason: fileWhy(f, in.Problems, false)})
+	}
+	return out
+}
+
+// fileWhy says why a file gave no record with request_time.
+// windowed is set when --since or --until left records out.
+func fileWhy(f ingest.FileStats, problems []ingest.Problem, windowed bool) string {
+	switch {
+	case f.Records == 0 && f.Incomplete && f.BadLines == 0:
+		return f.Reason
+	case f.Records == 0 && f.BadLines > 0:
+		why := plural(int(f.BadLines), "bad line") + " as " + string(f.Format)
+		for _, p := range problems {
+			if p.File == f.Path {
+				why += ", the first at line " + strconv.FormatInt(p.Line, 10) + ": " + p.Reason
+				break
+			}
+		}
+		if f.Incomplete {
+			why += "; " + f.Reason
+		}
+		return why
+	case f.Records == 0:
+		return "empty"
+	case windowed:
+		return plural(int(f.Records), "record") + ", none in the window with " + MissingField
+	}
+	return plural(int(f.Records), "record") + " without " + MissingField
+}
+
+// noData returns why no record in the window carries request_time, or
+// nil when some record does.
+func noData(acc *aggregate.Accumulator, in *ingest.Result) *NoData {
+	if acc.Present[ingest.FRequestTime] > 0 {
+		return nil
+	}
+	n := &NoData{Records: acc.Records, Outside: acc.Skipped, Carried: carried(acc), Seen: seenNames(in.Files)}
+	for _, f := range in.Files {
+		n.Files = append(n.Files, FileReason{
+			Path: f.Path, Format: string(f.Format), Source: f.Source,
+			Records: f.Records, BadLines: f.BadLines, Why: fileWhy(f, in.Problems, acc.Skipped > 0),
+		})
+	}
+	n.Hints = hints(n, in.Files)
+	return n
+}
+
+// carried lists the canonical fields some record in the window carries.
+func carried(acc *aggregate.Accumulator) []string {
+	var out []string
+	for _, fc := range fieldCoverage(acc) {
+		out = append(out, fc.Field)
+	}
+	return out
+}
+
+// seenNames merges the files' Seen lists, without repeats.
+func seenNames(files []ingest.FileStats) []string {
+	var out []string
+	had := map[string]bool{}
+	for _, f := range files {
+		for _, s := range f.Seen {
+			if !had[s] {
+				had[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// maxMapHints is how many --map suggestions a no_data reason makes.
+const maxMapHints = 3
+
+// hints are the flags that may let the next run read request_time.
+func hints(n *NoData, files []ingest.FileStats) []Hint {
+	var out []Hint
+	for _, name := range durationNames(n.Seen) {
+		if len(out) == maxMapHints {
+			break
+		}
+		out = append(out, Hint{
+			Flag: "--map " + MissingField + "=" + name + ":" + unitGuess(name),
+			Why:  name + " looks like a duration (unit s, ms, us or ns)",
+		})
+	}
+	var text, unknown, nginxRead bool
+	for _, f := range files {
+		switch {
+		case f.Records > 0 && f.Format == ingest.Nginx:
+			nginxRead = true
+		case f.Records == 0 && (f.BadLines > 0 || f.Incomplete) && f.Format != ingest.Parquet && f.Format != ingest.Arrow:
+			text = true
+			unknown = unknown || f.Format != ingest.Nginx
+		}
+	}
+	if nginxRead && n.Records > 0 {
+		out = append(out, Hint{Flag: "--log-format", Why: "the nginx format read has no $request_time: log it (e.g. $request_time $upstream_response_time after the main format) and give that log_format"})
+	} else if text {
+		out = append(out, Hint{Flag: "--log-format", Why: "for a text log in a custom format: its nginx log_format string"})
+	}
+	if unknown {
+		out = append(out, Hint{Flag: "--input-format", Why: "when the format was guessed wrong: jsonl, csv, tsv, nginx, clb, parquet or arrow"})
+	}
+	if n.Records == 0 && n.Outside > 0 {
+		out = append(out, Hint{Flag: "--since/--until", Why: "every record read is outside the window"})
+	}
+	return out
+}
+
+// durationNames are the seen names that look like a duration and that
+// loganalyze does not already read (as a time of day or anything else).
+func durationNames(seen []string) []string {
+	schema, _ := ingest.NewSchema(nil)
+	var out []string
+	for _, name := range seen {
+		if !plainName(name) || len(schema.LookupString(name)) > 0 {
+			continue
+		}
+		l := strings.ToLower(name)
+		if !containsAny(l, "time", "duration", "latency", "elapsed", "took", "cost") ||
+			containsAny(l, "stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone") {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// plainName reports whether a field name can be given to --map as it is
+// and shown in a report without escaping: letters, digits, _ . - @.
+func plainName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("_.-@", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// unitGuess reads a unit from a name's suffix (elapsed_ms, durationUs);
+// s when the name does not tell.
+func unitGuess(name string) string {
+	for _, u := range []struct{ unit, suffixes string }{
+		{"ms", "_ms -ms Ms MS _msec millis Millis"},
+		{"us", "_us -us Us US _usec micros Micros"},
+		{"ns", "_ns -ns Ns NS nanos Nanos"},
+	} {
+		for _, suf := range strings.Fields(u.suffixes) {
+			if strings.HasSuffix(name, suf) && len(name) > len(suf) {
+				return u.unit
+			}
+		}
+	}
+	return "s"
+}
+
+// maxReasonFiles and maxReasonSeen bound the no_data reason line; the
+// Input section and the JSON list every file.
+const (
+	maxReasonFiles = 3
+	maxReasonSeen  = 12
+)
+
+// headline is the short reason: the missing field, what was read, the
+// first flag to try. esc escapes text from the input; code marks a field
+// name or a flag.
+func (n *NoData) headline(esc, code func(string) string) string {
+	s := "no record carries " + code(MissingField)
+	if n.Outside > 0 {
+		s = "no record in the window carries " + code(MissingField)
+	}
+	s += " ("
+	if len(n.Files) == 1 {
+		s += esc(n.Files[0].Path) + ": "
+	} else {
+		s += plural(len(n.Files), "file") + ", "
+	}
+	s += plural(int(n.Records), "record")
+	if len(n.Hints) > 0 {
+		s += "; try " + code(n.Hints[0].Flag)
+	}
+	return s + ")"
+}
+
+// text is the whole reason in one line: what the window's records carry,
+// each file and why it gave no request_time, the field names seen, and
+// the flags that may help.
+func (n *NoData) text(esc, code func(string) string) string {
+	var b strings.Builder
+	b.WriteString("No record")
+	if n.Outside > 0 {
+		b.WriteString(" in the window")
+	}
+	b.WriteString(" carries " + code(MissingField) + "; ")
+	switch {
+	case n.Records > 0:
+		verb := " carry "
+		if n.Records == 1 {
+			verb = " carries "
+		}
+		b.WriteString(plural(int(n.Records), "record") + " in the window" + verb)
+		for i, f := range n.Carried {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(code(f))
+		}
+	case n.Outside == 1:
+		b.WriteString("the one record read is outside the window")
+	case n.Outside > 0:
+		b.WriteString("all " + plural(int(n.Outside), "record") + " read are outside the window")
+	default:
+		b.WriteString("no record was read")
+	}
+	b.WriteString(". Files: ")
+	if len(n.Files) == 0 {
+		b.WriteString("none")
+	}
+	for i, f := range n.Files[:min(maxReasonFiles, len(n.Files))] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(esc(f.Path))
+		if f.Records > 0 || f.Source != "" {
+			b.WriteString(" (" + esc(f.Format))
+			if f.Source != "" {
+				b.WriteString(", " + esc(f.Source))
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(": " + esc(f.Why))
+	}
+	if more := len(n.Files) - maxReasonFiles; more > 0 {
+		b.WriteString("; and " + plural(more, "more file"))
+	}
+	b.WriteString(".")
+	if len(n.Seen) > 0 {
+		b.WriteString(" Fields seen: " + esc(strings.Join(n.Seen[:min(maxReasonSeen, len(n.Seen))], ", ")))
+		if len(n.Seen) > maxReasonSeen {
+			b.WriteString(", …")
+		}
+		b.WriteString(".")
+	}
+	for i, h := range n.Hints {
+		if i == 0 {
+			b.WriteString(" Try ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(code(h.Flag) + " (" + esc(h.Why) + ")")
+	}
+	if len(n.Hints) > 0 {
+		b.WriteString(".")
+	}
+	return b.String()
+}
+
+// fileNote is the Input table's note on a file: why not one record was
+// read from it, or why it is incomplete.
+func (r *Report) fileNote(f ingest.FileStats) string {
+	switch {
+	case f.Records == 0 && (f.BadLines > 0 || f.Incomplete):
+		return "no record read: " + fileWhy(f, r.Input.Problems, false)
+	case f.Incomplete:
+		return "incomplete: " + f.Reason
+	}
+	return ""
+}
+
+// plainText leaves a string as it is: for renderers that escape later
+// (HTML) or need no escaping (JSON).
+func plainText(s string) string { return s }
+
+// json is the verdict_reason object of the JSON report.
+func (n *NoData) json() obj {
+	files := []obj{}
+	for _, f := range n.Files {
+		files = append(files, obj{
+			{Name: "path", Value: f.Path},
+			{Name: "format", Value: f.Format},
+			{Name: "source", Value: f.Source},
+			{Name: "records", Value: f.Records},
+			{Name: "bad_lines", Value: f.BadLines},
+			{Name: "why", Value: f.Why},
+		})
+	}
+	hints := []obj{}
+	for _, h := range n.Hints {
+		hints = append(hints, obj{{Name: "flag", Value: h.Flag}, {Name: "why", Value: h.Why}})
+	}
+	return obj{
+		{Name: "text", Value: n.text(plainText, plainText)},
+		{Name: "missing", Value: MissingField},
+		{Name: "records", Value: n.Records},
+		{Name: "outside_window", Value: n.Outside},
+		{Name: "carried", Value: nonNilStrings(n.Carried)},
+		{Name: "seen", Value: nonNilStrings(n.Seen)},
+		{Name: "files", Value: files},
+		{Name: "hints", Value: hints},
+	}
+}
+
+// unreadJSON is input.unread: the files that held data of which not one
+// record could be read.
+func (r *Report) unreadJSON() []obj {
+	out := []obj{}
+	for _, u := range r.Unread {
+		out = append(out, obj{{Name: "path", Value: u.Path}, {Name: "reason", Value: u.Reason}})
+	}
+	return out
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/rules"
+	"loganalyze/sketch"
+)
+
+// firstLine is a report's first line.
+func firstLine(b []byte) string {
+	line, _, _ := strings.Cut(string(b), "\n")
+	return line
+}
+
+// jsonDoc decodes a JSON report.
+func jsonDoc(t *testing.T, r *Report) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(render(t, r, "json"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// noLatencyJSONL writes n records that carry time, status and uri but no
+// field loganalyze reads as request_time.
+func noLatencyJSONL(n int) []byte {
+	var b bytes.Buffer
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	for i := range n {
+		status := 200
+		if i%4 == 0 {
+			status = 502
+		}
+		line, _ := json.Marshal(map[string]any{
+			"time":    start.Add(time.Duration(i) * time.Second).Format(time.RFC3339),
+			"status":  status,
+			"uri":     "/v1/chat/completions",
+			"elapsed": 0.25,
+		})
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// checkNoData checks what every renderer says of a no_data report.
+func checkNoData(t *testing.T, r *Report) {
+	t.Helper()
+	if r.NoData == nil || r.VerdictName() != VerdictNoData {
+		t.Fatalf("verdict %q, want no_data", r.VerdictName())
+	}
+	if md := firstLine(render(t, r, "md")); !strings.Contains(md, "NO DATA") || !strings.Contains(md, "`request_time`") {
+		t.Errorf("Markdown first line %q does not say no data and name request_time", md)
+	}
+	doc := jsonDoc(t, r)
+	reason, _ := doc["verdict_reason"].(map[string]any)
+	if doc["verdict"] != VerdictNoData || reason["missing"] != MissingField || !strings.Contains(reason["text"].(string), MissingField) {
+		t.Errorf("JSON verdict %v, reason %v", doc["verdict"], reason)
+	}
+	prom := render(t, r, "prom")
+	if l := firstLine(prom); !strings.HasPrefix(l, "# loganalyze: no_data: ") || !strings.Contains(l, MissingField) {
+		t.Errorf("Prometheus first line %q", l)
+	}
+	fams := parseProm(t, prom)
+	if find(t, fams["loganalyze_no_data"], nil) != 1 || find(t, fams["loganalyze_verdict"], map[string]string{"verdict": VerdictNoData}) != 1 ||
+		find(t, fams["loganalyze_verdict"], map[string]string{"verdict": "ok"}) != 0 {
+		t.Errorf("Prometheus verdict gauges wrong")
+	}
+	page := string(render(t, r, "html"))
+	if !strings.Contains(page, `<header class="banner no_data"`) || !strings.Contains(page, `<span class="verdict">NO DATA</span> <span class="headline">no record `) ||
+		!strings.Contains(page, "carries request_time (") {
+		t.Errorf("HTML banner does not say no data")
+	}
+	if r.FailSeverity() < rules.Warn {
+		t.Errorf("no_data fails at %v, want at least warn", r.FailSeverity())
+	}
+}
+
+func TestNoDataOnEmptyInput(t *testing.T) {
+	r := buildFrom(t, []byte{}, nil, 2, 1000, nil)
+	checkNoData(t, r)
+	if len(r.Unread) != 0 {
+		t.Errorf("an empty input is unread: %v", r.Unread)
+	}
+	if got := r.NoData.text(plainText, plainText); !strings.Contains(got, "no record was read") || !strings.Contains(got, "-: empty") {
+		t.Errorf("reason %q", got)
+	}
+	// The latency section says it has nothing rather than stand empty.
+	const none = "No record in the window carries a latency field."
+	if !strings.Contains(string(render(t, r, "md")), "## Latency (ms)\n\n"+none+"\n") || !strings.Contains(string(render(t, r, "html")), none) {
+		t.Errorf("the latency section does not say it is empty")
+	}
+}
+
+func TestNoDataWithoutRequestTime(t *testing.T) {
+	r := buildFrom(t, noLatencyJSONL(14), nil, 2, 1000, nil)
+	checkNoData(t, r)
+	text := r.NoData.text(plainText, plainText)
+	for _, want := range []string{"14 records in the window carry time, status, uri", "- (jsonl): 14 records without request_time"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("reason %q lacks %q", text, want)
+		}
+	}
+	// Findings from other fields are kept and still fail the run at
+	// their severity; the verdict stays no_data.
+	r = buildFrom(t, noLatencyJSONL(14), nil, 2, 1000, sampleFindings())
+	checkNoData(t, r)
+	if r.FailSeverity() != rules.Crit {
+		t.Errorf("fail severity %v with a crit finding, want crit", r.FailSeverity())
+	}
+	md := string(render(t, r, "md"))
+	if !strings.Contains(md, "## Findings") || !strings.Contains(md, "latency not judged; 2 findings from other fields (1 crit, 1 warn)") {
+		t.Errorf("findings lost or not announced:\n%.600s", md)
+	}
+}
+
+func TestNoDataOutsideWindow(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	accs, res, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.JSONL, Workers: 1, Stdin: bytes.NewReader(jsonl(t, goldenRequests()[:20], 0))},
+		func() *aggregate.Accumulator {
+			return aggregate.New(aggregate.Options{Mapping: m, Top: 100, HasSince: true, Since: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()})
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Build(aggregate.MergeAll(accs), res, nil, nil, time.UTC)
+	checkNoData(t, r)
+	text := r.NoData.text(plainText, plainText)
+	if !strings.HasPrefix(text, "No record in the window carries request_time") || !strings.Contains(text, "all 20 records read are outside the window") || !strings.Contains(text, "--since/--until") {
+		t.Errorf("reason %q", text)
+	}
+}
+
+func TestNoDataHints(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	in := &ingest.Result{
+		Files: []ingest.FileStats{
+			{Path: "a.jsonl", Format: ingest.JSONL, Records: 0, BadLines: 3, Seen: []string{"timestamp", "elapsed_ms", "code", "took_us", "create_time", "TotalDurationNs", "upstream_latency"}},
+			{Path: "b.log", Format: ingest.Nginx, Incomplete: true, Reason: "nginx text needs a log_format"},
+			{Path: "c.log", Format: ingest.JSONL},
+		},
+		Problems: []ingest.Problem{{File: "a.jsonl", Line: 2, Reason: "no field loganalyze knows"}},
+	}
+	r := Build(acc, in, nil, nil, time.UTC)
+	var flags []string
+	for _, h := range r.NoData.Hints {
+		flags = append(flags, h.Flag)
+	}
+	want := []string{"--map request_time=elapsed_ms:ms", "--map request_time=took_us:us", "--map request_time=TotalDurationNs:ns", "--log-format", "--input-format"}
+	if strings.Join(flags, " ") != strings.Join(want, " ") {
+		t.Errorf("hints %q, want %q", flags, want)
+	}
+	if len(r.Unread) != 2 || r.Unread[0].Path != "a.jsonl" || r.Unread[1].Path != "b.log" {
+		t.Fatalf("unread %v, want a.jsonl and b.log (c.log is empty)", r.Unread)
+	}
+	if got := r.Unread[0].Reason; got != "3 bad lines as jsonl, the first at line 2: no field loganalyze knows" {
+		t.Errorf("reason %q", got)
+	}
+	text := r.NoData.text(plainText, plainText)
+	for _, want := range []string{"Fields seen: timestamp, elapsed_ms, code,", "b.log: nginx text needs a log_format", "c.log: empty", "Try --map request_time=elapsed_ms:ms ("} {
+		if !strings.Contains(text, want) {
+			t.Errorf("reason %q lacks %q", text, want)
+		}
+	}
+}
+
+func TestUnitGuess(t *testing.T) {
+	for name, want := range map[string]string{
+		"elapsed_ms": "ms", "durationMs": "ms", "took_us": "us", "latencyNanos": "ns",
+		"elapsed": "s", "ms": "s", "status": "s", "request_duration_sec": "s",
+	} {
+		if got := unitGuess(name); got != want {
+			t.Errorf("unitGuess(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
