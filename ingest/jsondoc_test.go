@@ -2,10 +2,16 @@ package ingest
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gotElem is a copy of one element the reader handed on.
@@ -212,4 +218,154 @@ func TestTopKeys(t *testing.T) {
 	if n := len(topKeys([]byte(many.String()), MaxSeen)); n != MaxSeen {
 		t.Errorf("%d keys, want %d", n, MaxSeen)
 	}
+}
+
+// GenDoc generates a pretty-printed array of N elements as it is read, so
+// that no test holds the whole document. Element i has time 1712000000+i,
+// model "m-<i%7>" and request_time i%10 + 0.25 (seconds). It is exported
+// for the tests of package ingest_test.
+type GenDoc struct {
+	N   int
+	i   int
+	buf []byte
+	off int
+}
+
+func (g *GenDoc) Read(p []byte) (int, error) {
+	for g.off == len(g.buf) {
+		g.buf, g.off = g.buf[:0], 0
+		switch {
+		case g.i > g.N:
+			return 0, io.EOF
+		case g.i == 0:
+			g.buf = append(g.buf, "[\n"...)
+		case g.i < g.N:
+			g.buf = append(g.buf, ",\n"...)
+		}
+		if g.i < g.N {
+			g.buf = append(g.buf, "  {\n    \"time\": "...)
+			g.buf = strconv.AppendInt(g.buf, int64(1712000000+g.i), 10)
+			g.buf = append(g.buf, ",\n    \"model\": \"m-"...)
+			g.buf = strconv.AppendInt(g.buf, int64(g.i%7), 10)
+			g.buf = append(g.buf, "\",\n    \"request_time\": "...)
+			g.buf = strconv.AppendInt(g.buf, int64(g.i%10), 10)
+			g.buf = append(g.buf, ".25,\n    \"msg\": \"a [b] {c} \\\"d\\\"\"\n  }"...)
+		} else {
+			g.buf = append(g.buf, "\n]\n"...)
+		}
+		g.i++
+	}
+	n := copy(p, g.buf[g.off:])
+	g.off += n
+	return n, nil
+}
+
+// TestDocReaderBoundedMemory reads a generated array of 200,000 elements
+// (about 21 MB) and checks that the reader allocated next to nothing: it
+// holds one element at a time, never the document.
+func TestDocReaderBoundedMemory(t *testing.T) {
+	n := 200_000
+	g := &GenDoc{N: n}
+	var elems, size int64
+	s := testSchema(t)
+	br := bufio.NewReaderSize(g, 64<<10)
+	d := newDocReader(br, s, func(e *docElem) {
+		if e.bad == "" {
+			elems++
+			size += int64(len(e.text))
+		}
+	})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	err := d.run()
+	runtime.ReadMemStats(&after)
+	if err != nil || elems != int64(n) {
+		t.Fatalf("%v, %d elements; want %d", err, elems, n)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<10 || size < 16<<20 {
+		t.Errorf("allocated %d bytes reading %d bytes of elements", alloc, size)
+	}
+	if cap(d.elem) > 4096 {
+		t.Errorf("element buffer grew to %d bytes", cap(d.elem))
+	}
+}
+
+func BenchmarkDocReader(b *testing.B) {
+	data, err := io.ReadAll(&GenDoc{N: 50_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := testSchema(b)
+	br := bufio.NewReaderSize(nil, 1<<20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		br.Reset(bytes.NewReader(data))
+		d := newDocReader(br, s, func(*docElem) { n++ })
+		if err := d.run(); err != nil || n != 50_000 {
+			b.Fatal(err, n)
+		}
+	}
+}
+
+// FuzzJSONDoc reads arbitrary bytes as a document: no panic, no hang, every
+// element and error on a line of the input, every record an object of at
+// most MaxLine bytes; a valid JSON array or object reads without error, and
+// a valid array gives one element per member.
+func FuzzJSONDoc(f *testing.F) {
+	for _, c := range docCases {
+		f.Add([]byte(c.in))
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "jsondoc", "*.json"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	s := testSchema(f)
+	p := newJSONParser(s, time.UTC)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := int64(bytes.Count(data, []byte{'\n'})) + 1
+		elems := 0
+		d := newDocReader(bufio.NewReaderSize(bytes.NewReader(data), 16), s, func(e *docElem) {
+			elems++
+			if e.line < 1 || e.line > lines {
+				t.Fatalf("element on line %d of %d", e.line, lines)
+			}
+			if e.bad != "" {
+				return
+			}
+			if n := len(e.text); n < 2 || n > MaxLine || e.text[0] != '{' || e.text[n-1] != '}' || e.at < e.line || e.at > lines {
+				t.Fatalf("record %q on line %d at %d", e.text, e.line, e.at)
+			}
+			var r Record
+			_ = p.Parse(e.text, &r)
+			_ = topKeys(e.text, MaxSeen)
+		})
+		err := d.run()
+		if err != nil {
+			de, ok := err.(*docError)
+			if !ok || de.line < 1 || de.line > lines || elems == 0 {
+				t.Fatalf("error %v after %d elements", err, elems)
+			}
+		}
+		_ = jsonShape(bufio.NewReader(bytes.NewReader(data)), s)
+		if !json.Valid(data) {
+			return
+		}
+		if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '[' && t[0] != '{' {
+			return
+		}
+		if err != nil {
+			t.Fatalf("valid JSON: %v", err)
+		}
+		var members []json.RawMessage
+		if json.Unmarshal(data, &members) == nil && len(members) != elems {
+			t.Fatalf("%d elements, want %d", elems, len(members))
+		}
+	})
 }
