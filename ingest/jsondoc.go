@@ -18,13 +18,6 @@ import (
 // maxDocDepth is how deeply brackets may nest in a document.
 const maxDocDepth = 1 << 16
 
-// docSpan is one element of a document inside a unit's data.
-type docSpan struct {
-	end  int   // the element ends at data[end]
-	line int64 // the element's first line, for its problems
-	at   int64 // the line its record object starts on (a hit's _source is later)
-}
-
 // docElem is one element as the reader hands it on.
 type docElem struct {
 	text []byte // the record object, newlines kept; nil for a bad element
@@ -58,17 +51,17 @@ type docReader struct {
 	done   bool  // the input ended
 	err    error // the read error that ended it, if any
 
-	elem     []byte // the element being read
-	elemLine int64  // its first line; 0 between elements
-	keep     bool   // bytes read go to elem
-	over     bool   // elem passed MaxLine and was dropped
-	src      [2]int // elem[src[0]:src[1]] is the element's _source
-	srcLine  int64
-	fields   bool   // the top-level object carries a record field
-	inEnv    bool   // the top-level object is an envelope
-	key      []byte // the last key read, while it is short
-	open     []uint64
-	out      docElem
+	elem     []byte   // the element being read
+	elemLine int64    // its first line; 0 between elements
+	keep     bool     // bytes read go to elem
+	over     bool     // elem passed MaxLine and was dropped
+	src      [2]int   // elem[src[0]:src[1]] is the element's _source
+	srcLine  int64    // the line _source starts on
+	fields   bool     // the top-level object carries a record field
+	inEnv    bool     // the top-level object is an envelope
+	key      []byte   // the last key read, while it is short
+	open     []uint64 // bit i: the bracket open at depth i is a brace
+	out      docElem  // handed to emit, so that it is not allocated
 
 	// What the reader found, for telling documents from JSON lines.
 	tops      int  // top-level values

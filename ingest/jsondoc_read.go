@@ -6,6 +6,13 @@ import (
 	"fmt"
 )
 
+// docSpan is one element of a document inside a unit's data.
+type docSpan struct {
+	end  int   // the element ends at data[end]
+	line int64 // the element's first line, for its problems
+	at   int64 // the line its record object starts on (a hit's _source is later)
+}
+
 // readDoc sends the elements of a JSON document to the workers: each unit
 // holds whole elements, newlines kept, and the lines they start on.
 func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
