@@ -108,6 +108,10 @@ func jsonShape(br *bufio.Reader, s *Schema) Format {
 	d, err := probeDoc(first, s)
 	e, _ := err.(*docError)
 	switch {
+	case d.enveloped && d.tops == 1 && hasField(first, s):
+		// A JSON line whose "items" list comes before its fields: the
+		// reader, which cannot look ahead, would take it for an envelope.
+		return JSONL
 	case d.enveloped || d.unwrapped || err == nil && d.tops > 1:
 		return JSONDoc
 	case err == nil || e == nil || !e.eof || !multiline:
@@ -131,6 +135,17 @@ func probeDoc(b []byte, s *Schema) (*docReader, error) {
 	d := newDocReader(bufio.NewReaderSize(bytes.NewReader(b), 4096), s, func(*docElem) {})
 	err := d.run()
 	return d, err
+}
+
+// hasField reports whether a top-level key of the object in line is a
+// record field.
+func hasField(line []byte, s *Schema) bool {
+	for _, k := range topKeys(line, 1<<10) {
+		if len(s.LookupString(k)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // topKeys returns the keys of the object in text, in order, at most max.
