@@ -15,6 +15,7 @@ type Format string
 const (
 	Auto    Format = "auto"
 	JSONL   Format = "jsonl"
+	JSONDoc Format = "json" // a JSON document: array, pretty-printed objects, envelope
 	CSV     Format = "csv"
 	TSV     Format = "tsv"
 	Nginx   Format = "nginx"
@@ -26,12 +27,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, CSV, TSV, Nginx, CLB, Parquet, Arrow:
+	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, Parquet, Arrow:
 		return f, nil
-	case "json", "ndjson":
+	case "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, csv, tsv, nginx, clb, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -48,8 +49,10 @@ func (f Format) columnar() bool { return f == Parquet || f == Arrow }
 // suffix is removed; Auto when the name does not tell.
 func byExtension(name string) Format {
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".jsonl", ".json", ".ndjson":
+	case ".jsonl", ".ndjson":
 		return JSONL
+	case ".json":
+		return JSONDoc
 	case ".csv":
 		return CSV
 	case ".tsv":
@@ -74,16 +77,17 @@ func sniff(head []byte, haveLogFormat bool) Format {
 	if bytes.HasPrefix(head, []byte("ARROW1")) || bytes.HasPrefix(head, []byte{0xff, 0xff, 0xff, 0xff}) {
 		return Arrow
 	}
-	line := head
+	line := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
-	line = bytes.TrimLeft(line, " \t\r\ufeff")
 	switch {
 	case len(line) > 0 && line[0] == '{':
-		return JSONL
+		return JSONL // or a document: jsonShape tells
 	case looksCLB(line):
 		return CLB
+	case opensArray(line):
+		return JSONDoc
 	case haveLogFormat:
 		return Nginx
 	case bytes.Count(line, []byte{'\t'}) >= 2:
@@ -92,6 +96,16 @@ func sniff(head []byte, haveLogFormat bool) Format {
 		return CSV
 	}
 	return Nginx
+}
+
+// opensArray reports whether a line starts a JSON array of objects or
+// arrays ("[", "[{", "[ ]"), not a bracketed text log.
+func opensArray(line []byte) bool {
+	if len(line) == 0 || line[0] != '[' {
+		return false
+	}
+	rest := bytes.TrimLeft(line[1:], " \t\r")
+	return len(rest) == 0 || rest[0] == '{' || rest[0] == '[' || rest[0] == ']'
 }
 
 // looksCLB reports whether a line starts like a Tencent CLB access log:
@@ -120,7 +134,7 @@ type parserConfig struct {
 // newLineParser returns a parser for one worker and one file.
 func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 	switch f {
-	case JSONL:
+	case JSONL, JSONDoc:
 		return newJSONParser(c.schema, c.loc), nil
 	case Nginx:
 		p, err := newNginxParser(c)

@@ -119,12 +119,14 @@ type fileState struct {
 	reason     string
 }
 
-// unit is one piece of work: a run of whole lines, or decoded records.
+// unit is one piece of work: a run of whole lines, the elements of a JSON
+// document, or decoded records.
 type unit struct {
 	file  *fileState
 	line  int64 // number of the first line in data
 	data  []byte
-	buf   *[]byte // returned to the pool when done
+	elems []docSpan // a document's elements in data; nil for lines
+	buf   *[]byte   // returned to the pool when done
 	recs  []Record
 	batch *colBatch // returned to batchPool when done
 }
@@ -292,6 +294,11 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			}
 			parsers[u.file] = lp
 		}
+		if u.elems != nil {
+			p.parseDoc(u, lp, sink, t, &rec)
+			p.pool.Put(u.buf)
+			continue
+		}
 		data, line := u.data, u.line
 		records := c.records
 		for len(data) > 0 {
@@ -354,11 +361,15 @@ func (p *pipeline) readFile(fs *fileState) error {
 	br := bufio.NewReaderSize(r, MaxLine+1)
 	head, _ := br.Peek(4096)
 	fs.format = p.opts.Format
-	if fs.format == Auto || fs.format == "" {
+	forced := fs.format != Auto && fs.format != ""
+	if !forced {
 		fs.format = byExtension(name)
 	}
 	if fs.format == Auto {
 		fs.format = sniff(head, p.opts.LogFormat != "")
+	}
+	if fs.format == JSONDoc || fs.format == JSONL && !forced {
+		fs.format = jsonShape(br, fs.cfg.schema)
 	}
 	if fs.format.columnar() {
 		return p.readColumnar(fs, br, r, rc)
@@ -379,6 +390,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 	}
 	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
 		return err
+	}
+	if fs.format == JSONDoc {
+		return p.readDoc(fs, br)
 	}
 	return p.readLines(fs, br)
 }

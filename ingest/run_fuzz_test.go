@@ -28,6 +28,16 @@ func FuzzRun(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(clb[:4096])
+	// JSON documents: a pretty-printed array and a pretty-printed
+	// envelope (an Elasticsearch export).
+	for _, name := range []string{"litellm-spend-logs.json", "es-export.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "jsondoc", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("{\n  \"request_time\": 1\n}\n{\n  \"request_time\": 2\n}\n"))
 	f.Add([]byte("\x1f\x8b"))
 	f.Add([]byte("\x28\xb5\x2f\xfd"))
 	f.Add([]byte("PAR1"))

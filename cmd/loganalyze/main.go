@@ -98,7 +98,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	html := fs.StringArray("html", nil, "write the HTML report to `FILE` (- is stdout)")
 	prom := fs.StringArray("prom", nil, "write Prometheus text for node_exporter's textfile collector to `FILE` (- is stdout)")
 	promTime := fs.Bool("prom-timestamp", false, "add loganalyze_last_run_timestamp_seconds (the time of the run) to --prom")
-	format := fs.String("input-format", "auto", "input format: auto, jsonl, csv, tsv, nginx, clb, parquet or arrow")
+	format := fs.String("input-format", "auto", "input format: auto, jsonl, json, csv, tsv, nginx, clb, parquet or arrow")
 	logFormat := fs.String("log-format", "", "nginx log_format `STRING` for text logs, or a known format: "+strings.Join(ingest.LogFormatNames(), ", "))
 	source := fs.String("source", "", "force the source schema instead of detecting it per file: "+strings.Join(ingest.SourceNames(), ", "))
 	maps := fs.StringArray("map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")

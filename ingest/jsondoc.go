@@ -1,0 +1,491 @@
+package ingest
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+)
+
+// A JSON document (SPEC §3) holds its records as the elements of an
+// array, as pretty-printed or concatenated objects, or inside an API
+// envelope: {"data":{"items":[…]}}, {"data":[…]}, {"items":[…]},
+// {"logs":[…]}, {"records":[…]}, {"hits":{"hits":[…]}}. An element with an
+// object "_source" (an Elasticsearch / OpenSearch hit) stands for that
+// object. The docReader finds the elements in a stream, copying one at a
+// time, so that a document of any size is read in bounded memory; the
+// workers parse each element with the JSON lines parser.
+
+// maxDocDepth is how deeply brackets may nest in a document.
+const maxDocDepth = 1 << 16
+
+// docElem is one element as the reader hands it on.
+type docElem struct {
+	text []byte // the record object, newlines kept; nil for a bad element
+	line int64  // the element's first line
+	at   int64  // the line text starts on
+	bad  string // why the element is not a record
+}
+
+// docError is a syntax error that ends the reading of a document.
+type docError struct {
+	line int64
+	msg  string
+	eof  bool // the input ended inside the document
+}
+
+func (e *docError) Error() string {
+	return fmt.Sprintf("invalid JSON document at line %d: %s", e.line, e.msg)
+}
+
+// docReader walks a JSON document and hands each element to emit, in
+// order; the element's text is valid only during the call. A bad element
+// (not an object, longer than MaxLine, cut short by an error) is handed on
+// with its reason.
+type docReader struct {
+	br     *bufio.Reader
+	schema *Schema
+	emit   func(*docElem)
+	buf    []byte // what br holds; buf[pos:] is unread
+	pos    int
+	line   int64 // the line of buf[pos]
+	done   bool  // the input ended
+	err    error // the read error that ended it, if any
+
+	elem     []byte   // the element being read
+	elemLine int64    // its first line; 0 between elements
+	keep     bool     // bytes read go to elem
+	over     bool     // elem passed MaxLine and was dropped
+	src      [2]int   // elem[src[0]:src[1]] is the element's _source
+	srcLine  int64    // the line _source starts on
+	fields   bool     // the top-level object carries a record field
+	inEnv    bool     // the top-level object is an envelope
+	key      []byte   // the last key read, while it is short
+	open     []uint64 // bit i: the bracket open at depth i is a brace
+	out      docElem  // handed to emit, so that it is not allocated
+
+	// What the reader found, for telling documents from JSON lines.
+	tops      int  // top-level values
+	enveloped bool // an envelope's array
+	unwrapped bool // a hit's _source
+}
+
+func newDocReader(br *bufio.Reader, s *Schema, emit func(*docElem)) *docReader {
+	return &docReader{br: br, schema: s, emit: emit, line: 1}
+}
+
+// run reads the whole input. An error means the document was read only in
+// part; it has been counted as a bad element before it is returned.
+func (d *docReader) run() error {
+	if d.more() && len(d.buf) >= 3 && string(d.buf[:3]) == "\ufeff" {
+		d.pos = 3
+	}
+	for {
+		c, ok := d.ws()
+		if !ok {
+			break
+		}
+		d.tops++
+		var err error
+		switch c {
+		case '[':
+			d.pos++
+			err = d.array()
+		case '{':
+			err = d.element(true)
+		default:
+			err = d.syntax("want '[' or '{'")
+		}
+		if err != nil {
+			return d.fail(err)
+		}
+	}
+	if d.err != nil {
+		return d.fail(d.err)
+	}
+	return nil
+}
+
+// fail counts the element, or the place, where reading stopped.
+func (d *docReader) fail(err error) error {
+	line := d.line
+	if d.elemLine > 0 {
+		line = d.elemLine
+	}
+	if e, ok := err.(*docError); ok {
+		d.emit(&docElem{line: line, bad: e.Error()})
+		return err
+	}
+	err = readError(err)
+	if d.elemLine > 0 {
+		d.emit(&docElem{line: line, bad: err.Error()})
+	}
+	return err
+}
+
+// array reads the elements of the array whose '[' was just read.
+func (d *docReader) array() error {
+	c, ok := d.ws()
+	if !ok {
+		return d.truncated()
+	}
+	if c == ']' {
+		d.pos++
+		return nil
+	}
+	for {
+		if err := d.element(false); err != nil {
+			return err
+		}
+		if c, ok = d.ws(); !ok {
+			return d.truncated()
+		}
+		d.pos++
+		switch c {
+		case ']':
+			return nil
+		case ',':
+			if _, ok = d.ws(); !ok {
+				return d.truncated()
+			}
+		default:
+			d.pos--
+			return d.syntax("want ',' or ']' after an element")
+		}
+	}
+}
+
+// element reads one element at d.pos and hands it on. A top-level object
+// may turn out to be an envelope, whose elements are handed on instead.
+func (d *docReader) element(top bool) error {
+	line := d.line
+	d.elemLine = line // left set on an error, for fail
+	if d.buf[d.pos] != '{' {
+		d.keep = false
+		if err := d.value(); err != nil {
+			return err
+		}
+		d.out = docElem{line: line, bad: errNotObject.Error()}
+		d.emit(&d.out)
+		d.elemLine = 0
+		return nil
+	}
+	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
+	if err := d.object(1, top); err != nil {
+		return err
+	}
+	d.elemLine, d.keep = 0, false // the whitespace after it is not kept
+	d.out = docElem{line: line, at: line, text: d.elem}
+	switch {
+	case d.inEnv:
+		return nil
+	case d.over:
+		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
+	case d.src[1] > 0:
+		d.out.text, d.out.at = d.elem[d.src[0]:d.src[1]], d.srcLine
+	}
+	d.emit(&d.out)
+	return nil
+}
+
+// object reads the object at d.pos member by member: level 1 is an
+// element, level 2 the object under a top-level "data" or "hits". In a
+// top-level object, an envelope key holding an array, before any record
+// field, makes the object an envelope.
+func (d *docReader) object(level int, top bool) error {
+	d.take1()
+	c, ok := d.ws()
+	if !ok {
+		return d.truncated()
+	}
+	if c == '}' {
+		d.take1()
+		return nil
+	}
+	for {
+		if c != '"' {
+			return d.syntax("want a key")
+		}
+		d.key = d.key[:0]
+		if err := d.str(true); err != nil {
+			return err
+		}
+		if c, ok = d.ws(); !ok {
+			return d.truncated()
+		} else if c != ':' {
+			return d.syntax("want ':'")
+		}
+		d.take1()
+		if c, ok = d.ws(); !ok {
+			return d.truncated()
+		}
+		if err := d.member(level, top, c); err != nil {
+			return err
+		}
+		if c, ok = d.ws(); !ok {
+			return d.truncated()
+		}
+		switch c {
+		case ',':
+			d.take1()
+			if c, ok = d.ws(); !ok {
+				return d.truncated()
+			}
+		case '}':
+			d.take1()
+			return nil
+		default:
+			return d.syntax("want ',' or '}'")
+		}
+	}
+}
+
+// member reads the value of the member whose key was just read; c is its
+// first byte.
+func (d *docReader) member(level int, top bool, c byte) error {
+	k := d.key
+	envelope := top && (d.inEnv || !d.fields)
+	switch {
+	case level == 1 && c == '{' && string(k) == "_source" && !d.inEnv:
+		start, line := len(d.elem), d.line
+		if err := d.nested(0); err != nil {
+			return err
+		}
+		d.src, d.srcLine, d.unwrapped = [2]int{start, len(d.elem)}, line, true
+		return nil
+	case envelope && c == '[' && isEnvelopeKey(k):
+		// An envelope's array holds objects; {"data":["x"]} is a record.
+		d.take1()
+		if c, ok := d.ws(); ok && c != '{' && c != ']' {
+			d.open = append(d.open[:0], 0)
+			return d.nested(1)
+		}
+		err := d.array()
+		d.elem, d.keep, d.inEnv, d.enveloped = d.elem[:0], false, true, true
+		return err
+	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits"):
+		return d.object(2, true)
+	}
+	if top && !d.fields && len(k) <= maxKey && len(d.schema.Lookup(k)) > 0 {
+		d.fields = true
+	}
+	return d.value()
+}
+
+// isEnvelopeKey reports whether k names the array of an API envelope.
+func isEnvelopeKey(k []byte) bool {
+	s := string(k)
+	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits"
+}
+
+// value passes over the value at d.pos.
+func (d *docReader) value() error {
+	switch d.buf[d.pos] {
+	case '"':
+		return d.str(false)
+	case '{', '[':
+		return d.nested(0)
+	}
+	return d.literal()
+}
+
+// literal passes over a number, true, false or null.
+func (d *docReader) literal() error {
+	n := 0
+	for d.more() {
+		b := d.buf[d.pos:]
+		i := 0
+		for i < len(b) && isLiteral(b[i]) {
+			i++
+		}
+		d.take(b[:i])
+		d.pos += i
+		n += i
+		if n > MaxLine {
+			return d.syntax("value too long")
+		}
+		if i < len(b) {
+			break
+		}
+	}
+	if n == 0 {
+		if d.done {
+			return d.truncated()
+		}
+		return d.syntax("want a value")
+	}
+	return nil
+}
+
+func isLiteral(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '+' || c == '.'
+}
+
+// more makes unread bytes available in d.buf; false at the end of the
+// input or on a read error (d.err).
+func (d *docReader) more() bool {
+	if d.pos < len(d.buf) {
+		return true
+	}
+	if d.done {
+		return false
+	}
+	d.br.Discard(d.pos)
+	d.buf, d.pos = nil, 0
+	if _, err := d.br.Peek(1); err != nil {
+		d.done = true
+		if err != io.EOF {
+			d.err = err
+		}
+		return false
+	}
+	d.buf, _ = d.br.Peek(d.br.Buffered())
+	return true
+}
+
+// ws passes over whitespace and returns the next byte. The whitespace is
+// kept with the element, so that its lines stay where they were.
+func (d *docReader) ws() (byte, bool) {
+	for d.more() {
+		b := d.buf[d.pos:]
+		i := 0
+		for ; i < len(b); i++ {
+			if c := b[i]; c == '\n' {
+				d.line++
+			} else if c != ' ' && c != '\t' && c != '\r' {
+				break
+			}
+		}
+		d.take(b[:i])
+		d.pos += i
+		if i < len(b) {
+			return b[i], true
+		}
+	}
+	return 0, false
+}
+
+// take adds b to the element while it is kept and shorter than MaxLine.
+func (d *docReader) take(b []byte) {
+	if !d.keep {
+		return
+	}
+	n := len(d.elem) + len(b)
+	if n > MaxLine {
+		d.keep, d.over, d.elem = false, true, d.elem[:0]
+		return
+	}
+	if n > cap(d.elem) { // grow to MaxLine at most
+		e := make([]byte, len(d.elem), min(max(2*cap(d.elem), n, 4096), MaxLine))
+		d.elem = e[:copy(e, d.elem)]
+	}
+	d.elem = append(d.elem, b...)
+}
+
+// take1 takes the byte at d.pos.
+func (d *docReader) take1() {
+	d.take(d.buf[d.pos : d.pos+1])
+	d.pos++
+}
+
+// maxKey is the longest key kept to be compared with envelope keys and
+// looked up in the schema.
+const maxKey = 64
+
+// str passes over the string at d.pos; with capture, its raw text goes to
+// d.key (up to maxKey+1 bytes, so that a longer key is seen as one).
+func (d *docReader) str(capture bool) error {
+	d.take1()
+	esc := false
+	for d.more() {
+		b := d.buf[d.pos:]
+		i := 0
+		for ; i < len(b); i++ {
+			c := b[i]
+			if c == '\n' || c == '"' && !esc {
+				break
+			}
+			esc = c == '\\' && !esc
+		}
+		if capture {
+			if n := min(i, maxKey+1-len(d.key)); n > 0 {
+				d.key = append(d.key, b[:n]...)
+			}
+		}
+		d.take(b[:i])
+		d.pos += i
+		if i == len(b) {
+			continue
+		}
+		if b[i] == '\n' {
+			return d.syntax("newline inside a string")
+		}
+		d.take1()
+		return nil
+	}
+	return d.truncated()
+}
+
+// docSpecial marks the bytes nested looks at.
+var docSpecial = [256]bool{'"': true, '\n': true, '{': true, '[': true, '}': true, ']': true}
+
+// nested passes over the object or array at d.pos, checking that its
+// brackets match; d.open remembers which of them are braces. With depth
+// 1, the array's '[' (d.open[0] bit 0 clear) was read already.
+func (d *docReader) nested(depth int) error {
+	for d.more() {
+		b := d.buf[d.pos:]
+		i := 0
+		for i < len(b) && !docSpecial[b[i]] {
+			i++
+		}
+		d.take(b[:i])
+		d.pos += i
+		if i == len(b) {
+			continue
+		}
+		switch c := b[i]; c {
+		case '"':
+			if err := d.str(false); err != nil {
+				return err
+			}
+			continue
+		case '\n':
+			d.line++
+		case '{', '[':
+			if depth == maxDocDepth {
+				return d.syntax(fmt.Sprintf("nested deeper than %d levels", maxDocDepth))
+			}
+			w, bit := depth/64, uint64(1)<<(depth%64)
+			for len(d.open) <= w {
+				d.open = append(d.open, 0)
+			}
+			if c == '{' {
+				d.open[w] |= bit
+			} else {
+				d.open[w] &^= bit
+			}
+			depth++
+		case '}', ']':
+			depth--
+			if brace := d.open[depth/64]&(1<<(depth%64)) != 0; brace != (c == '}') {
+				return d.syntax(fmt.Sprintf("unexpected '%c'", c))
+			}
+			if depth == 0 {
+				d.take1()
+				return nil
+			}
+		}
+		d.take1()
+	}
+	return d.truncated()
+}
+
+// truncated is the error for an input that ends inside the document.
+func (d *docReader) truncated() error {
+	if d.err != nil {
+		return d.err
+	}
+	return &docError{line: d.line, msg: "truncated", eof: true}
+}
+
+func (d *docReader) syntax(msg string) error { return &docError{line: d.line, msg: msg} }

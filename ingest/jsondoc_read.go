@@ -1,0 +1,197 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+)
+
+// docSpan is one element of a document inside a unit's data.
+type docSpan struct {
+	end  int   // the element ends at data[end]
+	line int64 // the element's first line, for its problems
+	at   int64 // the line its record object starts on (a hit's _source is later)
+}
+
+// readDoc sends the elements of a JSON document to the workers: each unit
+// holds whole elements, newlines kept, and the lines they start on.
+func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
+	buf := p.pool.Get().(*[]byte)
+	chunk := (*buf)[:0]
+	var spans []docSpan
+	flush := func() {
+		if len(spans) > 0 {
+			*buf = chunk
+			p.work <- unit{file: fs, data: chunk, elems: spans, buf: buf}
+			buf = p.pool.Get().(*[]byte)
+			spans = make([]docSpan, 0, cap(spans))
+		}
+		chunk = (*buf)[:0]
+	}
+	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
+		if e.bad != "" {
+			p.reader.bad(fs, e.line, e.bad)
+			return
+		}
+		if fs.seen == nil {
+			fs.seen = topKeys(e.text, MaxSeen)
+		}
+		// An element is at most MaxLine bytes and the chunk is flushed
+		// past chunkSize, so the pool's buffer never grows.
+		chunk = append(chunk, e.text...)
+		spans = append(spans, docSpan{end: len(chunk), line: e.line, at: e.at})
+		if len(chunk) >= chunkSize {
+			flush()
+		}
+	})
+	err := d.run()
+	flush()
+	p.pool.Put(buf)
+	return err
+}
+
+// parseDoc parses the elements of a document's unit.
+func (p *pipeline) parseDoc(u unit, lp lineParser, sink Sink, t *tally, rec *Record) {
+	c := t.get(u.file.index)
+	records, start := c.records, 0
+	for _, e := range u.elems {
+		text := u.data[start:e.end]
+		start = e.end
+		rec.Reset()
+		if err := lp.Parse(text, rec); err != nil {
+			t.bad(u.file, e.line, docReason(err, text, e))
+		} else if rec.Fields() == 0 {
+			t.bad(u.file, e.line, errNoField)
+		} else {
+			c.records++
+			sink.Add(rec)
+		}
+	}
+	p.opts.Progress.Records.Add(c.records - records)
+}
+
+// docReason says where in the file a JSON error inside an element is,
+// when the element spans lines: the column the parser gives counts from
+// the start of the element.
+func docReason(err error, text []byte, e docSpan) string {
+	je, ok := err.(*jsonError)
+	if !ok || je.col < 1 || je.col > len(text)+1 {
+		return err.Error()
+	}
+	before := text[:je.col-1]
+	n := bytes.Count(before, []byte{'\n'})
+	switch {
+	case n > 0:
+		col := len(before) - bytes.LastIndexByte(before, '\n')
+		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", e.at+int64(n), col, je.msg)
+	case e.at != e.line:
+		return fmt.Sprintf("invalid JSON at line %d: %s", e.at, je.msg)
+	}
+	return err.Error()
+}
+
+// jsonShape tells a JSON document from JSON lines by a file's first bytes.
+// An array, an envelope or an Elasticsearch hit on the first line, several
+// objects on it, or an object that spans lines make a document. A first
+// line holding one whole object (or a damaged one followed by a whole one)
+// makes JSON lines, the fast path.
+func jsonShape(br *bufio.Reader, s *Schema) Format {
+	head, _ := br.Peek(64 << 10)
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
+	if len(head) == 0 || head[0] != '{' && head[0] != '[' {
+		return JSONL
+	}
+	if head[0] == '[' {
+		return JSONDoc
+	}
+	first, rest, multiline := bytes.Cut(head, []byte{'\n'})
+	d, err := probeDoc(first, s)
+	e, _ := err.(*docError)
+	switch {
+	case d.enveloped && d.tops == 1 && hasField(first, s):
+		// A JSON line whose "items" list comes before its fields: the
+		// reader, which cannot look ahead, would take it for an envelope.
+		return JSONL
+	case d.enveloped || d.unwrapped || err == nil && d.tops > 1:
+		return JSONDoc
+	case err == nil || e == nil || !e.eof || !multiline:
+		// One object, a damaged line, or a line longer than the head.
+		return JSONL
+	}
+	// The first object goes on past its line: a document, unless the next
+	// line is a whole object (the first line was cut short).
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	next, _, _ := bytes.Cut(rest, []byte{'\n'})
+	if len(next) > 0 && next[0] == '{' {
+		if n, err := probeDoc(next, s); err == nil && n.tops == 1 && !n.enveloped {
+			return JSONL
+		}
+	}
+	return JSONDoc
+}
+
+// probeDoc reads b as a document and tells what it found.
+func probeDoc(b []byte, s *Schema) (*docReader, error) {
+	d := newDocReader(bufio.NewReaderSize(bytes.NewReader(b), 4096), s, func(*docElem) {})
+	err := d.run()
+	return d, err
+}
+
+// hasField reports whether a top-level key of the object in line is a
+// record field.
+func hasField(line []byte, s *Schema) bool {
+	for _, k := range topKeys(line, 1<<10) {
+		if len(s.LookupString(k)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// topKeys returns the keys of the object in text, in order, at most max.
+func topKeys(text []byte, max int) []string {
+	var p jsonParser
+	s := scanner{b: text}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return nil
+	}
+	s.i++
+	var keys []string
+	for len(keys) < max {
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			break
+		}
+		k, err := p.str(&s)
+		if err != nil {
+			break
+		}
+		keys = append(keys, string(k))
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			break
+		}
+		s.i++
+		s.ws()
+		if s.i >= len(s.b) {
+			break
+		}
+		switch s.b[s.i] {
+		case '{', '[':
+			err = s.skip()
+		case '"':
+			_, err = p.str(&s)
+		default:
+			for s.i < len(s.b) && isLiteral(s.b[s.i]) {
+				s.i++
+			}
+		}
+		s.ws()
+		if err != nil || s.i >= len(s.b) || s.b[s.i] != ',' {
+			break
+		}
+		s.i++
+	}
+	return keys
+}

@@ -1,0 +1,372 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// gotElem is a copy of one element the reader handed on.
+type gotElem struct {
+	text     string
+	line, at int64
+	bad      string
+}
+
+// readDocAll runs a docReader over input with a tiny buffer, so that
+// elements, keys and strings cross buffer refills.
+func readDocAll(t testing.TB, input io.Reader) ([]gotElem, *docReader, error) {
+	t.Helper()
+	var got []gotElem
+	s, _ := NewSchema(nil)
+	d := newDocReader(bufio.NewReaderSize(input, 16), s, func(e *docElem) {
+		got = append(got, gotElem{text: string(e.text), line: e.line, at: e.at, bad: e.bad})
+	})
+	err := d.run()
+	return got, d, err
+}
+
+// canonical re-encodes a JSON text with encoding/json (sorted keys, no
+// spaces): the oracle the reader's output is compared with.
+func canonical(t *testing.T, s string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("not JSON: %v: %q", err, s)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// wantElem is an expected element: a record (text, written by hand) whose
+// element starts on line and its record object on at, or a bad element
+// on line whose reason contains bad.
+type wantElem struct {
+	line, at int64
+	text     string
+	bad      string
+}
+
+func rec(line int64, text string) wantElem     { return wantElem{line: line, at: line, text: text} }
+func hit(line, at int64, text string) wantElem { return wantElem{line: line, at: at, text: text} }
+func bad(line int64, reason string) wantElem   { return wantElem{line: line, bad: reason} }
+
+// docCases are the reader's table; the fuzz test starts from them too.
+var docCases = []struct {
+	name  string
+	in    string
+	want  []wantElem
+	err   string // what the error says; "" for none
+	shape Format // what jsonShape makes of it
+}{
+	{"array", "[\n  {\"a\": 1},\n  {\"b\": [1, 2, {\"c\": \"]\"}]}\n]\n",
+		[]wantElem{rec(2, `{"a":1}`), rec(3, `{"b":[1,2,{"c":"]"}]}`)}, "", JSONDoc},
+	{"compact array", `[{"a":1},{"b":2}]`, []wantElem{rec(1, `{"a":1}`), rec(1, `{"b":2}`)}, "", JSONDoc},
+	{"empty array", "[ ]", nil, "", JSONDoc},
+	{"empty envelope", `{"data":[]}`, nil, "", JSONDoc},
+	{"pretty object", "{\n  \"model\": \"m\",\n  \"nested\": {\"x\": [[], {}]}\n}\n",
+		[]wantElem{rec(1, `{"model":"m","nested":{"x":[[],{}]}}`)}, "", JSONDoc},
+	{"concatenated", "{\n \"a\": 1\n}\n{\n \"b\": 2\n}{\"c\":3}\n\n{\"d\":4}",
+		[]wantElem{rec(1, `{"a":1}`), rec(4, `{"b":2}`), rec(6, `{"c":3}`), rec(8, `{"d":4}`)}, "", JSONDoc},
+	{"concatenated on one line", `{"a":1} {"b":2}`, []wantElem{rec(1, `{"a":1}`), rec(1, `{"b":2}`)}, "", JSONDoc},
+	{"new-api", `{"success":true,"message":"","data":{"items":[{"model_name":"gpt-4o","use_time":3,"other":"{\"frt\":350.5}"}],"total":1}}`,
+		[]wantElem{rec(1, `{"model_name":"gpt-4o","use_time":3,"other":"{\"frt\":350.5}"}`)}, "", JSONDoc},
+	{"one-api", "{\"success\": true, \"message\": \"\", \"data\": [\n{\"a\": 1},\n{\"b\": 2}\n]}",
+		[]wantElem{rec(2, `{"a":1}`), rec(3, `{"b":2}`)}, "", JSONDoc},
+	{"data.data", `{"data":{"data":[{"a":1}],"page":2}}`, []wantElem{rec(1, `{"a":1}`)}, "", JSONDoc},
+	{"items", `{"items":[{"a":1}],"total":1}`, []wantElem{rec(1, `{"a":1}`)}, "", JSONDoc},
+	{"logs", `{"next":null,"logs":[{"a":1}]}`, []wantElem{rec(1, `{"a":1}`)}, "", JSONDoc},
+	{"records", `{"records":[{"a":1},{"b":2}]}`, []wantElem{rec(1, `{"a":1}`), rec(1, `{"b":2}`)}, "", JSONDoc},
+	{"envelope after other members", `{"took":3,"meta":{"data":[1]},"data":[{"a":1}],"extra":[{"x":1}]}`,
+		[]wantElem{rec(1, `{"a":1}`)}, "", JSONDoc},
+	{"envelopes concatenated", "{\"data\":[{\"a\":1}]}\n{\"data\":[{\"b\":2}]}\n",
+		[]wantElem{rec(1, `{"a":1}`), rec(2, `{"b":2}`)}, "", JSONDoc},
+	{"es hits", "{\"took\": 2, \"hits\": {\"total\": {\"value\": 2}, \"hits\": [\n  {\"_id\": \"1\",\n   \"_source\": {\"a\": 1}},\n  {\"_id\": \"2\", \"_source\": {\"b\": \"}\"}}\n]}}",
+		[]wantElem{hit(2, 3, `{"a":1}`), hit(4, 4, `{"b":"}"}`)}, "", JSONDoc},
+	{"bare hits", `[{"_index":"i","_source":{"a":1}},{"_index":"i","_source":{"b":2}}]`,
+		[]wantElem{rec(1, `{"a":1}`), rec(1, `{"b":2}`)}, "", JSONDoc},
+	{"hits as lines", "{\"_id\":\"1\",\"_source\":{\"a\":1}}\n{\"_id\":\"2\",\"_source\":{\"b\":2}}\n",
+		[]wantElem{rec(1, `{"a":1}`), rec(2, `{"b":2}`)}, "", JSONDoc},
+	{"record field before data", `{"model":"m","data":[{"x":1}]}`,
+		[]wantElem{rec(1, `{"model":"m","data":[{"x":1}]}`)}, "", JSONL},
+	{"data holding scalars", "{\"data\": [ \"x\", [1]],\n \"request_time\": 1}", []wantElem{rec(1, `{"data":["x",[1]],"request_time":1}`)}, "", JSONDoc},
+	{"items holding numbers", `{"items":[1,2]}`, []wantElem{rec(1, `{"items":[1,2]}`)}, "", JSONL},
+	{"items before the fields", `{"items":[{"sku":1}],"request_time":0.5}`, []wantElem{rec(1, `{"sku":1}`)}, "", JSONL},
+	{"record with a data object", `{"data":{"total":1}}`, []wantElem{rec(1, `{"data":{"total":1}}`)}, "", JSONL},
+	{"brackets and quotes in strings", `[{"s":"a \"}]{[ b\\","t":"\"","u":"\\\\"}]`,
+		[]wantElem{rec(1, `{"s":"a \"}]{[ b\\","t":"\"","u":"\\\\"}`)}, "", JSONDoc},
+	{"escaped key", `{"d\u0061ta":[{"a":1}]}`, []wantElem{rec(1, `{"d\u0061ta":[{"a":1}]}`)}, "", JSONL},
+	{"not objects", "[1, \"x\", null, true, [{\"a\":1}],\n{\"a\": 1}, -2.5e3]",
+		[]wantElem{bad(1, "not a JSON object"), bad(1, "not a JSON object"), bad(1, "not a JSON object"),
+			bad(1, "not a JSON object"), bad(1, "not a JSON object"), rec(2, `{"a":1}`), bad(2, "not a JSON object")}, "", JSONDoc},
+	{"bom", "\ufeff[\n{\"a\":1}\n]", []wantElem{rec(2, `{"a":1}`)}, "", JSONDoc},
+	{"crlf", "[\r\n {\"a\":1},\r\n {\"b\":2}\r\n]\r\n", []wantElem{rec(2, `{"a":1}`), rec(3, `{"b":2}`)}, "", JSONDoc},
+	{"truncated in element", "[\n{\"a\":1},\n{\"b\":\n", []wantElem{rec(2, `{"a":1}`), bad(3, "truncated")}, "line 4: truncated", JSONDoc},
+	{"truncated in string", "[{\"a\":1},{\"b\":\"xy", []wantElem{rec(1, `{"a":1}`), bad(1, "truncated")}, "truncated", JSONDoc},
+	{"missing ]", "[\n{\"a\":1}\n", []wantElem{rec(2, `{"a":1}`), bad(3, "truncated")}, "line 3: truncated", JSONDoc},
+	{"missing comma", "[{\"a\":1}\n{\"b\":2}]", []wantElem{rec(1, `{"a":1}`), bad(2, "want ',' or ']'")}, "line 2", JSONDoc},
+	{"trailing comma", `[{"a":1},]`, []wantElem{rec(1, `{"a":1}`), bad(1, "want a value")}, "want a value", JSONDoc},
+	{"mismatched bracket", "[\n{\"a\":[1,\n2}\n]", []wantElem{bad(2, "unexpected '}'")}, "line 3: unexpected '}'", JSONDoc},
+	{"newline in string", "[{\"a\":1},\n{\"b\":\"x\ny\"}]", []wantElem{rec(1, `{"a":1}`), bad(2, "newline inside a string")}, "newline", JSONDoc},
+	{"garbage", "hello", []wantElem{bad(1, "want '[' or '{'")}, "want '[' or '{'", JSONL},
+	{"missing colon", `[{"a" 1}]`, []wantElem{bad(1, "want ':'")}, "want ':'", JSONDoc},
+	{"blank", " \n\t\n", nil, "", JSONL},
+}
+
+func TestDocReader(t *testing.T) {
+	for _, c := range docCases {
+		t.Run(c.name, func(t *testing.T) {
+			got, _, err := readDocAll(t, strings.NewReader(c.in))
+			if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+				t.Errorf("error %v, want %q", err, c.err)
+			}
+			if len(got) != len(c.want) {
+				t.Fatalf("%d elements %+v, want %d", len(got), got, len(c.want))
+			}
+			for i, w := range c.want {
+				g := got[i]
+				switch {
+				case w.bad != "":
+					if g.line != w.line || !strings.Contains(g.bad, w.bad) {
+						t.Errorf("element %d: line %d %q, want line %d bad %q", i, g.line, g.bad, w.line, w.bad)
+					}
+				case g.bad != "" || g.line != w.line || g.at != w.at:
+					t.Errorf("element %d: line %d at %d bad %q, want a record on %d at %d", i, g.line, g.at, g.bad, w.line, w.at)
+				case canonical(t, g.text) != canonical(t, w.text):
+					t.Errorf("element %d: %s, want %s", i, g.text, w.text)
+				}
+			}
+			if got := jsonShape(bufio.NewReader(strings.NewReader(c.in)), testSchema(t)); got != c.shape {
+				t.Errorf("shape %s, want %s", got, c.shape)
+			}
+		})
+	}
+}
+
+func testSchema(t testing.TB) *Schema {
+	s, err := NewSchema(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestDocLongElement checks that an element over MaxLine is one bad
+// element, that it is not kept, and that the next element is read.
+func TestDocLongElement(t *testing.T) {
+	long := `{"pad":"` + strings.Repeat("x", MaxLine) + `"}`
+	for _, in := range []string{
+		"[\n" + long + ",\n{\"a\":1}]",
+		"{\"data\": [\n" + long + ",\n{\"a\":1}]}",
+		long + "\n{\"a\":1}",
+	} {
+		got, d, err := readDocAll(t, strings.NewReader(in))
+		if err != nil || len(got) != 2 {
+			t.Fatalf("%v, %d elements", err, len(got))
+		}
+		if !strings.Contains(got[0].bad, "longer than") || got[0].line != 2 && got[0].line != 1 {
+			t.Errorf("long element: %+v", got[0].bad)
+		}
+		if got[1].bad != "" || got[1].text != `{"a":1}` || got[1].line != 3 && got[1].line != 2 {
+			t.Errorf("next element: %+v", got[1])
+		}
+		if cap(d.elem) > MaxLine {
+			t.Errorf("element buffer grew to %d", cap(d.elem))
+		}
+	}
+	// Exactly MaxLine bytes is still an element.
+	fits := `{"p":"` + strings.Repeat("y", MaxLine-8) + `"}`
+	got, _, err := readDocAll(t, strings.NewReader("["+fits+"]"))
+	if err != nil || len(got) != 1 || got[0].bad != "" || len(got[0].text) != MaxLine {
+		t.Errorf("element of MaxLine bytes: %v %d", err, len(got))
+	}
+}
+
+func TestTopKeys(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+	}{
+		{`{"b":1,"a":{"x":[1,"]"]},"c":"s\"","d":null}`, "b a c d"},
+		{"{\n  \"startTime\": \"t\",\n  \"model\": \"m\"\n}", "startTime model"},
+		{`{}`, ""},
+		{`{"a":1,"b":`, "a b"},
+	} {
+		if got := strings.Join(topKeys([]byte(c.in), MaxSeen), " "); got != c.want {
+			t.Errorf("topKeys(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	var many strings.Builder
+	many.WriteString("{")
+	for i := range MaxSeen + 5 {
+		if i > 0 {
+			many.WriteString(",")
+		}
+		many.WriteString(`"k` + string(rune('a'+i%26)) + `":1`)
+	}
+	many.WriteString("}")
+	if n := len(topKeys([]byte(many.String()), MaxSeen)); n != MaxSeen {
+		t.Errorf("%d keys, want %d", n, MaxSeen)
+	}
+}
+
+// GenDoc generates a pretty-printed array of N elements as it is read, so
+// that no test holds the whole document. Element i has time 1712000000+i,
+// model "m-<i%7>" and request_time i%10 + 0.25 (seconds). It is exported
+// for the tests of package ingest_test.
+type GenDoc struct {
+	N   int
+	i   int
+	buf []byte
+	off int
+}
+
+func (g *GenDoc) Read(p []byte) (int, error) {
+	for g.off == len(g.buf) {
+		g.buf, g.off = g.buf[:0], 0
+		switch {
+		case g.i > g.N:
+			return 0, io.EOF
+		case g.i == 0:
+			g.buf = append(g.buf, "[\n"...)
+		case g.i < g.N:
+			g.buf = append(g.buf, ",\n"...)
+		}
+		if g.i < g.N {
+			g.buf = append(g.buf, "  {\n    \"time\": "...)
+			g.buf = strconv.AppendInt(g.buf, int64(1712000000+g.i), 10)
+			g.buf = append(g.buf, ",\n    \"model\": \"m-"...)
+			g.buf = strconv.AppendInt(g.buf, int64(g.i%7), 10)
+			g.buf = append(g.buf, "\",\n    \"request_time\": "...)
+			g.buf = strconv.AppendInt(g.buf, int64(g.i%10), 10)
+			g.buf = append(g.buf, ".25,\n    \"msg\": \"a [b] {c} \\\"d\\\"\"\n  }"...)
+		} else {
+			g.buf = append(g.buf, "\n]\n"...)
+		}
+		g.i++
+	}
+	n := copy(p, g.buf[g.off:])
+	g.off += n
+	return n, nil
+}
+
+// TestDocReaderBoundedMemory reads a generated array of 200,000 elements
+// (about 21 MB) and checks that the reader allocated next to nothing: it
+// holds one element at a time, never the document.
+func TestDocReaderBoundedMemory(t *testing.T) {
+	n := 200_000
+	g := &GenDoc{N: n}
+	var elems, size int64
+	s := testSchema(t)
+	br := bufio.NewReaderSize(g, 64<<10)
+	d := newDocReader(br, s, func(e *docElem) {
+		if e.bad == "" {
+			elems++
+			size += int64(len(e.text))
+		}
+	})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	err := d.run()
+	runtime.ReadMemStats(&after)
+	if err != nil || elems != int64(n) {
+		t.Fatalf("%v, %d elements; want %d", err, elems, n)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<10 || size < 16<<20 {
+		t.Errorf("allocated %d bytes reading %d bytes of elements", alloc, size)
+	}
+	if cap(d.elem) > 4096 {
+		t.Errorf("element buffer grew to %d bytes", cap(d.elem))
+	}
+}
+
+func BenchmarkDocReader(b *testing.B) {
+	data, err := io.ReadAll(&GenDoc{N: 50_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := testSchema(b)
+	br := bufio.NewReaderSize(nil, 1<<20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		br.Reset(bytes.NewReader(data))
+		d := newDocReader(br, s, func(*docElem) { n++ })
+		if err := d.run(); err != nil || n != 50_000 {
+			b.Fatal(err, n)
+		}
+	}
+}
+
+// FuzzJSONDoc reads arbitrary bytes as a document: no panic, no hang, every
+// element and error on a line of the input, every record an object of at
+// most MaxLine bytes; a valid JSON array or object reads without error, and
+// a valid array gives one element per member.
+func FuzzJSONDoc(f *testing.F) {
+	for _, c := range docCases {
+		f.Add([]byte(c.in))
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "jsondoc", "*.json"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	s := testSchema(f)
+	p := newJSONParser(s, time.UTC)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := int64(bytes.Count(data, []byte{'\n'})) + 1
+		elems := 0
+		d := newDocReader(bufio.NewReaderSize(bytes.NewReader(data), 16), s, func(e *docElem) {
+			elems++
+			if e.line < 1 || e.line > lines {
+				t.Fatalf("element on line %d of %d", e.line, lines)
+			}
+			if e.bad != "" {
+				return
+			}
+			if n := len(e.text); n < 2 || n > MaxLine || e.text[0] != '{' || e.text[n-1] != '}' || e.at < e.line || e.at > lines {
+				t.Fatalf("record %q on line %d at %d", e.text, e.line, e.at)
+			}
+			var r Record
+			_ = p.Parse(e.text, &r)
+			_ = topKeys(e.text, MaxSeen)
+		})
+		err := d.run()
+		if err != nil {
+			de, ok := err.(*docError)
+			if !ok || de.line < 1 || de.line > lines || elems == 0 {
+				t.Fatalf("error %v after %d elements", err, elems)
+			}
+		}
+		_ = jsonShape(bufio.NewReader(bytes.NewReader(data)), s)
+		if !json.Valid(data) {
+			return
+		}
+		if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '[' && t[0] != '{' {
+			return
+		}
+		if err != nil {
+			t.Fatalf("valid JSON: %v", err)
+		}
+		var members []json.RawMessage
+		if json.Unmarshal(data, &members) == nil && len(members) != elems {
+			t.Fatalf("%d elements, want %d", elems, len(members))
+		}
+	})
+}
