@@ -111,10 +111,10 @@ func looksCLB(line []byte) bool {
 // parserConfig is what a file's parsers need to know, fixed when the file
 // is opened.
 type parserConfig struct {
-	schema    *Schema
-	loc       *time.Location
-	logFormat string
-	header    []byte // CSV/TSV: the header line
+	schema *Schema
+	loc    *time.Location
+	nginx  *logFormat // nginx text: the format its lines follow
+	header []byte     // CSV/TSV: the header line
 }
 
 // newLineParser returns a parser for one worker and one file.
@@ -132,4 +132,15 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 		return newTextParser(f, c), nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
+}
+
+// describeText names the source of a text file and the field names its
+// lines carry (FileStats.Source and Seen): the matched log format and its
+// variables.
+func describeText(f Format, c *parserConfig, head []byte) (source string, seen []string) {
+	switch {
+	case f == Nginx && c.nginx != nil:
+		return c.nginx.source, c.nginx.varNames(MaxSeen)
+	}
+	return "", nil
 }

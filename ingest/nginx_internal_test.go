@@ -19,7 +19,11 @@ func testParser(t testing.TB, logFormat string) *nginxParser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newNginxParser(&parserConfig{schema: s, loc: time.UTC, logFormat: logFormat})
+	f, err := compileLogFormat(logFormat, s)
+	if err != nil {
+		t.Fatalf("log format %q: %v", logFormat, err)
+	}
+	p, err := newNginxParser(&parserConfig{schema: s, loc: time.UTC, nginx: f})
 	if err != nil {
 		t.Fatalf("log format %q: %v", logFormat, err)
 	}
@@ -131,7 +135,9 @@ func TestNginxBadLines(t *testing.T) {
 		{combined, `garbage`, `want " - " after column 1`},
 		{combined, `1.2.3.4 - - 29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, `want " [" after column 11`},
 		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1`, `want "\" " after column 43`},
-		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-" extra`, `text after the end of the log format at column 72`},
+		// A format given as text is read strictly; the known formats
+		// accept trailing fields (TestKnownFormatTrailing).
+		{combinedFormat, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-" extra`, `text after the end of the log format at column 72`},
 		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" `, `line ends at column 69, want "\" \""`},
 		{combined, `1.2.3.4 - - [31/Foo/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, `time: cannot read "31/Foo/2026:10:00:00 +0800"`},
 		{`$status rt=$request_time`, `200 rt=abc`, `request_time: cannot read "abc"`},
@@ -159,7 +165,7 @@ func TestCompileLogFormat(t *testing.T) {
 	}
 	bad := map[string]string{
 		"":          "the log format is empty",
-		"combind":   `"combind" has no $variable and is not a known format name (want combined, main, tokenhub, upstreaminfo)`,
+		"combind":   `"combind" has no $variable and is not a known format name (want apisix, apisix-ai, combined, envoy, istio, main, timed_combined, tokenhub, upstream_time, upstreaminfo)`,
 		`$a$b`:      "$a and $b are not separated by any text, so their values cannot be told apart",
 		`x ${a`:     "${ at column 3 is not closed by }",
 		`x ${a-b}`:  `bad variable name "a-b" at column 3`,
@@ -190,7 +196,7 @@ func TestGuessLogFormat(t *testing.T) {
 			t.Errorf("guessLogFormat(%q) = %q, want %q", tc.head, got, tc.want)
 		}
 	}
-	if namedLogFormats["tokenhub"] != gen.NginxLogFormat {
+	if knownFormatByName("tokenhub").format != gen.NginxLogFormat {
 		t.Errorf("the tokenhub format differs from the generator's")
 	}
 }
