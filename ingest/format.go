@@ -18,6 +18,7 @@ const (
 	CSV     Format = "csv"
 	TSV     Format = "tsv"
 	Nginx   Format = "nginx"
+	LTSV    Format = "ltsv"
 	CLB     Format = "clb"
 	Parquet Format = "parquet"
 	Arrow   Format = "arrow"
@@ -26,12 +27,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, CSV, TSV, Nginx, CLB, Parquet, Arrow:
+	case Auto, JSONL, CSV, TSV, Nginx, CLB, LTSV, Parquet, Arrow:
 		return f, nil
 	case "json", "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, csv, tsv, nginx, clb, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, csv, tsv, nginx, clb, ltsv, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -54,6 +55,8 @@ func byExtension(name string) Format {
 		return CSV
 	case ".tsv":
 		return TSV
+	case ".ltsv":
+		return LTSV
 	case ".parquet", ".pq":
 		return Parquet
 	case ".arrow", ".arrows", ".ipc", ".feather":
@@ -84,6 +87,8 @@ func sniff(head []byte, haveLogFormat bool) Format {
 		return JSONL
 	case looksCLB(line):
 		return CLB
+	case looksLTSV(line):
+		return LTSV
 	case haveLogFormat:
 		return Nginx
 	case bytes.Count(line, []byte{'\t'}) >= 2:
@@ -128,6 +133,8 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 			return nil, err
 		}
 		return p, nil
+	case LTSV:
+		return newLTSVParser(c), nil
 	case CSV, TSV, CLB:
 		return newTextParser(f, c), nil
 	}
@@ -136,11 +143,16 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 
 // describeText names the source of a text file and the field names its
 // lines carry (FileStats.Source and Seen): the matched log format and its
-// variables.
+// variables, or the labels of an LTSV file's first line.
 func describeText(f Format, c *parserConfig, head []byte) (source string, seen []string) {
 	switch {
 	case f == Nginx && c.nginx != nil:
 		return c.nginx.source, c.nginx.varNames(MaxSeen)
+	case f == LTSV:
+		if lines := headLines(head, 1); len(lines) > 0 {
+			seen = ltsvLabels(lines[0], MaxSeen)
+		}
+		return "ltsv", seen
 	}
 	return "", nil
 }

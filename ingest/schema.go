@@ -66,8 +66,9 @@ var aliases = map[Field][]alias{
 	FStream:       {{"llm_stream", 0}, {"response_type", 0}, {"request_type", 0}},
 	FStatus:       {{"response_code", 0}, {"rsp_st", 0}},
 	FRequestTime: {{"req_t", 0}, {"duration", UnitMilli}, {"request_duration_ms", UnitMilli},
-		{"llm_service_duration", UnitMilli}},
-	FUpstreamResponseTime: {{"ups_rsp_t", 0}},
+		{"llm_service_duration", UnitMilli}, {"reqtime", 0}},
+	// LTSV's apptime (alp, ISUCON) is the upstream's time, in seconds.
+	FUpstreamResponseTime: {{"ups_rsp_t", 0}, {"apptime", 0}},
 	FUpstreamConnectTime:  {{"ups_conn_t", 0}},
 	FUpstreamHeaderTime:   {{"ups_head_t", 0}},
 	FTTFT: {{"first_token_ms", 0}, {"ttft_ms", 0}, {"llm_first_token_duration", 0},
@@ -76,6 +77,7 @@ var aliases = map[Field][]alias{
 	FRetryAfter:       {{"retry-after", 0}, {"http_retry_after", 0}},
 	FPromptTokens:     {{"input_token", 0}, {"inputtoken", 0}},
 	FCompletionTokens: {{"output_token", 0}, {"outputtoken", 0}},
+	FRequest:          {{"req", 0}}, // LTSV
 }
 
 // Schema maps source column names (case-insensitive) to canonical fields.
