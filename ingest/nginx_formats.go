@@ -83,27 +83,30 @@ func buildKnownFormats() []*knownFormat {
 		{name: "apisix", source: "apisix", format: apisixFormat, vars: nginxAddr, join: true},
 		{name: "istio", source: "istio", format: istioFormat},
 		{name: "envoy", source: "envoy", format: envoyFormat},
-		// nginx's documentation (admin guide, "Setting Up the Access
-		// Log"); its example has no space before rt=, copies add one.
-		{name: "upstream_time", source: "nginx:upstream_time", vars: nginxAddr, format: combinedFormat + ` ` + upstreamTime},
-		{name: "upstream_time", source: "nginx:upstream_time", vars: nginxAddr, format: combinedFormat + upstreamTime, tail: true},
-		{name: "timed_combined", source: "nginx:timed_combined", vars: nginxAddr,
-			format: combinedFormat + ` $request_time $upstream_response_time $pipe`},
 	}
-	// main and combined with the times most configurations append.
+	// main and combined with the times most configurations append; the
+	// main ones first, since a main line also fits the combined variant
+	// of the same shape (its user agent taking in ` "-`).
 	timed := []struct{ name, text string }{
 		{"request_time+upstream_response_time", ` $request_time $upstream_response_time`},
 		{"request_time", ` $request_time`},
 		{"upstream_time", ` ` + upstreamTime},
 	}
-	for _, base := range []struct{ name, format string }{{"main", mainFormat}, {"combined", combinedFormat}} {
-		for _, t := range timed {
-			name := base.name + "+" + t.name
-			if name == "combined+upstream_time" {
-				continue // upstream_time itself
-			}
-			ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: base.format + t.text, vars: timedVars, tail: true})
-		}
+	for _, t := range timed {
+		name := "main+" + t.name
+		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: mainFormat + t.text, vars: timedVars, tail: true})
+	}
+	ks = append(ks,
+		// nginx's documentation (admin guide, "Setting Up the Access
+		// Log"); its example has no space before rt=, copies add one.
+		&knownFormat{name: "upstream_time", source: "nginx:upstream_time", vars: nginxAddr, format: combinedFormat + ` ` + upstreamTime},
+		&knownFormat{name: "upstream_time", source: "nginx:upstream_time", vars: nginxAddr, format: combinedFormat + upstreamTime, tail: true},
+		&knownFormat{name: "timed_combined", source: "nginx:timed_combined", vars: nginxAddr,
+			format: combinedFormat + ` $request_time $upstream_response_time $pipe`},
+	)
+	for _, t := range timed[:2] {
+		name := "combined+" + t.name
+		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: combinedFormat + t.text, vars: timedVars, tail: true})
 	}
 	return append(ks,
 		// The format of nginx's default nginx.conf.
