@@ -232,13 +232,19 @@ func FuzzNginx(f *testing.F) {
 	f.Add(`$upstream_response_time $upstream_status`, `0.100, 0.004 200`)
 	f.Add(`[$time_local] "$request"`, `[29/Nov/2026:10:00:00 +0800] "GET /\x22 HTTP/1.1"`)
 	f.Add(`$time_local $upstream_addr : $x`, `29/Nov/2026:10:00:00 +0800 a : b : c`)
+	for _, name := range []string{"envoy-default.log", "istio-text.log", "apisix.log", "apisix-ai.log", "nginx-main-times.log"} {
+		for _, l := range fileLines(f, "testdata/text/"+name, 3) {
+			f.Add("combined", l)
+		}
+	}
+	f.Add(`[%START_TIME%] %DURATION% "%REQ(X-FORWARDED-FOR)%"`, `[2016-04-15T20:17:00.310Z] 12 "1.2.3.4, 10.0.0.1"`)
 	s, _ := NewSchema(nil)
-	named := map[string]*nginxParser{}
-	for _, name := range []string{"tokenhub", "upstreaminfo", "combined"} {
-		named[name] = testParser(f, name)
+	var named []*nginxParser
+	for _, name := range []string{"tokenhub", "upstreaminfo", "combined", "main+request_time", "envoy", "istio", "apisix", "apisix-ai"} {
+		named = append(named, testParser(f, name))
 	}
 	f.Fuzz(func(t *testing.T, format, line string) {
-		parsers := []*nginxParser{named["tokenhub"], named["upstreaminfo"], named["combined"]}
+		parsers := append([]*nginxParser(nil), named...)
 		if lf, err := compileLogFormat(format, s); err == nil {
 			parsers = append(parsers, &nginxParser{f: lf, loc: time.UTC})
 		} else if err.Error() == "" {

@@ -28,6 +28,13 @@ func FuzzRun(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(clb[:4096])
+	for _, name := range []string{"access.ltsv", "envoy-default.log", "istio-text.log", "apisix.log"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "text", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 	f.Add([]byte("\x1f\x8b"))
 	f.Add([]byte("\x28\xb5\x2f\xfd"))
 	f.Add([]byte("PAR1"))
