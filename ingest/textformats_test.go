@@ -380,3 +380,54 @@ func TestRealTextLogs(t *testing.T) {
 		}
 	}
 }
+
+// Several log formats: each file is read with the one its lines follow,
+// given formats before the known ones; a file that fits none is read with
+// the first given, so its bad lines say what was expected.
+func TestRepeatedLogFormats(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.log": "rt=0.500 st=200 m=x\nrt=0.250 st=429 m=y\n",
+		"b.log": "200|1.5|z\n504|60|z\n",
+		"c.log": `10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "curl/8"` + "\n",
+		"d.log": "something else\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	formatA, formatB := `rt=$request_time st=$status m=$model`, `$status|$request_time|$model`
+	got, res := nginxCollect(t, []string{dir}, ingest.Options{LogFormats: []string{formatA, formatB}})
+	want := []struct {
+		source     string
+		records    int64
+		bad        int64
+		seenPrefix string
+	}{
+		{"nginx", 2, 0, "request_time"}, // a.log
+		{"nginx", 2, 0, "status"},       // b.log
+		{"nginx:combined", 1, 0, "remote_addr"},
+		{"nginx", 0, 1, "request_time"}, // d.log: read with formatA
+	}
+	for i, w := range want {
+		fs := res.Files[i]
+		if fs.Source != w.source || fs.Records != w.records || fs.BadLines != w.bad || len(fs.Seen) == 0 || fs.Seen[0] != w.seenPrefix {
+			t.Errorf("%s: source %q, %d records, %d bad, seen %q; want %q, %d, %d, seen from %q",
+				fs.Path, fs.Source, fs.Records, fs.BadLines, fs.Seen, w.source, w.records, w.bad, w.seenPrefix)
+		}
+	}
+	wantRT := []float64{0.5, 0.25, 1.5, 60}
+	for i, r := range wantRT {
+		if !got[i].hasRT || got[i].rt != r {
+			t.Errorf("record %d: request_time %v (%v), want %v", i+1, got[i].rt, got[i].hasRT, r)
+		}
+	}
+	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Reason, `want "rt="`) {
+		t.Errorf("problems %v, want one naming formatA's first literal", res.Problems)
+	}
+	// A format that does not compile stops the run before any input.
+	if _, _, err := ingest.Run([]string{dir}, ingest.Options{LogFormats: []string{"$a$b"}}, func() *nginxCollector { return &nginxCollector{} }); err == nil {
+		t.Errorf("a bad log format did not stop the run")
+	}
+}
