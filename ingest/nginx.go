@@ -318,7 +318,11 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 			return false, fmt.Errorf("$%s at column %d is not a time in seconds (\"0.123\")", v.name, i+1)
 		}
 		if len(v.bind) > 0 {
-			if err := r.Set(v.bind, p.value(v, line[i:end]), p.loc); err != nil {
+			val := line[i:end]
+			if v.how != howPlain || bytes.IndexByte(val, '\\') >= 0 {
+				val = p.value(v, val)
+			}
+			if err := r.Set(v.bind, val, p.loc); err != nil {
 				return false, err
 			}
 		}
