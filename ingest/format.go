@@ -19,6 +19,7 @@ const (
 	CSV     Format = "csv"
 	TSV     Format = "tsv"
 	Nginx   Format = "nginx"
+	LTSV    Format = "ltsv"
 	CLB     Format = "clb"
 	Parquet Format = "parquet"
 	Arrow   Format = "arrow"
@@ -27,12 +28,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, Parquet, Arrow:
+	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, Parquet, Arrow:
 		return f, nil
 	case "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -57,6 +58,8 @@ func byExtension(name string) Format {
 		return CSV
 	case ".tsv":
 		return TSV
+	case ".ltsv":
+		return LTSV
 	case ".parquet", ".pq":
 		return Parquet
 	case ".arrow", ".arrows", ".ipc", ".feather":
@@ -88,6 +91,8 @@ func sniff(head []byte, haveLogFormat bool) Format {
 		return CLB
 	case opensArray(line):
 		return JSONDoc
+	case looksLTSV(line):
+		return LTSV
 	case haveLogFormat:
 		return Nginx
 	case bytes.Count(line, []byte{'\t'}) >= 2:
@@ -125,10 +130,10 @@ func looksCLB(line []byte) bool {
 // parserConfig is what a file's parsers need to know, fixed when the file
 // is opened.
 type parserConfig struct {
-	schema    *Schema
-	loc       *time.Location
-	logFormat string
-	header    []byte // CSV/TSV: the header line
+	schema *Schema
+	loc    *time.Location
+	nginx  *logFormat // nginx text: the format its lines follow
+	header []byte     // CSV/TSV: the header line
 }
 
 // newLineParser returns a parser for one worker and one file.
@@ -142,8 +147,26 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 			return nil, err
 		}
 		return p, nil
+	case LTSV:
+		return newLTSVParser(c), nil
 	case CSV, TSV, CLB:
 		return newTextParser(f, c), nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
+}
+
+// describeText names the source of a text file and the field names its
+// lines carry (FileStats.Source and Seen): the matched log format and its
+// variables, or the labels of an LTSV file's first line.
+func describeText(f Format, c *parserConfig, head []byte) (source string, seen []string) {
+	switch {
+	case f == Nginx && c.nginx != nil:
+		return c.nginx.source, c.nginx.varNames(MaxSeen)
+	case f == LTSV:
+		if lines := headLines(head, 1); len(lines) > 0 {
+			seen = ltsvLabels(lines[0], MaxSeen)
+		}
+		return "ltsv", seen
+	}
+	return "", nil
 }

@@ -29,8 +29,8 @@ func seedLines(f *testing.F, names ...string) {
 
 func FuzzJSONL(f *testing.F) {
 	seedLines(f,
-		filepath.Join("..", "..", "shared", "examples", "tokenhub-sample.jsonl"),
-		filepath.Join("..", "..", "shared", "examples", "tokenhub-sample-cls.json"),
+		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample.jsonl"),
+		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample-cls.json"),
 		filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"))
 	for _, s := range []string{
 		`{"ai_log":"{\"model\":\"m\",\"llm_service_duration\":\"12\"}"}`,

@@ -5,30 +5,15 @@ package ingest
 // (variable, following literal); a line is matched by walking that list,
 // each value ending where its following literal next occurs, except for
 // the spaces inside upstream lists ("0.100, 0.004") and $time_local.
+// Envoy's format strings (%START_TIME%, %REQ(:METHOD)%) compile to the
+// same list, so Envoy and Istio text logs are read the same way.
 
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 )
-
-// namedLogFormats are the log_format strings --log-format accepts by name.
-var namedLogFormats = map[string]string{
-	// nginx's predefined format.
-	"combined": `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"`,
-	// The format of nginx's default nginx.conf.
-	"main": `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" "$http_x_forwarded_for"`,
-	// The Kubernetes ingress-nginx controller's default.
-	"upstreaminfo": `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] [$proxy_alternative_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id`,
-	// The TokenHub gateway's format (SPEC's sample logs).
-	"tokenhub": `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time urt="$upstream_response_time" uct="$upstream_connect_time" cr=$connection_requests conn=$connection ssl=$ssl_handshake_time rtt=$tcpinfo_rtt region=$region client_region=$client_region model=$model stream=$stream ttft=$first_token_ms ra=$retry_after`,
-}
-
-// guessFormats are the named formats tried, in order, on a file read as
-// nginx text without --log-format.
-var guessFormats = []string{"upstreaminfo", "tokenhub", "main", "combined"}
 
 // listVars are the nginx variables whose value is a list of one item per
 // upstream tried: "a, b" between upstreams of a group, "a : b" between
@@ -45,58 +30,102 @@ var listVars = map[string]bool{
 	"upstream_cache_status":    true,
 }
 
+// How a variable's text becomes the value the schema reads.
+const (
+	howPlain     = iota
+	howHostPort  // "addr:port", "[v6]:port": the address
+	howAddrSlot  // nginx's address slot, as real logs fill it (addrSlot)
+	howFirstItem // an X-Forwarded-For list: its first address
+)
+
 // nginxVar is one variable of a compiled log_format and the literal text
 // that follows it.
 type nginxVar struct {
 	name string
 	bind Bindings
 	// next is the literal up to the next variable; empty for a variable
-	// that ends the format (its value runs to the end of the line).
+	// that ends the format (its value runs to the end of the line), or
+	// one that joins the next variable.
 	next []byte
 	list bool // the value may hold ", " and " : " separators
 	// timeLocal: the value is "29/Nov/2026:10:00:00 +0800", with a space.
 	timeLocal bool
+	how       uint8
+	// joined: the next variable follows with no text between them
+	// (APISIX's "$upstream_host$upstream_uri"); this one is read as empty
+	// and the next one takes the text of both.
+	joined bool
+	// seconds: the value must be written as nginx writes times, "0.123"
+	// (a list of them for upstream times); set on the trailing fields
+	// the known formats are guessed with, so that another number in that
+	// place is not taken for a time.
+	seconds bool
 }
 
 // logFormat is a compiled nginx log_format: the literal before the first
 // variable, then each variable with the literal after it.
 type logFormat struct {
+	name   string // the known format's name; "" for a format given as text
+	source string // FileStats.Source of a file read with it
 	prefix []byte
 	vars   []nginxVar
+	// lenient: text after the end of the format is ignored (known
+	// formats, which real configurations extend with fields of their own).
+	lenient bool
 }
 
-// CompileLogFormat checks an nginx log_format string, or the name of a
-// known one (combined, main, upstreaminfo, tokenhub), as --log-format
-// takes it.
+// CompileLogFormat checks a log format as --log-format takes it: an nginx
+// log_format string, an Envoy format string, or the name of a known
+// format (LogFormatNames).
 func CompileLogFormat(s string) error {
 	_, err := compileLogFormat(s, nil)
 	return err
 }
 
-// LogFormatNames returns the names --log-format accepts, sorted.
-func LogFormatNames() []string {
-	names := make([]string, 0, len(namedLogFormats))
-	for k := range namedLogFormats {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// compileLogFormat turns a log_format (or a known format's name) into
+// compileLogFormat turns a log format (or a known format's name) into
 // segments; with a nil schema the variables are left unbound.
 func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
-	if named, ok := namedLogFormats[strings.ToLower(strings.TrimSpace(s))]; ok {
-		s = named
+	if k := knownFormatByName(strings.TrimSpace(s)); k != nil {
+		return k.compile(schema)
 	}
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("the log format is empty")
 	}
-	if !strings.Contains(s, "$") {
+	var toks []formatToken
+	var err error
+	switch {
+	case strings.Contains(s, "$"):
+		toks, err = nginxTokens(s)
+	case hasEnvoyOperator(s):
+		toks, err = envoyTokens(s)
+	default:
 		return nil, fmt.Errorf("%q has no $variable and is not a known format name (want %s)",
 			s, strings.Join(LogFormatNames(), ", "))
 	}
-	f := &logFormat{}
+	if err != nil {
+		return nil, err
+	}
+	f := &logFormat{source: "nginx"}
+	if !strings.Contains(s, "$") {
+		f.source = "envoy"
+	}
+	return f, f.build(toks, nil, false, schema)
+}
+
+// formatToken is a literal (name == "") or a variable of a format string.
+type formatToken struct {
+	lit  string
+	name string
+	// lookup is the name the schema knows the variable by; envoy marks
+	// the variable as one of Envoy's.
+	lookup string
+	envoy  bool
+	col    int // 1-based column of the variable
+}
+
+// nginxTokens splits an nginx log_format into literals and $variables.
+func nginxTokens(s string) ([]formatToken, error) {
+	var toks []formatToken
 	var lit []byte
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -128,30 +157,88 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 			}
 			i = j
 		}
-		if n := len(f.vars); n > 0 {
-			if len(lit) == 0 {
-				return nil, fmt.Errorf("$%s and $%s are not separated by any text, so their values cannot be told apart",
-					f.vars[n-1].name, name)
-			}
-			f.vars[n-1].next = lit
-		} else {
-			f.prefix = lit
+		if len(lit) > 0 {
+			toks = append(toks, formatToken{lit: string(lit)})
+			lit = lit[:0]
 		}
-		lit = nil
-		lower := strings.ToLower(name)
-		v := nginxVar{name: name, list: listVars[lower], timeLocal: lower == "time_local"}
-		if schema != nil {
-			v.bind = schema.LookupString(name)
-			for _, b := range v.bind {
-				if fields[b.Field].list {
-					v.list = true
-				}
-			}
-		}
-		f.vars = append(f.vars, v)
+		toks = append(toks, formatToken{name: name, lookup: name, col: col})
 	}
-	f.vars[len(f.vars)-1].next = lit
-	return f, nil
+	if len(lit) > 0 {
+		toks = append(toks, formatToken{lit: string(lit)})
+	}
+	return toks, nil
+}
+
+// build fills f from the tokens of its format string. spec gives
+// variables bindings of their own (a known format's); join allows two
+// variables without text between them.
+func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool, schema *Schema) error {
+	prevVar := false
+	for _, t := range toks {
+		if t.name == "" {
+			if n := len(f.vars); n > 0 {
+				f.vars[n-1].next = []byte(t.lit)
+			} else {
+				f.prefix = []byte(t.lit)
+			}
+			prevVar = false
+			continue
+		}
+		if prevVar {
+			prev := &f.vars[len(f.vars)-1]
+			if !join {
+				return fmt.Errorf("$%s and $%s are not separated by any text, so their values cannot be told apart",
+					prev.name, t.name)
+			}
+			prev.joined = true
+		}
+		f.vars = append(f.vars, newVar(t, spec, schema))
+		prevVar = true
+	}
+	if len(f.vars) == 0 {
+		return fmt.Errorf("the log format has no variable")
+	}
+	return nil
+}
+
+// newVar binds one variable: a --map of its name wins, then the format's
+// own binding (spec, or Envoy's operators), then the schema's names.
+func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
+	lower := strings.ToLower(t.lookup)
+	v := nginxVar{name: t.name, list: listVars[lower], timeLocal: lower == "time_local"}
+	if schema == nil {
+		return v
+	}
+	v.bind = schema.LookupString(t.lookup)
+	for _, b := range v.bind {
+		if b.Prio == prioMapped {
+			return v.withLists()
+		}
+	}
+	vs, ok := spec[t.name]
+	if !ok && t.envoy {
+		vs, ok = envoyOperators[t.name]
+	}
+	if ok {
+		v.how, v.seconds = vs.how, vs.seconds
+		switch {
+		case vs.bound:
+			v.bind = Bindings{{Field: vs.field, Unit: vs.unit, Prio: prioCanonical + vs.prio}}
+		case vs.none:
+			v.bind = nil
+		}
+	}
+	return v.withLists()
+}
+
+// withLists marks a variable bound to an upstream list field as a list.
+func (v nginxVar) withLists() nginxVar {
+	for _, b := range v.bind {
+		if fields[b.Field].list {
+			v.list = true
+		}
+	}
+	return v
 }
 
 func isVarChar(c byte) bool {
@@ -179,15 +266,11 @@ type nginxParser struct {
 }
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {
-	if c.logFormat == "" {
+	if c.nginx == nil {
 		return nil, fmt.Errorf("nginx text needs --log-format: the first lines match none of the known formats (%s)",
-			strings.Join(guessFormats, ", "))
+			strings.Join(LogFormatNames(), ", "))
 	}
-	f, err := compileLogFormat(c.logFormat, c.schema)
-	if err != nil {
-		return nil, err
-	}
-	return &nginxParser{f: f, loc: c.loc, scratch: make([]byte, 0, 1024)}, nil
+	return &nginxParser{f: c.nginx, loc: c.loc, scratch: make([]byte, 0, 1024)}, nil
 }
 
 // nginxError is a line that does not follow the log_format.
@@ -212,34 +295,65 @@ func (e *nginxError) Error() string {
 
 // Parse reads line into r.
 func (p *nginxParser) Parse(line []byte, r *Record) error {
+	_, err := p.parse(line, r)
+	return err
+}
+
+// parse reads line into r and reports whether text after the end of a
+// lenient format was ignored.
+func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 	p.scratch = p.scratch[:0]
 	f := p.f
 	if !bytes.HasPrefix(line, f.prefix) {
-		return mismatch(line, 0, f.prefix)
+		return false, mismatch(line, 0, f.prefix)
 	}
 	i := len(f.prefix)
 	for k := range f.vars {
 		v := &f.vars[k]
-		end, next, err := v.match(line, i)
+		end, next, err := v.match(line, i, f.lenient)
 		if err != nil {
-			return err
+			return false, err
+		}
+		if v.seconds && !nginxSeconds(line[i:end]) {
+			return false, fmt.Errorf("$%s at column %d is not a time in seconds (\"0.123\")", v.name, i+1)
 		}
 		if len(v.bind) > 0 {
 			val := line[i:end]
-			if bytes.IndexByte(val, '\\') >= 0 {
-				val = p.unescape(val)
+			if v.how != howPlain || bytes.IndexByte(val, '\\') >= 0 {
+				val = p.value(v, val)
 			}
 			if err := r.Set(v.bind, val, p.loc); err != nil {
-				return err
+				return false, err
 			}
 		}
 		i = next
 	}
 	if i != len(line) {
-		return &nginxError{col: i + 1}
+		if !f.lenient {
+			return false, &nginxError{col: i + 1}
+		}
+		trailing = true
 	}
 	r.Finish()
-	return nil
+	return trailing, nil
+}
+
+// value returns the text the schema reads for v.
+func (p *nginxParser) value(v *nginxVar, val []byte) []byte {
+	if bytes.IndexByte(val, '\\') >= 0 {
+		from := len(p.scratch)
+		p.scratch = appendUnescaped(p.scratch, val)
+		val = p.scratch[from:len(p.scratch):len(p.scratch)]
+	}
+	switch v.how {
+	case howHostPort:
+		return hostOf(val)
+	case howAddrSlot:
+		return addrSlot(val)
+	case howFirstItem:
+		return firstItem(val)
+	}
+	return val
 }
 
 // mismatch describes why lit is not at line[i:].
@@ -254,14 +368,24 @@ func mismatch(line []byte, i int, lit []byte) error {
 	return &nginxError{want: string(lit), col: i + 1, at: true}
 }
 
+var space = []byte{' '}
+
 // match finds where v's value, starting at i, ends: the first place the
 // following literal occurs, skipping the spaces inside a list value
 // ("0.100, 0.004") and inside $time_local. It returns the end of the
-// value and the index after the literal.
-func (v *nginxVar) match(line []byte, i int) (end, next int, err error) {
+// value and the index after the literal. The last variable of a lenient
+// format ends at the first space: what follows is text the format
+// does not describe.
+func (v *nginxVar) match(line []byte, i int, lenient bool) (end, next int, err error) {
+	if v.joined {
+		return i, i, nil
+	}
 	lit := v.next
 	if len(lit) == 0 {
-		return len(line), len(line), nil
+		if !lenient {
+			return len(line), len(line), nil
+		}
+		lit = space
 	}
 	from := i
 	if v.timeLocal && lit[0] == ' ' && i+21 <= len(line) && line[i+2] == '/' && line[i+20] == ' ' {
@@ -270,6 +394,9 @@ func (v *nginxVar) match(line []byte, i int) (end, next int, err error) {
 	for {
 		k := bytes.Index(line[from:], lit)
 		if k < 0 {
+			if len(v.next) == 0 {
+				return len(line), len(line), nil
+			}
 			if from >= len(line) || endsWithPrefix(line[from:], lit) {
 				return 0, 0, &nginxError{want: string(lit), col: len(line) + 1, end: true}
 			}
@@ -288,6 +415,9 @@ func (v *nginxVar) match(line []byte, i int) (end, next int, err error) {
 				continue
 			}
 		}
+		if len(v.next) == 0 {
+			return k, k, nil // the trailing text starts with the space
+		}
 		return k, k + len(lit), nil
 	}
 }
@@ -303,23 +433,22 @@ func endsWithPrefix(b, lit []byte) bool {
 	return false
 }
 
-// unescape decodes nginx's \xHH escapes into the scratch buffer.
-func (p *nginxParser) unescape(val []byte) []byte {
-	from := len(p.scratch)
+// appendUnescaped appends val to dst with nginx's \xHH escapes decoded.
+func appendUnescaped(dst, val []byte) []byte {
 	for j := 0; j < len(val); j++ {
 		c := val[j]
 		if c == '\\' && j+3 < len(val) && val[j+1] == 'x' {
 			hi, ok1 := unhex(val[j+2])
 			lo, ok2 := unhex(val[j+3])
 			if ok1 && ok2 {
-				p.scratch = append(p.scratch, hi<<4|lo)
+				dst = append(dst, hi<<4|lo)
 				j += 3
 				continue
 			}
 		}
-		p.scratch = append(p.scratch, c)
+		dst = append(dst, c)
 	}
-	return p.scratch[from:len(p.scratch):len(p.scratch)]
+	return dst
 }
 
 func unhex(c byte) (byte, bool) {
@@ -332,47 +461,4 @@ func unhex(c byte) (byte, bool) {
 		return c - 'A' + 10, true
 	}
 	return 0, false
-}
-
-// guessLogFormat returns the name of the known format that the most of
-// the first lines of head follow, or "" when none fits any of them.
-func guessLogFormat(head []byte, schema *Schema) string {
-	best, bestN := "", 0
-	var rec Record
-	for _, name := range guessFormats {
-		f, err := compileLogFormat(name, schema)
-		if err != nil {
-			continue
-		}
-		p := &nginxParser{f: f, loc: time.UTC}
-		n := 0
-		rest := head
-		for lines := 0; lines < 20 && len(rest) > 0; {
-			nl := bytes.IndexByte(rest, '\n')
-			var l []byte
-			if nl < 0 {
-				// head may end inside a line: try it only when it is
-				// all there is.
-				if lines > 0 {
-					break
-				}
-				l, rest = rest, nil
-			} else {
-				l, rest = rest[:nl], rest[nl+1:]
-			}
-			l = bytes.TrimRight(l, "\r")
-			if blank(l) {
-				continue
-			}
-			lines++
-			rec.Reset()
-			if p.Parse(l, &rec) == nil {
-				n++
-			}
-		}
-		if n > bestN {
-			best, bestN = name, n
-		}
-	}
-	return best
 }

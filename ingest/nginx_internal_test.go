@@ -19,7 +19,11 @@ func testParser(t testing.TB, logFormat string) *nginxParser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newNginxParser(&parserConfig{schema: s, loc: time.UTC, logFormat: logFormat})
+	f, err := compileLogFormat(logFormat, s)
+	if err != nil {
+		t.Fatalf("log format %q: %v", logFormat, err)
+	}
+	p, err := newNginxParser(&parserConfig{schema: s, loc: time.UTC, nginx: f})
 	if err != nil {
 		t.Fatalf("log format %q: %v", logFormat, err)
 	}
@@ -131,7 +135,9 @@ func TestNginxBadLines(t *testing.T) {
 		{combined, `garbage`, `want " - " after column 1`},
 		{combined, `1.2.3.4 - - 29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, `want " [" after column 11`},
 		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1`, `want "\" " after column 43`},
-		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-" extra`, `text after the end of the log format at column 72`},
+		// A format given as text is read strictly; the known formats
+		// accept trailing fields (TestKnownFormatTrailing).
+		{combinedFormat, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-" extra`, `text after the end of the log format at column 72`},
 		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" `, `line ends at column 69, want "\" \""`},
 		{combined, `1.2.3.4 - - [31/Foo/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, `time: cannot read "31/Foo/2026:10:00:00 +0800"`},
 		{`$status rt=$request_time`, `200 rt=abc`, `request_time: cannot read "abc"`},
@@ -159,7 +165,7 @@ func TestCompileLogFormat(t *testing.T) {
 	}
 	bad := map[string]string{
 		"":          "the log format is empty",
-		"combind":   `"combind" has no $variable and is not a known format name (want combined, main, tokenhub, upstreaminfo)`,
+		"combind":   `"combind" has no $variable and is not a known format name (want apisix, apisix-ai, combined, envoy, istio, main, timed_combined, tokenhub, upstream_time, upstreaminfo)`,
 		`$a$b`:      "$a and $b are not separated by any text, so their values cannot be told apart",
 		`x ${a`:     "${ at column 3 is not closed by }",
 		`x ${a-b}`:  `bad variable name "a-b" at column 3`,
@@ -190,7 +196,7 @@ func TestGuessLogFormat(t *testing.T) {
 			t.Errorf("guessLogFormat(%q) = %q, want %q", tc.head, got, tc.want)
 		}
 	}
-	if namedLogFormats["tokenhub"] != gen.NginxLogFormat {
+	if knownFormatByName("tokenhub").format != gen.NginxLogFormat {
 		t.Errorf("the tokenhub format differs from the generator's")
 	}
 }
@@ -226,13 +232,19 @@ func FuzzNginx(f *testing.F) {
 	f.Add(`$upstream_response_time $upstream_status`, `0.100, 0.004 200`)
 	f.Add(`[$time_local] "$request"`, `[29/Nov/2026:10:00:00 +0800] "GET /\x22 HTTP/1.1"`)
 	f.Add(`$time_local $upstream_addr : $x`, `29/Nov/2026:10:00:00 +0800 a : b : c`)
+	for _, name := range []string{"envoy-default.log", "istio-text.log", "apisix.log", "apisix-ai.log", "nginx-main-times.log"} {
+		for _, l := range fileLines(f, "testdata/text/"+name, 3) {
+			f.Add("combined", l)
+		}
+	}
+	f.Add(`[%START_TIME%] %DURATION% "%REQ(X-FORWARDED-FOR)%"`, `[2016-04-15T20:17:00.310Z] 12 "1.2.3.4, 10.0.0.1"`)
 	s, _ := NewSchema(nil)
-	named := map[string]*nginxParser{}
-	for _, name := range []string{"tokenhub", "upstreaminfo", "combined"} {
-		named[name] = testParser(f, name)
+	var named []*nginxParser
+	for _, name := range []string{"tokenhub", "upstreaminfo", "combined", "main+request_time", "envoy", "istio", "apisix", "apisix-ai"} {
+		named = append(named, testParser(f, name))
 	}
 	f.Fuzz(func(t *testing.T, format, line string) {
-		parsers := []*nginxParser{named["tokenhub"], named["upstreaminfo"], named["combined"]}
+		parsers := append([]*nginxParser(nil), named...)
 		if lf, err := compileLogFormat(format, s); err == nil {
 			parsers = append(parsers, &nginxParser{f: lf, loc: time.UTC})
 		} else if err.Error() == "" {

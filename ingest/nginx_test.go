@@ -84,7 +84,7 @@ func TestNginxSampleMatchesJSONL(t *testing.T) {
 	// then recognised from the first lines).
 	for _, logFormat := range []string{gen.NginxLogFormat, ""} {
 		acc, res := aggregateFiles(t, []string{filepath.Join(ex, "tokenhub-sample-nginx.log")},
-			ingest.Options{LogFormat: logFormat, Location: mustZone(t, "Asia/Shanghai")})
+			ingest.Options{LogFormats: formats(logFormat), Location: mustZone(t, "Asia/Shanghai")})
 		if res.Records() != 3000 || res.BadLines() != 3 {
 			t.Fatalf("log format %q: %d records, %d bad lines; want 3000 and 3 (problems %v)",
 				logFormat, res.Records(), res.BadLines(), res.Problems)
@@ -118,6 +118,14 @@ func TestNginxSampleMatchesJSONL(t *testing.T) {
 			}
 		}
 	}
+}
+
+// formats is the --log-format list of one format, none for "".
+func formats(f string) []string {
+	if f == "" {
+		return nil
+	}
+	return []string{f}
 }
 
 func mustZone(t *testing.T, name string) *time.Location {
@@ -252,7 +260,7 @@ func TestNginxRealUpstreamInfo(t *testing.T) {
 		t.Fatalf("oracle: %d lines, want 29", len(want))
 	}
 	for _, logFormat := range []string{"upstreaminfo", ""} {
-		got, res := nginxCollect(t, []string{path}, ingest.Options{LogFormat: logFormat})
+		got, res := nginxCollect(t, []string{path}, ingest.Options{LogFormats: formats(logFormat)})
 		if res.Records() != 29 || res.BadLines() != 0 {
 			t.Fatalf("log format %q: %d records, %d bad lines; want 29 and 0 (problems %v)",
 				logFormat, res.Records(), res.BadLines(), res.Problems)
@@ -342,7 +350,7 @@ func TestNginxGenerated(t *testing.T) {
 
 // Every generated request is read back exactly, in order.
 func testGeneratedRecords(t *testing.T, reqs []gen.Request, nginxPath string, nginxBad int) {
-	got, res := nginxCollect(t, []string{nginxPath}, ingest.Options{LogFormat: gen.NginxLogFormat})
+	got, res := nginxCollect(t, []string{nginxPath}, ingest.Options{LogFormats: []string{gen.NginxLogFormat}})
 	if res.Records() != int64(len(reqs)) || res.BadLines() != int64(nginxBad) || nginxBad == 0 {
 		t.Fatalf("%d records, %d bad lines; want %d and %d", res.Records(), res.BadLines(), len(reqs), nginxBad)
 	}
@@ -391,7 +399,7 @@ func testGeneratedQuantiles(t *testing.T, reqs []gen.Request, nginxPath, jsonlPa
 		path string
 		bad  int
 	}{{nginxPath, nginxBad}, {jsonlPath, jsonlBad}} {
-		acc, res := aggregateFiles(t, []string{in.path}, ingest.Options{LogFormat: gen.NginxLogFormat})
+		acc, res := aggregateFiles(t, []string{in.path}, ingest.Options{LogFormats: []string{gen.NginxLogFormat}})
 		if res.Records() != int64(len(reqs)) || res.BadLines() != int64(in.bad) {
 			t.Fatalf("%s: %d records, %d bad lines; want %d and %d", in.path, res.Records(), res.BadLines(), len(reqs), in.bad)
 		}

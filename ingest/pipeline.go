@@ -27,11 +27,15 @@ const chunkSize = 256 << 10
 type Options struct {
 	Format Format // Auto detects per file
 	// Source forces a source schema (SourceNames); "" detects it per file.
-	Source    string
-	LogFormat string         // nginx log_format for text logs
-	Schema    *Schema        // field names; nil means the built-in one
-	Location  *time.Location // zone of timestamps without one; nil is UTC
-	Workers   int            // parallel parsers; 0 means one per CPU
+	Source string
+	// LogFormats are log formats (nginx log_format or Envoy format
+	// strings, or known formats' names) for text logs: each text file is
+	// read with the one, given or known, that most of its first lines
+	// follow.
+	LogFormats []string
+	Schema     *Schema        // field names; nil means the built-in one
+	Location   *time.Location // zone of timestamps without one; nil is UTC
+	Workers    int            // parallel parsers; 0 means one per CPU
 	// MaxProblems is how many bad lines are sampled per file (default 20).
 	MaxProblems int
 	Stdin       io.Reader // read for the path "-"
@@ -204,7 +208,14 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	opts.Progress.TotalBytes.Store(fileSizes(inputs))
 	opts.Progress.FileCount.Store(int64(len(inputs)))
 
-	p := &pipeline{opts: opts, work: make(chan unit, 2*opts.Workers)}
+	p := &pipeline{opts: opts, work: make(chan unit, 2*opts.Workers), known: compileKnown(opts.Schema)}
+	for _, s := range opts.LogFormats {
+		f, err := compileLogFormat(s, opts.Schema)
+		if err != nil {
+			return nil, nil, fmt.Errorf("log format %q: %w", s, err)
+		}
+		p.given = append(p.given, f)
+	}
 	p.pool.New = func() any { b := make([]byte, 0, chunkSize+MaxLine+1); return &b }
 	sinks := make([]S, opts.Workers)
 	tallies := make([]*tally, opts.Workers)
@@ -221,7 +232,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	p.reader = &tally{max: opts.MaxProblems, badN: &opts.Progress.BadLines}
 	var files []*fileState
 	for i, in := range inputs {
-		fs := &fileState{index: i, path: in, cfg: parserConfig{schema: opts.Schema, loc: opts.Location, logFormat: opts.LogFormat}}
+		fs := &fileState{index: i, path: in, cfg: parserConfig{schema: opts.Schema, loc: opts.Location}}
 		files = append(files, fs)
 		p.opts.Progress.Files.Add(1)
 		before := p.opts.Progress.BytesRead.Load()
@@ -267,6 +278,8 @@ type pipeline struct {
 	work   chan unit
 	pool   sync.Pool
 	reader *tally // bad lines found by the reader (over-long lines, bad rows)
+	// The compiled log formats: given (Options.LogFormats), then known.
+	given, known []*logFormat
 }
 
 func (p *pipeline) worker(sink Sink, t *tally) {
@@ -366,7 +379,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		fs.format = byExtension(name)
 	}
 	if fs.format == Auto {
-		fs.format = sniff(head, p.opts.LogFormat != "")
+		fs.format = sniff(head, len(p.given) > 0)
 	}
 	if fs.format == JSONDoc || fs.format == JSONL && !forced {
 		fs.format = jsonShape(br, fs.cfg.schema)
@@ -383,11 +396,10 @@ func (p *pipeline) readFile(fs *fileState) error {
 		fs.source = "clb"
 		p.applySource(fs, nil)
 	}
-	if fs.format == Nginx && fs.cfg.logFormat == "" {
-		// nginx text without --log-format: use the known format its
-		// first lines follow (combined, upstreaminfo, …), if any.
-		fs.cfg.logFormat = guessLogFormat(head, fs.cfg.schema)
+	if fs.format == Nginx {
+		fs.cfg.nginx = p.textFormat(head)
 	}
+	fs.source, fs.seen = describeText(fs.format, &fs.cfg, head)
 	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
 		return err
 	}
@@ -395,6 +407,20 @@ func (p *pipeline) readFile(fs *fileState) error {
 		return p.readDoc(fs, br)
 	}
 	return p.readLines(fs, br)
+}
+
+// textFormat returns the format, given or known, that the most of the
+// first lines of head follow; the first given one when none fits, so that
+// the bad lines say why; nil when none is given and none fits.
+func (p *pipeline) textFormat(head []byte) *logFormat {
+	cands := append(append([]*logFormat(nil), p.given...), p.known...)
+	if f := pickLogFormat(head, cands); f != nil {
+		return f
+	}
+	if len(p.given) > 0 {
+		return p.given[0]
+	}
+	return nil
 }
 
 // readLines cuts the content into chunks of whole lines.

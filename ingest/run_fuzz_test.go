@@ -23,15 +23,17 @@ func FuzzRun(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	clb, err := os.ReadFile(filepath.Join("..", "..", "shared", "examples", "tokenhub-sample-clb.log"))
+	clb, err := os.ReadFile(filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample-clb.log"))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(clb[:4096])
 	// JSON documents: a pretty-printed array and a pretty-printed
 	// envelope (an Elasticsearch export).
-	for _, name := range []string{"litellm-spend-logs.json", "es-export.json"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "jsondoc", name))
+	// and the text formats of other gateways.
+	for _, name := range []string{"jsondoc/litellm-spend-logs.json", "jsondoc/es-export.json",
+		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -227,7 +227,7 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 	return docs
 }
 
-func near(a, b float64) bool {
+func nearSrc(a, b float64) bool {
 	if math.IsNaN(a) || math.IsNaN(b) {
 		return math.IsNaN(a) == math.IsNaN(b)
 	}
@@ -236,13 +236,13 @@ func near(a, b float64) bool {
 
 func checkSourceRecord(t *testing.T, i int, g row, w sourceWant) {
 	t.Helper()
-	if !near(g.rt*1000, w.rt) {
+	if !nearSrc(g.rt*1000, w.rt) {
 		t.Errorf("record %d: request_time %v ms, want %v", i, g.rt*1000, w.rt)
 	}
-	if !near(g.urt*1000, w.ups) {
+	if !nearSrc(g.urt*1000, w.ups) {
 		t.Errorf("record %d: upstream_response_time %v ms, want %v", i, g.urt*1000, w.ups)
 	}
-	if !near(g.ttft, w.ttft) {
+	if !nearSrc(g.ttft, w.ttft) {
 		t.Errorf("record %d: ttft %v ms, want %v", i, g.ttft, w.ttft)
 	}
 	if int(g.status) != w.status || g.hasStatus != (w.status != 0) {
@@ -291,7 +291,7 @@ func TestCaseOnlyNameBorrowsNoUnit(t *testing.T) {
 	traefik := writeTemp(t, "t.jsonl", `{"StartUTC":"2026-11-30T02:00:00Z","Duration":46294715,"DownstreamStatus":200,"RouterName":"r@file"}
 `)
 	got, res = collect(t, []string{traefik}, ingest.Options{Workers: 1})
-	if len(got) != 1 || res.Files[0].Source != "traefik" || !near(got[0].rt, 0.046294715) {
+	if len(got) != 1 || res.Files[0].Source != "traefik" || !nearSrc(got[0].rt, 0.046294715) {
 		t.Errorf("traefik: %+v, source %q; want request_time 0.046294715 s", got, res.Files[0].Source)
 	}
 }

@@ -50,7 +50,7 @@ type config struct {
 	promTime    *time.Time // --prom-timestamp: now, else nil
 	format      ingest.Format
 	source      string
-	logFormat   string
+	logFormats  []string
 	maps        []string
 	loc         *time.Location
 	since       *time.Time
@@ -98,8 +98,9 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	html := fs.StringArray("html", nil, "write the HTML report to `FILE` (- is stdout)")
 	prom := fs.StringArray("prom", nil, "write Prometheus text for node_exporter's textfile collector to `FILE` (- is stdout)")
 	promTime := fs.Bool("prom-timestamp", false, "add loganalyze_last_run_timestamp_seconds (the time of the run) to --prom")
-	format := fs.String("input-format", "auto", "input format: auto, jsonl, json, csv, tsv, nginx, clb, parquet or arrow")
-	logFormat := fs.String("log-format", "", "nginx log_format `STRING` for text logs, or a known format: "+strings.Join(ingest.LogFormatNames(), ", "))
+	format := fs.String("input-format", "auto", "input format: auto, jsonl, json, csv, ltsv, tsv, nginx, clb, parquet or arrow")
+	logFormats := fs.StringArray("log-format", nil, "log format of text logs: an nginx log_format or Envoy format `STRING`, or a known format ("+
+		strings.Join(ingest.LogFormatNames(), ", ")+"); repeatable: each file is read with the one, given or known, most of its first lines follow")
 	source := fs.String("source", "", "force the source schema instead of detecting it per file: "+strings.Join(ingest.SourceNames(), ", "))
 	maps := fs.StringArray("map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
 	tz := fs.String("tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
@@ -122,7 +123,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 		}
 		return nil, usageError{err}
 	}
-	c := &config{paths: fs.Args(), md: *md, json: *js, html: *html, prom: *prom, logFormat: *logFormat, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile, stateDir: *stateDir, baseline: *baseline}
+	c := &config{paths: fs.Args(), md: *md, json: *js, html: *html, prom: *prom, logFormats: *logFormats, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile, stateDir: *stateDir, baseline: *baseline}
 	if len(c.paths) == 0 {
 		return nil, usagef("no input: give a file, directory, glob or - for stdin")
 	}
@@ -141,8 +142,8 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 			return nil, usageError{fmt.Errorf("--source: %w", err)}
 		}
 	}
-	if c.logFormat != "" {
-		if err := ingest.CompileLogFormat(c.logFormat); err != nil {
+	for _, f := range c.logFormats {
+		if err := ingest.CompileLogFormat(f); err != nil {
 			return nil, usageError{fmt.Errorf("--log-format: %w", err)}
 		}
 	}
@@ -251,14 +252,14 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		defer func() { close(stop); <-done }()
 	}
 	accs, res, err := ingest.Run(c.paths, ingest.Options{
-		Format:    c.format,
-		Source:    c.source,
-		LogFormat: c.logFormat,
-		Schema:    schema,
-		Location:  c.loc,
-		Workers:   c.workers,
-		Stdin:     stdin,
-		Progress:  progress,
+		Format:     c.format,
+		LogFormats: c.logFormats,
+		Source:     c.source,
+		Schema:     schema,
+		Location:   c.loc,
+		Workers:    c.workers,
+		Stdin:      stdin,
+		Progress:   progress,
 	}, func() *aggregate.Accumulator { return aggregate.New(aopts) })
 	if err != nil {
 		return 0, err
@@ -271,9 +272,8 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		// The reference period keeps all its records: --since and --until
 		// bound the window, not the baseline.
 		baseOpts.HasSince, baseOpts.HasUntil = false, false
-		var baccs []*aggregate.Accumulator
-		baccs, bres, err = ingest.Run(c.baseline, ingest.Options{
-			Format: c.format, Source: c.source, LogFormat: c.logFormat, Schema: schema, Location: c.loc, Workers: c.workers, Stdin: stdin,
+		baccs, bres, err := ingest.Run(c.baseline, ingest.Options{
+			Format: c.format, Source: c.source, LogFormats: c.logFormats, Schema: schema, Location: c.loc, Workers: c.workers, Stdin: stdin,
 		}, func() *aggregate.Accumulator { return aggregate.New(baseOpts) })
 		if err != nil {
 			return 0, fmt.Errorf("--baseline: %w", err)

@@ -1,0 +1,153 @@
+package ingest
+
+// LTSV (http://ltsv.org): one record per line, fields separated by tabs,
+// each field "label:value". The alp / ISUCON convention names the labels
+// time, host, forwardedfor, req, method, uri, status, size, referer, ua,
+// reqtime and apptime (seconds), cache, runtime, vhost, protocol.
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+)
+
+// ltsvOnly binds the LTSV labels whose name means something else in other
+// sources: "host" is the client here, the Host header in nginx's $host and
+// in JSON logs. The schema's names are looked up first, so --map wins.
+var ltsvOnly = map[string]Bindings{
+	"host": {{Field: FRemoteAddr, Prio: prioAlias}},
+}
+
+// ltsvParser reads LTSV lines. Values point into the line, or into a
+// scratch buffer for values with nginx's \xHH escapes; the labels of the
+// last line are kept with their bindings, so a file whose lines repeat
+// their labels (they all do) looks each one up once. Nothing is allocated
+// per line once warm.
+type ltsvParser struct {
+	schema  *Schema
+	loc     *time.Location
+	scratch []byte
+	labels  [][]byte // by position in the line, owned copies
+	binds   []Bindings
+}
+
+func newLTSVParser(c *parserConfig) *ltsvParser {
+	return &ltsvParser{schema: c.schema, loc: c.loc}
+}
+
+// ltsvError is a field that is not label:value.
+type ltsvError struct {
+	col int // 1-based column of the field
+	msg string
+}
+
+func (e *ltsvError) Error() string { return fmt.Sprintf("column %d: %s", e.col, e.msg) }
+
+// Parse reads one line into r. Empty fields (a tab at the end of the
+// line) are skipped; a field without a label is an error.
+func (p *ltsvParser) Parse(line []byte, r *Record) error {
+	p.scratch = p.scratch[:0]
+	n := 0
+	for i := 0; i <= len(line); {
+		j := bytes.IndexByte(line[i:], '\t')
+		if j < 0 {
+			j = len(line)
+		} else {
+			j += i
+		}
+		field := line[i:j]
+		if len(field) > 0 {
+			k := bytes.IndexByte(field, ':')
+			switch {
+			case k < 0:
+				return &ltsvError{col: i + 1, msg: "field is not label:value"}
+			case k == 0:
+				return &ltsvError{col: i + 1, msg: "field has an empty label"}
+			}
+			if b := p.bindings(n, field[:k]); len(b) > 0 {
+				if err := r.Set(b, p.value(b, field[k+1:]), p.loc); err != nil {
+					return err
+				}
+			}
+			n++
+		}
+		i = j + 1
+	}
+	r.Finish()
+	return nil
+}
+
+// bindings returns the bindings of the n-th label of the line.
+func (p *ltsvParser) bindings(n int, label []byte) Bindings {
+	if n < len(p.labels) && bytes.Equal(p.labels[n], label) {
+		return p.binds[n]
+	}
+	b := p.schema.Lookup(label)
+	if len(b) == 0 {
+		b = ltsvOnly[string(label)]
+	}
+	if n < len(p.labels) {
+		p.labels[n] = append(p.labels[n][:0], label...)
+		p.binds[n] = b
+	} else if n == len(p.labels) {
+		p.labels = append(p.labels, append([]byte(nil), label...))
+		p.binds = append(p.binds, b)
+	}
+	return b
+}
+
+// value returns the text the schema reads: nginx's \xHH escapes decoded
+// (nginx writes most LTSV logs), and a time without the brackets of
+// ltsv.org's "time:[28/Feb/2013:12:00:00 +0900]".
+func (p *ltsvParser) value(b Bindings, val []byte) []byte {
+	if bytes.IndexByte(val, '\\') >= 0 {
+		from := len(p.scratch)
+		p.scratch = appendUnescaped(p.scratch, val)
+		val = p.scratch[from:len(p.scratch):len(p.scratch)]
+	}
+	if n := len(val); n >= 2 && val[0] == '[' && val[n-1] == ']' {
+		for _, x := range b {
+			if x.Field == FTime {
+				return val[1 : n-1]
+			}
+		}
+	}
+	return val
+}
+
+// looksLTSV reports whether line is LTSV: at least two tab-separated
+// fields, each "label:value" with a label of [A-Za-z0-9_.-] (empty fields
+// aside).
+func looksLTSV(line []byte) bool {
+	if bytes.IndexByte(line, '\t') < 0 {
+		return false
+	}
+	n := 0
+	for _, f := range bytes.Split(line, []byte{'\t'}) {
+		if len(f) == 0 {
+			continue
+		}
+		k := bytes.IndexByte(f, ':')
+		if k <= 0 {
+			return false
+		}
+		for _, c := range f[:k] {
+			if !(isVarChar(c) || c == '.' || c == '-') {
+				return false
+			}
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// ltsvLabels returns the labels of line, at most max.
+func ltsvLabels(line []byte, max int) []string {
+	var out []string
+	for _, f := range bytes.Split(line, []byte{'\t'}) {
+		if k := bytes.IndexByte(f, ':'); k > 0 && len(out) < max {
+			out = append(out, string(f[:k]))
+		}
+	}
+	return out
+}

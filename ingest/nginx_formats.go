@@ -1,0 +1,302 @@
+package ingest
+
+// The log formats loganalyze knows by name and recognises by the shape of
+// a file's first lines: nginx's combined and the main of its default
+// nginx.conf, with the timed variants real configurations append;
+// ingress-nginx; APISIX; Envoy and Istio.
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+	"time"
+)
+
+// varSpec is how a known format reads one of its variables, beyond or
+// instead of the schema's names.
+type varSpec struct {
+	field   Field
+	unit    Unit
+	bound   bool  // the variable feeds field
+	none    bool  // the variable feeds nothing, whatever the schema says
+	prio    uint8 // added to the binding's priority: higher loses
+	how     uint8
+	seconds bool // nginxVar.seconds
+}
+
+// knownFormat is a log format loganalyze knows.
+type knownFormat struct {
+	name   string
+	source string // FileStats.Source
+	format string
+	vars   map[string]varSpec
+	join   bool // adjacent variables are allowed (APISIX's)
+	// tail: a base format with timed fields appended; matched only
+	// exactly (no trailing text) and with nginx-written times, and not
+	// listed by LogFormatNames.
+	tail bool
+}
+
+const (
+	combinedFormat = `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"`
+	mainFormat     = combinedFormat + ` "$http_x_forwarded_for"`
+	upstreamTime   = `rt=$request_time uct="$upstream_connect_time" uht="$upstream_header_time" urt="$upstream_response_time"`
+	apisixFormat   = `$remote_addr - $remote_user [$time_local] $http_host "$request" $status $body_bytes_sent $request_time "$http_referer" "$http_user_agent" $upstream_addr $upstream_status $upstream_response_time "$upstream_scheme://$upstream_host$upstream_uri"`
+	// The access log format of APISIX's ai-proxy documentation.
+	apisixAIFormat = `$remote_addr - $remote_user [$time_local] $http_host "$request_line" $status $body_bytes_sent $request_time "$http_referer" "$http_user_agent" $upstream_addr $upstream_status $apisix_upstream_response_time "$upstream_scheme://$upstream_host$upstream_uri" "$apisix_request_id" "$request_type" "$llm_time_to_first_token" "$llm_model" "$request_llm_model" "$llm_prompt_tokens" "$llm_completion_tokens"`
+	envoyFormat    = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%"`
+	istioFormat    = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
+)
+
+// nginxAddr reads the address slot of the nginx formats as real logs fill
+// it: a $host or X-Forwarded-For list before the address.
+var nginxAddr = map[string]varSpec{"remote_addr": {field: FRemoteAddr, bound: true, how: howAddrSlot}}
+
+var apisixAIVars = map[string]varSpec{
+	"remote_addr":                   {field: FRemoteAddr, bound: true, how: howAddrSlot},
+	"request_line":                  {field: FRequest, bound: true},
+	"apisix_upstream_response_time": {field: FUpstreamResponseTime, bound: true},
+	"request_type":                  {field: FStream, bound: true},
+	"llm_time_to_first_token":       {field: FTTFT, unit: UnitMilli, bound: true},
+	"llm_model":                     {field: FModel, bound: true},
+	"request_llm_model":             {field: FModel, bound: true, prio: 1},
+	"llm_prompt_tokens":             {field: FPromptTokens, bound: true},
+	"llm_completion_tokens":         {field: FCompletionTokens, bound: true},
+}
+
+// knownFormats are tried in this order on a file's first lines; of two
+// that read as many lines, the earlier wins, so a more specific format
+// comes before the one it extends.
+var knownFormats = buildKnownFormats()
+
+func buildKnownFormats() []*knownFormat {
+	ks := []*knownFormat{
+		// The Kubernetes ingress-nginx controller's default.
+		{name: "upstreaminfo", source: "ingress-nginx", vars: nginxAddr,
+			format: `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] [$proxy_alternative_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id`},
+		// The TokenHub gateway's format (SPEC's sample logs).
+		{name: "tokenhub", source: "nginx:tokenhub", vars: nginxAddr,
+			format: `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time urt="$upstream_response_time" uct="$upstream_connect_time" cr=$connection_requests conn=$connection ssl=$ssl_handshake_time rtt=$tcpinfo_rtt region=$region client_region=$client_region model=$model stream=$stream ttft=$first_token_ms ra=$retry_after`},
+		{name: "apisix-ai", source: "apisix", format: apisixAIFormat, vars: apisixAIVars, join: true},
+		// The same with the two spaces of the documentation's example.
+		{name: "apisix-ai", source: "apisix", format: strings.Replace(apisixAIFormat, `" "$llm_prompt`, `"  "$llm_prompt`, 1), vars: apisixAIVars, join: true, tail: true},
+		{name: "apisix", source: "apisix", format: apisixFormat, vars: nginxAddr, join: true},
+		{name: "istio", source: "istio", format: istioFormat},
+		{name: "envoy", source: "envoy", format: envoyFormat},
+	}
+	// main and combined with the times most configurations append; the
+	// main ones first, since a main line also fits the combined variant
+	// of the same shape (its user agent taking in ` "-`).
+	timed := []struct{ name, text string }{
+		{"request_time+upstream_response_time", ` $request_time $upstream_response_time`},
+		{"request_time", ` $request_time`},
+		{"upstream_time", ` ` + upstreamTime},
+	}
+	for _, t := range timed {
+		name := "main+" + t.name
+		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: mainFormat + t.text, vars: timedVars, tail: true})
+	}
+	ks = append(ks,
+		// nginx's documentation (admin guide, "Setting Up the Access
+		// Log"); its example has no space before rt=, copies add one.
+		&knownFormat{name: "upstream_time", source: "nginx:upstream_time", vars: nginxAddr, format: combinedFormat + ` ` + upstreamTime},
+		&knownFormat{name: "upstream_time", source: "nginx:upstream_time", vars: nginxAddr, format: combinedFormat + upstreamTime, tail: true},
+		&knownFormat{name: "timed_combined", source: "nginx:timed_combined", vars: nginxAddr,
+			format: combinedFormat + ` $request_time $upstream_response_time $pipe`},
+	)
+	for _, t := range timed[:2] {
+		name := "combined+" + t.name
+		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: combinedFormat + t.text, vars: timedVars, tail: true})
+	}
+	return append(ks,
+		// The format of nginx's default nginx.conf.
+		&knownFormat{name: "main", source: "nginx:main", format: mainFormat, vars: nginxAddr},
+		// nginx's predefined format.
+		&knownFormat{name: "combined", source: "nginx:combined", format: combinedFormat, vars: nginxAddr},
+	)
+}
+
+// timedVars reads the appended times only when nginx wrote them.
+var timedVars = map[string]varSpec{
+	"remote_addr":            {field: FRemoteAddr, bound: true, how: howAddrSlot},
+	"request_time":           {field: FRequestTime, bound: true, seconds: true},
+	"upstream_response_time": {field: FUpstreamResponseTime, bound: true, seconds: true},
+}
+
+// knownFormatByName returns the known format called name, or nil.
+func knownFormatByName(name string) *knownFormat {
+	name = strings.ToLower(name)
+	for _, k := range knownFormats {
+		if k.name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// LogFormatNames returns the names of the known formats --log-format
+// accepts, sorted (the timed variants such as main+request_time are
+// accepted too).
+func LogFormatNames() []string {
+	var names []string
+	for _, k := range knownFormats {
+		if !k.tail && !strings.Contains(k.name, "+") {
+			names = append(names, k.name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// compile compiles k with schema.
+func (k *knownFormat) compile(schema *Schema) (*logFormat, error) {
+	var toks []formatToken
+	var err error
+	if strings.Contains(k.format, "$") {
+		toks, err = nginxTokens(k.format)
+	} else {
+		toks, err = envoyTokens(k.format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f := &logFormat{name: k.name, source: k.source, lenient: !k.tail}
+	return f, f.build(toks, k.vars, k.join, schema)
+}
+
+// compileKnown compiles every known format, in guessing order.
+func compileKnown(schema *Schema) []*logFormat {
+	out := make([]*logFormat, 0, len(knownFormats))
+	for _, k := range knownFormats {
+		f, err := k.compile(schema)
+		if err != nil {
+			panic("BUG: known format " + k.name + ": " + err.Error())
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// guessLines is how many of a file's first lines choose its format.
+const guessLines = 20
+
+// pickLogFormat returns the format among cands that reads the most of the
+// first lines of head, preferring one that reads them to their end, then
+// the earlier in cands; nil when none reads any line.
+func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
+	lines := headLines(head, guessLines)
+	var best *logFormat
+	bestN, bestExact := 0, 0
+	var rec Record
+	for _, f := range cands {
+		p := &nginxParser{f: f, loc: time.UTC}
+		n, exact := 0, 0
+		for _, l := range lines {
+			rec.Reset()
+			trailing, err := p.parse(l, &rec)
+			if err != nil {
+				continue
+			}
+			n++
+			if !trailing {
+				exact++
+			}
+		}
+		if n > bestN || n == bestN && exact > bestExact {
+			best, bestN, bestExact = f, n, exact
+		}
+	}
+	return best
+}
+
+// guessLogFormat returns the name of the known format that the most of
+// the first lines of head follow, or "" when none fits any of them.
+func guessLogFormat(head []byte, schema *Schema) string {
+	if f := pickLogFormat(head, compileKnown(schema)); f != nil {
+		return f.name
+	}
+	return ""
+}
+
+// headLines returns up to max non-blank lines from the start of head,
+// without their line ends. head may end inside a line: that line is used
+// only when it is all there is.
+func headLines(head []byte, max int) [][]byte {
+	var out [][]byte
+	for rest := head; len(rest) > 0 && len(out) < max; {
+		nl := bytes.IndexByte(rest, '\n')
+		var l []byte
+		if nl < 0 {
+			if len(out) > 0 {
+				break
+			}
+			l, rest = rest, nil
+		} else {
+			l, rest = rest[:nl], rest[nl+1:]
+		}
+		l = bytes.TrimRight(l, "\r")
+		if !blank(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// varNames returns the names of f's variables, each once, at most max.
+func (f *logFormat) varNames(max int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range f.vars {
+		if !seen[v.name] && len(out) < max {
+			seen[v.name] = true
+			out = append(out, v.name)
+		}
+	}
+	return out
+}
+
+// addrSlot reads nginx's address slot as real logs fill it: "addr";
+// "host addr" or "\"xff, list\" addr" (the address is the last word);
+// "a, b, c" (an X-Forwarded-For list written in its place: the first
+// address, the client's).
+func addrSlot(b []byte) []byte {
+	k := bytes.LastIndexByte(b, ' ')
+	if k < 0 {
+		return b
+	}
+	if k > 0 && b[k-1] == ',' {
+		return firstItem(b)
+	}
+	return b[k+1:]
+}
+
+// firstItem returns the first address of a comma-separated list.
+func firstItem(b []byte) []byte {
+	if i := bytes.IndexByte(b, ','); i >= 0 {
+		b = b[:i]
+	}
+	return bytes.Trim(b, ` "`)
+}
+
+// nginxSeconds reports whether b is written as nginx writes times: "-"
+// or digits, a dot and three digits ("0.123"), or a list of them
+// ("0.100, 0.004 : -").
+func nginxSeconds(b []byte) bool {
+	for len(b) > 0 {
+		item, rest := nextListItem(b)
+		b = rest
+		if len(item) == 1 && item[0] == '-' {
+			continue
+		}
+		n := len(item)
+		if n < 5 || item[n-4] != '.' {
+			return false
+		}
+		for i, c := range item {
+			if i != n-4 && (c < '0' || c > '9') {
+				return false
+			}
+		}
+	}
+	return true
+}

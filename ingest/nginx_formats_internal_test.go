@@ -1,0 +1,199 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+const (
+	tCombined = `10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] "POST /v1/chat/completions HTTP/1.1" 200 1532 "-" "curl/8.5.0"`
+	tMain     = tCombined + ` "-"`
+	tEnvoy    = `[2016-04-15T20:17:00.310Z] "POST /api/v1/locations HTTP/2" 204 - 154 0 226 100 "10.0.35.28" "nsq2http" "cc21d9b0-cf5c-432b-8c7e-98aeb7988cd2" "locations" "tcp://10.0.2.1:80"`
+	tIstio    = `[2020-11-25T21:26:18.409Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0-DEV" "84961386-6d84-929d-98bd-c5aee93b5c88" "httpbin:8000" "10.44.1.27:80" outbound|8000||httpbin.foo.svc.cluster.local 10.44.1.23:37652 10.0.45.184:8000 10.44.1.23:46520 - default`
+	tAPISIX   = `192.168.1.10 - - [29/Nov/2026:10:00:00 +0800] api.example.com "POST /v1/chat/completions HTTP/1.1" 200 1532 1.204 "-" "curl/8.5.0" 10.0.0.5:8080 200 1.201 "http://10.0.0.5:8080/v1/chat/completions"`
+)
+
+// The first lines choose the format: the timed variants by the shape of
+// what follows the base format, and only when it is written as nginx
+// writes times.
+func TestGuessKnownFormats(t *testing.T) {
+	tests := []struct{ head, want string }{
+		{tCombined + " 0.005\n", "combined+request_time"},
+		{tCombined + " 0.005 0.004\n", "combined+request_time+upstream_response_time"},
+		{tCombined + " 0.105 0.100, 0.004\n", "combined+request_time+upstream_response_time"},
+		{tMain + " 0.005 0.004\n", "main+request_time+upstream_response_time"},
+		{tMain + " 0.005 -\n", "main+request_time+upstream_response_time"},
+		{tMain + " 0.005\n", "main+request_time"},
+		{tCombined + ` rt=0.005 uct="0.000" uht="0.004" urt="0.004"` + "\n", "upstream_time"},
+		{tCombined + `rt=0.005 uct="0.000" uht="0.004" urt="0.004"` + "\n", "upstream_time"},
+		{tMain + ` rt=0.005 uct="0.000" uht="0.004" urt="0.004"` + "\n", "main+upstream_time"},
+		{tCombined + " 0.640 0.640 .\n", "timed_combined"},
+		// $request_length $request_time: 1843 is no nginx time.
+		{tCombined + " 1843 0.512\n", "combined"},
+		{tCombined + " 5\n", "combined"},
+		// A main line among combined ones, and the reverse: combined reads
+		// every line (the main one with text after its end), main only
+		// its own.
+		{tCombined + "\n" + tMain + "\n" + tCombined + "\n", "combined"},
+		{tMain + "\n" + tMain + "\n" + tCombined + "\n", "combined"},
+		{tMain + "\n" + tMain + "\n", "main"},
+		{tEnvoy + "\n", "envoy"},
+		{tIstio + "\n", "istio"},
+		{tAPISIX + "\n", "apisix"},
+		{strings.Replace(tAPISIX, "1.201", "0.100, 1.201", 1) + "\n", "apisix"},
+		// Envoy's line with fields of the configuration's own after it.
+		{tEnvoy + " extra 12\n", "envoy"},
+	}
+	s, _ := NewSchema(nil)
+	for _, tc := range tests {
+		if got := guessLogFormat([]byte(tc.head), s); got != tc.want {
+			t.Errorf("guessLogFormat(%q) = %q, want %q", tc.head, got, tc.want)
+		}
+	}
+}
+
+// Known formats read text after their end; a format given as text does
+// not (TestNginxBadLines).
+func TestKnownFormatTrailing(t *testing.T) {
+	tests := []struct {
+		format, line string
+		want         []want
+		absent       []Field
+	}{
+		{"combined", tCombined + ` "-" 0.005`, []want{{f: FStatus, num: 200}, {f: FURI, text: "/v1/chat/completions"}}, []Field{FRequestTime}},
+		{"combined", tCombined + `extra`, []want{{f: FStatus, num: 200}}, nil},
+		{"upstreaminfo", `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "curl/8" 89 0.001 [web] [] 10.0.0.1:80 59 0.001 200 abc extra 1`,
+			[]want{{f: FRequestTime, num: 0.001}, {f: FUpstreamStatus, num: 200}}, nil},
+		{"envoy", tEnvoy + ` "x"`, []want{{f: FRequestTime, num: 0.226}, {f: FUpstreamResponseTime, num: 0.100}}, nil},
+		{"istio", tIstio + " more", []want{{f: FRemoteAddr, text: "10.44.1.23"}, {f: FRequestTime, num: 0.004}}, nil},
+		{"main+request_time", tMain + " 0.005", []want{{f: FRequestTime, num: 0.005}}, nil},
+	}
+	for _, tc := range tests {
+		p := testParser(t, tc.format)
+		var r Record
+		if err := p.Parse([]byte(tc.line), &r); err != nil {
+			t.Errorf("%s: Parse(%q): %v", tc.format, tc.line, err)
+			continue
+		}
+		checkRecord(t, &r, tc.want, tc.absent)
+	}
+	// The timed variants are exact: their last time runs to the line's end.
+	p := testParser(t, "main+request_time")
+	var r Record
+	if err := p.Parse([]byte(tMain+" 0.005 x"), &r); err == nil {
+		t.Errorf("main+request_time read a line with text after the time")
+	}
+}
+
+func TestAddrSlot(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"10.0.0.1", "10.0.0.1"},
+		{"2a02:cf40::4e36", "2a02:cf40::4e36"},
+		{"lessons.example.com 192.168.0.1", "192.168.0.1"},
+		{"10.0.0.2, 10.0.0.1, 127.0.0.1", "10.0.0.2"},
+		{`"10.5.102.222, 199.96.1.1, 204.246.1.1" 10.2.1.185`, "10.2.1.185"},
+		{"2a03:0000:10ff:f00f:0000:0000:0:8000, 10.225.192.17 10.2.2.121", "10.2.2.121"},
+	}
+	for _, tc := range tests {
+		if got := string(addrSlot([]byte(tc.in))); got != tc.want {
+			t.Errorf("addrSlot(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestNginxSeconds(t *testing.T) {
+	good := []string{"0.005", "12.345", "-", "0.100, 0.004", "0.100, -", "0.100, 0.004 : 0.020", ""}
+	bad := []string{"5", "1843", "0.5", "1.2345", "abc", ".123", "1e.005", "0.00a", "0.100, x"}
+	for _, s := range good {
+		if !nginxSeconds([]byte(s)) {
+			t.Errorf("nginxSeconds(%q) = false", s)
+		}
+	}
+	for _, s := range bad {
+		if nginxSeconds([]byte(s)) {
+			t.Errorf("nginxSeconds(%q) = true", s)
+		}
+	}
+}
+
+func TestEnvoyOperator(t *testing.T) {
+	tests := []struct {
+		in, op string
+		n      int
+	}{
+		{"%START_TIME% x", "START_TIME", 12},
+		{"%REQ(X-ENVOY-ORIGINAL-PATH?:PATH)%", "REQ(X-ENVOY-ORIGINAL-PATH?:PATH)", 34},
+		{"%REQ(USER-AGENT):10%", "REQ(USER-AGENT):10", 20},
+		{"%START_TIME(%s.%3f)%", "START_TIME(%s.%3f)", 20},
+		{"%", "", 0}, {"%%", "", 0}, {"%x%", "", 0}, {"%A", "", 0}, {"%REQ(X%", "", 0}, {"%A:%", "", 0},
+	}
+	for _, tc := range tests {
+		if op, n := envoyOperator(tc.in); op != tc.op || n != tc.n {
+			t.Errorf("envoyOperator(%q) = %q, %d; want %q, %d", tc.in, op, n, tc.op, tc.n)
+		}
+	}
+	for op, want := range map[string]string{
+		"REQ(:METHOD)": "method", "RESP(RETRY-AFTER)": "retry_after", "DURATION": "duration",
+		"REQ(X-ENVOY-ORIGINAL-PATH?:PATH)": "x_envoy_original_path", "START_TIME(%s)": "start_time", "REQ(X-MODEL):20": "x_model",
+	} {
+		if got := envoyLookupName(op); got != want {
+			t.Errorf("envoyLookupName(%q) = %q, want %q", op, got, want)
+		}
+	}
+}
+
+// A custom Envoy format given as text: the known operators keep their
+// units, others go through the schema by name.
+func TestEnvoyFormatGiven(t *testing.T) {
+	p := testParser(t, `%START_TIME% %DURATION%ms up=%RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% ra=%RESP(RETRY-AFTER)% 100%% %RESPONSE_CODE%`)
+	var r Record
+	line := `2016-04-15T20:17:00.310Z 1500ms up=1490 ra=3 100%% 429`
+	if err := p.Parse([]byte(line), &r); err != nil {
+		t.Fatalf("Parse(%q): %v", line, err)
+	}
+	checkRecord(t, &r, []want{{f: FTime, num: 1460751420.310}, {f: FRequestTime, num: 1.5},
+		{f: FUpstreamResponseTime, num: 1.49}, {f: FRetryAfter, num: 3}, {f: FStatus, num: 429}}, nil)
+	if p.f.source != "envoy" || p.f.lenient {
+		t.Errorf("source %q, lenient %v; want envoy, strict", p.f.source, p.f.lenient)
+	}
+	// --map wins over the operator's own binding.
+	s, _ := NewSchema([]string{"request_time=duration:s"})
+	f, err := compileLogFormat(`%DURATION%`, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Reset()
+	if err := (&nginxParser{f: f}).Parse([]byte("2"), &r); err != nil {
+		t.Fatal(err)
+	}
+	checkRecord(t, &r, []want{{f: FRequestTime, num: 2}}, nil)
+}
+
+// APISIX's "$upstream_host$upstream_uri" is two variables without text
+// between them: allowed in the known format, read as one value.
+func TestJoinedVariables(t *testing.T) {
+	p := testParser(t, "apisix")
+	var r Record
+	if err := p.Parse([]byte(tAPISIX), &r); err != nil {
+		t.Fatal(err)
+	}
+	checkRecord(t, &r, []want{{f: FStatus, num: 200}, {f: FRequestTime, num: 1.204}, {f: FUpstreamResponseTime, num: 1.201},
+		{f: FUpstreamAddr, text: "10.0.0.5:8080"}, {f: FClient, text: "192.168.1.10"}}, nil)
+	if err := CompileLogFormat(`"$upstream_scheme://$upstream_host$upstream_uri"`); err == nil {
+		t.Errorf("adjacent variables compiled in a format given as text")
+	}
+}
+
+func TestLogFormatNames(t *testing.T) {
+	for _, name := range LogFormatNames() {
+		if strings.Contains(name, "+") || CompileLogFormat(name) != nil {
+			t.Errorf("name %q", name)
+		}
+	}
+	// The timed variants are accepted by name too, in any case.
+	for _, name := range []string{"main+request_time", "Combined+Request_Time", "APISIX-AI"} {
+		if err := CompileLogFormat(name); err != nil {
+			t.Errorf("CompileLogFormat(%q): %v", name, err)
+		}
+	}
+}

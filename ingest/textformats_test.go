@@ -1,0 +1,433 @@
+package ingest_test
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"loganalyze/ingest"
+)
+
+// textWant is an oracle's reading of one fixture line.
+type textWant struct {
+	ok                  bool // a record, not a bad line
+	status              int64
+	rt, urt, ttft       float64
+	hasRT, hasURT, hasT bool
+	method, uri, client string
+	model               string
+}
+
+// sumTimes reads an nginx upstream list ("3.001, 0.004", "0.000 : 0.001",
+// "-") as the sum of its numbers, in the list's unit.
+func sumTimes(t *testing.T, s string) (float64, bool) {
+	t.Helper()
+	s = strings.NewReplacer(",", " ", ":", " ").Replace(s)
+	sum, any := 0.0, false
+	for _, f := range strings.Fields(s) {
+		if f == "-" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			t.Fatalf("oracle: %q in %q", f, s)
+		}
+		sum += v
+		any = true
+	}
+	return sum, any
+}
+
+// request splits a request line the way the oracle expects: method and
+// path, none for "" or "- - HTTP/1.1".
+func request(req string) (method, uri string) {
+	f := strings.Fields(req)
+	if len(f) < 2 || f[0] == "-" {
+		return "", ""
+	}
+	return f[0], f[1]
+}
+
+func atoi(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return n
+}
+
+// quoted is a line split on its double quotes: quoted text at odd
+// indexes, the text between at even ones.
+func quoted(line string) []string { return strings.Split(line, `"`) }
+
+// nginxBase reads what the combined fields give: status, request, and the
+// client: $remote_user (the word before "[time"), else the first word.
+func nginxBase(t *testing.T, line string) textWant {
+	q := quoted(line)
+	w := textWant{ok: true, status: atoi(t, strings.Fields(q[2])[0]), client: nginxClient(q[0])}
+	w.method, w.uri = request(q[1])
+	return w
+}
+
+func nginxClient(before string) string {
+	words := strings.Fields(before)
+	for i, word := range words {
+		if strings.HasPrefix(word, "[") && words[i-1] != "-" {
+			return words[i-1]
+		}
+	}
+	return words[0]
+}
+
+var (
+	rtRe  = regexp.MustCompile(`rt=([0-9.]+)`)
+	urtRe = regexp.MustCompile(`urt="([^"]*)"`)
+)
+
+// The oracles, one per fixture: each reads the line by splitting it on
+// quotes and spaces, as the format's documentation lays it out.
+var textOracles = map[string]func(t *testing.T, line string) textWant{
+	"nginx-main-times.log": func(t *testing.T, line string) textWant {
+		w := nginxBase(t, line)
+		f := strings.Fields(quoted(line)[8])
+		w.rt, w.hasRT = sumTimes(t, f[0])
+		w.urt, w.hasURT = sumTimes(t, strings.Join(f[1:], " "))
+		return w
+	},
+	"nginx-combined-rt.log": func(t *testing.T, line string) textWant {
+		w := nginxBase(t, line)
+		w.rt, w.hasRT = sumTimes(t, quoted(line)[6])
+		return w
+	},
+	"nginx-timed-combined.log": func(t *testing.T, line string) textWant {
+		w := nginxBase(t, line)
+		f := strings.Fields(quoted(line)[6])
+		w.rt, w.hasRT = sumTimes(t, f[0])
+		w.urt, w.hasURT = sumTimes(t, f[1])
+		return w
+	},
+	"nginx-upstream-time.log": func(t *testing.T, line string) textWant {
+		w := nginxBase(t, line)
+		w.rt, w.hasRT = sumTimes(t, rtRe.FindStringSubmatch(line)[1])
+		w.urt, w.hasURT = sumTimes(t, urtRe.FindStringSubmatch(line)[1])
+		return w
+	},
+	"envoy-default.log": func(t *testing.T, line string) textWant {
+		q := quoted(line)
+		f := strings.Fields(q[2]) // code flags received sent duration upstream
+		w := textWant{status: atoi(t, f[0]), client: strings.TrimSpace(strings.Split(q[3], ",")[0])}
+		if w.client == "-" {
+			w.client = ""
+		}
+		w.method, w.uri = request(q[1])
+		return envoyTimes(t, w, f[4], f[5])
+	},
+	"istio-text.log": func(t *testing.T, line string) textWant {
+		q := quoted(line)
+		f := strings.Fields(q[4]) // received sent duration upstream
+		last := strings.Fields(q[len(q)-1])
+		addr := last[3] // cluster, upstream local, downstream local, downstream remote
+		w := textWant{status: atoi(t, strings.Fields(q[2])[0]), client: addr[:strings.LastIndex(addr, ":")]}
+		w.method, w.uri = request(q[1])
+		return envoyTimes(t, w, f[2], f[3])
+	},
+	"apisix.log": func(t *testing.T, line string) textWant {
+		return apisixBase(t, line)
+	},
+	"apisix-ai.log": func(t *testing.T, line string) textWant {
+		w := apisixBase(t, line)
+		q := quoted(line)
+		if q[13] != "-" {
+			w.ttft, w.hasT = sumTimes(t, q[13])
+		}
+		for _, m := range []string{q[15], q[17]} {
+			if m != "-" && w.model == "" {
+				w.model = m
+			}
+		}
+		return w
+	},
+	"access.ltsv": func(t *testing.T, line string) textWant {
+		w := textWant{ok: true}
+		vals := map[string]string{}
+		for _, field := range strings.Split(line, "\t") {
+			k, v, ok := strings.Cut(field, ":")
+			if field != "" && !ok {
+				return textWant{} // not label:value
+			}
+			vals[k] = v
+		}
+		w.status = atoi(t, vals["status"])
+		w.client = vals["host"]
+		if rt, ok := vals["reqtime"]; ok {
+			v, err := strconv.ParseFloat(rt, 64)
+			if err != nil {
+				return textWant{}
+			}
+			w.rt, w.hasRT = v, true
+		}
+		if urt, ok := vals["apptime"]; ok {
+			w.urt, w.hasURT = sumTimes(t, urt)
+		}
+		w.method, w.uri = vals["method"], vals["uri"]
+		if req, ok := vals["req"]; ok {
+			w.method, w.uri = request(strings.ReplaceAll(req, `\x22`, `"`))
+		}
+		return w
+	},
+}
+
+// envoyTimes adds Envoy's duration and upstream service time (ms) to w;
+// a duration that is not a number makes the line bad.
+func envoyTimes(t *testing.T, w textWant, dur, ust string) textWant {
+	v, err := strconv.ParseFloat(dur, 64)
+	if err != nil {
+		return textWant{}
+	}
+	w.ok, w.rt, w.hasRT = true, v/1000, true
+	if ust != "-" {
+		w.urt, w.hasURT = sumTimes(t, ust)
+		w.urt /= 1000
+	}
+	return w
+}
+
+func apisixBase(t *testing.T, line string) textWant {
+	q := quoted(line)
+	f := strings.Fields(q[2]) // status bytes request_time
+	w := textWant{ok: true, status: atoi(t, f[0]), client: nginxClient(q[0])}
+	w.rt, w.hasRT = sumTimes(t, f[2])
+	w.method, w.uri = request(q[1])
+	// addr status time, each maybe a list whose items end in ","
+	var groups []string
+	for _, word := range strings.Fields(q[6]) {
+		if n := len(groups); n > 0 && strings.HasSuffix(groups[n-1], ",") {
+			groups[n-1] += " " + word
+		} else {
+			groups = append(groups, word)
+		}
+	}
+	w.urt, w.hasURT = sumTimes(t, groups[2])
+	return w
+}
+
+func fixtureLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// Each fixture, written from its program's documentation, is recognised
+// without flags and every line reads as its oracle says.
+func TestTextFormatFixtures(t *testing.T) {
+	tests := []struct {
+		file, format, source string
+		seen                 []string // some of the names FileStats.Seen must hold
+	}{
+		{"nginx-main-times.log", "nginx", "nginx:main+request_time+upstream_response_time", []string{"http_x_forwarded_for", "request_time", "upstream_response_time"}},
+		{"nginx-combined-rt.log", "nginx", "nginx:combined+request_time", []string{"request_time"}},
+		{"nginx-timed-combined.log", "nginx", "nginx:timed_combined", []string{"pipe"}},
+		{"nginx-upstream-time.log", "nginx", "nginx:upstream_time", []string{"upstream_header_time"}},
+		{"envoy-default.log", "nginx", "envoy", []string{"START_TIME", "DURATION", "RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)"}},
+		{"istio-text.log", "nginx", "istio", []string{"RESPONSE_CODE_DETAILS", "DOWNSTREAM_REMOTE_ADDRESS"}},
+		{"apisix.log", "nginx", "apisix", []string{"http_host", "upstream_uri"}},
+		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
+		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join("testdata", "text", tc.file)
+			oracle := textOracles[tc.file]
+			var want []textWant
+			bad := 0
+			for _, l := range fixtureLines(t, path) {
+				if w := oracle(t, l); w.ok {
+					want = append(want, w)
+				} else {
+					bad++
+				}
+			}
+			got, res := nginxCollect(t, []string{path}, ingest.Options{})
+			fs := res.Files[0]
+			if string(fs.Format) != tc.format || fs.Source != tc.source {
+				t.Errorf("format %s, source %q; want %s, %q", fs.Format, fs.Source, tc.format, tc.source)
+			}
+			for _, name := range tc.seen {
+				if !contains(fs.Seen, name) {
+					t.Errorf("seen %q lacks %q", fs.Seen, name)
+				}
+			}
+			if len(got) != len(want) || res.BadLines() != int64(bad) {
+				t.Fatalf("%d records, %d bad lines; want %d and %d (problems %v)", len(got), res.BadLines(), len(want), bad, res.Problems)
+			}
+			for i, g := range got {
+				compareText(t, i, g, want[i])
+			}
+		})
+	}
+}
+
+func compareText(t *testing.T, i int, g rec, w textWant) {
+	t.Helper()
+	if g.status != w.status || g.method != w.method || g.uri != w.uri || g.client != w.client || g.model != w.model {
+		t.Errorf("record %d: status %d %q %q client %q model %q; want %d %q %q client %q model %q",
+			i+1, g.status, g.method, g.uri, g.client, g.model, w.status, w.method, w.uri, w.client, w.model)
+	}
+	if g.hasRT != w.hasRT || w.hasRT && !near(g.rt, w.rt) {
+		t.Errorf("record %d: request_time %v (%v), want %v (%v)", i+1, g.rt, g.hasRT, w.rt, w.hasRT)
+	}
+	if g.hasURT != w.hasURT || w.hasURT && !near(g.urt, w.urt) {
+		t.Errorf("record %d: upstream_response_time %v (%v), want %v (%v)", i+1, g.urt, g.hasURT, w.urt, w.hasURT)
+	}
+	if g.hasTTFT != w.hasT || w.hasT && !near(g.ttft, w.ttft) {
+		t.Errorf("record %d: ttft %v (%v), want %v (%v)", i+1, g.ttft, g.hasTTFT, w.ttft, w.hasT)
+	}
+	if !g.hasTime {
+		t.Errorf("record %d: no time", i+1)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// combined with fields of the configuration's own after it, a $host
+// before the address, X-Forwarded-For lists in the address slot: every
+// line is read, and the unknown trailing numbers are not taken for
+// latencies ("1843 0.512" is $request_length $request_time, not two times).
+func TestCombinedTrailingFields(t *testing.T) {
+	path := filepath.Join("testdata", "text", "nginx-combined-trailing.log")
+	got, res := nginxCollect(t, []string{path}, ingest.Options{})
+	// By hand from the fixture.
+	wantStatus := []int64{200, 200, 404, 206, 200, 200}
+	wantClient := []string{"10.1.2.3", "10.1.2.4", "10.1.2.4", "192.168.0.1", "10.0.0.2", "10.2.1.185"}
+	if len(got) != 6 || res.BadLines() != 0 {
+		t.Fatalf("%d records, %d bad lines; want 6 and 0 (problems %v)", len(got), res.BadLines(), res.Problems)
+	}
+	if s := res.Files[0].Source; s != "nginx:combined" {
+		t.Errorf("source %q, want nginx:combined", s)
+	}
+	for i, g := range got {
+		if g.status != wantStatus[i] || g.client != wantClient[i] || g.hasRT || g.hasURT {
+			t.Errorf("record %d: status %d client %q rt %v (%v) urt %v (%v); want %d %q and no times",
+				i+1, g.status, g.client, g.rt, g.hasRT, g.urt, g.hasURT, wantStatus[i], wantClient[i])
+		}
+	}
+}
+
+// The real combined logs of SHARED/real/elastic-nginx-combined and alp's
+// LTSV example, against the counts their SOURCE.md computed.
+func TestRealTextLogs(t *testing.T) {
+	real := filepath.Join(sharedDir(t), "real")
+	tests := []struct {
+		path    string
+		records int
+		status  map[int64]int
+	}{
+		{filepath.Join("elastic-nginx-combined", "beats-test.log"), 7, map[int64]int{200: 4, 404: 2, 400: 1}},
+		{filepath.Join("elastic-nginx-combined", "integrations-test-access.log"), 14, map[int64]int{200: 2, 206: 2, 304: 2, 404: 8}},
+		{filepath.Join("alp-ltsv", "access.log"), 14, map[int64]int{200: 12, 400: 2}},
+	}
+	for _, tc := range tests {
+		got, res := nginxCollect(t, []string{filepath.Join(real, tc.path)}, ingest.Options{})
+		if len(got) != tc.records || res.BadLines() != 0 {
+			t.Errorf("%s: %d records, %d bad lines; want %d and 0 (problems %v)", tc.path, len(got), res.BadLines(), tc.records, res.Problems)
+		}
+		status := map[int64]int{}
+		var urt []float64
+		for _, g := range got {
+			status[g.status]++
+			if g.hasURT {
+				urt = append(urt, g.urt)
+			}
+			if g.client == "" && res.Files[0].Format == ingest.Nginx {
+				t.Errorf("%s: a record without a client", tc.path)
+			}
+		}
+		if !reflect.DeepEqual(status, tc.status) {
+			t.Errorf("%s: status %v, want %v", tc.path, status, tc.status)
+		}
+		if res.Files[0].Format == ingest.LTSV {
+			// SOURCE.md: apptime n=12, lower-rank p50 123 ms.
+			sort.Float64s(urt)
+			if len(urt) != 12 || urt[(len(urt)-1)/2] != 0.123 {
+				t.Errorf("%s: apptime %v, want 12 values with median 0.123", tc.path, urt)
+			}
+		}
+	}
+}
+
+// Several log formats: each file is read with the one its lines follow,
+// given formats before the known ones; a file that fits none is read with
+// the first given, so its bad lines say what was expected.
+func TestRepeatedLogFormats(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.log": "rt=0.500 st=200 m=x\nrt=0.250 st=429 m=y\n",
+		"b.log": "200|1.5|z\n504|60|z\n",
+		"c.log": `10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "curl/8"` + "\n",
+		"d.log": "something else\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	formatA, formatB := `rt=$request_time st=$status m=$model`, `$status|$request_time|$model`
+	got, res := nginxCollect(t, []string{dir}, ingest.Options{LogFormats: []string{formatA, formatB}})
+	want := []struct {
+		source     string
+		records    int64
+		bad        int64
+		seenPrefix string
+	}{
+		{"nginx", 2, 0, "request_time"}, // a.log
+		{"nginx", 2, 0, "status"},       // b.log
+		{"nginx:combined", 1, 0, "remote_addr"},
+		{"nginx", 0, 1, "request_time"}, // d.log: read with formatA
+	}
+	for i, w := range want {
+		fs := res.Files[i]
+		if fs.Source != w.source || fs.Records != w.records || fs.BadLines != w.bad || len(fs.Seen) == 0 || fs.Seen[0] != w.seenPrefix {
+			t.Errorf("%s: source %q, %d records, %d bad, seen %q; want %q, %d, %d, seen from %q",
+				fs.Path, fs.Source, fs.Records, fs.BadLines, fs.Seen, w.source, w.records, w.bad, w.seenPrefix)
+		}
+	}
+	wantRT := []float64{0.5, 0.25, 1.5, 60}
+	for i, r := range wantRT {
+		if !got[i].hasRT || got[i].rt != r {
+			t.Errorf("record %d: request_time %v (%v), want %v", i+1, got[i].rt, got[i].hasRT, r)
+		}
+	}
+	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Reason, `want "rt="`) {
+		t.Errorf("problems %v, want one naming formatA's first literal", res.Problems)
+	}
+	// A format that does not compile stops the run before any input.
+	if _, _, err := ingest.Run([]string{dir}, ingest.Options{LogFormats: []string{"$a$b"}}, func() *nginxCollector { return &nginxCollector{} }); err == nil {
+		t.Errorf("a bad log format did not stop the run")
+	}
+}
