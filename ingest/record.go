@@ -110,7 +110,10 @@ func FieldByName(name string) (Field, bool) {
 
 // Record is one request with its canonical fields. Text fields point into
 // buffers owned by the reader and are valid only until the record is
-// reset; a consumer that keeps one must copy it.
+// reset; a consumer that keeps one must copy it. The parsers keep every
+// value within the bounds of bounds.go: numbers finite, durations in
+// [0, MaxDurationS], integers within ±MaxInt, the time within
+// [MinTimeNS, MaxTimeNS).
 type Record struct {
 	set  uint32             // bit f: field f is present
 	prio [NumFields]uint8   // priority of the source that set the field
@@ -164,7 +167,8 @@ func (r *Record) Text(f Field) []byte {
 	return r.text[f]
 }
 
-// SetFloat sets a numeric field in its canonical unit.
+// SetFloat sets a numeric field in its canonical unit. The caller keeps
+// v within the bounds the parsers keep.
 func (r *Record) SetFloat(f Field, v float64) {
 	r.num[f] = v
 	r.set |= 1 << f
