@@ -34,6 +34,7 @@ const (
 	FCompletionTokens
 	FUpstreamStatus
 	FUpstreamAddr
+	FHost    // the Host header or virtual server name
 	FRequest // "POST /v1/x HTTP/1.1", split into FMethod and FURI
 	// NumFields is the number of canonical fields.
 	NumFields
@@ -84,6 +85,7 @@ var fields = [NumFields]fieldInfo{
 	FCompletionTokens:     {"completion_tokens", KindInt, 0, false},
 	FUpstreamStatus:       {"upstream_status", KindInt, 0, true},
 	FUpstreamAddr:         {"upstream_addr", KindText, 0, false},
+	FHost:                 {"host", KindText, 0, false},
 	FRequest:              {"request", KindRequest, 0, false},
 }
 

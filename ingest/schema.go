@@ -76,6 +76,7 @@ var aliases = map[Field][]alias{
 	FRetryAfter:       {{"retry-after", 0}, {"http_retry_after", 0}},
 	FPromptTokens:     {{"input_token", 0}, {"inputtoken", 0}},
 	FCompletionTokens: {{"output_token", 0}, {"outputtoken", 0}},
+	FHost:             {{"http_host", 0}, {"server_name", 0}},
 }
 
 // Schema maps source column names (case-insensitive) to canonical fields.
