@@ -77,9 +77,14 @@ type Accumulator struct {
 	// Rules is what the rules need beyond the sketches.
 	Rules *RuleStats
 	// Hours is the sketch set of each hour (by its Unix second), when
-	// Options.Hourly; History what the state directory holds (hours.go).
-	Hours   map[int64]*sketch.Set
-	History *History
+	// Options.Hourly: the latest MaxHours; HoursFrom, when not zero, is
+	// the first hour kept of a log that had more. History is what the
+	// state directory holds (hours.go).
+	Hours     map[int64]*sketch.Set
+	HoursFrom int64
+	History   *History
+	hourCut   int64 // the latest hour dropped; valid when HoursFrom != 0
+	hoursCut  bool
 
 	keyBuf []byte
 }

@@ -278,7 +278,11 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		if err := writeHours(dir, acc); err != nil {
 			return 0, err
 		}
+		problems = append(problems, hoursCut("--state", acc)...)
+	} else if baseline != nil {
+		problems = append(problems, hoursCut("--baseline (peak / off-peak)", acc)...)
 	}
+	problems = append(problems, hoursCut("--baseline (peak / off-peak)", baseline)...)
 	findings, notEval := rules.Evaluate(acc, rcfg)
 	rep := report.Build(acc, res, findings, notEval, c.loc)
 	if c.since != nil || c.until != nil {
