@@ -11,12 +11,15 @@ import (
 // HourSeconds is the width of a state hour.
 const HourSeconds = 3600
 
-// MaxHours bounds the hour sets of one run: a week, the latest hours of
-// the log. A cron run covers an hour or two; a dump of two years would
-// otherwise keep 17,520 sketch sets. Which hours are kept depends only on
-// the records' times, not on their order or split between workers; the
+// MaxHours bounds the hour sets of one run: the latest 25 hours of the
+// log, what the next hourly run compares with (the previous hour and the
+// same hour a day before). A cron run covers an hour or two; a dump of
+// two years would otherwise keep 17,520 sketch sets, and a set costs
+// about 2 MB per worker even for a quiet hour (a few hundred sketches of
+// widely spread values). Which hours are kept depends only on the
+// records' times, not on their order or split between workers; the
 // caller says when some were dropped (Accumulator.HoursFrom).
-const MaxHours = 7 * 24
+const MaxHours = 25
 
 // History is what earlier periods measured, for the comparisons of the
 // report and the latency_regression rule. It is filled from the state
