@@ -50,6 +50,12 @@ type Bucket struct {
 	UpstreamStatus map[int]int64
 }
 
+// KeyHash returns the hash that identifies the bucket's key in the
+// retry samples.
+func (b *Bucket) KeyHash() uint64 {
+	return keyHash(appendKey(nil, b.Kind, []byte(b.Key[0]), []byte(b.Key[1])))
+}
+
 // IsError reports whether a status counts for the error-burst rule.
 func IsError(status int64) bool { return status >= 500 && status < 600 || status == 499 }
 
@@ -155,23 +161,24 @@ type Limited struct {
 // a 429 and the caller's next request can be measured after the workers
 // are merged.
 type RetrySample struct {
-	Client   string
-	Kind     KeyKind
-	Key      [2]string
+	Client string
+	// KeyHash is the hash of the bucket key (Bucket.KeyHash): a sample
+	// does not copy the key.
+	KeyHash  uint64
 	Minute   int64
 	Limited  []Limited
 	Requests []int64
 }
 
 // addRetry adds a request of client to the retry sample of its cell.
-func (s *MinuteStats) addRetry(r *ingest.Record, client []byte, c cell, kind KeyKind, k0, k1 []byte, limited bool) {
+func (s *MinuteStats) addRetry(r *ingest.Record, client []byte, c cell, limited bool) {
 	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
 	if keyHash(s.rkey) > s.retryCut {
 		return
 	}
 	rs := s.Retries[string(s.rkey)]
 	if rs == nil {
-		rs = &RetrySample{Client: string(client), Kind: kind, Key: [2]string{string(k0), string(k1)}, Minute: c.minute}
+		rs = &RetrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
 		s.Retries[string(s.rkey)] = rs
 		if len(s.Retries) > s.retryKeys+s.retryKeys/4 {
 			s.pruneRetries(s.retryKeys)

@@ -54,6 +54,11 @@ func bucketKey(r *ingest.Record) (KeyKind, []byte, []byte) {
 	return KeyAll, nil, nil
 }
 
+// appendKey appends the bytes a key is hashed from.
+func appendKey(b []byte, kind KeyKind, k0, k1 []byte) []byte {
+	return append(append(append(append(b, byte(kind)), k0...), 0), k1...)
+}
+
 // lastListItem returns the last item of a comma-separated list, trimmed.
 func lastListItem(b []byte) []byte {
 	for i := len(b) - 1; i >= 0; i-- {
@@ -143,12 +148,12 @@ func newMinuteStats(top int) *MinuteStats {
 func (s *MinuteStats) add(r *ingest.Record, rt float64, okRT bool) {
 	kind, k0, k1 := bucketKey(r)
 	s.Records[kind]++
-	s.key = append(append(append(append(s.key[:0], byte(kind)), k0...), 0), k1...)
+	s.key = appendKey(s.key[:0], kind, k0, k1)
 	c := cell{h: keyHash(s.key), minute: floorDiv(r.TimeNS, 60e9)}
 	status, okStatus := r.Int(ingest.FStatus)
 	// The retry samples have their own bound, by hash.
 	if client := r.Text(ingest.FClient); client != nil {
-		s.addRetry(r, client, c, kind, k0, k1, okStatus && status == 429)
+		s.addRetry(r, client, c, okStatus && status == 429)
 	}
 	if s.cellsCapped && !s.cellCut.less(c) {
 		return

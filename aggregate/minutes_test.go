@@ -78,7 +78,7 @@ func dumpMinutes(s *MinuteStats) string {
 	}
 	var keys []string
 	for k, rs := range s.Retries {
-		keys = append(keys, fmt.Sprintf("%q %s %q %d %v %v", k, rs.Client, rs.Key, rs.Minute, rs.Limited, rs.Requests))
+		keys = append(keys, fmt.Sprintf("%q %s %x %d %v %v", k, rs.Client, rs.KeyHash, rs.Minute, rs.Limited, rs.Requests))
 	}
 	sort.Strings(keys)
 	b.WriteString(strings.Join(keys, "\n"))

@@ -101,8 +101,9 @@ func (e earlyRetrier) String() string {
 // retry in the next minute is seen.
 func retries(acc *aggregate.Accumulator, r *run, w *Window) (map[string]int64, []earlyRetrier) {
 	byClient := map[string][]*aggregate.RetrySample{}
+	h := r.buckets[0].KeyHash()
 	for _, rs := range acc.Rules.Minutes.Retries {
-		if rs.Kind != r.kind || rs.Key != r.key {
+		if rs.KeyHash != h {
 			continue
 		}
 		// One minute past the window holds the retries of its last 429s.
