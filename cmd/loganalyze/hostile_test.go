@@ -180,3 +180,57 @@ func checkHostileReport(t *testing.T, b []byte, format string, records, bad int6
 		t.Errorf("upstream_response_time: %+v", urt)
 	}
 }
+
+// A plain proxy log with only a time and a status still has its 429
+// storm found, keyed by the whole input, and every report shows the key.
+func TestPlainLogStorm(t *testing.T) {
+	var b strings.Builder
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	for i := range 600 {
+		at := start.Add(time.Duration(i) * time.Second)
+		status := 200
+		if i >= 300 && i < 420 && i%2 == 0 { // 30 of 60 in minutes 5 and 6
+			status = 429
+		}
+		fmt.Fprintf(&b, "[%s] %d\n", at.Format("02/Jan/2006:15:04:05 -0700"), status)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "plain.log")
+	if err := os.WriteFile(in, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--tz", "UTC", "--log-format", `[$time_local] $status`}
+	for _, ext := range []string{"json", "md", "html"} {
+		args = append(args, "--"+ext, filepath.Join(dir, "r."+ext))
+	}
+	if code, _, errs := runCLI(t, append(args, in)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	read := func(ext string) string {
+		b, err := os.ReadFile(filepath.Join(dir, "r."+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	var rep struct {
+		Findings []struct {
+			Rule   string            `json:"rule"`
+			Key    map[string]string `json:"key"`
+			Window struct{ From, To string }
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(read("json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].Rule != "rate_limit_storm" || len(rep.Findings[0].Key) != 1 ||
+		rep.Findings[0].Key["all"] != "" || rep.Findings[0].Window.From != "2026-11-29T10:05:00Z" {
+		t.Fatalf("findings %+v, want one storm keyed {\"all\": \"\"} from 10:05", rep.Findings)
+	}
+	if md := read("md"); !strings.Contains(md, "HTTP 429 storm on all requests") || !strings.Contains(md, "- **Key**: all\n") {
+		t.Errorf("markdown does not show the storm and its key:\n%s", md)
+	}
+	if html := read("html"); !strings.Contains(html, "<dt>key</dt><dd>all</dd>") {
+		t.Errorf("html does not show the key")
+	}
+}
