@@ -1,6 +1,6 @@
 // Package aggregate gathers, in one pass over the records, everything the
 // reports and rules need: latency sketches per metric and dimension, status
-// counts, the per-minute time line. Each ingest worker fills its own
+// counts, the time line. Each ingest worker fills its own
 // Accumulator; they are merged at the end.
 package aggregate
 
@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/bits"
 	"regexp"
-	"sort"
 	"strconv"
 
 	"loganalyze/ingest"
@@ -58,14 +57,6 @@ type Options struct {
 	Hourly bool
 }
 
-// Minute is one minute of the time line.
-type Minute struct {
-	Requests int64
-	N429     int64
-	N5xx     int64
-	RT       *sketch.Sketch // request_time, ms
-}
-
 // Accumulator is one worker's aggregate. It implements ingest.Sink.
 type Accumulator struct {
 	opts    Options
@@ -78,17 +69,22 @@ type Accumulator struct {
 	MinTime, MaxTime int64
 	HasTime          bool
 	Status           map[int]int64
-	Minutes          map[int64]*Minute // by Unix minute
-	// RegionP99 is request_time per time bucket and region (timeline.go).
-	RegionP99 RegionTimeline
+	// Timeline is the time line, and request_time over time per region
+	// (timeline.go).
+	Timeline Timeline
 	// Present counts the records that carried each canonical field.
 	Present [ingest.NumFields]int64
 	// Rules is what the rules need beyond the sketches.
 	Rules *RuleStats
 	// Hours is the sketch set of each hour (by its Unix second), when
-	// Options.Hourly; History what the state directory holds (hours.go).
-	Hours   map[int64]*sketch.Set
-	History *History
+	// Options.Hourly: the latest MaxHours; HoursFrom, when not zero, is
+	// the first hour kept of a log that had more. History is what the
+	// state directory holds (hours.go).
+	Hours     map[int64]*sketch.Set
+	HoursFrom int64
+	History   *History
+	hourCut   int64 // the latest hour dropped; valid when HoursFrom != 0
+	hoursCut  bool
 
 	keyBuf []byte
 }
@@ -99,7 +95,6 @@ func New(opts Options) *Accumulator {
 		opts:    opts,
 		Set:     sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top),
 		Status:  map[int]int64{},
-		Minutes: map[int64]*Minute{},
 		Rules:   newRuleStats(opts.Mapping, opts.Top, opts.TokenURI),
 		MinTime: math.MaxInt64,
 		MaxTime: math.MinInt64,
@@ -197,23 +192,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		a.HasTime = true
 		a.MinTime = min(a.MinTime, t)
 		a.MaxTime = max(a.MaxTime, t)
-		mi := a.Minutes[floorDiv(t, 60e9)]
-		if mi == nil {
-			mi = &Minute{RT: sketch.New(m)}
-			a.Minutes[floorDiv(t, 60e9)] = mi
-		}
-		mi.Requests++
-		if okStatus {
-			if status == 429 {
-				mi.N429++
-			} else if status >= 500 && status < 600 {
-				mi.N5xx++
-			}
-		}
-		if has[RequestTime] {
-			mi.RT.AddBin(bins[RequestTime])
-			a.RegionP99.add(m, t, r.Text(ingest.FRegion), bins[RequestTime])
-		}
+		a.Timeline.add(m, t, status, has[RequestTime], bins[RequestTime], r.Text(ingest.FRegion))
 		if a.Hours != nil {
 			a.addHour(r, t, &bins, &has)
 		}
@@ -263,22 +242,11 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	for k, v := range o.Status {
 		a.Status[k] += v
 	}
-	for k, om := range o.Minutes {
-		mi := a.Minutes[k]
-		if mi == nil {
-			a.Minutes[k] = om
-			continue
-		}
-		mi.Requests += om.Requests
-		mi.N429 += om.N429
-		mi.N5xx += om.N5xx
-		mi.RT.Merge(om.RT)
-	}
+	a.Timeline.merge(&o.Timeline)
 	for i := range a.Present {
 		a.Present[i] += o.Present[i]
 	}
 	a.Rules.merge(o.Rules)
-	a.RegionP99.merge(&o.RegionP99)
 	a.mergeHours(o)
 }
 
@@ -292,14 +260,4 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 	a.Rules.finish()
 	a.finishHours()
 	return a
-}
-
-// SortedMinutes returns the minutes of the time line in order.
-func (a *Accumulator) SortedMinutes() []int64 {
-	keys := make([]int64, 0, len(a.Minutes))
-	for k := range a.Minutes {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	return keys
 }

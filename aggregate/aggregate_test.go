@@ -78,9 +78,9 @@ func TestAddDimensionsAndMetrics(t *testing.T) {
 	if got := all.Metric(TTFT).Quantile(0.5); got < 297 || got > 303 {
 		t.Errorf("ttft %v", got)
 	}
-	minutes := a.SortedMinutes()
-	if len(minutes) != 2 || a.Minutes[minutes[1]].Requests != 2 || a.Minutes[minutes[1]].N429 != 1 || a.Minutes[minutes[1]].N5xx != 1 {
-		t.Errorf("time line: %v", minutes)
+	minutes := a.Timeline.Buckets()
+	if a.Timeline.Width != 60 || len(minutes) != 2 || minutes[1].Requests != 2 || minutes[1].N429 != 1 || minutes[1].N5xx != 1 {
+		t.Errorf("time line: %d s, %+v", a.Timeline.Width, minutes)
 	}
 	if a.Present[ingest.FRequestTime] != 3 || a.Present[ingest.FModel] != 1 {
 		t.Errorf("present: rt %d model %d", a.Present[ingest.FRequestTime], a.Present[ingest.FModel])
@@ -104,7 +104,7 @@ func TestWindowFilterAndMerge(t *testing.T) {
 	if m.MinTime != since || m.MaxTime != until-int64(time.Second) {
 		t.Errorf("window %v – %v", time.Unix(0, m.MinTime).UTC(), time.Unix(0, m.MaxTime).UTC())
 	}
-	if m.Set.All.Metric(RequestTime).Count() != 2 || m.Status[200] != 1 || len(m.Minutes) != 2 {
-		t.Errorf("merged: %d values, status %v, %d minutes", m.Set.All.Metric(RequestTime).Count(), m.Status, len(m.Minutes))
+	if m.Set.All.Metric(RequestTime).Count() != 2 || m.Status[200] != 1 || len(m.Timeline.Buckets()) != 2 {
+		t.Errorf("merged: %d values, status %v, %d minutes", m.Set.All.Metric(RequestTime).Count(), m.Status, len(m.Timeline.Buckets()))
 	}
 }

@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"math"
 	"sort"
 
 	"loganalyze/ingest"
@@ -9,6 +10,16 @@ import (
 
 // HourSeconds is the width of a state hour.
 const HourSeconds = 3600
+
+// MaxHours bounds the hour sets of one run: the latest 25 hours of the
+// log, what the next hourly run compares with (the previous hour and the
+// same hour a day before). A cron run covers an hour or two; a dump of
+// two years would otherwise keep 17,520 sketch sets, and a set costs
+// about 2 MB per worker even for a quiet hour (a few hundred sketches of
+// widely spread values). Which hours are kept depends only on the
+// records' times, not on their order or split between workers; the
+// caller says when some were dropped (Accumulator.HoursFrom).
+const MaxHours = 25
 
 // History is what earlier periods measured, for the comparisons of the
 // report and the latency_regression rule. It is filled from the state
@@ -50,29 +61,73 @@ func (a *Accumulator) SortedHours() []int64 {
 // together.
 func (a *Accumulator) addHour(r *ingest.Record, t int64, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) {
 	h := floorDiv(t, HourSeconds*1e9) * HourSeconds
+	if a.hoursCut && h <= a.hourCut {
+		return
+	}
 	set := a.Hours[h]
 	if set == nil {
 		set = sketch.NewSet(a.opts.Mapping, NumMetrics, DimNames, a.opts.Top)
 		a.Hours[h] = set
+		a.boundHours()
+		if set = a.Hours[h]; set == nil {
+			return
+		}
 	}
 	a.addToSet(set, r, bins, has)
 }
 
+// boundHours drops the earliest hours past MaxHours and remembers the
+// latest dropped, so that a later record of it or of an earlier hour is
+// not started again.
+func (a *Accumulator) boundHours() {
+	for len(a.Hours) > MaxHours {
+		first := int64(math.MaxInt64)
+		for h := range a.Hours {
+			first = min(first, h)
+		}
+		delete(a.Hours, first)
+		a.cutHours(first)
+	}
+}
+
+func (a *Accumulator) cutHours(h int64) {
+	if !a.hoursCut || h > a.hourCut {
+		a.hourCut, a.hoursCut = h, true
+	}
+}
+
 // mergeHours adds o's hour sets into a's.
 func (a *Accumulator) mergeHours(o *Accumulator) {
+	if a.Hours == nil {
+		return
+	}
+	if o.hoursCut {
+		a.cutHours(o.hourCut)
+	}
 	for h, s := range o.Hours {
 		if mine := a.Hours[h]; mine != nil {
 			mine.Merge(s)
-		} else if a.Hours != nil {
+		} else {
 			a.Hours[h] = s
 		}
 	}
+	if a.hoursCut {
+		for h := range a.Hours {
+			if h <= a.hourCut {
+				delete(a.Hours, h)
+			}
+		}
+	}
+	a.boundHours()
 }
 
 // finishHours folds every hour set down to its cap.
 func (a *Accumulator) finishHours() {
 	for _, s := range a.Hours {
 		s.Finish()
+	}
+	if a.hoursCut {
+		a.HoursFrom = a.hourCut + HourSeconds
 	}
 }
 

@@ -118,3 +118,40 @@ func BenchmarkHourly(b *testing.B) {
 		})
 	}
 }
+
+// Past MaxHours the latest hours are kept, the same whatever the split.
+func TestHoursBounded(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	const hours = MaxHours + 40
+	var times []int64
+	for h := range hours {
+		for i := range 3 {
+			times = append(times, start+int64(h)*3600e9+int64(i)*1000e9)
+		}
+	}
+	for k, workers := range []int{1, 2, 7, 1, 3} {
+		if k == 3 { // then backwards in time
+			for i, j := 0, len(times)-1; i < j; i, j = i+1, j-1 {
+				times[i], times[j] = times[j], times[i]
+			}
+		}
+		accs := make([]*Accumulator, workers)
+		for w := range accs {
+			accs[w] = newAcc(t, Options{Hourly: true})
+		}
+		for i, ts := range times {
+			// Round robin: every worker sees every hour.
+			accs[i%workers].Add(rec(t, "time", time.Unix(0, ts).UTC().Format(time.RFC3339), "request_time", "1"))
+		}
+		a := MergeAll(accs)
+		first := start/1e9 + 40*3600
+		if len(a.Hours) != MaxHours || a.HoursFrom != first || a.SortedHours()[0] != first {
+			t.Fatalf("%d workers: %d hours from %d (HoursFrom %d), want %d from %d", workers, len(a.Hours), a.SortedHours()[0], a.HoursFrom, MaxHours, first)
+		}
+		for _, h := range a.SortedHours() {
+			if a.Hours[h].All.Count != 3 {
+				t.Fatalf("%d workers: hour %d has %d records, want 3", workers, h, a.Hours[h].All.Count)
+			}
+		}
+	}
+}

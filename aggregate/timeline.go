@@ -6,58 +6,117 @@ import (
 	"loganalyze/sketch"
 )
 
-// maxTimelineBuckets bounds how many time buckets a region's series
-// holds: past it the buckets are coarsened to the next width.
-const maxTimelineBuckets = 1440
+// TimelineWidths are the bucket widths of the time line, in seconds: a
+// minute, 5 minutes, an hour, a day, then 10 and 100 days, so that even
+// the whole readable range of times (2000–2100) fits. Each divides the
+// next and buckets start at multiples of their width from the Unix
+// epoch, so a time line can always be re-bucketed to a wider width by
+// merging buckets, exactly.
+var TimelineWidths = [...]int64{60, 300, 3600, 86400, 864000, 8640000}
 
-// maxTimelineRegions bounds how many regions get a series; the records
-// of any further region are left out of the per-region time line (they
-// still count everywhere else).
+// MaxTimelineBuckets bounds the time line (SPEC §4): its width is the
+// narrowest at which the span of the records' times holds at most this
+// many buckets. A width depends only on the first and the last time, so
+// the time line is the same whatever the order of the records and their
+// split between workers.
+const MaxTimelineBuckets = 2000
+
+// maxTimelineRegions bounds how many regions get a p99 series: those of
+// the smallest hash, a choice that does not depend on the split between
+// workers. Any further region still counts everywhere else.
 const maxTimelineRegions = 32
 
-// bucketWidths are the widths, in seconds, a time line is coarsened
-// through; each divides the next, so coarsening in any order gives the
-// same buckets. Past the last, widths grow tenfold.
-var bucketWidths = []int64{60, 300, 900, 3600, 6 * 3600, 86400}
-
-// RegionTimeline is request_time (ms) per time bucket and region, for the
-// p99-over-time chart. Buckets are one minute wide until the records span
-// more than maxTimelineBuckets minutes, then 5 minutes, 15 minutes, an
-// hour and so on, so memory stays bounded whatever the span.
-type RegionTimeline struct {
-	// Width is the bucket width in seconds (0 before the first record).
-	Width  int64
-	series map[string]map[int64]*sketch.Sketch // region → bucket start (Unix s) → sketch
-	minB   int64
-	maxB   int64
+// WidthFor returns the bucket width, in seconds, of a time line whose
+// records span Unix seconds lo to hi.
+func WidthFor(lo, hi int64) int64 {
+	for _, w := range TimelineWidths {
+		if floorDiv(hi, w)-floorDiv(lo, w) < MaxTimelineBuckets {
+			return w
+		}
+	}
+	return TimelineWidths[len(TimelineWidths)-1]
 }
 
-// add adds one request_time bin at Unix nanoseconds t for region; a
-// record without a region is left out.
-func (tl *RegionTimeline) add(m *sketch.Mapping, t int64, region []byte, b sketch.Bin) {
+// TimeBucket is one bucket of the time line.
+type TimeBucket struct {
+	Start    int64 // Unix seconds
+	Requests int64
+	N429     int64
+	N5xx     int64
+	RT       *sketch.Sketch // request_time, ms; nil when no record had one
+}
+
+func (b *TimeBucket) merge(o *TimeBucket) {
+	b.Requests += o.Requests
+	b.N429 += o.N429
+	b.N5xx += o.N5xx
+	if o.RT != nil {
+		if b.RT == nil {
+			b.RT = o.RT
+		} else {
+			b.RT.Merge(o.RT)
+		}
+	}
+}
+
+// Timeline is the time line of SPEC §4: requests, 429 and 5xx responses
+// and request_time per bucket, and request_time per bucket of each
+// region (for the p99-over-time chart). Buckets are a minute wide until
+// the records span more than MaxTimelineBuckets minutes, then wider
+// (TimelineWidths), so memory stays bounded whatever the span.
+type Timeline struct {
+	// Width is the bucket width in seconds (0 before the first record).
+	Width      int64
+	minS, maxS int64 // the span of the records' times, Unix seconds
+	buckets    map[int64]*TimeBucket
+	regions    map[string]map[int64]*sketch.Sketch // region → bucket start → request_time
+	regionCut  uint64                              // a region hashing above it gets no series
+}
+
+// add adds one record at Unix nanoseconds t: its status when known
+// (status 0 is none) and, when hasRT, its request_time bin and region (nil
+// when absent).
+func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt sketch.Bin, region []byte) {
+	sec := floorDiv(t, 1e9)
+	if tl.Width == 0 {
+		tl.Width, tl.minS, tl.maxS = TimelineWidths[0], sec, sec
+		tl.buckets = map[int64]*TimeBucket{}
+		tl.regions = map[string]map[int64]*sketch.Sketch{}
+		tl.regionCut = ^uint64(0)
+	}
+	if sec < tl.minS || sec > tl.maxS {
+		tl.minS, tl.maxS = min(tl.minS, sec), max(tl.maxS, sec)
+		if w := WidthFor(tl.minS, tl.maxS); w > tl.Width {
+			tl.widen(w)
+		}
+	}
+	start := floorDiv(sec, tl.Width) * tl.Width
+	b := tl.buckets[start]
+	if b == nil {
+		b = &TimeBucket{Start: start}
+		tl.buckets[start] = b
+	}
+	b.Requests++
+	switch {
+	case status == 429:
+		b.N429++
+	case status >= 500 && status < 600:
+		b.N5xx++
+	}
+	if !hasRT {
+		return
+	}
+	if b.RT == nil {
+		b.RT = sketch.New(m)
+	}
+	b.RT.AddBin(rt)
 	if region == nil {
 		return
 	}
-	if tl.series == nil {
-		tl.series = map[string]map[int64]*sketch.Sketch{}
-		tl.Width = bucketWidths[0]
-		start := floorDiv(t, 1e9*tl.Width) * tl.Width
-		tl.minB, tl.maxB = start, start
-	}
-	s, ok := tl.series[string(region)]
-	if !ok {
-		if len(tl.series) >= maxTimelineRegions {
+	s := tl.regions[string(region)]
+	if s == nil {
+		if s = tl.newRegion(string(region)); s == nil {
 			return
-		}
-		s = map[int64]*sketch.Sketch{}
-		tl.series[string(region)] = s
-	}
-	start := floorDiv(t, 1e9*tl.Width) * tl.Width
-	if start < tl.minB || start > tl.maxB {
-		tl.minB, tl.maxB = min(tl.minB, start), max(tl.maxB, start)
-		if tl.coarsen() {
-			start = floorDiv(t, 1e9*tl.Width) * tl.Width
-			s = tl.series[string(region)]
 		}
 	}
 	sk := s[start]
@@ -65,95 +124,134 @@ func (tl *RegionTimeline) add(m *sketch.Mapping, t int64, region []byte, b sketc
 		sk = sketch.New(m)
 		s[start] = sk
 	}
-	sk.AddBin(b)
+	sk.AddBin(rt)
 }
 
-// nextWidth returns the width after w.
-func nextWidth(w int64) int64 {
-	for _, x := range bucketWidths {
-		if x > w {
-			return x
-		}
+// newRegion starts the series of a region, unless the region's hash is
+// above the cut; past maxTimelineRegions, the region of the largest hash
+// is dropped and the cut lowered below it.
+func (tl *Timeline) newRegion(region string) map[int64]*sketch.Sketch {
+	if keyHash(region) > tl.regionCut {
+		return nil
 	}
-	return w * 10
+	s := map[int64]*sketch.Sketch{}
+	tl.regions[region] = s
+	tl.boundRegions()
+	return tl.regions[region]
 }
 
-// coarsen widens the buckets until the span fits; it reports whether the
-// width changed.
-func (tl *RegionTimeline) coarsen() bool {
-	w := tl.Width
-	for (tl.maxB-tl.minB)/w >= maxTimelineBuckets {
-		w = nextWidth(w)
-		tl.minB = floorDiv(tl.minB, w) * w
-		tl.maxB = floorDiv(tl.maxB, w) * w
-	}
-	if w == tl.Width {
-		return false
-	}
-	tl.rebucket(w)
-	return true
-}
-
-// rebucket merges every series into buckets of width w, a multiple of
-// the current width.
-func (tl *RegionTimeline) rebucket(w int64) {
-	for region, s := range tl.series {
-		ns := make(map[int64]*sketch.Sketch, len(s))
-		for _, start := range sortedStarts(s) {
-			k := floorDiv(start, w) * w
-			if d := ns[k]; d != nil {
-				d.Merge(s[start])
-			} else {
-				ns[k] = s[start]
+// boundRegions keeps the maxTimelineRegions regions of smallest hash.
+func (tl *Timeline) boundRegions() {
+	for len(tl.regions) > maxTimelineRegions {
+		worst, wh := "", uint64(0)
+		for r := range tl.regions {
+			if h := keyHash(r); h > wh || h == wh && r > worst {
+				worst, wh = r, h
 			}
 		}
-		tl.series[region] = ns
+		delete(tl.regions, worst)
+		tl.regionCut = wh - 1
+	}
+}
+
+// widen re-buckets the time line to width w, a multiple of its width.
+func (tl *Timeline) widen(w int64) {
+	nb := make(map[int64]*TimeBucket, len(tl.buckets))
+	for _, start := range sortedStarts(tl.buckets) {
+		b := tl.buckets[start]
+		k := floorDiv(start, w) * w
+		if d := nb[k]; d != nil {
+			d.merge(b)
+		} else {
+			b.Start = k
+			nb[k] = b
+		}
+	}
+	tl.buckets = nb
+	for region, s := range tl.regions {
+		tl.regions[region] = rebucket(s, w)
 	}
 	tl.Width = w
 }
 
-// merge adds o into tl.
-func (tl *RegionTimeline) merge(o *RegionTimeline) {
-	if o.series == nil {
+func rebucket(s map[int64]*sketch.Sketch, w int64) map[int64]*sketch.Sketch {
+	ns := make(map[int64]*sketch.Sketch, len(s))
+	for _, start := range sortedStarts(s) {
+		k := floorDiv(start, w) * w
+		if d := ns[k]; d != nil {
+			d.Merge(s[start])
+		} else {
+			ns[k] = s[start]
+		}
+	}
+	return ns
+}
+
+// merge adds o into tl; o is left unusable. The width is the one the
+// merged span calls for, at least either side's.
+func (tl *Timeline) merge(o *Timeline) {
+	if o.Width == 0 {
 		return
 	}
-	if tl.series == nil {
+	if tl.Width == 0 {
 		*tl = *o
 		return
 	}
-	if o.Width > tl.Width {
-		tl.rebucket(o.Width)
-		tl.minB = floorDiv(tl.minB, o.Width) * o.Width
-		tl.maxB = floorDiv(tl.maxB, o.Width) * o.Width
-	} else if o.Width < tl.Width {
-		o.rebucket(tl.Width)
+	tl.minS, tl.maxS = min(tl.minS, o.minS), max(tl.maxS, o.maxS)
+	w := max(tl.Width, o.Width, WidthFor(tl.minS, tl.maxS))
+	if w > tl.Width {
+		tl.widen(w)
 	}
-	tl.minB, tl.maxB = min(tl.minB, floorDiv(o.minB, tl.Width)*tl.Width), max(tl.maxB, floorDiv(o.maxB, tl.Width)*tl.Width)
+	if w > o.Width {
+		o.widen(w)
+	}
+	for _, start := range sortedStarts(o.buckets) {
+		if b := tl.buckets[start]; b != nil {
+			b.merge(o.buckets[start])
+		} else {
+			tl.buckets[start] = o.buckets[start]
+		}
+	}
+	tl.regionCut = min(tl.regionCut, o.regionCut)
 	for _, region := range o.Regions() {
-		os := o.series[region]
-		s, ok := tl.series[region]
-		if !ok {
-			if len(tl.series) >= maxTimelineRegions {
-				continue
-			}
-			s = map[int64]*sketch.Sketch{}
-			tl.series[region] = s
+		if keyHash(region) > tl.regionCut {
+			continue
 		}
-		for _, start := range sortedStarts(os) {
+		s := tl.regions[region]
+		if s == nil {
+			tl.regions[region] = o.regions[region]
+			continue
+		}
+		for start, sk := range o.regions[region] {
 			if d := s[start]; d != nil {
-				d.Merge(os[start])
+				d.Merge(sk)
 			} else {
-				s[start] = os[start]
+				s[start] = sk
 			}
 		}
 	}
-	tl.coarsen()
+	for region := range tl.regions {
+		if keyHash(region) > tl.regionCut {
+			delete(tl.regions, region)
+		}
+	}
+	tl.boundRegions()
 }
 
-// Regions returns the regions that have a series, sorted.
-func (tl *RegionTimeline) Regions() []string {
-	out := make([]string, 0, len(tl.series))
-	for r := range tl.series {
+// Buckets returns the buckets in time order; a bucket without records is
+// not there.
+func (tl *Timeline) Buckets() []*TimeBucket {
+	out := make([]*TimeBucket, 0, len(tl.buckets))
+	for _, start := range sortedStarts(tl.buckets) {
+		out = append(out, tl.buckets[start])
+	}
+	return out
+}
+
+// Regions returns the regions that have a p99 series, sorted.
+func (tl *Timeline) Regions() []string {
+	out := make([]string, 0, len(tl.regions))
+	for r := range tl.regions {
 		out = append(out, r)
 	}
 	sort.Strings(out)
@@ -162,14 +260,14 @@ func (tl *RegionTimeline) Regions() []string {
 
 // Series calls f for each bucket of region in time order with the
 // bucket's start (Unix seconds) and its request_time sketch.
-func (tl *RegionTimeline) Series(region string, f func(start int64, s *sketch.Sketch)) {
-	s := tl.series[region]
+func (tl *Timeline) Series(region string, f func(start int64, s *sketch.Sketch)) {
+	s := tl.regions[region]
 	for _, start := range sortedStarts(s) {
 		f(start, s[start])
 	}
 }
 
-func sortedStarts(s map[int64]*sketch.Sketch) []int64 {
+func sortedStarts[V any](s map[int64]V) []int64 {
 	keys := make([]int64, 0, len(s))
 	for k := range s {
 		keys = append(keys, k)

@@ -1,10 +1,12 @@
 package aggregate
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"loganalyze/sketch"
@@ -13,48 +15,78 @@ import (
 type tlPoint struct {
 	t      int64 // Unix ns
 	region string
+	status int64
 	v      float64 // ms
 }
 
+var tlBase = int64(1_795_000_000) * 1e9
+
 func tlPoints(seed uint64, n int, span int64, regions int) []tlPoint {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	base := int64(1_795_000_000) * 1e9
 	out := make([]tlPoint, n)
+	statuses := []int64{200, 200, 200, 200, 429, 502, 504, 499}
 	for i := range out {
 		out[i] = tlPoint{
-			t:      base + rng.Int64N(span),
+			t:      tlBase + rng.Int64N(span),
 			region: "r" + strconv.Itoa(rng.IntN(regions)),
+			status: statuses[rng.IntN(len(statuses))],
 			v:      math.Exp(rng.NormFloat64()) * 500,
 		}
 	}
 	return out
 }
 
-func fill(t *testing.T, m *sketch.Mapping, pts []tlPoint) *RegionTimeline {
+func fill(t *testing.T, m *sketch.Mapping, pts []tlPoint) *Timeline {
 	t.Helper()
-	tl := &RegionTimeline{}
+	tl := &Timeline{}
 	for _, p := range pts {
-		tl.add(m, p.t, []byte(p.region), m.Bin(p.v))
+		tl.add(m, p.t, p.status, true, m.Bin(p.v), []byte(p.region))
 	}
 	return tl
 }
 
-// checkAgainstOracle compares every bucket with the exact values that
-// fall in it: the count exactly, p99 within the sketch accuracy.
-func checkAgainstOracle(t *testing.T, tl *RegionTimeline, pts []tlPoint) {
+// checkAgainstOracle compares every bucket, of the whole time line and
+// of each region, with the exact values that fall in it: the counts
+// exactly, p99 within the sketch accuracy.
+func checkAgainstOracle(t *testing.T, tl *Timeline, pts []tlPoint) {
 	t.Helper()
+	type counts struct{ n, n429, n5xx int64 }
+	all := map[int64]*counts{}
 	exact := map[string]map[int64][]float64{}
 	for _, p := range pts {
 		start := floorDiv(p.t, 1e9*tl.Width) * tl.Width
+		c := all[start]
+		if c == nil {
+			c = &counts{}
+			all[start] = c
+		}
+		c.n++
+		switch {
+		case p.status == 429:
+			c.n429++
+		case p.status >= 500:
+			c.n5xx++
+		}
 		if exact[p.region] == nil {
 			exact[p.region] = map[int64][]float64{}
 		}
 		exact[p.region][start] = append(exact[p.region][start], p.v)
 	}
-	if got := len(tl.Regions()); got != len(exact) {
-		t.Fatalf("%d regions, want %d", got, len(exact))
+	bs := tl.Buckets()
+	if len(bs) != len(all) || len(bs) > MaxTimelineBuckets {
+		t.Fatalf("%d buckets, want %d (at most %d)", len(bs), len(all), MaxTimelineBuckets)
 	}
-	for region, buckets := range exact {
+	for _, b := range bs {
+		c := all[b.Start]
+		if c == nil || b.Requests != c.n || b.N429 != c.n429 || b.N5xx != c.n5xx || b.RT.Count() != c.n {
+			t.Fatalf("bucket %d: %d requests, %d 429, %d 5xx; want %+v", b.Start, b.Requests, b.N429, b.N5xx, c)
+		}
+	}
+	if got := len(tl.Regions()); got != min(len(exact), maxTimelineRegions) {
+		t.Fatalf("%d regions, want %d", got, min(len(exact), maxTimelineRegions))
+	}
+	for _, region := range tl.Regions() {
+		buckets := exact[region]
 		seen := 0
 		tl.Series(region, func(start int64, s *sketch.Sketch) {
 			seen++
@@ -74,7 +106,7 @@ func checkAgainstOracle(t *testing.T, tl *RegionTimeline, pts []tlPoint) {
 	}
 }
 
-func TestRegionTimelineMinutes(t *testing.T) {
+func TestTimelineMinutes(t *testing.T) {
 	m, _ := sketch.NewMapping(0.01)
 	pts := tlPoints(1, 20000, 90*60e9, 4)
 	tl := fill(t, m, pts)
@@ -84,32 +116,40 @@ func TestRegionTimelineMinutes(t *testing.T) {
 	checkAgainstOracle(t, tl, pts)
 }
 
-func TestRegionTimelineCoarsens(t *testing.T) {
+// The width grows with the span as SPEC §4 says: a minute up to 2,000
+// minutes, then 5 minutes, an hour, a day.
+func TestTimelineWidthBySpan(t *testing.T) {
 	m, _ := sketch.NewMapping(0.01)
-	pts := tlPoints(2, 20000, 3*86400e9, 3)
-	tl := fill(t, m, pts)
-	if tl.Width != 300 {
-		t.Fatalf("width %d s for a 3-day span, want 300", tl.Width)
-	}
-	for _, r := range tl.Regions() {
-		n := 0
-		tl.Series(r, func(int64, *sketch.Sketch) { n++ })
-		if n > maxTimelineBuckets {
-			t.Fatalf("%s: %d buckets, more than %d", r, n, maxTimelineBuckets)
+	minute := int64(60e9)
+	start := tlBase - tlBase%(8640000*1e9) // on a bucket boundary of every width
+	for _, c := range []struct {
+		name  string
+		span  int64 // ns from the first to the last record
+		width int64
+	}{
+		{"2,000 minutes", 1999*minute + 59e9, 60},
+		{"2,001 minutes", 2000 * minute, 300},
+		{"3 days", 3 * 86400e9, 300},
+		{"a week", 7 * 86400e9, 3600},
+		{"a year", 365 * 86400e9, 86400},
+		{"two years", 2 * 365 * 86400e9, 86400},
+		{"2000–2100", 100 * 365 * 86400e9, 8640000},
+	} {
+		pts := tlPoints(11, 3000, c.span, 3)
+		for i := range pts {
+			pts[i].t += start - tlBase
 		}
+		pts[0].t, pts[1].t = start, start+c.span
+		tl := fill(t, m, pts)
+		if tl.Width != c.width {
+			t.Errorf("%s: width %d s, want %d", c.name, tl.Width, c.width)
+			continue
+		}
+		checkAgainstOracle(t, tl, pts)
 	}
-	checkAgainstOracle(t, tl, pts)
-
-	// A year of timestamps still stays under the bucket bound.
-	year := tlPoints(3, 5000, 365*86400e9, 2)
-	ty := fill(t, m, year)
-	if ty.Width < 86400 {
-		t.Fatalf("width %d s for a one-year span, want at least a day", ty.Width)
-	}
-	checkAgainstOracle(t, ty, year)
 }
 
-func TestRegionTimelineMergeMatchesOnePass(t *testing.T) {
+func TestTimelineMergeMatchesOnePass(t *testing.T) {
 	m, _ := sketch.NewMapping(0.01)
 	// One part spans 20 hours (minute buckets), the other 3 days (coarser):
 	// merged in either order they must equal one pass over all points.
@@ -138,14 +178,88 @@ func TestRegionTimelineMergeMatchesOnePass(t *testing.T) {
 	checkAgainstOracle(t, x, append(append([]tlPoint{}, c...), d...))
 }
 
-func TestRegionTimelineBoundsRegions(t *testing.T) {
-	m, _ := sketch.NewMapping(0.01)
-	tl := &RegionTimeline{}
-	for i := range 100 {
-		tl.add(m, int64(i)*1e9, []byte("region-"+strconv.Itoa(i)), m.Bin(10))
+// dumpTimeline writes everything a time line holds, sketches bin by bin,
+// so that two time lines can be compared for identity.
+func dumpTimeline(tl *Timeline) string {
+	var b strings.Builder
+	sk := func(s *sketch.Sketch) {
+		if s == nil {
+			b.WriteString(" -")
+			return
+		}
+		fmt.Fprintf(&b, " n=%d sum=%v min=%v max=%v", s.Count(), s.Sum(), s.Min(), s.Max())
+		s.Bins(func(lo, hi float64, n int64) { fmt.Fprintf(&b, " [%v %d]", lo, n) })
 	}
-	tl.add(m, 0, nil, m.Bin(10))
-	if got := len(tl.Regions()); got != maxTimelineRegions {
-		t.Fatalf("%d regions kept, want %d", got, maxTimelineRegions)
+	fmt.Fprintf(&b, "width %d\n", tl.Width)
+	for _, x := range tl.Buckets() {
+		fmt.Fprintf(&b, "%d %d %d %d", x.Start, x.Requests, x.N429, x.N5xx)
+		sk(x.RT)
+		b.WriteByte('\n')
+	}
+	for _, r := range tl.Regions() {
+		tl.Series(r, func(start int64, s *sketch.Sketch) {
+			fmt.Fprintf(&b, "%s %d", r, start)
+			sk(s)
+			b.WriteByte('\n')
+		})
+	}
+	return b.String()
+}
+
+// The same records give the same time line whatever their order and
+// their split between workers, at every width.
+func TestTimelineSameWhateverTheSplit(t *testing.T) {
+	m, _ := sketch.NewMapping(0.01)
+	for _, span := range []int64{90 * 60e9, 2000 * 60e9, 3 * 86400e9, 2 * 365 * 86400e9} {
+		// Sorted by time, as a log is: the first worker's span is short
+		// and it widens late, or never.
+		pts := tlPoints(uint64(span%1000), 20000, span, 40)
+		sort.Slice(pts, func(i, j int) bool { return pts[i].t < pts[j].t })
+		want := dumpTimeline(fill(t, m, pts))
+		shuffled := append([]tlPoint(nil), pts...)
+		rand.New(rand.NewPCG(3, 3)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for _, in := range [][]tlPoint{pts, shuffled} {
+			for _, workers := range []int{1, 2, 7} {
+				// Contiguous runs, as the pipeline hands out chunks.
+				parts := make([][]tlPoint, workers)
+				for i, p := range in {
+					w := i * workers / len(in)
+					parts[w] = append(parts[w], p)
+				}
+				tls := make([]*Timeline, workers)
+				for i := range parts {
+					tls[i] = fill(t, m, parts[i])
+				}
+				for i := len(tls) - 1; i > 0; i-- { // merged in reverse, for good measure
+					tls[i-1].merge(tls[i])
+				}
+				if got := dumpTimeline(tls[0]); got != want {
+					t.Fatalf("span %v, %d workers: time line differs from one pass", span, workers)
+				}
+			}
+		}
+		one := fill(t, m, pts)
+		if n := len(one.Regions()); n != maxTimelineRegions {
+			t.Fatalf("%d region series, want %d", n, maxTimelineRegions)
+		}
+		checkAgainstOracle(t, one, pts)
+	}
+}
+
+func TestTimelineBoundsRegions(t *testing.T) {
+	m, _ := sketch.NewMapping(0.01)
+	tl := &Timeline{}
+	var regions []string
+	for i := range 100 {
+		r := "region-" + strconv.Itoa(i)
+		regions = append(regions, r)
+		tl.add(m, tlBase+int64(i)*1e9, 200, true, m.Bin(10), []byte(r))
+	}
+	tl.add(m, tlBase, 200, true, m.Bin(10), nil)
+	sort.Slice(regions, func(i, j int) bool { return keyHash(regions[i]) < keyHash(regions[j]) })
+	want := regions[:maxTimelineRegions]
+	sort.Strings(want)
+	if got := tl.Regions(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("regions kept %v, want the %d of smallest hash %v", got, maxTimelineRegions, want)
 	}
 }

@@ -160,7 +160,7 @@ func fillArrow(col arrow.Array, bs Bindings, b *colBatch, off, n int, loc *time.
 			if b.bad[k] != "" || a.IsNull(off+k) {
 				continue
 			}
-			if err := b.recs[k].setInstant(bs, int64(a.Value(off+k))*per, b, loc); err != nil {
+			if err := b.recs[k].setInstant(bs, int64(a.Value(off+k)), per, b, loc); err != nil {
 				b.bad[k] = err.Error()
 			}
 		}

@@ -31,7 +31,7 @@ func TestCLBParse(t *testing.T) {
 			{f: FURI, text: "/v1/chat/completions"}, {f: FRequestTime, num: 4.683},
 			{f: FUpstreamResponseTime, num: 4.681}, {f: FUpstreamConnectTime, num: 0}, {f: FUpstreamHeaderTime, num: 1.404},
 			{f: FTCPInfoRTT, num: 1481}, {f: FConnection, num: 27}, {f: FConnectionRequests, num: 29},
-			{f: FSSLHandshakeTime, num: 0}}
+			{f: FSSLHandshakeTime, num: 0}, {f: FHost, text: "tokenhub.example.com"}}
 		for _, e := range extra {
 			for i := range ws {
 				if ws[i].f == e.f {

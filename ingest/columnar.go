@@ -108,20 +108,17 @@ func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Locati
 		info := &fields[f]
 		switch info.kind {
 		case KindFloat:
-			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			x, flaw := duration(info, v, bd.Unit)
+			if flaw != fine {
 				if f == FRequestTime {
-					return badValue(f, strconv.AppendFloat(nil, v, 'g', -1, 64))
+					return badValue(f, strconv.AppendFloat(nil, v, 'g', -1, 64), flaw)
 				}
 				continue
 			}
-			x := v
-			if bd.Unit != UnitNone && bd.Unit != info.unit {
-				x *= seconds[bd.Unit] / seconds[info.unit]
-			}
 			r.put(f, bd.Prio, x)
 		case KindInt:
-			if v == math.Trunc(v) && !math.IsInf(v, 0) {
-				r.put(f, bd.Prio, v)
+			if isInt(v) {
+				r.put(f, bd.Prio, v+0) // +0 turns -0 into 0
 			}
 		case KindBool:
 			if v == 0 || v == 1 {
@@ -130,7 +127,7 @@ func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Locati
 		default:
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				if f == FTime {
-					return badValue(f, strconv.AppendFloat(nil, v, 'g', -1, 64))
+					return badValue(f, strconv.AppendFloat(nil, v, 'g', -1, 64), notFinite)
 				}
 				continue
 			}
@@ -144,13 +141,20 @@ func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Locati
 	return nil
 }
 
-// setInstant reads a timestamp column value (Unix nanoseconds): straight
-// into the time field; any other field bound to the column gets it as
-// epoch seconds.
-func (r *Record) setInstant(bs Bindings, ns int64, b *colBatch, loc *time.Location) error {
+// setInstant reads a timestamp column value, v units of per nanoseconds:
+// straight into the time field; any other field bound to the column gets
+// it as epoch seconds.
+func (r *Record) setInstant(bs Bindings, v, per int64, b *colBatch, loc *time.Location) error {
+	ns := v * per
+	if per != 0 && (v > math.MaxInt64/per || v < math.MinInt64/per) {
+		ns = math.MaxInt64 // overflows: outside every readable time
+	}
 	for _, bd := range bs {
 		if bd.Field == FTime {
 			if r.claim(FTime, bd.Prio) {
+				if flaw := checkTime(ns); flaw != fine {
+					return badValue(FTime, strconv.AppendInt(nil, v, 10), flaw)
+				}
 				r.TimeNS = ns
 				r.set |= 1 << FTime
 				r.prio[FTime] = bd.Prio

@@ -279,6 +279,7 @@ func expectedText(q *gen.Request, format ingest.Format) textRow {
 		x.timeNS = q.Time.Truncate(time.Second).UnixNano()
 		x.setText(ingest.FClient, q.RemoteAddr)
 		x.setText(ingest.FRequest, q.Method+" "+q.URI+" HTTP/1.1")
+		x.setText(ingest.FHost, "tokenhub.example.com") // gen's http_host and server_name
 	} else {
 		x.setText(ingest.FClient, q.AppID)
 		x.setText(ingest.FClientRegion, q.ClientRegion)

@@ -330,7 +330,7 @@ func (c *pqColumn) fill(b *colBatch, n int, loc *time.Location) error {
 		case vkInt64:
 			err = r.setNumber(sp.bs, float64(v.i64[i]), b, loc)
 		case vkInstant:
-			err = r.setInstant(sp.bs, v.i64[i]*sp.nsPer, b, loc)
+			err = r.setInstant(sp.bs, v.i64[i], sp.nsPer, b, loc)
 		case vkFloat:
 			err = r.setNumber(sp.bs, float64(v.f32[i]), b, loc)
 		case vkDouble:

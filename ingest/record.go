@@ -44,6 +44,7 @@ const (
 	FTCPConnectTime
 	FTLSTime
 	FTTFB
+	FHost    // the Host header or virtual server name
 	FRequest // "POST /v1/x HTTP/1.1", split into FMethod and FURI
 	// NumFields is the number of canonical fields.
 	NumFields
@@ -100,6 +101,7 @@ var fields = [NumFields]fieldInfo{
 	FTCPConnectTime:       {"tcp_connect_time", KindFloat, UnitMilli, false},
 	FTLSTime:              {"tls_time", KindFloat, UnitMilli, false},
 	FTTFB:                 {"ttfb", KindFloat, UnitMilli, false},
+	FHost:                 {"host", KindText, 0, false},
 	FRequest:              {"request", KindRequest, 0, false},
 }
 
@@ -126,7 +128,10 @@ func FieldByName(name string) (Field, bool) {
 
 // Record is one request with its canonical fields. Text fields point into
 // buffers owned by the reader and are valid only until the record is
-// reset; a consumer that keeps one must copy it.
+// reset; a consumer that keeps one must copy it. The parsers keep every
+// value within the bounds of bounds.go: numbers finite, durations in
+// [0, MaxDurationS], integers within ±MaxInt, the time within
+// [MinTimeNS, MaxTimeNS).
 type Record struct {
 	set  uint64             // bit f: field f is present
 	prio [NumFields]uint8   // priority of the source that set the field
@@ -191,7 +196,8 @@ func (r *Record) Text(f Field) []byte {
 	return r.text[f]
 }
 
-// SetFloat sets a numeric field in its canonical unit.
+// SetFloat sets a numeric field in its canonical unit. The caller keeps
+// v within the bounds the parsers keep.
 func (r *Record) SetFloat(f Field, v float64) {
 	r.num[f] = v
 	r.set |= 1 << f

@@ -94,6 +94,7 @@ var aliases = map[Field][]alias{
 	FTCPConnectTime: {{"connect_ms", 0}},
 	FTLSTime:        {{"tls_ms", 0}},
 	FTTFB:           {{"first_byte_ms", 0}, {"time_to_first_byte", 0}},
+	FHost:           {{"http_host", 0}, {"server_name", 0}},
 }
 
 // Priorities: lower wins when several names set one field of a record.

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"math"
+	"strconv"
 	"time"
 )
 
@@ -22,6 +24,11 @@ func parseTime(b []byte, unit Unit, loc *time.Location) (int64, bool) {
 	if len(b) >= 20 && b[2] == '/' && b[6] == '/' && b[11] == ':' {
 		return parseNginxTime(b, loc)
 	}
+	if isNumber(b) {
+		if ns, ok := parseFloatEpoch(b, unit); ok {
+			return ns, true
+		}
+	}
 	return parseTimeSlow(b, loc)
 }
 
@@ -29,14 +36,19 @@ func parseTime(b []byte, unit Unit, loc *time.Location) (int64, bool) {
 var nsPer = [...]int64{UnitNone: 1e9, UnitSecond: 1e9, UnitMilli: 1e6, UnitMicro: 1e3, UnitNano: 1}
 
 // parseEpoch reads an epoch number exactly: integer arithmetic for the
-// whole part, so "1795917600036" ms is exactly that many milliseconds.
+// whole part, so "1795917600036" ms is exactly that many milliseconds. A
+// number too large for int64 nanoseconds is returned at the int64 bound,
+// where checkTime refuses it.
 func parseEpoch(b []byte, unit Unit) (int64, bool) {
 	whole, frac, _ := cutByte(b, '.')
-	if len(whole) == 0 || len(whole) > 19 || indexByte(frac, '.') >= 0 {
+	if len(whole) == 0 || indexByte(frac, '.') >= 0 {
 		return 0, false
 	}
 	var n int64
 	for _, c := range whole {
+		if n > (math.MaxInt64-9)/10 {
+			return math.MaxInt64, true
+		}
 		n = n*10 + int64(c-'0')
 	}
 	if unit == UnitNone {
@@ -44,7 +56,7 @@ func parseEpoch(b []byte, unit Unit) (int64, bool) {
 	}
 	per := nsPer[unit]
 	if n > (1<<62)/per {
-		return 0, false
+		return math.MaxInt64, true
 	}
 	ns := n * per
 	scale := per
@@ -56,6 +68,44 @@ func parseEpoch(b []byte, unit Unit) (int64, bool) {
 		ns += int64(c-'0') * scale
 	}
 	return ns, true
+}
+
+// parseFloatEpoch reads an epoch number in another form than digits and a
+// point ("1.7959176e12", "-5"), as exporters that write every number as a
+// float do. A number too large for int64 nanoseconds is returned at the
+// int64 bound, where checkTime refuses it.
+func parseFloatEpoch(b []byte, unit Unit) (int64, bool) {
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsNaN(v) {
+		return 0, false
+	}
+	if unit == UnitNone {
+		unit = guessEpochUnit(math.Abs(v))
+	}
+	ns := v * float64(nsPer[unit])
+	switch {
+	case ns >= math.MaxInt64:
+		return math.MaxInt64, true
+	case ns <= math.MinInt64:
+		return math.MinInt64, true
+	}
+	return int64(ns), true
+}
+
+// isNumber reports whether b looks like a decimal number with a sign or
+// an exponent: only digits, a point, a sign and e or E.
+func isNumber(b []byte) bool {
+	digit := false
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '.' || c == '+' || c == '-' || c == 'e' || c == 'E':
+		default:
+			return false
+		}
+	}
+	return digit
 }
 
 func cutByte(b []byte, c byte) (before, after []byte, found bool) {

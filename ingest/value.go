@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -10,8 +11,9 @@ import (
 
 // Set reads val into every field bs names. A value that is absent ("-",
 // empty) leaves the fields unset. It returns an error only for a value
-// that makes the line bad (SPEC §3): an unreadable time or request_time;
-// other unreadable values are left absent.
+// that makes the line bad (SPEC §3): an unreadable time or request_time,
+// including one outside the bounds of bounds.go; other unreadable values
+// are left absent.
 func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
 	if isAbsent(val) {
 		return nil
@@ -38,14 +40,15 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 	case KindText, KindRequest:
 		r.putText(f, b.Prio, val)
 	case KindInt:
+		var v float64
+		var ok bool
 		if info.list {
-			if v, ok := lastListNumber(val); ok {
-				r.put(f, b.Prio, v)
-			}
-			return nil
+			v, ok = lastListNumber(val)
+		} else {
+			v, ok = parseNumber(val)
 		}
-		if v, ok := parseNumber(val); ok && v == math.Trunc(v) && !math.IsInf(v, 0) {
-			r.put(f, b.Prio, v)
+		if ok && isInt(v) {
+			r.put(f, b.Prio, v+0) // +0 turns -0 into 0
 		}
 	case KindBool:
 		if v, ok := parseBool(val); ok {
@@ -59,20 +62,24 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		} else {
 			v, ok = parseNumber(val)
 		}
-		if !ok || v < 0 || math.IsInf(v, 0) {
+		flaw := unreadable
+		if ok {
+			v, flaw = duration(info, v, b.Unit)
+		}
+		if flaw != fine {
 			if f == FRequestTime {
-				return badValue(f, val)
+				return badValue(f, val, flaw)
 			}
 			return nil
-		}
-		if b.Unit != UnitNone && b.Unit != info.unit {
-			v *= seconds[b.Unit] / seconds[info.unit]
 		}
 		r.put(f, b.Prio, v)
 	case KindTime:
 		ns, ok := parseTime(val, b.Unit, loc)
 		if !ok {
-			return badValue(f, val)
+			return badValue(f, val, unreadable)
+		}
+		if flaw := checkTime(ns); flaw != fine {
+			return badValue(f, val, flaw)
 		}
 		switch f {
 		case FEndTime:
@@ -92,13 +99,17 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 type ValueError struct {
 	Field Field
 	Value string // the start of the value, for the problem sample
+	Why   string // what is wrong with a value that was read, or ""
 }
 
 func (e *ValueError) Error() string {
+	if e.Why != "" {
+		return fmt.Sprintf("%s: cannot read %q: %s", e.Field, e.Value, e.Why)
+	}
 	return fmt.Sprintf("%s: cannot read %q", e.Field, e.Value)
 }
 
-func badValue(f Field, val []byte) error {
+func badValue(f Field, val []byte, flaw flaw) error {
 	const max = 40
 	v := val
 	if len(v) > max {
@@ -107,7 +118,7 @@ func badValue(f Field, val []byte) error {
 			v = v[:len(v)-1]
 		}
 	}
-	return &ValueError{Field: f, Value: string(v)}
+	return &ValueError{Field: f, Value: string(v), Why: flaw.String()}
 }
 
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
@@ -165,9 +176,11 @@ func parseNumber(b []byte) (float64, bool) {
 	return v, true
 }
 
+// parseSlow reads the rarer forms through strconv; a number too large
+// for float64 ("1e400") is ±Inf, for the caller to refuse by name.
 func parseSlow(b []byte) (float64, bool) {
 	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || math.IsNaN(v) {
+	if err != nil && !(errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0)) || math.IsNaN(v) {
 		return 0, false
 	}
 	return v, true
@@ -184,7 +197,7 @@ func sumList(b []byte) (float64, bool) {
 			continue
 		}
 		v, ok := parseNumber(item)
-		if !ok {
+		if !ok || v < 0 {
 			return 0, false
 		}
 		sum += v

@@ -165,7 +165,7 @@ func (r *Report) htmlView() *htmlView {
 		v.Findings = append(v.Findings, r.htmlFinding(i+1, &r.Findings[i]))
 	}
 
-	v.Timeline = timelineChart(r.Timeline, r.Location)
+	v.Timeline = timelineChart(r.Timeline, r.TimelineStep, r.Location)
 	v.RegionChart = regionChart(r.RegionP99, r.RegionStep)
 	if r.RegionStep > 0 {
 		v.RegionNote = bucketText(r.RegionStep) + " buckets"
@@ -295,6 +295,22 @@ func share(n, total int64) string {
 		return "0.0 %"
 	}
 	return strconv.FormatFloat(100*float64(n)/float64(total), 'f', 1, 64) + " %"
+}
+
+// durationText names a bucket width after "per": "minute", "5 minutes",
+// "hour", "10 days".
+func durationText(d time.Duration) string {
+	n, unit := int64(d/time.Minute), "minute"
+	switch {
+	case d%(24*time.Hour) == 0:
+		n, unit = int64(d/(24*time.Hour)), "day"
+	case d%time.Hour == 0:
+		n, unit = int64(d/time.Hour), "hour"
+	}
+	if n == 1 {
+		return unit
+	}
+	return strconv.FormatInt(n, 10) + " " + unit + "s"
 }
 
 // bucketText names a bucket width: "1-minute", "6-hour".

@@ -130,6 +130,7 @@ func (r *Report) JSONValue() obj {
 		{Name: "not_evaluated", Value: notEval},
 		{Name: "latency", Value: latency},
 		{Name: "status", Value: status},
+		{Name: "timeline_bucket_s", Value: int64(r.TimelineStep / time.Second)},
 		{Name: "timeline", Value: timeline},
 	}...)
 	return append(doc, r.comparisonsJSON()...)

@@ -168,16 +168,34 @@ func mdCode(s string) string { return "`" + s + "`" }
 
 func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {
 	fmt.Fprintf(b, "### %d. %s — %s\n\n", n, strings.ToUpper(f.Severity.String()), mdText(f.Title))
-	fmt.Fprintf(b, "- **Key**: %s\n", mdFields(f.Key))
+	fmt.Fprintf(b, "- **Key**: %s\n", mdKey(f.Key))
 	if f.Window != nil {
+		from := "15:04"
+		if r.Window != nil && r.Window.To.Sub(r.Window.From) > 24*time.Hour {
+			from = "2006-01-02 15:04" // a log of several days: which day
+		}
 		fmt.Fprintf(b, "- **Window**: %s – %s\n",
-			time.Unix(0, f.Window.From).In(r.Location).Format("15:04"),
+			time.Unix(0, f.Window.From).In(r.Location).Format(from),
 			time.Unix(0, f.Window.To).In(r.Location).Format("15:04 -07:00"))
 	}
 	fmt.Fprintf(b, "- **Impact**: ~%s ms per request × %d requests ≈ %.1f s\n",
 		ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds)
 	fmt.Fprintf(b, "- **Evidence**: %s\n", mdFields(f.Evidence))
 	fmt.Fprintf(b, "- **Fix**: %s\n\n", mdText(f.Advice))
+}
+
+// mdKey writes a finding's key: "region = eu; model = m"; a field
+// without a value is its name alone ("all", the whole input).
+func mdKey(fs rules.Fields) string {
+	var parts []string
+	for _, f := range fs {
+		if v, ok := f.Value.(string); ok && v == "" {
+			parts = append(parts, mdText(f.Name))
+			continue
+		}
+		parts = append(parts, mdText(f.Name)+" = "+mdText(fieldText(f)))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func mdFields(fs rules.Fields) string {

@@ -28,7 +28,10 @@ type Report struct {
 	NotEvaluated []rules.NotEvaluated
 	Latency      []MetricLatency // in aggregate metric order
 	Status       []StatusCount   // by status code
+	// Timeline is the time line, one point per bucket of TimelineStep
+	// (a minute, wider for long spans: aggregate.TimelineWidths).
 	Timeline     []Minute
+	TimelineStep time.Duration
 	// Histograms are each metric's distribution over the whole input.
 	Histograms []Histogram
 	Location   *time.Location
@@ -36,7 +39,7 @@ type Report struct {
 	Sketches *sketch.Set
 	// RegionP99 is p99 request_time over time for the busiest regions
 	// (at most ChartRegions, busiest first); RegionStep is the width of
-	// its buckets.
+	// its buckets, TimelineStep.
 	RegionP99  []RegionSeries
 	RegionStep time.Duration
 	// Comparisons are the window against earlier periods (compare.go).
@@ -126,7 +129,8 @@ type StatusCount struct {
 	Count  int64
 }
 
-// Minute is one point of the time line.
+// Minute is one point of the time line: a bucket of Report.TimelineStep
+// from Time, a minute unless the span is long.
 type Minute struct {
 	Time     time.Time
 	Requests int64
@@ -205,11 +209,11 @@ func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Findi
 		r.Status = append(r.Status, StatusCount{code, n})
 	}
 	sort.Slice(r.Status, func(i, j int) bool { return r.Status[i].Status < r.Status[j].Status })
-	for _, k := range acc.SortedMinutes() {
-		mi := acc.Minutes[k]
-		p := Minute{Time: time.Unix(k*60, 0).In(loc), Requests: mi.Requests, N429: mi.N429, N5xx: mi.N5xx}
-		if mi.RT.Count() > 0 {
-			p.P99 = round3(mi.RT.Quantile(0.99))
+	r.TimelineStep = time.Duration(acc.Timeline.Width) * time.Second
+	for _, b := range acc.Timeline.Buckets() {
+		p := Minute{Time: time.Unix(b.Start, 0).In(loc), Requests: b.Requests, N429: b.N429, N5xx: b.N5xx}
+		if b.RT != nil && b.RT.Count() > 0 {
+			p.P99 = round3(b.RT.Quantile(0.99))
 		}
 		r.Timeline = append(r.Timeline, p)
 	}
@@ -242,8 +246,8 @@ func rest(set *sketch.Set, d *sketch.Dim, m int, rows []Quantiles, folded int64)
 // regionSeries fills RegionP99 for the busiest regions that have a
 // series, in order of their request count.
 func (r *Report) regionSeries(acc *aggregate.Accumulator) {
-	tl := &acc.RegionP99
-	if tl.Width == 0 {
+	tl := &acc.Timeline
+	if len(tl.Regions()) == 0 {
 		return
 	}
 	r.RegionStep = time.Duration(tl.Width) * time.Second

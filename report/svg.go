@@ -158,24 +158,25 @@ func (b *svgBuf) legend(names, colors []string) {
 	}
 }
 
-// timelineChart draws per-minute requests as bars with the 429 and 5xx
-// responses stacked at their foot.
-func timelineChart(tl []Minute, loc *time.Location) template.HTML {
+// timelineChart draws the requests of each bucket of the time line (step
+// wide) as bars with the 429 and 5xx responses stacked at their foot.
+func timelineChart(tl []Minute, step time.Duration, loc *time.Location) template.HTML {
 	var b svgBuf
-	b.open(800, 260, "Requests per minute, with 429 and 5xx responses")
+	stepS := max(int64(step/time.Second), 60)
+	b.open(800, 260, "Requests per "+durationText(time.Duration(stepS)*time.Second)+", with 429 and 5xx responses")
 	if len(tl) == 0 {
 		b.text(b.w/2, b.h/2, "middle", "empty", "no timestamps")
 		return b.close()
 	}
-	first := tl[0].Time.Unix() / 60
-	last := tl[len(tl)-1].Time.Unix() / 60
-	minutes := last - first + 1
-	per := (minutes + maxColumns - 1) / maxColumns
-	cols := (minutes + per - 1) / per
+	first := tl[0].Time.Unix() / stepS
+	last := tl[len(tl)-1].Time.Unix() / stepS
+	buckets := last - first + 1
+	per := (buckets + maxColumns - 1) / maxColumns
+	cols := (buckets + per - 1) / per
 	type col struct{ req, n429, n5xx int64 }
 	cs := make([]col, cols)
 	for _, m := range tl {
-		c := &cs[(m.Time.Unix()/60-first)/per]
+		c := &cs[(m.Time.Unix()/stepS-first)/per]
 		c.req += m.Requests
 		c.n429 += m.N429
 		c.n5xx += m.N5xx
@@ -184,11 +185,11 @@ func timelineChart(tl []Minute, loc *time.Location) template.HTML {
 	for _, c := range cs {
 		peak = max(peak, c.req)
 	}
-	step, top := niceScale(float64(peak))
-	y := b.yAxis(top, step, countLabel)
+	ystep, top := niceScale(float64(peak))
+	y := b.yAxis(top, ystep, countLabel)
 	bw := b.plotW() / float64(cols)
-	from := time.Unix(first*60, 0).In(loc)
-	to := time.Unix((first+cols*per)*60, 0).In(loc)
+	from := time.Unix(first*stepS, 0).In(loc)
+	to := time.Unix((first+cols*per)*stepS, 0).In(loc)
 	x := func(t time.Time) float64 {
 		return padLeft + float64(t.Sub(from))/float64(to.Sub(from))*b.plotW()
 	}
@@ -196,16 +197,13 @@ func timelineChart(tl []Minute, loc *time.Location) template.HTML {
 	if bw > 3 {
 		gap = 1
 	}
-	label := "per minute"
-	if per > 1 {
-		label = "per " + strconv.FormatInt(per, 10) + " minutes"
-	}
+	label := "per " + durationText(time.Duration(per*stepS)*time.Second)
 	for i, c := range cs {
 		if c.req == 0 {
 			continue
 		}
 		x0 := padLeft + float64(i)*bw
-		t := time.Unix((first+int64(i)*per)*60, 0).In(loc)
+		t := time.Unix((first+int64(i)*per)*stepS, 0).In(loc)
 		b.WriteString("<g>")
 		b.title(t.Format("2006-01-02 15:04") + ": " + strconv.FormatInt(c.req, 10) + " requests, " +
 			strconv.FormatInt(c.n429, 10) + " × 429, " + strconv.FormatInt(c.n5xx, 10) + " × 5xx")

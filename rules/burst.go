@@ -10,8 +10,9 @@ import (
 
 func burstNeeds(acc *aggregate.Accumulator, c *Config) string { return timeBoundNeeds(acc) }
 
-// burst flags minutes of one region × model where 5xx and 499 responses
-// are many and a large share; adjacent minutes form one finding.
+// burst flags minutes of one key (region × model, or what the records
+// have: aggregate.KeyKind) where 5xx and 499 responses are many and a
+// large share; adjacent minutes form one finding.
 func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 	cfg := c.Burst
 	errs := func(b *aggregate.Bucket) int64 { return b.N5xx + b.N499 }
@@ -44,9 +45,9 @@ func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 			for k, v := range b.Upstream {
 				upstream[k] += v
 			}
-			errMs += b.ErrMs
-			timeoutMs += b.TimeoutMs
-			upMs += b.ErrUpMs
+			errMs.Merge(b.ErrMs)
+			timeoutMs.Merge(b.TimeoutMs)
+			upMs.Merge(b.ErrUpMs)
 			upN += b.ErrUpN
 		}
 		meanMs := errMs.Float() / float64(n)
@@ -67,8 +68,8 @@ func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 		out = append(out, Finding{
 			Rule:     RuleBurst,
 			Severity: sev,
-			Key:      Fields{{"region", r.region}, {"model", r.model}},
-			Title:    fmt.Sprintf("Error burst on %s × %s", r.region, r.model),
+			Key:      r.keyFields(),
+			Title:    "Error burst on " + r.where(),
 			Evidence: ev,
 			Impact:   impact(meanMs, n),
 			Advice:   burstAdvice(r, status, upstream, n, timeoutMs.Float(), upN),
@@ -82,7 +83,7 @@ func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 // errors, the path when none answered; time-outs near a limit.
 func burstAdvice(r run, status map[int]int64, upstream map[string]int64, n int64, timeoutMs float64, upN int64) string {
 	timeouts := status[504] + status[499]
-	where := fmt.Sprintf("%s × %s", r.region, r.model)
+	where := r.where()
 	var advice string
 	switch {
 	case upN == 0:

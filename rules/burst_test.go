@@ -59,7 +59,7 @@ func TestBurstNotEvaluated(t *testing.T) {
 	wantNotEvaluated(t, RuleBurst, recs, "status")
 	recs = minute(40, 100, 50, 502, 0)
 	for i := range recs {
-		recs[i].region = ""
+		recs[i].at = time.Time{}
 	}
-	wantNotEvaluated(t, RuleBurst, recs, "region")
+	wantNotEvaluated(t, RuleBurst, recs, "time")
 }

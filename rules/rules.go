@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
@@ -43,9 +44,24 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 			continue
 		}
 		findings = append(findings, r.run(acc, cfg)...)
+		if why := partly(acc, r.id); why != "" {
+			notEval = append(notEval, NotEvaluated{Rule: r.id, Reason: why})
+		}
 	}
 	SortFindings(findings)
 	return findings, notEval
+}
+
+// partly says what part of the input a rule that ran could not judge, or
+// "": the storm and burst rules judge only the latest minutes of a log
+// with more key × minutes than their bound (aggregate.MinuteStats).
+func partly(acc *aggregate.Accumulator, rule string) string {
+	from := acc.Rules.Minutes.JudgedFrom
+	if from == 0 || rule != RuleStorm && rule != RuleBurst {
+		return ""
+	}
+	return "partly: minutes before " + time.Unix(from*60, 0).UTC().Format(time.RFC3339) +
+		" were not judged, the log holding more key × minute buckets than kept (the latest are)"
 }
 
 // absent returns a reason naming the fields no record carried, or "".

@@ -15,8 +15,9 @@ func stormNeeds(acc *aggregate.Accumulator, c *Config) string { return timeBound
 // recommends.
 const defaultRetryDelayS = 1.0
 
-// storm flags minutes of one region × model where 429s are many and a
-// large share; adjacent minutes form one finding.
+// storm flags minutes of one key (region × model, or what the records
+// have: aggregate.KeyKind) where 429s are many and a large share;
+// adjacent minutes form one finding.
 func storm(acc *aggregate.Accumulator, c *Config) []Finding {
 	cfg := c.Storm
 	hit := func(b *aggregate.Bucket) bool {
@@ -30,7 +31,7 @@ func storm(acc *aggregate.Accumulator, c *Config) []Finding {
 		raN := r.sum(func(b *aggregate.Bucket) int64 { return b.RetryAfterN })
 		var raS aggregate.Total
 		for _, b := range r.buckets {
-			raS += b.RetryAfterS
+			raS.Merge(b.RetryAfterS)
 		}
 		share := float64(n429) / float64(total)
 		sev := Warn
@@ -45,15 +46,15 @@ func storm(acc *aggregate.Accumulator, c *Config) []Finding {
 			ev = append(ev, Field{"retry_after_mean_s", round(delay, 2)})
 			raText = fmt.Sprintf("Retry-After was %s", seconds(delay))
 		}
-		callers, early := retries(acc, r.region, r.model, w)
+		callers, early := retries(acc, &r, w)
 		ev = append(ev, Field{"callers_429", topNames(callers, 5)})
 		earlyNames := make([]string, 0, len(early))
 		for _, e := range early {
 			earlyNames = append(earlyNames, e.String())
 		}
 		ev = append(ev, Field{"retried_before_retry_after", earlyNames})
-		advice := fmt.Sprintf("Rate limit hit on %s × %s (%s). Callers must honour Retry-After and back off exponentially (1 s, 2 s, 4 s, ±20 %% jitter, at most 3 retries); "+
-			"split the quota between core and burst traffic.", r.region, r.model, raText)
+		advice := fmt.Sprintf("Rate limit hit on %s (%s). Callers must honour Retry-After and back off exponentially (1 s, 2 s, 4 s, ±20 %% jitter, at most 3 retries); "+
+			"split the quota between core and burst traffic.", r.where(), raText)
 		if len(early) > 0 {
 			var who []string
 			for i, e := range early {
@@ -70,8 +71,8 @@ func storm(acc *aggregate.Accumulator, c *Config) []Finding {
 		out = append(out, Finding{
 			Rule:     RuleStorm,
 			Severity: sev,
-			Key:      Fields{{"region", r.region}, {"model", r.model}},
-			Title:    fmt.Sprintf("HTTP 429 storm on %s × %s", r.region, r.model),
+			Key:      r.keyFields(),
+			Title:    "HTTP 429 storm on " + r.where(),
 			Evidence: ev,
 			Impact:   impact(delay*1000, n429),
 			Advice:   advice,
@@ -94,14 +95,15 @@ func (e earlyRetrier) String() string {
 		e.client, e.early, e.n, seconds(e.retryAfterS), seconds(e.medianGapMs/1000))
 }
 
-// retries counts each caller's 429s of region × model in w, and finds the
+// retries counts each caller's 429s of the run's key in w, and finds the
 // callers whose next request came sooner than the 429's Retry-After.
 // The samples are per minute; a caller's minutes are joined so that a
 // retry in the next minute is seen.
-func retries(acc *aggregate.Accumulator, region, model string, w *Window) (map[string]int64, []earlyRetrier) {
+func retries(acc *aggregate.Accumulator, r *run, w *Window) (map[string]int64, []earlyRetrier) {
 	byClient := map[string][]*aggregate.RetrySample{}
-	for _, rs := range acc.Rules.Retries {
-		if rs.Region != region || rs.Model != model {
+	h := r.buckets[0].KeyHash()
+	for _, rs := range acc.Rules.Minutes.Retries {
+		if rs.KeyHash != h {
 			continue
 		}
 		// One minute past the window holds the retries of its last 429s.

@@ -91,11 +91,6 @@ func TestStormNamesEarlyRetriers(t *testing.T) {
 func TestStormNotEvaluated(t *testing.T) {
 	recs := minute(5, 100, 50, 429, 2)
 	for i := range recs {
-		recs[i].model = ""
-	}
-	wantNotEvaluated(t, RuleStorm, recs, "model")
-	recs = minute(5, 100, 50, 429, 2)
-	for i := range recs {
 		recs[i].at = time.Time{}
 	}
 	wantNotEvaluated(t, RuleStorm, recs, "time")

@@ -1,17 +1,38 @@
 package rules
 
 import (
-	"sort"
-
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
 )
 
-// run is adjacent minutes of one region × model that each met a rule's
-// per-minute trigger.
+// run is adjacent minutes of one key that each met a rule's per-minute
+// trigger.
 type run struct {
-	region, model string
-	buckets       []*aggregate.Bucket // in minute order
+	kind    aggregate.KeyKind
+	key     [2]string
+	buckets []*aggregate.Bucket // in minute order
+}
+
+// keyFields is the run's key as a finding's key: the fields it is keyed
+// by (aggregate.KeyKind), {"all": ""} for the whole input.
+func (r *run) keyFields() Fields {
+	var fs Fields
+	for i, name := range r.kind.Fields() {
+		fs = append(fs, Field{name, r.key[i]})
+	}
+	return fs
+}
+
+// where names the run's key in titles and advice: "ap-guangzhou ×
+// deepseek-v3", "upstream_addr 10.0.0.1:80", "all requests".
+func (r *run) where() string {
+	switch r.kind {
+	case aggregate.KeyRegionModel:
+		return r.key[0] + " × " + r.key[1]
+	case aggregate.KeyAll:
+		return "all requests"
+	}
+	return r.kind.Fields()[0] + " " + r.key[0]
 }
 
 func (r *run) window() *Window {
@@ -35,39 +56,28 @@ func (r *run) peak(f func(*aggregate.Bucket) int64) (n int64) {
 }
 
 // runs groups the minutes that meet hit into runs of adjacent minutes
-// per region × model, in region, model, time order.
+// per key, in kind, key, time order.
 func runs(acc *aggregate.Accumulator, hit func(*aggregate.Bucket) bool) []run {
-	var bs []*aggregate.Bucket
-	for _, b := range acc.Rules.Buckets {
-		if hit(b) {
-			bs = append(bs, b)
-		}
-	}
-	sort.Slice(bs, func(i, j int) bool {
-		a, b := bs[i], bs[j]
-		if a.Region != b.Region {
-			return a.Region < b.Region
-		}
-		if a.Model != b.Model {
-			return a.Model < b.Model
-		}
-		return a.Minute < b.Minute
-	})
 	var out []run
-	for _, b := range bs {
+	for _, b := range acc.Rules.Minutes.Buckets { // sorted by kind, key, minute
+		if !hit(b) {
+			continue
+		}
 		if n := len(out); n > 0 {
 			last := &out[n-1]
 			prev := last.buckets[len(last.buckets)-1]
-			if prev.Region == b.Region && prev.Model == b.Model && prev.Minute+1 == b.Minute {
+			if prev.Kind == b.Kind && prev.Key == b.Key && prev.Minute+1 == b.Minute {
 				last.buckets = append(last.buckets, b)
 				continue
 			}
 		}
-		out = append(out, run{region: b.Region, model: b.Model, buckets: []*aggregate.Bucket{b}})
+		out = append(out, run{kind: b.Kind, key: b.Key, buckets: []*aggregate.Bucket{b}})
 	}
 	return out
 }
 
+// timeBoundNeeds says what the storm and burst rules miss: a time and a
+// status; the key falls back to what the records have (aggregate.KeyKind).
 func timeBoundNeeds(acc *aggregate.Accumulator) string {
-	return absent(acc, ingest.FTime, ingest.FStatus, ingest.FRegion, ingest.FModel)
+	return absent(acc, ingest.FTime, ingest.FStatus)
 }

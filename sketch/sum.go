@@ -10,7 +10,10 @@ import (
 const sumScale = 1e6
 
 // maxSumUnit caps one value's contribution, so that it fits in 63 bits
-// (about 292 years in milliseconds).
+// (about 292 years in milliseconds). Below it a value is summed exactly;
+// the parsers' bound on durations (1e7 s, 1e10 ms) keeps every latency
+// well below it, so the cap is only a guard: a larger value is counted
+// as the cap, never as Inf or a wrapped sum.
 const maxSumUnit = 1 << 63
 
 // exactSum is a non-negative sum kept as a 128-bit count of units: adding

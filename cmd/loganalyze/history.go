@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"time"
@@ -87,4 +88,15 @@ func addComparisons(rep *report.Report, acc, baseline *aggregate.Accumulator, ba
 			rep.AddComparison(report.Compare("day_before", "the same hour a day before ("+hourLabel(h.DayBeforeHour)+")", h.DayBefore, acc.Set))
 		}
 	}
+}
+
+// hoursCut is the problem of a run whose hour sets were bounded
+// (aggregate.MaxHours): what was kept, for the state directory or the
+// peak / off-peak split; nil when nothing was dropped.
+func hoursCut(what string, acc *aggregate.Accumulator) []ingest.Problem {
+	if acc == nil || acc.HoursFrom == 0 {
+		return nil
+	}
+	return []ingest.Problem{{File: what, Reason: fmt.Sprintf("the log has records in more than %d hours: only the hours from %s on were kept",
+		aggregate.MaxHours, hourLabel(acc.HoursFrom))}}
 }

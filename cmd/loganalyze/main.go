@@ -190,6 +190,35 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	return c, nil
 }
 
+// writeReports writes every report the command line asks for.
+func writeReports(c *config, rep *report.Report, stdout io.Writer) error {
+	for _, path := range c.json {
+		if err := writeOutput(path, stdout, rep.WriteJSON); err != nil {
+			return err
+		}
+	}
+	for _, path := range c.md {
+		if err := writeOutput(path, stdout, rep.WriteMarkdown); err != nil {
+			return err
+		}
+	}
+	for _, path := range c.html {
+		if err := writeOutput(path, stdout, rep.WriteHTML); err != nil {
+			return err
+		}
+	}
+	var popts report.PromOptions
+	if c.promTime != nil {
+		popts.Timestamp = *c.promTime
+	}
+	for _, path := range c.prom {
+		if err := writeOutput(path, stdout, func(w io.Writer) error { return rep.WritePrometheus(w, popts) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // parseWhen reads an RFC 3339 time, a date-time without zone (in loc), or
 // a duration relative to now ("-1h", "-90m").
 func parseWhen(s string, now time.Time, loc *time.Location) (time.Time, error) {
@@ -288,7 +317,11 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		if err := writeHours(dir, acc); err != nil {
 			return 0, err
 		}
+		problems = append(problems, hoursCut("--state", acc)...)
+	} else if baseline != nil {
+		problems = append(problems, hoursCut("--baseline (peak / off-peak)", acc)...)
 	}
+	problems = append(problems, hoursCut("--baseline (peak / off-peak)", baseline)...)
 	findings, notEval := rules.Evaluate(acc, rcfg)
 	rep := report.Build(acc, res, findings, notEval, c.loc)
 	if c.since != nil || c.until != nil {

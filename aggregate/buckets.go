@@ -1,0 +1,302 @@
+package aggregate
+
+import (
+	"sort"
+
+	"loganalyze/ingest"
+)
+
+// Bounds of the retry samples: they keep a fixed share of keys chosen by
+// a hash, so that what is kept does not depend on how the records were
+// split between workers.
+const (
+	// minRetryKeys is the least number of client × key × minute retry
+	// samples kept (64 × --top when that is larger).
+	minRetryKeys = 1 << 16
+	// maxLimitedTimes and maxRequestTimes bound one retry sample.
+	maxLimitedTimes = 32
+	maxRequestTimes = 64
+	// maxBucketUpstreams bounds the upstream_addr split of one bucket.
+	maxBucketUpstreams = 16
+)
+
+// Bucket is one minute of one key that had a 429 or an error response:
+// the counts the storm and burst rules need, and the splits their
+// evidence shows.
+type Bucket struct {
+	Kind   KeyKind
+	Key    [2]string // the key's values, in the order of Kind.Fields()
+	Minute int64     // Unix minute
+	Total  int64     // every response of the key in the minute
+	N429   int64
+	N5xx   int64
+	N499   int64
+	N504   int64
+	// RetryAfterN 429 responses carried Retry-After, RetryAfterS in all.
+	RetryAfterN int64
+	RetryAfterS Total
+	// ErrMs is the request_time of the error responses (5xx, 499), ms;
+	// TimeoutMs of the 504 and 499 ones.
+	ErrMs, TimeoutMs Total
+	// ErrUpN error responses had an upstream time, ErrUpMs in all.
+	ErrUpN  int64
+	ErrUpMs Total
+	// Status counts the 429 and error responses by status.
+	Status map[int]int64
+	// Upstream counts the error responses by upstream_addr ("-" when
+	// absent, "other" past a bound); UpstreamStatus by upstream_status
+	// (0 when absent).
+	Upstream       map[string]int64
+	UpstreamStatus map[int]int64
+}
+
+// KeyHash returns the hash that identifies the bucket's key in the
+// retry samples.
+func (b *Bucket) KeyHash() uint64 {
+	return keyHash(appendKey(nil, b.Kind, []byte(b.Key[0]), []byte(b.Key[1])))
+}
+
+// IsError reports whether a status counts for the error-burst rule.
+func IsError(status int64) bool { return status >= 500 && status < 600 || status == 499 }
+
+// add adds a 429 or error response with its request_time (s, when okRT).
+func (b *Bucket) add(r *ingest.Record, status int64, rt float64, okRT bool) {
+	b.count(int(status))
+	if status == 429 {
+		b.N429++
+		if v, ok := r.Float(ingest.FRetryAfter); ok {
+			b.RetryAfterN++
+			b.RetryAfterS.Add(v)
+		}
+		return
+	}
+	if status == 499 {
+		b.N499++
+	} else {
+		b.N5xx++
+	}
+	if status == 504 {
+		b.N504++
+	}
+	if okRT {
+		b.ErrMs.Add(rt * 1000)
+		if status == 504 || status == 499 {
+			b.TimeoutMs.Add(rt * 1000)
+		}
+	}
+	if v, ok := r.Float(ingest.FUpstreamResponseTime); ok {
+		b.ErrUpN++
+		b.ErrUpMs.Add(v * 1000)
+	}
+	addr := r.Text(ingest.FUpstreamAddr)
+	if addr == nil {
+		addr = dashKey
+	}
+	b.upstream(addr, 1)
+	us, _ := r.Int(ingest.FUpstreamStatus)
+	if b.UpstreamStatus == nil {
+		b.UpstreamStatus = map[int]int64{}
+	}
+	b.UpstreamStatus[int(us)]++
+}
+
+var dashKey = []byte("-")
+
+func (b *Bucket) count(status int) {
+	if b.Status == nil {
+		b.Status = map[int]int64{}
+	}
+	b.Status[status]++
+}
+
+func (b *Bucket) upstream(addr []byte, n int64) {
+	if b.Upstream == nil {
+		b.Upstream = map[string]int64{}
+	}
+	if _, ok := b.Upstream[string(addr)]; !ok && len(b.Upstream) >= maxBucketUpstreams {
+		addr = otherKey
+	}
+	b.Upstream[string(addr)] += n
+}
+
+var otherKey = []byte("other")
+
+func (b *Bucket) merge(o *Bucket) {
+	b.N429 += o.N429
+	b.N5xx += o.N5xx
+	b.N499 += o.N499
+	b.N504 += o.N504
+	b.RetryAfterN += o.RetryAfterN
+	b.RetryAfterS.Merge(o.RetryAfterS)
+	b.ErrMs.Merge(o.ErrMs)
+	b.TimeoutMs.Merge(o.TimeoutMs)
+	b.ErrUpN += o.ErrUpN
+	b.ErrUpMs.Merge(o.ErrUpMs)
+	for k, v := range o.Status {
+		if b.Status == nil {
+			b.Status = map[int]int64{}
+		}
+		b.Status[k] += v
+	}
+	for _, k := range sortedKeys(o.Upstream) {
+		b.upstream([]byte(k), o.Upstream[k])
+	}
+	for k, v := range o.UpstreamStatus {
+		if b.UpstreamStatus == nil {
+			b.UpstreamStatus = map[int]int64{}
+		}
+		b.UpstreamStatus[k] += v
+	}
+}
+
+// Limited is one 429 response: its time and Retry-After (s; 0 when absent).
+type Limited struct {
+	T          int64
+	RetryAfter float64
+}
+
+// RetrySample is what one caller sent to one key in one minute: its 429
+// responses and a sample of its request times (every request up to a
+// bound, then the ones with the smallest hash), so that the gap between
+// a 429 and the caller's next request can be measured after the workers
+// are merged.
+type RetrySample struct {
+	Client string
+	// KeyHash is the hash of the bucket key (Bucket.KeyHash): a sample
+	// does not copy the key.
+	KeyHash  uint64
+	Minute   int64
+	Limited  []Limited
+	Requests []int64
+}
+
+// addRetry adds a request of client to the retry sample of its cell.
+func (s *MinuteStats) addRetry(r *ingest.Record, client []byte, c cell, limited bool) {
+	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
+	if keyHash(s.rkey) > s.retryCut {
+		return
+	}
+	rs := s.Retries[string(s.rkey)]
+	if rs == nil {
+		rs = &RetrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
+		s.Retries[string(s.rkey)] = rs
+		if len(s.Retries) > s.retryKeys+s.retryKeys/4 {
+			s.pruneRetries(s.retryKeys)
+		}
+	}
+	if limited {
+		ra, _ := r.Float(ingest.FRetryAfter)
+		rs.Limited = append(rs.Limited, Limited{T: r.TimeNS, RetryAfter: ra})
+		if len(rs.Limited) > 2*maxLimitedTimes {
+			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
+		}
+	}
+	rs.Requests = append(rs.Requests, r.TimeNS)
+	if len(rs.Requests) > 2*maxRequestTimes {
+		rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
+	}
+}
+
+// mergeRetries adds o's retry samples into s.
+func (s *MinuteStats) mergeRetries(o *MinuteStats) {
+	s.retryCut = min(s.retryCut, o.retryCut)
+	for _, k := range sortedKeys(o.Retries) {
+		if keyHash(k) > s.retryCut {
+			continue
+		}
+		ors := o.Retries[k]
+		rs := s.Retries[k]
+		if rs == nil {
+			s.Retries[k] = ors
+			continue
+		}
+		rs.Limited = append(rs.Limited, ors.Limited...)
+		if len(rs.Limited) > 2*maxLimitedTimes {
+			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
+		}
+		rs.Requests = append(rs.Requests, ors.Requests...)
+		if len(rs.Requests) > 2*maxRequestTimes {
+			rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
+		}
+	}
+	for k := range s.Retries {
+		if keyHash(k) > s.retryCut {
+			delete(s.Retries, k)
+		}
+	}
+	if len(s.Retries) > s.retryKeys+s.retryKeys/4 {
+		s.pruneRetries(s.retryKeys)
+	}
+}
+
+// finishRetries bounds the retry samples to their cap and sorts them.
+func (s *MinuteStats) finishRetries() {
+	s.pruneRetries(s.retryKeys)
+	s.RetriesPruned = s.retryCut != ^uint64(0)
+	for _, rs := range s.Retries {
+		if len(rs.Limited) > maxLimitedTimes {
+			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
+		}
+		if len(rs.Requests) > maxRequestTimes {
+			rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
+		}
+		sort.Slice(rs.Limited, func(i, j int) bool { return rs.Limited[i].T < rs.Limited[j].T })
+		sort.Slice(rs.Requests, func(i, j int) bool { return rs.Requests[i] < rs.Requests[j] })
+	}
+}
+
+// pruneRetries keeps the n retry keys of smallest hash and lowers the
+// cutoff so that a dropped key is never started again. The kept set is
+// the n smallest hashes of all keys seen, however the records were split.
+func (s *MinuteStats) pruneRetries(n int) {
+	if len(s.Retries) <= n {
+		return
+	}
+	type kh struct {
+		k string
+		h uint64
+	}
+	all := make([]kh, 0, len(s.Retries))
+	for k := range s.Retries {
+		all = append(all, kh{k, keyHash(k)})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].h < all[j].h })
+	for _, x := range all[n:] {
+		delete(s.Retries, x.k)
+	}
+	s.retryCut = all[n-1].h
+}
+
+func timeHash(t int64) uint64 {
+	x := uint64(t) * 0x9E3779B97F4A7C15
+	x ^= x >> 31
+	x *= 0xBF58476D1CE4E5B9
+	return x ^ x>>29
+}
+
+// pruneTimes keeps the n times of smallest hash: the same n whatever the
+// order and grouping in which the times were added.
+func pruneTimes(ts []int64, n int) []int64 {
+	sort.Slice(ts, func(i, j int) bool {
+		hi, hj := timeHash(ts[i]), timeHash(ts[j])
+		if hi != hj {
+			return hi < hj
+		}
+		return ts[i] < ts[j]
+	})
+	return ts[:n]
+}
+
+func pruneLimited(ls []Limited, n int) []Limited {
+	sort.Slice(ls, func(i, j int) bool {
+		hi, hj := timeHash(ls[i].T), timeHash(ls[j].T)
+		if hi != hj {
+			return hi < hj
+		}
+		if ls[i].T != ls[j].T {
+			return ls[i].T < ls[j].T
+		}
+		return ls[i].RetryAfter < ls[j].RetryAfter
+	})
+	return ls[:n]
+}

@@ -1,0 +1,304 @@
+package aggregate
+
+import (
+	"encoding/binary"
+	"sort"
+
+	"loganalyze/ingest"
+)
+
+// KeyKind says which fields key the per-minute buckets of the storm and
+// burst rules (SPEC §5): region and model when the record has both, else
+// the first of upstream_addr, host and uri it has, else the whole input.
+// Each record is bucketed under the best key it has.
+type KeyKind uint8
+
+// Key kinds, best first.
+const (
+	KeyRegionModel KeyKind = iota
+	KeyUpstream
+	KeyHost
+	KeyURI
+	KeyAll
+	NumKeyKinds
+)
+
+var keyFields = [NumKeyKinds][]string{
+	KeyRegionModel: {"region", "model"},
+	KeyUpstream:    {"upstream_addr"},
+	KeyHost:        {"host"},
+	KeyURI:         {"uri"},
+	KeyAll:         {"all"},
+}
+
+// Fields returns the names of the fields k keys by, in the order of a
+// bucket's Key; KeyAll's one name is "all", with the value "".
+func (k KeyKind) Fields() []string { return keyFields[k] }
+
+// bucketKey returns the best key of r and its values: the last address
+// of an upstream list ("10.0.0.1:80, 10.0.0.2:80" is the second, the one
+// that answered), the uri without its query.
+func bucketKey(r *ingest.Record) (KeyKind, []byte, []byte) {
+	if region, model := r.Text(ingest.FRegion), r.Text(ingest.FModel); region != nil && model != nil {
+		return KeyRegionModel, region, model
+	}
+	if a := r.Text(ingest.FUpstreamAddr); a != nil {
+		return KeyUpstream, lastListItem(a), nil
+	}
+	if h := r.Text(ingest.FHost); h != nil {
+		return KeyHost, h, nil
+	}
+	if u := r.Text(ingest.FURI); u != nil {
+		return KeyURI, Path(u), nil
+	}
+	return KeyAll, nil, nil
+}
+
+// appendKey appends the bytes a key is hashed from.
+func appendKey(b []byte, kind KeyKind, k0, k1 []byte) []byte {
+	return append(append(append(append(b, byte(kind)), k0...), 0), k1...)
+}
+
+// lastListItem returns the last item of a comma-separated list, trimmed.
+func lastListItem(b []byte) []byte {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == ',' {
+			b = b[i+1:]
+			break
+		}
+	}
+	for len(b) > 0 && b[0] == ' ' {
+		b = b[1:]
+	}
+	for len(b) > 0 && b[len(b)-1] == ' ' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// Bounds of the per-minute state, per key of --top (at the default of
+// 1000): 512 Ki key × minutes counted (35 region × model pairs for ten
+// days; 1000 for eight and a half hours), 64 Ki of them with 429 or
+// error details. Past a bound the oldest key × minutes are dropped:
+// which ones depends only on the records' times and keys, so the
+// buckets that remain are exact whatever the split between workers, and
+// MinuteStats.JudgedFrom says from when.
+const (
+	cellsPerTop   = 512
+	bucketsPerTop = 64
+)
+
+// cell is one key × minute: the key's hash and the Unix minute. Cells
+// are ordered by minute, then hash; "latest" is largest.
+type cell struct {
+	h      uint64
+	minute int64
+}
+
+func (a cell) less(b cell) bool {
+	if a.minute != b.minute {
+		return a.minute < b.minute
+	}
+	return a.h < b.h
+}
+
+// MinuteStats is what the storm and burst rules need: per key and minute,
+// the responses, and for the minutes with a 429 or an error response the
+// details their evidence shows; and samples of who retried when.
+type MinuteStats struct {
+	// Buckets, after the merge, are the key × minutes that had a 429 or
+	// an error response, sorted by kind, key and minute.
+	Buckets []*Bucket
+	// Records counts the records bucketed under each kind of key.
+	Records [NumKeyKinds]int64
+	// JudgedFrom, when not zero, is the Unix minute from which every key
+	// × minute was kept: the log held more than the bound, and earlier
+	// minutes were dropped (some keys of JudgedFrom − 1 too).
+	JudgedFrom int64
+	// Retries are samples of each caller's requests per key and minute.
+	Retries map[string]*RetrySample
+	// RetriesPruned is set when retry samples were dropped to bound memory.
+	RetriesPruned bool
+
+	cells              map[cell]int64
+	buckets            map[cell]*Bucket
+	cellCut, bucketCut cell // the latest cell dropped, when capped
+	cellsCapped        bool
+	bucketsCapped      bool
+	maxCells           int
+	maxBuckets         int
+	retryCut           uint64 // retry keys hashing above it are not kept
+	retryKeys          int
+	key, rkey          []byte
+}
+
+func newMinuteStats(top int) *MinuteStats {
+	return &MinuteStats{
+		Retries:    map[string]*RetrySample{},
+		cells:      map[cell]int64{},
+		buckets:    map[cell]*Bucket{},
+		maxCells:   cellsPerTop * top,
+		maxBuckets: bucketsPerTop * top,
+		retryCut:   ^uint64(0),
+		retryKeys:  max(minRetryKeys, 64*top),
+	}
+}
+
+// add adds a record that has a time.
+func (s *MinuteStats) add(r *ingest.Record, rt float64, okRT bool) {
+	kind, k0, k1 := bucketKey(r)
+	s.Records[kind]++
+	s.key = appendKey(s.key[:0], kind, k0, k1)
+	c := cell{h: keyHash(s.key), minute: floorDiv(r.TimeNS, 60e9)}
+	status, okStatus := r.Int(ingest.FStatus)
+	// The retry samples have their own bound, by hash.
+	if client := r.Text(ingest.FClient); client != nil {
+		s.addRetry(r, client, c, okStatus && status == 429)
+	}
+	if s.cellsCapped && !s.cellCut.less(c) {
+		return
+	}
+	s.cells[c]++
+	if len(s.cells) > s.maxCells+s.maxCells/4 {
+		s.cutCells(keepLatest(s.cells, s.maxCells))
+	}
+	if okStatus && (status == 429 || IsError(status)) {
+		if b := s.bucket(c, kind, k0, k1); b != nil {
+			b.add(r, status, rt, okRT)
+		}
+	}
+}
+
+// bucket returns the bucket of c, starting it; nil when c is too old to
+// be kept.
+func (s *MinuteStats) bucket(c cell, kind KeyKind, k0, k1 []byte) *Bucket {
+	if b := s.buckets[c]; b != nil {
+		return b
+	}
+	if s.bucketsCapped && !s.bucketCut.less(c) {
+		return nil
+	}
+	b := &Bucket{Kind: kind, Key: [2]string{string(k0), string(k1)}, Minute: c.minute}
+	s.buckets[c] = b
+	if len(s.buckets) > s.maxBuckets+s.maxBuckets/4 {
+		s.cutBuckets(keepLatest(s.buckets, s.maxBuckets))
+	}
+	return s.buckets[c]
+}
+
+// keepLatest keeps the n latest cells of m and returns the latest one it
+// dropped, and whether it dropped any.
+func keepLatest[V any](m map[cell]V, n int) (cell, bool) {
+	if len(m) <= n {
+		return cell{}, false
+	}
+	cs := make([]cell, 0, len(m))
+	for c := range m {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[j].less(cs[i]) })
+	for _, c := range cs[n:] {
+		delete(m, c)
+	}
+	return cs[n], true
+}
+
+func (s *MinuteStats) cutCells(c cell, dropped bool) {
+	if dropped && (!s.cellsCapped || s.cellCut.less(c)) {
+		s.cellCut, s.cellsCapped = c, true
+	}
+}
+
+func (s *MinuteStats) cutBuckets(c cell, dropped bool) {
+	if dropped && (!s.bucketsCapped || s.bucketCut.less(c)) {
+		s.bucketCut, s.bucketsCapped = c, true
+	}
+}
+
+// merge adds o into s.
+func (s *MinuteStats) merge(o *MinuteStats) {
+	for i, n := range o.Records {
+		s.Records[i] += n
+	}
+	s.cutCells(o.cellCut, o.cellsCapped)
+	s.cutBuckets(o.bucketCut, o.bucketsCapped)
+	for c, n := range o.cells {
+		s.cells[c] += n
+	}
+	for c, ob := range o.buckets {
+		if b := s.buckets[c]; b != nil {
+			b.merge(ob)
+		} else {
+			s.buckets[c] = ob
+		}
+	}
+	s.applyCuts()
+	if len(s.cells) > s.maxCells+s.maxCells/4 {
+		s.cutCells(keepLatest(s.cells, s.maxCells))
+	}
+	if len(s.buckets) > s.maxBuckets+s.maxBuckets/4 {
+		s.cutBuckets(keepLatest(s.buckets, s.maxBuckets))
+	}
+	s.mergeRetries(o)
+}
+
+// applyCuts drops the cells and buckets at or before the cuts.
+func (s *MinuteStats) applyCuts() {
+	if s.cellsCapped {
+		for c := range s.cells {
+			if !s.cellCut.less(c) {
+				delete(s.cells, c)
+			}
+		}
+	}
+	if s.bucketsCapped {
+		for c := range s.buckets {
+			if !s.bucketCut.less(c) {
+				delete(s.buckets, c)
+			}
+		}
+	}
+}
+
+// finish bounds the state to its caps, gives each bucket its minute's
+// responses and sorts the buckets. Call it once, after the last merge.
+func (s *MinuteStats) finish() {
+	s.cutCells(keepLatest(s.cells, s.maxCells))
+	s.cutBuckets(keepLatest(s.buckets, s.maxBuckets))
+	if s.cellsCapped || s.bucketsCapped {
+		cut := s.cellCut
+		if s.bucketsCapped && (!s.cellsCapped || cut.less(s.bucketCut)) {
+			cut = s.bucketCut
+		}
+		s.JudgedFrom = cut.minute + 1
+	}
+	s.Buckets = s.Buckets[:0]
+	for c, b := range s.buckets {
+		// A bucket whose minute's count was dropped is older than
+		// JudgedFrom: it cannot be judged.
+		if n, ok := s.cells[c]; ok {
+			b.Total = n
+			s.Buckets = append(s.Buckets, b)
+		}
+	}
+	sort.Slice(s.Buckets, func(i, j int) bool { return s.Buckets[i].before(s.Buckets[j]) })
+	s.cells, s.buckets = nil, nil
+	s.finishRetries()
+}
+
+// before orders buckets by kind, key and minute.
+func (b *Bucket) before(o *Bucket) bool {
+	if b.Kind != o.Kind {
+		return b.Kind < o.Kind
+	}
+	if b.Key != o.Key {
+		return b.Key[0] < o.Key[0] || b.Key[0] == o.Key[0] && b.Key[1] < o.Key[1]
+	}
+	return b.Minute < o.Minute
+}
+
+// cellBytes appends c to b, for the key of a retry sample.
+func cellBytes(b []byte, c cell) []byte {
+	b = binary.BigEndian.AppendUint64(b, c.h)
+	return binary.BigEndian.AppendUint64(b, uint64(c.minute))
+}

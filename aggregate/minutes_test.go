@@ -1,0 +1,138 @@
+package aggregate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+func TestBucketKey(t *testing.T) {
+	for _, c := range []struct {
+		kv   []string
+		kind KeyKind
+		key  string
+	}{
+		{[]string{"region", "eu", "model", "m", "upstream_addr", "10.0.0.1:80"}, KeyRegionModel, "eu/m"},
+		{[]string{"region", "eu", "upstream_addr", "10.0.0.2:80 , 10.0.0.1:80", "http_host", "h"}, KeyUpstream, "10.0.0.1:80/"},
+		{[]string{"model", "m", "server_name", "h", "uri", "/x?y"}, KeyHost, "h/"},
+		{[]string{"request", "GET /v1/x?y=1 HTTP/1.1"}, KeyURI, "/v1/x/"},
+		{[]string{"status", "200"}, KeyAll, "/"},
+	} {
+		kind, k0, k1 := bucketKey(rec(t, c.kv...))
+		if kind != c.kind || string(k0)+"/"+string(k1) != c.key {
+			t.Errorf("%v: %v %q/%q, want %v %q", c.kv, kind.Fields(), k0, k1, c.kind.Fields(), c.key)
+		}
+	}
+}
+
+type minuteRec struct {
+	t      int64
+	key    string // uri
+	client string
+	status int64
+}
+
+// minuteRecs spreads n records of keys uris over minutes minutes, a
+// third of them 429 or 5xx.
+func minuteRecs(seed uint64, n, minutes, uris int) []minuteRec {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	base := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC).UnixNano()
+	statuses := []int64{200, 200, 200, 200, 429, 502}
+	out := make([]minuteRec, n)
+	for i := range out {
+		out[i] = minuteRec{
+			t:      base + rng.Int64N(int64(minutes)*60e9),
+			key:    "/u" + strconv.Itoa(rng.IntN(uris)),
+			client: "c" + strconv.Itoa(rng.IntN(50)),
+			status: statuses[rng.IntN(len(statuses))],
+		}
+	}
+	return out
+}
+
+func addMinuteRecs(a *Accumulator, recs []minuteRec) {
+	var r ingest.Record
+	for _, x := range recs {
+		r.Reset()
+		r.SetTime(x.t)
+		r.SetText(ingest.FURI, []byte(x.key))
+		r.SetText(ingest.FClient, []byte(x.client))
+		r.SetFloat(ingest.FStatus, float64(x.status))
+		r.SetFloat(ingest.FRequestTime, 0.1)
+		a.Add(&r)
+	}
+}
+
+func dumpMinutes(s *MinuteStats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "judged from %d, records %v\n", s.JudgedFrom, s.Records)
+	for _, x := range s.Buckets {
+		fmt.Fprintf(&b, "%v %q %d: %d %d %d %v\n", x.Kind.Fields(), x.Key, x.Minute, x.Total, x.N429, x.N5xx, x.Status)
+	}
+	var keys []string
+	for k, rs := range s.Retries {
+		keys = append(keys, fmt.Sprintf("%q %s %x %d %v %v", k, rs.Client, rs.KeyHash, rs.Minute, rs.Limited, rs.Requests))
+	}
+	sort.Strings(keys)
+	b.WriteString(strings.Join(keys, "\n"))
+	return b.String()
+}
+
+// The storm and burst buckets are bounded, and the same whatever the
+// order of the records and their split between workers: past the bound,
+// the latest key × minutes are kept, exactly.
+func TestMinutesBoundedAndSameWhateverTheSplit(t *testing.T) {
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const top = 2 // 1024 cells, 128 buckets
+	recs := minuteRecs(1, 6000, 600, 4)
+	sort.Slice(recs, func(i, j int) bool { return recs[i].t < recs[j].t })
+	oracle := map[[2]string]int64{}
+	for _, x := range recs {
+		oracle[[2]string{x.key, strconv.FormatInt(x.t/60e9, 10)}]++
+	}
+	var want string
+	shuffled := append([]minuteRec(nil), recs...)
+	rand.New(rand.NewPCG(2, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, in := range [][]minuteRec{recs, shuffled} {
+		for _, workers := range []int{1, 2, 7} {
+			accs := make([]*Accumulator, workers)
+			for w := range accs {
+				accs[w] = New(Options{Mapping: m, Top: top})
+				addMinuteRecs(accs[w], in[w*len(in)/workers:(w+1)*len(in)/workers])
+			}
+			s := MergeAll(accs).Rules.Minutes
+			got := dumpMinutes(s)
+			if want == "" {
+				want = got
+				if len(s.Buckets) > bucketsPerTop*top || s.JudgedFrom == 0 {
+					t.Fatalf("%d buckets, judged from %d: want at most %d, and a cut", len(s.Buckets), s.JudgedFrom, bucketsPerTop*top)
+				}
+				for _, b := range s.Buckets {
+					if b.Minute < s.JudgedFrom-1 || b.Total != oracle[[2]string{b.Key[0], strconv.FormatInt(b.Minute, 10)}] {
+						t.Fatalf("bucket %q %d: total %d, want %d (judged from %d)", b.Key, b.Minute, b.Total,
+							oracle[[2]string{b.Key[0], strconv.FormatInt(b.Minute, 10)}], s.JudgedFrom)
+					}
+				}
+			} else if got != want {
+				gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+				for i := range min(len(gl), len(wl)) {
+					if gl[i] != wl[i] {
+						t.Logf("line %d:\n got %s\nwant %s", i, gl[i], wl[i])
+						break
+					}
+				}
+				t.Fatalf("%d workers: the minute buckets differ from one sorted pass", workers)
+			}
+		}
+	}
+}
