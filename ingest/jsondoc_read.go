@@ -34,7 +34,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			return
 		}
 		if fs.seen == nil {
-			fs.seen = topKeys(e.text, MaxSeen)
+			// The first element's names pick the file's source; its
+			// parsers are made from the schema once the first chunk is
+			// sent, after this.
+			p.applySource(fs, topKeys(e.text, MaxSeen))
 		}
 		// An element is at most MaxLine bytes and the chunk is flushed
 		// past chunkSize, so the pool's buffer never grows.

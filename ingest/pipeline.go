@@ -399,7 +399,14 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format == Nginx {
 		fs.cfg.nginx = p.textFormat(head)
 	}
-	fs.source, fs.seen = describeText(fs.format, &fs.cfg, head)
+	if src, seen := describeText(fs.format, &fs.cfg, head); src != "" || seen != nil {
+		if fs.source == "" {
+			fs.source = src
+		}
+		if fs.seen == nil {
+			fs.seen = seen
+		}
+	}
 	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
 		return err
 	}

@@ -148,7 +148,7 @@ var realCases = []struct {
 	{"litellm-spend/spend_logs_payload.json", litellmOracle},
 	{"litellm-spend/standard_logging_payload.json", litellmOracle},
 	{"ingress-nginx-upstreaminfo.log", func(t *testing.T, path string) realWant {
-		w := realWant{status: map[string]int64{}, source: "nginx"}
+		w := realWant{status: map[string]int64{}, source: "ingress-nginx"}
 		// ... "$http_user_agent" $request_length $request_time [$proxy_upstream_name] ...
 		re := regexp.MustCompile(`^\S+ - \S+ \[[^\]]+\] "[^"]*" (\d{3}) \d+ "[^"]*" "[^"]*" \d+ ([\d.]+) \[`)
 		for _, l := range readLines(t, path) {
