@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"loganalyze/gen"
 	"loganalyze/ingest"
@@ -144,9 +145,7 @@ func TestDocFixtures(t *testing.T) {
 				if v, ok := e["prompt_tokens"].(float64); ok {
 					prompt += int64(v)
 				}
-				if v, ok := e["request_time"].(float64); ok {
-					reqTime += v
-				}
+				reqTime += sourceDuration(t, e)
 			}
 			dir := t.TempDir()
 			gz := filepath.Join(dir, c.name+".gz")
@@ -373,4 +372,31 @@ func BenchmarkIngestJSONDoc(b *testing.B) {
 		return nil
 	})
 	benchRun(b, path, size, 2)
+}
+
+// sourceDuration is an element's request time in seconds by its source's
+// names: request_time, new-api's use_time (s), one-api's elapsed_time
+// (ms), LiteLLM's endTime − startTime.
+func sourceDuration(t *testing.T, e map[string]any) float64 {
+	if v, ok := e["request_time"].(float64); ok {
+		return v
+	}
+	if v, ok := e["use_time"].(float64); ok {
+		return v
+	}
+	if v, ok := e["elapsed_time"].(float64); ok {
+		return v / 1000
+	}
+	st, ok1 := e["startTime"].(string)
+	en, ok2 := e["endTime"].(string)
+	if ok1 && ok2 {
+		const layout = "2006-01-02 15:04:05.999999"
+		a, err1 := time.Parse(layout, st)
+		b, err2 := time.Parse(layout, en)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("oracle cannot read %q / %q", st, en)
+		}
+		return b.Sub(a).Seconds()
+	}
+	return 0
 }

@@ -83,8 +83,8 @@ func (p *ltsvParser) bindings(n int, label []byte) Bindings {
 		return p.binds[n]
 	}
 	b := p.schema.Lookup(label)
-	if len(b) == 0 {
-		b = ltsvOnly[string(label)]
+	if only, ok := ltsvOnly[string(label)]; ok && !mapped(b) {
+		b = only
 	}
 	if n < len(p.labels) {
 		p.labels[n] = append(p.labels[n][:0], label...)
@@ -150,4 +150,15 @@ func ltsvLabels(line []byte, max int) []string {
 		}
 	}
 	return out
+}
+
+// mapped reports whether bs holds a --map binding, which beats the
+// LTSV-only names.
+func mapped(bs Bindings) bool {
+	for _, b := range bs {
+		if b.Prio == prioMapped {
+			return true
+		}
+	}
+	return false
 }

@@ -301,7 +301,8 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		// The reference period keeps all its records: --since and --until
 		// bound the window, not the baseline.
 		baseOpts.HasSince, baseOpts.HasUntil = false, false
-		baccs, bres, err := ingest.Run(c.baseline, ingest.Options{
+		var baccs []*aggregate.Accumulator
+		baccs, bres, err = ingest.Run(c.baseline, ingest.Options{
 			Format: c.format, Source: c.source, LogFormats: c.logFormats, Schema: schema, Location: c.loc, Workers: c.workers, Stdin: stdin,
 		}, func() *aggregate.Accumulator { return aggregate.New(baseOpts) })
 		if err != nil {
