@@ -196,15 +196,7 @@ func (r *Report) htmlView() *htmlView {
 
 // htmlVerdict fills the banner's verdict and headline.
 func (r *Report) htmlVerdict(v *htmlView) {
-	var crit, warn int
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case rules.Crit:
-			crit++
-		case rules.Warn:
-			warn++
-		}
-	}
+	crit, warn := r.severityCounts()
 	if len(r.Findings) == 0 {
 		v.Headline = "nothing to fix"
 	} else {

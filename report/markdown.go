@@ -115,15 +115,7 @@ func (r *Report) markdownLatency(p func(string, ...any)) {
 }
 
 func (r *Report) verdictLine() string {
-	var crit, warn int
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case rules.Crit:
-			crit++
-		case rules.Warn:
-			warn++
-		}
-	}
+	crit, warn := r.severityCounts()
 	window := "no timestamps"
 	if r.Window != nil {
 		window = r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")

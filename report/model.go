@@ -358,3 +358,16 @@ func (r *Report) SetWindow(since, until *time.Time) {
 		r.Window.To = until.In(r.Location)
 	}
 }
+
+// severityCounts counts the findings by severity, for the verdict lines.
+func (r *Report) severityCounts() (crit, warn int) {
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case rules.Crit:
+			crit++
+		case rules.Warn:
+			warn++
+		}
+	}
+	return crit, warn
+}
