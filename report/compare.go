@@ -63,19 +63,16 @@ type CompareRow struct {
 // Compare builds the comparison of after (the window) with before.
 func Compare(against, label string, before, after *sketch.Set) *Comparison {
 	c := &Comparison{Against: against, Label: label}
-	for m := range aggregate.NumMetrics {
+	for m, changes := range sketch.Compare(before, after) {
 		mc := MetricComparison{Metric: aggregate.MetricNames[m]}
-		if row, ok := compareRow("all", before.All, after.All, m); ok {
+		if changes.All != nil {
+			row := compareRow(changes.All)
 			mc.All = &row
 		}
-		for d, dim := range after.Dims {
-			dc := DimComparison{Dim: dim.Name}
-			for _, ke := range dim.Sorted() {
-				if be := before.Dims[d].Get(ke.Key); be != nil {
-					if row, ok := compareRow(ke.Key, be, ke.Entry, m); ok {
-						dc.Rows = append(dc.Rows, row)
-					}
-				}
+		for _, dim := range changes.By {
+			dc := DimComparison{Dim: dim.Dim}
+			for i := range dim.Changes {
+				dc.Rows = append(dc.Rows, compareRow(&dim.Changes[i]))
 			}
 			sort.SliceStable(dc.Rows, func(i, j int) bool { return dc.Rows[i].After.Count > dc.Rows[j].After.Count })
 			if len(dc.Rows) > 0 {
@@ -89,21 +86,17 @@ func Compare(against, label string, before, after *sketch.Set) *Comparison {
 	return c
 }
 
-func compareRow(key string, before, after *sketch.Entry, m int) (CompareRow, bool) {
-	b, a := before.Metric(m), after.Metric(m)
-	if b == nil || a == nil || b.Count() == 0 || a.Count() == 0 {
-		return CompareRow{}, false
-	}
-	ratio := func(q float64) float64 {
-		if x := b.Quantile(q); x > 0 {
-			return round3(a.Quantile(q) / x)
-		}
-		return 0
-	}
+// compareRow is a change with the report's fixed precision.
+func compareRow(ch *sketch.Change) CompareRow {
 	return CompareRow{
-		Key: key, Before: summarize(key, b, before.Count), After: summarize(key, a, after.Count),
-		P50Ratio: ratio(0.5), P95Ratio: ratio(0.95), P99Ratio: ratio(0.99),
-	}, true
+		Key: ch.Key, Before: rounded(ch.Key, ch.Before), After: rounded(ch.Key, ch.After),
+		P50Ratio: round3(ch.P50Ratio), P95Ratio: round3(ch.P95Ratio), P99Ratio: round3(ch.P99Ratio),
+	}
+}
+
+// rounded is a summary as the report shows it.
+func rounded(key string, s sketch.Summary) Quantiles {
+	return Quantiles{Key: key, Count: s.Count, P50: round3(s.P50), P95: round3(s.P95), P99: round3(s.P99), Mean: round3(s.Mean), Max: round3(s.Max)}
 }
 
 // AddComparison adds a comparison to the report.

@@ -24,21 +24,18 @@ func regressionNeeds(acc *aggregate.Accumulator, _ *Config) string {
 // per metric, dimension and key — with the same one in the previous hour
 // of the state directory.
 func regression(acc *aggregate.Accumulator, c *Config) []Finding {
-	prev := acc.History.Previous
 	hour := time.Unix(acc.History.PreviousHour, 0).UTC().Format("2006-01-02T15:04Z")
 	var out []Finding
-	for m := range aggregate.NumMetrics {
-		if f, ok := regressed(c.Regression, m, "all", "all", acc.Set.All, prev.All, hour); ok {
-			out = append(out, f)
+	for m, mc := range sketch.Compare(acc.History.Previous, acc.Set) {
+		if mc.All != nil {
+			if f, ok := regressed(c.Regression, m, "all", mc.All, hour); ok {
+				out = append(out, f)
+			}
 		}
-		for d, dim := range acc.Set.Dims {
+		for _, dc := range mc.By {
 			var found []Finding
-			for _, ke := range dim.Sorted() {
-				pe := prev.Dims[d].Get(ke.Key)
-				if pe == nil {
-					continue
-				}
-				if f, ok := regressed(c.Regression, m, dim.Name, ke.Key, ke.Entry, pe, hour); ok {
+			for i := range dc.Changes {
+				if f, ok := regressed(c.Regression, m, dc.Dim, &dc.Changes[i], hour); ok {
 					found = append(found, f)
 				}
 			}
@@ -63,12 +60,12 @@ func capKeys(fs []Finding, max int64) []Finding {
 	return kept
 }
 
-func regressed(c RegressionConfig, m int, dim, key string, now, before *sketch.Entry, hour string) (Finding, bool) {
-	s, p := now.Metric(m), before.Metric(m)
-	if s == nil || p == nil || s.Count() < c.MinRequests || p.Count() < c.MinRequests {
+func regressed(c RegressionConfig, m int, dim string, ch *sketch.Change, hour string) (Finding, bool) {
+	now, prev := ch.After, ch.Before
+	if now.Count < c.MinRequests || prev.Count < c.MinRequests {
 		return Finding{}, false
 	}
-	p99, prev99 := s.Quantile(0.99), p.Quantile(0.99)
+	p99, prev99 := now.P99, prev.P99
 	if p99 < c.MinRatio*prev99 || p99-prev99 < c.MinIncreaseMs || prev99 <= 0 {
 		return Finding{}, false
 	}
@@ -78,6 +75,7 @@ func regressed(c RegressionConfig, m int, dim, key string, now, before *sketch.E
 		sev = Crit
 	}
 	metric := aggregate.MetricNames[m]
+	key := ch.Key
 	what := dim + " " + key
 	if dim == "all" {
 		what = "all requests"
@@ -89,12 +87,12 @@ func regressed(c RegressionConfig, m int, dim, key string, now, before *sketch.E
 		Title:    fmt.Sprintf("%s p99 of %s rose %.1f× over the previous hour", metric, what, ratio),
 		Evidence: Fields{
 			{"p99_ms", round(p99, 3)}, {"previous_p99_ms", round(prev99, 3)}, {"ratio", round(ratio, 2)},
-			{"requests", s.Count()}, {"previous_requests", p.Count()}, {"previous_hour", hour},
-			{"mean_ms", round(s.Mean(), 3)}, {"previous_mean_ms", round(p.Mean(), 3)},
+			{"requests", now.Count}, {"previous_requests", prev.Count}, {"previous_hour", hour},
+			{"mean_ms", round(now.Mean, 3)}, {"previous_mean_ms", round(prev.Mean, 3)},
 		},
 		// Impact: how much longer the average request took than in the
 		// previous hour.
-		Impact: impact(s.Mean()-p.Mean(), s.Count()),
+		Impact: impact(now.Mean-prev.Mean, now.Count),
 		Advice: fmt.Sprintf("Look at what changed for %s since %s (deploys, upstream capacity, traffic mix): its %s p99 went from %.0f ms to %.0f ms.",
 			what, hour, metric, prev99, p99),
 	}, true
