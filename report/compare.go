@@ -22,13 +22,6 @@ type Comparison struct {
 	Peak, OffPeak *Comparison
 }
 
-// SetPeaks adds the peak and off-peak comparisons: the busiest quarter
-// of the hours before with that of after, and the quietest likewise.
-func (c *Comparison) SetPeaks(beforePeak, afterPeak, beforeOff, afterOff *sketch.Set) {
-	c.Peak = Compare(c.Against, c.Label+", busiest quarter of hours", beforePeak, afterPeak)
-	c.OffPeak = Compare(c.Against, c.Label+", quietest quarter of hours", beforeOff, afterOff)
-}
-
 // all returns c followed by its peak and off-peak comparisons, if any.
 func (c *Comparison) all() []*Comparison {
 	if c.Peak == nil {
@@ -60,8 +53,40 @@ type CompareRow struct {
 	P50Ratio, P95Ratio, P99Ratio float64
 }
 
-// Compare builds the comparison of after (the window) with before.
-func Compare(against, label string, before, after *sketch.Set) *Comparison {
+// Reference is a period the window is compared with: a --baseline, or
+// an earlier hour of the state directory.
+type Reference struct {
+	// Against names it in the JSON report: "baseline", "previous_hour"
+	// or "day_before"; Label describes it for people.
+	Against, Label string
+	// Set is its sketches, compared with the window's.
+	Set *sketch.Set
+	// Peaks, when both the reference and the window span several hours,
+	// are the sketches of their busiest and quietest quarters of hours;
+	// else nil.
+	Peaks *Peaks
+}
+
+// Peaks are the busiest (Peak) and the quietest (OffPeak) quarter of the
+// hours of the reference (Before) and of the window (After).
+type Peaks struct {
+	PeakBefore, PeakAfter       *sketch.Set
+	OffPeakBefore, OffPeakAfter *sketch.Set
+}
+
+// compare builds the comparison of the window's set with the reference,
+// and of their peak and off-peak hours.
+func (ref *Reference) compare(window *sketch.Set) *Comparison {
+	c := compare(ref.Against, ref.Label, ref.Set, window)
+	if p := ref.Peaks; p != nil {
+		c.Peak = compare(ref.Against, ref.Label+", busiest quarter of hours", p.PeakBefore, p.PeakAfter)
+		c.OffPeak = compare(ref.Against, ref.Label+", quietest quarter of hours", p.OffPeakBefore, p.OffPeakAfter)
+	}
+	return c
+}
+
+// compare builds the comparison of after (the window) with before.
+func compare(against, label string, before, after *sketch.Set) *Comparison {
 	c := &Comparison{Against: against, Label: label}
 	for m, changes := range sketch.Compare(before, after) {
 		mc := MetricComparison{Metric: aggregate.MetricNames[m]}
@@ -98,9 +123,6 @@ func compareRow(ch *sketch.Change) CompareRow {
 func rounded(key string, s sketch.Summary) Quantiles {
 	return Quantiles{Key: key, Count: s.Count, P50: round3(s.P50), P95: round3(s.P95), P99: round3(s.P99), Mean: round3(s.Mean), Max: round3(s.Max)}
 }
-
-// AddComparison adds a comparison to the report.
-func (r *Report) AddComparison(c *Comparison) { r.Comparisons = append(r.Comparisons, c) }
 
 // jsonName is the comparison's key in the JSON report: the first one is
 // "comparison" (SPEC §6), the others "comparison_" + Against.

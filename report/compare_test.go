@@ -47,7 +47,7 @@ func TestCompareAgainstSortedValues(t *testing.T) {
 	before, bv := compareSet(m, 1, 4, func(int) float64 { return 1 })
 	// After: one more region (absent before), region 2 three times slower.
 	after, av := compareSet(m, 2, 5, func(i int) float64 { return map[bool]float64{true: 3, false: 1}[i == 2] })
-	c := Compare("baseline", "test", before, after)
+	c := compare("baseline", "test", before, after)
 	if len(c.Metrics) != 1 || c.Metrics[0].Metric != "request_time" {
 		t.Fatalf("metrics %+v, want request_time only", c.Metrics)
 	}
@@ -78,8 +78,7 @@ func TestCompareAgainstSortedValues(t *testing.T) {
 		t.Errorf("rows %s, want the keys both sides have, largest first", got)
 	}
 
-	r := &Report{}
-	r.AddComparison(c)
+	r := &Report{Comparisons: []*Comparison{c}}
 	b, err := json.Marshal(r.comparisonsJSON())
 	if err != nil {
 		t.Fatal(err)

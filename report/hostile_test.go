@@ -97,15 +97,16 @@ func hostilePath(t *testing.T) string {
 
 func hostileReport(t *testing.T) *Report {
 	t.Helper()
-	r := buildFrom(t, hostileJSONL(t), []string{hostilePath(t)}, 1, 1000, hostileFindings())
+	in := inputFrom(t, hostileJSONL(t), []string{hostilePath(t)}, 1, 1000, hostileFindings())
+	// A comparison, so that its tables are checked too.
+	in.References = []Reference{{Against: "baseline", Label: "the baseline (<script>alert(1)</script>|x)", Set: in.Aggregate.Set}}
+	r := Build(in)
 	if len(r.Unread) != 1 || !strings.Contains(r.Unread[0].Path, "<script>alert(1)</script>") {
 		t.Fatalf("the hostile file is not unread: %v", r.Unread)
 	}
 	if r.Input.Records != int64(3*len(hostileStrings)) {
 		t.Fatalf("read %d hostile records, want %d (bad: %v)", r.Input.Records, 3*len(hostileStrings), r.Input.Problems)
 	}
-	// A comparison, so that its tables are checked too.
-	r.AddComparison(Compare("baseline", "the baseline (<script>alert(1)</script>|x)", r.Sketches, r.Sketches))
 	return r
 }
 
@@ -123,7 +124,7 @@ func hostileNoDataReport(t *testing.T) *Report {
 		})
 		in.Problems = append(in.Problems, ingest.Problem{File: s, Line: 1, Reason: s})
 	}
-	r := Build(acc, in, hostileFindings(), nil, time.UTC)
+	r := Build(BuildInput{Aggregate: acc, Read: in, Findings: hostileFindings(), Location: time.UTC})
 	if r.NoData == nil || len(r.Unread) != len(hostileStrings) {
 		t.Fatalf("no_data %v, unread %d", r.NoData, len(r.Unread))
 	}

@@ -6,6 +6,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -48,8 +49,9 @@ type Report struct {
 	// in the window carries request_time (nodata.go).
 	NoData *NoData
 	// Unread are the files that held data of which not one record could
-	// be read.
-	Unread []UnreadFile
+	// be read; BaselineUnread are such files of the baseline.
+	Unread         []UnreadFile
+	BaselineUnread []UnreadFile
 }
 
 // TableKeys is how many keys of a dimension the Markdown and HTML tables
@@ -151,58 +153,65 @@ type Histogram struct {
 	Bins   []HistBin
 }
 
-// Build makes the view model from the merged aggregate, what ingest read
-// and what the rules found.
-func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Finding, notEval []rules.NotEvaluated, loc *time.Location) *Report {
+// BuildInput is everything a report is built from.
+type BuildInput struct {
+	// Aggregate is the window's merged aggregate; Read is what ingest
+	// read of the window's logs.
+	Aggregate *aggregate.Accumulator
+	Read      *ingest.Result
+	// Findings and NotEvaluated are what the rules made of Aggregate.
+	Findings     []rules.Finding
+	NotEvaluated []rules.NotEvaluated
+	// Location is the zone every time is shown in; nil means UTC.
+	Location *time.Location
+	// Since and Until, where not nil, are the window's bounds instead of
+	// the span of the records' times.
+	Since, Until *time.Time
+	// Baseline is what ingest read of the baseline's logs, or nil: its
+	// problems follow the window's, its unread files are
+	// Report.BaselineUnread.
+	Baseline *ingest.Result
+	// Problems follow those of ingest: state files skipped, hours not
+	// kept.
+	Problems []ingest.Problem
+	// References are the periods the window is compared with, in the
+	// report's order (compare.go).
+	References []Reference
+}
+
+// Build makes the finished view model.
+func Build(in BuildInput) *Report {
+	acc, read, loc := in.Aggregate, in.Read, in.Location
 	if loc == nil {
 		loc = time.UTC
 	}
 	r := &Report{
 		Input: Input{
-			Records:    in.Records(),
-			BadLines:   in.BadLines(),
-			Files:      in.Files,
-			Problems:   in.Problems,
-			Incomplete: in.Incomplete(),
+			Records:    read.Records(),
+			BadLines:   read.BadLines(),
+			Files:      read.Files,
+			Problems:   slices.Clip(read.Problems), // appended to below
+			Incomplete: read.Incomplete(),
 
 			OutsideWindow: acc.Skipped,
 			Fields:        fieldCoverage(acc),
 		},
-		Findings:     findings,
-		NotEvaluated: notEval,
-		Verdict:      rules.Verdict(findings),
+		Findings:     in.Findings,
+		NotEvaluated: in.NotEvaluated,
+		Verdict:      rules.Verdict(in.Findings),
+		Window:       window(acc, in.Since, in.Until, loc),
 		Location:     loc,
 		Sketches:     acc.Set,
-		NoData:       noData(acc, in),
-		Unread:       UnreadFiles(in),
+		NoData:       noData(acc, read),
+		Unread:       unreadFiles(read),
 	}
-	if acc.HasTime {
-		r.Window = &Span{From: time.Unix(0, acc.MinTime).In(loc), To: time.Unix(0, acc.MaxTime).In(loc)}
+	if in.Baseline != nil {
+		r.Input.Problems = append(r.Input.Problems, in.Baseline.Problems...)
+		r.BaselineUnread = unreadFiles(in.Baseline)
 	}
+	r.Input.Problems = append(r.Input.Problems, in.Problems...)
 	for m := 0; m < aggregate.NumMetrics; m++ {
-		ml := MetricLatency{Metric: aggregate.MetricNames[m], All: summarize("all", acc.Set.All.Metric(m), acc.Set.All.Count)}
-		for _, d := range acc.Set.Dims {
-			dl := DimLatency{Dim: d.Name, Rows: []Quantiles{}}
-			for _, ke := range d.Sorted() {
-				if s := ke.Metric(m); s != nil && s.Count() > 0 {
-					dl.Rows = append(dl.Rows, summarize(ke.Key, s, ke.Count))
-				}
-			}
-			sort.SliceStable(dl.Rows, func(i, j int) bool {
-				if dl.Rows[i].Count != dl.Rows[j].Count {
-					return dl.Rows[i].Count > dl.Rows[j].Count
-				}
-				return dl.Rows[i].Key < dl.Rows[j].Key
-			})
-			if o := d.Other(); o != nil && o.Metric(m) != nil {
-				q := summarize("other", o.Metric(m), o.Count)
-				dl.Other = &q
-				dl.FoldedKeys = d.Folded()
-			}
-			dl.Rest, dl.RestKeys = rest(acc.Set, d, m, dl.Rows, dl.FoldedKeys)
-			ml.By = append(ml.By, dl)
-		}
-		r.Latency = append(r.Latency, ml)
+		r.Latency = append(r.Latency, metricLatency(acc.Set, m))
 		r.Histograms = append(r.Histograms, histogram(aggregate.MetricNames[m], acc.Set.All.Metric(m)))
 	}
 	for code, n := range acc.Status {
@@ -218,7 +227,59 @@ func Build(acc *aggregate.Accumulator, in *ingest.Result, findings []rules.Findi
 		r.Timeline = append(r.Timeline, p)
 	}
 	r.regionSeries(acc)
+	for _, ref := range in.References {
+		r.Comparisons = append(r.Comparisons, ref.compare(acc.Set))
+	}
 	return r
+}
+
+// window is the span of the records' times, each end replaced by since
+// or until where given; nil when there is neither.
+func window(acc *aggregate.Accumulator, since, until *time.Time, loc *time.Location) *Span {
+	var w *Span
+	if acc.HasTime {
+		w = &Span{From: time.Unix(0, acc.MinTime).In(loc), To: time.Unix(0, acc.MaxTime).In(loc)}
+	}
+	if since == nil && until == nil {
+		return w
+	}
+	if w == nil {
+		w = &Span{}
+	}
+	if since != nil {
+		w.From = since.In(loc)
+	}
+	if until != nil {
+		w.To = until.In(loc)
+	}
+	return w
+}
+
+// metricLatency is metric m over the whole input and per dimension.
+func metricLatency(set *sketch.Set, m int) MetricLatency {
+	ml := MetricLatency{Metric: aggregate.MetricNames[m], All: summarize("all", set.All.Metric(m), set.All.Count)}
+	for _, d := range set.Dims {
+		dl := DimLatency{Dim: d.Name, Rows: []Quantiles{}}
+		for _, ke := range d.Sorted() {
+			if s := ke.Metric(m); s != nil && s.Count() > 0 {
+				dl.Rows = append(dl.Rows, summarize(ke.Key, s, ke.Count))
+			}
+		}
+		sort.SliceStable(dl.Rows, func(i, j int) bool {
+			if dl.Rows[i].Count != dl.Rows[j].Count {
+				return dl.Rows[i].Count > dl.Rows[j].Count
+			}
+			return dl.Rows[i].Key < dl.Rows[j].Key
+		})
+		if o := d.Other(); o != nil && o.Metric(m) != nil {
+			q := summarize("other", o.Metric(m), o.Count)
+			dl.Other = &q
+			dl.FoldedKeys = d.Folded()
+		}
+		dl.Rest, dl.RestKeys = rest(set, d, m, dl.Rows, dl.FoldedKeys)
+		ml.By = append(ml.By, dl)
+	}
+	return ml
 }
 
 // rest merges the sketches of the rows past TableKeys and of the folded
@@ -344,20 +405,6 @@ func histogram(metric string, s *sketch.Sketch) Histogram {
 
 // statusKey formats a status code.
 func statusKey(code int) string { return strconv.Itoa(code) }
-
-// SetWindow makes the report's window the --since/--until bounds, where
-// given, instead of the span of the records' times.
-func (r *Report) SetWindow(since, until *time.Time) {
-	if r.Window == nil {
-		r.Window = &Span{}
-	}
-	if since != nil {
-		r.Window.From = since.In(r.Location)
-	}
-	if until != nil {
-		r.Window.To = until.In(r.Location)
-	}
-}
 
 // severityCounts counts the findings by severity, for the verdict lines.
 func (r *Report) severityCounts() (crit, warn int) {

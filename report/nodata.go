@@ -75,11 +75,11 @@ func (r *Report) FailSeverity() rules.Severity {
 	return r.Verdict
 }
 
-// UnreadFiles lists the files that held data (bad lines, or content that
+// unreadFiles lists the files that held data (bad lines, or content that
 // could not be parsed or decompressed) of which not one record was read,
 // with the reason: the file's own, else its first bad line. An empty file
 // is not among them.
-func UnreadFiles(in *ingest.Result) []UnreadFile {
+func unreadFiles(in *ingest.Result) []UnreadFile {
 	var out []UnreadFile
 	for _, f := range in.Files {
 		if f.Records > 0 || f.BadLines == 0 && !f.Incomplete {

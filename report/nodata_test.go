@@ -131,7 +131,7 @@ func TestNoDataOutsideWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Build(aggregate.MergeAll(accs), res, nil, nil, time.UTC)
+	r := Build(BuildInput{Aggregate: aggregate.MergeAll(accs), Read: res, Location: time.UTC})
 	checkNoData(t, r)
 	text := r.NoData.text(plainText, plainText)
 	if !strings.HasPrefix(text, "No record in the window carries request_time") || !strings.Contains(text, "all 20 records read are outside the window") || !strings.Contains(text, "--since/--until") {
@@ -150,7 +150,7 @@ func TestNoDataHints(t *testing.T) {
 		},
 		Problems: []ingest.Problem{{File: "a.jsonl", Line: 2, Reason: "no field loganalyze knows"}},
 	}
-	r := Build(acc, in, nil, nil, time.UTC)
+	r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
 	var flags []string
 	for _, h := range r.NoData.Hints {
 		flags = append(flags, h.Flag)

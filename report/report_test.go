@@ -56,6 +56,12 @@ func jsonl(t testing.TB, reqs []gen.Request, bad int) []byte {
 // buildFrom ingests data (as stdin) and paths, and builds the report.
 func buildFrom(t testing.TB, data []byte, paths []string, workers, top int, findings []rules.Finding) *Report {
 	t.Helper()
+	return Build(inputFrom(t, data, paths, workers, top, findings))
+}
+
+// inputFrom ingests data (as stdin) and paths: what buildFrom builds.
+func inputFrom(t testing.TB, data []byte, paths []string, workers, top int, findings []rules.Finding) BuildInput {
+	t.Helper()
 	loc := shanghai(t)
 	mapping, err := sketch.NewMapping(sketch.DefaultAccuracy)
 	if err != nil {
@@ -74,7 +80,7 @@ func buildFrom(t testing.TB, data []byte, paths []string, workers, top int, find
 	if findings != nil {
 		notEval = []rules.NotEvaluated{{Rule: "latency_regression", Reason: "needs --state: no previous hour to compare with"}}
 	}
-	return Build(acc, res, findings, notEval, loc)
+	return BuildInput{Aggregate: acc, Read: res, Findings: findings, NotEvaluated: notEval, Location: loc}
 }
 
 // sampleFindings are hand-built findings, so that the findings part of
@@ -313,5 +319,45 @@ func TestMaxBesideP99(t *testing.T) {
 	page := string(render(t, r, "html"))
 	if !strings.Contains(page, `<th class="num">p99</th><th class="num">max</th>`) || !strings.Contains(page, `<td class="num" data-v="60000.000">60000</td></tr>`) {
 		t.Errorf("HTML table lacks the max column")
+	}
+}
+
+// TestBuildInputs: the window's bounds replace the records' span where
+// given; the baseline's problems follow the window's and the extra ones
+// come last; the baseline's unread files are kept apart from the
+// window's; every reference is compared, peaks included.
+func TestBuildInputs(t *testing.T) {
+	in := inputFrom(t, jsonl(t, goldenRequests()[:200], 50), nil, 1, 1000, nil)
+	span := window(in.Aggregate, nil, nil, in.Location)
+	since := span.From.Add(-time.Hour).UTC()
+	in.Since = &since
+	in.Baseline = &ingest.Result{
+		Files:    []ingest.FileStats{{Path: "base.log", Format: ingest.JSONL, BadLines: 1}},
+		Problems: []ingest.Problem{{File: "base.log", Line: 1, Reason: "bad"}},
+	}
+	in.Problems = []ingest.Problem{{File: "state", Reason: "skipped"}}
+	set := in.Aggregate.Set
+	in.References = []Reference{
+		{Against: "baseline", Label: "b", Set: set, Peaks: &Peaks{PeakBefore: set, PeakAfter: set, OffPeakBefore: set, OffPeakAfter: set}},
+		{Against: "previous_hour", Label: "p", Set: set},
+	}
+	windowProblems := len(in.Read.Problems)
+	r := Build(in)
+	if !r.Window.From.Equal(since) || r.Window.From.Location() != in.Location || !r.Window.To.Equal(span.To) {
+		t.Errorf("window %v – %v, want %v – %v", r.Window.From, r.Window.To, since, span.To)
+	}
+	p := r.Input.Problems
+	if windowProblems == 0 || len(p) != windowProblems+2 || p[windowProblems].File != "base.log" || p[windowProblems+1].File != "state" {
+		t.Errorf("problems %+v", p)
+	}
+	if len(in.Read.Problems) != windowProblems {
+		t.Errorf("Build changed the ingest result's problems")
+	}
+	if len(r.Unread) != 0 || len(r.BaselineUnread) != 1 || r.BaselineUnread[0].Path != "base.log" {
+		t.Errorf("unread %v, baseline unread %v", r.Unread, r.BaselineUnread)
+	}
+	if len(r.Comparisons) != 2 || r.Comparisons[0].Peak == nil || r.Comparisons[0].OffPeak == nil ||
+		r.Comparisons[0].Peak.Label != "b, busiest quarter of hours" || r.Comparisons[1].Against != "previous_hour" || r.Comparisons[1].Peak != nil {
+		t.Errorf("comparisons %+v", r.Comparisons)
 	}
 }

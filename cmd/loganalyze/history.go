@@ -66,28 +66,30 @@ func writeHours(d *state.Dir, acc *aggregate.Accumulator) error {
 	return nil
 }
 
-// addComparisons adds to the report the window against the baseline
-// (when given) and against the earlier hours of the state directory.
-// A baseline and a window that both span several hours are also compared
-// peak with peak and off-peak with off-peak.
-func addComparisons(rep *report.Report, acc, baseline *aggregate.Accumulator, baselinePaths []string, m *sketch.Mapping, top int) {
+// references are the periods the window is compared with: the baseline
+// (when given) and the earlier hours of the state directory. A baseline
+// and a window that both span several hours are also compared peak with
+// peak and off-peak with off-peak.
+func references(acc, baseline *aggregate.Accumulator, baselinePaths []string, m *sketch.Mapping, top int) []report.Reference {
+	var refs []report.Reference
 	if baseline != nil {
-		c := report.Compare("baseline", "the baseline ("+strings.Join(baselinePaths, ", ")+")", baseline.Set, acc.Set)
+		ref := report.Reference{Against: "baseline", Label: "the baseline (" + strings.Join(baselinePaths, ", ") + ")", Set: baseline.Set}
 		if bp, bo, ok := aggregate.PeakHours(m, top, baseline.Hours); ok {
 			if ap, ao, ok := aggregate.PeakHours(m, top, acc.Hours); ok {
-				c.SetPeaks(bp, ap, bo, ao)
+				ref.Peaks = &report.Peaks{PeakBefore: bp, PeakAfter: ap, OffPeakBefore: bo, OffPeakAfter: ao}
 			}
 		}
-		rep.AddComparison(c)
+		refs = append(refs, ref)
 	}
 	if h := acc.History; h != nil {
 		if h.Previous != nil {
-			rep.AddComparison(report.Compare("previous_hour", "the previous hour ("+hourLabel(h.PreviousHour)+")", h.Previous, acc.Set))
+			refs = append(refs, report.Reference{Against: "previous_hour", Label: "the previous hour (" + hourLabel(h.PreviousHour) + ")", Set: h.Previous})
 		}
 		if h.DayBefore != nil {
-			rep.AddComparison(report.Compare("day_before", "the same hour a day before ("+hourLabel(h.DayBeforeHour)+")", h.DayBefore, acc.Set))
+			refs = append(refs, report.Reference{Against: "day_before", Label: "the same hour a day before (" + hourLabel(h.DayBeforeHour) + ")", Set: h.DayBefore})
 		}
 	}
+	return refs
 }
 
 // hoursCut is the problem of a run whose hour sets were bounded

@@ -309,7 +309,6 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 			return 0, fmt.Errorf("--baseline: %w", err)
 		}
 		baseline = aggregate.MergeAll(baccs)
-		problems = append(problems, bres.Problems...)
 	}
 	if dir != nil {
 		var p []ingest.Problem
@@ -324,16 +323,11 @@ func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	}
 	problems = append(problems, hoursCut("--baseline (peak / off-peak)", baseline)...)
 	findings, notEval := rules.Evaluate(acc, rcfg)
-	rep := report.Build(acc, res, findings, notEval, c.loc)
-	if c.since != nil || c.until != nil {
-		rep.SetWindow(c.since, c.until)
-	}
-	rep.Input.Problems = append(rep.Input.Problems, problems...)
-	addComparisons(rep, acc, baseline, c.baseline, mapping, c.top)
-
-	unread := append([]report.UnreadFile(nil), rep.Unread...)
-	if bres != nil {
-		unread = append(unread, report.UnreadFiles(bres)...)
-	}
-	return finish(c, rep, unread, stdout, stderr)
+	rep := report.Build(report.BuildInput{
+		Aggregate: acc, Read: res, Findings: findings, NotEvaluated: notEval,
+		Location: c.loc, Since: c.since, Until: c.until,
+		Baseline: bres, Problems: problems,
+		References: references(acc, baseline, c.baseline, mapping, c.top),
+	})
+	return finish(c, rep, append(rep.Unread, rep.BaselineUnread...), stdout, stderr)
 }

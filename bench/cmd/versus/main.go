@@ -162,7 +162,7 @@ func timeLoganalyze(path string, workers int) (time.Duration, error) {
 	}
 	acc := aggregate.MergeAll(accs)
 	findings, notEval := rules.Evaluate(acc, rcfg)
-	rep := report.Build(acc, res, findings, notEval, loc)
+	rep := report.Build(report.BuildInput{Aggregate: acc, Read: res, Findings: findings, NotEvaluated: notEval, Location: loc})
 	if err := errors.Join(
 		rep.WriteJSON(io.Discard),
 		rep.WriteMarkdown(io.Discard),
