@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"loganalyze/analysis"
 	"loganalyze/report"
 	"loganalyze/rules"
 )
@@ -12,39 +13,40 @@ import (
 // held data of which not one record could be read, and returns the exit
 // code: 1 for such files (the reports are written all the same), 3 when
 // the verdict reaches --fail-on (no_data counts as warn), else 0.
-func finish(c *config, rep *report.Report, unread []report.UnreadFile, stdout, stderr io.Writer) (int, error) {
-	for _, path := range c.json {
-		if err := writeOutput(path, stdout, rep.WriteJSON); err != nil {
-			return 0, err
+func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) (int, error) {
+	rep := res.Report
+	for _, out := range []struct {
+		paths  []string
+		render func(io.Writer) error
+	}{
+		{c.json, rep.WriteJSON},
+		{c.md, rep.WriteMarkdown},
+		{c.html, rep.WriteHTML},
+		{c.prom, func(w io.Writer) error { return rep.WritePrometheus(w, c.promOpts) }},
+	} {
+		for _, path := range out.paths {
+			if err := writeOutput(path, stdout, out.render); err != nil {
+				return 0, err
+			}
 		}
 	}
-	for _, path := range c.md {
-		if err := writeOutput(path, stdout, rep.WriteMarkdown); err != nil {
-			return 0, err
-		}
-	}
-	for _, path := range c.html {
-		if err := writeOutput(path, stdout, rep.WriteHTML); err != nil {
-			return 0, err
-		}
-	}
-	var popts report.PromOptions
-	if c.promTime != nil {
-		popts.Timestamp = *c.promTime
-	}
-	for _, path := range c.prom {
-		if err := writeOutput(path, stdout, func(w io.Writer) error { return rep.WritePrometheus(w, popts) }); err != nil {
-			return 0, err
-		}
-	}
-	for _, u := range unread {
+	for _, u := range res.Unread {
 		fmt.Fprintf(stderr, "loganalyze: %q: no record read: %s\n", u.Path, u.Reason)
 	}
-	if len(unread) > 0 {
+	if len(res.Unread) > 0 {
 		return exitFailed, nil
 	}
 	if sev := rep.FailSeverity(); sev >= c.failOn && sev > rules.OK {
 		return exitFindings, nil
 	}
 	return exitOK, nil
+}
+
+// writeOutput writes one report: "-" to stdout, anything else with
+// report.WriteFile (atomically where it can).
+func writeOutput(path string, stdout io.Writer, render func(io.Writer) error) error {
+	if path == "-" {
+		return render(stdout)
+	}
+	return report.WriteFile(path, render)
 }

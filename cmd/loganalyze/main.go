@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,12 +14,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"loganalyze/aggregate"
+	"loganalyze/analysis"
 	"loganalyze/ingest"
 	"loganalyze/report"
 	"loganalyze/rules"
 	"loganalyze/sketch"
-	"loganalyze/state"
 )
 
 // Exit codes (SPEC §2).
@@ -42,78 +42,87 @@ func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
-// config is the parsed command line.
+// config is the parsed command line: the analysis, and what to do with
+// its report.
 type config struct {
-	paths       []string
-	md, json    []string
-	html, prom  []string
-	promTime    *time.Time // --prom-timestamp: now, else nil
-	format      ingest.Format
-	source      string
-	logFormats  []string
-	maps        []string
-	loc         *time.Location
-	since       *time.Time
-	until       *time.Time
-	workers     int
-	top         int
-	accuracy    float64
-	failOn      rules.Severity
-	rulesFile   string
-	progress    bool
-	showVersion bool
-	stateDir    string
-	baseline    []string
+	analysis.Config
+	md, json   []string
+	html, prom []string
+	promOpts   report.PromOptions // --prom-timestamp: the time of the run
+	failOn     rules.Severity
 }
 
 // run is the whole command, testable in-process. It returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
-	cfg, err := parseFlags(args, stderr, now)
-	if err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "loganalyze: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintln(stderr, "run 'loganalyze --help' for usage")
-			return exitUsage
-		}
-		return exitFailed
+	code, err := analyze(args, stdin, stdout, stderr, now)
+	var be *analysis.BaselineError
+	switch {
+	case err == nil:
+		return code
+	case errors.Is(err, pflag.ErrHelp):
+		return exitOK
+	case errors.As(err, &be):
+		err = fmt.Errorf("--baseline: %w", be.Err)
 	}
-	code, err := analyze(cfg, stdin, stdout, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "loganalyze: %v\n", err)
-		return exitFailed
+	fmt.Fprintf(stderr, "loganalyze: %v\n", err)
+	if errors.As(err, new(usageError)) {
+		fmt.Fprintln(stderr, "run 'loganalyze --help' for usage")
+		return exitUsage
 	}
-	return code
+	return exitFailed
+}
+
+// analyze parses the command line, runs the analysis and writes the
+// reports.
+func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) (int, error) {
+	c, err := parseFlags(args, stderr, now)
+	if err != nil {
+		return 0, err
+	}
+	c.Ingest.Stdin = stdin
+	stopProgress := showProgress(stderr, c.Ingest.Progress, 250*time.Millisecond)
+	res, err := analysis.Run(context.Background(), c.Config)
+	stopProgress()
+	if err != nil {
+		return 0, err
+	}
+	return finish(c, res, stdout, stderr)
+}
+
+// strFlags are the flags whose values config checks and converts.
+type strFlags struct {
+	format, tz, since, until, rules, failOn, progress string
+	maps                                              []string
+	promTime                                          bool
 }
 
 func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config, error) {
+	c, f := &config{}, &strFlags{}
+	a, in := &c.Config, &c.Config.Ingest
 	fs := pflag.NewFlagSet("loganalyze", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
-	md := fs.StringArray("md", nil, "write the Markdown report to `FILE` (- is stdout; the default when no report flag is given)")
-	js := fs.StringArray("json", nil, "write the JSON report to `FILE` (- is stdout)")
-	html := fs.StringArray("html", nil, "write the HTML report to `FILE` (- is stdout)")
-	prom := fs.StringArray("prom", nil, "write Prometheus text for node_exporter's textfile collector to `FILE` (- is stdout)")
-	promTime := fs.Bool("prom-timestamp", false, "add loganalyze_last_run_timestamp_seconds (the time of the run) to --prom")
-	format := fs.String("input-format", "auto", "input format: auto, jsonl, json, csv, ltsv, tsv, nginx, clb, parquet or arrow")
-	logFormats := fs.StringArray("log-format", nil, "log format of text logs: an nginx log_format or Envoy format `STRING`, or a known format ("+
+	fs.StringArrayVar(&c.md, "md", nil, "write the Markdown report to `FILE` (- is stdout; the default when no report flag is given)")
+	fs.StringArrayVar(&c.json, "json", nil, "write the JSON report to `FILE` (- is stdout)")
+	fs.StringArrayVar(&c.html, "html", nil, "write the HTML report to `FILE` (- is stdout)")
+	fs.StringArrayVar(&c.prom, "prom", nil, "write Prometheus text for node_exporter's textfile collector to `FILE` (- is stdout)")
+	fs.BoolVar(&f.promTime, "prom-timestamp", false, "add loganalyze_last_run_timestamp_seconds (the time of the run) to --prom")
+	fs.StringVar(&f.format, "input-format", "auto", "input format: auto, jsonl, json, csv, ltsv, tsv, nginx, clb, parquet or arrow")
+	fs.StringArrayVar(&in.LogFormats, "log-format", nil, "log format of text logs: an nginx log_format or Envoy format `STRING`, or a known format ("+
 		strings.Join(ingest.LogFormatNames(), ", ")+"); repeatable: each file is read with the one, given or known, most of its first lines follow")
-	source := fs.String("source", "", "force the source schema instead of detecting it per file: "+strings.Join(ingest.SourceNames(), ", "))
-	maps := fs.StringArray("map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
-	tz := fs.String("tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
-	since := fs.String("since", "", "keep records at or after `T` (RFC 3339, or relative like -1h)")
-	until := fs.String("until", "", "keep records before `T` (RFC 3339, or relative like -30m)")
-	rulesFile := fs.String("rules", "", "rule thresholds from the YAML `FILE` (unknown keys are an error)")
-	failOn := fs.String("fail-on", "never", "exit 3 when a finding of this severity or worse exists: warn, crit or never")
-	workers := fs.IntP("workers", "j", runtime.NumCPU(), "parallel parsers")
-	top := fs.Int("top", 1000, "keys per dimension kept exactly; the rest are folded into other")
-	accuracy := fs.Float64("accuracy", sketch.DefaultAccuracy, "relative accuracy of every quantile")
-	stateDir := fs.String("state", "", "keep per-hour sketches in `DIR` and compare with the previous hour (locked while a run uses it)")
-	baseline := fs.StringArray("baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
-	progress := fs.String("progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
+	fs.StringVar(&in.Source, "source", "", "force the source schema instead of detecting it per file: "+strings.Join(ingest.SourceNames(), ", "))
+	fs.StringArrayVar(&f.maps, "map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
+	fs.StringVar(&f.tz, "tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
+	fs.StringVar(&f.since, "since", "", "keep records at or after `T` (RFC 3339, or relative like -1h)")
+	fs.StringVar(&f.until, "until", "", "keep records before `T` (RFC 3339, or relative like -30m)")
+	fs.StringVar(&f.rules, "rules", "", "rule thresholds from the YAML `FILE` (unknown keys are an error)")
+	fs.StringVar(&f.failOn, "fail-on", "never", "exit 3 when a finding of this severity or worse exists: warn, crit or never")
+	fs.IntVarP(&in.Workers, "workers", "j", runtime.NumCPU(), "parallel parsers")
+	fs.IntVar(&a.Top, "top", analysis.DefaultTop, "keys per dimension kept exactly; the rest are folded into other")
+	fs.Float64Var(&a.Accuracy, "accuracy", sketch.DefaultAccuracy, "relative accuracy of every quantile")
+	fs.StringVar(&a.StateDir, "state", "", "keep per-hour sketches in `DIR` and compare with the previous hour (locked while a run uses it)")
+	fs.StringArrayVar(&a.Baseline, "baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
+	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -123,211 +132,101 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 		}
 		return nil, usageError{err}
 	}
-	c := &config{paths: fs.Args(), md: *md, json: *js, html: *html, prom: *prom, logFormats: *logFormats, maps: *maps, workers: *workers, top: *top, accuracy: *accuracy, rulesFile: *rulesFile, stateDir: *stateDir, baseline: *baseline}
-	if len(c.paths) == 0 {
-		return nil, usagef("no input: give a file, directory, glob or - for stdin")
-	}
-	switch *progress {
-	case "auto", "always", "never":
-		c.progress = progressEnabled(*progress, stderr)
-	default:
-		return nil, usagef("--progress: want auto, always or never, got %q", *progress)
-	}
-	var err error
-	if c.format, err = ingest.ParseFormat(*format); err != nil {
-		return nil, usageError{fmt.Errorf("--input-format: %w", err)}
-	}
-	if c.source = *source; c.source != "" {
-		if err := ingest.CheckSource(c.source); err != nil {
-			return nil, usageError{fmt.Errorf("--source: %w", err)}
-		}
-	}
-	for _, f := range c.logFormats {
-		if err := ingest.CompileLogFormat(f); err != nil {
-			return nil, usageError{fmt.Errorf("--log-format: %w", err)}
-		}
-	}
-	if c.loc, err = time.LoadLocation(*tz); err != nil {
-		return nil, usagef("--tz: unknown zone %q", *tz)
-	}
-	if c.workers < 1 {
-		return nil, usagef("--workers: want at least 1, got %d", c.workers)
-	}
-	if c.top < 1 {
-		return nil, usagef("--top: want at least 1, got %d", c.top)
-	}
-	if !(c.accuracy > 0 && c.accuracy < 1) {
-		return nil, usagef("--accuracy: want a number between 0 and 1, got %v", c.accuracy)
-	}
-	var ok bool
-	if c.failOn, ok = rules.ParseSeverity(*failOn); !ok {
-		return nil, usagef("--fail-on: want warn, crit or never, got %q", *failOn)
-	}
-	if *since != "" {
-		t, err := parseWhen(*since, now(), c.loc)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("--since: %w", err)}
-		}
-		c.since = &t
-	}
-	if *until != "" {
-		t, err := parseWhen(*until, now(), c.loc)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("--until: %w", err)}
-		}
-		c.until = &t
-	}
-	if c.since != nil && c.until != nil && !c.until.After(*c.since) {
-		return nil, usagef("--until %s is not after --since %s", c.until.Format(time.RFC3339), c.since.Format(time.RFC3339))
-	}
-	if *promTime {
-		t := now()
-		c.promTime = &t
-	}
-	if len(c.md)+len(c.json)+len(c.html)+len(c.prom) == 0 {
-		c.md = []string{"-"}
+	a.Paths = fs.Args()
+	if err := f.config(c, stderr, now); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
 
-// writeReports writes every report the command line asks for.
-func writeReports(c *config, rep *report.Report, stdout io.Writer) error {
-	for _, path := range c.json {
-		if err := writeOutput(path, stdout, rep.WriteJSON); err != nil {
+// config checks the flags and completes c with their meaning: bad usage
+// first, then the files the flags name (--rules, --map).
+func (f *strFlags) config(c *config, stderr io.Writer, now func() time.Time) error {
+	a, in := &c.Config, &c.Config.Ingest
+	if len(a.Paths) == 0 {
+		return usagef("no input: give a file, directory, glob or - for stdin")
+	}
+	switch f.progress {
+	case "auto", "always", "never":
+		if progressEnabled(f.progress, stderr) {
+			in.Progress = &ingest.Progress{}
+		}
+	default:
+		return usagef("--progress: want auto, always or never, got %q", f.progress)
+	}
+	var err error
+	if in.Format, err = ingest.ParseFormat(f.format); err != nil {
+		return usageError{fmt.Errorf("--input-format: %w", err)}
+	}
+	if in.Source != "" {
+		if err := ingest.CheckSource(in.Source); err != nil {
+			return usageError{fmt.Errorf("--source: %w", err)}
+		}
+	}
+	for _, lf := range in.LogFormats {
+		if err := ingest.CompileLogFormat(lf); err != nil {
+			return usageError{fmt.Errorf("--log-format: %w", err)}
+		}
+	}
+	if in.Location, err = time.LoadLocation(f.tz); err != nil {
+		return usagef("--tz: unknown zone %q", f.tz)
+	}
+	switch {
+	case in.Workers < 1:
+		return usagef("--workers: want at least 1, got %d", in.Workers)
+	case a.Top < 1:
+		return usagef("--top: want at least 1, got %d", a.Top)
+	case !(a.Accuracy > 0 && a.Accuracy < 1):
+		return usagef("--accuracy: want a number between 0 and 1, got %v", a.Accuracy)
+	}
+	var ok bool
+	if c.failOn, ok = rules.ParseSeverity(f.failOn); !ok {
+		return usagef("--fail-on: want warn, crit or never, got %q", f.failOn)
+	}
+	if a.Since, err = parseWhen("--since", f.since, now, in.Location); err != nil {
+		return err
+	}
+	if a.Until, err = parseWhen("--until", f.until, now, in.Location); err != nil {
+		return err
+	}
+	if a.Since != nil && a.Until != nil && !a.Until.After(*a.Since) {
+		return usagef("--until %s is not after --since %s", a.Until.Format(time.RFC3339), a.Since.Format(time.RFC3339))
+	}
+	if f.promTime {
+		c.promOpts.Timestamp = now()
+	}
+	if len(c.md)+len(c.json)+len(c.html)+len(c.prom) == 0 {
+		c.md = []string{"-"}
+	}
+	if f.rules != "" {
+		if a.Rules, err = rules.Load(f.rules); err != nil {
 			return err
 		}
 	}
-	for _, path := range c.md {
-		if err := writeOutput(path, stdout, rep.WriteMarkdown); err != nil {
-			return err
-		}
-	}
-	for _, path := range c.html {
-		if err := writeOutput(path, stdout, rep.WriteHTML); err != nil {
-			return err
-		}
-	}
-	var popts report.PromOptions
-	if c.promTime != nil {
-		popts.Timestamp = *c.promTime
-	}
-	for _, path := range c.prom {
-		if err := writeOutput(path, stdout, func(w io.Writer) error { return rep.WritePrometheus(w, popts) }); err != nil {
-			return err
-		}
+	if in.Schema, err = ingest.NewSchema(f.maps); err != nil {
+		return fmt.Errorf("--map: %w", err)
 	}
 	return nil
 }
 
-// parseWhen reads an RFC 3339 time, a date-time without zone (in loc), or
-// a duration relative to now ("-1h", "-90m").
-func parseWhen(s string, now time.Time, loc *time.Location) (time.Time, error) {
+// parseWhen reads --since or --until (flag): an RFC 3339 time, a
+// date-time without zone (in loc), or a duration relative to now ("-1h",
+// "-90m"); nil when s is empty.
+func parseWhen(flag, s string, now func() time.Time, loc *time.Location) (*time.Time, error) {
+	if s == "" {
+		return nil, nil
+	}
 	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			return time.Time{}, fmt.Errorf("cannot parse %q as a time or duration", s)
+		if d, err := time.ParseDuration(s); err == nil {
+			t := now().Add(d)
+			return &t, nil
 		}
-		return now.Add(d), nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("cannot parse %q as a time or duration", s)
-}
-
-func analyze(c *config, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	rcfg := rules.Default()
-	if c.rulesFile != "" {
-		var err error
-		if rcfg, err = rules.Load(c.rulesFile); err != nil {
-			return 0, err
+	} else {
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
+			if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+				return &t, nil
+			}
 		}
 	}
-	schema, err := ingest.NewSchema(c.maps)
-	if err != nil {
-		return 0, fmt.Errorf("--map: %w", err)
-	}
-	mapping, err := sketch.NewMapping(c.accuracy)
-	if err != nil {
-		return 0, err
-	}
-	aopts := aggregate.Options{Mapping: mapping, Top: c.top, TokenURI: rcfg.TokenURI}
-	if c.since != nil {
-		aopts.Since = c.since.UnixNano()
-		aopts.HasSince = true
-	}
-	if c.until != nil {
-		aopts.Until = c.until.UnixNano()
-		aopts.HasUntil = true
-	}
-	// Hour sets: for the state files, and for the peak / off-peak split
-	// of a baseline comparison.
-	aopts.Hourly = len(c.baseline) > 0
-	baseOpts := aopts
-	var dir *state.Dir
-	if c.stateDir != "" {
-		if dir, err = state.Open(c.stateDir); err != nil {
-			return 0, err
-		}
-		defer dir.Close()
-		aopts.Hourly = true
-	}
-	progress := &ingest.Progress{}
-	if c.progress {
-		stop, done := make(chan struct{}), make(chan struct{})
-		go showProgress(stderr, progress, 250*time.Millisecond, stop, done)
-		defer func() { close(stop); <-done }()
-	}
-	accs, res, err := ingest.Run(c.paths, ingest.Options{
-		Format:     c.format,
-		LogFormats: c.logFormats,
-		Source:     c.source,
-		Schema:     schema,
-		Location:   c.loc,
-		Workers:    c.workers,
-		Stdin:      stdin,
-		Progress:   progress,
-	}, func() *aggregate.Accumulator { return aggregate.New(aopts) })
-	if err != nil {
-		return 0, err
-	}
-	acc := aggregate.MergeAll(accs)
-	var baseline *aggregate.Accumulator
-	var bres *ingest.Result
-	var problems []ingest.Problem
-	if len(c.baseline) > 0 {
-		// The reference period keeps all its records: --since and --until
-		// bound the window, not the baseline.
-		baseOpts.HasSince, baseOpts.HasUntil = false, false
-		var baccs []*aggregate.Accumulator
-		baccs, bres, err = ingest.Run(c.baseline, ingest.Options{
-			Format: c.format, Source: c.source, LogFormats: c.logFormats, Schema: schema, Location: c.loc, Workers: c.workers, Stdin: stdin,
-		}, func() *aggregate.Accumulator { return aggregate.New(baseOpts) })
-		if err != nil {
-			return 0, fmt.Errorf("--baseline: %w", err)
-		}
-		baseline = aggregate.MergeAll(baccs)
-	}
-	if dir != nil {
-		var p []ingest.Problem
-		acc.History, p = loadHistory(dir, acc, c.since, mapping, c.top)
-		problems = append(problems, p...)
-		if err := writeHours(dir, acc); err != nil {
-			return 0, err
-		}
-		problems = append(problems, hoursCut("--state", acc)...)
-	} else if baseline != nil {
-		problems = append(problems, hoursCut("--baseline (peak / off-peak)", acc)...)
-	}
-	problems = append(problems, hoursCut("--baseline (peak / off-peak)", baseline)...)
-	findings, notEval := rules.Evaluate(acc, rcfg)
-	rep := report.Build(report.BuildInput{
-		Aggregate: acc, Read: res, Findings: findings, NotEvaluated: notEval,
-		Location: c.loc, Since: c.since, Until: c.until,
-		Baseline: bres, Problems: problems,
-		References: references(acc, baseline, c.baseline, mapping, c.top),
-	})
-	return finish(c, rep, append(rep.Unread, rep.BaselineUnread...), stdout, stderr)
+	return nil, usagef("%s: cannot parse %q as a time or duration", flag, s)
 }

@@ -26,22 +26,30 @@ func progressEnabled(mode string, stderr io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// showProgress redraws one status line on w every interval until stop is
-// closed, then clears it. It returns when the line is cleared.
-func showProgress(w io.Writer, p *ingest.Progress, interval time.Duration, stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
-	start := time.Now()
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			fmt.Fprint(w, "\r\033[K")
-			return
-		case <-t.C:
-			fmt.Fprint(w, "\r\033[K"+progressLine(p, time.Since(start)))
-		}
+// showProgress redraws one status line of p on w every interval, until
+// the stop it returns is called: stop clears the line and returns when it
+// is cleared. With a nil p it does nothing.
+func showProgress(w io.Writer, p *ingest.Progress, interval time.Duration) (stop func()) {
+	if p == nil {
+		return func() {}
 	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		start := time.Now()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				fmt.Fprint(w, "\r\033[K")
+				return
+			case <-t.C:
+				fmt.Fprint(w, "\r\033[K"+progressLine(p, time.Since(start)))
+			}
+		}
+	}()
+	return func() { close(quit); <-done }
 }
 
 // progressLine is the status: files, bytes (with a share when the total is

@@ -1,6 +1,7 @@
-package main
+package analysis
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,37 @@ import (
 	"loganalyze/sketch"
 	"loganalyze/state"
 )
+
+// The "files" of the problems of hour sets that were cut (hoursCut): the
+// features they limit, named as the reports' reader asked for them.
+const (
+	stateHours = "--state"
+	peakHours  = "--baseline (peak / off-peak)"
+)
+
+// history, with a state directory, loads the previous hour and the same
+// hour a day before into acc.History and writes the window's hours
+// (unless ctx is done by then). It returns the problems for the report:
+// state files skipped, and hours not kept for the state files or the
+// peak / off-peak split.
+func history(ctx context.Context, dir *state.Dir, cfg Config, acc, baseline *aggregate.Accumulator, m *sketch.Mapping) ([]ingest.Problem, error) {
+	var problems []ingest.Problem
+	if dir != nil {
+		var p []ingest.Problem
+		acc.History, p = loadHistory(dir, acc, cfg.Since, m, cfg.Top)
+		problems = append(problems, p...)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := writeHours(dir, acc); err != nil {
+			return nil, err
+		}
+		problems = append(problems, hoursCut(stateHours, acc)...)
+	} else if baseline != nil {
+		problems = append(problems, hoursCut(peakHours, acc)...)
+	}
+	return append(problems, hoursCut(peakHours, baseline)...), nil
+}
 
 // hourLabel names an hour (Unix seconds) in UTC, as state files are named.
 func hourLabel(h int64) string {

@@ -1,22 +1,19 @@
-package main
+package analysis
 
 import (
-	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"loganalyze/gen"
-	"loganalyze/state"
 )
 
 // hourStart is the first generated hour; its state file is named in UTC.
@@ -86,16 +83,34 @@ type stateReport struct {
 	} `json:"comparison_day_before"`
 }
 
-func runJSON(t *testing.T, args ...string) (int, stateReport, string) {
+// runJSON runs cfg (times in UTC) and decodes its JSON report into rep;
+// a file left unread is an error, as it is exit 1 for the command.
+func runJSON(t *testing.T, cfg Config, rep any) error {
 	t.Helper()
-	code, out, errs := runCLI(t, append([]string{"--tz", "UTC", "--json", "-"}, args...)...)
-	var rep stateReport
-	if code != 1 {
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("exit %d, %v: %s", code, err, errs)
-		}
+	cfg.Ingest.Location = time.UTC
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		return err
 	}
-	return code, rep, errs
+	if len(res.Unread) > 0 {
+		return fmt.Errorf("unread: %v", res.Unread)
+	}
+	var b bytes.Buffer
+	if err := res.Report.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b.Bytes(), rep); err != nil {
+		t.Fatal(err)
+	}
+	return nil
+}
+
+// stateRun runs cfg and returns its report as stateReport.
+func stateRun(t *testing.T, cfg Config) (stateReport, error) {
+	t.Helper()
+	var rep stateReport
+	err := runJSON(t, cfg, &rep)
+	return rep, err
 }
 
 func regressionReason(rep stateReport) string {
@@ -126,9 +141,9 @@ func TestStateRegression(t *testing.T) {
 	p1 := writeHour(t, dir, "h1.jsonl", prev)
 	p2 := writeHour(t, dir, "h2.jsonl", cur)
 
-	code, rep, errs := runJSON(t, "--state", st, p1)
-	if code != 0 {
-		t.Fatalf("first hour: exit %d: %s", code, errs)
+	rep, err := stateRun(t, Config{StateDir: st, Paths: []string{p1}})
+	if err != nil {
+		t.Fatalf("first hour: %v", err)
 	}
 	if want := "no previous hour in the state directory (2026-11-29T08:00Z)"; regressionReason(rep) != want {
 		t.Errorf("first hour: not evaluated %q, want %q", regressionReason(rep), want)
@@ -137,9 +152,9 @@ func TestStateRegression(t *testing.T) {
 		t.Fatalf("no state file for the first hour: %v", err)
 	}
 
-	code, rep, errs = runJSON(t, "--state", st, p2)
-	if code != 0 {
-		t.Fatalf("second hour: exit %d: %s", code, errs)
+	rep, err = stateRun(t, Config{StateDir: st, Paths: []string{p2}})
+	if err != nil {
+		t.Fatalf("second hour: %v", err)
 	}
 	if r := regressionReason(rep); r != "" {
 		t.Errorf("second hour: not evaluated: %s", r)
@@ -185,8 +200,8 @@ func TestStateRewriteIsIdempotent(t *testing.T) {
 	p := writeHour(t, dir, "h.jsonl", genHour(3, 2000, hourStart))
 	var files [][]byte
 	for range 2 {
-		if code, _, errs := runJSON(t, "--state", st, p); code != 0 {
-			t.Fatalf("exit %d: %s", code, errs)
+		if _, err := stateRun(t, Config{StateDir: st, Paths: []string{p}}); err != nil {
+			t.Fatal(err)
 		}
 		b, err := os.ReadFile(filepath.Join(st, "2026-11-29T09.sketch"))
 		if err != nil {
@@ -203,25 +218,6 @@ func TestStateRewriteIsIdempotent(t *testing.T) {
 	}
 }
 
-func TestStateLocked(t *testing.T) {
-	dir := t.TempDir()
-	st := filepath.Join(dir, "state")
-	p := writeHour(t, dir, "h.jsonl", genHour(3, 200, hourStart))
-	held, err := state.Open(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
-	code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p)
-	want := `loganalyze: state directory "` + st + `" is locked by another run (pid ` + strconv.Itoa(os.Getpid()) + ")\n"
-	if code != 1 || errs != want {
-		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
-	}
-	if _, err := os.Stat(filepath.Join(st, "2026-11-29T09.sketch")); err == nil {
-		t.Error("a locked-out run wrote state")
-	}
-}
-
 func TestDamagedStateFileIsReported(t *testing.T) {
 	dir := t.TempDir()
 	st := filepath.Join(dir, "state")
@@ -233,9 +229,9 @@ func TestDamagedStateFileIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := writeHour(t, dir, "h.jsonl", genHour(3, 500, hourStart))
-	code, rep, errs := runJSON(t, "--state", st, p)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	rep, err := stateRun(t, Config{StateDir: st, Paths: []string{p}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if rep.Input.Records == 0 {
 		t.Error("no records read")
@@ -270,9 +266,9 @@ func TestBaselineRatios(t *testing.T) {
 	}
 	pb := writeHour(t, dir, "base.jsonl", base)
 	pw := writeHour(t, dir, "win.jsonl", win)
-	code, rep, errs := runJSON(t, "--baseline", pb, pw)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	rep, err := stateRun(t, Config{Baseline: []string{pb}, Paths: []string{pw}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if rep.Comparison.Against != "baseline" {
 		t.Fatalf("comparison against %q", rep.Comparison.Against)
@@ -344,10 +340,6 @@ func TestBaselinePeakSplit(t *testing.T) {
 	}
 	pb := writeHour(t, dir, "base.jsonl", base)
 	pw := writeHour(t, dir, "win.jsonl", win)
-	code, out, errs := runCLI(t, "--tz", "UTC", "--json", "-", "--baseline", pb, pw)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
 	var rep struct {
 		Comparison struct {
 			Peak struct {
@@ -362,7 +354,7 @@ func TestBaselinePeakSplit(t *testing.T) {
 			} `json:"off_peak"`
 		} `json:"comparison"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+	if err := runJSON(t, Config{Baseline: []string{pb}, Paths: []string{pw}}, &rep); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -398,76 +390,22 @@ func TestStateDayBefore(t *testing.T) {
 	prev := writeHour(t, dir, "prev.jsonl", prevReqs)
 	cur := writeHour(t, dir, "cur.jsonl", curReqs)
 	for _, p := range []string{day, cur} {
-		if code, _, errs := runJSON(t, "--state", st, p); code != 0 {
-			t.Fatalf("exit %d: %s", code, errs)
+		if _, err := stateRun(t, Config{StateDir: st, Paths: []string{p}}); err != nil {
+			t.Fatal(err)
 		}
 	}
-	_, rep, _ := runJSON(t, "--state", st, cur)
+	rep, _ := stateRun(t, Config{StateDir: st, Paths: []string{cur}})
 	if rep.Comparison.Against != "day_before" || rep.DayBefore != nil {
 		t.Errorf("with only the day before: comparison against %q", rep.Comparison.Against)
 	}
-	if code, _, errs := runJSON(t, "--state", st, prev); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	if _, err := stateRun(t, Config{StateDir: st, Paths: []string{prev}}); err != nil {
+		t.Fatal(err)
 	}
-	_, rep, _ = runJSON(t, "--state", st, cur)
+	rep, _ = stateRun(t, Config{StateDir: st, Paths: []string{cur}})
 	if rep.Comparison.Against != "previous_hour" || rep.DayBefore == nil || rep.DayBefore.Against != "day_before" {
 		t.Errorf("with both: comparison against %q, day before %+v", rep.Comparison.Against, rep.DayBefore)
 	}
 	if all := rep.Comparison.RequestTime.All; all.Before.Count != int64(len(prevReqs)) || all.After.Count != int64(len(curReqs)) {
 		t.Errorf("counts %+v", rep.Comparison.RequestTime.All)
-	}
-}
-
-// TestMain runs the tests, or, as the child process of
-// TestStateLockedByAnotherProcess, holds a state directory's lock until
-// its stdin closes.
-func TestMain(m *testing.M) {
-	if dir := os.Getenv("LOGANALYZE_HOLD_LOCK"); dir != "" {
-		d, err := state.Open(dir)
-		if err != nil {
-			fmt.Println("error:", err)
-			os.Exit(1)
-		}
-		fmt.Println("locked")
-		_, _ = io.Copy(io.Discard, os.Stdin)
-		d.Close()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-func TestStateLockedByAnotherProcess(t *testing.T) {
-	dir := t.TempDir()
-	st := filepath.Join(dir, "state")
-	p := writeHour(t, dir, "h.jsonl", genHour(3, 200, hourStart))
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), "LOGANALYZE_HOLD_LOCK="+st)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "locked\n" {
-		t.Fatalf("child: %q, %v", line, err)
-	}
-	code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p)
-	want := `loganalyze: state directory "` + st + `" is locked by another run (pid ` + strconv.Itoa(cmd.Process.Pid) + ")\n"
-	if code != 1 || errs != want {
-		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
-	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("child: %v", err)
-	}
-	if code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p); code != 0 {
-		t.Errorf("after the other run ended: exit %d: %s", code, errs)
 	}
 }

@@ -1,0 +1,170 @@
+// Package analysis is one run of loganalyze: it reads the window's logs
+// and the baseline's, compares with the stored hours of a state directory
+// (and stores the window's), evaluates the rules and builds the finished
+// report. The command line and the benchmarks call Run.
+package analysis
+
+import (
+	"context"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/report"
+	"loganalyze/rules"
+	"loganalyze/sketch"
+	"loganalyze/state"
+)
+
+// DefaultTop is how many keys per dimension are kept exactly when
+// Config.Top is 0.
+const DefaultTop = 1000
+
+// Config is what a run reads and how, already parsed and checked.
+type Config struct {
+	// Paths are the window's logs: files, directories (read
+	// recursively), globs, or "-" for Ingest.Stdin.
+	Paths []string
+	// Baseline are the logs of a reference period to compare every
+	// quantile with; none when empty. Since and Until do not bound them.
+	Baseline []string
+	// StateDir keeps one file of sketches per hour: the window is
+	// compared with the previous hour and the same hour a day before,
+	// and its own hours are written back, under the directory's lock.
+	// "" for none.
+	StateDir string
+	// Ingest says how every log is read (format, log formats, source,
+	// schema, zone, workers, stdin). Its Progress, when set, follows the
+	// window's logs only. Ingest.Location is also the zone of the report.
+	Ingest ingest.Options
+	// Since and Until keep the window's records in [Since, Until); nil
+	// for no bound. They are the report's window where given.
+	Since, Until *time.Time
+	// Top is how many keys per dimension are kept exactly (0 means
+	// DefaultTop); Accuracy is the relative accuracy of every quantile
+	// (0 means sketch.DefaultAccuracy).
+	Top      int
+	Accuracy float64
+	// Rules are the rules' settings; nil means rules.Default().
+	Rules *rules.Config
+}
+
+// Result is a finished run.
+type Result struct {
+	Report *report.Report
+	// Unread are the files, the window's then the baseline's, that held
+	// data of which not one record could be read.
+	Unread []report.UnreadFile
+}
+
+// BaselineError is an error reading the baseline's logs.
+type BaselineError struct{ Err error }
+
+func (e *BaselineError) Error() string { return "baseline: " + e.Err.Error() }
+func (e *BaselineError) Unwrap() error { return e.Err }
+
+// Run reads the window and the baseline, compares with the state
+// directory's hours and writes the window's, evaluates the rules and
+// builds the report. It stops between phases when ctx is done (a phase
+// itself, such as reading the logs, runs to its end); a cancelled run
+// writes no state.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rcfg := cfg.Rules
+	if rcfg == nil {
+		rcfg = rules.Default()
+	}
+	if cfg.Top == 0 {
+		cfg.Top = DefaultTop
+	}
+	if cfg.Accuracy == 0 {
+		cfg.Accuracy = sketch.DefaultAccuracy
+	}
+	mapping, err := sketch.NewMapping(cfg.Accuracy)
+	if err != nil {
+		return nil, err
+	}
+	var dir *state.Dir
+	if cfg.StateDir != "" {
+		if dir, err = state.Open(cfg.StateDir); err != nil {
+			return nil, err
+		}
+		defer dir.Close()
+	}
+	acc, read, err := readWindow(cfg, mapping, rcfg, dir != nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	baseline, baseRead, err := readBaseline(cfg, mapping, rcfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	problems, err := history(ctx, dir, cfg, acc, baseline, mapping)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	findings, notEval := rules.Evaluate(acc, rcfg)
+	rep := report.Build(report.BuildInput{
+		Aggregate: acc, Read: read, Findings: findings, NotEvaluated: notEval,
+		Location: cfg.Ingest.Location, Since: cfg.Since, Until: cfg.Until,
+		Baseline: baseRead, Problems: problems,
+		References: references(acc, baseline, cfg.Baseline, mapping, cfg.Top),
+	})
+	unread := append(append([]report.UnreadFile(nil), rep.Unread...), rep.BaselineUnread...)
+	return &Result{Report: rep, Unread: unread}, nil
+}
+
+// aggregateOptions are the accumulators' options of the window; the
+// baseline's drop the bounds.
+func aggregateOptions(cfg Config, m *sketch.Mapping, rcfg *rules.Config) aggregate.Options {
+	opts := aggregate.Options{Mapping: m, Top: cfg.Top, TokenURI: rcfg.TokenURI}
+	if cfg.Since != nil {
+		opts.Since, opts.HasSince = cfg.Since.UnixNano(), true
+	}
+	if cfg.Until != nil {
+		opts.Until, opts.HasUntil = cfg.Until.UnixNano(), true
+	}
+	return opts
+}
+
+// readWindow reads the window's logs. Hour sets are kept for the state
+// files and for the peak / off-peak split of a baseline comparison.
+func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState bool) (*aggregate.Accumulator, *ingest.Result, error) {
+	opts := aggregateOptions(cfg, m, rcfg)
+	opts.Hourly = withState || len(cfg.Baseline) > 0
+	accs, read, err := ingest.Run(cfg.Paths, cfg.Ingest, func() *aggregate.Accumulator { return aggregate.New(opts) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return aggregate.MergeAll(accs), read, nil
+}
+
+// readBaseline reads the baseline's logs, all their records: Since and
+// Until bound the window, not the reference period. It returns nils
+// without a baseline.
+func readBaseline(cfg Config, m *sketch.Mapping, rcfg *rules.Config) (*aggregate.Accumulator, *ingest.Result, error) {
+	if len(cfg.Baseline) == 0 {
+		return nil, nil, nil
+	}
+	opts := aggregateOptions(cfg, m, rcfg)
+	opts.HasSince, opts.HasUntil = false, false
+	opts.Hourly = true
+	in := cfg.Ingest
+	in.Progress = nil
+	accs, read, err := ingest.Run(cfg.Baseline, in, func() *aggregate.Accumulator { return aggregate.New(opts) })
+	if err != nil {
+		return nil, nil, &BaselineError{err}
+	}
+	return aggregate.MergeAll(accs), read, nil
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"loganalyze/gen"
+	"loganalyze/state"
+)
+
+// hourStart is the first generated hour; its state file is named in UTC.
+var hourStart = time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+
+// writeHour writes generated requests as JSON lines and returns the path.
+func writeHour(t *testing.T, dir, name string, reqs []gen.Request) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.WriteJSONL(f, reqs, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// genHour is one hour of background traffic from start.
+func genHour(seed uint64, n int, start time.Time) []gen.Request {
+	return gen.Generate(gen.Config{Seed: seed, N: n, Start: start})
+}
+
+func TestStateLocked(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	p := writeHour(t, dir, "h.jsonl", genHour(3, 200, hourStart))
+	held, err := state.Open(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p)
+	want := `loganalyze: state directory "` + st + `" is locked by another run (pid ` + strconv.Itoa(os.Getpid()) + ")\n"
+	if code != 1 || errs != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
+	}
+	if _, err := os.Stat(filepath.Join(st, "2026-11-29T09.sketch")); err == nil {
+		t.Error("a locked-out run wrote state")
+	}
+}
+
+// TestMain runs the tests, or, as the child process of
+// TestStateLockedByAnotherProcess, holds a state directory's lock until
+// its stdin closes.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("LOGANALYZE_HOLD_LOCK"); dir != "" {
+		d, err := state.Open(dir)
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("locked")
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		d.Close()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestStateLockedByAnotherProcess(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	p := writeHour(t, dir, "h.jsonl", genHour(3, 200, hourStart))
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "LOGANALYZE_HOLD_LOCK="+st)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "locked\n" {
+		t.Fatalf("child: %q, %v", line, err)
+	}
+	code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p)
+	want := `loganalyze: state directory "` + st + `" is locked by another run (pid ` + strconv.Itoa(cmd.Process.Pid) + ")\n"
+	if code != 1 || errs != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	if code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p); code != 0 {
+		t.Errorf("after the other run ended: exit %d: %s", code, errs)
+	}
+}
