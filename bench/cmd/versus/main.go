@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"database/sql"
 	"errors"
 	"flag"
@@ -24,12 +25,10 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
-	"loganalyze/aggregate"
+	"loganalyze/analysis"
 	"loganalyze/gen"
 	"loganalyze/ingest"
 	"loganalyze/report"
-	"loganalyze/rules"
-	"loganalyze/sketch"
 )
 
 func main() {
@@ -145,24 +144,14 @@ func timeLoganalyze(path string, workers int) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	rcfg := rules.Default()
-	schema, err := ingest.NewSchema(nil)
+	res, err := analysis.Run(context.Background(), analysis.Config{
+		Paths:  []string{path},
+		Ingest: ingest.Options{Location: loc, Workers: workers},
+	})
 	if err != nil {
 		return 0, err
 	}
-	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
-	if err != nil {
-		return 0, err
-	}
-	aopts := aggregate.Options{Mapping: m, Top: 1000, TokenURI: rcfg.TokenURI}
-	accs, res, err := ingest.Run([]string{path}, ingest.Options{Schema: schema, Location: loc, Workers: workers},
-		func() *aggregate.Accumulator { return aggregate.New(aopts) })
-	if err != nil {
-		return 0, err
-	}
-	acc := aggregate.MergeAll(accs)
-	findings, notEval := rules.Evaluate(acc, rcfg)
-	rep := report.Build(report.BuildInput{Aggregate: acc, Read: res, Findings: findings, NotEvaluated: notEval, Location: loc})
+	rep := res.Report
 	if err := errors.Join(
 		rep.WriteJSON(io.Discard),
 		rep.WriteMarkdown(io.Discard),
@@ -171,7 +160,7 @@ func timeLoganalyze(path string, workers int) (time.Duration, error) {
 	); err != nil {
 		return 0, err
 	}
-	if acc.Records == 0 {
+	if rep.Input.Records == 0 {
 		return 0, fmt.Errorf("no records read from %q", path)
 	}
 	return time.Since(start), nil
