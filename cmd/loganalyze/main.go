@@ -89,15 +89,16 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 	return finish(c, res, stdout, stderr)
 }
 
-// strFlags are the flags whose values config checks and converts.
-type strFlags struct {
+// rawFlags are the flags whose values config checks and converts into
+// their meaning.
+type rawFlags struct {
 	format, tz, since, until, rules, failOn, progress string
 	maps                                              []string
 	promTime                                          bool
 }
 
 func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config, error) {
-	c, f := &config{}, &strFlags{}
+	c, f := &config{}, &rawFlags{}
 	a, in := &c.Config, &c.Config.Ingest
 	fs := pflag.NewFlagSet("loganalyze", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -141,7 +142,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 
 // config checks the flags and completes c with their meaning: bad usage
 // first, then the files the flags name (--rules, --map).
-func (f *strFlags) config(c *config, stderr io.Writer, now func() time.Time) error {
+func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) error {
 	a, in := &c.Config, &c.Config.Ingest
 	if len(a.Paths) == 0 {
 		return usagef("no input: give a file, directory, glob or - for stdin")
