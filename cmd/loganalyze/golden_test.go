@@ -23,9 +23,9 @@ package main
 //	              section cannot hold (it always ends in a newline)
 //	anything else an input file, written to $DIR/<section name>
 //
-// Every run has the same fixed clock (fixedNow). In outputs the temporary
-// directory is replaced by $DIR. To rewrite the golden sections after a
-// deliberate change, run
+// Every run has the same fixed clock (goldenNow, 2026-11-29T11:00Z). In
+// outputs the temporary directory is replaced by $DIR. To rewrite the
+// golden sections after a deliberate change, run
 //
 //	go test ./cmd/loganalyze -run TestGolden -update
 //
@@ -41,10 +41,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 )
+
+// goldenNow is every scenario's clock: --since -30m and the like are
+// relative to it.
+var goldenNow = func() time.Time { return time.Date(2026, 11, 29, 11, 0, 0, 0, time.UTC) }
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata/golden/*.txtar with what the runs write")
 
@@ -200,7 +205,7 @@ func runScenario(t *testing.T, dir string, r *scenarioRun) map[string][]byte {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := run(args, bytes.NewReader(r.sections["stdin"]), &stdout, &stderr, fixedNow)
+	code := run(args, bytes.NewReader(r.sections["stdin"]), &stdout, &stderr, goldenNow)
 
 	// The directory as it appears in text, and as Markdown escapes it.
 	clean := strings.NewReplacer(strings.ReplaceAll(dir, "_", `\_`), "$DIR", dir, "$DIR")

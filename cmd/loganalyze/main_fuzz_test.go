@@ -22,7 +22,7 @@ func FuzzParseWhen(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	now := fixedNow()
+	now := goldenNow()
 	loc := time.FixedZone("UTC+8", 8*3600)
 	f.Fuzz(func(t *testing.T, s string) {
 		got, err := parseWhen(s, now, loc)
