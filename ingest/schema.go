@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Unit is the unit a source writes a number in.
@@ -283,22 +284,10 @@ func (s *Schema) add(name string, b Binding, spelled bool) {
 }
 
 // Lookup returns the bindings of a source column name. It does not
-// allocate for names up to 64 bytes.
+// allocate for ASCII names up to 64 bytes.
 func (s *Schema) Lookup(name []byte) Bindings {
 	var buf [64]byte
-	var e *entry
-	if len(name) > len(buf) {
-		e = s.byName[strings.ToLower(string(name))]
-	} else {
-		lower := buf[:len(name)]
-		for i, c := range name {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			lower[i] = c
-		}
-		e = s.byName[string(lower)]
-	}
+	e := s.byName[string(lowerName(&buf, name))]
 	if e == nil {
 		return nil
 	}
@@ -310,6 +299,26 @@ func (s *Schema) Lookup(name []byte) Bindings {
 	return e.plain
 }
 
+// lowerName returns name lower-cased as strings.ToLower does, as the
+// schema's names are stored: in buf when name is ASCII and fits, else in
+// a new slice (a non-ASCII letter has a lower case too).
+func lowerName(buf *[64]byte, name []byte) []byte {
+	if len(name) > len(buf) {
+		return []byte(strings.ToLower(string(name)))
+	}
+	lower := buf[:len(name)]
+	for i, c := range name {
+		if c >= utf8.RuneSelf {
+			return []byte(strings.ToLower(string(name)))
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	return lower
+}
+
 // LookupString is Lookup for a string name.
 func (s *Schema) LookupString(name string) Bindings {
 	return s.Lookup([]byte(name))
@@ -319,17 +328,7 @@ func (s *Schema) LookupString(name string) Bindings {
 // so a nested object under it is worth walking.
 func (s *Schema) IsPrefix(name []byte) bool {
 	var buf [64]byte
-	if len(name) > len(buf) {
-		return false
-	}
-	lower := buf[:len(name)]
-	for i, c := range name {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		lower[i] = c
-	}
-	return s.prefixes[string(lower)]
+	return s.prefixes[string(lowerName(&buf, name))]
 }
 
 // Source returns the name of the source the schema is for, "" for the

@@ -31,13 +31,33 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	sample := filepath.Join(sharedDir(t), "examples", "tokenhub-sample.jsonl")
 	r := buildFrom(t, nil, []string{sample}, 2, 1000, sampleFindings())
-	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
+	page := filepath.Join(t.TempDir(), "report.html")
 	if err := os.WriteFile(page, render(t, r, "html"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	url := "file://" + page
 
+	ctx, events := openBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#verdict`))); err != nil {
+		t.Fatalf("cannot load %s: %v", url, err)
+	}
+	t.Run("renders", func(t *testing.T) { checkRendered(ctx, t, r) })
+	t.Run("sorts", func(t *testing.T) { checkSorting(ctx, t, r) })
+	saveScreenshot(ctx, t)
+	events.check(t, url)
+}
+
+// pageEvents records what a page asked from the network and what it
+// logged as an error, an exception or a warning.
+type pageEvents struct {
+	mu                 sync.Mutex
+	requests, problems []string
+}
+
+// openBrowser starts headless Chromium with one tab and listens to the
+// tab's events; the browser stops when the test ends.
+func openBrowser(t *testing.T) (context.Context, *pageEvents) {
+	t.Helper()
 	opts := append([]chromedp.ExecAllocatorOption{},
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Flag("headless", true),
@@ -50,86 +70,82 @@ func TestHTMLInBrowser(t *testing.T) {
 		chromedp.WindowSize(1280, 1800),
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	t.Cleanup(cancelTimeout)
 
 	// Open the tab first, so that the listener sees every event of the
 	// page load.
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("cannot start %s: %v", chromiumPath, err)
 	}
-	var mu sync.Mutex
-	var requests, problems []string
-	err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
+	ev := &pageEvents{}
+	err := chromedp.Listen(ctx, func(e any) {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		switch e := e.(type) {
 		case *network.EventRequestWillBeSent:
-			requests = append(requests, ev.Request.URL)
+			ev.requests = append(ev.requests, e.Request.URL)
 		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)
+			ev.problems = append(ev.problems, "exception: "+e.ExceptionDetails.Text)
 		case *runtime.EventConsoleAPICalled:
-			switch ev.Type {
+			switch e.Type {
 			case runtime.ConsoleAPICalledTypeError, runtime.ConsoleAPICalledTypeWarning, runtime.ConsoleAPICalledTypeAssert:
-				problems = append(problems, "console "+string(ev.Type))
+				ev.problems = append(ev.problems, "console "+string(e.Type))
 			}
 		case *cdplog.EventEntryAdded:
-			if ev.Entry.Level == cdplog.EntryLevelError || ev.Entry.Level == cdplog.EntryLevelWarning {
-				problems = append(problems, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
+			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
+				ev.problems = append(ev.problems, "log: "+e.Entry.Text+" "+e.Entry.URL)
 			}
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ctx, ev
+}
 
-	table := `#m-request_time table[data-dim="model"]`
-	firstColumn := `Array.from(document.querySelector('` + table + `').tBodies[0].rows).map(r => r.cells[0].textContent)`
-	p99Head := chromedp.CSS(table + ` thead th:nth-child(5)`)
-	keyHead := chromedp.CSS(table + ` thead th:nth-child(1)`)
-	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#verdict`))); err != nil {
-		t.Fatalf("cannot load %s: %v", url, err)
+// check fails the test on any error the page logged and on any request
+// for something other than the page itself or inline data.
+func (ev *pageEvents) check(t *testing.T, url string) {
+	t.Helper()
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if len(ev.problems) > 0 {
+		t.Errorf("console errors or exceptions: %q", ev.problems)
 	}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("browser: %v", err)
+	if len(ev.requests) == 0 {
+		t.Fatalf("no network events seen: the listener is not working")
+	}
+	for _, u := range ev.requests {
+		if u != url && !strings.HasPrefix(u, "data:") {
+			t.Errorf("the page requested %q", u)
 		}
 	}
-	title, err := chromedp.Run(ctx, chromedp.Title())
-	must(err)
-	charts, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('svg.chart').length`))
-	must(err)
-	findings, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('article.finding').length`))
-	must(err)
-	before, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](firstColumn))
-	must(err)
-	must(chromedp.Do(ctx, chromedp.Click(p99Head)))
-	after, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](firstColumn))
-	must(err)
-	sortState, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('`+table+` thead th:nth-child(5)').getAttribute('aria-sort')`))
-	must(err)
-	must(chromedp.Do(ctx, chromedp.Click(keyHead)))
-	again, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](firstColumn))
-	must(err)
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives a PNG
-	must(err)
-	shotPath := os.Getenv("LOGANALYZE_SCREENSHOT")
-	if shotPath == "" {
-		shotPath = filepath.Join(t.TempDir(), "report.png")
-	}
-	if err := os.WriteFile(shotPath, shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s (%d bytes)", shotPath, len(shot))
+}
 
+// mustBrowser ends the test on an error from the browser.
+func mustBrowser(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// checkRendered checks the loaded page's title, its charts (two time
+// charts and one histogram per metric with values) and its findings.
+func checkRendered(ctx context.Context, t *testing.T, r *Report) {
+	title, err := chromedp.Run(ctx, chromedp.Title())
+	mustBrowser(t, err)
+	charts, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('svg.chart').length`))
+	mustBrowser(t, err)
+	findings, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('article.finding').length`))
+	mustBrowser(t, err)
 	if !strings.Contains(title, "loganalyze") {
 		t.Errorf("title %q", title)
 	}
-	// Two time charts and one histogram per metric with values.
 	wantCharts := 2
 	for _, h := range r.Histograms {
 		if len(h.Bins) > 0 {
@@ -142,10 +158,27 @@ func TestHTMLInBrowser(t *testing.T) {
 	if findings != len(r.Findings) {
 		t.Errorf("%d findings shown, want %d", findings, len(r.Findings))
 	}
+}
 
-	// The table starts in the report's order (count, largest first);
-	// one click on p99 sorts by p99, largest first; a click on key sorts
-	// by name.
+// checkSorting clicks the headers of the model table of request_time:
+// the table starts in the report's order (count, largest first); one
+// click on p99 sorts by p99, largest first; a click on key sorts by name.
+func checkSorting(ctx context.Context, t *testing.T, r *Report) {
+	table := `#m-request_time table[data-dim="model"]`
+	firstColumn := `Array.from(document.querySelector('` + table + `').tBodies[0].rows).map(r => r.cells[0].textContent)`
+	p99Head := chromedp.CSS(table + ` thead th:nth-child(5)`)
+	keyHead := chromedp.CSS(table + ` thead th:nth-child(1)`)
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](firstColumn))
+	mustBrowser(t, err)
+	mustBrowser(t, chromedp.Do(ctx, chromedp.Click(p99Head)))
+	after, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](firstColumn))
+	mustBrowser(t, err)
+	sortState, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('`+table+` thead th:nth-child(5)').getAttribute('aria-sort')`))
+	mustBrowser(t, err)
+	mustBrowser(t, chromedp.Do(ctx, chromedp.Click(keyHead)))
+	again, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](firstColumn))
+	mustBrowser(t, err)
+
 	rows := r.Latency[aggregate.RequestTime].By[aggregate.DimModel].Rows
 	rows = rows[:min(TableKeys, len(rows))]
 	var inOrder []string
@@ -172,18 +205,20 @@ func TestHTMLInBrowser(t *testing.T) {
 	if !slices.Equal(again, byName) {
 		t.Errorf("after clicking key: %q, want %q", again, byName)
 	}
+}
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("console errors or exceptions: %q", problems)
+// saveScreenshot writes a PNG of the whole page to
+// $LOGANALYZE_SCREENSHOT, else to a temporary directory.
+func saveScreenshot(ctx context.Context, t *testing.T) {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives a PNG
+	mustBrowser(t, err)
+	shotPath := os.Getenv("LOGANALYZE_SCREENSHOT")
+	if shotPath == "" {
+		shotPath = filepath.Join(t.TempDir(), "report.png")
 	}
-	if len(requests) == 0 {
-		t.Fatalf("no network events seen: the listener is not working")
+	if err := os.WriteFile(shotPath, shot, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	for _, u := range requests {
-		if u != url && !strings.HasPrefix(u, "data:") {
-			t.Errorf("the page requested %q", u)
-		}
-	}
+	t.Logf("screenshot: %s (%d bytes)", shotPath, len(shot))
 }

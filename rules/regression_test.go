@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -71,7 +72,22 @@ func metricValues(r gen.Request) [aggregate.NumMetrics]float64 {
 	return v
 }
 
-func TestLatencyRegression(t *testing.T) {
+// regressionKey names one regression: a metric of a dimension's key.
+type regressionKey struct{ metric, dim, key string }
+
+// regressionHour is a generated previous hour: its requests, its
+// regions busiest first, the region the tests slow down (the second
+// busiest) and its accumulated sketches.
+type regressionHour struct {
+	m       *sketch.Mapping
+	reqs    []gen.Request
+	regions []string
+	slow    string
+	acc     *aggregate.Accumulator
+	hour    int64
+}
+
+func newRegressionHour(t *testing.T) *regressionHour {
 	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
 	if err != nil {
 		t.Fatal(err)
@@ -95,137 +111,172 @@ func TestLatencyRegression(t *testing.T) {
 	if len(regions) < 3 {
 		t.Fatalf("only %d regions generated", len(regions))
 	}
-	slow := regions[1]
-	prevAcc := accumulateRequests(t, m, prev)
-	prevHour, _ := prevAcc.FirstHour()
+	acc := accumulateRequests(t, m, prev)
+	hour, _ := acc.FirstHour()
+	return &regressionHour{m: m, reqs: prev, regions: regions, slow: regions[1], acc: acc, hour: hour}
+}
 
+// TestLatencyRegression slows one region of a generated hour down by ×2
+// and ×4 in the next hour: the rule says why it cannot run without the
+// previous hour, then fires for exactly what an oracle over the exact
+// p99s says, warn and crit, capped at max_keys per metric and dimension.
+func TestLatencyRegression(t *testing.T) {
+	prev := newRegressionHour(t)
 	for _, c := range []struct {
 		factor float64
 		want   rules.Severity
 	}{{2, rules.Warn}, {4, rules.Crit}} {
-		cur := slowerHour(prev, slow, c.factor)
-		acc := accumulateRequests(t, m, cur)
-		cfg := rules.Default()
-		_, ne := rules.Evaluate(acc, cfg)
-		if !hasNotEvaluated(ne, "needs --state") {
-			t.Errorf("without history: not evaluated %v", ne)
-		}
-		acc.History = &aggregate.History{}
-		_, ne = rules.Evaluate(acc, cfg)
-		if !hasNotEvaluated(ne, "no previous hour in the state directory") {
-			t.Errorf("without a previous hour: not evaluated %v", ne)
-		}
-		acc.History = &aggregate.History{Previous: prevAcc.Set, PreviousHour: prevHour}
-		findings, ne := rules.Evaluate(acc, cfg)
-		for _, x := range ne {
-			if x.Rule == rules.RuleRegression {
-				t.Fatalf("not evaluated with a previous hour: %v", x)
-			}
-		}
-
-		// The oracle: exact p99 of each region and of all requests, on
-		// both sides, judged with the same thresholds; keys within 2 % of
-		// a threshold are left out.
-		type mk struct{ metric, dim, key string }
-		want := map[mk]rules.Severity{}
-		borderline := map[mk]bool{}
-		judge := func(k mk, before, after []float64) {
-			p, np := exactP99(before)
-			a, na := exactP99(after)
-			if np < 200 || na < 200 || p <= 0 {
-				return
-			}
-			near := func(x, thr float64) bool { return math.Abs(x-thr) <= 0.02*math.Max(math.Abs(thr), 1) }
-			rc := cfg.Regression
-			if near(a, rc.MinRatio*p) || near(a-p, rc.MinIncreaseMs) || near(a, rc.CritRatio*p) {
-				borderline[k] = true
-				return
-			}
-			if a >= rc.MinRatio*p && a-p >= rc.MinIncreaseMs {
-				want[k] = rules.Warn
-				if a >= rc.CritRatio*p {
-					want[k] = rules.Crit
+		t.Run(fmt.Sprintf("x%v", c.factor), func(t *testing.T) {
+			cur := slowerHour(prev.reqs, prev.slow, c.factor)
+			acc := accumulateRequests(t, prev.m, cur)
+			cfg := rules.Default()
+			checkRegressionNeedsHistory(t, c.factor, acc, cfg)
+			acc.History = &aggregate.History{Previous: prev.acc.Set, PreviousHour: prev.hour}
+			findings, ne := rules.Evaluate(acc, cfg)
+			for _, x := range ne {
+				if x.Rule == rules.RuleRegression {
+					t.Fatalf("not evaluated with a previous hour: %v", x)
 				}
 			}
-		}
-		for mi, name := range aggregate.MetricNames {
-			byRegion := func(reqs []gen.Request) map[string][]float64 {
-				out := map[string][]float64{}
-				for _, r := range reqs {
-					if v := metricValues(r)[mi]; !math.IsNaN(v) {
-						out[r.Region] = append(out[r.Region], v)
-						out[""] = append(out[""], v)
-					}
-				}
-				return out
+			want, borderline := regressionOracle(prev, cur, cfg.Regression)
+			if got := want[regressionKey{"request_time", "region", prev.slow}]; got != c.want {
+				t.Fatalf("×%v: the oracle wants %v for request_time of %s", c.factor, got, prev.slow)
 			}
-			b, a := byRegion(prev), byRegion(cur)
-			judge(mk{name, "all", "all"}, b[""], a[""])
-			for _, reg := range regions {
-				judge(mk{name, "region", reg}, b[reg], a[reg])
-			}
-		}
-		if want[mk{"request_time", "region", slow}] != c.want {
-			t.Fatalf("×%v: the oracle wants %v for request_time of %s", c.factor, want[mk{"request_time", "region", slow}], slow)
-		}
-
-		got := map[mk]rules.Severity{}
-		for _, f := range findings {
-			if f.Rule != rules.RuleRegression {
-				continue
-			}
-			k := mk{f.Key.Get("metric").(string), f.Key.Get("dimension").(string), f.Key.Get("key").(string)}
-			got[k] = f.Severity
-			if !touches(cur, slow, k.dim, k.key) {
-				t.Errorf("×%v: finding for %s %q, which has no request in %s", c.factor, k.dim, k.key, slow)
-			}
-		}
-		for k, sev := range want {
-			if got[k] != sev {
-				t.Errorf("×%v: %v: severity %v, want %v", c.factor, k, got[k], sev)
-			}
-		}
-		for k, sev := range got {
-			if (k.dim == "region" || k.dim == "all") && !borderline[k] && want[k] != sev {
-				t.Errorf("×%v: %v fired (%v), the oracle says no", c.factor, k, sev)
-			}
-			if k.dim == "region" && k.key != slow {
-				t.Errorf("×%v: region %s fired, only %s was slowed", c.factor, k.key, slow)
-			}
-		}
-		// At most max_keys findings per metric and dimension; the keys
-		// left out are counted, and without the cap they all appear.
-		perDim := map[[2]string]int64{}
-		var shown, more int64
-		for _, f := range findings {
-			if f.Rule != rules.RuleRegression {
-				continue
-			}
-			shown++
-			perDim[[2]string{f.Key.Get("metric").(string), f.Key.Get("dimension").(string)}]++
-			if v, ok := f.Evidence.Get("more_keys_regressed").(int64); ok {
-				more += v
-			}
-		}
-		for k, n := range perDim {
-			if n > cfg.Regression.MaxKeys {
-				t.Errorf("×%v: %d findings for %v, want at most %d", c.factor, n, k, cfg.Regression.MaxKeys)
-			}
-		}
-		uncapped := rules.Default()
-		uncapped.Regression.MaxKeys = 0
-		all, _ := rules.Evaluate(acc, uncapped)
-		var total int64
-		for _, f := range all {
-			if f.Rule == rules.RuleRegression {
-				total++
-			}
-		}
-		if total != shown+more || (more == 0) != (total == shown) {
-			t.Errorf("×%v: %d regressions without the cap, %d shown + %d counted with it", c.factor, total, shown, more)
-		}
-		t.Logf("×%v: %d regression findings (%d more counted); oracle %d for region/all (%d borderline)", c.factor, len(got), more, len(want), len(borderline))
+			got := checkRegressionFindings(t, c.factor, prev.slow, cur, findings, want, borderline)
+			more := checkRegressionCap(t, c.factor, acc, findings, cfg)
+			t.Logf("×%v: %d regression findings (%d more counted); oracle %d for region/all (%d borderline)", c.factor, got, more, len(want), len(borderline))
+		})
 	}
+}
+
+// checkRegressionNeedsHistory: without --state, and with a state
+// directory that has no previous hour, the rule says why it did not run.
+func checkRegressionNeedsHistory(t *testing.T, factor float64, acc *aggregate.Accumulator, cfg *rules.Config) {
+	t.Helper()
+	_, ne := rules.Evaluate(acc, cfg)
+	if !hasNotEvaluated(ne, "needs --state") {
+		t.Errorf("×%v: without history: not evaluated %v", factor, ne)
+	}
+	acc.History = &aggregate.History{}
+	_, ne = rules.Evaluate(acc, cfg)
+	if !hasNotEvaluated(ne, "no previous hour in the state directory") {
+		t.Errorf("×%v: without a previous hour: not evaluated %v", factor, ne)
+	}
+}
+
+// regressionOracle judges the exact p99 of each region and of all
+// requests, on both sides, with the rule's thresholds; keys within 2 %
+// of a threshold are borderline, left out of want.
+func regressionOracle(prev *regressionHour, cur []gen.Request, rc rules.RegressionConfig) (want map[regressionKey]rules.Severity, borderline map[regressionKey]bool) {
+	want = map[regressionKey]rules.Severity{}
+	borderline = map[regressionKey]bool{}
+	judge := func(k regressionKey, before, after []float64) {
+		p, np := exactP99(before)
+		a, na := exactP99(after)
+		if np < 200 || na < 200 || p <= 0 {
+			return
+		}
+		near := func(x, thr float64) bool { return math.Abs(x-thr) <= 0.02*math.Max(math.Abs(thr), 1) }
+		if near(a, rc.MinRatio*p) || near(a-p, rc.MinIncreaseMs) || near(a, rc.CritRatio*p) {
+			borderline[k] = true
+			return
+		}
+		if a >= rc.MinRatio*p && a-p >= rc.MinIncreaseMs {
+			want[k] = rules.Warn
+			if a >= rc.CritRatio*p {
+				want[k] = rules.Crit
+			}
+		}
+	}
+	for mi, name := range aggregate.MetricNames {
+		byRegion := func(reqs []gen.Request) map[string][]float64 {
+			out := map[string][]float64{}
+			for _, r := range reqs {
+				if v := metricValues(r)[mi]; !math.IsNaN(v) {
+					out[r.Region] = append(out[r.Region], v)
+					out[""] = append(out[""], v)
+				}
+			}
+			return out
+		}
+		b, a := byRegion(prev.reqs), byRegion(cur)
+		judge(regressionKey{name, "all", "all"}, b[""], a[""])
+		for _, reg := range prev.regions {
+			judge(regressionKey{name, "region", reg}, b[reg], a[reg])
+		}
+	}
+	return want, borderline
+}
+
+// checkRegressionFindings compares the findings with the oracle: every
+// regression it wants, at its severity; none it rules out for a region
+// or all; none for a key without requests in the slowed region. It
+// returns how many regressions fired.
+func checkRegressionFindings(t *testing.T, factor float64, slow string, cur []gen.Request, findings []rules.Finding,
+	want map[regressionKey]rules.Severity, borderline map[regressionKey]bool) int {
+	t.Helper()
+	got := map[regressionKey]rules.Severity{}
+	for _, f := range findings {
+		if f.Rule != rules.RuleRegression {
+			continue
+		}
+		k := regressionKey{f.Key.Get("metric").(string), f.Key.Get("dimension").(string), f.Key.Get("key").(string)}
+		got[k] = f.Severity
+		if !touches(cur, slow, k.dim, k.key) {
+			t.Errorf("×%v: finding for %s %q, which has no request in %s", factor, k.dim, k.key, slow)
+		}
+	}
+	for k, sev := range want {
+		if got[k] != sev {
+			t.Errorf("×%v: %v: severity %v, want %v", factor, k, got[k], sev)
+		}
+	}
+	for k, sev := range got {
+		if (k.dim == "region" || k.dim == "all") && !borderline[k] && want[k] != sev {
+			t.Errorf("×%v: %v fired (%v), the oracle says no", factor, k, sev)
+		}
+		if k.dim == "region" && k.key != slow {
+			t.Errorf("×%v: region %s fired, only %s was slowed", factor, k.key, slow)
+		}
+	}
+	return len(got)
+}
+
+// checkRegressionCap: at most max_keys findings per metric and
+// dimension; the keys left out are counted, and without the cap they all
+// appear. It returns how many were counted rather than shown.
+func checkRegressionCap(t *testing.T, factor float64, acc *aggregate.Accumulator, findings []rules.Finding, cfg *rules.Config) int64 {
+	t.Helper()
+	perDim := map[[2]string]int64{}
+	var shown, more int64
+	for _, f := range findings {
+		if f.Rule != rules.RuleRegression {
+			continue
+		}
+		shown++
+		perDim[[2]string{f.Key.Get("metric").(string), f.Key.Get("dimension").(string)}]++
+		if v, ok := f.Evidence.Get("more_keys_regressed").(int64); ok {
+			more += v
+		}
+	}
+	for k, n := range perDim {
+		if n > cfg.Regression.MaxKeys {
+			t.Errorf("×%v: %d findings for %v, want at most %d", factor, n, k, cfg.Regression.MaxKeys)
+		}
+	}
+	uncapped := rules.Default()
+	uncapped.Regression.MaxKeys = 0
+	all, _ := rules.Evaluate(acc, uncapped)
+	var total int64
+	for _, f := range all {
+		if f.Rule == rules.RuleRegression {
+			total++
+		}
+	}
+	if total != shown+more || (more == 0) != (total == shown) {
+		t.Errorf("×%v: %d regressions without the cap, %d shown + %d counted with it", factor, total, shown, more)
+	}
+	return more
 }
 
 func hasNotEvaluated(ne []rules.NotEvaluated, reason string) bool {

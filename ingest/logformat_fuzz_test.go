@@ -1,0 +1,132 @@
+package ingest_test
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/gen"
+	"loganalyze/ingest"
+)
+
+// checkSink fails the test on a record whose numbers or time no report
+// could use.
+type checkSink struct {
+	t *testing.T
+	n int64
+}
+
+func (c *checkSink) Add(r *ingest.Record) {
+	c.n++
+	for _, f := range []ingest.Field{ingest.FRequestTime, ingest.FUpstreamResponseTime, ingest.FTTFT, ingest.FSSLHandshakeTime} {
+		if v, ok := r.Float(f); ok && (v < 0 || math.IsNaN(v) || math.IsInf(v, 0)) {
+			c.t.Errorf("%s = %v", f, v)
+		}
+	}
+	if r.Has(ingest.FTime) && (r.TimeNS < ingest.MinTimeNS || r.TimeNS >= ingest.MaxTimeNS) {
+		c.t.Errorf("time %v outside 2000–2100", time.Unix(0, r.TimeNS).UTC())
+	}
+}
+
+// textLines counts the lines of data the pipeline reads: those left
+// when "\r" is cut from their end and they are not only blanks.
+func textLines(data []byte) (lines, nonBlank int64) {
+	for len(data) > 0 {
+		l := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		lines++
+		if len(bytes.Trim(bytes.TrimSuffix(l, []byte("\r")), " \t")) > 0 {
+			nonBlank++
+		}
+	}
+	return lines, nonBlank
+}
+
+// FuzzLogFormatRun reads a text log with a --log-format through the whole
+// pipeline, as the command does: FuzzNginx parses one line with a
+// compiled format; this adds the choice between the given and the known
+// formats from the first lines, the cutting into lines and chunks, and
+// the counting of bad lines. CompileLogFormat (the flag's check) and Run
+// agree on which formats are valid; with a valid one, every line that is
+// not blank is a record or a bad line with its line number and a reason,
+// and every record's numbers and time are sane.
+func FuzzLogFormatRun(f *testing.F) {
+	head := func(path string, n int) []byte {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		lines := bytes.SplitAfter(b, []byte("\n"))
+		return bytes.Join(lines[:min(n, len(lines))], nil)
+	}
+	f.Add(gen.NginxLogFormat, head(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"), 3))
+	f.Add("tokenhub", head(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"), 2))
+	for format, file := range map[string]string{
+		"combined":      "nginx-combined-rt.log",
+		"main":          "nginx-main-times.log",
+		"upstream_time": "nginx-upstream-time.log",
+		"envoy":         "envoy-default.log",
+		"istio":         "istio-text.log",
+		"apisix":        "apisix.log",
+		"apisix-ai":     "apisix-ai.log",
+		`$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time`: "nginx-combined-trailing.log",
+	} {
+		f.Add(format, head(filepath.Join("testdata", "text", file), 3))
+	}
+	f.Add(`$remote_addr [$time_local] "$request" $status $request_time "$upstream_response_time" ups=$upstream_addr model=$http_x_model`,
+		[]byte("10.0.0.1 [29/Nov/2026:09:00:00 +0000] \"POST /v1/chat/completions HTTP/1.1\" 200 1.250 \"0.100, 1.100\" ups=10.1.0.1:80, 10.1.0.2:80 model=m\n"+
+			"this line does not follow the format\n\n  \t\r\n"+
+			"10.0.0.2 [29/Nov/2026:09:00:41 +0000] \"POST /v1/chat/completions HTTP/1.1\" 504 60.001 \"-\" ups=- model=m"))
+	f.Add(`[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %DURATION% "%REQ(X-FORWARDED-FOR)%"`,
+		[]byte("[2016-04-15T20:17:00.310Z] \"POST /api/v1/locations HTTP/2\" 204 12 \"1.2.3.4, 10.0.0.1\"\n"))
+	f.Add("$request_time", []byte("0.1\n-\nNaN\n1e308\n-1\n"))
+	f.Add("$time_iso8601 $msec", []byte("2026-11-29T09:00:00+00:00 1764406800.000\n0001-01-01T00:00:00Z 1\n"))
+	f.Add("no variables here", []byte("x\n"))
+	f.Add("$", []byte("\n"))
+	f.Fuzz(func(t *testing.T, format string, data []byte) {
+		compileErr := ingest.CompileLogFormat(format)
+		sinks, res, err := ingest.Run([]string{"-"}, ingest.Options{
+			Format: ingest.Nginx, LogFormats: []string{format}, Stdin: bytes.NewReader(data), Workers: 2, Location: time.UTC,
+		}, func() *checkSink { return &checkSink{t: t} })
+		if compileErr != nil {
+			if err == nil || !strings.Contains(err.Error(), compileErr.Error()) {
+				t.Fatalf("CompileLogFormat(%q): %v; Run: %v", format, compileErr, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("CompileLogFormat(%q) accepts it, Run fails: %v", format, err)
+		}
+		if len(sinks) != 2 || len(res.Files) != 1 {
+			t.Fatalf("%d sinks, %d files", len(sinks), len(res.Files))
+		}
+		if n := sinks[0].n + sinks[1].n; n != res.Records() {
+			t.Fatalf("the sinks saw %d records, the result counts %d", n, res.Records())
+		}
+		fs := res.Files[0]
+		if fs.Incomplete && fs.Reason == "" {
+			t.Fatal("an incomplete file without a reason")
+		}
+		lines, nonBlank := textLines(data)
+		compressed := bytes.HasPrefix(data, []byte("\x1f\x8b")) || bytes.HasPrefix(data, []byte("\x28\xb5\x2f\xfd"))
+		if !compressed && !fs.Incomplete && fs.Records+fs.BadLines != nonBlank {
+			t.Fatalf("%d records + %d bad lines; the log has %d lines that are not blank", fs.Records, fs.BadLines, nonBlank)
+		}
+		if int64(len(res.Problems)) > fs.BadLines {
+			t.Fatalf("%d problems for %d bad lines", len(res.Problems), fs.BadLines)
+		}
+		for _, p := range res.Problems {
+			if p.Reason == "" || p.Line < 1 || !compressed && p.Line > lines {
+				t.Fatalf("problem %+v; the log has %d lines", p, lines)
+			}
+		}
+	})
+}
