@@ -25,9 +25,16 @@ func FuzzParseWhen(f *testing.F) {
 	now := goldenNow()
 	loc := time.FixedZone("UTC+8", 8*3600)
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseWhen(s, now, loc)
+		clock := func() time.Time { return now }
+		got, err := parseWhen("--since", s, clock, loc)
+		if s == "" {
+			if got != nil || err != nil {
+				t.Fatalf("parseWhen(\"\") = %v, %v; want no bound", got, err)
+			}
+			return
+		}
 		if err != nil {
-			if want := "cannot parse " + strconv.Quote(s) + " as a time or duration"; err.Error() != want {
+			if want := "--since: cannot parse " + strconv.Quote(s) + " as a time or duration"; err.Error() != want {
 				t.Fatalf("parseWhen(%q): error %q, want %q", s, err, want)
 			}
 			return
@@ -44,8 +51,8 @@ func FuzzParseWhen(f *testing.F) {
 				t.Fatalf("parseWhen(%q) = %v, want %v", s, got, want)
 			}
 			back := got.Format(time.RFC3339Nano)
-			again, err := parseWhen(back, now, loc)
-			if err != nil || !again.Equal(got) {
+			again, err := parseWhen("--since", back, clock, loc)
+			if err != nil || !again.Equal(*got) {
 				t.Fatalf("parseWhen(%q) = %v, written back %q reads %v, %v", s, got, back, again, err)
 			}
 		}
