@@ -146,7 +146,7 @@ func (r *Report) htmlView() *htmlView {
 			n5xx += s.Count
 		}
 	}
-	v.Glance = append(v.Glance, htmlStat{"requests", strconv.FormatInt(r.Input.Records, 10)})
+	v.Glance = append(v.Glance, htmlStat{"requests", strconv.FormatInt(r.Input.InWindow(), 10)})
 	if len(r.Latency) > 0 && r.Latency[0].All.Count > 0 {
 		a := r.Latency[0].All
 		v.Glance = append(v.Glance,
@@ -199,6 +199,9 @@ func (r *Report) htmlVerdict(v *htmlView) {
 	crit, warn := r.severityCounts()
 	if len(r.Findings) == 0 {
 		v.Headline = "nothing to fix"
+		if r.unreadCount() > 0 {
+			v.Headline += " in what was read"
+		}
 	} else {
 		v.Headline = plural(len(r.Findings), "finding") + " (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
 	}
@@ -209,6 +212,9 @@ func (r *Report) htmlVerdict(v *htmlView) {
 			v.Headline += "; " + plural(len(r.Findings), "finding") + " from other fields (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
 		}
 		v.NoData = r.NoData.text(plainText, plainText)
+	}
+	if r.unreadCount() > 0 {
+		v.Headline += "; " + r.unreadText(plainText)
 	}
 }
 

@@ -121,6 +121,9 @@ func (r *Report) verdictLine() string {
 		window = r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
 	}
 	head := "**Verdict: OK** — nothing to fix"
+	if r.unreadCount() > 0 {
+		head += " in what was read"
+	}
 	switch {
 	case r.NoData != nil:
 		head = "**Verdict: NO DATA** — latency not judged"
@@ -135,13 +138,16 @@ func (r *Report) verdictLine() string {
 	if crit+warn > 0 {
 		head += fmt.Sprintf(" (%d crit, %d warn)", crit, warn)
 	}
-	line := fmt.Sprintf("%s; %s, %s.", head, plural(int(r.Input.Records), "request"), window)
+	line := fmt.Sprintf("%s; %s, %s.", head, r.requestsText(), window)
 	if r.Input.BadLines > 0 || r.Input.Incomplete {
 		line += fmt.Sprintf(" Input: %d bad lines", r.Input.BadLines)
 		if r.Input.Incomplete {
 			line += ", some files incomplete"
 		}
 		line += "."
+	}
+	if n := r.unreadCount(); n > 0 {
+		line += " " + r.unreadText(mdCode)
 	}
 	if r.NoData != nil {
 		line += " " + r.NoData.text(mdText, mdCode)

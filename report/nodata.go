@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -414,6 +415,34 @@ func (r *Report) unreadJSON() []obj {
 func nonNilStrings(s []string) []string {
 	if s == nil {
 		return []string{}
+	}
+	return s
+}
+
+// unreadCount is how many files, the window's and the baseline's, held
+// data of which not one record could be read.
+func (r *Report) unreadCount() int { return len(r.Unread) + len(r.BaselineUnread) }
+
+// unreadText names the files no record could be read from, for the
+// verdict: an OK verdict is about what was read, not about them.
+func (r *Report) unreadText(code func(string) string) string {
+	var names []string
+	for _, f := range append(append([]UnreadFile(nil), r.Unread...), r.BaselineUnread...) {
+		names = append(names, code(f.Path))
+	}
+	const show = 3
+	if len(names) > show {
+		names = append(names[:show], fmt.Sprintf("%d more", len(names)-show))
+	}
+	return fmt.Sprintf("Not read: %s (%s).", plural(r.unreadCount(), "file"), strings.Join(names, ", "))
+}
+
+// requestsText is the window's request count, and how many records were
+// read outside it.
+func (r *Report) requestsText() string {
+	s := plural(int(r.Input.InWindow()), "request")
+	if r.Input.OutsideWindow > 0 {
+		s += fmt.Sprintf(" in the window (%d more read outside it)", r.Input.OutsideWindow)
 	}
 	return s
 }
