@@ -147,7 +147,7 @@ func (r *Report) verdictLine() string {
 		line += "."
 	}
 	if n := r.unreadCount(); n > 0 {
-		line += " " + r.unreadText(mdCode)
+		line += " " + r.unreadText(mdText)
 	}
 	if r.NoData != nil {
 		line += " " + r.NoData.text(mdText, mdCode)
