@@ -1,13 +1,13 @@
-// Package aggregate gathers, in one pass over the records, everything the
-// reports and rules need: latency sketches per metric and dimension, status
-// counts, the time line. Each ingest worker fills its own
-// Accumulator; they are merged at the end.
+// Package aggregate gathers, in one pass over the records, what every
+// report needs: latency sketches per metric and dimension, status counts,
+// the time line, the hour sets; and feeds the collectors the rules plug
+// in (Collector). Each ingest worker fills its own Accumulator; they are
+// merged at the end.
 package aggregate
 
 import (
 	"math"
 	"math/bits"
-	"regexp"
 	"strconv"
 
 	"loganalyze/ingest"
@@ -50,8 +50,9 @@ type Options struct {
 	// its Has flag is set); so are records without a time when a bound is.
 	Since, Until       int64
 	HasSince, HasUntil bool
-	// TokenURI matches token-endpoint URIs; nil means DefaultTokenURI.
-	TokenURI *regexp.Regexp
+	// Collectors, when set, makes the collectors of one accumulator
+	// (one worker): what the rules gather beside the sketches.
+	Collectors func() []Collector
 	// Hourly keeps a sketch set per hour of log time too (Hours), for
 	// the state directory.
 	Hourly bool
@@ -74,8 +75,9 @@ type Accumulator struct {
 	Timeline Timeline
 	// Present counts the records that carried each canonical field.
 	Present [ingest.NumFields]int64
-	// Rules is what the rules need beyond the sketches.
-	Rules *RuleStats
+	// Collectors are the rules' collectors (Options.Collectors), in the
+	// order their constructor returned them.
+	Collectors []Collector
 	// Hours is the sketch set of each hour (by its Unix second), when
 	// Options.Hourly: the latest MaxHours; HoursFrom, when not zero, is
 	// the first hour kept of a log that had more. History is what the
@@ -95,9 +97,11 @@ func New(opts Options) *Accumulator {
 		opts:    opts,
 		Set:     sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top),
 		Status:  map[int]int64{},
-		Rules:   newRuleStats(opts.Mapping, opts.Top, opts.TokenURI),
 		MinTime: math.MaxInt64,
 		MaxTime: math.MinInt64,
+	}
+	if opts.Collectors != nil {
+		a.Collectors = opts.Collectors()
 	}
 	if opts.Hourly {
 		a.Hours = map[int64]*sketch.Set{}
@@ -163,9 +167,10 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		a.Present[bits.TrailingZeros64(set)]++
 	}
 	m := a.opts.Mapping
-	var bins [NumMetrics]sketch.Bin
-	var has [NumMetrics]bool
+	var v Values
+	bins, has := &v.Bins, &v.Has
 	rt, okRT := r.Float(ingest.FRequestTime)
+	v.RequestTime, v.HasRequestTime = rt, okRT
 	urt, okURT := r.Float(ingest.FUpstreamResponseTime)
 	if okRT {
 		bins[RequestTime], has[RequestTime] = m.Bin(rt*1000), true
@@ -180,12 +185,14 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		bins[TTFT], has[TTFT] = m.Bin(v), true
 	}
 
-	a.addToSet(a.Set, r, &bins, &has)
+	a.addToSet(a.Set, r, bins, has)
 	status, okStatus := r.Int(ingest.FStatus)
 	if okStatus {
 		a.Status[int(status)]++
 	}
-	a.Rules.add(r, &bins, &has)
+	for _, c := range a.Collectors {
+		c.Add(r, &v)
+	}
 
 	if r.Has(ingest.FTime) {
 		t := r.TimeNS
@@ -194,7 +201,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		a.MaxTime = max(a.MaxTime, t)
 		a.Timeline.add(m, t, status, has[RequestTime], bins[RequestTime], r.Text(ingest.FRegion))
 		if a.Hours != nil {
-			a.addHour(r, t, &bins, &has)
+			a.addHour(r, t, bins, has)
 		}
 	}
 }
@@ -246,7 +253,9 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	for i := range a.Present {
 		a.Present[i] += o.Present[i]
 	}
-	a.Rules.merge(o.Rules)
+	for i, c := range a.Collectors {
+		c.Merge(o.Collectors[i])
+	}
 	a.mergeHours(o)
 }
 
@@ -257,7 +266,9 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 		a.Merge(o)
 	}
 	a.Set.Finish()
-	a.Rules.finish()
+	for _, c := range a.Collectors {
+		c.Finish()
+	}
 	a.finishHours()
 	return a
 }

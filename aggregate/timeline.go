@@ -131,7 +131,7 @@ func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt
 // above the cut; past maxTimelineRegions, the region of the largest hash
 // is dropped and the cut lowered below it.
 func (tl *Timeline) newRegion(region string) map[int64]*sketch.Sketch {
-	if keyHash(region) > tl.regionCut {
+	if KeyHash(region) > tl.regionCut {
 		return nil
 	}
 	s := map[int64]*sketch.Sketch{}
@@ -145,7 +145,7 @@ func (tl *Timeline) boundRegions() {
 	for len(tl.regions) > maxTimelineRegions {
 		worst, wh := "", uint64(0)
 		for r := range tl.regions {
-			if h := keyHash(r); h > wh || h == wh && r > worst {
+			if h := KeyHash(r); h > wh || h == wh && r > worst {
 				worst, wh = r, h
 			}
 		}
@@ -214,7 +214,7 @@ func (tl *Timeline) merge(o *Timeline) {
 	}
 	tl.regionCut = min(tl.regionCut, o.regionCut)
 	for _, region := range o.Regions() {
-		if keyHash(region) > tl.regionCut {
+		if KeyHash(region) > tl.regionCut {
 			continue
 		}
 		s := tl.regions[region]
@@ -231,7 +231,7 @@ func (tl *Timeline) merge(o *Timeline) {
 		}
 	}
 	for region := range tl.regions {
-		if keyHash(region) > tl.regionCut {
+		if KeyHash(region) > tl.regionCut {
 			delete(tl.regions, region)
 		}
 	}
@@ -274,4 +274,15 @@ func sortedStarts[V any](s map[int64]V) []int64 {
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
 	return keys
+}
+
+// KeyHash is FNV-1a: fixed, so that the same input keeps the same keys
+// in every run.
+func KeyHash[T string | []byte](k T) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(k); i++ {
+		h ^= uint64(k[i])
+		h *= 1099511628211
+	}
+	return h
 }

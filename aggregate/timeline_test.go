@@ -256,7 +256,7 @@ func TestTimelineBoundsRegions(t *testing.T) {
 		tl.add(m, tlBase+int64(i)*1e9, 200, true, m.Bin(10), []byte(r))
 	}
 	tl.add(m, tlBase, 200, true, m.Bin(10), nil)
-	sort.Slice(regions, func(i, j int) bool { return keyHash(regions[i]) < keyHash(regions[j]) })
+	sort.Slice(regions, func(i, j int) bool { return KeyHash(regions[i]) < KeyHash(regions[j]) })
 	want := regions[:maxTimelineRegions]
 	sort.Strings(want)
 	if got := tl.Regions(); strings.Join(got, ",") != strings.Join(want, ",") {

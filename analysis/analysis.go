@@ -126,9 +126,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // aggregateOptions are the accumulators' options of the window; the
-// baseline's drop the bounds.
+// baseline's drop the bounds. Only the window's gather the rules' data.
 func aggregateOptions(cfg Config, m *sketch.Mapping, rcfg *rules.Config) aggregate.Options {
-	opts := aggregate.Options{Mapping: m, Top: cfg.Top, TokenURI: rcfg.TokenURI}
+	opts := aggregate.Options{Mapping: m, Top: cfg.Top}
 	if cfg.Since != nil {
 		opts.Since, opts.HasSince = cfg.Since.UnixNano(), true
 	}
@@ -143,6 +143,7 @@ func aggregateOptions(cfg Config, m *sketch.Mapping, rcfg *rules.Config) aggrega
 func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState bool) (*aggregate.Accumulator, *ingest.Result, error) {
 	opts := aggregateOptions(cfg, m, rcfg)
 	opts.Hourly = withState || len(cfg.Baseline) > 0
+	opts.Collectors = rcfg.Collectors(m, cfg.Top)
 	accs, read, err := ingest.Run(cfg.Paths, cfg.Ingest, func() *aggregate.Accumulator { return aggregate.New(opts) })
 	if err != nil {
 		return nil, nil, err

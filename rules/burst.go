@@ -8,20 +8,49 @@ import (
 	"loganalyze/aggregate"
 )
 
-func burstNeeds(acc *aggregate.Accumulator, c *Config) string { return timeBoundNeeds(acc) }
+// burstRule is error_burst (SPEC §5): minutes of one key where 5xx and
+// 499 responses are many and a large share.
+type burstRule struct {
+	enabled
+	MinErrors int64   // 5xx and 499 responses in a minute
+	MinShare  float64 // of the minute's responses
+	// CritShare makes a burst crit when its errors are at least this
+	// share of the window's responses.
+	CritShare float64
+}
+
+func newBurst() rule {
+	return &burstRule{enabled: enabled{true}, MinErrors: 20, MinShare: 0.05, CritShare: 0.25}
+}
+
+func (*burstRule) id() string { return RuleBurst }
+
+func (r *burstRule) params() []param {
+	return []param{enabledP(&r.Enabled), intP("min_errors", &r.MinErrors), shareP("min_share", &r.MinShare), shareP("crit_share", &r.CritShare)}
+}
+
+func (*burstRule) collector() (string, func(collectEnv) aggregate.Collector) {
+	return minutesCollector()
+}
+
+func (*burstRule) needs(acc *aggregate.Accumulator) string { return timeBoundNeeds(acc) }
+
+func (r *burstRule) evaluate(_ *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
+	ms := col.(*minuteStats)
+	return burst(ms, r), ms.partly()
+}
 
 // burst flags minutes of one key (region × model, or what the records
-// have: aggregate.KeyKind) where 5xx and 499 responses are many and a
+// have: keyKind) where 5xx and 499 responses are many and a
 // large share; adjacent minutes form one finding.
-func burst(acc *aggregate.Accumulator, c *Config) []Finding {
-	cfg := c.Burst
-	errs := func(b *aggregate.Bucket) int64 { return b.N5xx + b.N499 }
-	hit := func(b *aggregate.Bucket) bool {
+func burst(ms *minuteStats, cfg *burstRule) []Finding {
+	errs := func(b *minuteBucket) int64 { return b.N5xx + b.N499 }
+	hit := func(b *minuteBucket) bool {
 		return errs(b) >= cfg.MinErrors && float64(errs(b)) >= cfg.MinShare*float64(b.Total)
 	}
 	var out []Finding
-	for _, r := range runs(acc, hit) {
-		total := r.sum(func(b *aggregate.Bucket) int64 { return b.Total })
+	for _, r := range ms.runs(hit) {
+		total := r.sum(func(b *minuteBucket) int64 { return b.Total })
 		n := r.sum(errs)
 		share := float64(n) / float64(total)
 		sev := Warn
@@ -31,7 +60,7 @@ func burst(acc *aggregate.Accumulator, c *Config) []Finding {
 		status := map[int]int64{}
 		upStatus := map[int]int64{}
 		upstream := map[string]int64{}
-		var errMs, timeoutMs, upMs aggregate.Total
+		var errMs, timeoutMs, upMs Total
 		upN := int64(0)
 		for _, b := range r.buckets {
 			for k, v := range b.Status {

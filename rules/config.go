@@ -11,20 +11,14 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
-
-	"loganalyze/aggregate"
 )
 
 // Config holds the rules' settings: SPEC §5's defaults, changed by a
 // --rules file.
 type Config struct {
-	CrossRegion  CrossRegionConfig
-	NonStreaming NonStreamingConfig
-	Keepalive    KeepaliveConfig
-	Storm        StormConfig
-	Burst        BurstConfig
-	TokenCache   TokenCacheConfig
-	Regression   RegressionConfig
+	// rules are the built-in rules with their settings, in registry
+	// order.
+	rules []rule
 	// Models maps lower-case model names to their parameter count in
 	// billions, for names that do not show it.
 	Models map[string]float64
@@ -32,84 +26,26 @@ type Config struct {
 	TokenURI *regexp.Regexp
 }
 
-// CrossRegionConfig configures the cross_region rule.
-type CrossRegionConfig struct {
-	Enabled          bool
-	MinRequests      int64   // requests on a cross-region route
-	CritNetworkP95Ms float64 // crit at or above this network_time p95
-	// InferredExcessMs flags a client whose p50 is this much above its
-	// region's same-region level, when client_region is absent.
-	InferredExcessMs float64
-}
-
-// NonStreamingConfig configures the non_streaming_large_model rule.
-type NonStreamingConfig struct {
-	Enabled       bool
-	MinParamsB    float64 // a large model has at least this many billions
-	MinRequests   int64   // non-streaming requests
-	MinShare      float64 // of the model's requests
-	CritTTFTP95Ms float64
-}
-
-// KeepaliveConfig configures the missing_keepalive rule.
-type KeepaliveConfig struct {
-	Enabled            bool
-	MinRequests        int64
-	NewConnectionShare float64
-}
-
-// StormConfig configures the rate_limit_storm rule.
-type StormConfig struct {
-	Enabled  bool
-	Min429   int64   // 429 responses in a minute
-	MinShare float64 // of the minute's responses
-	// CritShare makes a storm crit when its 429s are at least this share
-	// of the window's responses.
-	CritShare float64
-}
-
-// BurstConfig configures the error_burst rule.
-type BurstConfig struct {
-	Enabled   bool
-	MinErrors int64   // 5xx and 499 responses in a minute
-	MinShare  float64 // of the minute's responses
-	// CritShare makes a burst crit when its errors are at least this
-	// share of the window's responses.
-	CritShare float64
-}
-
-// TokenCacheConfig configures the token_cache_miss rule.
-type TokenCacheConfig struct {
-	Enabled          bool
-	MinTokenRequests int64
-	MinRatio         float64 // token requests per other request
-}
-
-// RegressionConfig configures the latency_regression rule (needs --state).
-type RegressionConfig struct {
-	Enabled       bool
-	MinRatio      float64
-	MinIncreaseMs float64
-	MinRequests   int64
-	CritRatio     float64
-	// MaxKeys is how many regressed keys of one metric and dimension are
-	// reported, by impact; the rest are counted in the last one's evidence.
-	MaxKeys int64
-}
+// DefaultTokenURI matches the URIs of token-endpoint calls (SPEC §5).
+const DefaultTokenURI = `(?i)token`
 
 // Default returns the built-in settings of SPEC §5.
 func Default() *Config {
-	return &Config{
-		CrossRegion:  CrossRegionConfig{Enabled: true, MinRequests: 50, CritNetworkP95Ms: 100, InferredExcessMs: 20},
-		NonStreaming: NonStreamingConfig{Enabled: true, MinParamsB: 60, MinRequests: 20, MinShare: 0.10, CritTTFTP95Ms: 2000},
-		Keepalive:    KeepaliveConfig{Enabled: true, MinRequests: 50, NewConnectionShare: 0.8},
-		Storm:        StormConfig{Enabled: true, Min429: 20, MinShare: 0.20, CritShare: 0.5},
-		Burst:        BurstConfig{Enabled: true, MinErrors: 20, MinShare: 0.05, CritShare: 0.25},
-		TokenCache:   TokenCacheConfig{Enabled: true, MinTokenRequests: 20, MinRatio: 0.5},
-		Regression:   RegressionConfig{Enabled: true, MinRatio: 1.5, MinIncreaseMs: 100, MinRequests: 200, CritRatio: 3, MaxKeys: 3},
-		Models:       map[string]float64{},
-		TokenURI:     regexp.MustCompile(aggregate.DefaultTokenURI),
+	c := &Config{Models: map[string]float64{}, TokenURI: regexp.MustCompile(DefaultTokenURI)}
+	for _, mk := range registry {
+		c.rules = append(c.rules, mk())
 	}
+	return c
+}
+
+// setting returns the rule of type R with its settings.
+func setting[R rule](c *Config) R {
+	for _, r := range c.rules {
+		if x, ok := r.(R); ok {
+			return x
+		}
+	}
+	panic("BUG: a rule missing from the registry")
 }
 
 // Rule IDs (SPEC §5).
@@ -123,8 +59,14 @@ const (
 	RuleRegression   = "latency_regression"
 )
 
-// RuleIDs are the built-in rules in SPEC order.
-var RuleIDs = []string{RuleCrossRegion, RuleNonStreaming, RuleKeepalive, RuleStorm, RuleTokenCache, RuleBurst, RuleRegression}
+// RuleIDs returns the IDs of the built-in rules in SPEC order.
+func RuleIDs() []string {
+	var ids []string
+	for _, r := range Default().rules {
+		ids = append(ids, r.id())
+	}
+	return ids
+}
 
 // param is one setting of a rule: exactly one of the pointers is set.
 type param struct {
@@ -147,32 +89,11 @@ func paramNames(ps []param) (names []string) {
 }
 
 // params returns the settings of a rule by ID, or nil for an unknown ID.
-func (c *Config) params(rule string) []param {
-	switch rule {
-	case RuleCrossRegion:
-		r := &c.CrossRegion
-		return []param{enabledP(&r.Enabled), intP("min_requests", &r.MinRequests),
-			floatP("crit_network_p95_ms", &r.CritNetworkP95Ms), floatP("inferred_excess_ms", &r.InferredExcessMs)}
-	case RuleNonStreaming:
-		r := &c.NonStreaming
-		return []param{enabledP(&r.Enabled), floatP("min_params_b", &r.MinParamsB), intP("min_requests", &r.MinRequests),
-			shareP("min_share", &r.MinShare), floatP("crit_ttft_p95_ms", &r.CritTTFTP95Ms)}
-	case RuleKeepalive:
-		r := &c.Keepalive
-		return []param{enabledP(&r.Enabled), intP("min_requests", &r.MinRequests), shareP("new_connection_share", &r.NewConnectionShare)}
-	case RuleStorm:
-		r := &c.Storm
-		return []param{enabledP(&r.Enabled), intP("min_429", &r.Min429), shareP("min_share", &r.MinShare), shareP("crit_share", &r.CritShare)}
-	case RuleBurst:
-		r := &c.Burst
-		return []param{enabledP(&r.Enabled), intP("min_errors", &r.MinErrors), shareP("min_share", &r.MinShare), shareP("crit_share", &r.CritShare)}
-	case RuleTokenCache:
-		r := &c.TokenCache
-		return []param{enabledP(&r.Enabled), intP("min_token_requests", &r.MinTokenRequests), floatP("min_ratio", &r.MinRatio)}
-	case RuleRegression:
-		r := &c.Regression
-		return []param{enabledP(&r.Enabled), floatP("min_ratio", &r.MinRatio), floatP("min_increase_ms", &r.MinIncreaseMs),
-			intP("min_requests", &r.MinRequests), floatP("crit_ratio", &r.CritRatio), intP("max_keys", &r.MaxKeys)}
+func (c *Config) params(id string) []param {
+	for _, r := range c.rules {
+		if r.id() == id {
+			return r.params()
+		}
 	}
 	return nil
 }
@@ -266,7 +187,7 @@ func (p *parser) top(c *Config, n *yaml.Node) {
 			p.mapping(v, "rules", func(rk, rv *yaml.Node) {
 				ps := c.params(rk.Value)
 				if ps == nil {
-					p.errorf(rk, "unknown rule %q (known: %s)", rk.Value, strings.Join(RuleIDs, ", "))
+					p.errorf(rk, "unknown rule %q (known: %s)", rk.Value, strings.Join(RuleIDs(), ", "))
 					return
 				}
 				p.rule(rk.Value, ps, rv)

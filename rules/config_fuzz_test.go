@@ -15,7 +15,7 @@ import (
 func canonicalYAML(t *testing.T, c *Config) []byte {
 	t.Helper()
 	rules := map[string]map[string]any{}
-	for _, id := range RuleIDs {
+	for _, id := range RuleIDs() {
 		ps := map[string]any{}
 		for _, p := range c.params(id) {
 			switch {
@@ -125,7 +125,7 @@ extra: 1
 				t.Fatalf("ModelParams(%q) = %v, %q, %v; the rules file says %v", name, got, src, ok, v)
 			}
 		}
-		for _, id := range RuleIDs {
+		for _, id := range RuleIDs() {
 			for _, p := range c.params(id) {
 				if p.f != nil && (*p.f < 0 || p.share && *p.f > 1) {
 					t.Fatalf("rules.%s.%s = %v accepted", id, p.name, *p.f)

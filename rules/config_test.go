@@ -14,25 +14,25 @@ func TestDefaultsAreSpec(t *testing.T) {
 		name      string
 		got, want float64
 	}{
-		{"cross_region.min_requests", float64(c.CrossRegion.MinRequests), 50},
-		{"cross_region.crit_network_p95_ms", c.CrossRegion.CritNetworkP95Ms, 100},
-		{"cross_region.inferred_excess_ms", c.CrossRegion.InferredExcessMs, 20},
-		{"non_streaming_large_model.min_params_b", c.NonStreaming.MinParamsB, 60},
-		{"non_streaming_large_model.min_requests", float64(c.NonStreaming.MinRequests), 20},
-		{"non_streaming_large_model.min_share", c.NonStreaming.MinShare, 0.10},
-		{"non_streaming_large_model.crit_ttft_p95_ms", c.NonStreaming.CritTTFTP95Ms, 2000},
-		{"missing_keepalive.min_requests", float64(c.Keepalive.MinRequests), 50},
-		{"missing_keepalive.new_connection_share", c.Keepalive.NewConnectionShare, 0.8},
-		{"rate_limit_storm.min_429", float64(c.Storm.Min429), 20},
-		{"rate_limit_storm.min_share", c.Storm.MinShare, 0.2},
-		{"token_cache_miss.min_token_requests", float64(c.TokenCache.MinTokenRequests), 20},
-		{"token_cache_miss.min_ratio", c.TokenCache.MinRatio, 0.5},
-		{"error_burst.min_errors", float64(c.Burst.MinErrors), 20},
-		{"error_burst.min_share", c.Burst.MinShare, 0.05},
-		{"latency_regression.min_ratio", c.Regression.MinRatio, 1.5},
-		{"latency_regression.min_increase_ms", c.Regression.MinIncreaseMs, 100},
-		{"latency_regression.min_requests", float64(c.Regression.MinRequests), 200},
-		{"latency_regression.crit_ratio", c.Regression.CritRatio, 3},
+		{"cross_region.min_requests", float64(setting[*crossRegionRule](c).MinRequests), 50},
+		{"cross_region.crit_network_p95_ms", setting[*crossRegionRule](c).CritNetworkP95Ms, 100},
+		{"cross_region.inferred_excess_ms", setting[*crossRegionRule](c).InferredExcessMs, 20},
+		{"non_streaming_large_model.min_params_b", setting[*nonStreamingRule](c).MinParamsB, 60},
+		{"non_streaming_large_model.min_requests", float64(setting[*nonStreamingRule](c).MinRequests), 20},
+		{"non_streaming_large_model.min_share", setting[*nonStreamingRule](c).MinShare, 0.10},
+		{"non_streaming_large_model.crit_ttft_p95_ms", setting[*nonStreamingRule](c).CritTTFTP95Ms, 2000},
+		{"missing_keepalive.min_requests", float64(setting[*keepaliveRule](c).MinRequests), 50},
+		{"missing_keepalive.new_connection_share", setting[*keepaliveRule](c).NewConnectionShare, 0.8},
+		{"rate_limit_storm.min_429", float64(setting[*stormRule](c).Min429), 20},
+		{"rate_limit_storm.min_share", setting[*stormRule](c).MinShare, 0.2},
+		{"token_cache_miss.min_token_requests", float64(setting[*tokenCacheRule](c).MinTokenRequests), 20},
+		{"token_cache_miss.min_ratio", setting[*tokenCacheRule](c).MinRatio, 0.5},
+		{"error_burst.min_errors", float64(setting[*burstRule](c).MinErrors), 20},
+		{"error_burst.min_share", setting[*burstRule](c).MinShare, 0.05},
+		{"latency_regression.min_ratio", setting[*regressionRule](c).MinRatio, 1.5},
+		{"latency_regression.min_increase_ms", setting[*regressionRule](c).MinIncreaseMs, 100},
+		{"latency_regression.min_requests", float64(setting[*regressionRule](c).MinRequests), 200},
+		{"latency_regression.crit_ratio", setting[*regressionRule](c).CritRatio, 3},
 	}
 	for _, ch := range checks {
 		if ch.got != ch.want {
@@ -61,9 +61,9 @@ token_uri: '(?i)/token|gettoken'
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Keepalive.MinRequests != 70 || c.Keepalive.NewConnectionShare != 0.9 || c.TokenCache.Enabled || !c.CrossRegion.Enabled ||
-		c.Storm.Min429 != 5 || c.Storm.MinShare != 0.5 {
-		t.Errorf("settings not applied: %+v %+v %+v", c.Keepalive, c.TokenCache, c.Storm)
+	if setting[*keepaliveRule](c).MinRequests != 70 || setting[*keepaliveRule](c).NewConnectionShare != 0.9 || setting[*tokenCacheRule](c).Enabled || !setting[*crossRegionRule](c).Enabled ||
+		setting[*stormRule](c).Min429 != 5 || setting[*stormRule](c).MinShare != 0.5 {
+		t.Errorf("settings not applied: %+v %+v %+v", setting[*keepaliveRule](c), setting[*tokenCacheRule](c), setting[*stormRule](c))
 	}
 	if v, src, ok := c.ModelParams("hunyuan-turbo"); !ok || v != 300 || src != "rules file" {
 		t.Errorf("hunyuan-turbo: %v %q %v", v, src, ok)
@@ -135,7 +135,7 @@ func TestParseDuplicateKeyAndSyntax(t *testing.T) {
 	if _, err := Parse("s.yaml", []byte("rules: [\n")); err == nil || !strings.HasPrefix(err.Error(), "s.yaml: ") {
 		t.Errorf("syntax error: %v", err)
 	}
-	if c, err := Parse("empty.yaml", nil); err != nil || c.CrossRegion.MinRequests != 50 {
+	if c, err := Parse("empty.yaml", nil); err != nil || setting[*crossRegionRule](c).MinRequests != 50 {
 		t.Errorf("empty file: %v", err)
 	}
 }
@@ -147,7 +147,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, err := Load(path)
-	if err != nil || c.Burst.MinErrors != 7 {
+	if err != nil || setting[*burstRule](c).MinErrors != 7 {
 		t.Fatalf("Load: %v, %+v", err, c)
 	}
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil || !strings.Contains(err.Error(), "missing.yaml") {

@@ -10,7 +10,121 @@ import (
 	"loganalyze/sketch"
 )
 
-func crossRegionNeeds(acc *aggregate.Accumulator, c *Config) string {
+// crossRegionRule is cross_region (SPEC §5): calls whose client_region
+// is not the endpoint's region, or, without client_region, callers whose
+// network time is far above their region's same-region level.
+type crossRegionRule struct {
+	enabled
+	MinRequests      int64   // requests on a cross-region route
+	CritNetworkP95Ms float64 // crit at or above this network_time p95
+	// InferredExcessMs flags a client whose p50 is this much above its
+	// region's same-region level, when client_region is absent.
+	InferredExcessMs float64
+}
+
+func newCrossRegion() rule {
+	return &crossRegionRule{enabled: enabled{true}, MinRequests: 50, CritNetworkP95Ms: 100, InferredExcessMs: 20}
+}
+
+func (*crossRegionRule) id() string { return RuleCrossRegion }
+
+func (r *crossRegionRule) params() []param {
+	return []param{enabledP(&r.Enabled), intP("min_requests", &r.MinRequests),
+		floatP("crit_network_p95_ms", &r.CritNetworkP95Ms), floatP("inferred_excess_ms", &r.InferredExcessMs)}
+}
+
+func (*crossRegionRule) collector() (string, func(collectEnv) aggregate.Collector) {
+	return RuleCrossRegion, func(e collectEnv) aggregate.Collector {
+		return &pathStats{env: e, paths: map[string]*clientPath{}}
+	}
+}
+
+func (*crossRegionRule) needs(acc *aggregate.Accumulator) string { return crossRegionNeeds(acc) }
+
+func (r *crossRegionRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
+	ps := col.(*pathStats)
+	if acc.Present[ingest.FClientRegion] == 0 {
+		return inferredCrossRegion(ps, r), ""
+	}
+	return crossRegion(acc, ps, r), ""
+}
+
+// clientPath is the network path of one caller from one client_region
+// (empty when absent) to one region: who is on a cross-region route, and
+// the inferred cross-region check when client_region is absent.
+type clientPath struct {
+	Client, From, Region string
+	Count                int64
+	Network              *sketch.Sketch // request_time − upstream_response_time, ms
+	RTT                  *sketch.Sketch // tcpinfo_rtt, ms
+}
+
+// pathStats is cross_region's collector: the paths of the callers, at
+// most twice --top of them between folds, the lightest dropped.
+type pathStats struct {
+	env     collectEnv
+	paths   map[string]*clientPath
+	dropped int64
+	key     []byte
+}
+
+// Add adds a record that has a client and a region.
+func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
+	client, region := r.Text(ingest.FClient), r.Text(ingest.FRegion)
+	if client == nil || region == nil {
+		return
+	}
+	from := r.Text(ingest.FClientRegion)
+	s.key = append(append(append(append(append(s.key[:0], client...), 0), from...), 0), region...)
+	cr := s.paths[string(s.key)]
+	if cr == nil {
+		s.fold()
+		cr = &clientPath{Client: string(client), From: string(from), Region: string(region)}
+		s.paths[string(s.key)] = cr
+	}
+	cr.Count++
+	if v.Has[aggregate.NetworkTime] {
+		if cr.Network == nil {
+			cr.Network = sketch.New(s.env.m)
+		}
+		cr.Network.AddBin(v.Bins[aggregate.NetworkTime])
+	}
+	if x, ok := r.Float(ingest.FTCPInfoRTT); ok {
+		if cr.RTT == nil {
+			cr.RTT = sketch.New(s.env.m)
+		}
+		cr.RTT.Add(x / 1000)
+	}
+}
+
+// Merge adds another worker's paths.
+func (s *pathStats) Merge(oc aggregate.Collector) {
+	o := oc.(*pathStats)
+	for _, k := range sortedKeys(o.paths) {
+		ocr := o.paths[k]
+		cr := s.paths[k]
+		if cr == nil {
+			s.fold()
+			s.paths[k] = ocr
+			continue
+		}
+		cr.Count += ocr.Count
+		cr.Network = mergeSketch(s.env.m, cr.Network, ocr.Network)
+		cr.RTT = mergeSketch(s.env.m, cr.RTT, ocr.RTT)
+	}
+	s.dropped += o.dropped
+}
+
+// Finish does nothing: the map is bounded as it grows.
+func (s *pathStats) Finish() {}
+
+func (s *pathStats) fold() {
+	if len(s.paths) >= s.env.limit() {
+		s.dropped += foldByCount(s.paths, s.env.top, func(c *clientPath) int64 { return c.Count })
+	}
+}
+
+func crossRegionNeeds(acc *aggregate.Accumulator) string {
 	if why := absent(acc, ingest.FRegion); why != "" {
 		return why
 	}
@@ -34,10 +148,7 @@ const routeSep = "→"
 // crossRegion flags routes client_region → region with client_region ≠
 // region and enough requests; without client_region, clients whose
 // network time is far above their region's same-region level.
-func crossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
-	if acc.Present[ingest.FClientRegion] == 0 {
-		return inferredCrossRegion(acc, c)
-	}
+func crossRegion(acc *aggregate.Accumulator, ps *pathStats, cfg *crossRegionRule) []Finding {
 	m := acc.Set.Mapping()
 	routes := acc.Set.Dims[aggregate.DimRoute].Sorted()
 	// Same-region network level per region, and over all same-region routes.
@@ -55,7 +166,7 @@ func crossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
 	var out []Finding
 	for _, r := range routes {
 		from, to, ok := strings.Cut(r.Key, routeSep)
-		if !ok || from == to || r.Count < c.CrossRegion.MinRequests {
+		if !ok || from == to || r.Count < cfg.MinRequests {
 			continue
 		}
 		f := Finding{
@@ -77,7 +188,7 @@ func crossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
 		if net != nil && net.Count() > 0 {
 			p50, p95 := net.Quantile(0.5), net.Quantile(0.95)
 			ev = append(ev, Field{"network_p50_ms", round(p50, 1)}, Field{"network_p95_ms", round(p95, 1)})
-			if p95 >= c.CrossRegion.CritNetworkP95Ms {
+			if p95 >= cfg.CritNetworkP95Ms {
 				f.Severity = Crit
 			}
 			lost = p50
@@ -87,7 +198,7 @@ func crossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
 				lost -= b50
 			}
 		}
-		callers := routeCallers(acc, from, to)
+		callers := ps.routeCallers(from, to)
 		ev = append(ev, Field{"callers", topNames(callers, 5)})
 		f.Evidence = ev
 		f.Impact = impact(lost, r.Count)
@@ -101,9 +212,9 @@ func crossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
 }
 
 // routeCallers counts the requests of each client on a route.
-func routeCallers(acc *aggregate.Accumulator, from, to string) map[string]int64 {
+func (s *pathStats) routeCallers(from, to string) map[string]int64 {
 	out := map[string]int64{}
-	for _, cr := range acc.Rules.ClientRegions {
+	for _, cr := range s.paths {
 		if cr.From == from && cr.Region == to {
 			out[cr.Client] += cr.Count
 		}
@@ -134,21 +245,21 @@ func topKeys(counts map[string]int64, n int) []string {
 // same-region level: the lower quartile of its clients' p50s, so that up
 // to three quarters of a region's callers may be remote without raising
 // the level they are measured against.
-func inferredCrossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
-	byRegion := map[string][]*aggregate.ClientRegion{}
-	for _, cr := range acc.Rules.ClientRegions {
+func inferredCrossRegion(ps *pathStats, cfg *crossRegionRule) []Finding {
+	byRegion := map[string][]*clientPath{}
+	for _, cr := range ps.paths {
 		byRegion[cr.Region] = append(byRegion[cr.Region], cr)
 	}
 	var out []Finding
 	for _, region := range sortedRegions(byRegion) {
 		crs := byRegion[region]
-		metric, pick := "network_time", func(cr *aggregate.ClientRegion) *sketch.Sketch { return cr.Network }
+		metric, pick := "network_time", func(cr *clientPath) *sketch.Sketch { return cr.Network }
 		hasNet := false
 		for _, cr := range crs {
 			hasNet = hasNet || cr.Network != nil && cr.Network.Count() > 0
 		}
 		if !hasNet {
-			metric, pick = "tcpinfo_rtt", func(cr *aggregate.ClientRegion) *sketch.Sketch { return cr.RTT }
+			metric, pick = "tcpinfo_rtt", func(cr *clientPath) *sketch.Sketch { return cr.RTT }
 		}
 		var p50s []float64
 		for _, cr := range crs {
@@ -164,15 +275,15 @@ func inferredCrossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
 		sort.Slice(crs, func(i, j int) bool { return crs[i].Client < crs[j].Client })
 		for _, cr := range crs {
 			s := pick(cr)
-			if s == nil || s.Count() < c.CrossRegion.MinRequests {
+			if s == nil || s.Count() < cfg.MinRequests {
 				continue
 			}
 			p50, p95 := s.Quantile(0.5), s.Quantile(0.95)
-			if p50 < level+c.CrossRegion.InferredExcessMs {
+			if p50 < level+cfg.InferredExcessMs {
 				continue
 			}
 			sev := Warn
-			if p95 >= c.CrossRegion.CritNetworkP95Ms {
+			if p95 >= cfg.CritNetworkP95Ms {
 				sev = Crit
 			}
 			out = append(out, Finding{
@@ -193,7 +304,7 @@ func inferredCrossRegion(acc *aggregate.Accumulator, c *Config) []Finding {
 	return out
 }
 
-func sortedRegions(m map[string][]*aggregate.ClientRegion) []string {
+func sortedRegions(m map[string][]*clientPath) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,15 +36,15 @@ var (
 
 // accumulate feeds recs to one accumulator per worker (round robin) and
 // merges them, as the pipeline does.
-func accumulate(t testing.TB, token *regexp.Regexp, recs []rec) *aggregate.Accumulator {
+func accumulate(t testing.TB, cfg *Config, recs []rec) *aggregate.Accumulator {
 	t.Helper()
 	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
 	if err != nil {
 		t.Fatal(err)
 	}
 	accs := []*aggregate.Accumulator{
-		aggregate.New(aggregate.Options{Mapping: m, Top: 100, TokenURI: token}),
-		aggregate.New(aggregate.Options{Mapping: m, Top: 100, TokenURI: token}),
+		aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: cfg.Collectors(m, 100)}),
+		aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: cfg.Collectors(m, 100)}),
 	}
 	var r ingest.Record
 	for i, x := range recs {
@@ -125,7 +124,7 @@ func ruleFindings(t testing.TB, cfg *Config, rule string, recs []rec) []Finding 
 	if cfg == nil {
 		cfg = Default()
 	}
-	fs, _ := Evaluate(accumulate(t, cfg.TokenURI, recs), cfg)
+	fs, _ := Evaluate(accumulate(t, cfg, recs), cfg)
 	var out []Finding
 	for _, f := range fs {
 		if f.Rule == rule {
@@ -139,7 +138,7 @@ func ruleFindings(t testing.TB, cfg *Config, rule string, recs []rec) []Finding 
 // names every field.
 func wantNotEvaluated(t *testing.T, rule string, recs []rec, fields ...string) {
 	t.Helper()
-	fs, ne := Evaluate(accumulate(t, nil, recs), Default())
+	fs, ne := Evaluate(accumulate(t, Default(), recs), Default())
 	for _, f := range fs {
 		if f.Rule == rule {
 			t.Errorf("%s fired without its fields: %+v", rule, f.Key)

@@ -2,13 +2,40 @@ package rules
 
 import (
 	"fmt"
-	"sort"
 
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
 )
 
-func keepaliveNeeds(acc *aggregate.Accumulator, c *Config) string {
+// keepaliveRule is missing_keepalive (SPEC §5): callers that open a new
+// connection for most requests.
+type keepaliveRule struct {
+	enabled
+	MinRequests        int64
+	NewConnectionShare float64
+}
+
+func newKeepalive() rule {
+	return &keepaliveRule{enabled: enabled{true}, MinRequests: 50, NewConnectionShare: 0.8}
+}
+
+func (*keepaliveRule) id() string { return RuleKeepalive }
+
+func (r *keepaliveRule) params() []param {
+	return []param{enabledP(&r.Enabled), intP("min_requests", &r.MinRequests), shareP("new_connection_share", &r.NewConnectionShare)}
+}
+
+func (*keepaliveRule) collector() (string, func(collectEnv) aggregate.Collector) {
+	return callersCollector()
+}
+
+func (*keepaliveRule) needs(acc *aggregate.Accumulator) string { return keepaliveNeeds(acc) }
+
+func (r *keepaliveRule) evaluate(_ *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
+	return keepalive(col.(*callers), r), ""
+}
+
+func keepaliveNeeds(acc *aggregate.Accumulator) string {
 	if why := absent(acc, ingest.FClient); why != "" {
 		return why
 	}
@@ -20,10 +47,9 @@ func keepaliveNeeds(acc *aggregate.Accumulator, c *Config) string {
 
 // keepalive flags callers that open a new connection for most requests:
 // connection_requests = 1, or, where that is absent, a full TLS handshake.
-func keepalive(acc *aggregate.Accumulator, c *Config) []Finding {
-	cfg := c.Keepalive
+func keepalive(cs *callers, cfg *keepaliveRule) []Finding {
 	var out []Finding
-	for _, cl := range sortedClients(acc) {
+	for _, cl := range cs.sorted() {
 		basis, fresh, measure := cl.ConnKnown, cl.NewConn, "connection_requests=1"
 		if basis == 0 {
 			basis, fresh, measure = cl.SSLKnown, cl.FullTLS, "a full TLS handshake"
@@ -61,15 +87,5 @@ func keepalive(acc *aggregate.Accumulator, c *Config) []Finding {
 				cl.Client, 100*share, cl.Requests, cost),
 		})
 	}
-	return out
-}
-
-// sortedClients returns the clients by name.
-func sortedClients(acc *aggregate.Accumulator) []*aggregate.ClientStats {
-	out := make([]*aggregate.ClientStats, 0, len(acc.Rules.Clients))
-	for _, c := range acc.Rules.Clients {
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Client < out[j].Client })
 	return out
 }

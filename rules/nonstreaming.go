@@ -6,6 +6,7 @@ import (
 
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
+	"loganalyze/sketch"
 )
 
 // assumedStreamTTFTMs is the first-token time assumed for a streaming call
@@ -13,15 +14,119 @@ import (
 // ~0.2–0.6 s.
 const assumedStreamTTFTMs = 500
 
-func nonStreamingNeeds(acc *aggregate.Accumulator, c *Config) string {
+// nonStreamingRule is non_streaming_large_model (SPEC §5): large models
+// called with stream=false often enough.
+type nonStreamingRule struct {
+	enabled
+	MinParamsB    float64 // a large model has at least this many billions
+	MinRequests   int64   // non-streaming requests
+	MinShare      float64 // of the model's requests
+	CritTTFTP95Ms float64
+}
+
+func newNonStreaming() rule {
+	return &nonStreamingRule{enabled: enabled{true}, MinParamsB: 60, MinRequests: 20, MinShare: 0.10, CritTTFTP95Ms: 2000}
+}
+
+func (*nonStreamingRule) id() string { return RuleNonStreaming }
+
+func (r *nonStreamingRule) params() []param {
+	return []param{enabledP(&r.Enabled), floatP("min_params_b", &r.MinParamsB), intP("min_requests", &r.MinRequests),
+		shareP("min_share", &r.MinShare), floatP("crit_ttft_p95_ms", &r.CritTTFTP95Ms)}
+}
+
+func (*nonStreamingRule) collector() (string, func(collectEnv) aggregate.Collector) {
+	return RuleNonStreaming, func(e collectEnv) aggregate.Collector {
+		return &modelStreams{env: e, models: map[string]*modelStream{}}
+	}
+}
+
+func (*nonStreamingRule) needs(acc *aggregate.Accumulator) string {
 	return absent(acc, ingest.FModel, ingest.FStream)
 }
 
+func (r *nonStreamingRule) evaluate(_ *aggregate.Accumulator, col aggregate.Collector, c *Config) ([]Finding, string) {
+	return nonStreaming(col.(*modelStreams), r, c), ""
+}
+
+// modelStream is the traffic of one model with one stream setting.
+type modelStream struct {
+	Model  string
+	Stream bool
+	Count  int64
+	TTFT   *sketch.Sketch // ms
+	RT     *sketch.Sketch // request_time, ms
+}
+
+// modelStreams is non_streaming_large_model's collector: per model and
+// stream setting, the first-token and request times; at most twice
+// --top of them between folds, the lightest dropped.
+type modelStreams struct {
+	env    collectEnv
+	models map[string]*modelStream
+	key    []byte
+}
+
+// Add adds a record that has a model and a stream setting.
+func (s *modelStreams) Add(r *ingest.Record, v *aggregate.Values) {
+	model := r.Text(ingest.FModel)
+	stream, ok := r.Bool(ingest.FStream)
+	if !ok || model == nil {
+		return
+	}
+	s.key = append(append(s.key[:0], model...), 0, boolByte(stream))
+	ms := s.models[string(s.key)]
+	if ms == nil {
+		s.fold()
+		ms = &modelStream{Model: string(model), Stream: stream, TTFT: sketch.New(s.env.m), RT: sketch.New(s.env.m)}
+		s.models[string(s.key)] = ms
+	}
+	ms.Count++
+	if v.Has[aggregate.TTFT] {
+		ms.TTFT.AddBin(v.Bins[aggregate.TTFT])
+	}
+	if v.Has[aggregate.RequestTime] {
+		ms.RT.AddBin(v.Bins[aggregate.RequestTime])
+	}
+}
+
+// Merge adds another worker's models.
+func (s *modelStreams) Merge(oc aggregate.Collector) {
+	o := oc.(*modelStreams)
+	for _, k := range sortedKeys(o.models) {
+		om := o.models[k]
+		if ms := s.models[k]; ms != nil {
+			ms.Count += om.Count
+			ms.TTFT.Merge(om.TTFT)
+			ms.RT.Merge(om.RT)
+		} else {
+			s.fold()
+			s.models[k] = om
+		}
+	}
+}
+
+// Finish does nothing: the map is bounded as it grows.
+func (s *modelStreams) Finish() {}
+
+func (s *modelStreams) fold() {
+	if len(s.models) >= s.env.limit() {
+		foldByCount(s.models, s.env.top, func(m *modelStream) int64 { return m.Count })
+	}
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return '1'
+	}
+	return '0'
+}
+
 // nonStreaming flags large models called with stream=false often enough.
-func nonStreaming(acc *aggregate.Accumulator, c *Config) []Finding {
-	type pair struct{ on, off *aggregate.ModelStream }
+func nonStreaming(mss *modelStreams, cfg *nonStreamingRule, c *Config) []Finding {
+	type pair struct{ on, off *modelStream }
 	byModel := map[string]*pair{}
-	for _, ms := range acc.Rules.ModelStream {
+	for _, ms := range mss.models {
 		p := byModel[ms.Model]
 		if p == nil {
 			p = &pair{}
@@ -38,7 +143,6 @@ func nonStreaming(acc *aggregate.Accumulator, c *Config) []Finding {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	cfg := c.NonStreaming
 	var out []Finding
 	for _, name := range names {
 		p := byModel[name]

@@ -8,7 +8,38 @@ import (
 	"loganalyze/sketch"
 )
 
-func regressionNeeds(acc *aggregate.Accumulator, _ *Config) string {
+// regressionRule is latency_regression (SPEC §5): p99s well above the
+// previous hour's, with --state.
+type regressionRule struct {
+	enabled
+	noCollector
+	MinRatio      float64
+	MinIncreaseMs float64
+	MinRequests   int64
+	CritRatio     float64
+	// MaxKeys is how many regressed keys of one metric and dimension are
+	// reported, by impact; the rest are counted in the last one's evidence.
+	MaxKeys int64
+}
+
+func newRegression() rule {
+	return &regressionRule{enabled: enabled{true}, MinRatio: 1.5, MinIncreaseMs: 100, MinRequests: 200, CritRatio: 3, MaxKeys: 3}
+}
+
+func (*regressionRule) id() string { return RuleRegression }
+
+func (r *regressionRule) params() []param {
+	return []param{enabledP(&r.Enabled), floatP("min_ratio", &r.MinRatio), floatP("min_increase_ms", &r.MinIncreaseMs),
+		intP("min_requests", &r.MinRequests), floatP("crit_ratio", &r.CritRatio), intP("max_keys", &r.MaxKeys)}
+}
+
+func (*regressionRule) needs(acc *aggregate.Accumulator) string { return regressionNeeds(acc) }
+
+func (r *regressionRule) evaluate(acc *aggregate.Accumulator, _ aggregate.Collector, _ *Config) ([]Finding, string) {
+	return regression(acc, r), ""
+}
+
+func regressionNeeds(acc *aggregate.Accumulator) string {
 	switch h := acc.History; {
 	case h == nil:
 		return "needs --state"
@@ -23,23 +54,23 @@ func regressionNeeds(acc *aggregate.Accumulator, _ *Config) string {
 // regression compares every p99 of the window — over the whole input and
 // per metric, dimension and key — with the same one in the previous hour
 // of the state directory.
-func regression(acc *aggregate.Accumulator, c *Config) []Finding {
+func regression(acc *aggregate.Accumulator, cfg *regressionRule) []Finding {
 	hour := time.Unix(acc.History.PreviousHour, 0).UTC().Format("2006-01-02T15:04Z")
 	var out []Finding
 	for m, mc := range sketch.Compare(acc.History.Previous, acc.Set) {
 		if mc.All != nil {
-			if f, ok := regressed(c.Regression, m, "all", mc.All, hour); ok {
+			if f, ok := regressed(cfg, m, "all", mc.All, hour); ok {
 				out = append(out, f)
 			}
 		}
 		for _, dc := range mc.By {
 			var found []Finding
 			for i := range dc.Changes {
-				if f, ok := regressed(c.Regression, m, dc.Dim, &dc.Changes[i], hour); ok {
+				if f, ok := regressed(cfg, m, dc.Dim, &dc.Changes[i], hour); ok {
 					found = append(found, f)
 				}
 			}
-			out = append(out, capKeys(found, c.Regression.MaxKeys)...)
+			out = append(out, capKeys(found, cfg.MaxKeys)...)
 		}
 	}
 	return out
@@ -60,7 +91,7 @@ func capKeys(fs []Finding, max int64) []Finding {
 	return kept
 }
 
-func regressed(c RegressionConfig, m int, dim string, ch *sketch.Change, hour string) (Finding, bool) {
+func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour string) (Finding, bool) {
 	now, prev := ch.After, ch.Before
 	if now.Count < c.MinRequests || prev.Count < c.MinRequests {
 		return Finding{}, false

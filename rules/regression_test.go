@@ -25,7 +25,9 @@ func accumulateRequests(t *testing.T, m *sketch.Mapping, reqs []gen.Request) *ag
 		t.Fatal(err)
 	}
 	accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.JSONL, Workers: 2, Stdin: &buf, Location: time.UTC},
-		func() *aggregate.Accumulator { return aggregate.New(aggregate.Options{Mapping: m, Top: 1000}) })
+		func() *aggregate.Accumulator {
+			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000, Collectors: rules.Default().Collectors(m, 1000)})
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestLatencyRegression(t *testing.T) {
 		t.Run(fmt.Sprintf("x%v", c.factor), func(t *testing.T) {
 			cur := slowerHour(prev.reqs, prev.slow, c.factor)
 			acc := accumulateRequests(t, prev.m, cur)
-			cfg := rules.Default()
+			cfg := regressionConfig(t, regressionSettings)
 			checkRegressionNeedsHistory(t, c.factor, acc, cfg)
 			acc.History = &aggregate.History{Previous: prev.acc.Set, PreviousHour: prev.hour}
 			findings, ne := rules.Evaluate(acc, cfg)
@@ -138,7 +140,7 @@ func TestLatencyRegression(t *testing.T) {
 					t.Fatalf("not evaluated with a previous hour: %v", x)
 				}
 			}
-			want, borderline := regressionOracle(prev, cur, cfg.Regression)
+			want, borderline := regressionOracle(prev, cur, regressionSettings)
 			if got := want[regressionKey{"request_time", "region", prev.slow}]; got != c.want {
 				t.Fatalf("×%v: the oracle wants %v for request_time of %s", c.factor, got, prev.slow)
 			}
@@ -164,10 +166,35 @@ func checkRegressionNeedsHistory(t *testing.T, factor float64, acc *aggregate.Ac
 	}
 }
 
+// regressionThresholds are the latency_regression settings the test
+// gives in its rules file, and its oracle judges with.
+type regressionThresholds struct {
+	MinRatio, MinIncreaseMs float64
+	MinRequests             int64
+	CritRatio               float64
+	MaxKeys                 int64
+}
+
+// regressionSettings are SPEC §5's defaults, written out.
+var regressionSettings = regressionThresholds{MinRatio: 1.5, MinIncreaseMs: 100, MinRequests: 200, CritRatio: 3, MaxKeys: 3}
+
+// regressionConfig is the rules' settings with latency_regression's
+// given in a rules file.
+func regressionConfig(t *testing.T, rc regressionThresholds) *rules.Config {
+	t.Helper()
+	yaml := fmt.Sprintf("rules:\n  latency_regression: {min_ratio: %v, min_increase_ms: %v, min_requests: %d, crit_ratio: %v, max_keys: %d}\n",
+		rc.MinRatio, rc.MinIncreaseMs, rc.MinRequests, rc.CritRatio, rc.MaxKeys)
+	cfg, err := rules.Parse("regression.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // regressionOracle judges the exact p99 of each region and of all
 // requests, on both sides, with the rule's thresholds; keys within 2 %
 // of a threshold are borderline, left out of want.
-func regressionOracle(prev *regressionHour, cur []gen.Request, rc rules.RegressionConfig) (want map[regressionKey]rules.Severity, borderline map[regressionKey]bool) {
+func regressionOracle(prev *regressionHour, cur []gen.Request, rc regressionThresholds) (want map[regressionKey]rules.Severity, borderline map[regressionKey]bool) {
 	want = map[regressionKey]rules.Severity{}
 	borderline = map[regressionKey]bool{}
 	judge := func(k regressionKey, before, after []float64) {
@@ -260,12 +287,13 @@ func checkRegressionCap(t *testing.T, factor float64, acc *aggregate.Accumulator
 		}
 	}
 	for k, n := range perDim {
-		if n > cfg.Regression.MaxKeys {
-			t.Errorf("×%v: %d findings for %v, want at most %d", factor, n, k, cfg.Regression.MaxKeys)
+		if n > regressionSettings.MaxKeys {
+			t.Errorf("×%v: %d findings for %v, want at most %d", factor, n, k, regressionSettings.MaxKeys)
 		}
 	}
-	uncapped := rules.Default()
-	uncapped.Regression.MaxKeys = 0
+	noCap := regressionSettings
+	noCap.MaxKeys = 0
+	uncapped := regressionConfig(t, noCap)
 	all, _ := rules.Evaluate(acc, uncapped)
 	var total int64
 	for _, f := range all {

@@ -4,64 +4,91 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
 	"loganalyze/sketch"
 )
 
-// Evaluate runs every enabled rule over the merged aggregate. It returns
-// the findings, largest estimated impact first, and the rules that could
-// not run with the reason (the fields they miss).
+// rule is one diagnosis of SPEC §5: its settings, what it gathers per
+// record and how it judges. Each lives in a file of its own; registry
+// lists them.
+type rule interface {
+	// id is the rule's ID, the key of its settings in the rules file.
+	id() string
+	// on reports whether the rule is enabled.
+	on() bool
+	// params are the rule's settings, bound to its fields, for the
+	// rules file.
+	params() []param
+	// collector names what the rule gathers per record and returns its
+	// constructor; nil when the rule reads only the shared aggregate.
+	// Rules that name the same collector share one.
+	collector() (string, func(collectEnv) aggregate.Collector)
+	// needs returns why the rule cannot run (the fields it misses), or "".
+	needs(acc *aggregate.Accumulator) string
+	// evaluate returns the rule's findings over the merged aggregate
+	// and its collector (nil when it has none), and what part of the
+	// input it could not judge ("" for none).
+	evaluate(acc *aggregate.Accumulator, col aggregate.Collector, c *Config) ([]Finding, string)
+}
+
+// registry makes the built-in rules with their default settings, in
+// SPEC order: one line per rule.
+var registry = []func() rule{
+	newCrossRegion,
+	newNonStreaming,
+	newKeepalive,
+	newStorm,
+	newTokenCache,
+	newBurst,
+	newRegression,
+}
+
+// enabled is the on/off setting every rule has.
+type enabled struct{ Enabled bool }
+
+func (e *enabled) on() bool { return e.Enabled }
+
+// noCollector is for rules that read only the shared aggregate.
+type noCollector struct{}
+
+func (noCollector) collector() (string, func(collectEnv) aggregate.Collector) { return "", nil }
+
+// Evaluate runs every enabled rule over the merged aggregate, which must
+// have been made with cfg.Collectors. It returns the findings, largest
+// estimated impact first, and the rules that could not run with the
+// reason (the fields they miss).
 func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluated) {
 	if cfg == nil {
 		cfg = Default()
 	}
-	type rule struct {
-		id      string
-		enabled bool
-		needs   func(*aggregate.Accumulator, *Config) string
-		run     func(*aggregate.Accumulator, *Config) []Finding
-	}
-	all := []rule{
-		{RuleCrossRegion, cfg.CrossRegion.Enabled, crossRegionNeeds, crossRegion},
-		{RuleNonStreaming, cfg.NonStreaming.Enabled, nonStreamingNeeds, nonStreaming},
-		{RuleKeepalive, cfg.Keepalive.Enabled, keepaliveNeeds, keepalive},
-		{RuleStorm, cfg.Storm.Enabled, stormNeeds, storm},
-		{RuleTokenCache, cfg.TokenCache.Enabled, tokenCacheNeeds, tokenCache},
-		{RuleBurst, cfg.Burst.Enabled, burstNeeds, burst},
-		{RuleRegression, cfg.Regression.Enabled, regressionNeeds, regression},
+	slot, makers := cfg.slots()
+	if len(acc.Collectors) != len(makers) {
+		panic(fmt.Sprintf("BUG: the accumulator has %d collectors, the rules' settings make %d", len(acc.Collectors), len(makers)))
 	}
 	findings := []Finding{}
 	var notEval []NotEvaluated
-	for _, r := range all {
-		if !r.enabled {
+	for i, r := range cfg.rules {
+		if !r.on() {
 			continue
 		}
-		if why := r.needs(acc, cfg); why != "" {
-			notEval = append(notEval, NotEvaluated{Rule: r.id, Reason: why})
+		if why := r.needs(acc); why != "" {
+			notEval = append(notEval, NotEvaluated{Rule: r.id(), Reason: why})
 			continue
 		}
-		findings = append(findings, r.run(acc, cfg)...)
-		if why := partly(acc, r.id); why != "" {
-			notEval = append(notEval, NotEvaluated{Rule: r.id, Reason: why})
+		var col aggregate.Collector
+		if slot[i] >= 0 {
+			col = acc.Collectors[slot[i]]
+		}
+		fs, partly := r.evaluate(acc, col, cfg)
+		findings = append(findings, fs...)
+		if partly != "" {
+			notEval = append(notEval, NotEvaluated{Rule: r.id(), Reason: partly})
 		}
 	}
 	SortFindings(findings)
 	return findings, notEval
-}
-
-// partly says what part of the input a rule that ran could not judge, or
-// "": the storm and burst rules judge only the latest minutes of a log
-// with more key × minutes than their bound (aggregate.MinuteStats).
-func partly(acc *aggregate.Accumulator, rule string) string {
-	from := acc.Rules.Minutes.JudgedFrom
-	if from == 0 || rule != RuleStorm && rule != RuleBurst {
-		return ""
-	}
-	return "partly: minutes before " + time.Unix(from*60, 0).UTC().Format(time.RFC3339) +
-		" were not judged, the log holding more key × minute buckets than kept (the latest are)"
 }
 
 // absent returns a reason naming the fields no record carried, or "".

@@ -8,7 +8,37 @@ import (
 	"loganalyze/aggregate"
 )
 
-func stormNeeds(acc *aggregate.Accumulator, c *Config) string { return timeBoundNeeds(acc) }
+// stormRule is rate_limit_storm (SPEC §5): minutes of one key where 429s
+// are many and a large share.
+type stormRule struct {
+	enabled
+	Min429   int64   // 429 responses in a minute
+	MinShare float64 // of the minute's responses
+	// CritShare makes a storm crit when its 429s are at least this share
+	// of the window's responses.
+	CritShare float64
+}
+
+func newStorm() rule {
+	return &stormRule{enabled: enabled{true}, Min429: 20, MinShare: 0.20, CritShare: 0.5}
+}
+
+func (*stormRule) id() string { return RuleStorm }
+
+func (r *stormRule) params() []param {
+	return []param{enabledP(&r.Enabled), intP("min_429", &r.Min429), shareP("min_share", &r.MinShare), shareP("crit_share", &r.CritShare)}
+}
+
+func (*stormRule) collector() (string, func(collectEnv) aggregate.Collector) {
+	return minutesCollector()
+}
+
+func (*stormRule) needs(acc *aggregate.Accumulator) string { return timeBoundNeeds(acc) }
+
+func (r *stormRule) evaluate(_ *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
+	ms := col.(*minuteStats)
+	return storm(ms, r), ms.partly()
+}
 
 // defaultRetryDelayS is the delay a rejected call is assumed to cost when
 // no Retry-After was logged: the first step of the back-off SPEC §1
@@ -16,20 +46,19 @@ func stormNeeds(acc *aggregate.Accumulator, c *Config) string { return timeBound
 const defaultRetryDelayS = 1.0
 
 // storm flags minutes of one key (region × model, or what the records
-// have: aggregate.KeyKind) where 429s are many and a large share;
+// have: keyKind) where 429s are many and a large share;
 // adjacent minutes form one finding.
-func storm(acc *aggregate.Accumulator, c *Config) []Finding {
-	cfg := c.Storm
-	hit := func(b *aggregate.Bucket) bool {
+func storm(ms *minuteStats, cfg *stormRule) []Finding {
+	hit := func(b *minuteBucket) bool {
 		return b.N429 >= cfg.Min429 && float64(b.N429) >= cfg.MinShare*float64(b.Total)
 	}
 	var out []Finding
-	for _, r := range runs(acc, hit) {
+	for _, r := range ms.runs(hit) {
 		w := r.window()
-		total := r.sum(func(b *aggregate.Bucket) int64 { return b.Total })
-		n429 := r.sum(func(b *aggregate.Bucket) int64 { return b.N429 })
-		raN := r.sum(func(b *aggregate.Bucket) int64 { return b.RetryAfterN })
-		var raS aggregate.Total
+		total := r.sum(func(b *minuteBucket) int64 { return b.Total })
+		n429 := r.sum(func(b *minuteBucket) int64 { return b.N429 })
+		raN := r.sum(func(b *minuteBucket) int64 { return b.RetryAfterN })
+		var raS Total
 		for _, b := range r.buckets {
 			raS.Merge(b.RetryAfterS)
 		}
@@ -39,14 +68,14 @@ func storm(acc *aggregate.Accumulator, c *Config) []Finding {
 			sev = Crit
 		}
 		ev := Fields{{"minutes", int64(len(r.buckets))}, {"responses", total}, {"responses_429", n429},
-			{"share_429", round(share, 3)}, {"peak_429_per_minute", r.peak(func(b *aggregate.Bucket) int64 { return b.N429 })}}
+			{"share_429", round(share, 3)}, {"peak_429_per_minute", r.peak(func(b *minuteBucket) int64 { return b.N429 })}}
 		delay, raText := defaultRetryDelayS, "no Retry-After was logged"
 		if raN > 0 {
 			delay = raS.Float() / float64(raN)
 			ev = append(ev, Field{"retry_after_mean_s", round(delay, 2)})
 			raText = fmt.Sprintf("Retry-After was %s", seconds(delay))
 		}
-		callers, early := retries(acc, &r, w)
+		callers, early := ms.retries(&r, w)
 		ev = append(ev, Field{"callers_429", topNames(callers, 5)})
 		earlyNames := make([]string, 0, len(early))
 		for _, e := range early {
@@ -99,10 +128,10 @@ func (e earlyRetrier) String() string {
 // callers whose next request came sooner than the 429's Retry-After.
 // The samples are per minute; a caller's minutes are joined so that a
 // retry in the next minute is seen.
-func retries(acc *aggregate.Accumulator, r *run, w *Window) (map[string]int64, []earlyRetrier) {
-	byClient := map[string][]*aggregate.RetrySample{}
+func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, []earlyRetrier) {
+	byClient := map[string][]*retrySample{}
 	h := r.buckets[0].KeyHash()
-	for _, rs := range acc.Rules.Minutes.Retries {
+	for _, rs := range ms.Retries {
 		if rs.KeyHash != h {
 			continue
 		}
@@ -117,7 +146,7 @@ func retries(acc *aggregate.Accumulator, r *run, w *Window) (map[string]int64, [
 	for client, samples := range byClient {
 		sort.Slice(samples, func(i, j int) bool { return samples[i].Minute < samples[j].Minute })
 		var reqs []int64
-		var lim []aggregate.Limited
+		var lim []Limited
 		for _, s := range samples {
 			reqs = append(reqs, s.Requests...)
 			lim = append(lim, s.Limited...)

@@ -8,16 +8,41 @@ import (
 	"loganalyze/ingest"
 )
 
-func tokenCacheNeeds(acc *aggregate.Accumulator, c *Config) string {
+// tokenCacheRule is token_cache_miss (SPEC §5): callers that fetch a
+// token before most calls.
+type tokenCacheRule struct {
+	enabled
+	MinTokenRequests int64
+	MinRatio         float64 // token requests per other request
+}
+
+func newTokenCache() rule {
+	return &tokenCacheRule{enabled: enabled{true}, MinTokenRequests: 20, MinRatio: 0.5}
+}
+
+func (*tokenCacheRule) id() string { return RuleTokenCache }
+
+func (r *tokenCacheRule) params() []param {
+	return []param{enabledP(&r.Enabled), intP("min_token_requests", &r.MinTokenRequests), floatP("min_ratio", &r.MinRatio)}
+}
+
+func (*tokenCacheRule) collector() (string, func(collectEnv) aggregate.Collector) {
+	return callersCollector()
+}
+
+func (*tokenCacheRule) needs(acc *aggregate.Accumulator) string {
 	return absent(acc, ingest.FClient, ingest.FURI)
+}
+
+func (r *tokenCacheRule) evaluate(_ *aggregate.Accumulator, col aggregate.Collector, c *Config) ([]Finding, string) {
+	return tokenCache(col.(*callers), r, c), ""
 }
 
 // tokenCache flags callers that fetch a token before most calls instead
 // of once per token lifetime.
-func tokenCache(acc *aggregate.Accumulator, c *Config) []Finding {
-	cfg := c.TokenCache
+func tokenCache(cs *callers, cfg *tokenCacheRule, c *Config) []Finding {
 	var out []Finding
-	for _, cl := range sortedClients(acc) {
+	for _, cl := range cs.sorted() {
 		if cl.Token < cfg.MinTokenRequests {
 			continue
 		}

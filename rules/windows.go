@@ -8,13 +8,13 @@ import (
 // run is adjacent minutes of one key that each met a rule's per-minute
 // trigger.
 type run struct {
-	kind    aggregate.KeyKind
+	kind    keyKind
 	key     [2]string
-	buckets []*aggregate.Bucket // in minute order
+	buckets []*minuteBucket // in minute order
 }
 
 // keyFields is the run's key as a finding's key: the fields it is keyed
-// by (aggregate.KeyKind), {"all": ""} for the whole input.
+// by (keyKind), {"all": ""} for the whole input.
 func (r *run) keyFields() Fields {
 	var fs Fields
 	for i, name := range r.kind.Fields() {
@@ -27,9 +27,9 @@ func (r *run) keyFields() Fields {
 // deepseek-v3", "upstream_addr 10.0.0.1:80", "all requests".
 func (r *run) where() string {
 	switch r.kind {
-	case aggregate.KeyRegionModel:
+	case keyRegionModel:
 		return r.key[0] + " × " + r.key[1]
-	case aggregate.KeyAll:
+	case keyAll:
 		return "all requests"
 	}
 	return r.kind.Fields()[0] + " " + r.key[0]
@@ -40,7 +40,7 @@ func (r *run) window() *Window {
 }
 
 // sum adds a count over the run's minutes.
-func (r *run) sum(f func(*aggregate.Bucket) int64) (n int64) {
+func (r *run) sum(f func(*minuteBucket) int64) (n int64) {
 	for _, b := range r.buckets {
 		n += f(b)
 	}
@@ -48,7 +48,7 @@ func (r *run) sum(f func(*aggregate.Bucket) int64) (n int64) {
 }
 
 // peak is the largest per-minute count.
-func (r *run) peak(f func(*aggregate.Bucket) int64) (n int64) {
+func (r *run) peak(f func(*minuteBucket) int64) (n int64) {
 	for _, b := range r.buckets {
 		n = max(n, f(b))
 	}
@@ -57,9 +57,9 @@ func (r *run) peak(f func(*aggregate.Bucket) int64) (n int64) {
 
 // runs groups the minutes that meet hit into runs of adjacent minutes
 // per key, in kind, key, time order.
-func runs(acc *aggregate.Accumulator, hit func(*aggregate.Bucket) bool) []run {
+func (ms *minuteStats) runs(hit func(*minuteBucket) bool) []run {
 	var out []run
-	for _, b := range acc.Rules.Minutes.Buckets { // sorted by kind, key, minute
+	for _, b := range ms.Buckets { // sorted by kind, key, minute
 		if !hit(b) {
 			continue
 		}
@@ -71,13 +71,13 @@ func runs(acc *aggregate.Accumulator, hit func(*aggregate.Bucket) bool) []run {
 				continue
 			}
 		}
-		out = append(out, run{kind: b.Kind, key: b.Key, buckets: []*aggregate.Bucket{b}})
+		out = append(out, run{kind: b.Kind, key: b.Key, buckets: []*minuteBucket{b}})
 	}
 	return out
 }
 
 // timeBoundNeeds says what the storm and burst rules miss: a time and a
-// status; the key falls back to what the records have (aggregate.KeyKind).
+// status; the key falls back to what the records have (keyKind).
 func timeBoundNeeds(acc *aggregate.Accumulator) string {
 	return absent(acc, ingest.FTime, ingest.FStatus)
 }

@@ -1,4 +1,4 @@
-package aggregate
+package rules
 
 import (
 	"sort"
@@ -20,11 +20,11 @@ const (
 	maxBucketUpstreams = 16
 )
 
-// Bucket is one minute of one key that had a 429 or an error response:
+// minuteBucket is one minute of one key that had a 429 or an error response:
 // the counts the storm and burst rules need, and the splits their
 // evidence shows.
-type Bucket struct {
-	Kind   KeyKind
+type minuteBucket struct {
+	Kind   keyKind
 	Key    [2]string // the key's values, in the order of Kind.Fields()
 	Minute int64     // Unix minute
 	Total  int64     // every response of the key in the minute
@@ -52,15 +52,15 @@ type Bucket struct {
 
 // KeyHash returns the hash that identifies the bucket's key in the
 // retry samples.
-func (b *Bucket) KeyHash() uint64 {
+func (b *minuteBucket) KeyHash() uint64 {
 	return keyHash(appendKey(nil, b.Kind, []byte(b.Key[0]), []byte(b.Key[1])))
 }
 
-// IsError reports whether a status counts for the error-burst rule.
-func IsError(status int64) bool { return status >= 500 && status < 600 || status == 499 }
+// isError reports whether a status counts for the error-burst rule.
+func isError(status int64) bool { return status >= 500 && status < 600 || status == 499 }
 
 // add adds a 429 or error response with its request_time (s, when okRT).
-func (b *Bucket) add(r *ingest.Record, status int64, rt float64, okRT bool) {
+func (b *minuteBucket) add(r *ingest.Record, status int64, rt float64, okRT bool) {
 	b.count(int(status))
 	if status == 429 {
 		b.N429++
@@ -102,14 +102,14 @@ func (b *Bucket) add(r *ingest.Record, status int64, rt float64, okRT bool) {
 
 var dashKey = []byte("-")
 
-func (b *Bucket) count(status int) {
+func (b *minuteBucket) count(status int) {
 	if b.Status == nil {
 		b.Status = map[int]int64{}
 	}
 	b.Status[status]++
 }
 
-func (b *Bucket) upstream(addr []byte, n int64) {
+func (b *minuteBucket) upstream(addr []byte, n int64) {
 	if b.Upstream == nil {
 		b.Upstream = map[string]int64{}
 	}
@@ -121,7 +121,7 @@ func (b *Bucket) upstream(addr []byte, n int64) {
 
 var otherKey = []byte("other")
 
-func (b *Bucket) merge(o *Bucket) {
+func (b *minuteBucket) merge(o *minuteBucket) {
 	b.N429 += o.N429
 	b.N5xx += o.N5xx
 	b.N499 += o.N499
@@ -155,14 +155,14 @@ type Limited struct {
 	RetryAfter float64
 }
 
-// RetrySample is what one caller sent to one key in one minute: its 429
+// retrySample is what one caller sent to one key in one minute: its 429
 // responses and a sample of its request times (every request up to a
 // bound, then the ones with the smallest hash), so that the gap between
 // a 429 and the caller's next request can be measured after the workers
 // are merged.
-type RetrySample struct {
+type retrySample struct {
 	Client string
-	// KeyHash is the hash of the bucket key (Bucket.KeyHash): a sample
+	// KeyHash is the hash of the bucket key (minuteBucket.KeyHash): a sample
 	// does not copy the key.
 	KeyHash  uint64
 	Minute   int64
@@ -171,14 +171,14 @@ type RetrySample struct {
 }
 
 // addRetry adds a request of client to the retry sample of its cell.
-func (s *MinuteStats) addRetry(r *ingest.Record, client []byte, c cell, limited bool) {
+func (s *minuteStats) addRetry(r *ingest.Record, client []byte, c cell, limited bool) {
 	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
 	if keyHash(s.rkey) > s.retryCut {
 		return
 	}
 	rs := s.Retries[string(s.rkey)]
 	if rs == nil {
-		rs = &RetrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
+		rs = &retrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
 		s.Retries[string(s.rkey)] = rs
 		if len(s.Retries) > s.retryKeys+s.retryKeys/4 {
 			s.pruneRetries(s.retryKeys)
@@ -198,7 +198,7 @@ func (s *MinuteStats) addRetry(r *ingest.Record, client []byte, c cell, limited 
 }
 
 // mergeRetries adds o's retry samples into s.
-func (s *MinuteStats) mergeRetries(o *MinuteStats) {
+func (s *minuteStats) mergeRetries(o *minuteStats) {
 	s.retryCut = min(s.retryCut, o.retryCut)
 	for _, k := range sortedKeys(o.Retries) {
 		if keyHash(k) > s.retryCut {
@@ -230,7 +230,7 @@ func (s *MinuteStats) mergeRetries(o *MinuteStats) {
 }
 
 // finishRetries bounds the retry samples to their cap and sorts them.
-func (s *MinuteStats) finishRetries() {
+func (s *minuteStats) finishRetries() {
 	s.pruneRetries(s.retryKeys)
 	s.RetriesPruned = s.retryCut != ^uint64(0)
 	for _, rs := range s.Retries {
@@ -248,7 +248,7 @@ func (s *MinuteStats) finishRetries() {
 // pruneRetries keeps the n retry keys of smallest hash and lowers the
 // cutoff so that a dropped key is never started again. The kept set is
 // the n smallest hashes of all keys seen, however the records were split.
-func (s *MinuteStats) pruneRetries(n int) {
+func (s *minuteStats) pruneRetries(n int) {
 	if len(s.Retries) <= n {
 		return
 	}

@@ -1,4 +1,4 @@
-package aggregate
+package rules
 
 import (
 	"fmt"
@@ -9,23 +9,23 @@ import (
 	"testing"
 	"time"
 
+	"loganalyze/aggregate"
 	"loganalyze/ingest"
-	"loganalyze/sketch"
 )
 
 func TestBucketKey(t *testing.T) {
 	for _, c := range []struct {
 		kv   []string
-		kind KeyKind
+		kind keyKind
 		key  string
 	}{
-		{[]string{"region", "eu", "model", "m", "upstream_addr", "10.0.0.1:80"}, KeyRegionModel, "eu/m"},
-		{[]string{"region", "eu", "upstream_addr", "10.0.0.2:80 , 10.0.0.1:80", "http_host", "h"}, KeyUpstream, "10.0.0.1:80/"},
-		{[]string{"model", "m", "server_name", "h", "uri", "/x?y"}, KeyHost, "h/"},
-		{[]string{"request", "GET /v1/x?y=1 HTTP/1.1"}, KeyURI, "/v1/x/"},
-		{[]string{"status", "200"}, KeyAll, "/"},
+		{[]string{"region", "eu", "model", "m", "upstream_addr", "10.0.0.1:80"}, keyRegionModel, "eu/m"},
+		{[]string{"region", "eu", "upstream_addr", "10.0.0.2:80 , 10.0.0.1:80", "http_host", "h"}, keyUpstream, "10.0.0.1:80/"},
+		{[]string{"model", "m", "server_name", "h", "uri", "/x?y"}, keyHost, "h/"},
+		{[]string{"request", "GET /v1/x?y=1 HTTP/1.1"}, keyURI, "/v1/x/"},
+		{[]string{"status", "200"}, keyAll, "/"},
 	} {
-		kind, k0, k1 := bucketKey(rec(t, c.kv...))
+		kind, k0, k1 := bucketKey(namedRecord(t, c.kv...))
 		if kind != c.kind || string(k0)+"/"+string(k1) != c.key {
 			t.Errorf("%v: %v %q/%q, want %v %q", c.kv, kind.Fields(), k0, k1, c.kind.Fields(), c.key)
 		}
@@ -57,8 +57,26 @@ func minuteRecs(seed uint64, n, minutes, uris int) []minuteRec {
 	return out
 }
 
-func addMinuteRecs(a *Accumulator, recs []minuteRec) {
+// namedRecord is a record of canonical or source field names and values.
+func namedRecord(t *testing.T, kv ...string) *ingest.Record {
+	t.Helper()
+	s, err := ingest.NewSchema(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &ingest.Record{}
+	for i := 0; i < len(kv); i += 2 {
+		if err := r.Set(s.LookupString(kv[i]), []byte(kv[i+1]), time.UTC); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Finish()
+	return r
+}
+
+func addMinuteRecs(a *minuteStats, recs []minuteRec) {
 	var r ingest.Record
+	v := aggregate.Values{RequestTime: 0.1, HasRequestTime: true}
 	for _, x := range recs {
 		r.Reset()
 		r.SetTime(x.t)
@@ -66,11 +84,11 @@ func addMinuteRecs(a *Accumulator, recs []minuteRec) {
 		r.SetText(ingest.FClient, []byte(x.client))
 		r.SetFloat(ingest.FStatus, float64(x.status))
 		r.SetFloat(ingest.FRequestTime, 0.1)
-		a.Add(&r)
+		a.Add(&r, &v)
 	}
 }
 
-func dumpMinutes(s *MinuteStats) string {
+func dumpMinutes(s *minuteStats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "judged from %d, records %v\n", s.JudgedFrom, s.Records)
 	for _, x := range s.Buckets {
@@ -89,10 +107,6 @@ func dumpMinutes(s *MinuteStats) string {
 // order of the records and their split between workers: past the bound,
 // the latest key × minutes are kept, exactly.
 func TestMinutesBoundedAndSameWhateverTheSplit(t *testing.T) {
-	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const top = 2 // 1024 cells, 128 buckets
 	recs := minuteRecs(1, 6000, 600, 4)
 	sort.Slice(recs, func(i, j int) bool { return recs[i].t < recs[j].t })
@@ -105,12 +119,16 @@ func TestMinutesBoundedAndSameWhateverTheSplit(t *testing.T) {
 	rand.New(rand.NewPCG(2, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	for _, in := range [][]minuteRec{recs, shuffled} {
 		for _, workers := range []int{1, 2, 7} {
-			accs := make([]*Accumulator, workers)
+			accs := make([]*minuteStats, workers)
 			for w := range accs {
-				accs[w] = New(Options{Mapping: m, Top: top})
+				accs[w] = newMinuteStats(top)
 				addMinuteRecs(accs[w], in[w*len(in)/workers:(w+1)*len(in)/workers])
 			}
-			s := MergeAll(accs).Rules.Minutes
+			s := accs[0]
+			for _, o := range accs[1:] {
+				s.Merge(o)
+			}
+			s.Finish()
 			got := dumpMinutes(s)
 			if want == "" {
 				want = got

@@ -1,61 +1,63 @@
-package aggregate
+package rules
 
 import (
 	"encoding/binary"
 	"sort"
+	"time"
 
+	"loganalyze/aggregate"
 	"loganalyze/ingest"
 )
 
-// KeyKind says which fields key the per-minute buckets of the storm and
+// keyKind says which fields key the per-minute buckets of the storm and
 // burst rules (SPEC §5): region and model when the record has both, else
 // the first of upstream_addr, host and uri it has, else the whole input.
 // Each record is bucketed under the best key it has.
-type KeyKind uint8
+type keyKind uint8
 
 // Key kinds, best first.
 const (
-	KeyRegionModel KeyKind = iota
-	KeyUpstream
-	KeyHost
-	KeyURI
-	KeyAll
-	NumKeyKinds
+	keyRegionModel keyKind = iota
+	keyUpstream
+	keyHost
+	keyURI
+	keyAll
+	numKeyKinds
 )
 
-var keyFields = [NumKeyKinds][]string{
-	KeyRegionModel: {"region", "model"},
-	KeyUpstream:    {"upstream_addr"},
-	KeyHost:        {"host"},
-	KeyURI:         {"uri"},
-	KeyAll:         {"all"},
+var keyFields = [numKeyKinds][]string{
+	keyRegionModel: {"region", "model"},
+	keyUpstream:    {"upstream_addr"},
+	keyHost:        {"host"},
+	keyURI:         {"uri"},
+	keyAll:         {"all"},
 }
 
 // Fields returns the names of the fields k keys by, in the order of a
-// bucket's Key; KeyAll's one name is "all", with the value "".
-func (k KeyKind) Fields() []string { return keyFields[k] }
+// bucket's Key; keyAll's one name is "all", with the value "".
+func (k keyKind) Fields() []string { return keyFields[k] }
 
 // bucketKey returns the best key of r and its values: the last address
 // of an upstream list ("10.0.0.1:80, 10.0.0.2:80" is the second, the one
 // that answered), the uri without its query.
-func bucketKey(r *ingest.Record) (KeyKind, []byte, []byte) {
+func bucketKey(r *ingest.Record) (keyKind, []byte, []byte) {
 	if region, model := r.Text(ingest.FRegion), r.Text(ingest.FModel); region != nil && model != nil {
-		return KeyRegionModel, region, model
+		return keyRegionModel, region, model
 	}
 	if a := r.Text(ingest.FUpstreamAddr); a != nil {
-		return KeyUpstream, lastListItem(a), nil
+		return keyUpstream, lastListItem(a), nil
 	}
 	if h := r.Text(ingest.FHost); h != nil {
-		return KeyHost, h, nil
+		return keyHost, h, nil
 	}
 	if u := r.Text(ingest.FURI); u != nil {
-		return KeyURI, Path(u), nil
+		return keyURI, path(u), nil
 	}
-	return KeyAll, nil, nil
+	return keyAll, nil, nil
 }
 
 // appendKey appends the bytes a key is hashed from.
-func appendKey(b []byte, kind KeyKind, k0, k1 []byte) []byte {
+func appendKey(b []byte, kind keyKind, k0, k1 []byte) []byte {
 	return append(append(append(append(b, byte(kind)), k0...), 0), k1...)
 }
 
@@ -82,7 +84,7 @@ func lastListItem(b []byte) []byte {
 // error details. Past a bound the oldest key × minutes are dropped:
 // which ones depends only on the records' times and keys, so the
 // buckets that remain are exact whatever the split between workers, and
-// MinuteStats.JudgedFrom says from when.
+// minuteStats.JudgedFrom says from when.
 const (
 	cellsPerTop   = 512
 	bucketsPerTop = 64
@@ -102,26 +104,26 @@ func (a cell) less(b cell) bool {
 	return a.h < b.h
 }
 
-// MinuteStats is what the storm and burst rules need: per key and minute,
+// minuteStats is what the storm and burst rules need: per key and minute,
 // the responses, and for the minutes with a 429 or an error response the
 // details their evidence shows; and samples of who retried when.
-type MinuteStats struct {
+type minuteStats struct {
 	// Buckets, after the merge, are the key × minutes that had a 429 or
 	// an error response, sorted by kind, key and minute.
-	Buckets []*Bucket
+	Buckets []*minuteBucket
 	// Records counts the records bucketed under each kind of key.
-	Records [NumKeyKinds]int64
+	Records [numKeyKinds]int64
 	// JudgedFrom, when not zero, is the Unix minute from which every key
 	// × minute was kept: the log held more than the bound, and earlier
 	// minutes were dropped (some keys of JudgedFrom − 1 too).
 	JudgedFrom int64
 	// Retries are samples of each caller's requests per key and minute.
-	Retries map[string]*RetrySample
+	Retries map[string]*retrySample
 	// RetriesPruned is set when retry samples were dropped to bound memory.
 	RetriesPruned bool
 
 	cells              map[cell]int64
-	buckets            map[cell]*Bucket
+	buckets            map[cell]*minuteBucket
 	cellCut, bucketCut cell // the latest cell dropped, when capped
 	cellsCapped        bool
 	bucketsCapped      bool
@@ -132,11 +134,11 @@ type MinuteStats struct {
 	key, rkey          []byte
 }
 
-func newMinuteStats(top int) *MinuteStats {
-	return &MinuteStats{
-		Retries:    map[string]*RetrySample{},
+func newMinuteStats(top int) *minuteStats {
+	return &minuteStats{
+		Retries:    map[string]*retrySample{},
 		cells:      map[cell]int64{},
-		buckets:    map[cell]*Bucket{},
+		buckets:    map[cell]*minuteBucket{},
 		maxCells:   cellsPerTop * top,
 		maxBuckets: bucketsPerTop * top,
 		retryCut:   ^uint64(0),
@@ -144,8 +146,37 @@ func newMinuteStats(top int) *MinuteStats {
 	}
 }
 
+// Add adds a record that has a time (aggregate.Collector).
+func (s *minuteStats) Add(r *ingest.Record, v *aggregate.Values) {
+	if r.Has(ingest.FTime) {
+		s.add(r, v.RequestTime, v.HasRequestTime)
+	}
+}
+
+// Merge adds another worker's minutes (aggregate.Collector).
+func (s *minuteStats) Merge(o aggregate.Collector) { s.merge(o.(*minuteStats)) }
+
+// Finish bounds and sorts the minutes (aggregate.Collector).
+func (s *minuteStats) Finish() { s.finish() }
+
+// minutesCollector is the collector the storm and burst rules share.
+func minutesCollector() (string, func(collectEnv) aggregate.Collector) {
+	return "minutes", func(e collectEnv) aggregate.Collector { return newMinuteStats(e.top) }
+}
+
+// partly says what part of the input the storm and burst rules could not
+// judge, or "": only the latest minutes of a log with more key × minutes
+// than their bound.
+func (s *minuteStats) partly() string {
+	if s.JudgedFrom == 0 {
+		return ""
+	}
+	return "partly: minutes before " + time.Unix(s.JudgedFrom*60, 0).UTC().Format(time.RFC3339) +
+		" were not judged, the log holding more key × minute buckets than kept (the latest are)"
+}
+
 // add adds a record that has a time.
-func (s *MinuteStats) add(r *ingest.Record, rt float64, okRT bool) {
+func (s *minuteStats) add(r *ingest.Record, rt float64, okRT bool) {
 	kind, k0, k1 := bucketKey(r)
 	s.Records[kind]++
 	s.key = appendKey(s.key[:0], kind, k0, k1)
@@ -162,7 +193,7 @@ func (s *MinuteStats) add(r *ingest.Record, rt float64, okRT bool) {
 	if len(s.cells) > s.maxCells+s.maxCells/4 {
 		s.cutCells(keepLatest(s.cells, s.maxCells))
 	}
-	if okStatus && (status == 429 || IsError(status)) {
+	if okStatus && (status == 429 || isError(status)) {
 		if b := s.bucket(c, kind, k0, k1); b != nil {
 			b.add(r, status, rt, okRT)
 		}
@@ -171,14 +202,14 @@ func (s *MinuteStats) add(r *ingest.Record, rt float64, okRT bool) {
 
 // bucket returns the bucket of c, starting it; nil when c is too old to
 // be kept.
-func (s *MinuteStats) bucket(c cell, kind KeyKind, k0, k1 []byte) *Bucket {
+func (s *minuteStats) bucket(c cell, kind keyKind, k0, k1 []byte) *minuteBucket {
 	if b := s.buckets[c]; b != nil {
 		return b
 	}
 	if s.bucketsCapped && !s.bucketCut.less(c) {
 		return nil
 	}
-	b := &Bucket{Kind: kind, Key: [2]string{string(k0), string(k1)}, Minute: c.minute}
+	b := &minuteBucket{Kind: kind, Key: [2]string{string(k0), string(k1)}, Minute: c.minute}
 	s.buckets[c] = b
 	if len(s.buckets) > s.maxBuckets+s.maxBuckets/4 {
 		s.cutBuckets(keepLatest(s.buckets, s.maxBuckets))
@@ -203,20 +234,20 @@ func keepLatest[V any](m map[cell]V, n int) (cell, bool) {
 	return cs[n], true
 }
 
-func (s *MinuteStats) cutCells(c cell, dropped bool) {
+func (s *minuteStats) cutCells(c cell, dropped bool) {
 	if dropped && (!s.cellsCapped || s.cellCut.less(c)) {
 		s.cellCut, s.cellsCapped = c, true
 	}
 }
 
-func (s *MinuteStats) cutBuckets(c cell, dropped bool) {
+func (s *minuteStats) cutBuckets(c cell, dropped bool) {
 	if dropped && (!s.bucketsCapped || s.bucketCut.less(c)) {
 		s.bucketCut, s.bucketsCapped = c, true
 	}
 }
 
 // merge adds o into s.
-func (s *MinuteStats) merge(o *MinuteStats) {
+func (s *minuteStats) merge(o *minuteStats) {
 	for i, n := range o.Records {
 		s.Records[i] += n
 	}
@@ -243,7 +274,7 @@ func (s *MinuteStats) merge(o *MinuteStats) {
 }
 
 // applyCuts drops the cells and buckets at or before the cuts.
-func (s *MinuteStats) applyCuts() {
+func (s *minuteStats) applyCuts() {
 	if s.cellsCapped {
 		for c := range s.cells {
 			if !s.cellCut.less(c) {
@@ -262,7 +293,7 @@ func (s *MinuteStats) applyCuts() {
 
 // finish bounds the state to its caps, gives each bucket its minute's
 // responses and sorts the buckets. Call it once, after the last merge.
-func (s *MinuteStats) finish() {
+func (s *minuteStats) finish() {
 	s.cutCells(keepLatest(s.cells, s.maxCells))
 	s.cutBuckets(keepLatest(s.buckets, s.maxBuckets))
 	if s.cellsCapped || s.bucketsCapped {
@@ -287,7 +318,7 @@ func (s *MinuteStats) finish() {
 }
 
 // before orders buckets by kind, key and minute.
-func (b *Bucket) before(o *Bucket) bool {
+func (b *minuteBucket) before(o *minuteBucket) bool {
 	if b.Kind != o.Kind {
 		return b.Kind < o.Kind
 	}

@@ -1,0 +1,30 @@
+package aggregate
+
+import (
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+// Collector gathers, in the same pass as the accumulator, what one
+// diagnosis needs beyond the sketches every report shows. The rules
+// declare their collectors; aggregate knows nothing of what they hold.
+// Each worker has its own, and they are merged at the end.
+type Collector interface {
+	// Add adds one record of the window; v holds its metric values.
+	Add(r *ingest.Record, v *Values)
+	// Merge adds another collector made by the same constructor.
+	Merge(o Collector)
+	// Finish bounds the state after the last merge.
+	Finish()
+}
+
+// Values are a record's metrics as Accumulator.Add computed them, so
+// that collectors need not compute them again.
+type Values struct {
+	// Bins are the sketch bins of the metrics the record has (Has).
+	Bins [NumMetrics]sketch.Bin
+	Has  [NumMetrics]bool
+	// RequestTime is request_time in seconds, when HasRequestTime.
+	RequestTime    float64
+	HasRequestTime bool
+}

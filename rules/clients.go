@@ -1,0 +1,152 @@
+package rules
+
+import (
+	"regexp"
+	"sort"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+)
+
+// maxTokenCache bounds the URI → token-endpoint memo.
+const maxTokenCache = 4096
+
+// callerStats is what one caller did, for the keep-alive and token rules.
+type callerStats struct {
+	Client   string
+	Requests int64
+	// ConnKnown records carried connection_requests; NewConn of them
+	// had connection_requests = 1.
+	ConnKnown, NewConn int64
+	// SSLKnown records carried ssl_handshake_time; FullTLS of them had a
+	// full handshake (> 0), taking HandshakeMs in all.
+	SSLKnown, FullTLS int64
+	HandshakeMs       Total
+	// RTTKnown records carried tcpinfo_rtt, RTTMs in all.
+	RTTKnown int64
+	RTTMs    Total
+	// URIKnown records carried a uri: Token of them token-endpoint
+	// calls (taking TokenMs of request_time in all), Other the rest.
+	URIKnown, Token, Other int64
+	TokenMs                Total
+}
+
+// callers is the collector the missing_keepalive and token_cache_miss
+// rules share: per caller, its connections and its token calls; at most
+// twice --top callers between folds, the lightest dropped.
+type callers struct {
+	env     collectEnv
+	token   *regexp.Regexp
+	memo    map[string]bool
+	clients map[string]*callerStats
+	dropped int64
+}
+
+// callersCollector is the collector the keep-alive and token rules share.
+func callersCollector() (string, func(collectEnv) aggregate.Collector) {
+	return "callers", func(e collectEnv) aggregate.Collector {
+		return &callers{env: e, token: e.cfg.TokenURI, memo: map[string]bool{}, clients: map[string]*callerStats{}}
+	}
+}
+
+// isTokenURI reports whether a URI is a token-endpoint call.
+func (s *callers) isTokenURI(uri []byte) bool {
+	p := path(uri)
+	if v, ok := s.memo[string(p)]; ok {
+		return v
+	}
+	v := s.token.Match(p)
+	if len(s.memo) < maxTokenCache {
+		s.memo[string(p)] = v
+	}
+	return v
+}
+
+// Add adds a record that has a client.
+func (s *callers) Add(r *ingest.Record, v *aggregate.Values) {
+	client := r.Text(ingest.FClient)
+	if client == nil {
+		return
+	}
+	c := s.clients[string(client)]
+	if c == nil {
+		s.fold()
+		c = &callerStats{Client: string(client)}
+		s.clients[c.Client] = c
+	}
+	c.Requests++
+	if n, ok := r.Int(ingest.FConnectionRequests); ok {
+		c.ConnKnown++
+		if n == 1 {
+			c.NewConn++
+		}
+	}
+	if x, ok := r.Float(ingest.FSSLHandshakeTime); ok {
+		c.SSLKnown++
+		if x > 0 {
+			c.FullTLS++
+			c.HandshakeMs.Add(x * 1000)
+		}
+	}
+	if x, ok := r.Float(ingest.FTCPInfoRTT); ok {
+		c.RTTKnown++
+		c.RTTMs.Add(x / 1000)
+	}
+	if u := r.Text(ingest.FURI); u != nil {
+		c.URIKnown++
+		if s.isTokenURI(u) {
+			c.Token++
+			if v.HasRequestTime {
+				c.TokenMs.Add(v.RequestTime * 1000)
+			}
+		} else {
+			c.Other++
+		}
+	}
+}
+
+// Merge adds another worker's callers.
+func (s *callers) Merge(oc aggregate.Collector) {
+	o := oc.(*callers)
+	for _, k := range sortedKeys(o.clients) {
+		oc := o.clients[k]
+		c := s.clients[k]
+		if c == nil {
+			s.fold()
+			s.clients[k] = oc
+			continue
+		}
+		c.Requests += oc.Requests
+		c.ConnKnown += oc.ConnKnown
+		c.NewConn += oc.NewConn
+		c.SSLKnown += oc.SSLKnown
+		c.FullTLS += oc.FullTLS
+		c.HandshakeMs.Merge(oc.HandshakeMs)
+		c.RTTKnown += oc.RTTKnown
+		c.RTTMs.Merge(oc.RTTMs)
+		c.URIKnown += oc.URIKnown
+		c.Token += oc.Token
+		c.Other += oc.Other
+		c.TokenMs.Merge(oc.TokenMs)
+	}
+	s.dropped += o.dropped
+}
+
+// Finish does nothing: the map is bounded as it grows.
+func (s *callers) Finish() {}
+
+func (s *callers) fold() {
+	if len(s.clients) >= s.env.limit() {
+		s.dropped += foldByCount(s.clients, s.env.top, func(c *callerStats) int64 { return c.Requests })
+	}
+}
+
+// sorted returns the callers by name.
+func (s *callers) sorted() []*callerStats {
+	out := make([]*callerStats, 0, len(s.clients))
+	for _, c := range s.clients {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Client < out[j].Client })
+	return out
+}

@@ -1,0 +1,140 @@
+package rules
+
+import (
+	"math"
+	"sort"
+
+	"loganalyze/aggregate"
+	"loganalyze/sketch"
+)
+
+// collectEnv is what a collector is made with: the sketches' mapping,
+// the --top bound its maps keep, and the rules' settings.
+type collectEnv struct {
+	m   *sketch.Mapping
+	top int
+	cfg *Config
+}
+
+// limit is how many keys a collector's map holds before it is folded to
+// top: twice top, so that folding is rare.
+func (e collectEnv) limit() int { return 2 * e.top }
+
+// slots gives each enabled rule that gathers data its collector's index
+// in an accumulator's Collectors (-1 for none) and returns the
+// constructors by index. Rules that name the same collector share it.
+func (c *Config) slots() (slot []int, makers []func(collectEnv) aggregate.Collector) {
+	byName := map[string]int{}
+	for _, r := range c.rules {
+		name, mk := r.collector()
+		if !r.on() || mk == nil {
+			slot = append(slot, -1)
+			continue
+		}
+		i, ok := byName[name]
+		if !ok {
+			i = len(makers)
+			byName[name] = i
+			makers = append(makers, mk)
+		}
+		slot = append(slot, i)
+	}
+	return slot, makers
+}
+
+// Collectors returns the constructor of one worker's collectors for the
+// enabled rules (aggregate.Options.Collectors). Evaluate needs an
+// accumulator made with it from the same settings.
+func (c *Config) Collectors(m *sketch.Mapping, top int) func() []aggregate.Collector {
+	if top < 1 {
+		top = 1000
+	}
+	_, makers := c.slots()
+	env := collectEnv{m: m, top: top, cfg: c}
+	return func() []aggregate.Collector {
+		out := make([]aggregate.Collector, len(makers))
+		for i, mk := range makers {
+			out[i] = mk(env)
+		}
+		return out
+	}
+}
+
+// keyHash is aggregate's fixed hash, so that the same input keeps the
+// same retry samples in every run.
+func keyHash[T string | []byte](k T) uint64 { return aggregate.KeyHash(k) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// foldByCount keeps the n heaviest entries of m (ties by key) and returns
+// how many it dropped.
+func foldByCount[V any](m map[string]V, n int, count func(V) int64) int64 {
+	keys := sortedKeys(m)
+	sort.SliceStable(keys, func(i, j int) bool { return count(m[keys[i]]) > count(m[keys[j]]) })
+	for _, k := range keys[n:] {
+		delete(m, k)
+	}
+	return int64(len(keys) - n)
+}
+
+// mergeSketch adds b into a, making a when it is nil and b is not.
+func mergeSketch(m *sketch.Mapping, a, b *sketch.Sketch) *sketch.Sketch {
+	if b == nil {
+		return a
+	}
+	if a == nil {
+		a = sketch.New(m)
+	}
+	a.Merge(b)
+	return a
+}
+
+// path returns a URI without its query string.
+func path(u []byte) []byte { return aggregate.Path(u) }
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// Total is a non-negative sum kept in fixed point (thousandths of its
+// unit), so that it does not depend on the order values are added or
+// workers merged. It saturates at the int64 bound (9.2e15 units: 292,000
+// years of milliseconds) rather than wrap, whatever the values; a
+// negative, NaN or infinite value adds nothing.
+type Total int64
+
+// Add adds v.
+func (t *Total) Add(v float64) {
+	x := math.Round(v * 1000)
+	if !(x > 0) {
+		return
+	}
+	if x >= math.MaxInt64 {
+		*t = math.MaxInt64
+		return
+	}
+	t.Merge(Total(x))
+}
+
+// Merge adds another sum.
+func (t *Total) Merge(o Total) {
+	if o > math.MaxInt64-*t {
+		*t = math.MaxInt64
+		return
+	}
+	*t += o
+}
+
+// Float returns the sum.
+func (t Total) Float() float64 { return float64(t) / 1000 }
