@@ -43,6 +43,7 @@ var registry = []func() rule{
 	newTokenCache,
 	newBurst,
 	newRegression,
+	newTimeout,
 }
 
 // enabled is the on/off setting every rule has.

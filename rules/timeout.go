@@ -1,0 +1,293 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+)
+
+// timeoutRule is timeout_ceiling (SPEC §5): many requests that end at
+// the same request_time, the group's largest and at least a second —
+// calls cut by a client or gateway time-out. A long tail has few
+// requests at its maximum and more just below it; a ceiling piles them
+// up at one value.
+type timeoutRule struct {
+	enabled
+	MinRequests int64   // requests within 1 % of the ceiling
+	MinCeilMs   float64 // the least ceiling, ms
+	// MinPileRatio is how many times more requests end within 1 % of
+	// the ceiling than in the 1 % below that: a pile, not a slope.
+	MinPileRatio float64
+	// CritShare makes the finding crit when the cut requests are at
+	// least this share of the group's requests.
+	CritShare float64
+}
+
+func newTimeout() rule {
+	return &timeoutRule{enabled: enabled{true}, MinRequests: 20, MinCeilMs: 1000, MinPileRatio: 2, CritShare: 0.05}
+}
+
+// RuleTimeout is timeout_ceiling's ID.
+const RuleTimeout = "timeout_ceiling"
+
+func (*timeoutRule) id() string { return RuleTimeout }
+
+func (r *timeoutRule) params() []param {
+	return []param{enabledP(&r.Enabled), intP("min_requests", &r.MinRequests), floatP("min_ceiling_ms", &r.MinCeilMs),
+		floatP("min_pile_ratio", &r.MinPileRatio), shareP("crit_share", &r.CritShare)}
+}
+
+func (r *timeoutRule) collector() (string, func(collectEnv) aggregate.Collector) {
+	return RuleTimeout, func(e collectEnv) aggregate.Collector {
+		return &ceilings{env: e, minMs: r.MinCeilMs, clients: map[string]*ceilGroup{}}
+	}
+}
+
+func (*timeoutRule) needs(acc *aggregate.Accumulator) string {
+	return absent(acc, ingest.FRequestTime)
+}
+
+// Buckets of the ceilings: 0.1 % wide on a log scale, so "within 1 %
+// of the ceiling" is the ceiling's bucket and the nine below it. A group
+// keeps the buckets of its top 2 %: the ceiling's 1 % and the 1 % below,
+// which tells a pile from a slope.
+const (
+	ceilBucketWidth = 1.001
+	ceilWithin      = 10 // buckets: 1.001^10 ≈ 1.01
+	ceilKept        = 2 * ceilWithin
+)
+
+var ceilLogWidth = math.Log(ceilBucketWidth)
+
+// ceilGroup is the top of one group's request times: bucket index →
+// requests, and their statuses.
+type ceilGroup struct {
+	total   int64 // requests added, kept or not
+	top     int32
+	buckets map[int32]*ceilBucket
+}
+
+type ceilBucket struct {
+	n      int64
+	status map[int64]int64 // by status, 0 when absent
+}
+
+func (g *ceilGroup) add(i int32, status int64, n int64) {
+	g.total += n
+	if g.buckets == nil {
+		g.buckets, g.top = map[int32]*ceilBucket{}, i
+	}
+	if i <= g.top-ceilKept {
+		return
+	}
+	b := g.buckets[i]
+	if b == nil {
+		b = &ceilBucket{status: map[int64]int64{}}
+		g.buckets[i] = b
+	}
+	b.n += n
+	b.status[status] += n
+	if i > g.top {
+		g.top = i
+		for j := range g.buckets {
+			if j <= g.top-ceilKept {
+				delete(g.buckets, j)
+			}
+		}
+	}
+}
+
+// merge adds o: what either kept within the merged top's range is all
+// there is there, so the result does not depend on the split.
+func (g *ceilGroup) merge(o *ceilGroup) {
+	kept := int64(0)
+	for _, i := range o.sortedIndexes() {
+		for st, n := range o.buckets[i].status {
+			g.add(i, st, n)
+			kept += n
+		}
+	}
+	g.total += o.total - kept
+}
+
+func (g *ceilGroup) sortedIndexes() []int32 {
+	out := make([]int32, 0, len(g.buckets))
+	for i := range g.buckets {
+		out = append(out, i)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
+	return out
+}
+
+// count returns the requests in the buckets from index lo to hi, hi
+// excluded.
+func (g *ceilGroup) count(lo, hi int32) (n int64) {
+	for i, b := range g.buckets {
+		if i >= lo && i < hi {
+			n += b.n
+		}
+	}
+	return n
+}
+
+// ceilings is timeout_ceiling's collector: the top request times of
+// all requests and of each caller's (at most twice --top callers
+// between folds, the lightest dropped).
+type ceilings struct {
+	env     collectEnv
+	minMs   float64
+	all     ceilGroup
+	clients map[string]*ceilGroup
+}
+
+// Add adds a record whose request_time is at least the least ceiling.
+func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
+	ms := v.RequestTime * 1000
+	if !v.HasRequestTime || ms < c.minMs || ms <= 0 || math.IsInf(ms, 0) {
+		return
+	}
+	i := int32(math.Floor(math.Log(ms) / ceilLogWidth))
+	status, _ := r.Int(ingest.FStatus)
+	c.all.add(i, status, 1)
+	if client := r.Text(ingest.FClient); client != nil {
+		g := c.clients[string(client)]
+		if g == nil {
+			c.fold()
+			g = &ceilGroup{}
+			c.clients[string(client)] = g
+		}
+		g.add(i, status, 1)
+	}
+}
+
+// Merge adds another worker's ceilings.
+func (c *ceilings) Merge(oc aggregate.Collector) {
+	o := oc.(*ceilings)
+	c.all.merge(&o.all)
+	for _, k := range sortedKeys(o.clients) {
+		g := c.clients[k]
+		if g == nil {
+			c.fold()
+			g = &ceilGroup{}
+			c.clients[k] = g
+		}
+		g.merge(o.clients[k])
+	}
+}
+
+// Finish does nothing: the maps are bounded as they grow.
+func (c *ceilings) Finish() {}
+
+func (c *ceilings) fold() {
+	if len(c.clients) >= c.env.limit() {
+		foldByCount(c.clients, c.env.top, func(g *ceilGroup) int64 { return g.total })
+	}
+}
+
+// ceiling is a group's ceiling, when it has one.
+type ceiling struct {
+	ms        float64 // the ceiling bucket's lower bound
+	n, below  int64   // requests within 1 % of it, in the 1 % below
+	statuses  map[int64]int64
+	requests  int64 // the group's requests
+	keyFields Fields
+	who       string
+}
+
+// find returns g's ceiling when it meets the settings.
+func (r *timeoutRule) find(g *ceilGroup) (ceiling, bool) {
+	if g == nil || g.buckets == nil {
+		return ceiling{}, false
+	}
+	c := ceiling{ms: math.Pow(ceilBucketWidth, float64(g.top)), statuses: map[int64]int64{}}
+	c.n, c.below = g.count(g.top-ceilWithin+1, g.top+1), g.count(g.top-ceilKept+1, g.top-ceilWithin+1)
+	if c.n < r.MinRequests || c.ms < r.MinCeilMs || float64(c.n) < r.MinPileRatio*float64(c.below) {
+		return ceiling{}, false
+	}
+	for i, b := range g.buckets {
+		if i > g.top-ceilWithin {
+			for st, n := range b.status {
+				c.statuses[st] += n
+			}
+		}
+	}
+	return c, true
+}
+
+// evaluate reports the ceiling of all requests, with the callers cut at
+// it; and each caller's own ceiling where it differs (one cause, one
+// finding: a caller cut at the common ceiling is part of it).
+func (r *timeoutRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
+	cs := col.(*ceilings)
+	var out []Finding
+	all, hasAll := r.find(&cs.all)
+	clientCounts := map[string]int64{}
+	for _, e := range acc.Set.Dims[aggregate.DimClient].Sorted() {
+		clientCounts[e.Key] = e.Count
+	}
+	if hasAll {
+		all.requests, all.keyFields, all.who = acc.Set.All.Count, Fields{{"all", ""}}, "all requests"
+		cut := map[string]int64{}
+		for k, g := range cs.clients {
+			if n := g.count(cs.all.top-ceilWithin+1, cs.all.top+1); n > 0 {
+				cut[k] = n
+			}
+		}
+		out = append(out, r.finding(all, cut))
+	}
+	for _, k := range sortedKeys(cs.clients) {
+		g := cs.clients[k]
+		c, ok := r.find(g)
+		if !ok || hasAll && g.top > cs.all.top-ceilWithin {
+			continue
+		}
+		c.requests, c.keyFields, c.who = clientCounts[k], Fields{{"client", k}}, k
+		out = append(out, r.finding(c, map[string]int64{k: c.n}))
+	}
+	return out, ""
+}
+
+func (r *timeoutRule) finding(c ceiling, callers map[string]int64) Finding {
+	sev := Warn
+	share := 0.0
+	if c.requests > 0 {
+		share = float64(c.n) / float64(c.requests)
+	}
+	if share >= r.CritShare {
+		sev = Crit
+	}
+	var statuses Fields
+	for _, st := range sortedInt64s(c.statuses) {
+		name := "-"
+		if st != 0 {
+			name = fmt.Sprint(st)
+		}
+		statuses = append(statuses, Field{name, c.statuses[st]})
+	}
+	ceilS := seconds(c.ms / 1000)
+	return Finding{
+		Rule:     RuleTimeout,
+		Severity: sev,
+		Key:      c.keyFields,
+		Title:    fmt.Sprintf("Requests of %s cut at %s: a time-out", c.who, ceilS),
+		Evidence: Fields{{"ceiling_ms", round(c.ms, 1)}, {"requests_at_ceiling", c.n}, {"requests", c.requests},
+			{"share", round(share, 3)}, {"requests_1pct_below", c.below}, {"callers", topNames(callers, 5)}, {"statuses", statuses}},
+		// Impact: a cut request waited the whole ceiling for no answer.
+		Impact: impact(c.ms, c.n),
+		Advice: fmt.Sprintf("%d requests of %s end at %s, the longest any of them took: a client or gateway time-out cuts them. "+
+			"Raise that limit above what complete calls need, stream the response so the first token arrives within it, "+
+			"or find why these calls take so long (upstream capacity, long answers).", c.n, c.who, ceilS),
+	}
+}
+
+func sortedInt64s(m map[int64]int64) []int64 {
+	out := make([]int64, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
