@@ -89,6 +89,7 @@ type Accumulator struct {
 	hoursCut  bool
 
 	keyBuf []byte
+	vals   Values
 }
 
 // New returns an empty accumulator.
@@ -167,7 +168,10 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		a.Present[bits.TrailingZeros64(set)]++
 	}
 	m := a.opts.Mapping
-	var v Values
+	// The values live in the accumulator: passed to the collectors
+	// through an interface, a local would escape, once per record.
+	v := &a.vals
+	*v = Values{}
 	bins, has := &v.Bins, &v.Has
 	rt, okRT := r.Float(ingest.FRequestTime)
 	v.RequestTime, v.HasRequestTime = rt, okRT
@@ -191,7 +195,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		a.Status[int(status)]++
 	}
 	for _, c := range a.Collectors {
-		c.Add(r, &v)
+		c.Add(r, v)
 	}
 
 	if r.Has(ingest.FTime) {

@@ -62,71 +62,79 @@ const (
 
 var ceilLogWidth = math.Log(ceilBucketWidth)
 
-// ceilGroup is the top of one group's request times: bucket index →
-// requests, and their statuses.
+// ceilGroup is the top of one group's request times: the buckets of
+// its top 2 %, each in the slot of its index modulo ceilKept, so that
+// adding allocates nothing once a bucket's statuses are known.
 type ceilGroup struct {
-	total   int64 // requests added, kept or not
-	top     int32
-	buckets map[int32]*ceilBucket
+	total int64 // requests added, kept or not
+	top   int32
+	has   bool
+	slots [ceilKept]ceilBucket
 }
 
 type ceilBucket struct {
+	idx    int32
 	n      int64
-	status map[int64]int64 // by status, 0 when absent
+	status []statusCount
 }
+
+type statusCount struct{ status, n int64 } // status 0 when absent
 
 func (g *ceilGroup) add(i int32, status int64, n int64) {
 	g.total += n
-	if g.buckets == nil {
-		g.buckets, g.top = map[int32]*ceilBucket{}, i
+	if !g.has {
+		g.top, g.has = i, true
 	}
 	if i <= g.top-ceilKept {
 		return
 	}
-	b := g.buckets[i]
-	if b == nil {
-		b = &ceilBucket{status: map[int64]int64{}}
-		g.buckets[i] = b
-	}
-	b.n += n
-	b.status[status] += n
 	if i > g.top {
 		g.top = i
-		for j := range g.buckets {
-			if j <= g.top-ceilKept {
-				delete(g.buckets, j)
+		for k := range g.slots {
+			if b := &g.slots[k]; b.n > 0 && b.idx <= g.top-ceilKept {
+				b.n, b.status = 0, b.status[:0]
 			}
 		}
 	}
+	b := &g.slots[((i%ceilKept)+ceilKept)%ceilKept]
+	if b.n == 0 || b.idx != i {
+		b.idx, b.n, b.status = i, 0, b.status[:0]
+	}
+	b.n += n
+	for k := range b.status {
+		if b.status[k].status == status {
+			b.status[k].n += n
+			return
+		}
+	}
+	b.status = append(b.status, statusCount{status, n})
 }
 
 // merge adds o: what either kept within the merged top's range is all
 // there is there, so the result does not depend on the split.
 func (g *ceilGroup) merge(o *ceilGroup) {
+	if !o.has {
+		return
+	}
 	kept := int64(0)
-	for _, i := range o.sortedIndexes() {
-		for st, n := range o.buckets[i].status {
-			g.add(i, st, n)
-			kept += n
+	for lo := o.top - ceilKept + 1; lo <= o.top; lo++ {
+		for _, b := range o.slots {
+			if b.n > 0 && b.idx == lo {
+				for _, sc := range b.status {
+					g.add(b.idx, sc.status, sc.n)
+					kept += sc.n
+				}
+			}
 		}
 	}
 	g.total += o.total - kept
 }
 
-func (g *ceilGroup) sortedIndexes() []int32 {
-	out := make([]int32, 0, len(g.buckets))
-	for i := range g.buckets {
-		out = append(out, i)
-	}
-	sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
-	return out
-}
-
 // count returns the requests in the buckets from index lo to hi, hi
 // excluded.
 func (g *ceilGroup) count(lo, hi int32) (n int64) {
-	for i, b := range g.buckets {
-		if i >= lo && i < hi {
+	for _, b := range g.slots {
+		if b.n > 0 && b.idx >= lo && b.idx < hi {
 			n += b.n
 		}
 	}
@@ -199,7 +207,7 @@ type ceiling struct {
 
 // find returns g's ceiling when it meets the settings.
 func (r *timeoutRule) find(g *ceilGroup) (ceiling, bool) {
-	if g == nil || g.buckets == nil {
+	if g == nil || !g.has {
 		return ceiling{}, false
 	}
 	c := ceiling{ms: math.Pow(ceilBucketWidth, float64(g.top)), statuses: map[int64]int64{}}
@@ -207,10 +215,10 @@ func (r *timeoutRule) find(g *ceilGroup) (ceiling, bool) {
 	if c.n < r.MinRequests || c.ms < r.MinCeilMs || float64(c.n) < r.MinPileRatio*float64(c.below) {
 		return ceiling{}, false
 	}
-	for i, b := range g.buckets {
-		if i > g.top-ceilWithin {
-			for st, n := range b.status {
-				c.statuses[st] += n
+	for _, b := range g.slots {
+		if b.n > 0 && b.idx > g.top-ceilWithin {
+			for _, sc := range b.status {
+				c.statuses[sc.status] += sc.n
 			}
 		}
 	}
