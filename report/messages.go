@@ -40,7 +40,8 @@ type msgID string
 // catalogues are the messages of each language. A language lacking a
 // message falls back to English.
 var catalogues = map[Lang]map[msgID]string{
-	LangEn: enMessages,
+	LangEn:   enMessages,
+	LangZhCN: zhMessages,
 }
 
 // printer writes the messages of one language.

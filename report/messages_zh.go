@@ -1,7 +1,5 @@
 package report
 
-func init() { catalogues[LangZhCN] = zhMessages }
-
 // zhMessages are the messages in Simplified Chinese, in the words of
 // Chinese SRE and cloud documentation (首字时间, 跨地域调用, 限流 …).
 // Numbers, units, field names, keys and log text stay as they are.
