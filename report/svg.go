@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unicode"
 )
 
 // The charts of the HTML report are inline SVG drawn here from the view
@@ -150,12 +151,25 @@ func (b *svgBuf) timeAxis(from, to time.Time, x func(time.Time) float64) {
 func (b *svgBuf) legend(names, colors []string) {
 	x := b.w - padRight
 	for i := len(names) - 1; i >= 0; i-- {
-		w := 14 + 7*float64(len([]rune(names[i])))
+		w := 14 + 7*float64(textWidth(names[i]))
 		x -= w
 		b.rect(x, 2, 10, 10, colors[i])
 		b.text(x+13, 11, "start", "legend", names[i])
 		x -= 8
 	}
+}
+
+// textWidth is how many narrow characters s takes: a CJK character
+// takes two.
+func textWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
+			n++
+		}
+	}
+	return n
 }
 
 // timelineChart draws the requests of each bucket of the time line (step
