@@ -94,8 +94,8 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 // their meaning.
 type rawFlags struct {
 	format, tz, since, until, rules, failOn, progress, lang string
-	maps                                              []string
-	promTime                                          bool
+	maps                                                    []string
+	promTime                                                bool
 }
 
 func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config, error) {
