@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -60,6 +61,23 @@ func itoa(i int) string {
 	return string(b)
 }
 
+// sampleArgs are arguments for the verbs of an English message, in
+// order: a string, an int64 or a float64.
+func sampleArgs(en string) []any {
+	var args []any
+	for _, v := range verbsOf(en) {
+		switch v[len(v)-1] {
+		case 'd':
+			args = append(args, int64(7))
+		case 'f':
+			args = append(args, 1.5)
+		default:
+			args = append(args, "x")
+		}
+	}
+	return args
+}
+
 func TestVerbsOf(t *testing.T) {
 	for _, c := range []struct {
 		format string
@@ -96,6 +114,8 @@ func TestCatalogueComplete(t *testing.T) {
 				t.Errorf("%s: message %q has no text", l, id)
 			case !slices.Equal(verbsOf(text), verbsOf(en)):
 				t.Errorf("%s: message %q has the verbs %q, English %q", l, id, verbsOf(text), verbsOf(en))
+			case strings.Contains(fmt.Sprintf(text, sampleArgs(en)...), "%!"):
+				t.Errorf("%s: message %q is a bad format: %q", l, id, fmt.Sprintf(text, sampleArgs(en)...))
 			}
 		}
 		for id := range msgs {
