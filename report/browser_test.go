@@ -11,12 +11,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"loganalyze/aggregate"
+	"loganalyze/rules"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -45,6 +48,115 @@ func TestHTMLInBrowser(t *testing.T) {
 	t.Run("sorts", func(t *testing.T) { checkSorting(ctx, t, r) })
 	saveScreenshot(ctx, t)
 	events.check(t, url)
+}
+
+// TestHTMLInBrowserChinese loads the zh-CN HTML reports in headless
+// Chromium: the sample's shows its verdict and finding titles in
+// Chinese, and the report of hostile log text shows that text without
+// running any of it.
+func TestHTMLInBrowserChinese(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("no browser at %s (apt-get install chromium): %v", chromiumPath, err)
+	}
+	sample := filepath.Join(sharedDir(t), "examples", "tokenhub-sample.jsonl")
+	r := buildFrom(t, nil, []string{sample}, 2, 1000, sampleFindings())
+	ctx, events := openBrowser(t)
+	// Every alert, confirm or prompt the page calls is counted instead
+	// of opening a dialog.
+	_, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (page.AddScriptToEvaluateOnNewDocumentResult, error) {
+		return cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `window.__calls = 0;
+window.alert = window.confirm = window.prompt = function () { window.__calls++; };`})
+	})
+	mustBrowser(t, err)
+
+	t.Run("sample", func(t *testing.T) {
+		url := writePage(t, renderIn(t, r, "html", LangZhCN))
+		if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#verdict`))); err != nil {
+			t.Fatalf("cannot load %s: %v", url, err)
+		}
+		lang, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.lang`))
+		mustBrowser(t, err)
+		verdict, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#verdict .verdict').textContent`))
+		mustBrowser(t, err)
+		titles, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('article.finding h3')).map(h => h.textContent)`))
+		mustBrowser(t, err)
+		heading, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#findings h2').textContent`))
+		mustBrowser(t, err)
+		if lang != "zh-CN" {
+			t.Errorf("<html lang=%q>, want zh-CN", lang)
+		}
+		want := map[rules.Severity]string{rules.OK: "正常", rules.Warn: "警告", rules.Crit: "严重"}[r.Verdict]
+		if verdict != want {
+			t.Errorf("verdict %q, want %q", verdict, want)
+		}
+		if heading != "发现的问题" {
+			t.Errorf("findings heading %q", heading)
+		}
+		if len(titles) != len(r.Findings) {
+			t.Fatalf("%d findings shown, want %d", len(titles), len(r.Findings))
+		}
+		storm := map[string]string{"rate_limit_storm": "出现 HTTP 429 限流风暴", "missing_keepalive": "的大多数请求都新建连接（未启用长连接）"}
+		for i, f := range r.Findings {
+			if !strings.Contains(titles[i], storm[f.Rule]) || strings.Contains(titles[i], f.Title) {
+				t.Errorf("finding %d (%s) shows %q, want the Chinese title (with %q)", i+1, f.Rule, titles[i], storm[f.Rule])
+			}
+		}
+		checkSorting(ctx, t, r)
+		saveScreenshot(ctx, t)
+	})
+
+	t.Run("hostile", func(t *testing.T) {
+		url := writePage(t, renderIn(t, hostileReport(t), "html", LangZhCN))
+		if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#verdict`))); err != nil {
+			t.Fatalf("cannot load %s: %v", url, err)
+		}
+		// Give an onerror handler the time to fire, were there one.
+		mustBrowser(t, chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)))
+		calls, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__calls`))
+		mustBrowser(t, err)
+		scripts, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.scripts.length`))
+		mustBrowser(t, err)
+		imgs, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.images.length`))
+		mustBrowser(t, err)
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+		mustBrowser(t, err)
+		if calls != 0 || scripts != 1 || imgs != 0 {
+			t.Errorf("hostile text ran: %d alert calls, %d scripts (want the report's 1), %d images", calls, scripts, imgs)
+		}
+		for _, s := range []string{"<script>alert(1)</script> × <script>alert(1)</script> 出现 HTTP 429 限流风暴", `"><img src=x onerror=alert(1)>`} {
+			if !strings.Contains(text, s) {
+				t.Errorf("the page does not show %q as text", s)
+			}
+		}
+	})
+	events.checkProblems(t)
+}
+
+// writePage writes an HTML report to a temporary file and returns its
+// file URL.
+func writePage(t *testing.T, html []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(path, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + path
+}
+
+// checkProblems fails the test on any error the pages logged and on any
+// request for something other than a file or inline data.
+func (ev *pageEvents) checkProblems(t *testing.T) {
+	t.Helper()
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if len(ev.problems) > 0 {
+		t.Errorf("console errors or exceptions: %q", ev.problems)
+	}
+	for _, u := range ev.requests {
+		if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
+			t.Errorf("the page requested %q", u)
+		}
+	}
 }
 
 // pageEvents records what a page asked from the network and what it

@@ -3,6 +3,7 @@ package report
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"loganalyze/aggregate"
 	"loganalyze/rules"
@@ -20,6 +21,30 @@ type Comparison struct {
 	// Peak and OffPeak compare the busiest and the quietest quarter of
 	// the hours of each side, when both span several hours; else nil.
 	Peak, OffPeak *Comparison
+	// ref is the reference's Label, part "cmp.peak" or "cmp.offpeak"
+	// for a Peak or OffPeak comparison: what label says in another
+	// language.
+	ref  string
+	part msgID
+}
+
+// label names the reference in m's language: Label in English; in
+// another, the kind of reference (Against) with the detail Label gives
+// in parentheses.
+func (c *Comparison) label(m printer) string {
+	if m.lang == LangEn || c.ref == "" {
+		return c.Label
+	}
+	l := c.ref
+	if i := strings.Index(l, " ("); i >= 0 && strings.HasSuffix(l, ")") {
+		if id := msgID("ref." + c.Against); m.msgs[id] != "" {
+			l = m.f(id, l[i+2:len(l)-1])
+		}
+	}
+	if c.part != "" {
+		l = m.f(c.part, l)
+	}
+	return l
 }
 
 // all returns c followed by its peak and off-peak comparisons, if any.
@@ -78,9 +103,12 @@ type Peaks struct {
 // and of their peak and off-peak hours.
 func (ref *Reference) compare(window *sketch.Set) *Comparison {
 	c := compare(ref.Against, ref.Label, ref.Set, window)
+	c.ref = ref.Label
 	if p := ref.Peaks; p != nil {
-		c.Peak = compare(ref.Against, ref.Label+", busiest quarter of hours", p.PeakBefore, p.PeakAfter)
-		c.OffPeak = compare(ref.Against, ref.Label+", quietest quarter of hours", p.OffPeakBefore, p.OffPeakAfter)
+		c.Peak = compare(ref.Against, english.f("cmp.peak", ref.Label), p.PeakBefore, p.PeakAfter)
+		c.Peak.ref, c.Peak.part = ref.Label, "cmp.peak"
+		c.OffPeak = compare(ref.Against, english.f("cmp.offpeak", ref.Label), p.OffPeakBefore, p.OffPeakAfter)
+		c.OffPeak.ref, c.OffPeak.part = ref.Label, "cmp.offpeak"
 	}
 	return c
 }
@@ -213,16 +241,20 @@ func (mc *MetricComparison) tableRows(f func(dim string, row CompareRow)) {
 
 // markdownComparison writes one comparison as a before/after table per
 // metric.
-func markdownComparison(p func(string, ...any), c *Comparison) {
-	p("## Compared with %s (ms)\n\n", mdText(c.Label))
+func markdownComparison(p func(string, ...any), m printer, c *Comparison) {
+	p("## %s\n\n", m.f("comparedwith", mdText(c.label(m))))
 	if len(c.Metrics) == 0 {
-		p("No metric has values on both sides.\n\n")
+		p("%s\n\n", m.t("cmp.novalues"))
 		return
 	}
 	for i := range c.Metrics {
 		mc := &c.Metrics[i]
 		p("### %s\n\n", mc.Metric)
-		p("| dimension | key | count before | count after | p50 before | p50 after | p95 before | p95 after | p99 before | p99 after | p99 ratio |\n")
+		p("|")
+		for _, col := range compareColumns {
+			p(" %s |", m.t(col))
+		}
+		p("\n")
 		p("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 		mc.tableRows(func(dim string, row CompareRow) {
 			p("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n", mdText(dim), mdCell(row.Key),
@@ -231,8 +263,12 @@ func markdownComparison(p func(string, ...any), c *Comparison) {
 		})
 		p("\n")
 	}
-	p("Keys both periods have; each dimension shows its %d busiest (every key is in the JSON report).\n\n", TableKeys)
+	p("%s\n\n", m.f("cmp.busiest", TableKeys))
 }
+
+// compareColumns are the columns of a before/after table.
+var compareColumns = []msgID{"col.dimension", "col.key", "col.countbefore", "col.countafter", "col.p50before", "col.p50after",
+	"col.p95before", "col.p95after", "col.p99before", "col.p99after", "col.p99ratio"}
 
 // htmlComparison is one comparison for the HTML template.
 type htmlComparison struct {
@@ -253,14 +289,14 @@ type htmlCompareRow struct {
 	P99BV, P99AV, RatioV    string
 }
 
-func htmlComparisons(cs []*Comparison) []htmlComparison {
+func htmlComparisons(m printer, cs []*Comparison) []htmlComparison {
 	var out []htmlComparison
 	var flat []*Comparison
 	for _, c := range cs {
 		flat = append(flat, c.all()...)
 	}
 	for _, c := range flat {
-		hc := htmlComparison{Label: c.Label}
+		hc := htmlComparison{Label: c.label(m)}
 		for i := range c.Metrics {
 			mc := &c.Metrics[i]
 			hm := htmlCompareMetric{Name: mc.Metric}

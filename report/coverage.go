@@ -1,8 +1,6 @@
 package report
 
 import (
-	"strconv"
-
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
 )
@@ -34,12 +32,12 @@ func (in Input) InWindow() int64 { return in.Records - in.OutsideWindow }
 // minority of the records ("request_time: from 1 of 14 records"); ""
 // when at least half of the records carry the metric. code marks the
 // metric's name.
-func (r *Report) coverageNote(ml MetricLatency, code func(string) string) string {
+func (r *Report) coverageNote(m printer, ml MetricLatency, code func(string) string) string {
 	n, of := ml.All.Count, r.Input.InWindow()
 	if n == 0 || 2*n >= of {
 		return ""
 	}
-	return code(ml.Metric) + ": from " + strconv.FormatInt(n, 10) + " of " + strconv.FormatInt(of, 10) + " records"
+	return m.f("coverage", code(ml.Metric), n, of)
 }
 
 // fieldsJSON is input.fields: records carrying each canonical field, in

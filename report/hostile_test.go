@@ -75,6 +75,23 @@ func hostileFindings() []rules.Finding {
 			Impact:   rules.Impact{MsPerRequest: 10, Requests: 3, Seconds: 0.03},
 			Advice:   "fix " + s,
 		})
+		// Findings whose Chinese title and advice are written from
+		// their hostile key and evidence (findingtext.go).
+		fs = append(fs, rules.Finding{
+			Rule: "missing_keepalive", Severity: rules.Warn,
+			Key:      rules.Fields{{Name: "client", Value: s}},
+			Title:    s + " opens a new connection for most requests",
+			Evidence: rules.Fields{{Name: "requests", Value: int64(60)}, {Name: "new_connection_share", Value: 1.0}},
+			Impact:   rules.Impact{MsPerRequest: 5, Requests: 60, Seconds: 0.3},
+			Advice:   "Enable HTTP keep-alive in " + s,
+		}, rules.Finding{
+			Rule: "rate_limit_storm", Severity: rules.Crit,
+			Key:      rules.Fields{{Name: "region", Value: s}, {Name: "model", Value: s}},
+			Title:    "HTTP 429 storm on " + s,
+			Evidence: rules.Fields{{Name: "retried_before_retry_after", Value: []string{s + ": 3 of 4 retries sooner than Retry-After 1.0 s"}}},
+			Impact:   rules.Impact{MsPerRequest: 1000, Requests: 3, Seconds: 3},
+			Advice:   "Rate limit hit on " + s,
+		})
 	}
 	return fs
 }
@@ -140,13 +157,31 @@ func attr(n *html.Node, key string) (string, bool) {
 	return "", false
 }
 
-func TestHTMLEscapesHostileInput(t *testing.T) {
-	t.Run("findings", func(t *testing.T) { checkHTMLEscapes(t, hostileReport(t)) })
-	t.Run("no_data", func(t *testing.T) { checkHTMLEscapes(t, hostileNoDataReport(t)) })
+// renderIn renders the Markdown or HTML report in lang.
+func renderIn(t *testing.T, r *Report, ext string, lang Lang) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	write := r.WriteMarkdownIn
+	if ext == "html" {
+		write = r.WriteHTMLIn
+	}
+	if err := write(&b, lang); err != nil {
+		t.Fatalf("%s in %s: %v", ext, lang, err)
+	}
+	return b.Bytes()
 }
 
-func checkHTMLEscapes(t *testing.T, r *Report) {
-	page := render(t, r, "html")
+func TestHTMLEscapesHostileInput(t *testing.T) {
+	for _, lang := range Langs {
+		t.Run(string(lang), func(t *testing.T) {
+			t.Run("findings", func(t *testing.T) { checkHTMLEscapes(t, hostileReport(t), lang) })
+			t.Run("no_data", func(t *testing.T) { checkHTMLEscapes(t, hostileNoDataReport(t), lang) })
+		})
+	}
+}
+
+func checkHTMLEscapes(t *testing.T, r *Report, lang Lang) {
+	page := renderIn(t, r, "html", lang)
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
 		t.Fatal(err)
@@ -218,12 +253,16 @@ func unescapedPipes(line string) int {
 }
 
 func TestMarkdownEscapesHostileInput(t *testing.T) {
-	t.Run("findings", func(t *testing.T) { checkMarkdownEscapes(t, hostileReport(t), 3, 20) })
-	t.Run("no_data", func(t *testing.T) { checkMarkdownEscapes(t, hostileNoDataReport(t), 1, 7) })
+	for _, lang := range Langs {
+		t.Run(string(lang), func(t *testing.T) {
+			t.Run("findings", func(t *testing.T) { checkMarkdownEscapes(t, hostileReport(t), lang, 3, 20) })
+			t.Run("no_data", func(t *testing.T) { checkMarkdownEscapes(t, hostileNoDataReport(t), lang, 1, 7) })
+		})
+	}
 }
 
-func checkMarkdownEscapes(t *testing.T, r *Report, minTables, minRows int) {
-	md := string(render(t, r, "md"))
+func checkMarkdownEscapes(t *testing.T, r *Report, lang Lang, minTables, minRows int) {
+	md := string(renderIn(t, r, "md", lang))
 	tables, rows := 0, 0
 	header := -1
 	for i, line := range strings.Split(md, "\n") {
@@ -250,6 +289,14 @@ func checkMarkdownEscapes(t *testing.T, r *Report, minTables, minRows int) {
 	for _, bad := range []string{"<script", "<img", "``x``", "\n| forged"} {
 		if strings.Contains(md, bad) {
 			t.Errorf("Markdown contains %q unescaped", bad)
+		}
+	}
+	if lang == LangZhCN {
+		// The Chinese titles are written from the hostile keys, escaped.
+		for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt; × &lt;script&gt;alert(1)&lt;/script&gt; 出现 HTTP 429 限流风暴", `a\|b 的大多数请求都新建连接`} {
+			if !strings.Contains(md, want) {
+				t.Errorf("Markdown lacks the Chinese title %q", want)
+			}
 		}
 	}
 	for _, want := range []string{`&lt;script&gt;alert(1)&lt;/script&gt;`, `a\|b`, `\[x\](javascript:alert(1))`, "\\`\\`x\\`\\`"} {

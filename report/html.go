@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"loganalyze/rules"
@@ -14,13 +13,26 @@ import (
 //go:embed html.tmpl
 var htmlFS embed.FS
 
-// htmlTemplate is parsed once. Every value it prints goes through
-// html/template's contextual escaping; only the SVG charts, built and
-// escaped by svg.go, are template.HTML.
-var htmlTemplate = template.Must(template.ParseFS(htmlFS, "html.tmpl"))
+// htmlTemplates are parsed once per language, with the functions t (a
+// message of the catalogue) and tf (a message with its format verbs
+// filled). Every value they print goes through html/template's
+// contextual escaping; only the SVG charts, built and escaped by svg.go,
+// are template.HTML.
+var htmlTemplates = func() map[Lang]*template.Template {
+	out := map[Lang]*template.Template{}
+	for _, l := range Langs {
+		m := printerFor(l)
+		out[l] = template.Must(template.New("html.tmpl").Funcs(template.FuncMap{
+			"t":  func(id string) string { return m.t(msgID(id)) },
+			"tf": func(id string, args ...any) string { return m.f(msgID(id), args...) },
+		}).ParseFS(htmlFS, "html.tmpl"))
+	}
+	return out
+}()
 
 // htmlView is what the template draws: the report, formatted.
 type htmlView struct {
+	Lang        Lang   // the page's lang attribute
 	Verdict     string // ok, warn, crit or no_data: the banner's class
 	VerdictWord string
 	Headline    string
@@ -53,7 +65,8 @@ type htmlField struct{ Name, Value string }
 
 type htmlFinding struct {
 	N        int
-	Severity string
+	Severity string // the class: warn or crit
+	SevWord  string // its name in the report's language
 	Rule     string
 	Title    string
 	Key      []htmlField
@@ -106,33 +119,37 @@ type htmlFile struct {
 	Note             string
 }
 
-// WriteHTML writes the report as one self-contained HTML page: inline
-// CSS, one small inline script (table sorting), charts as inline SVG; it
-// fetches nothing. Every log-derived string is escaped.
-func (r *Report) WriteHTML(w io.Writer) error {
-	return htmlTemplate.Execute(w, r.htmlView())
+// WriteHTML writes the report in English: WriteHTMLIn(w, LangEn).
+func (r *Report) WriteHTML(w io.Writer) error { return r.WriteHTMLIn(w, LangEn) }
+
+// WriteHTMLIn writes the report in lang as one self-contained HTML page:
+// inline CSS, one small inline script (table sorting), charts as inline
+// SVG; it fetches nothing. Every log-derived string is escaped.
+func (r *Report) WriteHTMLIn(w io.Writer, lang Lang) error {
+	m := printerFor(lang)
+	return htmlTemplates[m.lang].Execute(w, r.htmlView(m))
 }
 
-func (r *Report) htmlView() *htmlView {
+func (r *Report) htmlView(m printer) *htmlView {
 	v := &htmlView{
-		Verdict:      r.Verdict.String(),
-		VerdictWord:  strings.ToUpper(r.Verdict.String()),
-		Window:       "no timestamps",
-		NotEvaluated: r.NotEvaluated,
-		Records:      r.Input.Records,
-		BadLines:     r.Input.BadLines,
-		Quantiles:    r.quantileDefinition(),
-		NoLatency:    !r.hasLatency(),
-		Fields:       r.Input.Fields,
+		Lang:        m.lang,
+		Verdict:     r.Verdict.String(),
+		VerdictWord: m.upper(verdictWord(r.Verdict)),
+		Window:      r.windowText(m),
+		Records:     r.Input.Records,
+		BadLines:    r.Input.BadLines,
+		Quantiles:   r.quantileDefinition(m),
+		NoLatency:   !r.hasLatency(),
+		Fields:      r.Input.Fields,
 	}
-	r.htmlVerdict(v)
-	if r.Window != nil {
-		v.Window = r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
+	for _, n := range r.NotEvaluated {
+		v.NotEvaluated = append(v.NotEvaluated, rules.NotEvaluated{Rule: n.Rule, Reason: m.reason(n.Reason)})
 	}
+	r.htmlVerdict(m, v)
 	if r.Input.BadLines > 0 || r.Input.Incomplete {
-		v.InputNote = plural(int(r.Input.BadLines), "bad line")
+		v.InputNote = m.n(int(r.Input.BadLines), "n.badline")
 		if r.Input.Incomplete {
-			v.InputNote += "; some files incomplete"
+			v.InputNote += m.t("input.partial")
 		}
 	}
 
@@ -146,14 +163,14 @@ func (r *Report) htmlView() *htmlView {
 			n5xx += s.Count
 		}
 	}
-	v.Glance = append(v.Glance, htmlStat{"requests", strconv.FormatInt(r.Input.InWindow(), 10)})
+	v.Glance = append(v.Glance, htmlStat{m.t("glance.requests"), strconv.FormatInt(r.Input.InWindow(), 10)})
 	if len(r.Latency) > 0 && r.Latency[0].All.Count > 0 {
 		a := r.Latency[0].All
 		v.Glance = append(v.Glance,
 			htmlStat{"p50", ms(a.P50) + " ms"}, htmlStat{"p95", ms(a.P95) + " ms"}, htmlStat{"p99", ms(a.P99) + " ms"},
 			htmlStat{"max", ms(a.Max) + " ms"})
-		if note := r.coverageNote(r.Latency[0], plainText); note != "" {
-			v.Glance = append(v.Glance, htmlStat{"coverage", note})
+		if note := r.coverageNote(m, r.Latency[0], plainText); note != "" {
+			v.Glance = append(v.Glance, htmlStat{m.t("glance.coverage"), note})
 		}
 	}
 	if total > 0 {
@@ -162,31 +179,31 @@ func (r *Report) htmlView() *htmlView {
 	}
 
 	for i := range r.Findings {
-		v.Findings = append(v.Findings, r.htmlFinding(i+1, &r.Findings[i]))
+		v.Findings = append(v.Findings, r.htmlFinding(m, i+1, &r.Findings[i]))
 	}
 
-	v.Timeline = timelineChart(r.Timeline, r.TimelineStep, r.Location)
-	v.RegionChart = regionChart(r.RegionP99, r.RegionStep)
+	v.Timeline = timelineChart(m, r.Timeline, r.TimelineStep, r.Location)
+	v.RegionChart = regionChart(m, r.RegionP99, r.RegionStep)
 	if r.RegionStep > 0 {
-		v.RegionNote = bucketText(r.RegionStep) + " buckets"
+		v.RegionNote = m.f("buckets", bucketText(m, r.RegionStep))
 		if len(r.RegionP99) == ChartRegions {
-			v.RegionNote += "; the " + strconv.Itoa(ChartRegions) + " busiest regions"
+			v.RegionNote += m.f("busiestregions", ChartRegions)
 		}
 	}
 	for _, h := range r.Histograms {
 		if len(h.Bins) > 0 {
-			v.Histograms = append(v.Histograms, htmlChart{Title: h.Metric, SVG: histogramChart(h)})
+			v.Histograms = append(v.Histograms, htmlChart{Title: h.Metric, SVG: histogramChart(m, h)})
 		}
 	}
 
-	v.Metrics = r.htmlMetrics()
+	v.Metrics = r.htmlMetrics(m)
 
-	v.Comparisons = htmlComparisons(r.Comparisons)
+	v.Comparisons = htmlComparisons(m, r.Comparisons)
 	for _, s := range r.Status {
 		v.Status = append(v.Status, htmlStatus{Status: statusKey(s.Status), Count: s.Count, Share: share(s.Count, total)})
 	}
 	for _, f := range r.Input.Files {
-		v.Files = append(v.Files, htmlFile{Path: f.Path, Format: string(f.Format), Records: f.Records, BadLine: f.BadLines, Note: r.fileNote(f)})
+		v.Files = append(v.Files, htmlFile{Path: f.Path, Format: string(f.Format), Records: f.Records, BadLine: f.BadLines, Note: r.fileNote(m, f)})
 	}
 	for _, p := range r.Input.Problems {
 		v.Problems = append(v.Problems, p.String())
@@ -194,38 +211,46 @@ func (r *Report) htmlView() *htmlView {
 	return v
 }
 
+// verdictWord is the message naming a verdict of findings.
+func verdictWord(s rules.Severity) msgID {
+	if s == rules.OK {
+		return "word.ok"
+	}
+	return msgID("sev." + s.String())
+}
+
 // htmlVerdict fills the banner's verdict and headline.
-func (r *Report) htmlVerdict(v *htmlView) {
+func (r *Report) htmlVerdict(m printer, v *htmlView) {
 	crit, warn := r.severityCounts()
 	if len(r.Findings) == 0 {
-		v.Headline = "nothing to fix"
+		v.Headline = m.t("nothingtofix")
 		if r.unreadCount() > 0 {
-			v.Headline += " in what was read"
+			v.Headline += m.t("verdict.inread")
 		}
 	} else {
-		v.Headline = plural(len(r.Findings), "finding") + " (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
+		v.Headline = m.f("headline.counts", m.n(len(r.Findings), "n.finding"), crit, warn)
 	}
 	if r.NoData != nil {
-		v.Verdict, v.VerdictWord = VerdictNoData, "NO DATA"
-		v.Headline = r.NoData.headline(plainText, plainText)
+		v.Verdict, v.VerdictWord = VerdictNoData, m.t("word.nodata")
+		v.Headline = r.NoData.headline(m, plainText, plainText)
 		if len(r.Findings) > 0 {
-			v.Headline += "; " + plural(len(r.Findings), "finding") + " from other fields (" + strconv.Itoa(crit) + " crit, " + strconv.Itoa(warn) + " warn)"
+			v.Headline += m.f("headline.other", m.n(len(r.Findings), "n.finding"), crit, warn)
 		}
-		v.NoData = r.NoData.text(plainText, plainText)
+		v.NoData = r.NoData.text(m, plainText, plainText)
 	}
 	if r.unreadCount() > 0 {
-		v.Headline += "; " + r.unreadText(plainText)
+		v.Headline += m.t("semicolon") + r.unreadText(m, plainText)
 	}
 }
 
 // htmlMetrics are the latency tables of each metric with values.
-func (r *Report) htmlMetrics() []htmlMetric {
+func (r *Report) htmlMetrics(m printer) []htmlMetric {
 	var out []htmlMetric
 	for i, ml := range r.Latency {
 		if ml.All.Count == 0 {
 			continue
 		}
-		hm := htmlMetric{Name: ml.Metric, Open: i == 0, All: row(ml.All), Coverage: r.coverageNote(ml, plainText)}
+		hm := htmlMetric{Name: ml.Metric, Open: i == 0, All: row(ml.All), Coverage: r.coverageNote(m, ml, plainText)}
 		for _, dl := range ml.By {
 			if len(dl.Rows) == 0 {
 				continue
@@ -237,13 +262,13 @@ func (r *Report) htmlMetrics() []htmlMetric {
 			if dl.Rest != nil {
 				o := row(*dl.Rest)
 				o.OtherRow, o.OtherKeys = true, dl.RestKeys
-				o.Key = otherLabel(dl)
+				o.Key = otherLabel(m, dl)
 				t.Other = &o
 			}
 			if n := len(dl.Rows); n > TableKeys && dl.FoldedKeys == 0 {
-				t.Note = strconv.Itoa(TableKeys) + " of " + strconv.Itoa(n) + " keys"
+				t.Note = m.f("keysofn", TableKeys, n)
 			} else if dl.FoldedKeys > 0 {
-				t.Note = "busiest " + strconv.Itoa(min(n, TableKeys)) + " keys; more were folded by --top"
+				t.Note = m.f("keysfolded", min(n, TableKeys))
 			}
 			hm.Tables = append(hm.Tables, t)
 		}
@@ -252,17 +277,18 @@ func (r *Report) htmlMetrics() []htmlMetric {
 	return out
 }
 
-func (r *Report) htmlFinding(n int, f *rules.Finding) htmlFinding {
+func (r *Report) htmlFinding(m printer, n int, f *rules.Finding) htmlFinding {
+	title, advice := m.finding(f)
 	h := htmlFinding{
 		N:        n,
 		Severity: f.Severity.String(),
+		SevWord:  m.severity(f.Severity.String()),
 		Rule:     f.Rule,
-		Title:    f.Title,
+		Title:    title,
 		Key:      htmlFields(f.Key),
 		Evidence: htmlFields(f.Evidence),
-		Advice:   f.Advice,
-		Impact: "~" + ms(f.Impact.MsPerRequest) + " ms per request × " + strconv.FormatInt(f.Impact.Requests, 10) +
-			" requests ≈ " + strconv.FormatFloat(f.Impact.Seconds, 'f', 1, 64) + " s",
+		Advice:   advice,
+		Impact:   m.f("impact", ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds),
 	}
 	if f.Window != nil {
 		h.Window = time.Unix(0, f.Window.From).In(r.Location).Format("2006-01-02 15:04") + " – " +
@@ -297,27 +323,27 @@ func share(n, total int64) string {
 
 // durationText names a bucket width after "per": "minute", "5 minutes",
 // "hour", "10 days".
-func durationText(d time.Duration) string {
-	n, unit := int64(d/time.Minute), "minute"
+func durationText(m printer, d time.Duration) string {
+	n, one, many := int64(d/time.Minute), msgID("minute"), msgID("minutes")
 	switch {
 	case d%(24*time.Hour) == 0:
-		n, unit = int64(d/(24*time.Hour)), "day"
+		n, one, many = int64(d/(24*time.Hour)), "day", "days"
 	case d%time.Hour == 0:
-		n, unit = int64(d/time.Hour), "hour"
+		n, one, many = int64(d/time.Hour), "hour", "hours"
 	}
 	if n == 1 {
-		return unit
+		return m.t(one)
 	}
-	return strconv.FormatInt(n, 10) + " " + unit + "s"
+	return m.f(many, n)
 }
 
 // bucketText names a bucket width: "1-minute", "6-hour".
-func bucketText(d time.Duration) string {
+func bucketText(m printer, d time.Duration) string {
 	switch {
 	case d%(24*time.Hour) == 0:
-		return strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "-day"
+		return m.f("bucket.day", int64(d/(24*time.Hour)))
 	case d%time.Hour == 0:
-		return strconv.FormatInt(int64(d/time.Hour), 10) + "-hour"
+		return m.f("bucket.hour", int64(d/time.Hour))
 	}
-	return strconv.FormatInt(int64(d/time.Minute), 10) + "-minute"
+	return m.f("bucket.minute", int64(d/time.Minute))
 }

@@ -14,43 +14,47 @@ import (
 // mdTopKeys is how many keys of a dimension the Markdown tables show.
 const mdTopKeys = 10
 
-// WriteMarkdown writes the report for a ticket or a chat: verdict first,
-// then findings by impact, latency tables, status codes and input
-// problems. Every log-derived string is escaped.
-func (r *Report) WriteMarkdown(w io.Writer) error {
+// WriteMarkdown writes the report in English: WriteMarkdownIn(w, LangEn).
+func (r *Report) WriteMarkdown(w io.Writer) error { return r.WriteMarkdownIn(w, LangEn) }
+
+// WriteMarkdownIn writes the report for a ticket or a chat in lang:
+// verdict first, then findings by impact, latency tables, status codes
+// and input problems. Every log-derived string is escaped.
+func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	m := printerFor(lang)
 
 	if r.NoData != nil {
-		p("# loganalyze report: NO DATA — %s\n\n", r.NoData.headline(mdText, mdCode))
+		p("%s\n\n", m.f("title.nodata", r.NoData.headline(m, mdText, mdCode)))
 	} else {
-		p("# loganalyze report\n\n")
+		p("%s\n\n", m.t("title"))
 	}
-	p("%s\n\n", r.verdictLine())
+	p("%s\n\n", r.verdictLine(m))
 
 	if len(r.Findings) > 0 {
-		p("## Findings\n\n")
+		p("## %s\n\n", m.t("findings"))
 		for i := range r.Findings {
-			r.markdownFinding(b, i+1, &r.Findings[i])
+			r.markdownFinding(b, m, i+1, &r.Findings[i])
 		}
 	}
 	if len(r.NotEvaluated) > 0 {
-		p("## Not evaluated\n\n")
+		p("## %s\n\n", m.t("notevaluated"))
 		for _, n := range r.NotEvaluated {
-			p("- %s: %s\n", mdText(n.Rule), mdText(n.Reason))
+			p("- %s%s%s\n", mdText(n.Rule), m.t("colon"), mdText(m.reason(n.Reason)))
 		}
 		p("\n")
 	}
 
-	r.markdownLatency(p)
+	r.markdownLatency(p, m)
 	for _, c := range r.Comparisons {
 		for _, x := range c.all() {
-			markdownComparison(p, x)
+			markdownComparison(p, m, x)
 		}
 	}
 
 	if len(r.Status) > 0 {
-		p("## Status codes\n\n| status | count | share |\n|---|--:|--:|\n")
+		p("## %s\n\n| %s | %s | %s |\n|---|--:|--:|\n", m.t("statuscodes"), m.t("col.status"), m.t("col.count"), m.t("col.share"))
 		var total int64
 		for _, s := range r.Status {
 			total += s.Count
@@ -61,20 +65,21 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("\n")
 	}
 
-	p("## Input\n\n| file | format | records | bad lines | note |\n|---|---|--:|--:|---|\n")
+	p("## %s\n\n| %s | %s | %s | %s | %s |\n|---|---|--:|--:|---|\n", m.t("input"),
+		m.t("col.file"), m.t("col.format"), m.t("col.records"), m.t("col.badlines"), m.t("col.note"))
 	for _, f := range r.Input.Files {
-		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, mdText(r.fileNote(f)))
+		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, mdText(r.fileNote(m, f)))
 	}
-	p("\n%s, %s.\n", plural(int(r.Input.Records), "record"), plural(int(r.Input.BadLines), "bad line"))
+	p("\n%s%s%s%s\n", m.n(int(r.Input.Records), "n.record"), m.t("comma"), m.n(int(r.Input.BadLines), "n.badline"), m.t("period"))
 	if len(r.Input.Fields) > 0 {
 		var parts []string
 		for _, fc := range r.Input.Fields {
 			parts = append(parts, mdCode(fc.Field)+" "+strconv.FormatInt(fc.Count, 10))
 		}
-		p("\nRecords carrying each field: %s.\n", strings.Join(parts, ", "))
+		p("\n%s %s%s\n", m.t("fieldcounts"), strings.Join(parts, ", "), m.t("period"))
 	}
 	if len(r.Input.Problems) > 0 {
-		p("\nFirst bad lines:\n\n")
+		p("\n%s%s\n\n", m.t("firstbadlines"), strings.TrimSpace(m.t("colon")))
 		for _, pr := range r.Input.Problems {
 			p("- %s:%d: %s\n", mdText(pr.File), pr.Line, mdText(pr.Reason))
 		}
@@ -84,73 +89,77 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 // markdownLatency writes the latency tables: per metric with values, the
 // whole input and each dimension's busiest keys.
-func (r *Report) markdownLatency(p func(string, ...any)) {
-	p("## Latency (ms)\n\n")
+func (r *Report) markdownLatency(p func(string, ...any), m printer) {
+	p("## %s\n\n", m.t("latency"))
 	if !r.hasLatency() {
-		p("No record in the window carries a latency field.\n\n")
+		p("%s\n\n", m.t("nolatency"))
 		return
 	}
-	p("%s\n\n", mdText(r.quantileDefinition()))
+	p("%s\n\n", mdText(r.quantileDefinition(m)))
 	for _, ml := range r.Latency {
 		if ml.All.Count == 0 {
 			continue
 		}
 		p("### %s\n\n", ml.Metric)
-		if note := r.coverageNote(ml, mdCode); note != "" {
-			p("*%s; the others do not carry it.*\n\n", note)
+		if note := r.coverageNote(m, ml, mdCode); note != "" {
+			p("*%s*\n\n", m.f("coverage.rest", note))
 		}
-		p("| dimension | key | count | p50 | p95 | p99 | max |\n|---|---|--:|--:|--:|--:|--:|\n")
+		p("| %s | %s | %s | p50 | p95 | p99 | %s |\n|---|---|--:|--:|--:|--:|--:|\n", m.t("col.dimension"), m.t("col.key"), m.t("col.count"), m.t("col.max"))
 		p("| all | all | %s |\n", mdQuantiles(ml.All))
 		for _, dl := range ml.By {
 			for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
 				p("| %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), mdQuantiles(q))
 			}
 			if q := dl.Rest; q != nil {
-				p("| %s | *%s* | %s |\n", mdText(dl.Dim), otherLabel(dl), mdQuantiles(*q))
+				p("| %s | *%s* | %s |\n", mdText(dl.Dim), otherLabel(m, dl), mdQuantiles(*q))
 			}
 		}
 		p("\n")
 	}
-	p("Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).\n\n", TableKeys)
+	p("%s\n\n", m.f("busiestkeys", TableKeys))
 }
 
-func (r *Report) verdictLine() string {
-	crit, warn := r.severityCounts()
-	window := "no timestamps"
-	if r.Window != nil {
-		window = r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
+// windowText is the window as the verdicts show it.
+func (r *Report) windowText(m printer) string {
+	if r.Window == nil {
+		return m.t("notimestamp")
 	}
-	head := "**Verdict: OK** — nothing to fix"
+	return r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
+}
+
+func (r *Report) verdictLine(m printer) string {
+	crit, warn := r.severityCounts()
+	head := m.t("verdict.ok")
 	if r.unreadCount() > 0 {
-		head += " in what was read"
+		head += m.t("verdict.inread")
 	}
 	switch {
 	case r.NoData != nil:
-		head = "**Verdict: NO DATA** — latency not judged"
+		head = m.t("verdict.nodata")
 		if len(r.Findings) > 0 {
-			head += fmt.Sprintf("; %s from other fields", plural(len(r.Findings), "finding"))
+			head += m.f("verdict.fromother", m.n(len(r.Findings), "n.finding"))
 		}
 	case r.Verdict == rules.Crit:
-		head = fmt.Sprintf("**Verdict: CRIT** — %s", plural(len(r.Findings), "finding"))
+		head = m.f("verdict.crit", m.n(len(r.Findings), "n.finding"))
 	case r.Verdict == rules.Warn:
-		head = fmt.Sprintf("**Verdict: WARN** — %s", plural(len(r.Findings), "finding"))
+		head = m.f("verdict.warn", m.n(len(r.Findings), "n.finding"))
 	}
 	if crit+warn > 0 {
-		head += fmt.Sprintf(" (%d crit, %d warn)", crit, warn)
+		head += m.f("verdict.counts", crit, warn)
 	}
-	line := fmt.Sprintf("%s; %s, %s.", head, r.requestsText(), window)
+	line := m.f("verdict.line", head, r.requestsText(m), r.windowText(m))
 	if r.Input.BadLines > 0 || r.Input.Incomplete {
-		line += fmt.Sprintf(" Input: %d bad lines", r.Input.BadLines)
+		line += m.f("verdict.badinput", r.Input.BadLines)
 		if r.Input.Incomplete {
-			line += ", some files incomplete"
+			line += m.t("verdict.partial")
 		}
-		line += "."
+		line += m.t("period")
 	}
 	if n := r.unreadCount(); n > 0 {
-		line += " " + r.unreadText(mdText)
+		line += " " + r.unreadText(m, mdText)
 	}
 	if r.NoData != nil {
-		line += " " + r.NoData.text(mdText, mdCode)
+		line += " " + r.NoData.text(m, mdText, mdCode)
 	}
 	return line
 }
@@ -164,22 +173,23 @@ func mdQuantiles(q Quantiles) string {
 // text) as code.
 func mdCode(s string) string { return "`" + s + "`" }
 
-func (r *Report) markdownFinding(b *bufio.Writer, n int, f *rules.Finding) {
-	fmt.Fprintf(b, "### %d. %s — %s\n\n", n, strings.ToUpper(f.Severity.String()), mdText(f.Title))
-	fmt.Fprintf(b, "- **Key**: %s\n", mdKey(f.Key))
+func (r *Report) markdownFinding(b *bufio.Writer, m printer, n int, f *rules.Finding) {
+	title, advice := m.finding(f)
+	item := func(label msgID, value string) { fmt.Fprintf(b, "- **%s**%s%s\n", m.t(label), m.t("colon"), value) }
+	fmt.Fprintf(b, "### %d. %s — %s\n\n", n, strings.ToUpper(m.severity(f.Severity.String())), mdText(title))
+	item("f.key", mdKey(f.Key))
 	if f.Window != nil {
 		from := "15:04"
 		if r.Window != nil && r.Window.To.Sub(r.Window.From) > 24*time.Hour {
 			from = "2006-01-02 15:04" // a log of several days: which day
 		}
-		fmt.Fprintf(b, "- **Window**: %s – %s\n",
-			time.Unix(0, f.Window.From).In(r.Location).Format(from),
+		item("f.window", time.Unix(0, f.Window.From).In(r.Location).Format(from)+" – "+
 			time.Unix(0, f.Window.To).In(r.Location).Format("15:04 -07:00"))
 	}
-	fmt.Fprintf(b, "- **Impact**: ~%s ms per request × %d requests ≈ %.1f s\n",
-		ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds)
-	fmt.Fprintf(b, "- **Evidence**: %s\n", mdFields(f.Evidence))
-	fmt.Fprintf(b, "- **Fix**: %s\n\n", mdText(f.Advice))
+	item("f.impact", m.f("impact", ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds))
+	item("f.evidence", mdFields(f.Evidence))
+	item("f.fix", mdText(advice))
+	b.WriteString("\n")
 }
 
 // mdKey writes a finding's key: "region = eu; model = m"; a field
@@ -230,13 +240,6 @@ func valueText(v any) string {
 	return fmt.Sprint(v)
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // ms formats a duration in ms with the precision it deserves.
 func ms(v float64) string {
 	switch {
@@ -282,9 +285,9 @@ func mdCell(s string) string {
 }
 
 // otherLabel names a table's "other" row.
-func otherLabel(dl DimLatency) string {
+func otherLabel(m printer, dl DimLatency) string {
 	if dl.FoldedKeys > 0 {
-		return "other (incl. keys folded by --top)"
+		return m.t("other.folded")
 	}
-	return "other (" + plural(int(dl.RestKeys), "key") + ")"
+	return m.f("other.keys", m.n(int(dl.RestKeys), "n.key"))
 }

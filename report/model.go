@@ -357,13 +357,12 @@ func (r *Report) hasLatency() bool {
 
 // quantileDefinition is how every report defines its quantiles, with
 // the sketches' accuracy.
-func (r *Report) quantileDefinition() string {
+func (r *Report) quantileDefinition(m printer) string {
 	acc := sketch.DefaultAccuracy
 	if r.Sketches != nil {
 		acc = r.Sketches.Mapping().Accuracy()
 	}
-	return "pXX is the value at rank ⌊q·(n−1)⌋ of the sorted values, within " +
-		strconv.FormatFloat(100*acc, 'g', 3, 64) + " %; max is the exact largest value."
+	return m.f("quantiles", strconv.FormatFloat(100*acc, 'g', 3, 64))
 }
 
 // round3 rounds to three decimals, so that reports have fixed precision.

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"loganalyze/aggregate"
@@ -41,14 +39,42 @@ type FileReason struct {
 	Source   string
 	Records  int64
 	BadLines int64
-	// Why is what kept the file from giving request_time.
+	// Why is what kept the file from giving request_time, in English.
 	Why string
+	// why says it in a report's language; nil for a reason given as is.
+	why *fileWhyInput
 }
+
+// fileWhyInput is what fileWhy says why a file gave no record from.
+type fileWhyInput struct {
+	file     ingest.FileStats
+	problems []ingest.Problem
+	windowed bool
+}
+
+// text is the reason in m's language.
+func (w fileWhyInput) text(m printer) string { return fileWhy(m, w.file, w.problems, w.windowed) }
 
 // Hint is a flag that may let the next run read the latency: Flag is the
 // flag as typed, Why what it would do.
 type Hint struct {
 	Flag, Why string
+	// id and arg make Why in a report's language.
+	id  msgID
+	arg []any
+}
+
+// newHint is a hint whose reason is the message id filled with args.
+func newHint(flag string, id msgID, args ...any) Hint {
+	return Hint{Flag: flag, Why: english.f(id, args...), id: id, arg: args}
+}
+
+// why is the hint's reason in m's language.
+func (h Hint) why(m printer) string {
+	if h.id == "" {
+		return h.Why
+	}
+	return m.f(h.id, h.arg...)
 }
 
 // UnreadFile is an input file that held data of which not one record
@@ -86,35 +112,35 @@ func unreadFiles(in *ingest.Result) []UnreadFile {
 		if f.Records > 0 || f.BadLines == 0 && !f.Incomplete {
 			continue
 		}
-		out = append(out, UnreadFile{Path: f.Path, Reason: fileWhy(f, in.Problems, false)})
+		out = append(out, UnreadFile{Path: f.Path, Reason: fileWhy(english, f, in.Problems, false)})
 	}
 	return out
 }
 
 // fileWhy says why a file gave no record with request_time.
 // windowed is set when --since or --until left records out.
-func fileWhy(f ingest.FileStats, problems []ingest.Problem, windowed bool) string {
+func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed bool) string {
 	switch {
 	case f.Records == 0 && f.Incomplete && f.BadLines == 0:
 		return f.Reason
 	case f.Records == 0 && f.BadLines > 0:
-		why := plural(int(f.BadLines), "bad line") + " as " + string(f.Format)
+		why := m.f("why.badas", m.n(int(f.BadLines), "n.badline"), string(f.Format))
 		for _, p := range problems {
 			if p.File == f.Path {
-				why += ", the first at line " + strconv.FormatInt(p.Line, 10) + ": " + p.Reason
+				why += m.f("why.firstat", p.Line, p.Reason)
 				break
 			}
 		}
 		if f.Incomplete {
-			why += "; " + f.Reason
+			why += m.t("semicolon") + f.Reason
 		}
 		return why
 	case f.Records == 0:
-		return "empty"
+		return m.t("why.empty")
 	case windowed:
-		return plural(int(f.Records), "record") + ", none in the window with " + MissingField
+		return m.f("why.nonewindow", m.n(int(f.Records), "n.record"), MissingField)
 	}
-	return plural(int(f.Records), "record") + " without " + MissingField
+	return m.f("why.without", m.n(int(f.Records), "n.record"), MissingField)
 }
 
 // noData returns why no record in the window carries request_time, or
@@ -125,9 +151,10 @@ func noData(acc *aggregate.Accumulator, in *ingest.Result) *NoData {
 	}
 	n := &NoData{Records: acc.Records, Outside: acc.Skipped, Carried: carried(acc), Seen: seenNames(in.Files)}
 	for _, f := range in.Files {
+		why := fileWhyInput{file: f, problems: in.Problems, windowed: acc.Skipped > 0}
 		n.Files = append(n.Files, FileReason{
 			Path: f.Path, Format: string(f.Format), Source: f.Source,
-			Records: f.Records, BadLines: f.BadLines, Why: fileWhy(f, in.Problems, acc.Skipped > 0),
+			Records: f.Records, BadLines: f.BadLines, Why: why.text(english), why: &why,
 		})
 	}
 	n.Hints = hints(n, in.Files)
@@ -168,10 +195,7 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		if len(out) == maxMapHints {
 			break
 		}
-		out = append(out, Hint{
-			Flag: "--map " + MissingField + "=" + name + ":" + unitGuess(name),
-			Why:  name + " looks like a duration (unit s, ms, us or ns)",
-		})
+		out = append(out, newHint("--map "+MissingField+"="+name+":"+unitGuess(name), "hint.map", name))
 	}
 	var text, unknown, nginxRead bool
 	for _, f := range files {
@@ -184,15 +208,15 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		}
 	}
 	if nginxRead && n.Records > 0 {
-		out = append(out, Hint{Flag: "--log-format", Why: "the nginx format read has no $request_time: log it (e.g. $request_time $upstream_response_time after the main format) and give that log_format"})
+		out = append(out, newHint("--log-format", "hint.nginx"))
 	} else if text {
-		out = append(out, Hint{Flag: "--log-format", Why: "for a text log in a custom format: its nginx log_format string"})
+		out = append(out, newHint("--log-format", "hint.logformat"))
 	}
 	if unknown {
-		out = append(out, Hint{Flag: "--input-format", Why: "when the format was guessed wrong: jsonl, csv, tsv, nginx, clb, parquet or arrow"})
+		out = append(out, newHint("--input-format", "hint.inputfmt"))
 	}
 	if n.Records == 0 && n.Outside > 0 {
-		out = append(out, Hint{Flag: "--since/--until", Why: "every record read is outside the window"})
+		out = append(out, newHint("--since/--until", "hint.window"))
 	}
 	return out
 }
@@ -263,108 +287,110 @@ const (
 	maxReasonSeen  = 12
 )
 
-// headline is the short reason: the missing field, what was read, the
-// first flag to try. esc escapes text from the input; code marks a field
-// name or a flag.
-func (n *NoData) headline(esc, code func(string) string) string {
-	s := "no record carries " + code(MissingField)
+// headline is the short reason in m's language: the missing field,
+// what was read, the first flag to try. esc escapes text from the input;
+// code marks a field name or a flag.
+func (n *NoData) headline(m printer, esc, code func(string) string) string {
+	s := m.f("nd.none", code(MissingField))
 	if n.Outside > 0 {
-		s = "no record in the window carries " + code(MissingField)
+		s = m.f("nd.nonewindow", code(MissingField))
 	}
-	s += " ("
+	s += m.t("open")
 	if len(n.Files) == 1 {
-		s += esc(n.Files[0].Path) + ": "
+		s += esc(n.Files[0].Path) + m.t("colon")
 	} else {
-		s += plural(len(n.Files), "file") + ", "
+		s += m.n(len(n.Files), "n.file") + m.t("comma")
 	}
-	s += plural(int(n.Records), "record")
+	s += m.n(int(n.Records), "n.record")
 	if len(n.Hints) > 0 {
-		s += "; try " + code(n.Hints[0].Flag)
+		s += m.f("nd.try", code(n.Hints[0].Flag))
 	}
-	return s + ")"
+	return s + m.t("close")
 }
 
-// text is the whole reason in one line: what the window's records carry,
-// each file and why it gave no request_time, the field names seen, and
-// the flags that may help.
-func (n *NoData) text(esc, code func(string) string) string {
+// text is the whole reason in one line, in m's language: what the
+// window's records carry, each file and why it gave no request_time, the
+// field names seen, and the flags that may help.
+func (n *NoData) text(m printer, esc, code func(string) string) string {
 	var b strings.Builder
-	b.WriteString("No record")
 	if n.Outside > 0 {
-		b.WriteString(" in the window")
+		b.WriteString(m.f("nd.textwindow", code(MissingField)))
+	} else {
+		b.WriteString(m.f("nd.text", code(MissingField)))
 	}
-	b.WriteString(" carries " + code(MissingField) + "; ")
 	switch {
 	case n.Records > 0:
-		verb := " carry "
+		var fields []string
+		for _, f := range n.Carried {
+			fields = append(fields, code(f))
+		}
+		verb := msgID("nd.carry")
 		if n.Records == 1 {
-			verb = " carries "
+			verb = "nd.carries"
 		}
-		b.WriteString(plural(int(n.Records), "record") + " in the window" + verb)
-		for i, f := range n.Carried {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(code(f))
-		}
+		b.WriteString(m.f(verb, m.n(int(n.Records), "n.record"), strings.Join(fields, ", ")))
 	case n.Outside == 1:
-		b.WriteString("the one record read is outside the window")
+		b.WriteString(m.t("nd.oneoutside"))
 	case n.Outside > 0:
-		b.WriteString("all " + plural(int(n.Outside), "record") + " read are outside the window")
+		b.WriteString(m.f("nd.alloutside", m.n(int(n.Outside), "n.record")))
 	default:
-		b.WriteString("no record was read")
+		b.WriteString(m.t("nd.noneread"))
 	}
-	b.WriteString(". Files: ")
+	b.WriteString(m.t("nd.files"))
 	if len(n.Files) == 0 {
-		b.WriteString("none")
+		b.WriteString(m.t("none"))
 	}
 	for i, f := range n.Files[:min(maxReasonFiles, len(n.Files))] {
 		if i > 0 {
-			b.WriteString("; ")
+			b.WriteString(m.t("semicolon"))
 		}
 		b.WriteString(esc(f.Path))
 		if f.Records > 0 || f.Source != "" {
-			b.WriteString(" (" + esc(f.Format))
+			b.WriteString(m.t("open") + esc(f.Format))
 			if f.Source != "" {
-				b.WriteString(", " + esc(f.Source))
+				b.WriteString(m.t("comma") + esc(f.Source))
 			}
-			b.WriteString(")")
+			b.WriteString(m.t("close"))
 		}
-		b.WriteString(": " + esc(f.Why))
+		why := f.Why
+		if f.why != nil {
+			why = f.why.text(m)
+		}
+		b.WriteString(m.t("colon") + esc(why))
 	}
 	if more := len(n.Files) - maxReasonFiles; more > 0 {
-		b.WriteString("; and " + plural(more, "more file"))
+		b.WriteString(m.f("nd.andmore", m.n(more, "n.morefile")))
 	}
-	b.WriteString(".")
+	b.WriteString(m.t("period"))
 	if len(n.Seen) > 0 {
-		b.WriteString(" Fields seen: " + esc(strings.Join(n.Seen[:min(maxReasonSeen, len(n.Seen))], ", ")))
+		b.WriteString(m.f("nd.seen", esc(strings.Join(n.Seen[:min(maxReasonSeen, len(n.Seen))], ", "))))
 		if len(n.Seen) > maxReasonSeen {
-			b.WriteString(", …")
+			b.WriteString(m.t("nd.seenmore"))
 		}
-		b.WriteString(".")
+		b.WriteString(m.t("period"))
 	}
 	for i, h := range n.Hints {
 		if i == 0 {
-			b.WriteString(" Try ")
+			b.WriteString(m.t("nd.tryfirst"))
 		} else {
-			b.WriteString("; ")
+			b.WriteString(m.t("semicolon"))
 		}
-		b.WriteString(code(h.Flag) + " (" + esc(h.Why) + ")")
+		b.WriteString(code(h.Flag) + m.t("open") + esc(h.why(m)) + m.t("close"))
 	}
 	if len(n.Hints) > 0 {
-		b.WriteString(".")
+		b.WriteString(m.t("period"))
 	}
 	return b.String()
 }
 
 // fileNote is the Input table's note on a file: why not one record was
 // read from it, or why it is incomplete.
-func (r *Report) fileNote(f ingest.FileStats) string {
+func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 	switch {
 	case f.Records == 0 && (f.BadLines > 0 || f.Incomplete):
-		return "no record read: " + fileWhy(f, r.Input.Problems, false)
+		return m.f("note.noread", fileWhy(m, f, r.Input.Problems, false))
 	case f.Incomplete:
-		return "incomplete: " + f.Reason
+		return m.f("note.incomplete", f.Reason)
 	}
 	return ""
 }
@@ -391,7 +417,7 @@ func (n *NoData) json() obj {
 		hints = append(hints, obj{{Name: "flag", Value: h.Flag}, {Name: "why", Value: h.Why}})
 	}
 	return obj{
-		{Name: "text", Value: n.text(plainText, plainText)},
+		{Name: "text", Value: n.text(english, plainText, plainText)},
 		{Name: "missing", Value: MissingField},
 		{Name: "records", Value: n.Records},
 		{Name: "outside_window", Value: n.Outside},
@@ -425,24 +451,24 @@ func (r *Report) unreadCount() int { return len(r.Unread) + len(r.BaselineUnread
 
 // unreadText names the files no record could be read from, for the
 // verdict: an OK verdict is about what was read, not about them.
-func (r *Report) unreadText(code func(string) string) string {
+func (r *Report) unreadText(m printer, code func(string) string) string {
 	var names []string
 	for _, f := range append(append([]UnreadFile(nil), r.Unread...), r.BaselineUnread...) {
 		names = append(names, code(f.Path))
 	}
 	const show = 3
 	if len(names) > show {
-		names = append(names[:show], fmt.Sprintf("%d more", len(names)-show))
+		names = append(names[:show], m.f("more", len(names)-show))
 	}
-	return fmt.Sprintf("Not read: %s (%s).", plural(r.unreadCount(), "file"), strings.Join(names, ", "))
+	return m.f("notread", m.n(r.unreadCount(), "n.file"), strings.Join(names, ", "))
 }
 
 // requestsText is the window's request count, and how many records were
 // read outside it.
-func (r *Report) requestsText() string {
-	s := plural(int(r.Input.InWindow()), "request")
+func (r *Report) requestsText(m printer) string {
+	s := m.n(int(r.Input.InWindow()), "n.request")
 	if r.Input.OutsideWindow > 0 {
-		s += fmt.Sprintf(" in the window (%d more read outside it)", r.Input.OutsideWindow)
+		s = m.f("inwindow", s, r.Input.OutsideWindow)
 	}
 	return s
 }

@@ -90,7 +90,7 @@ func TestNoDataOnEmptyInput(t *testing.T) {
 	if len(r.Unread) != 0 {
 		t.Errorf("an empty input is unread: %v", r.Unread)
 	}
-	if got := r.NoData.text(plainText, plainText); !strings.Contains(got, "no record was read") || !strings.Contains(got, "-: empty") {
+	if got := r.NoData.text(english, plainText, plainText); !strings.Contains(got, "no record was read") || !strings.Contains(got, "-: empty") {
 		t.Errorf("reason %q", got)
 	}
 	// The latency section says it has nothing rather than stand empty.
@@ -103,7 +103,7 @@ func TestNoDataOnEmptyInput(t *testing.T) {
 func TestNoDataWithoutRequestTime(t *testing.T) {
 	r := buildFrom(t, noLatencyJSONL(14), nil, 2, 1000, nil)
 	checkNoData(t, r)
-	text := r.NoData.text(plainText, plainText)
+	text := r.NoData.text(english, plainText, plainText)
 	for _, want := range []string{"14 records in the window carry time, status, uri", "- (jsonl): 14 records without request_time"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("reason %q lacks %q", text, want)
@@ -133,7 +133,7 @@ func TestNoDataOutsideWindow(t *testing.T) {
 	}
 	r := Build(BuildInput{Aggregate: aggregate.MergeAll(accs), Read: res, Location: time.UTC})
 	checkNoData(t, r)
-	text := r.NoData.text(plainText, plainText)
+	text := r.NoData.text(english, plainText, plainText)
 	if !strings.HasPrefix(text, "No record in the window carries request_time") || !strings.Contains(text, "all 20 records read are outside the window") || !strings.Contains(text, "--since/--until") {
 		t.Errorf("reason %q", text)
 	}
@@ -165,7 +165,7 @@ func TestNoDataHints(t *testing.T) {
 	if got := r.Unread[0].Reason; got != "3 bad lines as jsonl, the first at line 2: no field loganalyze knows" {
 		t.Errorf("reason %q", got)
 	}
-	text := r.NoData.text(plainText, plainText)
+	text := r.NoData.text(english, plainText, plainText)
 	for _, want := range []string{"Fields seen: timestamp, elapsed_ms, code,", "b.log: nginx text needs a log_format", "c.log: empty", "Try --map request_time=elapsed_ms:ms ("} {
 		if !strings.Contains(text, want) {
 			t.Errorf("reason %q lacks %q", text, want)

@@ -158,7 +158,7 @@ func (p *promWriter) sample(name string, labels []string, v string) {
 // line that says why, so that whoever opens the file reads it first.
 func (r *Report) promVerdict(pw *promWriter) {
 	if r.NoData != nil {
-		pw.b.WriteString("# loganalyze: no_data: " + promComment(r.NoData.text(plainText, plainText)) + "\n")
+		pw.b.WriteString("# loganalyze: no_data: " + promComment(r.NoData.text(english, plainText, plainText)) + "\n")
 	}
 	pw.family("loganalyze_verdict", "gauge", "1 for the run's verdict (ok, warn, crit or no_data), 0 for the others.")
 	for _, v := range []string{"crit", VerdictNoData, "ok", "warn"} {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unicode"
 )
 
 // The charts of the HTML report are inline SVG drawn here from the view
@@ -150,7 +151,7 @@ func (b *svgBuf) timeAxis(from, to time.Time, x func(time.Time) float64) {
 func (b *svgBuf) legend(names, colors []string) {
 	x := b.w - padRight
 	for i := len(names) - 1; i >= 0; i-- {
-		w := 14 + 7*float64(len([]rune(names[i])))
+		w := 14 + 7*float64(textWidth(names[i]))
 		x -= w
 		b.rect(x, 2, 10, 10, colors[i])
 		b.text(x+13, 11, "start", "legend", names[i])
@@ -158,14 +159,27 @@ func (b *svgBuf) legend(names, colors []string) {
 	}
 }
 
+// textWidth is how many narrow characters s takes: a CJK character
+// takes two.
+func textWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
+			n++
+		}
+	}
+	return n
+}
+
 // timelineChart draws the requests of each bucket of the time line (step
 // wide) as bars with the 429 and 5xx responses stacked at their foot.
-func timelineChart(tl []Minute, step time.Duration, loc *time.Location) template.HTML {
+func timelineChart(m printer, tl []Minute, step time.Duration, loc *time.Location) template.HTML {
 	var b svgBuf
 	stepS := max(int64(step/time.Second), 60)
-	b.open(800, 260, "Requests per "+durationText(time.Duration(stepS)*time.Second)+", with 429 and 5xx responses")
+	b.open(800, 260, m.f("svg.requests", durationText(m, time.Duration(stepS)*time.Second)))
 	if len(tl) == 0 {
-		b.text(b.w/2, b.h/2, "middle", "empty", "no timestamps")
+		b.text(b.w/2, b.h/2, "middle", "empty", m.t("notimestamp"))
 		return b.close()
 	}
 	first := tl[0].Time.Unix() / stepS
@@ -197,7 +211,7 @@ func timelineChart(tl []Minute, step time.Duration, loc *time.Location) template
 	if bw > 3 {
 		gap = 1
 	}
-	label := "per " + durationText(time.Duration(per*stepS)*time.Second)
+	label := m.f("svg.per", durationText(m, time.Duration(per*stepS)*time.Second))
 	for i, c := range cs {
 		if c.req == 0 {
 			continue
@@ -205,8 +219,7 @@ func timelineChart(tl []Minute, step time.Duration, loc *time.Location) template
 		x0 := padLeft + float64(i)*bw
 		t := time.Unix((first+int64(i)*per)*stepS, 0).In(loc)
 		b.WriteString("<g>")
-		b.title(t.Format("2006-01-02 15:04") + ": " + strconv.FormatInt(c.req, 10) + " requests, " +
-			strconv.FormatInt(c.n429, 10) + " × 429, " + strconv.FormatInt(c.n5xx, 10) + " × 5xx")
+		b.title(m.f("svg.bar", t.Format("2006-01-02 15:04"), c.req, c.n429, c.n5xx))
 		b.rect(x0, y(float64(c.req)), bw-gap, y(0)-y(float64(c.req)), "#8bb8e8")
 		if c.n5xx > 0 {
 			b.rect(x0, y(float64(c.n5xx)), bw-gap, y(0)-y(float64(c.n5xx)), "#cf222e")
@@ -217,14 +230,14 @@ func timelineChart(tl []Minute, step time.Duration, loc *time.Location) template
 		b.WriteString("</g>")
 	}
 	b.timeAxis(from, to, x)
-	b.legend([]string{"requests " + label, "429", "5xx"}, []string{"#8bb8e8", "#d4a72c", "#cf222e"})
+	b.legend([]string{m.f("svg.reqlegend", label), "429", "5xx"}, []string{"#8bb8e8", "#d4a72c", "#cf222e"})
 	return b.close()
 }
 
 // regionChart draws p99 request_time over time, one line per region.
-func regionChart(series []RegionSeries, step time.Duration) template.HTML {
+func regionChart(m printer, series []RegionSeries, step time.Duration) template.HTML {
 	var b svgBuf
-	b.open(800, 260, "p99 request_time over time per region")
+	b.open(800, 260, m.t("svg.regions"))
 	var from, to time.Time
 	peak := 0.0
 	for _, s := range series {
@@ -239,7 +252,7 @@ func regionChart(series []RegionSeries, step time.Duration) template.HTML {
 		}
 	}
 	if from.IsZero() {
-		b.text(b.w/2, b.h/2, "middle", "empty", "no request times with a region and a timestamp")
+		b.text(b.w/2, b.h/2, "middle", "empty", m.t("svg.noregions"))
 		return b.close()
 	}
 	ystep, top := niceScale(peak)
@@ -263,7 +276,7 @@ func regionChart(series []RegionSeries, step time.Duration) template.HTML {
 		if len(s.Points) <= maxMarkers {
 			for _, p := range s.Points {
 				b.WriteString(`<circle r="2" fill="` + colors[i] + `" cx="` + num(mid(p)) + `" cy="` + num(y(p.P99)) + `">`)
-				b.title(s.Region + " " + p.Time.Format("15:04") + ": p99 " + ms(p.P99) + " ms over " + strconv.FormatInt(p.Count, 10) + " requests")
+				b.title(m.f("svg.point", s.Region, p.Time.Format("15:04"), ms(p.P99), p.Count))
 				b.WriteString("</circle>")
 			}
 		}
@@ -276,11 +289,11 @@ func regionChart(series []RegionSeries, step time.Duration) template.HTML {
 
 // histogramChart draws a metric's distribution as bars on a log scale of
 // latency (four bins per power of ten), empty bins included.
-func histogramChart(h Histogram) template.HTML {
+func histogramChart(m printer, h Histogram) template.HTML {
 	var b svgBuf
-	b.open(420, 220, h.Metric+" distribution")
+	b.open(420, 220, m.f("svg.dist", h.Metric))
 	if len(h.Bins) == 0 {
-		b.text(b.w/2, b.h/2, "middle", "empty", "no values")
+		b.text(b.w/2, b.h/2, "middle", "empty", m.t("svg.novalues"))
 		return b.close()
 	}
 	// Fill the gaps between the first and the last non-zero bin.

@@ -20,8 +20,8 @@ func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) (int, err
 		render func(io.Writer) error
 	}{
 		{c.json, rep.WriteJSON},
-		{c.md, rep.WriteMarkdown},
-		{c.html, rep.WriteHTML},
+		{c.md, func(w io.Writer) error { return rep.WriteMarkdownIn(w, c.lang) }},
+		{c.html, func(w io.Writer) error { return rep.WriteHTMLIn(w, c.lang) }},
 		{c.prom, func(w io.Writer) error { return rep.WritePrometheus(w, c.promOpts) }},
 	} {
 		for _, path := range out.paths {

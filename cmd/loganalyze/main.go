@@ -49,6 +49,7 @@ type config struct {
 	md, json   []string
 	html, prom []string
 	promOpts   report.PromOptions // --prom-timestamp: the time of the run
+	lang       report.Lang        // of the Markdown and HTML reports
 	failOn     rules.Severity
 }
 
@@ -92,9 +93,9 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 // rawFlags are the flags whose values config checks and converts into
 // their meaning.
 type rawFlags struct {
-	format, tz, since, until, rules, failOn, progress string
-	maps                                              []string
-	promTime                                          bool
+	format, tz, since, until, rules, failOn, progress, lang string
+	maps                                                    []string
+	promTime                                                bool
 }
 
 func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config, error) {
@@ -124,6 +125,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	fs.StringVar(&a.StateDir, "state", "", "keep per-hour sketches in `DIR` and compare with the previous hour (locked while a run uses it)")
 	fs.StringArrayVar(&a.Baseline, "baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
+	fs.StringVar(&f.lang, "lang", string(report.LangEn), "language of the Markdown and HTML reports: en or zh-CN (JSON and Prometheus keys never change)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -179,6 +181,9 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 		return usagef("--top: want at least 1, got %d", a.Top)
 	case !(a.Accuracy > 0 && a.Accuracy < 1):
 		return usagef("--accuracy: want a number between 0 and 1, got %v", a.Accuracy)
+	}
+	if c.lang, err = report.ParseLang(f.lang); err != nil {
+		return usageError{fmt.Errorf("--lang: %w", err)}
 	}
 	var ok bool
 	if c.failOn, ok = rules.ParseSeverity(f.failOn); !ok {

@@ -1,0 +1,322 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The Markdown and HTML reports are written in one of several languages
+// (SPEC §6 "Language"). Every sentence, heading and label they show is a
+// message of this catalogue, looked up by its identifier: enMessages
+// here, the other languages beside it (messages_zh.go). The JSON and
+// Prometheus reports are always English: scripts read them.
+
+// Lang is the language of the Markdown and HTML reports.
+type Lang string
+
+// The languages of the reports.
+const (
+	LangEn   Lang = "en"
+	LangZhCN Lang = "zh-CN"
+)
+
+// Langs are the languages the reports can be written in.
+var Langs = []Lang{LangEn, LangZhCN}
+
+// ParseLang reads a language name: "en" or "zh-CN".
+func ParseLang(s string) (Lang, error) {
+	for _, l := range Langs {
+		if string(l) == s {
+			return l, nil
+		}
+	}
+	return "", fmt.Errorf("unknown language %q (want en or zh-CN)", s)
+}
+
+// msgID names one message of the catalogue. The HTML template names its
+// messages by the same strings ({{t "findings"}}).
+type msgID string
+
+// catalogues are the messages of each language. A language lacking a
+// message falls back to English.
+var catalogues = map[Lang]map[msgID]string{
+	LangEn:   enMessages,
+	LangZhCN: zhMessages,
+}
+
+// printer writes the messages of one language.
+type printer struct {
+	lang Lang
+	msgs map[msgID]string
+}
+
+// english is the printer of the JSON and Prometheus texts and of the
+// default reports.
+var english = printerFor(LangEn)
+
+func printerFor(l Lang) printer {
+	if _, ok := catalogues[l]; !ok {
+		l = LangEn
+	}
+	return printer{lang: l, msgs: catalogues[l]}
+}
+
+// t is the text of a message.
+func (p printer) t(id msgID) string {
+	if s := p.msgs[id]; s != "" {
+		return s
+	}
+	if s, ok := enMessages[id]; ok {
+		return s
+	}
+	panic("BUG: no message " + string(id))
+}
+
+// f is a message with its format verbs filled.
+func (p printer) f(id msgID, args ...any) string { return fmt.Sprintf(p.t(id), args...) }
+
+// n is a count of a noun message ("%d record"): English adds the plural
+// s to every count but 1.
+func (p printer) n(n int, id msgID) string {
+	s := p.f(id, n)
+	if p.lang == LangEn && n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// upper is a word in capitals where the language has them ("CRIT").
+func (p printer) upper(id msgID) string { return strings.ToUpper(p.t(id)) }
+
+// severity names a finding's severity: warn, crit.
+func (p printer) severity(s string) string {
+	switch s {
+	case "warn":
+		return p.t("sev.warn")
+	case "crit":
+		return p.t("sev.crit")
+	}
+	return s
+}
+
+// enMessages are the English messages. A message with format verbs is
+// used with fmt; every other language has the same verbs (by argument
+// index) in its text. A noun message ("%d record") is used by
+// printer.n.
+var enMessages = map[msgID]string{
+	// Shared words and punctuation.
+	"period":    ".",
+	"colon":     ": ",
+	"semicolon": "; ",
+	"comma":     ", ",
+	"open":      " (",
+	"close":     ")",
+	"sev.warn":  "warn",
+	"sev.crit":  "crit",
+	"none":      "none",
+
+	// Counted nouns.
+	"n.record":    "%d record",
+	"n.badline":   "%d bad line",
+	"n.file":      "%d file",
+	"n.morefile":  "%d more file",
+	"n.request":   "%d request",
+	"n.finding":   "%d finding",
+	"n.key":       "%d key",
+	"more":        "%d more",
+	"notimestamp": "no timestamps",
+
+	// Headings.
+	"title":         "# loganalyze report",
+	"title.nodata":  "# loganalyze report: NO DATA — %s",
+	"findings":      "Findings",
+	"notevaluated":  "Not evaluated",
+	"statuscodes":   "Status codes",
+	"input":         "Input",
+	"latency":       "Latency (ms)",
+	"firstbadlines": "First bad lines",
+	"comparedwith":  "Compared with %s (ms)",
+
+	// Table columns.
+	"col.status":      "status",
+	"col.count":       "count",
+	"col.share":       "share",
+	"col.file":        "file",
+	"col.format":      "format",
+	"col.records":     "records",
+	"col.badlines":    "bad lines",
+	"col.note":        "note",
+	"col.dimension":   "dimension",
+	"col.key":         "key",
+	"col.max":         "max",
+	"col.countbefore": "count before",
+	"col.countafter":  "count after",
+	"col.p50before":   "p50 before",
+	"col.p50after":    "p50 after",
+	"col.p95before":   "p95 before",
+	"col.p95after":    "p95 after",
+	"col.p99before":   "p99 before",
+	"col.p99after":    "p99 after",
+	"col.p99ratio":    "p99 ratio",
+
+	// The verdict.
+	"verdict.ok":        "**Verdict: OK** — nothing to fix",
+	"verdict.nodata":    "**Verdict: NO DATA** — latency not judged",
+	"verdict.crit":      "**Verdict: CRIT** — %s",
+	"verdict.warn":      "**Verdict: WARN** — %s",
+	"verdict.line":      "%s; %s, %s.",
+	"verdict.counts":    " (%d crit, %d warn)",
+	"verdict.fromother": "; %s from other fields",
+	"verdict.inread":    " in what was read",
+	"verdict.badinput":  " Input: %d bad lines",
+	"verdict.partial":   ", some files incomplete",
+	"word.ok":           "ok",
+	"word.nodata":       "NO DATA",
+	"nothingtofix":      "nothing to fix",
+	"headline.counts":   "%s (%d crit, %d warn)",
+	"headline.other":    "; %s from other fields (%d crit, %d warn)",
+	"inwindow":          "%s in the window (%d more read outside it)",
+	"notread":           "Not read: %s (%s).",
+
+	// A finding.
+	"f.key":      "Key",
+	"f.window":   "Window",
+	"f.impact":   "Impact",
+	"f.evidence": "Evidence",
+	"f.fix":      "Fix",
+	"impact":     "~%s ms per request × %d requests ≈ %.1f s",
+	"fixcolon":   "Fix:",
+	"dt.key":     "key",
+	"dt.window":  "window",
+	"dt.impact":  "impact",
+	"dt.evid":    "evidence",
+	"nofindings": "No findings: nothing to fix.",
+
+	// Latency tables.
+	"nolatency":     "No record in the window carries a latency field.",
+	"quantiles":     "pXX is the value at rank ⌊q·(n−1)⌋ of the sorted values, within %s %%; max is the exact largest value.",
+	"coverage.rest": "%s; the others do not carry it.",
+	"coverage":      "%s: from %d of %d records",
+	"busiestkeys":   "Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).",
+	"other.folded":  "other (incl. keys folded by --top)",
+	"other.keys":    "other (%s)",
+	"fieldcounts":   "Records carrying each field:",
+	"keysofn":       "%d of %d keys",
+	"keysfolded":    "busiest %d keys; more were folded by --top",
+	"sorthint":      "Click a column header to sort. Each table shows its busiest keys; “other” merges the rest (every key is in the JSON report).",
+	"allsummary":    "all: %d requests · p50 %s · p95 %s · p99 %s · max %s",
+
+	// Comparisons.
+	"cmp.novalues":      "No metric has values on both sides.",
+	"cmp.busiest":       "Keys both periods have; each dimension shows its %d busiest (every key is in the JSON report).",
+	"cmp.busiestkey":    "Keys both periods have; each dimension shows its busiest keys (every key is in the JSON report).",
+	"cmp.peak":          "%s, busiest quarter of hours",
+	"cmp.offpeak":       "%s, quietest quarter of hours",
+	"ref.baseline":      "the baseline (%s)",
+	"ref.previous_hour": "the previous hour (%s)",
+	"ref.day_before":    "the same hour a day before (%s)",
+
+	// The HTML page and its charts.
+	"glance.requests": "requests",
+	"glance.coverage": "coverage",
+	"input.note":      " · input: %s",
+	"input.partial":   "; some files incomplete",
+	"overtime":        "Over time",
+	"chart.requests":  "Requests, 429 and 5xx",
+	"chart.regions":   "p99 request_time per region",
+	"distribution":    "Latency distribution",
+	"logscale":        "(ms, log scale)",
+	"bydimension":     "Latency by dimension (ms)",
+	"filesrecords":    "(%d records, %d bad lines)",
+	"files":           "Files",
+	"footer":          "loganalyze report · self-contained: no network requests",
+	"sort":            "sort",
+	"buckets":         "%s buckets",
+	"busiestregions":  "; the %d busiest regions",
+	"minute":          "minute",
+	"minutes":         "%d minutes",
+	"hour":            "hour",
+	"hours":           "%d hours",
+	"day":             "day",
+	"days":            "%d days",
+	"bucket.minute":   "%d-minute",
+	"bucket.hour":     "%d-hour",
+	"bucket.day":      "%d-day",
+	"svg.requests":    "Requests per %s, with 429 and 5xx responses",
+	"svg.per":         "per %s",
+	"svg.reqlegend":   "requests %s",
+	"svg.bar":         "%s: %d requests, %d × 429, %d × 5xx",
+	"svg.regions":     "p99 request_time over time per region",
+	"svg.noregions":   "no request times with a region and a timestamp",
+	"svg.point":       "%s %s: p99 %s ms over %d requests",
+	"svg.dist":        "%s distribution",
+	"svg.novalues":    "no values",
+
+	// Why latency could not be judged (no_data), and input notes.
+	"nd.none":         "no record carries %s",
+	"nd.nonewindow":   "no record in the window carries %s",
+	"nd.try":          "; try %s",
+	"nd.text":         "No record carries %s; ",
+	"nd.textwindow":   "No record in the window carries %s; ",
+	"nd.carry":        "%s in the window carry %s",
+	"nd.carries":      "%s in the window carries %s",
+	"nd.oneoutside":   "the one record read is outside the window",
+	"nd.alloutside":   "all %s read are outside the window",
+	"nd.noneread":     "no record was read",
+	"nd.files":        ". Files: ",
+	"nd.andmore":      "; and %s",
+	"nd.seen":         " Fields seen: %s",
+	"nd.seenmore":     ", …",
+	"nd.tryfirst":     " Try ",
+	"why.badas":       "%s as %s",
+	"why.firstat":     ", the first at line %d: %s",
+	"why.empty":       "empty",
+	"why.nonewindow":  "%s, none in the window with %s",
+	"why.without":     "%s without %s",
+	"hint.map":        "%s looks like a duration (unit s, ms, us or ns)",
+	"hint.nginx":      "the nginx format read has no $request_time: log it (e.g. $request_time $upstream_response_time after the main format) and give that log_format",
+	"hint.logformat":  "for a text log in a custom format: its nginx log_format string",
+	"hint.inputfmt":   "when the format was guessed wrong: jsonl, csv, tsv, nginx, clb, parquet or arrow",
+	"hint.window":     "every record read is outside the window",
+	"note.noread":     "no record read: %s",
+	"note.incomplete": "incomplete: %s",
+
+	// Why a rule was not evaluated (findingtext.go).
+	"reason.state":      "needs --state",
+	"reason.noprevious": "no previous hour in the state directory",
+	"reason.damaged":    "the previous hour's state file is damaged",
+	"reason.field":      "field %s is absent from every record",
+	"reason.fields":     "fields %s are absent from every record",
+	"reason.partly":     "partly: minutes before %s were not judged, the log holding more key × minute buckets than kept (the latest are)",
+	// Findings in another language (findingtext.go): what the rules
+	// write in English, with the same arguments.
+	"rule.all":                              "all requests",
+	"rule.cross_region.title":               "Cross-region calls from %s to %s",
+	"rule.cross_region.advice":              "Deploy the callers on this route (%s) in %s, or point them at the %s endpoint nearest to them (edge / CDN); they lose ~%.0f ms of network time per call against %s.",
+	"rule.cross_region.base":                "same-region calls to %s",
+	"rule.cross_region.inferred.title":      "%s calls %s from far away (inferred from %s)",
+	"rule.cross_region.inferred.advice":     "Check where %s runs: its %s p50 is %.0f ms against %.1f ms for callers in %s's region. Deploy it in %s or use the nearest edge / CDN endpoint; log client_region to confirm.",
+	"rule.non_streaming_large_model.title":  "Non-streaming calls to the large model %s",
+	"rule.non_streaming_large_model.advice": "Send \"stream\": true to %s (%.0fB parameters): %d calls (%.0f %%) wait %s for the whole answer before the first token. Where the task allows, use a 7B–14B model or a quantized variant.",
+	"rule.missing_keepalive.title":          "%s opens a new connection for most requests",
+	"rule.missing_keepalive.advice":         "Enable HTTP keep-alive / a connection pool in %s (idle timeout ~60 s): %.0f %% of its %d requests paid a new connection, ~%.0f ms each.",
+	"rule.rate_limit_storm.title":           "HTTP 429 storm on %s",
+	"rule.rate_limit_storm.advice":          "Rate limit hit on %s (%s). Callers must honour Retry-After and back off exponentially (1 s, 2 s, 4 s, ±20 %% jitter, at most 3 retries); split the quota between core and burst traffic.",
+	"rule.rate_limit_storm.noretryafter":    "no Retry-After was logged",
+	"rule.rate_limit_storm.retryafter":      "Retry-After was %s",
+	"rule.rate_limit_storm.early":           " Fix first: %s, which retried sooner than Retry-After.",
+	"rule.token_cache_miss.title":           "%s fetches a token before most calls",
+	"rule.token_cache_miss.advice":          "Cache the token in %s for 80 %% of its TTL and refresh it in the background before it expires, one refresher at a time (single-flight / lock): %d token requests for %d calls.",
+	"rule.error_burst.title":                "Error burst on %s",
+	"rule.error_burst.path":                 "No upstream answered the failed calls on %s: the path failed (gateway, network, or no healthy upstream). Check the gateway and upstream health, then capacity.",
+	"rule.error_burst.page":                 "Page %s: an upstream was reached for the failed calls, so the backend failed them. Check its capacity.",
+	"rule.error_burst.owner":                "the owner of upstream %s",
+	"rule.error_burst.then":                 " (then %s)",
+	"rule.error_burst.backend":              "the backend of %s",
+	"rule.error_burst.timeouts":             " %d of the errors are time-outs (504/499): if that is the client's or gateway's limit, raise it or stream the response.",
+	"rule.latency_regression.title":         "%s p99 of %s rose %.1f× over the previous hour",
+	"rule.latency_regression.advice":        "Look at what changed for %s since %s (deploys, upstream capacity, traffic mix): its %s p99 went from %.0f ms to %.0f ms.",
+	"rule.timeout_ceiling.title":            "Requests cut at a time-out ceiling on %s",
+	"rule.timeout_ceiling.titleat":          "Requests cut at a time-out ceiling of %[2]s on %[1]s",
+	"rule.timeout_ceiling.advice":           "These requests end at the same request_time, the limit of a client or gateway: raise the limit, stream the response, or fix what makes them slow.",
+}
