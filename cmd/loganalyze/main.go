@@ -19,6 +19,7 @@ import (
 	"loganalyze/report"
 	"loganalyze/rules"
 	"loganalyze/sketch"
+	"loganalyze/state"
 )
 
 // Exit codes (SPEC §2).
@@ -50,6 +51,7 @@ type config struct {
 	html, prom []string
 	promOpts   report.PromOptions // --prom-timestamp: the time of the run
 	failOn     rules.Severity
+	keep       time.Duration // --keep: 0 for no pruning
 }
 
 // run is the whole command, testable in-process. It returns the exit code.
@@ -86,15 +88,19 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 	if err != nil {
 		return 0, err
 	}
-	return finish(c, res, stdout, stderr)
+	code, err := finish(c, res, stdout, stderr)
+	if err == nil && c.keep > 0 {
+		_, err = state.Prune(c.StateDir, c.keep, now())
+	}
+	return code, err
 }
 
 // rawFlags are the flags whose values config checks and converts into
 // their meaning.
 type rawFlags struct {
-	format, tz, since, until, rules, failOn, progress string
-	maps                                              []string
-	promTime                                          bool
+	format, tz, since, until, rules, failOn, progress, keep string
+	maps                                                    []string
+	promTime                                                bool
 }
 
 func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config, error) {
@@ -124,6 +130,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	fs.StringVar(&a.StateDir, "state", "", "keep per-hour sketches in `DIR` and compare with the previous hour (locked while a run uses it)")
 	fs.StringArrayVar(&a.Baseline, "baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
+	fs.StringVar(&f.keep, "keep", "", "with --state: delete hour files older than `DURATION` before the newest hour (14d, 36h, 90m)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -195,6 +202,14 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 	}
 	if f.promTime {
 		c.promOpts.Timestamp = now()
+	}
+	if f.keep != "" {
+		if a.StateDir == "" {
+			return usagef("--keep: needs --state, the directory to prune")
+		}
+		if c.keep, err = state.ParseKeep(f.keep); err != nil {
+			return usageError{fmt.Errorf("--keep: %w", err)}
+		}
 	}
 	if len(c.md)+len(c.json)+len(c.html)+len(c.prom) == 0 {
 		c.md = []string{"-"}

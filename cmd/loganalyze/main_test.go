@@ -145,6 +145,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--fail-on", "sometimes", "x"}, 2, "--fail-on"},
 		{[]string{"--map", "nonsense", "x"}, 1, "--map"},
 		{[]string{"/no/such.log"}, 1, `cannot open "/no/such.log"`},
+		{[]string{"--keep", "3h", "x"}, 2, "--keep: needs --state"},
 		{[]string{"--help"}, 0, "Usage: loganalyze"},
 	} {
 		code, _, errs := runCLI(t, c.args...)
