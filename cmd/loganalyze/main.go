@@ -16,6 +16,7 @@ import (
 
 	"loganalyze/analysis"
 	"loganalyze/ingest"
+	"loganalyze/internal/version"
 	"loganalyze/report"
 	"loganalyze/rules"
 	"loganalyze/sketch"
@@ -77,7 +78,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() ti
 // analyze parses the command line, runs the analysis and writes the
 // reports.
 func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) (int, error) {
-	c, err := parseFlags(args, stderr, now)
+	c, err := parseFlags(args, stdout, stderr, now)
 	if err != nil {
 		return 0, err
 	}
@@ -100,10 +101,12 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 type rawFlags struct {
 	format, tz, since, until, rules, failOn, progress, keep string
 	maps                                                    []string
-	promTime                                                bool
+	promTime, version                                       bool
 }
 
-func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config, error) {
+// parseFlags reads the command line. --version writes to stdout and
+// returns pflag.ErrHelp, as --help does: the command is done, exit 0.
+func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (*config, error) {
 	c, f := &config{}, &rawFlags{}
 	a, in := &c.Config, &c.Config.Ingest
 	fs := pflag.NewFlagSet("loganalyze", pflag.ContinueOnError)
@@ -131,6 +134,7 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	fs.StringArrayVar(&a.Baseline, "baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
 	fs.StringVar(&f.keep, "keep", "", "with --state: delete hour files older than `DURATION` before the newest hour (14d, 36h, 90m)")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -139,6 +143,10 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 			return nil, err
 		}
 		return nil, usageError{err}
+	}
+	if f.version {
+		fmt.Fprint(stdout, version.String("loganalyze"))
+		return nil, pflag.ErrHelp
 	}
 	a.Paths = fs.Args()
 	if err := f.config(c, stderr, now); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,25 @@ func TestSinceUntil(t *testing.T) {
 	}
 	if len(rep.Timeline) != 15 || rep.Timeline[0].Minute != "2026-11-29T10:15:00+08:00" {
 		t.Errorf("timeline has %d minutes from %v", len(rep.Timeline), rep.Timeline)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, errs := runCLI(t, "--version")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, errs)
+	}
+	first, rest, _ := strings.Cut(out, "\n")
+	if !strings.HasPrefix(first, "loganalyze ") || !strings.HasSuffix(first, " "+runtime.Version()) {
+		t.Errorf("first line %q, want loganalyze VERSION %s", first, runtime.Version())
+	}
+	for line := range strings.Lines(rest) {
+		if !strings.HasPrefix(line, "vcs.") || !strings.Contains(line, "=") {
+			t.Errorf("line %q is not a vcs.key=value", line)
+		}
+	}
+	// --version needs no input and wins over the other flags.
+	if code, out2, _ := runCLI(t, "--version", "--json", "-", "/no/such.log"); code != 0 || out2 != out {
+		t.Errorf("with other flags: exit %d, %q", code, out2)
 	}
 }
