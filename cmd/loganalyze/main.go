@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,11 @@ const (
 	exitUsage    = 2
 	exitFindings = 3
 )
+
+// examples are the worked examples --help prints after the flags.
+//
+//go:embed help.txt
+var examples string
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now))
@@ -104,8 +110,8 @@ type rawFlags struct {
 	promTime, version                                       bool
 }
 
-// parseFlags reads the command line. --version writes to stdout and
-// returns pflag.ErrHelp, as --help does: the command is done, exit 0.
+// parseFlags reads the command line. --help and --version write to
+// stdout and return pflag.ErrHelp: the command is done, exit 0.
 func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (*config, error) {
 	c, f := &config{}, &rawFlags{}
 	a, in := &c.Config, &c.Config.Ingest
@@ -136,7 +142,7 @@ func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (
 	fs.StringVar(&f.keep, "keep", "", "with --state: delete hour files older than `DURATION` before the newest hour (14d, 36h, 90m)")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stdout, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s\n%s", fs.FlagUsages(), examples)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
