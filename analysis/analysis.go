@@ -47,6 +47,12 @@ type Config struct {
 	Accuracy float64
 	// Rules are the rules' settings; nil means rules.Default().
 	Rules *rules.Config
+	// Keep, when not zero, prunes the state directory's hour files that
+	// start Keep or more before its newest hour (state.Dir.Prune), under
+	// the same lock, after the window's hours are written. Now is the
+	// clock the newest hour is bounded by (nil: time.Now).
+	Keep time.Duration
+	Now  func() time.Time
 }
 
 // Result is a finished run.
@@ -110,6 +116,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	problems, err := history(ctx, dir, cfg, acc, baseline, mapping)
 	if err != nil {
 		return nil, err
+	}
+	if dir != nil && cfg.Keep > 0 {
+		now := time.Now
+		if cfg.Now != nil {
+			now = cfg.Now
+		}
+		if _, err := dir.Prune(cfg.Keep, now()); err != nil {
+			return nil, err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

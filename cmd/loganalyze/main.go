@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -16,9 +17,11 @@ import (
 
 	"loganalyze/analysis"
 	"loganalyze/ingest"
+	"loganalyze/internal/version"
 	"loganalyze/report"
 	"loganalyze/rules"
 	"loganalyze/sketch"
+	"loganalyze/state"
 )
 
 // Exit codes (SPEC §2).
@@ -28,6 +31,11 @@ const (
 	exitUsage    = 2
 	exitFindings = 3
 )
+
+// examples are the worked examples --help prints after the flags.
+//
+//go:embed help.txt
+var examples string
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now))
@@ -76,7 +84,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() ti
 // analyze parses the command line, runs the analysis and writes the
 // reports.
 func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) (int, error) {
-	c, err := parseFlags(args, stderr, now)
+	c, err := parseFlags(args, stdout, stderr, now)
 	if err != nil {
 		return 0, err
 	}
@@ -93,12 +101,14 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 // rawFlags are the flags whose values config checks and converts into
 // their meaning.
 type rawFlags struct {
-	format, tz, since, until, rules, failOn, progress, lang string
-	maps                                                    []string
-	promTime                                                bool
+	format, tz, since, until, rules, failOn, progress, lang, keep string
+	maps                                                          []string
+	promTime, version                                             bool
 }
 
-func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config, error) {
+// parseFlags reads the command line. --help and --version write to
+// stdout and return pflag.ErrHelp: the command is done, exit 0.
+func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (*config, error) {
 	c, f := &config{}, &rawFlags{}
 	a, in := &c.Config, &c.Config.Ingest
 	fs := pflag.NewFlagSet("loganalyze", pflag.ContinueOnError)
@@ -126,14 +136,20 @@ func parseFlags(args []string, stderr io.Writer, now func() time.Time) (*config,
 	fs.StringArrayVar(&a.Baseline, "baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
 	fs.StringVar(&f.lang, "lang", string(report.LangEn), "language of the Markdown and HTML reports: en or zh-CN (JSON and Prometheus keys never change)")
+	fs.StringVar(&f.keep, "keep", "", "with --state: delete hour files older than `DURATION` before the newest hour (14d, 36h, 90m)")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stdout, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s\n%s", fs.FlagUsages(), examples)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil, err
 		}
 		return nil, usageError{err}
+	}
+	if f.version {
+		fmt.Fprint(stdout, version.String("loganalyze"))
+		return nil, pflag.ErrHelp
 	}
 	a.Paths = fs.Args()
 	if err := f.config(c, stderr, now); err != nil {
@@ -200,6 +216,15 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 	}
 	if f.promTime {
 		c.promOpts.Timestamp = now()
+	}
+	if f.keep != "" {
+		if a.StateDir == "" {
+			return usagef("--keep: needs --state, the directory to prune")
+		}
+		a.Now = now
+		if a.Keep, err = state.ParseKeep(f.keep); err != nil {
+			return usageError{fmt.Errorf("--keep: %w", err)}
+		}
 	}
 	if len(c.md)+len(c.json)+len(c.html)+len(c.prom) == 0 {
 		c.md = []string{"-"}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -145,7 +146,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--fail-on", "sometimes", "x"}, 2, "--fail-on"},
 		{[]string{"--map", "nonsense", "x"}, 1, "--map"},
 		{[]string{"/no/such.log"}, 1, `cannot open "/no/such.log"`},
-		{[]string{"--help"}, 0, "Usage: loganalyze"},
+		{[]string{"--keep", "3h", "x"}, 2, "--keep: needs --state"},
 	} {
 		code, _, errs := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) {
@@ -206,5 +207,90 @@ func TestSinceUntil(t *testing.T) {
 	}
 	if len(rep.Timeline) != 15 || rep.Timeline[0].Minute != "2026-11-29T10:15:00+08:00" {
 		t.Errorf("timeline has %d minutes from %v", len(rep.Timeline), rep.Timeline)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"--help", "-h"} {
+		code, out, errs := runCLI(t, arg)
+		if code != 0 || errs != "" {
+			t.Errorf("%s: exit %d, stderr %q; want 0 and nothing", arg, code, errs)
+		}
+		for _, want := range []string{
+			"Usage: loganalyze [flags] PATH...",
+			"--keep DURATION", "--version", "--state DIR", "--fail-on",
+			// The worked examples: the cron line, an ad-hoc dump, a weekly roll-up.
+			"loganalyze --since -1h --state /var/lib/loganalyze --keep 14d \\\n",
+			"--fail-on crit /data/logs/\n",
+			"loganalyze --tz Asia/Shanghai --md - --json dump.json ./dump/*.jsonl.gz\n",
+			"loganalyze report --state /srv/state/gw-a --state /srv/state/gw-b \\\n    --since -168h --html week.html",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: the help lacks %q", arg, want)
+			}
+		}
+	}
+}
+
+// TestHelpFlagsInREADME checks that every flag --help lists has a row in
+// the README's flag table, and every row names a flag --help lists.
+func TestHelpFlagsInREADME(t *testing.T) {
+	_, out, _ := runCLI(t, "--help")
+	help := map[string]bool{}
+	for line := range strings.Lines(out) {
+		fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "-j, "))
+		if len(fields) > 0 && strings.HasPrefix(fields[0], "--") {
+			help[strings.TrimSuffix(strings.Split(fields[0], "[")[0], ",")] = true
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := map[string]bool{}
+	for line := range strings.Lines(string(readme)) {
+		if !strings.HasPrefix(line, "| `--") {
+			continue
+		}
+		cell := strings.SplitN(line, "|", 3)[1]
+		for _, part := range strings.Split(cell, "`") {
+			if name, _, _ := strings.Cut(part, " "); strings.HasPrefix(name, "--") {
+				table[name] = true
+			}
+		}
+	}
+	delete(table, "--help") // pflag's own, not in the list
+	if len(help) < 20 {
+		t.Fatalf("read %d flags from --help: %v", len(help), help)
+	}
+	for name := range help {
+		if !table[name] {
+			t.Errorf("%s is in --help but not in the README's flag table", name)
+		}
+	}
+	for name := range table {
+		if !help[name] {
+			t.Errorf("%s is in the README's flag table but not in --help", name)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, errs := runCLI(t, "--version")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, errs)
+	}
+	first, rest, _ := strings.Cut(out, "\n")
+	if !strings.HasPrefix(first, "loganalyze ") || !strings.HasSuffix(first, " "+runtime.Version()) {
+		t.Errorf("first line %q, want loganalyze VERSION %s", first, runtime.Version())
+	}
+	for line := range strings.Lines(rest) {
+		if !strings.HasPrefix(line, "vcs.") || !strings.Contains(line, "=") {
+			t.Errorf("line %q is not a vcs.key=value", line)
+		}
+	}
+	// --version needs no input and wins over the other flags.
+	if code, out2, _ := runCLI(t, "--version", "--json", "-", "/no/such.log"); code != 0 || out2 != out {
+		t.Errorf("with other flags: exit %d, %q", code, out2)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,5 +112,79 @@ func TestStateLockedByAnotherProcess(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "--state", st, "--json", os.DevNull, p); code != 0 {
 		t.Errorf("after the other run ended: exit %d: %s", code, errs)
+	}
+}
+
+// storedHours lists the hour files of a state directory, sorted.
+func storedHours(t *testing.T, dir string) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.sketch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		names[i] = filepath.Base(n)
+	}
+	return names
+}
+
+func TestKeepPrunesOldHours(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	// Six hours before the tests' clock (11:00 UTC), one file each.
+	first := fixedNow().Add(-6 * time.Hour)
+	var paths, hours []string
+	for i := range 6 {
+		start := first.Add(time.Duration(i) * time.Hour)
+		paths = append(paths, writeHour(t, dir, fmt.Sprintf("h%d.jsonl", i), genHour(uint64(10+i), 100, start)))
+		hours = append(hours, start.UTC().Format("2006-01-02T15")+".sketch")
+	}
+	args := append([]string{"--state", st, "--json", os.DevNull}, paths...)
+	if code, _, errs := runCLI(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if got := storedHours(t, st); !slices.Equal(got, hours) {
+		t.Fatalf("stored %q, want %q", got, hours)
+	}
+	foreign := []string{"README", "2026-11-29T01.sketch.bak", "2026-11-29T02.sketch"}
+	for _, name := range foreign {
+		if err := os.WriteFile(filepath.Join(st, name), []byte("not ours"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The same run with --keep 3h: the newest three hours stay.
+	args = append([]string{"--keep", "3h"}, args...)
+	if code, _, errs := runCLI(t, args...); code != 0 {
+		t.Fatalf("--keep 3h: exit %d: %s", code, errs)
+	}
+	want := append([]string{"2026-11-29T02.sketch"}, hours[3:]...)
+	if got := storedHours(t, st); !slices.Equal(got, want) {
+		t.Errorf("after --keep 3h: %q, want %q", got, want)
+	}
+	for _, name := range append(foreign, "lock") {
+		if _, err := os.Stat(filepath.Join(st, name)); err != nil {
+			t.Errorf("--keep removed %s: %v", name, err)
+		}
+	}
+}
+
+func TestKeepBadValues(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	p := writeHour(t, dir, "h.jsonl", genHour(3, 50, hourStart))
+	for _, c := range []struct{ keep, msg string }{
+		{"3", `--keep: cannot parse "3"`},
+		{"fortnight", `--keep: cannot parse "fortnight"`},
+		{"2w", `--keep: cannot parse "2w"`},
+		{"0h", `--keep: want a positive duration, got "0h"`},
+		{"-14d", `--keep: want a positive duration, got "-14d"`},
+	} {
+		code, _, errs := runCLI(t, "--state", st, "--keep", c.keep, "--json", os.DevNull, p)
+		if code != 2 || !strings.Contains(errs, c.msg) {
+			t.Errorf("--keep %s: exit %d, %q; want 2 with %q", c.keep, code, errs, c.msg)
+		}
+	}
+	if _, err := os.Stat(st); err == nil {
+		t.Error("a bad --keep still opened the state directory")
 	}
 }
