@@ -20,7 +20,8 @@ const MaxSeen = 40
 // MaxLine is the longest line read; a longer one is a bad line.
 const MaxLine = 1 << 20
 
-// chunkSize is how many bytes of lines one unit of work holds.
+// chunkSize is how many bytes of a JSON document's elements one unit of
+// work holds.
 const chunkSize = 256 << 10
 
 // Options configure a run of the pipeline.
@@ -41,6 +42,9 @@ type Options struct {
 	Stdin       io.Reader // read for the path "-"
 	// Progress, when set, is updated as the run goes.
 	Progress *Progress
+	// blockSize is the bytes per read of a text file; 0 is blockSize.
+	// Tests make it small to cut lines at every place.
+	blockSize int
 }
 
 // Sink consumes records. Each worker has its own, so a Sink need not be
@@ -217,6 +221,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 		p.given = append(p.given, f)
 	}
 	p.pool.New = func() any { b := make([]byte, 0, chunkSize+MaxLine+1); return &b }
+	p.blocks = newBlocks(cap(p.work)+opts.Workers+2, opts.blockSize)
 	sinks := make([]S, opts.Workers)
 	tallies := make([]*tally, opts.Workers)
 	var wg sync.WaitGroup
@@ -276,8 +281,9 @@ func (emptyReader) Read([]byte) (int, error) { return 0, io.EOF }
 type pipeline struct {
 	opts   Options
 	work   chan unit
-	pool   sync.Pool
-	reader *tally // bad lines found by the reader (over-long lines, bad rows)
+	pool   sync.Pool // the buffers of JSON documents' elements
+	blocks *blocks   // the buffers of text files' lines
+	reader *tally    // bad lines found by the reader (over-long lines, bad rows)
 	// The compiled log formats: given (Options.LogFormats), then known.
 	given, known []*logFormat
 }
@@ -321,10 +327,13 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			} else {
 				l, data = data, nil
 			}
+			long := len(l) > MaxLine
 			if n := len(l); n > 0 && l[n-1] == '\r' {
 				l = l[:n-1]
 			}
-			if !blank(l) {
+			if long {
+				t.bad(u.file, line, errLongLine)
+			} else if !blank(l) {
 				rec.reset(u.file.cfg.schema)
 				if err := lp.Parse(l, &rec); err != nil {
 					t.bad(u.file, line, err.Error())
@@ -341,7 +350,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 		}
 		p.opts.Progress.Records.Add(c.records - records)
 		if u.buf != nil {
-			p.pool.Put(u.buf)
+			p.blocks.put(u.buf)
 		}
 	}
 }
@@ -413,7 +422,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format == JSONDoc {
 		return p.readDoc(fs, br)
 	}
-	return p.readLines(fs, br)
+	return p.readLines(fs, br, r)
 }
 
 // textFormat returns the format, given or known, that the most of the
@@ -428,67 +437,6 @@ func (p *pipeline) textFormat(head []byte) *logFormat {
 		return p.given[0]
 	}
 	return nil
-}
-
-// readLines cuts the content into chunks of whole lines.
-func (p *pipeline) readLines(fs *fileState, br *bufio.Reader) error {
-	line := int64(1)
-	if fs.format == CSV || fs.format == TSV {
-		h, err := br.ReadSlice('\n')
-		if err != nil && err != io.EOF {
-			return readError(err)
-		}
-		fs.cfg.header = bytes.TrimRight(append([]byte(nil), h...), "\r\n")
-		p.applySource(fs, headerNames(fs.cfg.header, fs.format))
-		line++
-	}
-	buf := p.pool.Get().(*[]byte)
-	chunk := (*buf)[:0]
-	start := line
-	flush := func() {
-		if len(chunk) > 0 {
-			*buf = chunk
-			p.work <- unit{file: fs, line: start, data: chunk, buf: buf}
-			buf = p.pool.Get().(*[]byte)
-		}
-		chunk = (*buf)[:0]
-		start = line
-	}
-	for {
-		l, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			flush()
-			p.reader.bad(fs, line, fmt.Sprintf("line longer than %d bytes", MaxLine))
-			for err == bufio.ErrBufferFull {
-				_, err = br.ReadSlice('\n')
-			}
-			line++
-			start = line
-			if err != nil {
-				flush()
-				if err == io.EOF {
-					return nil
-				}
-				return readError(err)
-			}
-			continue
-		}
-		if len(l) > 0 {
-			chunk = append(chunk, l...)
-			line++
-			if len(chunk) >= chunkSize {
-				flush()
-			}
-		}
-		if err != nil {
-			flush()
-			p.pool.Put(buf)
-			if err == io.EOF {
-				return nil
-			}
-			return readError(err)
-		}
-	}
 }
 
 // readError names a read failure the way the report shows it.
