@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,3 +61,37 @@ func BenchmarkIngestCLS(b *testing.B) {
 	})
 	benchRun(b, path, size, runtime.NumCPU())
 }
+
+// benchRead measures reading and parsing alone: the sink only counts.
+func benchRead(b *testing.B, name string, workers int, write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)) {
+	path, size := benchFile(b, 200_000, name, func(buf *bytes.Buffer, r []gen.Request) error {
+		_, err := write(buf, r, gen.WriteOptions{})
+		return err
+	})
+	b.SetBytes(size)
+	b.ReportAllocs()
+	cpu0, runs := cpuTime(), 0
+	for b.Loop() {
+		runs++
+		sinks, res, err := ingest.Run([]string{path}, ingest.Options{Workers: workers}, func() *countSink { return &countSink{} })
+		if err != nil || res.Records() == 0 {
+			b.Fatal(err)
+		}
+		n := int64(0)
+		for _, s := range sinks {
+			n += s.n
+		}
+		if n != res.Records() {
+			b.Fatalf("sinks saw %d records of %d", n, res.Records())
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(runs), "cpu-ns/op")
+}
+
+func BenchmarkReadJSONL(b *testing.B) {
+	b.Run("workers=1", func(b *testing.B) { benchRead(b, "read.jsonl", 1, gen.WriteJSONL) })
+	b.Run("workers=ncpu", func(b *testing.B) { benchRead(b, "read.jsonl", 0, gen.WriteJSONL) })
+}
+
+func BenchmarkReadCSV(b *testing.B)   { benchRead(b, "read.csv", 0, gen.WriteCSV) }
+func BenchmarkReadNginx(b *testing.B) { benchRead(b, "read.log", 0, gen.WriteNginx) }

@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"time"
 	"unicode/utf8"
 )
@@ -22,8 +24,9 @@ type jsonParser struct {
 	// The last line's keys and their bindings: JSON lines from one
 	// source repeat their keys in the same order, so most look-ups are a
 	// byte comparison.
-	cacheKeys [][]byte
-	cacheBind []Bindings
+	cacheKeys  [][]byte
+	cacheBind  []Bindings
+	cachePlain []bool // the key holds no backslash
 }
 
 func newJSONParser(s *Schema, loc *time.Location) *jsonParser {
@@ -73,9 +76,13 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 		if s.i >= len(s.b) || s.b[s.i] != '"' {
 			return s.fail("want a key")
 		}
-		key, err := p.str(s)
-		if err != nil {
-			return err
+		var key []byte
+		bind, known := p.sameKey(s, n, prefix)
+		if !known {
+			var err error
+			if key, err = p.str(s); err != nil {
+				return err
+			}
 		}
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != ':' {
@@ -86,10 +93,12 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 		if s.i >= len(s.b) {
 			return s.fail("truncated")
 		}
-		var bind Bindings
-		if prefix == nil {
+		switch {
+		case known:
+			key = p.cacheKeys[n]
+		case prefix == nil:
 			bind = p.lookupTop(n, key)
-		} else {
+		default:
 			bind = p.lookupNested(depth, prefix, key)
 		}
 		switch c := s.b[s.i]; {
@@ -178,6 +187,23 @@ func checkLiteral(tok []byte) error {
 	return errors.New("want a value")
 }
 
+// sameKey reads the top-level key at s.i when its bytes are those of the
+// n-th key of the last line, and returns its bindings: one comparison in
+// place of scanning the key and looking it up. A cached key holding a
+// backslash is left to str, so a match is never an escaped quote.
+func (p *jsonParser) sameKey(s *scanner, n int, prefix []byte) (Bindings, bool) {
+	if prefix != nil || n >= len(p.cacheKeys) || !p.cachePlain[n] {
+		return nil, false
+	}
+	k := p.cacheKeys[n]
+	end := s.i + 1 + len(k)
+	if end >= len(s.b) || s.b[end] != '"' || string(s.b[s.i+1:end]) != string(k) {
+		return nil, false
+	}
+	s.i = end + 1
+	return p.cacheBind[n], true
+}
+
 func (p *jsonParser) lookupTop(n int, key []byte) Bindings {
 	if n < len(p.cacheKeys) && string(p.cacheKeys[n]) == string(key) {
 		return p.cacheBind[n]
@@ -187,9 +213,11 @@ func (p *jsonParser) lookupTop(n int, key []byte) Bindings {
 		for len(p.cacheKeys) <= n {
 			p.cacheKeys = append(p.cacheKeys, nil)
 			p.cacheBind = append(p.cacheBind, nil)
+			p.cachePlain = append(p.cachePlain, false)
 		}
 		p.cacheKeys[n] = append(p.cacheKeys[n][:0], key...)
 		p.cacheBind[n] = b
+		p.cachePlain[n] = bytes.IndexByte(key, '\\') < 0
 	}
 	return b
 }
@@ -236,18 +264,36 @@ func (p *jsonParser) isPrefix(prefix, key []byte) bool {
 func (p *jsonParser) str(s *scanner) ([]byte, error) {
 	s.i++ // '"'
 	start := s.i
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case '"':
-			v := s.b[start:s.i]
-			s.i++
-			return v, nil
-		case '\\':
-			return p.strEscaped(s, start)
-		}
-		s.i++
+	s.i = quoteOrEscape(s.b, s.i)
+	if s.i >= len(s.b) {
+		return nil, s.fail("unterminated string")
 	}
-	return nil, s.fail("unterminated string")
+	if s.b[s.i] == '\\' {
+		return p.strEscaped(s, start)
+	}
+	v := s.b[start:s.i]
+	s.i++
+	return v, nil
+}
+
+// quoteOrEscape returns the index of the first '"' or '\\' in b from i,
+// or len(b): eight bytes at a time, by the bit trick that finds a zero
+// byte in a word (its lowest set bit is exact).
+func quoteOrEscape(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q, e := w^(ones*'"'), w^(ones*'\\')
+		if m := ((q-ones)&^q | (e-ones)&^e) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return i
 }
 
 func (p *jsonParser) strEscaped(s *scanner, start int) ([]byte, error) {

@@ -1,16 +1,13 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -20,7 +17,8 @@ const MaxSeen = 40
 // MaxLine is the longest line read; a longer one is a bad line.
 const MaxLine = 1 << 20
 
-// chunkSize is how many bytes of lines one unit of work holds.
+// chunkSize is how many bytes of a JSON document's elements one unit of
+// work holds.
 const chunkSize = 256 << 10
 
 // Options configure a run of the pipeline.
@@ -41,72 +39,15 @@ type Options struct {
 	Stdin       io.Reader // read for the path "-"
 	// Progress, when set, is updated as the run goes.
 	Progress *Progress
+	// blockSize is the bytes per read of a text file; 0 is blockSize.
+	// Tests make it small to cut lines at every place.
+	blockSize int
 }
 
 // Sink consumes records. Each worker has its own, so a Sink need not be
 // safe for concurrent use; the record is valid only during the call.
 type Sink interface {
 	Add(r *Record)
-}
-
-// FileStats describes one input after the run.
-type FileStats struct {
-	Path   string
-	Format Format
-	// Source is the program that wrote the file (SPEC §3 "Sources"), as
-	// detected or forced; "" when no known source matched.
-	Source string
-	// Seen lists the field names the file's first record carried, in
-	// their own spelling (at most MaxSeen), so a report that could read
-	// nothing can say what was there.
-	Seen     []string
-	Records  int64
-	BadLines int64
-	// Incomplete is set when the file could not be read to its end
-	// (truncated compression, damaged Parquet/Arrow); Reason says why.
-	Incomplete bool
-	Reason     string
-}
-
-// Problem is one sampled bad line.
-type Problem struct {
-	File   string
-	Line   int64 // line, or row for columnar files, from 1
-	Reason string
-}
-
-func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason) }
-
-// Result is what a run read.
-type Result struct {
-	Files    []FileStats
-	Problems []Problem // the first MaxProblems bad lines of each file, in file order
-}
-
-// Records returns the number of records read from all files.
-func (r *Result) Records() (n int64) {
-	for _, f := range r.Files {
-		n += f.Records
-	}
-	return n
-}
-
-// BadLines returns the number of bad lines in all files.
-func (r *Result) BadLines() (n int64) {
-	for _, f := range r.Files {
-		n += f.BadLines
-	}
-	return n
-}
-
-// Incomplete reports whether some file could not be read to its end.
-func (r *Result) Incomplete() bool {
-	for _, f := range r.Files {
-		if f.Incomplete {
-			return true
-		}
-	}
-	return false
 }
 
 // fileState is one input while it is read. The reader fills it before
@@ -133,46 +74,6 @@ type unit struct {
 	buf   *[]byte   // returned to the pool when done
 	recs  []Record
 	batch *colBatch // returned to batchPool when done
-}
-
-// counters are one worker's (or the reader's) tallies for one file.
-type counters struct {
-	records, bad int64
-	problems     []Problem
-}
-
-type tally struct {
-	max   int
-	files []counters
-	badN  *atomic.Int64 // the run's progress count of bad lines
-}
-
-func (t *tally) get(i int) *counters {
-	for len(t.files) <= i {
-		t.files = append(t.files, counters{})
-	}
-	return &t.files[i]
-}
-
-// bad counts a bad line and keeps it if it is among the first t.max lines
-// of its file seen so far.
-func (t *tally) bad(fs *fileState, line int64, reason string) {
-	c := t.get(fs.index)
-	c.bad++
-	t.badN.Add(1)
-	if len(c.problems) < t.max {
-		c.problems = append(c.problems, Problem{File: fs.path, Line: line, Reason: reason})
-		return
-	}
-	worst := 0
-	for i := range c.problems {
-		if c.problems[i].Line > c.problems[worst].Line {
-			worst = i
-		}
-	}
-	if line < c.problems[worst].Line {
-		c.problems[worst] = Problem{File: fs.path, Line: line, Reason: reason}
-	}
 }
 
 // Run reads every path (files, directories, globs, "-" for stdin) with
@@ -217,6 +118,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 		p.given = append(p.given, f)
 	}
 	p.pool.New = func() any { b := make([]byte, 0, chunkSize+MaxLine+1); return &b }
+	p.blocks = newBlocks(cap(p.work)+opts.Workers+2, opts.blockSize)
 	sinks := make([]S, opts.Workers)
 	tallies := make([]*tally, opts.Workers)
 	var wg sync.WaitGroup
@@ -276,8 +178,9 @@ func (emptyReader) Read([]byte) (int, error) { return 0, io.EOF }
 type pipeline struct {
 	opts   Options
 	work   chan unit
-	pool   sync.Pool
-	reader *tally // bad lines found by the reader (over-long lines, bad rows)
+	pool   sync.Pool // the buffers of JSON documents' elements
+	blocks *blocks   // the buffers of text files' lines
+	reader *tally    // bad lines found by the reader (over-long lines, bad rows)
 	// The compiled log formats: given (Options.LogFormats), then known.
 	given, known []*logFormat
 }
@@ -321,10 +224,13 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			} else {
 				l, data = data, nil
 			}
+			long := len(l) > MaxLine
 			if n := len(l); n > 0 && l[n-1] == '\r' {
 				l = l[:n-1]
 			}
-			if !blank(l) {
+			if long {
+				t.bad(u.file, line, errLongLine)
+			} else if !blank(l) {
 				rec.reset(u.file.cfg.schema)
 				if err := lp.Parse(l, &rec); err != nil {
 					t.bad(u.file, line, err.Error())
@@ -341,7 +247,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 		}
 		p.opts.Progress.Records.Add(c.records - records)
 		if u.buf != nil {
-			p.pool.Put(u.buf)
+			p.blocks.put(u.buf)
 		}
 	}
 }
@@ -356,195 +262,4 @@ func blank(l []byte) bool {
 		}
 	}
 	return true
-}
-
-// readFile opens one input, detects its compression and format and sends
-// its content to the workers. An error means the file was read only in
-// part (or not at all); what was read before it counts.
-func (p *pipeline) readFile(fs *fileState) error {
-	rc, err := open(fs.path, p.opts.Stdin)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	r, name, err := decompress(countingReader{rc, &p.opts.Progress.BytesRead}, fs.path)
-	if err != nil {
-		return err
-	}
-	br := bufio.NewReaderSize(r, MaxLine+1)
-	head, _ := br.Peek(4096)
-	fs.format = p.opts.Format
-	forced := fs.format != Auto && fs.format != ""
-	if !forced {
-		fs.format = byExtension(name)
-	}
-	if fs.format == Auto {
-		fs.format = sniff(head, len(p.given) > 0)
-	}
-	if fs.format == JSONDoc || fs.format == JSONL && !forced {
-		fs.format = jsonShape(br, fs.cfg.schema)
-	}
-	if fs.format.columnar() {
-		return p.readColumnar(fs, br, r, rc)
-	}
-	if fs.format == JSONL {
-		// The first line's keys tell the source; a long first line is
-		// peeked further than the sniffing head.
-		first, _ := br.Peek(64 << 10)
-		p.applySource(fs, jsonKeys(firstLine(first), MaxSeen))
-	} else if fs.format == CLB {
-		fs.source = "clb"
-		p.applySource(fs, nil)
-	}
-	if fs.format == Nginx {
-		fs.cfg.nginx = p.textFormat(head)
-	}
-	if src, seen := describeText(fs.format, &fs.cfg, head); src != "" || seen != nil {
-		if fs.source == "" {
-			fs.source = src
-		}
-		if fs.seen == nil {
-			fs.seen = seen
-		}
-	}
-	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
-		return err
-	}
-	if fs.format == JSONDoc {
-		return p.readDoc(fs, br)
-	}
-	return p.readLines(fs, br)
-}
-
-// textFormat returns the format, given or known, that the most of the
-// first lines of head follow; the first given one when none fits, so that
-// the bad lines say why; nil when none is given and none fits.
-func (p *pipeline) textFormat(head []byte) *logFormat {
-	cands := append(append([]*logFormat(nil), p.given...), p.known...)
-	if f := pickLogFormat(head, cands); f != nil {
-		return f
-	}
-	if len(p.given) > 0 {
-		return p.given[0]
-	}
-	return nil
-}
-
-// readLines cuts the content into chunks of whole lines.
-func (p *pipeline) readLines(fs *fileState, br *bufio.Reader) error {
-	line := int64(1)
-	if fs.format == CSV || fs.format == TSV {
-		h, err := br.ReadSlice('\n')
-		if err != nil && err != io.EOF {
-			return readError(err)
-		}
-		fs.cfg.header = bytes.TrimRight(append([]byte(nil), h...), "\r\n")
-		p.applySource(fs, headerNames(fs.cfg.header, fs.format))
-		line++
-	}
-	buf := p.pool.Get().(*[]byte)
-	chunk := (*buf)[:0]
-	start := line
-	flush := func() {
-		if len(chunk) > 0 {
-			*buf = chunk
-			p.work <- unit{file: fs, line: start, data: chunk, buf: buf}
-			buf = p.pool.Get().(*[]byte)
-		}
-		chunk = (*buf)[:0]
-		start = line
-	}
-	for {
-		l, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			flush()
-			p.reader.bad(fs, line, fmt.Sprintf("line longer than %d bytes", MaxLine))
-			for err == bufio.ErrBufferFull {
-				_, err = br.ReadSlice('\n')
-			}
-			line++
-			start = line
-			if err != nil {
-				flush()
-				if err == io.EOF {
-					return nil
-				}
-				return readError(err)
-			}
-			continue
-		}
-		if len(l) > 0 {
-			chunk = append(chunk, l...)
-			line++
-			if len(chunk) >= chunkSize {
-				flush()
-			}
-		}
-		if err != nil {
-			flush()
-			p.pool.Put(buf)
-			if err == io.EOF {
-				return nil
-			}
-			return readError(err)
-		}
-	}
-}
-
-// readError names a read failure the way the report shows it.
-func readError(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("truncated: %w", err)
-	}
-	return err
-}
-
-// applySource picks the file's schema from the field names its first
-// record carries (or the --source given), and notes them for the report.
-func (p *pipeline) applySource(fs *fileState, names []string) {
-	if fs.seen == nil && len(names) > 0 {
-		fs.seen = names[:min(len(names), MaxSeen):min(len(names), MaxSeen)]
-	}
-	sch, name, loc := p.opts.Schema.ForNames(names, p.opts.Source)
-	fs.cfg.schema = sch
-	if name != "" {
-		fs.source = name
-	}
-	if loc != nil {
-		fs.cfg.loc = loc
-	}
-}
-
-// firstLine returns the first line of b that is not blank, without its
-// line end (cut at the end of b when b holds no full line).
-func firstLine(b []byte) []byte {
-	for len(b) > 0 {
-		l := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			l, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
-		l = bytes.TrimRight(l, "\r")
-		if !blank(l) {
-			return l
-		}
-	}
-	return nil
-}
-
-// headerNames splits a CSV or TSV header into column names.
-func headerNames(header []byte, f Format) []string {
-	sep := byte(',')
-	if f == TSV {
-		sep = '\t'
-	}
-	var names []string
-	for _, n := range bytes.Split(bytes.TrimPrefix(header, utf8BOM), []byte{sep}) {
-		n = bytes.Trim(bytes.TrimSpace(n), `"`)
-		if len(n) > 0 {
-			names = append(names, string(n))
-		}
-	}
-	return names
 }

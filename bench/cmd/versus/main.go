@@ -1,34 +1,27 @@
-// Command versus times the whole loganalyze analysis against DuckDB
-// computing one grouped quantile query over the same generated log, as
-// JSON lines and as CSV, and prints the medians side by side.
+// Command versus times the whole loganalyze analysis against what a user
+// would reach for instead, on the same generated logs in the same run:
+// DuckDB computing one grouped quantile query over JSON lines, CSV and
+// Parquet, and GoAccess reading nginx text. The runs of the two sides
+// alternate, and the table gives the medians side by side.
 //
-//	cd bench && go run ./cmd/versus -n 1000000 -runs 5
+//	cd bench && go run ./cmd/versus -n 2000000 -runs 3
 package main
 
 import (
 	"bufio"
-	"bytes"
-	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	_ "github.com/duckdb/duckdb-go/v2"
-
-	"loganalyze/analysis"
 	"loganalyze/gen"
-	"loganalyze/ingest"
-	"loganalyze/report"
 )
 
 func main() {
@@ -38,13 +31,36 @@ func main() {
 	}
 }
 
-func run() error {
-	n := flag.Int("n", 1_000_000, "generated requests of background traffic")
-	runs := flag.Int("runs", 5, "timed runs of each side")
-	threads := flag.Int("threads", 2, "loganalyze workers and DuckDB threads")
-	dir := flag.String("dir", "", "directory for the generated files (default: a temporary one)")
-	flag.Parse()
+// input is one generated log and what loganalyze is timed against on it.
+type input struct {
+	key   string // as -formats names it
+	name  string // as the table shows it
+	file  string // under the directory
+	n     int    // requests of background traffic
+	write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)
+	other contender
+}
 
+// row is one line of the table.
+type row struct {
+	name, other string
+	lines, size int64
+	la, them    time.Duration // medians
+	rss         int64         // loganalyze's largest peak RSS over its runs
+}
+
+func run() error {
+	n := flag.Int("n", 2_000_000, "generated requests of background traffic for JSON lines, CSV and Parquet")
+	nginxN := flag.Int("nginx-n", 500_000, "generated requests for the nginx text log")
+	runs := flag.Int("runs", 3, "timed runs of each side, alternating")
+	threads := flag.Int("threads", 2, "loganalyze workers, DuckDB threads and GoAccess jobs")
+	dir := flag.String("dir", "", "directory for the generated files (default: a temporary one)")
+	bin := flag.String("loganalyze", "", "loganalyze binary to time (default: built from ../cmd/loganalyze)")
+	only := flag.String("formats", "jsonl,csv,parquet,nginx", "comma list of the inputs to time")
+	flag.Parse()
+	if *runs < 1 || *threads < 1 {
+		return errors.New("-runs and -threads must be at least 1")
+	}
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "versus")
 		if err != nil {
@@ -53,152 +69,142 @@ func run() error {
 		defer os.RemoveAll(d)
 		*dir = d
 	}
-	jsonl, csv := filepath.Join(*dir, "versus.jsonl"), filepath.Join(*dir, "versus.csv")
-	if err := generate(*n, jsonl, csv); err != nil {
-		return err
+	if *bin == "" {
+		*bin = filepath.Join(*dir, "loganalyze")
+		if err := buildLoganalyze(*bin); err != nil {
+			return fmt.Errorf("cannot build loganalyze: %w", err)
+		}
 	}
-	// The generated requests are garbage now; return their memory so the
-	// peak measured below is loganalyze's own.
-	runtime.GC()
-	debug.FreeOSMemory()
-
-	type row struct {
-		name     string
-		size     int64
-		la, duck time.Duration
-		rss      int64
+	inputs := []input{
+		{"jsonl", "JSON lines", "versus.jsonl", *n, gen.WriteJSONL, &duckdb{reader: "read_json"}},
+		{"csv", "CSV", "versus.csv", *n, gen.WriteCSV, &duckdb{reader: "read_csv"}},
+		{"parquet", "Parquet", "versus.parquet", *n, gen.WriteParquet, &duckdb{reader: "read_parquet"}},
+		{"nginx", "nginx text", "versus.log", *nginxN, gen.WriteNginx, &goaccess{}},
 	}
 	var rows []row
-	for _, in := range []struct{ name, path, reader string }{
-		{"JSON lines", jsonl, "read_json_auto"},
-		{"CSV", csv, "read_csv"},
-	} {
-		st, err := os.Stat(in.path)
+	for _, in := range inputs {
+		if !slices.Contains(strings.Split(*only, ","), in.key) {
+			continue
+		}
+		r, err := measure(in, *dir, *bin, *threads, *runs)
 		if err != nil {
-			return err
-		}
-		r := row{name: in.name, size: st.Size(), rss: -1}
-		runtime.GC()
-		debug.FreeOSMemory()
-		resetPeakRSS()
-		var times []time.Duration
-		for range *runs {
-			d, err := timeLoganalyze(in.path, *threads)
-			if err != nil {
-				return err
-			}
-			times = append(times, d)
-		}
-		r.la = median(times)
-		r.rss = peakRSS()
-		fmt.Fprintf(os.Stderr, "loganalyze %s: %v\n", in.name, times)
-		if r.duck, err = timeDuckDB(in.path, in.reader, *threads, *runs); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", in.name, err)
 		}
 		rows = append(rows, r)
 	}
+	printTable(rows, *runs, *threads)
+	return nil
+}
 
-	fmt.Printf("%d requests, %d runs each, median wall time, %d threads, %s/%s, %d CPUs\n\n",
-		*n, *runs, *threads, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
-	fmt.Println("| input | size | loganalyze (whole analysis) | DuckDB (one GROUP BY quantile query) | loganalyze / DuckDB | loganalyze peak RSS |")
-	fmt.Println("|---|---|---|---|---|---|")
+// buildLoganalyze builds the command of the loganalyze module this one
+// replaces (../), in that module, with its own go.sum.
+func buildLoganalyze(bin string) error {
+	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "loganalyze").Output()
+	if err != nil {
+		return err
+	}
+	build := exec.Command("go", "build", "-o", bin, "./cmd/loganalyze")
+	build.Dir = strings.TrimSpace(string(root))
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	return build.Run()
+}
+
+// measure generates in's file and times both sides on it, alternating.
+func measure(in input, dir, bin string, threads, runs int) (row, error) {
+	path := filepath.Join(dir, in.file)
+	lines, err := generate(in, path)
+	if err != nil {
+		return row{}, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return row{}, err
+	}
+	if err := in.other.prepare(path, threads); err != nil {
+		return row{}, err
+	}
+	defer in.other.close()
+	r := row{name: in.name, other: in.other.name(), lines: lines, size: st.Size()}
+	var las, thems []time.Duration
+	for range runs {
+		d, rss, err := timeLoganalyze(bin, path, dir, threads)
+		if err != nil {
+			return row{}, err
+		}
+		las, r.rss = append(las, d), max(r.rss, rss)
+		if d, err = in.other.time(); err != nil {
+			return row{}, err
+		}
+		thems = append(thems, d)
+	}
+	fmt.Fprintf(os.Stderr, "%s: loganalyze %v, %s %v\n", in.name, las, r.other, thems)
+	r.la, r.them = median(las), median(thems)
+	return r, nil
+}
+
+// generate writes in's log to path and returns its number of lines.
+func generate(in input, path string) (int64, error) {
+	reqs := gen.Generate(gen.Config{Seed: 1, N: in.n, Plants: gen.All})
+	out, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriterSize(out, 1<<20)
+	_, err = in.write(w, reqs, gen.WriteOptions{})
+	if err = errors.Join(err, w.Flush(), out.Close()); err != nil {
+		return 0, fmt.Errorf("cannot write %q: %w", path, err)
+	}
+	return int64(len(reqs)), nil
+}
+
+// timeLoganalyze runs `loganalyze --json FILE.json FILE` as a user would
+// and returns its wall time and peak RSS (0 when unknown). The peak is
+// read by /usr/bin/time: the kernel's count for a child of this process
+// would start from this process's own resident set, DuckDB's included.
+func timeLoganalyze(bin, path, dir string, threads int) (time.Duration, int64, error) {
+	args := []string{bin, "--workers", fmt.Sprint(threads), "--json", filepath.Join(dir, "report.json"), path}
+	peak := filepath.Join(dir, "peak-rss")
+	os.Remove(peak)
+	if _, err := os.Stat("/usr/bin/time"); err == nil {
+		args = append([]string{"/usr/bin/time", "-f", "%M", "-o", peak}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return 0, 0, fmt.Errorf("loganalyze: %v: %s", err, stderr.String())
+	}
+	d := time.Since(start)
+	var kb int64
+	if b, err := os.ReadFile(peak); err == nil {
+		fmt.Sscan(string(b), &kb)
+	}
+	return d, kb << 10, nil
+}
+
+func printTable(rows []row, runs, threads int) {
+	fmt.Printf("median of %d alternating runs, %d threads each, %s/%s, %d CPUs\n\n",
+		runs, threads, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	fmt.Println("| input | lines | size | other tool | its time | loganalyze | speed ratio (other / loganalyze) | loganalyze peak RSS |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		rss := "n/a"
-		if r.rss >= 0 {
-			rss = fmt.Sprintf("%d MiB", r.rss>>20)
+		if r.rss > 0 {
+			rss = fmt.Sprintf("%d MB", r.rss/1e6)
 		}
-		fmt.Printf("| %s | %d MB | %.2f s (%.0f MB/s) | %.2f s (%.0f MB/s) | %.2f× | %s |\n",
-			r.name, r.size/1e6,
-			r.la.Seconds(), float64(r.size)/1e6/r.la.Seconds(),
-			r.duck.Seconds(), float64(r.size)/1e6/r.duck.Seconds(),
-			r.la.Seconds()/r.duck.Seconds(), rss)
+		fmt.Printf("| %s | %s | %.2f GB | %s | %.2f s | %.2f s | %.2f× | %s |\n",
+			r.name, thousands(r.lines), float64(r.size)/1e9, r.other,
+			r.them.Seconds(), r.la.Seconds(), r.them.Seconds()/r.la.Seconds(), rss)
 	}
-	return nil
 }
 
-func generate(n int, jsonl, csv string) error {
-	reqs := gen.Generate(gen.Config{Seed: 1, N: n, Plants: gen.All})
-	for _, f := range []struct {
-		path  string
-		write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)
-	}{{jsonl, gen.WriteJSONL}, {csv, gen.WriteCSV}} {
-		out, err := os.Create(f.path)
-		if err != nil {
-			return err
-		}
-		w := bufio.NewWriterSize(out, 1<<20)
-		_, err = f.write(w, reqs, gen.WriteOptions{})
-		err = errors.Join(err, w.Flush(), out.Close())
-		if err != nil {
-			return fmt.Errorf("cannot write %q: %w", f.path, err)
-		}
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
-	return nil
-}
-
-// timeLoganalyze runs what `loganalyze --md --json --html --prom` does,
-// with every report rendered to io.Discard.
-func timeLoganalyze(path string, workers int) (time.Duration, error) {
-	start := time.Now()
-	loc, err := time.LoadLocation("Asia/Shanghai")
-	if err != nil {
-		return 0, err
-	}
-	res, err := analysis.Run(context.Background(), analysis.Config{
-		Paths:  []string{path},
-		Ingest: ingest.Options{Location: loc, Workers: workers},
-	})
-	if err != nil {
-		return 0, err
-	}
-	rep := res.Report
-	if err := errors.Join(
-		rep.WriteJSON(io.Discard),
-		rep.WriteMarkdown(io.Discard),
-		rep.WriteHTML(io.Discard),
-		rep.WritePrometheus(io.Discard, report.PromOptions{}),
-	); err != nil {
-		return 0, err
-	}
-	if rep.Input.Records == 0 {
-		return 0, fmt.Errorf("no records read from %q", path)
-	}
-	return time.Since(start), nil
-}
-
-func timeDuckDB(path, reader string, threads, runs int) (time.Duration, error) {
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec("SET threads = " + strconv.Itoa(threads)); err != nil {
-		return 0, err
-	}
-	q := fmt.Sprintf(`SELECT region, model, status, quantile_cont(request_time, [0.5, 0.95, 0.99])
-FROM %s('%s') GROUP BY ALL`, reader, strings.ReplaceAll(path, "'", "''"))
-	var times []time.Duration
-	for range runs {
-		start := time.Now()
-		rows, err := db.Query(q)
-		if err != nil {
-			return 0, err
-		}
-		groups := 0
-		for rows.Next() {
-			groups++
-		}
-		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-			return 0, err
-		}
-		times = append(times, time.Since(start))
-		if groups == 0 {
-			return 0, fmt.Errorf("duckdb returned no groups for %q", path)
-		}
-	}
-	fmt.Fprintf(os.Stderr, "duckdb %s: %v\n", reader, times)
-	return median(times), nil
+	return s
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -208,27 +214,4 @@ func median(ds []time.Duration) time.Duration {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// resetPeakRSS resets the kernel's high-water mark of this process's
-// resident set (Linux ≥ 4.0); elsewhere it does nothing.
-func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-// peakRSS returns VmHWM in bytes, or -1 when it cannot be read.
-func peakRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return -1
-	}
-	for line := range bytes.Lines(b) {
-		if rest, ok := bytes.CutPrefix(line, []byte("VmHWM:")); ok {
-			f := strings.Fields(string(rest))
-			if len(f) == 2 && f[1] == "kB" {
-				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-					return kb << 10
-				}
-			}
-		}
-	}
-	return -1
 }

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+)
+
+// contender is the tool loganalyze is timed against on one input.
+type contender interface {
+	name() string
+	// prepare readies the tool for timing runs over path.
+	prepare(path string, threads int) error
+	// time runs it once over the file and returns the wall time.
+	time() (time.Duration, error)
+	close()
+}
+
+// duckdb answers the query of issue 10 in-process: counts and quantiles of
+// request_time and first_token_ms per region × model × status.
+type duckdb struct {
+	reader string // read_json, read_csv, read_parquet
+	db     *sql.DB
+	query  string
+}
+
+func (d *duckdb) name() string { return "DuckDB" }
+
+func (d *duckdb) prepare(path string, threads int) error {
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		return err
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("SET threads = " + strconv.Itoa(threads)); err != nil {
+		db.Close()
+		return err
+	}
+	d.db = db
+	d.query = fmt.Sprintf(`SELECT region, model, status, count(*),
+	quantile_cont(request_time, [0.5, 0.95, 0.99]),
+	quantile_cont(first_token_ms, [0.5, 0.95, 0.99])
+FROM %s('%s') GROUP BY ALL`, d.reader, strings.ReplaceAll(path, "'", "''"))
+	return nil
+}
+
+func (d *duckdb) time() (time.Duration, error) {
+	start := time.Now()
+	rows, err := d.db.Query(d.query)
+	if err != nil {
+		return 0, err
+	}
+	groups := 0
+	for rows.Next() {
+		groups++
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return 0, err
+	}
+	if groups == 0 {
+		return 0, errors.New("duckdb returned no groups")
+	}
+	return time.Since(start), nil
+}
+
+func (d *duckdb) close() {
+	if d.db != nil {
+		d.db.Close()
+	}
+}
+
+// goaccess runs GoAccess over nginx text in gen's log format, writing its
+// JSON report. GoAccess 1.7 parses on one thread whatever -threads says.
+type goaccess struct {
+	args []string
+}
+
+func (g *goaccess) name() string { return "GoAccess" }
+
+func (g *goaccess) prepare(path string, threads int) error {
+	if _, err := exec.LookPath("goaccess"); err != nil {
+		return fmt.Errorf("goaccess is not installed (apt-get install goaccess): %w", err)
+	}
+	// gen.NginxLogFormat: the combined format, then rt=$request_time.
+	g.args = []string{path, "--no-progress", "--no-global-config",
+		`--log-format=%h %^ %e [%d:%t %^] "%r" %s %b "%R" "%u" rt=%T %^`,
+		"--date-format=%d/%b/%Y", "--time-format=%H:%M:%S",
+		"-o", filepath.Join(filepath.Dir(path), "goaccess.json")}
+	return nil
+}
+
+func (g *goaccess) time() (time.Duration, error) {
+	cmd := exec.Command("goaccess", g.args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("goaccess: %v: %s", err, stderr.String())
+	}
+	d := time.Since(start)
+	st, err := os.Stat(g.args[len(g.args)-1])
+	if err != nil || st.Size() == 0 {
+		return 0, errors.New("goaccess wrote no report")
+	}
+	return d, nil
+}
+
+func (g *goaccess) close() {}

@@ -1,0 +1,174 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// blockSize is how many bytes the reader asks for at a time; a unit of
+// work is one such read, less the partial line at its end, plus the
+// partial line the read before left over.
+const blockSize = 1 << 20
+
+// errLongLine is the reason for a line over MaxLine bytes.
+var errLongLine = fmt.Sprintf("line longer than %d bytes", MaxLine)
+
+// blocks is the free list of the buffers that text files are read into.
+// A buffer holds the partial line carried from the block before and one
+// read: it starts with room for a short carry and is replaced by a larger
+// one, MaxLine's worth at most, when a longer line is carried. The number
+// in use is bounded by the work channel: the reader holds two, each worker
+// one, the channel the rest.
+type blocks struct {
+	free chan *[]byte
+	size int // bytes per read
+}
+
+// carryRoom is the carry a new buffer has room for.
+const carryRoom = 64 << 10
+
+func newBlocks(n, size int) *blocks {
+	if size <= 0 {
+		size = blockSize
+	}
+	return &blocks{free: make(chan *[]byte, n), size: size}
+}
+
+// get returns an empty buffer with room for carry bytes and one read.
+func (b *blocks) get(carry int) *[]byte {
+	var buf *[]byte
+	select {
+	case buf = <-b.free:
+	default:
+	}
+	if buf == nil || cap(*buf) < carry+b.size {
+		s := make([]byte, 0, max(carry, min(carryRoom, MaxLine))+b.size)
+		buf = &s
+	}
+	return buf
+}
+
+func (b *blocks) put(buf *[]byte) {
+	select {
+	case b.free <- buf:
+	default:
+	}
+}
+
+// blockSource reads what the format detection left buffered, then the
+// stream itself, so that the blocks are read into without a copy.
+type blockSource struct {
+	br *bufio.Reader
+	r  io.Reader
+}
+
+func (s *blockSource) Read(p []byte) (int, error) {
+	if s.br.Buffered() > 0 || len(p) >= s.br.Size() {
+		return s.br.Read(p)
+	}
+	return s.r.Read(p)
+}
+
+// fill reads into p until it is full or the stream ends or fails.
+func (s *blockSource) fill(p []byte) (int, error) {
+	n, empty := 0, 0
+	for n < len(p) {
+		m, err := s.Read(p[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m == 0 {
+			if empty++; empty > 100 {
+				return n, io.ErrNoProgress
+			}
+		}
+	}
+	return n, nil
+}
+
+// readLines sends the content to the workers in blocks of whole lines,
+// which the workers cut. The partial line at the end of a block starts the
+// next one; a line that grows past MaxLine there is counted bad and
+// skipped to its end. A block's unit carries the number of its first line,
+// so that bad lines are reported where they are.
+func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error {
+	line := int64(1)
+	if fs.format == CSV || fs.format == TSV {
+		h, err := br.ReadSlice('\n')
+		if err != nil && err != io.EOF {
+			return readError(err)
+		}
+		fs.cfg.header = bytes.TrimRight(append([]byte(nil), h...), "\r\n")
+		p.applySource(fs, headerNames(fs.cfg.header, fs.format))
+		line++
+	}
+	src := &blockSource{br: br, r: r}
+	buf := p.blocks.get(0)
+	data := (*buf)[:0]
+	skipping := false // within a line over MaxLine, already counted
+	for {
+		// data holds no line end before old: it is a partial line.
+		old := len(data)
+		n, err := src.fill(data[old : old+p.blocks.size])
+		data = data[:old+n]
+		if skipping {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				data = data[:0]
+				if err != nil {
+					p.blocks.put(buf)
+					return endError(err)
+				}
+				continue
+			}
+			data = data[:copy(data, data[i+1:])]
+			skipping = false
+			line++
+			old = 0
+		}
+		if err != nil {
+			if len(data) > 0 {
+				p.work <- unit{file: fs, line: line, data: data, buf: buf}
+			} else {
+				p.blocks.put(buf)
+			}
+			return endError(err)
+		}
+		end := 0
+		if i := bytes.LastIndexByte(data[old:], '\n'); i >= 0 {
+			end = old + i + 1
+		}
+		tail := data[end:]
+		if len(tail) > MaxLine {
+			skipping = true
+			tail = nil
+		}
+		if end == 0 && !skipping && cap(data)-len(data) >= p.blocks.size {
+			continue // no whole line yet: read on into the same buffer
+		}
+		next := p.blocks.get(len(tail))
+		*next = append((*next)[:0], tail...)
+		first := line
+		line += int64(bytes.Count(data[:end], []byte{'\n'}))
+		if end > 0 {
+			p.work <- unit{file: fs, line: first, data: data[:end], buf: buf}
+		} else {
+			p.blocks.put(buf)
+		}
+		if skipping {
+			p.reader.bad(fs, line, errLongLine)
+		}
+		buf, data = next, *next
+	}
+}
+
+// endError is nil at the end of the stream, else the read failure.
+func endError(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return readError(err)
+}

@@ -1,0 +1,166 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestQuoteOrEscape checks the word-at-a-time search against
+// bytes.IndexAny at every start in random text dense with quotes and
+// backslashes, and sparse.
+func TestQuoteOrEscape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, density := range []int{2, 10, 100} {
+		for n := range 70 {
+			b := make([]byte, n)
+			for i := range b {
+				switch rng.IntN(density) {
+				case 0:
+					b[i] = '"'
+				case 1:
+					b[i] = '\\'
+				default:
+					b[i] = byte(rng.IntN(256))
+				}
+			}
+			for i := 0; i <= n; i++ {
+				want := len(b)
+				if j := bytes.IndexAny(b[i:], "\"\\"); j >= 0 {
+					want = i + j
+				}
+				if got := quoteOrEscape(b, i); got != want {
+					t.Fatalf("quoteOrEscape(%q, %d) = %d, want %d", b, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestStrDecodes checks decoded strings against encoding/json, with the
+// escapes at every place within the first words of the string.
+func TestStrDecodes(t *testing.T) {
+	escapes := []string{`\"`, `\\`, `\/`, `\n`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `é`}
+	var p jsonParser
+	for n := range 20 {
+		for _, e := range escapes {
+			for at := 0; at <= n; at++ {
+				raw := `"` + strings.Repeat("a", at) + e + strings.Repeat("b", n-at) + `"`
+				var want string
+				if err := json.Unmarshal([]byte(raw), &want); err != nil {
+					t.Fatal(err)
+				}
+				p.scratch = p.scratch[:0]
+				s := scanner{b: []byte(raw + `,"x"`)}
+				got, err := p.str(&s)
+				if err != nil || string(got) != want || s.i != len(raw) {
+					t.Fatalf("str(%s) = %q, %v, at %d; want %q at %d", raw, got, err, s.i, want, len(raw))
+				}
+			}
+		}
+	}
+	for _, raw := range []string{`"abc`, `"abcdefghijklmnop`, `"abc\`, `"abcdefgh\"`} {
+		s := scanner{b: []byte(raw)}
+		if _, err := p.str(&s); err == nil {
+			t.Errorf("str(%s) read an unterminated string", raw)
+		}
+	}
+}
+
+// recordText spells out every present field of r, so that two records
+// compare by their content.
+func recordText(r *Record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%x t=%d e=%d f=%d", r.set, r.TimeNS, r.endNS, r.firstNS)
+	for f := Field(0); f < NumFields; f++ {
+		if r.Has(f) {
+			fmt.Fprintf(&b, " %s=%v/%q/%d", f, r.num[f], r.text[f], r.prio[f])
+		}
+	}
+	return b.String()
+}
+
+func parseText(p *jsonParser, line []byte) string {
+	var r Record
+	r.reset(p.schema)
+	if err := p.Parse(line, &r); err != nil {
+		return "error: " + err.Error()
+	}
+	return recordText(&r)
+}
+
+// checkWarm parses line with a parser that read prev just before (its
+// keys cached) and with a new one, which must agree.
+func checkWarm(t *testing.T, s *Schema, prev, line []byte) {
+	t.Helper()
+	warm := newJSONParser(s, time.UTC)
+	parseText(warm, prev)
+	got := parseText(warm, line)
+	want := parseText(newJSONParser(s, time.UTC), line)
+	if got != want {
+		t.Fatalf("after %q, %q reads as\n%s\nbut alone as\n%s", prev, line, got, want)
+	}
+}
+
+// TestWarmKeysAgree parses each line of the sample logs after the line
+// before it, and after variants of it that keep the keys but change what
+// follows them, against a parser that has seen nothing.
+func TestWarmKeysAgree(t *testing.T) {
+	s, _ := NewSchema(nil)
+	for _, name := range []string{
+		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample.jsonl"),
+		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample-cls.json"),
+		filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"),
+	} {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, MaxLine)
+		var prev []byte
+		for i := 0; i < 300 && sc.Scan(); i++ {
+			line := append([]byte(nil), sc.Bytes()...)
+			checkWarm(t, s, prev, line)
+			for _, v := range [][]byte{
+				bytes.ReplaceAll(line, []byte(`":`), []byte(`" :`)),
+				bytes.ReplaceAll(line, []byte(`"time"`), []byte(`"tim\u0065"`)),
+				bytes.ReplaceAll(line, []byte(`"model"`), []byte(`"model_x"`)),
+				bytes.ReplaceAll(line, []byte(`":`), []byte(`\":`)),
+				line[:len(line)/2],
+			} {
+				checkWarm(t, s, line, v)
+				checkWarm(t, s, v, line)
+			}
+			prev = line
+		}
+		f.Close()
+	}
+	// A cached key with a backslash in it must not match the same bytes
+	// where they are an escape.
+	for _, c := range [][2]string{
+		{`{"model\\":"x"}`, `{"model\":"m","request_time":1}`},
+		{`{"a\\b":"x","model":"m"}`, `{"a\b":"y","model":"n"}`},
+		{`{"\\":1}`, `{"\":1}`},
+	} {
+		checkWarm(t, s, []byte(c[0]), []byte(c[1]))
+	}
+}
+
+// FuzzJSONLWarm checks that a parser that read one line reads the next as
+// a new parser does.
+func FuzzJSONLWarm(f *testing.F) {
+	f.Add([]byte(`{"time":"2026-11-29T10:00:00Z","model":"m","request_time":1}`), []byte(`{"time":"2026-11-29T10:00:01Z","model":"n","request_time":2}`))
+	f.Add([]byte(`{"a\\":1,"model":"m"}`), []byte(`{"a\\":1,"model":"m"}`))
+	f.Add([]byte(`{"model":"m"}`), []byte(`{"model\":"m"}`))
+	f.Add([]byte(`{"model\\":"m"}`), []byte(`{"model\":"m"}`))
+	s, _ := NewSchema(nil)
+	f.Fuzz(func(t *testing.T, prev, line []byte) { checkWarm(t, s, prev, line) })
+}

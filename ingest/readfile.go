@@ -1,0 +1,139 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// readFile opens one input, detects its compression and format and sends
+// its content to the workers. An error means the file was read only in
+// part (or not at all); what was read before it counts.
+func (p *pipeline) readFile(fs *fileState) error {
+	rc, err := open(fs.path, p.opts.Stdin)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	r, name, err := decompress(countingReader{rc, &p.opts.Progress.BytesRead}, fs.path)
+	if err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(r, MaxLine+1)
+	head, _ := br.Peek(4096)
+	fs.format = p.opts.Format
+	forced := fs.format != Auto && fs.format != ""
+	if !forced {
+		fs.format = byExtension(name)
+	}
+	if fs.format == Auto {
+		fs.format = sniff(head, len(p.given) > 0)
+	}
+	if fs.format == JSONDoc || fs.format == JSONL && !forced {
+		fs.format = jsonShape(br, fs.cfg.schema)
+	}
+	if fs.format.columnar() {
+		return p.readColumnar(fs, br, r, rc)
+	}
+	if fs.format == JSONL {
+		// The first line's keys tell the source; a long first line is
+		// peeked further than the sniffing head.
+		first, _ := br.Peek(64 << 10)
+		p.applySource(fs, jsonKeys(firstLine(first), MaxSeen))
+	} else if fs.format == CLB {
+		fs.source = "clb"
+		p.applySource(fs, nil)
+	}
+	if fs.format == Nginx {
+		fs.cfg.nginx = p.textFormat(head)
+	}
+	if src, seen := describeText(fs.format, &fs.cfg, head); src != "" || seen != nil {
+		if fs.source == "" {
+			fs.source = src
+		}
+		if fs.seen == nil {
+			fs.seen = seen
+		}
+	}
+	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
+		return err
+	}
+	if fs.format == JSONDoc {
+		return p.readDoc(fs, br)
+	}
+	return p.readLines(fs, br, r)
+}
+
+// textFormat returns the format, given or known, that the most of the
+// first lines of head follow; the first given one when none fits, so that
+// the bad lines say why; nil when none is given and none fits.
+func (p *pipeline) textFormat(head []byte) *logFormat {
+	cands := append(append([]*logFormat(nil), p.given...), p.known...)
+	if f := pickLogFormat(head, cands); f != nil {
+		return f
+	}
+	if len(p.given) > 0 {
+		return p.given[0]
+	}
+	return nil
+}
+
+// readError names a read failure the way the report shows it.
+func readError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("truncated: %w", err)
+	}
+	return err
+}
+
+// applySource picks the file's schema from the field names its first
+// record carries (or the --source given), and notes them for the report.
+func (p *pipeline) applySource(fs *fileState, names []string) {
+	if fs.seen == nil && len(names) > 0 {
+		fs.seen = names[:min(len(names), MaxSeen):min(len(names), MaxSeen)]
+	}
+	sch, name, loc := p.opts.Schema.ForNames(names, p.opts.Source)
+	fs.cfg.schema = sch
+	if name != "" {
+		fs.source = name
+	}
+	if loc != nil {
+		fs.cfg.loc = loc
+	}
+}
+
+// firstLine returns the first line of b that is not blank, without its
+// line end (cut at the end of b when b holds no full line).
+func firstLine(b []byte) []byte {
+	for len(b) > 0 {
+		l := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			l, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		l = bytes.TrimRight(l, "\r")
+		if !blank(l) {
+			return l
+		}
+	}
+	return nil
+}
+
+// headerNames splits a CSV or TSV header into column names.
+func headerNames(header []byte, f Format) []string {
+	sep := byte(',')
+	if f == TSV {
+		sep = '\t'
+	}
+	var names []string
+	for _, n := range bytes.Split(bytes.TrimPrefix(header, utf8BOM), []byte{sep}) {
+		n = bytes.Trim(bytes.TrimSpace(n), `"`)
+		if len(n) > 0 {
+			names = append(names, string(n))
+		}
+	}
+	return names
+}

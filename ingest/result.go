@@ -1,0 +1,106 @@
+package ingest
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// FileStats describes one input after the run.
+type FileStats struct {
+	Path   string
+	Format Format
+	// Source is the program that wrote the file (SPEC §3 "Sources"), as
+	// detected or forced; "" when no known source matched.
+	Source string
+	// Seen lists the field names the file's first record carried, in
+	// their own spelling (at most MaxSeen), so a report that could read
+	// nothing can say what was there.
+	Seen     []string
+	Records  int64
+	BadLines int64
+	// Incomplete is set when the file could not be read to its end
+	// (truncated compression, damaged Parquet/Arrow); Reason says why.
+	Incomplete bool
+	Reason     string
+}
+
+// Problem is one sampled bad line.
+type Problem struct {
+	File   string
+	Line   int64 // line, or row for columnar files, from 1
+	Reason string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason) }
+
+// Result is what a run read.
+type Result struct {
+	Files    []FileStats
+	Problems []Problem // the first MaxProblems bad lines of each file, in file order
+}
+
+// Records returns the number of records read from all files.
+func (r *Result) Records() (n int64) {
+	for _, f := range r.Files {
+		n += f.Records
+	}
+	return n
+}
+
+// BadLines returns the number of bad lines in all files.
+func (r *Result) BadLines() (n int64) {
+	for _, f := range r.Files {
+		n += f.BadLines
+	}
+	return n
+}
+
+// Incomplete reports whether some file could not be read to its end.
+func (r *Result) Incomplete() bool {
+	for _, f := range r.Files {
+		if f.Incomplete {
+			return true
+		}
+	}
+	return false
+}
+
+// counters are one worker's (or the reader's) tallies for one file.
+type counters struct {
+	records, bad int64
+	problems     []Problem
+}
+
+type tally struct {
+	max   int
+	files []counters
+	badN  *atomic.Int64 // the run's progress count of bad lines
+}
+
+func (t *tally) get(i int) *counters {
+	for len(t.files) <= i {
+		t.files = append(t.files, counters{})
+	}
+	return &t.files[i]
+}
+
+// bad counts a bad line and keeps it if it is among the first t.max lines
+// of its file seen so far.
+func (t *tally) bad(fs *fileState, line int64, reason string) {
+	c := t.get(fs.index)
+	c.bad++
+	t.badN.Add(1)
+	if len(c.problems) < t.max {
+		c.problems = append(c.problems, Problem{File: fs.path, Line: line, Reason: reason})
+		return
+	}
+	worst := 0
+	for i := range c.problems {
+		if c.problems[i].Line > c.problems[worst].Line {
+			worst = i
+		}
+	}
+	if line < c.problems[worst].Line {
+		c.problems[worst] = Problem{File: fs.path, Line: line, Reason: reason}
+	}
+}
