@@ -133,23 +133,8 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 				return err
 			}
 		default:
-			start := s.i
-			for s.i < len(s.b) {
-				c := s.b[s.i]
-				if c == ',' || c == '}' || c == ' ' || c == '\t' || c == '\r' || c == '\n' {
-					break
-				}
-				s.i++
-			}
-			tok := s.b[start:s.i]
-			if err := checkLiteral(tok); err != nil {
-				s.i = start
-				return s.fail(err.Error())
-			}
-			if len(bind) > 0 && string(tok) != "null" {
-				if err := r.Set(bind, tok, p.loc); err != nil {
-					return err
-				}
+			if err := p.literal(s, r, bind); err != nil {
+				return err
 			}
 		}
 		s.ws()
@@ -166,6 +151,27 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 			return s.fail("want ',' or '}'")
 		}
 	}
+}
+
+// literal reads a number, true, false or null at s and sets bind to it.
+func (p *jsonParser) literal(s *scanner, r *Record, bind Bindings) error {
+	start := s.i
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		if c == ',' || c == '}' || c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			break
+		}
+		s.i++
+	}
+	tok := s.b[start:s.i]
+	if err := checkLiteral(tok); err != nil {
+		s.i = start
+		return s.fail(err.Error())
+	}
+	if len(bind) > 0 && string(tok) != "null" {
+		return r.Set(bind, tok, p.loc)
+	}
+	return nil
 }
 
 func checkLiteral(tok []byte) error {
