@@ -170,3 +170,53 @@ func (s *Sketch) Bins(f func(lower, upper float64, count int64)) {
 		return false
 	})
 }
+
+// Without returns a new sketch of s's values less o's, when o's values
+// are some of s's (a part of the records s was made of, with the same
+// mapping): the bins, the zero count and the exact sum are subtracted.
+// What "the key without these requests" measured is then a sketch like
+// any other; a bin of o that s lacks subtracts nothing. The minimum and
+// maximum are s's, narrowed to the bounds of the bins that remain.
+func (s *Sketch) Without(o *Sketch) *Sketch {
+	n := New(s.m)
+	counts := map[int]float64{}
+	s.pos.ForEach(func(i int, c float64) bool { counts[i] = c; return false })
+	if o != nil {
+		o.pos.ForEach(func(i int, c float64) bool { counts[i] -= c; return false })
+	}
+	var lo, hi int
+	first := true
+	s.pos.ForEach(func(i int, _ float64) bool {
+		if c := counts[i]; c > 0 {
+			n.pos.AddWithCount(i, c)
+			if first {
+				lo, first = i, false
+			}
+			hi = i
+		}
+		return false
+	})
+	n.zero = s.zero
+	n.sum = s.sum
+	if o != nil {
+		n.zero = max(0, s.zero-o.zero)
+		n.sum = s.sum.minus(o.sum)
+	}
+	if n.zero > 0 {
+		_ = n.dd.AddWithCount(0, n.zero)
+	}
+	if n.Count() == 0 {
+		n.sum = exactSum{}
+		return n
+	}
+	n.min, n.max = s.min, s.max
+	if n.zero == 0 {
+		n.min = math.Max(s.min, s.m.m.LowerBound(lo))
+	}
+	if !first {
+		n.max = math.Min(s.max, s.m.m.LowerBound(hi+1))
+	} else {
+		n.max = 0
+	}
+	return n
+}
