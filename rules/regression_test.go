@@ -90,15 +90,19 @@ type regressionHour struct {
 }
 
 func newRegressionHour(t *testing.T) *regressionHour {
-	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 30000
 	if testing.Short() {
 		n = 12000
 	}
-	prev := gen.Generate(gen.Config{Seed: 21, N: n})
+	return newRegressionHourOf(t, gen.Generate(gen.Config{Seed: 21, N: n}))
+}
+
+// newRegressionHourOf accumulates prev as the previous hour.
+func newRegressionHourOf(t *testing.T, prev []gen.Request) *regressionHour {
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
 	counts := map[string]int{}
 	for _, r := range prev {
 		counts[r.Region]++
