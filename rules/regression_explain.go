@@ -106,12 +106,15 @@ func explain(cfg *regressionRule, pairs *regressionPairs, m int, cands []*regres
 // failing that the fewest keys of one cause dimension, largest impact
 // first; nil when none does.
 func explainedBy(cfg *regressionRule, pairs *regressionPairs, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
-	part := func(c *regressedKey) *sketch.Sketch {
+	part := func(c *regressedKey) *sketch.Counts {
 		if c.explained || c.dim == f.dim {
 			return nil
 		}
 		if f.dim < 0 {
-			return c.now.Metric(m)
+			if s := c.now.Metric(m); s != nil {
+				return s.Counts()
+			}
+			return nil
 		}
 		if p := pairs.get(c.dim, c.key, f.dim, f.key); p != nil {
 			return p.metrics[m]
@@ -119,13 +122,13 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, m int, f *regresse
 		return nil
 	}
 	for _, c := range causes {
-		if s := part(c); s != nil && explains(cfg, m, f, []*sketch.Sketch{s}) {
+		if s := part(c); s != nil && explains(cfg, m, f, []*sketch.Counts{s}) {
 			return []*regressedKey{c}
 		}
 	}
 	for _, cd := range causeDims {
 		var set []*regressedKey
-		var parts []*sketch.Sketch
+		var parts []*sketch.Counts
 		for _, c := range causes {
 			if c.dim != cd {
 				continue
@@ -144,7 +147,7 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, m int, f *regresse
 // explains says whether the requests of parts (disjoint parts of f's)
 // explain f's regression: they are most of f's requests or of its slow
 // tail, and without them f did not regress.
-func explains(cfg *regressionRule, m int, f *regressedKey, parts []*sketch.Sketch) bool {
+func explains(cfg *regressionRule, m int, f *regressedKey, parts []*sketch.Counts) bool {
 	all := f.now.Metric(m)
 	if all == nil || all.Count() == 0 {
 		return false
@@ -176,8 +179,13 @@ func explains(cfg *regressionRule, m int, f *regressedKey, parts []*sketch.Sketc
 	return p99 < cfg.MinRatio*prev99 || p99-prev99 < cfg.MinIncreaseMs
 }
 
+// binned is a sketch or bin counts.
+type binned interface {
+	Bins(f func(lower, upper float64, count int64))
+}
+
 // countAbove counts the values of s in bins whose middle is above v.
-func countAbove(s *sketch.Sketch, v float64) int64 {
+func countAbove(s binned, v float64) int64 {
 	var n int64
 	s.Bins(func(lo, hi float64, c int64) {
 		if (lo+hi)/2 > v {

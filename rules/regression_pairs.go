@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"sort"
 	"strconv"
 
 	"loganalyze/aggregate"
@@ -10,29 +11,38 @@ import (
 
 // regressionPairs is latency_regression's collector: per pair of a
 // cause key (a region or a model) and a key of another dimension, the
-// requests they share and their metrics' sketches — the joint data that
+// requests they share and their metrics' bin counts — the joint data that
 // says whether a key's requests are mostly a region's, and what the key
 // measured without them. A region × model pair is kept once, under the
-// region. At most twice --top pairs are kept between folds, the
+// region. At most about twice --top pairs are kept between folds, the
 // lightest dropped: a pair that is not kept explains nothing.
 type regressionPairs struct {
 	env    collectEnv
-	pairs  map[string]*pairStats
+	causes [len(causeDims)]map[string]*causePairs
+	n      int // pairs kept
 	folded int64
-	buf    []byte
 	keys   [aggregate.NumDims][]byte
 	has    [aggregate.NumDims]bool
+}
+
+// causePairs are one cause key's pairs, by dimension and key.
+type causePairs struct {
+	byDim [aggregate.NumDims]map[string]*pairStats
 }
 
 // pairStats is what one pair's requests measured.
 type pairStats struct {
 	count   int64
-	metrics [aggregate.NumMetrics]*sketch.Sketch
+	metrics [aggregate.NumMetrics]*sketch.Counts
 }
 
 func (r *regressionRule) collector() (string, func(collectEnv) aggregate.Collector) {
 	return RuleRegression, func(e collectEnv) aggregate.Collector {
-		return &regressionPairs{env: e, pairs: map[string]*pairStats{}}
+		c := &regressionPairs{env: e}
+		for i := range c.causes {
+			c.causes[i] = map[string]*causePairs{}
+		}
+		return c
 	}
 }
 
@@ -40,22 +50,19 @@ func (r *regressionRule) collector() (string, func(collectEnv) aggregate.Collect
 // request is served (region) and what serves it (model).
 var causeDims = [...]int{aggregate.DimRegion, aggregate.DimModel}
 
-// pairKey appends the map key of a cause key and another dimension's key.
-func pairKey(dst []byte, causeDim int, cause []byte, dim int, key []byte) []byte {
-	dst = append(dst, byte('0'+causeDim))
-	dst = append(dst, cause...)
-	dst = append(dst, 0, byte('0'+dim))
-	return append(dst, key...)
+// pairs says whether cause dimension cd keeps pairs with dimension d.
+func pairs(cd, d int) bool {
+	return d != cd && !(cd == aggregate.DimModel && d == aggregate.DimRegion)
 }
+
+var streamKeys = map[bool][]byte{true: []byte("true"), false: []byte("false")}
 
 // dimKeys sets the record's key in each dimension, as the accumulator
 // keys its sketches.
 func (c *regressionPairs) dimKeys(r *ingest.Record) {
 	set := func(d int, k []byte) {
-		c.has[d] = k != nil
-		if k != nil {
-			c.keys[d] = append(c.keys[d][:0], k...)
-		}
+		// The record's own bytes: valid for this Add, not kept.
+		c.keys[d], c.has[d] = k, k != nil
 	}
 	reg, cr := r.Text(ingest.FRegion), r.Text(ingest.FClientRegion)
 	set(aggregate.DimRegion, reg)
@@ -73,7 +80,7 @@ func (c *regressionPairs) dimKeys(r *ingest.Record) {
 	}
 	c.has[aggregate.DimStream] = false
 	if s, ok := r.Bool(ingest.FStream); ok {
-		c.keys[aggregate.DimStream] = append(c.keys[aggregate.DimStream][:0], strconv.FormatBool(s)...)
+		c.keys[aggregate.DimStream] = streamKeys[s]
 		c.has[aggregate.DimStream] = true
 	}
 	var uri []byte
@@ -86,26 +93,26 @@ func (c *regressionPairs) dimKeys(r *ingest.Record) {
 // Add adds a record to each pair of its keys.
 func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
 	c.dimKeys(r)
-	for _, cd := range causeDims {
+	c.fold()
+	for ci, cd := range causeDims {
 		if !c.has[cd] {
 			continue
 		}
+		cp := c.causes[ci][string(c.keys[cd])]
+		if cp == nil {
+			cp = &causePairs{}
+			c.causes[ci][string(c.keys[cd])] = cp
+		}
 		for d := range aggregate.NumDims {
-			if d == cd || !c.has[d] || cd == aggregate.DimModel && d == aggregate.DimRegion {
+			if !c.has[d] || !pairs(cd, d) {
 				continue
 			}
-			c.buf = pairKey(c.buf[:0], cd, c.keys[cd], d, c.keys[d])
-			p := c.pairs[string(c.buf)]
-			if p == nil {
-				c.fold()
-				p = &pairStats{}
-				c.pairs[string(c.buf)] = p
-			}
+			p := cp.pair(d, c.keys[d], &c.n)
 			p.count++
 			for i := range v.Has {
 				if v.Has[i] {
 					if p.metrics[i] == nil {
-						p.metrics[i] = sketch.New(c.env.m)
+						p.metrics[i] = sketch.NewCounts(c.env.m)
 					}
 					p.metrics[i].AddBin(v.Bins[i])
 				}
@@ -114,31 +121,96 @@ func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
 	}
 }
 
+// pair returns the pair with key k of dimension d, making it (and
+// counting it in n) when it is new.
+func (cp *causePairs) pair(d int, k []byte, n *int) *pairStats {
+	m := cp.byDim[d]
+	if m == nil {
+		m = map[string]*pairStats{}
+		cp.byDim[d] = m
+	}
+	p := m[string(k)]
+	if p == nil {
+		p = &pairStats{}
+		m[string(k)] = p
+		*n++
+	}
+	return p
+}
+
 // Merge adds another worker's pairs.
 func (c *regressionPairs) Merge(oc aggregate.Collector) {
 	o := oc.(*regressionPairs)
 	c.folded += o.folded
-	for _, k := range sortedKeys(o.pairs) {
-		op := o.pairs[k]
-		p := c.pairs[k]
-		if p == nil {
-			c.fold()
-			p = &pairStats{}
-			c.pairs[k] = p
-		}
-		p.count += op.count
-		for i, s := range op.metrics {
-			p.metrics[i] = mergeSketch(c.env.m, p.metrics[i], s)
+	for ci := range c.causes {
+		for _, ck := range sortedKeys(o.causes[ci]) {
+			ocp := o.causes[ci][ck]
+			for d, om := range ocp.byDim {
+				for _, k := range sortedKeys(om) {
+					c.fold()
+					cp := c.causes[ci][ck]
+					if cp == nil {
+						cp = &causePairs{}
+						c.causes[ci][ck] = cp
+					}
+					op, p := om[k], cp.pair(d, []byte(k), &c.n)
+					p.count += op.count
+					for i, s := range op.metrics {
+						if s == nil {
+							continue
+						}
+						if p.metrics[i] == nil {
+							p.metrics[i] = sketch.NewCounts(c.env.m)
+						}
+						p.metrics[i].Merge(s)
+					}
+				}
+			}
 		}
 	}
 }
 
-// Finish does nothing: the map is bounded as it grows.
+// Finish does nothing: the pairs are bounded as they grow.
 func (c *regressionPairs) Finish() {}
 
+// fold keeps the --top heaviest pairs (ties by cause, dimension and
+// key) once twice as many are kept.
 func (c *regressionPairs) fold() {
-	if len(c.pairs) >= c.env.limit() {
-		c.folded += foldByCount(c.pairs, c.env.top, func(p *pairStats) int64 { return p.count })
+	if c.n < c.env.limit() {
+		return
+	}
+	type ref struct {
+		ci, d int
+		ck, k string
+		count int64
+	}
+	var all []ref
+	for ci := range c.causes {
+		for _, ck := range sortedKeys(c.causes[ci]) {
+			for d, m := range c.causes[ci][ck].byDim {
+				for _, k := range sortedKeys(m) {
+					all = append(all, ref{ci, d, ck, k, m[k].count})
+				}
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].count > all[j].count })
+	for _, x := range all[c.env.top:] {
+		cp := c.causes[x.ci][x.ck]
+		delete(cp.byDim[x.d], x.k)
+		c.n--
+		c.folded++
+	}
+	for ci := range c.causes {
+		for ck, cp := range c.causes[ci] {
+			empty := true
+			for _, m := range cp.byDim {
+				empty = empty && len(m) == 0
+			}
+			if empty {
+				delete(c.causes[ci], ck)
+			}
+		}
 	}
 }
 
@@ -148,5 +220,13 @@ func (c *regressionPairs) get(causeDim int, cause string, dim int, key string) *
 	if causeDim == aggregate.DimModel && dim == aggregate.DimRegion {
 		causeDim, cause, dim, key = dim, key, causeDim, cause
 	}
-	return c.pairs[string(pairKey(nil, causeDim, []byte(cause), dim, []byte(key)))]
+	ci := 0
+	if causeDim == aggregate.DimModel {
+		ci = 1
+	}
+	cp := c.causes[ci][cause]
+	if cp == nil {
+		return nil
+	}
+	return cp.byDim[dim][key]
 }

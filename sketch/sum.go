@@ -45,11 +45,3 @@ func (s exactSum) float() float64 {
 	return (float64(s.hi)*0x1p64 + float64(s.lo)) / sumScale
 }
 
-// minus returns s − o, or 0 when o is larger.
-func (s exactSum) minus(o exactSum) exactSum {
-	if o.hi > s.hi || o.hi == s.hi && o.lo > s.lo {
-		return exactSum{}
-	}
-	lo, b := bits.Sub64(s.lo, o.lo, 0)
-	return exactSum{hi: s.hi - o.hi - b, lo: lo}
-}
