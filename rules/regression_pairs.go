@@ -3,6 +3,7 @@ package rules
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
@@ -51,8 +52,18 @@ func (r *regressionRule) collector() (string, func(collectEnv) aggregate.Collect
 var causeDims = [...]int{aggregate.DimRegion, aggregate.DimModel}
 
 // pairs says whether cause dimension cd keeps pairs with dimension d.
+// A region's pair with a route is its pair with the route's client
+// region (the route X→R is the requests of R from X), so it is not kept.
 func pairs(cd, d int) bool {
-	return d != cd && !(cd == aggregate.DimModel && d == aggregate.DimRegion)
+	switch {
+	case d == cd:
+		return false
+	case cd == aggregate.DimModel && d == aggregate.DimRegion:
+		return false
+	case cd == aggregate.DimRegion && d == aggregate.DimRoute:
+		return false
+	}
+	return true
 }
 
 var streamKeys = map[bool][]byte{true: []byte("true"), false: []byte("false")}
@@ -219,6 +230,13 @@ func (c *regressionPairs) fold() {
 func (c *regressionPairs) get(causeDim int, cause string, dim int, key string) *pairStats {
 	if causeDim == aggregate.DimModel && dim == aggregate.DimRegion {
 		causeDim, cause, dim, key = dim, key, causeDim, cause
+	}
+	if causeDim == aggregate.DimRegion && dim == aggregate.DimRoute {
+		from, ok := strings.CutSuffix(key, "→"+cause)
+		if !ok {
+			return nil
+		}
+		dim, key = aggregate.DimClientRegion, from
 	}
 	ci := 0
 	if causeDim == aggregate.DimModel {
