@@ -77,25 +77,7 @@ type Config struct {
 	Start    time.Time     // default 2026-11-29T10:00:00+08:00
 	Duration time.Duration // default 1h
 	Plants   Plants
-	// Slow makes one region's or one model's upstream slower, for a
-	// second hour that differs from the first in that alone.
-	Slow Slow
-}
-
-// Slow slows the upstream of the inference calls to a region, or of a
-// model, by a factor: upstream_response_time is Factor times longer and
-// request_time longer by the same amount, so the time grows in the
-// upstream, not the network; a slowed model's first token comes Factor
-// times later too. It draws no random number, so the same seed gives the
-// same traffic with and without it. The zero value slows nothing.
-type Slow struct {
-	Region, Model string
-	Factor        float64
-}
-
-// applies says whether s slows a call of model m to region.
-func (s Slow) applies(region, m string) bool {
-	return s.Factor > 0 && s.Factor != 1 && (s.Region != "" && s.Region == region || s.Model != "" && s.Model == m)
+	Slow     Slow // one region's or model's upstream slower (slow.go)
 }
 
 // Where planted problems sit, for tests to check findings against.
@@ -305,23 +287,15 @@ func modelByName(name string) model {
 // network time (s) added to the upstream time.
 func (g *generator) call(cl client, region string, m model, stream bool, t time.Time, net float64) Request {
 	up := round(g.lognormal(m.medianS, 0.6), 3)
-	// The answer's length is the same however slow the upstream.
-	completion := int(up * m.tokensPS)
-	slow := g.c.Slow.applies(region, m.name)
-	if slow {
-		up = round(up*g.c.Slow.Factor, 3)
-	}
+	completion := int(up * m.tokensPS) // the same however slow the upstream
+	up = g.c.Slow.upstream(up, region, m.name)
 	rt := round(up+net, 3)
 	if rt < up {
 		rt = up
 	}
 	ttft := rt * 1000
 	if stream {
-		first := g.lognormal(m.ttftMS, 0.35)
-		if slow && g.c.Slow.Model == m.name {
-			first *= g.c.Slow.Factor
-		}
-		ttft = first + net*1000
+		ttft = g.c.Slow.firstToken(g.lognormal(m.ttftMS, 0.35), m.name) + net*1000
 	}
 	return Request{
 		Time:               t,

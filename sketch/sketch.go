@@ -170,4 +170,3 @@ func (s *Sketch) Bins(f func(lower, upper float64, count int64)) {
 		return false
 	})
 }
-

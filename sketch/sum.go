@@ -44,4 +44,3 @@ func (s *exactSum) merge(o exactSum) {
 func (s exactSum) float() float64 {
 	return (float64(s.hi)*0x1p64 + float64(s.lo)) / sumScale
 }
-
