@@ -15,32 +15,42 @@ import (
 //
 // From the literature of multi-dimensional root-cause localisation:
 //
-//   - Adtributor (Bhagwan et al., NSDI 2014) ranks the elements of each
-//     dimension by explanatory power (the share of the change they
-//     carry) and keeps the fewest elements whose power adds up to a
-//     threshold (TEP, 0.67). Here a cause's explanatory power for
+//   - Adtributor (Bhagwan et al., NSDI 2014) assumes the root cause lies
+//     in one dimension, ranks its elements by explanatory power (the
+//     share of the change they carry) and keeps the most succinct set
+//     whose power reaches a threshold (T_EP, 0.67), each element
+//     carrying at least T_EEP (0.1). Here a cause's explanatory power for
 //     another key is its share of that key's requests, or of the
-//     requests in that key's slow tail (above its previous p99), and
-//     the threshold for the tail is Adtributor's 0.67. Adtributor's
-//     surprise (how unlike the previous hour a share is) is left out:
-//     the sketches of the previous hour hold no pairs.
-//   - HotSpot (Sun et al., 2018) and Squeeze (Li et al., 2019) test a
-//     candidate root cause by its effect: remove it and see whether the
-//     anomaly goes away (HotSpot's ripple effect). Here: the key's sketch
-//     without the cause's requests, judged against its previous p99 with
-//     the rule's own thresholds, must not have regressed. Like Squeeze,
-//     candidates are searched one dimension at a time, and several keys
-//     of one dimension together (two slow regions) explain a key that
-//     neither explains alone.
+//     requests in that key's slow tail (above its previous p99); the
+//     tail threshold is Adtributor's 0.67, and a key of a set must carry
+//     at least 0.1 of the tail. Adtributor's surprise (how unlike the
+//     previous period a share is), which picks between dimensions, is
+//     left out: the previous hour's sketches hold no pairs, and the
+//     candidate dimensions are fixed (region and model).
+//   - HotSpot (Sun et al., 2018) scores a candidate by the ripple
+//     effect: an anomaly of a set of elements spreads to every aggregate
+//     that contains them in proportion, so a good candidate reproduces
+//     the aggregates' deviations. For a p99, which does not add up,
+//     the cheap converse is used, in the spirit of Squeeze's generalised
+//     ripple effect for derived measures (Li et al., ISSRE 2019): the
+//     other key without the candidate's requests (its sketch less their
+//     bins) must be back within the rule's thresholds of its previous
+//     p99. Like Squeeze, candidates are searched within one attribute
+//     at a time, a set of its keys when no single key suffices: two
+//     slow regions together explain a model that neither explains
+//     alone, and the model is listed in both findings' explains.
 //
 // Candidate causes are the keys of region and model, largest impact
 // first; a cause explained by a larger one (a model whose slow requests
-// are one region's) is itself merged.
+// are one region's) is itself merged. A batch job sees each key once,
+// so no search tree is needed: each regressed key is tested against the
+// few regressed causes.
 
 // Thresholds of explanatory power.
 const (
 	explainShare     = 0.5  // of the other key's requests: "mostly"
-	explainTailShare = 0.67 // of its slow tail (Adtributor's TEP)
+	explainTailShare = 0.67 // of its slow tail (Adtributor's T_EP)
+	explainMinShare  = 0.1  // of the tail, for a key of a set (T_EEP)
 )
 
 // regressedKey is one regression found, before merging.
@@ -133,7 +143,7 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, m int, f *regresse
 			if c.dim != cd {
 				continue
 			}
-			if s := part(c); s != nil {
+			if s := part(c); s != nil && tailShare(f, m, s) >= explainMinShare {
 				set, parts = append(set, c), append(parts, s)
 				if len(set) > 1 && explains(cfg, m, f, parts) {
 					return set
@@ -182,6 +192,20 @@ func explains(cfg *regressionRule, m int, f *regressedKey, parts []*sketch.Count
 // binned is a sketch or bin counts.
 type binned interface {
 	Bins(f func(lower, upper float64, count int64))
+}
+
+// tailShare is the share of f's slow tail (above its previous p99) in
+// part.
+func tailShare(f *regressedKey, m int, part *sketch.Counts) float64 {
+	all := f.now.Metric(m)
+	if all == nil {
+		return 0
+	}
+	t := countAbove(all, f.ch.Before.P99)
+	if t == 0 {
+		return 0
+	}
+	return float64(countAbove(part, f.ch.Before.P99)) / float64(t)
 }
 
 // countAbove counts the values of s in bins whose middle is above v.
