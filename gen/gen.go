@@ -77,6 +77,7 @@ type Config struct {
 	Start    time.Time     // default 2026-11-29T10:00:00+08:00
 	Duration time.Duration // default 1h
 	Plants   Plants
+	Slow     Slow // one region's or model's upstream slower (slow.go)
 }
 
 // Where planted problems sit, for tests to check findings against.
@@ -286,15 +287,16 @@ func modelByName(name string) model {
 // network time (s) added to the upstream time.
 func (g *generator) call(cl client, region string, m model, stream bool, t time.Time, net float64) Request {
 	up := round(g.lognormal(m.medianS, 0.6), 3)
+	completion := int(up * m.tokensPS) // the same however slow the upstream
+	up = g.c.Slow.upstream(up, region, m.name)
 	rt := round(up+net, 3)
 	if rt < up {
 		rt = up
 	}
 	ttft := rt * 1000
 	if stream {
-		ttft = g.lognormal(m.ttftMS, 0.35) + net*1000
+		ttft = g.c.Slow.firstToken(g.lognormal(m.ttftMS, 0.35), m.name) + net*1000
 	}
-	completion := int(up * m.tokensPS)
 	return Request{
 		Time:               t,
 		AppID:              cl.app,

@@ -66,3 +66,58 @@ func TestPlants(t *testing.T) {
 		t.Errorf("no plants gave %d requests, all plants %d", len(none), len(reqs))
 	}
 }
+
+// TestSlow: a slowed region or model changes only the upstream time of
+// its inference calls (request_time by the same amount, a slowed
+// model's first token by the factor); every other request and field is
+// the same as without it.
+func TestSlow(t *testing.T) {
+	base := Generate(Config{Seed: 5, N: 3000, Plants: All})
+	for _, s := range []Slow{{Region: "ap-beijing", Factor: 2.5}, {Model: "deepseek-v3", Factor: 2.5}} {
+		slowed := Generate(Config{Seed: 5, N: 3000, Plants: All, Slow: s})
+		if len(slowed) != len(base) {
+			t.Fatalf("%+v: %d requests, %d without it", s, len(slowed), len(base))
+		}
+		n := 0
+		for i := range base {
+			a, b := base[i], slowed[i]
+			hit := a.Model != "" && (a.Region == s.Region || a.Model == s.Model) && a.Status == 200
+			if !hit {
+				if !reflect.DeepEqual(a, b) && !(math.IsNaN(a.TTFTms) && math.IsNaN(b.TTFTms)) {
+					t.Fatalf("%+v: request %d changed: %+v vs %+v", s, i, a, b)
+				}
+				continue
+			}
+			n++
+			ua, _ := a.UpstreamTime()
+			ub, _ := b.UpstreamTime()
+			if math.Abs(ub-ua*s.Factor) > 0.002 {
+				t.Fatalf("%+v: request %d: upstream %v, want %v × %v", s, i, ub, ua, s.Factor)
+			}
+			if math.Abs((b.RequestTime-ub)-(a.RequestTime-ua)) > 0.002 {
+				t.Fatalf("%+v: request %d: network %v, was %v", s, i, b.RequestTime-ub, a.RequestTime-ua)
+			}
+			if a.CompletionTokens != b.CompletionTokens || a.AppID != b.AppID || !a.Time.Equal(b.Time) {
+				t.Fatalf("%+v: request %d: traffic changed", s, i)
+			}
+			switch {
+			case !a.Stream:
+				if math.Abs(b.TTFTms-b.RequestTime*1000) > 0.1 {
+					t.Fatalf("%+v: request %d: non-streaming ttft %v, request_time %v", s, i, b.TTFTms, b.RequestTime)
+				}
+			case s.Model != "":
+				net := (a.RequestTime - ua - a.SSLHandshake) * 1000
+				if math.Abs((b.TTFTms-net)-(a.TTFTms-net)*s.Factor) > 3 {
+					t.Fatalf("%+v: request %d: ttft %v, was %v", s, i, b.TTFTms, a.TTFTms)
+				}
+			default:
+				if b.TTFTms != a.TTFTms {
+					t.Fatalf("%+v: request %d: ttft %v changed from %v for a slowed region", s, i, b.TTFTms, a.TTFTms)
+				}
+			}
+		}
+		if n < 100 {
+			t.Errorf("%+v: only %d requests slowed", s, n)
+		}
+	}
+}

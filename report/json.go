@@ -53,6 +53,13 @@ func (r *Report) findingJSON(f *rules.Finding) obj {
 			{Name: "to", Value: r.timeString(f.Window.To)},
 		}})
 	}
+	if len(f.Explains) > 0 {
+		var ex []obj
+		for _, e := range f.Explains {
+			ex = append(ex, obj{{Name: "dimension", Value: e.Dimension}, {Name: "key", Value: e.Key}})
+		}
+		o = append(o, kv{Name: "explains", Value: ex})
+	}
 	return o
 }
 

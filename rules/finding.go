@@ -115,6 +115,18 @@ type Finding struct {
 	Impact   Impact
 	Advice   string
 	Window   *Window // for time-bound rules
+	// Explains lists the keys whose change this finding's cause
+	// explains (SPEC §5 "One cause, one finding"): they are not
+	// reported on their own.
+	Explains []Explained
+}
+
+// Explained is a key one finding's cause explains: a dimension and its
+// key ("all" for the whole input), or dimension "rule" and a finding of
+// another rule.
+type Explained struct {
+	Dimension string
+	Key       string
 }
 
 // NotEvaluated is a rule that could not run, and why.

@@ -12,7 +12,6 @@ import (
 // previous hour's, with --state.
 type regressionRule struct {
 	enabled
-	noCollector
 	MinRatio      float64
 	MinIncreaseMs float64
 	MinRequests   int64
@@ -35,8 +34,8 @@ func (r *regressionRule) params() []param {
 
 func (*regressionRule) needs(acc *aggregate.Accumulator) string { return regressionNeeds(acc) }
 
-func (r *regressionRule) evaluate(acc *aggregate.Accumulator, _ aggregate.Collector, _ *Config) ([]Finding, string) {
-	return regression(acc, r), ""
+func (r *regressionRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
+	return regression(acc, r, col.(*regressionPairs)), ""
 }
 
 func regressionNeeds(acc *aggregate.Accumulator) string {
@@ -53,21 +52,35 @@ func regressionNeeds(acc *aggregate.Accumulator) string {
 
 // regression compares every p99 of the window — over the whole input and
 // per metric, dimension and key — with the same one in the previous hour
-// of the state directory.
-func regression(acc *aggregate.Accumulator, cfg *regressionRule) []Finding {
+// of the state directory. Keys whose change a region's or a model's
+// explains are merged into its finding (explain); what is left is
+// capped at max_keys per metric and dimension.
+func regression(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs) []Finding {
 	hour := time.Unix(acc.History.PreviousHour, 0).UTC().Format("2006-01-02T15:04Z")
+	prev := acc.History.Previous
 	var out []Finding
-	for m, mc := range sketch.Compare(acc.History.Previous, acc.Set) {
+	for m, mc := range sketch.Compare(prev, acc.Set) {
+		var cands []*regressedKey
 		if mc.All != nil {
-			if f, ok := regressed(cfg, m, "all", mc.All, hour); ok {
-				out = append(out, f)
+			if f, ok := regressed(cfg, m, "all", mc.All, hour, acc.Set.All, prev.All); ok {
+				cands = append(cands, &regressedKey{f: f, dim: -1, key: "all", ch: mc.All, now: acc.Set.All})
 			}
 		}
-		for _, dc := range mc.By {
-			var found []Finding
+		for d, dc := range mc.By {
 			for i := range dc.Changes {
-				if f, ok := regressed(cfg, m, dc.Dim, &dc.Changes[i], hour); ok {
-					found = append(found, f)
+				ch := &dc.Changes[i]
+				now := acc.Set.Dims[d].Get(ch.Key)
+				if f, ok := regressed(cfg, m, dc.Dim, ch, hour, now, prev.Dims[d].Get(ch.Key)); ok {
+					cands = append(cands, &regressedKey{f: f, dim: d, key: ch.Key, ch: ch, now: now})
+				}
+			}
+		}
+		kept := explain(cfg, pairs, m, cands)
+		for d := -1; d < aggregate.NumDims; d++ {
+			var found []Finding
+			for _, c := range kept {
+				if c.dim == d {
+					found = append(found, c.f)
 				}
 			}
 			out = append(out, capKeys(found, cfg.MaxKeys)...)
@@ -91,7 +104,7 @@ func capKeys(fs []Finding, max int64) []Finding {
 	return kept
 }
 
-func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour string) (Finding, bool) {
+func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour string, nowE, prevE *sketch.Entry) (Finding, bool) {
 	now, prev := ch.After, ch.Before
 	if now.Count < c.MinRequests || prev.Count < c.MinRequests {
 		return Finding{}, false
@@ -111,20 +124,21 @@ func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour str
 	if dim == "all" {
 		what = "all requests"
 	}
+	w := whereTimeWent(nowE, prevE)
 	return Finding{
 		Rule:     RuleRegression,
 		Severity: sev,
 		Key:      Fields{{"metric", metric}, {"dimension", dim}, {"key", key}},
-		Title:    fmt.Sprintf("%s p99 of %s rose %.1f× over the previous hour", metric, what, ratio),
-		Evidence: Fields{
+		Title:    fmt.Sprintf("%s p99 of %s rose %.1f× over the previous hour%s", metric, what, ratio, w.clause()),
+		Evidence: append(Fields{
 			{"p99_ms", round(p99, 3)}, {"previous_p99_ms", round(prev99, 3)}, {"ratio", round(ratio, 2)},
 			{"requests", now.Count}, {"previous_requests", prev.Count}, {"previous_hour", hour},
 			{"mean_ms", round(now.Mean, 3)}, {"previous_mean_ms", round(prev.Mean, 3)},
-		},
+		}, w.evidence()...),
 		// Impact: how much longer the average request took than in the
 		// previous hour.
 		Impact: impact(now.Mean-prev.Mean, now.Count),
-		Advice: fmt.Sprintf("Look at what changed for %s since %s (deploys, upstream capacity, traffic mix): its %s p99 went from %.0f ms to %.0f ms.",
-			what, hour, metric, prev99, p99),
+		Advice: fmt.Sprintf("Look at what changed for %s since %s (deploys, upstream capacity, traffic mix): its %s p99 went from %.0f ms to %.0f ms%s.",
+			what, hour, metric, prev99, p99, w.clause()),
 	}, true
 }

@@ -90,15 +90,19 @@ type regressionHour struct {
 }
 
 func newRegressionHour(t *testing.T) *regressionHour {
-	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 30000
 	if testing.Short() {
 		n = 12000
 	}
-	prev := gen.Generate(gen.Config{Seed: 21, N: n})
+	return newRegressionHourOf(t, gen.Generate(gen.Config{Seed: 21, N: n}))
+}
+
+// newRegressionHourOf accumulates prev as the previous hour.
+func newRegressionHourOf(t *testing.T, prev []gen.Request) *regressionHour {
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
 	counts := map[string]int{}
 	for _, r := range prev {
 		counts[r.Region]++
@@ -121,7 +125,9 @@ func newRegressionHour(t *testing.T) *regressionHour {
 // TestLatencyRegression slows one region of a generated hour down by ×2
 // and ×4 in the next hour: the rule says why it cannot run without the
 // previous hour, then fires for exactly what an oracle over the exact
-// p99s says, warn and crit, capped at max_keys per metric and dimension.
+// p99s says, warn and crit — the whole input's merged into the region's
+// finding, which explains it — capped at max_keys per metric and
+// dimension.
 func TestLatencyRegression(t *testing.T) {
 	prev := newRegressionHour(t)
 	for _, c := range []struct {
@@ -243,6 +249,7 @@ func checkRegressionFindings(t *testing.T, factor float64, slow string, cur []ge
 	want map[regressionKey]rules.Severity, borderline map[regressionKey]bool) int {
 	t.Helper()
 	got := map[regressionKey]rules.Severity{}
+	explained := map[regressionKey]bool{}
 	for _, f := range findings {
 		if f.Rule != rules.RuleRegression {
 			continue
@@ -252,8 +259,22 @@ func checkRegressionFindings(t *testing.T, factor float64, slow string, cur []ge
 		if !touches(cur, slow, k.dim, k.key) {
 			t.Errorf("×%v: finding for %s %q, which has no request in %s", factor, k.dim, k.key, slow)
 		}
+		for _, e := range f.Explains {
+			explained[regressionKey{k.metric, e.Dimension, e.Key}] = true
+			if !touches(cur, slow, e.Dimension, e.Key) {
+				t.Errorf("×%v: %v explains %s %q, which has no request in %s", factor, k, e.Dimension, e.Key, slow)
+			}
+		}
 	}
 	for k, sev := range want {
+		// A regression the slowed region explains is merged into its
+		// finding (one cause, one finding).
+		if explained[k] {
+			if got[k] != rules.OK {
+				t.Errorf("×%v: %v both explained and reported", factor, k)
+			}
+			continue
+		}
 		if got[k] != sev {
 			t.Errorf("×%v: %v: severity %v, want %v", factor, k, got[k], sev)
 		}

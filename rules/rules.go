@@ -89,7 +89,7 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 		}
 	}
 	SortFindings(findings)
-	return findings, notEval
+	return mergeSameCause(findings), notEval
 }
 
 // absent returns a reason naming the fields no record carried, or "".

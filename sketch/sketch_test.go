@@ -190,3 +190,67 @@ func TestSetFolding(t *testing.T) {
 		t.Error("keys below the cap were folded")
 	}
 }
+
+// TestWithout: the sketch of all values without the counts of a part of
+// them gives the quantiles, count and mean of the values left, against
+// sorting them; counts merged from shards are the counts of the whole.
+func TestWithout(t *testing.T) {
+	m := testMapping(t)
+	for name, dist := range distributions {
+		for _, n := range []int{3, 1000, 50_000} {
+			r := rand.New(rand.NewPCG(uint64(n), 11))
+			whole, part := New(m), NewCounts(m)
+			var kept []float64
+			var keptSum float64
+			for range n {
+				v := dist(r)
+				whole.Add(v)
+				// The part is the larger values, mostly: removing it
+				// moves the tail.
+				if r.IntN(3) == 0 || v > 1000 && r.IntN(2) == 0 {
+					part.AddBin(m.Bin(v))
+					continue
+				}
+				kept = append(kept, v)
+				keptSum += v
+			}
+			left := whole.Without(part)
+			if all := whole.Counts(); all.Count() != whole.Count() || whole.Without(all).Count() != 0 {
+				t.Errorf("%s n=%d: a sketch's own counts: %d of %d, %d left without them", name, n, all.Count(), whole.Count(), whole.Without(all).Count())
+			}
+			shards := [2]*Counts{NewCounts(m), NewCounts(m)}
+			i := 0
+			part.Bins(func(lo, hi float64, c int64) {
+				for range c {
+					shards[i%2].AddBin(m.Bin(math.Max(lo, (lo+hi)/2)))
+					i++
+				}
+			})
+			shards[0].Merge(shards[1])
+			if shards[0].Count() != part.Count() || whole.Without(shards[0]).Quantile(0.99) != left.Quantile(0.99) {
+				t.Errorf("%s n=%d: merged counts: %d values, p99 without them %v; want %d, %v", name, n,
+					shards[0].Count(), whole.Without(shards[0]).Quantile(0.99), part.Count(), left.Quantile(0.99))
+			}
+			if left.Count() != int64(len(kept)) {
+				t.Fatalf("%s n=%d: count %d, want %d", name, n, left.Count(), len(kept))
+			}
+			if len(kept) == 0 {
+				continue
+			}
+			sort.Float64s(kept)
+			if want := keptSum / float64(len(kept)); math.Abs(left.Mean()-want) > DefaultAccuracy*want+1e-9 {
+				t.Errorf("%s n=%d: mean %v, want %v", name, n, left.Mean(), want)
+			}
+			for _, q := range []float64{0, 0.5, 0.9, 0.99, 1} {
+				want := kept[int(q*float64(len(kept)-1))]
+				got := left.Quantile(q)
+				if math.Abs(got-want) > DefaultAccuracy*want+1e-9 {
+					t.Errorf("%s n=%d q=%v: %v, want %v", name, n, q, got, want)
+				}
+			}
+		}
+	}
+	if s := New(m).Without(NewCounts(m)); s.Count() != 0 || s.Quantile(0.99) != 0 || s.Mean() != 0 {
+		t.Errorf("empty without empty: count %d", s.Count())
+	}
+}

@@ -49,6 +49,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	start := fs.String("start", "2026-11-29T10:00:00+08:00", "start of the log (RFC 3339)")
 	dur := fs.Duration("duration", time.Hour, "time span of the log")
 	part := fs.String("part", "1/1", "write only the `K/N`th of N consecutive slices of the requests (to split one log across files)")
+	slowRegion := fs.String("slow-region", "", "make the upstream of this `REGION` slower by --slow-factor (a second hour that differs in that alone)")
+	slowModel := fs.String("slow-model", "", "make the upstream of this `MODEL` slower by --slow-factor, its first token too")
+	slowFactor := fs.Float64("slow-factor", 2.5, "how many times longer the slowed upstream takes")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
@@ -75,7 +78,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "loggen: --part: want K/N with 1 <= K <= N, got %q\n", *part)
 		return 2
 	}
-	reqs := gen.Generate(gen.Config{Seed: *seed, N: *n, Start: t0, Duration: *dur, Plants: plants})
+	if (*slowRegion != "" || *slowModel != "") && !(*slowFactor > 0) {
+		fmt.Fprintf(stderr, "loggen: --slow-factor: want a positive factor, got %v\n", *slowFactor)
+		return 2
+	}
+	slow := gen.Slow{Region: *slowRegion, Model: *slowModel, Factor: *slowFactor}
+	reqs := gen.Generate(gen.Config{Seed: *seed, N: *n, Start: t0, Duration: *dur, Plants: plants, Slow: slow})
 	reqs = reqs[len(reqs)*(k-1)/parts : len(reqs)*k/parts]
 	if err := write(*out, stdout, func(dst io.Writer) error {
 		_, err := w(dst, reqs, gen.WriteOptions{BadEvery: *badEvery})

@@ -63,10 +63,45 @@ func TestPartsAndCompression(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{{"--format", "xml"}, {"--plant", "bogus"}, {"--part", "4/3"}, {"--start", "noon"}} {
+	for _, args := range [][]string{{"--format", "xml"}, {"--plant", "bogus"}, {"--part", "4/3"}, {"--start", "noon"},
+		{"--slow-region", "ap-beijing", "--slow-factor", "0"}, {"--slow-model", "x", "--slow-factor", "-2"}} {
 		var errb bytes.Buffer
 		if code := run(args, io.Discard, &errb); code != 2 || errb.Len() == 0 {
 			t.Errorf("%v: exit %d, %q", args, code, errb.String())
 		}
+	}
+}
+
+// TestSlow: --slow-region changes the lines of that region's calls
+// only, and the same flags write the same bytes.
+func TestSlow(t *testing.T) {
+	args := []string{"-n", "300", "--plant", "none", "--seed", "4"}
+	var base, slow, again bytes.Buffer
+	if code := run(args, &base, io.Discard); code != 0 {
+		t.Fatal(code)
+	}
+	slowArgs := append(args, "--slow-region", "ap-beijing", "--slow-factor", "2.5")
+	if run(slowArgs, &slow, io.Discard) != 0 || run(slowArgs, &again, io.Discard) != 0 {
+		t.Fatal("--slow-region failed")
+	}
+	if !bytes.Equal(slow.Bytes(), again.Bytes()) {
+		t.Error("the same flags wrote different bytes")
+	}
+	a, b := strings.Split(base.String(), "\n"), strings.Split(slow.String(), "\n")
+	if len(a) != len(b) {
+		t.Fatalf("%d lines slowed, %d without", len(b), len(a))
+	}
+	changed := 0
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		changed++
+		if !strings.Contains(a[i], `"region":"ap-beijing"`) {
+			t.Errorf("line %d changed outside ap-beijing: %s", i+1, a[i])
+		}
+	}
+	if changed == 0 {
+		t.Error("nothing slowed")
 	}
 }

@@ -1,0 +1,291 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+
+	"loganalyze/aggregate"
+	"loganalyze/sketch"
+)
+
+// One cause, one finding (SPEC §5). A slow region drags its clients,
+// routes, client region, statuses and the models it serves: each of
+// their p99s rises with it. latency_regression keeps the finding of the
+// cause and lists the others in its Explains.
+//
+// From the literature of multi-dimensional root-cause localisation:
+//
+//   - Adtributor (Bhagwan et al., NSDI 2014) assumes the root cause lies
+//     in one dimension, ranks its elements by explanatory power (the
+//     share of the change they carry) and keeps the most succinct set
+//     whose power reaches a threshold (T_EP, 0.67), each element
+//     carrying at least T_EEP (0.1). Here a cause's explanatory power for
+//     another key is its share of that key's requests, or of the
+//     requests in that key's slow tail (above its previous p99); the
+//     tail threshold is Adtributor's 0.67, and a key of a set must carry
+//     at least 0.1 of the tail. Adtributor's surprise (how unlike the
+//     previous period a share is), which picks between dimensions, is
+//     left out: the previous hour's sketches hold no pairs, and the
+//     candidate dimensions are fixed (region and model).
+//   - HotSpot (Sun et al., 2018) scores a candidate by the ripple
+//     effect: an anomaly of a set of elements spreads to every aggregate
+//     that contains them in proportion, so a good candidate reproduces
+//     the aggregates' deviations. For a p99, which does not add up,
+//     the cheap converse is used, in the spirit of Squeeze's generalised
+//     ripple effect for derived measures (Li et al., ISSRE 2019): the
+//     other key without the candidate's requests (its sketch less their
+//     bins) must be back within the rule's thresholds of its previous
+//     p99. Like Squeeze, candidates are searched within one attribute
+//     at a time, a set of its keys when no single key suffices: two
+//     slow regions together explain a model that neither explains
+//     alone, and the model is listed in both findings' explains.
+//
+// Candidate causes are the keys of region and model, largest impact
+// first; a cause explained by a larger one (a model whose slow requests
+// are one region's) is itself merged. A batch job sees each key once,
+// so no search tree is needed: each regressed key is tested against the
+// few regressed causes.
+
+// Thresholds of explanatory power.
+const (
+	explainShare     = 0.5  // of the other key's requests: "mostly"
+	explainTailShare = 0.67 // of its slow tail (Adtributor's T_EP)
+	explainMinShare  = 0.1  // of the tail, for a key of a set (T_EEP)
+)
+
+// regressedKey is one regression found, before merging.
+type regressedKey struct {
+	f         Finding
+	dim       int // -1 for all
+	key       string
+	ch        *sketch.Change
+	now       *sketch.Entry
+	explained bool
+}
+
+func isCause(d int) bool { return d == aggregate.DimRegion || d == aggregate.DimModel }
+
+func dimName(d int) string {
+	if d < 0 {
+		return "all"
+	}
+	return aggregate.DimNames[d]
+}
+
+// explain merges the regressions of metric m that a region's or a
+// model's explains into its finding and returns the others.
+func explain(cfg *regressionRule, pairs *regressionPairs, m int, cands []*regressedKey) []*regressedKey {
+	var causes []*regressedKey
+	for _, c := range cands {
+		if isCause(c.dim) {
+			causes = append(causes, c)
+		}
+	}
+	sort.SliceStable(causes, func(i, j int) bool {
+		a, b := &causes[i].f.Impact, &causes[j].f.Impact
+		if a.Seconds != b.Seconds {
+			return a.Seconds > b.Seconds
+		}
+		return causes[i].dim < causes[j].dim || causes[i].dim == causes[j].dim && causes[i].key < causes[j].key
+	})
+	for i, c := range causes {
+		for _, by := range explainedBy(cfg, pairs, m, c, causes[:i]) {
+			by.f.Explains = append(by.f.Explains, Explained{dimName(c.dim), c.key})
+			c.explained = true
+		}
+	}
+	for _, c := range cands {
+		if isCause(c.dim) {
+			continue
+		}
+		for _, by := range explainedBy(cfg, pairs, m, c, causes) {
+			by.f.Explains = append(by.f.Explains, Explained{dimName(c.dim), c.key})
+			c.explained = true
+		}
+	}
+	var kept []*regressedKey
+	for _, c := range cands {
+		if !c.explained {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// explainedBy returns the causes that explain f's regression: one, or
+// failing that the fewest keys of one cause dimension, largest impact
+// first; nil when none does.
+func explainedBy(cfg *regressionRule, pairs *regressionPairs, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
+	part := func(c *regressedKey) *sketch.Counts {
+		if c.explained || c.dim == f.dim {
+			return nil
+		}
+		if f.dim < 0 {
+			if s := c.now.Metric(m); s != nil {
+				return s.Counts()
+			}
+			return nil
+		}
+		if p := pairs.get(c.dim, c.key, f.dim, f.key); p != nil {
+			return p.metrics[m]
+		}
+		return nil
+	}
+	for _, c := range causes {
+		if s := part(c); s != nil && explains(cfg, m, f, []*sketch.Counts{s}) {
+			return []*regressedKey{c}
+		}
+	}
+	for _, cd := range causeDims {
+		var set []*regressedKey
+		var parts []*sketch.Counts
+		for _, c := range causes {
+			if c.dim != cd {
+				continue
+			}
+			if s := part(c); s != nil && tailShare(f, m, s) >= explainMinShare {
+				set, parts = append(set, c), append(parts, s)
+				if len(set) > 1 && explains(cfg, m, f, parts) {
+					return set
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// explains says whether the requests of parts (disjoint parts of f's)
+// explain f's regression: they are most of f's requests or of its slow
+// tail, and without them f did not regress.
+func explains(cfg *regressionRule, m int, f *regressedKey, parts []*sketch.Counts) bool {
+	all := f.now.Metric(m)
+	if all == nil || all.Count() == 0 {
+		return false
+	}
+	prev99 := f.ch.Before.P99
+	var n, tail int64
+	for _, p := range parts {
+		n += p.Count()
+		tail += countAbove(p, prev99)
+	}
+	share := float64(n) / float64(all.Count())
+	tailShare := 0.0
+	if t := countAbove(all, prev99); t > 0 {
+		tailShare = float64(tail) / float64(t)
+	}
+	if share < explainShare && tailShare < explainTailShare {
+		return false
+	}
+	rest := all
+	for _, p := range parts {
+		rest = rest.Without(p)
+	}
+	if rest.Count() < cfg.MinRequests {
+		// Too few requests left for the rule to judge: what moved was
+		// the cause's.
+		return true
+	}
+	p99 := rest.Quantile(0.99)
+	return p99 < cfg.MinRatio*prev99 || p99-prev99 < cfg.MinIncreaseMs
+}
+
+// binned is a sketch or bin counts.
+type binned interface {
+	Bins(f func(lower, upper float64, count int64))
+}
+
+// tailShare is the share of f's slow tail (above its previous p99) in
+// part.
+func tailShare(f *regressedKey, m int, part *sketch.Counts) float64 {
+	all := f.now.Metric(m)
+	if all == nil {
+		return 0
+	}
+	t := countAbove(all, f.ch.Before.P99)
+	if t == 0 {
+		return 0
+	}
+	return float64(countAbove(part, f.ch.Before.P99)) / float64(t)
+}
+
+// countAbove counts the values of s in bins whose middle is above v.
+func countAbove(s binned, v float64) int64 {
+	var n int64
+	s.Bins(func(lo, hi float64, c int64) {
+		if (lo+hi)/2 > v {
+			n += c
+		}
+	})
+	return n
+}
+
+// timeWent is where a key's time grew from the previous hour to this
+// one: the change of the mean upstream, network and first-token times.
+type timeWent struct {
+	upstream, network, ttft          float64 // ms
+	hasUpstream, hasNetwork, hasTTFT bool
+}
+
+func whereTimeWent(now, prev *sketch.Entry) timeWent {
+	var w timeWent
+	delta := func(m int) (float64, bool) {
+		if now == nil || prev == nil {
+			return 0, false
+		}
+		a, b := now.Metric(m), prev.Metric(m)
+		if a == nil || b == nil || a.Count() == 0 || b.Count() == 0 {
+			return 0, false
+		}
+		return a.Mean() - b.Mean(), true
+	}
+	w.upstream, w.hasUpstream = delta(aggregate.UpstreamResponseTime)
+	w.network, w.hasNetwork = delta(aggregate.NetworkTime)
+	w.ttft, w.hasTTFT = delta(aggregate.TTFT)
+	return w
+}
+
+// grewIn names the phase that grew: upstream or network when one grew
+// at least twice as much as the other; first_token when, the upstream
+// having grown, the first token came later by at least half as much.
+func (w timeWent) grewIn() string {
+	if !w.hasUpstream || !w.hasNetwork {
+		return "unknown"
+	}
+	switch {
+	case w.upstream > 0 && w.upstream >= 2*max(w.network, 0):
+		if w.hasTTFT && w.ttft >= 0.5*w.upstream {
+			return "first_token"
+		}
+		return "upstream"
+	case w.network > 0 && w.network >= 2*max(w.upstream, 0):
+		return "network"
+	}
+	return "unknown"
+}
+
+func (w timeWent) evidence() Fields {
+	var out Fields
+	if w.hasUpstream {
+		out = append(out, Field{"upstream_mean_ms_delta", round(w.upstream, 3)})
+	}
+	if w.hasNetwork {
+		out = append(out, Field{"network_mean_ms_delta", round(w.network, 3)})
+	}
+	if w.hasTTFT {
+		out = append(out, Field{"ttft_mean_ms_delta", round(w.ttft, 3)})
+	}
+	return append(out, Field{"grew_in", w.grewIn()})
+}
+
+// clause says where the time went, for the title and the advice.
+func (w timeWent) clause() string {
+	switch w.grewIn() {
+	case "upstream":
+		return fmt.Sprintf(", the time grew in the upstream (%+.0f ms mean), not the network (%+.0f ms)", w.upstream, w.network)
+	case "first_token":
+		return fmt.Sprintf(", the time grew before the first token (%+.0f ms mean; upstream %+.0f ms, network %+.0f ms)", w.ttft, w.upstream, w.network)
+	case "network":
+		return fmt.Sprintf(", the time grew in the network (%+.0f ms mean), not the upstream (%+.0f ms)", w.network, w.upstream)
+	}
+	return ""
+}

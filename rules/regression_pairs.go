@@ -1,0 +1,250 @@
+package rules
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+// regressionPairs is latency_regression's collector: per pair of a
+// cause key (a region or a model) and a key of another dimension, the
+// requests they share and their metrics' bin counts — the joint data that
+// says whether a key's requests are mostly a region's, and what the key
+// measured without them. A region × model pair is kept once, under the
+// region. At most about twice --top pairs are kept between folds, the
+// lightest dropped: a pair that is not kept explains nothing.
+type regressionPairs struct {
+	env    collectEnv
+	causes [len(causeDims)]map[string]*causePairs
+	n      int // pairs kept
+	folded int64
+	keys   [aggregate.NumDims][]byte
+	has    [aggregate.NumDims]bool
+}
+
+// causePairs are one cause key's pairs, by dimension and key.
+type causePairs struct {
+	byDim [aggregate.NumDims]map[string]*pairStats
+}
+
+// pairStats is what one pair's requests measured.
+type pairStats struct {
+	count   int64
+	metrics [aggregate.NumMetrics]*sketch.Counts
+}
+
+func (r *regressionRule) collector() (string, func(collectEnv) aggregate.Collector) {
+	return RuleRegression, func(e collectEnv) aggregate.Collector {
+		c := &regressionPairs{env: e}
+		for i := range c.causes {
+			c.causes[i] = map[string]*causePairs{}
+		}
+		return c
+	}
+}
+
+// causeDims are the dimensions whose keys can explain others: where a
+// request is served (region) and what serves it (model).
+var causeDims = [...]int{aggregate.DimRegion, aggregate.DimModel}
+
+// pairs says whether cause dimension cd keeps pairs with dimension d.
+// A region's pair with a route is its pair with the route's client
+// region (the route X→R is the requests of R from X), so it is not kept.
+func pairs(cd, d int) bool {
+	switch {
+	case d == cd:
+		return false
+	case cd == aggregate.DimModel && d == aggregate.DimRegion:
+		return false
+	case cd == aggregate.DimRegion && d == aggregate.DimRoute:
+		return false
+	}
+	return true
+}
+
+var streamKeys = map[bool][]byte{true: []byte("true"), false: []byte("false")}
+
+// dimKeys sets the record's key in each dimension, as the accumulator
+// keys its sketches.
+func (c *regressionPairs) dimKeys(r *ingest.Record) {
+	set := func(d int, k []byte) {
+		// The record's own bytes: valid for this Add, not kept.
+		c.keys[d], c.has[d] = k, k != nil
+	}
+	reg, cr := r.Text(ingest.FRegion), r.Text(ingest.FClientRegion)
+	set(aggregate.DimRegion, reg)
+	set(aggregate.DimModel, r.Text(ingest.FModel))
+	c.has[aggregate.DimStatus] = false
+	if st, ok := r.Int(ingest.FStatus); ok {
+		c.keys[aggregate.DimStatus] = strconv.AppendInt(c.keys[aggregate.DimStatus][:0], st, 10)
+		c.has[aggregate.DimStatus] = true
+	}
+	set(aggregate.DimClient, r.Text(ingest.FClient))
+	set(aggregate.DimClientRegion, cr)
+	c.has[aggregate.DimRoute] = cr != nil && reg != nil
+	if cr != nil && reg != nil {
+		c.keys[aggregate.DimRoute] = append(append(append(c.keys[aggregate.DimRoute][:0], cr...), "→"...), reg...)
+	}
+	c.has[aggregate.DimStream] = false
+	if s, ok := r.Bool(ingest.FStream); ok {
+		c.keys[aggregate.DimStream] = streamKeys[s]
+		c.has[aggregate.DimStream] = true
+	}
+	var uri []byte
+	if u := r.Text(ingest.FURI); u != nil {
+		uri = aggregate.Path(u)
+	}
+	set(aggregate.DimURI, uri)
+}
+
+// Add adds a record to each pair of its keys.
+func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
+	c.dimKeys(r)
+	c.fold()
+	for ci, cd := range causeDims {
+		if !c.has[cd] {
+			continue
+		}
+		cp := c.causes[ci][string(c.keys[cd])]
+		if cp == nil {
+			cp = &causePairs{}
+			c.causes[ci][string(c.keys[cd])] = cp
+		}
+		for d := range aggregate.NumDims {
+			if !c.has[d] || !pairs(cd, d) {
+				continue
+			}
+			p := cp.pair(d, c.keys[d], &c.n)
+			p.count++
+			for i := range v.Has {
+				if v.Has[i] {
+					if p.metrics[i] == nil {
+						p.metrics[i] = sketch.NewCounts(c.env.m)
+					}
+					p.metrics[i].AddBin(v.Bins[i])
+				}
+			}
+		}
+	}
+}
+
+// pair returns the pair with key k of dimension d, making it (and
+// counting it in n) when it is new.
+func (cp *causePairs) pair(d int, k []byte, n *int) *pairStats {
+	m := cp.byDim[d]
+	if m == nil {
+		m = map[string]*pairStats{}
+		cp.byDim[d] = m
+	}
+	p := m[string(k)]
+	if p == nil {
+		p = &pairStats{}
+		m[string(k)] = p
+		*n++
+	}
+	return p
+}
+
+// Merge adds another worker's pairs.
+func (c *regressionPairs) Merge(oc aggregate.Collector) {
+	o := oc.(*regressionPairs)
+	c.folded += o.folded
+	for ci := range c.causes {
+		for _, ck := range sortedKeys(o.causes[ci]) {
+			ocp := o.causes[ci][ck]
+			for d, om := range ocp.byDim {
+				for _, k := range sortedKeys(om) {
+					c.fold()
+					cp := c.causes[ci][ck]
+					if cp == nil {
+						cp = &causePairs{}
+						c.causes[ci][ck] = cp
+					}
+					op, p := om[k], cp.pair(d, []byte(k), &c.n)
+					p.count += op.count
+					for i, s := range op.metrics {
+						if s == nil {
+							continue
+						}
+						if p.metrics[i] == nil {
+							p.metrics[i] = sketch.NewCounts(c.env.m)
+						}
+						p.metrics[i].Merge(s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Finish does nothing: the pairs are bounded as they grow.
+func (c *regressionPairs) Finish() {}
+
+// fold keeps the --top heaviest pairs (ties by cause, dimension and
+// key) once twice as many are kept.
+func (c *regressionPairs) fold() {
+	if c.n < c.env.limit() {
+		return
+	}
+	type ref struct {
+		ci, d int
+		ck, k string
+		count int64
+	}
+	var all []ref
+	for ci := range c.causes {
+		for _, ck := range sortedKeys(c.causes[ci]) {
+			for d, m := range c.causes[ci][ck].byDim {
+				for _, k := range sortedKeys(m) {
+					all = append(all, ref{ci, d, ck, k, m[k].count})
+				}
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].count > all[j].count })
+	for _, x := range all[c.env.top:] {
+		cp := c.causes[x.ci][x.ck]
+		delete(cp.byDim[x.d], x.k)
+		c.n--
+		c.folded++
+	}
+	for ci := range c.causes {
+		for ck, cp := range c.causes[ci] {
+			empty := true
+			for _, m := range cp.byDim {
+				empty = empty && len(m) == 0
+			}
+			if empty {
+				delete(c.causes[ci], ck)
+			}
+		}
+	}
+}
+
+// get returns the pair of a cause key and another dimension's key, or
+// nil when it was not kept.
+func (c *regressionPairs) get(causeDim int, cause string, dim int, key string) *pairStats {
+	if causeDim == aggregate.DimModel && dim == aggregate.DimRegion {
+		causeDim, cause, dim, key = dim, key, causeDim, cause
+	}
+	if causeDim == aggregate.DimRegion && dim == aggregate.DimRoute {
+		from, ok := strings.CutSuffix(key, "→"+cause)
+		if !ok {
+			return nil
+		}
+		dim, key = aggregate.DimClientRegion, from
+	}
+	ci := 0
+	if causeDim == aggregate.DimModel {
+		ci = 1
+	}
+	cp := c.causes[ci][cause]
+	if cp == nil {
+		return nil
+	}
+	return cp.byDim[dim][key]
+}

@@ -1,0 +1,61 @@
+package rules
+
+import "strings"
+
+// sameCauseRules are rules that see one cause from two sides: a region ×
+// model that runs out of capacity answers 429 (rate_limit_storm) and
+// 5xx (error_burst) in the same minutes.
+var sameCauseRules = map[string]bool{RuleStorm: true, RuleBurst: true}
+
+// mergeSameCause merges, of two findings of those rules on the same key
+// whose windows overlap, the one of smaller impact into the other: it is
+// listed in the other's Explains (dimension "rule", key "rule key") and
+// not reported on its own (SPEC §5 "One cause, one finding"). fs must be
+// sorted by impact, largest first.
+func mergeSameCause(fs []Finding) []Finding {
+	out := fs[:0]
+	var kept []int // indexes in out of findings that can explain others
+	for _, f := range fs {
+		merged := false
+		if sameCauseRules[f.Rule] && f.Window != nil {
+			for _, i := range kept {
+				g := &out[i]
+				if g.Rule != f.Rule && sameKey(g.Key, f.Key) && g.Window.From < f.Window.To && f.Window.From < g.Window.To {
+					g.Explains = append(g.Explains, Explained{"rule", f.Rule + " " + keyText(f.Key)})
+					merged = true
+					break
+				}
+			}
+		}
+		if merged {
+			continue
+		}
+		out = append(out, f)
+		if sameCauseRules[f.Rule] && f.Window != nil {
+			kept = append(kept, len(out)-1)
+		}
+	}
+	return out
+}
+
+func sameKey(a, b Fields) bool {
+	ka, _ := a.MarshalJSON()
+	kb, _ := b.MarshalJSON()
+	return string(ka) == string(kb)
+}
+
+// keyText writes a key as "name=value,name=value".
+func keyText(k Fields) string {
+	var b strings.Builder
+	for i, f := range k {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(f.Name)
+		b.WriteByte('=')
+		if s, ok := f.Value.(string); ok {
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}

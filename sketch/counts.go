@@ -1,0 +1,152 @@
+package sketch
+
+import "math"
+
+// Counts is the bin counts of values with a sketch's mapping, without
+// the sum, the extremes or the sketch's store: the cheapest record of
+// which bins a part of a sketch's values fell in, to take it out of the
+// sketch again (Sketch.Without). A bin's count saturates at 2³²−1.
+type Counts struct {
+	m    *Mapping
+	zero uint32
+	off  int // index of bins[0]
+	bins []uint32
+}
+
+// NewCounts returns empty counts with mapping m.
+func NewCounts(m *Mapping) *Counts { return &Counts{m: m} }
+
+// AddBin adds one value whose bin was computed with c's mapping.
+func (c *Counts) AddBin(b Bin) {
+	if b.zero {
+		c.zero = satAdd(c.zero, 1)
+		return
+	}
+	i := c.slot(b.index)
+	c.bins[i] = satAdd(c.bins[i], 1)
+}
+
+// slot returns the position of bin index in c.bins, growing it by half
+// again (at least 32 bins) on the side that needs it, so that a range
+// filled from the middle out is copied a few times, not once per bin.
+func (c *Counts) slot(index int) int {
+	switch {
+	case len(c.bins) == 0:
+		c.off = index - 16
+		c.bins = make([]uint32, 48)
+	case index < c.off:
+		grow := c.off - index + max(32, len(c.bins)/2)
+		nb := make([]uint32, len(c.bins)+grow)
+		copy(nb[grow:], c.bins)
+		c.bins, c.off = nb, c.off-grow
+	case index >= c.off+len(c.bins):
+		n := index - c.off + 1
+		if n > cap(c.bins) {
+			nb := make([]uint32, n, n+max(32, n/2))
+			copy(nb, c.bins)
+			c.bins = nb
+		}
+		c.bins = c.bins[:n]
+	}
+	return index - c.off
+}
+
+// Merge adds o's counts; both must share a mapping.
+func (c *Counts) Merge(o *Counts) {
+	if o == nil {
+		return
+	}
+	c.zero = satAdd(c.zero, o.zero)
+	for k, n := range o.bins {
+		if n > 0 {
+			i := c.slot(o.off + k)
+			c.bins[i] = satAdd(c.bins[i], n)
+		}
+	}
+}
+
+// Count returns how many values were added.
+func (c *Counts) Count() int64 {
+	n := int64(c.zero)
+	for _, x := range c.bins {
+		n += int64(x)
+	}
+	return n
+}
+
+// Bins calls f for each non-empty bin in increasing order with the bin's
+// bounds and count; zeros come first as the bin [0, 0].
+func (c *Counts) Bins(f func(lower, upper float64, count int64)) {
+	if c.zero > 0 {
+		f(0, 0, int64(c.zero))
+	}
+	for k, n := range c.bins {
+		if n > 0 {
+			f(c.m.m.LowerBound(c.off+k), c.m.m.LowerBound(c.off+k+1), int64(n))
+		}
+	}
+}
+
+func satAdd(a, b uint32) uint32 {
+	if a > math.MaxUint32-b {
+		return math.MaxUint32
+	}
+	return a + b
+}
+
+// Without returns a new sketch of s's values less those counted in c,
+// when they are some of s's (a part of the records s was made of, with
+// the same mapping): what "s without these records" measured, as a
+// sketch like any other. A bin of c that s lacks subtracts nothing. The
+// sum and mean are not known exactly: the mean is that of the bins'
+// values, within the mapping's accuracy; the minimum and maximum are
+// s's, narrowed to the bounds of the bins that remain.
+func (s *Sketch) Without(c *Counts) *Sketch {
+	n := New(s.m)
+	var lo, hi int
+	first := true
+	s.pos.ForEach(func(i int, cnt float64) bool {
+		if c != nil && i >= c.off && i < c.off+len(c.bins) {
+			cnt -= float64(c.bins[i-c.off])
+		}
+		if cnt > 0 {
+			n.pos.AddWithCount(i, cnt)
+			n.sum.add(cnt * s.m.m.Value(i))
+			if first {
+				lo, first = i, false
+			}
+			hi = i
+		}
+		return false
+	})
+	n.zero = s.zero
+	if c != nil {
+		n.zero = max(0, s.zero-float64(c.zero))
+	}
+	if n.zero > 0 {
+		_ = n.dd.AddWithCount(0, n.zero)
+	}
+	if n.Count() == 0 {
+		return n
+	}
+	n.min, n.max = s.min, 0
+	if n.zero == 0 {
+		n.min = math.Max(s.min, s.m.m.LowerBound(lo))
+	}
+	if !first {
+		n.max = math.Min(s.max, s.m.m.LowerBound(hi+1))
+	}
+	return n
+}
+
+// Counts returns the bin counts of s's values.
+func (s *Sketch) Counts() *Counts {
+	c := NewCounts(s.m)
+	c.zero = uint32(min(s.zero, math.MaxUint32))
+	s.pos.ForEach(func(i int, n float64) bool {
+		k := c.slot(i)
+		c.bins[k] = uint32(min(n, math.MaxUint32))
+		return false
+	})
+	return c
+}
