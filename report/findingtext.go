@@ -254,8 +254,27 @@ func regressionText(m printer, f *rules.Finding) (string, string, bool) {
 	if k[1] == "all" {
 		what = m.t("rule.all")
 	}
-	return m.f("rule.latency_regression.title", k[0], what, p99/prev),
+	went := grewInText(m, f.Evidence)
+	return m.f("rule.latency_regression.title", k[0], what, p99/prev) + went,
 		m.f("rule.latency_regression.advice", what, hour, k[0], prev, p99), true
+}
+
+// grewInText says where a regression's time went (evidence grew_in and
+// the mean deltas), or "" when unknown.
+func grewInText(m printer, ev rules.Fields) string {
+	g, _ := text(ev, "grew_in")
+	up, _ := number(ev, "upstream_mean_ms_delta")
+	net, _ := number(ev, "network_mean_ms_delta")
+	ttft, _ := number(ev, "ttft_mean_ms_delta")
+	switch g {
+	case "upstream":
+		return m.f("rule.latency_regression.upstream", up, net)
+	case "first_token":
+		return m.f("rule.latency_regression.first_token", ttft, up, net)
+	case "network":
+		return m.f("rule.latency_regression.network", net, up)
+	}
+	return ""
 }
 
 // timeoutCeilingText names the ceiling when the evidence gives it in ms

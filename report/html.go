@@ -73,6 +73,7 @@ type htmlFinding struct {
 	Window   string
 	Impact   string
 	Evidence []htmlField
+	Explains []htmlField
 	Advice   string
 }
 
@@ -287,6 +288,7 @@ func (r *Report) htmlFinding(m printer, n int, f *rules.Finding) htmlFinding {
 		Title:    title,
 		Key:      htmlFields(f.Key),
 		Evidence: htmlFields(f.Evidence),
+		Explains: htmlFields(explainFields(f.Explains)),
 		Advice:   advice,
 		Impact:   m.f("impact", ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds),
 	}

@@ -188,8 +188,33 @@ func (r *Report) markdownFinding(b *bufio.Writer, m printer, n int, f *rules.Fin
 	}
 	item("f.impact", m.f("impact", ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds))
 	item("f.evidence", mdFields(f.Evidence))
+	if len(f.Explains) > 0 {
+		item("f.explains", mdKey(explainFields(f.Explains)))
+	}
 	item("f.fix", mdText(advice))
 	b.WriteString("\n")
+}
+
+// maxExplainsShown bounds the keys a finding's explains list shows in
+// Markdown and HTML; the JSON has them all.
+const maxExplainsShown = 12
+
+// explainFields are the keys a finding explains as fields (dimension =
+// key), the first maxExplainsShown and how many more.
+func explainFields(es []rules.Explained) rules.Fields {
+	var fs rules.Fields
+	for i, e := range es {
+		if i == maxExplainsShown {
+			fs = append(fs, rules.Field{Name: "more", Value: int64(len(es) - maxExplainsShown)})
+			break
+		}
+		if e.Dimension == "all" {
+			fs = append(fs, rules.Field{Name: "all", Value: ""}) // the whole input: its name alone
+			continue
+		}
+		fs = append(fs, rules.Field{Name: e.Dimension, Value: e.Key})
+	}
+	return fs
 }
 
 // mdKey writes a finding's key: "region = eu; model = m"; a field
