@@ -76,7 +76,7 @@ type Accumulator struct {
 	// Present counts the records that carried each canonical field.
 	Present [ingest.NumFields]int64
 	// Collectors are the rules' collectors (Options.Collectors), in the
-	// order their constructor returned them.
+	// order their constructor returned them; a nil one gathers nothing.
 	Collectors []Collector
 	// Hours is the sketch set of each hour (by its Unix second), when
 	// Options.Hourly: the latest MaxHours; HoursFrom, when not zero, is
@@ -195,7 +195,9 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		a.Status[int(status)]++
 	}
 	for _, c := range a.Collectors {
-		c.Add(r, v)
+		if c != nil {
+			c.Add(r, v)
+		}
 	}
 
 	if r.Has(ingest.FTime) {
@@ -258,7 +260,9 @@ func (a *Accumulator) Merge(o *Accumulator) {
 		a.Present[i] += o.Present[i]
 	}
 	for i, c := range a.Collectors {
-		c.Merge(o.Collectors[i])
+		if c != nil {
+			c.Merge(o.Collectors[i])
+		}
 	}
 	a.mergeHours(o)
 }
@@ -271,7 +275,9 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 	}
 	a.Set.Finish()
 	for _, c := range a.Collectors {
-		c.Finish()
+		if c != nil {
+			c.Finish()
+		}
 	}
 	a.finishHours()
 	return a

@@ -14,20 +14,25 @@ type collectEnv struct {
 	m   *sketch.Mapping
 	top int
 	cfg *Config
+	// history is set when the run compares with earlier hours.
+	history bool
 }
 
 // limit is how many keys a collector's map holds before it is folded to
 // top: twice top, so that folding is rare.
 func (e collectEnv) limit() int { return 2 * e.top }
 
-// slots gives each enabled rule that gathers data its collector's index
-// in an accumulator's Collectors (-1 for none) and returns the
-// constructors by index. Rules that name the same collector share it.
-func (c *Config) slots() (slot []int, makers []func(collectEnv) aggregate.Collector) {
+// slots gives every rule that gathers data its collector's index in an
+// accumulator's Collectors (-1 for none) and returns the collectors'
+// names and constructors by index. Rules that name the same collector
+// share it. The layout is the same whatever is enabled, so that hour
+// files keep one shape; used says which collectors an enabled rule
+// needs.
+func (c *Config) slots() (slot []int, names []string, makers []func(collectEnv) aggregate.Collector, used []bool) {
 	byName := map[string]int{}
 	for _, r := range c.rules {
 		name, mk := r.collector()
-		if !r.on() || mk == nil {
+		if mk == nil {
 			slot = append(slot, -1)
 			continue
 		}
@@ -35,26 +40,39 @@ func (c *Config) slots() (slot []int, makers []func(collectEnv) aggregate.Collec
 		if !ok {
 			i = len(makers)
 			byName[name] = i
-			makers = append(makers, mk)
+			names, makers, used = append(names, name), append(makers, mk), append(used, false)
 		}
+		used[i] = used[i] || r.on()
 		slot = append(slot, i)
 	}
-	return slot, makers
+	return slot, names, makers, used
 }
 
-// Collectors returns the constructor of one worker's collectors for the
-// enabled rules (aggregate.Options.Collectors). Evaluate needs an
-// accumulator made with it from the same settings.
-func (c *Config) Collectors(m *sketch.Mapping, top int) func() []aggregate.Collector {
+// CollectorNames are the names of the collectors, in the order of an
+// accumulator's Collectors: what an hour file records of its shape.
+func (c *Config) CollectorNames() []string {
+	_, names, _, _ := c.slots()
+	return names
+}
+
+// Collectors returns the constructor of one worker's collectors
+// (aggregate.Options.Collectors): one slot per collector, nil where no
+// enabled rule needs it. withHistory says whether the run compares with
+// earlier hours: without, latency_regression cannot run and gathers
+// nothing. Evaluate needs an accumulator made with it from the same
+// settings.
+func (c *Config) Collectors(m *sketch.Mapping, top int, withHistory bool) func() []aggregate.Collector {
 	if top < 1 {
 		top = 1000
 	}
-	_, makers := c.slots()
-	env := collectEnv{m: m, top: top, cfg: c}
+	_, _, makers, used := c.slots()
+	env := collectEnv{m: m, top: top, cfg: c, history: withHistory}
 	return func() []aggregate.Collector {
 		out := make([]aggregate.Collector, len(makers))
 		for i, mk := range makers {
-			out[i] = mk(env)
+			if used[i] {
+				out[i] = mk(env)
+			}
 		}
 		return out
 	}

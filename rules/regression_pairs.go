@@ -39,6 +39,9 @@ type pairStats struct {
 
 func (r *regressionRule) collector() (string, func(collectEnv) aggregate.Collector) {
 	return RuleRegression, func(e collectEnv) aggregate.Collector {
+		if !e.history {
+			return nil // nothing to compare with: nothing to explain
+		}
 		c := &regressionPairs{env: e}
 		for i := range c.causes {
 			c.causes[i] = map[string]*causePairs{}

@@ -11,7 +11,7 @@ import (
 func regressionCollector(t *testing.T, recs []rec) *regressionPairs {
 	t.Helper()
 	cfg := Default()
-	slot, _ := cfg.slots()
+	slot, _, _, _ := cfg.slots()
 	acc := accumulate(t, cfg, recs)
 	for i, r := range cfg.rules {
 		if r.id() == RuleRegression {

@@ -64,7 +64,7 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 	if cfg == nil {
 		cfg = Default()
 	}
-	slot, makers := cfg.slots()
+	slot, _, makers, _ := cfg.slots()
 	if len(acc.Collectors) != len(makers) {
 		panic(fmt.Sprintf("BUG: the accumulator has %d collectors, the rules' settings make %d", len(acc.Collectors), len(makers)))
 	}
@@ -80,7 +80,10 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 		}
 		var col aggregate.Collector
 		if slot[i] >= 0 {
-			col = acc.Collectors[slot[i]]
+			if col = acc.Collectors[slot[i]]; col == nil {
+				notEval = append(notEval, NotEvaluated{Rule: r.id(), Reason: "its statistics were not gathered in this run"})
+				continue
+			}
 		}
 		fs, partly := r.evaluate(acc, col, cfg)
 		findings = append(findings, fs...)
