@@ -16,6 +16,14 @@ type Collector interface {
 	Merge(o Collector)
 	// Finish bounds the state after the last merge.
 	Finish()
+	// AppendBinary appends the state before Finish, mergeable, for an
+	// hour file: the same state gives the same bytes.
+	AppendBinary(b []byte) []byte
+	// UnmarshalBinary replaces the state of a collector fresh from its
+	// constructor with what AppendBinary wrote. Damaged or crafted bytes
+	// give an error, never a panic or an allocation beyond what their
+	// size allows.
+	UnmarshalBinary(b []byte) error
 }
 
 // Values are a record's metrics as Accumulator.Add computed them, so

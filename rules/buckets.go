@@ -185,7 +185,10 @@ func (s *minuteStats) addRetry(r *ingest.Record, client []byte, c cell, limited 
 		}
 	}
 	if limited {
-		ra, _ := r.Float(ingest.FRetryAfter)
+		ra, ok := r.Float(ingest.FRetryAfter)
+		if !ok {
+			ra = 0 // absent, as Limited says: not NaN
+		}
 		rs.Limited = append(rs.Limited, Limited{T: r.TimeNS, RetryAfter: ra})
 		if len(rs.Limited) > 2*maxLimitedTimes {
 			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)

@@ -150,3 +150,35 @@ func (s *callers) sorted() []*callerStats {
 	sort.Slice(out, func(i, j int) bool { return out[i].Client < out[j].Client })
 	return out
 }
+
+// AppendBinary appends the callers, for an hour file.
+func (s *callers) AppendBinary(b []byte) []byte {
+	e := &encoder{b: b}
+	e.uint(uint64(s.dropped))
+	encodeMap(e, s.clients, func(_ string, c *callerStats) {
+		for _, v := range c.counts() {
+			e.uint(uint64(*v))
+		}
+	})
+	return e.b
+}
+
+// UnmarshalBinary replaces the callers with what AppendBinary wrote.
+func (s *callers) UnmarshalBinary(b []byte) error {
+	d := newDecoder(s.env.m, b)
+	s.dropped = d.count()
+	s.clients = decodeMap(d, 14, func(k string) *callerStats {
+		c := &callerStats{Client: k}
+		for _, v := range c.counts() {
+			*v = d.count()
+		}
+		return c
+	})
+	return d.done()
+}
+
+// counts are the caller's numbers, in the order of its encoding.
+func (c *callerStats) counts() []*int64 {
+	return []*int64{&c.Requests, &c.ConnKnown, &c.NewConn, &c.SSLKnown, &c.FullTLS, (*int64)(&c.HandshakeMs),
+		&c.RTTKnown, (*int64)(&c.RTTMs), &c.URIKnown, &c.Token, &c.Other, (*int64)(&c.TokenMs)}
+}

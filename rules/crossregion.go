@@ -312,3 +312,28 @@ func sortedRegions(m map[string][]*clientPath) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// AppendBinary appends the paths, for an hour file.
+func (s *pathStats) AppendBinary(b []byte) []byte {
+	e := &encoder{b: b}
+	e.uint(uint64(s.dropped))
+	encodeMap(e, s.paths, func(_ string, p *clientPath) {
+		e.str(p.Client)
+		e.str(p.From)
+		e.str(p.Region)
+		e.uint(uint64(p.Count))
+		e.sketch(p.Network)
+		e.sketch(p.RTT)
+	})
+	return e.b
+}
+
+// UnmarshalBinary replaces the paths with what AppendBinary wrote.
+func (s *pathStats) UnmarshalBinary(b []byte) error {
+	d := newDecoder(s.env.m, b)
+	s.dropped = d.count()
+	s.paths = decodeMap(d, 8, func(string) *clientPath {
+		return &clientPath{Client: d.str(), From: d.str(), Region: d.str(), Count: d.count(), Network: d.sketch(), RTT: d.sketch()}
+	})
+	return d.done()
+}

@@ -202,3 +202,30 @@ func nonStreaming(mss *modelStreams, cfg *nonStreamingRule, c *Config) []Finding
 	}
 	return out
 }
+
+// AppendBinary appends the models' traffic, for an hour file.
+func (s *modelStreams) AppendBinary(b []byte) []byte {
+	e := &encoder{b: b}
+	encodeMap(e, s.models, func(_ string, ms *modelStream) {
+		e.str(ms.Model)
+		e.bool(ms.Stream)
+		e.uint(uint64(ms.Count))
+		e.sketch(ms.TTFT)
+		e.sketch(ms.RT)
+	})
+	return e.b
+}
+
+// UnmarshalBinary replaces the models' traffic with what AppendBinary
+// wrote.
+func (s *modelStreams) UnmarshalBinary(b []byte) error {
+	d := newDecoder(s.env.m, b)
+	s.models = decodeMap(d, 5, func(string) *modelStream {
+		ms := &modelStream{Model: d.str(), Stream: d.bool(), Count: d.count(), TTFT: d.sketch(), RT: d.sketch()}
+		if d.err == nil && (ms.TTFT == nil || ms.RT == nil) {
+			d.fail("a model without its sketches")
+		}
+		return ms
+	})
+	return d.done()
+}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -250,4 +251,17 @@ func (c *regressionPairs) get(causeDim int, cause string, dim int, key string) *
 		return nil
 	}
 	return cp.byDim[dim][key]
+}
+
+// AppendBinary writes nothing: the pairs explain the window against the
+// previous hour, whose sketch set is all an hour file needs for that,
+// and a report from stored hours compares no hours.
+func (c *regressionPairs) AppendBinary(b []byte) []byte { return b }
+
+// UnmarshalBinary accepts only what AppendBinary wrote: nothing.
+func (c *regressionPairs) UnmarshalBinary(b []byte) error {
+	if len(b) != 0 {
+		return fmt.Errorf("%w: %d bytes of regression pairs", errCollector, len(b))
+	}
+	return nil
 }

@@ -299,3 +299,86 @@ func sortedInt64s(m map[int64]int64) []int64 {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+// AppendBinary appends the ceilings, for an hour file.
+func (c *ceilings) AppendBinary(b []byte) []byte {
+	e := &encoder{b: b}
+	c.all.encode(e)
+	encodeMap(e, c.clients, func(_ string, g *ceilGroup) { g.encode(e) })
+	return e.b
+}
+
+// UnmarshalBinary replaces the ceilings with what AppendBinary wrote.
+func (c *ceilings) UnmarshalBinary(b []byte) error {
+	d := newDecoder(c.env.m, b)
+	c.all = ceilGroup{}
+	c.all.decode(d)
+	c.clients = decodeMap(d, 3, func(string) *ceilGroup {
+		g := &ceilGroup{}
+		g.decode(d)
+		return g
+	})
+	return d.done()
+}
+
+func (g *ceilGroup) encode(e *encoder) {
+	e.uint(uint64(g.total))
+	e.bool(g.has)
+	if !g.has {
+		return
+	}
+	e.int(int64(g.top))
+	var kept []ceilBucket
+	for _, b := range g.slots {
+		if b.n > 0 {
+			kept = append(kept, b)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].idx < kept[j].idx })
+	e.uint(uint64(len(kept)))
+	for _, b := range kept {
+		e.int(int64(b.idx))
+		e.uint(uint64(len(b.status)))
+		for _, sc := range b.status {
+			e.int(sc.status)
+			e.uint(uint64(sc.n))
+		}
+	}
+}
+
+// decode reads a group through add, so that the slots are where add puts
+// them whatever the bytes say.
+func (g *ceilGroup) decode(d *decoder) {
+	total := d.count()
+	if !d.bool() {
+		g.total = total
+		return
+	}
+	top := d.int()
+	if top < math.MinInt32 || top > math.MaxInt32 {
+		d.fail("bucket %d out of range", top)
+		return
+	}
+	g.top, g.has = int32(top), true
+	kept := int64(0)
+	for range d.items(2) {
+		idx := d.int()
+		if idx > top || idx <= top-ceilKept {
+			d.fail("bucket %d outside the top %d", idx, top)
+			return
+		}
+		for range d.items(2) {
+			st, n := d.int(), d.count()
+			if d.err != nil {
+				return
+			}
+			g.add(int32(idx), st, n)
+			kept += n
+		}
+	}
+	if kept > total {
+		d.fail("%d requests kept of %d", kept, total)
+		return
+	}
+	g.total = total
+}

@@ -123,3 +123,26 @@ func uvarint(b []byte) (uint64, []byte, error) {
 	}
 	return v, b[k:], nil
 }
+
+// Budget bounds the bins that the sketches decoded from one input may
+// span together, as DecodeSet bounds a set's: a dense store allocates
+// its whole span, so a small crafted input must not claim much memory.
+type Budget struct{ bins int64 }
+
+// NewBudget is the budget of an input of n bytes.
+func NewBudget(n int) *Budget {
+	return &Budget{bins: min(maxSetSpan, spanPerByte*int64(n)+1<<16)}
+}
+
+// DecodeWithin is Decode, charging the bins the sketch spans to the
+// budget first: an error, before any allocation, when it is spent.
+func DecodeWithin(m *Mapping, b []byte, budget *Budget) (*Sketch, []byte, error) {
+	span, err := encodedSpan(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if budget.bins -= span; budget.bins < 0 {
+		return nil, nil, fmt.Errorf("%w: the sketches span more bins than the input allows", errCorrupt)
+	}
+	return Decode(m, b)
+}
