@@ -52,7 +52,8 @@ type Options struct {
 	HasSince, HasUntil bool
 	// Collectors, when set, makes the collectors of one accumulator
 	// (one worker): what the rules gather beside the sketches.
-	Collectors func() []Collector
+	// HourCollectors makes those of each hour's accumulator (Hourly).
+	Collectors, HourCollectors func() []Collector
 	// Hourly keeps a sketch set per hour of log time too (Hours), for
 	// the state directory.
 	Hourly bool
@@ -78,11 +79,12 @@ type Accumulator struct {
 	// Collectors are the rules' collectors (Options.Collectors), in the
 	// order their constructor returned them; a nil one gathers nothing.
 	Collectors []Collector
-	// Hours is the sketch set of each hour (by its Unix second), when
-	// Options.Hourly: the latest MaxHours; HoursFrom, when not zero, is
-	// the first hour kept of a log that had more. History is what the
-	// state directory holds (hours.go).
-	Hours     map[int64]*sketch.Set
+	// Hours is the accumulator of each hour (by its Unix second), when
+	// Options.Hourly: the latest MaxHours, their sets finished, their
+	// collectors not (an hour file keeps them mergeable); HoursFrom,
+	// when not zero, is the first hour kept of a log that had more.
+	// History is what the state directory holds (hours.go).
+	Hours     map[int64]*Accumulator
 	HoursFrom int64
 	History   *History
 	hourCut   int64 // the latest hour dropped; valid when HoursFrom != 0
@@ -105,7 +107,7 @@ func New(opts Options) *Accumulator {
 		a.Collectors = opts.Collectors()
 	}
 	if opts.Hourly {
-		a.Hours = map[int64]*sketch.Set{}
+		a.Hours = map[int64]*Accumulator{}
 	}
 	return a
 }
@@ -163,15 +165,11 @@ func (a *Accumulator) Add(r *ingest.Record) {
 			return
 		}
 	}
-	a.Records++
-	for set := r.Fields(); set != 0; set &= set - 1 {
-		a.Present[bits.TrailingZeros64(set)]++
-	}
-	m := a.opts.Mapping
 	// The values live in the accumulator: passed to the collectors
 	// through an interface, a local would escape, once per record.
 	v := &a.vals
 	*v = Values{}
+	m := a.opts.Mapping
 	bins, has := &v.Bins, &v.Has
 	rt, okRT := r.Float(ingest.FRequestTime)
 	v.RequestTime, v.HasRequestTime = rt, okRT
@@ -185,11 +183,23 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	if okRT && okURT {
 		bins[NetworkTime], has[NetworkTime] = m.Bin((rt-urt)*1000), true
 	}
-	if v, ok := r.Float(ingest.FTTFT); ok {
-		bins[TTFT], has[TTFT] = m.Bin(v), true
+	if x, ok := r.Float(ingest.FTTFT); ok {
+		bins[TTFT], has[TTFT] = m.Bin(x), true
 	}
+	a.add(r, v)
+	if a.Hours != nil && r.Has(ingest.FTime) {
+		a.addHour(r, v)
+	}
+}
 
-	a.addToSet(a.Set, r, bins, has)
+// add adds a record of the window with its values: to the window, or,
+// for an hour's accumulator, to the hour.
+func (a *Accumulator) add(r *ingest.Record, v *Values) {
+	a.Records++
+	for set := r.Fields(); set != 0; set &= set - 1 {
+		a.Present[bits.TrailingZeros64(set)]++
+	}
+	a.addToSet(a.Set, r, &v.Bins, &v.Has)
 	status, okStatus := r.Int(ingest.FStatus)
 	if okStatus {
 		a.Status[int(status)]++
@@ -199,16 +209,12 @@ func (a *Accumulator) Add(r *ingest.Record) {
 			c.Add(r, v)
 		}
 	}
-
 	if r.Has(ingest.FTime) {
 		t := r.TimeNS
 		a.HasTime = true
 		a.MinTime = min(a.MinTime, t)
 		a.MaxTime = max(a.MaxTime, t)
-		a.Timeline.add(m, t, status, has[RequestTime], bins[RequestTime], r.Text(ingest.FRegion))
-		if a.Hours != nil {
-			a.addHour(r, t, bins, has)
-		}
+		a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion))
 	}
 }
 

@@ -56,24 +56,24 @@ func (a *Accumulator) SortedHours() []int64 {
 	return keys
 }
 
-// addHour adds a record to the set of its hour. The keys are those Add
-// gives the whole-window set; TestHoursAddUpToTheWindow holds the two
+// addHour adds a record to the accumulator of its hour. The keys are
+// those Add gives the window; TestHoursAddUpToTheWindow holds the two
 // together.
-func (a *Accumulator) addHour(r *ingest.Record, t int64, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) {
-	h := floorDiv(t, HourSeconds*1e9) * HourSeconds
+func (a *Accumulator) addHour(r *ingest.Record, v *Values) {
+	h := floorDiv(r.TimeNS, HourSeconds*1e9) * HourSeconds
 	if a.hoursCut && h <= a.hourCut {
 		return
 	}
-	set := a.Hours[h]
-	if set == nil {
-		set = sketch.NewSet(a.opts.Mapping, NumMetrics, DimNames, a.opts.Top)
-		a.Hours[h] = set
+	hour := a.Hours[h]
+	if hour == nil {
+		hour = New(Options{Mapping: a.opts.Mapping, Top: a.opts.Top, Collectors: a.opts.HourCollectors})
+		a.Hours[h] = hour
 		a.boundHours()
-		if set = a.Hours[h]; set == nil {
+		if hour = a.Hours[h]; hour == nil {
 			return
 		}
 	}
-	a.addToSet(set, r, bins, has)
+	hour.add(r, v)
 }
 
 // boundHours drops the earliest hours past MaxHours and remembers the
@@ -96,7 +96,7 @@ func (a *Accumulator) cutHours(h int64) {
 	}
 }
 
-// mergeHours adds o's hour sets into a's.
+// mergeHours adds o's hours into a's.
 func (a *Accumulator) mergeHours(o *Accumulator) {
 	if a.Hours == nil {
 		return
@@ -121,10 +121,11 @@ func (a *Accumulator) mergeHours(o *Accumulator) {
 	a.boundHours()
 }
 
-// finishHours folds every hour set down to its cap.
+// finishHours folds every hour's set down to its cap; the collectors
+// stay mergeable, for the hour files.
 func (a *Accumulator) finishHours() {
-	for _, s := range a.Hours {
-		s.Finish()
+	for _, h := range a.Hours {
+		h.Set.Finish()
 	}
 	if a.hoursCut {
 		a.HoursFrom = a.hourCut + HourSeconds
@@ -134,7 +135,7 @@ func (a *Accumulator) finishHours() {
 // PeakHours merges the busiest and the quietest quarter of the hours (by
 // records; ties to the earlier hour) into one set each, folded to top
 // keys. It needs at least MinPeakHours hours; ok is false otherwise.
-func PeakHours(m *sketch.Mapping, top int, hours map[int64]*sketch.Set) (peak, offPeak *sketch.Set, ok bool) {
+func PeakHours(m *sketch.Mapping, top int, hours map[int64]*Accumulator) (peak, offPeak *sketch.Set, ok bool) {
 	if len(hours) < MinPeakHours {
 		return nil, nil, false
 	}
@@ -143,7 +144,7 @@ func PeakHours(m *sketch.Mapping, top int, hours map[int64]*sketch.Set) (peak, o
 		keys = append(keys, h)
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		ci, cj := hours[keys[i]].All.Count, hours[keys[j]].All.Count
+		ci, cj := hours[keys[i]].Set.All.Count, hours[keys[j]].Set.All.Count
 		if ci != cj {
 			return ci > cj
 		}
@@ -153,7 +154,7 @@ func PeakHours(m *sketch.Mapping, top int, hours map[int64]*sketch.Set) (peak, o
 	merge := func(hs []int64) *sketch.Set {
 		s := sketch.NewSet(m, NumMetrics, DimNames, top)
 		for _, h := range hs {
-			s.Merge(hours[h])
+			s.Merge(hours[h].Set)
 		}
 		s.Finish()
 		return s

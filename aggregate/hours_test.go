@@ -41,10 +41,10 @@ func TestHoursAddUpToTheWindow(t *testing.T) {
 	}
 	merged := sketch.NewSet(m, NumMetrics, DimNames, 1000)
 	for _, h := range a.SortedHours() {
-		if got := a.Hours[h].All.Count; got != want[h] {
+		if got := a.Hours[h].Set.All.Count; got != want[h] {
 			t.Errorf("hour %s: %d records, want %d", time.Unix(h, 0).UTC(), got, want[h])
 		}
-		merged.Merge(a.Hours[h])
+		merged.Merge(a.Hours[h].Set)
 	}
 	if first, ok := a.FirstHour(); !ok || first != start.Add(-30*time.Minute).Unix() {
 		t.Errorf("first hour %d, %v", first, ok)
@@ -149,8 +149,8 @@ func TestHoursBounded(t *testing.T) {
 			t.Fatalf("%d workers: %d hours from %d (HoursFrom %d), want %d from %d", workers, len(a.Hours), a.SortedHours()[0], a.HoursFrom, MaxHours, first)
 		}
 		for _, h := range a.SortedHours() {
-			if a.Hours[h].All.Count != 3 {
-				t.Fatalf("%d workers: hour %d has %d records, want 3", workers, h, a.Hours[h].All.Count)
+			if a.Hours[h].Set.All.Count != 3 {
+				t.Fatalf("%d workers: hour %d has %d records, want 3", workers, h, a.Hours[h].Set.All.Count)
 			}
 		}
 	}

@@ -33,6 +33,10 @@ type Config struct {
 	// and its own hours are written back, under the directory's lock.
 	// "" for none.
 	StateDir string
+	// Shard names this writer's hour files and lock in a state directory
+	// several writers share (state.OpenShard); "" for the directory's
+	// own.
+	Shard string
 	// Ingest says how every log is read (format, log formats, source,
 	// schema, zone, workers, stdin). Its Progress, when set, follows the
 	// window's logs only. Ingest.Location is also the zone of the report.
@@ -94,7 +98,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	var dir *state.Dir
 	if cfg.StateDir != "" {
-		if dir, err = state.Open(cfg.StateDir); err != nil {
+		if dir, err = state.OpenShard(cfg.StateDir, cfg.Shard); err != nil {
 			return nil, err
 		}
 		defer dir.Close()
@@ -140,6 +144,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return &Result{Report: rep, Unread: unread}, nil
 }
 
+// rulesOf is the run's rules' settings.
+func rulesOf(cfg Config) *rules.Config {
+	if cfg.Rules == nil {
+		return rules.Default()
+	}
+	return cfg.Rules
+}
+
 // aggregateOptions are the accumulators' options of the window; the
 // baseline's drop the bounds. Only the window's gather the rules' data.
 func aggregateOptions(cfg Config, m *sketch.Mapping, rcfg *rules.Config) aggregate.Options {
@@ -159,6 +171,7 @@ func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState boo
 	opts := aggregateOptions(cfg, m, rcfg)
 	opts.Hourly = withState || len(cfg.Baseline) > 0
 	opts.Collectors = rcfg.Collectors(m, cfg.Top, withState)
+	opts.HourCollectors = rcfg.Collectors(m, cfg.Top, false)
 	accs, read, err := ingest.Run(cfg.Paths, cfg.Ingest, func() *aggregate.Accumulator { return aggregate.New(opts) })
 	if err != nil {
 		return nil, nil, err

@@ -31,12 +31,14 @@ func history(ctx context.Context, dir *state.Dir, cfg Config, acc, baseline *agg
 	var problems []ingest.Problem
 	if dir != nil {
 		var p []ingest.Problem
-		acc.History, p = loadHistory(dir, acc, cfg.Since, m, cfg.Top)
+		rcfg := rulesOf(cfg)
+		// The earlier hours are compared by their sets alone.
+		acc.History, p = loadHistory(dir, acc, cfg.Since, aggregate.Options{Mapping: m, Top: cfg.Top}, rcfg.CollectorNames())
 		problems = append(problems, p...)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := writeHours(dir, acc); err != nil {
+		if err := writeHours(dir, acc, rcfg.CollectorNames()); err != nil {
 			return nil, err
 		}
 		problems = append(problems, hoursCut(stateHours, acc)...)
@@ -54,7 +56,7 @@ func hourLabel(h int64) string {
 // loadHistory reads, from the state directory, the hour before the
 // window's first hour and the same hour a day before. A missing file is
 // no comparison; a damaged one is also a problem for the report.
-func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, m *sketch.Mapping, top int) (*aggregate.History, []ingest.Problem) {
+func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, opts aggregate.Options, collectors []string) (*aggregate.History, []ingest.Problem) {
 	h := &aggregate.History{}
 	first, ok := acc.FirstHour()
 	if since != nil {
@@ -66,9 +68,9 @@ func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, m *
 	}
 	var problems []ingest.Problem
 	read := func(hour int64) *sketch.Set {
-		set, err := d.Read(hour, m, top)
+		h, err := d.Read(hour, opts, collectors)
 		if err == nil {
-			return set
+			return h.Acc.Set
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			problems = append(problems, ingest.Problem{File: d.FileName(hour), Reason: "state file skipped: " + err.Error()})
@@ -89,9 +91,9 @@ func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, m *
 }
 
 // writeHours replaces the state file of every hour the window holds.
-func writeHours(d *state.Dir, acc *aggregate.Accumulator) error {
+func writeHours(d *state.Dir, acc *aggregate.Accumulator, collectors []string) error {
 	for _, h := range acc.SortedHours() {
-		if err := d.Write(h, acc.Hours[h]); err != nil {
+		if err := d.Write(h, acc.Hours[h], collectors); err != nil {
 			return err
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"loganalyze/sketch"
+	"loganalyze/aggregate"
 )
 
 // lockName is the lock file in the state directory; it holds the pid of
@@ -21,19 +21,35 @@ const lockName = "lock"
 // maxFileSize bounds the state file a run reads.
 const maxFileSize = 256 << 20
 
-// Dir is a locked state directory. Close releases the lock.
+// Dir is a locked state directory, or one writer's share of it. Close
+// releases the lock.
 type Dir struct {
-	path string
-	lock *os.File
+	path  string
+	shard string
+	lock  *os.File
 }
 
 // Open creates the directory if needed and takes its lock without
 // waiting: when another run holds it, the error names that run's pid.
-func Open(path string) (*Dir, error) {
+func Open(path string) (*Dir, error) { return OpenShard(path, "") }
+
+// OpenShard is Open for one writer of a directory several write (one
+// per gateway host, say): its hour files are named with shard
+// (2026-11-29T10.SHARD.sketch) and its lock is its own (lock.SHARD), so
+// writers for different shards never clobber each other's hours, and
+// two runs of one shard still cannot overlap. "" is Open.
+func OpenShard(path, shard string) (*Dir, error) {
+	if err := checkShard(shard); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create state directory %q: %w", path, err)
 	}
-	f, err := os.OpenFile(filepath.Join(path, lockName), os.O_RDWR|os.O_CREATE, 0o644)
+	lock := lockName
+	if shard != "" {
+		lock += "." + shard
+	}
+	f, err := os.OpenFile(filepath.Join(path, lock), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the lock of state directory %q: %w", path, err)
 	}
@@ -51,21 +67,41 @@ func Open(path string) (*Dir, error) {
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
-	return &Dir{path: path, lock: f}, nil
+	return &Dir{path: path, shard: shard, lock: f}, nil
+}
+
+// checkShard accepts a shard name that can stand in a file name:
+// letters, digits, '-' and '_', at most 64.
+func checkShard(shard string) error {
+	if len(shard) > 64 {
+		return fmt.Errorf("shard name %q: longer than 64 bytes", shard)
+	}
+	for _, c := range shard {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("shard name %q: only letters, digits, - and _", shard)
+		}
+	}
+	return nil
 }
 
 // Close releases the lock.
 func (d *Dir) Close() error { return d.lock.Close() }
 
 // FileName returns the path of an hour's file (the hour's start in Unix
-// seconds): DIR/2026-11-29T10.sketch, in UTC.
+// seconds): DIR/2026-11-29T10.sketch, in UTC, or
+// DIR/2026-11-29T10.SHARD.sketch for a shard.
 func (d *Dir) FileName(hour int64) string {
-	return filepath.Join(d.path, time.Unix(hour, 0).UTC().Format("2006-01-02T15")+".sketch")
+	name := time.Unix(hour, 0).UTC().Format(hourLayout)
+	if d.shard != "" {
+		name += "." + d.shard
+	}
+	return filepath.Join(d.path, name+".sketch")
 }
 
 // Write replaces an hour's file atomically (a temporary file in the
 // directory, then rename), so a reader sees the old file or the new one.
-func (d *Dir) Write(hour int64, set *sketch.Set) error {
+// collectors name acc's collectors (rules.Config.CollectorNames).
+func (d *Dir) Write(hour int64, acc *aggregate.Accumulator, collectors []string) error {
 	name := d.FileName(hour)
 	f, err := os.CreateTemp(d.path, ".tmp-*.sketch")
 	if err != nil {
@@ -73,7 +109,7 @@ func (d *Dir) Write(hour int64, set *sketch.Set) error {
 	}
 	err = f.Chmod(0o644)
 	if err == nil {
-		_, err = f.Write(Encode(hour, set))
+		_, err = f.Write(Encode(hour, acc, collectors))
 	}
 	if err == nil {
 		err = f.Sync()
@@ -91,28 +127,58 @@ func (d *Dir) Write(hour int64, set *sketch.Set) error {
 	return nil
 }
 
-// Read returns an hour's set, or an error wrapping fs.ErrNotExist when the
-// directory has no file for it. A damaged file is an error naming it.
-func (d *Dir) Read(hour int64, m *sketch.Mapping, top int) (*sketch.Set, error) {
+// Read returns the hour of this writer's file, or an error wrapping
+// fs.ErrNotExist when the directory has none. A damaged file is an
+// error naming it.
+func (d *Dir) Read(hour int64, opts aggregate.Options, collectors []string) (Hour, error) {
 	name := d.FileName(hour)
+	h, err := ReadFile(name, opts, collectors)
+	if err != nil {
+		return Hour{}, err
+	}
+	if h.Start != hour {
+		return Hour{}, fmt.Errorf("state file %q: %w: holds hour %s", name, errDamaged, time.Unix(h.Start, 0).UTC().Format(hourLayout))
+	}
+	return h, nil
+}
+
+// ReadFile reads one hour file (Decode). An error names the file; one
+// wrapping fs.ErrNotExist when it is not there.
+func ReadFile(name string, opts aggregate.Options, collectors []string) (Hour, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return Hour{}, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read state file %q: %w", name, err)
+		return Hour{}, fmt.Errorf("cannot read state file %q: %w", name, err)
 	}
 	if len(b) > maxFileSize {
-		return nil, fmt.Errorf("state file %q: larger than %d MiB", name, maxFileSize>>20)
+		return Hour{}, fmt.Errorf("state file %q: larger than %d MiB", name, maxFileSize>>20)
 	}
-	h, set, err := Decode(b, m, top)
+	h, err := Decode(b, opts, collectors)
 	if err != nil {
-		return nil, fmt.Errorf("state file %q: %w", name, err)
+		return Hour{}, fmt.Errorf("state file %q: %w", name, err)
 	}
-	if h != hour {
-		return nil, fmt.Errorf("state file %q: %w: holds hour %s", name, errDamaged, time.Unix(h, 0).UTC().Format("2006-01-02T15"))
+	if want, ok := hourOfName(filepath.Base(name)); ok && want.Unix() != h.Start {
+		return Hour{}, fmt.Errorf("state file %q: %w: holds hour %s", name, errDamaged, time.Unix(h.Start, 0).UTC().Format(hourLayout))
 	}
-	return set, nil
+	return h, nil
+}
+
+// HourFiles lists the hour files of the directory at path, every
+// writer's, oldest first, without taking its lock (files are replaced
+// by rename, so each is whole): the paths and the hours they name. A
+// file that does not start as a state file is in foreign.
+func HourFiles(path string) (files []string, hours []int64, foreign []string, err error) {
+	d := &Dir{path: path}
+	hf, foreign, err := d.listHours()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, f := range hf {
+		files, hours = append(files, f.path), append(hours, f.hour.Unix())
+	}
+	return files, hours, foreign, nil
 }

@@ -1,7 +1,9 @@
-// Package state keeps, in a directory, one file of serialised latency
-// sketches per hour of log time (SPEC §7): the previous hour and the same
-// hour a day before are what a run compares itself with. A lock keeps two
-// runs from sharing the directory.
+// Package state keeps, in a directory, one file per hour of log time
+// (SPEC §7) of everything a report needs — the sketches, the counts, the
+// time line and the rules' statistics — mergeable: the previous hour and
+// the same hour a day before are what a run compares itself with, and a
+// report of stored hours merges them. A lock keeps two runs of one
+// writer from sharing the directory.
 package state
 
 import (
@@ -18,18 +20,21 @@ import (
 // A state file is, in order:
 //
 //	magic      8 bytes "LGASTATE"
-//	version    1 byte, 1
+//	version    1 byte, 2 (1: the sketch set alone, read for comparisons)
 //	accuracy   float64, little endian: the sketches' relative accuracy
 //	hour       int64, little endian: Unix seconds of the hour's start
 //	metrics    uvarint count, then each name as uvarint length + bytes
 //	dimensions the same
-//	set        uvarint length + the sketch set (sketch.Set.AppendEncode)
+//	collectors the same: the rules' collectors (version 2)
+//	payload    uvarint length + the hour's accumulator
+//	           (aggregate.Accumulator.AppendBinary; version 1: the
+//	           sketch set, sketch.Set.AppendEncode)
 //	checksum   CRC-32C of everything before it, 4 bytes little endian
 //
 // Names are at most maxName bytes, at most maxNames of each kind.
 const (
 	magic   = "LGASTATE"
-	version = 1
+	version = 2
 	maxName = 255
 	// maxNames bounds the metric and dimension lists.
 	maxNames = 64
@@ -40,15 +45,27 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // errDamaged is wrapped by every decoding error.
 var errDamaged = errors.New("damaged state file")
 
-// Encode returns the state file of one hour's set.
-func Encode(hour int64, set *sketch.Set) []byte {
+// Hour is one hour read from a state file.
+type Hour struct {
+	Start int64 // Unix seconds
+	// Acc is the hour's accumulator: everything a report needs, its
+	// collectors not finished. A file of version 1 holds the sketch set
+	// alone: Full is false and Acc has only its Set.
+	Acc  *aggregate.Accumulator
+	Full bool
+}
+
+// Encode returns the state file of one hour's accumulator, whose
+// collectors are named collectors (rules.Config.CollectorNames).
+func Encode(hour int64, acc *aggregate.Accumulator, collectors []string) []byte {
 	b := []byte(magic)
 	b = append(b, version)
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(set.Mapping().Accuracy()))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(acc.Set.Mapping().Accuracy()))
 	b = binary.LittleEndian.AppendUint64(b, uint64(hour))
 	b = appendNames(b, aggregate.MetricNames[:])
 	b = appendNames(b, aggregate.DimNames)
-	payload := set.AppendEncode(nil)
+	b = appendNames(b, collectors)
+	payload := acc.AppendBinary(nil)
 	b = binary.AppendUvarint(b, uint64(len(payload)))
 	b = append(b, payload...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
@@ -63,49 +80,64 @@ func appendNames(b []byte, names []string) []byte {
 	return b
 }
 
-// Decode reads a state file written by Encode for sketches of mapping m,
-// folding each dimension to top keys. It returns the hour (Unix seconds)
-// and the set. A file of another accuracy, other metrics or dimensions,
+// Decode reads a state file for accumulators made with opts (its
+// mapping, top and collectors) whose collectors are named collectors.
+// A file of another accuracy, other metrics, dimensions or collectors,
 // or with any damage is an error; nothing is allocated beyond what the
 // file's size allows.
-func Decode(b []byte, m *sketch.Mapping, top int) (int64, *sketch.Set, error) {
+func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error) {
 	all := b
 	if len(b) < len(magic)+1+16+4 || string(b[:len(magic)]) != magic {
-		return 0, nil, fmt.Errorf("%w: not a state file", errDamaged)
+		return Hour{}, fmt.Errorf("%w: not a state file", errDamaged)
 	}
 	b = b[len(magic):]
-	if b[0] != version {
-		return 0, nil, fmt.Errorf("%w: unknown version %d", errDamaged, b[0])
+	ver := b[0]
+	if ver != 1 && ver != version {
+		return Hour{}, fmt.Errorf("state file of version %d, this build reads 1 and %d", ver, version)
 	}
+	m := opts.Mapping
 	acc := math.Float64frombits(binary.LittleEndian.Uint64(b[1:]))
 	hour := int64(binary.LittleEndian.Uint64(b[9:]))
 	b = b[17:]
 	if acc != m.Accuracy() {
-		return 0, nil, fmt.Errorf("state file of accuracy %v, this run uses %v", acc, m.Accuracy())
+		return Hour{}, fmt.Errorf("state file of accuracy %v, this run uses %v", acc, m.Accuracy())
 	}
 	if hour%aggregate.HourSeconds != 0 {
-		return 0, nil, fmt.Errorf("%w: hour %d is not the start of an hour", errDamaged, hour)
+		return Hour{}, fmt.Errorf("%w: hour %d is not the start of an hour", errDamaged, hour)
+	}
+	lists := [][]string{aggregate.MetricNames[:], aggregate.DimNames}
+	if ver == version {
+		lists = append(lists, collectors)
 	}
 	var err error
-	for _, want := range [][]string{aggregate.MetricNames[:], aggregate.DimNames} {
+	for _, want := range lists {
 		if b, err = checkNames(b, want); err != nil {
-			return 0, nil, err
+			return Hour{}, err
 		}
 	}
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)-k) || uint64(len(b)-k)-n != 4 {
-		return 0, nil, fmt.Errorf("%w: bad set length", errDamaged)
+		return Hour{}, fmt.Errorf("%w: bad payload length", errDamaged)
 	}
 	payload := b[k : k+int(n)]
 	sum := binary.LittleEndian.Uint32(b[k+int(n):])
-	set, err := sketch.DecodeSet(m, aggregate.NumMetrics, aggregate.DimNames, top, payload)
-	if err != nil {
-		return 0, nil, fmt.Errorf("%w: %w", errDamaged, err)
-	}
 	if crc32.Checksum(all[:len(all)-4], crcTable) != sum {
-		return 0, nil, fmt.Errorf("%w: checksum mismatch", errDamaged)
+		return Hour{}, fmt.Errorf("%w: checksum mismatch", errDamaged)
 	}
-	return hour, set, nil
+	h := Hour{Start: hour, Full: ver == version}
+	if ver == 1 {
+		set, err := sketch.DecodeSet(m, aggregate.NumMetrics, aggregate.DimNames, opts.Top, payload)
+		if err != nil {
+			return Hour{}, fmt.Errorf("%w: %w", errDamaged, err)
+		}
+		h.Acc = aggregate.New(aggregate.Options{Mapping: m, Top: opts.Top})
+		h.Acc.Set, h.Acc.Records = set, set.All.Count
+		return h, nil
+	}
+	if h.Acc, err = aggregate.Decode(opts, payload); err != nil {
+		return Hour{}, fmt.Errorf("%w: %w", errDamaged, err)
+	}
+	return h, nil
 }
 
 // checkNames reads a name list and checks it is want.

@@ -50,7 +50,7 @@ func (d *Dir) Prune(keep time.Duration, now time.Time) ([]string, error) {
 	if keep <= 0 {
 		return nil, fmt.Errorf("cannot prune state directory %q: want a positive retention, got %v", d.path, keep)
 	}
-	files, err := d.hourFiles()
+	files, _, err := d.listHours()
 	if err != nil {
 		return nil, err
 	}
@@ -80,14 +80,14 @@ type hourFile struct {
 	hour time.Time
 }
 
-// hourFiles lists the directory's hour files, oldest first (by hour,
-// then by name).
-func (d *Dir) hourFiles() ([]hourFile, error) {
+// listHours lists the directory's hour files, oldest first (by hour,
+// then by name), and the files named as hour files that do not start as
+// one (foreign).
+func (d *Dir) listHours() (files []hourFile, foreign []string, err error) {
 	entries, err := os.ReadDir(d.path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read state directory %q: %w", d.path, err)
+		return nil, nil, fmt.Errorf("cannot read state directory %q: %w", d.path, err)
 	}
-	var files []hourFile
 	for _, e := range entries {
 		hour, ok := hourOfName(e.Name())
 		if !ok || !e.Type().IsRegular() {
@@ -95,12 +95,13 @@ func (d *Dir) hourFiles() ([]hourFile, error) {
 		}
 		path := filepath.Join(d.path, e.Name())
 		if !hasMagic(path) {
+			foreign = append(foreign, path)
 			continue
 		}
 		files = append(files, hourFile{path, hour})
 	}
 	sort.SliceStable(files, func(i, j int) bool { return files[i].hour.Before(files[j].hour) })
-	return files, nil
+	return files, foreign, nil
 }
 
 // hourOfName returns the hour an hour file's name stands for:

@@ -17,7 +17,7 @@ func writeHours(t *testing.T, d *Dir, first time.Time, n int) []string {
 	var names []string
 	for i := range n {
 		h := first.Add(time.Duration(i) * time.Hour).Unix()
-		if err := d.Write(h, set); err != nil {
+		if err := d.writeSet(h, set); err != nil {
 			t.Fatal(err)
 		}
 		names = append(names, d.FileName(h))
@@ -152,7 +152,7 @@ func TestPruneFutureHourDoesNotPrunePresent(t *testing.T) {
 	names := writeHours(t, d, first, 4)
 	set, _ := hourSet(mapping(t), 7, 50)
 	future := time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-	if err := d.Write(future, set); err != nil {
+	if err := d.writeSet(future, set); err != nil {
 		t.Fatal(err)
 	}
 	// Now is the last stored hour's last minute: keep 2h leaves it and the

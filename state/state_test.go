@@ -63,13 +63,13 @@ func TestRoundTrip(t *testing.T) {
 	m := mapping(t)
 	d := open(t, t.TempDir())
 	set, vals := hourSet(m, 1, 20000)
-	if err := d.Write(hour, set); err != nil {
+	if err := d.writeSet(hour, set); err != nil {
 		t.Fatal(err)
 	}
 	if got := filepath.Base(d.FileName(hour)); got != "2026-11-29T02.sketch" {
 		t.Errorf("file name %q", got)
 	}
-	back, err := d.Read(hour, m, 100)
+	back, err := d.readSet(hour, m, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,11 +93,11 @@ func TestRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if _, err := d.Read(hour-3600, m, 100); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := d.readSet(hour-3600, m, 100); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing hour: %v", err)
 	}
 	other, _ := sketch.NewMapping(0.02)
-	if _, err := d.Read(hour, other, 100); err == nil || !strings.Contains(err.Error(), "accuracy") {
+	if _, err := d.readSet(hour, other, 100); err == nil || !strings.Contains(err.Error(), "accuracy") {
 		t.Errorf("other accuracy: %v", err)
 	}
 }
@@ -109,7 +109,7 @@ func TestRewriteReplaces(t *testing.T) {
 	first, _ := hourSet(m, 1, 5000)
 	second, _ := hourSet(m, 2, 3000)
 	for _, s := range []*sketch.Set{first, second, second} {
-		if err := d.Write(hour, s); err != nil {
+		if err := d.writeSet(hour, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -117,10 +117,10 @@ func TestRewriteReplaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(b, Encode(hour, second)) {
+	if !bytes.Equal(b, encodeSet(hour, second)) {
 		t.Error("the file is not the last write")
 	}
-	back, err := d.Read(hour, m, 100)
+	back, err := d.readSet(hour, m, 100)
 	if err != nil || back.All.Count != 3000 {
 		t.Fatalf("read back %v records, %v; want 3000", back, err)
 	}
@@ -154,7 +154,7 @@ func TestDamagedFiles(t *testing.T) {
 	m := mapping(t)
 	d := open(t, t.TempDir())
 	set, _ := hourSet(m, 1, 2000)
-	good := Encode(hour, set)
+	good := encodeSet(hour, set)
 	r := rand.New(rand.NewPCG(9, 9))
 	cases := map[string][]byte{
 		"empty":     {},
@@ -172,16 +172,16 @@ func TestDamagedFiles(t *testing.T) {
 		if err := os.WriteFile(d.FileName(hour), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := d.Read(hour, m, 100)
+		_, err := d.readSet(hour, m, 100)
 		if err == nil || !strings.Contains(err.Error(), d.FileName(hour)) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	// A file of another hour under this hour's name is refused too.
-	if err := os.WriteFile(d.FileName(hour), Encode(hour+3600, set), 0o644); err != nil {
+	if err := os.WriteFile(d.FileName(hour), encodeSet(hour+3600, set), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Read(hour, m, 100); err == nil {
+	if _, err := d.readSet(hour, m, 100); err == nil {
 		t.Error("a file holding another hour was read")
 	}
 }
@@ -189,11 +189,11 @@ func TestDamagedFiles(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	m := mapping(f)
 	set, _ := hourSet(m, 1, 50)
-	f.Add(Encode(hour, set))
-	f.Add(Encode(hour, sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, 10)))
+	f.Add(encodeSet(hour, set))
+	f.Add(encodeSet(hour, sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, 10)))
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		h, s, err := Decode(b, m, 100)
+		h, s, err := decodeSet(b, m, 100)
 		if err != nil {
 			if s != nil {
 				t.Fatal("a set with an error")
@@ -201,8 +201,76 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		// What decodes encodes to the same bytes' meaning again.
-		if _, _, err := Decode(Encode(h, s), m, 100); err != nil {
+		if _, _, err := decodeSet(encodeSet(h, s), m, 100); err != nil {
 			t.Fatalf("re-encoded file does not decode: %v", err)
 		}
 	})
+}
+
+// A file of version 1 (the sketch set alone) is still read, for the
+// comparisons, and says it holds no more.
+func TestReadsVersion1(t *testing.T) {
+	m := mapping(t)
+	set, vals := hourSet(m, 3, 500)
+	h, err := Decode(encodeV1(hour, set), aggregate.Options{Mapping: m, Top: 100}, []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Full || h.Start != hour || h.Acc.Set.All.Count != 500 || h.Acc.Records != 500 {
+		t.Fatalf("version 1: full %v, hour %d, %d records", h.Full, h.Start, h.Acc.Set.All.Count)
+	}
+	for k, v := range vals {
+		if got := h.Acc.Set.Dims[aggregate.DimRegion].Get(k).Count; got != int64(len(v)) {
+			t.Errorf("%s: %d, want %d", k, got, len(v))
+		}
+	}
+	b := encodeV1(hour, set)
+	b[len(magic)] = 9
+	if _, err := Decode(b, aggregate.Options{Mapping: m, Top: 100}, nil); err == nil || !strings.Contains(err.Error(), "version 9") {
+		t.Errorf("version 9: %v", err)
+	}
+}
+
+// Writers of different shards share a directory without clobbering
+// each other's hours; two runs of one shard cannot overlap; a shard's
+// name must fit a file name.
+func TestShards(t *testing.T) {
+	dir := t.TempDir()
+	m := mapping(t)
+	a, err := OpenShard(dir, "gw-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := OpenShard(dir, "gw-2")
+	if err != nil {
+		t.Fatalf("a second shard is locked out: %v", err)
+	}
+	defer b.Close()
+	if _, err := OpenShard(dir, "gw-1"); err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Errorf("the same shard twice: %v", err)
+	}
+	s1, _ := hourSet(m, 1, 100)
+	s2, _ := hourSet(m, 2, 300)
+	if err := a.writeSet(hour, s1); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.writeSet(hour, s2); err != nil {
+		t.Fatal(err)
+	}
+	files, hours, foreign, err := HourFiles(dir)
+	if err != nil || len(files) != 2 || len(foreign) != 0 || hours[0] != hour || hours[1] != hour {
+		t.Fatalf("files %v hours %v foreign %v: %v", files, hours, foreign, err)
+	}
+	for i, want := range []int64{100, 300} {
+		h, err := ReadFile(files[i], aggregate.Options{Mapping: m, Top: 100}, nil)
+		if err != nil || h.Acc.Set.All.Count != want {
+			t.Errorf("%s: %v records, want %d (%v)", files[i], h.Acc, want, err)
+		}
+	}
+	for _, bad := range []string{"a/b", "x.y", strings.Repeat("x", 65)} {
+		if _, err := OpenShard(dir, bad); err == nil {
+			t.Errorf("shard %q accepted", bad)
+		}
+	}
 }
