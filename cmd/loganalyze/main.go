@@ -17,6 +17,7 @@ import (
 
 	"loganalyze/analysis"
 	"loganalyze/ingest"
+	"loganalyze/internal/progress"
 	"loganalyze/internal/version"
 	"loganalyze/report"
 	"loganalyze/rules"
@@ -89,7 +90,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 		return 0, err
 	}
 	c.Ingest.Stdin = stdin
-	stopProgress := showProgress(stderr, c.Ingest.Progress, 250*time.Millisecond)
+	stopProgress := progress.Show(stderr, c.Ingest.Progress, 250*time.Millisecond)
 	res, err := analysis.Run(context.Background(), c.Config)
 	stopProgress()
 	if err != nil {
@@ -167,7 +168,7 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 	}
 	switch f.progress {
 	case "auto", "always", "never":
-		if progressEnabled(f.progress, stderr) {
+		if progress.Enabled(f.progress, stderr) {
 			in.Progress = &ingest.Progress{}
 		}
 	default:

@@ -1,34 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"strings"
 	"testing"
-	"time"
 
 	"loganalyze/ingest"
 )
 
-func TestProgressLine(t *testing.T) {
-	var p ingest.Progress
-	p.FileCount.Store(6)
-	p.Files.Store(2)
-	p.TotalBytes.Store(3 << 20)
-	p.BytesRead.Store(3 << 19)
-	p.Records.Store(5000)
-	p.BadLines.Store(3)
-	got := progressLine(&p, 2*time.Second)
-	want := "loganalyze: file 2/6, 1.5 MiB of 3.0 MiB (50 %), 5000 records (2500/s), 3 bad lines"
-	if got != want {
-		t.Errorf("got  %q\nwant %q", got, want)
-	}
-}
-
-func TestProgressModes(t *testing.T) {
-	var buf bytes.Buffer
-	if progressEnabled("auto", &buf) || !progressEnabled("always", &buf) || progressEnabled("never", &buf) {
-		t.Error("auto must be off for a non-terminal, always on, never off")
-	}
+// TestProgressFlag: a bad --progress is bad usage; always shows the line
+// on stderr and clears it: the last thing written is the clear.
+func TestProgressFlag(t *testing.T) {
 	code, _, errs := runCLI(t, "--progress", "sometimes", "x")
 	if code != 2 || !strings.Contains(errs, "--progress") {
 		t.Errorf("bad --progress: exit %d %q", code, errs)

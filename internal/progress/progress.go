@@ -1,4 +1,6 @@
-package main
+// Package progress draws the status line of --progress on a terminal:
+// files, bytes and records read, redrawn while a run reads its logs.
+package progress
 
 import (
 	"fmt"
@@ -9,9 +11,9 @@ import (
 	"loganalyze/ingest"
 )
 
-// progressEnabled decides --progress: auto shows it only when stderr is a
+// Enabled decides --progress: auto shows it only when stderr is a
 // terminal.
-func progressEnabled(mode string, stderr io.Writer) bool {
+func Enabled(mode string, stderr io.Writer) bool {
 	switch mode {
 	case "always":
 		return true
@@ -26,10 +28,10 @@ func progressEnabled(mode string, stderr io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// showProgress redraws one status line of p on w every interval, until
+// Show redraws one status line of p on w every interval, until
 // the stop it returns is called: stop clears the line and returns when it
 // is cleared. With a nil p it does nothing.
-func showProgress(w io.Writer, p *ingest.Progress, interval time.Duration) (stop func()) {
+func Show(w io.Writer, p *ingest.Progress, interval time.Duration) (stop func()) {
 	if p == nil {
 		return func() {}
 	}
@@ -45,16 +47,16 @@ func showProgress(w io.Writer, p *ingest.Progress, interval time.Duration) (stop
 				fmt.Fprint(w, "\r\033[K")
 				return
 			case <-t.C:
-				fmt.Fprint(w, "\r\033[K"+progressLine(p, time.Since(start)))
+				fmt.Fprint(w, "\r\033[K"+line(p, time.Since(start)))
 			}
 		}
 	}()
 	return func() { close(quit); <-done }
 }
 
-// progressLine is the status: files, bytes (with a share when the total is
+// line is the status: files, bytes (with a share when the total is
 // known), records and their rate, bad lines.
-func progressLine(p *ingest.Progress, elapsed time.Duration) string {
+func line(p *ingest.Progress, elapsed time.Duration) string {
 	read, total := p.BytesRead.Load(), p.TotalBytes.Load()
 	recs := p.Records.Load()
 	line := fmt.Sprintf("loganalyze: file %d/%d, %s", p.Files.Load(), p.FileCount.Load(), bytesText(read))

@@ -1,0 +1,140 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/report"
+	"loganalyze/rules"
+	"loganalyze/sketch"
+	"loganalyze/state"
+)
+
+// StoredConfig is a report from stored hours (SPEC §7 `report`): the
+// hour files of one or more state directories — one per gateway host or
+// per shard of a distributed job — merged as if one run had read all
+// their logs.
+type StoredConfig struct {
+	// StateDirs are the directories; each is read whole, every writer's
+	// hour files in it.
+	StateDirs []string
+	// Since and Until keep the hours that overlap [Since, Until); nil for
+	// no bound. They are the report's window where given.
+	Since, Until *time.Time
+	// Location is the zone of the report; Top, Accuracy and Rules as in
+	// Config. Accuracy must be the one the hours were written with.
+	Location *time.Location
+	Top      int
+	Accuracy float64
+	Rules    *rules.Config
+	// Keep, when not zero, prunes each directory first (state.Prune),
+	// as a run with --state does; Now bounds its newest hour (nil:
+	// time.Now).
+	Keep time.Duration
+	Now  func() time.Time
+}
+
+// storedFormat is the format the report names an hour file by.
+const storedFormat ingest.Format = "state"
+
+// Stored reads the stored hours and builds the report. A file that
+// cannot be read (damaged, truncated, of another accuracy, or not a
+// state file at all) is named in the result's Unread and skipped; the
+// report of the rest is still built.
+func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
+	if len(cfg.StateDirs) == 0 {
+		return nil, errors.New("no state directory to read")
+	}
+	rcfg := cfg.Rules
+	if rcfg == nil {
+		rcfg = rules.Default()
+	}
+	cfg.Top = max(cfg.Top, 0)
+	if cfg.Top == 0 {
+		cfg.Top = DefaultTop
+	}
+	if cfg.Accuracy == 0 {
+		cfg.Accuracy = sketch.DefaultAccuracy
+	}
+	m, err := sketch.NewMapping(cfg.Accuracy)
+	if err != nil {
+		return nil, err
+	}
+	opts := aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: rcfg.Collectors(m, cfg.Top, false)}
+	names := rcfg.CollectorNames()
+	read := &ingest.Result{}
+	var hours []*aggregate.Accumulator
+	for _, dir := range cfg.StateDirs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hs, err := readStored(dir, cfg, opts, names, read)
+		if err != nil {
+			return nil, err
+		}
+		hours = append(hours, hs...)
+	}
+	acc := aggregate.New(aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: opts.Collectors})
+	acc = aggregate.MergeAll(append([]*aggregate.Accumulator{acc}, hours...))
+	acc.History = &aggregate.History{Reason: "a report of stored hours compares no hours"}
+	findings, notEval := rules.Evaluate(acc, rcfg)
+	rep := report.Build(report.BuildInput{
+		Aggregate: acc, Read: read, Findings: findings, NotEvaluated: notEval,
+		Location: cfg.Location, Since: cfg.Since, Until: cfg.Until,
+	})
+	return &Result{Report: rep, Unread: rep.Unread}, nil
+}
+
+// readStored reads one directory's hours in the window, after pruning
+// it when asked; every file read or skipped is listed in read.
+func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []string, read *ingest.Result) ([]*aggregate.Accumulator, error) {
+	if cfg.Keep > 0 {
+		now := time.Now
+		if cfg.Now != nil {
+			now = cfg.Now
+		}
+		if _, err := state.Prune(dir, cfg.Keep, now()); err != nil {
+			return nil, err
+		}
+	}
+	files, starts, foreign, err := state.HourFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	skip := func(path, why string) {
+		read.Files = append(read.Files, ingest.FileStats{Path: path, Format: storedFormat, Incomplete: true, Reason: why})
+	}
+	for _, f := range foreign {
+		skip(f, "skipped: named as an hour file, but not a state file")
+	}
+	var out []*aggregate.Accumulator
+	for i, f := range files {
+		if !inWindow(starts[i], cfg.Since, cfg.Until) {
+			continue
+		}
+		h, err := state.ReadFile(f, opts, names)
+		switch {
+		case err != nil:
+			skip(f, "skipped: "+err.Error())
+		case !h.Full:
+			skip(f, "skipped: written by an older version, it holds the latency sketches only, not the counts and rule statistics a report needs")
+		default:
+			read.Files = append(read.Files, ingest.FileStats{Path: f, Format: storedFormat, Source: "loganalyze", Records: h.Acc.Records})
+			out = append(out, h.Acc)
+		}
+	}
+	return out, nil
+}
+
+// inWindow says whether the hour starting at start (Unix seconds)
+// overlaps [since, until).
+func inWindow(start int64, since, until *time.Time) bool {
+	if since != nil && start+aggregate.HourSeconds <= since.Unix() {
+		return false
+	}
+	return until == nil || start < until.Unix()
+}
+
