@@ -137,4 +137,3 @@ func inWindow(start int64, since, until *time.Time) bool {
 	}
 	return until == nil || start < until.Unix()
 }
-

@@ -59,6 +59,8 @@ type config struct {
 	html, prom []string
 	promOpts   report.PromOptions // --prom-timestamp: the time of the run
 	lang       report.Lang        // of the Markdown and HTML reports
+	stored     bool               // loganalyze report: from --state's stored hours
+	states     []string           // their directories
 	failOn     rules.Severity
 }
 
@@ -91,7 +93,13 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 	}
 	c.Ingest.Stdin = stdin
 	stopProgress := progress.Show(stderr, c.Ingest.Progress, 250*time.Millisecond)
-	res, err := analysis.Run(context.Background(), c.Config)
+	var res *analysis.Result
+	if c.stored {
+		res, err = analysis.Stored(context.Background(), analysis.StoredConfig{StateDirs: c.states, Since: c.Since, Until: c.Until,
+			Location: c.Ingest.Location, Top: c.Top, Accuracy: c.Accuracy, Rules: c.Rules, Keep: c.Keep, Now: c.Now})
+	} else {
+		res, err = analysis.Run(context.Background(), c.Config)
+	}
 	stopProgress()
 	if err != nil {
 		return 0, err
@@ -103,7 +111,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 // their meaning.
 type rawFlags struct {
 	format, tz, since, until, rules, failOn, progress, lang, keep string
-	maps                                                          []string
+	maps, states                                                  []string
 	promTime, version                                             bool
 }
 
@@ -133,14 +141,19 @@ func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (
 	fs.IntVarP(&in.Workers, "workers", "j", runtime.NumCPU(), "parallel parsers")
 	fs.IntVar(&a.Top, "top", analysis.DefaultTop, "keys per dimension kept exactly; the rest are folded into other")
 	fs.Float64Var(&a.Accuracy, "accuracy", sketch.DefaultAccuracy, "relative accuracy of every quantile")
-	fs.StringVar(&a.StateDir, "state", "", "keep per-hour sketches in `DIR` and compare with the previous hour (locked while a run uses it)")
+	fs.StringArrayVar(&f.states, "state", nil, "keep per-hour sketches in `DIR` and compare with the previous hour (locked while a run uses it); with report, repeatable: the directories to read")
+	fs.StringVar(&a.Shard, "shard", "", "with --state: name this writer's hour files `NAME`, for a directory several hosts write")
 	fs.StringArrayVar(&a.Baseline, "baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
 	fs.StringVar(&f.lang, "lang", string(report.LangEn), "language of the Markdown and HTML reports: en or zh-CN (JSON and Prometheus keys never change)")
 	fs.StringVar(&f.keep, "keep", "", "with --state: delete hour files older than `DURATION` before the newest hour (14d, 36h, 90m)")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stdout, "Usage: loganalyze [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s\n%s", fs.FlagUsages(), examples)
+		fmt.Fprintf(stdout, "Usage: loganalyze [flags] PATH...\n       loganalyze report --state DIR... [flags]\n\n"+
+			"PATH is a file, a directory (read recursively), a glob, or - for stdin.\n\nFlags:\n%s\n%s", fs.FlagUsages(), examples)
+	}
+	if len(args) > 0 && args[0] == "report" {
+		c.stored, args = true, args[1:]
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -152,7 +165,7 @@ func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (
 		fmt.Fprint(stdout, version.String("loganalyze"))
 		return nil, pflag.ErrHelp
 	}
-	a.Paths = fs.Args()
+	a.Paths, c.states = fs.Args(), f.states
 	if err := f.config(c, stderr, now); err != nil {
 		return nil, err
 	}
@@ -163,8 +176,20 @@ func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (
 // first, then the files the flags name (--rules, --map).
 func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) error {
 	a, in := &c.Config, &c.Config.Ingest
-	if len(a.Paths) == 0 {
+	switch {
+	case c.stored && (len(a.Paths) > 0 || len(a.Baseline) > 0):
+		return usagef("report reads stored hours, not logs: give no PATH and no --baseline")
+	case c.stored && len(f.states) == 0:
+		return usagef("report: give the state directories to read with --state DIR")
+	case !c.stored && len(a.Paths) == 0:
 		return usagef("no input: give a file, directory, glob or - for stdin")
+	case !c.stored && len(f.states) > 1:
+		return usagef("--state: one directory per run (several are for loganalyze report)")
+	case !c.stored && len(f.states) == 1:
+		a.StateDir = f.states[0]
+	}
+	if a.Shard != "" && (c.stored || a.StateDir == "") {
+		return usagef("--shard: names the hour files a run with --state writes")
 	}
 	switch f.progress {
 	case "auto", "always", "never":
@@ -219,7 +244,7 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 		c.promOpts.Timestamp = now()
 	}
 	if f.keep != "" {
-		if a.StateDir == "" {
+		if len(f.states) == 0 {
 			return usagef("--keep: needs --state, the directory to prune")
 		}
 		a.Now = now

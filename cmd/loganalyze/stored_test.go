@@ -1,0 +1,258 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/gen"
+)
+
+// sixHours is six generated hours with every problem planted, from
+// hourStart.
+func sixHours() []gen.Request {
+	return gen.Generate(gen.Config{Seed: 11, N: 24000, Start: hourStart, Duration: 6 * time.Hour, Plants: gen.All})
+}
+
+// jsonReport is the part of the JSON report the roll-up tests compare.
+type jsonReport struct {
+	Input struct {
+		Records int64 `json:"records"`
+		Files   []struct {
+			Path   string `json:"path"`
+			Reason string `json:"reason"`
+		} `json:"files"`
+	} `json:"input"`
+	Verdict  string            `json:"verdict"`
+	Status   map[string]int64  `json:"status"`
+	Findings []json.RawMessage `json:"findings"`
+	Latency  map[string]struct {
+		All row `json:"all"`
+		By  map[string][]row
+	} `json:"latency"`
+}
+
+type row struct {
+	Key   string  `json:"key"`
+	Count int64   `json:"count"`
+	P50   float64 `json:"p50_ms"`
+	P95   float64 `json:"p95_ms"`
+	P99   float64 `json:"p99_ms"`
+}
+
+func readReport(t *testing.T, path string) jsonReport {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r jsonReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// shard writes every other request (from the first or the second) into
+// state directory st, one run per shard, as two gateway hosts would.
+func shard(t *testing.T, dir, st string, reqs []gen.Request, which int, extra ...string) {
+	t.Helper()
+	var mine []gen.Request
+	for i, r := range reqs {
+		if i%2 == which {
+			mine = append(mine, r)
+		}
+	}
+	log := writeHour(t, dir, filepath.Base(st)+".jsonl", mine)
+	args := append([]string{"--tz", "UTC", "--state", st, "--json", os.DevNull}, extra...)
+	if code, _, errs := runCLI(t, append(args, log)...); code != 0 && code != 3 {
+		t.Fatalf("shard %s: exit %d: %s", st, code, errs)
+	}
+}
+
+// Six hours split between two shards: the report from their stored hours
+// is the report of one run over all the logs — records, statuses and
+// findings exact, every quantile of a key with ≥ 200 requests within 2 %.
+func TestReportMergesShards(t *testing.T) {
+	dir := t.TempDir()
+	reqs := sixHours()
+	a, b := filepath.Join(dir, "A"), filepath.Join(dir, "B")
+	shard(t, dir, a, reqs, 0)
+	shard(t, dir, b, reqs, 1)
+	if n := len(storedHours(t, a)) + len(storedHours(t, b)); n != 12 {
+		t.Fatalf("%d hour files, want 6 per shard", n)
+	}
+	all := writeHour(t, dir, "all.jsonl", reqs)
+	one, rolled := filepath.Join(dir, "one.json"), filepath.Join(dir, "rolled.json")
+	if code, _, errs := runCLI(t, "--tz", "UTC", "--json", one, all); code != 0 {
+		t.Fatalf("one run: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "report", "--tz", "UTC", "--state", a, "--state", b, "--json", rolled); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errs)
+	}
+	want, got := readReport(t, one), readReport(t, rolled)
+	if got.Input.Records != int64(len(reqs)) || want.Input.Records != int64(len(reqs)) {
+		t.Fatalf("records: report %d, one run %d, generated %d", got.Input.Records, want.Input.Records, len(reqs))
+	}
+	statuses := map[string]int64{}
+	for _, r := range reqs {
+		statuses[itoa(r.Status)]++
+	}
+	if !reflect.DeepEqual(got.Status, statuses) || !reflect.DeepEqual(want.Status, statuses) {
+		t.Errorf("statuses: report %v, one run %v, generated %v", got.Status, want.Status, statuses)
+	}
+	if len(want.Findings) < 5 || !reflect.DeepEqual(got.Findings, want.Findings) {
+		t.Errorf("findings differ:\nreport  %s\none run %s", got.Findings, want.Findings)
+	}
+	checked := 0
+	for metric, w := range want.Latency {
+		g := got.Latency[metric]
+		checked += compareRows(t, metric+" all", []row{w.All}, []row{g.All})
+		for dim, rows := range w.By {
+			checked += compareRows(t, metric+" "+dim, rows, g.By[dim])
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d keys with ≥ 200 requests compared", checked)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// compareRows checks every key of want with ≥ 200 requests against got:
+// the same count, quantiles within 2 %.
+func compareRows(t *testing.T, what string, want, got []row) (n int) {
+	t.Helper()
+	byKey := map[string]row{}
+	for _, r := range got {
+		byKey[r.Key] = r
+	}
+	for _, w := range want {
+		if w.Count < 200 {
+			continue
+		}
+		g, ok := byKey[w.Key]
+		if !ok || g.Count != w.Count {
+			t.Errorf("%s %q: count %d, want %d", what, w.Key, g.Count, w.Count)
+			continue
+		}
+		for _, q := range [][2]float64{{g.P50, w.P50}, {g.P95, w.P95}, {g.P99, w.P99}} {
+			if math.Abs(q[0]-q[1]) > 0.02*math.Abs(q[1]) {
+				t.Errorf("%s %q: %v, want %v within 2 %%", what, w.Key, q[0], q[1])
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// --since/--until keep exactly the hours asked for; --keep 3h leaves the
+// newest three of six; several shards may share one directory.
+func TestReportWindowKeepAndSharedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	reqs := sixHours()
+	st := filepath.Join(dir, "shared")
+	shard(t, dir, st, reqs, 0, "--shard", "gw-a")
+	shard(t, dir, st, reqs, 1, "--shard", "gw-b")
+	if n := len(storedHours(t, st)); n != 12 {
+		t.Fatalf("%d hour files in the shared directory, want 6 per shard: %v", n, storedHours(t, st))
+	}
+	from, to := hourStart.Add(2*time.Hour), hourStart.Add(4*time.Hour)
+	var inWindow int64
+	for _, r := range reqs {
+		if !r.Time.Before(from) && r.Time.Before(to) {
+			inWindow++
+		}
+	}
+	out := filepath.Join(dir, "window.json")
+	code, _, errs := runCLI(t, "report", "--tz", "UTC", "--state", st, "--since", from.Format(time.RFC3339), "--until", to.Format(time.RFC3339), "--json", out)
+	if code != 0 && code != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if r := readReport(t, out); r.Input.Records != inWindow || len(r.Input.Files) != 4 {
+		t.Errorf("window: %d records from %d files, want %d from 4", r.Input.Records, len(r.Input.Files), inWindow)
+	}
+	// The clock is an hour past the stored hours: --keep measures from
+	// the newest, which is never taken after now.
+	var errb strings.Builder
+	code = run([]string{"report", "--tz", "UTC", "--state", st, "--keep", "3h", "--json", os.DevNull}, strings.NewReader(""), io.Discard, &errb,
+		func() time.Time { return hourStart.Add(7 * time.Hour) })
+	if errs = errb.String(); code != 0 && code != 3 {
+		t.Fatalf("--keep: exit %d: %s", code, errs)
+	}
+	left := storedHours(t, st)
+	if len(left) != 6 || !strings.HasPrefix(left[0], hourStart.Add(3*time.Hour).Format("2006-01-02T15")) {
+		t.Errorf("--keep 3h left %v, want the newest three hours of both shards", left)
+	}
+}
+
+// A damaged, truncated or foreign file in a state directory is named
+// and skipped, and the report of the rest is written: exit 1, since
+// input went unread; so is a file of a version this build does not
+// know.
+func TestReportSkipsDamagedFiles(t *testing.T) {
+	dir := t.TempDir()
+	reqs := sixHours()
+	st := filepath.Join(dir, "A")
+	shard(t, dir, st, reqs, 0)
+	names := storedHours(t, st)
+	damage := func(name string, f func([]byte) []byte) {
+		p := filepath.Join(st, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damage(names[0], func(b []byte) []byte { b[len(b)/2] ^= 0xff; return b })
+	damage(names[1], func(b []byte) []byte { return b[:len(b)/3] })
+	damage(names[2], func([]byte) []byte { return []byte("not a state file\n") })
+	damage(names[3], func(b []byte) []byte { b[8] = 9; return b }) // a version this build does not know
+	out := filepath.Join(dir, "r.json")
+	code, _, errs := runCLI(t, "report", "--tz", "UTC", "--state", st, "--json", out)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 for unread input: %s", code, errs)
+	}
+	for _, n := range names[:4] {
+		if !strings.Contains(errs, n) {
+			t.Errorf("stderr does not name %s: %s", n, errs)
+		}
+	}
+	r := readReport(t, out)
+	var kept int64
+	for i, q := range reqs {
+		h := q.Time.UTC().Truncate(time.Hour)
+		if i%2 == 0 && !h.Before(hourStart.Add(4*time.Hour)) {
+			kept++
+		}
+	}
+	if r.Input.Records != kept {
+		t.Errorf("%d records from the undamaged hours, want %d", r.Input.Records, kept)
+	}
+}
+
+// report takes no logs, and needs its directories.
+func TestReportUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"report"},
+		{"report", "--state", "x", "some.log"},
+		{"report", "--state", "x", "--baseline", "b.log"},
+		{"report", "--state", "x", "--shard", "a"},
+		{"--state", "a", "--state", "b", "x.log"},
+	} {
+		if code, _, errs := runCLI(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2: %s", args, code, errs)
+		}
+	}
+	if code, _, errs := runCLI(t, "report", "--state", filepath.Join(t.TempDir(), "none")); code != 1 {
+		t.Errorf("a missing state directory: exit %d, want 1: %s", code, errs)
+	}
+}
