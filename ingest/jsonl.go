@@ -134,12 +134,19 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 			}
 		default:
 			start := s.i
-			for s.i < len(s.b) {
-				c := s.b[s.i]
-				if c == ',' || c == '}' || c == ' ' || c == '\t' || c == '\r' || c == '\n' {
-					break
+			if c := s.b[s.i]; c == '-' || c >= '0' && c <= '9' {
+				// A number: its bytes, then the end of the value.
+				for s.i < len(s.b) && numberByte[s.b[s.i]] {
+					s.i++
 				}
-				s.i++
+				if s.i < len(s.b) && !valueEnd[s.b[s.i]] {
+					s.i = start
+					return s.fail("bad number")
+				}
+			} else {
+				for s.i < len(s.b) && !valueEnd[s.b[s.i]] {
+					s.i++
+				}
 			}
 			tok := s.b[start:s.i]
 			if err := checkLiteral(tok); err != nil {
@@ -168,6 +175,20 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 	}
 }
 
+// numberByte holds the bytes a JSON number is written with, valueEnd those
+// that end a value outside a string.
+var numberByte, valueEnd = func() (num, end [256]bool) {
+	for _, c := range []byte("0123456789-+.eE") {
+		num[c] = true
+	}
+	for _, c := range []byte(",} \t\r\n") {
+		end[c] = true
+	}
+	return num, end
+}()
+
+// checkLiteral checks a value that is not a string, an object or an
+// array; a number's bytes are checked while it is scanned.
 func checkLiteral(tok []byte) error {
 	switch string(tok) {
 	case "true", "false", "null":
@@ -177,11 +198,6 @@ func checkLiteral(tok []byte) error {
 		return errors.New("want a value")
 	}
 	if c := tok[0]; c == '-' || c >= '0' && c <= '9' {
-		for _, c := range tok {
-			if !(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
-				return errors.New("bad number")
-			}
-		}
 		return nil
 	}
 	return errors.New("want a value")
