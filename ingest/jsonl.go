@@ -133,30 +133,8 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 				return err
 			}
 		default:
-			start := s.i
-			if c := s.b[s.i]; c == '-' || c >= '0' && c <= '9' {
-				// A number: its bytes, then the end of the value.
-				for s.i < len(s.b) && numberByte[s.b[s.i]] {
-					s.i++
-				}
-				if s.i < len(s.b) && !valueEnd[s.b[s.i]] {
-					s.i = start
-					return s.fail("bad number")
-				}
-			} else {
-				for s.i < len(s.b) && !valueEnd[s.b[s.i]] {
-					s.i++
-				}
-			}
-			tok := s.b[start:s.i]
-			if err := checkLiteral(tok); err != nil {
-				s.i = start
-				return s.fail(err.Error())
-			}
-			if len(bind) > 0 && string(tok) != "null" {
-				if err := r.Set(bind, tok, p.loc); err != nil {
-					return err
-				}
+			if err := p.literal(s, r, bind); err != nil {
+				return err
 			}
 		}
 		s.ws()
@@ -173,6 +151,35 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 			return s.fail("want ',' or '}'")
 		}
 	}
+}
+
+// literal reads the value at s.i that is not a string, an object or an
+// array into the fields of bind.
+func (p *jsonParser) literal(s *scanner, r *Record, bind Bindings) error {
+	start := s.i
+	if c := s.b[s.i]; c == '-' || c >= '0' && c <= '9' {
+		// A number: its bytes, then the end of the value.
+		for s.i < len(s.b) && numberByte[s.b[s.i]] {
+			s.i++
+		}
+		if s.i < len(s.b) && !valueEnd[s.b[s.i]] {
+			s.i = start
+			return s.fail("bad number")
+		}
+	} else {
+		for s.i < len(s.b) && !valueEnd[s.b[s.i]] {
+			s.i++
+		}
+	}
+	tok := s.b[start:s.i]
+	if err := checkLiteral(tok); err != nil {
+		s.i = start
+		return s.fail(err.Error())
+	}
+	if len(bind) > 0 && string(tok) != "null" {
+		return r.Set(bind, tok, p.loc)
+	}
+	return nil
 }
 
 // numberByte holds the bytes a JSON number is written with, valueEnd those
@@ -364,81 +371,6 @@ func (p *jsonParser) strEscaped(s *scanner, start int) ([]byte, error) {
 		}
 	}
 	return nil, s.fail("unterminated string")
-}
-
-type scanner struct {
-	b []byte
-	i int
-}
-
-func (s *scanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-func (s *scanner) fail(msg string) error {
-	if s.i >= len(s.b) {
-		msg = "truncated"
-	}
-	return &jsonError{col: s.i + 1, msg: msg}
-}
-
-func (s *scanner) hex4() (int, bool) {
-	if s.i+4 > len(s.b) {
-		return 0, false
-	}
-	v := 0
-	for _, c := range s.b[s.i : s.i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | int(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | int(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			v = v<<4 | int(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	s.i += 4
-	return v, true
-}
-
-// skip passes over the object or array at s.i without recursion, so that
-// deep nesting cannot exhaust the stack.
-func (s *scanner) skip() error {
-	depth := 0
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				s.i++
-				return nil
-			}
-		case '"':
-			s.i++
-			for s.i < len(s.b) && s.b[s.i] != '"' {
-				if s.b[s.i] == '\\' {
-					s.i++
-				}
-				s.i++
-			}
-			if s.i >= len(s.b) {
-				return s.fail("unterminated string")
-			}
-		}
-		s.i++
-	}
-	return s.fail("truncated")
 }
 
 // jsonKeys returns the top-level keys of the JSON object that starts line
