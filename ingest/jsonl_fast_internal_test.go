@@ -164,3 +164,62 @@ func FuzzJSONLWarm(f *testing.F) {
 	s, _ := NewSchema(nil)
 	f.Fuzz(func(t *testing.T, prev, line []byte) { checkWarm(t, s, prev, line) })
 }
+
+// TestLiteralValues checks values that are not strings against the rule
+// spelled out here: the value runs to the first of ",} \t\r\n"; one that
+// starts with '-' or a digit is a number and holds only number bytes
+// (else "bad number"); any other is true, false or null (else "want a
+// value"); both errors point at the value's first byte.
+func TestLiteralValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "0123456789-+.eEtruefalsnx\"{ }\t,"
+	s, _ := NewSchema(nil)
+	p := newJSONParser(s, time.UTC)
+	tokens := []string{"1", "-2.5e3", "12abc", "true", "null", "nul", "", "1\"", "-", "e1"}
+	for range 3000 {
+		b := make([]byte, rng.IntN(6))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		tokens = append(tokens, string(b))
+	}
+	for _, tok := range tokens {
+		line := `{"bytes_sent":` + tok + `}`
+		col := len(`{"bytes_sent":`) + 1
+		end := strings.IndexAny(tok, ",} \t\r\n")
+		if end < 0 {
+			end = len(tok)
+		}
+		value := strings.TrimLeft(tok, " \t\r\n")
+		col += len(tok) - len(value)
+		if end = strings.IndexAny(value, ",} \t\r\n"); end < 0 {
+			end = len(value)
+		}
+		v := value[:end]
+		var want string
+		switch {
+		case len(value) > 0 && strings.ContainsRune(`"{[`, rune(value[0])):
+			continue // a string, object or array: not a literal
+		case v != "" && (v[0] == '-' || v[0] >= '0' && v[0] <= '9'):
+			if strings.Trim(v, "0123456789-+.eE") != "" {
+				want = fmt.Sprintf("invalid JSON at column %d: bad number", col)
+			}
+		case v == "true" || v == "false" || v == "null":
+		default:
+			want = fmt.Sprintf("invalid JSON at column %d: want a value", col)
+			if col > len(line) {
+				want = fmt.Sprintf("invalid JSON at column %d: truncated", col)
+			}
+		}
+		var r Record
+		r.reset(s)
+		err := p.Parse([]byte(line), &r)
+		if want != "" {
+			if err == nil || err.Error() != want {
+				t.Errorf("%q: error %v, want %q", line, err, want)
+			}
+		} else if err != nil && strings.Contains(err.Error(), fmt.Sprintf("column %d:", col)) {
+			t.Errorf("%q: error %v, want the value read", line, err)
+		}
+	}
+}
