@@ -138,17 +138,25 @@ func TestIndexedJobRuns(t *testing.T) {
 	}
 	c := &job.Spec.Template.Spec.Containers[0]
 	root := t.TempDir()
-	for i := range 2 {
-		writeLogs(t, filepath.Join(root, "logs", fmt.Sprint(i), "part.jsonl"), uint64(10+i))
+	pods := int(*job.Spec.Completions)
+	var lines int64
+	for i := range pods {
+		path := filepath.Join(root, "logs", fmt.Sprint(i), "part.jsonl")
+		writeLogs(t, path, uint64(10+i))
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += int64(bytes.Count(b, []byte("\n")))
 	}
-	for i := range 2 {
+	for i := range pods {
 		code, stderr := runContainer(t, c, root, fmt.Sprint(i))
 		if code != 0 {
 			t.Fatalf("pod %d: exit %d: %s", i, code, stderr)
 		}
 	}
 	flags, _ := checkArgs(t, "Job loganalyze-shards", c.Args)
-	for i := range 2 {
+	for i := range pods {
 		dir := strings.ReplaceAll(flags["--state"][0], "$(JOB_COMPLETION_INDEX)", fmt.Sprint(i))
 		dir = filepath.Join(root, "shards", strings.TrimPrefix(dir, "/shards"))
 		if hours, _ := filepath.Glob(filepath.Join(dir, "*.sketch")); len(hours) == 0 {
@@ -164,7 +172,30 @@ func TestIndexedJobRuns(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if !slices.Equal(names, []string{"0", "1"}) {
-		t.Errorf("state directories %q, want 0 and 1", names)
+	if want := []string{"0", "1", "2", "3"}; !slices.Equal(names, want) {
+		t.Errorf("state directories %q, want %q", names, want)
+	}
+	// The roll-up reads every shard's hours: the records of all the logs.
+	rollup := m.jobs["loganalyze-rollup"]
+	if rollup == nil {
+		t.Fatal("no Job loganalyze-rollup")
+	}
+	if code, stderr := runContainer(t, &rollup.Spec.Template.Spec.Containers[0], root, ""); code != 0 && code != 3 {
+		t.Fatalf("roll-up: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "shards", "rollup.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Input struct {
+			Records int64 `json:"records"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Input.Records != lines {
+		t.Errorf("the roll-up read %d records, the shards' logs hold %d", rep.Input.Records, lines)
 	}
 }
