@@ -2,16 +2,11 @@ package aggregate
 
 import (
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 	"sort"
 
 	"loganalyze/sketch"
 )
-
-// errDamaged is wrapped by every error decoding an accumulator.
-var errDamaged = errors.New("damaged aggregate")
 
 // maxStatuses bounds the status codes of a decoded accumulator.
 const maxStatuses = 1 << 16
@@ -73,73 +68,70 @@ func appendBool(b []byte, v bool) []byte {
 func Decode(opts Options, b []byte) (*Accumulator, error) {
 	opts.Hourly = false
 	a := New(opts)
-	d := &decoder{b: b, budget: sketch.NewBudget(len(b))}
-	a.Records, a.Skipped = d.count(), d.count()
-	a.HasTime, a.MinTime, a.MaxTime = d.bool(), d.int(), d.int()
+	d := NewDecoder(opts.Mapping, b, errDamaged)
+	a.Records, a.Skipped = d.Count(), d.Count()
+	a.HasTime, a.MinTime, a.MaxTime = d.Bool(), d.Int(), d.Int()
 	if a.HasTime && a.MinTime > a.MaxTime {
-		d.fail("time bounds out of order")
+		d.Fail("time bounds out of order")
 	}
-	n := d.items(2)
+	n := d.Items(2)
 	if n > maxStatuses {
-		d.fail("%d status codes", n)
+		d.Fail("%d status codes", n)
 	}
 	for range n {
-		c, k := d.int(), d.count()
+		c, k := d.Int(), d.Count()
 		if c < math.MinInt32 || c > math.MaxInt32 {
-			d.fail("status %d", c)
+			d.Fail("status %d", c)
 		}
 		a.Status[int(c)] += k
 	}
-	if np := d.uint(); np != uint64(len(a.Present)) && d.err == nil {
-		d.fail("%d fields, this build has %d", np, len(a.Present))
+	if np := d.Uint(); np != uint64(len(a.Present)) && d.Err() == nil {
+		d.Fail("%d fields, this build has %d", np, len(a.Present))
 	}
 	for i := range a.Present {
-		a.Present[i] = d.count()
+		a.Present[i] = d.Count()
 	}
-	a.Timeline.decode(d, opts.Mapping)
-	if set := d.bytes(); d.err == nil {
+	a.Timeline.decode(d)
+	if set := d.Bytes(); d.Err() == nil {
 		s, err := sketch.DecodeSet(opts.Mapping, NumMetrics, DimNames, opts.Top, set)
 		if err != nil {
-			d.fail("%v", err)
+			d.Fail("%v", err)
 		} else {
 			a.Set = s
 		}
 	}
-	nc := d.uint()
+	nc := d.Uint()
 	if opts.Collectors == nil {
 		// The caller wants what every report shows, not the rules'
 		// statistics: skip them.
-		for i := uint64(0); i < nc && d.err == nil; i++ {
-			if d.bool() {
-				d.bytes()
+		for i := uint64(0); i < nc && d.Err() == nil; i++ {
+			if d.Bool() {
+				d.Bytes()
 			}
 		}
 		nc = 0
-	} else if nc != uint64(len(a.Collectors)) && d.err == nil {
-		d.fail("%d rule collectors, this build has %d", nc, len(a.Collectors))
+	} else if nc != uint64(len(a.Collectors)) && d.Err() == nil {
+		d.Fail("%d rule collectors, this build has %d", nc, len(a.Collectors))
 	}
 	for i, c := range a.Collectors {
-		kept := d.bool()
-		if d.err != nil {
+		kept := d.Bool()
+		if d.Err() != nil {
 			break
 		}
 		switch {
 		case kept:
-			state := d.bytes()
-			if c != nil && d.err == nil {
+			state := d.Bytes()
+			if c != nil && d.Err() == nil {
 				if err := c.UnmarshalBinary(state); err != nil {
-					d.fail("collector %d: %v", i, err)
+					d.Fail("collector %d: %v", i, err)
 				}
 			}
 		case c != nil:
-			d.fail("collector %d was not kept when the file was written", i)
+			d.Fail("collector %d was not kept when the file was written", i)
 		}
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.fail("%d bytes left over", len(d.b))
-	}
-	if d.err != nil {
-		return nil, d.err
+	if err := d.Done(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -186,9 +178,9 @@ func appendSketch(b []byte, s *sketch.Sketch) []byte {
 	return b
 }
 
-func (tl *Timeline) decode(d *decoder, m *sketch.Mapping) {
-	w := d.int()
-	if w == 0 || d.err != nil {
+func (tl *Timeline) decode(d *Decoder) {
+	w := d.Int()
+	if w == 0 || d.Err() != nil {
 		return
 	}
 	known := false
@@ -196,133 +188,46 @@ func (tl *Timeline) decode(d *decoder, m *sketch.Mapping) {
 		known = known || x == w
 	}
 	if !known {
-		d.fail("time line width %d", w)
+		d.Fail("time line width %d", w)
 		return
 	}
-	tl.Width, tl.minS, tl.maxS, tl.regionCut = w, d.int(), d.int(), d.uint()
+	tl.Width, tl.minS, tl.maxS, tl.regionCut = w, d.Int(), d.Int(), d.Uint()
 	if tl.minS > tl.maxS {
-		d.fail("time line bounds out of order")
+		d.Fail("time line bounds out of order")
 	}
 	tl.buckets = map[int64]*TimeBucket{}
 	tl.regions = map[string]map[int64]*sketch.Sketch{}
-	for range d.items(5) {
-		bk := &TimeBucket{Start: d.int(), Requests: d.count(), N429: d.count(), N5xx: d.count(), RT: d.sketch(m)}
-		if d.err != nil {
+	for range d.Items(5) {
+		bk := &TimeBucket{Start: d.Int(), Requests: d.Count(), N429: d.Count(), N5xx: d.Count(), RT: d.Sketch()}
+		if d.Err() != nil {
 			return
 		}
 		if bk.Start%w != 0 || tl.buckets[bk.Start] != nil {
-			d.fail("time line bucket %d", bk.Start)
+			d.Fail("time line bucket %d", bk.Start)
 			return
 		}
 		tl.buckets[bk.Start] = bk
 	}
-	n := d.items(3)
+	n := d.Items(3)
 	if n > maxTimelineRegions {
-		d.fail("%d time line regions", n)
+		d.Fail("%d time line regions", n)
 	}
 	for range n {
-		name := string(d.bytes())
+		name := string(d.Bytes())
 		ss := map[int64]*sketch.Sketch{}
-		for range d.items(2) {
-			s := d.int()
-			if sk := d.sketch(m); sk != nil {
+		for range d.Items(2) {
+			s := d.Int()
+			if sk := d.Sketch(); sk != nil {
 				ss[s] = sk
 			}
 		}
-		if d.err != nil {
+		if d.Err() != nil {
 			return
 		}
 		if tl.regions[name] != nil {
-			d.fail("time line region %q twice", name)
+			d.Fail("time line region %q twice", name)
 			return
 		}
 		tl.regions[name] = ss
 	}
-}
-
-// decoder reads an encoded accumulator; the first error sticks.
-type decoder struct {
-	b      []byte
-	budget *sketch.Budget
-	err    error
-}
-
-func (d *decoder) fail(format string, args ...any) {
-	if d.err == nil {
-		d.err = fmt.Errorf("%w: %s", errDamaged, fmt.Sprintf(format, args...))
-	}
-	d.b = nil
-}
-
-func (d *decoder) uint() uint64 {
-	v, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		d.fail("bad number")
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
-}
-
-func (d *decoder) int() int64 {
-	v, k := binary.Varint(d.b)
-	if k <= 0 {
-		d.fail("bad number")
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
-}
-
-func (d *decoder) count() int64 {
-	v := d.uint()
-	if v > math.MaxInt64/2 {
-		d.fail("count %d out of range", v)
-		return 0
-	}
-	return int64(v)
-}
-
-func (d *decoder) items(minBytes int) int {
-	n := d.uint()
-	if n > uint64(len(d.b)/minBytes) {
-		d.fail("%d items in %d bytes", n, len(d.b))
-		return 0
-	}
-	return int(n)
-}
-
-func (d *decoder) bool() bool {
-	if len(d.b) < 1 || d.b[0] > 1 {
-		d.fail("bad flag")
-		return false
-	}
-	v := d.b[0] == 1
-	d.b = d.b[1:]
-	return v
-}
-
-// bytes reads a length and that many bytes.
-func (d *decoder) bytes() []byte {
-	n := d.uint()
-	if n > uint64(len(d.b)) {
-		d.fail("%d bytes where %d are left", n, len(d.b))
-		return nil
-	}
-	v := d.b[:n]
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) sketch(m *sketch.Mapping) *sketch.Sketch {
-	if !d.bool() {
-		return nil
-	}
-	s, rest, err := sketch.DecodeWithin(m, d.b, d.budget)
-	if err != nil {
-		d.fail("%v", err)
-		return nil
-	}
-	d.b = rest
-	return s
 }

@@ -153,28 +153,28 @@ func (s *callers) sorted() []*callerStats {
 
 // AppendBinary appends the callers, for an hour file.
 func (s *callers) AppendBinary(b []byte) []byte {
-	e := &encoder{b: b}
-	e.uint(uint64(s.dropped))
+	e := &encoder{B: b}
+	e.Uint(uint64(s.dropped))
 	encodeMap(e, s.clients, func(_ string, c *callerStats) {
 		for _, v := range c.counts() {
-			e.uint(uint64(*v))
+			e.Uint(uint64(*v))
 		}
 	})
-	return e.b
+	return e.B
 }
 
 // UnmarshalBinary replaces the callers with what AppendBinary wrote.
 func (s *callers) UnmarshalBinary(b []byte) error {
 	d := newDecoder(s.env.m, b)
-	s.dropped = d.count()
+	s.dropped = d.Count()
 	s.clients = decodeMap(d, 14, func(k string) *callerStats {
 		c := &callerStats{Client: k}
 		for _, v := range c.counts() {
-			*v = d.count()
+			*v = d.Count()
 		}
 		return c
 	})
-	return d.done()
+	return d.Done()
 }
 
 // counts are the caller's numbers, in the order of its encoding.

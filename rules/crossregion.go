@@ -315,25 +315,25 @@ func sortedRegions(m map[string][]*clientPath) []string {
 
 // AppendBinary appends the paths, for an hour file.
 func (s *pathStats) AppendBinary(b []byte) []byte {
-	e := &encoder{b: b}
-	e.uint(uint64(s.dropped))
+	e := &encoder{B: b}
+	e.Uint(uint64(s.dropped))
 	encodeMap(e, s.paths, func(_ string, p *clientPath) {
-		e.str(p.Client)
-		e.str(p.From)
-		e.str(p.Region)
-		e.uint(uint64(p.Count))
-		e.sketch(p.Network)
-		e.sketch(p.RTT)
+		e.Str(p.Client)
+		e.Str(p.From)
+		e.Str(p.Region)
+		e.Uint(uint64(p.Count))
+		e.Sketch(p.Network)
+		e.Sketch(p.RTT)
 	})
-	return e.b
+	return e.B
 }
 
 // UnmarshalBinary replaces the paths with what AppendBinary wrote.
 func (s *pathStats) UnmarshalBinary(b []byte) error {
 	d := newDecoder(s.env.m, b)
-	s.dropped = d.count()
+	s.dropped = d.Count()
 	s.paths = decodeMap(d, 8, func(string) *clientPath {
-		return &clientPath{Client: d.str(), From: d.str(), Region: d.str(), Count: d.count(), Network: d.sketch(), RTT: d.sketch()}
+		return &clientPath{Client: d.Str(), From: d.Str(), Region: d.Str(), Count: d.Count(), Network: d.Sketch(), RTT: d.Sketch()}
 	})
-	return d.done()
+	return d.Done()
 }

@@ -9,48 +9,48 @@ import (
 // the counts per kind, the cuts, every key × minute count, the buckets
 // of the minutes with a 429 or an error, and the retry samples.
 func (s *minuteStats) AppendBinary(b []byte) []byte {
-	e := &encoder{b: b}
+	e := &encoder{B: b}
 	for _, n := range s.Records {
-		e.uint(uint64(n))
+		e.Uint(uint64(n))
 	}
 	for _, c := range []struct {
 		c   cell
 		cut bool
 	}{{s.cellCut, s.cellsCapped}, {s.bucketCut, s.bucketsCapped}} {
-		e.bool(c.cut)
-		e.uint(c.c.h)
-		e.int(c.c.minute)
+		e.Bool(c.cut)
+		e.Uint(c.c.h)
+		e.Int(c.c.minute)
 	}
 	cells := sortedCells(s.cells)
-	e.uint(uint64(len(cells)))
+	e.Uint(uint64(len(cells)))
 	for _, c := range cells {
-		e.uint(c.h)
-		e.int(c.minute)
-		e.uint(uint64(s.cells[c]))
+		e.Uint(c.h)
+		e.Int(c.minute)
+		e.Uint(uint64(s.cells[c]))
 	}
 	buckets := sortedCells(s.buckets)
-	e.uint(uint64(len(buckets)))
+	e.Uint(uint64(len(buckets)))
 	for _, c := range buckets {
-		e.uint(c.h)
-		e.int(c.minute)
+		e.Uint(c.h)
+		e.Int(c.minute)
 		s.buckets[c].encode(e)
 	}
-	e.uint(s.retryCut)
+	e.Uint(s.retryCut)
 	encodeMap(e, s.Retries, func(_ string, rs *retrySample) {
-		e.str(rs.Client)
-		e.uint(rs.KeyHash)
-		e.int(rs.Minute)
-		e.uint(uint64(len(rs.Limited)))
+		e.Str(rs.Client)
+		e.Uint(rs.KeyHash)
+		e.Int(rs.Minute)
+		e.Uint(uint64(len(rs.Limited)))
 		for _, l := range rs.Limited {
-			e.int(l.T)
-			e.float(l.RetryAfter)
+			e.Int(l.T)
+			e.Float(l.RetryAfter)
 		}
-		e.uint(uint64(len(rs.Requests)))
+		e.Uint(uint64(len(rs.Requests)))
 		for _, t := range rs.Requests {
-			e.int(t)
+			e.Int(t)
 		}
 	})
-	return e.b
+	return e.B
 }
 
 // UnmarshalBinary replaces the minutes' state with what AppendBinary
@@ -61,47 +61,47 @@ func (s *minuteStats) UnmarshalBinary(b []byte) error {
 	fresh.maxCells, fresh.maxBuckets, fresh.retryKeys = s.maxCells, s.maxBuckets, s.retryKeys
 	*s = *fresh
 	for i := range s.Records {
-		s.Records[i] = d.count()
+		s.Records[i] = d.Count()
 	}
-	s.cellsCapped, s.cellCut = d.bool(), cell{h: d.uint(), minute: d.int()}
-	s.bucketsCapped, s.bucketCut = d.bool(), cell{h: d.uint(), minute: d.int()}
-	for range d.items(3) {
-		c := cell{h: d.uint(), minute: d.int()}
-		n := d.count()
-		if _, dup := s.cells[c]; dup && d.err == nil {
-			d.fail("a key × minute twice")
+	s.cellsCapped, s.cellCut = d.Bool(), cell{h: d.Uint(), minute: d.Int()}
+	s.bucketsCapped, s.bucketCut = d.Bool(), cell{h: d.Uint(), minute: d.Int()}
+	for range d.Items(3) {
+		c := cell{h: d.Uint(), minute: d.Int()}
+		n := d.Count()
+		if _, dup := s.cells[c]; dup && d.Err() == nil {
+			d.Fail("a key × minute twice")
 		}
 		s.cells[c] = n
 	}
-	for range d.items(8) {
-		c := cell{h: d.uint(), minute: d.int()}
+	for range d.Items(8) {
+		c := cell{h: d.Uint(), minute: d.Int()}
 		bk := &minuteBucket{Minute: c.minute}
 		bk.decode(d)
-		if _, dup := s.buckets[c]; dup && d.err == nil {
-			d.fail("a bucket twice")
+		if _, dup := s.buckets[c]; dup && d.Err() == nil {
+			d.Fail("a bucket twice")
 		}
 		s.buckets[c] = bk
 	}
-	s.retryCut = d.uint()
+	s.retryCut = d.Uint()
 	s.Retries = decodeMap(d, 5, func(string) *retrySample {
-		rs := &retrySample{Client: d.str(), KeyHash: d.uint(), Minute: d.int()}
-		n := d.items(9)
+		rs := &retrySample{Client: d.Str(), KeyHash: d.Uint(), Minute: d.Int()}
+		n := d.Items(9)
 		if n > 2*maxLimitedTimes {
-			d.fail("%d limited times in a sample", n)
+			d.Fail("%d limited times in a sample", n)
 		}
 		for range n {
-			rs.Limited = append(rs.Limited, Limited{T: d.int(), RetryAfter: d.float()})
+			rs.Limited = append(rs.Limited, Limited{T: d.Int(), RetryAfter: d.Float()})
 		}
-		n = d.items(1)
+		n = d.Items(1)
 		if n > 2*maxRequestTimes {
-			d.fail("%d request times in a sample", n)
+			d.Fail("%d request times in a sample", n)
 		}
 		for range n {
-			rs.Requests = append(rs.Requests, d.int())
+			rs.Requests = append(rs.Requests, d.Int())
 		}
 		return rs
 	})
-	if err := d.done(); err != nil {
+	if err := d.Done(); err != nil {
 		return err
 	}
 	s.applyCuts()
@@ -118,32 +118,32 @@ func sortedCells[V any](m map[cell]V) []cell {
 }
 
 func (b *minuteBucket) encode(e *encoder) {
-	e.uint(uint64(b.Kind))
-	e.str(b.Key[0])
-	e.str(b.Key[1])
+	e.Uint(uint64(b.Kind))
+	e.Str(b.Key[0])
+	e.Str(b.Key[1])
 	for _, v := range b.counts() {
-		e.uint(uint64(*v))
+		e.Uint(uint64(*v))
 	}
 	encodeIntMap(e, b.Status)
-	encodeMap(e, b.Upstream, func(_ string, n int64) { e.uint(uint64(n)) })
+	encodeMap(e, b.Upstream, func(_ string, n int64) { e.Uint(uint64(n)) })
 	encodeIntMap(e, b.UpstreamStatus)
 }
 
 func (b *minuteBucket) decode(d *decoder) {
-	kind := d.uint()
+	kind := d.Uint()
 	if kind >= uint64(numKeyKinds) {
-		d.fail("key kind %d", kind)
+		d.Fail("key kind %d", kind)
 		return
 	}
 	b.Kind = keyKind(kind)
-	b.Key = [2]string{d.str(), d.str()}
+	b.Key = [2]string{d.Str(), d.Str()}
 	for _, v := range b.counts() {
-		*v = d.count()
+		*v = d.Count()
 	}
 	b.Status = decodeIntMap(d)
-	b.Upstream = decodeMap(d, 2, func(string) int64 { return d.count() })
+	b.Upstream = decodeMap(d, 2, func(string) int64 { return d.Count() })
 	if len(b.Upstream) > maxBucketUpstreams+1 {
-		d.fail("%d upstreams in a bucket", len(b.Upstream))
+		d.Fail("%d upstreams in a bucket", len(b.Upstream))
 	}
 	b.UpstreamStatus = decodeIntMap(d)
 }
@@ -161,27 +161,27 @@ func encodeIntMap(e *encoder, m map[int]int64) {
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
-	e.uint(uint64(len(keys)))
+	e.Uint(uint64(len(keys)))
 	for _, k := range keys {
-		e.int(int64(k))
-		e.uint(uint64(m[k]))
+		e.Int(int64(k))
+		e.Uint(uint64(m[k]))
 	}
 }
 
 func decodeIntMap(d *decoder) map[int]int64 {
-	n := d.items(2)
+	n := d.Items(2)
 	if n == 0 {
 		return nil
 	}
 	m := make(map[int]int64, n)
 	for range n {
-		k, v := d.int(), d.count()
+		k, v := d.Int(), d.Count()
 		if k < -1<<31 || k > 1<<31 {
-			d.fail("status %d", k)
+			d.Fail("status %d", k)
 			return m
 		}
 		if _, dup := m[int(k)]; dup {
-			d.fail("%s twice", fmt.Sprint(k))
+			d.Fail("%s twice", fmt.Sprint(k))
 			return m
 		}
 		m[int(k)] = v

@@ -205,15 +205,15 @@ func nonStreaming(mss *modelStreams, cfg *nonStreamingRule, c *Config) []Finding
 
 // AppendBinary appends the models' traffic, for an hour file.
 func (s *modelStreams) AppendBinary(b []byte) []byte {
-	e := &encoder{b: b}
+	e := &encoder{B: b}
 	encodeMap(e, s.models, func(_ string, ms *modelStream) {
-		e.str(ms.Model)
-		e.bool(ms.Stream)
-		e.uint(uint64(ms.Count))
-		e.sketch(ms.TTFT)
-		e.sketch(ms.RT)
+		e.Str(ms.Model)
+		e.Bool(ms.Stream)
+		e.Uint(uint64(ms.Count))
+		e.Sketch(ms.TTFT)
+		e.Sketch(ms.RT)
 	})
-	return e.b
+	return e.B
 }
 
 // UnmarshalBinary replaces the models' traffic with what AppendBinary
@@ -221,11 +221,11 @@ func (s *modelStreams) AppendBinary(b []byte) []byte {
 func (s *modelStreams) UnmarshalBinary(b []byte) error {
 	d := newDecoder(s.env.m, b)
 	s.models = decodeMap(d, 5, func(string) *modelStream {
-		ms := &modelStream{Model: d.str(), Stream: d.bool(), Count: d.count(), TTFT: d.sketch(), RT: d.sketch()}
-		if d.err == nil && (ms.TTFT == nil || ms.RT == nil) {
-			d.fail("a model without its sketches")
+		ms := &modelStream{Model: d.Str(), Stream: d.Bool(), Count: d.Count(), TTFT: d.Sketch(), RT: d.Sketch()}
+		if d.Err() == nil && (ms.TTFT == nil || ms.RT == nil) {
+			d.Fail("a model without its sketches")
 		}
 		return ms
 	})
-	return d.done()
+	return d.Done()
 }

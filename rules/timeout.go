@@ -302,10 +302,10 @@ func sortedInt64s(m map[int64]int64) []int64 {
 
 // AppendBinary appends the ceilings, for an hour file.
 func (c *ceilings) AppendBinary(b []byte) []byte {
-	e := &encoder{b: b}
+	e := &encoder{B: b}
 	c.all.encode(e)
 	encodeMap(e, c.clients, func(_ string, g *ceilGroup) { g.encode(e) })
-	return e.b
+	return e.B
 }
 
 // UnmarshalBinary replaces the ceilings with what AppendBinary wrote.
@@ -318,16 +318,16 @@ func (c *ceilings) UnmarshalBinary(b []byte) error {
 		g.decode(d)
 		return g
 	})
-	return d.done()
+	return d.Done()
 }
 
 func (g *ceilGroup) encode(e *encoder) {
-	e.uint(uint64(g.total))
-	e.bool(g.has)
+	e.Uint(uint64(g.total))
+	e.Bool(g.has)
 	if !g.has {
 		return
 	}
-	e.int(int64(g.top))
+	e.Int(int64(g.top))
 	var kept []ceilBucket
 	for _, b := range g.slots {
 		if b.n > 0 {
@@ -335,13 +335,13 @@ func (g *ceilGroup) encode(e *encoder) {
 		}
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].idx < kept[j].idx })
-	e.uint(uint64(len(kept)))
+	e.Uint(uint64(len(kept)))
 	for _, b := range kept {
-		e.int(int64(b.idx))
-		e.uint(uint64(len(b.status)))
+		e.Int(int64(b.idx))
+		e.Uint(uint64(len(b.status)))
 		for _, sc := range b.status {
-			e.int(sc.status)
-			e.uint(uint64(sc.n))
+			e.Int(sc.status)
+			e.Uint(uint64(sc.n))
 		}
 	}
 }
@@ -349,27 +349,27 @@ func (g *ceilGroup) encode(e *encoder) {
 // decode reads a group through add, so that the slots are where add puts
 // them whatever the bytes say.
 func (g *ceilGroup) decode(d *decoder) {
-	total := d.count()
-	if !d.bool() {
+	total := d.Count()
+	if !d.Bool() {
 		g.total = total
 		return
 	}
-	top := d.int()
+	top := d.Int()
 	if top < math.MinInt32 || top > math.MaxInt32 {
-		d.fail("bucket %d out of range", top)
+		d.Fail("bucket %d out of range", top)
 		return
 	}
 	g.top, g.has = int32(top), true
 	kept := int64(0)
-	for range d.items(2) {
-		idx := d.int()
+	for range d.Items(2) {
+		idx := d.Int()
 		if idx > top || idx <= top-ceilKept {
-			d.fail("bucket %d outside the top %d", idx, top)
+			d.Fail("bucket %d outside the top %d", idx, top)
 			return
 		}
-		for range d.items(2) {
-			st, n := d.int(), d.count()
-			if d.err != nil {
+		for range d.Items(2) {
+			st, n := d.Int(), d.Count()
+			if d.Err() != nil {
 				return
 			}
 			g.add(int32(idx), st, n)
@@ -377,7 +377,7 @@ func (g *ceilGroup) decode(d *decoder) {
 		}
 	}
 	if kept > total {
-		d.fail("%d requests kept of %d", kept, total)
+		d.Fail("%d requests kept of %d", kept, total)
 		return
 	}
 	g.total = total
