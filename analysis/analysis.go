@@ -82,17 +82,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rcfg := cfg.Rules
-	if rcfg == nil {
-		rcfg = rules.Default()
-	}
-	if cfg.Top == 0 {
-		cfg.Top = DefaultTop
-	}
-	if cfg.Accuracy == 0 {
-		cfg.Accuracy = sketch.DefaultAccuracy
-	}
-	mapping, err := sketch.NewMapping(cfg.Accuracy)
+	rcfg, mapping, err := settings(cfg.Rules, &cfg.Top, &cfg.Accuracy)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +132,23 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	})
 	unread := append(append([]report.UnreadFile(nil), rep.Unread...), rep.BaselineUnread...)
 	return &Result{Report: rep, Unread: unread}, nil
+}
+
+// settings completes a run's settings with their defaults: the rules'
+// (nil means rules.Default()), top keys and accuracy (0 means the
+// default), and returns the sketches' mapping.
+func settings(r *rules.Config, top *int, accuracy *float64) (*rules.Config, *sketch.Mapping, error) {
+	if r == nil {
+		r = rules.Default()
+	}
+	if *top <= 0 {
+		*top = DefaultTop
+	}
+	if *accuracy == 0 {
+		*accuracy = sketch.DefaultAccuracy
+	}
+	m, err := sketch.NewMapping(*accuracy)
+	return r, m, err
 }
 
 // rulesOf is the run's rules' settings.

@@ -9,7 +9,6 @@ import (
 	"loganalyze/ingest"
 	"loganalyze/report"
 	"loganalyze/rules"
-	"loganalyze/sketch"
 	"loganalyze/state"
 )
 
@@ -48,18 +47,7 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	if len(cfg.StateDirs) == 0 {
 		return nil, errors.New("no state directory to read")
 	}
-	rcfg := cfg.Rules
-	if rcfg == nil {
-		rcfg = rules.Default()
-	}
-	cfg.Top = max(cfg.Top, 0)
-	if cfg.Top == 0 {
-		cfg.Top = DefaultTop
-	}
-	if cfg.Accuracy == 0 {
-		cfg.Accuracy = sketch.DefaultAccuracy
-	}
-	m, err := sketch.NewMapping(cfg.Accuracy)
+	rcfg, m, err := settings(cfg.Rules, &cfg.Top, &cfg.Accuracy)
 	if err != nil {
 		return nil, err
 	}
