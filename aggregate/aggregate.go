@@ -20,11 +20,15 @@ const (
 	UpstreamResponseTime
 	NetworkTime
 	TTFT
+	// TimePerOutputToken is the generation speed, ms per token after the
+	// first: (request_time − ttft) ÷ (completion_tokens − 1), for records
+	// not known to be non-streaming with ttft and at least 2 tokens.
+	TimePerOutputToken
 	NumMetrics
 )
 
 // MetricNames are the metrics' names in reports, by index.
-var MetricNames = [NumMetrics]string{"request_time", "upstream_response_time", "network_time", "ttft"}
+var MetricNames = [NumMetrics]string{"request_time", "upstream_response_time", "network_time", "ttft", "time_per_output_token"}
 
 // Dimensions, in the order of the set's Dims.
 const (
@@ -185,6 +189,9 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	}
 	if x, ok := r.Float(ingest.FTTFT); ok {
 		bins[TTFT], has[TTFT] = m.Bin(x), true
+		if tpot, ok := timePerOutputToken(r, rt, okRT, x); ok {
+			bins[TimePerOutputToken], has[TimePerOutputToken] = m.Bin(tpot), true
+		}
 	}
 	a.add(r, v)
 	if a.Hours != nil && r.Has(ingest.FTime) {
@@ -216,6 +223,22 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 		a.MaxTime = max(a.MaxTime, t)
 		a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion))
 	}
+}
+
+// timePerOutputToken is a record's ms per output token after the
+// first (SPEC §4), given its request_time (s) and ttft (ms).
+func timePerOutputToken(r *ingest.Record, rt float64, okRT bool, ttft float64) (float64, bool) {
+	if !okRT {
+		return 0, false
+	}
+	if s, ok := r.Bool(ingest.FStream); ok && !s {
+		return 0, false
+	}
+	n, ok := r.Int(ingest.FCompletionTokens)
+	if !ok || n < 2 {
+		return 0, false
+	}
+	return max(0, rt*1000-ttft) / float64(n-1), true
 }
 
 var (

@@ -287,6 +287,7 @@ var enMessages = map[msgID]string{
 	"reason.state":      "needs --state",
 	"reason.noprevious": "no previous hour in the state directory",
 	"reason.damaged":    "the previous hour's state file is damaged",
+	"reason.layout":     "the previous hour's state file was written for other metrics, dimensions or rules",
 	"reason.field":      "field %s is absent from every record",
 	"reason.fields":     "fields %s are absent from every record",
 	"reason.partly":     "partly: minutes before %s were not judged, the log holding more key × minute buckets than kept (the latest are)",

@@ -176,6 +176,7 @@ var zhMessages = map[msgID]string{
 	"reason.state":                          "需要 --state",
 	"reason.noprevious":                     "状态目录中没有上一小时的数据",
 	"reason.damaged":                        "上一小时的状态文件已损坏",
+	"reason.layout":                         "上一小时的状态文件由指标、维度或规则不同的版本写入",
 	"reason.field":                          "所有记录都没有字段 %s",
 	"reason.fields":                         "所有记录都没有字段 %s",
 	"reason.partly":                         "部分评估：%s 之前的分钟未评估，日志中的键 × 分钟桶超过了保留上限（保留的是最新的）",
