@@ -8,6 +8,7 @@ package aggregate
 import (
 	"math"
 	"math/bits"
+	"regexp"
 	"strconv"
 
 	"loganalyze/ingest"
@@ -61,6 +62,9 @@ type Options struct {
 	// Hourly keeps a sketch set per hour of log time too (Hours), for
 	// the state directory.
 	Hourly bool
+	// TokenURI matches the paths of token-endpoint calls, a class of the
+	// breakdown; nil: none is.
+	TokenURI *regexp.Regexp
 }
 
 // Accumulator is one worker's aggregate. It implements ingest.Sink.
@@ -80,6 +84,8 @@ type Accumulator struct {
 	Timeline Timeline
 	// Present counts the records that carried each canonical field.
 	Present [ingest.NumFields]int64
+	// Breakdown is where each request class's time goes (breakdown.go).
+	Breakdown Breakdown
 	// Collectors are the rules' collectors (Options.Collectors), in the
 	// order their constructor returned them; a nil one gathers nothing.
 	Collectors []Collector
@@ -96,12 +102,14 @@ type Accumulator struct {
 
 	keyBuf []byte
 	vals   Values
+	tokens tokenMatcher
 }
 
 // New returns an empty accumulator.
 func New(opts Options) *Accumulator {
 	a := &Accumulator{
 		opts:    opts,
+		tokens:  tokenMatcher{re: opts.TokenURI},
 		Set:     sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top),
 		Status:  map[int]int64{},
 		MinTime: math.MaxInt64,
@@ -180,6 +188,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	urt, okURT := r.Float(ingest.FUpstreamResponseTime)
 	if okRT {
 		bins[RequestTime], has[RequestTime] = m.Bin(rt*1000), true
+		v.phases.of(r, a.tokens.classOf(r), rt)
 	}
 	if okURT {
 		bins[UpstreamResponseTime], has[UpstreamResponseTime] = m.Bin(urt*1000), true
@@ -207,6 +216,7 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 		a.Present[bits.TrailingZeros64(set)]++
 	}
 	a.addToSet(a.Set, r, &v.Bins, &v.Has)
+	a.Breakdown.add(&v.phases)
 	status, okStatus := r.Int(ingest.FStatus)
 	if okStatus {
 		a.Status[int(status)]++
@@ -285,6 +295,7 @@ func (a *Accumulator) Merge(o *Accumulator) {
 		a.Status[k] += v
 	}
 	a.Timeline.merge(&o.Timeline)
+	a.Breakdown.merge(&o.Breakdown)
 	for i := range a.Present {
 		a.Present[i] += o.Present[i]
 	}
