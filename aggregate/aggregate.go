@@ -8,6 +8,7 @@ package aggregate
 import (
 	"math"
 	"math/bits"
+	"regexp"
 	"strconv"
 
 	"loganalyze/ingest"
@@ -20,11 +21,15 @@ const (
 	UpstreamResponseTime
 	NetworkTime
 	TTFT
+	// TimePerOutputToken is the generation speed, ms per token after the
+	// first: (request_time − ttft) ÷ (completion_tokens − 1), for records
+	// not known to be non-streaming with ttft and at least 2 tokens.
+	TimePerOutputToken
 	NumMetrics
 )
 
 // MetricNames are the metrics' names in reports, by index.
-var MetricNames = [NumMetrics]string{"request_time", "upstream_response_time", "network_time", "ttft"}
+var MetricNames = [NumMetrics]string{"request_time", "upstream_response_time", "network_time", "ttft", "time_per_output_token"}
 
 // Dimensions, in the order of the set's Dims.
 const (
@@ -57,6 +62,9 @@ type Options struct {
 	// Hourly keeps a sketch set per hour of log time too (Hours), for
 	// the state directory.
 	Hourly bool
+	// TokenURI matches the paths of token-endpoint calls, a class of the
+	// breakdown; nil: none is.
+	TokenURI *regexp.Regexp
 }
 
 // Accumulator is one worker's aggregate. It implements ingest.Sink.
@@ -76,6 +84,8 @@ type Accumulator struct {
 	Timeline Timeline
 	// Present counts the records that carried each canonical field.
 	Present [ingest.NumFields]int64
+	// Breakdown is where each request class's time goes (breakdown.go).
+	Breakdown Breakdown
 	// Collectors are the rules' collectors (Options.Collectors), in the
 	// order their constructor returned them; a nil one gathers nothing.
 	Collectors []Collector
@@ -92,12 +102,14 @@ type Accumulator struct {
 
 	keyBuf []byte
 	vals   Values
+	tokens tokenMatcher
 }
 
 // New returns an empty accumulator.
 func New(opts Options) *Accumulator {
 	a := &Accumulator{
 		opts:    opts,
+		tokens:  tokenMatcher{re: opts.TokenURI},
 		Set:     sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top),
 		Status:  map[int]int64{},
 		MinTime: math.MaxInt64,
@@ -176,6 +188,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	urt, okURT := r.Float(ingest.FUpstreamResponseTime)
 	if okRT {
 		bins[RequestTime], has[RequestTime] = m.Bin(rt*1000), true
+		v.phases.of(r, a.tokens.classOf(r), rt)
 	}
 	if okURT {
 		bins[UpstreamResponseTime], has[UpstreamResponseTime] = m.Bin(urt*1000), true
@@ -185,6 +198,9 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	}
 	if x, ok := r.Float(ingest.FTTFT); ok {
 		bins[TTFT], has[TTFT] = m.Bin(x), true
+		if tpot, ok := timePerOutputToken(r, rt, okRT, x); ok {
+			bins[TimePerOutputToken], has[TimePerOutputToken] = m.Bin(tpot), true
+		}
 	}
 	a.add(r, v)
 	if a.Hours != nil && r.Has(ingest.FTime) {
@@ -200,6 +216,7 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 		a.Present[bits.TrailingZeros64(set)]++
 	}
 	a.addToSet(a.Set, r, &v.Bins, &v.Has)
+	a.Breakdown.add(&v.phases)
 	status, okStatus := r.Int(ingest.FStatus)
 	if okStatus {
 		a.Status[int(status)]++
@@ -216,6 +233,22 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 		a.MaxTime = max(a.MaxTime, t)
 		a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion))
 	}
+}
+
+// timePerOutputToken is a record's ms per output token after the
+// first (SPEC §4), given its request_time (s) and ttft (ms).
+func timePerOutputToken(r *ingest.Record, rt float64, okRT bool, ttft float64) (float64, bool) {
+	if !okRT {
+		return 0, false
+	}
+	if s, ok := r.Bool(ingest.FStream); ok && !s {
+		return 0, false
+	}
+	n, ok := r.Int(ingest.FCompletionTokens)
+	if !ok || n < 2 {
+		return 0, false
+	}
+	return max(0, rt*1000-ttft) / float64(n-1), true
 }
 
 var (
@@ -262,6 +295,7 @@ func (a *Accumulator) Merge(o *Accumulator) {
 		a.Status[k] += v
 	}
 	a.Timeline.merge(&o.Timeline)
+	a.Breakdown.merge(&o.Breakdown)
 	for i := range a.Present {
 		a.Present[i] += o.Present[i]
 	}

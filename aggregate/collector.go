@@ -35,4 +35,5 @@ type Values struct {
 	// RequestTime is request_time in seconds, when HasRequestTime.
 	RequestTime    float64
 	HasRequestTime bool
+	phases         recordPhases
 }

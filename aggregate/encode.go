@@ -13,7 +13,7 @@ const maxStatuses = 1 << 16
 
 // AppendBinary appends what an hour file keeps of a, mergeable: the
 // record counts, the time bounds, the status counts, the fields' counts,
-// the time line, the set, and each collector's state (before Finish;
+// the time line, the breakdown's sums, the set, and each collector's state (before Finish;
 // absent for a nil one). The same state gives the same bytes.
 func (a *Accumulator) AppendBinary(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(a.Records))
@@ -36,6 +36,7 @@ func (a *Accumulator) AppendBinary(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
 	b = a.Timeline.appendBinary(b)
+	b = a.Breakdown.appendBinary(b)
 	set := a.Set.AppendEncode(nil)
 	b = binary.AppendUvarint(b, uint64(len(set)))
 	b = append(b, set...)
@@ -92,6 +93,7 @@ func Decode(opts Options, b []byte) (*Accumulator, error) {
 		a.Present[i] = d.Count()
 	}
 	a.Timeline.decode(d)
+	a.Breakdown.decode(d)
 	if set := d.Bytes(); d.Err() == nil {
 		s, err := sketch.DecodeSet(opts.Mapping, NumMetrics, DimNames, opts.Top, set)
 		if err != nil {

@@ -67,10 +67,14 @@ func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, opt
 		return h, nil
 	}
 	var problems []ingest.Problem
+	prevLayout := false
 	read := func(hour int64) *sketch.Set {
 		h, err := d.Read(hour, opts, collectors)
 		if err == nil {
 			return h.Acc.Set
+		}
+		if hour == first-aggregate.HourSeconds {
+			prevLayout = errors.Is(err, state.ErrLayout)
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			problems = append(problems, ingest.Problem{File: d.FileName(hour), Reason: "state file skipped: " + err.Error()})
@@ -85,6 +89,9 @@ func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, opt
 		h.Reason = "no previous hour in the state directory (" + hourLabel(h.PreviousHour) + ")"
 		if len(problems) > 0 && problems[0].File == d.FileName(h.PreviousHour) {
 			h.Reason = "the previous hour's state file is damaged (" + hourLabel(h.PreviousHour) + ")"
+			if prevLayout {
+				h.Reason = "the previous hour's state file was written for other metrics, dimensions or rules (" + hourLabel(h.PreviousHour) + ")"
+			}
 		}
 	}
 	return h, problems

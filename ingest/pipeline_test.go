@@ -126,6 +126,13 @@ func buildOracle(reqs []gen.Request) (oracle, map[string]map[string]int64) {
 		vals[aggregate.UpstreamResponseTime], has[aggregate.UpstreamResponseTime] = up*1000, ok
 		vals[aggregate.NetworkTime], has[aggregate.NetworkTime] = max(0, (r.RequestTime-up)*1000), ok
 		vals[aggregate.TTFT], has[aggregate.TTFT] = r.TTFTms, !math.IsNaN(r.TTFTms)
+		// Generation speed: not known non-streaming (a token call has no
+		// stream field), ttft and at least 2 completion tokens.
+		tpot := has[aggregate.TTFT] && r.CompletionTokens >= 2 && (r.Model == "" || r.Stream)
+		vals[aggregate.TimePerOutputToken], has[aggregate.TimePerOutputToken] = 0, tpot
+		if tpot {
+			vals[aggregate.TimePerOutputToken] = max(0, r.RequestTime*1000-r.TTFTms) / float64(r.CompletionTokens-1)
+		}
 		add := func(dim, key string) {
 			if dim != "all" {
 				counts[dim][key]++
@@ -182,6 +189,9 @@ func checkAgainstOracle(t *testing.T, acc *aggregate.Accumulator, reqs []gen.Req
 			sort.Float64s(want)
 			for _, q := range quantiles {
 				got, exact := s.Quantile(q), exactQuantile(want, q)
+				if dim == "all" {
+					t.Logf("all %s p%v: %v, exact %v (%+.3f %%)", aggregate.MetricNames[m], q*100, got, exact, 100*(got-exact)/exact)
+				}
 				if !withinAccuracy(got, exact) {
 					t.Errorf("%s=%s %s p%v = %v, exact %v (%.3f %% off)", dim, key, aggregate.MetricNames[m], q*100, got, exact, 100*(got-exact)/exact)
 				}

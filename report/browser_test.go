@@ -259,6 +259,9 @@ func checkRendered(ctx context.Context, t *testing.T, r *Report) {
 		t.Errorf("title %q", title)
 	}
 	wantCharts := 2
+	if len(r.Breakdown) > 0 {
+		wantCharts++ // the breakdown's stacked bars
+	}
 	for _, h := range r.Histograms {
 		if len(h.Bins) > 0 {
 			wantCharts++

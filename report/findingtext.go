@@ -303,6 +303,7 @@ var reasonPatterns = []reasonPattern{
 	{"needs --state", "", "reason.state"},
 	{"no previous hour in the state directory", "", "reason.noprevious"},
 	{"the previous hour's state file is damaged", "", "reason.damaged"},
+	{"the previous hour's state file was written for other metrics, dimensions or rules", "", "reason.layout"},
 	{"field ", " is absent from every record", "reason.field"},
 	{"fields ", " are absent from every record", "reason.fields"},
 	{"partly: minutes before ", " were not judged, the log holding more key × minute buckets than kept (the latest are)", "reason.partly"},

@@ -43,6 +43,8 @@ type htmlView struct {
 	InputNote    string
 	Findings     []htmlFinding
 	NotEvaluated []rules.NotEvaluated
+	Triage       string
+	Breakdown    template.HTML
 	Timeline     template.HTML
 	RegionChart  template.HTML
 	RegionNote   string
@@ -183,6 +185,8 @@ func (r *Report) htmlView(m printer) *htmlView {
 		v.Findings = append(v.Findings, r.htmlFinding(m, i+1, &r.Findings[i]))
 	}
 
+	v.Triage = r.Triage.text(m, plainText)
+	v.Breakdown = breakdownChart(m, r.Breakdown, r.shownPhases())
 	v.Timeline = timelineChart(m, r.Timeline, r.TimelineStep, r.Location)
 	v.RegionChart = regionChart(m, r.RegionP99, r.RegionStep)
 	if r.RegionStep > 0 {

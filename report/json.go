@@ -132,10 +132,14 @@ func (r *Report) JSONValue() obj {
 	if r.NoData != nil {
 		doc = append(doc, kv{Name: "verdict_reason", Value: r.NoData.json()})
 	}
+	if r.Triage != nil {
+		doc = append(doc, kv{Name: "triage", Value: r.Triage.json()})
+	}
 	doc = append(doc, obj{
 		{Name: "findings", Value: findings},
 		{Name: "not_evaluated", Value: notEval},
 		{Name: "latency", Value: latency},
+		{Name: "breakdown", Value: r.breakdownJSON()},
 		{Name: "status", Value: status},
 		{Name: "timeline_bucket_s", Value: int64(r.TimelineStep / time.Second)},
 		{Name: "timeline", Value: timeline},

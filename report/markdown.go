@@ -31,6 +31,9 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 		p("%s\n\n", m.t("title"))
 	}
 	p("%s\n\n", r.verdictLine(m))
+	if s := r.Triage.text(m, mdText); s != "" {
+		p("%s\n\n", s)
+	}
 
 	if len(r.Findings) > 0 {
 		p("## %s\n\n", m.t("findings"))
@@ -46,6 +49,7 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 		p("\n")
 	}
 
+	r.markdownBreakdown(p, m)
 	r.markdownLatency(p, m)
 	for _, c := range r.Comparisons {
 		for _, x := range c.all() {

@@ -348,6 +348,9 @@ func TestChineseKeepsNumbersAndKeys(t *testing.T) {
 		if regexp.MustCompile(`\| [a-z]+ [a-z]+ \|`).MatchString(line) || strings.Contains(line, "| count") || strings.Contains(line, "| status |") || strings.Contains(line, "| file |") {
 			continue // a header
 		}
+		if breakdownRow(line) {
+			continue // the class's name is translated
+		}
 		rows++
 		if !strings.Contains(zh.String(), line+"\n") {
 			t.Errorf("the zh-CN report lacks the row %q", line)
@@ -362,4 +365,15 @@ func TestChineseKeepsNumbersAndKeys(t *testing.T) {
 			t.Errorf("the zh-CN report lacks the evidence %q", ev)
 		}
 	}
+}
+
+// breakdownRow reports whether a Markdown line is a row of the breakdown
+// table, which starts with the class's English name.
+func breakdownRow(line string) bool {
+	for _, c := range aggregate.ClassNames {
+		if strings.HasPrefix(line, "| "+english.t(classMsg(c))+" |") {
+			return true
+		}
+	}
+	return false
 }

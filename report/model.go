@@ -52,6 +52,10 @@ type Report struct {
 	// be read; BaselineUnread are such files of the baseline.
 	Unread         []UnreadFile
 	BaselineUnread []UnreadFile
+	// Breakdown is where each request class's time goes (breakdown.go);
+	// Triage, the verdict's paragraph (triage.go), nil with no data.
+	Breakdown []aggregate.ClassMeans
+	Triage    *Triage
 }
 
 // TableKeys is how many keys of a dimension the Markdown and HTML tables
@@ -227,6 +231,10 @@ func Build(in BuildInput) *Report {
 		r.Timeline = append(r.Timeline, p)
 	}
 	r.regionSeries(acc)
+	r.Breakdown = acc.Breakdown.Means()
+	if r.NoData == nil {
+		r.Triage = triage(r.Breakdown, acc.Set, acc.Status)
+	}
 	for _, ref := range in.References {
 		r.Comparisons = append(r.Comparisons, ref.compare(acc.Set))
 	}

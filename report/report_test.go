@@ -72,7 +72,7 @@ func inputFrom(t testing.TB, data []byte, paths []string, workers, top int, find
 	}
 	accs, res, err := ingest.Run(paths, ingest.Options{Format: ingest.JSONL, Location: loc, Workers: workers, Stdin: bytes.NewReader(data)},
 		func() *aggregate.Accumulator {
-			return aggregate.New(aggregate.Options{Mapping: mapping, Top: top, Collectors: rules.Default().Collectors(mapping, top, true)})
+			return aggregate.New(aggregate.Options{Mapping: mapping, Top: top, Collectors: rules.Default().Collectors(mapping, top, true), TokenURI: rules.Default().TokenURI})
 		})
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ type rec struct {
 	hasSSL               bool
 	rttUS                float64
 	retryAfter           float64
+	tokens               int // completion_tokens; 0 absent
 }
 
 var (
@@ -92,6 +93,9 @@ func accumulate(t testing.TB, cfg *Config, recs []rec) *aggregate.Accumulator {
 		}
 		if x.retryAfter > 0 {
 			r.SetFloat(ingest.FRetryAfter, x.retryAfter)
+		}
+		if x.tokens > 0 {
+			r.SetFloat(ingest.FCompletionTokens, float64(x.tokens))
 		}
 		accs[i%len(accs)].Add(&r)
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"loganalyze/aggregate"
@@ -45,8 +46,8 @@ func (*nonStreamingRule) needs(acc *aggregate.Accumulator) string {
 	return absent(acc, ingest.FModel, ingest.FStream)
 }
 
-func (r *nonStreamingRule) evaluate(_ *aggregate.Accumulator, col aggregate.Collector, c *Config) ([]Finding, string) {
-	return nonStreaming(col.(*modelStreams), r, c), ""
+func (r *nonStreamingRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collector, c *Config) ([]Finding, string) {
+	return nonStreaming(acc, col.(*modelStreams), r, c), ""
 }
 
 // modelStream is the traffic of one model with one stream setting.
@@ -123,7 +124,7 @@ func boolByte(b bool) byte {
 }
 
 // nonStreaming flags large models called with stream=false often enough.
-func nonStreaming(mss *modelStreams, cfg *nonStreamingRule, c *Config) []Finding {
+func nonStreaming(acc *aggregate.Accumulator, mss *modelStreams, cfg *nonStreamingRule, c *Config) []Finding {
 	type pair struct{ on, off *modelStream }
 	byModel := map[string]*pair{}
 	for _, ms := range mss.models {
@@ -192,6 +193,7 @@ func nonStreaming(mss *modelStreams, cfg *nonStreamingRule, c *Config) []Finding
 				ev = append(ev, Field{"streaming_ttft_p50_ms", round(stream, 1)})
 			}
 			lost = p50 - stream
+			ev = append(ev, generationSpeed(acc, name, p50)...)
 		}
 		f.Evidence = ev
 		f.Impact = impact(lost, p.off.Count)
@@ -201,6 +203,31 @@ func nonStreaming(mss *modelStreams, cfg *nonStreamingRule, c *Config) []Finding
 		out = append(out, f)
 	}
 	return out
+}
+
+// generationSpeed is the evidence of the model's streaming generation
+// speed (time_per_output_token, which non-streaming calls never have)
+// and the answer length it implies for a non-streaming wait of waitMs:
+// a long answer at a normal speed and a slow model are told apart.
+// Nothing when the model has no such values (or was folded).
+func generationSpeed(acc *aggregate.Accumulator, model string, waitMs float64) Fields {
+	if acc == nil {
+		return nil
+	}
+	e := acc.Set.Dims[aggregate.DimModel].Get(model)
+	if e == nil {
+		return nil
+	}
+	s := e.Metric(aggregate.TimePerOutputToken)
+	if s == nil || s.Count() == 0 {
+		return nil
+	}
+	p50 := s.Quantile(0.5)
+	ev := Fields{{"time_per_output_token_p50_ms", round(p50, 2)}}
+	if p50 > 0 {
+		ev = append(ev, Field{"answer_tokens_est", math.Round(waitMs / p50)})
+	}
+	return ev
 }
 
 // AppendBinary appends the models' traffic, for an hour file.

@@ -83,3 +83,31 @@ func TestNonStreamingNotEvaluated(t *testing.T) {
 	wantNotEvaluated(t, RuleNonStreaming, calls(50, "qwen2-72b", nil, 5000), "stream")
 	wantNotEvaluated(t, RuleNonStreaming, calls(50, "", no, 5000), "model")
 }
+
+// The finding gives the model's streaming generation speed and the
+// answer length it implies for the non-streaming wait: 8 s at 40 ms a
+// token is a 200-token answer, at 4 ms a 2,000-token one.
+func TestNonStreamingGenerationSpeed(t *testing.T) {
+	for _, msPerToken := range []float64{40, 4} {
+		// Streaming calls: 400 ms to the first token, then 101 tokens.
+		on := times(50, rec{client: "a", region: "eu", model: "qwen2-72b-instruct", stream: yes, status: 200,
+			rt: (400 + 100*msPerToken) / 1000, ttft: 400, tokens: 101}, nil)
+		fs := ruleFindings(t, nil, RuleNonStreaming, concat(calls(30, "qwen2-72b-instruct", no, 8000), on))
+		if len(fs) != 1 {
+			t.Fatalf("%v ms a token: %d findings", msPerToken, len(fs))
+		}
+		got, _ := fs[0].Evidence.Get("time_per_output_token_p50_ms").(float64)
+		if got < msPerToken*0.99 || got > msPerToken*1.01 {
+			t.Errorf("time_per_output_token_p50_ms %v, want %v", got, msPerToken)
+		}
+		want := 8000 / msPerToken
+		if n, _ := fs[0].Evidence.Get("answer_tokens_est").(float64); n < want*0.98 || n > want*1.02 {
+			t.Errorf("%v ms a token: answer_tokens_est %v, want ~%v", msPerToken, n, want)
+		}
+	}
+	// Without completion tokens there is no speed to give.
+	fs := ruleFindings(t, nil, RuleNonStreaming, concat(calls(30, "qwen2-72b-instruct", no, 8000), calls(50, "qwen2-72b-instruct", yes, 400)))
+	if len(fs) != 1 || fs[0].Evidence.Get("time_per_output_token_p50_ms") != nil {
+		t.Errorf("no tokens: %+v", fs)
+	}
+}

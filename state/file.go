@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 
 	"loganalyze/aggregate"
 	"loganalyze/sketch"
@@ -44,6 +45,11 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // errDamaged is wrapped by every decoding error.
 var errDamaged = errors.New("damaged state file")
+
+// ErrLayout is wrapped by the error of a sound state file written for
+// other metrics, dimensions or rule collectors than this build's (an
+// older or newer loganalyze): it is not damaged, and cannot be read.
+var ErrLayout = errors.New("state file written by a build of other metrics, dimensions or rules")
 
 // Hour is one hour read from a state file.
 type Hour struct {
@@ -105,13 +111,14 @@ func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error)
 	if hour%aggregate.HourSeconds != 0 {
 		return Hour{}, fmt.Errorf("%w: hour %d is not the start of an hour", errDamaged, hour)
 	}
+	kinds := []string{"metrics", "dimensions", "collectors"}
 	lists := [][]string{aggregate.MetricNames[:], aggregate.DimNames}
 	if ver == version {
 		lists = append(lists, collectors)
 	}
 	var err error
-	for _, want := range lists {
-		if b, err = checkNames(b, want); err != nil {
+	for i, want := range lists {
+		if b, err = checkNames(b, kinds[i], want); err != nil {
 			return Hour{}, err
 		}
 	}
@@ -140,8 +147,8 @@ func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error)
 	return h, nil
 }
 
-// checkNames reads a name list and checks it is want.
-func checkNames(b []byte, want []string) ([]byte, error) {
+// checkNames reads a name list of a kind and checks it is want.
+func checkNames(b []byte, kind string, want []string) ([]byte, error) {
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > maxNames {
 		return nil, fmt.Errorf("%w: bad name count", errDamaged)
@@ -156,13 +163,8 @@ func checkNames(b []byte, want []string) ([]byte, error) {
 		names = append(names, string(b[k:k+int(l)]))
 		b = b[k+int(l):]
 	}
-	if len(names) != len(want) {
-		return nil, fmt.Errorf("state file has %q, this run uses %q", names, want)
-	}
-	for i := range names {
-		if names[i] != want[i] {
-			return nil, fmt.Errorf("state file has %q, this run uses %q", names, want)
-		}
+	if !slices.Equal(names, want) {
+		return nil, fmt.Errorf("%w: its %s are %q, this build's %q", ErrLayout, kind, names, want)
 	}
 	return b, nil
 }

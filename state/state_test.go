@@ -2,8 +2,11 @@ package state
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -272,5 +275,38 @@ func TestShards(t *testing.T) {
 		if _, err := OpenShard(dir, bad); err == nil {
 			t.Errorf("shard %q accepted", bad)
 		}
+	}
+}
+
+// A sound hour file written before a metric was added (its metric list
+// is the older one) is refused as of another layout, naming the lists,
+// not misread and not called damaged.
+func TestRefusesOtherMetrics(t *testing.T) {
+	m := mapping(t)
+	acc := aggregate.New(aggregate.Options{Mapping: m, Top: 100})
+	old := []string{"request_time", "upstream_response_time", "network_time", "ttft"}
+	b := []byte(magic)
+	b = append(b, version)
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(m.Accuracy()))
+	b = binary.LittleEndian.AppendUint64(b, uint64(hour))
+	b = appendNames(b, old)
+	b = appendNames(b, aggregate.DimNames)
+	b = appendNames(b, nil)
+	payload := acc.AppendBinary(nil)
+	b = binary.AppendUvarint(b, uint64(len(payload)))
+	b = append(b, payload...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+	_, err := Decode(b, aggregate.Options{Mapping: m, Top: 100}, nil)
+	if !errors.Is(err, ErrLayout) || errors.Is(err, errDamaged) {
+		t.Fatalf("old metrics: %v", err)
+	}
+	for _, want := range []string{"metrics", `"ttft"]`, `"time_per_output_token"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not name %s", err, want)
+		}
+	}
+	// The same file with this build's list reads.
+	if _, err := Decode(Encode(hour, acc, nil), aggregate.Options{Mapping: m, Top: 100}, nil); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -32,7 +32,9 @@ type jsonReport struct {
 	Verdict  string            `json:"verdict"`
 	Status   map[string]int64  `json:"status"`
 	Findings []json.RawMessage `json:"findings"`
-	Latency  map[string]struct {
+	// Breakdown is kept as exact sums: the same from stored shards.
+	Breakdown json.RawMessage `json:"breakdown"`
+	Latency   map[string]struct {
 		All row `json:"all"`
 		By  map[string][]row
 	} `json:"latency"`
@@ -109,6 +111,9 @@ func TestReportMergesShards(t *testing.T) {
 	}
 	if len(want.Findings) < 5 || !reflect.DeepEqual(got.Findings, want.Findings) {
 		t.Errorf("findings differ:\nreport  %s\none run %s", got.Findings, want.Findings)
+	}
+	if len(want.Breakdown) < 100 || string(got.Breakdown) != string(want.Breakdown) {
+		t.Errorf("breakdown differs:\nreport  %s\none run %s", got.Breakdown, want.Breakdown)
 	}
 	checked := 0
 	for metric, w := range want.Latency {

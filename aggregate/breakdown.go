@@ -1,0 +1,347 @@
+package aggregate
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"regexp"
+	"sort"
+
+	"loganalyze/ingest"
+)
+
+// Request classes of the breakdown (SPEC §4 "Breakdown").
+const (
+	ClassToken         = iota // uri matches the token endpoint
+	ClassStreaming            // inference, stream=true
+	ClassNonStreaming         // inference, stream=false
+	ClassUnknownStream        // inference without a stream field
+	NumClasses
+)
+
+// ClassNames are the classes' names in reports, by index.
+var ClassNames = [NumClasses]string{"token", "streaming", "non_streaming", "unknown_stream"}
+
+// Phases of a request, in the order they claim its time (phasesOf).
+const (
+	PhaseDNS = iota
+	PhaseTCPConnect
+	PhaseTLS
+	PhaseNetwork
+	PhaseGeneration
+	PhaseUpstreamConnect
+	PhaseUpstreamHeaderWait
+	PhaseFirstToken
+	NumPhases
+)
+
+// PhaseNames are the phases' names in reports (JSON keys), by index.
+var PhaseNames = [NumPhases]string{"dns_ms", "tcp_connect_ms", "tls_ms", "network_ms", "generation_ms",
+	"upstream_connect_ms", "upstream_header_wait_ms", "first_token_ms"}
+
+// maxTokenMemo bounds the paths whose token-endpoint match is memoised.
+const maxTokenMemo = 4096
+
+// sum128 is an exact sum of non-negative microseconds: whatever the
+// order of the records and the split between workers, the same total.
+type sum128 struct{ hi, lo uint64 }
+
+func (s *sum128) add(v uint64) {
+	var c uint64
+	s.lo, c = bits.Add64(s.lo, v, 0)
+	s.hi += c
+}
+
+func (s *sum128) merge(o sum128) {
+	var c uint64
+	s.lo, c = bits.Add64(s.lo, o.lo, 0)
+	s.hi += o.hi + c
+}
+
+// divmod is s ÷ n and its remainder; the quotient fits in 64 bits as no
+// mean exceeds the largest value added (n > 0).
+func (s sum128) divmod(n uint64) (q, r uint64) {
+	if s.hi >= n {
+		return math.MaxUint64, 0 // not reached for sums of n values
+	}
+	return bits.Div64(s.hi, s.lo, n)
+}
+
+// ClassPhases is one class's exact sums: request_time and each phase
+// in microseconds, and how many of its requests carried each phase.
+type ClassPhases struct {
+	Count       int64
+	RequestTime sum128
+	Phases      [NumPhases]sum128
+	Carried     [NumPhases]int64
+	Unknown     sum128
+}
+
+// Breakdown is where the time of each request class goes: exact sums,
+// mergeable, the same whatever the worker split.
+type Breakdown struct {
+	Classes [NumClasses]ClassPhases
+}
+
+// recordPhases is one record's share of the breakdown (Values).
+type recordPhases struct {
+	ok      bool
+	class   int
+	rt      uint64
+	phases  [NumPhases]uint64
+	carried [NumPhases]bool
+	unknown uint64
+}
+
+// micros converts a time in the given unit to whole microseconds, 0
+// for a negative one.
+func micros(v, perSecond float64) uint64 {
+	us := math.Round(v * 1e6 / perSecond)
+	if !(us > 0) {
+		return 0
+	}
+	return uint64(min(us, 1<<62))
+}
+
+// phasesOf decomposes a record's request_time R (µs) into phases that
+// never overlap, each claiming from what the earlier ones left:
+//
+//   - network (needs upstream_response_time U): R − U, the time outside
+//     the upstream; client-side dns_time, tcp_connect_time and tls_time
+//     claim from it first (from R when U is absent) and network_ms is
+//     what they leave.
+//   - the upstream part, R − network (R when U is absent), in turn:
+//     generation (needs ttft) R − ttft, the time after the first token;
+//     upstream_connect_time; upstream_header_time − upstream_connect_time
+//     (the header wait); first_token (needs ttft): the rest of the
+//     upstream part before the first token.
+//   - unknown: what no phase claimed (the upstream after its headers
+//     without ttft, or the whole request when it carries nothing).
+//
+// Each phase is clamped to what is left, so the phases and unknown add
+// up to R exactly.
+func (p *recordPhases) of(r *ingest.Record, class int, rtS float64) {
+	*p = recordPhases{ok: true, class: class, rt: micros(rtS, 1)}
+	left := p.rt
+	claim := func(ph int, v uint64, budget *uint64) {
+		v = min(v, *budget)
+		p.phases[ph], p.carried[ph] = v, true
+		*budget -= v
+	}
+	net := left
+	u, hasU := r.Float(ingest.FUpstreamResponseTime)
+	if hasU {
+		net = min(left, p.rt-min(p.rt, micros(u, 1)))
+	}
+	for i, f := range [...]ingest.Field{ingest.FDNSTime, ingest.FTCPConnectTime, ingest.FTLSTime} {
+		if v, ok := r.Float(f); ok {
+			before := net
+			claim(PhaseDNS+i, micros(v, 1000), &net)
+			left -= before - net
+		}
+	}
+	if hasU {
+		claim(PhaseNetwork, net, &left)
+	}
+	ttft, hasTTFT := r.Float(ingest.FTTFT)
+	if hasTTFT {
+		claim(PhaseGeneration, p.rt-min(p.rt, micros(ttft, 1000)), &left)
+	}
+	c, hasC := r.Float(ingest.FUpstreamConnectTime)
+	if hasC {
+		claim(PhaseUpstreamConnect, micros(c, 1), &left)
+	}
+	if h, ok := r.Float(ingest.FUpstreamHeaderTime); ok {
+		cu := uint64(0)
+		if hasC {
+			cu = micros(c, 1)
+		}
+		hu := micros(h, 1)
+		claim(PhaseUpstreamHeaderWait, hu-min(hu, cu), &left)
+	}
+	if hasTTFT {
+		claim(PhaseFirstToken, left, &left)
+	}
+	p.unknown = left
+}
+
+func (b *Breakdown) add(p *recordPhases) {
+	if !p.ok {
+		return
+	}
+	c := &b.Classes[p.class]
+	c.Count++
+	c.RequestTime.add(p.rt)
+	for i := range p.phases {
+		if p.carried[i] {
+			c.Phases[i].add(p.phases[i])
+			c.Carried[i]++
+		}
+	}
+	c.Unknown.add(p.unknown)
+}
+
+func (b *Breakdown) merge(o *Breakdown) {
+	for i := range b.Classes {
+		c, oc := &b.Classes[i], &o.Classes[i]
+		c.Count += oc.Count
+		c.RequestTime.merge(oc.RequestTime)
+		for j := range c.Phases {
+			c.Phases[j].merge(oc.Phases[j])
+			c.Carried[j] += oc.Carried[j]
+		}
+		c.Unknown.merge(oc.Unknown)
+	}
+}
+
+// ClassMeans is one class's mean times in microseconds: the phases some
+// request of the class carried (Has), and Unknown; they add up to
+// RequestTime exactly.
+type ClassMeans struct {
+	Class       string
+	Count       int64
+	RequestTime int64
+	Phases      [NumPhases]int64
+	Has         [NumPhases]bool
+	Unknown     int64
+}
+
+// Means are the classes that have requests, in class order. The mean
+// request time is rounded to the microsecond, and the parts' means are
+// rounded down and then, by largest remainder, raised by a microsecond
+// until they add up to it.
+func (b *Breakdown) Means() []ClassMeans {
+	var out []ClassMeans
+	for i := range b.Classes {
+		c := &b.Classes[i]
+		if c.Count <= 0 {
+			continue
+		}
+		n := uint64(c.Count)
+		m := ClassMeans{Class: ClassNames[i], Count: c.Count}
+		q, r := c.RequestTime.divmod(n)
+		if 2*r >= n {
+			q++
+		}
+		m.RequestTime = int64(q)
+		type part struct {
+			idx  int // NumPhases: unknown
+			rem  uint64
+			mean int64
+		}
+		parts := make([]part, 0, NumPhases+1)
+		for j := range c.Phases {
+			if c.Carried[j] > 0 {
+				q, r := c.Phases[j].divmod(n)
+				parts = append(parts, part{j, r, int64(q)})
+			}
+		}
+		q, r = c.Unknown.divmod(n)
+		parts = append(parts, part{NumPhases, r, int64(q)})
+		short := m.RequestTime
+		for _, p := range parts {
+			short -= p.mean
+		}
+		order := make([]int, len(parts))
+		for j := range order {
+			order[j] = j
+		}
+		sort.SliceStable(order, func(x, y int) bool { return parts[order[x]].rem > parts[order[y]].rem })
+		for k := 0; short > 0 && k < len(order); k++ {
+			parts[order[k]].mean++
+			short--
+		}
+		for _, p := range parts {
+			if p.idx == NumPhases {
+				m.Unknown = p.mean
+			} else {
+				m.Phases[p.idx], m.Has[p.idx] = p.mean, true
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// tokenMatcher tells token-endpoint calls by their path, memoised.
+type tokenMatcher struct {
+	re   *regexp.Regexp
+	memo map[string]bool
+}
+
+func (t *tokenMatcher) match(uri []byte) bool {
+	if t.re == nil {
+		return false
+	}
+	p := Path(uri)
+	if v, ok := t.memo[string(p)]; ok {
+		return v
+	}
+	v := t.re.Match(p)
+	if t.memo == nil {
+		t.memo = map[string]bool{}
+	}
+	if len(t.memo) < maxTokenMemo {
+		t.memo[string(p)] = v
+	}
+	return v
+}
+
+// classOf is a record's request class.
+func (t *tokenMatcher) classOf(r *ingest.Record) int {
+	if u := r.Text(ingest.FURI); u != nil && t.match(u) {
+		return ClassToken
+	}
+	s, ok := r.Bool(ingest.FStream)
+	switch {
+	case !ok:
+		return ClassUnknownStream
+	case s:
+		return ClassStreaming
+	}
+	return ClassNonStreaming
+}
+
+func (b *Breakdown) appendBinary(out []byte) []byte {
+	out = binary.AppendUvarint(out, NumClasses)
+	out = binary.AppendUvarint(out, NumPhases)
+	sum := func(s sum128) {
+		out = binary.AppendUvarint(out, s.hi)
+		out = binary.AppendUvarint(out, s.lo)
+	}
+	for i := range b.Classes {
+		c := &b.Classes[i]
+		out = binary.AppendUvarint(out, uint64(c.Count))
+		sum(c.RequestTime)
+		for j := range c.Phases {
+			sum(c.Phases[j])
+			out = binary.AppendUvarint(out, uint64(c.Carried[j]))
+		}
+		sum(c.Unknown)
+	}
+	return out
+}
+
+func (b *Breakdown) decode(d *Decoder) {
+	if nc, np := d.Uint(), d.Uint(); d.Err() == nil && (nc != NumClasses || np != NumPhases) {
+		d.Fail("breakdown of %d classes and %d phases, this build has %d and %d", nc, np, NumClasses, NumPhases)
+		return
+	}
+	sum := func() sum128 { return sum128{hi: d.Uint(), lo: d.Uint()} }
+	for i := range b.Classes {
+		c := &b.Classes[i]
+		c.Count = d.Count()
+		c.RequestTime = sum()
+		for j := range c.Phases {
+			c.Phases[j] = sum()
+			c.Carried[j] = d.Count()
+			if c.Carried[j] > c.Count {
+				d.Fail("breakdown phase carried by more requests than its class has")
+			}
+		}
+		c.Unknown = sum()
+		if c.RequestTime.hi >= uint64(max(c.Count, 1)) {
+			d.Fail("breakdown sum out of range")
+		}
+	}
+}

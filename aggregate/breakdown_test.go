@@ -1,0 +1,212 @@
+package aggregate
+
+import (
+	"bytes"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/gen"
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+// sumsUp checks that a class's phases and unknown add up to its mean
+// request time, to the microsecond.
+func sumsUp(t *testing.T, m ClassMeans) {
+	t.Helper()
+	total := m.Unknown
+	for i, v := range m.Phases {
+		if m.Has[i] {
+			total += v
+		} else if v != 0 {
+			t.Errorf("%s: absent %s holds %d µs", m.Class, PhaseNames[i], v)
+		}
+	}
+	if total != m.RequestTime {
+		t.Errorf("%s: phases and unknown add up to %d µs, request_time mean %d µs", m.Class, total, m.RequestTime)
+	}
+}
+
+// Hand-written records, some phases absent: every mean is the sum of
+// the records' phases (worked out by hand below) over the class count,
+// and the phases absent from every record of a class are not there.
+func TestBreakdownHandWritten(t *testing.T) {
+	a := newAcc(t, Options{TokenURI: regexp.MustCompile(`(?i)token`)})
+	// Streaming, every field: network budget 2000 − 1900 = 100 ms, of which
+	// dns 5, tcp 3, tls 7, network 85; generation 2000 − 400 = 1600;
+	// connect 10; header wait 300 − 10 = 290; first token the rest, 0.
+	a.Add(rec(t, "request_time", "2.000", "upstream_response_time", "1.900", "upstream_connect_time", "0.010",
+		"upstream_header_time", "0.300", "first_token_ms", "400", "dns_time", "5", "tcp_connect_time", "3",
+		"tls_time", "7", "stream", "true", "uri", "/v1/chat"))
+	// Streaming, ttft alone: generation 800, first token 200.
+	a.Add(rec(t, "request_time", "1.000", "first_token_ms", "200", "stream", "true"))
+	// Streaming, upstream alone: network 50, unknown 450.
+	a.Add(rec(t, "request_time", "0.500", "upstream_response_time", "0.450", "stream", "true"))
+	// Non-streaming: network 100, connect 5, unknown 2895.
+	a.Add(rec(t, "request_time", "3.000", "upstream_response_time", "2.900", "upstream_connect_time", "0.005", "stream", "false"))
+	// A token call (by its uri, whatever its stream field): unknown 50.
+	a.Add(rec(t, "request_time", "0.050", "uri", "/v1/auth/Token?x=1", "stream", "true"))
+	// No stream field: first token the whole request.
+	a.Add(rec(t, "request_time", "1.000", "first_token_ms", "1000"))
+	// No request_time: not in the breakdown.
+	a.Add(rec(t, "first_token_ms", "100", "stream", "true"))
+
+	type want struct {
+		count   int64
+		rt      float64 // µs, exact mean
+		phases  map[int]float64
+		unknown float64
+	}
+	wants := map[string]want{
+		"streaming": {3, 3_500_000.0 / 3, map[int]float64{
+			PhaseDNS: 5000.0 / 3, PhaseTCPConnect: 3000.0 / 3, PhaseTLS: 7000.0 / 3, PhaseNetwork: (85_000.0 + 50_000) / 3,
+			PhaseGeneration: (1_600_000.0 + 800_000) / 3, PhaseUpstreamConnect: 10_000.0 / 3,
+			PhaseUpstreamHeaderWait: 290_000.0 / 3, PhaseFirstToken: 200_000.0 / 3}, 450_000.0 / 3},
+		"non_streaming":  {1, 3_000_000, map[int]float64{PhaseNetwork: 100_000, PhaseUpstreamConnect: 5000}, 2_895_000},
+		"token":          {1, 50_000, map[int]float64{}, 50_000},
+		"unknown_stream": {1, 1_000_000, map[int]float64{PhaseGeneration: 0, PhaseFirstToken: 1_000_000}, 0},
+	}
+	got := a.Breakdown.Means()
+	if len(got) != len(wants) {
+		t.Fatalf("%d classes, want %d: %+v", len(got), len(wants), got)
+	}
+	for _, m := range got {
+		w, ok := wants[m.Class]
+		if !ok || m.Count != w.count || math.Abs(float64(m.RequestTime)-w.rt) > 0.5 {
+			t.Errorf("%s: count %d, request_time %d µs; want %d, %v", m.Class, m.Count, m.RequestTime, w.count, w.rt)
+			continue
+		}
+		for i := range m.Phases {
+			v, has := w.phases[i]
+			if m.Has[i] != has {
+				t.Errorf("%s %s: present %v, want %v", m.Class, PhaseNames[i], m.Has[i], has)
+				continue
+			}
+			if has && math.Abs(float64(m.Phases[i])-v) > 1 {
+				t.Errorf("%s %s: %d µs, want %v", m.Class, PhaseNames[i], m.Phases[i], v)
+			}
+		}
+		if math.Abs(float64(m.Unknown)-w.unknown) > 1 {
+			t.Errorf("%s unknown: %d µs, want %v", m.Class, m.Unknown, w.unknown)
+		}
+		sumsUp(t, m)
+	}
+}
+
+// oraclePhases decomposes a generated request the way the breakdown's
+// comment says, in float milliseconds, from the generator's own values.
+func oraclePhases(r *gen.Request) (class int, rt float64, phases map[int]float64, unknown float64) {
+	rt = r.RequestTime * 1000
+	phases = map[int]float64{}
+	switch {
+	case strings.Contains(strings.ToLower(r.URI), "token"):
+		class = ClassToken
+	case r.Model == "":
+		class = ClassUnknownStream
+	case r.Stream:
+		class = ClassStreaming
+	default:
+		class = ClassNonStreaming
+	}
+	left := rt
+	if up, ok := r.UpstreamTime(); ok {
+		phases[PhaseNetwork] = min(rt, max(0, rt-up*1000))
+		left -= phases[PhaseNetwork]
+	}
+	hasTTFT := !math.IsNaN(r.TTFTms)
+	if hasTTFT {
+		phases[PhaseGeneration] = min(left, max(0, rt-r.TTFTms))
+		left -= phases[PhaseGeneration]
+	}
+	phases[PhaseUpstreamConnect] = min(left, r.UpstreamConnect*1000)
+	left -= phases[PhaseUpstreamConnect]
+	if hasTTFT {
+		phases[PhaseFirstToken] = left
+		left = 0
+	}
+	return class, rt, phases, left
+}
+
+// On generated data, read by three workers: each class's mean request
+// time and phases within 1 % (or 1 µs) of the means of the generator's
+// own values, the phases adding up to the mean exactly, and the same
+// breakdown whatever the worker split and through an hour file.
+func TestBreakdownGenerated(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 8, N: 20000, Plants: gen.All})
+	var buf bytes.Buffer
+	if _, err := gen.WriteJSONL(&buf, reqs, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(workers int) *Accumulator {
+		accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.JSONL, Location: time.UTC, Workers: workers, Stdin: bytes.NewReader(buf.Bytes())},
+			func() *Accumulator {
+				return New(Options{Mapping: m, Top: 1000, TokenURI: regexp.MustCompile(`(?i)token`)})
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return MergeAll(accs)
+	}
+	a := read(3)
+	var n [NumClasses]float64
+	var rt, unknown [NumClasses]float64
+	var phases [NumClasses][NumPhases]float64
+	var carried [NumClasses][NumPhases]bool
+	for i := range reqs {
+		c, r, ps, u := oraclePhases(&reqs[i])
+		n[c]++
+		rt[c] += r
+		unknown[c] += u
+		for p, v := range ps {
+			phases[c][p] += v
+			carried[c][p] = true
+		}
+	}
+	near := func(got int64, want float64) bool {
+		return math.Abs(float64(got)/1000-want) <= max(0.01*math.Abs(want), 0.001)
+	}
+	means := a.Breakdown.Means()
+	if len(means) < 3 {
+		t.Fatalf("%d classes: %+v", len(means), means)
+	}
+	for _, cm := range means {
+		c := 0
+		for c < NumClasses && ClassNames[c] != cm.Class {
+			c++
+		}
+		if c == NumClasses || float64(cm.Count) != n[c] {
+			t.Fatalf("%s: %d requests, want %v", cm.Class, cm.Count, n)
+		}
+		if !near(cm.RequestTime, rt[c]/n[c]) {
+			t.Errorf("%s: request_time mean %d µs, want %.3f ms", cm.Class, cm.RequestTime, rt[c]/n[c])
+		}
+		for p := range cm.Phases {
+			if cm.Has[p] != carried[c][p] {
+				t.Errorf("%s %s: present %v, want %v", cm.Class, PhaseNames[p], cm.Has[p], carried[c][p])
+			} else if cm.Has[p] && !near(cm.Phases[p], phases[c][p]/n[c]) {
+				t.Errorf("%s %s: %d µs, want %.3f ms", cm.Class, PhaseNames[p], cm.Phases[p], phases[c][p]/n[c])
+			}
+		}
+		if !near(cm.Unknown, unknown[c]/n[c]) {
+			t.Errorf("%s unknown: %d µs, want %.3f ms", cm.Class, cm.Unknown, unknown[c]/n[c])
+		}
+		sumsUp(t, cm)
+	}
+	if one := read(1); one.Breakdown != a.Breakdown {
+		t.Error("the breakdown differs between one worker and three")
+	}
+	back, err := Decode(Options{Mapping: m, Top: 1000}, a.AppendBinary(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Breakdown != a.Breakdown {
+		t.Error("the breakdown differs after an hour file's encoding")
+	}
+}
