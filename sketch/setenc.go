@@ -30,27 +30,28 @@ func (s *Set) AppendEncode(dst []byte) []byte {
 	}
 	dst = binary.AppendUvarint(dst, uint64(s.metrics))
 	dst = binary.AppendUvarint(dst, uint64(len(s.Dims)))
-	dst = appendEntry(dst, s.All)
+	dst = appendEntry(dst, s.m, s.All)
 	for _, d := range s.Dims {
 		sorted := d.Sorted()
 		dst = binary.AppendUvarint(dst, uint64(len(sorted)))
 		for _, ke := range sorted {
 			dst = binary.AppendUvarint(dst, uint64(len(ke.Key)))
 			dst = append(dst, ke.Key...)
-			dst = appendEntry(dst, ke.Entry)
+			dst = appendEntry(dst, s.m, ke.Entry)
 		}
 		dst = binary.AppendUvarint(dst, uint64(d.folded))
 		if d.other == nil {
 			dst = append(dst, 0)
 		} else {
 			dst = append(dst, 1)
-			dst = appendEntry(dst, d.other)
+			dst = appendEntry(dst, s.m, d.other)
 		}
 	}
 	return dst
 }
 
-func appendEntry(dst []byte, e *Entry) []byte {
+func appendEntry(dst []byte, m *Mapping, e *Entry) []byte {
+	e.flush(m)
 	dst = binary.AppendUvarint(dst, uint64(e.Count))
 	var mask uint64
 	for i, s := range e.Metrics {
