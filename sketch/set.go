@@ -7,38 +7,46 @@ import (
 // Entry holds one key's sketches, one per metric (nil until the metric
 // gets a value), and how many records carried the key.
 //
-// A light entry (few values so far) keeps its values' bins in a short
-// list instead of sketches, so that a dimension can track many keys of a
-// few records each; past fewMax values, or when the set finishes, the
-// list becomes sketches. Either way the result is the same sketches.
+// A light entry (few values so far) has no sketches yet (Metrics is nil)
+// and lists its values instead, so that a dimension can track many keys
+// of a few records each; past fewMax values, when a metric is read, or
+// when the set finishes, the list becomes sketches. Either way the
+// result is the same sketches.
 type Entry struct {
 	Count   int64
 	Metrics []*Sketch
-	few     []fewBin
-	heavy   bool     // the values are in Metrics, not in few
-	m       *Mapping // the set's, for a light entry read before Finish
+	few     []fewValue
+	shape   *entryShape
+}
+
+// entryShape is what an entry needs to make its sketches: the set's.
+type entryShape struct {
+	m       *Mapping
+	metrics int
 }
 
 // fewMax is how many values a light entry lists before it becomes
 // sketches (a sketch's dense store alone is about 600 bytes).
 const fewMax = 48
 
-// fewBin is one value of a light entry: its metric and its bin.
-type fewBin struct {
-	metric uint8
-	zero   bool
-	index  int32
+// fewValue is one value of a light entry and its metric. The value is
+// kept, not its bin: the bin is a function of it.
+type fewValue struct {
 	v      float64
+	metric int
 }
 
 // Add adds a value's bin to metric i.
 func (e *Entry) Add(m *Mapping, i int, b Bin) {
-	if !e.heavy {
+	if e.Metrics == nil {
 		if len(e.few) < fewMax {
-			e.few = append(e.few, fewBin{metric: uint8(i), zero: b.zero, index: int32(b.index), v: b.v})
+			if e.few == nil {
+				e.few = make([]fewValue, 0, 4)
+			}
+			e.few = append(e.few, fewValue{v: b.value(), metric: i})
 			return
 		}
-		e.flush(m)
+		e.flush()
 	}
 	s := e.Metrics[i]
 	if s == nil {
@@ -49,13 +57,14 @@ func (e *Entry) Add(m *Mapping, i int, b Bin) {
 }
 
 // flush turns a light entry's listed values into its sketches.
-func (e *Entry) flush(m *Mapping) {
-	if e.heavy {
+func (e *Entry) flush() {
+	if e.Metrics != nil {
 		return
 	}
-	e.heavy = true
+	m := e.shape.m
+	e.Metrics = make([]*Sketch, e.shape.metrics)
 	for _, f := range e.few {
-		e.Add(m, int(f.metric), Bin{index: int(f.index), zero: f.zero, v: f.v})
+		e.Add(m, f.metric, m.Bin(f.v))
 	}
 	e.few = nil
 }
@@ -63,8 +72,11 @@ func (e *Entry) flush(m *Mapping) {
 // Metric returns metric i's sketch, or nil when it has no value. A light
 // entry read before its set finishes becomes sketches then.
 func (e *Entry) Metric(i int) *Sketch {
-	if len(e.few) > 0 {
-		e.flush(e.m)
+	if e.Metrics == nil {
+		if len(e.few) == 0 {
+			return nil
+		}
+		e.flush()
 	}
 	return e.Metrics[i]
 }
@@ -72,13 +84,13 @@ func (e *Entry) Metric(i int) *Sketch {
 func (e *Entry) merge(m *Mapping, o *Entry) {
 	e.Count += o.Count
 	for _, f := range o.few {
-		e.Add(m, int(f.metric), Bin{index: int(f.index), zero: f.zero, v: f.v})
+		e.Add(m, f.metric, m.Bin(f.v))
 	}
 	for i, s := range o.Metrics {
 		if s == nil {
 			continue
 		}
-		e.flush(m)
+		e.flush()
 		if e.Metrics[i] == nil {
 			e.Metrics[i] = New(m)
 		}
@@ -230,10 +242,10 @@ func (d *Dim) finish(top int) {
 		}
 	}
 	for _, e := range d.keys {
-		e.flush(d.set.m)
+		e.flush()
 	}
 	if d.other != nil {
-		d.other.flush(d.set.m)
+		d.other.flush()
 	}
 }
 
@@ -260,6 +272,7 @@ type Set struct {
 	m       *Mapping
 	metrics int
 	top     int
+	shape   entryShape
 	All     *Entry
 	Dims    []*Dim
 }
@@ -268,7 +281,7 @@ type Set struct {
 // the top heaviest keys exactly and folds the rest into "other"; a
 // dimension with at most top keys is never folded.
 func NewSet(m *Mapping, metrics int, dims []string, top int) *Set {
-	s := &Set{m: m, metrics: metrics, top: top}
+	s := &Set{m: m, metrics: metrics, top: top, shape: entryShape{m, metrics}}
 	s.All = s.newEntry()
 	for _, name := range dims {
 		s.Dims = append(s.Dims, &Dim{Name: name, keys: map[string]*Entry{}, set: s})
@@ -280,16 +293,16 @@ func NewSet(m *Mapping, metrics int, dims []string, top int) *Set {
 func (s *Set) Mapping() *Mapping { return s.m }
 
 // limit is how many keys a dimension tracks before its level rises:
-// 256 times the cap, so that the heaviest keys of a log of a few hundred
-// thousand callers are all tracked (a light entry costs about 150
+// 256 times the cap, so that the heaviest keys of a log of a hundred
+// thousand callers are all tracked (a light entry costs about 170
 // bytes), but at most maxLimit, and never below twice the cap.
 func (s *Set) limit() int { return max(2*s.top, min(256*s.top, maxLimit)) }
 
 // maxLimit bounds the keys a dimension tracks (unless the cap is larger).
-const maxLimit = 1 << 18
+const maxLimit = 1 << 17
 
 func (s *Set) newEntry() *Entry {
-	return &Entry{Metrics: make([]*Sketch, s.metrics), m: s.m}
+	return &Entry{shape: &s.shape}
 }
 
 // Merge adds o into s; both must have the same metrics and dimensions.
@@ -304,7 +317,7 @@ func (s *Set) Merge(o *Set) {
 // Finish folds every dimension down to its cap. Call it after the last
 // merge, before reading the entries.
 func (s *Set) Finish() {
-	s.All.flush(s.m)
+	s.All.flush()
 	for _, d := range s.Dims {
 		d.finish(s.top)
 	}

@@ -30,28 +30,28 @@ func (s *Set) AppendEncode(dst []byte) []byte {
 	}
 	dst = binary.AppendUvarint(dst, uint64(s.metrics))
 	dst = binary.AppendUvarint(dst, uint64(len(s.Dims)))
-	dst = appendEntry(dst, s.m, s.All)
+	dst = appendEntry(dst, s.All)
 	for _, d := range s.Dims {
 		sorted := d.Sorted()
 		dst = binary.AppendUvarint(dst, uint64(len(sorted)))
 		for _, ke := range sorted {
 			dst = binary.AppendUvarint(dst, uint64(len(ke.Key)))
 			dst = append(dst, ke.Key...)
-			dst = appendEntry(dst, s.m, ke.Entry)
+			dst = appendEntry(dst, ke.Entry)
 		}
 		dst = binary.AppendUvarint(dst, uint64(d.folded))
 		if d.other == nil {
 			dst = append(dst, 0)
 		} else {
 			dst = append(dst, 1)
-			dst = appendEntry(dst, s.m, d.other)
+			dst = appendEntry(dst, d.other)
 		}
 	}
 	return dst
 }
 
-func appendEntry(dst []byte, m *Mapping, e *Entry) []byte {
-	e.flush(m)
+func appendEntry(dst []byte, e *Entry) []byte {
+	e.flush()
 	dst = binary.AppendUvarint(dst, uint64(e.Count))
 	var mask uint64
 	for i, s := range e.Metrics {
@@ -176,8 +176,11 @@ func (d *setDecoder) entry(e *Entry) error {
 	if err != nil {
 		return err
 	}
-	if mask>>uint(len(e.Metrics)) != 0 {
+	if mask>>uint(e.shape.metrics) != 0 {
 		return fmt.Errorf("%w: bad metric mask", errCorrupt)
+	}
+	if mask != 0 {
+		e.flush()
 	}
 	for i := range e.Metrics {
 		if mask&(1<<i) == 0 {
