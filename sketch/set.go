@@ -126,11 +126,17 @@ type Dim struct {
 
 // Other returns the entry that keys beyond the cap were folded into, or
 // nil when none was.
-func (d *Dim) Other() *Entry { return d.other }
+func (d *Dim) Other() *Entry {
+	d.set.expand()
+	return d.other
+}
 
 // Folded returns how many keys were folded into Other; an estimate
 // when KeyShare is below 1.
-func (d *Dim) Folded() int64 { return d.folded }
+func (d *Dim) Folded() int64 {
+	d.set.expand()
+	return d.folded
+}
 
 // KeyShare returns the share of the dimension's keys the kept keys were
 // chosen from: 1 when the kept keys are the heaviest of all, 1/2^k when
@@ -139,7 +145,10 @@ func (d *Dim) Folded() int64 { return d.folded }
 func (d *Dim) KeyShare() float64 { return 1 / float64(uint64(1)<<d.sampled) }
 
 // Len returns the number of keys kept.
-func (d *Dim) Len() int { return len(d.keys) }
+func (d *Dim) Len() int {
+	d.set.expand()
+	return len(d.keys)
+}
 
 // Entry returns the entry for key, creating it; for a key the dimension
 // does not track, that is Other. key is copied when it is stored, so it
@@ -203,7 +212,10 @@ func keyHash(key []byte) uint64 {
 }
 
 // Get returns the entry for key, or nil.
-func (d *Dim) Get(key string) *Entry { return d.keys[key] }
+func (d *Dim) Get(key string) *Entry {
+	d.set.expand()
+	return d.keys[key]
+}
 
 // KeyEntry is a key with its entry.
 type KeyEntry struct {
@@ -213,6 +225,7 @@ type KeyEntry struct {
 
 // Sorted returns the keys by record count, largest first, then by key.
 func (d *Dim) Sorted() []KeyEntry {
+	d.set.expand()
 	out := make([]KeyEntry, 0, len(d.keys))
 	for k, e := range d.keys {
 		out = append(out, KeyEntry{k, e})
@@ -273,8 +286,12 @@ type Set struct {
 	metrics int
 	top     int
 	shape   entryShape
-	All     *Entry
-	Dims    []*Dim
+	combos  combos
+	// All is the whole input's entry, complete once the set is
+	// finished, merged or encoded: until then records gather per
+	// combination of keys (combo.go). Dims' methods expand them.
+	All  *Entry
+	Dims []*Dim
 }
 
 // NewSet returns an empty set of metrics × dims. Each dimension keeps
@@ -308,6 +325,8 @@ func (s *Set) newEntry() *Entry {
 // Merge adds o into s; both must have the same metrics and dimensions.
 // The result does not depend on the order of merges.
 func (s *Set) Merge(o *Set) {
+	s.expand()
+	o.expand()
 	s.All.merge(s.m, o.All)
 	for i, od := range o.Dims {
 		s.Dims[i].merge(od)
@@ -317,6 +336,7 @@ func (s *Set) Merge(o *Set) {
 // Finish folds every dimension down to its cap. Call it after the last
 // merge, before reading the entries.
 func (s *Set) Finish() {
+	s.expand()
 	s.All.flush()
 	for _, d := range s.Dims {
 		d.finish(s.top)

@@ -28,6 +28,7 @@ func (s *Set) AppendEncode(dst []byte) []byte {
 	if s.metrics > maxSetMetrics || len(s.Dims) > maxSetDims {
 		panic("BUG: set too wide to encode")
 	}
+	s.expand()
 	dst = binary.AppendUvarint(dst, uint64(s.metrics))
 	dst = binary.AppendUvarint(dst, uint64(len(s.Dims)))
 	dst = appendEntry(dst, s.All)
