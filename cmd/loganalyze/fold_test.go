@@ -87,6 +87,7 @@ func TestFoldingIndependentOfWorkers(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var first string
+			share := 1.0
 			for _, w := range []string{"1", "2", "7"} {
 				var out, errb bytes.Buffer
 				code := run([]string{"--workers", w, "--top", fmt.Sprint(top), "--tz", "UTC", "--json", "-", "-"},
@@ -96,18 +97,41 @@ func TestFoldingIndependentOfWorkers(t *testing.T) {
 				}
 				if first == "" {
 					first = out.String()
-					checkFolded(t, tc.log, top, tc.sampled, out.Bytes())
+					share = checkFolded(t, tc.log, top, tc.sampled, out.Bytes())
 				} else if out.String() != first {
 					t.Errorf("--workers %s: JSON report differs from --workers 1", w)
 				}
+			}
+			if tc.sampled {
+				checkSampledNote(t, tc.log, top, share)
 			}
 		})
 	}
 }
 
+// checkSampledNote checks that the Markdown report, in both languages,
+// says that the clients shown come from a hash sample of the given share.
+func checkSampledNote(t *testing.T, l *foldLog, top int, share float64) {
+	t.Helper()
+	for lang, want := range map[string]string{
+		"en":    fmt.Sprintf("the busiest of a 1/%d hash sample", int(1/share)),
+		"zh-CN": fmt.Sprintf("按哈希抽样 1/%d 的键中请求最多的", int(1/share)),
+	} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"--lang", lang, "--top", fmt.Sprint(top), "--tz", "UTC", "--md", "-", "-"},
+			bytes.NewReader(l.lines), &out, &errb, fixedNow); code != 0 {
+			t.Fatalf("--lang %s: exit %d: %s", lang, code, errb.String())
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--lang %s: the Markdown report does not say %q", lang, want)
+		}
+	}
+}
+
 // checkFolded checks the client dimension of a JSON report against the
-// generated log.
-func checkFolded(t *testing.T, l *foldLog, top int, sampled bool, js []byte) {
+// generated log, and returns the share of keys the kept ones were chosen
+// from (1 when every key was tracked).
+func checkFolded(t *testing.T, l *foldLog, top int, sampled bool, js []byte) float64 {
 	t.Helper()
 	var rep foldReport
 	if err := json.Unmarshal(js, &rep); err != nil {
@@ -141,10 +165,10 @@ func checkFolded(t *testing.T, l *foldLog, top int, sampled bool, js []byte) {
 		t.Errorf("folded clients carry %d records, want %d", folded.Count, want)
 	}
 	if sampled {
-		if folded.KeyShare == nil || *folded.KeyShare >= 1 {
-			t.Errorf("key_share %v, want below 1 for %d callers", folded.KeyShare, len(l.times))
+		if folded.KeyShare == nil || *folded.KeyShare >= 1 || *folded.KeyShare <= 0 {
+			t.Fatalf("key_share %v, want below 1 for %d callers", folded.KeyShare, len(l.times))
 		}
-		return
+		return *folded.KeyShare
 	}
 	if folded.KeyShare != nil {
 		t.Errorf("key_share %g, want none: every caller is tracked", *folded.KeyShare)
@@ -168,4 +192,5 @@ func checkFolded(t *testing.T, l *foldLog, top int, sampled bool, js []byte) {
 			t.Fatalf("client #%d is %q, want %q (the heaviest by count, then key)", i+1, row.Key, keys[i])
 		}
 	}
+	return 1
 }
