@@ -161,7 +161,7 @@ func (d *Dim) Entry(key []byte) *Entry {
 	if !admitted(h, d.level) {
 		return d.otherEntry()
 	}
-	for len(d.keys) >= d.set.limit() {
+	for len(d.keys) >= d.set.limit() && d.level < maxLevel {
 		d.thin(d.level + 1)
 		if !admitted(h, d.level) {
 			return d.otherEntry()
@@ -192,8 +192,14 @@ func (d *Dim) thin(level uint8) {
 
 // admitted reports whether a key of hash h is tracked at level.
 func admitted(h uint64, level uint8) bool {
-	return level == 0 || level < 64 && h>>(64-level) == 0
+	return level == 0 || h>>(64-level) == 0
 }
+
+// maxLevel is the highest level. Keys of a 64-bit hash that many more
+// than the limit share 40 leading zero bits are crafted, not met; past
+// it a dimension keeps what it tracks rather than fold every key, and
+// the estimate of folded keys (tracked × 2^level) stays in range.
+const maxLevel = 40
 
 // keyHash is FNV-1a of the key, mixed so that its top bits are uniform.
 // It is fixed, so that every run and every part of a run agree.
