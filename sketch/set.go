@@ -25,16 +25,21 @@ type entryShape struct {
 	metrics int
 }
 
-// fewMax is how many values a light entry lists before it becomes
-// sketches (a sketch's dense store alone is about 600 bytes).
-const fewMax = 48
+// fewMax is how many values a light entry lists (16 bytes each) before
+// it becomes sketches: a dense store spans every bin between its
+// smallest and largest value, 2 to 5 KB for latencies from milliseconds
+// to minutes, so four of them cost what a few hundred listed values do.
+const fewMax = 256
 
-// fewValue is one value of a light entry and its metric. The value is
-// kept, not its bin: the bin is a function of it.
+// fewValue is one value of a light entry: its bin and its metric.
 type fewValue struct {
 	v      float64
-	metric int
+	index  int32
+	metric uint8
+	zero   bool
 }
+
+func (f fewValue) bin() Bin { return Bin{index: int(f.index), zero: f.zero, v: f.v} }
 
 // Add adds a value's bin to metric i.
 func (e *Entry) Add(m *Mapping, i int, b Bin) {
@@ -43,7 +48,7 @@ func (e *Entry) Add(m *Mapping, i int, b Bin) {
 			if e.few == nil {
 				e.few = make([]fewValue, 0, 4)
 			}
-			e.few = append(e.few, fewValue{v: b.value(), metric: i})
+			e.few = append(e.few, fewValue{v: b.v, index: int32(b.index), metric: uint8(i), zero: b.zero})
 			return
 		}
 		e.flush()
@@ -64,7 +69,7 @@ func (e *Entry) flush() {
 	m := e.shape.m
 	e.Metrics = make([]*Sketch, e.shape.metrics)
 	for _, f := range e.few {
-		e.Add(m, f.metric, m.Bin(f.v))
+		e.Add(m, int(f.metric), f.bin())
 	}
 	e.few = nil
 }
@@ -84,7 +89,7 @@ func (e *Entry) Metric(i int) *Sketch {
 func (e *Entry) merge(m *Mapping, o *Entry) {
 	e.Count += o.Count
 	for _, f := range o.few {
-		e.Add(m, f.metric, m.Bin(f.v))
+		e.Add(m, int(f.metric), f.bin())
 	}
 	for i, s := range o.Metrics {
 		if s == nil {
@@ -317,8 +322,8 @@ func (s *Set) Mapping() *Mapping { return s.m }
 
 // limit is how many keys a dimension tracks before its level rises:
 // 256 times the cap, so that the heaviest keys of a log of a hundred
-// thousand callers are all tracked (a light entry costs about 170
-// bytes), but at most maxLimit, and never below twice the cap.
+// thousand callers are all tracked (a light entry of one record costs
+// about 200 bytes), but at most maxLimit, and never below twice the cap.
 func (s *Set) limit() int { return max(2*s.top, min(256*s.top, maxLimit)) }
 
 // maxLimit bounds the keys a dimension tracks (unless the cap is larger).

@@ -40,15 +40,6 @@ type Bin struct {
 	v     float64
 }
 
-// value returns the value a bin was computed from (0 for the zero bin):
-// its bin is again b.
-func (b Bin) value() float64 {
-	if b.zero {
-		return 0
-	}
-	return b.v
-}
-
 // Bin returns the bin of v. Negative values count as zero (latencies
 // cannot be negative; a negative difference is clock noise). NaN is the
 // caller's to avoid.
