@@ -100,9 +100,10 @@ type Accumulator struct {
 	hourCut   int64 // the latest hour dropped; valid when HoursFrom != 0
 	hoursCut  bool
 
-	keyBuf []byte
-	vals   Values
-	tokens tokenMatcher
+	keyBuf  []byte
+	entries []*sketch.Entry
+	vals    Values
+	tokens  tokenMatcher
 }
 
 // New returns an empty accumulator.
@@ -124,46 +125,52 @@ func New(opts Options) *Accumulator {
 	return a
 }
 
-// addToSet adds a record's metric bins to set: the whole input and the
-// entry of each dimension key the record has. The window's set and the
-// per-hour sets are filled by this one function, so their keys agree.
+// addToSet adds a record's metric bins to set: to the combination of the
+// dimension keys the record has, which the set expands into the whole
+// input's entry and each key's. The window's set and the per-hour sets are
+// filled by this one function, so their keys agree.
 func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) {
-	m := a.opts.Mapping
-	add := func(e *sketch.Entry) {
-		e.Count++
-		for i := range bins {
-			if has[i] {
-				e.Add(m, i, bins[i])
-			}
-		}
-	}
-	add(set.All)
-	dims := set.Dims
+	set.BeginTuple()
 	if k := r.Text(ingest.FRegion); k != nil {
-		add(dims[DimRegion].Entry(k))
+		set.TupleKey(DimRegion, k)
 	}
 	if k := r.Text(ingest.FModel); k != nil {
-		add(dims[DimModel].Entry(k))
+		set.TupleKey(DimModel, k)
 	}
 	if status, ok := r.Int(ingest.FStatus); ok {
 		a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
-		add(dims[DimStatus].Entry(a.keyBuf))
+		set.TupleKey(DimStatus, a.keyBuf)
 	}
 	if k := r.Text(ingest.FClient); k != nil {
-		add(dims[DimClient].Entry(k))
+		set.TupleKey(DimClient, k)
 	}
 	if cr := r.Text(ingest.FClientRegion); cr != nil {
-		add(dims[DimClientRegion].Entry(cr))
+		set.TupleKey(DimClientRegion, cr)
 		if reg := r.Text(ingest.FRegion); reg != nil {
 			a.keyBuf = append(append(append(a.keyBuf[:0], cr...), "→"...), reg...)
-			add(dims[DimRoute].Entry(a.keyBuf))
+			set.TupleKey(DimRoute, a.keyBuf)
 		}
 	}
 	if s, ok := r.Bool(ingest.FStream); ok {
-		add(dims[DimStream].Entry(boolKey(s)))
+		set.TupleKey(DimStream, boolKey(s))
 	}
 	if u := r.Text(ingest.FURI); u != nil {
-		add(dims[DimURI].Entry(Path(u)))
+		set.TupleKey(DimURI, Path(u))
+	}
+	a.entries = set.TupleEntries(a.entries[:0])
+	for _, e := range a.entries {
+		a.addBins(e, bins, has)
+	}
+}
+
+// addBins adds one record's bins to an entry.
+func (a *Accumulator) addBins(e *sketch.Entry, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) {
+	m := a.opts.Mapping
+	e.Count++
+	for i := range bins {
+		if has[i] {
+			e.Add(m, i, bins[i])
+		}
 	}
 }
 

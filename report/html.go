@@ -272,6 +272,8 @@ func (r *Report) htmlMetrics(m printer) []htmlMetric {
 			}
 			if n := len(dl.Rows); n > TableKeys && dl.FoldedKeys == 0 {
 				t.Note = m.f("keysofn", TableKeys, n)
+			} else if dl.KeyShare > 0 && dl.KeyShare < 1 {
+				t.Note = m.f("keyssampled", min(n, TableKeys), int(1/dl.KeyShare))
 			} else if dl.FoldedKeys > 0 {
 				t.Note = m.f("keysfolded", min(n, TableKeys))
 			}

@@ -99,7 +99,11 @@ func (r *Report) JSONValue() obj {
 			}
 			by = append(by, kv{Name: dl.Dim, Value: rows})
 			if dl.Other != nil {
-				fo := append(obj{{Name: "keys", Value: dl.FoldedKeys}}, quantilesJSON(*dl.Other, false)...)
+				fo := obj{{Name: "keys", Value: dl.FoldedKeys}}
+				if dl.KeyShare < 1 {
+					fo = append(fo, kv{Name: "key_share", Value: dl.KeyShare})
+				}
+				fo = append(fo, quantilesJSON(*dl.Other, false)...)
 				folded = append(folded, kv{Name: dl.Dim, Value: fo})
 			}
 		}

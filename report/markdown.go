@@ -315,6 +315,9 @@ func mdCell(s string) string {
 
 // otherLabel names a table's "other" row.
 func otherLabel(m printer, dl DimLatency) string {
+	if dl.KeyShare > 0 && dl.KeyShare < 1 {
+		return m.f("other.sampled", int(1/dl.KeyShare))
+	}
 	if dl.FoldedKeys > 0 {
 		return m.t("other.folded")
 	}

@@ -235,10 +235,12 @@ var enMessages = map[msgID]string{
 	"coverage":      "%s: from %d of %d records",
 	"busiestkeys":   "Each dimension shows its %d busiest keys; *other* merges the rest (every key is in the JSON report).",
 	"other.folded":  "other (incl. keys folded by --top)",
+	"other.sampled": "other (incl. keys folded by --top; too many keys to track all: those shown are the busiest of a 1/%d hash sample)",
 	"other.keys":    "other (%s)",
 	"fieldcounts":   "Records carrying each field:",
 	"keysofn":       "%d of %d keys",
 	"keysfolded":    "busiest %d keys; more were folded by --top",
+	"keyssampled":   "busiest %d keys of a 1/%d hash sample of the keys (too many to track all); more were folded by --top",
 	"sorthint":      "Click a column header to sort. Each table shows its busiest keys; “other” merges the rest (every key is in the JSON report).",
 	"allsummary":    "all: %d requests · p50 %s · p95 %s · p99 %s · max %s",
 

@@ -127,10 +127,12 @@ var zhMessages = map[msgID]string{
 	"coverage":      "%[1]s：%[3]d 条记录中有 %[2]d 条带有该字段",
 	"busiestkeys":   "每个维度只列出请求最多的 %d 个键；*other* 合并其余的键（JSON 报告列出全部键）。",
 	"other.folded":  "other（含被 --top 折叠的键）",
+	"other.sampled": "other（含被 --top 折叠的键；键太多无法全部跟踪：所列的键是按哈希抽样 1/%d 的键中请求最多的）",
 	"other.keys":    "other（%s）",
 	"fieldcounts":   "带有各字段的记录数：",
 	"keysofn":       "共 %[2]d 个键，列出 %[1]d 个",
 	"keysfolded":    "请求最多的 %d 个键；其余的键已被 --top 折叠",
+	"keyssampled":   "按哈希抽样 1/%[2]d 的键中请求最多的 %[1]d 个键（键太多无法全部跟踪）；其余的键已被 --top 折叠",
 	"sorthint":      "点击列标题可排序。每个表只列出请求最多的键；“other”合并其余的键（JSON 报告列出全部键）。",
 	"allsummary":    "全部：%d 个请求 · p50 %s · p95 %s · p99 %s · 最大值 %s",
 

@@ -115,6 +115,10 @@ type DimLatency struct {
 	// Other summarises the keys folded beyond the cap; nil when none were.
 	Other      *Quantiles
 	FoldedKeys int64
+	// KeyShare is the share of the dimension's keys the kept ones were
+	// chosen from (sketch.Dim.KeyShare): below 1, FoldedKeys is an
+	// estimate and the kept keys are the heaviest of a hash sample.
+	KeyShare float64
 	// Rest summarises every key past the first TableKeys rows together
 	// with the folded ones (their sketches merged); nil when there are
 	// none. RestKeys is how many keys it holds.
@@ -283,6 +287,7 @@ func metricLatency(set *sketch.Set, m int) MetricLatency {
 			q := summarize("other", o.Metric(m), o.Count)
 			dl.Other = &q
 			dl.FoldedKeys = d.Folded()
+			dl.KeyShare = d.KeyShare()
 		}
 		dl.Rest, dl.RestKeys = rest(set, d, m, dl.Rows, dl.FoldedKeys)
 		ml.By = append(ml.By, dl)

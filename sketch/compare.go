@@ -45,6 +45,8 @@ type MetricChanges struct {
 // metrics and dimensions. The report's comparison tables and the
 // latency_regression rule both read it.
 func Compare(before, after *Set) []MetricChanges {
+	before.expand()
+	after.expand()
 	out := make([]MetricChanges, after.metrics)
 	for m := range out {
 		mc := &out[m]

@@ -28,6 +28,7 @@ func (s *Set) AppendEncode(dst []byte) []byte {
 	if s.metrics > maxSetMetrics || len(s.Dims) > maxSetDims {
 		panic("BUG: set too wide to encode")
 	}
+	s.expand()
 	dst = binary.AppendUvarint(dst, uint64(s.metrics))
 	dst = binary.AppendUvarint(dst, uint64(len(s.Dims)))
 	dst = appendEntry(dst, s.All)
@@ -51,6 +52,7 @@ func (s *Set) AppendEncode(dst []byte) []byte {
 }
 
 func appendEntry(dst []byte, e *Entry) []byte {
+	e.flush()
 	dst = binary.AppendUvarint(dst, uint64(e.Count))
 	var mask uint64
 	for i, s := range e.Metrics {
@@ -175,8 +177,11 @@ func (d *setDecoder) entry(e *Entry) error {
 	if err != nil {
 		return err
 	}
-	if mask>>uint(len(e.Metrics)) != 0 {
+	if mask>>uint(e.shape.metrics) != 0 {
 		return fmt.Errorf("%w: bad metric mask", errCorrupt)
+	}
+	if mask != 0 {
+		e.flush()
 	}
 	for i := range e.Metrics {
 		if mask&(1<<i) == 0 {

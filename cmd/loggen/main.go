@@ -52,6 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	slowRegion := fs.String("slow-region", "", "make the upstream of this `REGION` slower by --slow-factor (a second hour that differs in that alone)")
 	slowModel := fs.String("slow-model", "", "make the upstream of this `MODEL` slower by --slow-factor, its first token too")
 	slowFactor := fs.Float64("slow-factor", 2.5, "how many times longer the slowed upstream takes")
+	callers := fs.Int("callers", 0, "spread the requests over `N` callers (app_id and IP), planted ones too (0: the generator's own)")
+	callerZipf := fs.Float64("caller-zipf", 1.1, "with --callers: the Zipf exponent (> 1) of the callers' shares; 0: each caller in turn")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
@@ -82,8 +84,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "loggen: --slow-factor: want a positive factor, got %v\n", *slowFactor)
 		return 2
 	}
+	if *callers < 0 || *callers > 1<<24 || *callers > 0 && *callerZipf != 0 && !(*callerZipf > 1) {
+		fmt.Fprintf(stderr, "loggen: --callers %d --caller-zipf %v: want 0 to 16777216 callers and an exponent above 1, or 0\n", *callers, *callerZipf)
+		return 2
+	}
 	slow := gen.Slow{Region: *slowRegion, Model: *slowModel, Factor: *slowFactor}
 	reqs := gen.Generate(gen.Config{Seed: *seed, N: *n, Start: t0, Duration: *dur, Plants: plants, Slow: slow})
+	if *callers > 0 {
+		spreadCallers(reqs, *callers, *callerZipf, *seed)
+	}
 	reqs = reqs[len(reqs)*(k-1)/parts : len(reqs)*k/parts]
 	if err := write(*out, stdout, func(dst io.Writer) error {
 		_, err := w(dst, reqs, gen.WriteOptions{BadEvery: *badEvery})
