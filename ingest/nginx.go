@@ -267,7 +267,7 @@ type nginxParser struct {
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {
 	if c.nginx == nil {
-		return nil, fmt.Errorf("nginx text needs --log-format: the first lines match none of the known formats (%s)",
+		return nil, fmt.Errorf("text log in a format of its own: the first lines match none of the known formats (%s), so its log_format must be given",
 			strings.Join(LogFormatNames(), ", "))
 	}
 	return &nginxParser{f: c.nginx, loc: c.loc, scratch: make([]byte, 0, 1024)}, nil
