@@ -86,14 +86,22 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	return nil
 }
 
+// pqStripe is how many rows of a batch are filled a column at a time. A
+// record takes a kilobyte, so a stripe's records stay in the cache from
+// one column to the next; a whole batch's would not.
+const pqStripe = 128
+
 func readRowGroup(rows int64, cols []pqColumn, s *rowSink, loc *time.Location) error {
 	for done := int64(0); done < rows; {
 		n := int(min(batchRows, rows-done))
 		b := s.start(n)
-		for i := range cols {
-			if err := cols[i].fill(b, n, loc); err != nil {
-				s.drop()
-				return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
+		for k := 0; k < n; k += pqStripe {
+			m := min(pqStripe, n-k)
+			for i := range cols {
+				if err := cols[i].fill(b, k, m, loc); err != nil {
+					s.drop()
+					return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
+				}
 			}
 		}
 		s.send(n)
@@ -297,10 +305,10 @@ func (c *pqColumn) loadDict(dict parquet.Dictionary) {
 	}
 }
 
-// fill reads the next n rows of the column into the batch, one run of
-// rows of a page at a time.
-func (c *pqColumn) fill(b *colBatch, n int, loc *time.Location) error {
-	for k := 0; k < n; {
+// fill reads the next n rows of the column into the batch's rows from k
+// on, one run of rows of a page at a time.
+func (c *pqColumn) fill(b *colBatch, k, n int, loc *time.Location) error {
+	for n += k; k < n; {
 		if c.page == nil || c.pos >= c.rows {
 			if err := c.nextPage(); err != nil {
 				return err
