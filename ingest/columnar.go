@@ -53,18 +53,13 @@ type rowSink struct {
 
 // start returns a batch of n (≤ batchRows) reset rows.
 func (s *rowSink) start(n int) *colBatch {
-	s.batch = newBatch(n, s.fs.cfg.schema)
-	return s.batch
-}
-
-// newBatch returns a batch of n (≤ batchRows) rows reset for schema sc.
-func newBatch(n int, sc *Schema) *colBatch {
 	b := batchPool.Get().(*colBatch)
 	b.arena = b.arena[:0]
 	for i := range n {
-		b.recs[i].reset(sc)
+		b.recs[i].reset(s.fs.cfg.schema)
 		b.bad[i] = ""
 	}
+	s.batch = b
 	return b
 }
 

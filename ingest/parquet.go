@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -54,29 +53,61 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	}
 	s.p.applySource(s.fs, names)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
-	rs := &pqRead{src: src, size: size, specs: specs, fs: s.fs, quit: make(chan struct{})}
-	for _, rg := range pf.RowGroups() {
-		rs.base = append(rs.base, rs.next)
-		rs.next += rg.NumRows()
+	loc := s.fs.cfg.loc
+	cols := make([]pqColumn, len(specs))
+	meta := pf.Metadata()
+	for g, rg := range pf.RowGroups() {
+		if n := rg.NumRows(); n < 0 || n > maxRows(size) {
+			return fmt.Errorf("damaged parquet file: a row group claims %d rows", n)
+		}
+		if g >= len(meta.RowGroups) {
+			return errors.New("damaged parquet file: row groups missing from the footer")
+		}
+		for i := range specs {
+			if err := checkParquetChunk(src, size, meta.RowGroups[g].Columns, specs[i].chunk); err != nil {
+				return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
+			}
+		}
+		chunks := rg.ColumnChunks()
+		for i := range specs {
+			if specs[i].chunk >= len(chunks) {
+				return fmt.Errorf("damaged parquet file: row group lacks column %q", specs[i].name)
+			}
+			cols[i] = pqColumn{spec: &specs[i], pages: chunks[specs[i].chunk].Pages(), ix: cols[i].ix}
+		}
+		err := readRowGroup(rg.NumRows(), cols, s, loc)
+		for i := range cols {
+			cols[i].close()
+		}
+		if err != nil {
+			return err
+		}
 	}
-	n := max(1, min(s.p.opts.Workers, len(rs.base)))
-	for range n {
-		rs.out = append(rs.out, make(chan pqOut, 2))
+	return nil
+}
+
+// pqStripe is how many rows of a batch are filled a column at a time. A
+// record takes a kilobyte, so a stripe's records stay in the cache from
+// one column to the next; a whole batch's would not.
+const pqStripe = 128
+
+func readRowGroup(rows int64, cols []pqColumn, s *rowSink, loc *time.Location) error {
+	for done := int64(0); done < rows; {
+		n := int(min(batchRows, rows-done))
+		b := s.start(n)
+		for k := 0; k < n; k += pqStripe {
+			m := min(pqStripe, n-k)
+			for i := range cols {
+				if err := cols[i].fill(b, k, m, loc); err != nil {
+					s.drop()
+					return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
+				}
+			}
+		}
+		s.send(n)
+		done += int64(n)
 	}
-	var wg sync.WaitGroup
-	for d := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rs.decode(pf, d, n)
-		}()
-	}
-	defer func() {
-		close(rs.quit)
-		wg.Wait()
-		rs.drain()
-	}()
-	return rs.forward(s)
+	return nil
 }
 
 // parquetSpecs lists the flat leaf columns the schema binds, with how to
