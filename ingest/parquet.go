@@ -33,6 +33,7 @@ type pqSpec struct {
 	kind   valueKind
 	nsPer  int64 // vkInstant: nanoseconds per stored unit
 	maxDef byte
+	text   bool // every field bs names is a text field
 }
 
 // readParquet decodes a Parquet file: only the columns the schema binds,
@@ -72,7 +73,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 			if specs[i].chunk >= len(chunks) {
 				return fmt.Errorf("damaged parquet file: row group lacks column %q", specs[i].name)
 			}
-			cols[i] = pqColumn{spec: &specs[i], pages: chunks[specs[i].chunk].Pages()}
+			cols[i] = pqColumn{spec: &specs[i], pages: chunks[specs[i].chunk].Pages(), ix: cols[i].ix}
 		}
 		err := readRowGroup(rg.NumRows(), cols, s, loc)
 		for i := range cols {
@@ -85,14 +86,22 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	return nil
 }
 
+// pqStripe is how many rows of a batch are filled a column at a time. A
+// record takes a kilobyte, so a stripe's records stay in the cache from
+// one column to the next; a whole batch's would not.
+const pqStripe = 128
+
 func readRowGroup(rows int64, cols []pqColumn, s *rowSink, loc *time.Location) error {
 	for done := int64(0); done < rows; {
 		n := int(min(batchRows, rows-done))
 		b := s.start(n)
-		for i := range cols {
-			if err := cols[i].fill(b, n, loc); err != nil {
-				s.drop()
-				return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
+		for k := 0; k < n; k += pqStripe {
+			m := min(pqStripe, n-k)
+			for i := range cols {
+				if err := cols[i].fill(b, k, m, loc); err != nil {
+					s.drop()
+					return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
+				}
 			}
 		}
 		s.send(n)
@@ -115,7 +124,7 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		if len(bs) == 0 {
 			continue
 		}
-		sp := pqSpec{name: name, chunk: leaf.ColumnIndex, bs: bs, maxDef: byte(leaf.MaxDefinitionLevel)}
+		sp := pqSpec{name: name, chunk: leaf.ColumnIndex, bs: bs, maxDef: byte(leaf.MaxDefinitionLevel), text: textOnly(bs)}
 		typ := leaf.Node.Type()
 		switch typ.Kind() {
 		case parquet.Boolean:
@@ -139,6 +148,16 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		specs = append(specs, sp)
 	}
 	return specs
+}
+
+// textOnly reports whether every field bs names takes its text as is.
+func textOnly(bs Bindings) bool {
+	for _, bd := range bs {
+		if k := fields[bd.Field].kind; k != KindText && k != KindRequest {
+			return false
+		}
+	}
+	return true
 }
 
 // timestampUnit returns the nanoseconds per unit of an int64 timestamp
@@ -212,6 +231,7 @@ type pqColumn struct {
 	def   []byte // definition levels; nil for a required column
 	vals  pqValues
 	idx   []int32 // dictionary indexes, nil for a plain page
+	ix    []int32 // a run's value indexes (indexes)
 	dict  parquet.Dictionary
 	dvals pqValues // the dictionary's values
 }
@@ -285,42 +305,88 @@ func (c *pqColumn) loadDict(dict parquet.Dictionary) {
 	}
 }
 
-// fill reads the next n rows of the column into the batch.
-func (c *pqColumn) fill(b *colBatch, n int, loc *time.Location) error {
-	sp := c.spec
-	for k := 0; k < n; k++ {
+// fill reads the next n rows of the column into the batch's rows from k
+// on, one run of rows of a page at a time.
+func (c *pqColumn) fill(b *colBatch, k, n int, loc *time.Location) error {
+	for n += k; k < n; {
 		if c.page == nil || c.pos >= c.rows {
 			if err := c.nextPage(); err != nil {
 				return err
 			}
 		}
-		present := c.def == nil || c.def[c.pos] == sp.maxDef
-		c.pos++
-		if !present {
+		m := min(n-k, c.rows-c.pos)
+		v, err := c.indexes(m)
+		if err != nil {
+			return err
+		}
+		c.setRun(b, k, v, loc)
+		k += m
+	}
+	return nil
+}
+
+// indexes reads the next m rows' places in the page into c.ix: the index
+// of each row's value in the values it returns (the page's or the
+// dictionary's), -1 for a null.
+func (c *pqColumn) indexes(m int) (*pqValues, error) {
+	if cap(c.ix) < m {
+		c.ix = make([]int32, batchRows)
+	}
+	ix := c.ix[:m]
+	c.ix = ix
+	def, maxDef := c.def, c.spec.maxDef
+	if def != nil {
+		def = def[c.pos : c.pos+m]
+	}
+	c.pos += m
+	v, vi := &c.vals, c.vi
+	if c.idx != nil {
+		v = &c.dvals
+	}
+	for j := range ix {
+		if def != nil && def[j] != maxDef {
+			ix[j] = -1
 			continue
 		}
-		v := &c.vals
-		i := c.vi
-		c.vi++
-		if c.idx != nil {
-			if i >= len(c.idx) {
-				return errShortColumn
-			}
-			v, i = &c.dvals, int(c.idx[i])
-			if i < 0 {
-				return fmt.Errorf("dictionary index %d out of range", i)
-			}
+		ix[j] = int32(vi)
+		vi++
+	}
+	if c.idx == nil {
+		if vi > v.n {
+			return nil, errShortColumn
 		}
-		if i >= v.n {
-			if c.idx != nil {
-				return fmt.Errorf("dictionary index %d out of range", i)
-			}
-			return errShortColumn
-		}
-		if b.bad[k] != "" {
+		c.vi = vi
+		return v, nil
+	}
+	// Row by row, so the first fault found is the first row's.
+	dict := c.idx[c.vi:min(vi, len(c.idx))]
+	for j, i := range ix {
+		if i < 0 {
 			continue
 		}
-		r := &b.recs[k]
+		if int(i)-c.vi >= len(dict) {
+			return nil, errShortColumn
+		}
+		d := dict[int(i)-c.vi]
+		if d < 0 || int(d) >= v.n {
+			return nil, fmt.Errorf("dictionary index %d out of range", d)
+		}
+		ix[j] = d
+	}
+	c.vi = vi
+	return v, nil
+}
+
+// setRun sets the column's field in the rows of the batch from k on, one
+// per index in c.ix; a row that is already bad is left as it is.
+func (c *pqColumn) setRun(b *colBatch, k int, v *pqValues, loc *time.Location) {
+	sp := c.spec
+	recs, bad := b.recs[k:k+len(c.ix)], b.bad[k:k+len(c.ix)]
+	for j, i := range c.ix {
+		if i < 0 || bad[j] != "" {
+			continue
+		}
+		r := &recs[j]
 		var err error
 		switch sp.kind {
 		case vkBool:
@@ -336,16 +402,30 @@ func (c *pqColumn) fill(b *colBatch, n int, loc *time.Location) error {
 		case vkDouble:
 			err = r.setNumber(sp.bs, v.f64[i], b, loc)
 		case vkBytes:
-			var s []byte
 			if v.strs != nil {
-				s = v.strs[i]
+				err = r.setText(sp, v.strs[i], loc)
 			} else {
-				s = b.text(v.data[v.offs[i]:v.offs[i+1]])
+				err = r.Set(sp.bs, b.text(v.data[v.offs[i]:v.offs[i+1]]), loc)
 			}
-			err = r.Set(sp.bs, s, loc)
 		}
 		if err != nil {
-			b.bad[k] = err.Error()
+			bad[j] = err.Error()
+		}
+	}
+}
+
+// setText sets a dictionary value: straight into the fields when the
+// column feeds text fields only, as Set would, else through Set.
+func (r *Record) setText(sp *pqSpec, s []byte, loc *time.Location) error {
+	if !sp.text {
+		return r.Set(sp.bs, s, loc)
+	}
+	if isAbsent(s) {
+		return nil
+	}
+	for _, bd := range sp.bs {
+		if r.claim(bd.Field, bd.Prio) {
+			r.putText(bd.Field, bd.Prio, s)
 		}
 	}
 	return nil

@@ -126,3 +126,46 @@ func FuzzParquet(f *testing.F) {
 		checkAccounted(t, res, func() (int64, bool) { return parquetRows(data) })
 	})
 }
+
+// TestParquetDamagedRowGroup damages the third of five or more row
+// groups: with any number of workers, the rows of the two before it are
+// read, none of those after it, though other decoders may have decoded
+// them.
+func TestParquetDamagedRowGroup(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 5, N: 5 * gen.ParquetRowGroup})
+	var buf bytes.Buffer
+	if _, err := gen.WriteParquet(&buf, reqs, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := pf.Metadata().RowGroups
+	if len(groups) < 5 {
+		t.Fatalf("%d row groups, want 5 or more", len(groups))
+	}
+	col, ok := pf.Schema().Lookup("request_time")
+	if !ok {
+		t.Fatal("no request_time column")
+	}
+	md := groups[2].Columns[col.ColumnIndex].MetaData
+	copy(data[md.DataPageOffset:], bytes.Repeat([]byte{0xff}, 16))
+	path := filepath.Join(t.TempDir(), "damaged.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := groups[0].NumRows + groups[1].NumRows
+	for _, workers := range []int{1, 2, 3, 5} {
+		_, res, err := ingest.Run([]string{path}, ingest.Options{Workers: workers}, func() *collector { return &collector{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := res.Files[0]
+		if !f.Incomplete || f.Reason == "" || f.Records != want || f.BadLines != 0 {
+			t.Errorf("workers=%d: %d records, %d bad rows, incomplete %v (%q); want %d records, incomplete",
+				workers, f.Records, f.BadLines, f.Incomplete, f.Reason, want)
+		}
+	}
+}
