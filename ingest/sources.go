@@ -64,6 +64,16 @@ var sources = []*source{
 			// The time the line was written, not the request's start.
 			{"time", ignored, 0},
 		}},
+	// Caddy's access log (http.log.access): "duration" is seconds by
+	// default (duration_format), not the generic alias's milliseconds.
+	{name: "caddy", title: "Caddy JSON access log",
+		signatures: []signature{{3, []string{"logger", "bytes_read", "user_id", "resp_headers", "duration", "size"}}},
+		fields: []sourceField{
+			{"ts", FTime, 0}, {"duration", FRequestTime, UnitSecond}, {"status", FStatus, 0},
+			{"request.method", FMethod, 0}, {"request.uri", FURI, 0}, {"request.host", FHost, 0},
+			{"request.client_ip", FRemoteAddr, 0}, {"request.remote_ip", FRemoteAddr, 0},
+			{"user_id", FClient, 0},
+		}},
 	{name: "kong", title: "Kong (log plugins, AI proxy)",
 		signatures: []signature{{2, []string{"started_at", "latencies", "tries", "upstream_uri", "workspace"}}},
 		fields: []sourceField{

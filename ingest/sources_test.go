@@ -156,6 +156,14 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("request_time") * 1000, ups: d.num("upstream_response_time") * 1000, ttft: math.NaN(),
 			status: int(d.num("status")), client: d.str("remote_addr"), stream: -1, timeNS: t.UnixNano()}
 	},
+	"caddy": func(d rawDoc) sourceWant {
+		client := d.str("request.client_ip")
+		if client == "" {
+			client = d.str("request.remote_ip")
+		}
+		return sourceWant{rt: d.num("duration") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
+			client: client, stream: -1, timeNS: int64(math.Round(d.num("ts")*1e6)) * 1e3}
+	},
 	"alp": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("response_time") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
 			stream: -1, timeNS: rfc(d.str("time"))}
@@ -167,7 +175,7 @@ var sourceFixtures = map[string]string{
 	"traefik.json": "traefik", "envoy.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "litellm.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "portkey.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
-	"alp.json": "alp",
+	"alp.json": "alp", "caddy.json": "caddy",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
