@@ -3,11 +3,11 @@ package aggregate
 import (
 	"encoding/binary"
 	"math"
-	"math/bits"
 	"regexp"
 	"sort"
 
 	"loganalyze/ingest"
+	"loganalyze/sketch"
 )
 
 // Request classes of the breakdown (SPEC §4 "Breakdown").
@@ -44,28 +44,7 @@ const maxTokenMemo = 4096
 
 // sum128 is an exact sum of non-negative microseconds: whatever the
 // order of the records and the split between workers, the same total.
-type sum128 struct{ hi, lo uint64 }
-
-func (s *sum128) add(v uint64) {
-	var c uint64
-	s.lo, c = bits.Add64(s.lo, v, 0)
-	s.hi += c
-}
-
-func (s *sum128) merge(o sum128) {
-	var c uint64
-	s.lo, c = bits.Add64(s.lo, o.lo, 0)
-	s.hi += o.hi + c
-}
-
-// divmod is s ÷ n and its remainder; the quotient fits in 64 bits as no
-// mean exceeds the largest value added (n > 0).
-func (s sum128) divmod(n uint64) (q, r uint64) {
-	if s.hi >= n {
-		return math.MaxUint64, 0 // not reached for sums of n values
-	}
-	return bits.Div64(s.hi, s.lo, n)
-}
+type sum128 = sketch.Uint128
 
 // ClassPhases is one class's exact sums: request_time and each phase
 // in microseconds, and how many of its requests carried each phase.
@@ -171,26 +150,26 @@ func (b *Breakdown) add(p *recordPhases) {
 	}
 	c := &b.Classes[p.class]
 	c.Count++
-	c.RequestTime.add(p.rt)
+	c.RequestTime.Add(p.rt)
 	for i := range p.phases {
 		if p.carried[i] {
-			c.Phases[i].add(p.phases[i])
+			c.Phases[i].Add(p.phases[i])
 			c.Carried[i]++
 		}
 	}
-	c.Unknown.add(p.unknown)
+	c.Unknown.Add(p.unknown)
 }
 
 func (b *Breakdown) merge(o *Breakdown) {
 	for i := range b.Classes {
 		c, oc := &b.Classes[i], &o.Classes[i]
 		c.Count += oc.Count
-		c.RequestTime.merge(oc.RequestTime)
+		c.RequestTime.Merge(oc.RequestTime)
 		for j := range c.Phases {
-			c.Phases[j].merge(oc.Phases[j])
+			c.Phases[j].Merge(oc.Phases[j])
 			c.Carried[j] += oc.Carried[j]
 		}
-		c.Unknown.merge(oc.Unknown)
+		c.Unknown.Merge(oc.Unknown)
 	}
 }
 
@@ -219,7 +198,7 @@ func (b *Breakdown) Means() []ClassMeans {
 		}
 		n := uint64(c.Count)
 		m := ClassMeans{Class: ClassNames[i], Count: c.Count}
-		q, r := c.RequestTime.divmod(n)
+		q, r := c.RequestTime.DivMod(n)
 		if 2*r >= n {
 			q++
 		}
@@ -232,11 +211,11 @@ func (b *Breakdown) Means() []ClassMeans {
 		parts := make([]part, 0, NumPhases+1)
 		for j := range c.Phases {
 			if c.Carried[j] > 0 {
-				q, r := c.Phases[j].divmod(n)
+				q, r := c.Phases[j].DivMod(n)
 				parts = append(parts, part{j, r, int64(q)})
 			}
 		}
-		q, r = c.Unknown.divmod(n)
+		q, r = c.Unknown.DivMod(n)
 		parts = append(parts, part{NumPhases, r, int64(q)})
 		short := m.RequestTime
 		for _, p := range parts {
@@ -306,8 +285,8 @@ func (b *Breakdown) appendBinary(out []byte) []byte {
 	out = binary.AppendUvarint(out, NumClasses)
 	out = binary.AppendUvarint(out, NumPhases)
 	sum := func(s sum128) {
-		out = binary.AppendUvarint(out, s.hi)
-		out = binary.AppendUvarint(out, s.lo)
+		out = binary.AppendUvarint(out, s.Hi)
+		out = binary.AppendUvarint(out, s.Lo)
 	}
 	for i := range b.Classes {
 		c := &b.Classes[i]
@@ -327,7 +306,7 @@ func (b *Breakdown) decode(d *Decoder) {
 		d.Fail("breakdown of %d classes and %d phases, this build has %d and %d", nc, np, NumClasses, NumPhases)
 		return
 	}
-	sum := func() sum128 { return sum128{hi: d.Uint(), lo: d.Uint()} }
+	sum := func() sum128 { return sum128{Hi: d.Uint(), Lo: d.Uint()} }
 	for i := range b.Classes {
 		c := &b.Classes[i]
 		c.Count = d.Count()
@@ -340,7 +319,7 @@ func (b *Breakdown) decode(d *Decoder) {
 			}
 		}
 		c.Unknown = sum()
-		if c.RequestTime.hi >= uint64(max(c.Count, 1)) {
+		if c.RequestTime.Hi >= uint64(max(c.Count, 1)) {
 			d.Fail("breakdown sum out of range")
 		}
 	}

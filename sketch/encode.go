@@ -20,8 +20,8 @@ const encodingVersion = 1
 func (s *Sketch) AppendEncode(dst []byte) []byte {
 	dst = append(dst, encodingVersion)
 	dst = binary.AppendUvarint(dst, uint64(s.zero))
-	dst = binary.LittleEndian.AppendUint64(dst, s.sum.hi)
-	dst = binary.LittleEndian.AppendUint64(dst, s.sum.lo)
+	dst = binary.LittleEndian.AppendUint64(dst, s.sum.Hi)
+	dst = binary.LittleEndian.AppendUint64(dst, s.sum.Lo)
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.min))
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.max))
 	n := 0
@@ -61,7 +61,7 @@ func Decode(m *Mapping, b []byte) (*Sketch, []byte, error) {
 		return nil, nil, fmt.Errorf("%w: short", errCorrupt)
 	}
 	s := New(m)
-	s.sum = exactSum{hi: binary.LittleEndian.Uint64(b), lo: binary.LittleEndian.Uint64(b[8:])}
+	s.sum = exactSum{Uint128{Hi: binary.LittleEndian.Uint64(b), Lo: binary.LittleEndian.Uint64(b[8:])}}
 	s.min = math.Float64frombits(binary.LittleEndian.Uint64(b[16:]))
 	s.max = math.Float64frombits(binary.LittleEndian.Uint64(b[24:]))
 	b = b[32:]

@@ -16,10 +16,40 @@ const sumScale = 1e6
 // as the cap, never as Inf or a wrapped sum.
 const maxSumUnit = 1 << 63
 
-// exactSum is a non-negative sum kept as a 128-bit count of units: adding
-// and merging are exact, so the sum (and the mean) do not depend on the
-// order in which values arrive or sketches are merged.
-type exactSum struct{ hi, lo uint64 }
+// Uint128 is a non-negative count kept in 128 bits: adding and merging
+// are exact, so a sum of many values does not depend on the order in
+// which they arrive or parts are merged. The sketches' sums and the
+// aggregate's breakdown both count in it.
+type Uint128 struct{ Hi, Lo uint64 }
+
+// Add adds v.
+func (s *Uint128) Add(v uint64) {
+	var c uint64
+	s.Lo, c = bits.Add64(s.Lo, v, 0)
+	s.Hi += c
+}
+
+// Merge adds o.
+func (s *Uint128) Merge(o Uint128) {
+	var c uint64
+	s.Lo, c = bits.Add64(s.Lo, o.Lo, 0)
+	s.Hi += o.Hi + c
+}
+
+// DivMod is s ÷ n and its remainder (n > 0); a quotient that does not
+// fit in 64 bits is MaxUint64.
+func (s Uint128) DivMod(n uint64) (q, r uint64) {
+	if s.Hi >= n {
+		return math.MaxUint64, 0
+	}
+	return bits.Div64(s.Hi, s.Lo, n)
+}
+
+// Float is s as a float64.
+func (s Uint128) Float() float64 { return float64(s.Hi)*0x1p64 + float64(s.Lo) }
+
+// exactSum is a non-negative sum of values in units of 1/sumScale.
+type exactSum struct{ Uint128 }
 
 func (s *exactSum) add(v float64) {
 	u := math.Round(v * sumScale)
@@ -30,17 +60,9 @@ func (s *exactSum) add(v float64) {
 	if u < maxSumUnit {
 		x = uint64(u)
 	}
-	var c uint64
-	s.lo, c = bits.Add64(s.lo, x, 0)
-	s.hi += c
+	s.Add(x)
 }
 
-func (s *exactSum) merge(o exactSum) {
-	var c uint64
-	s.lo, c = bits.Add64(s.lo, o.lo, 0)
-	s.hi += o.hi + c
-}
+func (s *exactSum) merge(o exactSum) { s.Merge(o.Uint128) }
 
-func (s exactSum) float() float64 {
-	return (float64(s.hi)*0x1p64 + float64(s.lo)) / sumScale
-}
+func (s exactSum) float() float64 { return s.Float() / sumScale }
