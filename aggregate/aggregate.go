@@ -192,10 +192,13 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	bins, has := &v.Bins, &v.Has
 	rt, okRT := r.Float(ingest.FRequestTime)
 	v.RequestTime, v.HasRequestTime = rt, okRT
+	if u := r.Text(ingest.FURI); u != nil {
+		v.TokenCall = a.tokens.match(u)
+	}
 	urt, okURT := r.Float(ingest.FUpstreamResponseTime)
 	if okRT {
 		bins[RequestTime], has[RequestTime] = m.Bin(rt*1000), true
-		v.phases.of(r, a.tokens.classOf(r), rt)
+		v.phases.of(r, classOf(r, v.TokenCall), rt)
 	}
 	if okURT {
 		bins[UpstreamResponseTime], has[UpstreamResponseTime] = m.Bin(urt*1000), true

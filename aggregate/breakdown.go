@@ -266,9 +266,10 @@ func (t *tokenMatcher) match(uri []byte) bool {
 	return v
 }
 
-// classOf is a record's request class.
-func (t *tokenMatcher) classOf(r *ingest.Record) int {
-	if u := r.Text(ingest.FURI); u != nil && t.match(u) {
+// classOf is a record's request class; token says it is a
+// token-endpoint call.
+func classOf(r *ingest.Record, token bool) int {
+	if token {
 		return ClassToken
 	}
 	s, ok := r.Bool(ingest.FStream)

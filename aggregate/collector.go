@@ -35,5 +35,8 @@ type Values struct {
 	// RequestTime is request_time in seconds, when HasRequestTime.
 	RequestTime    float64
 	HasRequestTime bool
-	phases         recordPhases
+	// TokenCall is set when the record's uri is a token-endpoint call
+	// (Options.TokenURI), told once for the breakdown and the rules.
+	TokenCall bool
+	phases    recordPhases
 }

@@ -1,15 +1,11 @@
 package rules
 
 import (
-	"regexp"
 	"sort"
 
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
 )
-
-// maxTokenCache bounds the URI → token-endpoint memo.
-const maxTokenCache = 4096
 
 // callerStats is what one caller did, for the keep-alive and token rules.
 type callerStats struct {
@@ -36,8 +32,6 @@ type callerStats struct {
 // twice --top callers between folds, the lightest dropped.
 type callers struct {
 	env     collectEnv
-	token   *regexp.Regexp
-	memo    map[string]bool
 	clients map[string]*callerStats
 	dropped int64
 }
@@ -45,21 +39,8 @@ type callers struct {
 // callersCollector is the collector the keep-alive and token rules share.
 func callersCollector() (string, func(collectEnv) aggregate.Collector) {
 	return "callers", func(e collectEnv) aggregate.Collector {
-		return &callers{env: e, token: e.cfg.TokenURI, memo: map[string]bool{}, clients: map[string]*callerStats{}}
+		return &callers{env: e, clients: map[string]*callerStats{}}
 	}
-}
-
-// isTokenURI reports whether a URI is a token-endpoint call.
-func (s *callers) isTokenURI(uri []byte) bool {
-	p := path(uri)
-	if v, ok := s.memo[string(p)]; ok {
-		return v
-	}
-	v := s.token.Match(p)
-	if len(s.memo) < maxTokenCache {
-		s.memo[string(p)] = v
-	}
-	return v
 }
 
 // Add adds a record that has a client.
@@ -94,7 +75,7 @@ func (s *callers) Add(r *ingest.Record, v *aggregate.Values) {
 	}
 	if u := r.Text(ingest.FURI); u != nil {
 		c.URIKnown++
-		if s.isTokenURI(u) {
+		if v.TokenCall {
 			c.Token++
 			if v.HasRequestTime {
 				c.TokenMs.Add(v.RequestTime * 1000)

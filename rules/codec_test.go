@@ -36,7 +36,7 @@ func halves(t *testing.T, m *sketch.Mapping, cfg *rules.Config) []*aggregate.Acc
 		}
 		accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.JSONL, Workers: 1, Stdin: &buf, Location: genZone},
 			func() *aggregate.Accumulator {
-				return aggregate.New(aggregate.Options{Mapping: m, Top: 1000, Collectors: cfg.Collectors(m, 1000, false)})
+				return aggregate.New(aggregate.Options{Mapping: m, Top: 1000, Collectors: cfg.Collectors(m, 1000, false), TokenURI: cfg.TokenURI})
 			})
 		if err != nil {
 			t.Fatal(err)

@@ -60,7 +60,9 @@ func (c *Config) CollectorNames() []string {
 // enabled rule needs it. withHistory says whether the run compares with
 // earlier hours: without, latency_regression cannot run and gathers
 // nothing. Evaluate needs an accumulator made with it from the same
-// settings.
+// settings, and with aggregate.Options.TokenURI set to c.TokenURI: the
+// accumulator tells token-endpoint calls once for the breakdown and the
+// token rule.
 func (c *Config) Collectors(m *sketch.Mapping, top int, withHistory bool) func() []aggregate.Collector {
 	if top < 1 {
 		top = 1000

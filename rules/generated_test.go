@@ -48,7 +48,7 @@ func analyze(t *testing.T, data []byte, workers int) ([]rules.Finding, []rules.N
 	cfg := rules.Default()
 	accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.Auto, Workers: workers, Stdin: bytes.NewReader(data), Location: genZone},
 		func() *aggregate.Accumulator {
-			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000, Collectors: cfg.Collectors(m, 1000, true)})
+			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000, Collectors: cfg.Collectors(m, 1000, true), TokenURI: cfg.TokenURI})
 		})
 	if err != nil {
 		t.Fatal(err)

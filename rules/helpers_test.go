@@ -44,8 +44,8 @@ func accumulate(t testing.TB, cfg *Config, recs []rec) *aggregate.Accumulator {
 		t.Fatal(err)
 	}
 	accs := []*aggregate.Accumulator{
-		aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: cfg.Collectors(m, 100, true)}),
-		aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: cfg.Collectors(m, 100, true)}),
+		aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: cfg.Collectors(m, 100, true), TokenURI: cfg.TokenURI}),
+		aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: cfg.Collectors(m, 100, true), TokenURI: cfg.TokenURI}),
 	}
 	var r ingest.Record
 	for i, x := range recs {

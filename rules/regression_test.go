@@ -26,7 +26,7 @@ func accumulateRequests(t *testing.T, m *sketch.Mapping, reqs []gen.Request) *ag
 	}
 	accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.JSONL, Workers: 2, Stdin: &buf, Location: time.UTC},
 		func() *aggregate.Accumulator {
-			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000, Collectors: rules.Default().Collectors(m, 1000, true)})
+			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000, Collectors: rules.Default().Collectors(m, 1000, true), TokenURI: rules.Default().TokenURI})
 		})
 	if err != nil {
 		t.Fatal(err)

@@ -72,7 +72,7 @@ func plainLog(t *testing.T, field, value, status string) *aggregate.Accumulator 
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc := aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: Default().Collectors(m, 100, true)})
+	acc := aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: Default().Collectors(m, 100, true), TokenURI: Default().TokenURI})
 	var r ingest.Record
 	for min := range 10 {
 		for i := range 60 {
@@ -126,7 +126,7 @@ func TestStormSaysWhenMinutesWereCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc := aggregate.New(aggregate.Options{Mapping: m, Top: 1, Collectors: Default().Collectors(m, 1, true)}) // 512 key × minutes
+	acc := aggregate.New(aggregate.Options{Mapping: m, Top: 1, Collectors: Default().Collectors(m, 1, true), TokenURI: Default().TokenURI}) // 512 key × minutes
 	var r ingest.Record
 	for min := range 600 {
 		r.Reset()
