@@ -100,10 +100,9 @@ type Accumulator struct {
 	hourCut   int64 // the latest hour dropped; valid when HoursFrom != 0
 	hoursCut  bool
 
-	keyBuf  []byte
-	entries []*sketch.Entry
-	vals    Values
-	tokens  tokenMatcher
+	keyBuf []byte
+	vals   Values
+	tokens tokenMatcher
 }
 
 // New returns an empty accumulator.
@@ -129,7 +128,7 @@ func New(opts Options) *Accumulator {
 // dimension keys the record has, which the set expands into the whole
 // input's entry and each key's. The window's set and the per-hour sets are
 // filled by this one function, so their keys agree.
-func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) {
+func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) int {
 	set.BeginTuple()
 	if k := r.Text(ingest.FRegion); k != nil {
 		set.TupleKey(DimRegion, k)
@@ -157,21 +156,7 @@ func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetr
 	if u := r.Text(ingest.FURI); u != nil {
 		set.TupleKey(DimURI, Path(u))
 	}
-	a.entries = set.TupleEntries(a.entries[:0])
-	for _, e := range a.entries {
-		a.addBins(e, bins, has)
-	}
-}
-
-// addBins adds one record's bins to an entry.
-func (a *Accumulator) addBins(e *sketch.Entry, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) {
-	m := a.opts.Mapping
-	e.Count++
-	for i := range bins {
-		if has[i] {
-			e.Add(m, i, bins[i])
-		}
-	}
+	return set.AddTuple(bins[:], has[:])
 }
 
 // Add adds one record.
@@ -225,7 +210,7 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 	for set := r.Fields(); set != 0; set &= set - 1 {
 		a.Present[bits.TrailingZeros64(set)]++
 	}
-	a.addToSet(a.Set, r, &v.Bins, &v.Has)
+	v.Combo = a.addToSet(a.Set, r, &v.Bins, &v.Has)
 	a.Breakdown.add(&v.phases)
 	status, okStatus := r.Int(ingest.FStatus)
 	if okStatus {

@@ -38,5 +38,14 @@ type Values struct {
 	// TokenCall is set when the record's uri is a token-endpoint call
 	// (Options.TokenURI), told once for the breakdown and the rules.
 	TokenCall bool
-	phases    recordPhases
+	// Combo identifies the record's combination of dimension keys
+	// (region, model, status, client, client_region, route, stream and
+	// uri path, each when present) in the accumulator it is being
+	// added to: a small integer from 0, the same for every record of
+	// that combination in that accumulator and never given to another,
+	// or −1 when there is none. A collector whose keys are made of those
+	// fields may keep, per Combo, what it looked up for the first
+	// record, and skip the lookup for the rest.
+	Combo  int
+	phases recordPhases
 }

@@ -1,6 +1,9 @@
 package sketch
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // maxCombos bounds the combinations a set keeps before it adds records
 // to its dimensions directly. Most logs have a few thousand
@@ -14,12 +17,54 @@ const maxCombos = 1 << 12
 // metric's bin once, to its combination's entry, instead of once per
 // dimension and All. The table is expanded into All and the dimensions'
 // entries before they are read or merged (All only after Finish or
-// Merge); entries merge exactly, so the result is the
-// same as adding every record to every dimension.
+// Merge); entries merge exactly, so the result is the same as adding
+// every record to every dimension.
+//
+// A combination's entry is not a sketch but the cheapest exact record of
+// its values: while light, the values listed as a light Entry lists
+// them; then per metric the bin counts in one flat array, the zeros and
+// the exact sum and extremes (comboCounts). A record so touches a
+// combination's header and one counter per metric, not the four levels
+// of pointers a sketch's store sits behind, and the counters are half a
+// sketch's size: at a few thousand combinations of five metrics, the
+// difference between staying in the cache and missing it.
 type combos struct {
-	table map[string]*Entry
-	tuple []byte // the combination being built: (dim, length, key)…
+	table map[string]int32 // combination → index in entries
+	// entries are the combinations, in the order they were met; their
+	// ids are base + index, so that an id is never given twice by one
+	// set, even after an expand empties the table.
+	entries []comboEntry
+	// counts holds the counts of the heavy combinations, metrics
+	// consecutive entries each (comboEntry.counts is the first).
+	counts []comboCounts
+	base   int
+	tuple  []byte // the combination being built: (dim, length, key)…
 }
+
+// comboEntry is one combination: its records, and its values listed
+// (few) until there are fewMax, then counted (counts ≥ 0).
+type comboEntry struct {
+	key    string
+	count  int64
+	few    []fewValue
+	counts int32 // index of its first comboCounts, or -1
+}
+
+// comboCounts is one metric's values of a combination: the bin counts
+// from index off, with a carry for a bin past 2³²−1; the zeros; the
+// exact sum and the extremes, as a Sketch keeps them.
+type comboCounts struct {
+	off      int
+	bins     []uint32
+	zero     uint64
+	sum      exactSum
+	min, max float64
+	carry    map[int]uint64
+}
+
+// binCountMax is the count a bin's counter holds before it carries:
+// the uint32 maximum (a variable, so that a test can reach it).
+var binCountMax uint32 = math.MaxUint32
 
 // BeginTuple starts the combination of one record's dimension keys.
 func (s *Set) BeginTuple() { s.combos.tuple = s.combos.tuple[:0] }
@@ -31,40 +76,172 @@ func (s *Set) TupleKey(dim int, key []byte) {
 	s.combos.tuple = append(t, key...)
 }
 
-// TupleEntries appends to dst the entry of the combination built since
-// BeginTuple; when the table is full and the combination is new, All
-// and the entries of each of its keys instead. The caller adds the
-// record to each entry returned.
-func (s *Set) TupleEntries(dst []*Entry) []*Entry {
+// AddTuple adds one record to the combination built since BeginTuple:
+// one to the count, and bins[i] to metric i for each has[i]. It returns
+// the combination's id, which stays the record's combination's for as
+// long as the set is filled: small integers from 0, never given twice
+// by one set, so that a caller may index what it keeps per combination
+// by them. When the table is full and the combination is new, the
+// record goes to All and each of its keys' entries instead, and the id
+// is −1.
+func (s *Set) AddTuple(bins []Bin, has []bool) int {
 	c := &s.combos
-	if e, ok := c.table[string(c.tuple)]; ok {
-		return append(dst, e)
-	}
-	if len(c.table) < maxCombos {
-		if c.table == nil {
-			c.table = map[string]*Entry{}
+	i, ok := c.table[string(c.tuple)]
+	if !ok {
+		if len(c.table) >= maxCombos {
+			s.addDirect(bins, has)
+			return -1
 		}
-		e := s.newEntry()
-		c.table[string(c.tuple)] = e
-		return append(dst, e)
+		if c.table == nil {
+			c.table = map[string]int32{}
+		}
+		i = int32(len(c.entries))
+		key := string(c.tuple)
+		c.table[key] = i
+		c.entries = append(c.entries, comboEntry{key: key, counts: -1})
 	}
-	dst = append(dst, s.All)
-	eachKey(c.tuple, func(dim int, key []byte) { dst = append(dst, s.Dims[dim].Entry(key)) })
-	return dst
+	e := &c.entries[i]
+	e.count++
+	if e.counts < 0 {
+		if len(e.few)+len(bins) <= fewMax {
+			for m, b := range bins {
+				if has[m] {
+					e.few = append(e.few, fewValue{v: b.v, index: int32(b.index), metric: uint8(m), zero: b.zero})
+				}
+			}
+			return c.base + int(i)
+		}
+		s.countFew(e)
+	}
+	cs := c.counts[e.counts : int(e.counts)+len(bins)]
+	for m, b := range bins {
+		if has[m] {
+			cs[m].add(b)
+		}
+	}
+	return c.base + int(i)
+}
+
+// addDirect adds one record to All and to the entry of each key of the
+// combination built.
+func (s *Set) addDirect(bins []Bin, has []bool) {
+	add := func(e *Entry) {
+		e.Count++
+		for m, b := range bins {
+			if has[m] {
+				e.Add(s.m, m, b)
+			}
+		}
+	}
+	add(s.All)
+	eachKey(s.combos.tuple, func(dim int, key []byte) { add(s.Dims[dim].Entry(key)) })
+}
+
+// countFew turns a light combination's listed values into counts.
+func (s *Set) countFew(e *comboEntry) {
+	c := &s.combos
+	e.counts = int32(len(c.counts))
+	for range s.metrics {
+		c.counts = append(c.counts, comboCounts{min: math.Inf(1), max: math.Inf(-1)})
+	}
+	cs := c.counts[e.counts:]
+	for _, f := range e.few {
+		cs[f.metric].add(f.bin())
+	}
+	e.few = nil
+}
+
+// add counts one value's bin.
+func (c *comboCounts) add(b Bin) {
+	if b.zero {
+		c.zero++
+		c.min = math.Min(c.min, 0)
+		c.max = math.Max(c.max, 0)
+		return
+	}
+	k := b.index - c.off
+	if uint(k) >= uint(len(c.bins)) {
+		k = c.slot(b.index)
+	}
+	if c.bins[k] == binCountMax {
+		if c.carry == nil {
+			c.carry = map[int]uint64{}
+		}
+		c.carry[b.index] += uint64(binCountMax)
+		c.bins[k] = 0
+	}
+	c.bins[k]++
+	c.sum.add(b.v)
+	if b.v < c.min {
+		c.min = b.v
+	}
+	if b.v > c.max {
+		c.max = b.v
+	}
+}
+
+// slot makes room for bin index and returns its position, growing the
+// counters by half again (at least 32) on the side that needs it, as
+// Counts does.
+func (c *comboCounts) slot(index int) int {
+	cs := Counts{off: c.off, bins: c.bins}
+	k := cs.slot(index)
+	c.off, c.bins = cs.off, cs.bins
+	return k
+}
+
+// fill sets s to the counted values; false when there are none.
+func (c *comboCounts) fill(s *Sketch) bool {
+	if c.zero == 0 && c.max == math.Inf(-1) { // every value but zero sets max
+		return false
+	}
+	s.dd.Clear()
+	for k, n := range c.bins {
+		if n > 0 {
+			s.pos.AddWithCount(c.off+k, float64(n))
+		}
+	}
+	for i, n := range c.carry {
+		s.pos.AddWithCount(i, float64(n))
+	}
+	s.zero = float64(c.zero)
+	if c.zero > 0 {
+		_ = s.dd.AddWithCount(0, s.zero)
+	}
+	s.sum, s.min, s.max = c.sum, c.min, c.max
+	return true
 }
 
 // expand adds every combination's entry to All and to the entry of each
-// of its keys, and empties the table.
+// of its keys, and empties the table. A heavy combination's counts
+// become sketches in scratch ones, which every entry then merges.
 func (s *Set) expand() {
 	c := &s.combos
-	if len(c.table) == 0 {
+	if len(c.entries) == 0 {
 		return
 	}
-	table := c.table
-	c.table = nil
-	for t, e := range table {
+	entries, counts := c.entries, c.counts
+	c.base += len(entries)
+	c.table, c.entries, c.counts = nil, nil, nil
+	scratch := make([]*Sketch, s.metrics)
+	for i := range scratch {
+		scratch[i] = New(s.m)
+	}
+	e, metrics := s.newEntry(), make([]*Sketch, s.metrics)
+	for i := range entries {
+		ce := &entries[i]
+		e.Count, e.few, e.Metrics = ce.count, ce.few, nil
+		if ce.counts >= 0 {
+			e.Metrics = metrics
+			clear(metrics)
+			for m := range s.metrics {
+				if counts[int(ce.counts)+m].fill(scratch[m]) {
+					e.Metrics[m] = scratch[m]
+				}
+			}
+		}
 		s.All.merge(s.m, e)
-		eachKey([]byte(t), func(dim int, key []byte) { s.Dims[dim].Entry(key).merge(s.m, e) })
+		eachKey([]byte(ce.key), func(dim int, key []byte) { s.Dims[dim].Entry(key).merge(s.m, e) })
 	}
 }
 

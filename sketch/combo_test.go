@@ -23,7 +23,6 @@ func TestCombosSameAsDirect(t *testing.T) {
 		t.Run(fmt.Sprint(callers, " callers"), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(9, uint64(callers)))
 			viaCombos, direct := NewSet(m, 2, dims, 10), NewSet(m, 2, dims, 10)
-			var entries []*Entry
 			for range 40000 {
 				keys := [][]byte{
 					[]byte(fmt.Sprint("r", r.IntN(3))),
@@ -35,6 +34,7 @@ func TestCombosSameAsDirect(t *testing.T) {
 				}
 				v := distributions["lognormal"](r)
 				withSecond := r.IntN(3) != 0
+				bins, has := []Bin{m.Bin(v), m.Bin(v / 7)}, []bool{true, withSecond}
 				add := func(e *Entry) {
 					e.Count++
 					e.Add(m, 0, m.Bin(v))
@@ -48,10 +48,7 @@ func TestCombosSameAsDirect(t *testing.T) {
 						viaCombos.TupleKey(d, k)
 					}
 				}
-				entries = viaCombos.TupleEntries(entries[:0])
-				for _, e := range entries {
-					add(e)
-				}
+				viaCombos.AddTuple(bins, has)
 				add(direct.All)
 				for d, k := range keys {
 					if k != nil {
@@ -71,5 +68,69 @@ func TestCombosSameAsDirect(t *testing.T) {
 				t.Error("finished, the set filled through combinations encodes differently from the one filled directly")
 			}
 		})
+	}
+}
+
+// TestComboCountsCarry lowers the count a combination's bin holds before
+// it carries, and checks that the set still encodes as one filled
+// directly: no count is lost or doubled when a counter carries.
+func TestComboCountsCarry(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(v uint32) { binCountMax = v }(binCountMax)
+	binCountMax = 5
+	viaCombos, direct := NewSet(m, 1, []string{"a"}, 10), NewSet(m, 1, []string{"a"}, 10)
+	for i := range 3000 {
+		v := []float64{0, 12, 12.1, 900}[i%4]
+		bins, has := []Bin{m.Bin(v)}, []bool{true}
+		viaCombos.BeginTuple()
+		viaCombos.TupleKey(0, []byte("k"))
+		viaCombos.AddTuple(bins, has)
+		for _, e := range []*Entry{direct.All, direct.Dims[0].Entry([]byte("k"))} {
+			e.Count++
+			e.Add(m, 0, bins[0])
+		}
+	}
+	if a, b := viaCombos.AppendEncode(nil), direct.AppendEncode(nil); !bytes.Equal(a, b) {
+		t.Error("with counters carrying at 5, the set encodes differently from the one filled directly")
+	}
+	if n := viaCombos.Dims[0].Get("k").Metric(0).Count(); n != 3000 {
+		t.Errorf("key k holds %d values, want 3000", n)
+	}
+}
+
+// TestAddTupleIDs checks the ids AddTuple gives: one per combination,
+// the same for each of its records, never given again after the table
+// is expanded, and −1 past the table's bound.
+func TestAddTupleIDs(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSet(m, 1, []string{"a"}, 10)
+	add := func(key string) int {
+		s.BeginTuple()
+		s.TupleKey(0, []byte(key))
+		return s.AddTuple([]Bin{m.Bin(1)}, []bool{true})
+	}
+	if a, b, a2 := add("x"), add("y"), add("x"); a != 0 || b != 1 || a2 != 0 {
+		t.Errorf("ids x, y, x = %d, %d, %d, want 0, 1, 0", a, b, a2)
+	}
+	s.Dims[0].Len() // expands the table
+	if x := add("x"); x != 2 {
+		t.Errorf("after an expand, x has id %d, want 2 (ids are not given twice)", x)
+	}
+	for i := len(s.combos.table); i < maxCombos; i++ {
+		if id := add(fmt.Sprint("k", i)); id < 0 {
+			t.Fatalf("combination %d of %d got id %d", i, maxCombos, id)
+		}
+	}
+	if id := add("one too many"); id != -1 {
+		t.Errorf("past the table's bound the id is %d, want -1", id)
+	}
+	if n := s.Dims[0].Get("x").Count; n != 3 {
+		t.Errorf("x holds %d records, want 3", n)
 	}
 }
