@@ -170,11 +170,12 @@ type retrySample struct {
 	Requests []int64
 }
 
-// addRetry adds a request of client to the retry sample of its cell.
-func (s *minuteStats) addRetry(r *ingest.Record, client []byte, c cell, limited bool) {
+// retrySample returns the retry sample of client in cell c, starting it; nil
+// when its hash is past the cut.
+func (s *minuteStats) retrySample(client []byte, c cell) *retrySample {
 	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
 	if keyHash(s.rkey) > s.retryCut {
-		return
+		return nil
 	}
 	rs := s.Retries[string(s.rkey)]
 	if rs == nil {
@@ -182,8 +183,15 @@ func (s *minuteStats) addRetry(r *ingest.Record, client []byte, c cell, limited 
 		s.Retries[string(s.rkey)] = rs
 		if len(s.Retries) > s.retryKeys+s.retryKeys/4 {
 			s.pruneRetries(s.retryKeys)
+			return s.Retries[string(s.rkey)]
 		}
 	}
+	return rs
+}
+
+// add adds a request of the sample's caller, key and minute; limited
+// when it was answered 429.
+func (rs *retrySample) add(r *ingest.Record, limited bool) {
 	if limited {
 		ra, ok := r.Float(ingest.FRetryAfter)
 		if !ok {
@@ -268,6 +276,7 @@ func (s *minuteStats) pruneRetries(n int) {
 		delete(s.Retries, x.k)
 	}
 	s.retryCut = all[n-1].h
+	s.byCombo.Reset()
 }
 
 func timeHash(t int64) uint64 {

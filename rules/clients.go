@@ -34,6 +34,7 @@ type callers struct {
 	env     collectEnv
 	clients map[string]*callerStats
 	dropped int64
+	byCombo aggregate.ComboCache[*callerStats]
 }
 
 // callersCollector is the collector the keep-alive and token rules share.
@@ -49,11 +50,19 @@ func (s *callers) Add(r *ingest.Record, v *aggregate.Values) {
 	if client == nil {
 		return
 	}
-	c := s.clients[string(client)]
-	if c == nil {
-		s.fold()
-		c = &callerStats{Client: string(client)}
-		s.clients[c.Client] = c
+	cached, hit := s.byCombo.Get(v.Combo)
+	var c *callerStats
+	if hit {
+		c = *cached
+	} else {
+		if c = s.clients[string(client)]; c == nil {
+			s.fold()
+			c = &callerStats{Client: string(client)}
+			s.clients[c.Client] = c
+		}
+		if cached != nil {
+			*cached = c
+		}
 	}
 	c.Requests++
 	if n, ok := r.Int(ingest.FConnectionRequests); ok {
@@ -119,6 +128,7 @@ func (s *callers) Finish() {}
 func (s *callers) fold() {
 	if len(s.clients) >= s.env.limit() {
 		s.dropped += foldByCount(s.clients, s.env.top, func(c *callerStats) int64 { return c.Requests })
+		s.byCombo.Reset()
 	}
 }
 

@@ -66,6 +66,7 @@ type pathStats struct {
 	paths   map[string]*clientPath
 	dropped int64
 	key     []byte
+	byCombo aggregate.ComboCache[*clientPath]
 }
 
 // Add adds a record that has a client and a region.
@@ -74,13 +75,15 @@ func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 	if client == nil || region == nil {
 		return
 	}
-	from := r.Text(ingest.FClientRegion)
-	s.key = append(append(append(append(append(s.key[:0], client...), 0), from...), 0), region...)
-	cr := s.paths[string(s.key)]
-	if cr == nil {
-		s.fold()
-		cr = &clientPath{Client: string(client), From: string(from), Region: string(region)}
-		s.paths[string(s.key)] = cr
+	cached, ok := s.byCombo.Get(v.Combo)
+	var cr *clientPath
+	if ok {
+		cr = *cached
+	} else {
+		cr = s.path(client, r.Text(ingest.FClientRegion), region)
+		if cached != nil {
+			*cached = cr
+		}
 	}
 	cr.Count++
 	if v.Has[aggregate.NetworkTime] {
@@ -95,6 +98,18 @@ func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 		}
 		cr.RTT.Add(x / 1000)
 	}
+}
+
+// path returns the path of a caller, starting it.
+func (s *pathStats) path(client, from, region []byte) *clientPath {
+	s.key = append(append(append(append(append(s.key[:0], client...), 0), from...), 0), region...)
+	cr := s.paths[string(s.key)]
+	if cr == nil {
+		s.fold()
+		cr = &clientPath{Client: string(client), From: string(from), Region: string(region)}
+		s.paths[string(s.key)] = cr
+	}
+	return cr
 }
 
 // Merge adds another worker's paths.
@@ -121,6 +136,7 @@ func (s *pathStats) Finish() {}
 func (s *pathStats) fold() {
 	if len(s.paths) >= s.env.limit() {
 		s.dropped += foldByCount(s.paths, s.env.top, func(c *clientPath) int64 { return c.Count })
+		s.byCombo.Reset()
 	}
 }
 

@@ -122,7 +122,7 @@ type minuteStats struct {
 	// RetriesPruned is set when retry samples were dropped to bound memory.
 	RetriesPruned bool
 
-	cells              map[cell]int64
+	cells              map[cell]*int64
 	buckets            map[cell]*minuteBucket
 	cellCut, bucketCut cell // the latest cell dropped, when capped
 	cellsCapped        bool
@@ -132,12 +132,25 @@ type minuteStats struct {
 	retryCut           uint64 // retry keys hashing above it are not kept
 	retryKeys          int
 	key, rkey          []byte
+	// byCombo keeps, per combination of the records' keys, the cell and
+	// retry sample of its latest minute, when its key is its region and
+	// model: Reset whenever a cell or sample is dropped.
+	byCombo aggregate.ComboCache[minuteSlot]
+}
+
+// minuteSlot is what a record of a cell counts into: the cell's count
+// (nil when the cell is not kept) and its caller's retry sample (nil
+// when none is kept).
+type minuteSlot struct {
+	c     cell
+	n     *int64
+	retry *retrySample
 }
 
 func newMinuteStats(top int) *minuteStats {
 	return &minuteStats{
 		Retries:    map[string]*retrySample{},
-		cells:      map[cell]int64{},
+		cells:      map[cell]*int64{},
 		buckets:    map[cell]*minuteBucket{},
 		maxCells:   cellsPerTop * top,
 		maxBuckets: bucketsPerTop * top,
@@ -149,12 +162,15 @@ func newMinuteStats(top int) *minuteStats {
 // Add adds a record that has a time (aggregate.Collector).
 func (s *minuteStats) Add(r *ingest.Record, v *aggregate.Values) {
 	if r.Has(ingest.FTime) {
-		s.add(r, v.RequestTime, v.HasRequestTime)
+		s.add(r, v)
 	}
 }
 
 // Merge adds another worker's minutes (aggregate.Collector).
-func (s *minuteStats) Merge(o aggregate.Collector) { s.merge(o.(*minuteStats)) }
+func (s *minuteStats) Merge(o aggregate.Collector) {
+	s.byCombo.Reset()
+	s.merge(o.(*minuteStats))
+}
 
 // Finish bounds and sorts the minutes (aggregate.Collector).
 func (s *minuteStats) Finish() { s.finish() }
@@ -175,27 +191,67 @@ func (s *minuteStats) partly() string {
 		" were not judged, the log holding more key × minute buckets than kept (the latest are)"
 }
 
-// add adds a record that has a time.
-func (s *minuteStats) add(r *ingest.Record, rt float64, okRT bool) {
+// add adds a record that has a time. A record of the same combination
+// and minute as the one before it of its combination counts into what
+// that one found.
+func (s *minuteStats) add(r *ingest.Record, v *aggregate.Values) {
 	kind, k0, k1 := bucketKey(r)
 	s.Records[kind]++
+	minute := floorDiv(r.TimeNS, 60e9)
+	var slot *minuteSlot
+	if kind == keyRegionModel { // a key of the combination's fields
+		var hit bool
+		if slot, hit = s.byCombo.Get(v.Combo); hit && slot.c.minute == minute {
+			s.count(r, v, slot, kind, k0, k1)
+			return
+		}
+	}
 	s.key = appendKey(s.key[:0], kind, k0, k1)
-	c := cell{h: keyHash(s.key), minute: floorDiv(r.TimeNS, 60e9)}
-	status, okStatus := r.Int(ingest.FStatus)
+	found := minuteSlot{c: cell{h: keyHash(s.key), minute: minute}}
 	// The retry samples have their own bound, by hash.
 	if client := r.Text(ingest.FClient); client != nil {
-		s.addRetry(r, client, c, okStatus && status == 429)
+		found.retry = s.retrySample(client, found.c)
 	}
+	found.n = s.cell(found.c)
+	if slot != nil {
+		// A cut or prune since Get left the slot invalid: the next
+		// record looks up again.
+		*slot = found
+	}
+	s.count(r, v, &found, kind, k0, k1)
+}
+
+// cell returns the count of c, starting it; nil when c is too old to be
+// kept.
+func (s *minuteStats) cell(c cell) *int64 {
 	if s.cellsCapped && !s.cellCut.less(c) {
+		return nil
+	}
+	n := s.cells[c]
+	if n == nil {
+		n = new(int64)
+		s.cells[c] = n
+		if len(s.cells) > s.maxCells+s.maxCells/4 {
+			s.cutCells(keepLatest(s.cells, s.maxCells))
+			s.byCombo.Reset()
+		}
+	}
+	return n
+}
+
+// count counts a record into its cell, retry sample and bucket.
+func (s *minuteStats) count(r *ingest.Record, v *aggregate.Values, sl *minuteSlot, kind keyKind, k0, k1 []byte) {
+	status, okStatus := r.Int(ingest.FStatus)
+	if sl.retry != nil {
+		sl.retry.add(r, okStatus && status == 429)
+	}
+	if sl.n == nil {
 		return
 	}
-	s.cells[c]++
-	if len(s.cells) > s.maxCells+s.maxCells/4 {
-		s.cutCells(keepLatest(s.cells, s.maxCells))
-	}
+	*sl.n++
 	if okStatus && (status == 429 || isError(status)) {
-		if b := s.bucket(c, kind, k0, k1); b != nil {
-			b.add(r, status, rt, okRT)
+		if b := s.bucket(sl.c, kind, k0, k1); b != nil {
+			b.add(r, status, v.RequestTime, v.HasRequestTime)
 		}
 	}
 }
@@ -254,7 +310,11 @@ func (s *minuteStats) merge(o *minuteStats) {
 	s.cutCells(o.cellCut, o.cellsCapped)
 	s.cutBuckets(o.bucketCut, o.bucketsCapped)
 	for c, n := range o.cells {
-		s.cells[c] += n
+		if sn := s.cells[c]; sn != nil {
+			*sn += *n
+		} else {
+			s.cells[c] = n
+		}
 	}
 	for c, ob := range o.buckets {
 		if b := s.buckets[c]; b != nil {
@@ -308,7 +368,7 @@ func (s *minuteStats) finish() {
 		// A bucket whose minute's count was dropped is older than
 		// JudgedFrom: it cannot be judged.
 		if n, ok := s.cells[c]; ok {
-			b.Total = n
+			b.Total = *n
 			s.Buckets = append(s.Buckets, b)
 		}
 	}

@@ -26,7 +26,7 @@ func (s *minuteStats) AppendBinary(b []byte) []byte {
 	for _, c := range cells {
 		e.Uint(c.h)
 		e.Int(c.minute)
-		e.Uint(uint64(s.cells[c]))
+		e.Uint(uint64(*s.cells[c]))
 	}
 	buckets := sortedCells(s.buckets)
 	e.Uint(uint64(len(buckets)))
@@ -71,7 +71,7 @@ func (s *minuteStats) UnmarshalBinary(b []byte) error {
 		if _, dup := s.cells[c]; dup && d.Err() == nil {
 			d.Fail("a key × minute twice")
 		}
-		s.cells[c] = n
+		s.cells[c] = &n
 	}
 	for range d.Items(8) {
 		c := cell{h: d.Uint(), minute: d.Int()}

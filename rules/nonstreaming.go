@@ -63,9 +63,10 @@ type modelStream struct {
 // stream setting, the first-token and request times; at most twice
 // --top of them between folds, the lightest dropped.
 type modelStreams struct {
-	env    collectEnv
-	models map[string]*modelStream
-	key    []byte
+	env     collectEnv
+	models  map[string]*modelStream
+	key     []byte
+	byCombo aggregate.ComboCache[*modelStream]
 }
 
 // Add adds a record that has a model and a stream setting.
@@ -75,12 +76,15 @@ func (s *modelStreams) Add(r *ingest.Record, v *aggregate.Values) {
 	if !ok || model == nil {
 		return
 	}
-	s.key = append(append(s.key[:0], model...), 0, boolByte(stream))
-	ms := s.models[string(s.key)]
-	if ms == nil {
-		s.fold()
-		ms = &modelStream{Model: string(model), Stream: stream, TTFT: sketch.New(s.env.m), RT: sketch.New(s.env.m)}
-		s.models[string(s.key)] = ms
+	cached, hit := s.byCombo.Get(v.Combo)
+	var ms *modelStream
+	if hit {
+		ms = *cached
+	} else {
+		ms = s.model(model, stream)
+		if cached != nil {
+			*cached = ms
+		}
 	}
 	ms.Count++
 	if v.Has[aggregate.TTFT] {
@@ -89,6 +93,18 @@ func (s *modelStreams) Add(r *ingest.Record, v *aggregate.Values) {
 	if v.Has[aggregate.RequestTime] {
 		ms.RT.AddBin(v.Bins[aggregate.RequestTime])
 	}
+}
+
+// model returns the times of a model and stream setting, starting them.
+func (s *modelStreams) model(model []byte, stream bool) *modelStream {
+	s.key = append(append(s.key[:0], model...), 0, boolByte(stream))
+	ms := s.models[string(s.key)]
+	if ms == nil {
+		s.fold()
+		ms = &modelStream{Model: string(model), Stream: stream, TTFT: sketch.New(s.env.m), RT: sketch.New(s.env.m)}
+		s.models[string(s.key)] = ms
+	}
+	return ms
 }
 
 // Merge adds another worker's models.
@@ -113,6 +129,7 @@ func (s *modelStreams) Finish() {}
 func (s *modelStreams) fold() {
 	if len(s.models) >= s.env.limit() {
 		foldByCount(s.models, s.env.top, func(m *modelStream) int64 { return m.Count })
+		s.byCombo.Reset()
 	}
 }
 
