@@ -10,6 +10,7 @@ import (
 	"math/bits"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"loganalyze/ingest"
 	"loganalyze/sketch"
@@ -278,9 +279,19 @@ func floorDiv(a, b int64) int64 {
 
 // Merge adds o into a.
 func (a *Accumulator) Merge(o *Accumulator) {
+	a.Set.Merge(o.Set)
+	for i, c := range a.Collectors {
+		if c != nil {
+			c.Merge(o.Collectors[i])
+		}
+	}
+	a.mergeRest(o)
+}
+
+// mergeRest adds what of o is neither the set nor a collector into a.
+func (a *Accumulator) mergeRest(o *Accumulator) {
 	a.Records += o.Records
 	a.Skipped += o.Skipped
-	a.Set.Merge(o.Set)
 	if o.HasTime {
 		a.HasTime = true
 		a.MinTime = min(a.MinTime, o.MinTime)
@@ -294,26 +305,36 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	for i := range a.Present {
 		a.Present[i] += o.Present[i]
 	}
-	for i, c := range a.Collectors {
-		if c != nil {
-			c.Merge(o.Collectors[i])
-		}
-	}
 	a.mergeHours(o)
 }
 
-// MergeAll merges accumulators into the first and finishes it.
+// MergeAll merges accumulators into the first and finishes it. The set,
+// each collector and the rest share nothing, so each is merged and
+// finished on its own goroutine: the workers' tail is not one core's.
 func MergeAll(accs []*Accumulator) *Accumulator {
 	a := accs[0]
-	for _, o := range accs[1:] {
-		a.Merge(o)
-	}
-	a.Set.Finish()
-	for _, c := range a.Collectors {
-		if c != nil {
-			c.Finish()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for _, o := range accs[1:] {
+			a.Set.Merge(o.Set)
 		}
+		a.Set.Finish()
+	})
+	for i, c := range a.Collectors {
+		if c == nil {
+			continue
+		}
+		wg.Go(func() {
+			for _, o := range accs[1:] {
+				c.Merge(o.Collectors[i])
+			}
+			c.Finish()
+		})
+	}
+	for _, o := range accs[1:] {
+		a.mergeRest(o)
 	}
 	a.finishHours()
+	wg.Wait()
 	return a
 }
