@@ -9,7 +9,8 @@ type scanner struct {
 }
 
 func (s *scanner) ws() {
-	for s.i < len(s.b) {
+	// One comparison for the common case, a byte that is not a space.
+	for s.i < len(s.b) && s.b[s.i] <= ' ' {
 		switch s.b[s.i] {
 		case ' ', '\t', '\r', '\n':
 			s.i++
