@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"loganalyze/aggregate"
 	"loganalyze/sketch"
@@ -93,15 +96,37 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// foldByCount keeps the n heaviest entries of m (ties by key) and returns
-// how many it dropped.
+// foldByCount keeps the n heaviest entries of m and returns how many it
+// dropped. Ties go to the key of smaller hash (keyHash), then to the
+// smaller key: a fixed order like the keys', but one that compares two
+// integers where a fold of many one-record keys (an IP per request)
+// would compare thousands of strings, a thousand times over.
 func foldByCount[V any](m map[string]V, n int, count func(V) int64) int64 {
-	keys := sortedKeys(m)
-	sort.SliceStable(keys, func(i, j int) bool { return count(m[keys[i]]) > count(m[keys[j]]) })
-	for _, k := range keys[n:] {
-		delete(m, k)
+	if len(m) <= n {
+		return 0
 	}
-	return int64(len(keys) - n)
+	type kc struct {
+		k    string
+		c    int64
+		hash uint64
+	}
+	all := make([]kc, 0, len(m))
+	for k, v := range m {
+		all = append(all, kc{k, count(v), keyHash(k)})
+	}
+	slices.SortFunc(all, func(a, b kc) int {
+		if a.c != b.c {
+			return cmp.Compare(b.c, a.c)
+		}
+		if a.hash != b.hash {
+			return cmp.Compare(a.hash, b.hash)
+		}
+		return strings.Compare(a.k, b.k)
+	})
+	for _, x := range all[n:] {
+		delete(m, x.k)
+	}
+	return int64(len(all) - n)
 }
 
 // mergeSketch adds b into a, making a when it is nil and b is not.
