@@ -66,6 +66,11 @@ type Options struct {
 	// TokenURI matches the paths of token-endpoint calls, a class of the
 	// breakdown; nil: none is.
 	TokenURI *regexp.Regexp
+	// Admission, when set, is shared by the sets of every accumulator
+	// made with these options (sketch.Admission): the workers of one
+	// input track the limit of keys per dimension between them, not each.
+	// The hours' sets do not share it.
+	Admission *sketch.Admission
 }
 
 // Accumulator is one worker's aggregate. It implements ingest.Sink.
@@ -115,6 +120,9 @@ func New(opts Options) *Accumulator {
 		Status:  map[int]int64{},
 		MinTime: math.MaxInt64,
 		MaxTime: math.MinInt64,
+	}
+	if opts.Admission != nil {
+		a.Set.Share(opts.Admission)
 	}
 	if opts.Collectors != nil {
 		a.Collectors = opts.Collectors()

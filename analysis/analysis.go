@@ -162,7 +162,7 @@ func rulesOf(cfg Config) *rules.Config {
 // aggregateOptions are the accumulators' options of the window; the
 // baseline's drop the bounds. Only the window's gather the rules' data.
 func aggregateOptions(cfg Config, m *sketch.Mapping, rcfg *rules.Config) aggregate.Options {
-	opts := aggregate.Options{Mapping: m, Top: cfg.Top, TokenURI: rcfg.TokenURI}
+	opts := aggregate.Options{Mapping: m, Top: cfg.Top, TokenURI: rcfg.TokenURI, Admission: sketch.NewAdmission(aggregate.NumDims)}
 	if cfg.Since != nil {
 		opts.Since, opts.HasSince = cfg.Since.UnixNano(), true
 	}

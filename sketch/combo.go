@@ -104,6 +104,9 @@ func (s *Set) AddTuple(bins []Bin, has []bool) int {
 	e.count++
 	if e.counts < 0 {
 		if len(e.few)+len(bins) <= fewMax {
+			if e.few == nil {
+				e.few = make([]fewValue, 0, len(bins))
+			}
 			for m, b := range bins {
 				if has[m] {
 					e.few = append(e.few, fewValue{v: b.v, index: int32(b.index), metric: uint8(m), zero: b.zero})

@@ -46,7 +46,9 @@ func (e *Entry) Add(m *Mapping, i int, b Bin) {
 	if e.Metrics == nil {
 		if len(e.few) < fewMax {
 			if e.few == nil {
-				e.few = make([]fewValue, 0, 4)
+				// A record has a value of most metrics: room for one
+				// record's, not the growth steps to it.
+				e.few = make([]fewValue, 0, e.shape.metrics)
 			}
 			e.few = append(e.few, fewValue{v: b.v, index: int32(b.index), metric: uint8(i), zero: b.zero})
 			return
@@ -127,6 +129,9 @@ type Dim struct {
 	// folded is an estimate.
 	sampled uint8
 	set     *Set
+	// shared, when set, is the level this dimension shares with the
+	// sets of the other workers (Admission).
+	shared *admissionDim
 }
 
 // Other returns the entry that keys beyond the cap were folded into, or
@@ -163,11 +168,33 @@ func (d *Dim) Entry(key []byte) *Entry {
 		return e
 	}
 	h := keyHash(key)
+	if d.shared != nil {
+		return d.sharedEntry(key, h)
+	}
 	if !admitted(h, d.level) {
 		return d.otherEntry()
 	}
 	for len(d.keys) >= d.set.limit() && d.level < maxLevel {
 		d.thin(d.level + 1)
+		if !admitted(h, d.level) {
+			return d.otherEntry()
+		}
+	}
+	e := d.set.newEntry()
+	d.keys[string(key)] = e
+	return e
+}
+
+// sharedEntry is Entry for a key d does not track yet when d shares its
+// level: the key is tracked when the shared level, after counting it,
+// still admits it.
+func (d *Dim) sharedEntry(key []byte, h uint64) *Entry {
+	d.sync()
+	if !admitted(h, d.level) {
+		return d.otherEntry()
+	}
+	if lv := d.shared.admit(h, d.set.limit()); lv > d.level {
+		d.thin(lv)
 		if !admitted(h, d.level) {
 			return d.otherEntry()
 		}
@@ -254,11 +281,12 @@ func (d *Dim) Sorted() []KeyEntry {
 // Other, counting the folded keys: exactly at level 0, else estimated
 // from the share of keys tracked. Every entry left becomes sketches.
 func (d *Dim) finish(top int) {
+	d.sync()
 	n := int64(len(d.keys))
 	kept := min(n, int64(top))
 	d.folded += n<<d.level - kept
 	d.sampled = max(d.sampled, d.level)
-	d.level = 0
+	d.level, d.shared = 0, nil // finished: the level is its own again
 	if n > kept {
 		for _, ke := range d.Sorted()[kept:] {
 			d.otherEntry().merge(d.set.m, ke.Entry)
@@ -276,6 +304,8 @@ func (d *Dim) finish(top int) {
 // merge adds o's keys and folded keys into d.
 func (d *Dim) merge(o *Dim) {
 	m := d.set.m
+	d.sync()
+	o.sync()
 	if o.level > d.level {
 		d.thin(o.level)
 	}

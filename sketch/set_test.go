@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"sync"
 	"testing"
 )
 
@@ -16,11 +17,17 @@ type splitRecord struct {
 }
 
 // fillParts adds recs to parts sets, record i to part of(i), merges
-// them in the given order and finishes the result.
-func fillParts(m *Mapping, top int, recs []splitRecord, parts int, of func(i int) int, order []int) *Set {
+// them in the given order and finishes the result. With shared, the
+// parts share one Admission; tracked is then how many distinct keys
+// they tracked together before the merge.
+func fillParts(m *Mapping, top int, recs []splitRecord, parts int, of func(i int) int, order []int, shared bool) (out *Set, tracked int) {
 	sets := make([]*Set, parts)
+	adm := NewAdmission(1)
 	for i := range sets {
 		sets[i] = NewSet(m, 1, []string{"k"}, top)
+		if shared {
+			sets[i].Share(adm)
+		}
 	}
 	for i, r := range recs {
 		s := sets[of(i)]
@@ -30,12 +37,20 @@ func fillParts(m *Mapping, top int, recs []splitRecord, parts int, of func(i int
 			e.Add(m, 0, b)
 		}
 	}
-	out := NewSet(m, 1, []string{"k"}, top)
+	distinct := map[string]bool{}
+	for _, s := range sets {
+		s.Dims[0].sync()
+		for k := range s.Dims[0].keys {
+			distinct[k] = true
+		}
+	}
+	tracked = len(distinct)
+	out = NewSet(m, 1, []string{"k"}, top)
 	for _, p := range order {
 		out.Merge(sets[p])
 	}
 	out.Finish()
-	return out
+	return out, tracked
 }
 
 // TestSetIndependentOfSplit splits the same records between sets in
@@ -81,14 +96,20 @@ func TestSetIndependentOfSplit(t *testing.T) {
 				{"random 5", 5, func(i int) int { return perm[i] % 5 }, []int{0, 1, 2, 3, 4}},
 			}
 			var want []byte
+			limit := NewSet(m, 1, []string{"k"}, top).limit()
 			for _, sp := range splits {
-				s := fillParts(m, top, recs, sp.parts, sp.of, sp.order)
-				got := s.AppendEncode(nil)
-				if want == nil {
-					want = got
-					checkOwn(t, m, s, own, top)
-				} else if !bytes.Equal(got, want) {
-					t.Errorf("split %q: the finished set differs from the unsplit one", sp.name)
+				for _, shared := range []bool{false, true} {
+					s, tracked := fillParts(m, top, recs, sp.parts, sp.of, sp.order, shared)
+					got := s.AppendEncode(nil)
+					if want == nil {
+						want = got
+						checkOwn(t, m, s, own, top)
+					} else if !bytes.Equal(got, want) {
+						t.Errorf("split %q, shared %v: the finished set differs from the unsplit one", sp.name, shared)
+					}
+					if shared && tracked > limit {
+						t.Errorf("split %q: sharing the admission, the parts tracked %d distinct keys, over the limit of %d", sp.name, tracked, limit)
+					}
 				}
 			}
 		})
@@ -148,5 +169,63 @@ func checkOwn(t *testing.T, m *Mapping, s *Set, own map[string][]float64, top in
 	}
 	if d.KeyShare() >= 1 {
 		t.Errorf("key share %g with %d keys over a limit of %d", d.KeyShare(), len(own), s.limit())
+	}
+}
+
+// TestSharedAdmissionConcurrent fills four sets sharing an admission
+// from four goroutines, as the workers do, with an IP per record and a
+// few heavy keys: merged, they must encode as one set filled with every
+// record, and have tracked no more distinct keys than the limit.
+func TestSharedAdmissionConcurrent(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const top, n, parts = 4, 20000, 4
+	r := rand.New(rand.NewPCG(11, 12))
+	recs := make([]splitRecord, n)
+	for i := range recs {
+		key := fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255)
+		if i%3 == 0 {
+			key = fmt.Sprint("heavy", i%7)
+		}
+		recs[i] = splitRecord{key, distributions["lognormal"](r)}
+	}
+	want, _ := fillParts(m, top, recs, 1, func(int) int { return 0 }, []int{0}, false)
+	adm := NewAdmission(1)
+	sets := make([]*Set, parts)
+	var wg sync.WaitGroup
+	for p := range sets {
+		sets[p] = NewSet(m, 1, []string{"k"}, top)
+		sets[p].Share(adm)
+		wg.Go(func() {
+			s := sets[p]
+			for i := p; i < n; i += parts {
+				b := m.Bin(recs[i].v)
+				for _, e := range []*Entry{s.All, s.Dims[0].Entry([]byte(recs[i].key))} {
+					e.Count++
+					e.Add(m, 0, b)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	distinct := map[string]bool{}
+	for _, s := range sets {
+		s.Dims[0].sync()
+		for k := range s.Dims[0].keys {
+			distinct[k] = true
+		}
+	}
+	if limit := sets[0].limit(); len(distinct) > limit {
+		t.Errorf("the sets tracked %d distinct keys, over the limit of %d", len(distinct), limit)
+	}
+	got := NewSet(m, 1, []string{"k"}, top)
+	for _, s := range sets {
+		got.Merge(s)
+	}
+	got.Finish()
+	if !bytes.Equal(got.AppendEncode(nil), want.AppendEncode(nil)) {
+		t.Error("filled concurrently with a shared admission, the merged set differs from one set filled with every record")
 	}
 }
