@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -57,6 +58,16 @@ type clientPath struct {
 	Count                int64
 	Network              *sketch.Sketch // request_time − upstream_response_time, ms
 	RTT                  *sketch.Sketch // tcpinfo_rtt, ms
+	// net and rtt gather the values Add adds, listed while there are
+	// few (a caller of one request costs no sketch); settle moves them
+	// into Network and RTT.
+	net, rtt sketch.Light
+}
+
+// settle moves the values gathered into Network and RTT.
+func (p *clientPath) settle(m *sketch.Mapping) {
+	p.Network = p.net.MergeInto(m, p.Network)
+	p.RTT = p.rtt.MergeInto(m, p.RTT)
 }
 
 // pathStats is cross_region's collector: the paths of the callers, at
@@ -87,16 +98,10 @@ func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 	}
 	cr.Count++
 	if v.Has[aggregate.NetworkTime] {
-		if cr.Network == nil {
-			cr.Network = sketch.New(s.env.m)
-		}
-		cr.Network.AddBin(v.Bins[aggregate.NetworkTime])
+		cr.net.AddBin(s.env.m, v.Bins[aggregate.NetworkTime])
 	}
-	if x, ok := r.Float(ingest.FTCPInfoRTT); ok {
-		if cr.RTT == nil {
-			cr.RTT = sketch.New(s.env.m)
-		}
-		cr.RTT.Add(x / 1000)
+	if x, ok := r.Float(ingest.FTCPInfoRTT); ok && !math.IsNaN(x) {
+		cr.rtt.AddBin(s.env.m, s.env.m.Bin(x/1000))
 	}
 }
 
@@ -115,6 +120,9 @@ func (s *pathStats) path(client, from, region []byte) *clientPath {
 // Merge adds another worker's paths.
 func (s *pathStats) Merge(oc aggregate.Collector) {
 	o := oc.(*pathStats)
+	s.byCombo.Reset()
+	s.settle()
+	o.settle()
 	for _, k := range sortedKeys(o.paths) {
 		ocr := o.paths[k]
 		cr := s.paths[k]
@@ -130,8 +138,15 @@ func (s *pathStats) Merge(oc aggregate.Collector) {
 	s.dropped += o.dropped
 }
 
-// Finish does nothing: the map is bounded as it grows.
-func (s *pathStats) Finish() {}
+// Finish settles every path's values: the map is bounded as it grows.
+func (s *pathStats) Finish() { s.settle() }
+
+// settle moves every path's values gathered into its sketches.
+func (s *pathStats) settle() {
+	for _, p := range s.paths {
+		p.settle(s.env.m)
+	}
+}
 
 func (s *pathStats) fold() {
 	if len(s.paths) >= s.env.limit() {
@@ -331,6 +346,7 @@ func sortedRegions(m map[string][]*clientPath) []string {
 
 // AppendBinary appends the paths, for an hour file.
 func (s *pathStats) AppendBinary(b []byte) []byte {
+	s.settle()
 	e := &encoder{B: b}
 	e.Uint(uint64(s.dropped))
 	encodeMap(e, s.paths, func(_ string, p *clientPath) {

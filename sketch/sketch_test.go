@@ -1,6 +1,7 @@
 package sketch
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -252,5 +253,45 @@ func TestWithout(t *testing.T) {
 	}
 	if s := New(m).Without(NewCounts(m)); s.Count() != 0 || s.Quantile(0.99) != 0 || s.Mean() != 0 {
 		t.Errorf("empty without empty: count %d", s.Count())
+	}
+}
+
+// TestLightSameAsSketch adds the same values to a Light and to a Sketch,
+// below and past the listed bins, and merges the Light into nothing and
+// into a sketch holding values already: each result encodes as the
+// sketch the values were added to.
+func TestLightSameAsSketch(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{0, 1, lightMax, lightMax + 1, 500} {
+		var l Light
+		direct, base := New(m), New(m)
+		base.Add(3)
+		withBase := New(m)
+		withBase.Add(3)
+		for i := range n {
+			v := distributions["lognormal"](r)
+			if i%7 == 0 {
+				v = 0
+			}
+			l.AddBin(m, m.Bin(v))
+			direct.Add(v)
+			withBase.Add(v)
+		}
+		l2 := l
+		got := l.MergeInto(m, nil)
+		if n == 0 {
+			if got != nil {
+				t.Errorf("an empty Light merged into nothing gave a sketch of %d values", got.Count())
+			}
+		} else if !bytes.Equal(got.AppendEncode(nil), direct.AppendEncode(nil)) {
+			t.Errorf("%d values: the Light's sketch differs from the values'", n)
+		}
+		if got := l2.MergeInto(m, base); !bytes.Equal(got.AppendEncode(nil), withBase.AppendEncode(nil)) {
+			t.Errorf("%d values merged into a sketch of one: differs from the sketch of all", n)
+		}
 	}
 }
