@@ -177,7 +177,7 @@ func aggregateOptions(cfg Config, m *sketch.Mapping, rcfg *rules.Config) aggrega
 func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState bool) (*aggregate.Accumulator, *ingest.Result, error) {
 	opts := aggregateOptions(cfg, m, rcfg)
 	opts.Hourly = withState || len(cfg.Baseline) > 0
-	opts.Collectors = rcfg.Collectors(m, cfg.Top, withState)
+	opts.Collectors = rcfg.SharedCollectors(m, cfg.Top, withState)
 	opts.HourCollectors = rcfg.Collectors(m, cfg.Top, false)
 	accs, read, err := ingest.Run(cfg.Paths, cfg.Ingest, func() *aggregate.Accumulator { return aggregate.New(opts) })
 	if err != nil {

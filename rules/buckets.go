@@ -20,6 +20,9 @@ const (
 	maxBucketUpstreams = 16
 )
 
+// retryKeysFor is how many retry samples are kept at --top top.
+func retryKeysFor(top int) int { return max(minRetryKeys, 64*top) }
+
 // minuteBucket is one minute of one key that had a 429 or an error response:
 // the counts the storm and burst rules need, and the splits their
 // evidence shows.
@@ -174,8 +177,12 @@ type retrySample struct {
 // when its hash is past the cut.
 func (s *minuteStats) retrySample(client []byte, c cell) *retrySample {
 	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
-	if keyHash(s.rkey) > s.retryCut {
+	h := keyHash(s.rkey)
+	if h > s.retryCut {
 		return nil
+	}
+	if s.share != nil {
+		return s.sharedRetrySample(client, c, h)
 	}
 	rs := s.Retries[string(s.rkey)]
 	if rs == nil {
@@ -185,6 +192,29 @@ func (s *minuteStats) retrySample(client []byte, c cell) *retrySample {
 			s.pruneRetries(s.retryKeys)
 			return s.Retries[string(s.rkey)]
 		}
+	}
+	return rs
+}
+
+// sharedRetrySample is retrySample when the workers share the bound:
+// a key is started when the share admits it, and the samples above the
+// shared cut are dropped whenever the map has doubled since they last
+// were.
+func (s *minuteStats) sharedRetrySample(client []byte, c cell, h uint64) *retrySample {
+	if h > s.share.cut.Load() {
+		return nil
+	}
+	if rs := s.Retries[string(s.rkey)]; rs != nil {
+		return rs
+	}
+	if !s.share.admit(h) {
+		return nil
+	}
+	rs := &retrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
+	s.Retries[string(s.rkey)] = rs
+	if len(s.Retries) > s.nextPrune {
+		s.dropRetriesAbove(s.share.cut.Load())
+		s.nextPrune = max(s.share.minPrune(), 2*len(s.Retries))
 	}
 	return rs
 }
@@ -210,6 +240,8 @@ func (rs *retrySample) add(r *ingest.Record, limited bool) {
 
 // mergeRetries adds o's retry samples into s.
 func (s *minuteStats) mergeRetries(o *minuteStats) {
+	s.syncShare()
+	o.syncShare()
 	s.retryCut = min(s.retryCut, o.retryCut)
 	for _, k := range sortedKeys(o.Retries) {
 		if keyHash(k) > s.retryCut {
@@ -242,6 +274,7 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 
 // finishRetries bounds the retry samples to their cap and sorts them.
 func (s *minuteStats) finishRetries() {
+	s.syncShare()
 	s.pruneRetries(s.retryKeys)
 	s.RetriesPruned = s.retryCut != ^uint64(0)
 	for _, rs := range s.Retries {

@@ -19,6 +19,16 @@ type collectEnv struct {
 	cfg *Config
 	// history is set when the run compares with earlier hours.
 	history bool
+	// shared, when set, is what the collectors of the workers of one
+	// input share (SharedCollectors).
+	shared *sharedBounds
+}
+
+// sharedBounds are the bounds the collectors of one input's workers
+// keep between them: those whose result does not depend on the split,
+// shared or not.
+type sharedBounds struct {
+	retries *retryShare
 }
 
 // limit is how many keys a collector's map holds before it is folded to
@@ -67,11 +77,28 @@ func (c *Config) CollectorNames() []string {
 // accumulator tells token-endpoint calls once for the breakdown and the
 // token rule.
 func (c *Config) Collectors(m *sketch.Mapping, top int, withHistory bool) func() []aggregate.Collector {
+	return c.collectors(m, top, withHistory, false)
+}
+
+// SharedCollectors is Collectors for the workers of one input: their
+// collectors share the bounds that stay exact when shared (the storm
+// rule's retry samples keep the smallest hashes of all the workers'
+// keys, not each worker its own), so that they hold about the bound
+// between them. The hours' collectors, each of its own hour, must not
+// share: give them Collectors.
+func (c *Config) SharedCollectors(m *sketch.Mapping, top int, withHistory bool) func() []aggregate.Collector {
+	return c.collectors(m, top, withHistory, true)
+}
+
+func (c *Config) collectors(m *sketch.Mapping, top int, withHistory, shared bool) func() []aggregate.Collector {
 	if top < 1 {
 		top = 1000
 	}
 	_, _, makers, used := c.slots()
 	env := collectEnv{m: m, top: top, cfg: c, history: withHistory}
+	if shared {
+		env.shared = &sharedBounds{retries: newRetryShare(retryKeysFor(top))}
+	}
 	return func() []aggregate.Collector {
 		out := make([]aggregate.Collector, len(makers))
 		for i, mk := range makers {

@@ -131,7 +131,12 @@ type minuteStats struct {
 	maxBuckets         int
 	retryCut           uint64 // retry keys hashing above it are not kept
 	retryKeys          int
-	key, rkey          []byte
+	// share, when set, is the bound of the retry samples shared with
+	// the other workers of the input; nextPrune is the number of
+	// samples at which the next drop above its cut is due.
+	share     *retryShare
+	nextPrune int
+	key, rkey []byte
 	// byCombo keeps, per combination of the records' keys, the cell and
 	// retry sample of its latest minute, when its key is its region and
 	// model: Reset whenever a cell or sample is dropped.
@@ -155,7 +160,7 @@ func newMinuteStats(top int) *minuteStats {
 		maxCells:   cellsPerTop * top,
 		maxBuckets: bucketsPerTop * top,
 		retryCut:   ^uint64(0),
-		retryKeys:  max(minRetryKeys, 64*top),
+		retryKeys:  retryKeysFor(top),
 	}
 }
 
@@ -177,7 +182,13 @@ func (s *minuteStats) Finish() { s.finish() }
 
 // minutesCollector is the collector the storm and burst rules share.
 func minutesCollector() (string, func(collectEnv) aggregate.Collector) {
-	return "minutes", func(e collectEnv) aggregate.Collector { return newMinuteStats(e.top) }
+	return "minutes", func(e collectEnv) aggregate.Collector {
+		s := newMinuteStats(e.top)
+		if e.shared != nil {
+			s.share, s.nextPrune = e.shared.retries, e.shared.retries.minPrune()
+		}
+		return s
+	}
 }
 
 // partly says what part of the input the storm and burst rules could not

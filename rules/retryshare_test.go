@@ -1,0 +1,88 @@
+package rules
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"testing"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+)
+
+// TestRetryShareSameAsAlone feeds the same records, 9,000 callers over
+// 20 minutes with a 429 now and then, to one minutes collector alone
+// and to three that share the retry bound (round robin, so that each
+// caller's records go to one of them, as an IP per request does), with
+// a bound of 500 samples: merged and finished, the shared ones must
+// keep the same samples with the same times, and the workers must have
+// held at most twice the bound between them (alone, each holds up to
+// 1.25 times it).
+func TestRetryShareSameAsAlone(t *testing.T) {
+	const bound, workers, n = 500, 3, 30000
+	alone := newMinuteStats(1)
+	alone.retryKeys = bound
+	share := newRetryShare(bound)
+	parts := make([]*minuteStats, workers)
+	for i := range parts {
+		parts[i] = newMinuteStats(1)
+		parts[i].retryKeys, parts[i].share, parts[i].nextPrune = bound, share, share.minPrune()
+	}
+	var r ingest.Record
+	v := aggregate.Values{Combo: -1}
+	held := 0
+	for i := range n {
+		r.Reset()
+		r.SetTime(t0.Add(time.Duration(i) * 40 * time.Millisecond).UnixNano())
+		r.SetText(ingest.FRegion, []byte("ap-x"))
+		r.SetText(ingest.FModel, []byte("m"))
+		r.SetText(ingest.FClient, []byte(fmt.Sprint("c", i%9000)))
+		status := 200.0
+		if i%11 == 0 {
+			status = 429
+			r.SetFloat(ingest.FRetryAfter, 2)
+		}
+		r.SetFloat(ingest.FStatus, status)
+		alone.Add(&r, &v)
+		parts[i%workers].Add(&r, &v)
+		if i%1000 == 999 {
+			h := 0
+			for _, p := range parts {
+				h += len(p.Retries)
+			}
+			held = max(held, h)
+		}
+	}
+	if held > 2*bound {
+		t.Errorf("the sharing workers held up to %d samples, want at most %d", held, 2*bound)
+	}
+	for _, p := range parts[1:] {
+		parts[0].Merge(p)
+	}
+	parts[0].Finish()
+	alone.Finish()
+	if !alone.RetriesPruned || len(alone.Retries) != bound {
+		t.Fatalf("alone: %d samples, pruned %v: the bound was not reached", len(alone.Retries), alone.RetriesPruned)
+	}
+	got := parts[0]
+	if got.retryCut != alone.retryCut || got.RetriesPruned != alone.RetriesPruned {
+		t.Errorf("cut %x, pruned %v; alone %x, %v", got.retryCut, got.RetriesPruned, alone.retryCut, alone.RetriesPruned)
+	}
+	keys := func(s *minuteStats) []string {
+		k := make([]string, 0, len(s.Retries))
+		for x := range s.Retries {
+			k = append(k, x)
+		}
+		sort.Strings(k)
+		return k
+	}
+	if a, b := keys(got), keys(alone); !reflect.DeepEqual(a, b) {
+		t.Fatalf("shared: %d samples, alone %d, not the same keys", len(a), len(b))
+	}
+	for k, rs := range alone.Retries {
+		if !reflect.DeepEqual(got.Retries[k], rs) {
+			t.Errorf("sample %q: shared %+v, alone %+v", k, got.Retries[k], rs)
+		}
+	}
+}
