@@ -17,6 +17,7 @@ import (
 
 	"loganalyze/analysis"
 	"loganalyze/ingest"
+	"loganalyze/internal/memlimit"
 	"loganalyze/internal/progress"
 	"loganalyze/internal/version"
 	"loganalyze/report"
@@ -39,7 +40,10 @@ const (
 var examples string
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now))
+	stop := memlimit.Start(memlimit.DefaultBudget)
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now)
+	stop()
+	os.Exit(code)
 }
 
 // usageError is a bad command line: exit 2.
