@@ -235,7 +235,7 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 		a.HasTime = true
 		a.MinTime = min(a.MinTime, t)
 		a.MaxTime = max(a.MaxTime, t)
-		a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion))
+		a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion), v.Combo)
 	}
 }
 

@@ -71,12 +71,25 @@ type Timeline struct {
 	buckets    map[int64]*TimeBucket
 	regions    map[string]map[int64]*sketch.Sketch // region → bucket start → request_time
 	regionCut  uint64                              // a region hashing above it gets no series
+	// last is the bucket the latest record went to, and byCombo the
+	// region sketch of each combination's latest bucket: records come
+	// in about time order, so most find theirs without a look-up. A
+	// widening or a dropped region resets both.
+	last    *TimeBucket
+	byCombo ComboCache[regionSlot]
+}
+
+// regionSlot is the region sketch a combination's records of the bucket
+// from start go to; nil when its region has no series.
+type regionSlot struct {
+	start int64
+	sk    *sketch.Sketch
 }
 
 // add adds one record at Unix nanoseconds t: its status when known
 // (status 0 is none) and, when hasRT, its request_time bin and region (nil
 // when absent).
-func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt sketch.Bin, region []byte) {
+func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt sketch.Bin, region []byte, combo int) {
 	sec := floorDiv(t, 1e9)
 	if tl.Width == 0 {
 		tl.Width, tl.minS, tl.maxS = TimelineWidths[0], sec, sec
@@ -91,10 +104,13 @@ func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt
 		}
 	}
 	start := floorDiv(sec, tl.Width) * tl.Width
-	b := tl.buckets[start]
-	if b == nil {
-		b = &TimeBucket{Start: start}
-		tl.buckets[start] = b
+	b := tl.last
+	if b == nil || b.Start != start {
+		if b = tl.buckets[start]; b == nil {
+			b = &TimeBucket{Start: start}
+			tl.buckets[start] = b
+		}
+		tl.last = b
 	}
 	b.Requests++
 	switch {
@@ -113,10 +129,30 @@ func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt
 	if region == nil {
 		return
 	}
+	slot, hit := tl.byCombo.Get(combo)
+	if hit && slot.start == start {
+		if slot.sk != nil {
+			slot.sk.AddBin(rt)
+		}
+		return
+	}
+	sk := tl.regionSketch(m, region, start)
+	if slot != nil {
+		// A region dropped since Get left the slot invalid.
+		*slot = regionSlot{start, sk}
+	}
+	if sk != nil {
+		sk.AddBin(rt)
+	}
+}
+
+// regionSketch returns region's sketch of the bucket from start,
+// starting it; nil when the region has no series.
+func (tl *Timeline) regionSketch(m *sketch.Mapping, region []byte, start int64) *sketch.Sketch {
 	s := tl.regions[string(region)]
 	if s == nil {
 		if s = tl.newRegion(string(region)); s == nil {
-			return
+			return nil
 		}
 	}
 	sk := s[start]
@@ -124,7 +160,7 @@ func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt
 		sk = sketch.New(m)
 		s[start] = sk
 	}
-	sk.AddBin(rt)
+	return sk
 }
 
 // newRegion starts the series of a region, unless the region's hash is
@@ -151,11 +187,14 @@ func (tl *Timeline) boundRegions() {
 		}
 		delete(tl.regions, worst)
 		tl.regionCut = wh - 1
+		tl.byCombo.Reset()
 	}
 }
 
 // widen re-buckets the time line to width w, a multiple of its width.
 func (tl *Timeline) widen(w int64) {
+	tl.last = nil
+	tl.byCombo.Reset()
 	nb := make(map[int64]*TimeBucket, len(tl.buckets))
 	for _, start := range sortedStarts(tl.buckets) {
 		b := tl.buckets[start]
@@ -193,6 +232,8 @@ func (tl *Timeline) merge(o *Timeline) {
 	if o.Width == 0 {
 		return
 	}
+	// What either cached is of its own records' combinations.
+	defer func() { tl.last, tl.byCombo = nil, ComboCache[regionSlot]{} }()
 	if tl.Width == 0 {
 		*tl = *o
 		return

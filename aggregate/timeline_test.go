@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"loganalyze/sketch"
 )
@@ -40,7 +42,10 @@ func fill(t *testing.T, m *sketch.Mapping, pts []tlPoint) *Timeline {
 	t.Helper()
 	tl := &Timeline{}
 	for _, p := range pts {
-		tl.add(m, p.t, p.status, true, m.Bin(p.v), []byte(p.region))
+		// The region's number stands for the combination's id, which
+		// determines the region, so that the region cache is used.
+		combo, _ := strconv.Atoi(p.region[1:])
+		tl.add(m, p.t, p.status, true, m.Bin(p.v), []byte(p.region), combo)
 	}
 	return tl
 }
@@ -253,13 +258,46 @@ func TestTimelineBoundsRegions(t *testing.T) {
 	for i := range 100 {
 		r := "region-" + strconv.Itoa(i)
 		regions = append(regions, r)
-		tl.add(m, tlBase+int64(i)*1e9, 200, true, m.Bin(10), []byte(r))
+		tl.add(m, tlBase+int64(i)*1e9, 200, true, m.Bin(10), []byte(r), i)
 	}
-	tl.add(m, tlBase, 200, true, m.Bin(10), nil)
+	tl.add(m, tlBase, 200, true, m.Bin(10), nil, -1)
 	sort.Slice(regions, func(i, j int) bool { return KeyHash(regions[i]) < KeyHash(regions[j]) })
 	want := regions[:maxTimelineRegions]
 	sort.Strings(want)
 	if got := tl.Regions(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("regions kept %v, want the %d of smallest hash %v", got, maxTimelineRegions, want)
+	}
+}
+
+// TestTimelineRegionCache fills one time line with each record's
+// combination (a region's own id) and one without, over more regions
+// than get a series and a span that widens the buckets: every region's
+// series must be the same, count for count.
+func TestTimelineRegionCache(t *testing.T) {
+	m, _ := sketch.NewMapping(0.01)
+	cached, plain := &Timeline{}, &Timeline{}
+	rng := rand.New(rand.NewPCG(41, 42))
+	for i := range 20000 {
+		k := rng.IntN(3 * maxTimelineRegions)
+		region := []byte("region-" + strconv.Itoa(k))
+		at := tlBase + int64(i)*int64(10*time.Second) // 55 hours: widens
+		b := m.Bin(math.Exp(rng.NormFloat64()) * 300)
+		cached.add(m, at, 200, true, b, region, k)
+		plain.add(m, at, 200, true, b, region, -1)
+	}
+	if a, b := strings.Join(cached.Regions(), ","), strings.Join(plain.Regions(), ","); a != b {
+		t.Fatalf("regions %s, without the cache %s", a, b)
+	}
+	for _, region := range plain.Regions() {
+		want := map[int64]int64{}
+		plain.Series(region, func(start int64, s *sketch.Sketch) { want[start] = s.Count() })
+		got := map[int64]int64{}
+		cached.Series(region, func(start int64, s *sketch.Sketch) { got[start] = s.Count() })
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("region %s: series %v, without the cache %v", region, got, want)
+		}
+	}
+	if cached.Width == TimelineWidths[0] {
+		t.Error("the span did not widen the buckets")
 	}
 }
