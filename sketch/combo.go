@@ -51,11 +51,13 @@ type comboEntry struct {
 }
 
 // comboCounts is one metric's values of a combination: the bin counts
-// from index off, with a carry for a bin past 2³²−1; the zeros; the
-// exact sum and the extremes, as a Sketch keeps them.
+// from index off, with a carry for a bin past 2¹⁶−1 (counters of two
+// bytes keep a worker's few thousand combinations in half the cache
+// four would); the zeros; the exact sum and the extremes, as a Sketch
+// keeps them.
 type comboCounts struct {
 	off      int
-	bins     []uint32
+	bins     []uint16
 	zero     uint64
 	sum      exactSum
 	min, max float64
@@ -63,8 +65,8 @@ type comboCounts struct {
 }
 
 // binCountMax is the count a bin's counter holds before it carries:
-// the uint32 maximum (a variable, so that a test can reach it).
-var binCountMax uint32 = math.MaxUint32
+// the uint16 maximum (a variable, so that a test can lower it).
+var binCountMax uint16 = math.MaxUint16
 
 // BeginTuple starts the combination of one record's dimension keys.
 func (s *Set) BeginTuple() { s.combos.tuple = s.combos.tuple[:0] }
@@ -183,13 +185,10 @@ func (c *comboCounts) add(b Bin) {
 	}
 }
 
-// slot makes room for bin index and returns its position, growing the
-// counters by half again (at least 32) on the side that needs it, as
-// Counts does.
+// slot makes room for bin index and returns its position (growSlot).
 func (c *comboCounts) slot(index int) int {
-	cs := Counts{off: c.off, bins: c.bins}
-	k := cs.slot(index)
-	c.off, c.bins = cs.off, cs.bins
+	var k int
+	c.bins, c.off, k = growSlot(c.bins, c.off, index)
 	return k
 }
 

@@ -79,7 +79,7 @@ func TestComboCountsCarry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(v uint32) { binCountMax = v }(binCountMax)
+	defer func(v uint16) { binCountMax = v }(binCountMax)
 	binCountMax = 5
 	viaCombos, direct := NewSet(m, 1, []string{"a"}, 10), NewSet(m, 1, []string{"a"}, 10)
 	for i := range 3000 {

@@ -26,29 +26,37 @@ func (c *Counts) AddBin(b Bin) {
 	c.bins[i] = satAdd(c.bins[i], 1)
 }
 
-// slot returns the position of bin index in c.bins, growing it by half
+// slot returns the position of bin index in c.bins, growing it.
+func (c *Counts) slot(index int) int {
+	var k int
+	c.bins, c.off, k = growSlot(c.bins, c.off, index)
+	return k
+}
+
+// growSlot makes room for bin index in bins, whose first is bin off,
+// and returns them with the position of index: it grows them by half
 // again (at least 32 bins) on the side that needs it, so that a range
 // filled from the middle out is copied a few times, not once per bin.
-func (c *Counts) slot(index int) int {
+func growSlot[T uint16 | uint32](bins []T, off, index int) ([]T, int, int) {
 	switch {
-	case len(c.bins) == 0:
-		c.off = index - 16
-		c.bins = make([]uint32, 48)
-	case index < c.off:
-		grow := c.off - index + max(32, len(c.bins)/2)
-		nb := make([]uint32, len(c.bins)+grow)
-		copy(nb[grow:], c.bins)
-		c.bins, c.off = nb, c.off-grow
-	case index >= c.off+len(c.bins):
-		n := index - c.off + 1
-		if n > cap(c.bins) {
-			nb := make([]uint32, n, n+max(32, n/2))
-			copy(nb, c.bins)
-			c.bins = nb
+	case len(bins) == 0:
+		off = index - 16
+		bins = make([]T, 48)
+	case index < off:
+		grow := off - index + max(32, len(bins)/2)
+		nb := make([]T, len(bins)+grow)
+		copy(nb[grow:], bins)
+		bins, off = nb, off-grow
+	case index >= off+len(bins):
+		n := index - off + 1
+		if n > cap(bins) {
+			nb := make([]T, n, n+max(32, n/2))
+			copy(nb, bins)
+			bins = nb
 		}
-		c.bins = c.bins[:n]
+		bins = bins[:n]
 	}
-	return index - c.off
+	return bins, off, index - off
 }
 
 // Merge adds o's counts; both must share a mapping.
