@@ -72,6 +72,16 @@ func TestComboCacheChangesNothing(t *testing.T) {
 		if ms, ok := c.(*minuteStats); ok {
 			pruned, cut = ms.retryCut != ^uint64(0), ms.cellsCapped
 		}
+		if rp, ok := c.(*regressionPairs); ok {
+			// It writes nothing to hour files: compare what it holds.
+			hp := hidden.Collectors[i].(noCombo).Collector.(*regressionPairs)
+			if rp.n == 0 || rp.folded == 0 {
+				t.Errorf("regression pairs: %d kept, %d folded: the bound was not reached", rp.n, rp.folded)
+			}
+			if !reflect.DeepEqual(rp.causes, hp.causes) || rp.n != hp.n || rp.folded != hp.folded {
+				t.Errorf("regression pairs differ with the cache: %d kept, %d folded; without %d, %d", rp.n, rp.folded, hp.n, hp.folded)
+			}
+		}
 		if a, b := c.AppendBinary(nil), hidden.Collectors[i].AppendBinary(nil); !bytes.Equal(a, b) {
 			t.Errorf("collector %s gathers differently with its combination cache (%d bytes, %d without)", cfg.CollectorNames()[i], len(a), len(b))
 		}

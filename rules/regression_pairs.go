@@ -25,6 +25,10 @@ type regressionPairs struct {
 	folded int64
 	keys   [aggregate.NumDims][]byte
 	has    [aggregate.NumDims]bool
+	// byCombo keeps the pairs of each combination of keys (all of
+	// their dimensions are the combination's), reset by a fold.
+	byCombo aggregate.ComboCache[[]*pairStats]
+	found   []*pairStats
 }
 
 // causePairs are one cause key's pairs, by dimension and key.
@@ -105,10 +109,39 @@ func (c *regressionPairs) dimKeys(r *ingest.Record) {
 	set(aggregate.DimURI, uri)
 }
 
-// Add adds a record to each pair of its keys.
+// Add adds a record to each pair of its keys: those its combination's
+// first record found, when they are still kept.
 func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
-	c.dimKeys(r)
 	c.fold()
+	cached, hit := c.byCombo.Get(v.Combo)
+	var ps []*pairStats
+	if hit {
+		ps = *cached
+	} else {
+		if cached != nil {
+			ps = c.pairsOf(r, (*cached)[:0])
+			*cached = ps
+		} else {
+			c.found = c.pairsOf(r, c.found[:0])
+			ps = c.found
+		}
+	}
+	for _, p := range ps {
+		p.count++
+		for i := range v.Has {
+			if v.Has[i] {
+				if p.metrics[i] == nil {
+					p.metrics[i] = sketch.NewCounts(c.env.m)
+				}
+				p.metrics[i].AddBin(v.Bins[i])
+			}
+		}
+	}
+}
+
+// pairsOf appends to dst the pairs of the record's keys, starting them.
+func (c *regressionPairs) pairsOf(r *ingest.Record, dst []*pairStats) []*pairStats {
+	c.dimKeys(r)
 	for ci, cd := range causeDims {
 		if !c.has[cd] {
 			continue
@@ -119,21 +152,12 @@ func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
 			c.causes[ci][string(c.keys[cd])] = cp
 		}
 		for d := range aggregate.NumDims {
-			if !c.has[d] || !pairs(cd, d) {
-				continue
-			}
-			p := cp.pair(d, c.keys[d], &c.n)
-			p.count++
-			for i := range v.Has {
-				if v.Has[i] {
-					if p.metrics[i] == nil {
-						p.metrics[i] = sketch.NewCounts(c.env.m)
-					}
-					p.metrics[i].AddBin(v.Bins[i])
-				}
+			if c.has[d] && pairs(cd, d) {
+				dst = append(dst, cp.pair(d, c.keys[d], &c.n))
 			}
 		}
 	}
+	return dst
 }
 
 // pair returns the pair with key k of dimension d, making it (and
@@ -156,6 +180,7 @@ func (cp *causePairs) pair(d int, k []byte, n *int) *pairStats {
 // Merge adds another worker's pairs.
 func (c *regressionPairs) Merge(oc aggregate.Collector) {
 	o := oc.(*regressionPairs)
+	c.byCombo.Reset()
 	c.folded += o.folded
 	for ci := range c.causes {
 		for _, ck := range sortedKeys(o.causes[ci]) {
@@ -210,6 +235,7 @@ func (c *regressionPairs) fold() {
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].count > all[j].count })
+	c.byCombo.Reset()
 	for _, x := range all[c.env.top:] {
 		cp := c.causes[x.ci][x.ck]
 		delete(cp.byDim[x.d], x.k)
