@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"loganalyze/gen"
+	"loganalyze/ingest"
 )
 
 // hourStart is the first generated hour; its state file is named in UTC.
@@ -407,5 +408,29 @@ func TestStateDayBefore(t *testing.T) {
 	}
 	if all := rep.Comparison.RequestTime.All; all.Before.Count != int64(len(prevReqs)) || all.After.Count != int64(len(curReqs)) {
 		t.Errorf("counts %+v", rep.Comparison.RequestTime.All)
+	}
+}
+
+// TestStateFileIndependentOfWorkers writes the same hour, read in many
+// blocks, with 1, 2 and 5 workers: the hour files must be the same
+// bytes, as the reports are.
+func TestStateFileIndependentOfWorkers(t *testing.T) {
+	dir := t.TempDir()
+	p := writeHour(t, dir, "h.jsonl", genHour(4, 30000, hourStart))
+	var want []byte
+	for _, w := range []int{1, 2, 5} {
+		st := filepath.Join(dir, fmt.Sprint("state", w))
+		if _, err := stateRun(t, Config{StateDir: st, Paths: []string{p}, Ingest: ingest.Options{Workers: w}}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(st, "2026-11-29T09.sketch"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = b
+		} else if !bytes.Equal(b, want) {
+			t.Errorf("with %d workers the hour file differs from one worker's (%d bytes, %d)", w, len(b), len(want))
+		}
 	}
 }

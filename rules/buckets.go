@@ -278,15 +278,26 @@ func (s *minuteStats) finishRetries() {
 	s.pruneRetries(s.retryKeys)
 	s.RetriesPruned = s.retryCut != ^uint64(0)
 	for _, rs := range s.Retries {
-		if len(rs.Limited) > maxLimitedTimes {
-			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
-		}
-		if len(rs.Requests) > maxRequestTimes {
-			rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
-		}
-		sort.Slice(rs.Limited, func(i, j int) bool { return rs.Limited[i].T < rs.Limited[j].T })
-		sort.Slice(rs.Requests, func(i, j int) bool { return rs.Requests[i] < rs.Requests[j] })
+		rs.settle()
 	}
+}
+
+// settle bounds a sample's times to what a merge keeps of them and
+// sorts them: the same sample, however its records arrived.
+func (rs *retrySample) settle() {
+	if len(rs.Limited) > maxLimitedTimes {
+		rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
+	}
+	if len(rs.Requests) > maxRequestTimes {
+		rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
+	}
+	sort.Slice(rs.Limited, func(i, j int) bool {
+		if rs.Limited[i].T != rs.Limited[j].T {
+			return rs.Limited[i].T < rs.Limited[j].T
+		}
+		return rs.Limited[i].RetryAfter < rs.Limited[j].RetryAfter
+	})
+	sort.Slice(rs.Requests, func(i, j int) bool { return rs.Requests[i] < rs.Requests[j] })
 }
 
 // pruneRetries keeps the n retry keys of smallest hash and lowers the

@@ -38,6 +38,7 @@ func (s *minuteStats) AppendBinary(b []byte) []byte {
 	}
 	e.Uint(s.retryCut)
 	encodeMap(e, s.Retries, func(_ string, rs *retrySample) {
+		rs.settle() // the bytes do not depend on the records' order
 		e.Str(rs.Client)
 		e.Uint(rs.KeyHash)
 		e.Int(rs.Minute)
