@@ -44,6 +44,13 @@ func (c *ComboCache[T]) Get(combo int) (*T, bool) {
 	return &s.v, false
 }
 
+// Each calls f with every slot's value, valid or not.
+func (c *ComboCache[T]) Each(f func(*T)) {
+	for i := range c.slots {
+		f(&c.slots[i].v)
+	}
+}
+
 // Reset drops every slot's validity; the values stay until refilled.
 func (c *ComboCache[T]) Reset() {
 	c.gen++

@@ -25,10 +25,51 @@ type regressionPairs struct {
 	folded int64
 	keys   [aggregate.NumDims][]byte
 	has    [aggregate.NumDims]bool
-	// byCombo keeps the pairs of each combination of keys (all of
-	// their dimensions are the combination's), reset by a fold.
-	byCombo aggregate.ComboCache[[]*pairStats]
+	// byCombo keeps, per combination of keys (all of the pairs'
+	// dimensions are the combination's), its pairs and what its
+	// records measured since they were last added to them: a record
+	// counts its bins once, not once per pair. flush adds them, before
+	// a fold, a merge and the finish; a fold resets the cache.
+	byCombo aggregate.ComboCache[pairSlot]
 	found   []*pairStats
+}
+
+// pairSlot is a combination's pairs and its records not yet in them.
+type pairSlot struct {
+	pairs  []*pairStats
+	n      int64
+	has    [aggregate.NumMetrics]int64 // values per metric in bins
+	counts [aggregate.NumMetrics]*sketch.Counts
+}
+
+// flush adds the slot's records to its pairs.
+func (sl *pairSlot) flush(m *sketch.Mapping) {
+	if sl.n == 0 {
+		return
+	}
+	for _, p := range sl.pairs {
+		p.count += sl.n
+		for i, c := range sl.counts {
+			if sl.has[i] == 0 {
+				continue
+			}
+			if p.metrics[i] == nil {
+				p.metrics[i] = sketch.NewCounts(m)
+			}
+			p.metrics[i].Merge(c)
+		}
+	}
+	for i, c := range sl.counts {
+		if sl.has[i] > 0 {
+			c.Reset()
+		}
+	}
+	sl.n, sl.has = 0, [aggregate.NumMetrics]int64{}
+}
+
+// flushAll adds every combination's records to its pairs.
+func (c *regressionPairs) flushAll() {
+	c.byCombo.Each(func(sl *pairSlot) { sl.flush(c.env.m) })
 }
 
 // causePairs are one cause key's pairs, by dimension and key.
@@ -113,20 +154,25 @@ func (c *regressionPairs) dimKeys(r *ingest.Record) {
 // first record found, when they are still kept.
 func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
 	c.fold()
-	cached, hit := c.byCombo.Get(v.Combo)
-	var ps []*pairStats
-	if hit {
-		ps = *cached
-	} else {
-		if cached != nil {
-			ps = c.pairsOf(r, (*cached)[:0])
-			*cached = ps
-		} else {
-			c.found = c.pairsOf(r, c.found[:0])
-			ps = c.found
+	sl, hit := c.byCombo.Get(v.Combo)
+	if sl != nil {
+		if !hit { // flushed: a fold or merge flushes every slot first
+			sl.pairs = c.pairsOf(r, sl.pairs[:0])
 		}
+		sl.n++
+		for i := range v.Has {
+			if v.Has[i] {
+				if sl.counts[i] == nil {
+					sl.counts[i] = sketch.NewCounts(c.env.m)
+				}
+				sl.counts[i].AddBin(v.Bins[i])
+				sl.has[i]++
+			}
+		}
+		return
 	}
-	for _, p := range ps {
+	c.found = c.pairsOf(r, c.found[:0])
+	for _, p := range c.found {
 		p.count++
 		for i := range v.Has {
 			if v.Has[i] {
@@ -180,6 +226,8 @@ func (cp *causePairs) pair(d int, k []byte, n *int) *pairStats {
 // Merge adds another worker's pairs.
 func (c *regressionPairs) Merge(oc aggregate.Collector) {
 	o := oc.(*regressionPairs)
+	c.flushAll()
+	o.flushAll()
 	c.byCombo.Reset()
 	c.folded += o.folded
 	for ci := range c.causes {
@@ -210,8 +258,9 @@ func (c *regressionPairs) Merge(oc aggregate.Collector) {
 	}
 }
 
-// Finish does nothing: the pairs are bounded as they grow.
-func (c *regressionPairs) Finish() {}
+// Finish adds the combinations' records to their pairs: the pairs are
+// bounded as they grow.
+func (c *regressionPairs) Finish() { c.flushAll() }
 
 // fold keeps the --top heaviest pairs (ties by cause, dimension and
 // key) once twice as many are kept.
@@ -219,6 +268,7 @@ func (c *regressionPairs) fold() {
 	if c.n < c.env.limit() {
 		return
 	}
+	c.flushAll()
 	type ref struct {
 		ci, d int
 		ck, k string

@@ -59,6 +59,12 @@ func growSlot[T uint16 | uint32](bins []T, off, index int) ([]T, int, int) {
 	return bins, off, index - off
 }
 
+// Reset empties c, keeping its room.
+func (c *Counts) Reset() {
+	c.zero = 0
+	clear(c.bins)
+}
+
 // Merge adds o's counts; both must share a mapping.
 func (c *Counts) Merge(o *Counts) {
 	if o == nil {
