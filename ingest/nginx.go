@@ -61,8 +61,9 @@ type nginxVar struct {
 	// place is not taken for a time.
 	seconds bool
 	// find finds next (a space for the last variable of a lenient
-	// format); filled by build.
+	// format); put sets the value's fields. Both filled by build.
 	find litFinder
+	put  putter
 }
 
 // logFormat is a compiled nginx log_format: the literal before the first
@@ -201,12 +202,18 @@ func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool
 	if len(f.vars) == 0 {
 		return fmt.Errorf("the log format has no variable")
 	}
+	binds := make([]Bindings, len(f.vars))
+	for k := range f.vars {
+		binds[k] = f.vars[k].bind
+	}
+	puts := newPutters(binds)
 	for k := range f.vars {
 		v := &f.vars[k]
 		v.find = newLitFinder(v.next)
 		if len(v.next) == 0 {
 			v.find = newLitFinder(space)
 		}
+		v.put = puts[k]
 	}
 	return nil
 }
@@ -268,11 +275,13 @@ func validVarName(s string) bool {
 }
 
 // nginxParser reads lines written by one log_format. It keeps a scratch
-// buffer for values with \xHH escapes; nothing else is allocated per line.
+// buffer for values with \xHH escapes and the day and zone of the last
+// $time_local; nothing is allocated per line.
 type nginxParser struct {
 	f       *logFormat
 	loc     *time.Location
 	scratch []byte
+	clock   nginxClock
 }
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {
@@ -333,7 +342,7 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 			if v.how != howPlain || esc {
 				val = p.value(v, val, esc)
 			}
-			if err := r.Set(v.bind, val, p.loc); err != nil {
+			if err := v.put.set(r, val, p.loc, &p.clock); err != nil {
 				return false, err
 			}
 		}
