@@ -17,6 +17,7 @@ type csvParser struct {
 	sep     byte
 	loc     *time.Location
 	binds   []Bindings // by column
+	puts    []putter   // by column
 	vals    [][]byte   // the current row's fields, reused
 	scratch []byte     // unescaped quoted fields of the current row
 }
@@ -38,6 +39,7 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 	for _, name := range names {
 		p.binds = append(p.binds, c.schema.Lookup(bytes.TrimSpace(name)))
 	}
+	p.puts = newPutters(p.binds)
 	p.vals = make([][]byte, 0, len(p.binds))
 	p.scratch = nil
 	return p
@@ -56,7 +58,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 		if len(p.binds[i]) == 0 {
 			continue
 		}
-		if err := r.Set(p.binds[i], v, p.loc); err != nil {
+		if err := p.puts[i].set(r, v, p.loc, nil); err != nil {
 			return err
 		}
 	}
@@ -114,13 +116,10 @@ func (p *csvParser) split(line []byte) ([][]byte, error) {
 			// A quote inside an unquoted field is an error, as in RFC 4180:
 			// it is most often the rest of a quoted field that held a line
 			// break, which the line reader has cut in two.
-			j := i
-			for j < len(line) && line[j] != sep {
-				if line[j] == '"' {
-					p.vals = vals
-					return vals, &csvError{col: j + 1, msg: "quote in an unquoted field"}
-				}
-				j++
+			j := indexEither(line, i, sep, '"')
+			if j < len(line) && line[j] == '"' {
+				p.vals = vals
+				return vals, &csvError{col: j + 1, msg: "quote in an unquoted field"}
 			}
 			val = line[i:j]
 			i = j
