@@ -12,6 +12,7 @@ import "time"
 // a field with one column may be set with the exported setters.
 const (
 	putGeneric = iota // Record.Set
+	// putFloat to putIntList are the numeric kinds (putter.numeric).
 	putText
 	putFloat     // a number (KindFloat)
 	putFloatList // an nginx upstream list, summed
@@ -83,13 +84,15 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *nginxCloc
 	case putText:
 		r.SetText(b.Field, val)
 		return nil
-	case putInt, putIntList:
-		if p.kind == putInt {
-			v, ok = parseNumber(val)
-		} else {
-			v, ok = lastListNumber(val)
+	case putInt, putFloat:
+		if end, v, ok := scanNumber(val, 0); ok && end == len(val) {
+			return p.setNumber(r, v, val, loc)
 		}
-		if ok && isInt(v) {
+		if v, ok = parseNumber(val); ok {
+			return p.setNumber(r, v, val, loc)
+		}
+	case putIntList:
+		if v, ok = lastListNumber(val); ok && isInt(v) {
 			r.SetFloat(b.Field, v+0) // +0 turns -0 into 0
 		}
 		return nil
@@ -98,13 +101,8 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *nginxCloc
 			r.SetFloat(b.Field, v)
 		}
 		return nil
-	case putFloat, putFloatList:
-		if p.kind == putFloat {
-			v, ok = parseNumber(val)
-		} else {
-			v, ok = sumList(val)
-		}
-		if ok {
+	case putFloatList:
+		if v, ok = sumList(val); ok {
 			if v, fl := duration(&fields[b.Field], v, b.Unit); fl == fine {
 				r.SetFloat(b.Field, v)
 				return nil
@@ -119,4 +117,69 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *nginxCloc
 		}
 	}
 	return r.Set(p.bind, val, loc)
+}
+
+// numeric reports whether the column is a number (or an upstream list,
+// most often of one number), which its parser may read in the same pass
+// that finds its end (scanNumber, setNumber).
+func (p *putter) numeric() bool { return p.kind >= putFloat && p.kind <= putIntList }
+
+// setNumber sets the number v, read from val by scanNumber, as set does;
+// val is a list of that one number for the list kinds.
+func (p *putter) setNumber(r *Record, v float64, val []byte, loc *time.Location) error {
+	b := &p.bind[0]
+	if p.kind == putFloatList {
+		if v < 0 {
+			return r.Set(p.bind, val, loc) // no number of the list is read
+		}
+		v += 0 // the sum of one number: -0 is 0
+	}
+	if p.kind == putInt || p.kind == putIntList {
+		if isInt(v) {
+			r.SetFloat(b.Field, v+0) // +0 turns -0 into 0
+		}
+		return nil
+	}
+	if v, fl := duration(&fields[b.Field], v, b.Unit); fl == fine {
+		r.SetFloat(b.Field, v)
+		return nil
+	}
+	return r.Set(p.bind, val, loc)
+}
+
+// scanNumber reads the number that starts at s[i]: an optional sign,
+// then at most 18 digits with at most one point among them, the form
+// parseNumber reads without strconv. It returns the index of the first
+// byte after the digits, and ok only when parseNumber would read
+// s[i:end] as the same v; any other text is for parseNumber to read.
+func scanNumber(s []byte, i int) (end int, v float64, ok bool) {
+	j := i
+	neg := false
+	if j < len(s) && (s[j] == '-' || s[j] == '+') {
+		neg = s[j] == '-'
+		j++
+	}
+	start := j
+	var mant uint64
+	for ; j < len(s) && s[j]-'0' <= 9; j++ {
+		mant = mant*10 + uint64(s[j]-'0')
+	}
+	n, frac := j-start, 0
+	if j < len(s) && s[j] == '.' {
+		j++
+		f := j
+		for ; j < len(s) && s[j]-'0' <= 9; j++ {
+			mant = mant*10 + uint64(s[j]-'0')
+		}
+		frac = j - f
+		n += frac
+	}
+	if n == 0 || n > 18 || mant > 1<<53 {
+		return j, 0, false
+	}
+	v = float64(mant) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return j, v, true
 }
