@@ -61,9 +61,11 @@ type nginxVar struct {
 	// place is not taken for a time.
 	seconds bool
 	// find finds next (a space for the last variable of a lenient
-	// format); put sets the value's fields. Both filled by build.
+	// format); put sets the value's fields; fuse: the value may be read
+	// as a number in the pass that finds its end. Filled by prepare.
 	find litFinder
 	put  putter
+	fuse bool
 }
 
 // logFormat is a compiled nginx log_format: the literal before the first
@@ -202,19 +204,7 @@ func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool
 	if len(f.vars) == 0 {
 		return fmt.Errorf("the log format has no variable")
 	}
-	binds := make([]Bindings, len(f.vars))
-	for k := range f.vars {
-		binds[k] = f.vars[k].bind
-	}
-	puts := newPutters(binds)
-	for k := range f.vars {
-		v := &f.vars[k]
-		v.find = newLitFinder(v.next)
-		if len(v.next) == 0 {
-			v.find = newLitFinder(space)
-		}
-		v.put = puts[k]
-	}
+	f.prepare()
 	return nil
 }
 
@@ -329,13 +319,22 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 	i := len(f.prefix)
 	for k := range f.vars {
 		v := &f.vars[k]
+		if v.fuse {
+			if next, ok, err := v.number(line, i, r, p.loc); ok {
+				if err != nil {
+					return false, err
+				}
+				i = next
+				continue
+			}
+		}
 		bound := len(v.bind) > 0
 		end, next, esc, err := v.match(line, i, f.lenient, bound)
 		if err != nil {
 			return false, err
 		}
 		if v.seconds && !nginxSeconds(line[i:end]) {
-			return false, fmt.Errorf("$%s at column %d is not a time in seconds (\"0.123\")", v.name, i+1)
+			return false, v.notSeconds(i)
 		}
 		if bound {
 			val := line[i:end]
