@@ -61,11 +61,11 @@ type nginxVar struct {
 	// place is not taken for a time.
 	seconds bool
 	// find finds next (a space for the last variable of a lenient
-	// format); put sets the value's fields; fuse: the value may be read
-	// as a number in the pass that finds its end. Filled by prepare.
+	// format); put sets the value's fields; fuse: how the value may be
+	// read in the pass that finds its end. Filled by prepare.
 	find litFinder
 	put  putter
-	fuse bool
+	fuse uint8
 }
 
 // logFormat is a compiled nginx log_format: the literal before the first
@@ -317,10 +317,13 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 		return false, mismatch(line, 0, f.prefix)
 	}
 	i := len(f.prefix)
+	// A line without a backslash has no value to unescape; one with
+	// has its values scanned for it.
+	slashes := bytes.IndexByte(line, '\\') >= 0
 	for k := range f.vars {
 		v := &f.vars[k]
-		if v.fuse {
-			if next, ok, err := v.number(line, i, r, p.loc); ok {
+		if v.fuse != fuseNone {
+			if next, ok, err := p.fused(v, line, i, r); ok {
 				if err != nil {
 					return false, err
 				}
@@ -329,7 +332,7 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 			}
 		}
 		bound := len(v.bind) > 0
-		end, next, esc, err := v.match(line, i, f.lenient, bound)
+		end, next, esc, err := v.match(line, i, f.lenient, bound && slashes)
 		if err != nil {
 			return false, err
 		}

@@ -20,6 +20,13 @@ const (
 // is the one the scanners use.
 func zeroBytes(x uint64) uint64 { return (x - swarLo) &^ x & swarHi }
 
+// exactZeroBytes marks the bytes of x that are zero with their high
+// bit, every mark exact.
+func exactZeroBytes(x uint64) uint64 {
+	const low7 = swarLo * 0x7f
+	return ^((x&low7 + low7) | x | low7)
+}
+
 // indexEither returns the first index at or after j of a or b in s, or
 // len(s).
 func indexEither(s []byte, j int, a, b byte) int {
@@ -73,31 +80,45 @@ func (l *litFinder) at(line []byte, k int) bool {
 // occurs in line[from:] before that index (before the end of the line
 // when the literal is not found).
 func (l *litFinder) index(line []byte, from int, esc bool) (int, bool) {
+	if !esc {
+		for j := from; j < len(line); j++ {
+			k := bytes.IndexByte(line[j:], l.first)
+			if k < 0 {
+				break
+			}
+			if j += k; l.at(line, j) {
+				return j, false
+			}
+		}
+		return -1, false
+	}
 	if l.first == '\\' {
 		k := bytes.Index(line[from:], l.lit)
 		if k < 0 {
-			return -1, esc && bytes.IndexByte(line[from:], '\\') >= 0
+			return -1, bytes.IndexByte(line[from:], '\\') >= 0
 		}
-		return from + k, esc && bytes.IndexByte(line[from:from+k], '\\') >= 0
+		return from + k, bytes.IndexByte(line[from:from+k], '\\') >= 0
 	}
 	slash := false
-	for j := from; ; {
-		var k int
-		if esc {
-			k = indexEither(line, j, l.first, '\\')
-		} else if k = bytes.IndexByte(line[j:], l.first); k < 0 {
-			k = len(line)
-		} else {
-			k += j
+	cc, bb := swarLo*uint64(l.first), swarLo*uint64('\\')
+	j := from
+	for ; j+8 <= len(line); j += 8 {
+		w := binary.LittleEndian.Uint64(line[j:])
+		for m := exactZeroBytes(w^cc) | exactZeroBytes(w^bb); m != 0; m &= m - 1 {
+			k := j + bits.TrailingZeros64(m)>>3
+			if line[k] == '\\' {
+				slash = true
+			} else if l.at(line, k) {
+				return k, slash
+			}
 		}
-		switch {
-		case k >= len(line):
-			return -1, slash
-		case line[k] == '\\':
-			slash = true
-		case l.at(line, k):
-			return k, slash
-		}
-		j = k + 1
 	}
+	for ; j < len(line); j++ {
+		if line[j] == '\\' {
+			slash = true
+		} else if line[j] == l.first && l.at(line, j) {
+			return j, slash
+		}
+	}
+	return -1, slash
 }
