@@ -20,6 +20,7 @@ type csvParser struct {
 	puts    []putter   // by column
 	vals    [][]byte   // the current row's fields, reused
 	scratch []byte     // unescaped quoted fields of the current row
+	clock   clocks
 }
 
 // utf8BOM is the byte-order mark some exporters put before the header.
@@ -71,7 +72,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 				return err
 			}
 			if put != nil {
-				setErr = put.set(r, val, p.loc, nil)
+				setErr = put.set(r, val, p.loc, &p.clock)
 			}
 			j = k
 		}

@@ -271,7 +271,7 @@ type nginxParser struct {
 	f       *logFormat
 	loc     *time.Location
 	scratch []byte
-	clock   nginxClock
+	clock   clocks
 }
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {

@@ -62,7 +62,7 @@ func (p *nginxParser) fused(v *nginxVar, line []byte, i int, r *Record) (next in
 		if end > len(line) || !v.find.at(line, end) {
 			return 0, false, nil
 		}
-		ns, ok := p.clock.parse(line[i:end])
+		ns, ok := p.clock.nginx.parse(line[i:end])
 		if !ok {
 			return 0, false, nil
 		}

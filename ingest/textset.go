@@ -19,7 +19,7 @@ const (
 	putInt
 	putIntList // an nginx upstream list, its last number
 	putBool
-	putTime // $time_local first, Record.Set for other forms
+	putTime // the clocks first, Record.Set for other forms
 )
 
 // putter sets the fields of one column.
@@ -72,8 +72,8 @@ func putKind(bs Bindings, writers *[NumFields]int) uint8 {
 }
 
 // set reads val into r as Record.Set(p.bind, val, loc) does; clock
-// reads $time_local, and may be nil.
-func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *nginxClock) error {
+// reads the common forms of times.
+func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *clocks) error {
 	if isAbsent(val) {
 		return nil
 	}
@@ -109,11 +109,9 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *nginxCloc
 			}
 		}
 	case putTime:
-		if clock != nil {
-			if ns, ok := clock.parse(val); ok && checkTime(ns) == fine {
-				r.SetTime(ns)
-				return nil
-			}
+		if ns, ok := clock.read(val, loc); ok && checkTime(ns) == fine {
+			r.SetTime(ns)
+			return nil
 		}
 	}
 	return r.Set(p.bind, val, loc)
@@ -177,7 +175,10 @@ func scanNumber(s []byte, i int) (end int, v float64, ok bool) {
 	if n == 0 || n > 18 || mant > 1<<53 {
 		return j, 0, false
 	}
-	v = float64(mant) / pow10[frac]
+	v = float64(mant)
+	if frac > 0 { // dividing by 1 would give v itself
+		v /= pow10[frac]
+	}
 	if neg {
 		v = -v
 	}
