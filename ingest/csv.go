@@ -17,8 +17,10 @@ type csvParser struct {
 	sep     byte
 	loc     *time.Location
 	binds   []Bindings // by column
+	puts    []putter   // by column
 	vals    [][]byte   // the current row's fields, reused
 	scratch []byte     // unescaped quoted fields of the current row
+	clock   clocks
 }
 
 // utf8BOM is the byte-order mark some exporters put before the header.
@@ -38,27 +40,53 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 	for _, name := range names {
 		p.binds = append(p.binds, c.schema.Lookup(bytes.TrimSpace(name)))
 	}
+	p.puts = newPutters(p.binds)
 	p.vals = make([][]byte, 0, len(p.binds))
 	p.scratch = nil
 	return p
 }
 
-// Parse reads one row into r.
+// Parse reads one row into r. The row is cut and its values set in one
+// pass, a number read as its end is found; a row that cannot be split
+// or has the wrong number of fields is refused for that, whatever the
+// values before the flaw.
 func (p *csvParser) Parse(line []byte, r *Record) error {
-	vals, err := p.split(line)
-	if err != nil {
-		return err
-	}
-	if len(vals) != len(p.binds) {
-		return fmt.Errorf("want %d fields, got %d", len(p.binds), len(vals))
-	}
-	for i, v := range vals {
-		if len(p.binds[i]) == 0 {
-			continue
+	p.scratch = p.scratch[:0]
+	var setErr error
+	n := 0
+	for i := 0; ; i++ {
+		var put *putter
+		if n < len(p.puts) && setErr == nil && len(p.binds[n]) > 0 {
+			put = &p.puts[n]
 		}
-		if err := r.Set(p.binds[i], v, p.loc); err != nil {
-			return err
+		j := -1
+		if put != nil && put.numeric() {
+			if end, v, ok := scanNumber(line, i); ok && (end == len(line) || line[end] == p.sep) {
+				setErr = put.setNumber(r, v, line[i:end], p.loc)
+				j = end
+			}
 		}
+		if j < 0 {
+			val, k, err := p.field(line, i)
+			if err != nil {
+				return err
+			}
+			if put != nil {
+				setErr = put.set(r, val, p.loc, &p.clock)
+			}
+			j = k
+		}
+		n++
+		if j >= len(line) {
+			break
+		}
+		i = j // and past the separator; one at the end is one more empty field
+	}
+	if n != len(p.binds) {
+		return fmt.Errorf("want %d fields, got %d", len(p.binds), n)
+	}
+	if setErr != nil {
+		return setErr
 	}
 	r.Finish()
 	return nil
@@ -78,61 +106,60 @@ func (e *csvError) Error() string { return fmt.Sprintf("column %d: %s", e.col, e
 func (p *csvParser) split(line []byte) ([][]byte, error) {
 	vals := p.vals[:0]
 	p.scratch = p.scratch[:0]
-	sep := p.sep
-	i := 0
-	for {
-		var val []byte
-		if i < len(line) && line[i] == '"' {
-			start := i + 1
-			j := start
-			escaped := false
-			for {
-				k := bytes.IndexByte(line[j:], '"')
-				if k < 0 {
-					p.vals = vals
-					return vals, &csvError{col: start, msg: "unterminated quoted field"}
-				}
-				j += k
-				if j+1 < len(line) && line[j+1] == '"' {
-					escaped = true
-					j += 2
-					continue
-				}
-				break
-			}
-			val = line[start:j]
-			if escaped {
-				val = p.unescape(val)
-			}
-			j++ // the closing quote
-			if j < len(line) && line[j] != sep {
-				p.vals = vals
-				return vals, &csvError{col: j + 1, msg: "text after a quoted field"}
-			}
-			i = j
-		} else {
-			// A quote inside an unquoted field is an error, as in RFC 4180:
-			// it is most often the rest of a quoted field that held a line
-			// break, which the line reader has cut in two.
-			j := i
-			for j < len(line) && line[j] != sep {
-				if line[j] == '"' {
-					p.vals = vals
-					return vals, &csvError{col: j + 1, msg: "quote in an unquoted field"}
-				}
-				j++
-			}
-			val = line[i:j]
-			i = j
+	for i := 0; ; i++ {
+		val, j, err := p.field(line, i)
+		if err != nil {
+			p.vals = vals
+			return vals, err
 		}
 		vals = append(vals, val)
-		if i >= len(line) {
+		if j >= len(line) {
 			break
 		}
-		i++ // the separator; a separator at the end is one more empty field
+		i = j // and past the separator; one at the end is one more empty field
 	}
 	p.vals = vals
 	return vals, nil
+}
+
+// field cuts the field that starts at line[i] and returns its value and
+// the index of the separator after it (len(line) for the last field).
+func (p *csvParser) field(line []byte, i int) (val []byte, end int, err error) {
+	if i >= len(line) || line[i] != '"' {
+		// A quote inside an unquoted field is an error, as in RFC 4180:
+		// it is most often the rest of a quoted field that held a line
+		// break, which the line reader has cut in two.
+		j := indexEither(line, i, p.sep, '"')
+		if j < len(line) && line[j] == '"' {
+			return nil, 0, &csvError{col: j + 1, msg: "quote in an unquoted field"}
+		}
+		return line[i:j], j, nil
+	}
+	start := i + 1
+	j := start
+	escaped := false
+	for {
+		k := bytes.IndexByte(line[j:], '"')
+		if k < 0 {
+			return nil, 0, &csvError{col: start, msg: "unterminated quoted field"}
+		}
+		j += k
+		if j+1 < len(line) && line[j+1] == '"' {
+			escaped = true
+			j += 2
+			continue
+		}
+		break
+	}
+	val = line[start:j]
+	if escaped {
+		val = p.unescape(val)
+	}
+	j++ // the closing quote
+	if j < len(line) && line[j] != p.sep {
+		return nil, 0, &csvError{col: j + 1, msg: "text after a quoted field"}
+	}
+	return val, j, nil
 }
 
 // unescape turns "" into " in a quoted field's text, in the scratch

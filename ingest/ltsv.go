@@ -21,14 +21,19 @@ var ltsvOnly = map[string]Bindings{
 // ltsvParser reads LTSV lines. Values point into the line, or into a
 // scratch buffer for values with nginx's \xHH escapes; the labels of the
 // last line are kept with their bindings, so a file whose lines repeat
-// their labels (they all do) looks each one up once. Nothing is allocated
-// per line once warm.
+// their labels (they all do) looks each one up once, and a line whose
+// labels are all those kept has its values set by the kept labels'
+// setters (putter); a line with another label, through Record.Set.
+// Nothing is allocated per line once warm.
 type ltsvParser struct {
 	schema  *Schema
 	loc     *time.Location
 	scratch []byte
 	labels  [][]byte // by position in the line, owned copies
 	binds   []Bindings
+	puts    []putter // of binds; nil after a change of labels
+	vals    [][]byte // the current line's values, by position
+	clock   clocks
 }
 
 func newLTSVParser(c *parserConfig) *ltsvParser {
@@ -44,10 +49,15 @@ type ltsvError struct {
 func (e *ltsvError) Error() string { return fmt.Sprintf("column %d: %s", e.col, e.msg) }
 
 // Parse reads one line into r. Empty fields (a tab at the end of the
-// line) are skipped; a field without a label is an error.
+// line) are skipped; a field without a label is an error. The labels
+// are read first, then the values set, those before a bad field too, so
+// that a bad value before it is the line's error, as when each field
+// was set as it was read.
 func (p *ltsvParser) Parse(line []byte, r *Record) error {
 	p.scratch = p.scratch[:0]
-	n := 0
+	vals := p.vals[:0]
+	kept := p.puts != nil // every label so far is the kept one
+	var bad error
 	for i := 0; i <= len(line); {
 		j := bytes.IndexByte(line[i:], '\t')
 		if j < 0 {
@@ -57,21 +67,53 @@ func (p *ltsvParser) Parse(line []byte, r *Record) error {
 		}
 		field := line[i:j]
 		if len(field) > 0 {
-			k := bytes.IndexByte(field, ':')
-			switch {
-			case k < 0:
-				return &ltsvError{col: i + 1, msg: "field is not label:value"}
-			case k == 0:
-				return &ltsvError{col: i + 1, msg: "field has an empty label"}
-			}
-			if b := p.bindings(n, field[:k]); len(b) > 0 {
-				if err := r.Set(b, p.value(b, field[k+1:]), p.loc); err != nil {
-					return err
+			n := len(vals)
+			// The kept label and its colon (labels hold none), or the
+			// field is cut at its first colon.
+			k := -1
+			if n < len(p.labels) {
+				if l := p.labels[n]; len(field) > len(l) && field[len(l)] == ':' && string(field[:len(l)]) == string(l) {
+					k = len(l)
 				}
 			}
-			n++
+			if k < 0 {
+				if k = bytes.IndexByte(field, ':'); k <= 0 {
+					bad = &ltsvError{col: i + 1, msg: "field is not label:value"}
+					if k == 0 {
+						bad = &ltsvError{col: i + 1, msg: "field has an empty label"}
+					}
+					break
+				}
+				kept = false
+				p.puts = nil
+				p.bindings(n, field[:k])
+			}
+			vals = append(vals, field[k+1:])
 		}
 		i = j + 1
+	}
+	p.vals = vals
+	for n, val := range vals {
+		b := p.binds[n]
+		if len(b) == 0 {
+			continue
+		}
+		val = p.value(b, val)
+		var err error
+		if kept {
+			err = p.puts[n].set(r, val, p.loc, &p.clock)
+		} else {
+			err = r.Set(b, val, p.loc)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if p.puts == nil {
+		p.puts = newPutters(p.binds)
+	}
+	if bad != nil {
+		return bad
 	}
 	r.Finish()
 	return nil

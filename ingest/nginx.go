@@ -60,6 +60,12 @@ type nginxVar struct {
 	// the known formats are guessed with, so that another number in that
 	// place is not taken for a time.
 	seconds bool
+	// find finds next (a space for the last variable of a lenient
+	// format); put sets the value's fields; fuse: how the value may be
+	// read in the pass that finds its end. Filled by prepare.
+	find litFinder
+	put  putter
+	fuse uint8
 }
 
 // logFormat is a compiled nginx log_format: the literal before the first
@@ -198,6 +204,7 @@ func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool
 	if len(f.vars) == 0 {
 		return fmt.Errorf("the log format has no variable")
 	}
+	f.prepare()
 	return nil
 }
 
@@ -258,11 +265,13 @@ func validVarName(s string) bool {
 }
 
 // nginxParser reads lines written by one log_format. It keeps a scratch
-// buffer for values with \xHH escapes; nothing else is allocated per line.
+// buffer for values with \xHH escapes and the day and zone of the last
+// $time_local; nothing is allocated per line.
 type nginxParser struct {
 	f       *logFormat
 	loc     *time.Location
 	scratch []byte
+	clock   clocks
 }
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {
@@ -308,21 +317,34 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 		return false, mismatch(line, 0, f.prefix)
 	}
 	i := len(f.prefix)
+	// A line without a backslash has no value to unescape; one with
+	// has its values scanned for it.
+	slashes := bytes.IndexByte(line, '\\') >= 0
 	for k := range f.vars {
 		v := &f.vars[k]
-		end, next, err := v.match(line, i, f.lenient)
+		if v.fuse != fuseNone {
+			if next, ok, err := p.fused(v, line, i, r); ok {
+				if err != nil {
+					return false, err
+				}
+				i = next
+				continue
+			}
+		}
+		bound := len(v.bind) > 0
+		end, next, esc, err := v.match(line, i, f.lenient, bound && slashes)
 		if err != nil {
 			return false, err
 		}
 		if v.seconds && !nginxSeconds(line[i:end]) {
-			return false, fmt.Errorf("$%s at column %d is not a time in seconds (\"0.123\")", v.name, i+1)
+			return false, v.notSeconds(i)
 		}
-		if len(v.bind) > 0 {
+		if bound {
 			val := line[i:end]
-			if v.how != howPlain || bytes.IndexByte(val, '\\') >= 0 {
-				val = p.value(v, val)
+			if v.how != howPlain || esc {
+				val = p.value(v, val, esc)
 			}
-			if err := r.Set(v.bind, val, p.loc); err != nil {
+			if err := v.put.set(r, val, p.loc, &p.clock); err != nil {
 				return false, err
 			}
 		}
@@ -339,8 +361,8 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 }
 
 // value returns the text the schema reads for v.
-func (p *nginxParser) value(v *nginxVar, val []byte) []byte {
-	if bytes.IndexByte(val, '\\') >= 0 {
+func (p *nginxParser) value(v *nginxVar, val []byte, esc bool) []byte {
+	if esc {
 		from := len(p.scratch)
 		p.scratch = appendUnescaped(p.scratch, val)
 		val = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -373,36 +395,38 @@ var space = []byte{' '}
 // match finds where v's value, starting at i, ends: the first place the
 // following literal occurs, skipping the spaces inside a list value
 // ("0.100, 0.004") and inside $time_local. It returns the end of the
-// value and the index after the literal. The last variable of a lenient
-// format ends at the first space: what follows is text the format
-// does not describe.
-func (v *nginxVar) match(line []byte, i int, lenient bool) (end, next int, err error) {
+// value and the index after the literal; with wantEsc, also whether the
+// value holds a backslash (an escape to decode). The last variable of a
+// lenient format ends at the first space: what follows is text the
+// format does not describe.
+func (v *nginxVar) match(line []byte, i int, lenient, wantEsc bool) (end, next int, esc bool, err error) {
 	if v.joined {
-		return i, i, nil
+		return i, i, false, nil
 	}
 	lit := v.next
 	if len(lit) == 0 {
 		if !lenient {
-			return len(line), len(line), nil
+			return len(line), len(line), wantEsc && bytes.IndexByte(line[i:], '\\') >= 0, nil
 		}
 		lit = space
 	}
 	from := i
 	if v.timeLocal && lit[0] == ' ' && i+21 <= len(line) && line[i+2] == '/' && line[i+20] == ' ' {
 		from = i + 21 // past the space before the zone
+		esc = wantEsc && bytes.IndexByte(line[i:from], '\\') >= 0
 	}
 	for {
-		k := bytes.Index(line[from:], lit)
+		k, slash := v.find.index(line, from, wantEsc)
+		esc = esc || slash
 		if k < 0 {
 			if len(v.next) == 0 {
-				return len(line), len(line), nil
+				return len(line), len(line), esc, nil
 			}
 			if from >= len(line) || endsWithPrefix(line[from:], lit) {
-				return 0, 0, &nginxError{want: string(lit), col: len(line) + 1, end: true}
+				return 0, 0, false, &nginxError{want: string(lit), col: len(line) + 1, end: true}
 			}
-			return 0, 0, &nginxError{want: string(lit), col: i + 1}
+			return 0, 0, false, &nginxError{want: string(lit), col: i + 1}
 		}
-		k += from
 		if v.list && lit[0] == ' ' && k > i {
 			// "a, b": the space after a comma joins two items; so does
 			// " : " between groups.
@@ -416,9 +440,9 @@ func (v *nginxVar) match(line []byte, i int, lenient bool) (end, next int, err e
 			}
 		}
 		if len(v.next) == 0 {
-			return k, k, nil // the trailing text starts with the space
+			return k, k, esc, nil // the trailing text starts with the space
 		}
-		return k, k + len(lit), nil
+		return k, k + len(lit), esc, nil
 	}
 }
 

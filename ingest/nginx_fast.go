@@ -1,0 +1,89 @@
+package ingest
+
+import "fmt"
+
+// prepare fills in how each variable of f is found and set: the finder
+// of its following literal, its setter, and whether it may be read as a
+// number in the pass that finds its end. The numbers fused so are those
+// whose literal starts with a byte no number holds, so that the first
+// byte after the digits is the first place the literal can be; a list
+// followed by a space is left to match, which skips the spaces inside
+// the list.
+func (f *logFormat) prepare() {
+	binds := make([]Bindings, len(f.vars))
+	for k := range f.vars {
+		binds[k] = f.vars[k].bind
+	}
+	puts := newPutters(binds)
+	for k := range f.vars {
+		v := &f.vars[k]
+		v.find = newLitFinder(v.next)
+		if len(v.next) == 0 {
+			v.find = newLitFinder(space)
+		}
+		v.put = puts[k]
+		v.fuse = fuseKind(v)
+	}
+}
+
+// How a variable's value may be read in the pass that finds its end.
+const (
+	fuseNone   = iota
+	fuseNumber // a number (scanNumber)
+	fuseClock  // $time_local (nginxClock)
+)
+
+func fuseKind(v *nginxVar) uint8 {
+	if len(v.next) == 0 || v.joined || v.how != howPlain {
+		return fuseNone
+	}
+	c := v.next[0]
+	switch {
+	case v.timeLocal:
+		// The literal cannot start inside "29/Nov/2026:10:00:00 +0800";
+		// a space is found past the zone by match too.
+		if v.put.kind == putTime && (c == ' ' || !isVarChar(c) && !inNumber(c) && c != '/' && c != ':') {
+			return fuseClock
+		}
+	case v.put.numeric() && !inNumber(c) && !(v.list && c == ' '):
+		return fuseNumber
+	}
+	return fuseNone
+}
+
+func inNumber(c byte) bool { return c >= '0' && c <= '9' || c == '.' || c == '+' || c == '-' }
+
+// fused reads the value of a fused variable at line[i:] when it has the
+// form fused for and is followed by the variable's literal, and returns
+// the index after the literal; ok false leaves the value to match.
+func (p *nginxParser) fused(v *nginxVar, line []byte, i int, r *Record) (next int, ok bool, err error) {
+	if v.fuse == fuseClock {
+		end := i + 26
+		if end > len(line) || !v.find.at(line, end) {
+			return 0, false, nil
+		}
+		ns, ok := p.clock.nginx.parse(line[i:end])
+		if !ok {
+			return 0, false, nil
+		}
+		if checkTime(ns) != fine {
+			return 0, true, r.Set(v.put.bind, line[i:end], p.loc) // its error
+		}
+		r.SetTime(ns)
+		return end + len(v.next), true, nil
+	}
+	end, num, ok := scanNumber(line, i)
+	if !ok || !v.find.at(line, end) {
+		return 0, false, nil
+	}
+	if v.seconds && !nginxSeconds(line[i:end]) {
+		return 0, true, v.notSeconds(i)
+	}
+	return end + len(v.next), true, v.put.setNumber(r, num, line[i:end], p.loc)
+}
+
+// notSeconds is the error of a value at column i+1 that nginx did not
+// write as a time.
+func (v *nginxVar) notSeconds(i int) error {
+	return fmt.Errorf("$%s at column %d is not a time in seconds (\"0.123\")", v.name, i+1)
+}

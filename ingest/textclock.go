@@ -1,0 +1,143 @@
+package ingest
+
+import "time"
+
+// clocks are the time readers of one text parser, each remembering the
+// day (and zone) of the last time it read.
+type clocks struct {
+	nginx nginxClock
+	iso   isoClock
+}
+
+// read returns the time of b as parseTime(b, unit, loc) does, for the
+// forms the clocks read; ok false leaves b to parseTime.
+func (c *clocks) read(b []byte, loc *time.Location) (int64, bool) {
+	if len(b) >= 19 && b[4] == '-' {
+		return c.iso.parse(b, loc)
+	}
+	return c.nginx.parse(b)
+}
+
+// isoClock reads "2026-11-29 10:00:01.208" (or with a T, a fraction of
+// up to nine digits, and a zone Z, +08:00 or +0800) as parseISO does.
+// It remembers the last date, and for times without a zone in a
+// location other than UTC, the start of the last hour when the zone's
+// offset is the same throughout it.
+type isoClock struct {
+	date   [10]byte // "2026-11-29"
+	days   int64
+	dateOK bool
+	hour   int   // with date: the hour of hourNS
+	hourNS int64 // its start in loc
+	hourOK bool
+	loc    *time.Location
+}
+
+func (c *isoClock) parse(b []byte, loc *time.Location) (int64, bool) {
+	if len(b) < 19 || b[7] != '-' || b[10] != 'T' && b[10] != ' ' || b[13] != ':' || b[16] != ':' {
+		return 0, false
+	}
+	hour, ok1 := two(b[11], b[12])
+	min, ok2 := two(b[14], b[15])
+	sec, ok3 := two(b[17], b[18])
+	if !(ok1 && ok2 && ok3) || hour > 23 || min > 59 || sec > 60 {
+		return 0, false
+	}
+	if !c.dateOK || string(b[:10]) != string(c.date[:]) {
+		if !c.setDate(b[:10]) {
+			return 0, false
+		}
+	}
+	zone := b[19:]
+	nsec := 0
+	if len(zone) > 0 && zone[0] == '.' {
+		i, scale := 1, 100000000
+		for ; i < len(zone) && i <= 9 && zone[i]-'0' <= 9; i++ {
+			nsec += int(zone[i]-'0') * scale
+			scale /= 10
+		}
+		if i == 1 || i < len(zone) && zone[i]-'0' <= 9 {
+			return 0, false // no digit, or more than nine
+		}
+		zone = zone[i:]
+	}
+	offset, local, ok := isoZone(zone)
+	if !ok {
+		return 0, false
+	}
+	if local && loc != nil && loc != time.UTC {
+		base, ok := c.hourStart(hour, loc)
+		if !ok {
+			return 0, false
+		}
+		return base + int64(min*60+sec)*1e9 + int64(nsec), true
+	}
+	// As civil computes it, overflow included.
+	secs := c.days*86400 + int64(hour*3600+min*60+sec) - int64(offset)
+	return secs*1e9 + int64(nsec), true
+}
+
+// isoZone reads "", "Z", "+08:00" or "+0800"; local: there is no zone.
+func isoZone(z []byte) (offset int, local, ok bool) {
+	switch {
+	case len(z) == 0:
+		return 0, true, true
+	case len(z) == 1:
+		return 0, false, z[0] == 'Z' || z[0] == 'z'
+	case len(z) == 6 && z[3] != ':', len(z) != 5 && len(z) != 6, z[0] != '+' && z[0] != '-':
+		return 0, false, false
+	}
+	h, ok1 := two(z[1], z[2])
+	m, ok2 := two(z[len(z)-2], z[len(z)-1])
+	if !(ok1 && ok2) || h > 23 || m > 59 {
+		return 0, false, false
+	}
+	offset = (h*60 + m) * 60
+	if z[0] == '-' {
+		offset = -offset
+	}
+	return offset, false, true
+}
+
+// setDate reads "2026-11-29" into the cache.
+func (c *isoClock) setDate(b []byte) bool {
+	c.dateOK, c.hourOK = false, false
+	year, ok1 := digits(b, 4)
+	month, ok2 := two(b[5], b[6])
+	day, ok3 := two(b[8], b[9])
+	if !(ok1 && ok2 && ok3) || month < 1 || month > 12 || day < 1 || day > 31 {
+		return false
+	}
+	copy(c.date[:], b)
+	c.days = daysFromCivil(year, month, day)
+	c.dateOK = true
+	return true
+}
+
+// hourStart returns the start in loc of the hour of the cached date, when
+// that start exists and loc's offset is the same at it and at the end
+// of the hour (no change of zone within it); years far from now are
+// left to time.Date.
+func (c *isoClock) hourStart(hour int, loc *time.Location) (int64, bool) {
+	if c.hourOK && c.hour == hour && c.loc == loc {
+		return c.hourNS, true
+	}
+	c.hourOK = false
+	year, _ := digits(c.date[:], 4)
+	month, _ := two(c.date[5], c.date[6])
+	day, _ := two(c.date[8], c.date[9])
+	if year < 1900 || year > 2200 {
+		return 0, false
+	}
+	start := time.Date(year, time.Month(month), day, hour, 0, 0, 0, loc)
+	end := time.Date(year, time.Month(month), day, hour+1, 0, 0, 0, loc)
+	// An hour the clocks skip into (Lord Howe's 02:00) is moved by
+	// time.Date; one with a change of offset has times read otherwise.
+	_, o1 := start.Zone()
+	_, o2 := end.Zone()
+	if o1 != o2 || end.Sub(start) != time.Hour || start.Hour() != hour || start.Minute() != 0 || start.Second() != 0 {
+		return 0, false
+	}
+	c.hour, c.hourNS, c.loc, c.hourOK = hour, start.UnixNano(), loc, true
+	return c.hourNS, true
+}

@@ -1,0 +1,77 @@
+package ingest
+
+import (
+	"testing"
+	"time"
+)
+
+// The clocks read every time as parseTime does, across the changes of
+// zone of locations with summer time (an hour, and Lord Howe's half
+// hour), in UTC and in a fixed zone, with and without a fraction or a
+// zone of their own.
+func TestClocksAsParseTime(t *testing.T) {
+	var locs []*time.Location
+	for _, name := range []string{"America/New_York", "Australia/Lord_Howe", "Europe/London"} {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			t.Fatalf("zone %s: %v", name, err)
+		}
+		locs = append(locs, loc)
+	}
+	locs = append(locs, time.UTC, time.FixedZone("+08", 8*3600), nil)
+	layouts := []string{
+		"2006-01-02 15:04:05", "2006-01-02T15:04:05.000", "2006-01-02 15:04:05.123456789",
+		"2006-01-02T15:04:05Z", "2006-01-02T15:04:05-07:00", "2006-01-02T15:04:05.000-0700",
+		"02/Jan/2006:15:04:05 -0700",
+	}
+	// Every 7 minutes and 13 seconds through 2026, written in a zone
+	// with summer time, so that the local hours that do not exist or
+	// come twice are among them.
+	ny := locs[0]
+	n, summer := 0, 0 // summer: zone-less times read in a zone with summer time
+	for at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC); at.Year() == 2026; at = at.Add(7*time.Minute + 13*time.Second + 1234567) {
+		for li, layout := range layouts {
+			for _, wall := range []time.Time{at.In(ny), at.In(locs[1])} {
+				b := []byte(wall.Format(layout))
+				for lj, loc := range locs {
+					var c clocks
+					c.iso.parse([]byte("2026-06-01 00:00:00"), loc) // a cached day and hour to replace
+					got, ok := c.read(b, loc)
+					want, wok := parseTime(b, UnitNone, loc)
+					if !ok {
+						continue
+					}
+					n++
+					if li < 3 && lj < 3 {
+						summer++
+					}
+					if !wok || got != want {
+						t.Fatalf("%s in %v: clock %d, parseTime %d (%v)", b, loc, got, want, wok)
+					}
+					if again, _ := c.read(b, loc); again != got {
+						t.Fatalf("%s in %v: %d, then %d from the cache", b, loc, got, again)
+					}
+				}
+			}
+		}
+	}
+	if n < 100000 || summer < 10000 {
+		t.Fatalf("the clocks read only %d times, %d in zones with summer time", n, summer)
+	}
+}
+
+// The clocks refuse what parseTime reads otherwise or not at all.
+func TestClocksRefuse(t *testing.T) {
+	for _, s := range []string{
+		"2026-11-29 10:00:00 +0800", "2026-11-29 10:00:00,5", "2026-11-29 10:00:00.1234567891",
+		"2026-11-29 24:00:00", "2026-13-01 10:00:00", "2026-11-00 10:00:00", "2026-11-29 10:00:00+08",
+		"2026-11-29 10:00:00.", "29/Nov/2026:10:00:00 +0860", "29/Nov/2026:10:00:00", "29/nov/2026:10:00:00 +0800",
+		"29/Nov/2026:10:00:00.5 +0800", "1795917600",
+	} {
+		var c clocks
+		if ns, ok := c.read([]byte(s), time.UTC); ok {
+			want, wok := parseTime([]byte(s), UnitNone, time.UTC)
+			t.Errorf("%q: clock read %d; parseTime %d, %v", s, ns, want, wok)
+		}
+	}
+}
