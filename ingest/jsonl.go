@@ -160,7 +160,7 @@ func (p *jsonParser) literal(s *scanner, r *Record, bind Bindings) error {
 	if c := s.b[s.i]; c == '-' || c >= '0' && c <= '9' {
 		// A plain decimal is read as it is scanned: its value goes to
 		// the fields without a second pass over its bytes.
-		if v, end, ok := decimalPrefix(s.b, s.i); ok && (end == len(s.b) || valueEnd[s.b[end]]) {
+		if end, v, ok := scanNumber(s.b, s.i); ok && (end == len(s.b) || valueEnd[s.b[end]]) {
 			s.i = end
 			if len(bind) > 0 {
 				return r.setDecimal(bind, s.b[start:end], v, p.loc)

@@ -29,7 +29,7 @@ func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
 	return nil
 }
 
-// setDecimal is Set for a value that decimalPrefix read as v: numeric
+// setDecimal is Set for a value that scanNumber read as v: numeric
 // fields take v, the others read the bytes as Set does.
 func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Location) error {
 	for _, b := range bs {
@@ -208,55 +208,6 @@ func parseNumber(b []byte) (float64, bool) {
 		v = -v
 	}
 	return v, true
-}
-
-// decimalPrefix reads the number that starts b[i:] when it has the plain
-// form parseNumber reads without strconv (-?digits[.digits]): its value,
-// exactly parseNumber's, and where it ends. ok is false for any other
-// form, which the caller reads the general way: a number going on with
-// an exponent, a sign or a second dot, or too many digits.
-func decimalPrefix(b []byte, i int) (v float64, end int, ok bool) {
-	neg := i < len(b) && b[i] == '-'
-	if neg {
-		i++
-	}
-	var mant uint64
-	digits, frac := 0, 0
-	dot := false
-	start := i
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c >= '0' && c <= '9' {
-			if digits < 18 {
-				mant = mant*10 + uint64(c-'0')
-				if mant != 0 {
-					digits++
-				}
-				if dot {
-					frac++
-				}
-			} else if !dot {
-				return 0, 0, false
-			}
-			continue
-		}
-		if c == '.' && !dot {
-			dot = true
-			continue
-		}
-		if numberByte[c] { // e, E, +, -, a second dot
-			return 0, 0, false
-		}
-		break
-	}
-	if i == start || (dot && i == start+1) || frac >= len(pow10) || mant > 1<<53 {
-		return 0, 0, false
-	}
-	v = float64(mant) / pow10[frac]
-	if neg {
-		v = -v
-	}
-	return v, i, true
 }
 
 // parseSlow reads the rarer forms through strconv; a number too large
