@@ -27,6 +27,8 @@ type jsonParser struct {
 	cacheKeys  [][]byte
 	cacheBind  []Bindings
 	cachePlain []bool // the key holds no backslash
+	// clock reads the request time's common forms, remembering the day.
+	clock clocks
 }
 
 func newJSONParser(s *Schema, loc *time.Location) *jsonParser {
@@ -108,7 +110,7 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 				return err
 			}
 			if len(bind) > 0 {
-				if err := r.Set(bind, val, p.loc); err != nil {
+				if err := p.setString(r, bind, val); err != nil {
 					return err
 				}
 			} else if len(val) > 0 && val[0] == '{' && depth < len(p.inner) && p.isPrefix(prefix, key) {
@@ -151,6 +153,21 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 			return s.fail("want ',' or '}'")
 		}
 	}
+}
+
+// setString reads a string value into the fields of bind as Record.Set
+// does; a request time alone in its binding is read by the clock first.
+func (p *jsonParser) setString(r *Record, bind Bindings, val []byte) error {
+	if b := bind[0]; len(bind) == 1 && b.Field == FTime && !isAbsent(val) {
+		if !r.claim(FTime, b.Prio) {
+			return nil
+		}
+		if ns, ok := p.clock.read(val, p.loc); ok && checkTime(ns) == fine {
+			r.TimeNS, r.set, r.prio[FTime] = ns, r.set|1<<FTime, b.Prio
+			return nil
+		}
+	}
+	return r.Set(bind, val, p.loc)
 }
 
 // literal reads the value at s.i that is not a string, an object or an
