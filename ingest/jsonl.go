@@ -156,15 +156,25 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 }
 
 // setString reads a string value into the fields of bind as Record.Set
-// does; a request time alone in its binding is read by the clock first.
+// does. A key that binds one field is set without Set's walk when the
+// field is text, and a request time is read by the clock first.
 func (p *jsonParser) setString(r *Record, bind Bindings, val []byte) error {
-	if b := bind[0]; len(bind) == 1 && b.Field == FTime && !isAbsent(val) {
-		if !r.claim(FTime, b.Prio) {
+	if len(bind) == 1 && !isAbsent(val) {
+		b := bind[0]
+		switch k := fields[b.Field].kind; {
+		case k == KindText || k == KindRequest:
+			if r.claim(b.Field, b.Prio) {
+				r.putText(b.Field, b.Prio, val)
+			}
 			return nil
-		}
-		if ns, ok := p.clock.read(val, p.loc); ok && checkTime(ns) == fine {
-			r.TimeNS, r.set, r.prio[FTime] = ns, r.set|1<<FTime, b.Prio
-			return nil
+		case b.Field == FTime:
+			if !r.claim(FTime, b.Prio) {
+				return nil
+			}
+			if ns, ok := p.clock.read(val, p.loc); ok && checkTime(ns) == fine {
+				r.TimeNS, r.set, r.prio[FTime] = ns, r.set|1<<FTime, b.Prio
+				return nil
+			}
 		}
 	}
 	return r.Set(bind, val, p.loc)
