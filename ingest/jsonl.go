@@ -167,6 +167,11 @@ func (p *jsonParser) setString(r *Record, bind Bindings, val []byte) error {
 				r.putText(b.Field, b.Prio, val)
 			}
 			return nil
+		case k == KindFloat || k == KindInt:
+			// A number in a string, as CLS exports write every value.
+			if end, v, ok := scanNumber(val, 0); ok && end == len(val) {
+				return r.setDecimal(bind, val, v, p.loc)
+			}
 		case b.Field == FTime:
 			if !r.claim(FTime, b.Prio) {
 				return nil

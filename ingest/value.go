@@ -37,24 +37,24 @@ func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Locati
 		if !r.claim(f, b.Prio) {
 			continue
 		}
-		if info := &fields[f]; !info.list {
-			switch info.kind {
-			case KindFloat:
-				x, flaw := duration(info, v, b.Unit)
-				if flaw != fine {
-					if f == FRequestTime {
-						return badValue(f, val, flaw)
-					}
-					continue
-				}
-				r.put(f, b.Prio, x)
-				continue
-			case KindInt:
-				if isInt(v) {
-					r.put(f, b.Prio, v+0) // +0 turns -0 into 0
+		// An nginx list of this one number reads as the number: its sum
+		// (none when negative, which duration refuses alike) and its last.
+		switch info := &fields[f]; info.kind {
+		case KindFloat:
+			x, flaw := duration(info, v, b.Unit)
+			if flaw != fine {
+				if f == FRequestTime {
+					return badValue(f, val, flaw)
 				}
 				continue
 			}
+			r.put(f, b.Prio, x)
+			continue
+		case KindInt:
+			if isInt(v) {
+				r.put(f, b.Prio, v+0) // +0 turns -0 into 0
+			}
+			continue
 		}
 		if err := r.set1(b, val, loc); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"testing"
@@ -190,6 +191,38 @@ func FuzzScanNumber(f *testing.F) {
 		want, wok := parseNumber(b[:end])
 		if !wok || math.Float64bits(want) != math.Float64bits(v) {
 			t.Fatalf("%q: scanNumber %v (to %d), parseNumber %v, %v", b, v, end, want, wok)
+		}
+	})
+}
+
+// FuzzSetDecimal checks setDecimal against Set: for a value scanNumber
+// reads whole, into a field of every kind, with and without a unit, and
+// with a better source already holding the field, both leave the same
+// record and the same error.
+func FuzzSetDecimal(f *testing.F) {
+	for _, s := range []string{"0", "12", "4.683", "-0.25", "-0", "+3", "1e3", "123456789012345678", "0.000001", "99999999999", "5."} {
+		f.Add([]byte(s), uint8(0), false)
+	}
+	f.Fuzz(func(t *testing.T, val []byte, unit uint8, held bool) {
+		end, v, ok := scanNumber(val, 0)
+		if !ok || end != len(val) {
+			return
+		}
+		for fl := range Field(NumFields) {
+			bind := Bindings{{Field: fl, Unit: Unit(unit % uint8(UnitNano+1)), Prio: 1}}
+			var a, b Record
+			if held {
+				a.put(fl, 0, 7)
+				b.put(fl, 0, 7)
+			}
+			errA := a.Set(bind, val, time.UTC)
+			errB := b.setDecimal(bind, val, v, time.UTC)
+			if fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Fatalf("%s %q: Set says %v, setDecimal %v", fl, val, errA, errB)
+			}
+			if a.set != b.set || a.num != b.num || a.prio != b.prio || a.TimeNS != b.TimeNS || a.endNS != b.endNS || a.firstNS != b.firstNS || fmt.Sprint(a.text) != fmt.Sprint(b.text) {
+				t.Fatalf("%s %q: Set leaves %+v, setDecimal %+v", fl, val, a, b)
+			}
 		}
 	})
 }
