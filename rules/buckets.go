@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"loganalyze/ingest"
@@ -291,13 +293,13 @@ func (rs *retrySample) settle() {
 	if len(rs.Requests) > maxRequestTimes {
 		rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
 	}
-	sort.Slice(rs.Limited, func(i, j int) bool {
-		if rs.Limited[i].T != rs.Limited[j].T {
-			return rs.Limited[i].T < rs.Limited[j].T
+	slices.SortFunc(rs.Limited, func(a, b Limited) int {
+		if a.T != b.T {
+			return cmp.Compare(a.T, b.T)
 		}
-		return rs.Limited[i].RetryAfter < rs.Limited[j].RetryAfter
+		return cmp.Compare(a.RetryAfter, b.RetryAfter)
 	})
-	sort.Slice(rs.Requests, func(i, j int) bool { return rs.Requests[i] < rs.Requests[j] })
+	slices.Sort(rs.Requests)
 }
 
 // pruneRetries keeps the n retry keys of smallest hash and lowers the
@@ -333,26 +335,24 @@ func timeHash(t int64) uint64 {
 // pruneTimes keeps the n times of smallest hash: the same n whatever the
 // order and grouping in which the times were added.
 func pruneTimes(ts []int64, n int) []int64 {
-	sort.Slice(ts, func(i, j int) bool {
-		hi, hj := timeHash(ts[i]), timeHash(ts[j])
-		if hi != hj {
-			return hi < hj
+	slices.SortFunc(ts, func(a, b int64) int {
+		if ha, hb := timeHash(a), timeHash(b); ha != hb {
+			return cmp.Compare(ha, hb)
 		}
-		return ts[i] < ts[j]
+		return cmp.Compare(a, b)
 	})
 	return ts[:n]
 }
 
 func pruneLimited(ls []Limited, n int) []Limited {
-	sort.Slice(ls, func(i, j int) bool {
-		hi, hj := timeHash(ls[i].T), timeHash(ls[j].T)
-		if hi != hj {
-			return hi < hj
+	slices.SortFunc(ls, func(a, b Limited) int {
+		if ha, hb := timeHash(a.T), timeHash(b.T); ha != hb {
+			return cmp.Compare(ha, hb)
 		}
-		if ls[i].T != ls[j].T {
-			return ls[i].T < ls[j].T
+		if a.T != b.T {
+			return cmp.Compare(a.T, b.T)
 		}
-		return ls[i].RetryAfter < ls[j].RetryAfter
+		return cmp.Compare(a.RetryAfter, b.RetryAfter)
 	})
 	return ls[:n]
 }
