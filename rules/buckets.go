@@ -2,8 +2,10 @@ package rules
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	"loganalyze/ingest"
 )
@@ -255,12 +257,14 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 			s.Retries[k] = ors
 			continue
 		}
+		// The finish (or an hour file's settle) cuts the times, on
+		// every core; a merge cuts only what many workers' times pile.
 		rs.Limited = append(rs.Limited, ors.Limited...)
-		if len(rs.Limited) > 2*maxLimitedTimes {
+		if len(rs.Limited) > mergeSlack*maxLimitedTimes {
 			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
 		}
 		rs.Requests = append(rs.Requests, ors.Requests...)
-		if len(rs.Requests) > 2*maxRequestTimes {
+		if len(rs.Requests) > mergeSlack*maxRequestTimes {
 			rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
 		}
 	}
@@ -279,10 +283,26 @@ func (s *minuteStats) finishRetries() {
 	s.syncShare()
 	s.pruneRetries(s.retryKeys)
 	s.RetriesPruned = s.retryCut != ^uint64(0)
+	all := make([]*retrySample, 0, len(s.Retries))
 	for _, rs := range s.Retries {
-		rs.settle()
+		all = append(all, rs)
 	}
+	// The samples are many and each its own: settled on every core.
+	parts := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			for i := p; i < len(all); i += parts {
+				all[i].settle()
+			}
+		})
+	}
+	wg.Wait()
 }
+
+// mergeSlack is how many times its bound a sample's times may pile to
+// in a merge before they are cut.
+const mergeSlack = 4
 
 // settle bounds a sample's times to what a merge keeps of them and
 // sorts them: the same sample, however its records arrived.
