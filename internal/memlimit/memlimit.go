@@ -1,9 +1,10 @@
-// Package memlimit keeps a run's heap near a budget: below it, the
-// garbage collector's soft limit holds the heap to the budget instead of
-// letting it grow to twice what is live (the default, GOGC=100); above
-// it, the limit follows the live heap with a quarter to spare, so that a
-// run that needs more memory gets it at a bounded cost in collection,
-// never a collector that runs without pause.
+// Package memlimit keeps a run's heap near a budget while that is cheap:
+// while what is live is under three quarters of the budget, the garbage
+// collector's soft limit holds the heap to the budget instead of letting
+// it grow to twice what is live (the default, GOGC=100), which costs a
+// few collections more; past that the limit is twice the live heap, the
+// collector's own goal, so that a run that needs more memory is collected
+// as it would be without the budget, never held near a limit it fills.
 package memlimit
 
 import (
@@ -53,8 +54,12 @@ func Start(budget int64) (stop func()) {
 	}
 }
 
-// Limit is the soft limit for a live heap of live bytes: the budget, or
-// the live heap and a quarter when that is more.
+// Limit is the soft limit for a live heap of live bytes: the budget
+// while the live heap is under three quarters of it, else twice the
+// live heap (and at least the budget).
 func Limit(budget, live int64) int64 {
-	return max(budget, live+live/4)
+	if 4*live < 3*budget {
+		return budget
+	}
+	return max(budget, 2*live)
 }
