@@ -86,14 +86,18 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 				return err
 			}
 		}
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return s.fail("want ':'")
-		}
-		s.i++
-		s.ws()
-		if s.i >= len(s.b) {
-			return s.fail("truncated")
+		if s.i+1 < len(s.b) && s.b[s.i] == ':' && s.b[s.i+1] > ' ' {
+			s.i++ // compact: `"key":value`
+		} else {
+			s.ws()
+			if s.i >= len(s.b) || s.b[s.i] != ':' {
+				return s.fail("want ':'")
+			}
+			s.i++
+			s.ws()
+			if s.i >= len(s.b) {
+				return s.fail("truncated")
+			}
 		}
 		switch {
 		case known:
