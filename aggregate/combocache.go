@@ -44,6 +44,22 @@ func (c *ComboCache[T]) Get(combo int) (*T, bool) {
 	return &s.v, false
 }
 
+// Find returns what combo's slot holds since the last Reset, or else
+// find's result, which it keeps there (when combo is cached). find may
+// Reset the cache: the slot it fills is then no longer valid, and the
+// next Get finds again.
+func (c *ComboCache[T]) Find(combo int, find func() T) T {
+	slot, hit := c.Get(combo)
+	if hit {
+		return *slot
+	}
+	v := find()
+	if slot != nil {
+		*slot = v
+	}
+	return v
+}
+
 // Each calls f with every slot's value, valid or not.
 func (c *ComboCache[T]) Each(f func(*T)) {
 	for i := range c.slots {

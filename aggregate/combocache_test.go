@@ -37,3 +37,25 @@ func TestComboCache(t *testing.T) {
 		t.Error("after the generation wrapped, an old slot looks valid")
 	}
 }
+
+// TestComboCacheFind checks that Find looks up once per combination
+// until a Reset, and every time for a combination not cached.
+func TestComboCacheFind(t *testing.T) {
+	var c ComboCache[int]
+	calls := 0
+	find := func() int { calls++; return 40 + calls }
+	for range 3 {
+		if got := c.Find(3, find); got != 41 {
+			t.Fatalf("Find(3) = %d, want 41 from the first look-up", got)
+		}
+	}
+	c.Reset()
+	if got := c.Find(3, find); got != 42 || calls != 2 {
+		t.Errorf("after Reset Find(3) = %d with %d look-ups, want 42 and 2", got, calls)
+	}
+	c.Find(-1, find)
+	c.Find(-1, find)
+	if calls != 4 {
+		t.Errorf("%d look-ups, want 4: an id that is not cached looks up every time", calls)
+	}
+}

@@ -50,20 +50,7 @@ func (s *callers) Add(r *ingest.Record, v *aggregate.Values) {
 	if client == nil {
 		return
 	}
-	cached, hit := s.byCombo.Get(v.Combo)
-	var c *callerStats
-	if hit {
-		c = *cached
-	} else {
-		if c = s.clients[string(client)]; c == nil {
-			s.fold()
-			c = &callerStats{Client: string(client)}
-			s.clients[c.Client] = c
-		}
-		if cached != nil {
-			*cached = c
-		}
-	}
+	c := s.byCombo.Find(v.Combo, func() *callerStats { return s.caller(client) })
 	c.Requests++
 	if n, ok := r.Int(ingest.FConnectionRequests); ok {
 		c.ConnKnown++
@@ -130,6 +117,17 @@ func (s *callers) fold() {
 		s.dropped += foldByCount(s.clients, s.env.top, func(c *callerStats) int64 { return c.Requests })
 		s.byCombo.Reset()
 	}
+}
+
+// caller returns a caller's counts, starting them.
+func (s *callers) caller(client []byte) *callerStats {
+	c := s.clients[string(client)]
+	if c == nil {
+		s.fold()
+		c = &callerStats{Client: string(client)}
+		s.clients[c.Client] = c
+	}
+	return c
 }
 
 // sorted returns the callers by name.

@@ -86,16 +86,7 @@ func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 	if client == nil || region == nil {
 		return
 	}
-	cached, ok := s.byCombo.Get(v.Combo)
-	var cr *clientPath
-	if ok {
-		cr = *cached
-	} else {
-		cr = s.path(client, r.Text(ingest.FClientRegion), region)
-		if cached != nil {
-			*cached = cr
-		}
-	}
+	cr := s.byCombo.Find(v.Combo, func() *clientPath { return s.path(client, r.Text(ingest.FClientRegion), region) })
 	cr.Count++
 	if v.Has[aggregate.NetworkTime] {
 		cr.net.AddBin(s.env.m, v.Bins[aggregate.NetworkTime])

@@ -76,16 +76,7 @@ func (s *modelStreams) Add(r *ingest.Record, v *aggregate.Values) {
 	if !ok || model == nil {
 		return
 	}
-	cached, hit := s.byCombo.Get(v.Combo)
-	var ms *modelStream
-	if hit {
-		ms = *cached
-	} else {
-		ms = s.model(model, stream)
-		if cached != nil {
-			*cached = ms
-		}
-	}
+	ms := s.byCombo.Find(v.Combo, func() *modelStream { return s.model(model, stream) })
 	ms.Count++
 	if v.Has[aggregate.TTFT] {
 		ms.TTFT.AddBin(v.Bins[aggregate.TTFT])

@@ -160,26 +160,27 @@ func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
 			sl.pairs = c.pairsOf(r, sl.pairs[:0])
 		}
 		sl.n++
-		for i := range v.Has {
-			if v.Has[i] {
-				if sl.counts[i] == nil {
-					sl.counts[i] = sketch.NewCounts(c.env.m)
-				}
-				sl.counts[i].AddBin(v.Bins[i])
-				sl.has[i]++
-			}
-		}
+		addBins(&sl.counts, c.env.m, v, &sl.has)
 		return
 	}
 	c.found = c.pairsOf(r, c.found[:0])
 	for _, p := range c.found {
 		p.count++
-		for i := range v.Has {
-			if v.Has[i] {
-				if p.metrics[i] == nil {
-					p.metrics[i] = sketch.NewCounts(c.env.m)
-				}
-				p.metrics[i].AddBin(v.Bins[i])
+		addBins(&p.metrics, c.env.m, v, nil)
+	}
+}
+
+// addBins counts a record's bins in cs, starting the counts of a metric
+// at its first value; has, when not nil, counts the values per metric.
+func addBins(cs *[aggregate.NumMetrics]*sketch.Counts, m *sketch.Mapping, v *aggregate.Values, has *[aggregate.NumMetrics]int64) {
+	for i := range v.Has {
+		if v.Has[i] {
+			if cs[i] == nil {
+				cs[i] = sketch.NewCounts(m)
+			}
+			cs[i].AddBin(v.Bins[i])
+			if has != nil {
+				has[i]++
 			}
 		}
 	}
