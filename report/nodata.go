@@ -384,10 +384,10 @@ func (n *NoData) text(m printer, esc, code func(string) string) string {
 }
 
 // fileNote is the Input table's note on a file: why not one record was
-// read from it, or why it is incomplete.
+// read from it (an empty file says so), or why it is incomplete.
 func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 	switch {
-	case f.Records == 0 && (f.BadLines > 0 || f.Incomplete):
+	case f.Records == 0:
 		return m.f("note.noread", fileWhy(m, f, r.Input.Problems, false))
 	case f.Incomplete:
 		return m.f("note.incomplete", f.Reason)
