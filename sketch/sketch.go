@@ -19,6 +19,7 @@ const DefaultAccuracy = 0.01
 type Mapping struct {
 	m        *mapping.LogarithmicMapping
 	min, max float64
+	table    *indexTable // nil: every value's bin is m.Index's
 }
 
 // NewMapping returns the mapping for a relative accuracy in (0, 1).
@@ -27,7 +28,7 @@ func NewMapping(accuracy float64) (*Mapping, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Mapping{m: m, min: m.MinIndexableValue(), max: m.MaxIndexableValue()}, nil
+	return &Mapping{m: m, min: m.MinIndexableValue(), max: m.MaxIndexableValue(), table: tableFor(accuracy, m)}, nil
 }
 
 // Accuracy returns the relative accuracy of the mapping.
@@ -46,6 +47,9 @@ type Bin struct {
 func (m *Mapping) Bin(v float64) Bin {
 	if v <= m.min {
 		return Bin{zero: true}
+	}
+	if t := m.table; t != nil && v >= t.min && v < t.max {
+		return Bin{index: t.index(v), v: v}
 	}
 	if v > m.max {
 		v = m.max

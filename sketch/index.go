@@ -1,0 +1,107 @@
+package sketch
+
+import (
+	"math"
+	"sync"
+
+	"github.com/DataDog/sketches-go/ddsketch/mapping"
+)
+
+// indexTable finds a value's bin without a logarithm. The values of each
+// binary octave in its range are cut into 2^bits cells by the top bits of
+// their mantissa; a cell spans less than one bin, so it holds at most two
+// bins' values: those below the cell's threshold are in its base bin, the
+// rest in the next. The thresholds are found with the mapping's own
+// Index, so the table gives exactly the bins Index does; a value outside
+// the table's range is left to Index.
+type indexTable struct {
+	bits     uint
+	loExp    int // biased exponent of the first octave
+	cells    []indexCell
+	min, max float64 // the range the table covers: [min, max)
+}
+
+type indexCell struct {
+	threshold float64 // the least value of the cell in bin base+1; +Inf if none
+	base      int
+}
+
+// The octaves a table covers: 2^-20 to 2^44 (about 1 ns to 550 years in
+// ms, or a token count of 1.7·10^13).
+const (
+	tableLoExp = -20
+	tableHiExp = 44
+)
+
+// newIndexTable returns the table for m, or nil when its bins are too
+// narrow for cells of at most 4,096 per octave to hold two at most.
+func newIndexTable(m *mapping.LogarithmicMapping) *indexTable {
+	a := m.RelativeAccuracy()
+	gamma := (1 + a) / (1 - a)
+	b := uint(0)
+	for ; b <= 12 && 1+math.Ldexp(1, -int(b)) >= gamma; b++ {
+	}
+	if b > 12 {
+		return nil
+	}
+	t := &indexTable{bits: b, loExp: tableLoExp + 1023, min: math.Ldexp(1, tableLoExp), max: math.Ldexp(1, tableHiExp)}
+	n := (tableHiExp - tableLoExp) << b
+	t.cells = make([]indexCell, n)
+	for c := range t.cells {
+		lo := t.cellStart(c)
+		hi := math.Float64frombits(math.Float64bits(lo) + 1<<(52-b)) // the next cell's start
+		last := math.Float64frombits(math.Float64bits(hi) - 1)
+		base, top := m.Index(lo), m.Index(last)
+		cell := indexCell{threshold: math.Inf(1), base: base}
+		switch {
+		case top == base:
+		case top == base+1:
+			// The least value of the cell in bin base+1, by bisection
+			// over the values' bits, which order as the values do.
+			l, h := math.Float64bits(lo), math.Float64bits(last)
+			for l < h {
+				mid := l + (h-l)/2
+				if m.Index(math.Float64frombits(mid)) > base {
+					h = mid
+				} else {
+					l = mid + 1
+				}
+			}
+			cell.threshold = math.Float64frombits(l)
+		default:
+			return nil // wider than a bin: cannot be
+		}
+		t.cells[c] = cell
+	}
+	return t
+}
+
+// cellStart returns the least value of cell c.
+func (t *indexTable) cellStart(c int) float64 {
+	exp := uint64(t.loExp + c>>t.bits)
+	sub := uint64(c & (1<<t.bits - 1))
+	return math.Float64frombits(exp<<52 | sub<<(52-t.bits))
+}
+
+// index returns v's bin when v is in [t.min, t.max).
+func (t *indexTable) index(v float64) int {
+	u := math.Float64bits(v)
+	c := int(u>>(52-t.bits)) - t.loExp<<t.bits
+	cell := &t.cells[c]
+	if v >= cell.threshold {
+		return cell.base + 1
+	}
+	return cell.base
+}
+
+// tables holds the table of each accuracy asked for, built once: a run
+// makes one mapping, the tests many.
+var tables sync.Map // float64 → *indexTable
+
+func tableFor(accuracy float64, m *mapping.LogarithmicMapping) *indexTable {
+	if t, ok := tables.Load(accuracy); ok {
+		return t.(*indexTable)
+	}
+	t, _ := tables.LoadOrStore(accuracy, newIndexTable(m))
+	return t.(*indexTable)
+}
