@@ -2,10 +2,8 @@ package rules
 
 import (
 	"cmp"
-	"runtime"
 	"slices"
 	"sort"
-	"sync"
 
 	"loganalyze/ingest"
 )
@@ -175,6 +173,29 @@ type retrySample struct {
 	Minute   int64
 	Limited  []Limited
 	Requests []int64
+	// reqCut is the largest time kept, by (timeHash, time), when the
+	// times were last cut (cutSet): a later time above it can never be
+	// among the kept ones, so it is not appended. The kept times are the
+	// same; most of a busy caller's are refused by one comparison.
+	reqCut timeKey
+	cutSet bool
+}
+
+// timeKey orders times as pruneTimes keeps them: by hash, then time.
+type timeKey struct {
+	h uint64
+	t int64
+}
+
+func keyOfTime(t int64) timeKey { return timeKey{timeHash(t), t} }
+
+func (a timeKey) less(b timeKey) bool { return a.h < b.h || a.h == b.h && a.t < b.t }
+
+// pruneRequests keeps the n request times of smallest hash and notes the
+// largest kept as the cut.
+func (rs *retrySample) pruneRequests(n int) {
+	rs.Requests = pruneTimes(rs.Requests, n)
+	rs.reqCut, rs.cutSet = keyOfTime(rs.Requests[n-1]), true
 }
 
 // retrySample returns the retry sample of client in cell c, starting it; nil
@@ -236,9 +257,12 @@ func (rs *retrySample) add(r *ingest.Record, limited bool) {
 			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
 		}
 	}
+	if rs.cutSet && rs.reqCut.less(keyOfTime(r.TimeNS)) {
+		return
+	}
 	rs.Requests = append(rs.Requests, r.TimeNS)
 	if len(rs.Requests) > 2*maxRequestTimes {
-		rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
+		rs.pruneRequests(maxRequestTimes)
 	}
 }
 
@@ -264,8 +288,13 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
 		}
 		rs.Requests = append(rs.Requests, ors.Requests...)
+		// Either cut still bounds the union: each side keeps n times
+		// at or below its own.
+		if ors.cutSet && (!rs.cutSet || ors.reqCut.less(rs.reqCut)) {
+			rs.reqCut, rs.cutSet = ors.reqCut, true
+		}
 		if len(rs.Requests) > mergeSlack*maxRequestTimes {
-			rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
+			rs.pruneRequests(maxRequestTimes)
 		}
 	}
 	for k := range s.Retries {
@@ -278,26 +307,13 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 	}
 }
 
-// finishRetries bounds the retry samples to their cap and sorts them.
+// finishRetries bounds the retry samples to their cap. The samples are
+// settled where they are read (the storm rule's few, an hour file's all),
+// not here: most are of minutes that hold no storm.
 func (s *minuteStats) finishRetries() {
 	s.syncShare()
 	s.pruneRetries(s.retryKeys)
 	s.RetriesPruned = s.retryCut != ^uint64(0)
-	all := make([]*retrySample, 0, len(s.Retries))
-	for _, rs := range s.Retries {
-		all = append(all, rs)
-	}
-	// The samples are many and each its own: settled on every core.
-	parts := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for p := range parts {
-		wg.Go(func() {
-			for i := p; i < len(all); i += parts {
-				all[i].settle()
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // mergeSlack is how many times its bound a sample's times may pile to
@@ -311,7 +327,7 @@ func (rs *retrySample) settle() {
 		rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
 	}
 	if len(rs.Requests) > maxRequestTimes {
-		rs.Requests = pruneTimes(rs.Requests, maxRequestTimes)
+		rs.pruneRequests(maxRequestTimes)
 	}
 	slices.SortFunc(rs.Limited, func(a, b Limited) int {
 		if a.T != b.T {

@@ -96,6 +96,7 @@ func dumpMinutes(s *minuteStats) string {
 	}
 	var keys []string
 	for k, rs := range s.Retries {
+		rs.settle() // as the storm rule reads them
 		keys = append(keys, fmt.Sprintf("%q %s %x %d %v %v", k, rs.Client, rs.KeyHash, rs.Minute, rs.Limited, rs.Requests))
 	}
 	sort.Strings(keys)

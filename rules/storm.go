@@ -139,6 +139,7 @@ func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, []earlyRetr
 		if rs.Minute*60e9 < w.From || rs.Minute*60e9 > w.To {
 			continue
 		}
+		rs.settle()
 		byClient[rs.Client] = append(byClient[rs.Client], rs)
 	}
 	counts := map[string]int64{}

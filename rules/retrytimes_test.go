@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"loganalyze/ingest"
+)
+
+// TestRetryTimesCutKeepsTheSmallestHashes adds a caller's request times
+// split between samples that each refuse times above their cut, merges
+// them, and requires the times settle keeps to be the maxRequestTimes of
+// smallest hash among all of them, computed from the whole list: the cut
+// may refuse only times that could not have been kept.
+func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
+	for trial := range 400 {
+		rnd := rand.New(rand.NewPCG(7, uint64(trial)))
+		n := []int{1, 63, 64, 65, 129, 300, 5000}[trial%7]
+		parts := []int{1, 2, 5}[trial%3]
+		{
+			all := make([]int64, n)
+			for i := range all {
+				all[i] = 1_700_000_000e9 + rnd.Int64N(60e9)
+				if i > 0 && rnd.IntN(10) == 0 {
+					all[i] = all[i-1] // the same time twice
+				}
+			}
+			samples := make([]*retrySample, parts)
+			for i := range samples {
+				samples[i] = &retrySample{}
+			}
+			var r ingest.Record
+			refused := 0
+			for i, ts := range all {
+				r.Reset()
+				r.SetTime(ts)
+				s := samples[i%parts]
+				before := len(s.Requests)
+				s.add(&r, false)
+				if len(s.Requests) == before && !s.cutSet {
+					t.Fatalf("n=%d: a time refused without a cut", n)
+				}
+				if len(s.Requests) == before {
+					refused++
+				}
+			}
+			ms, other := newMinuteStats(1), newMinuteStats(1)
+			ms.Retries["k"] = samples[0]
+			for _, s := range samples[1:] {
+				other.Retries = map[string]*retrySample{"k": s}
+				ms.mergeRetries(other)
+			}
+			got := ms.Retries["k"]
+			got.settle()
+
+			want := slices.Clone(all)
+			slices.SortFunc(want, func(a, b int64) int {
+				if ha, hb := timeHash(a), timeHash(b); ha != hb {
+					return cmp.Compare(ha, hb)
+				}
+				return cmp.Compare(a, b)
+			})
+			want = want[:min(len(want), maxRequestTimes)]
+			slices.Sort(want)
+			if !slices.Equal(got.Requests, want) {
+				t.Fatalf("n=%d parts=%d: kept %d times %v, want %d %v", n, parts, len(got.Requests), got.Requests, len(want), want)
+			}
+			if n >= 5000 && refused < n/2 {
+				t.Errorf("n=%d parts=%d: only %d times refused by the cut", n, parts, refused)
+			}
+		}
+	}
+}
+
+// TestRetryTimesCutAtTheLargestKept adds a time that falls between the
+// two largest kept right after a cut: it is among the smallest hashes,
+// so it must be kept, in place of the largest.
+func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
+	s := &retrySample{}
+	var r ingest.Record
+	add := func(ts int64) {
+		r.Reset()
+		r.SetTime(ts)
+		s.add(&r, false)
+	}
+	const t0 = int64(1_700_000_000e9)
+	for i := range 2*maxRequestTimes + 1 {
+		add(t0 + int64(i)*1e6)
+	}
+	if !s.cutSet || len(s.Requests) != maxRequestTimes {
+		t.Fatalf("after %d times: %d kept, cut set %v", 2*maxRequestTimes+1, len(s.Requests), s.cutSet)
+	}
+	kept := slices.Clone(s.Requests) // sorted by (hash, time)
+	lo, hi := keyOfTime(kept[len(kept)-2]), keyOfTime(kept[len(kept)-1])
+	between := int64(-1)
+	for ts := t0 + 1; ts < t0+10_000_000; ts++ {
+		if k := keyOfTime(ts); lo.less(k) && k.less(hi) && !slices.Contains(kept, ts) {
+			between = ts
+			break
+		}
+	}
+	if between < 0 {
+		t.Fatal("no time between the two largest kept")
+	}
+	add(between)
+	s.settle()
+	want := append(kept[:len(kept)-1:len(kept)-1], between)
+	slices.Sort(want)
+	if !slices.Equal(s.Requests, want) {
+		t.Fatalf("kept %v, want %v", s.Requests, want)
+	}
+}
