@@ -11,6 +11,7 @@ import (
 	"loganalyze/aggregate"
 	"loganalyze/gen"
 	"loganalyze/ingest"
+	"loganalyze/internal/sharedtest"
 	"loganalyze/sketch"
 )
 
@@ -70,7 +71,7 @@ func benchRead(b *testing.B, name string, workers int, write func(io.Writer, []g
 	})
 	b.SetBytes(size)
 	b.ReportAllocs()
-	cpu0, runs := cpuTime(), 0
+	cpu0, runs := sharedtest.CPUTime(), 0
 	for b.Loop() {
 		runs++
 		sinks, res, err := ingest.Run([]string{path}, ingest.Options{Workers: workers}, func() *countSink { return &countSink{} })
@@ -85,7 +86,7 @@ func benchRead(b *testing.B, name string, workers int, write func(io.Writer, []g
 			b.Fatalf("sinks saw %d records of %d", n, res.Records())
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(runs), "cpu-ns/op")
+	b.ReportMetric(float64(sharedtest.CPUTime()-cpu0)/float64(runs), "cpu-ns/op")
 }
 
 func BenchmarkReadJSONL(b *testing.B) {

@@ -1,16 +1,16 @@
 //go:build unix
 
-package ingest_test
+package sharedtest
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time the process has used, user and system, so
+// CPUTime returns the CPU time the process has used, user and system, so
 // that a benchmark can report it beside the wall time, which other work on
 // a shared machine distorts more.
-func cpuTime() time.Duration {
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
