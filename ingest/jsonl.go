@@ -24,9 +24,7 @@ type jsonParser struct {
 	// The last line's keys and their bindings: JSON lines from one
 	// source repeat their keys in the same order, so most look-ups are a
 	// byte comparison.
-	cacheKeys  [][]byte
-	cacheBind  []Bindings
-	cachePlain []bool // the key holds no backslash
+	cache []cachedKey
 	// clock reads the request time's common forms, remembering the day.
 	clock clocks
 }
@@ -101,7 +99,7 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 		}
 		switch {
 		case known:
-			key = p.cacheKeys[n]
+			key = p.cache[n].key
 		case prefix == nil:
 			bind = p.lookupTop(n, key)
 		default:
@@ -255,37 +253,72 @@ func checkLiteral(tok []byte) error {
 	return errors.New("want a value")
 }
 
+// cachedKey is the n-th key of the last line and its bindings. head,
+// mask and tail hold the key's bytes and its closing quote as words, so
+// that a key of up to fifteen bytes is compared in one or two loads:
+// head the first eight (mask: those that are the quoted key's), tail the
+// last eight when there are more.
+type cachedKey struct {
+	key              []byte
+	bind             Bindings
+	plain            bool // the key holds no backslash
+	head, mask, tail uint64
+}
+
+func (c *cachedKey) set(key []byte, b Bindings) {
+	c.key, c.bind = append(c.key[:0], key...), b
+	c.plain = bytes.IndexByte(key, '\\') < 0
+	var q [16]byte
+	n := copy(q[:], key)
+	if n < len(q) {
+		q[n] = '"'
+	}
+	c.head, c.mask = binary.LittleEndian.Uint64(q[:8]), ^uint64(0)
+	if l := len(key) + 1; l < 8 {
+		c.mask = 1<<(8*l) - 1
+	}
+	c.tail = 0
+	if l := len(key) + 1; l > 8 && l <= 16 {
+		c.tail = binary.LittleEndian.Uint64(q[l-8 : l])
+	}
+}
+
 // sameKey reads the top-level key at s.i when its bytes are those of the
 // n-th key of the last line, and returns its bindings: one comparison in
 // place of scanning the key and looking it up. A cached key holding a
 // backslash is left to str, so a match is never an escaped quote.
 func (p *jsonParser) sameKey(s *scanner, n int, prefix []byte) (Bindings, bool) {
-	if prefix != nil || n >= len(p.cacheKeys) || !p.cachePlain[n] {
+	if prefix != nil || n >= len(p.cache) || !p.cache[n].plain {
 		return nil, false
 	}
-	k := p.cacheKeys[n]
-	end := s.i + 1 + len(k)
-	if end >= len(s.b) || s.b[end] != '"' || string(s.b[s.i+1:end]) != string(k) {
+	c := &p.cache[n]
+	start, l := s.i+1, len(c.key)+1 // the key and its quote
+	if l <= 16 && start+max(l, 8) <= len(s.b) {
+		if (binary.LittleEndian.Uint64(s.b[start:])^c.head)&c.mask != 0 ||
+			l > 8 && binary.LittleEndian.Uint64(s.b[start+l-8:]) != c.tail {
+			return nil, false
+		}
+		s.i = start + l
+		return c.bind, true
+	}
+	end := start + len(c.key)
+	if end >= len(s.b) || s.b[end] != '"' || string(s.b[start:end]) != string(c.key) {
 		return nil, false
 	}
 	s.i = end + 1
-	return p.cacheBind[n], true
+	return c.bind, true
 }
 
 func (p *jsonParser) lookupTop(n int, key []byte) Bindings {
-	if n < len(p.cacheKeys) && string(p.cacheKeys[n]) == string(key) {
-		return p.cacheBind[n]
+	if n < len(p.cache) && string(p.cache[n].key) == string(key) {
+		return p.cache[n].bind
 	}
 	b := p.schema.Lookup(key)
 	if n < 256 {
-		for len(p.cacheKeys) <= n {
-			p.cacheKeys = append(p.cacheKeys, nil)
-			p.cacheBind = append(p.cacheBind, nil)
-			p.cachePlain = append(p.cachePlain, false)
+		for len(p.cache) <= n {
+			p.cache = append(p.cache, cachedKey{})
 		}
-		p.cacheKeys[n] = append(p.cacheKeys[n][:0], key...)
-		p.cacheBind[n] = b
-		p.cachePlain[n] = bytes.IndexByte(key, '\\') < 0
+		p.cache[n].set(key, b)
 	}
 	return b
 }

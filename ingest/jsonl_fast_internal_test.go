@@ -143,6 +143,19 @@ func TestWarmKeysAgree(t *testing.T) {
 		}
 		f.Close()
 	}
+	// A key that differs from the cached one in one byte, or is one
+	// shorter or longer, at every length the word comparison handles
+	// and past it, and at the end of the line.
+	for _, key := range []string{"a", "uri", "model", "status", "app_id", "request_time", "first_token_ms", "client_region", "upstream_addr", "upstream_response_time"} {
+		prev := []byte(`{"` + key + `":"v","model":"m","request_time":1}`)
+		for j := range len(key) + 1 {
+			for _, v := range []string{key[:j] + "x" + key[min(j+1, len(key)):], key[:j] + key[min(j+1, len(key)):], key + "x"} {
+				checkWarm(t, s, prev, []byte(`{"`+v+`":"2","model":"m","request_time":1}`))
+				checkWarm(t, s, prev, []byte(`{"`+v+`":2}`))
+				checkWarm(t, s, prev, []byte(`{"`+v))
+			}
+		}
+	}
 	// A cached key with a backslash in it must not match the same bytes
 	// where they are an escape.
 	for _, c := range [][2]string{
