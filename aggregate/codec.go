@@ -92,6 +92,20 @@ func (d *Decoder) Done() error {
 	return d.err
 }
 
+// Marked reports whether the next unsigned varint is mark, and reads it
+// when it is: a field added at the front of an encoding is announced by
+// a mark that no older encoding begins with.
+func (d *Decoder) Marked(mark uint64) bool {
+	if d.err != nil {
+		return false
+	}
+	if v, k := binary.Uvarint(d.b); k > 0 && v == mark {
+		d.b = d.b[k:]
+		return true
+	}
+	return false
+}
+
 // Uint reads an unsigned varint.
 func (d *Decoder) Uint() uint64 {
 	v, k := binary.Uvarint(d.b)

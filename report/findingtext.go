@@ -307,6 +307,8 @@ var reasonPatterns = []reasonPattern{
 	{"field ", " is absent from every record", "reason.field"},
 	{"fields ", " are absent from every record", "reason.fields"},
 	{"partly: minutes before ", " were not judged, the log holding more key × minute buckets than kept (the latest are)", "reason.partly"},
+	{"partly: the callers were judged from a hash sample of about ", " % of them, the log having more callers than kept", "reason.sampledcallers"},
+	{"partly: the callers' paths were judged from a hash sample of about ", " % of them, the log having more paths than kept", "reason.sampledpaths"},
 }
 
 // reason is a rule's not-evaluated reason in m's language; a reason of

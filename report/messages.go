@@ -320,13 +320,15 @@ var enMessages = map[msgID]string{
 	"note.incomplete": "incomplete: %s",
 
 	// Why a rule was not evaluated (findingtext.go).
-	"reason.state":      "needs --state",
-	"reason.noprevious": "no previous hour in the state directory",
-	"reason.damaged":    "the previous hour's state file is damaged",
-	"reason.layout":     "the previous hour's state file was written for other metrics, dimensions or rules",
-	"reason.field":      "field %s is absent from every record",
-	"reason.fields":     "fields %s are absent from every record",
-	"reason.partly":     "partly: minutes before %s were not judged, the log holding more key × minute buckets than kept (the latest are)",
+	"reason.state":          "needs --state",
+	"reason.noprevious":     "no previous hour in the state directory",
+	"reason.damaged":        "the previous hour's state file is damaged",
+	"reason.layout":         "the previous hour's state file was written for other metrics, dimensions or rules",
+	"reason.field":          "field %s is absent from every record",
+	"reason.fields":         "fields %s are absent from every record",
+	"reason.partly":         "partly: minutes before %s were not judged, the log holding more key × minute buckets than kept (the latest are)",
+	"reason.sampledcallers": "partly: the callers were judged from a hash sample of about %s %% of them, the log having more callers than kept",
+	"reason.sampledpaths":   "partly: the callers' paths were judged from a hash sample of about %s %% of them, the log having more paths than kept",
 	// Findings in another language (findingtext.go): what the rules
 	// write in English, with the same arguments.
 	"rule.all":                              "all requests",

@@ -215,6 +215,8 @@ var zhMessages = map[msgID]string{
 	"reason.field":                          "所有记录都没有字段 %s",
 	"reason.fields":                         "所有记录都没有字段 %s",
 	"reason.partly":                         "部分评估：%s 之前的分钟未评估，日志中的键 × 分钟桶超过了保留上限（保留的是最新的）",
+	"reason.sampledcallers":                 "部分评估：调用方按哈希抽样评估，约占全部的 %s %%，日志中的调用方超过了保留上限",
+	"reason.sampledpaths":                   "部分评估：调用方路径按哈希抽样评估，约占全部的 %s %%，日志中的路径超过了保留上限",
 	"rule.all":                              "全部请求",
 	"rule.cross_region.title":               "跨地域调用：%s → %s",
 	"rule.cross_region.advice":              "将该路由上的调用方（%[1]s）部署到 %[2]s，或让它们改用离自己最近的 %[3]s 接入点（边缘 / CDN）；与%[5]s相比，每次调用多花约 %.0[4]f ms 网络耗时。",

@@ -28,19 +28,20 @@ type callerStats struct {
 }
 
 // callers is the collector the missing_keepalive and token_cache_miss
-// rules share: per caller, its connections and its token calls; at most
-// twice --top callers between folds, the lightest dropped.
+// rules share: per caller, its connections and its token calls; the
+// callers of the smallest hashes past the bound (capped).
 type callers struct {
 	env     collectEnv
-	clients map[string]*callerStats
-	dropped int64
+	clients capped[*callerStats]
 	byCombo aggregate.ComboCache[*callerStats]
 }
 
 // callersCollector is the collector the keep-alive and token rules share.
 func callersCollector() (string, func(collectEnv) aggregate.Collector) {
 	return "callers", func(e collectEnv) aggregate.Collector {
-		return &callers{env: e, clients: map[string]*callerStats{}}
+		s := &callers{env: e, clients: newCapped[*callerStats](cappedKeys(e.top), e.shared.of(func(b *sharedBounds) *retryShare { return b.callers }))}
+		s.clients.dropped = s.byCombo.Reset
+		return s
 	}
 }
 
@@ -51,6 +52,9 @@ func (s *callers) Add(r *ingest.Record, v *aggregate.Values) {
 		return
 	}
 	c := s.byCombo.Find(v.Combo, func() *callerStats { return s.caller(client) })
+	if c == nil {
+		return // not kept
+	}
 	c.Requests++
 	if n, ok := r.Int(ingest.FConnectionRequests); ok {
 		c.ConnKnown++
@@ -85,14 +89,8 @@ func (s *callers) Add(r *ingest.Record, v *aggregate.Values) {
 // Merge adds another worker's callers.
 func (s *callers) Merge(oc aggregate.Collector) {
 	o := oc.(*callers)
-	for _, k := range sortedKeys(o.clients) {
-		oc := o.clients[k]
-		c := s.clients[k]
-		if c == nil {
-			s.fold()
-			s.clients[k] = oc
-			continue
-		}
+	s.byCombo.Reset()
+	s.clients.merge(&o.clients, func(c, oc *callerStats) {
 		c.Requests += oc.Requests
 		c.ConnKnown += oc.ConnKnown
 		c.NewConn += oc.NewConn
@@ -105,35 +103,23 @@ func (s *callers) Merge(oc aggregate.Collector) {
 		c.Token += oc.Token
 		c.Other += oc.Other
 		c.TokenMs.Merge(oc.TokenMs)
-	}
-	s.dropped += o.dropped
+	})
 }
 
-// Finish does nothing: the map is bounded as it grows.
-func (s *callers) Finish() {}
+// Finish bounds the callers.
+func (s *callers) Finish() { s.clients.finish() }
 
-func (s *callers) fold() {
-	if len(s.clients) >= s.env.limit() {
-		s.dropped += foldByCount(s.clients, s.env.top, func(c *callerStats) int64 { return c.Requests })
-		s.byCombo.Reset()
-	}
-}
-
-// caller returns a caller's counts, starting them.
+// caller returns a caller's counts, starting them; nil when the caller
+// is not kept.
 func (s *callers) caller(client []byte) *callerStats {
-	c := s.clients[string(client)]
-	if c == nil {
-		s.fold()
-		c = &callerStats{Client: string(client)}
-		s.clients[c.Client] = c
-	}
+	c, _ := s.clients.get(client, func() *callerStats { return &callerStats{Client: string(client)} })
 	return c
 }
 
 // sorted returns the callers by name.
 func (s *callers) sorted() []*callerStats {
-	out := make([]*callerStats, 0, len(s.clients))
-	for _, c := range s.clients {
+	out := make([]*callerStats, 0, len(s.clients.m))
+	for _, c := range s.clients.m {
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Client < out[j].Client })
@@ -143,8 +129,9 @@ func (s *callers) sorted() []*callerStats {
 // AppendBinary appends the callers, for an hour file.
 func (s *callers) AppendBinary(b []byte) []byte {
 	e := &encoder{B: b}
-	e.Uint(uint64(s.dropped))
-	encodeMap(e, s.clients, func(_ string, c *callerStats) {
+	s.clients.appendCut(e)
+	e.Uint(0) // once the callers folded away; none are
+	encodeMap(e, s.clients.m, func(_ string, c *callerStats) {
 		for _, v := range c.counts() {
 			e.Uint(uint64(*v))
 		}
@@ -155,8 +142,9 @@ func (s *callers) AppendBinary(b []byte) []byte {
 // UnmarshalBinary replaces the callers with what AppendBinary wrote.
 func (s *callers) UnmarshalBinary(b []byte) error {
 	d := newDecoder(s.env.m, b)
-	s.dropped = d.Count()
-	s.clients = decodeMap(d, 14, func(k string) *callerStats {
+	s.clients.readCut(d)
+	d.Count() // the callers once folded away
+	s.clients.m = decodeMap(d, 14, func(k string) *callerStats {
 		c := &callerStats{Client: k}
 		for _, v := range c.counts() {
 			*v = d.Count()

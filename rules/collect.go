@@ -29,10 +29,20 @@ type collectEnv struct {
 // shared or not.
 type sharedBounds struct {
 	retries *retryShare
+	// The capped maps' bounds: callers, paths, ceilings' callers.
+	callers, paths, ceilings *retryShare
 }
 
-// limit is how many keys a collector's map holds before it is folded to
-// top: twice top, so that folding is rare.
+// of returns the bound pick chooses of b; nil without shared bounds.
+func (b *sharedBounds) of(pick func(*sharedBounds) *retryShare) *retryShare {
+	if b == nil {
+		return nil
+	}
+	return pick(b)
+}
+
+// limit is how many keys the models' map holds before it is folded to
+// top, and the regression pairs' bound: twice top.
 func (e collectEnv) limit() int { return 2 * e.top }
 
 // slots gives every rule that gathers data its collector's index in an
@@ -97,7 +107,9 @@ func (c *Config) collectors(m *sketch.Mapping, top int, withHistory, shared bool
 	_, _, makers, used := c.slots()
 	env := collectEnv{m: m, top: top, cfg: c, history: withHistory}
 	if shared {
-		env.shared = &sharedBounds{retries: newRetryShare(retryKeysFor(top))}
+		n := cappedKeys(top)
+		env.shared = &sharedBounds{retries: newRetryShare(retryKeysFor(top)),
+			callers: newRetryShare(n), paths: newRetryShare(n), ceilings: newRetryShare(n)}
 	}
 	return func() []aggregate.Collector {
 		out := make([]aggregate.Collector, len(makers))

@@ -27,7 +27,7 @@ func (n noCombo) Merge(o aggregate.Collector) { n.Collector.Merge(o.(noCombo).Co
 // TestComboCacheChangesNothing reads generated records with every
 // collector once as it runs and once with each record's combination
 // hidden, and requires the same bytes from every collector and the same
-// findings. The bounds are small, so that the collectors fold, cut
+// findings. The bounds are small, so that the collectors cap, cut
 // minutes and prune retry samples while they read, each of which must
 // drop what they cached.
 func TestComboCacheChangesNothing(t *testing.T) {
@@ -41,7 +41,7 @@ func TestComboCacheChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	const top = 3
-	var pruned, cut bool
+	var pruned, cut, capped bool
 	read := func(hide bool) *aggregate.Accumulator {
 		collectors := cfg.Collectors(m, top, true)
 		accs, _, err := ingest.Run([]string{"-"}, ingest.Options{Format: ingest.JSONL, Workers: 1, Stdin: bytes.NewReader(buf.Bytes()), Location: time.FixedZone("+0800", 8*3600)},
@@ -49,8 +49,15 @@ func TestComboCacheChangesNothing(t *testing.T) {
 				return aggregate.New(aggregate.Options{Mapping: m, Top: top, TokenURI: cfg.TokenURI, Collectors: func() []aggregate.Collector {
 					cs := collectors()
 					for i, c := range cs {
-						if ms, ok := c.(*minuteStats); ok {
-							ms.maxCells, ms.maxBuckets, ms.retryKeys = 200, 50, 300
+						switch c := c.(type) {
+						case *minuteStats:
+							c.maxCells, c.maxBuckets, c.retryKeys = 200, 50, 300
+						case *callers:
+							c.clients.n = 1000 // the token finding's caller stays
+						case *pathStats:
+							c.paths.n = 20
+						case *ceilings:
+							c.clients.n = 20
 						}
 						if hide && c != nil {
 							cs[i] = noCombo{c}
@@ -72,6 +79,9 @@ func TestComboCacheChangesNothing(t *testing.T) {
 		if ms, ok := c.(*minuteStats); ok {
 			pruned, cut = ms.retryCut != ^uint64(0), ms.cellsCapped
 		}
+		if ps, ok := c.(*pathStats); ok {
+			capped = ps.paths.keyShare() < 1
+		}
 		if rp, ok := c.(*regressionPairs); ok {
 			// It writes nothing to hour files: compare what it holds.
 			hp := hidden.Collectors[i].(noCombo).Collector.(*regressionPairs)
@@ -87,8 +97,8 @@ func TestComboCacheChangesNothing(t *testing.T) {
 			t.Errorf("collector %s gathers differently with its combination cache (%d bytes, %d without)", cfg.CollectorNames()[i], len(a), len(b))
 		}
 	}
-	if !pruned || !cut {
-		t.Fatalf("retry samples pruned %v, minutes cut %v: the bounds were not reached", pruned, cut)
+	if !pruned || !cut || !capped {
+		t.Fatalf("retry samples pruned %v, minutes cut %v, paths capped %v: the bounds were not reached", pruned, cut, capped)
 	}
 	for i, c := range hidden.Collectors {
 		if nc, ok := c.(noCombo); ok {

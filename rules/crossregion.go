@@ -36,7 +36,9 @@ func (r *crossRegionRule) params() []param {
 
 func (*crossRegionRule) collector() (string, func(collectEnv) aggregate.Collector) {
 	return RuleCrossRegion, func(e collectEnv) aggregate.Collector {
-		return &pathStats{env: e, paths: map[string]*clientPath{}}
+		s := &pathStats{env: e, paths: newCapped[*clientPath](cappedKeys(e.top), e.shared.of(func(b *sharedBounds) *retryShare { return b.paths }))}
+		s.paths.dropped = s.byCombo.Reset
+		return s
 	}
 }
 
@@ -45,9 +47,9 @@ func (*crossRegionRule) needs(acc *aggregate.Accumulator) string { return crossR
 func (r *crossRegionRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
 	ps := col.(*pathStats)
 	if acc.Present[ingest.FClientRegion] == 0 {
-		return inferredCrossRegion(ps, r), ""
+		return inferredCrossRegion(ps, r), ps.paths.partly("paths")
 	}
-	return crossRegion(acc, ps, r), ""
+	return crossRegion(acc, ps, r), ps.paths.partly("paths")
 }
 
 // clientPath is the network path of one caller from one client_region
@@ -70,12 +72,11 @@ func (p *clientPath) settle(m *sketch.Mapping) {
 	p.RTT = p.rtt.MergeInto(m, p.RTT)
 }
 
-// pathStats is cross_region's collector: the paths of the callers, at
-// most twice --top of them between folds, the lightest dropped.
+// pathStats is cross_region's collector: the paths of the callers; the
+// paths of the smallest hashes past the bound (capped).
 type pathStats struct {
 	env     collectEnv
-	paths   map[string]*clientPath
-	dropped int64
+	paths   capped[*clientPath]
 	key     []byte
 	byCombo aggregate.ComboCache[*clientPath]
 }
@@ -87,6 +88,9 @@ func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 		return
 	}
 	cr := s.byCombo.Find(v.Combo, func() *clientPath { return s.path(client, r.Text(ingest.FClientRegion), region) })
+	if cr == nil {
+		return // not kept
+	}
 	cr.Count++
 	if v.Has[aggregate.NetworkTime] {
 		cr.net.AddBin(s.env.m, v.Bins[aggregate.NetworkTime])
@@ -96,15 +100,13 @@ func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 	}
 }
 
-// path returns the path of a caller, starting it.
+// path returns the path of a caller, starting it; nil when it is not
+// kept.
 func (s *pathStats) path(client, from, region []byte) *clientPath {
 	s.key = append(append(append(append(append(s.key[:0], client...), 0), from...), 0), region...)
-	cr := s.paths[string(s.key)]
-	if cr == nil {
-		s.fold()
-		cr = &clientPath{Client: string(client), From: string(from), Region: string(region)}
-		s.paths[string(s.key)] = cr
-	}
+	cr, _ := s.paths.get(s.key, func() *clientPath {
+		return &clientPath{Client: string(client), From: string(from), Region: string(region)}
+	})
 	return cr
 }
 
@@ -114,35 +116,23 @@ func (s *pathStats) Merge(oc aggregate.Collector) {
 	s.byCombo.Reset()
 	s.settle()
 	o.settle()
-	for _, k := range sortedKeys(o.paths) {
-		ocr := o.paths[k]
-		cr := s.paths[k]
-		if cr == nil {
-			s.fold()
-			s.paths[k] = ocr
-			continue
-		}
+	s.paths.merge(&o.paths, func(cr, ocr *clientPath) {
 		cr.Count += ocr.Count
 		cr.Network = mergeSketch(s.env.m, cr.Network, ocr.Network)
 		cr.RTT = mergeSketch(s.env.m, cr.RTT, ocr.RTT)
-	}
-	s.dropped += o.dropped
+	})
 }
 
-// Finish settles every path's values: the map is bounded as it grows.
-func (s *pathStats) Finish() { s.settle() }
+// Finish bounds the paths and settles their values.
+func (s *pathStats) Finish() {
+	s.paths.finish()
+	s.settle()
+}
 
 // settle moves every path's values gathered into its sketches.
 func (s *pathStats) settle() {
-	for _, p := range s.paths {
+	for _, p := range s.paths.m {
 		p.settle(s.env.m)
-	}
-}
-
-func (s *pathStats) fold() {
-	if len(s.paths) >= s.env.limit() {
-		s.dropped += foldByCount(s.paths, s.env.top, func(c *clientPath) int64 { return c.Count })
-		s.byCombo.Reset()
 	}
 }
 
@@ -236,7 +226,7 @@ func crossRegion(acc *aggregate.Accumulator, ps *pathStats, cfg *crossRegionRule
 // routeCallers counts the requests of each client on a route.
 func (s *pathStats) routeCallers(from, to string) map[string]int64 {
 	out := map[string]int64{}
-	for _, cr := range s.paths {
+	for _, cr := range s.paths.m {
 		if cr.From == from && cr.Region == to {
 			out[cr.Client] += cr.Count
 		}
@@ -269,7 +259,7 @@ func topKeys(counts map[string]int64, n int) []string {
 // the level they are measured against.
 func inferredCrossRegion(ps *pathStats, cfg *crossRegionRule) []Finding {
 	byRegion := map[string][]*clientPath{}
-	for _, cr := range ps.paths {
+	for _, cr := range ps.paths.m {
 		byRegion[cr.Region] = append(byRegion[cr.Region], cr)
 	}
 	var out []Finding
@@ -339,8 +329,9 @@ func sortedRegions(m map[string][]*clientPath) []string {
 func (s *pathStats) AppendBinary(b []byte) []byte {
 	s.settle()
 	e := &encoder{B: b}
-	e.Uint(uint64(s.dropped))
-	encodeMap(e, s.paths, func(_ string, p *clientPath) {
+	s.paths.appendCut(e)
+	e.Uint(0) // once the callers folded away; none are
+	encodeMap(e, s.paths.m, func(_ string, p *clientPath) {
 		e.Str(p.Client)
 		e.Str(p.From)
 		e.Str(p.Region)
@@ -354,8 +345,9 @@ func (s *pathStats) AppendBinary(b []byte) []byte {
 // UnmarshalBinary replaces the paths with what AppendBinary wrote.
 func (s *pathStats) UnmarshalBinary(b []byte) error {
 	d := newDecoder(s.env.m, b)
-	s.dropped = d.Count()
-	s.paths = decodeMap(d, 8, func(string) *clientPath {
+	s.paths.readCut(d)
+	d.Count() // the callers once folded away
+	s.paths.m = decodeMap(d, 8, func(string) *clientPath {
 		return &clientPath{Client: d.Str(), From: d.Str(), Region: d.Str(), Count: d.Count(), Network: d.Sketch(), RTT: d.Sketch()}
 	})
 	return d.Done()

@@ -32,7 +32,8 @@ func (*keepaliveRule) collector() (string, func(collectEnv) aggregate.Collector)
 func (*keepaliveRule) needs(acc *aggregate.Accumulator) string { return keepaliveNeeds(acc) }
 
 func (r *keepaliveRule) evaluate(_ *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
-	return keepalive(col.(*callers), r), ""
+	cs := col.(*callers)
+	return keepalive(cs, r), cs.clients.partly("callers")
 }
 
 func keepaliveNeeds(acc *aggregate.Accumulator) string {

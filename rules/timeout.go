@@ -42,7 +42,8 @@ func (r *timeoutRule) params() []param {
 
 func (r *timeoutRule) collector() (string, func(collectEnv) aggregate.Collector) {
 	return RuleTimeout, func(e collectEnv) aggregate.Collector {
-		return &ceilings{env: e, minMs: r.MinCeilMs, clients: map[string]*ceilGroup{}}
+		return &ceilings{env: e, minMs: r.MinCeilMs,
+			clients: newCapped[*ceilGroup](cappedKeys(e.top), e.shared.of(func(b *sharedBounds) *retryShare { return b.ceilings }))}
 	}
 }
 
@@ -142,13 +143,12 @@ func (g *ceilGroup) count(lo, hi int32) (n int64) {
 }
 
 // ceilings is timeout_ceiling's collector: the top request times of
-// all requests and of each caller's (at most twice --top callers
-// between folds, the lightest dropped).
+// all requests and of each caller's (capped).
 type ceilings struct {
 	env     collectEnv
 	minMs   float64
 	all     ceilGroup
-	clients map[string]*ceilGroup
+	clients capped[*ceilGroup] // the callers' (capped)
 }
 
 // Add adds a record whose request_time is at least the least ceiling.
@@ -161,13 +161,9 @@ func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 	status, _ := r.Int(ingest.FStatus)
 	c.all.add(i, status, 1)
 	if client := r.Text(ingest.FClient); client != nil {
-		g := c.clients[string(client)]
-		if g == nil {
-			c.fold()
-			g = &ceilGroup{}
-			c.clients[string(client)] = g
+		if g, ok := c.clients.get(client, func() *ceilGroup { return &ceilGroup{} }); ok {
+			g.add(i, status, 1)
 		}
-		g.add(i, status, 1)
 	}
 }
 
@@ -175,25 +171,11 @@ func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 func (c *ceilings) Merge(oc aggregate.Collector) {
 	o := oc.(*ceilings)
 	c.all.merge(&o.all)
-	for _, k := range sortedKeys(o.clients) {
-		g := c.clients[k]
-		if g == nil {
-			c.fold()
-			g = &ceilGroup{}
-			c.clients[k] = g
-		}
-		g.merge(o.clients[k])
-	}
+	c.clients.merge(&o.clients, func(g, og *ceilGroup) { g.merge(og) })
 }
 
-// Finish does nothing: the maps are bounded as they grow.
-func (c *ceilings) Finish() {}
-
-func (c *ceilings) fold() {
-	if len(c.clients) >= c.env.limit() {
-		foldByCount(c.clients, c.env.top, func(g *ceilGroup) int64 { return g.total })
-	}
-}
+// Finish bounds the callers.
+func (c *ceilings) Finish() { c.clients.finish() }
 
 // ceiling is a group's ceiling, when it has one.
 type ceiling struct {
@@ -239,15 +221,15 @@ func (r *timeoutRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collect
 	if hasAll {
 		all.requests, all.keyFields, all.who = acc.Set.All.Count, Fields{{"all", ""}}, "all requests"
 		cut := map[string]int64{}
-		for k, g := range cs.clients {
+		for k, g := range cs.clients.m {
 			if n := g.count(cs.all.top-ceilWithin+1, cs.all.top+1); n > 0 {
 				cut[k] = n
 			}
 		}
 		out = append(out, r.finding(all, cut))
 	}
-	for _, k := range sortedKeys(cs.clients) {
-		g := cs.clients[k]
+	for _, k := range sortedKeys(cs.clients.m) {
+		g := cs.clients.m[k]
 		c, ok := r.find(g)
 		if !ok || hasAll && g.top > cs.all.top-ceilWithin {
 			continue
@@ -255,7 +237,7 @@ func (r *timeoutRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collect
 		c.requests, c.keyFields, c.who = clientCounts[k], Fields{{"client", k}}, k
 		out = append(out, r.finding(c, map[string]int64{k: c.n}))
 	}
-	return out, ""
+	return out, cs.clients.partly("callers")
 }
 
 func (r *timeoutRule) finding(c ceiling, callers map[string]int64) Finding {
@@ -303,17 +285,19 @@ func sortedInt64s(m map[int64]int64) []int64 {
 // AppendBinary appends the ceilings, for an hour file.
 func (c *ceilings) AppendBinary(b []byte) []byte {
 	e := &encoder{B: b}
+	c.clients.appendCut(e)
 	c.all.encode(e)
-	encodeMap(e, c.clients, func(_ string, g *ceilGroup) { g.encode(e) })
+	encodeMap(e, c.clients.m, func(_ string, g *ceilGroup) { g.encode(e) })
 	return e.B
 }
 
 // UnmarshalBinary replaces the ceilings with what AppendBinary wrote.
 func (c *ceilings) UnmarshalBinary(b []byte) error {
 	d := newDecoder(c.env.m, b)
+	c.clients.readCut(d)
 	c.all = ceilGroup{}
 	c.all.decode(d)
-	c.clients = decodeMap(d, 3, func(string) *ceilGroup {
+	c.clients.m = decodeMap(d, 3, func(string) *ceilGroup {
 		g := &ceilGroup{}
 		g.decode(d)
 		return g

@@ -35,7 +35,8 @@ func (*tokenCacheRule) needs(acc *aggregate.Accumulator) string {
 }
 
 func (r *tokenCacheRule) evaluate(_ *aggregate.Accumulator, col aggregate.Collector, c *Config) ([]Finding, string) {
-	return tokenCache(col.(*callers), r, c), ""
+	cs := col.(*callers)
+	return tokenCache(cs, r, c), cs.clients.partly("callers")
 }
 
 // tokenCache flags callers that fetch a token before most calls instead
