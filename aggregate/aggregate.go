@@ -105,6 +105,14 @@ type Accumulator struct {
 	History   *History
 	hourCut   int64 // the latest hour dropped; valid when HoursFrom != 0
 	hoursCut  bool
+	// With Hours, the window is the sum of its hours (hours.go): a
+	// record of a kept hour is added to that hour alone, and MergeAll
+	// adds the hours to the window. windowOnly marks the collectors the
+	// hours do not have, which see every record; they are given the
+	// record's combination as a window id (windowCombo).
+	windowOnly []bool
+	winCombos  int     // window ids given
+	winIDs     []int32 // of an accumulator's own combinations: window id + 1
 
 	keyBuf []byte
 	vals   Values
@@ -129,8 +137,28 @@ func New(opts Options) *Accumulator {
 	}
 	if opts.Hourly {
 		a.Hours = map[int64]*Accumulator{}
+		a.windowOnly = windowOnly(a.Collectors, opts.HourCollectors)
 	}
 	return a
+}
+
+// windowOnly marks the collectors of the window that the hours' do not
+// have; nil when there is none.
+func windowOnly(window []Collector, hours func() []Collector) []bool {
+	var hc []Collector
+	if hours != nil {
+		hc = hours()
+	}
+	var only []bool
+	for i, c := range window {
+		if c != nil && (i >= len(hc) || hc[i] == nil) {
+			if only == nil {
+				only = make([]bool, len(window))
+			}
+			only[i] = true
+		}
+	}
+	return only
 }
 
 // addToSet adds a record's metric bins to set: to the combination of the
@@ -206,10 +234,51 @@ func (a *Accumulator) Add(r *ingest.Record) {
 			bins[TimePerOutputToken], has[TimePerOutputToken] = m.Bin(tpot), true
 		}
 	}
-	a.add(r, v)
 	if a.Hours != nil && r.Has(ingest.FTime) {
-		a.addHour(r, v)
+		if hour := a.hourOf(r); hour != nil {
+			hour.add(r, v)
+			a.addWindowOnly(r, v, hour)
+			return
+		}
 	}
+	a.add(r, v)
+}
+
+// maxWindowCombos bounds the window ids given to combinations, as a set
+// bounds its own (past it, a record's combination is −1: not cached).
+const maxWindowCombos = 1 << 12
+
+// addWindowOnly adds a record to the window's own collectors. Its
+// combination v.Combo is from's (an hour's, or the window's own set's);
+// they are given it as a window id, the same for every record of the
+// combination in from, never given twice by the window.
+func (a *Accumulator) addWindowOnly(r *ingest.Record, v *Values, from *Accumulator) {
+	if a.windowOnly == nil {
+		return
+	}
+	v.Combo = a.windowCombo(from, v.Combo)
+	for i, only := range a.windowOnly {
+		if only {
+			a.Collectors[i].Add(r, v)
+		}
+	}
+}
+
+func (a *Accumulator) windowCombo(from *Accumulator, combo int) int {
+	if uint(combo) >= maxCachedCombos {
+		return -1
+	}
+	if combo >= len(from.winIDs) {
+		from.winIDs = append(from.winIDs, make([]int32, combo+1-len(from.winIDs))...)
+	}
+	if from.winIDs[combo] == 0 {
+		if a.winCombos >= maxWindowCombos {
+			return -1
+		}
+		a.winCombos++
+		from.winIDs[combo] = int32(a.winCombos)
+	}
+	return int(from.winIDs[combo]) - 1
 }
 
 // add adds a record of the window with its values: to the window, or,
@@ -225,8 +294,8 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 	if okStatus {
 		a.Status[int(status)]++
 	}
-	for _, c := range a.Collectors {
-		if c != nil {
+	for i, c := range a.Collectors {
+		if c != nil && (a.windowOnly == nil || !a.windowOnly[i]) {
 			c.Add(r, v)
 		}
 	}
@@ -237,6 +306,7 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 		a.MaxTime = max(a.MaxTime, t)
 		a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion), v.Combo)
 	}
+	a.addWindowOnly(r, v, a)
 }
 
 // timePerOutputToken is a record's ms per output token after the
@@ -298,6 +368,13 @@ func (a *Accumulator) Merge(o *Accumulator) {
 
 // mergeRest adds what of o is neither the set nor a collector into a.
 func (a *Accumulator) mergeRest(o *Accumulator) {
+	a.mergeCounts(o)
+	a.mergeHours(o)
+}
+
+// mergeCounts adds the counts, the time line and the breakdown of o into
+// a. The time line takes o's parts over.
+func (a *Accumulator) mergeCounts(o *Accumulator) {
 	a.Records += o.Records
 	a.Skipped += o.Skipped
 	if o.HasTime {
@@ -313,18 +390,35 @@ func (a *Accumulator) mergeRest(o *Accumulator) {
 	for i := range a.Present {
 		a.Present[i] += o.Present[i]
 	}
-	a.mergeHours(o)
 }
 
 // MergeAll merges accumulators into the first and finishes it. The set,
 // each collector and the rest share nothing, so each is merged and
 // finished on its own goroutine: the workers' tail is not one core's.
+// With hours, they are merged first (the window is their sum), and
+// added to the window leaving them as they are, for their hour files.
 func MergeAll(accs []*Accumulator) *Accumulator {
 	a := accs[0]
+	var hours []*Accumulator
+	var fresh [][]Collector // per hour, collectors to copy its own into
+	if a.Hours != nil {
+		for _, o := range accs[1:] {
+			a.mergeRest(o)
+		}
+		for _, h := range a.SortedHours() {
+			hours = append(hours, a.Hours[h])
+			if a.opts.HourCollectors != nil {
+				fresh = append(fresh, a.opts.HourCollectors())
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for _, o := range accs[1:] {
 			a.Set.Merge(o.Set)
+		}
+		for _, h := range hours {
+			a.Set.Merge(h.Set) // copies: h's set stays its own
 		}
 		a.Set.Finish()
 	})
@@ -336,13 +430,46 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 			for _, o := range accs[1:] {
 				c.Merge(o.Collectors[i])
 			}
+			for k, h := range hours {
+				if i < len(h.Collectors) && h.Collectors[i] != nil {
+					c.Merge(copyCollector(fresh[k][i], h.Collectors[i]))
+				}
+			}
 			c.Finish()
 		})
 	}
-	for _, o := range accs[1:] {
-		a.mergeRest(o)
+	if a.Hours == nil {
+		for _, o := range accs[1:] {
+			a.mergeRest(o)
+		}
 	}
-	a.finishHours()
+	for _, h := range hours {
+		a.mergeCounts(copyCounts(a.opts.Mapping, h))
+	}
 	wg.Wait()
+	a.finishHours()
 	return a
+}
+
+// copyCollector returns fresh, a collector new from c's constructor,
+// holding c's state: a merge takes the other collector's parts over, and
+// an hour's collectors must stay its own.
+func copyCollector(fresh, c Collector) Collector {
+	if err := fresh.UnmarshalBinary(c.AppendBinary(nil)); err != nil {
+		panic("BUG: a collector cannot read its own state: " + err.Error())
+	}
+	return fresh
+}
+
+// copyCounts returns an accumulator holding h's counts, time line and
+// breakdown, for mergeCounts, which takes the time line's parts over.
+func copyCounts(m *sketch.Mapping, h *Accumulator) *Accumulator {
+	c := *h
+	c.Timeline = Timeline{}
+	d := NewDecoder(m, h.Timeline.appendBinary(nil), errDamaged)
+	c.Timeline.decode(d)
+	if err := d.Done(); err != nil {
+		panic("BUG: a time line cannot read its own state: " + err.Error())
+	}
+	return &c
 }

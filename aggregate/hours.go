@@ -56,38 +56,49 @@ func (a *Accumulator) SortedHours() []int64 {
 	return keys
 }
 
-// addHour adds a record to the accumulator of its hour. The keys are
-// those Add gives the window; TestHoursAddUpToTheWindow holds the two
-// together.
-func (a *Accumulator) addHour(r *ingest.Record, v *Values) {
+// hourOf returns the accumulator of a record's hour, starting it; nil
+// when the hour is older than those kept. Its keys are those Add gives
+// the window; TestHoursAddUpToTheWindow holds the two together.
+func (a *Accumulator) hourOf(r *ingest.Record) *Accumulator {
 	h := floorDiv(r.TimeNS, HourSeconds*1e9) * HourSeconds
 	if a.hoursCut && h <= a.hourCut {
-		return
+		return nil
 	}
 	hour := a.Hours[h]
 	if hour == nil {
 		hour = New(Options{Mapping: a.opts.Mapping, Top: a.opts.Top, Collectors: a.opts.HourCollectors})
 		a.Hours[h] = hour
 		a.boundHours()
-		if hour = a.Hours[h]; hour == nil {
-			return
-		}
+		hour = a.Hours[h]
 	}
-	hour.add(r, v)
+	return hour
 }
 
-// boundHours drops the earliest hours past MaxHours and remembers the
-// latest dropped, so that a later record of it or of an earlier hour is
-// not started again.
+// boundHours drops the earliest hours past MaxHours into the window and
+// remembers the latest dropped, so that a later record of it or of an
+// earlier hour goes to the window, not to an hour started again.
 func (a *Accumulator) boundHours() {
 	for len(a.Hours) > MaxHours {
 		first := int64(math.MaxInt64)
 		for h := range a.Hours {
 			first = min(first, h)
 		}
-		delete(a.Hours, first)
-		a.cutHours(first)
+		a.dropHour(first)
 	}
+}
+
+// dropHour adds hour h, which is no longer kept, to the window.
+func (a *Accumulator) dropHour(h int64) {
+	hour := a.Hours[h]
+	delete(a.Hours, h)
+	a.cutHours(h)
+	a.Set.Merge(hour.Set)
+	for i, c := range a.Collectors {
+		if c != nil && i < len(hour.Collectors) && hour.Collectors[i] != nil {
+			c.Merge(hour.Collectors[i])
+		}
+	}
+	a.mergeCounts(hour)
 }
 
 func (a *Accumulator) cutHours(h int64) {
@@ -112,9 +123,9 @@ func (a *Accumulator) mergeHours(o *Accumulator) {
 		}
 	}
 	if a.hoursCut {
-		for h := range a.Hours {
+		for _, h := range a.SortedHours() {
 			if h <= a.hourCut {
-				delete(a.Hours, h)
+				a.dropHour(h)
 			}
 		}
 	}
