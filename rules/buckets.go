@@ -3,7 +3,6 @@ package rules
 import (
 	"cmp"
 	"slices"
-	"sort"
 
 	"loganalyze/ingest"
 )
@@ -199,48 +198,12 @@ func (rs *retrySample) pruneRequests(n int) {
 }
 
 // retrySample returns the retry sample of client in cell c, starting it; nil
-// when its hash is past the cut.
+// when it is not kept.
 func (s *minuteStats) retrySample(client []byte, c cell) *retrySample {
 	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
-	h := keyHash(s.rkey)
-	if h > s.retryCut {
-		return nil
-	}
-	if s.share != nil {
-		return s.sharedRetrySample(client, c, h)
-	}
-	rs := s.Retries[string(s.rkey)]
-	if rs == nil {
-		rs = &retrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
-		s.Retries[string(s.rkey)] = rs
-		if len(s.Retries) > s.retryKeys+s.retryKeys/4 {
-			s.pruneRetries(s.retryKeys)
-			return s.Retries[string(s.rkey)]
-		}
-	}
-	return rs
-}
-
-// sharedRetrySample is retrySample when the workers share the bound:
-// a key is started when the share admits it, and the samples above the
-// shared cut are dropped whenever the map has doubled since they last
-// were.
-func (s *minuteStats) sharedRetrySample(client []byte, c cell, h uint64) *retrySample {
-	if h > s.share.cut.Load() {
-		return nil
-	}
-	if rs := s.Retries[string(s.rkey)]; rs != nil {
-		return rs
-	}
-	if !s.share.admit(h) {
-		return nil
-	}
-	rs := &retrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
-	s.Retries[string(s.rkey)] = rs
-	if len(s.Retries) > s.nextPrune {
-		s.dropRetriesAbove(s.share.cut.Load())
-		s.nextPrune = max(s.share.minPrune(), 2*len(s.Retries))
-	}
+	rs, _ := s.samples.get(s.rkey, func() *retrySample {
+		return &retrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
+	})
 	return rs
 }
 
@@ -268,19 +231,7 @@ func (rs *retrySample) add(r *ingest.Record, limited bool) {
 
 // mergeRetries adds o's retry samples into s.
 func (s *minuteStats) mergeRetries(o *minuteStats) {
-	s.syncShare()
-	o.syncShare()
-	s.retryCut = min(s.retryCut, o.retryCut)
-	for _, k := range sortedKeys(o.Retries) {
-		if keyHash(k) > s.retryCut {
-			continue
-		}
-		ors := o.Retries[k]
-		rs := s.Retries[k]
-		if rs == nil {
-			s.Retries[k] = ors
-			continue
-		}
+	s.samples.merge(&o.samples, func(rs, ors *retrySample) {
 		// The finish (or an hour file's settle) cuts the times, on
 		// every core; a merge cuts only what many workers' times pile.
 		rs.Limited = append(rs.Limited, ors.Limited...)
@@ -296,24 +247,15 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 		if len(rs.Requests) > mergeSlack*maxRequestTimes {
 			rs.pruneRequests(maxRequestTimes)
 		}
-	}
-	for k := range s.Retries {
-		if keyHash(k) > s.retryCut {
-			delete(s.Retries, k)
-		}
-	}
-	if len(s.Retries) > s.retryKeys+s.retryKeys/4 {
-		s.pruneRetries(s.retryKeys)
-	}
+	})
 }
 
 // finishRetries bounds the retry samples to their cap. The samples are
 // settled where they are read (the storm rule's few, an hour file's all),
 // not here: most are of minutes that hold no storm.
 func (s *minuteStats) finishRetries() {
-	s.syncShare()
-	s.pruneRetries(s.retryKeys)
-	s.RetriesPruned = s.retryCut != ^uint64(0)
+	s.samples.finish()
+	s.RetriesPruned = s.samples.keyShare() < 1
 }
 
 // mergeSlack is how many times its bound a sample's times may pile to
@@ -336,29 +278,6 @@ func (rs *retrySample) settle() {
 		return cmp.Compare(a.RetryAfter, b.RetryAfter)
 	})
 	slices.Sort(rs.Requests)
-}
-
-// pruneRetries keeps the n retry keys of smallest hash and lowers the
-// cutoff so that a dropped key is never started again. The kept set is
-// the n smallest hashes of all keys seen, however the records were split.
-func (s *minuteStats) pruneRetries(n int) {
-	if len(s.Retries) <= n {
-		return
-	}
-	type kh struct {
-		k string
-		h uint64
-	}
-	all := make([]kh, 0, len(s.Retries))
-	for k := range s.Retries {
-		all = append(all, kh{k, keyHash(k)})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].h < all[j].h })
-	for _, x := range all[n:] {
-		delete(s.Retries, x.k)
-	}
-	s.retryCut = all[n-1].h
-	s.byCombo.Reset()
 }
 
 func timeHash(t int64) uint64 {

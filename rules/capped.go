@@ -6,14 +6,13 @@ import (
 	"sort"
 )
 
-// capped is a collector's values per key (callers, paths, models), with
-// a bound that keeps what it reports independent of how the records were
-// split between workers and hours: it keeps the keys of the n smallest
-// hashes (keyHash) of all the keys it saw, each from its first record,
-// so that a kept key's value holds all its records. A key hashing above
-// the cut is never started again. Below n keys every key is kept
-// exactly. The n are then folded to the heaviest (fold). The retry
-// samples keep their keys the same way (minuteStats).
+// capped is a collector's values per key (callers, their paths, the
+// storm rule's retry samples), with a bound that keeps what it reports
+// independent of how the records were split between workers and hours:
+// it keeps the keys of the n smallest hashes (keyHash) of all the keys
+// it saw, each from its first record, so that a kept key's value holds
+// all its records. A key hashing above the cut is never started again.
+// Up to n keys, every key is kept.
 //
 // Folding to the heaviest as the map grew, as it once did, dropped a
 // caller's early records when it was light then, and which ones depended

@@ -51,7 +51,7 @@ func TestComboCacheChangesNothing(t *testing.T) {
 					for i, c := range cs {
 						switch c := c.(type) {
 						case *minuteStats:
-							c.maxCells, c.maxBuckets, c.retryKeys = 200, 50, 300
+							c.maxCells, c.maxBuckets, c.samples.n = 200, 50, 300
 						case *callers:
 							c.clients.n = 1000 // the token finding's caller stays
 						case *pathStats:
@@ -77,7 +77,7 @@ func TestComboCacheChangesNothing(t *testing.T) {
 			continue
 		}
 		if ms, ok := c.(*minuteStats); ok {
-			pruned, cut = ms.retryCut != ^uint64(0), ms.cellsCapped
+			pruned, cut = ms.samples.keyShare() < 1, ms.cellsCapped
 		}
 		if ps, ok := c.(*pathStats); ok {
 			capped = ps.paths.keyShare() < 1

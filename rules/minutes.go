@@ -117,8 +117,9 @@ type minuteStats struct {
 	// × minute was kept: the log held more than the bound, and earlier
 	// minutes were dropped (some keys of JudgedFrom − 1 too).
 	JudgedFrom int64
-	// Retries are samples of each caller's requests per key and minute.
-	Retries map[string]*retrySample
+	// samples are of each caller's requests per key and minute, by
+	// client, key hash and minute (capped).
+	samples capped[*retrySample]
 	// RetriesPruned is set when retry samples were dropped to bound memory.
 	RetriesPruned bool
 
@@ -129,14 +130,7 @@ type minuteStats struct {
 	bucketsCapped      bool
 	maxCells           int
 	maxBuckets         int
-	retryCut           uint64 // retry keys hashing above it are not kept
-	retryKeys          int
-	// share, when set, is the bound of the retry samples shared with
-	// the other workers of the input; nextPrune is the number of
-	// samples at which the next drop above its cut is due.
-	share     *retryShare
-	nextPrune int
-	key, rkey []byte
+	key, rkey          []byte
 	// byCombo keeps, per combination of the records' keys, the cell and
 	// retry sample of its latest minute, when its key is its region and
 	// model: Reset whenever a cell or sample is dropped.
@@ -152,16 +146,18 @@ type minuteSlot struct {
 	retry *retrySample
 }
 
-func newMinuteStats(top int) *minuteStats {
-	return &minuteStats{
-		Retries:    map[string]*retrySample{},
+// newMinuteStats returns the minutes of a collector at --top top, its
+// retry samples bounded with share's (nil: alone).
+func newMinuteStats(top int, share *retryShare) *minuteStats {
+	s := &minuteStats{
+		samples:    newCapped[*retrySample](retryKeysFor(top), share),
 		cells:      map[cell]*int64{},
 		buckets:    map[cell]*minuteBucket{},
 		maxCells:   cellsPerTop * top,
 		maxBuckets: bucketsPerTop * top,
-		retryCut:   ^uint64(0),
-		retryKeys:  retryKeysFor(top),
 	}
+	s.samples.dropped = s.byCombo.Reset
+	return s
 }
 
 // Add adds a record that has a time (aggregate.Collector).
@@ -183,11 +179,7 @@ func (s *minuteStats) Finish() { s.finish() }
 // minutesCollector is the collector the storm and burst rules share.
 func minutesCollector() (string, func(collectEnv) aggregate.Collector) {
 	return "minutes", func(e collectEnv) aggregate.Collector {
-		s := newMinuteStats(e.top)
-		if e.shared != nil {
-			s.share, s.nextPrune = e.shared.retries, e.shared.retries.minPrune()
-		}
-		return s
+		return newMinuteStats(e.top, e.shared.of(func(b *sharedBounds) *retryShare { return b.retries }))
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 // the counts per kind, the cuts, every key × minute count, the buckets
 // of the minutes with a 429 or an error, and the retry samples.
 func (s *minuteStats) AppendBinary(b []byte) []byte {
-	s.syncShare()
+	s.samples.sync()
 	e := &encoder{B: b}
 	for _, n := range s.Records {
 		e.Uint(uint64(n))
@@ -36,8 +36,8 @@ func (s *minuteStats) AppendBinary(b []byte) []byte {
 		e.Int(c.minute)
 		s.buckets[c].encode(e)
 	}
-	e.Uint(s.retryCut)
-	encodeMap(e, s.Retries, func(_ string, rs *retrySample) {
+	e.Uint(s.samples.cut)
+	encodeMap(e, s.samples.m, func(_ string, rs *retrySample) {
 		rs.settle() // the bytes do not depend on the records' order
 		e.Str(rs.Client)
 		e.Uint(rs.KeyHash)
@@ -59,9 +59,10 @@ func (s *minuteStats) AppendBinary(b []byte) []byte {
 // wrote; the bounds are this run's (its --top).
 func (s *minuteStats) UnmarshalBinary(b []byte) error {
 	d := newDecoder(nil, b)
-	fresh := newMinuteStats(1)
-	fresh.maxCells, fresh.maxBuckets, fresh.retryKeys = s.maxCells, s.maxBuckets, s.retryKeys
-	*s = *fresh
+	maxCells, maxBuckets, retryKeys := s.maxCells, s.maxBuckets, s.samples.n
+	*s = minuteStats{samples: newCapped[*retrySample](retryKeys, nil), cells: map[cell]*int64{}, buckets: map[cell]*minuteBucket{},
+		maxCells: maxCells, maxBuckets: maxBuckets}
+	s.samples.dropped = s.byCombo.Reset
 	for i := range s.Records {
 		s.Records[i] = d.Count()
 	}
@@ -84,8 +85,8 @@ func (s *minuteStats) UnmarshalBinary(b []byte) error {
 		}
 		s.buckets[c] = bk
 	}
-	s.retryCut = d.Uint()
-	s.Retries = decodeMap(d, 5, func(string) *retrySample {
+	s.samples.cut = d.Uint()
+	s.samples.m = decodeMap(d, 5, func(string) *retrySample {
 		rs := &retrySample{Client: d.Str(), KeyHash: d.Uint(), Minute: d.Int()}
 		n := d.Items(9)
 		if n > 2*maxLimitedTimes {

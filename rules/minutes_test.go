@@ -95,7 +95,7 @@ func dumpMinutes(s *minuteStats) string {
 		fmt.Fprintf(&b, "%v %q %d: %d %d %d %v\n", x.Kind.Fields(), x.Key, x.Minute, x.Total, x.N429, x.N5xx, x.Status)
 	}
 	var keys []string
-	for k, rs := range s.Retries {
+	for k, rs := range s.samples.m {
 		rs.settle() // as the storm rule reads them
 		keys = append(keys, fmt.Sprintf("%q %s %x %d %v %v", k, rs.Client, rs.KeyHash, rs.Minute, rs.Limited, rs.Requests))
 	}
@@ -122,7 +122,7 @@ func TestMinutesBoundedAndSameWhateverTheSplit(t *testing.T) {
 		for _, workers := range []int{1, 2, 7} {
 			accs := make([]*minuteStats, workers)
 			for w := range accs {
-				accs[w] = newMinuteStats(top)
+				accs[w] = newMinuteStats(top, nil)
 				addMinuteRecs(accs[w], in[w*len(in)/workers:(w+1)*len(in)/workers])
 			}
 			s := accs[0]

@@ -55,28 +55,6 @@ func (r *retryShare) admit(h uint64) bool {
 	return true
 }
 
-// syncShare lowers the samples' cut to the shared one and drops the
-// samples above it.
-func (s *minuteStats) syncShare() {
-	if s.share == nil {
-		return
-	}
-	if cut := s.share.cut.Load(); cut < s.retryCut {
-		s.retryCut = cut
-	}
-	s.dropRetriesAbove(s.retryCut)
-}
-
-// dropRetriesAbove drops the retry samples whose key hashes above cut.
-func (s *minuteStats) dropRetriesAbove(cut uint64) {
-	for k := range s.Retries {
-		if keyHash(k) > cut {
-			delete(s.Retries, k)
-		}
-	}
-	s.byCombo.Reset()
-}
-
 // minPrune is the least number of retry samples a worker holds before it
 // drops those above the shared cut: a sixteenth of the bound.
 func (r *retryShare) minPrune() int { return max(1, r.n/16) }

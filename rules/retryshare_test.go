@@ -21,13 +21,13 @@ import (
 // 1.25 times it).
 func TestRetryShareSameAsAlone(t *testing.T) {
 	const bound, workers, n = 500, 3, 30000
-	alone := newMinuteStats(1)
-	alone.retryKeys = bound
+	alone := newMinuteStats(1, nil)
+	alone.samples.n = bound
 	share := newRetryShare(bound)
 	parts := make([]*minuteStats, workers)
 	for i := range parts {
-		parts[i] = newMinuteStats(1)
-		parts[i].retryKeys, parts[i].share, parts[i].nextPrune = bound, share, share.minPrune()
+		parts[i] = newMinuteStats(1, share)
+		parts[i].samples.n = bound
 	}
 	var r ingest.Record
 	v := aggregate.Values{Combo: -1}
@@ -49,7 +49,7 @@ func TestRetryShareSameAsAlone(t *testing.T) {
 		if i%1000 == 999 {
 			h := 0
 			for _, p := range parts {
-				h += len(p.Retries)
+				h += len(p.samples.m)
 			}
 			held = max(held, h)
 		}
@@ -62,16 +62,16 @@ func TestRetryShareSameAsAlone(t *testing.T) {
 	}
 	parts[0].Finish()
 	alone.Finish()
-	if !alone.RetriesPruned || len(alone.Retries) != bound {
-		t.Fatalf("alone: %d samples, pruned %v: the bound was not reached", len(alone.Retries), alone.RetriesPruned)
+	if !alone.RetriesPruned || len(alone.samples.m) != bound {
+		t.Fatalf("alone: %d samples, pruned %v: the bound was not reached", len(alone.samples.m), alone.RetriesPruned)
 	}
 	got := parts[0]
-	if got.retryCut != alone.retryCut || got.RetriesPruned != alone.RetriesPruned {
-		t.Errorf("cut %x, pruned %v; alone %x, %v", got.retryCut, got.RetriesPruned, alone.retryCut, alone.RetriesPruned)
+	if got.samples.cut != alone.samples.cut || got.RetriesPruned != alone.RetriesPruned {
+		t.Errorf("cut %x, pruned %v; alone %x, %v", got.samples.cut, got.RetriesPruned, alone.samples.cut, alone.RetriesPruned)
 	}
 	keys := func(s *minuteStats) []string {
-		k := make([]string, 0, len(s.Retries))
-		for x := range s.Retries {
+		k := make([]string, 0, len(s.samples.m))
+		for x := range s.samples.m {
 			k = append(k, x)
 		}
 		sort.Strings(k)
@@ -80,9 +80,9 @@ func TestRetryShareSameAsAlone(t *testing.T) {
 	if a, b := keys(got), keys(alone); !reflect.DeepEqual(a, b) {
 		t.Fatalf("shared: %d samples, alone %d, not the same keys", len(a), len(b))
 	}
-	for k, rs := range alone.Retries {
-		if !reflect.DeepEqual(got.Retries[k], rs) {
-			t.Errorf("sample %q: shared %+v, alone %+v", k, got.Retries[k], rs)
+	for k, rs := range alone.samples.m {
+		if !reflect.DeepEqual(got.samples.m[k], rs) {
+			t.Errorf("sample %q: shared %+v, alone %+v", k, got.samples.m[k], rs)
 		}
 	}
 }

@@ -46,13 +46,13 @@ func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
 					refused++
 				}
 			}
-			ms, other := newMinuteStats(1), newMinuteStats(1)
-			ms.Retries["k"] = samples[0]
+			ms, other := newMinuteStats(1, nil), newMinuteStats(1, nil)
+			ms.samples.m["k"] = samples[0]
 			for _, s := range samples[1:] {
-				other.Retries = map[string]*retrySample{"k": s}
+				other.samples.m = map[string]*retrySample{"k": s}
 				ms.mergeRetries(other)
 			}
-			got := ms.Retries["k"]
+			got := ms.samples.m["k"]
 			got.settle()
 
 			want := slices.Clone(all)

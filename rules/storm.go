@@ -131,7 +131,7 @@ func (e earlyRetrier) String() string {
 func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, []earlyRetrier) {
 	byClient := map[string][]*retrySample{}
 	h := r.buckets[0].KeyHash()
-	for _, rs := range ms.Retries {
+	for _, rs := range ms.samples.m {
 		if rs.KeyHash != h {
 			continue
 		}
