@@ -64,13 +64,16 @@ const (
 var ceilLogWidth = math.Log(ceilBucketWidth)
 
 // ceilGroup is the top of one group's request times: the buckets of
-// its top 2 %, each in the slot of its index modulo ceilKept, so that
-// adding allocates nothing once a bucket's statuses are known.
+// its top 2 %, at most ceilKept of them, each with its statuses. The
+// buckets are listed, not slotted by index, so that a caller of a few
+// requests costs a few buckets (thousands are kept); one that falls out
+// of the top keeps its place and statuses for the next, so that adding
+// allocates little once warm.
 type ceilGroup struct {
 	total int64 // requests added, kept or not
 	top   int32
 	has   bool
-	slots [ceilKept]ceilBucket
+	slots []ceilBucket // the buckets in the top; past len, spare ones
 }
 
 type ceilBucket struct {
@@ -91,16 +94,16 @@ func (g *ceilGroup) add(i int32, status int64, n int64) {
 	}
 	if i > g.top {
 		g.top = i
-		for k := range g.slots {
-			if b := &g.slots[k]; b.n > 0 && b.idx <= g.top-ceilKept {
-				b.n, b.status = 0, b.status[:0]
+		k := 0
+		for j := range g.slots {
+			if g.slots[j].idx > g.top-ceilKept {
+				g.slots[k], g.slots[j] = g.slots[j], g.slots[k]
+				k++
 			}
 		}
+		g.slots = g.slots[:k]
 	}
-	b := &g.slots[((i%ceilKept)+ceilKept)%ceilKept]
-	if b.n == 0 || b.idx != i {
-		b.idx, b.n, b.status = i, 0, b.status[:0]
-	}
+	b := g.bucket(i)
 	b.n += n
 	for k := range b.status {
 		if b.status[k].status == status {
@@ -109,6 +112,24 @@ func (g *ceilGroup) add(i int32, status int64, n int64) {
 		}
 	}
 	b.status = append(b.status, statusCount{status, n})
+}
+
+// bucket returns bucket i, starting it in a spare place when there is
+// one.
+func (g *ceilGroup) bucket(i int32) *ceilBucket {
+	for j := range g.slots {
+		if g.slots[j].idx == i {
+			return &g.slots[j]
+		}
+	}
+	if len(g.slots) < cap(g.slots) {
+		g.slots = g.slots[:len(g.slots)+1]
+	} else {
+		g.slots = append(g.slots, ceilBucket{})
+	}
+	b := &g.slots[len(g.slots)-1]
+	b.idx, b.n, b.status = i, 0, b.status[:0]
+	return b
 }
 
 // merge adds o: what either kept within the merged top's range is all
