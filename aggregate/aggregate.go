@@ -60,8 +60,8 @@ type Options struct {
 	// (one worker): what the rules gather beside the sketches.
 	// HourCollectors makes those of each hour's accumulator (Hourly).
 	Collectors, HourCollectors func() []Collector
-	// Hourly keeps a sketch set per hour of log time too (Hours), for
-	// the state directory.
+	// Hourly keeps an accumulator per hour of log time (Hours), for the
+	// state directory; the window is then their sum (MergeAll).
 	Hourly bool
 	// TokenURI matches the paths of token-endpoint calls, a class of the
 	// breakdown; nil: none is.
