@@ -255,7 +255,6 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 // not here: most are of minutes that hold no storm.
 func (s *minuteStats) finishRetries() {
 	s.samples.finish()
-	s.RetriesPruned = s.samples.keyShare() < 1
 }
 
 // mergeSlack is how many times its bound a sample's times may pile to

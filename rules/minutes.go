@@ -120,8 +120,6 @@ type minuteStats struct {
 	// samples are of each caller's requests per key and minute, by
 	// client, key hash and minute (capped).
 	samples capped[*retrySample]
-	// RetriesPruned is set when retry samples were dropped to bound memory.
-	RetriesPruned bool
 
 	cells              map[cell]*int64
 	buckets            map[cell]*minuteBucket
@@ -182,6 +180,9 @@ func minutesCollector() (string, func(collectEnv) aggregate.Collector) {
 		return newMinuteStats(e.top, e.shared.of(func(b *sharedBounds) *retryShare { return b.retries }))
 	}
 }
+
+// retriesPruned says whether retry samples were dropped to bound memory.
+func (s *minuteStats) retriesPruned() bool { return s.samples.keyShare() < 1 }
 
 // partly says what part of the input the storm and burst rules could not
 // judge, or "": only the latest minutes of a log with more key × minutes

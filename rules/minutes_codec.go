@@ -60,9 +60,9 @@ func (s *minuteStats) AppendBinary(b []byte) []byte {
 func (s *minuteStats) UnmarshalBinary(b []byte) error {
 	d := newDecoder(nil, b)
 	maxCells, maxBuckets, retryKeys := s.maxCells, s.maxBuckets, s.samples.n
-	*s = minuteStats{samples: newCapped[*retrySample](retryKeys, nil), cells: map[cell]*int64{}, buckets: map[cell]*minuteBucket{},
-		maxCells: maxCells, maxBuckets: maxBuckets}
-	s.samples.dropped = s.byCombo.Reset
+	*s = *newMinuteStats(1, nil)
+	s.maxCells, s.maxBuckets, s.samples.n = maxCells, maxBuckets, retryKeys
+	s.samples.dropped = s.byCombo.Reset // s's cache, not the fresh one's
 	for i := range s.Records {
 		s.Records[i] = d.Count()
 	}

@@ -62,12 +62,12 @@ func TestRetryShareSameAsAlone(t *testing.T) {
 	}
 	parts[0].Finish()
 	alone.Finish()
-	if !alone.RetriesPruned || len(alone.samples.m) != bound {
-		t.Fatalf("alone: %d samples, pruned %v: the bound was not reached", len(alone.samples.m), alone.RetriesPruned)
+	if !alone.retriesPruned() || len(alone.samples.m) != bound {
+		t.Fatalf("alone: %d samples, pruned %v: the bound was not reached", len(alone.samples.m), alone.retriesPruned())
 	}
 	got := parts[0]
-	if got.samples.cut != alone.samples.cut || got.RetriesPruned != alone.RetriesPruned {
-		t.Errorf("cut %x, pruned %v; alone %x, %v", got.samples.cut, got.RetriesPruned, alone.samples.cut, alone.RetriesPruned)
+	if got.samples.cut != alone.samples.cut || got.retriesPruned() != alone.retriesPruned() {
+		t.Errorf("cut %x, pruned %v; alone %x, %v", got.samples.cut, got.retriesPruned(), alone.samples.cut, alone.retriesPruned())
 	}
 	keys := func(s *minuteStats) []string {
 		k := make([]string, 0, len(s.samples.m))
