@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -107,11 +109,21 @@ func TestReadLinesEveryCut(t *testing.T) {
 				if long {
 					sizes = []int{1000, 4096, 1<<20 - 1, 0}
 				}
+				// A file is mapped, read in place (mapped.go); stdin and
+				// gzip are read.
+				file := filepath.Join(t.TempDir(), "in.log")
+				if err := os.WriteFile(file, c.data, 0o644); err != nil {
+					t.Fatal(err)
+				}
 				for _, size := range sizes {
 					for _, workers := range []int{1, 3} {
-						for name, in := range map[string][]byte{"plain": c.data, "gzip": gz.Bytes()} {
+						for name, in := range map[string][]byte{"plain": c.data, "gzip": gz.Bytes(), "file": nil} {
 							label := fmt.Sprintf("csv=%v long=%v cut=%v size=%d workers=%d %s", csv, long, cut, size, workers, name)
-							checkLines(t, label, c, in, size, workers)
+							path := "-"
+							if in == nil {
+								path = file
+							}
+							checkLines(t, label, c, path, in, size, workers)
 						}
 					}
 				}
@@ -120,13 +132,13 @@ func TestReadLinesEveryCut(t *testing.T) {
 	}
 }
 
-func checkLines(t *testing.T, label string, c linesCase, in []byte, size, workers int) {
+func checkLines(t *testing.T, label string, c linesCase, path string, in []byte, size, workers int) {
 	t.Helper()
 	f := JSONL
 	if bytes.HasPrefix(c.data, []byte("request_time,")) {
 		f = CSV
 	}
-	sinks, res, err := Run([]string{"-"}, Options{Stdin: bytes.NewReader(in), Workers: workers, Format: f,
+	sinks, res, err := Run([]string{path}, Options{Stdin: bytes.NewReader(in), Workers: workers, Format: f,
 		MaxProblems: 1 << 20, blockSize: size}, func() *timeSink { return &timeSink{} })
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
@@ -149,6 +161,9 @@ func checkLines(t *testing.T, label string, c linesCase, in []byte, size, worker
 	}
 	for i, p := range res.Problems {
 		w := c.problems[i]
+		if path != "-" {
+			w.File = path
+		}
 		if p.File != w.File || p.Line != w.Line || w.Reason != "" && p.Reason != w.Reason {
 			t.Errorf("%s: problem %d is %v, want %v", label, i, p, w)
 		}

@@ -62,6 +62,7 @@ type fileState struct {
 	// Written by the reader only, read after the run.
 	incomplete bool
 	reason     string
+	mapped     *fileMap // of a file read in place
 }
 
 // unit is one piece of work: a run of whole lines, the elements of a JSON
@@ -72,8 +73,11 @@ type unit struct {
 	data  []byte
 	elems []docSpan // a document's elements in data; nil for lines
 	buf   *[]byte   // returned to the pool when done
-	recs  []Record
-	batch *colBatch // returned to batchPool when done
+	// mapped is the mapping data is a part of, at off (mapped.go).
+	mapped *fileMap
+	off    int
+	recs   []Record
+	batch  *colBatch // returned to batchPool when done
 }
 
 // Run reads every path (files, directories, globs, "-" for stdin) with
@@ -148,6 +152,9 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	}
 	close(p.work)
 	wg.Wait()
+	for _, fs := range files {
+		fs.changedWhileRead()
+	}
 
 	res := &Result{}
 	for _, fs := range files {
@@ -215,40 +222,50 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			p.pool.Put(u.buf)
 			continue
 		}
-		data, line := u.data, u.line
-		records := c.records
-		for len(data) > 0 {
-			var l []byte
-			if i := bytes.IndexByte(data, '\n'); i >= 0 {
-				l, data = data[:i], data[i+1:]
-			} else {
-				l, data = data, nil
-			}
-			long := len(l) > MaxLine
-			if n := len(l); n > 0 && l[n-1] == '\r' {
-				l = l[:n-1]
-			}
-			if long {
-				t.bad(u.file, line, errLongLine)
-			} else if !blank(l) {
-				rec.reset(u.file.cfg.schema)
-				if err := lp.Parse(l, &rec); err != nil {
-					t.bad(u.file, line, err.Error())
-				} else if rec.Fields() == 0 {
-					// Well-formed, but nothing in it is a request field:
-					// a header-less CSV, a foreign log, an empty object.
-					t.bad(u.file, line, errNoField)
-				} else {
-					c.records++
-					sink.Add(&rec)
-				}
-			}
-			line++
+		if u.mapped != nil {
+			p.mappedLines(&u, lp, sink, t, &rec)
+		} else {
+			p.lines(&u, lp, sink, t, &rec)
 		}
-		p.opts.Progress.Records.Add(c.records - records)
 		if u.buf != nil {
 			p.blocks.put(u.buf)
 		}
+	}
+}
+
+// lines cuts a unit of lines and parses each into the worker's sink.
+func (p *pipeline) lines(u *unit, lp lineParser, sink Sink, t *tally, rec *Record) {
+	c := t.get(u.file.index)
+	data, line := u.data, u.line
+	records := c.records
+	defer func() { p.opts.Progress.Records.Add(c.records - records) }()
+	for len(data) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		long := len(l) > MaxLine
+		if n := len(l); n > 0 && l[n-1] == '\r' {
+			l = l[:n-1]
+		}
+		if long {
+			t.bad(u.file, line, errLongLine)
+		} else if !blank(l) {
+			rec.reset(u.file.cfg.schema)
+			if err := lp.Parse(l, rec); err != nil {
+				t.bad(u.file, line, err.Error())
+			} else if rec.Fields() == 0 {
+				// Well-formed, but nothing in it is a request field:
+				// a header-less CSV, a foreign log, an empty object.
+				t.bad(u.file, line, errNoField)
+			} else {
+				c.records++
+				sink.Add(rec)
+			}
+		}
+		line++
 	}
 }
 

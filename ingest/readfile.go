@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // readFile opens one input, detects its compression and format and sends
@@ -63,7 +64,8 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format == JSONDoc {
 		return p.readDoc(fs, br)
 	}
-	return p.readLines(fs, br, r)
+	f, _ := rc.(*os.File)
+	return p.readLines(fs, br, r, f)
 }
 
 // textFormat returns the format, given or known, that the most of the

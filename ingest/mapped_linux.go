@@ -1,0 +1,36 @@
+package ingest
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+const canMap = true
+
+// pageSize is the unit in which pages leave the resident set.
+var pageSize = os.Getpagesize()
+
+func mapFile(f *os.File, size int) ([]byte, error) {
+	data, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, err
+	}
+	// Read ahead further: the file is read from start to end.
+	_ = syscall.Madvise(data, syscall.MADV_SEQUENTIAL)
+	return data, nil
+}
+
+func unmap(data []byte) { _ = syscall.Munmap(data) }
+
+// dropPages takes the pages of data[off:off+n] out of the resident set,
+// those it shares with its neighbours too.
+func dropPages(data []byte, off, n int) {
+	lo := off &^ (pageSize - 1)
+	hi := min(len(data), (off+n+pageSize-1)&^(pageSize-1))
+	if lo < hi {
+		_ = syscall.Madvise(data[lo:hi], syscall.MADV_DONTNEED)
+	}
+}
+
+func dataAddr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
