@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 )
 
@@ -30,7 +31,20 @@ type fileMap struct {
 	data    []byte
 	refs    atomic.Int64
 	faulted atomic.Bool // a page of it faulted: the file shrank
+	// users counts, of each page that blocks share (one ends in it,
+	// the next begins), the blocks not done with it, and the reader
+	// while the block to begin in it is not sent: the page is dropped
+	// at the last. Dropped while a neighbour still read it, it would
+	// be faulted back with the pages around it (the kernel maps a
+	// fault's neighbours too), those of a block already done with.
+	mu    sync.Mutex
+	users map[int]int
 }
+
+func newFileMap(data []byte) *fileMap { return &fileMap{data: data, users: map[int]int{}} }
+
+// pageSize is the unit in which pages leave the resident set.
+var pageSize = os.Getpagesize()
 
 // hold adds a reference, for one unit sent.
 func (m *fileMap) hold() { m.refs.Add(1) }
@@ -42,11 +56,71 @@ func (m *fileMap) release() {
 	}
 }
 
+// edges returns the pages a block of [off, end) shares with the blocks
+// before and after it, -1 for none: those it begins or ends inside of.
+func (m *fileMap) edges(off, end int) (first, last int) {
+	first, last = -1, -1
+	if off%pageSize != 0 {
+		first = off / pageSize
+	}
+	if end%pageSize != 0 && end < len(m.data) {
+		last = end / pageSize
+	}
+	if last == first {
+		last = -1
+	}
+	return first, last
+}
+
+// share counts one more user of pages a and b, those of them ≥ 0.
+func (m *fileMap) share(a, b int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a >= 0 {
+		m.users[a]++
+	}
+	if b >= 0 {
+		m.users[b]++
+	}
+}
+
+// unuse drops a user of a shared page (pg ≥ 0), dropping the page at the
+// last.
+func (m *fileMap) unuse(pg int) {
+	if pg < 0 {
+		return
+	}
+	m.mu.Lock()
+	m.users[pg]--
+	last := m.users[pg] == 0
+	if last {
+		delete(m.users, pg)
+	}
+	m.mu.Unlock()
+	if last {
+		dropPages(m.data, pg*pageSize, pageSize)
+	}
+}
+
 // done is called by a worker when it is done with the block of the
-// mapping at [off, off+n): its pages leave the resident set (they stay in
-// the page cache, and a neighbour that shares a page faults it back).
+// mapping at [off, off+n): the pages it alone read leave the resident set
+// (they stay in the page cache), and those it shares once their other
+// blocks are done too.
 func (m *fileMap) done(off, n int) {
-	dropPages(m.data, off, n)
+	end := off + n
+	first, last := m.edges(off, end)
+	lo, hi := off, end
+	if first >= 0 {
+		lo = (first + 1) * pageSize
+	}
+	if last >= 0 {
+		hi = last * pageSize
+	}
+	if lo < hi {
+		dropPages(m.data, lo, hi-lo)
+	}
+	m.unuse(first)
+	m.unuse(last)
 	m.release()
 }
 
@@ -82,7 +156,7 @@ func (p *pipeline) readMapped(fs *fileState, f *os.File, start, pos, line int64)
 	if err != nil {
 		return false, nil
 	}
-	m := &fileMap{data: data}
+	m := newFileMap(data)
 	m.hold() // the reader's
 	fs.mapped = m
 	defer m.release()
@@ -103,6 +177,8 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 		}
 	}()
 	data, size := m.data, p.blocks.size
+	held := -1 // the shared page the reader holds (fileMap.users)
+	defer func() { m.unuse(held) }()
 	// The progress counts the file's bytes to where the reads got.
 	read := p.opts.Progress.BytesRead.Load()
 	base := read - counted
@@ -115,9 +191,21 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 				end = pos + size + i + 1
 			}
 		}
+		// Counted before it is sent: once sent, a worker may be done
+		// with it, its pages dropped, which a count would map again.
+		lines := int64(bytes.Count(data[pos:end], []byte{'\n'}))
 		m.hold()
+		m.share(m.edges(pos, end))
+		// The page the next block begins in is held until it is sent.
+		next := -1
+		if end%pageSize != 0 && end < len(data) {
+			next = end / pageSize
+		}
+		m.share(next, -1)
+		m.unuse(held)
+		held = next
 		p.work <- unit{file: fs, line: line, data: data[pos:end:end], mapped: m, off: pos}
-		line += int64(bytes.Count(data[pos:end], []byte{'\n'}))
+		line += lines
 		pos = end
 		if n := base + int64(end); n > read {
 			p.opts.Progress.BytesRead.Add(n - read)

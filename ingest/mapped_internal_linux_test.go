@@ -71,7 +71,7 @@ func TestMappedFileCutShorterUnderTheReader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &fileMap{data: data}
+	m := newFileMap(data)
 	m.hold()
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
@@ -108,4 +108,66 @@ func mustSchema(t *testing.T) *Schema {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// mappedRSS reads the resident size of the process's mappings of path,
+// in bytes (/proc/self/smaps).
+func mappedRSS(t testing.TB, path string) int64 {
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	in := false
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 5 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
+			in = f[len(f)-1] == path // a mapping's first line ends with its file
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, "Rss:"); ok && in {
+			var kb int64
+			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), &kb)
+			total += kb << 10
+		}
+	}
+	return total
+}
+
+// Every page of a mapping leaves the resident set once the blocks that
+// read it are done, the page two blocks share too, whichever is done
+// first while the other still reads it (dropped before both are, it
+// would be faulted back for the one still at it).
+func TestMappedSharedPageDroppedLast(t *testing.T) {
+	f, path := mappedCase(t, 36000) // about 8 MB
+	p := mappedPipeline(10)
+	p.blocks = newBlocks(4, 4<<20)
+	fs := &fileState{path: path, format: JSONL}
+	if mapped, err := p.readMapped(fs, f, 0, 0, 1); !mapped || err != nil {
+		t.Fatalf("readMapped = %v, %v", mapped, err)
+	}
+	close(p.work)
+	var us []unit
+	for u := range p.work {
+		us = append(us, u)
+	}
+	if len(us) != 2 || us[0].off+len(us[0].data) != us[1].off || us[1].off%pageSize == 0 {
+		t.Fatalf("want two blocks sharing a page; got %d", len(us))
+	}
+	m := fs.mapped
+	m.hold() // keeps the mapping, to look at it after its blocks are done
+	defer m.release()
+	for _, u := range us {
+		for i := 0; i < len(u.data); i += pageSize { // as the workers read them
+			_ = u.data[i]
+		}
+	}
+	if got := mappedRSS(t, path); got < 6<<20 {
+		t.Fatalf("%d KiB of the mapping resident after reading it all", got>>10)
+	}
+	m.done(us[1].off, len(us[1].data))
+	_ = us[0].data[len(us[0].data)-1] // the earlier block reads on to its end
+	m.done(us[0].off, len(us[0].data))
+	if got := mappedRSS(t, path); got != 0 {
+		t.Errorf("%d KiB of the mapping still resident after both blocks were done", got>>10)
+	}
 }

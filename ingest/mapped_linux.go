@@ -8,9 +8,6 @@ import (
 
 const canMap = true
 
-// pageSize is the unit in which pages leave the resident set.
-var pageSize = os.Getpagesize()
-
 func mapFile(f *os.File, size int) ([]byte, error) {
 	data, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
