@@ -124,7 +124,7 @@ func New(opts Options) *Accumulator {
 	a := &Accumulator{
 		opts:    opts,
 		tokens:  tokenMatcher{re: opts.TokenURI},
-		Set:     sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top),
+		Set:     newSet(opts),
 		Status:  map[int]int64{},
 		MinTime: math.MaxInt64,
 		MaxTime: math.MinInt64,
@@ -140,6 +140,14 @@ func New(opts Options) *Accumulator {
 		a.windowOnly = windowOnly(a.Collectors, opts.HourCollectors)
 	}
 	return a
+}
+
+// newSet returns an accumulator's empty set. A route is its client
+// region, "→" and its region, joined from theirs (sketch.Set.Join).
+func newSet(opts Options) *sketch.Set {
+	s := sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top)
+	s.Join(DimRoute, DimClientRegion, DimRegion, "→")
+	return s
 }
 
 // windowOnly marks the collectors of the window that the hours' do not
@@ -181,11 +189,7 @@ func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetr
 		set.TupleKey(DimClient, k)
 	}
 	if cr := r.Text(ingest.FClientRegion); cr != nil {
-		set.TupleKey(DimClientRegion, cr)
-		if reg := r.Text(ingest.FRegion); reg != nil {
-			a.keyBuf = append(append(append(a.keyBuf[:0], cr...), "→"...), reg...)
-			set.TupleKey(DimRoute, a.keyBuf)
-		}
+		set.TupleKey(DimClientRegion, cr) // and the route: newSet's Join
 	}
 	if s, ok := r.Bool(ingest.FStream); ok {
 		set.TupleKey(DimStream, boolKey(s))

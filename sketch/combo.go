@@ -73,9 +73,51 @@ func (s *Set) BeginTuple() { s.combos.tuple = s.combos.tuple[:0] }
 
 // TupleKey adds dimension dim's key to the combination being built.
 func (s *Set) TupleKey(dim int, key []byte) {
-	t := append(s.combos.tuple, byte(dim))
-	t = binary.AppendUvarint(t, uint64(len(key)))
+	t := s.combos.tuple
+	if len(key) < 0x80 { // its length is one byte of uvarint
+		t = append(t, byte(dim), byte(len(key)))
+	} else {
+		t = binary.AppendUvarint(append(t, byte(dim)), uint64(len(key)))
+	}
 	s.combos.tuple = append(t, key...)
+}
+
+// join is a dimension whose key is two others' joined: it is not part of
+// a combination, but derived from its keys when it is expanded.
+type join struct {
+	dim, a, b int
+	sep       string
+}
+
+// Join makes dimension dim's key that of dimension a, sep and that of b,
+// for the records that have both, as if each had been given it with
+// TupleKey: a combination then holds fewer bytes to hash, and a record
+// one key less to build.
+func (s *Set) Join(dim, a, b int, sep string) {
+	s.joins = append(s.joins, join{dim: dim, a: a, b: b, sep: sep})
+}
+
+// keysOf calls f with each dimension key of combination t, then with the
+// joined dimensions' keys.
+func (s *Set) keysOf(t []byte, f func(dim int, key []byte)) {
+	if len(s.joins) == 0 {
+		eachKey(t, f)
+		return
+	}
+	if s.parts == nil {
+		s.parts = make([][]byte, len(s.Dims))
+	}
+	clear(s.parts)
+	eachKey(t, func(dim int, key []byte) {
+		s.parts[dim] = key
+		f(dim, key)
+	})
+	for _, j := range s.joins {
+		if a, b := s.parts[j.a], s.parts[j.b]; a != nil && b != nil {
+			s.joined = append(append(append(s.joined[:0], a...), j.sep...), b...)
+			f(j.dim, s.joined)
+		}
+	}
 }
 
 // AddTuple adds one record to the combination built since BeginTuple:
@@ -139,7 +181,7 @@ func (s *Set) addDirect(bins []Bin, has []bool) {
 		}
 	}
 	add(s.All)
-	eachKey(s.combos.tuple, func(dim int, key []byte) { add(s.Dims[dim].Entry(key)) })
+	s.keysOf(s.combos.tuple, func(dim int, key []byte) { add(s.Dims[dim].Entry(key)) })
 }
 
 // countFew turns a light combination's listed values into counts.
@@ -243,7 +285,7 @@ func (s *Set) expand() {
 			}
 		}
 		s.All.merge(s.m, e)
-		eachKey([]byte(ce.key), func(dim int, key []byte) { s.Dims[dim].Entry(key).merge(s.m, e) })
+		s.keysOf([]byte(ce.key), func(dim int, key []byte) { s.Dims[dim].Entry(key).merge(s.m, e) })
 	}
 }
 

@@ -333,6 +333,11 @@ type Set struct {
 	// combination of keys (combo.go). Dims' methods expand them.
 	All  *Entry
 	Dims []*Dim
+	// joins are the dimensions derived from others' keys (Join); parts
+	// and joined are their scratch.
+	joins  []join
+	parts  [][]byte
+	joined []byte
 }
 
 // NewSet returns an empty set of metrics × dims. Each dimension keeps
