@@ -13,9 +13,11 @@ import (
 // A plain text file is read in place: mapped into memory, its blocks of
 // whole lines are slices of the mapping, so that no byte is copied before
 // a worker cuts and parses it (a read copies the whole input once, in the
-// reader's goroutine). The workers drop the pages of each block from the
-// process once done with it, so that the mapping adds one block per worker
-// to the resident set, not the file.
+// reader's goroutine). The reader only finds where blocks end: the
+// workers count their blocks' lines, and a bad line's number in the file
+// is worked out after the run (resolve). The workers drop the pages of
+// each block from the process once done with it, so that the mapping
+// adds one block per worker to the resident set, not the file.
 //
 // A file cut shorter while mapped (logrotate's copytruncate) makes the
 // pages past its new end fault. The goroutines reading a mapping turn
@@ -178,6 +180,8 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 	}()
 	data, size := m.data, p.blocks.size
 	held := -1 // the shared page the reader holds (fileMap.users)
+	seq := 0
+	fs.mapFirst = line
 	defer func() { m.unuse(held) }()
 	// The progress counts the file's bytes to where the reads got.
 	read := p.opts.Progress.BytesRead.Load()
@@ -191,9 +195,6 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 				end = pos + size + i + 1
 			}
 		}
-		// Counted before it is sent: once sent, a worker may be done
-		// with it, its pages dropped, which a count would map again.
-		lines := int64(bytes.Count(data[pos:end], []byte{'\n'}))
 		m.hold()
 		m.share(m.edges(pos, end))
 		// The page the next block begins in is held until it is sent.
@@ -204,8 +205,11 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 		m.share(next, -1)
 		m.unuse(held)
 		held = next
-		p.work <- unit{file: fs, line: line, data: data[pos:end:end], mapped: m, off: pos}
-		line += lines
+		// Its lines are counted by the worker that reads it, not by a
+		// pass of the reader's over the whole file: line is the block's
+		// own, and resolve numbers them in the file after the run.
+		p.work <- unit{file: fs, line: 1, data: data[pos:end:end], mapped: m, off: pos, seq: seq}
+		seq++
 		pos = end
 		if n := base + int64(end); n > read {
 			p.opts.Progress.BytesRead.Add(n - read)
@@ -222,18 +226,23 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 // fault in it into the file's being read in part.
 func (p *pipeline) mappedLines(u *unit, lp lineParser, sink Sink, t *tally, rec *Record) {
 	old := debug.SetPanicOnFault(true)
+	t.unit = u.seq + 1
 	defer func() {
 		debug.SetPanicOnFault(old)
+		t.unit = 0
 		if v := recover(); v != nil {
 			u.mapped.faultIn(v)
 		}
 		u.mapped.done(u.off, len(u.data))
 	}()
-	p.lines(u, lp, sink, t, rec)
+	t.unitLines(u.file.index, u.seq, p.lines(u, lp, sink, t, rec))
 }
 
 // changedWhileRead notes on fs a fault a worker met in its mapping.
 func (fs *fileState) changedWhileRead() {
+	if fs.mapped == nil {
+		return
+	}
 	if fs.mapped != nil && fs.mapped.faulted.Load() && !fs.incomplete {
 		fs.incomplete, fs.reason = true, fmt.Sprint(errChanged)
 	}

@@ -156,16 +156,20 @@ func TestMappedSharedPageDroppedLast(t *testing.T) {
 	m := fs.mapped
 	m.hold() // keeps the mapping, to look at it after its blocks are done
 	defer m.release()
+	var sum byte
 	for _, u := range us {
 		for i := 0; i < len(u.data); i += pageSize { // as the workers read them
-			_ = u.data[i]
+			sum += u.data[i]
 		}
 	}
 	if got := mappedRSS(t, path); got < 6<<20 {
 		t.Fatalf("%d KiB of the mapping resident after reading it all", got>>10)
 	}
 	m.done(us[1].off, len(us[1].data))
-	_ = us[0].data[len(us[0].data)-1] // the earlier block reads on to its end
+	sum += us[0].data[len(us[0].data)-1] // the earlier block reads on to its end
+	if sum == 0 {
+		t.Log("a sum of the bytes read, that keeps the reads") // never: every page holds JSON
+	}
 	m.done(us[0].off, len(us[0].data))
 	if got := mappedRSS(t, path); got != 0 {
 		t.Errorf("%d KiB of the mapping still resident after both blocks were done", got>>10)

@@ -63,6 +63,7 @@ type fileState struct {
 	incomplete bool
 	reason     string
 	mapped     *fileMap // of a file read in place
+	mapFirst   int64    // the line its first block begins at
 }
 
 // unit is one piece of work: a run of whole lines, the elements of a JSON
@@ -73,9 +74,11 @@ type unit struct {
 	data  []byte
 	elems []docSpan // a document's elements in data; nil for lines
 	buf   *[]byte   // returned to the pool when done
-	// mapped is the mapping data is a part of, at off (mapped.go).
+	// mapped is the mapping data is a part of, at off, block seq of
+	// the file (mapped.go); line is then 1, the block's first.
 	mapped *fileMap
 	off    int
+	seq    int
 	recs   []Record
 	batch  *colBatch // returned to batchPool when done
 }
@@ -154,6 +157,9 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	wg.Wait()
 	for _, fs := range files {
 		fs.changedWhileRead()
+		if fs.mapped != nil {
+			resolve(fs.index, fs.mapFirst, tallies)
+		}
 	}
 
 	res := &Result{}
@@ -233,8 +239,9 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 	}
 }
 
-// lines cuts a unit of lines and parses each into the worker's sink.
-func (p *pipeline) lines(u *unit, lp lineParser, sink Sink, t *tally, rec *Record) {
+// lines cuts a unit of lines and parses each into the worker's sink,
+// and returns how many it cut.
+func (p *pipeline) lines(u *unit, lp lineParser, sink Sink, t *tally, rec *Record) int64 {
 	c := t.get(u.file.index)
 	data, line := u.data, u.line
 	records := c.records
@@ -267,6 +274,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, sink Sink, t *tally, rec *Recor
 		}
 		line++
 	}
+	return line - u.line
 }
 
 // errNoField is the reason for a line with no field loganalyze knows.
