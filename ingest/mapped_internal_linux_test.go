@@ -1,9 +1,11 @@
 package ingest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -174,4 +176,54 @@ func TestMappedSharedPageDroppedLast(t *testing.T) {
 	if got := mappedRSS(t, path); got != 0 {
 		t.Errorf("%d KiB of the mapping still resident after both blocks were done", got>>10)
 	}
+}
+
+// FuzzMappedAsRead reads the same bytes from a file, mapped, and from
+// stdin, read, with small blocks: the records, the bad lines and where
+// they are, and the file's state must be the same.
+func FuzzMappedAsRead(f *testing.F) {
+	f.Add([]byte("{\"request_time\":1}\n{\"request_time\":\n\n{\"request_time\":3}\r\n{\"request_time\":4}"), uint8(3))
+	f.Add([]byte("request_time,status\n1,200\n2,500\nx,y\n3,200\n"), uint8(1))
+	f.Add([]byte("10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 5 \"-\" \"-\"\n"), uint8(7))
+	f.Add([]byte(strings.Repeat("{\"request_time\":2,\"pad\":\"xxxxxxxx\"}\n", 40)), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, size uint8) {
+		path := filepath.Join(t.TempDir(), "in")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{Workers: 2, blockSize: 1 + int(size)%64, MaxProblems: 1 << 10}
+		run := func(p string, stdin []byte) ([]float64, *Result) {
+			o := opts
+			o.Stdin = bytes.NewReader(stdin)
+			sinks, res, err := Run([]string{p}, o, func() *timeSink { return &timeSink{} })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var times []float64
+			for _, s := range sinks {
+				times = append(times, s.times...)
+			}
+			slices.Sort(times)
+			return times, res
+		}
+		mt, mres := run(path, nil)
+		rt, rres := run("-", data)
+		if !slices.Equal(mt, rt) {
+			t.Fatalf("mapped read %d request times, the read %d", len(mt), len(rt))
+		}
+		mf, rf := mres.Files[0], rres.Files[0]
+		mf.Path, rf.Path = "", ""
+		if fmt.Sprint(mf) != fmt.Sprint(rf) {
+			t.Fatalf("mapped: %+v\nread:   %+v", mf, rf)
+		}
+		if len(mres.Problems) != len(rres.Problems) {
+			t.Fatalf("%d problems mapped, %d read", len(mres.Problems), len(rres.Problems))
+		}
+		for i := range mres.Problems {
+			m, r := mres.Problems[i], rres.Problems[i]
+			if m.Line != r.Line || m.Reason != r.Reason {
+				t.Errorf("problem %d: mapped %v, read %v", i, m, r)
+			}
+		}
+	})
 }
