@@ -33,17 +33,24 @@ type fileMap struct {
 	data    []byte
 	refs    atomic.Int64
 	faulted atomic.Bool // a page of it faulted: the file shrank
-	// users counts, of each page that blocks share (one ends in it,
-	// the next begins), the blocks not done with it, and the reader
-	// while the block to begin in it is not sent: the page is dropped
-	// at the last. Dropped while a neighbour still read it, it would
-	// be faulted back with the pages around it (the kernel maps a
-	// fault's neighbours too), those of a block already done with.
-	mu    sync.Mutex
-	users map[int]int
+	// The pages before the first block not done with leave the
+	// resident set, dropBatch bytes or more at a time: no block reads
+	// them again (dropped while one still did, a page would be faulted
+	// back with the pages around it, the kernel mapping a fault's
+	// neighbours too), and a drop per block would cost a call and the
+	// other cores' TLB flush each.
+	mu      sync.Mutex
+	ends    []int  // of each block sent (by seq), its end
+	isDone  []bool // by seq
+	next    int    // the first block not done
+	dropped int    // the offset up to which pages are dropped
 }
 
-func newFileMap(data []byte) *fileMap { return &fileMap{data: data, users: map[int]int{}} }
+// dropBatch is the least a drop takes out of the resident set, but at
+// the end of the file.
+const dropBatch = 8 << 20
+
+func newFileMap(data []byte) *fileMap { return &fileMap{data: data} }
 
 // pageSize is the unit in which pages leave the resident set.
 var pageSize = os.Getpagesize()
@@ -58,71 +65,41 @@ func (m *fileMap) release() {
 	}
 }
 
-// edges returns the pages a block of [off, end) shares with the blocks
-// before and after it, -1 for none: those it begins or ends inside of.
-func (m *fileMap) edges(off, end int) (first, last int) {
-	first, last = -1, -1
-	if off%pageSize != 0 {
-		first = off / pageSize
-	}
-	if end%pageSize != 0 && end < len(m.data) {
-		last = end / pageSize
-	}
-	if last == first {
-		last = -1
-	}
-	return first, last
-}
-
-// share counts one more user of pages a and b, those of them ≥ 0.
-func (m *fileMap) share(a, b int) {
+// sent notes block seq, ending at end, before the reader sends it.
+func (m *fileMap) sent(seq, end int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if a >= 0 {
-		m.users[a]++
+	for len(m.ends) <= seq {
+		m.ends, m.isDone = append(m.ends, 0), append(m.isDone, false)
 	}
-	if b >= 0 {
-		m.users[b]++
-	}
+	m.ends[seq] = end
 }
 
-// unuse drops a user of a shared page (pg ≥ 0), dropping the page at the
-// last.
-func (m *fileMap) unuse(pg int) {
-	if pg < 0 {
-		return
-	}
+// done is called by a worker when it is done with block seq: the pages
+// before the first block not done with leave the resident set (they stay
+// in the page cache) once they are dropBatch bytes or the file's end.
+func (m *fileMap) done(seq int) {
 	m.mu.Lock()
-	m.users[pg]--
-	last := m.users[pg] == 0
-	if last {
-		delete(m.users, pg)
+	m.isDone[seq] = true
+	for m.next < len(m.isDone) && m.isDone[m.next] {
+		m.next++
+	}
+	lo, hi := m.dropped, m.dropped
+	if m.next > 0 {
+		hi = m.ends[m.next-1]
+	}
+	if hi < len(m.data) {
+		hi &^= pageSize - 1 // its last page is the next block's too
+	}
+	if hi-lo >= dropBatch || hi == len(m.data) && hi > lo {
+		m.dropped = hi
+	} else {
+		hi = lo
 	}
 	m.mu.Unlock()
-	if last {
-		dropPages(m.data, pg*pageSize, pageSize)
-	}
-}
-
-// done is called by a worker when it is done with the block of the
-// mapping at [off, off+n): the pages it alone read leave the resident set
-// (they stay in the page cache), and those it shares once their other
-// blocks are done too.
-func (m *fileMap) done(off, n int) {
-	end := off + n
-	first, last := m.edges(off, end)
-	lo, hi := off, end
-	if first >= 0 {
-		lo = (first + 1) * pageSize
-	}
-	if last >= 0 {
-		hi = last * pageSize
-	}
-	if lo < hi {
+	if hi > lo {
 		dropPages(m.data, lo, hi-lo)
 	}
-	m.unuse(first)
-	m.unuse(last)
 	m.release()
 }
 
@@ -179,10 +156,8 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 		}
 	}()
 	data, size := m.data, p.blocks.size
-	held := -1 // the shared page the reader holds (fileMap.users)
 	seq := 0
 	fs.mapFirst = line
-	defer func() { m.unuse(held) }()
 	// The progress counts the file's bytes to where the reads got.
 	read := p.opts.Progress.BytesRead.Load()
 	base := read - counted
@@ -196,15 +171,7 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 			}
 		}
 		m.hold()
-		m.share(m.edges(pos, end))
-		// The page the next block begins in is held until it is sent.
-		next := -1
-		if end%pageSize != 0 && end < len(data) {
-			next = end / pageSize
-		}
-		m.share(next, -1)
-		m.unuse(held)
-		held = next
+		m.sent(seq, end)
 		// Its lines are counted by the worker that reads it, not by a
 		// pass of the reader's over the whole file: line is the block's
 		// own, and resolve numbers them in the file after the run.
@@ -233,7 +200,7 @@ func (p *pipeline) mappedLines(u *unit, lp lineParser, sink Sink, t *tally, rec 
 		if v := recover(); v != nil {
 			u.mapped.faultIn(v)
 		}
-		u.mapped.done(u.off, len(u.data))
+		u.mapped.done(u.seq)
 	}()
 	t.unitLines(u.file.index, u.seq, p.lines(u, lp, sink, t, rec))
 }

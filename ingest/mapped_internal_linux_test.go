@@ -136,9 +136,9 @@ func mappedRSS(t testing.TB, path string) int64 {
 }
 
 // Every page of a mapping leaves the resident set once the blocks that
-// read it are done, the page two blocks share too, whichever is done
-// first while the other still reads it (dropped before both are, it
-// would be faulted back for the one still at it).
+// read it are done, whichever is done first while the other still reads
+// (dropped before both are, a page they share would be faulted back for
+// the one still at it).
 func TestMappedSharedPageDroppedLast(t *testing.T) {
 	f, path := mappedCase(t, 36000) // about 8 MB
 	p := mappedPipeline(10)
@@ -167,12 +167,12 @@ func TestMappedSharedPageDroppedLast(t *testing.T) {
 	if got := mappedRSS(t, path); got < 6<<20 {
 		t.Fatalf("%d KiB of the mapping resident after reading it all", got>>10)
 	}
-	m.done(us[1].off, len(us[1].data))
+	m.done(us[1].seq)
 	sum += us[0].data[len(us[0].data)-1] // the earlier block reads on to its end
 	if sum == 0 {
 		t.Log("a sum of the bytes read, that keeps the reads") // never: every page holds JSON
 	}
-	m.done(us[0].off, len(us[0].data))
+	m.done(us[0].seq)
 	if got := mappedRSS(t, path); got != 0 {
 		t.Errorf("%d KiB of the mapping still resident after both blocks were done", got>>10)
 	}

@@ -20,14 +20,10 @@ func mapFile(f *os.File, size int) ([]byte, error) {
 
 func unmap(data []byte) { _ = syscall.Munmap(data) }
 
-// dropPages takes the pages of data[off:off+n] out of the resident set,
-// those it shares with its neighbours too.
+// dropPages takes the pages of data[off:off+n] out of the resident set;
+// off is at a page's start.
 func dropPages(data []byte, off, n int) {
-	lo := off &^ (pageSize - 1)
-	hi := min(len(data), (off+n+pageSize-1)&^(pageSize-1))
-	if lo < hi {
-		_ = syscall.Madvise(data[lo:hi], syscall.MADV_DONTNEED)
-	}
+	_ = syscall.Madvise(data[off:off+n], syscall.MADV_DONTNEED)
 }
 
 func dataAddr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
