@@ -122,13 +122,20 @@ func (m *fileMap) faultIn(v any) {
 // readMapped reads the lines of a plain regular file by mapping it, from
 // offset start, what the format's detection consumed (its reads got to
 // pos); line is the number of the line at start. It returns false when
-// the file cannot be mapped: then nothing was sent.
+// the file is not mapped (smaller than two blocks, or it cannot be):
+// then nothing was sent.
 func (p *pipeline) readMapped(fs *fileState, f *os.File, start, pos, line int64) (bool, error) {
 	if !canMap {
 		return false, nil
 	}
 	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() <= start || st.Size() != int64(int(st.Size())) {
+	if err != nil || !st.Mode().IsRegular() || st.Size() != int64(int(st.Size())) {
+		return false, nil
+	}
+	// A file of a block or two is mostly in the detection's buffer
+	// already: mapping it would cost more calls and faults than the
+	// rest of its read.
+	if st.Size()-start < int64(2*p.blocks.size) {
 		return false, nil
 	}
 	data, err := mapFile(f, int(st.Size()))

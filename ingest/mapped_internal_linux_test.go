@@ -142,7 +142,7 @@ func mappedRSS(t testing.TB, path string) int64 {
 func TestMappedSharedPageDroppedLast(t *testing.T) {
 	f, path := mappedCase(t, 36000) // about 8 MB
 	p := mappedPipeline(10)
-	p.blocks = newBlocks(4, 4<<20)
+	p.blocks = newBlocks(4, 2<<20)
 	fs := &fileState{path: path, format: JSONL}
 	if mapped, err := p.readMapped(fs, f, 0, 0, 1); !mapped || err != nil {
 		t.Fatalf("readMapped = %v, %v", mapped, err)
@@ -152,8 +152,8 @@ func TestMappedSharedPageDroppedLast(t *testing.T) {
 	for u := range p.work {
 		us = append(us, u)
 	}
-	if len(us) != 2 || us[0].off+len(us[0].data) != us[1].off || us[1].off%pageSize == 0 {
-		t.Fatalf("want two blocks sharing a page; got %d", len(us))
+	if len(us) < 3 || us[0].off+len(us[0].data) != us[1].off || us[1].off%pageSize == 0 {
+		t.Fatalf("want blocks, the first two sharing a page; got %d", len(us))
 	}
 	m := fs.mapped
 	m.hold() // keeps the mapping, to look at it after its blocks are done
@@ -173,8 +173,11 @@ func TestMappedSharedPageDroppedLast(t *testing.T) {
 		t.Log("a sum of the bytes read, that keeps the reads") // never: every page holds JSON
 	}
 	m.done(us[0].seq)
+	for _, u := range us[2:] {
+		m.done(u.seq)
+	}
 	if got := mappedRSS(t, path); got != 0 {
-		t.Errorf("%d KiB of the mapping still resident after both blocks were done", got>>10)
+		t.Errorf("%d KiB of the mapping still resident after every block was done", got>>10)
 	}
 }
 
