@@ -182,8 +182,12 @@ func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetr
 		set.TupleKey(DimModel, k)
 	}
 	if status, ok := r.Int(ingest.FStatus); ok {
-		a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
-		set.TupleKey(DimStatus, a.keyBuf)
+		if uint64(status) < uint64(len(statusKeys)) {
+			set.TupleKey(DimStatus, statusKeys[status])
+		} else {
+			a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
+			set.TupleKey(DimStatus, a.keyBuf)
+		}
 	}
 	if k := r.Text(ingest.FClient); k != nil {
 		set.TupleKey(DimClient, k)
@@ -328,6 +332,16 @@ func timePerOutputToken(r *ingest.Record, rt float64, okRT bool, ttft float64) (
 	}
 	return max(0, rt*1000-ttft) / float64(n-1), true
 }
+
+// statusKeys are the status dimension's keys of the statuses below 1000,
+// written once rather than once per record.
+var statusKeys = func() [][]byte {
+	keys := make([][]byte, 1000)
+	for i := range keys {
+		keys[i] = strconv.AppendInt(nil, int64(i), 10)
+	}
+	return keys
+}()
 
 var (
 	trueKey  = []byte("true")
