@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"runtime/debug"
 	"sync"
@@ -65,14 +64,14 @@ func (m *fileMap) release() {
 	}
 }
 
-// sent notes block seq, ending at end, before the reader sends it.
-func (m *fileMap) sent(seq, end int) {
+// send notes the next block, ending at end, and holds the mapping for it,
+// before the reader sends it; it returns the block's number.
+func (m *fileMap) send(end int) int {
+	m.hold()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for len(m.ends) <= seq {
-		m.ends, m.isDone = append(m.ends, 0), append(m.isDone, false)
-	}
-	m.ends[seq] = end
+	m.ends, m.isDone = append(m.ends, end), append(m.isDone, false)
+	return len(m.ends) - 1
 }
 
 // done is called by a worker when it is done with block seq: the pages
@@ -163,7 +162,6 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 		}
 	}()
 	data, size := m.data, p.blocks.size
-	seq := 0
 	fs.mapFirst = line
 	// The progress counts the file's bytes to where the reads got.
 	read := p.opts.Progress.BytesRead.Load()
@@ -177,13 +175,11 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 				end = pos + size + i + 1
 			}
 		}
-		m.hold()
-		m.sent(seq, end)
+		seq := m.send(end)
 		// Its lines are counted by the worker that reads it, not by a
 		// pass of the reader's over the whole file: line is the block's
 		// own, and resolve numbers them in the file after the run.
 		p.work <- unit{file: fs, line: 1, data: data[pos:end:end], mapped: m, off: pos, seq: seq}
-		seq++
 		pos = end
 		if n := base + int64(end); n > read {
 			p.opts.Progress.BytesRead.Add(n - read)
@@ -212,12 +208,15 @@ func (p *pipeline) mappedLines(u *unit, lp lineParser, sink Sink, t *tally, rec 
 	t.unitLines(u.file.index, u.seq, p.lines(u, lp, sink, t, rec))
 }
 
-// changedWhileRead notes on fs a fault a worker met in its mapping.
-func (fs *fileState) changedWhileRead() {
+// afterMapped completes, after the run, what the workers read of a file
+// read in place: its problems' lines (resolve), and a fault one met in
+// its mapping.
+func (fs *fileState) afterMapped(tallies []*tally) {
 	if fs.mapped == nil {
 		return
 	}
-	if fs.mapped != nil && fs.mapped.faulted.Load() && !fs.incomplete {
-		fs.incomplete, fs.reason = true, fmt.Sprint(errChanged)
+	resolve(fs.index, fs.mapFirst, tallies)
+	if fs.mapped.faulted.Load() && !fs.incomplete {
+		fs.incomplete, fs.reason = true, errChanged.Error()
 	}
 }

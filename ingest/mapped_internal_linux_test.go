@@ -52,7 +52,7 @@ func TestMappedFileCutShorterUnderTheWorkers(t *testing.T) {
 	close(p.work)
 	sink, tl := &timeSink{}, &tally{max: 20, badN: new(atomic.Int64)}
 	p.worker(sink, tl)
-	fs.changedWhileRead()
+	fs.afterMapped([]*tally{tl})
 	if !fs.incomplete || fs.reason != errChanged.Error() {
 		t.Errorf("file incomplete %v, reason %q; want %q", fs.incomplete, fs.reason, errChanged)
 	}

@@ -156,10 +156,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	close(p.work)
 	wg.Wait()
 	for _, fs := range files {
-		fs.changedWhileRead()
-		if fs.mapped != nil {
-			resolve(fs.index, fs.mapFirst, tallies)
-		}
+		fs.afterMapped(tallies)
 	}
 
 	res := &Result{}
