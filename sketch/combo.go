@@ -146,24 +146,15 @@ func (s *Set) AddTuple(bins []Bin, has []bool) int {
 	}
 	e := &c.entries[i]
 	e.count++
-	if e.counts < 0 {
-		if len(e.few)+len(bins) <= fewMax {
-			if e.few == nil {
-				e.few = make([]fewValue, 0, len(bins))
-			}
-			for m, b := range bins {
-				if has[m] {
-					e.few = append(e.few, fewValue{v: b.v, index: int32(b.index), metric: uint8(m), zero: b.zero})
-				}
-			}
-			return c.base + int(i)
-		}
+	if len(e.few)+len(bins) > fewMax {
 		s.countFew(e)
 	}
-	cs := c.counts[e.counts : int(e.counts)+len(bins)]
+	if e.few == nil {
+		e.few = make([]fewValue, 0, len(bins))
+	}
 	for m, b := range bins {
 		if has[m] {
-			cs[m].add(b)
+			e.few = append(e.few, fewValue{v: b.v, index: int32(b.index), metric: uint8(m), zero: b.zero})
 		}
 	}
 	return c.base + int(i)
@@ -184,18 +175,21 @@ func (s *Set) addDirect(bins []Bin, has []bool) {
 	s.keysOf(s.combos.tuple, func(dim int, key []byte) { add(s.Dims[dim].Entry(key)) })
 }
 
-// countFew turns a light combination's listed values into counts.
+// countFew adds a combination's listed values to its counts, which it
+// makes the first time, and empties the list for the next ones.
 func (s *Set) countFew(e *comboEntry) {
 	c := &s.combos
-	e.counts = int32(len(c.counts))
-	for range s.metrics {
-		c.counts = append(c.counts, comboCounts{min: math.Inf(1), max: math.Inf(-1)})
+	if e.counts < 0 {
+		e.counts = int32(len(c.counts))
+		for range s.metrics {
+			c.counts = append(c.counts, comboCounts{min: math.Inf(1), max: math.Inf(-1)})
+		}
 	}
-	cs := c.counts[e.counts:]
+	cs := c.counts[e.counts : int(e.counts)+s.metrics]
 	for _, f := range e.few {
 		cs[f.metric].add(f.bin())
 	}
-	e.few = nil
+	e.few = e.few[:0]
 }
 
 // add counts one value's bin.
@@ -264,6 +258,11 @@ func (s *Set) expand() {
 	if len(c.entries) == 0 {
 		return
 	}
+	for i := range c.entries {
+		if ce := &c.entries[i]; ce.counts >= 0 && len(ce.few) > 0 {
+			s.countFew(ce)
+		}
+	}
 	entries, counts := c.entries, c.counts
 	c.base += len(entries)
 	c.table, c.entries, c.counts = nil, nil, nil
@@ -276,6 +275,7 @@ func (s *Set) expand() {
 		ce := &entries[i]
 		e.Count, e.few, e.Metrics = ce.count, ce.few, nil
 		if ce.counts >= 0 {
+			e.few = nil
 			e.Metrics = metrics
 			clear(metrics)
 			for m := range s.metrics {
