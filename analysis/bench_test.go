@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,12 +32,21 @@ func BenchmarkRunBusy(b *testing.B) {
 	benchRun(b, gen.Config{Seed: 5, N: 200_000, Duration: 6 * time.Minute}, false)
 }
 
+// BenchmarkRunParquet is BenchmarkRunBusy with the requests as Parquet.
+func BenchmarkRunParquet(b *testing.B) {
+	benchRunAs(b, gen.Config{Seed: 5, N: 200_000, Duration: 6 * time.Minute}, false, "bench.parquet", gen.WriteParquet)
+}
+
 func benchRun(b *testing.B, gc gen.Config, withState bool) {
+	benchRunAs(b, gc, withState, "bench.jsonl", gen.WriteJSONL)
+}
+
+func benchRunAs(b *testing.B, gc gen.Config, withState bool, name string, write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)) {
 	var buf bytes.Buffer
-	if _, err := gen.WriteJSONL(&buf, gen.Generate(gc), gen.WriteOptions{}); err != nil {
+	if _, err := write(&buf, gen.Generate(gc), gen.WriteOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	path := filepath.Join(b.TempDir(), "bench.jsonl")
+	path := filepath.Join(b.TempDir(), name)
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		b.Fatal(err)
 	}

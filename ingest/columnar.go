@@ -49,6 +49,7 @@ type rowSink struct {
 	fs    *fileState
 	row   int64 // rows sent so far
 	batch *colBatch
+	pq    *pqBatch // Parquet's batch being filled
 }
 
 // start returns a batch of n (≤ batchRows) reset rows.
@@ -93,6 +94,10 @@ func (s *rowSink) drop() {
 	if s.batch != nil {
 		batchPool.Put(s.batch)
 		s.batch = nil
+	}
+	if s.pq != nil {
+		pqBatchPool.Put(s.pq)
+		s.pq = nil
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -53,7 +55,6 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	}
 	s.p.applySource(s.fs, names)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
-	loc := s.fs.cfg.loc
 	cols := make([]pqColumn, len(specs))
 	meta := pf.Metadata()
 	for g, rg := range pf.RowGroups() {
@@ -75,7 +76,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 			}
 			cols[i] = pqColumn{spec: &specs[i], pages: chunks[specs[i].chunk].Pages(), ix: cols[i].ix}
 		}
-		err := readRowGroup(rg.NumRows(), cols, s, loc)
+		err := readRowGroup(rg.NumRows(), cols, s)
 		for i := range cols {
 			cols[i].close()
 		}
@@ -86,25 +87,17 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	return nil
 }
 
-// pqStripe is how many rows of a batch are filled a column at a time. A
-// record takes a kilobyte, so a stripe's records stay in the cache from
-// one column to the next; a whole batch's would not.
-const pqStripe = 128
-
-func readRowGroup(rows int64, cols []pqColumn, s *rowSink, loc *time.Location) error {
+func readRowGroup(rows int64, cols []pqColumn, s *rowSink) error {
 	for done := int64(0); done < rows; {
 		n := int(min(batchRows, rows-done))
-		b := s.start(n)
-		for k := 0; k < n; k += pqStripe {
-			m := min(pqStripe, n-k)
-			for i := range cols {
-				if err := cols[i].fill(b, k, m, loc); err != nil {
-					s.drop()
-					return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
-				}
+		b := s.startColumns(n, cols)
+		for i := range cols {
+			if err := cols[i].fill(b, i, n); err != nil {
+				s.drop()
+				return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
 			}
 		}
-		s.send(n)
+		s.sendColumns(n)
 		done += int64(n)
 	}
 	return nil
@@ -305,10 +298,10 @@ func (c *pqColumn) loadDict(dict parquet.Dictionary) {
 	}
 }
 
-// fill reads the next n rows of the column into the batch's rows from k
-// on, one run of rows of a page at a time.
-func (c *pqColumn) fill(b *colBatch, k, n int, loc *time.Location) error {
-	for n += k; k < n; {
+// fill copies the next n rows of the column into the batch's column col,
+// one run of rows of a page at a time.
+func (c *pqColumn) fill(b *pqBatch, col, n int) error {
+	for k := 0; k < n; {
 		if c.page == nil || c.pos >= c.rows {
 			if err := c.nextPage(); err != nil {
 				return err
@@ -319,7 +312,7 @@ func (c *pqColumn) fill(b *colBatch, k, n int, loc *time.Location) error {
 		if err != nil {
 			return err
 		}
-		c.setRun(b, k, v, loc)
+		c.copyRun(b, col, k, v)
 		k += m
 	}
 	return nil
@@ -377,41 +370,178 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 	return v, nil
 }
 
-// setRun sets the column's field in the rows of the batch from k on, one
-// per index in c.ix; a row that is already bad is left as it is.
-func (c *pqColumn) setRun(b *colBatch, k int, v *pqValues, loc *time.Location) {
-	sp := c.spec
-	recs, bad := b.recs[k:k+len(c.ix)], b.bad[k:k+len(c.ix)]
+// copyRun copies the values of a run of rows, one per index in c.ix,
+// into the batch's column col from row k on: out of the page, which is
+// released once read.
+func (c *pqColumn) copyRun(b *pqBatch, col, k int, v *pqValues) {
+	w := len(b.specs)
+	at := k*w + col // the cell of row k
+	cells, nulls := b.cells[at:], b.nulls[at:]
 	for j, i := range c.ix {
-		if i < 0 || bad[j] != "" {
+		nulls[j*w] = i < 0
+	}
+	switch c.spec.kind {
+	case vkBool:
+		for j, i := range c.ix {
+			if i >= 0 {
+				cells[j*w] = uint64(v.bits[i>>3] >> (i & 7) & 1)
+			}
+		}
+	case vkInt32:
+		copyFloats(cells, w, c.ix, v.i32)
+	case vkInt64:
+		copyFloats(cells, w, c.ix, v.i64)
+	case vkInstant:
+		for j, i := range c.ix {
+			if i >= 0 {
+				cells[j*w] = uint64(v.i64[i])
+			}
+		}
+	case vkFloat:
+		copyFloats(cells, w, c.ix, v.f32)
+	case vkDouble:
+		copyFloats(cells, w, c.ix, v.f64)
+	case vkBytes:
+		if v.strs != nil { // a dictionary's copy, which outlives the page
+			b.dicts[col] = v.strs
+			for j, i := range c.ix {
+				if i >= 0 {
+					cells[j*w] = uint64(i)
+				}
+			}
+			return
+		}
+		for j, i := range c.ix {
+			if i >= 0 {
+				off := len(b.cb.arena)
+				b.cb.arena = append(b.cb.arena, v.data[v.offs[i]:v.offs[i+1]]...)
+				cells[j*w] = inArena | uint64(off)<<31 | uint64(len(b.cb.arena)-off)
+			}
+		}
+	}
+}
+
+// copyFloats sets every w-th cell, one per index of a value in ix (none
+// for a null), to the value's float64 bits.
+func copyFloats[T int32 | int64 | float32 | float64](cells []uint64, w int, ix []int32, vals []T) {
+	for j, i := range ix {
+		if i >= 0 {
+			cells[j*w] = math.Float64bits(float64(vals[i]))
+		}
+	}
+}
+
+// inArena marks the cell of a text value in the batch's arena: its
+// offset above bit 31 and its length below; without it, a text cell is
+// an index in its column's dictionary.
+const inArena = 1 << 63
+
+// pqBatch is a batch of rows of a Parquet file as cells, a row's
+// consecutive: the reader decodes the pages and copies their values out,
+// and a worker sets one row at a time into one record, which so stays in
+// its cache from the first field to the aggregation. (Batches of records
+// filled by the reader reached the workers from another core's cache, a
+// kilobyte a record; a row's cells take a few cache lines.)
+type pqBatch struct {
+	first int64 // the file row of the first row, from 1
+	n     int
+	specs []*pqSpec
+	// cells[j*len(specs)+i] is row j's value of column i: a float64's
+	// bits (a bool 0 or 1; int32, int64 and float converted), an
+	// instant's stored units, or a text (inArena); nulls likewise.
+	cells []uint64
+	nulls []bool
+	dicts [][][]byte // of each text column, the dictionary its indexes are in
+	cb    colBatch   // its arena only: the text values, and numbers set as text
+}
+
+var pqBatchPool = sync.Pool{New: func() any { return &pqBatch{cb: colBatch{arena: make([]byte, 0, 64<<10)}} }}
+
+// startColumns returns a batch for n (≤ batchRows) rows of cols.
+func (s *rowSink) startColumns(n int, cols []pqColumn) *pqBatch {
+	b := pqBatchPool.Get().(*pqBatch)
+	b.cb.arena = b.cb.arena[:0]
+	b.first, b.n = s.row+1, n
+	b.specs = b.specs[:0]
+	for i := range cols {
+		b.specs = append(b.specs, cols[i].spec)
+	}
+	if cells := n * len(cols); cap(b.cells) < cells {
+		b.cells, b.nulls = make([]uint64, cells), make([]bool, cells)
+	} else {
+		b.cells, b.nulls = b.cells[:cells], b.nulls[:cells]
+	}
+	b.dicts = append(b.dicts[:0], make([][][]byte, len(cols))...)
+	s.pq = b
+	return b
+}
+
+// sendColumns hands the current batch's n rows to the workers.
+func (s *rowSink) sendColumns(n int) {
+	b := s.pq
+	s.pq = nil
+	s.row += int64(n)
+	s.p.work <- unit{file: s.fs, pq: b}
+}
+
+// set sets row j of the batch into r, as the columns bind it; an error
+// makes the row bad. The columns are set in order, and the first error
+// is the row's.
+func (b *pqBatch) set(r *Record, j int, loc *time.Location) error {
+	w := len(b.specs)
+	cells, nulls := b.cells[j*w:(j+1)*w], b.nulls[j*w:(j+1)*w]
+	for i, sp := range b.specs {
+		if nulls[i] {
 			continue
 		}
-		r := &recs[j]
+		x := cells[i]
 		var err error
 		switch sp.kind {
 		case vkBool:
-			err = r.setBool(sp.bs, v.bits[i>>3]>>(i&7)&1 != 0, loc)
-		case vkInt32:
-			err = r.setNumber(sp.bs, float64(v.i32[i]), b, loc)
-		case vkInt64:
-			err = r.setNumber(sp.bs, float64(v.i64[i]), b, loc)
+			err = r.setBool(sp.bs, x != 0, loc)
 		case vkInstant:
-			err = r.setInstant(sp.bs, v.i64[i], sp.nsPer, b, loc)
-		case vkFloat:
-			err = r.setNumber(sp.bs, float64(v.f32[i]), b, loc)
-		case vkDouble:
-			err = r.setNumber(sp.bs, v.f64[i], b, loc)
+			err = r.setInstant(sp.bs, int64(x), sp.nsPer, &b.cb, loc)
 		case vkBytes:
-			if v.strs != nil {
-				err = r.setText(sp, v.strs[i], loc)
+			var t []byte
+			if x&inArena != 0 {
+				off, n := x&^inArena>>31, x&(1<<31-1)
+				t = b.cb.arena[off : off+n : off+n]
 			} else {
-				err = r.Set(sp.bs, b.text(v.data[v.offs[i]:v.offs[i+1]]), loc)
+				t = b.dicts[i][x]
 			}
+			err = r.setText(sp, t, loc)
+		default:
+			err = r.setNumber(sp.bs, math.Float64frombits(x), &b.cb, loc)
 		}
 		if err != nil {
-			bad[j] = err.Error()
+			return err
 		}
 	}
+	return nil
+}
+
+// parquetRows sets each row of a unit's batch into a record and adds the
+// good ones to the sink; a bad row is counted and sampled at its row.
+func (p *pipeline) parquetRows(u *unit, sink Sink, t *tally, rec *Record) {
+	b, fs := u.pq, u.file
+	c := t.get(fs.index)
+	unit := t.unit
+	t.unit = 0 // rows are numbered in the file
+	good := int64(0)
+	for j := range b.n {
+		rec.reset(fs.cfg.schema)
+		if err := b.set(rec, j, fs.cfg.loc); err != nil {
+			t.bad(fs, b.first+int64(j), err.Error())
+			continue
+		}
+		rec.Finish()
+		sink.Add(rec)
+		good++
+	}
+	t.unit = unit
+	c.records += good
+	p.opts.Progress.Records.Add(good)
+	pqBatchPool.Put(b)
 }
 
 // setText sets a dictionary value: straight into the fields when the

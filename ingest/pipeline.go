@@ -81,6 +81,7 @@ type unit struct {
 	seq    int
 	recs   []Record
 	batch  *colBatch // returned to batchPool when done
+	pq     *pqBatch  // rows of a Parquet file as columns; returned to pqBatchPool
 }
 
 // Run reads every path (files, directories, globs, "-" for stdin) with
@@ -200,6 +201,10 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 	var rec Record
 	for u := range p.work {
 		c := t.get(u.file.index)
+		if u.pq != nil {
+			p.parquetRows(&u, sink, t, &rec)
+			continue
+		}
 		if u.recs != nil {
 			for i := range u.recs {
 				sink.Add(&u.recs[i])
