@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
+	"math"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -80,11 +80,12 @@ func readArrowStream(r io.Reader, size int64, s *rowSink, mem memory.Allocator) 
 	return nil
 }
 
-// arrowColumn is one Arrow column the schema binds.
+// arrowColumn is one Arrow column the schema binds, of a type a field
+// takes.
 type arrowColumn struct {
 	index int
 	name  string
-	bs    Bindings
+	spec  *pqSpec
 }
 
 // arrowColumns binds the columns of sch, after choosing the file's
@@ -99,35 +100,67 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema) []arrowColumn {
 	var cols []arrowColumn
 	for i, f := range sch.Fields() {
 		if bs := sc.LookupString(f.Name); len(bs) > 0 {
-			cols = append(cols, arrowColumn{index: i, name: f.Name, bs: bs})
+			if sp := arrowSpec(f.Name, f.Type, bs); sp != nil {
+				cols = append(cols, arrowColumn{index: i, name: f.Name, spec: sp})
+			}
 		}
 	}
 	return cols
 }
 
-// sendArrowRecord sends one record batch's rows in batches.
+// arrowSpec says how a column of type t is read into cells: numbers as
+// float64s, timestamps in their unit, booleans, and text (strings,
+// binaries and dictionaries of them); nil for the types no canonical
+// field takes, which are ignored.
+func arrowSpec(name string, t arrow.DataType, bs Bindings) *pqSpec {
+	sp := &pqSpec{name: name, bs: bs, text: textOnly(bs)}
+	switch t.ID() {
+	case arrow.TIMESTAMP:
+		sp.kind, sp.nsPer = vkInstant, int64(t.(*arrow.TimestampType).Unit.Multiplier())
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT32, arrow.FLOAT64:
+		sp.kind = vkDouble
+	case arrow.BOOL:
+		sp.kind = vkBool
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
+		sp.kind = vkBytes
+	case arrow.DICTIONARY:
+		switch t.(*arrow.DictionaryType).ValueType.ID() {
+		case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY:
+			sp.kind = vkBytes
+		default:
+			return nil
+		}
+	default:
+		return nil
+	}
+	return sp
+}
+
+// sendArrowRecord sends one record batch's rows in batches of cells.
 func sendArrowRecord(rec arrow.Record, cols []arrowColumn, s *rowSink, size int64) error {
 	if n := rec.NumRows(); n < 0 || n > maxRows(size) {
 		return fmt.Errorf("a record batch claims %d rows", n)
 	}
 	rows := int(rec.NumRows())
-	loc := s.fs.cfg.loc
+	arrays := make([]arrow.Array, len(cols))
+	specs := make([]*pqSpec, len(cols)) // the batches' own: never changed
+	for i, c := range cols {
+		if c.index >= int(rec.NumCols()) {
+			return fmt.Errorf("record batch lacks column %q", c.name)
+		}
+		arrays[i], specs[i] = rec.Column(c.index), c.spec
+		if arrays[i].Len() < rows {
+			return fmt.Errorf("column %q has %d values for %d rows", c.name, arrays[i].Len(), rows)
+		}
+	}
 	for off := 0; off < rows; {
 		n := min(batchRows, rows-off)
-		b := s.start(n)
-		for _, c := range cols {
-			if c.index >= int(rec.NumCols()) {
-				s.drop()
-				return fmt.Errorf("record batch lacks column %q", c.name)
-			}
-			col := rec.Column(c.index)
-			if col.Len() < rows {
-				s.drop()
-				return fmt.Errorf("column %q has %d values for %d rows", c.name, col.Len(), rows)
-			}
-			fillArrow(col, c.bs, b, off, n, loc)
+		b := s.startCells(n, specs)
+		for i, a := range arrays {
+			fillArrow(a, b, i, off, n)
 		}
-		s.send(n)
+		s.sendCells(n)
 		off += n
 	}
 	return nil
@@ -139,100 +172,97 @@ type arrowValues[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint
 	Value(i int) T
 }
 
-func fillNumbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](a arrowValues[T], bs Bindings, b *colBatch, off, n int, loc *time.Location) {
+func fillNumbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](a arrowValues[T], b *cellBatch, col, off, n int) {
+	w := len(b.specs)
 	for k := range n {
-		if b.bad[k] != "" || a.IsNull(off+k) {
-			continue
-		}
-		if err := b.recs[k].setNumber(bs, float64(a.Value(off+k)), b, loc); err != nil {
-			b.bad[k] = err.Error()
+		if !b.nulls[k*w+col] {
+			b.cells[k*w+col] = math.Float64bits(float64(a.Value(off + k)))
 		}
 	}
 }
 
-// fillArrow reads rows [off, off+n) of one column into the batch. Columns
-// of types no canonical field takes are ignored.
-func fillArrow(col arrow.Array, bs Bindings, b *colBatch, off, n int, loc *time.Location) {
-	switch a := col.(type) {
+// fillArrow copies rows [off, off+n) of one array into the batch's
+// column col, which arrowSpec made for the array's type.
+func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
+	w := len(b.specs)
+	for k := range n {
+		b.nulls[k*w+col] = a.IsNull(off + k)
+	}
+	switch a := a.(type) {
 	case *array.Timestamp:
-		per := int64(a.DataType().(*arrow.TimestampType).Unit.Multiplier())
 		for k := range n {
-			if b.bad[k] != "" || a.IsNull(off+k) {
-				continue
-			}
-			if err := b.recs[k].setInstant(bs, int64(a.Value(off+k)), per, b, loc); err != nil {
-				b.bad[k] = err.Error()
-			}
+			b.cells[k*w+col] = uint64(a.Value(off + k))
 		}
 	case *array.Int8:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Int16:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Int32:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Int64:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Uint8:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Uint16:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Uint32:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Uint64:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Float32:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Float64:
-		fillNumbers(a, bs, b, off, n, loc)
+		fillNumbers(a, b, col, off, n)
 	case *array.Boolean:
 		for k := range n {
-			if b.bad[k] != "" || a.IsNull(off+k) {
-				continue
-			}
-			if err := b.recs[k].setBool(bs, a.Value(off+k), loc); err != nil {
-				b.bad[k] = err.Error()
+			if a.Value(off + k) {
+				b.cells[k*w+col] = 1
+			} else {
+				b.cells[k*w+col] = 0
 			}
 		}
 	case *array.String:
-		fillText(a, func(i int) []byte { return b.textString(a.Value(i)) }, bs, b, off, n, loc)
+		fillText(b, col, off, n, a.Value)
 	case *array.LargeString:
-		fillText(a, func(i int) []byte { return b.textString(a.Value(i)) }, bs, b, off, n, loc)
+		fillText(b, col, off, n, a.Value)
 	case *array.Binary:
-		fillText(a, func(i int) []byte { return b.text(a.Value(i)) }, bs, b, off, n, loc)
+		fillText(b, col, off, n, a.Value)
 	case *array.LargeBinary:
-		fillText(a, func(i int) []byte { return b.text(a.Value(i)) }, bs, b, off, n, loc)
+		fillText(b, col, off, n, a.Value)
 	case *array.Dictionary:
-		var get func(i int) []byte
 		switch d := a.Dictionary().(type) {
 		case *array.String:
-			get = func(i int) []byte { return b.textString(d.Value(a.GetValueIndex(i))) }
+			fillText(b, col, off, n, func(i int) string { return d.Value(a.GetValueIndex(i)) })
 		case *array.LargeString:
-			get = func(i int) []byte { return b.textString(d.Value(a.GetValueIndex(i))) }
+			fillText(b, col, off, n, func(i int) string { return d.Value(a.GetValueIndex(i)) })
 		case *array.Binary:
-			get = func(i int) []byte { return b.text(d.Value(a.GetValueIndex(i))) }
+			fillText(b, col, off, n, func(i int) []byte { return d.Value(a.GetValueIndex(i)) })
 		default:
-			return
+			ignoreColumn(b, col, n)
 		}
-		fillText(a, get, bs, b, off, n, loc)
+	default:
+		ignoreColumn(b, col, n)
 	}
 }
 
-func fillText(a arrow.Array, get func(i int) []byte, bs Bindings, b *colBatch, off, n int, loc *time.Location) {
+// fillText copies the text of the column's rows that are not null into
+// the batch's arena.
+func fillText[T string | []byte](b *cellBatch, col, off, n int, get func(i int) T) {
+	w := len(b.specs)
 	for k := range n {
-		if b.bad[k] != "" || a.IsNull(off+k) {
-			continue
-		}
-		if err := b.recs[k].Set(bs, get(off+k), loc); err != nil {
-			b.bad[k] = err.Error()
+		if !b.nulls[k*w+col] {
+			b.cells[k*w+col] = textCell(b, get(off+k))
 		}
 	}
 }
 
-// textString copies s into the batch's arena.
-func (b *colBatch) textString(s string) []byte {
-	n := len(b.arena)
-	b.arena = append(b.arena, s...)
-	return b.arena[n:len(b.arena):len(b.arena)]
+// ignoreColumn makes the column's rows null: an array of another type
+// than its schema's, which no field takes.
+func ignoreColumn(b *cellBatch, col, n int) {
+	w := len(b.specs)
+	for k := range n {
+		b.nulls[k*w+col] = true
+	}
 }
 
 // boundedAllocator is Go memory that refuses a single allocation over

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -88,16 +87,20 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 }
 
 func readRowGroup(rows int64, cols []pqColumn, s *rowSink) error {
+	specs := make([]*pqSpec, len(cols)) // the batches' own: never changed
+	for i := range cols {
+		specs[i] = cols[i].spec
+	}
 	for done := int64(0); done < rows; {
 		n := int(min(batchRows, rows-done))
-		b := s.startColumns(n, cols)
+		b := s.startCells(n, specs)
 		for i := range cols {
 			if err := cols[i].fill(b, i, n); err != nil {
 				s.drop()
 				return fmt.Errorf("damaged parquet file: column %q near row %d: %w", cols[i].spec.name, s.row+1, err)
 			}
 		}
-		s.sendColumns(n)
+		s.sendCells(n)
 		done += int64(n)
 	}
 	return nil
@@ -300,7 +303,7 @@ func (c *pqColumn) loadDict(dict parquet.Dictionary) {
 
 // fill copies the next n rows of the column into the batch's column col,
 // one run of rows of a page at a time.
-func (c *pqColumn) fill(b *pqBatch, col, n int) error {
+func (c *pqColumn) fill(b *cellBatch, col, n int) error {
 	for k := 0; k < n; {
 		if c.page == nil || c.pos >= c.rows {
 			if err := c.nextPage(); err != nil {
@@ -373,7 +376,7 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 // copyRun copies the values of a run of rows, one per index in c.ix,
 // into the batch's column col from row k on: out of the page, which is
 // released once read.
-func (c *pqColumn) copyRun(b *pqBatch, col, k int, v *pqValues) {
+func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 	w := len(b.specs)
 	at := k*w + col // the cell of row k
 	cells, nulls := b.cells[at:], b.nulls[at:]
@@ -413,9 +416,7 @@ func (c *pqColumn) copyRun(b *pqBatch, col, k int, v *pqValues) {
 		}
 		for j, i := range c.ix {
 			if i >= 0 {
-				off := len(b.cb.arena)
-				b.cb.arena = append(b.cb.arena, v.data[v.offs[i]:v.offs[i+1]]...)
-				cells[j*w] = inArena | uint64(off)<<31 | uint64(len(b.cb.arena)-off)
+				cells[j*w] = textCell(b, v.data[v.offs[i]:v.offs[i+1]])
 			}
 		}
 	}
@@ -429,119 +430,6 @@ func copyFloats[T int32 | int64 | float32 | float64](cells []uint64, w int, ix [
 			cells[j*w] = math.Float64bits(float64(vals[i]))
 		}
 	}
-}
-
-// inArena marks the cell of a text value in the batch's arena: its
-// offset above bit 31 and its length below; without it, a text cell is
-// an index in its column's dictionary.
-const inArena = 1 << 63
-
-// pqBatch is a batch of rows of a Parquet file as cells, a row's
-// consecutive: the reader decodes the pages and copies their values out,
-// and a worker sets one row at a time into one record, which so stays in
-// its cache from the first field to the aggregation. (Batches of records
-// filled by the reader reached the workers from another core's cache, a
-// kilobyte a record; a row's cells take a few cache lines.)
-type pqBatch struct {
-	first int64 // the file row of the first row, from 1
-	n     int
-	specs []*pqSpec
-	// cells[j*len(specs)+i] is row j's value of column i: a float64's
-	// bits (a bool 0 or 1; int32, int64 and float converted), an
-	// instant's stored units, or a text (inArena); nulls likewise.
-	cells []uint64
-	nulls []bool
-	dicts [][][]byte // of each text column, the dictionary its indexes are in
-	cb    colBatch   // its arena only: the text values, and numbers set as text
-}
-
-var pqBatchPool = sync.Pool{New: func() any { return &pqBatch{cb: colBatch{arena: make([]byte, 0, 64<<10)}} }}
-
-// startColumns returns a batch for n (≤ batchRows) rows of cols.
-func (s *rowSink) startColumns(n int, cols []pqColumn) *pqBatch {
-	b := pqBatchPool.Get().(*pqBatch)
-	b.cb.arena = b.cb.arena[:0]
-	b.first, b.n = s.row+1, n
-	b.specs = b.specs[:0]
-	for i := range cols {
-		b.specs = append(b.specs, cols[i].spec)
-	}
-	if cells := n * len(cols); cap(b.cells) < cells {
-		b.cells, b.nulls = make([]uint64, cells), make([]bool, cells)
-	} else {
-		b.cells, b.nulls = b.cells[:cells], b.nulls[:cells]
-	}
-	b.dicts = append(b.dicts[:0], make([][][]byte, len(cols))...)
-	s.pq = b
-	return b
-}
-
-// sendColumns hands the current batch's n rows to the workers.
-func (s *rowSink) sendColumns(n int) {
-	b := s.pq
-	s.pq = nil
-	s.row += int64(n)
-	s.p.work <- unit{file: s.fs, pq: b}
-}
-
-// set sets row j of the batch into r, as the columns bind it; an error
-// makes the row bad. The columns are set in order, and the first error
-// is the row's.
-func (b *pqBatch) set(r *Record, j int, loc *time.Location) error {
-	w := len(b.specs)
-	cells, nulls := b.cells[j*w:(j+1)*w], b.nulls[j*w:(j+1)*w]
-	for i, sp := range b.specs {
-		if nulls[i] {
-			continue
-		}
-		x := cells[i]
-		var err error
-		switch sp.kind {
-		case vkBool:
-			err = r.setBool(sp.bs, x != 0, loc)
-		case vkInstant:
-			err = r.setInstant(sp.bs, int64(x), sp.nsPer, &b.cb, loc)
-		case vkBytes:
-			var t []byte
-			if x&inArena != 0 {
-				off, n := x&^inArena>>31, x&(1<<31-1)
-				t = b.cb.arena[off : off+n : off+n]
-			} else {
-				t = b.dicts[i][x]
-			}
-			err = r.setText(sp, t, loc)
-		default:
-			err = r.setNumber(sp.bs, math.Float64frombits(x), &b.cb, loc)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// parquetRows sets each row of a unit's batch into a record and adds the
-// good ones to the sink; a bad row is counted and sampled at its row.
-func (p *pipeline) parquetRows(u *unit, sink Sink, t *tally, rec *Record) {
-	b, fs := u.pq, u.file
-	c := t.get(fs.index)
-	unit := t.unit
-	t.unit = 0 // rows are numbered in the file
-	good := int64(0)
-	for j := range b.n {
-		rec.reset(fs.cfg.schema)
-		if err := b.set(rec, j, fs.cfg.loc); err != nil {
-			t.bad(fs, b.first+int64(j), err.Error())
-			continue
-		}
-		rec.Finish()
-		sink.Add(rec)
-		good++
-	}
-	t.unit = unit
-	c.records += good
-	p.opts.Progress.Records.Add(good)
-	pqBatchPool.Put(b)
 }
 
 // setText sets a dictionary value: straight into the fields when the

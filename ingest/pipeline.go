@@ -79,9 +79,7 @@ type unit struct {
 	mapped *fileMap
 	off    int
 	seq    int
-	recs   []Record
-	batch  *colBatch // returned to batchPool when done
-	pq     *pqBatch  // rows of a Parquet file as columns; returned to pqBatchPool
+	cells  *cellBatch // rows of a columnar file as cells; returned to cellPool
 }
 
 // Run reads every path (files, directories, globs, "-" for stdin) with
@@ -200,20 +198,8 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 	parsers := map[*fileState]lineParser{}
 	var rec Record
 	for u := range p.work {
-		c := t.get(u.file.index)
-		if u.pq != nil {
-			p.parquetRows(&u, sink, t, &rec)
-			continue
-		}
-		if u.recs != nil {
-			for i := range u.recs {
-				sink.Add(&u.recs[i])
-			}
-			c.records += int64(len(u.recs))
-			p.opts.Progress.Records.Add(int64(len(u.recs)))
-			if u.batch != nil {
-				batchPool.Put(u.batch)
-			}
+		if u.cells != nil {
+			p.cellRows(&u, sink, t, &rec)
 			continue
 		}
 		lp := parsers[u.file]
