@@ -42,6 +42,9 @@ func run() error {
 	if *oldBin == "" || *newBin == "" || flag.NArg() == 0 || *n < 1 {
 		return errors.New("usage: abrun -old BIN -new BIN [-n RUNS] [-workers N] [-out DIR] INPUT...")
 	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
 	if *name == "" {
 		*name = strings.NewReplacer(".", "_", "-", "_").Replace(filepath.Base(flag.Arg(0)))
 	}
