@@ -146,7 +146,11 @@ func (s *Set) AddTuple(bins []Bin, has []bool) int {
 	}
 	e := &c.entries[i]
 	e.count++
-	if len(e.few)+len(bins) > fewMax {
+	limit := fewMax
+	if e.counts >= 0 {
+		limit = heavyMax
+	}
+	if len(e.few)+len(bins) > limit {
 		s.countFew(e)
 	}
 	if e.few == nil {
@@ -189,8 +193,18 @@ func (s *Set) countFew(e *comboEntry) {
 	for _, f := range e.few {
 		cs[f.metric].add(f.bin())
 	}
-	e.few = e.few[:0]
+	if cap(e.few) > heavyMax {
+		e.few = make([]fewValue, 0, heavyMax)
+	} else {
+		e.few = e.few[:0]
+	}
 }
+
+// heavyMax is how many values a counted combination lists before it
+// counts them: enough that its counters are brought into the cache once
+// for dozens of values, few enough that thousands of combinations in
+// each of many workers hold little (2 KB each).
+const heavyMax = 128
 
 // add counts one value's bin.
 func (c *comboCounts) add(b Bin) {
