@@ -26,7 +26,9 @@ const (
 	vkInstant // int64 timestamp; nsPer gives its unit
 )
 
-// pqSpec is one Parquet column the schema binds.
+// pqSpec is one Parquet column the schema binds, and how its cells are
+// read; an Arrow column's (arrowSpec) uses the fields but chunk and
+// maxDef.
 type pqSpec struct {
 	name   string
 	chunk  int // leaf column index

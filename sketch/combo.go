@@ -23,11 +23,12 @@ const maxCombos = 1 << 12
 // A combination's entry is not a sketch but the cheapest exact record of
 // its values: while light, the values listed as a light Entry lists
 // them; then per metric the bin counts in one flat array, the zeros and
-// the exact sum and extremes (comboCounts). A record so touches a
-// combination's header and one counter per metric, not the four levels
-// of pointers a sketch's store sits behind, and the counters are half a
-// sketch's size: at a few thousand combinations of five metrics, the
-// difference between staying in the cache and missing it.
+// the exact sum and extremes (comboCounts), which the values listed since
+// are added to heavyMax at a time. A record so appends to its
+// combination's list, whose end stays in the cache, and the counters are
+// brought in once for dozens of values, not once per value: at a few
+// thousand combinations of five metrics, the difference between staying
+// in the cache and missing it.
 type combos struct {
 	table map[string]int32 // combination → index in entries
 	// entries are the combinations, in the order they were met; their
@@ -42,7 +43,8 @@ type combos struct {
 }
 
 // comboEntry is one combination: its records, and its values listed
-// (few) until there are fewMax, then counted (counts ≥ 0).
+// (few) until there are fewMax, then counted (counts ≥ 0) with the ones
+// listed since added heavyMax at a time.
 type comboEntry struct {
 	key    string
 	count  int64
