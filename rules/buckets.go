@@ -223,11 +223,23 @@ func (rs *retrySample) add(r *ingest.Record, limited bool) {
 	if rs.cutSet && rs.reqCut.less(keyOfTime(r.TimeNS)) {
 		return
 	}
-	rs.Requests = append(rs.Requests, r.TimeNS)
-	if len(rs.Requests) > 2*maxRequestTimes {
-		rs.pruneRequests(maxRequestTimes)
+	if n := len(rs.Requests); n == cap(rs.Requests) {
+		if n >= requestRoom {
+			rs.pruneRequests(maxRequestTimes)
+		} else {
+			rs.Requests = append(make([]int64, 0, min(requestRoom, max(4, 2*n))), rs.Requests...)
+		}
 	}
+	rs.Requests = append(rs.Requests, r.TimeNS)
 }
+
+// requestRoom is how many request times a sample holds before it cuts
+// them to maxRequestTimes. Cut at any point to the smallest hashes, the
+// times kept in the end are the same, so the room only trades memory
+// (thousands of busy samples, each its room of times) for cuts: a
+// quarter more than the bound, where twice it, grown by doubling, left
+// samples four times the bound.
+const requestRoom = maxRequestTimes + maxRequestTimes/4
 
 // mergeRetries adds o's retry samples into s.
 func (s *minuteStats) mergeRetries(o *minuteStats) {

@@ -74,9 +74,9 @@ func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
 	}
 }
 
-// TestRetryTimesCutAtTheLargestKept adds a time that falls between the
-// two largest kept right after a cut: it is among the smallest hashes,
-// so it must be kept, in place of the largest.
+// TestRetryTimesCutAtTheLargestKept adds, to a sample full of times, a
+// time that falls between the two largest it keeps when it is cut: it is
+// among the smallest hashes, so it must be kept, in place of the largest.
 func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
 	s := &retrySample{}
 	var r ingest.Record
@@ -86,17 +86,25 @@ func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
 		s.add(&r, false)
 	}
 	const t0 = int64(1_700_000_000e9)
-	for i := range 2*maxRequestTimes + 1 {
-		add(t0 + int64(i)*1e6)
+	var all []int64
+	for i := range requestRoom {
+		all = append(all, t0+int64(i)*1e6)
+		add(all[i])
 	}
-	if !s.cutSet || len(s.Requests) != maxRequestTimes {
-		t.Fatalf("after %d times: %d kept, cut set %v", 2*maxRequestTimes+1, len(s.Requests), s.cutSet)
+	if s.cutSet {
+		t.Fatalf("cut after %d times, before the sample was full", requestRoom)
 	}
-	kept := slices.Clone(s.Requests) // sorted by (hash, time)
+	slices.SortFunc(all, func(a, b int64) int {
+		if c := cmp.Compare(timeHash(a), timeHash(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	kept := all[:maxRequestTimes] // sorted by (hash, time)
 	lo, hi := keyOfTime(kept[len(kept)-2]), keyOfTime(kept[len(kept)-1])
 	between := int64(-1)
 	for ts := t0 + 1; ts < t0+10_000_000; ts++ {
-		if k := keyOfTime(ts); lo.less(k) && k.less(hi) && !slices.Contains(kept, ts) {
+		if k := keyOfTime(ts); lo.less(k) && k.less(hi) && !slices.Contains(all, ts) {
 			between = ts
 			break
 		}
@@ -104,7 +112,10 @@ func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
 	if between < 0 {
 		t.Fatal("no time between the two largest kept")
 	}
-	add(between)
+	add(between) // the sample is full: cut, then this one added
+	if !s.cutSet || s.reqCut != hi {
+		t.Fatalf("cut set %v at %v, want at the largest of the %d kept, %v", s.cutSet, s.reqCut, maxRequestTimes, hi)
+	}
 	s.settle()
 	want := append(kept[:len(kept)-1:len(kept)-1], between)
 	slices.Sort(want)
