@@ -193,8 +193,8 @@ func (a timeKey) less(b timeKey) bool { return a.h < b.h || a.h == b.h && a.t < 
 // pruneRequests keeps the n request times of smallest hash and notes the
 // largest kept as the cut.
 func (rs *retrySample) pruneRequests(n int) {
-	rs.Requests = pruneTimes(rs.Requests, n)
-	rs.reqCut, rs.cutSet = keyOfTime(rs.Requests[n-1]), true
+	rs.Requests, rs.reqCut = pruneTimes(rs.Requests, n)
+	rs.cutSet = true
 }
 
 // retrySample returns the retry sample of client in cell c, starting it; nil
@@ -299,15 +299,70 @@ func timeHash(t int64) uint64 {
 }
 
 // pruneTimes keeps the n times of smallest hash: the same n whatever the
-// order and grouping in which the times were added.
-func pruneTimes(ts []int64, n int) []int64 {
-	slices.SortFunc(ts, func(a, b int64) int {
-		if ha, hb := timeHash(a), timeHash(b); ha != hb {
-			return cmp.Compare(ha, hb)
+// order and grouping in which the times were added (n ≥ 1, fewer than
+// len(ts)). It returns them, in no order, and the largest one's key.
+// Each time is hashed once and the n found by selection, not a sort:
+// busy callers' samples are cut every few dozen times.
+func pruneTimes(ts []int64, n int) ([]int64, timeKey) {
+	var room [2 * maxRequestTimes]timeKey // a sample's cut in add; a merge's may need more
+	keys := room[:0]
+	if len(ts) > len(room) {
+		keys = make([]timeKey, 0, len(ts))
+	}
+	for _, t := range ts {
+		keys = append(keys, keyOfTime(t))
+	}
+	selectSmallest(keys, n)
+	largest := keys[0]
+	for i, k := range keys[:n] {
+		ts[i] = k.t
+		if largest.less(k) {
+			largest = k
 		}
-		return cmp.Compare(a, b)
-	})
-	return ts[:n]
+	}
+	return ts[:n], largest
+}
+
+// selectSmallest reorders ks so that its n smallest come first, in no
+// order (Hoare's selection, the median of three as pivot; 0 < n ≤ len).
+func selectSmallest(ks []timeKey, n int) {
+	k := n - 1 // the index the n-th smallest must reach
+	lo, hi := 0, len(ks)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if ks[mid].less(ks[lo]) {
+			ks[mid], ks[lo] = ks[lo], ks[mid]
+		}
+		if ks[hi].less(ks[lo]) {
+			ks[hi], ks[lo] = ks[lo], ks[hi]
+		}
+		if ks[hi].less(ks[mid]) {
+			ks[hi], ks[mid] = ks[mid], ks[hi]
+		}
+		p := ks[mid]
+		i, j := lo, hi
+		for i <= j {
+			for ks[i].less(p) {
+				i++
+			}
+			for p.less(ks[j]) {
+				j--
+			}
+			if i <= j {
+				ks[i], ks[j] = ks[j], ks[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return // ks[j+1 : i] equal the pivot, k among them
+		}
+	}
 }
 
 func pruneLimited(ls []Limited, n int) []Limited {

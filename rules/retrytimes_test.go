@@ -123,3 +123,36 @@ func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
 		t.Fatalf("kept %v, want %v", s.Requests, want)
 	}
 }
+
+// TestPruneTimesSelects holds pruneTimes against a sort of the same
+// times by (hash, time): the same n kept, duplicates and all, and the
+// largest kept's key returned; also for times of few distinct values,
+// where the selection meets many equal to its pivot.
+func TestPruneTimesSelects(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for trial := range 2000 {
+		size := 2 + rnd.IntN(700)
+		n := 1 + rnd.IntN(size-1)
+		distinct := []int64{2, 5, 1 << 40}[trial%3]
+		ts := make([]int64, size)
+		for i := range ts {
+			ts[i] = 1_700_000_000e9 + rnd.Int64N(distinct)
+		}
+		want := slices.Clone(ts)
+		slices.SortFunc(want, func(a, b int64) int {
+			if c := cmp.Compare(timeHash(a), timeHash(b)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		want = want[:n]
+		largest := keyOfTime(want[n-1])
+		slices.Sort(want)
+		got, gotLargest := pruneTimes(ts, n)
+		got = slices.Clone(got)
+		slices.Sort(got)
+		if !slices.Equal(got, want) || gotLargest != largest {
+			t.Fatalf("size %d, n %d: kept %v (largest %v), want %v (largest %v)", size, n, got, gotLargest, want, largest)
+		}
+	}
+}

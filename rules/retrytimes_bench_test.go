@@ -1,0 +1,21 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkPruneRequests cuts a full sample's request times to the
+// bound, as a busy caller's sample is every few dozen requests.
+func BenchmarkPruneRequests(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	times := make([]int64, requestRoom)
+	for i := range times {
+		times[i] = 1_700_000_000e9 + rnd.Int64N(60e9)
+	}
+	rs := &retrySample{Requests: make([]int64, 0, requestRoom)}
+	for b.Loop() {
+		rs.Requests = append(rs.Requests[:0], times...)
+		rs.pruneRequests(maxRequestTimes)
+	}
+}
