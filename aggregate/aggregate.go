@@ -356,14 +356,7 @@ func boolKey(b bool) []byte {
 }
 
 // Path returns a URI without its query string.
-func Path(u []byte) []byte {
-	for i, c := range u {
-		if c == '?' || c == '#' {
-			return u[:i]
-		}
-	}
-	return u
-}
+func Path(u []byte) []byte { return ingest.URIPath(u) }
 
 func floorDiv(a, b int64) int64 {
 	q := a / b

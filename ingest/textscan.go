@@ -45,6 +45,10 @@ func indexEither(s []byte, j int, a, b byte) int {
 	return j
 }
 
+// URIPath returns a URI without its query string and fragment: up to
+// its first '?' or '#', found eight bytes at a time.
+func URIPath(u []byte) []byte { return u[:indexEither(u, 0, '?', '#')] }
+
 // litFinder finds one literal of a log format in a line.
 type litFinder struct {
 	lit   []byte

@@ -1,0 +1,68 @@
+package ingest
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestURIPath holds URIPath against a byte-by-byte cut at the first
+// '?' or '#', on URIs of every length around the eight-byte steps, the
+// marks anywhere or absent.
+func TestURIPath(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "/v1abc?#=&%"
+	for trial := range 20000 {
+		u := make([]byte, trial%41)
+		for i := range u {
+			u[i] = alphabet[rnd.IntN(len(alphabet))]
+		}
+		want := u
+		for i, c := range u {
+			if c == '?' || c == '#' {
+				want = u[:i]
+				break
+			}
+		}
+		if got := URIPath(u); !bytes.Equal(got, want) || len(got) > 0 && &got[0] != &u[0] {
+			t.Fatalf("URIPath(%q) = %q, want %q", u, got, want)
+		}
+	}
+}
+
+func FuzzURIPath(f *testing.F) {
+	f.Add([]byte("/v1/chat/completions?x=1#f"))
+	f.Fuzz(func(t *testing.T, u []byte) {
+		p := URIPath(u)
+		if !bytes.HasPrefix(u, p) || bytes.ContainsAny(p, "?#") ||
+			len(p) < len(u) && u[len(p)] != '?' && u[len(p)] != '#' {
+			t.Fatalf("URIPath(%q) = %q", u, p)
+		}
+	})
+}
+
+// TestIndexEither holds indexEither against a byte-by-byte search from
+// every start, on strings of every length around the eight-byte steps,
+// with the bytes next to the targets' (a borrow's false marks) common.
+func TestIndexEither(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	const alphabet = ",\"-#!x\x01\x00\xff"
+	for trial := range 20000 {
+		s := make([]byte, trial%35)
+		for i := range s {
+			s[i] = alphabet[rnd.IntN(len(alphabet))]
+		}
+		for j := 0; j <= len(s); j++ {
+			want := len(s)
+			for k := j; k < len(s); k++ {
+				if s[k] == ',' || s[k] == '"' {
+					want = k
+					break
+				}
+			}
+			if got := indexEither(s, j, ',', '"'); got != want {
+				t.Fatalf("indexEither(%q, %d) = %d, want %d", s, j, got, want)
+			}
+		}
+	}
+}
