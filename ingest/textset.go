@@ -102,6 +102,11 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *clocks) e
 		}
 		return nil
 	case putFloatList:
+		// Most lists are one number, often quoted ("0.019"): read as
+		// the unquoted column's number is, without cutting a list.
+		if end, v, ok := scanNumber(val, 0); ok && end == len(val) {
+			return p.setNumber(r, v, val, loc)
+		}
 		if v, ok = sumList(val); ok {
 			if v, fl := duration(&fields[b.Field], v, b.Unit); fl == fine {
 				r.SetFloat(b.Field, v)
