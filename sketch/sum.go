@@ -51,14 +51,21 @@ func (s Uint128) Float() float64 { return float64(s.Hi)*0x1p64 + float64(s.Lo) }
 // exactSum is a non-negative sum of values in units of 1/sumScale.
 type exactSum struct{ Uint128 }
 
+// add adds v rounded half away from zero to a unit, as math.Round
+// would, rounding in two instructions where math.Round takes a dozen:
+// below the cap, u − trunc(u) is exact.
 func (s *exactSum) add(v float64) {
-	u := math.Round(v * sumScale)
+	u := v * sumScale
 	if !(u > 0) {
 		return
 	}
 	x := uint64(maxSumUnit)
 	if u < maxSumUnit {
-		x = uint64(u)
+		i := int64(u)
+		if u-float64(i) >= 0.5 {
+			i++
+		}
+		x = uint64(i)
 	}
 	s.Add(x)
 }

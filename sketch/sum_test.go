@@ -67,3 +67,50 @@ func TestSumSurvivesEncoding(t *testing.T) {
 		t.Fatalf("decoded sum %v, want %v", d.Sum(), s.Sum())
 	}
 }
+
+// TestExactSumRoundsAsMathRound holds each value's units against
+// math.Round: random bit patterns of every magnitude, halves, the
+// largest below a half, and the cap's neighbours.
+func TestExactSumRoundsAsMathRound(t *testing.T) {
+	want := func(v float64) Uint128 {
+		var u Uint128
+		x := math.Round(v * sumScale)
+		switch {
+		case !(x > 0):
+		case x >= maxSumUnit:
+			u.Add(maxSumUnit)
+		default:
+			u.Add(uint64(x))
+		}
+		return u
+	}
+	rnd := rand.New(rand.NewPCG(11, 12))
+	vals := []float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1), 0.5e-6, 1.5e-6, 2.5e-6,
+		0.49999999999999994e-6, math.Nextafter(0.5, 0) / sumScale, maxSumUnit / sumScale,
+		math.Nextafter(maxSumUnit, 0) / sumScale, math.Nextafter(maxSumUnit, math.Inf(1)) / sumScale, math.MaxFloat64}
+	for range 200000 {
+		vals = append(vals, math.Float64frombits(rnd.Uint64()), float64(rnd.IntN(1<<20))/2/sumScale)
+	}
+	for _, v := range vals {
+		var s exactSum
+		s.add(v)
+		if s.Uint128 != want(v) {
+			t.Fatalf("add(%v): %v, want %v", v, s.Uint128, want(v))
+		}
+	}
+}
+
+// BenchmarkAddBin adds request times, in ms, to one sketch: a bin's
+// count, the exact sum and the extremes.
+func BenchmarkAddBin(b *testing.B) {
+	m, _ := NewMapping(DefaultAccuracy)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	bins := make([]Bin, 4096)
+	for i := range bins {
+		bins[i] = m.Bin(math.Exp(rnd.NormFloat64()*2) * 300)
+	}
+	s := New(m)
+	for i := 0; b.Loop(); i++ {
+		s.AddBin(bins[i&4095])
+	}
+}
