@@ -74,6 +74,40 @@ type ceilGroup struct {
 	top   int32
 	has   bool
 	slots []ceilBucket // the buckets in the top; past len, spare ones
+	// below is a time (ms) under which a request's bucket is surely
+	// below the top kept, when it is of belowTop: so that most requests
+	// skip the logarithm of their bucket.
+	below    float64
+	belowTop int32
+	belowSet bool
+}
+
+// noCeilIndex is a request's bucket not yet computed (addMs).
+const noCeilIndex = math.MinInt32
+
+// ceilIndex is the bucket of a request time in ms (> 0).
+func ceilIndex(ms float64) int32 { return int32(math.Floor(math.Log(ms) / ceilLogWidth)) }
+
+// addMs adds one request of ms and status, as add does with its bucket,
+// which it computes into *i (noCeilIndex until then) only when the
+// request may be in the top.
+func (g *ceilGroup) addMs(ms float64, status int64, i *int32) {
+	if g.has {
+		if !g.belowSet || g.belowTop != g.top {
+			// The least time of bucket top−ceilKept+1, less a margin
+			// far above the rounding of ceilIndex's logarithm.
+			g.below = math.Exp(float64(g.top-ceilKept+1)*ceilLogWidth) * (1 - 1e-9)
+			g.belowTop, g.belowSet = g.top, true
+		}
+		if ms < g.below {
+			g.total++
+			return
+		}
+	}
+	if *i == noCeilIndex {
+		*i = ceilIndex(ms)
+	}
+	g.add(*i, status, 1)
 }
 
 type ceilBucket struct {
@@ -178,12 +212,12 @@ func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 	if !v.HasRequestTime || ms < c.minMs || ms <= 0 || math.IsInf(ms, 0) {
 		return
 	}
-	i := int32(math.Floor(math.Log(ms) / ceilLogWidth))
+	i := int32(noCeilIndex)
 	status, _ := r.Int(ingest.FStatus)
-	c.all.add(i, status, 1)
+	c.all.addMs(ms, status, &i)
 	if client := r.Text(ingest.FClient); client != nil {
 		if g, ok := c.clients.get(client, func() *ceilGroup { return &ceilGroup{} }); ok {
-			g.add(i, status, 1)
+			g.addMs(ms, status, &i)
 		}
 	}
 }

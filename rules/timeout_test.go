@@ -151,3 +151,34 @@ func keyJSONOf(t *testing.T, f Finding) string {
 	}
 	return string(b)
 }
+
+// TestCeilGroupAddMs feeds one group each request's bucket and another
+// its time, which addMs skips the logarithm of when it is below the top:
+// both must end the same, for times spread wide, piled at one ceiling
+// and right at the edges of buckets.
+func TestCeilGroupAddMs(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for trial := range 300 {
+		var byIndex, byMs ceilGroup
+		for range 2000 {
+			var ms float64
+			switch rnd.IntN(3) {
+			case 0:
+				ms = math.Exp(rnd.Float64() * 12)
+			case 1:
+				ms = 30000 * (1 - rnd.Float64()*0.03)
+			default:
+				edge := math.Exp(float64(rnd.IntN(12000)) * ceilLogWidth)
+				ms = math.Nextafter(edge, float64(rnd.IntN(2))*math.Inf(1))
+			}
+			status := int64(200 + 304*rnd.IntN(2))
+			byIndex.add(ceilIndex(ms), status, 1)
+			i := int32(noCeilIndex)
+			byMs.addMs(ms, status, &i)
+		}
+		byMs.below, byMs.belowTop, byMs.belowSet = 0, 0, false
+		if !reflect.DeepEqual(byIndex, byMs) {
+			t.Fatalf("trial %d: by time %+v, by bucket %+v", trial, byMs, byIndex)
+		}
+	}
+}
