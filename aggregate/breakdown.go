@@ -2,7 +2,6 @@ package aggregate
 
 import (
 	"encoding/binary"
-	"math"
 	"regexp"
 	"sort"
 
@@ -75,11 +74,20 @@ type recordPhases struct {
 // micros converts a time in the given unit to whole microseconds, 0
 // for a negative one.
 func micros(v, perSecond float64) uint64 {
-	us := math.Round(v * 1e6 / perSecond)
+	us := v * 1e6 / perSecond
 	if !(us > 0) {
 		return 0
 	}
-	return uint64(min(us, 1<<62))
+	if us >= 1<<62 {
+		return 1 << 62
+	}
+	// Rounded half away from zero, as math.Round: below the cap,
+	// us − trunc(us) is exact.
+	n := uint64(us)
+	if us-float64(n) >= 0.5 {
+		n++
+	}
+	return n
 }
 
 // phasesOf decomposes a record's request_time R (µs) into phases that

@@ -3,6 +3,7 @@ package aggregate
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -208,5 +209,31 @@ func TestBreakdownGenerated(t *testing.T) {
 	}
 	if back.Breakdown != a.Breakdown {
 		t.Error("the breakdown differs after an hour file's encoding")
+	}
+}
+
+// TestMicrosRoundsAsMathRound holds micros against math.Round of the
+// same quotient, clamped as it was: random bit patterns, halves, the
+// largest below a half and the cap's neighbours, in both units.
+func TestMicrosRoundsAsMathRound(t *testing.T) {
+	want := func(v, per float64) uint64 {
+		us := math.Round(v * 1e6 / per)
+		if !(us > 0) {
+			return 0
+		}
+		return uint64(min(us, 1<<62))
+	}
+	rnd := rand.New(rand.NewPCG(13, 14))
+	vals := []float64{0, -1, math.NaN(), math.Inf(1), 0.5e-6, 1.5e-6, 0.49999999999999994e-6,
+		(1 << 62) / 1e6, math.Nextafter((1<<62)/1e6, 0), math.Nextafter((1<<62)/1e6, 2), math.MaxFloat64}
+	for range 100000 {
+		vals = append(vals, math.Float64frombits(rnd.Uint64()), float64(rnd.IntN(1<<24))/2e6, rnd.ExpFloat64())
+	}
+	for _, v := range vals {
+		for _, per := range []float64{1, 1000} {
+			if got := micros(v, per); got != want(v, per) {
+				t.Fatalf("micros(%v, %v) = %d, want %d", v, per, got, want(v, per))
+			}
+		}
 	}
 }
