@@ -42,8 +42,10 @@ func (r *timeoutRule) params() []param {
 
 func (r *timeoutRule) collector() (string, func(collectEnv) aggregate.Collector) {
 	return RuleTimeout, func(e collectEnv) aggregate.Collector {
-		return &ceilings{env: e, minMs: r.MinCeilMs,
+		c := &ceilings{env: e, minMs: r.MinCeilMs,
 			clients: newCapped[*ceilGroup](cappedKeys(e.top), e.shared.of(func(b *sharedBounds) *retryShare { return b.ceilings }))}
+		c.clients.dropped = c.byCombo.Reset
+		return c
 	}
 }
 
@@ -204,6 +206,9 @@ type ceilings struct {
 	minMs   float64
 	all     ceilGroup
 	clients capped[*ceilGroup] // the callers' (capped)
+	// byCombo keeps the caller's group of a combination of the
+	// records' keys (nil when not kept): Reset when callers are dropped.
+	byCombo aggregate.ComboCache[*ceilGroup]
 }
 
 // Add adds a record whose request_time is at least the least ceiling.
@@ -216,7 +221,11 @@ func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 	status, _ := r.Int(ingest.FStatus)
 	c.all.addMs(ms, status, &i)
 	if client := r.Text(ingest.FClient); client != nil {
-		if g, ok := c.clients.get(client, func() *ceilGroup { return &ceilGroup{} }); ok {
+		g := c.byCombo.Find(v.Combo, func() *ceilGroup {
+			g, _ := c.clients.get(client, func() *ceilGroup { return &ceilGroup{} })
+			return g
+		})
+		if g != nil {
 			g.addMs(ms, status, &i)
 		}
 	}
@@ -225,6 +234,7 @@ func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 // Merge adds another worker's ceilings.
 func (c *ceilings) Merge(oc aggregate.Collector) {
 	o := oc.(*ceilings)
+	c.byCombo.Reset()
 	c.all.merge(&o.all)
 	c.clients.merge(&o.clients, func(g, og *ceilGroup) { g.merge(og) })
 }
@@ -348,6 +358,7 @@ func (c *ceilings) AppendBinary(b []byte) []byte {
 
 // UnmarshalBinary replaces the ceilings with what AppendBinary wrote.
 func (c *ceilings) UnmarshalBinary(b []byte) error {
+	c.byCombo.Reset()
 	d := newDecoder(c.env.m, b)
 	c.clients.readCut(d)
 	c.all = ceilGroup{}
