@@ -168,10 +168,14 @@ type retrySample struct {
 	Client string
 	// KeyHash is the hash of the bucket key (minuteBucket.KeyHash): a sample
 	// does not copy the key.
-	KeyHash  uint64
-	Minute   int64
-	Limited  []Limited
-	Requests []int64
+	KeyHash uint64
+	Minute  int64
+	Limited []Limited
+	// Requests are the request times kept, as microseconds after the
+	// start of Minute (requestTimes gives them in ns): 4 bytes a time,
+	// where tens of thousands of samples hold dozens each. A time is
+	// kept to the microsecond; it is hashed and cut as that.
+	Requests []uint32
 	// reqCut is the largest time kept, by (timeHash, time), when the
 	// times were last cut (cutSet): a later time above it can never be
 	// among the kept ones, so it is not appended. The kept times are the
@@ -193,8 +197,22 @@ func (a timeKey) less(b timeKey) bool { return a.h < b.h || a.h == b.h && a.t < 
 // pruneRequests keeps the n request times of smallest hash and notes the
 // largest kept as the cut.
 func (rs *retrySample) pruneRequests(n int) {
-	rs.Requests, rs.reqCut = pruneTimes(rs.Requests, n)
+	rs.Requests, rs.reqCut = pruneTimes(rs.Requests, rs.Minute*60e9, n)
 	rs.cutSet = true
+}
+
+// timeAt is the time of a request kept as off.
+func (rs *retrySample) timeAt(off uint32) int64 { return rs.Minute*60e9 + int64(off)*1000 }
+
+// offsetOf is how a time t of the sample's minute is kept (timeAt).
+func (rs *retrySample) offsetOf(t int64) uint32 { return uint32((t - rs.Minute*60e9) / 1000) }
+
+// requestTimes appends the request times kept, in ns, to dst.
+func (rs *retrySample) requestTimes(dst []int64) []int64 {
+	for _, off := range rs.Requests {
+		dst = append(dst, rs.timeAt(off))
+	}
+	return dst
 }
 
 // retrySample returns the retry sample of client in cell c, starting it; nil
@@ -220,17 +238,18 @@ func (rs *retrySample) add(r *ingest.Record, limited bool) {
 			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
 		}
 	}
-	if rs.cutSet && rs.reqCut.less(keyOfTime(r.TimeNS)) {
+	off := rs.offsetOf(r.TimeNS)
+	if rs.cutSet && rs.reqCut.less(keyOfTime(rs.timeAt(off))) {
 		return
 	}
 	if n := len(rs.Requests); n == cap(rs.Requests) {
 		if n >= requestRoom {
 			rs.pruneRequests(maxRequestTimes)
 		} else {
-			rs.Requests = append(make([]int64, 0, min(requestRoom, max(4, 2*n))), rs.Requests...)
+			rs.Requests = append(make([]uint32, 0, min(requestRoom, max(4, 2*n))), rs.Requests...)
 		}
 	}
-	rs.Requests = append(rs.Requests, r.TimeNS)
+	rs.Requests = append(rs.Requests, off)
 }
 
 // requestRoom is how many request times a sample holds before it cuts
@@ -250,7 +269,7 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 		if len(rs.Limited) > mergeSlack*maxLimitedTimes {
 			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
 		}
-		rs.Requests = append(rs.Requests, ors.Requests...)
+		rs.Requests = append(rs.Requests, ors.Requests...) // of the same minute
 		// Either cut still bounds the union: each side keeps n times
 		// at or below its own.
 		if ors.cutSet && (!rs.cutSet || ors.reqCut.less(rs.reqCut)) {
@@ -300,27 +319,29 @@ func timeHash(t int64) uint64 {
 
 // pruneTimes keeps the n times of smallest hash: the same n whatever the
 // order and grouping in which the times were added (n ≥ 1, fewer than
-// len(ts)). It returns them, in no order, and the largest one's key.
-// Each time is hashed once and the n found by selection, not a sort:
-// busy callers' samples are cut every few dozen times.
-func pruneTimes(ts []int64, n int) ([]int64, timeKey) {
+// len(offs)). The times are microseconds after base (ns), as a sample
+// keeps them, and hashed in ns. It returns them, in no order, and the
+// largest one's key. Each time is hashed once and the n found by
+// selection, not a sort: busy callers' samples are cut every few dozen
+// times.
+func pruneTimes(offs []uint32, base int64, n int) ([]uint32, timeKey) {
 	var room [2 * maxRequestTimes]timeKey // a sample's cut in add; a merge's may need more
 	keys := room[:0]
-	if len(ts) > len(room) {
-		keys = make([]timeKey, 0, len(ts))
+	if len(offs) > len(room) {
+		keys = make([]timeKey, 0, len(offs))
 	}
-	for _, t := range ts {
-		keys = append(keys, keyOfTime(t))
+	for _, off := range offs {
+		keys = append(keys, keyOfTime(base+int64(off)*1000))
 	}
 	selectSmallest(keys, n)
 	largest := keys[0]
 	for i, k := range keys[:n] {
-		ts[i] = k.t
+		offs[i] = uint32((k.t - base) / 1000)
 		if largest.less(k) {
 			largest = k
 		}
 	}
-	return ts[:n], largest
+	return offs[:n], largest
 }
 
 // selectSmallest reorders ks so that its n smallest come first, in no

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -48,8 +49,8 @@ func (s *minuteStats) AppendBinary(b []byte) []byte {
 			e.Float(l.RetryAfter)
 		}
 		e.Uint(uint64(len(rs.Requests)))
-		for _, t := range rs.Requests {
-			e.Int(t)
+		for _, off := range rs.Requests {
+			e.Int(rs.timeAt(off))
 		}
 	})
 	return e.B
@@ -88,6 +89,9 @@ func (s *minuteStats) UnmarshalBinary(b []byte) error {
 	s.samples.cut = d.Uint()
 	s.samples.m = decodeMap(d, 5, func(string) *retrySample {
 		rs := &retrySample{Client: d.Str(), KeyHash: d.Uint(), Minute: d.Int()}
+		if rs.Minute > math.MaxInt64/minuteNS-1 || rs.Minute < math.MinInt64/minuteNS {
+			d.Fail("a sample's minute out of range")
+		}
 		n := d.Items(9)
 		if n > 2*maxLimitedTimes {
 			d.Fail("%d limited times in a sample", n)
@@ -100,7 +104,12 @@ func (s *minuteStats) UnmarshalBinary(b []byte) error {
 			d.Fail("%d request times in a sample", n)
 		}
 		for range n {
-			rs.Requests = append(rs.Requests, d.Int())
+			t := d.Int()
+			if t < rs.Minute*60e9 || t >= (rs.Minute+1)*60e9 {
+				d.Fail("a request time outside its sample's minute")
+				break
+			}
+			rs.Requests = append(rs.Requests, rs.offsetOf(t))
 		}
 		return rs
 	})
@@ -191,3 +200,6 @@ func decodeIntMap(d *decoder) map[int]int64 {
 	}
 	return m
 }
+
+// minuteNS is a minute in ns.
+const minuteNS int64 = 60e9

@@ -9,11 +9,11 @@ import (
 // bound, as a busy caller's sample is every few dozen requests.
 func BenchmarkPruneRequests(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(1, 2))
-	times := make([]int64, requestRoom)
+	times := make([]uint32, requestRoom)
 	for i := range times {
-		times[i] = 1_700_000_000e9 + rnd.Int64N(60e9)
+		times[i] = uint32(rnd.Int64N(60e6))
 	}
-	rs := &retrySample{Requests: make([]int64, 0, requestRoom)}
+	rs := &retrySample{Minute: testMinute, Requests: make([]uint32, 0, requestRoom)}
 	for b.Loop() {
 		rs.Requests = append(rs.Requests[:0], times...)
 		rs.pruneRequests(maxRequestTimes)

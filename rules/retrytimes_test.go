@@ -20,16 +20,19 @@ func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
 		n := []int{1, 63, 64, 65, 129, 300, 5000}[trial%7]
 		parts := []int{1, 2, 5}[trial%3]
 		{
-			all := make([]int64, n)
+			// Times of one minute, to the nanosecond: a sample keeps
+			// them to the microsecond, so the want is of those.
+			all, kept := make([]int64, n), make([]int64, n)
 			for i := range all {
-				all[i] = 1_700_000_000e9 + rnd.Int64N(60e9)
+				all[i] = testMinute*60e9 + rnd.Int64N(60e9)
 				if i > 0 && rnd.IntN(10) == 0 {
 					all[i] = all[i-1] // the same time twice
 				}
+				kept[i] = all[i] - all[i]%1000
 			}
 			samples := make([]*retrySample, parts)
 			for i := range samples {
-				samples[i] = &retrySample{}
+				samples[i] = &retrySample{Minute: testMinute}
 			}
 			var r ingest.Record
 			refused := 0
@@ -55,7 +58,7 @@ func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
 			got := ms.samples.m["k"]
 			got.settle()
 
-			want := slices.Clone(all)
+			want := slices.Clone(kept)
 			slices.SortFunc(want, func(a, b int64) int {
 				if ha, hb := timeHash(a), timeHash(b); ha != hb {
 					return cmp.Compare(ha, hb)
@@ -64,8 +67,8 @@ func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
 			})
 			want = want[:min(len(want), maxRequestTimes)]
 			slices.Sort(want)
-			if !slices.Equal(got.Requests, want) {
-				t.Fatalf("n=%d parts=%d: kept %d times %v, want %d %v", n, parts, len(got.Requests), got.Requests, len(want), want)
+			if times := got.requestTimes(nil); !slices.Equal(times, want) {
+				t.Fatalf("n=%d parts=%d: kept %d times %v, want %d %v", n, parts, len(times), times, len(want), want)
 			}
 			if n >= 5000 && refused < n/2 {
 				t.Errorf("n=%d parts=%d: only %d times refused by the cut", n, parts, refused)
@@ -78,14 +81,14 @@ func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
 // time that falls between the two largest it keeps when it is cut: it is
 // among the smallest hashes, so it must be kept, in place of the largest.
 func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
-	s := &retrySample{}
+	s := &retrySample{Minute: testMinute}
 	var r ingest.Record
 	add := func(ts int64) {
 		r.Reset()
 		r.SetTime(ts)
 		s.add(&r, false)
 	}
-	const t0 = int64(1_700_000_000e9)
+	const t0 = int64(testMinute * 60e9)
 	var all []int64
 	for i := range requestRoom {
 		all = append(all, t0+int64(i)*1e6)
@@ -103,7 +106,7 @@ func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
 	kept := all[:maxRequestTimes] // sorted by (hash, time)
 	lo, hi := keyOfTime(kept[len(kept)-2]), keyOfTime(kept[len(kept)-1])
 	between := int64(-1)
-	for ts := t0 + 1; ts < t0+10_000_000; ts++ {
+	for ts := t0 + 1000; ts < t0+10_000_000_000; ts += 1000 { // a time a sample keeps whole
 		if k := keyOfTime(ts); lo.less(k) && k.less(hi) && !slices.Contains(all, ts) {
 			between = ts
 			break
@@ -119,10 +122,13 @@ func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
 	s.settle()
 	want := append(kept[:len(kept)-1:len(kept)-1], between)
 	slices.Sort(want)
-	if !slices.Equal(s.Requests, want) {
-		t.Fatalf("kept %v, want %v", s.Requests, want)
+	if times := s.requestTimes(nil); !slices.Equal(times, want) {
+		t.Fatalf("kept %v, want %v", times, want)
 	}
 }
+
+// testMinute is the minute of the tests' samples: 2023-11-14 22:13 UTC.
+const testMinute = 28_333_333
 
 // TestPruneTimesSelects holds pruneTimes against a sort of the same
 // times by (hash, time): the same n kept, duplicates and all, and the
@@ -130,13 +136,16 @@ func TestRetryTimesCutAtTheLargestKept(t *testing.T) {
 // where the selection meets many equal to its pivot.
 func TestPruneTimesSelects(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
+	const base = testMinute * 60e9
 	for trial := range 2000 {
 		size := 2 + rnd.IntN(700)
 		n := 1 + rnd.IntN(size-1)
-		distinct := []int64{2, 5, 1 << 40}[trial%3]
+		distinct := []int64{2, 5, 60e6}[trial%3]
+		offs := make([]uint32, size)
 		ts := make([]int64, size)
-		for i := range ts {
-			ts[i] = 1_700_000_000e9 + rnd.Int64N(distinct)
+		for i := range offs {
+			offs[i] = uint32(rnd.Int64N(distinct))
+			ts[i] = base + int64(offs[i])*1000
 		}
 		want := slices.Clone(ts)
 		slices.SortFunc(want, func(a, b int64) int {
@@ -148,8 +157,8 @@ func TestPruneTimesSelects(t *testing.T) {
 		want = want[:n]
 		largest := keyOfTime(want[n-1])
 		slices.Sort(want)
-		got, gotLargest := pruneTimes(ts, n)
-		got = slices.Clone(got)
+		kept, gotLargest := pruneTimes(offs, base, n)
+		got := (&retrySample{Minute: testMinute, Requests: kept}).requestTimes(nil)
 		slices.Sort(got)
 		if !slices.Equal(got, want) || gotLargest != largest {
 			t.Fatalf("size %d, n %d: kept %v (largest %v), want %v (largest %v)", size, n, got, gotLargest, want, largest)

@@ -149,7 +149,7 @@ func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, []earlyRetr
 		var reqs []int64
 		var lim []Limited
 		for _, s := range samples {
-			reqs = append(reqs, s.Requests...)
+			reqs = s.requestTimes(reqs)
 			lim = append(lim, s.Limited...)
 		}
 		e := earlyRetrier{client: client}
