@@ -44,7 +44,7 @@ func (r *timeoutRule) collector() (string, func(collectEnv) aggregate.Collector)
 	return RuleTimeout, func(e collectEnv) aggregate.Collector {
 		c := &ceilings{env: e, minMs: r.MinCeilMs,
 			clients: newCapped[*ceilGroup](cappedKeys(e.top), e.shared.of(func(b *sharedBounds) *retryShare { return b.ceilings }))}
-		c.clients.dropped = c.byCombo.Reset
+		c.clients.dropped = c.dropCache
 		return c
 	}
 }
@@ -229,6 +229,13 @@ func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 			g.addMs(ms, status, &i)
 		}
 	}
+}
+
+// dropCache is called when callers were dropped: the cache lets go of
+// their groups, so that they are collected, and is no longer valid.
+func (c *ceilings) dropCache() {
+	c.byCombo.Each(func(g **ceilGroup) { *g = nil })
+	c.byCombo.Reset()
 }
 
 // Merge adds another worker's ceilings.
