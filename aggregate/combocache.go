@@ -77,3 +77,14 @@ func (c *ComboCache[T]) Reset() {
 		c.gen = 1
 	}
 }
+
+// Clear is Reset that also lets go of every value, for a collector whose
+// values point at what it just dropped: a slot's stale value would keep
+// it alive until the slot is filled again.
+func (c *ComboCache[T]) Clear() {
+	var zero T
+	for i := range c.slots {
+		c.slots[i].v = zero
+	}
+	c.Reset()
+}

@@ -59,3 +59,20 @@ func TestComboCacheFind(t *testing.T) {
 		t.Errorf("%d look-ups, want 4: an id that is not cached looks up every time", calls)
 	}
 }
+
+// TestComboCacheClear requires Clear to drop every slot's validity, as
+// Reset does, and its value too.
+func TestComboCacheClear(t *testing.T) {
+	var c ComboCache[*int]
+	x := 7
+	for combo := range 100 {
+		slot, _ := c.Get(combo)
+		*slot = &x
+	}
+	c.Clear()
+	for combo := range 100 {
+		if slot, hit := c.Get(combo); hit || *slot != nil {
+			t.Fatalf("combo %d after Clear: hit %v, value %v", combo, hit, *slot)
+		}
+	}
+}

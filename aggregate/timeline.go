@@ -187,14 +187,14 @@ func (tl *Timeline) boundRegions() {
 		}
 		delete(tl.regions, worst)
 		tl.regionCut = wh - 1
-		tl.byCombo.Reset()
+		tl.byCombo.Clear()
 	}
 }
 
 // widen re-buckets the time line to width w, a multiple of its width.
 func (tl *Timeline) widen(w int64) {
 	tl.last = nil
-	tl.byCombo.Reset()
+	tl.byCombo.Clear()
 	nb := make(map[int64]*TimeBucket, len(tl.buckets))
 	for _, start := range sortedStarts(tl.buckets) {
 		b := tl.buckets[start]

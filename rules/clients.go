@@ -40,7 +40,7 @@ type callers struct {
 func callersCollector() (string, func(collectEnv) aggregate.Collector) {
 	return "callers", func(e collectEnv) aggregate.Collector {
 		s := &callers{env: e, clients: newCapped[*callerStats](cappedKeys(e.top), e.shared.of(func(b *sharedBounds) *retryShare { return b.callers }))}
-		s.clients.dropped = s.byCombo.Reset
+		s.clients.dropped = s.byCombo.Clear
 		return s
 	}
 }

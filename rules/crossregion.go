@@ -37,7 +37,7 @@ func (r *crossRegionRule) params() []param {
 func (*crossRegionRule) collector() (string, func(collectEnv) aggregate.Collector) {
 	return RuleCrossRegion, func(e collectEnv) aggregate.Collector {
 		s := &pathStats{env: e, paths: newCapped[*clientPath](cappedKeys(e.top), e.shared.of(func(b *sharedBounds) *retryShare { return b.paths }))}
-		s.paths.dropped = s.byCombo.Reset
+		s.paths.dropped = s.byCombo.Clear
 		return s
 	}
 }

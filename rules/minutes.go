@@ -154,7 +154,7 @@ func newMinuteStats(top int, share *retryShare) *minuteStats {
 		maxCells:   cellsPerTop * top,
 		maxBuckets: bucketsPerTop * top,
 	}
-	s.samples.dropped = s.byCombo.Reset
+	s.samples.dropped = s.byCombo.Clear
 	return s
 }
 
@@ -237,7 +237,7 @@ func (s *minuteStats) cell(c cell) *int64 {
 		s.cells[c] = n
 		if len(s.cells) > s.maxCells+s.maxCells/4 {
 			s.cutCells(keepLatest(s.cells, s.maxCells))
-			s.byCombo.Reset()
+			s.byCombo.Clear()
 		}
 	}
 	return n

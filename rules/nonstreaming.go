@@ -120,7 +120,7 @@ func (s *modelStreams) Finish() {}
 func (s *modelStreams) fold() {
 	if len(s.models) >= s.env.limit() {
 		foldByCount(s.models, s.env.top, func(m *modelStream) int64 { return m.Count })
-		s.byCombo.Reset()
+		s.byCombo.Clear()
 	}
 }
 

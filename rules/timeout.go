@@ -233,10 +233,7 @@ func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 
 // dropCache is called when callers were dropped: the cache lets go of
 // their groups, so that they are collected, and is no longer valid.
-func (c *ceilings) dropCache() {
-	c.byCombo.Each(func(g **ceilGroup) { *g = nil })
-	c.byCombo.Reset()
-}
+func (c *ceilings) dropCache() { c.byCombo.Clear() }
 
 // Merge adds another worker's ceilings.
 func (c *ceilings) Merge(oc aggregate.Collector) {
