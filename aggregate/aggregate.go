@@ -111,8 +111,11 @@ type Accumulator struct {
 	// hours do not have, which see every record; they are given the
 	// record's combination as a window id (windowCombo).
 	windowOnly []bool
-	winCombos  int     // window ids given
-	winIDs     []int32 // of an accumulator's own combinations: window id + 1
+	// active are the collectors add gives every record: the non-nil
+	// ones but the window's own (New; Collectors are set once).
+	active    []Collector
+	winCombos int     // window ids given
+	winIDs    []int32 // of an accumulator's own combinations: window id + 1
 
 	keyBuf []byte
 	vals   Values
@@ -138,6 +141,11 @@ func New(opts Options) *Accumulator {
 	if opts.Hourly {
 		a.Hours = map[int64]*Accumulator{}
 		a.windowOnly = windowOnly(a.Collectors, opts.HourCollectors)
+	}
+	for i, c := range a.Collectors {
+		if c != nil && (a.windowOnly == nil || !a.windowOnly[i]) {
+			a.active = append(a.active, c)
+		}
 	}
 	return a
 }
@@ -302,10 +310,8 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 	if okStatus {
 		a.Status[int(status)]++
 	}
-	for i, c := range a.Collectors {
-		if c != nil && (a.windowOnly == nil || !a.windowOnly[i]) {
-			c.Add(r, v)
-		}
+	for _, c := range a.active {
+		c.Add(r, v)
 	}
 	if r.Has(ingest.FTime) {
 		t := r.TimeNS
