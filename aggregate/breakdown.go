@@ -81,13 +81,7 @@ func micros(v, perSecond float64) uint64 {
 	if us >= 1<<62 {
 		return 1 << 62
 	}
-	// Rounded half away from zero, as math.Round: below the cap,
-	// us − trunc(us) is exact.
-	n := uint64(us)
-	if us-float64(n) >= 0.5 {
-		n++
-	}
-	return n
+	return sketch.RoundPositive(us)
 }
 
 // phasesOf decomposes a record's request_time R (µs) into phases that

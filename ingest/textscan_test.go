@@ -13,10 +13,7 @@ func TestURIPath(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 6))
 	const alphabet = "/v1abc?#=&%"
 	for trial := range 20000 {
-		u := make([]byte, trial%41)
-		for i := range u {
-			u[i] = alphabet[rnd.IntN(len(alphabet))]
-		}
+		u := randomText(rnd, trial%41, alphabet)
 		want := u
 		for i, c := range u {
 			if c == '?' || c == '#' {
@@ -48,10 +45,7 @@ func TestIndexEither(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	const alphabet = ",\"-#!x\x01\x00\xff"
 	for trial := range 20000 {
-		s := make([]byte, trial%35)
-		for i := range s {
-			s[i] = alphabet[rnd.IntN(len(alphabet))]
-		}
+		s := randomText(rnd, trial%35, alphabet)
 		for j := 0; j <= len(s); j++ {
 			want := len(s)
 			for k := j; k < len(s); k++ {
@@ -65,4 +59,13 @@ func TestIndexEither(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomText returns n bytes drawn from alphabet.
+func randomText(rnd *rand.Rand, n int, alphabet string) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[rnd.IntN(len(alphabet))]
+	}
+	return b
 }

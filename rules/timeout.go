@@ -44,7 +44,7 @@ func (r *timeoutRule) collector() (string, func(collectEnv) aggregate.Collector)
 	return RuleTimeout, func(e collectEnv) aggregate.Collector {
 		c := &ceilings{env: e, minMs: r.MinCeilMs,
 			clients: newCapped[*ceilGroup](cappedKeys(e.top), e.shared.of(func(b *sharedBounds) *retryShare { return b.ceilings }))}
-		c.clients.dropped = c.dropCache
+		c.clients.dropped = c.byCombo.Clear
 		return c
 	}
 }
@@ -207,7 +207,8 @@ type ceilings struct {
 	all     ceilGroup
 	clients capped[*ceilGroup] // the callers' (capped)
 	// byCombo keeps the caller's group of a combination of the
-	// records' keys (nil when not kept): Reset when callers are dropped.
+	// records' keys (nil when not kept): emptied when callers are
+	// dropped (Clear), reset on a merge.
 	byCombo aggregate.ComboCache[*ceilGroup]
 }
 
@@ -230,10 +231,6 @@ func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 		}
 	}
 }
-
-// dropCache is called when callers were dropped: the cache lets go of
-// their groups, so that they are collected, and is no longer valid.
-func (c *ceilings) dropCache() { c.byCombo.Clear() }
 
 // Merge adds another worker's ceilings.
 func (c *ceilings) Merge(oc aggregate.Collector) {

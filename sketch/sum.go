@@ -51,9 +51,18 @@ func (s Uint128) Float() float64 { return float64(s.Hi)*0x1p64 + float64(s.Lo) }
 // exactSum is a non-negative sum of values in units of 1/sumScale.
 type exactSum struct{ Uint128 }
 
-// add adds v rounded half away from zero to a unit, as math.Round
-// would, rounding in two instructions where math.Round takes a dozen:
-// below the cap, u − trunc(u) is exact.
+// RoundPositive is math.Round(x) for 0 < x < 2⁶³, in a truncation and
+// one comparison where math.Round takes a dozen instructions: in that
+// range x − trunc(x) is exact.
+func RoundPositive(x float64) uint64 {
+	i := int64(x)
+	if x-float64(i) >= 0.5 {
+		i++
+	}
+	return uint64(i)
+}
+
+// add adds v rounded half away from zero to a unit, as math.Round would.
 func (s *exactSum) add(v float64) {
 	u := v * sumScale
 	if !(u > 0) {
@@ -61,11 +70,7 @@ func (s *exactSum) add(v float64) {
 	}
 	x := uint64(maxSumUnit)
 	if u < maxSumUnit {
-		i := int64(u)
-		if u-float64(i) >= 0.5 {
-			i++
-		}
-		x = uint64(i)
+		x = RoundPositive(u)
 	}
 	s.Add(x)
 }
