@@ -27,6 +27,11 @@ type jsonParser struct {
 	cache []cachedKey
 	// clock reads the request time's common forms, remembering the day.
 	clock clocks
+	// shape is that of the last line read the general way, when it has
+	// one (jsonshape.go); hits and misses count the lines read by it and
+	// those tried that were not of it, learns the shapes learnt.
+	shape                lineShape
+	hits, misses, learns int
 }
 
 func newJSONParser(s *Schema, loc *time.Location) *jsonParser {
@@ -42,8 +47,36 @@ type jsonError struct {
 
 func (e *jsonError) Error() string { return fmt.Sprintf("invalid JSON at column %d: %s", e.col, e.msg) }
 
-// Parse reads line into r.
+// Parse reads line into r: by the shape of the lines before when it is
+// of it, else the general way, learning its shape.
 func (p *jsonParser) Parse(line []byte, r *Record) error {
+	if len(p.shape.keys) > 0 && (p.misses < shapeTries || p.misses <= p.hits) {
+		if p.parseShaped(line, r) {
+			p.hits++
+			r.Finish()
+			return nil
+		}
+		r.set = 0 // read again from the start
+		p.misses++
+	}
+	if err := p.parse(line, r); err != nil {
+		return err
+	}
+	// Learning costs a pass over the line: a log whose lines keep
+	// changing shape, or have none, is read the general way.
+	if p.learns < shapeTries || p.learns <= p.hits/8 {
+		p.learns++
+		p.learnShape(line)
+	}
+	return nil
+}
+
+// shapeTries is how many shapes the parser learns, and how many lines
+// not of its shape it tries, before it needs most lines to be of them.
+const shapeTries = 64
+
+// parse reads line into r the general way.
+func (p *jsonParser) parse(line []byte, r *Record) error {
 	p.scratch = p.scratch[:0]
 	s := scanner{b: line}
 	s.ws()

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -233,6 +234,72 @@ func TestLiteralValues(t *testing.T) {
 			}
 		} else if err != nil && strings.Contains(err.Error(), fmt.Sprintf("column %d:", col)) {
 			t.Errorf("%q: error %v, want the value read", line, err)
+		}
+	}
+}
+
+// TestShapeAgrees reads the sample logs with one parser, which reads most
+// lines by the shape of the line before, and each line, and variants of
+// it that keep its keys but change a value or the spacing, with a parser
+// that has read nothing: they must agree.
+func TestShapeAgrees(t *testing.T) {
+	s, _ := NewSchema(nil)
+	lines := map[string][][]byte{}
+	for _, name := range []string{
+		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample.jsonl"),
+		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample-cls.json"),
+		filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"),
+	} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+			lines[name] = append(lines[name], l)
+		}
+	}
+	// Spaced as Python's json.dumps writes, an ai_log held in a string,
+	// a nested object that is walked.
+	for i := range 50 {
+		lines["other"] = append(lines["other"],
+			[]byte(fmt.Sprintf(`{"time": "2026-11-29T10:00:%02dZ", "model": "m%d", "request_time": %d.5, "status": 200}`, i, i%3, i)),
+			[]byte(fmt.Sprintf(`{"time":1795917600,"ai_log":"{\"model\":\"qwen-max\",\"llm_first_token_duration\":%d}","x":{"ai_log":1}}`, i)),
+			[]byte(fmt.Sprintf(`{"time":1795917600,"ai_log":{"model":"qwen-max","llm_first_token_duration":%d},"status":%d}`, i, 200+i)))
+	}
+	// A key that heads nested fields, first with a value that is not
+	// walked, then with one that is.
+	for _, prev := range []string{`{"ai_log":"","status":200}`, `{"ai_log":null,"status":200}`, `{"ai_log":[],"status":200}`, `{"ai_log":"x","status":200}`} {
+		for _, line := range []string{`{"ai_log":"{\"model\":\"q\"}","status":200}`, `{"ai_log":{"model":"q"},"status":200}`, `{"ai_log":"{","status":200}`} {
+			checkWarm(t, s, []byte(prev), []byte(line))
+		}
+	}
+	values := regexp.MustCompile(`:\s*("(?:[^"\\]|\\.)*"|[^,}]+)`)
+	replacements := []string{`"a\"b"`, `"{\"model\":\"n\"}"`, `"{"`, `""`, `"-"`, `1e3`, `-0`, `01`, `1.`, `.5`, `1x`, `true`, `false`, `null`, `nul`, `{"model":"o"}`, `[1,{"a":"}"}]`, `"x`, `-`, `18446744073709551616`}
+	for name, ls := range lines {
+		warm := newJSONParser(s, time.UTC)
+		for i, line := range ls {
+			got, want := parseText(warm, line), parseText(newJSONParser(s, time.UTC), line)
+			if got != want {
+				t.Fatalf("%s:%d: %q reads as\n%s\nafter the lines before, but alone as\n%s", name, i+1, line, got, want)
+			}
+			if i%7 != 0 {
+				continue
+			}
+			locs := values.FindAllSubmatchIndex(line, -1)
+			for j, loc := range locs {
+				rep := replacements[(i+j)%len(replacements)]
+				v := append(append(append([]byte(nil), line[:loc[2]]...), rep...), line[loc[3]:]...)
+				checkWarm(t, s, line, v)
+			}
+			for _, v := range [][]byte{append(append([]byte(nil), line...), ' '), append([]byte(" "), line...),
+				bytes.Replace(line, []byte(`,"`), []byte(`, "`), 1), line[:len(line)-1], append(line[:len(line):len(line)], ',')} {
+				checkWarm(t, s, line, v)
+			}
+		}
+		// The generated logs keep one shape: almost every line after the
+		// first is read by it. The others change shape.
+		if name != "other" && warm.hits < len(ls)*9/10 {
+			t.Errorf("%s: %d of %d lines read by the shape of the line before, want 90%%", name, warm.hits, len(ls))
 		}
 	}
 }

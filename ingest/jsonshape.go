@@ -1,0 +1,264 @@
+package ingest
+
+import (
+	"encoding/binary"
+)
+
+// A JSON-lines log written by one program has the same keys on every
+// line, in the same order, with the same bytes between them: only the
+// values change. The parser learns that shape from a line it has read
+// (learnShape) and reads the next ones by it (parseShaped): per key, one
+// comparison of the bytes from the previous value's end to this value's
+// start ("," + the quoted key + ":" and any spaces), then the value, read
+// by the functions the general reader uses. A line that is not of the
+// shape at any point — another key, other spacing, an escape in a string,
+// an object to walk — is read again the general way, so what a line
+// gives never depends on the path that read it.
+
+// lineShape is the shape of a line: its keys, and the bytes after its
+// last value.
+type lineShape struct {
+	keys []shapeKey
+	tail []byte
+	// lits holds every key's lit and the tail, so that learning a
+	// shape allocates nothing once warm.
+	lits []byte
+}
+
+// shapeKey is one key of a shape. lit is the bytes from the end of the
+// value before (the line's start for the first key) to the start of the
+// key's value. w holds lit as little-endian words for the comparison:
+// w[0] its first eight bytes (mask: those of a shorter lit that are its
+// own); up to 16 bytes, w[1] its last eight; up to 24, w[1] the next
+// eight and w[2] the last; past 24, the rest is compared as bytes.
+type shapeKey struct {
+	lit    []byte
+	w      [3]uint64
+	mask   uint64
+	bind   Bindings
+	nested bool // the key heads nested fields: an object under it is walked
+}
+
+// shapeMaxKeys bounds the keys a shape holds.
+const shapeMaxKeys = 256
+
+// at reports whether b holds the key's lit at pos.
+func (k *shapeKey) at(b []byte, pos int) bool {
+	n := len(k.lit)
+	if pos+max(n, 8) > len(b) {
+		return pos+n <= len(b) && string(b[pos:pos+n]) == string(k.lit)
+	}
+	rest := b[pos:]
+	if (binary.LittleEndian.Uint64(rest)^k.w[0])&k.mask != 0 {
+		return false
+	}
+	switch {
+	case n <= 8:
+		return true
+	case n <= 16:
+		return binary.LittleEndian.Uint64(rest[n-8:]) == k.w[1]
+	case binary.LittleEndian.Uint64(rest[8:]) != k.w[1]:
+		return false
+	case n <= 24:
+		return binary.LittleEndian.Uint64(rest[n-8:]) == k.w[2]
+	}
+	return string(rest[16:n]) == string(k.lit[16:])
+}
+
+// newShapeKey returns the key of lit.
+func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
+	k := shapeKey{lit: lit, bind: bind, nested: nested, mask: ^uint64(0)}
+	var q [8]byte
+	copy(q[:], lit)
+	k.w[0] = binary.LittleEndian.Uint64(q[:])
+	n := len(lit)
+	if n < 8 {
+		k.mask = 1<<(8*n) - 1
+	}
+	switch {
+	case n > 24:
+		k.w[1] = binary.LittleEndian.Uint64(lit[8:])
+	case n > 16:
+		k.w[1] = binary.LittleEndian.Uint64(lit[8:])
+		k.w[2] = binary.LittleEndian.Uint64(lit[n-8:])
+	case n > 8:
+		k.w[1] = binary.LittleEndian.Uint64(lit[n-8:])
+	}
+	return k
+}
+
+// parseShaped reads line by the parser's shape into r. It returns false
+// when the line is not of the shape, or has anything the shape does not
+// read (then r holds part of it, and the caller reads it again).
+func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
+	s := scanner{b: line}
+	keys := p.shape.keys
+	for i := range keys {
+		k := &keys[i]
+		if !k.at(line, s.i) {
+			return false
+		}
+		s.i += len(k.lit)
+		if s.i >= len(line) {
+			return false
+		}
+		switch line[s.i] {
+		case '"':
+			start := s.i + 1
+			end := quoteOrEscape(line, start)
+			if end >= len(line) || line[end] == '\\' {
+				return false
+			}
+			val := line[start:end]
+			s.i = end + 1
+			if len(k.bind) > 0 {
+				if p.setString(r, k.bind, val) != nil {
+					return false
+				}
+			} else if k.nested && len(val) > 0 && val[0] == '{' {
+				return false // JSON in a string: the general reader walks it
+			}
+		case '{':
+			if k.nested || s.skip() != nil {
+				return false
+			}
+		case '[':
+			if s.skip() != nil {
+				return false
+			}
+		default:
+			// A plain decimal, or null, as literal reads them.
+			if c := line[s.i]; c == '-' || c-'0' <= 9 {
+				if end, v, ok := scanNumber(line, s.i); ok && (end == len(line) || valueEnd[line[end]]) {
+					tok := line[s.i:end]
+					s.i = end
+					if len(k.bind) > 0 && r.setDecimal(k.bind, tok, v, p.loc) != nil {
+						return false
+					}
+					continue
+				}
+			} else if c == 'n' && s.i+4 <= len(line) && string(line[s.i:s.i+4]) == "null" &&
+				(s.i+4 == len(line) || valueEnd[line[s.i+4]]) {
+				s.i += 4
+				continue
+			}
+			if p.literal(&s, r, k.bind) != nil {
+				return false
+			}
+		}
+	}
+	tail := p.shape.tail
+	return len(line)-s.i == len(tail) && string(line[s.i:]) == string(tail)
+}
+
+// learnShape makes line, which the general reader read without an
+// error, the parser's shape; it leaves the parser without one when the
+// line has none it can read: no key, a key with an escape, too many
+// keys, or a nested value it would walk.
+func (p *jsonParser) learnShape(line []byte) {
+	sh := &p.shape
+	sh.keys, sh.tail, sh.lits = sh.keys[:0], nil, sh.lits[:0]
+	s := scanner{b: line}
+	s.ws()
+	if s.i >= len(line) || line[s.i] != '{' {
+		return
+	}
+	s.i++
+	type span struct{ from, to int }
+	var spans [shapeMaxKeys]span
+	from, n := 0, 0
+	for ; ; n++ {
+		s.ws()
+		if n == shapeMaxKeys || s.i >= len(line) || line[s.i] != '"' {
+			sh.keys = sh.keys[:0]
+			return
+		}
+		start := s.i + 1
+		end := quoteOrEscape(line, start)
+		if end >= len(line) || line[end] == '\\' {
+			sh.keys = sh.keys[:0]
+			return
+		}
+		key := line[start:end]
+		s.i = end + 1
+		s.ws()
+		if s.i >= len(line) || line[s.i] != ':' {
+			sh.keys = sh.keys[:0]
+			return
+		}
+		s.i++
+		s.ws()
+		if s.i >= len(line) {
+			sh.keys = sh.keys[:0]
+			return
+		}
+		spans[n] = span{from, s.i}
+		k := shapeKey{bind: p.schema.Lookup(key), nested: p.schema.IsPrefix(key)}
+		switch line[s.i] {
+		case '"':
+			if k.nested && s.i+1 < len(line) && line[s.i+1] == '{' {
+				sh.keys = sh.keys[:0]
+				return
+			}
+			if skipString(&s) != nil {
+				sh.keys = sh.keys[:0]
+				return
+			}
+		case '{':
+			if k.nested || s.skip() != nil {
+				sh.keys = sh.keys[:0]
+				return
+			}
+		case '[':
+			if s.skip() != nil {
+				sh.keys = sh.keys[:0]
+				return
+			}
+		default:
+			for s.i < len(line) && !valueEnd[line[s.i]] {
+				s.i++
+			}
+		}
+		sh.keys = append(sh.keys, k)
+		from = s.i
+		s.ws()
+		if s.i < len(line) && line[s.i] == ',' {
+			s.i++
+			continue
+		}
+		if s.i < len(line) && line[s.i] == '}' {
+			break
+		}
+		sh.keys = sh.keys[:0]
+		return
+	}
+	// The line was read whole: what follows '}' is space.
+	for _, sp := range spans[:n+1] {
+		sh.lits = append(sh.lits, line[sp.from:sp.to]...)
+	}
+	sh.lits = append(sh.lits, line[from:]...)
+	at := 0
+	for i := range sh.keys {
+		k := &sh.keys[i]
+		l := spans[i].to - spans[i].from
+		*k = newShapeKey(sh.lits[at:at+l:at+l], k.bind, k.nested)
+		at += l
+	}
+	sh.tail = sh.lits[at:]
+}
+
+// skipString passes over the string at s.i, escapes and all.
+func skipString(s *scanner) error {
+	s.i++
+	for {
+		s.i = quoteOrEscape(s.b, s.i)
+		if s.i >= len(s.b) {
+			return s.fail("unterminated string")
+		}
+		if s.b[s.i] == '"' {
+			s.i++
+			return nil
+		}
+		s.i += 2
+	}
+}
