@@ -27,14 +27,14 @@ type lineShape struct {
 
 // shapeKey is one key of a shape. lit is the bytes from the end of the
 // value before (the line's start for the first key) to the start of the
-// key's value. w holds lit as little-endian words for the comparison:
-// w[0] its first eight bytes (mask: those of a shorter lit that are its
-// own); up to 16 bytes, w[1] its last eight; up to 24, w[1] the next
-// eight and w[2] the last; past 24, the rest is compared as bytes.
+// key's value. A lit of up to 32 bytes is compared as four little-endian
+// words under masks (w, m: the bytes past its end are masked out), with
+// no branch on its length; a longer one, or one at the end of the line,
+// as bytes.
 type shapeKey struct {
 	lit    []byte
-	w      [3]uint64
-	mask   uint64
+	w, m   [4]uint64
+	long   bool // lit is over 32 bytes
 	bind   Bindings
 	nested bool // the key heads nested fields: an object under it is walked
 }
@@ -44,45 +44,32 @@ const shapeMaxKeys = 256
 
 // at reports whether b holds the key's lit at pos.
 func (k *shapeKey) at(b []byte, pos int) bool {
+	if k.long || pos+32 > len(b) {
+		return k.atBytes(b, pos)
+	}
+	q := b[pos : pos+32 : pos+32]
+	return (binary.LittleEndian.Uint64(q)^k.w[0])&k.m[0]|
+		(binary.LittleEndian.Uint64(q[8:])^k.w[1])&k.m[1]|
+		(binary.LittleEndian.Uint64(q[16:])^k.w[2])&k.m[2]|
+		(binary.LittleEndian.Uint64(q[24:])^k.w[3])&k.m[3] == 0
+}
+
+func (k *shapeKey) atBytes(b []byte, pos int) bool {
 	n := len(k.lit)
-	if pos+max(n, 8) > len(b) {
-		return pos+n <= len(b) && string(b[pos:pos+n]) == string(k.lit)
-	}
-	rest := b[pos:]
-	if (binary.LittleEndian.Uint64(rest)^k.w[0])&k.mask != 0 {
-		return false
-	}
-	switch {
-	case n <= 8:
-		return true
-	case n <= 16:
-		return binary.LittleEndian.Uint64(rest[n-8:]) == k.w[1]
-	case binary.LittleEndian.Uint64(rest[8:]) != k.w[1]:
-		return false
-	case n <= 24:
-		return binary.LittleEndian.Uint64(rest[n-8:]) == k.w[2]
-	}
-	return string(rest[16:n]) == string(k.lit[16:])
+	return pos+n <= len(b) && string(b[pos:pos+n]) == string(k.lit)
 }
 
 // newShapeKey returns the key of lit.
 func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
-	k := shapeKey{lit: lit, bind: bind, nested: nested, mask: ^uint64(0)}
-	var q [8]byte
+	k := shapeKey{lit: lit, bind: bind, nested: nested, long: len(lit) > 32}
+	var q, mask [32]byte
 	copy(q[:], lit)
-	k.w[0] = binary.LittleEndian.Uint64(q[:])
-	n := len(lit)
-	if n < 8 {
-		k.mask = 1<<(8*n) - 1
+	for i := range min(len(lit), 32) {
+		mask[i] = 0xff
 	}
-	switch {
-	case n > 24:
-		k.w[1] = binary.LittleEndian.Uint64(lit[8:])
-	case n > 16:
-		k.w[1] = binary.LittleEndian.Uint64(lit[8:])
-		k.w[2] = binary.LittleEndian.Uint64(lit[n-8:])
-	case n > 8:
-		k.w[1] = binary.LittleEndian.Uint64(lit[n-8:])
+	for i := range 4 {
+		k.w[i] = binary.LittleEndian.Uint64(q[8*i:])
+		k.m[i] = binary.LittleEndian.Uint64(mask[8*i:])
 	}
 	return k
 }
