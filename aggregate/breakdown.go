@@ -244,10 +244,15 @@ func (b *Breakdown) Means() []ClassMeans {
 	return out
 }
 
-// tokenMatcher tells token-endpoint calls by their path, memoised.
+// tokenMatcher tells token-endpoint calls by their path, memoised; the
+// last path and its answer are kept apart, since records of one path
+// mostly follow each other: a comparison instead of a map's hash.
 type tokenMatcher struct {
-	re   *regexp.Regexp
-	memo map[string]bool
+	re     *regexp.Regexp
+	memo   map[string]bool
+	last   []byte
+	lastOK bool // last holds a path
+	lastIs bool // its answer
 }
 
 func (t *tokenMatcher) match(uri []byte) bool {
@@ -255,18 +260,27 @@ func (t *tokenMatcher) match(uri []byte) bool {
 		return false
 	}
 	p := Path(uri)
-	if v, ok := t.memo[string(p)]; ok {
-		return v
+	if t.lastOK && string(p) == string(t.last) {
+		return t.lastIs
 	}
-	v := t.re.Match(p)
-	if t.memo == nil {
-		t.memo = map[string]bool{}
+	v, ok := t.memo[string(p)]
+	if !ok {
+		v = t.re.Match(p)
+		if t.memo == nil {
+			t.memo = map[string]bool{}
+		}
+		if len(t.memo) < maxTokenMemo {
+			t.memo[string(p)] = v
+		}
 	}
-	if len(t.memo) < maxTokenMemo {
-		t.memo[string(p)] = v
+	if len(p) <= maxTokenLast {
+		t.last, t.lastOK, t.lastIs = append(t.last[:0], p...), true, v
 	}
 	return v
 }
+
+// maxTokenLast bounds the last path kept: a hostile one is not copied.
+const maxTokenLast = 256
 
 // classOf is a record's request class; token says it is a
 // token-endpoint call.

@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -235,5 +236,57 @@ func TestMicrosRoundsAsMathRound(t *testing.T) {
 				t.Fatalf("micros(%v, %v) = %d, want %d", v, per, got, want(v, per))
 			}
 		}
+	}
+}
+
+// TestTokenMatcherMemo checks the memoised match against the regexp on
+// paths that repeat, alternate, carry queries, pass the memo's bound and
+// are longer than the last path kept.
+func TestTokenMatcherMemo(t *testing.T) {
+	re := regexp.MustCompile(`/(auth|oauth)/token$`)
+	tm := tokenMatcher{re: re}
+	rng := rand.New(rand.NewPCG(3, 4))
+	paths := []string{"/v1/auth/token", "/v1/chat/completions", "/oauth/token?x=/v1/chat", "/v1/auth/token#f", strings.Repeat("/a", 200) + "/auth/token", strings.Repeat("/b", 200)}
+	for i := range maxTokenMemo + 200 {
+		paths = append(paths, fmt.Sprintf("/p%d/auth/token", i), fmt.Sprintf("/p%d", i))
+	}
+	for range 50_000 {
+		u := paths[rng.IntN(6)]
+		if rng.IntN(3) == 0 {
+			u = paths[rng.IntN(len(paths))]
+		}
+		want := re.MatchString(string(Path([]byte(u))))
+		if got := tm.match([]byte(u)); got != want {
+			t.Fatalf("match(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
+
+// BenchmarkTokenMatch matches the paths of a gateway's log: mostly the
+// chat endpoint, runs of token calls among them.
+func BenchmarkTokenMatch(b *testing.B) {
+	tm := tokenMatcher{re: regexp.MustCompile(`/(auth|oauth)/token$`)}
+	rng := rand.New(rand.NewPCG(5, 6))
+	uris := make([][]byte, 4096)
+	for i := range uris {
+		switch rng.IntN(20) {
+		case 0:
+			uris[i] = []byte("/v1/auth/token")
+		case 1:
+			uris[i] = []byte("/v1/embeddings")
+		default:
+			uris[i] = []byte("/v1/chat/completions")
+		}
+	}
+	n := 0
+	for b.Loop() {
+		for _, u := range uris {
+			if tm.match(u) {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		b.Fatal("no token call matched")
 	}
 }
