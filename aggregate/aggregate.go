@@ -84,7 +84,8 @@ type Accumulator struct {
 	// false when no record had one.
 	MinTime, MaxTime int64
 	HasTime          bool
-	Status           map[int]int64
+	// status counts the records by status (Status).
+	status statusCounts
 	// Timeline is the time line, and request_time over time per region
 	// (timeline.go).
 	Timeline Timeline
@@ -128,7 +129,6 @@ func New(opts Options) *Accumulator {
 		opts:    opts,
 		tokens:  tokenMatcher{re: opts.TokenURI},
 		Set:     newSet(opts),
-		Status:  map[int]int64{},
 		MinTime: math.MaxInt64,
 		MaxTime: math.MinInt64,
 	}
@@ -308,7 +308,7 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 	a.Breakdown.add(&v.phases)
 	status, okStatus := r.Int(ingest.FStatus)
 	if okStatus {
-		a.Status[int(status)]++
+		a.status.add(status, 1)
 	}
 	for _, c := range a.active {
 		c.Add(r, v)
@@ -399,9 +399,7 @@ func (a *Accumulator) mergeCounts(o *Accumulator) {
 		a.MinTime = min(a.MinTime, o.MinTime)
 		a.MaxTime = max(a.MaxTime, o.MaxTime)
 	}
-	for k, v := range o.Status {
-		a.Status[k] += v
-	}
+	a.status.merge(&o.status)
 	a.Timeline.merge(&o.Timeline)
 	a.Breakdown.merge(&o.Breakdown)
 	for i := range a.Present {

@@ -43,8 +43,8 @@ func TestAddDimensionsAndMetrics(t *testing.T) {
 	a.Add(rec(t, "time", "2026-11-29T10:01:10Z", "region", "ap-beijing", "status", "429", "app_id", "app-1", "request_time", "0.002"))
 	a.Add(rec(t, "time", "2026-11-29T10:01:20Z", "status", "502", "request_time", "0.300", "upstream_response_time", "0.350"))
 
-	if a.Records != 3 || a.Status[200] != 1 || a.Status[429] != 1 || a.Status[502] != 1 {
-		t.Fatalf("records %d, status %v", a.Records, a.Status)
+	if a.Records != 3 || a.Status()[200] != 1 || a.Status()[429] != 1 || a.Status()[502] != 1 {
+		t.Fatalf("records %d, status %v", a.Records, a.Status())
 	}
 	dims := a.Set.Dims
 	for _, c := range []struct {
@@ -104,7 +104,7 @@ func TestWindowFilterAndMerge(t *testing.T) {
 	if m.MinTime != since || m.MaxTime != until-int64(time.Second) {
 		t.Errorf("window %v – %v", time.Unix(0, m.MinTime).UTC(), time.Unix(0, m.MaxTime).UTC())
 	}
-	if m.Set.All.Metric(RequestTime).Count() != 2 || m.Status[200] != 1 || len(m.Timeline.Buckets()) != 2 {
-		t.Errorf("merged: %d values, status %v, %d minutes", m.Set.All.Metric(RequestTime).Count(), m.Status, len(m.Timeline.Buckets()))
+	if m.Set.All.Metric(RequestTime).Count() != 2 || m.Status()[200] != 1 || len(m.Timeline.Buckets()) != 2 {
+		t.Errorf("merged: %d values, status %v, %d minutes", m.Set.All.Metric(RequestTime).Count(), m.Status(), len(m.Timeline.Buckets()))
 	}
 }

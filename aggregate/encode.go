@@ -3,7 +3,6 @@ package aggregate
 import (
 	"encoding/binary"
 	"math"
-	"sort"
 
 	"loganalyze/sketch"
 )
@@ -21,16 +20,13 @@ func (a *Accumulator) AppendBinary(b []byte) []byte {
 	b = appendBool(b, a.HasTime)
 	b = binary.AppendVarint(b, a.MinTime)
 	b = binary.AppendVarint(b, a.MaxTime)
-	codes := make([]int, 0, len(a.Status))
-	for c := range a.Status {
-		codes = append(codes, c)
-	}
-	sort.Ints(codes)
-	b = binary.AppendUvarint(b, uint64(len(codes)))
-	for _, c := range codes {
+	var codes int
+	a.status.each(func(int, int64) { codes++ })
+	b = binary.AppendUvarint(b, uint64(codes))
+	a.status.each(func(c int, n int64) {
 		b = binary.AppendVarint(b, int64(c))
-		b = binary.AppendUvarint(b, uint64(a.Status[c]))
-	}
+		b = binary.AppendUvarint(b, uint64(n))
+	})
 	b = binary.AppendUvarint(b, uint64(len(a.Present)))
 	for _, n := range a.Present {
 		b = binary.AppendUvarint(b, uint64(n))
@@ -84,7 +80,7 @@ func Decode(opts Options, b []byte) (*Accumulator, error) {
 		if c < math.MinInt32 || c > math.MaxInt32 {
 			d.Fail("status %d", c)
 		}
-		a.Status[int(c)] += k
+		a.status.add(c, k)
 	}
 	if np := d.Uint(); np != uint64(len(a.Present)) && d.Err() == nil {
 		d.Fail("%d fields, this build has %d", np, len(a.Present))

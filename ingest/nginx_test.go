@@ -112,9 +112,10 @@ func TestNginxSampleMatchesJSONL(t *testing.T) {
 				sameQuantiles(t, aggregate.DimNames[dim]+"="+ke.Key, e, ke.Entry)
 			}
 		}
-		for code, n := range jsonAcc.Status {
-			if acc.Status[code] != n {
-				t.Errorf("status %d: %d records, want %d", code, acc.Status[code], n)
+		statuses := acc.Status()
+		for code, n := range jsonAcc.Status() {
+			if statuses[code] != n {
+				t.Errorf("status %d: %d records, want %d", code, statuses[code], n)
 			}
 		}
 	}
