@@ -95,6 +95,8 @@ type Accumulator struct {
 	Breakdown Breakdown
 	// Collectors are the rules' collectors (Options.Collectors), in the
 	// order their constructor returned them; a nil one gathers nothing.
+	// A ComboCollector holds the records of the set's combinations once
+	// the set is expanded (MergeAll, AppendBinary and Set.Expand do it).
 	Collectors []Collector
 	// Hours is the accumulator of each hour (by its Unix second), when
 	// Options.Hourly: the latest MaxHours, their sets finished, their
@@ -145,6 +147,9 @@ func New(opts Options) *Accumulator {
 	for i, c := range a.Collectors {
 		if c != nil && (a.windowOnly == nil || !a.windowOnly[i]) {
 			a.active = append(a.active, c)
+			if cc, ok := c.(ComboCollector); ok {
+				a.Set.OnExpand(cc.AddCombo)
+			}
 		}
 	}
 	return a
@@ -272,7 +277,7 @@ func (a *Accumulator) addWindowOnly(r *ingest.Record, v *Values, from *Accumulat
 	if a.windowOnly == nil {
 		return
 	}
-	v.Combo = a.windowCombo(from, v.Combo)
+	v.Combo, v.Fed = a.windowCombo(from, v.Combo), false
 	for i, only := range a.windowOnly {
 		if only {
 			a.Collectors[i].Add(r, v)
@@ -305,6 +310,7 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 		a.Present[bits.TrailingZeros64(set)]++
 	}
 	v.Combo = a.addToSet(a.Set, r, &v.Bins, &v.Has)
+	v.Fed = v.Combo >= 0
 	a.Breakdown.add(&v.phases)
 	status, okStatus := r.Int(ingest.FStatus)
 	if okStatus {
@@ -414,6 +420,9 @@ func (a *Accumulator) mergeCounts(o *Accumulator) {
 // added to the window leaving them as they are, for their hour files.
 func MergeAll(accs []*Accumulator) *Accumulator {
 	a := accs[0]
+	// The sets' combinations go to their collectors (ComboCollector)
+	// before the collectors are merged on goroutines of their own.
+	expandAll(accs)
 	var hours []*Accumulator
 	var fresh [][]Collector // per hour, collectors to copy its own into
 	if a.Hours != nil {
@@ -464,6 +473,22 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 	wg.Wait()
 	a.finishHours()
 	return a
+}
+
+// expandAll expands the sets of accs and of their hours, each on a
+// goroutine (the workers' sets share nothing but their Admission, which
+// the workers share as they read).
+func expandAll(accs []*Accumulator) {
+	var wg sync.WaitGroup
+	for _, o := range accs {
+		wg.Go(func() {
+			o.Set.Expand()
+			for _, h := range o.Hours {
+				h.Set.Expand()
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // copyCollector returns fresh, a collector new from c's constructor,

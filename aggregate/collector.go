@@ -46,6 +46,22 @@ type Values struct {
 	// or −1 when there is none. A collector whose keys are made of those
 	// fields may keep, per Combo, what it looked up for the first
 	// record, and skip the lookup for the rest.
-	Combo  int
+	Combo int
+	// Fed says the record reaches the accumulator's combination
+	// collectors (ComboCollector) through its combination, when the
+	// accumulator's set is expanded: their Add has nothing to count.
+	Fed    bool
 	phases recordPhases
+}
+
+// ComboCollector is a collector whose state is a function of the
+// records' dimension keys and metric values alone (a projection of the
+// combination, such as model × stream, with the metrics' sketches). It
+// is given each combination of its accumulator's set with its entry when
+// the set is expanded (AddCombo), and counts in Add only the records
+// that are not Fed: those past the set's bound of combinations, and the
+// window's records it sees beside the hours'.
+type ComboCollector interface {
+	Collector
+	AddCombo(keys sketch.ComboKeys, e *sketch.Entry)
 }

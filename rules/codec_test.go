@@ -58,6 +58,9 @@ func TestCollectorsRoundTrip(t *testing.T) {
 	direct := halves(t, m, cfg)
 	stored := halves(t, m, cfg)
 	for _, acc := range stored {
+		// A combination collector has the set's combinations once the
+		// set is expanded, as Accumulator.AppendBinary does first.
+		acc.Set.Expand()
 		fresh := cfg.Collectors(m, 1000, false)()
 		for i, c := range acc.Collectors {
 			if c == nil {

@@ -69,8 +69,12 @@ type modelStreams struct {
 	byCombo aggregate.ComboCache[*modelStream]
 }
 
-// Add adds a record that has a model and a stream setting.
+// Add adds a record that has a model and a stream setting, when its
+// combination does not bring it (AddCombo).
 func (s *modelStreams) Add(r *ingest.Record, v *aggregate.Values) {
+	if v.Fed {
+		return
+	}
 	model := r.Text(ingest.FModel)
 	stream, ok := r.Bool(ingest.FStream)
 	if !ok || model == nil {
@@ -84,6 +88,21 @@ func (s *modelStreams) Add(r *ingest.Record, v *aggregate.Values) {
 	if v.Has[aggregate.RequestTime] {
 		ms.RT.AddBin(v.Bins[aggregate.RequestTime])
 	}
+}
+
+// AddCombo adds the records of a combination of keys that has a model
+// and a stream setting (aggregate.ComboCollector): a model × stream is a
+// projection of the combination, its times the combination's metrics,
+// so one merge counts what Add would have for each of its records.
+func (s *modelStreams) AddCombo(keys sketch.ComboKeys, e *sketch.Entry) {
+	model, stream := keys.Key(aggregate.DimModel), keys.Key(aggregate.DimStream)
+	if model == nil || stream == nil {
+		return
+	}
+	ms := s.model(model, string(stream) == "true")
+	ms.Count += e.Count
+	e.MergeMetric(aggregate.TTFT, ms.TTFT)
+	e.MergeMetric(aggregate.RequestTime, ms.RT)
 }
 
 // model returns the times of a model and stream setting, starting them.

@@ -40,6 +40,37 @@ type combos struct {
 	counts []comboCounts
 	base   int
 	tuple  []byte // the combination being built: (dim, length, key)…
+	// hooks are given each combination as it is expanded (OnExpand).
+	hooks []func(ComboKeys, *Entry)
+}
+
+// ComboKeys are the dimension keys of one combination (OnExpand).
+type ComboKeys struct{ t []byte }
+
+// Key returns dimension dim's key, or nil when the combination has none
+// (a joined dimension's neither: it is not part of a combination).
+func (k ComboKeys) Key(dim int) []byte {
+	t := k.t
+	for len(t) > 0 {
+		d := int(t[0])
+		n, w := binary.Uvarint(t[1:])
+		t = t[1+w:]
+		if d == dim {
+			return t[:n:n]
+		}
+		t = t[n:]
+	}
+	return nil
+}
+
+// OnExpand registers f, which expand calls with each combination's keys
+// and entry before adding the entry to All and the keys' entries: what a
+// caller keeps per projection of a record's keys and its metric values
+// can be taken from the combinations once, not from every record. The
+// keys and the entry are the expansion's: f merges from them (Entry.
+// MergeMetric) and keeps neither.
+func (s *Set) OnExpand(f func(ComboKeys, *Entry)) {
+	s.combos.hooks = append(s.combos.hooks, f)
 }
 
 // comboEntry is one combination: its records, and its values listed
@@ -266,6 +297,12 @@ func (c *comboCounts) fill(s *Sketch) bool {
 	return true
 }
 
+// Expand adds the records gathered per combination of keys to All and
+// the keys' entries, calling the OnExpand functions, as a merge, an
+// encoding or a read of the set does first: for a caller that must have
+// them called before it goes on. The set may be added to again.
+func (s *Set) Expand() { s.expand() }
+
 // expand adds every combination's entry to All and to the entry of each
 // of its keys, and empties the table. A heavy combination's counts
 // become sketches in scratch ones, which every entry then merges.
@@ -299,6 +336,9 @@ func (s *Set) expand() {
 					e.Metrics[m] = scratch[m]
 				}
 			}
+		}
+		for _, f := range c.hooks {
+			f(ComboKeys{[]byte(ce.key)}, e)
 		}
 		s.All.merge(s.m, e)
 		s.keysOf([]byte(ce.key), func(dim int, key []byte) { s.Dims[dim].Entry(key).merge(s.m, e) })

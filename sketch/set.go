@@ -76,6 +76,22 @@ func (e *Entry) flush() {
 	e.few = nil
 }
 
+// MergeMetric adds the values of metric i to dst, which has e's mapping,
+// without making a light entry's sketches.
+func (e *Entry) MergeMetric(i int, dst *Sketch) {
+	if e.Metrics == nil {
+		for _, f := range e.few {
+			if int(f.metric) == i {
+				dst.AddBin(f.bin())
+			}
+		}
+		return
+	}
+	if s := e.Metrics[i]; s != nil {
+		dst.Merge(s)
+	}
+}
+
 // Metric returns metric i's sketch, or nil when it has no value. A light
 // entry read before its set finishes becomes sketches then.
 func (e *Entry) Metric(i int) *Sketch {
