@@ -81,23 +81,48 @@ type pathStats struct {
 	byCombo aggregate.ComboCache[*clientPath]
 }
 
-// Add adds a record that has a client and a region.
+// Add adds a record that has a client and a region: its tcpinfo_rtt,
+// and its count and network time when its combination does not bring
+// them (AddCombo).
 func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 	client, region := r.Text(ingest.FClient), r.Text(ingest.FRegion)
 	if client == nil || region == nil {
+		return
+	}
+	rtt, hasRTT := r.Float(ingest.FTCPInfoRTT)
+	hasRTT = hasRTT && !math.IsNaN(rtt)
+	if v.Fed && !hasRTT {
 		return
 	}
 	cr := s.byCombo.Find(v.Combo, func() *clientPath { return s.path(client, r.Text(ingest.FClientRegion), region) })
 	if cr == nil {
 		return // not kept
 	}
-	cr.Count++
-	if v.Has[aggregate.NetworkTime] {
-		cr.net.AddBin(s.env.m, v.Bins[aggregate.NetworkTime])
+	if !v.Fed {
+		cr.Count++
+		if v.Has[aggregate.NetworkTime] {
+			cr.net.AddBin(s.env.m, v.Bins[aggregate.NetworkTime])
+		}
 	}
-	if x, ok := r.Float(ingest.FTCPInfoRTT); ok && !math.IsNaN(x) {
-		cr.rtt.AddBin(s.env.m, s.env.m.Bin(x/1000))
+	if hasRTT {
+		cr.rtt.AddBin(s.env.m, s.env.m.Bin(rtt/1000))
 	}
+}
+
+// AddCombo adds the count and network times of a combination of keys
+// that has a client and a region (aggregate.ComboCollector): a path is
+// a projection of the combination, network_time one of its metrics.
+func (s *pathStats) AddCombo(keys sketch.ComboKeys, e *sketch.Entry) {
+	client, region := keys.Key(aggregate.DimClient), keys.Key(aggregate.DimRegion)
+	if client == nil || region == nil {
+		return
+	}
+	cr := s.path(client, keys.Key(aggregate.DimClientRegion), region)
+	if cr == nil {
+		return // not kept
+	}
+	cr.Count += e.Count
+	cr.net.AddMetric(s.env.m, e, aggregate.NetworkTime)
 }
 
 // path returns the path of a caller, starting it; nil when it is not

@@ -134,3 +134,81 @@ func TestAddTupleIDs(t *testing.T) {
 		t.Errorf("x holds %d records, want 3", n)
 	}
 }
+
+// TestOnExpand fills a set's combinations, light (listed values) and
+// heavy (counted), and checks what OnExpand gives: each combination's
+// keys, count and metrics, merged into sketches (Entry.MergeMetric) and
+// Lights (Light.AddMetric), against the same values added one by one.
+func TestOnExpand(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSet(m, 2, []string{"a", "b"}, 10)
+	type want struct {
+		n     int64
+		s0    *Sketch
+		l1    Light
+		given bool
+	}
+	wants := map[string]*want{}
+	rng := rand.New(rand.NewPCG(9, 10))
+	sizes := map[string]int{"x": 3, "y": fewMax + 40, "z": 3 * fewMax}
+	for key, n := range sizes {
+		w := &want{s0: New(m)}
+		wants[key] = w
+		for i := range n {
+			v0, v1 := rng.Float64()*1000, rng.Float64()*10
+			if i%9 == 0 {
+				v0 = 0
+			}
+			s.BeginTuple()
+			s.TupleKey(0, []byte(key))
+			if key != "x" {
+				s.TupleKey(1, []byte("b-"+key))
+			}
+			has := []bool{true, i%3 != 0}
+			s.AddTuple([]Bin{m.Bin(v0), m.Bin(v1)}, has)
+			w.n++
+			w.s0.Add(v0)
+			if has[1] {
+				w.l1.AddBin(m, m.Bin(v1))
+			}
+		}
+	}
+	s.OnExpand(func(k ComboKeys, e *Entry) {
+		key := string(k.Key(0))
+		w := wants[key]
+		if w == nil || w.given {
+			t.Fatalf("combination %q given twice or unknown", key)
+		}
+		w.given = true
+		if b := k.Key(1); key == "x" && b != nil || key != "x" && string(b) != "b-"+key {
+			t.Errorf("%s: key b %q", key, b)
+		}
+		if e.Count != w.n {
+			t.Errorf("%s: count %d, want %d", key, e.Count, w.n)
+		}
+		got := New(m)
+		e.MergeMetric(0, got)
+		if !bytes.Equal(got.AppendEncode(nil), w.s0.AppendEncode(nil)) {
+			t.Errorf("%s: metric 0 merged differs from its values' sketch", key)
+		}
+		var l Light
+		l.AddMetric(m, e, 1)
+		a, b := l.MergeInto(m, nil), w.l1.MergeInto(m, nil)
+		if !bytes.Equal(a.AppendEncode(nil), b.AppendEncode(nil)) {
+			t.Errorf("%s: metric 1 added to a Light differs from its values'", key)
+		}
+	})
+	s.Expand()
+	for key, w := range wants {
+		if !w.given {
+			t.Errorf("combination %q not given", key)
+		}
+	}
+	// Expanded, the set is as if no hook had looked.
+	if got := s.Dims[0].Get("z").Count; got != int64(sizes["z"]) {
+		t.Errorf("z: %d records after the hooks, want %d", got, sizes["z"])
+	}
+}

@@ -49,3 +49,23 @@ func (l *Light) MergeInto(m *Mapping, s *Sketch) *Sketch {
 	*l = Light{}
 	return s
 }
+
+// AddMetric adds the values of entry e's metric i, made with mapping m,
+// as AddBin would add each: a light entry's listed values one by one, a
+// sketch by a merge.
+func (l *Light) AddMetric(m *Mapping, e *Entry, i int) {
+	if e.Metrics == nil {
+		for _, f := range e.few {
+			if int(f.metric) == i {
+				l.AddBin(m, f.bin())
+			}
+		}
+		return
+	}
+	if s := e.Metrics[i]; s != nil {
+		if l.s == nil {
+			l.s = New(m)
+		}
+		l.s.Merge(s)
+	}
+}
