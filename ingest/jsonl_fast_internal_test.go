@@ -274,7 +274,7 @@ func TestShapeAgrees(t *testing.T) {
 		}
 	}
 	values := regexp.MustCompile(`:\s*("(?:[^"\\]|\\.)*"|[^,}]+)`)
-	replacements := []string{`"a\"b"`, `"{\"model\":\"n\"}"`, `"{"`, `""`, `"-"`, `1e3`, `-0`, `01`, `1.`, `.5`, `1x`, `true`, `false`, `null`, `nul`, `{"model":"o"}`, `[1,{"a":"}"}]`, `"x`, `-`, `18446744073709551616`}
+	replacements := []string{`"a\"b"`, `"{\"model\":\"n\"}"`, `"{"`, `""`, `"-"`, `1e3`, `-0`, `01`, `1.`, `.5`, `1x`, `true`, `false`, `null`, `nul`, `{"model":"o"}`, `[1,{"a":"}"}]`, `"x`, `-`, `18446744073709551616`, `-5`, `99999999999`, `0.0000001`, `7`}
 	for name, ls := range lines {
 		warm := newJSONParser(s, time.UTC)
 		for i, line := range ls {

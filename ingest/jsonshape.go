@@ -37,6 +37,10 @@ type shapeKey struct {
 	long   bool // lit is over 32 bytes
 	bind   Bindings
 	nested bool // the key heads nested fields: an object under it is walked
+	// num is the field of a key bound to one duration (KindFloat) or
+	// integer (KindInt) field, whose plain decimals the loop sets as
+	// setDecimal does, without its walk of the bindings; nil otherwise.
+	num *fieldInfo
 }
 
 // shapeMaxKeys bounds the keys a shape holds.
@@ -62,6 +66,11 @@ func (k *shapeKey) atBytes(b []byte, pos int) bool {
 // newShapeKey returns the key of lit.
 func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
 	k := shapeKey{lit: lit, bind: bind, nested: nested, long: len(lit) > 32}
+	if len(bind) == 1 {
+		if info := &fields[bind[0].Field]; info.kind == KindFloat || info.kind == KindInt {
+			k.num = info
+		}
+	}
 	var q, mask [32]byte
 	copy(q[:], lit)
 	for i := range min(len(lit), 32) {
@@ -119,7 +128,11 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 				if end, v, ok := scanNumber(line, s.i); ok && (end == len(line) || valueEnd[line[end]]) {
 					tok := line[s.i:end]
 					s.i = end
-					if len(k.bind) > 0 && r.setDecimal(k.bind, tok, v, p.loc) != nil {
+					if k.num != nil {
+						if !setShapedNumber(r, k.bind[0], k.num, v) {
+							return false
+						}
+					} else if len(k.bind) > 0 && r.setDecimal(k.bind, tok, v, p.loc) != nil {
 						return false
 					}
 					continue
@@ -136,6 +149,27 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 	}
 	tail := p.shape.tail
 	return len(line)-s.i == len(tail) && string(line[s.i:]) == string(tail)
+}
+
+// setShapedNumber sets the decimal v into field b.Field, of info, as
+// setDecimal does for one binding of a duration or integer field; false
+// for a request_time it refuses, which the general reader then reports.
+func setShapedNumber(r *Record, b Binding, info *fieldInfo, v float64) bool {
+	if !r.claim(b.Field, b.Prio) {
+		return true
+	}
+	if info.kind == KindInt {
+		if isInt(v) {
+			r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
+		}
+		return true
+	}
+	x, flaw := duration(info, v, b.Unit)
+	if flaw != fine {
+		return b.Field != FRequestTime
+	}
+	r.put(b.Field, b.Prio, x)
+	return true
 }
 
 // learnShape makes line, which the general reader read without an
