@@ -41,6 +41,9 @@ type shapeKey struct {
 	// integer (KindInt) field, whose plain decimals the loop sets as
 	// setDecimal does, without its walk of the bindings; nil otherwise.
 	num *fieldInfo
+	// text: the key is bound to one text field, whose strings the loop
+	// sets as setString does.
+	text bool
 }
 
 // shapeMaxKeys bounds the keys a shape holds.
@@ -67,8 +70,11 @@ func (k *shapeKey) atBytes(b []byte, pos int) bool {
 func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
 	k := shapeKey{lit: lit, bind: bind, nested: nested, long: len(lit) > 32}
 	if len(bind) == 1 {
-		if info := &fields[bind[0].Field]; info.kind == KindFloat || info.kind == KindInt {
+		switch info := &fields[bind[0].Field]; info.kind {
+		case KindFloat, KindInt:
 			k.num = info
+		case KindText, KindRequest:
+			k.text = true
 		}
 	}
 	var q, mask [32]byte
@@ -107,7 +113,11 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 			}
 			val := line[start:end]
 			s.i = end + 1
-			if len(k.bind) > 0 {
+			if k.text && !isAbsent(val) {
+				if b := k.bind[0]; r.claim(b.Field, b.Prio) {
+					r.putText(b.Field, b.Prio, val)
+				}
+			} else if len(k.bind) > 0 {
 				if p.setString(r, k.bind, val) != nil {
 					return false
 				}
