@@ -47,6 +47,10 @@ type row struct {
 	lines, size int64
 	la, them    time.Duration // medians
 	rss         int64         // loganalyze's largest peak RSS over its runs
+	// ratios are the runs' paired ratios, each of the other tool's run
+	// over the loganalyze run just before it: the two of a pair see the
+	// machine in the same state, which moves by the hour.
+	ratios []float64
 }
 
 func run() error {
@@ -136,6 +140,7 @@ func measure(in input, dir, bin string, threads, runs int) (row, error) {
 			return row{}, err
 		}
 		thems = append(thems, d)
+		r.ratios = append(r.ratios, d.Seconds()/las[len(las)-1].Seconds())
 	}
 	fmt.Fprintf(os.Stderr, "%s: loganalyze %v, %s %v\n", in.name, las, r.other, thems)
 	r.la, r.them = median(las), median(thems)
@@ -197,6 +202,21 @@ func printTable(rows []row, runs, threads int) {
 			r.name, thousands(r.lines), float64(r.size)/1e9, r.other,
 			r.them.Seconds(), r.la.Seconds(), r.them.Seconds()/r.la.Seconds(), rss)
 	}
+	fmt.Println()
+	fmt.Println("paired speed ratios (each run of the other tool over the loganalyze run before it):")
+	for _, r := range rows {
+		s := slices.Clone(r.ratios)
+		slices.Sort(s)
+		fmt.Printf("- %s: %.2f–%.2f×, median %.2f×\n", r.name, s[0], s[len(s)-1], medianFloat(s))
+	}
+}
+
+// medianFloat is the median of sorted values.
+func medianFloat(s []float64) float64 {
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func thousands(n int64) string {
