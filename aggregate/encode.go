@@ -20,9 +20,7 @@ func (a *Accumulator) AppendBinary(b []byte) []byte {
 	b = appendBool(b, a.HasTime)
 	b = binary.AppendVarint(b, a.MinTime)
 	b = binary.AppendVarint(b, a.MaxTime)
-	var codes int
-	a.status.each(func(int, int64) { codes++ })
-	b = binary.AppendUvarint(b, uint64(codes))
+	b = binary.AppendUvarint(b, uint64(a.status.len()))
 	a.status.each(func(c int, n int64) {
 		b = binary.AppendVarint(b, int64(c))
 		b = binary.AppendUvarint(b, uint64(n))

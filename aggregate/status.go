@@ -1,6 +1,9 @@
 package aggregate
 
-import "sort"
+import (
+	"maps"
+	"slices"
+)
 
 // statusCounts counts records by status: the codes below 1000, which
 // are every code nginx writes, in an array (an increment per record
@@ -31,19 +34,12 @@ func (s *statusCounts) merge(o *statusCounts) {
 }
 
 // each calls f with each status that has records and its count, the
-// codes in increasing order.
+// codes in increasing order: the others' below 0, the array's, the
+// others' from 1000.
 func (s *statusCounts) each(f func(code int, n int64)) {
-	var neg, big []int
-	for c := range s.other {
-		if c < 0 {
-			neg = append(neg, c)
-		} else {
-			big = append(big, c)
-		}
-	}
-	sort.Ints(neg)
-	sort.Ints(big)
-	for _, c := range neg {
+	others := slices.Sorted(maps.Keys(s.other))
+	neg, _ := slices.BinarySearch(others, 0)
+	for _, c := range others[:neg] {
 		f(c, s.other[c])
 	}
 	for c, n := range s.low {
@@ -51,9 +47,20 @@ func (s *statusCounts) each(f func(code int, n int64)) {
 			f(c, n)
 		}
 	}
-	for _, c := range big {
+	for _, c := range others[neg:] {
 		f(c, s.other[c])
 	}
+}
+
+// len returns how many statuses have records.
+func (s *statusCounts) len() int {
+	n := len(s.other)
+	for _, k := range s.low {
+		if k != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // Status returns the records' counts by status code.

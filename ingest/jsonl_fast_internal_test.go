@@ -110,16 +110,19 @@ func checkWarm(t *testing.T, s *Schema, prev, line []byte) {
 	}
 }
 
+// jsonSamples are the JSON-lines logs of the project's fixtures.
+var jsonSamples = []string{
+	filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample.jsonl"),
+	filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample-cls.json"),
+	filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"),
+}
+
 // TestWarmKeysAgree parses each line of the sample logs after the line
 // before it, and after variants of it that keep the keys but change what
 // follows them, against a parser that has seen nothing.
 func TestWarmKeysAgree(t *testing.T) {
 	s, _ := NewSchema(nil)
-	for _, name := range []string{
-		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample.jsonl"),
-		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample-cls.json"),
-		filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"),
-	} {
+	for _, name := range jsonSamples {
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
@@ -245,11 +248,7 @@ func TestLiteralValues(t *testing.T) {
 func TestShapeAgrees(t *testing.T) {
 	s, _ := NewSchema(nil)
 	lines := map[string][][]byte{}
-	for _, name := range []string{
-		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample.jsonl"),
-		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample-cls.json"),
-		filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"),
-	} {
+	for _, name := range jsonSamples {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)

@@ -189,61 +189,75 @@ func setShapedNumber(r *Record, b Binding, info *fieldInfo, v float64) bool {
 func (p *jsonParser) learnShape(line []byte) {
 	sh := &p.shape
 	sh.keys, sh.tail, sh.lits = sh.keys[:0], nil, sh.lits[:0]
+	var spans [shapeMaxKeys + 1][2]int // of each key, its lit: from, to
+	n, ok := p.scanShape(line, &spans)
+	if !ok {
+		sh.keys = sh.keys[:0]
+		return
+	}
+	for _, sp := range spans[:n] {
+		sh.lits = append(sh.lits, line[sp[0]:sp[1]]...)
+	}
+	from := spans[n][0] // the end of the last value
+	sh.lits = append(sh.lits, line[from:]...)
+	at := 0
+	for i := range sh.keys {
+		k := &sh.keys[i]
+		l := spans[i][1] - spans[i][0]
+		*k = newShapeKey(sh.lits[at:at+l:at+l], k.bind, k.nested)
+		at += l
+	}
+	sh.tail = sh.lits[at:]
+}
+
+// scanShape reads the keys of line into p.shape.keys (their bindings)
+// and the span of each key's lit into spans; spans[n][0], after the n
+// keys, is the end of the last value. It returns false for a line with
+// no shape learnShape keeps.
+func (p *jsonParser) scanShape(line []byte, spans *[shapeMaxKeys + 1][2]int) (int, bool) {
+	sh := &p.shape
 	s := scanner{b: line}
 	s.ws()
 	if s.i >= len(line) || line[s.i] != '{' {
-		return
+		return 0, false
 	}
 	s.i++
-	type span struct{ from, to int }
-	var spans [shapeMaxKeys]span
-	from, n := 0, 0
-	for ; ; n++ {
+	from := 0
+	for n := 0; n < shapeMaxKeys; n++ {
 		s.ws()
-		if n == shapeMaxKeys || s.i >= len(line) || line[s.i] != '"' {
-			sh.keys = sh.keys[:0]
-			return
+		if s.i >= len(line) || line[s.i] != '"' {
+			return 0, false
 		}
 		start := s.i + 1
 		end := quoteOrEscape(line, start)
 		if end >= len(line) || line[end] == '\\' {
-			sh.keys = sh.keys[:0]
-			return
+			return 0, false
 		}
 		key := line[start:end]
 		s.i = end + 1
 		s.ws()
 		if s.i >= len(line) || line[s.i] != ':' {
-			sh.keys = sh.keys[:0]
-			return
+			return 0, false
 		}
 		s.i++
 		s.ws()
 		if s.i >= len(line) {
-			sh.keys = sh.keys[:0]
-			return
+			return 0, false
 		}
-		spans[n] = span{from, s.i}
+		spans[n] = [2]int{from, s.i}
 		k := shapeKey{bind: p.schema.Lookup(key), nested: p.schema.IsPrefix(key)}
 		switch line[s.i] {
 		case '"':
-			if k.nested && s.i+1 < len(line) && line[s.i+1] == '{' {
-				sh.keys = sh.keys[:0]
-				return
-			}
-			if skipString(&s) != nil {
-				sh.keys = sh.keys[:0]
-				return
+			if k.nested && s.i+1 < len(line) && line[s.i+1] == '{' || skipString(&s) != nil {
+				return 0, false
 			}
 		case '{':
 			if k.nested || s.skip() != nil {
-				sh.keys = sh.keys[:0]
-				return
+				return 0, false
 			}
 		case '[':
 			if s.skip() != nil {
-				sh.keys = sh.keys[:0]
-				return
+				return 0, false
 			}
 		default:
 			for s.i < len(line) && !valueEnd[line[s.i]] {
@@ -253,29 +267,18 @@ func (p *jsonParser) learnShape(line []byte) {
 		sh.keys = append(sh.keys, k)
 		from = s.i
 		s.ws()
-		if s.i < len(line) && line[s.i] == ',' {
+		switch {
+		case s.i < len(line) && line[s.i] == ',':
 			s.i++
-			continue
+		case s.i < len(line) && line[s.i] == '}':
+			// The line was read whole: what follows '}' is space.
+			spans[n+1][0] = from
+			return n + 1, true
+		default:
+			return 0, false
 		}
-		if s.i < len(line) && line[s.i] == '}' {
-			break
-		}
-		sh.keys = sh.keys[:0]
-		return
 	}
-	// The line was read whole: what follows '}' is space.
-	for _, sp := range spans[:n+1] {
-		sh.lits = append(sh.lits, line[sp.from:sp.to]...)
-	}
-	sh.lits = append(sh.lits, line[from:]...)
-	at := 0
-	for i := range sh.keys {
-		k := &sh.keys[i]
-		l := spans[i].to - spans[i].from
-		*k = newShapeKey(sh.lits[at:at+l:at+l], k.bind, k.nested)
-		at += l
-	}
-	sh.tail = sh.lits[at:]
+	return 0, false
 }
 
 // skipString passes over the string at s.i, escapes and all.

@@ -222,7 +222,8 @@ func Build(in BuildInput) *Report {
 		r.Latency = append(r.Latency, metricLatency(acc.Set, m))
 		r.Histograms = append(r.Histograms, histogram(aggregate.MetricNames[m], acc.Set.All.Metric(m)))
 	}
-	for code, n := range acc.Status() {
+	statuses := acc.Status()
+	for code, n := range statuses {
 		r.Status = append(r.Status, StatusCount{code, n})
 	}
 	sort.Slice(r.Status, func(i, j int) bool { return r.Status[i].Status < r.Status[j].Status })
@@ -237,7 +238,7 @@ func Build(in BuildInput) *Report {
 	r.regionSeries(acc)
 	r.Breakdown = acc.Breakdown.Means()
 	if r.NoData == nil {
-		r.Triage = triage(r.Breakdown, acc.Set, acc.Status())
+		r.Triage = triage(r.Breakdown, acc.Set, statuses)
 	}
 	for _, ref := range in.References {
 		r.Comparisons = append(r.Comparisons, ref.compare(acc.Set))

@@ -50,15 +50,12 @@ type ComboKeys struct{ t []byte }
 // Key returns dimension dim's key, or nil when the combination has none
 // (a joined dimension's neither: it is not part of a combination).
 func (k ComboKeys) Key(dim int) []byte {
-	t := k.t
-	for len(t) > 0 {
-		d := int(t[0])
-		n, w := binary.Uvarint(t[1:])
-		t = t[1+w:]
+	for t := k.t; len(t) > 0; {
+		d, key, rest := nextKey(t)
 		if d == dim {
-			return t[:n:n]
+			return key
 		}
-		t = t[n:]
+		t = rest
 	}
 	return nil
 }
@@ -348,10 +345,16 @@ func (s *Set) expand() {
 // eachKey calls f with each dimension key of a combination.
 func eachKey(t []byte, f func(dim int, key []byte)) {
 	for len(t) > 0 {
-		dim := int(t[0])
-		n, k := binary.Uvarint(t[1:])
-		t = t[1+k:]
-		f(dim, t[:n])
-		t = t[n:]
+		dim, key, rest := nextKey(t)
+		f(dim, key)
+		t = rest
 	}
+}
+
+// nextKey decodes the first (dim, length, key) of a combination and
+// returns the rest.
+func nextKey(t []byte) (dim int, key, rest []byte) {
+	n, k := binary.Uvarint(t[1:])
+	key = t[1+k:]
+	return int(t[0]), key[:n:n], key[n:]
 }

@@ -55,14 +55,10 @@ func (l *Light) MergeInto(m *Mapping, s *Sketch) *Sketch {
 // sketch by a merge.
 func (l *Light) AddMetric(m *Mapping, e *Entry, i int) {
 	if e.Metrics == nil {
-		for _, f := range e.few {
-			if int(f.metric) == i {
-				l.AddBin(m, f.bin())
-			}
+		for b := range e.listed(i) {
+			l.AddBin(m, b)
 		}
-		return
-	}
-	if s := e.Metrics[i]; s != nil {
+	} else if s := e.Metrics[i]; s != nil {
 		if l.s == nil {
 			l.s = New(m)
 		}

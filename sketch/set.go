@@ -1,6 +1,7 @@
 package sketch
 
 import (
+	"iter"
 	"sort"
 )
 
@@ -80,15 +81,22 @@ func (e *Entry) flush() {
 // without making a light entry's sketches.
 func (e *Entry) MergeMetric(i int, dst *Sketch) {
 	if e.Metrics == nil {
+		for b := range e.listed(i) {
+			dst.AddBin(b)
+		}
+	} else if s := e.Metrics[i]; s != nil {
+		dst.Merge(s)
+	}
+}
+
+// listed yields the bins of metric i a light entry lists.
+func (e *Entry) listed(i int) iter.Seq[Bin] {
+	return func(yield func(Bin) bool) {
 		for _, f := range e.few {
-			if int(f.metric) == i {
-				dst.AddBin(f.bin())
+			if int(f.metric) == i && !yield(f.bin()) {
+				return
 			}
 		}
-		return
-	}
-	if s := e.Metrics[i]; s != nil {
-		dst.Merge(s)
 	}
 }
 
