@@ -150,6 +150,9 @@ func New(opts Options) *Accumulator {
 			if cc, ok := c.(ComboCollector); ok {
 				a.Set.OnExpand(cc.AddCombo)
 			}
+			if _, ok := c.(RTTCollector); ok {
+				a.Set.ComboOnly(ComboRTT + 1 - NumMetrics)
+			}
 		}
 	}
 	return a
@@ -327,6 +330,17 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 		a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion), v.Combo)
 	}
 	a.addWindowOnly(r, v, a)
+	a.addComboRTT(r)
+}
+
+// addComboRTT adds a record's tcpinfo_rtt to the combination add gave
+// it (ComboRTT), when the set keeps that metric. It is add's last call,
+// so that the calls before it keep their places in the profile the
+// command is built with.
+func (a *Accumulator) addComboRTT(r *ingest.Record) {
+	if x, ok := r.Float(ingest.FTCPInfoRTT); ok && !math.IsNaN(x) {
+		a.Set.AddComboOnly(ComboRTT, a.opts.Mapping.Bin(x/1000))
+	}
 }
 
 // timePerOutputToken is a record's ms per output token after the

@@ -65,3 +65,17 @@ type ComboCollector interface {
 	Collector
 	AddCombo(keys sketch.ComboKeys, e *sketch.Entry)
 }
+
+// ComboRTT is tcpinfo_rtt (ms) as a metric of the set's combinations
+// alone (sketch.Set.ComboOnly), after the set's metrics: no dimension
+// reports it, but a collector of it per projection of the keys takes it
+// from the combinations (RTTCollector).
+const ComboRTT = NumMetrics
+
+// RTTCollector is a ComboCollector that also takes the combinations'
+// tcpinfo_rtt: the entry AddCombo is given holds it as metric ComboRTT,
+// so that Add has nothing to count for a Fed record.
+type RTTCollector interface {
+	ComboCollector
+	TakesComboRTT()
+}

@@ -81,37 +81,39 @@ type pathStats struct {
 	byCombo aggregate.ComboCache[*clientPath]
 }
 
-// Add adds a record that has a client and a region: its tcpinfo_rtt,
-// and its count and network time when its combination does not bring
-// them (AddCombo).
+// Add adds a record that has a client and a region, when its
+// combination does not bring it (AddCombo): its count, network time and
+// tcpinfo_rtt.
 func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
+	if v.Fed {
+		return
+	}
 	client, region := r.Text(ingest.FClient), r.Text(ingest.FRegion)
 	if client == nil || region == nil {
 		return
 	}
 	rtt, hasRTT := r.Float(ingest.FTCPInfoRTT)
-	hasRTT = hasRTT && !math.IsNaN(rtt)
-	if v.Fed && !hasRTT {
-		return
-	}
 	cr := s.byCombo.Find(v.Combo, func() *clientPath { return s.path(client, r.Text(ingest.FClientRegion), region) })
 	if cr == nil {
 		return // not kept
 	}
-	if !v.Fed {
-		cr.Count++
-		if v.Has[aggregate.NetworkTime] {
-			cr.net.AddBin(s.env.m, v.Bins[aggregate.NetworkTime])
-		}
+	cr.Count++
+	if v.Has[aggregate.NetworkTime] {
+		cr.net.AddBin(s.env.m, v.Bins[aggregate.NetworkTime])
 	}
-	if hasRTT {
+	if hasRTT && !math.IsNaN(rtt) {
 		cr.rtt.AddBin(s.env.m, s.env.m.Bin(rtt/1000))
 	}
 }
 
-// AddCombo adds the count and network times of a combination of keys
-// that has a client and a region (aggregate.ComboCollector): a path is
-// a projection of the combination, network_time one of its metrics.
+// TakesComboRTT says AddCombo takes tcpinfo_rtt from the combinations
+// (aggregate.RTTCollector).
+func (*pathStats) TakesComboRTT() {}
+
+// AddCombo adds the count, network times and tcpinfo_rtt of a
+// combination of keys that has a client and a region
+// (aggregate.RTTCollector): a path is a projection of the combination,
+// network_time one of its metrics, tcpinfo_rtt one of its own.
 func (s *pathStats) AddCombo(keys sketch.ComboKeys, e *sketch.Entry) {
 	client, region := keys.Key(aggregate.DimClient), keys.Key(aggregate.DimRegion)
 	if client == nil || region == nil {
@@ -123,6 +125,7 @@ func (s *pathStats) AddCombo(keys sketch.ComboKeys, e *sketch.Entry) {
 	}
 	cr.Count += e.Count
 	cr.net.AddMetric(s.env.m, e, aggregate.NetworkTime)
+	cr.rtt.AddMetric(s.env.m, e, aggregate.ComboRTT)
 }
 
 // path returns the path of a caller, starting it; nil when it is not

@@ -40,6 +40,9 @@ type combos struct {
 	counts []comboCounts
 	base   int
 	tuple  []byte // the combination being built: (dim, length, key)…
+	// last is the index of the entry the latest AddTuple added to, −1
+	// when it added to no entry (AddComboOnly).
+	last int32
 	// hooks are given each combination as it is expanded (OnExpand).
 	hooks []func(ComboKeys, *Entry)
 }
@@ -68,6 +71,29 @@ func (k ComboKeys) Key(dim int) []byte {
 // MergeMetric) and keeps neither.
 func (s *Set) OnExpand(f func(ComboKeys, *Entry)) {
 	s.combos.hooks = append(s.combos.hooks, f)
+}
+
+// ComboOnly gives the set's combinations n metrics of their own after
+// the set's, numbered from its metric count on: a combination lists and
+// counts their values (AddComboOnly) as it does its metrics', and its
+// entry holds them when it is given to the OnExpand functions, but they
+// reach neither All nor a key's entry. What a caller keeps per
+// projection of the keys, of a value that no dimension reports, is so
+// taken from the combinations too. Called before the first record; a
+// smaller n than before changes nothing.
+func (s *Set) ComboOnly(n int) { s.private = max(s.private, n) }
+
+// AddComboOnly adds bin b to combination-only metric i (numbered from
+// the set's metric count, ComboOnly) of the combination the latest
+// AddTuple added to; nothing when that record went to no combination
+// (AddTuple gave −1) or the set has no such metric.
+func (s *Set) AddComboOnly(i int, b Bin) {
+	c := &s.combos
+	if uint(c.last) >= uint(len(c.entries)) || uint(i-s.metrics) >= uint(s.private) {
+		return
+	}
+	e := &c.entries[c.last]
+	e.few = append(e.few, fewValue{v: b.v, index: int32(b.index), metric: uint8(i), zero: b.zero})
 }
 
 // comboEntry is one combination: its records, and its values listed
@@ -99,7 +125,7 @@ type comboCounts struct {
 var binCountMax uint16 = math.MaxUint16
 
 // BeginTuple starts the combination of one record's dimension keys.
-func (s *Set) BeginTuple() { s.combos.tuple = s.combos.tuple[:0] }
+func (s *Set) BeginTuple() { s.combos.tuple, s.combos.last = s.combos.tuple[:0], -1 }
 
 // TupleKey adds dimension dim's key to the combination being built.
 func (s *Set) TupleKey(dim int, key []byte) {
@@ -180,17 +206,18 @@ func (s *Set) AddTuple(bins []Bin, has []bool) int {
 	if e.counts >= 0 {
 		limit = heavyMax
 	}
-	if len(e.few)+len(bins) > limit {
+	if len(e.few)+len(bins)+s.private > limit { // room for AddComboOnly's too
 		s.countFew(e)
 	}
 	if e.few == nil {
-		e.few = make([]fewValue, 0, len(bins))
+		e.few = make([]fewValue, 0, len(bins)+s.private)
 	}
 	for m, b := range bins {
 		if has[m] {
 			e.few = append(e.few, fewValue{v: b.v, index: int32(b.index), metric: uint8(m), zero: b.zero})
 		}
 	}
+	c.last = i // after the calls, which keep their places in the command's profile
 	return c.base + int(i)
 }
 
@@ -215,11 +242,11 @@ func (s *Set) countFew(e *comboEntry) {
 	c := &s.combos
 	if e.counts < 0 {
 		e.counts = int32(len(c.counts))
-		for range s.metrics {
+		for range s.metrics + s.private {
 			c.counts = append(c.counts, comboCounts{min: math.Inf(1), max: math.Inf(-1)})
 		}
 	}
-	cs := c.counts[e.counts : int(e.counts)+s.metrics]
+	cs := c.counts[e.counts : int(e.counts)+s.metrics+s.private]
 	for _, f := range e.few {
 		cs[f.metric].add(f.bin())
 	}
@@ -315,12 +342,15 @@ func (s *Set) expand() {
 	}
 	entries, counts := c.entries, c.counts
 	c.base += len(entries)
-	c.table, c.entries, c.counts = nil, nil, nil
-	scratch := make([]*Sketch, s.metrics)
+	c.table, c.entries, c.counts, c.last = nil, nil, nil, -1
+	n := s.metrics + s.private
+	scratch := make([]*Sketch, n)
 	for i := range scratch {
 		scratch[i] = New(s.m)
 	}
-	e, metrics := s.newEntry(), make([]*Sketch, s.metrics)
+	// e is the set's own metrics' shape (merge adds no others) with
+	// the combination-only metrics' values as well.
+	e, metrics := s.newEntry(), make([]*Sketch, n)
 	for i := range entries {
 		ce := &entries[i]
 		e.Count, e.few, e.Metrics = ce.count, ce.few, nil
@@ -328,7 +358,7 @@ func (s *Set) expand() {
 			e.few = nil
 			e.Metrics = metrics
 			clear(metrics)
-			for m := range s.metrics {
+			for m := range n {
 				if counts[int(ce.counts)+m].fill(scratch[m]) {
 					e.Metrics[m] = scratch[m]
 				}

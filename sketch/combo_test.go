@@ -212,3 +212,55 @@ func TestOnExpand(t *testing.T) {
 		t.Errorf("z: %d records after the hooks, want %d", got, sizes["z"])
 	}
 }
+
+// TestComboOnly gives a set a combination-only metric: a light and two
+// heavy combinations must hand its values to the OnExpand functions,
+// each value once, and no entry of the set may hold any of them (All's
+// and the keys' sketches are those of a set without it).
+func TestComboOnly(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, without := NewSet(m, 1, []string{"a"}, 10), NewSet(m, 1, []string{"a"}, 10)
+	with.ComboOnly(1)
+	rng := rand.New(rand.NewPCG(3, 4))
+	sizes := map[string]int{"x": 3, "y": fewMax + 40, "z": 4 * heavyMax * 5}
+	own := map[string]*Sketch{}
+	for _, key := range []string{"x", "y", "z"} {
+		own[key] = New(m)
+		for i := range sizes[key] {
+			v, extra := rng.Float64()*1000, rng.Float64()*50
+			for _, s := range []*Set{with, without} {
+				s.BeginTuple()
+				s.TupleKey(0, []byte(key))
+				s.AddTuple([]Bin{m.Bin(v)}, []bool{true})
+			}
+			if i%4 != 0 { // not every record has it
+				with.AddComboOnly(1, m.Bin(extra))
+				own[key].Add(extra)
+			}
+		}
+	}
+	// Out of range, or after a record that went to no combination: nothing.
+	with.AddComboOnly(2, m.Bin(1))
+	with.AddComboOnly(0, m.Bin(1))
+	given := map[string]bool{}
+	with.OnExpand(func(k ComboKeys, e *Entry) {
+		key := string(k.Key(0))
+		given[key] = true
+		got := New(m)
+		e.MergeMetric(1, got)
+		if !bytes.Equal(got.AppendEncode(nil), own[key].AppendEncode(nil)) {
+			t.Errorf("%s: the combination-only metric differs from its values' sketch (%v values, want %v)", key, got.Count(), own[key].Count())
+		}
+	})
+	with.Finish()
+	without.Finish()
+	if len(given) != len(sizes) {
+		t.Errorf("%d combinations given, want %d", len(given), len(sizes))
+	}
+	if a, b := with.AppendEncode(nil), without.AppendEncode(nil); !bytes.Equal(a, b) {
+		t.Errorf("a set with a combination-only metric encodes differently (%d bytes, %d without)", len(a), len(b))
+	}
+}

@@ -72,7 +72,9 @@ func (e *Entry) flush() {
 	m := e.shape.m
 	e.Metrics = make([]*Sketch, e.shape.metrics)
 	for _, f := range e.few {
-		e.Add(m, int(f.metric), f.bin())
+		if int(f.metric) < e.shape.metrics { // not a combination's own (ComboOnly)
+			e.Add(m, int(f.metric), f.bin())
+		}
 	}
 	e.few = nil
 }
@@ -114,11 +116,14 @@ func (e *Entry) Metric(i int) *Sketch {
 
 func (e *Entry) merge(m *Mapping, o *Entry) {
 	e.Count += o.Count
+	own := e.shape.metrics // o may hold combination-only ones past them
 	for _, f := range o.few {
-		e.Add(m, int(f.metric), f.bin())
+		if int(f.metric) < own {
+			e.Add(m, int(f.metric), f.bin())
+		}
 	}
 	for i, s := range o.Metrics {
-		if s == nil {
+		if s == nil || i >= own {
 			continue
 		}
 		e.flush()
@@ -349,6 +354,7 @@ func (d *Dim) merge(o *Dim) {
 type Set struct {
 	m       *Mapping
 	metrics int
+	private int // the combinations' own metrics after them (ComboOnly)
 	top     int
 	shape   entryShape
 	combos  combos
