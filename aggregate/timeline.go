@@ -103,15 +103,18 @@ func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt
 			tl.widen(w)
 		}
 	}
-	start := floorDiv(sec, tl.Width) * tl.Width
+	// A record in the bucket of the one before it (the log's order)
+	// needs no division by the width to find it.
 	b := tl.last
-	if b == nil || b.Start != start {
+	if b == nil || sec < b.Start || sec-b.Start >= tl.Width {
+		start := floorDiv(sec, tl.Width) * tl.Width
 		if b = tl.buckets[start]; b == nil {
 			b = &TimeBucket{Start: start}
 			tl.buckets[start] = b
 		}
 		tl.last = b
 	}
+	start := b.Start
 	b.Requests++
 	switch {
 	case status == 429:

@@ -301,3 +301,24 @@ func TestTimelineRegionCache(t *testing.T) {
 		t.Error("the span did not widen the buckets")
 	}
 }
+
+// BenchmarkTimelineAdd adds records in time order, 50 a second over 20
+// regions, as a busy gateway's log holds them.
+func BenchmarkTimelineAdd(b *testing.B) {
+	m, _ := sketch.NewMapping(0.01)
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 1 << 14
+	bins := make([]sketch.Bin, n)
+	regions := make([][]byte, 20)
+	for i := range regions {
+		regions[i] = []byte("region-" + strconv.Itoa(i))
+	}
+	for i := range bins {
+		bins[i] = m.Bin(math.Exp(rng.NormFloat64()) * 300)
+	}
+	tl := &Timeline{}
+	for i := 0; b.Loop(); i++ {
+		k := i % len(regions)
+		tl.add(m, tlBase+int64(i)*int64(20*time.Millisecond), 200, true, bins[i&(n-1)], regions[k], k)
+	}
+}
