@@ -97,7 +97,17 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 	keys := p.shape.keys
 	for i := range keys {
 		k := &keys[i]
-		if !k.at(line, s.i) {
+		// at's test, written out: at is past the inliner's budget, and
+		// a call per key cost more than the test.
+		if at := s.i; !k.long && at+32 <= len(line) {
+			q := line[at : at+32 : at+32]
+			if (binary.LittleEndian.Uint64(q)^k.w[0])&k.m[0]|
+				(binary.LittleEndian.Uint64(q[8:])^k.w[1])&k.m[1]|
+				(binary.LittleEndian.Uint64(q[16:])^k.w[2])&k.m[2]|
+				(binary.LittleEndian.Uint64(q[24:])^k.w[3])&k.m[3] != 0 {
+				return false
+			}
+		} else if !k.atBytes(line, at) {
 			return false
 		}
 		s.i += len(k.lit)
