@@ -149,8 +149,21 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 					tok := line[s.i:end]
 					s.i = end
 					if k.num != nil {
-						if !setShapedNumber(r, k.bind[0], k.num, v) {
-							return false
+						// As setDecimal does for one binding of a
+						// duration or integer field, in the loop (a call
+						// per number cost more than the setting); a
+						// request_time it refuses is left to the general
+						// reader, which reports it.
+						if b := k.bind[0]; r.claim(b.Field, b.Prio) {
+							if k.num.kind == KindInt {
+								if isInt(v) {
+									r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
+								}
+							} else if x, flaw := duration(k.num, v, b.Unit); flaw == fine {
+								r.put(b.Field, b.Prio, x)
+							} else if b.Field == FRequestTime {
+								return false
+							}
 						}
 					} else if len(k.bind) > 0 && r.setDecimal(k.bind, tok, v, p.loc) != nil {
 						return false
@@ -169,27 +182,6 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 	}
 	tail := p.shape.tail
 	return len(line)-s.i == len(tail) && string(line[s.i:]) == string(tail)
-}
-
-// setShapedNumber sets the decimal v into field b.Field, of info, as
-// setDecimal does for one binding of a duration or integer field; false
-// for a request_time it refuses, which the general reader then reports.
-func setShapedNumber(r *Record, b Binding, info *fieldInfo, v float64) bool {
-	if !r.claim(b.Field, b.Prio) {
-		return true
-	}
-	if info.kind == KindInt {
-		if isInt(v) {
-			r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
-		}
-		return true
-	}
-	x, flaw := duration(info, v, b.Unit)
-	if flaw != fine {
-		return b.Field != FRequestTime
-	}
-	r.put(b.Field, b.Prio, x)
-	return true
 }
 
 // learnShape makes line, which the general reader read without an
