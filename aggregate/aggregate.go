@@ -89,8 +89,13 @@ type Accumulator struct {
 	// Timeline is the time line, and request_time over time per region
 	// (timeline.go).
 	Timeline Timeline
-	// Present counts the records that carried each canonical field.
-	Present [ingest.NumFields]int64
+	// present counts the records that carried each canonical field
+	// (Present) but those of the latest run of records with the same
+	// fields: presentRun records of presentMask's fields, added when a
+	// record of other fields comes or present is read.
+	present     [ingest.NumFields]int64
+	presentMask uint64
+	presentRun  int64
 	// Breakdown is where each request class's time goes (breakdown.go).
 	Breakdown Breakdown
 	// Collectors are the rules' collectors (Options.Collectors), in the
@@ -309,8 +314,8 @@ func (a *Accumulator) windowCombo(from *Accumulator, combo int) int {
 // for an hour's accumulator, to the hour.
 func (a *Accumulator) add(r *ingest.Record, v *Values) {
 	a.Records++
-	for set := r.Fields(); set != 0; set &= set - 1 {
-		a.Present[bits.TrailingZeros64(set)]++
+	if a.presentRun++; r.Fields() != a.presentMask {
+		a.startPresent(r.Fields()) // a log's lines mostly carry the same fields
 	}
 	v.Combo = a.addToSet(a.Set, r, &v.Bins, &v.Has)
 	v.Fed = v.Combo >= 0
@@ -341,6 +346,31 @@ func (a *Accumulator) addComboRTT(r *ingest.Record) {
 	if x, ok := r.Float(ingest.FTCPInfoRTT); ok && !math.IsNaN(x) {
 		a.Set.AddComboOnly(ComboRTT, a.opts.Mapping.Bin(x/1000))
 	}
+}
+
+// Present returns how many records carried each canonical field.
+func (a *Accumulator) Present() *[ingest.NumFields]int64 {
+	a.flushPresent()
+	return &a.present
+}
+
+// startPresent counts the run of records before the latest one, which
+// starts a run of fields f.
+func (a *Accumulator) startPresent(f uint64) {
+	a.presentRun--
+	a.flushPresent()
+	a.presentMask, a.presentRun = f, 1
+}
+
+// flushPresent adds the current run of records to present.
+func (a *Accumulator) flushPresent() {
+	if a.presentRun == 0 {
+		return
+	}
+	for set := a.presentMask; set != 0; set &= set - 1 {
+		a.present[bits.TrailingZeros64(set)] += a.presentRun
+	}
+	a.presentRun = 0
 }
 
 // timePerOutputToken is a record's ms per output token after the
@@ -422,8 +452,10 @@ func (a *Accumulator) mergeCounts(o *Accumulator) {
 	a.status.merge(&o.status)
 	a.Timeline.merge(&o.Timeline)
 	a.Breakdown.merge(&o.Breakdown)
-	for i := range a.Present {
-		a.Present[i] += o.Present[i]
+	a.flushPresent()
+	o.flushPresent()
+	for i := range a.present {
+		a.present[i] += o.present[i]
 	}
 }
 

@@ -82,8 +82,8 @@ func TestAddDimensionsAndMetrics(t *testing.T) {
 	if a.Timeline.Width != 60 || len(minutes) != 2 || minutes[1].Requests != 2 || minutes[1].N429 != 1 || minutes[1].N5xx != 1 {
 		t.Errorf("time line: %d s, %+v", a.Timeline.Width, minutes)
 	}
-	if a.Present[ingest.FRequestTime] != 3 || a.Present[ingest.FModel] != 1 {
-		t.Errorf("present: rt %d model %d", a.Present[ingest.FRequestTime], a.Present[ingest.FModel])
+	if a.Present()[ingest.FRequestTime] != 3 || a.Present()[ingest.FModel] != 1 {
+		t.Errorf("present: rt %d model %d", a.Present()[ingest.FRequestTime], a.Present()[ingest.FModel])
 	}
 }
 

@@ -25,8 +25,8 @@ func (a *Accumulator) AppendBinary(b []byte) []byte {
 		b = binary.AppendVarint(b, int64(c))
 		b = binary.AppendUvarint(b, uint64(n))
 	})
-	b = binary.AppendUvarint(b, uint64(len(a.Present)))
-	for _, n := range a.Present {
+	b = binary.AppendUvarint(b, uint64(len(a.present)))
+	for _, n := range a.Present() {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
 	b = a.Timeline.appendBinary(b)
@@ -80,11 +80,11 @@ func Decode(opts Options, b []byte) (*Accumulator, error) {
 		}
 		a.status.add(c, k)
 	}
-	if np := d.Uint(); np != uint64(len(a.Present)) && d.Err() == nil {
-		d.Fail("%d fields, this build has %d", np, len(a.Present))
+	if np := d.Uint(); np != uint64(len(a.present)) && d.Err() == nil {
+		d.Fail("%d fields, this build has %d", np, len(a.present))
 	}
-	for i := range a.Present {
-		a.Present[i] = d.Count()
+	for i := range a.present {
+		a.present[i] = d.Count()
 	}
 	a.Timeline.decode(d)
 	a.Breakdown.decode(d)

@@ -195,8 +195,8 @@ func TestSampleParquetAndArrow(t *testing.T) {
 				t.Errorf("format %s, want %s", f, tc.format)
 			}
 			for _, f := range tc.fields {
-				if got.Present[f] != ref.Present[f] || got.Present[f] == 0 {
-					t.Errorf("%s present in %d records, want %d", f, got.Present[f], ref.Present[f])
+				if got.Present()[f] != ref.Present()[f] || got.Present()[f] == 0 {
+					t.Errorf("%s present in %d records, want %d", f, got.Present()[f], ref.Present()[f])
 				}
 			}
 			if got.MinTime != ref.MinTime || got.MaxTime != ref.MaxTime {

@@ -18,7 +18,7 @@ type FieldCount struct {
 func fieldCoverage(acc *aggregate.Accumulator) []FieldCount {
 	var out []FieldCount
 	for f := ingest.Field(0); f < ingest.NumFields; f++ {
-		if n := acc.Present[f]; n > 0 && f != ingest.FRequest {
+		if n := acc.Present()[f]; n > 0 && f != ingest.FRequest {
 			out = append(out, FieldCount{Field: f.String(), Count: n})
 		}
 	}

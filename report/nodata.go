@@ -146,7 +146,7 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 // noData returns why no record in the window carries request_time, or
 // nil when some record does.
 func noData(acc *aggregate.Accumulator, in *ingest.Result) *NoData {
-	if acc.Present[ingest.FRequestTime] > 0 {
+	if acc.Present()[ingest.FRequestTime] > 0 {
 		return nil
 	}
 	n := &NoData{Records: acc.Records, Outside: acc.Skipped, Carried: carried(acc), Seen: seenNames(in.Files)}

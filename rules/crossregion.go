@@ -46,7 +46,7 @@ func (*crossRegionRule) needs(acc *aggregate.Accumulator) string { return crossR
 
 func (r *crossRegionRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
 	ps := col.(*pathStats)
-	if acc.Present[ingest.FClientRegion] == 0 {
+	if acc.Present()[ingest.FClientRegion] == 0 {
 		return inferredCrossRegion(ps, r), ps.paths.partly("paths")
 	}
 	return crossRegion(acc, ps, r), ps.paths.partly("paths")
@@ -168,16 +168,16 @@ func crossRegionNeeds(acc *aggregate.Accumulator) string {
 	if why := absent(acc, ingest.FRegion); why != "" {
 		return why
 	}
-	if acc.Present[ingest.FClientRegion] > 0 {
+	if acc.Present()[ingest.FClientRegion] > 0 {
 		return ""
 	}
 	// Inferred from the network time: needs the caller and a measure of
 	// the path.
-	if acc.Present[ingest.FClient] == 0 {
+	if acc.Present()[ingest.FClient] == 0 {
 		return missing("client_region", "client")
 	}
-	hasNet := acc.Present[ingest.FRequestTime] > 0 && acc.Present[ingest.FUpstreamResponseTime] > 0
-	if !hasNet && acc.Present[ingest.FTCPInfoRTT] == 0 {
+	hasNet := acc.Present()[ingest.FRequestTime] > 0 && acc.Present()[ingest.FUpstreamResponseTime] > 0
+	if !hasNet && acc.Present()[ingest.FTCPInfoRTT] == 0 {
 		return "fields client_region, upstream_response_time (for network_time) and tcpinfo_rtt are absent from every record"
 	}
 	return ""

@@ -40,7 +40,7 @@ func keepaliveNeeds(acc *aggregate.Accumulator) string {
 	if why := absent(acc, ingest.FClient); why != "" {
 		return why
 	}
-	if acc.Present[ingest.FConnectionRequests] == 0 && acc.Present[ingest.FSSLHandshakeTime] == 0 {
+	if acc.Present()[ingest.FConnectionRequests] == 0 && acc.Present()[ingest.FSSLHandshakeTime] == 0 {
 		return missing("connection_requests", "ssl_handshake_time")
 	}
 	return ""

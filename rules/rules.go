@@ -99,7 +99,7 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 func absent(acc *aggregate.Accumulator, fields ...ingest.Field) string {
 	var names []string
 	for _, f := range fields {
-		if acc.Present[f] == 0 {
+		if acc.Present()[f] == 0 {
 			names = append(names, f.String())
 		}
 	}
