@@ -194,7 +194,7 @@ func windowOnly(window []Collector, hours func() []Collector) []bool {
 // dimension keys the record has, which the set expands into the whole
 // input's entry and each key's. The window's set and the per-hour sets are
 // filled by this one function, so their keys agree.
-func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetrics]sketch.Bin, has *[NumMetrics]bool) int {
+func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, v *Values) int {
 	set.BeginTuple()
 	if k := r.Text(ingest.FRegion); k != nil {
 		set.TupleKey(DimRegion, k)
@@ -220,9 +220,9 @@ func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, bins *[NumMetr
 		set.TupleKey(DimStream, boolKey(s))
 	}
 	if u := r.Text(ingest.FURI); u != nil {
-		set.TupleKey(DimURI, Path(u))
+		set.TupleKey(DimURI, v.uriPath) // Path(u), found once by Add
 	}
-	return set.AddTuple(bins[:], has[:])
+	return set.AddTuple(v.Bins[:], v.Has[:])
 }
 
 // Add adds one record.
@@ -244,7 +244,7 @@ func (a *Accumulator) Add(r *ingest.Record) {
 	rt, okRT := r.Float(ingest.FRequestTime)
 	v.RequestTime, v.HasRequestTime = rt, okRT
 	if u := r.Text(ingest.FURI); u != nil {
-		v.TokenCall = a.tokens.match(u)
+		v.uriPath, v.TokenCall = a.tokens.match(u)
 	}
 	urt, okURT := r.Float(ingest.FUpstreamResponseTime)
 	if okRT {
@@ -317,7 +317,7 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 	if a.presentRun++; r.Fields() != a.presentMask {
 		a.startPresent(r.Fields()) // a log's lines mostly carry the same fields
 	}
-	v.Combo = a.addToSet(a.Set, r, &v.Bins, &v.Has)
+	v.Combo = a.addToSet(a.Set, r, v)
 	v.Fed = v.Combo >= 0
 	a.Breakdown.add(&v.phases)
 	status, okStatus := r.Int(ingest.FStatus)

@@ -255,13 +255,15 @@ type tokenMatcher struct {
 	lastIs bool // its answer
 }
 
-func (t *tokenMatcher) match(uri []byte) bool {
-	if t.re == nil {
-		return false
-	}
+// match returns a uri's path (Path), which the accumulator keys the set
+// by too, and whether it is a token-endpoint call.
+func (t *tokenMatcher) match(uri []byte) ([]byte, bool) {
 	p := Path(uri)
+	if t.re == nil {
+		return p, false
+	}
 	if t.lastOK && string(p) == string(t.last) {
-		return t.lastIs
+		return p, t.lastIs
 	}
 	v, ok := t.memo[string(p)]
 	if !ok {
@@ -276,7 +278,7 @@ func (t *tokenMatcher) match(uri []byte) bool {
 	if len(p) <= maxTokenLast {
 		t.last, t.lastOK, t.lastIs = append(t.last[:0], p...), true, v
 	}
-	return v
+	return p, v
 }
 
 // maxTokenLast bounds the last path kept: a hostile one is not copied.

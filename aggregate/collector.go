@@ -50,8 +50,9 @@ type Values struct {
 	// Fed says the record reaches the accumulator's combination
 	// collectors (ComboCollector) through its combination, when the
 	// accumulator's set is expanded: their Add has nothing to count.
-	Fed    bool
-	phases recordPhases
+	Fed     bool
+	uriPath []byte // the uri without its query (Path), when it has a uri
+	phases  recordPhases
 }
 
 // ComboCollector is a collector whose state is a function of the
