@@ -146,7 +146,7 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 			// A plain decimal, or null, as literal reads them.
 			if c := line[s.i]; c == '-' || c-'0' <= 9 {
 				if end, v, ok := scanNumber(line, s.i); ok && (end == len(line) || valueEnd[line[end]]) {
-					tok := line[s.i:end]
+					start := s.i
 					s.i = end
 					if k.num != nil {
 						// As setDecimal does for one binding of a
@@ -165,7 +165,7 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 								return false
 							}
 						}
-					} else if len(k.bind) > 0 && r.setDecimal(k.bind, tok, v, p.loc) != nil {
+					} else if len(k.bind) > 0 && r.setDecimal(k.bind, line[start:end], v, p.loc) != nil {
 						return false
 					}
 					continue
