@@ -26,6 +26,12 @@ const (
 type putter struct {
 	bind Bindings
 	kind uint8
+	// Of a numeric column: its field; and of a duration, seconds per
+	// unit the column is read in and the factor to the field's unit,
+	// as duration computes them (setNumber).
+	field      Field
+	integer    bool // putInt or putIntList
+	inS, scale float64
 }
 
 // newPutters returns the putters of columns with bindings binds.
@@ -39,6 +45,18 @@ func newPutters(binds []Bindings) []putter {
 	out := make([]putter, len(binds))
 	for i, bs := range binds {
 		out[i] = putter{bind: bs, kind: putKind(bs, &writers)}
+		if p := &out[i]; p.numeric() {
+			b := bs[0]
+			info := &fields[b.Field]
+			unit := b.Unit
+			if unit == UnitNone {
+				unit = info.unit
+			}
+			p.field, p.integer, p.inS, p.scale = b.Field, p.kind == putInt || p.kind == putIntList, seconds[unit], 1
+			if info.kind == KindFloat && unit != info.unit {
+				p.scale = seconds[unit] / seconds[info.unit]
+			}
+		}
 	}
 	return out
 }
@@ -130,6 +148,30 @@ func (p *putter) numeric() bool { return p.kind >= putFloat && p.kind <= putIntL
 // setNumber sets the number v, read from val by scanNumber, as set does;
 // val is a list of that one number for the list kinds.
 func (p *putter) setNumber(r *Record, v float64, val []byte, loc *time.Location) error {
+	if p.setPlain(r, v) {
+		return nil
+	}
+	return p.setNumberText(r, v, val, loc)
+}
+
+// setPlain sets the number v of a numeric column as setNumberText does,
+// when it needs neither the value's text nor a check duration fails:
+// small enough to be inlined where the parsers read a number, which
+// most of a log's numbers take.
+func (p *putter) setPlain(r *Record, v float64) bool {
+	if p.integer {
+		if !isInt(v) {
+			return true // not an integer: nothing to set
+		}
+	} else if v < 0 || v*p.inS > MaxDurationS { // duration's checks a scanned number may fail
+		return false
+	}
+	r.SetFloat(p.field, v*p.scale+0) // +0 turns -0 into 0; an integer's scale is 1
+	return true
+}
+
+// setNumberText is setNumber for every number.
+func (p *putter) setNumberText(r *Record, v float64, val []byte, loc *time.Location) error {
 	b := &p.bind[0]
 	if p.kind == putFloatList {
 		if v < 0 {
