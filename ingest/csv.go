@@ -18,6 +18,7 @@ type csvParser struct {
 	loc     *time.Location
 	binds   []Bindings // by column
 	puts    []putter   // by column
+	cols    []*putter  // by column, nil for one nothing binds
 	vals    [][]byte   // the current row's fields, reused
 	scratch []byte     // unescaped quoted fields of the current row
 	clock   clocks
@@ -41,6 +42,13 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 		p.binds = append(p.binds, c.schema.Lookup(bytes.TrimSpace(name)))
 	}
 	p.puts = newPutters(p.binds)
+	for i := range p.puts {
+		var put *putter
+		if len(p.binds[i]) > 0 {
+			put = &p.puts[i]
+		}
+		p.cols = append(p.cols, put)
+	}
 	p.vals = make([][]byte, 0, len(p.binds))
 	p.scratch = nil
 	return p
@@ -56,8 +64,8 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 	n := 0
 	for i := 0; ; i++ {
 		var put *putter
-		if n < len(p.puts) && setErr == nil && len(p.binds[n]) > 0 {
-			put = &p.puts[n]
+		if n < len(p.cols) && setErr == nil {
+			put = p.cols[n]
 		}
 		j := -1
 		if put != nil && put.numeric() {
