@@ -1,6 +1,9 @@
 package ingest
 
-import "time"
+import (
+	"encoding/binary"
+	"time"
+)
 
 // clocks are the time readers of one text parser, each remembering the
 // day (and zone) of the last time it read.
@@ -31,10 +34,64 @@ type isoClock struct {
 	hourNS int64 // its start in loc
 	hourOK bool
 	loc    *time.Location
+	// The last time read to its second: its first 19 bytes (as three
+	// words, the last two overlapping), the bytes of its zone, the
+	// location it was read in, and its time less its fraction. A log's
+	// lines come many a second: the next is most often the same but
+	// for its fraction.
+	secText  [3]uint64
+	secZone  [6]byte
+	secZoneN int
+	secLoc   *time.Location
+	secNS    int64
+	secOK    bool
 }
 
 func (c *isoClock) parse(b []byte, loc *time.Location) (int64, bool) {
-	if len(b) < 19 || b[7] != '-' || b[10] != 'T' && b[10] != ' ' || b[13] != ':' || b[16] != ':' {
+	if len(b) < 19 {
+		return 0, false
+	}
+	zone, nsec, ok := isoFraction(b[19:])
+	if !ok {
+		return 0, false
+	}
+	w := [3]uint64{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[11:])}
+	if c.secOK && w == c.secText && loc == c.secLoc && string(zone) == string(c.secZone[:c.secZoneN]) {
+		return c.secNS + int64(nsec), true
+	}
+	ns, ok := c.second(b, zone, loc)
+	if !ok {
+		return 0, false
+	}
+	if len(zone) <= len(c.secZone) {
+		c.secText, c.secZoneN, c.secLoc, c.secNS, c.secOK = w, copy(c.secZone[:], zone), loc, ns, true
+	}
+	return ns + int64(nsec), true
+}
+
+// isoFraction reads the fraction of a second after "2026-11-29T10:00:01"
+// (a point and one to nine digits), when there is one: it returns the
+// rest (the zone) and the fraction in ns; ok false for a point without
+// a digit, or more than nine.
+func isoFraction(rest []byte) (zone []byte, nsec int, ok bool) {
+	if len(rest) == 0 || rest[0] != '.' {
+		return rest, 0, true
+	}
+	i, scale := 1, 100000000
+	for ; i < len(rest) && i <= 9 && rest[i]-'0' <= 9; i++ {
+		nsec += int(rest[i]-'0') * scale
+		scale /= 10
+	}
+	if i == 1 || i < len(rest) && rest[i]-'0' <= 9 {
+		return nil, 0, false // no digit, or more than nine
+	}
+	return rest[i:], nsec, true
+}
+
+// second reads the time of b to its second, with its zone (the bytes
+// after its fraction): parse's time less the fraction.
+func (c *isoClock) second(b, zone []byte, loc *time.Location) (int64, bool) {
+	if b[7] != '-' || b[10] != 'T' && b[10] != ' ' || b[13] != ':' || b[16] != ':' {
 		return 0, false
 	}
 	hour, ok1 := two(b[11], b[12])
@@ -48,19 +105,6 @@ func (c *isoClock) parse(b []byte, loc *time.Location) (int64, bool) {
 			return 0, false
 		}
 	}
-	zone := b[19:]
-	nsec := 0
-	if len(zone) > 0 && zone[0] == '.' {
-		i, scale := 1, 100000000
-		for ; i < len(zone) && i <= 9 && zone[i]-'0' <= 9; i++ {
-			nsec += int(zone[i]-'0') * scale
-			scale /= 10
-		}
-		if i == 1 || i < len(zone) && zone[i]-'0' <= 9 {
-			return 0, false // no digit, or more than nine
-		}
-		zone = zone[i:]
-	}
 	offset, local, ok := isoZone(zone)
 	if !ok {
 		return 0, false
@@ -70,11 +114,11 @@ func (c *isoClock) parse(b []byte, loc *time.Location) (int64, bool) {
 		if !ok {
 			return 0, false
 		}
-		return base + int64(min*60+sec)*1e9 + int64(nsec), true
+		return base + int64(min*60+sec)*1e9, true
 	}
 	// As civil computes it, overflow included.
 	secs := c.days*86400 + int64(hour*3600+min*60+sec) - int64(offset)
-	return secs*1e9 + int64(nsec), true
+	return secs * 1e9, true
 }
 
 // isoZone reads "", "Z", "+08:00" or "+0800"; local: there is no zone.

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -73,5 +74,45 @@ func TestClocksRefuse(t *testing.T) {
 			want, wok := parseTime([]byte(s), UnitNone, time.UTC)
 			t.Errorf("%q: clock read %d; parseTime %d, %v", s, ns, want, wok)
 		}
+	}
+}
+
+// One clock reads, in a random order, times that share their second but
+// not their fraction, zone or location, among forms it refuses: each
+// must be read as parseTime reads it (or refused), whatever the time
+// before it left in the clock's cache of the last second.
+func TestClockSecondCache(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	locs := []*time.Location{time.UTC, time.FixedZone("+08", 8*3600), ny, nil}
+	var texts []string
+	for _, second := range []string{"2026-11-29 10:00:00", "2026-11-29T10:00:00", "2026-11-29 10:00:01", "2026-03-08 02:30:00", "2026-11-01 01:30:00"} {
+		for _, frac := range []string{"", ".5", ".123", ".123456789", ".1234567891", ".", ",5"} {
+			for _, zone := range []string{"", "Z", "+08:00", "-0700", "+08", "+0860", " +0800", "+08:00:00"} {
+				texts = append(texts, second+frac+zone)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	var c clocks
+	read, refused := 0, 0
+	for range 200_000 {
+		b := []byte(texts[rng.IntN(len(texts))])
+		loc := locs[rng.IntN(len(locs))]
+		got, ok := c.read(b, loc)
+		want, wok := parseTime(b, UnitNone, loc)
+		if !ok {
+			refused++
+			continue
+		}
+		read++
+		if !wok || got != want {
+			t.Fatalf("%s in %v: clock %d, parseTime %d (%v)", b, loc, got, want, wok)
+		}
+	}
+	if read < 50_000 || refused < 50_000 {
+		t.Fatalf("%d read, %d refused: the mix is not what the test needs", read, refused)
 	}
 }
