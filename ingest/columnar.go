@@ -89,6 +89,27 @@ func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Locati
 	return nil
 }
 
+// setPlainNumber sets a numeric column's value v into its one duration
+// or integer field b (of info) as setNumber does; false for a duration
+// it refuses, which setNumber then reports or leaves unset as it does.
+func (r *Record) setPlainNumber(b Binding, info *fieldInfo, v float64) bool {
+	if !r.claim(b.Field, b.Prio) {
+		return true
+	}
+	if info.kind == KindInt {
+		if isInt(v) {
+			r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
+		}
+		return true
+	}
+	x, flaw := duration(info, v, b.Unit)
+	if flaw != fine {
+		return false
+	}
+	r.put(b.Field, b.Prio, x)
+	return true
+}
+
 // setInstant reads a timestamp column value, v units of per nanoseconds:
 // straight into the time field; any other field bound to the column gets
 // it as epoch seconds.
@@ -256,7 +277,17 @@ func (b *cellBatch) set(r *Record, j int, loc *time.Location) error {
 		var err error
 		switch sp.kind {
 		case vkBool:
-			err = r.setBool(sp.bs, x != 0, loc)
+			if sp.flag {
+				if b := sp.bs[0]; r.claim(b.Field, b.Prio) {
+					v := 0.0 // as Set reads "false" and "true"
+					if x != 0 {
+						v = 1
+					}
+					r.put(b.Field, b.Prio, v)
+				}
+			} else {
+				err = r.setBool(sp.bs, x != 0, loc)
+			}
 		case vkInstant:
 			err = r.setInstant(sp.bs, int64(x), sp.nsPer, &b.cb, loc)
 		case vkBytes:
@@ -269,7 +300,9 @@ func (b *cellBatch) set(r *Record, j int, loc *time.Location) error {
 			}
 			err = r.setText(sp, t, loc)
 		default:
-			err = r.setNumber(sp.bs, math.Float64frombits(x), &b.cb, loc)
+			if v := math.Float64frombits(x); sp.num == nil || !r.setPlainNumber(sp.bs[0], sp.num, v) {
+				err = r.setNumber(sp.bs, v, &b.cb, loc)
+			}
 		}
 		if err != nil {
 			return err

@@ -37,6 +37,11 @@ type pqSpec struct {
 	nsPer  int64 // vkInstant: nanoseconds per stored unit
 	maxDef byte
 	text   bool // every field bs names is a text field
+	// num is the field of a column bound to one duration or integer
+	// field, flag set for one bound to one boolean field: their values
+	// are set without Record.setNumber's and Set's walks (cellBatch.set).
+	num  *fieldInfo
+	flag bool
 }
 
 // readParquet decodes a Parquet file: only the columns the schema binds,
@@ -123,6 +128,7 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 			continue
 		}
 		sp := pqSpec{name: name, chunk: leaf.ColumnIndex, bs: bs, maxDef: byte(leaf.MaxDefinitionLevel), text: textOnly(bs)}
+		sp.num, sp.flag = plainField(bs)
 		typ := leaf.Node.Type()
 		switch typ.Kind() {
 		case parquet.Boolean:
@@ -146,6 +152,21 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		specs = append(specs, sp)
 	}
 	return specs
+}
+
+// plainField returns the field of bs when it binds one duration or
+// integer field, and whether it binds one boolean field.
+func plainField(bs Bindings) (num *fieldInfo, flag bool) {
+	if len(bs) != 1 {
+		return nil, false
+	}
+	switch info := &fields[bs[0].Field]; info.kind {
+	case KindFloat, KindInt:
+		return info, false
+	case KindBool:
+		return nil, true
+	}
+	return nil, false
 }
 
 // textOnly reports whether every field bs names takes its text as is.
