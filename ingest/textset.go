@@ -163,7 +163,7 @@ func (p *putter) setPlain(r *Record, v float64) bool {
 		if !isInt(v) {
 			return true // not an integer: nothing to set
 		}
-	} else if v < 0 || v*p.inS > MaxDurationS { // duration's checks a scanned number may fail
+	} else if !(v >= 0 && v*p.inS <= MaxDurationS) { // duration's checks (NaN fails them too)
 		return false
 	}
 	r.SetFloat(p.field, v*p.scale+0) // +0 turns -0 into 0; an integer's scale is 1
