@@ -44,6 +44,9 @@ type shapeKey struct {
 	// text: the key is bound to one text field, whose strings the loop
 	// sets as setString does.
 	text bool
+	// flag: the key is bound to one boolean field, whose true and false
+	// the loop sets as Set reads them.
+	flag bool
 }
 
 // shapeMaxKeys bounds the keys a shape holds.
@@ -75,6 +78,8 @@ func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
 			k.num = info
 		case KindText, KindRequest:
 			k.text = true
+		case KindBool:
+			k.flag = true
 		}
 	}
 	var q, mask [32]byte
@@ -174,6 +179,16 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 				(s.i+4 == len(line) || valueEnd[line[s.i+4]]) {
 				s.i += 4
 				continue
+			} else if n := boolLiteral(line, s.i); n > 0 && k.flag {
+				if b := k.bind[0]; r.claim(b.Field, b.Prio) {
+					v := 0.0 // as Set reads "false"
+					if n == len("true") {
+						v = 1
+					}
+					r.put(b.Field, b.Prio, v)
+				}
+				s.i += n
+				continue
 			}
 			if p.literal(&s, r, k.bind) != nil {
 				return false
@@ -182,6 +197,24 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 	}
 	tail := p.shape.tail
 	return len(line)-s.i == len(tail) && string(line[s.i:]) == string(tail)
+}
+
+// boolLiteral returns the length of the true or false at line[i], ended
+// as a value ends; 0 when there is none.
+func boolLiteral(line []byte, i int) int {
+	n := 0
+	switch {
+	case i+4 <= len(line) && string(line[i:i+4]) == "true":
+		n = 4
+	case i+5 <= len(line) && string(line[i:i+5]) == "false":
+		n = 5
+	default:
+		return 0
+	}
+	if i+n < len(line) && !valueEnd[line[i+n]] {
+		return 0
+	}
+	return n
 }
 
 // learnShape makes line, which the general reader read without an
