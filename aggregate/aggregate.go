@@ -217,7 +217,7 @@ func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, v *Values) int
 		set.TupleKey(DimClientRegion, cr) // and the route: newSet's Join
 	}
 	if s, ok := r.Bool(ingest.FStream); ok {
-		set.TupleKey(DimStream, boolKey(s))
+		set.TupleKey(DimStream, StreamKey(s))
 	}
 	if u := r.Text(ingest.FURI); u != nil {
 		set.TupleKey(DimURI, v.uriPath) // Path(u), found once by Add
@@ -343,9 +343,16 @@ func (a *Accumulator) add(r *ingest.Record, v *Values) {
 // so that the calls before it keep their places in the profile the
 // command is built with.
 func (a *Accumulator) addComboRTT(r *ingest.Record) {
-	if x, ok := r.Float(ingest.FTCPInfoRTT); ok && !math.IsNaN(x) {
-		a.Set.AddComboOnly(ComboRTT, a.opts.Mapping.Bin(x/1000))
+	if x, ok := RTTMs(r); ok {
+		a.Set.AddComboOnly(ComboRTT, a.opts.Mapping.Bin(x))
 	}
+}
+
+// RTTMs is a record's tcpinfo_rtt (µs) in ms, its value of metric
+// ComboRTT; false when it has none.
+func RTTMs(r *ingest.Record) (float64, bool) {
+	x, ok := r.Float(ingest.FTCPInfoRTT)
+	return x / 1000, ok && !math.IsNaN(x)
 }
 
 // Present returns how many records carried each canonical field.
@@ -404,8 +411,9 @@ var (
 	falseKey = []byte("false")
 )
 
-func boolKey(b bool) []byte {
-	if b {
+// StreamKey is the stream dimension's key of a stream setting.
+func StreamKey(stream bool) []byte {
+	if stream {
 		return trueKey
 	}
 	return falseKey

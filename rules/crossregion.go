@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
@@ -92,7 +91,6 @@ func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 	if client == nil || region == nil {
 		return
 	}
-	rtt, hasRTT := r.Float(ingest.FTCPInfoRTT)
 	cr := s.byCombo.Find(v.Combo, func() *clientPath { return s.path(client, r.Text(ingest.FClientRegion), region) })
 	if cr == nil {
 		return // not kept
@@ -101,8 +99,8 @@ func (s *pathStats) Add(r *ingest.Record, v *aggregate.Values) {
 	if v.Has[aggregate.NetworkTime] {
 		cr.net.AddBin(s.env.m, v.Bins[aggregate.NetworkTime])
 	}
-	if hasRTT && !math.IsNaN(rtt) {
-		cr.rtt.AddBin(s.env.m, s.env.m.Bin(rtt/1000))
+	if x, ok := aggregate.RTTMs(r); ok {
+		cr.rtt.AddBin(s.env.m, s.env.m.Bin(x))
 	}
 }
 

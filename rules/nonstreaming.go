@@ -99,7 +99,7 @@ func (s *modelStreams) AddCombo(keys sketch.ComboKeys, e *sketch.Entry) {
 	if model == nil || stream == nil {
 		return
 	}
-	ms := s.model(model, string(stream) == "true")
+	ms := s.model(model, string(stream) == string(aggregate.StreamKey(true)))
 	ms.Count += e.Count
 	e.MergeMetric(aggregate.TTFT, ms.TTFT)
 	e.MergeMetric(aggregate.RequestTime, ms.RT)

@@ -115,8 +115,6 @@ func pairs(cd, d int) bool {
 	return true
 }
 
-var streamKeys = map[bool][]byte{true: []byte("true"), false: []byte("false")}
-
 // dimKeys sets the record's key in each dimension, as the accumulator
 // keys its sketches.
 func (c *regressionPairs) dimKeys(r *ingest.Record) {
@@ -140,7 +138,7 @@ func (c *regressionPairs) dimKeys(r *ingest.Record) {
 	}
 	c.has[aggregate.DimStream] = false
 	if s, ok := r.Bool(ingest.FStream); ok {
-		c.keys[aggregate.DimStream] = streamKeys[s]
+		c.keys[aggregate.DimStream] = aggregate.StreamKey(s)
 		c.has[aggregate.DimStream] = true
 	}
 	var uri []byte
