@@ -52,18 +52,8 @@ type shapeKey struct {
 // shapeMaxKeys bounds the keys a shape holds.
 const shapeMaxKeys = 256
 
-// at reports whether b holds the key's lit at pos.
-func (k *shapeKey) at(b []byte, pos int) bool {
-	if k.long || pos+32 > len(b) {
-		return k.atBytes(b, pos)
-	}
-	q := b[pos : pos+32 : pos+32]
-	return (binary.LittleEndian.Uint64(q)^k.w[0])&k.m[0]|
-		(binary.LittleEndian.Uint64(q[8:])^k.w[1])&k.m[1]|
-		(binary.LittleEndian.Uint64(q[16:])^k.w[2])&k.m[2]|
-		(binary.LittleEndian.Uint64(q[24:])^k.w[3])&k.m[3] == 0
-}
-
+// atBytes reports whether b holds the key's lit at pos, byte by byte:
+// for a long lit or the line's end (parseShaped compares words).
 func (k *shapeKey) atBytes(b []byte, pos int) bool {
 	n := len(k.lit)
 	return pos+n <= len(b) && string(b[pos:pos+n]) == string(k.lit)
@@ -102,8 +92,8 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 	keys := p.shape.keys
 	for i := range keys {
 		k := &keys[i]
-		// at's test, written out: at is past the inliner's budget, and
-		// a call per key cost more than the test.
+		// The lit's four words under their masks, in the loop: a call
+		// per key (past the inliner's budget) cost more than the test.
 		if at := s.i; !k.long && at+32 <= len(line) {
 			q := line[at : at+32 : at+32]
 			if (binary.LittleEndian.Uint64(q)^k.w[0])&k.m[0]|
@@ -154,11 +144,11 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 					start := s.i
 					s.i = end
 					if k.num != nil {
-						// As setDecimal does for one binding of a
-						// duration or integer field, in the loop (a call
-						// per number cost more than the setting); a
-						// request_time it refuses is left to the general
-						// reader, which reports it.
+						// Record.setPlainNumber's steps, in the loop (a
+						// call per number cost more than the setting): as
+						// setDecimal for one binding of a duration or
+						// integer field; a request_time it refuses is left
+						// to the general reader, which reports it.
 						if b := k.bind[0]; r.claim(b.Field, b.Prio) {
 							if k.num.kind == KindInt {
 								if isInt(v) {
