@@ -49,6 +49,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 	}
 	if fs.format == Nginx {
 		fs.cfg.nginx = p.textFormat(head)
+		if fs.cfg.nginx == nil && !looksText(head) {
+			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip or zstd, and not text")
+		}
 	}
 	if src, seen := describeText(fs.format, &fs.cfg, head); src != "" || seen != nil {
 		if fs.source == "" {
@@ -138,4 +141,20 @@ func headerNames(header []byte, f Format) []string {
 		}
 	}
 	return names
+}
+
+// looksText reports whether head, a file's first bytes, may be a text
+// log: no NUL byte, and few control bytes (not a tab or a line's end).
+// Bytes past ASCII are left alone: a log may be in GBK as well as UTF-8.
+func looksText(head []byte) bool {
+	control := 0
+	for _, c := range head {
+		switch {
+		case c == 0:
+			return false
+		case c < ' ' && c != '\t' && c != '\n' && c != '\r', c == 0x7f:
+			control++
+		}
+	}
+	return control*32 <= len(head)
 }
