@@ -459,6 +459,11 @@ func copyFloats[T int32 | int64 | float32 | float64](cells []uint64, w int, ix [
 // column feeds text fields only, as Set would, else through Set.
 func (r *Record) setText(sp *pqSpec, s []byte, loc *time.Location) error {
 	if !sp.text {
+		// A number in a text column ("0.018", an upstream time as
+		// nginx writes one) reads as Set reads it, without its walk.
+		if end, v, ok := scanNumber(s, 0); ok && end == len(s) {
+			return r.setDecimal(sp.bs, s, v, loc)
+		}
 		return r.Set(sp.bs, s, loc)
 	}
 	if isAbsent(s) {

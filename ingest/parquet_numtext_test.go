@@ -1,0 +1,93 @@
+package ingest_test
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"loganalyze/ingest"
+)
+
+// TestParquetNumbersAsText reads numbers written as text columns — an
+// upstream time list as nginx writes it, request_time and status as
+// strings — as the text formats read them: a list's sum, a bad
+// request_time a bad row, an unreadable status absent.
+func TestParquetNumbersAsText(t *testing.T) {
+	type strRow struct {
+		Time     int64  `parquet:"time,timestamp(millisecond)"`
+		RT       string `parquet:"request_time"`
+		Upstream string `parquet:"upstream_response_time"`
+		Status   string `parquet:"status"`
+	}
+	in := []strRow{
+		{1764381600000, "0.020", "0.018", "200"},
+		{1764381601000, "1.5", "0.5, 0.25", "429"},
+		{1764381602000, "-0.5", "0.1", "200"}, // a negative request_time: bad
+		{1764381603000, "2", "-", "20x"},
+		{1764381604000, "0.75", "", "503"},
+		{1764381605000, "3.25", "1e-1", "-"},
+		{1764381606000, "abc", "0.1", "200"}, // bad
+		{1764381607000, "+4.5", "12.5", "+204"},
+	}
+	path := filepath.Join(t.TempDir(), "text.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.Write(f, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 2})
+	if res.BadLines() != 2 {
+		t.Errorf("%d bad rows, want 2 (%v)", res.BadLines(), res.Problems)
+	}
+	// What each good row must read as, from strconv.
+	sum := func(list string) float64 {
+		if list == "" || list == "-" {
+			return math.NaN()
+		}
+		s := 0.0
+		for _, p := range strings.Split(list, ",") {
+			v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			if err != nil {
+				t.Fatalf("%q: %v", list, err)
+			}
+			s += v
+		}
+		return s
+	}
+	var want []strRow
+	for _, r := range in {
+		if v, err := strconv.ParseFloat(r.RT, 64); err == nil && v >= 0 {
+			want = append(want, r)
+		}
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d records, want %d", len(rows), len(want))
+	}
+	for i, w := range want {
+		g := rows[i]
+		if g.timeNS != w.Time*1e6 {
+			t.Errorf("row %d: time %d, want %d", i, g.timeNS, w.Time*1e6)
+		}
+		rt, _ := strconv.ParseFloat(w.RT, 64)
+		if g.rt != rt {
+			t.Errorf("row %d: request_time %v, want %v", i, g.rt, rt)
+		}
+		if u := sum(w.Upstream); math.IsNaN(u) != math.IsNaN(g.urt) || !math.IsNaN(u) && math.Abs(g.urt-u) > 1e-12 {
+			t.Errorf("row %d: upstream_response_time %v, want %v (%q)", i, g.urt, u, w.Upstream)
+		}
+		st, err := strconv.ParseInt(w.Status, 10, 64)
+		if g.hasStatus != (err == nil) || err == nil && g.status != st {
+			t.Errorf("row %d: status %d (present %v), want %q", i, g.status, g.hasStatus, w.Status)
+		}
+	}
+}
