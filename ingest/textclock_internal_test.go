@@ -116,3 +116,40 @@ func TestClockSecondCache(t *testing.T) {
 		t.Fatalf("%d read, %d refused: the mix is not what the test needs", read, refused)
 	}
 }
+
+// TestNginxClockSecondCache reads nginx times in a random order — seconds
+// shared by many, dates, zones and clocks a byte apart, and forms the
+// clock refuses — each against parseTime: the last second's cache gives
+// what reading the text again would.
+func TestNginxClockSecondCache(t *testing.T) {
+	var texts []string
+	for _, date := range []string{"29/Nov/2026", "30/Nov/2026", "29/Dec/2026", "31/Feb/2026", "29/Nox/2026", "29-Nov-2026"} {
+		for _, clock := range []string{"10:00:00", "10:00:01", "11:00:00", "23:59:60", "24:00:00", "10:60:00", "10:00-00"} {
+			for _, zone := range []string{"+0800", "+0000", "-0700", "+0801", "+2400", "*0800"} {
+				texts = append(texts, date+":"+clock+" "+zone)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	var c nginxClock
+	read, refused := 0, 0
+	for range 200_000 {
+		// Runs of one text, as a log's lines share their second.
+		b := []byte(texts[rng.IntN(len(texts))])
+		for range 1 + rng.IntN(4) {
+			got, ok := c.parse(b)
+			want, wok := parseTime(b, UnitNone, time.UTC)
+			if !ok {
+				refused++
+				continue
+			}
+			read++
+			if !wok || got != want {
+				t.Fatalf("%s: clock %d, parseTime %d (%v)", b, got, want, wok)
+			}
+		}
+	}
+	if read < 50_000 || refused < 50_000 {
+		t.Fatalf("%d read, %d refused: the mix is not what the test needs", read, refused)
+	}
+}
