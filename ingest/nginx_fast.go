@@ -79,7 +79,10 @@ func (p *nginxParser) fused(v *nginxVar, line []byte, i int, r *Record) (next in
 	if v.seconds && !nginxSeconds(line[i:end]) {
 		return 0, true, v.notSeconds(i)
 	}
-	return end + len(v.next), true, v.put.setNumber(r, num, line[i:end], p.loc)
+	if v.put.setPlain(r, num) { // setNumber's first step, not a call per number
+		return end + len(v.next), true, nil
+	}
+	return end + len(v.next), true, v.put.setNumberText(r, num, line[i:end], p.loc)
 }
 
 // notSeconds is the error of a value at column i+1 that nginx did not
