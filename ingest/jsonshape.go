@@ -123,6 +123,17 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 					r.putText(b.Field, b.Prio, val)
 				}
 			} else if len(k.bind) > 0 {
+				if k.num != nil {
+					// A number in a string ("0.018"), as setString
+					// reads it; a request_time it refuses is left to
+					// the general reader, which reports it.
+					if end, v, ok := scanNumber(val, 0); ok && end == len(val) {
+						if !r.setPlainNumber(k.bind[0], k.num, v) && k.bind[0].Field == FRequestTime {
+							return false
+						}
+						continue
+					}
+				}
 				if p.setString(r, k.bind, val) != nil {
 					return false
 				}
