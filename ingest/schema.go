@@ -186,13 +186,18 @@ func build(maps []mapping, src *source, client string) *Schema {
 				s.add(a.name, b, false)
 				continue
 			}
-			s.add(a.name, b, true)
 			if fields[f].kind == KindTime {
-				// An epoch under another spelling: its unit is
-				// told by its size.
+				// An epoch is read in the unit its size tells (SPEC
+				// §3), under any spelling: the alias's unit is what
+				// its writers use most (__TIMESTAMP__ in ms, µs in
+				// some exports), which the size tells alike in the
+				// years a time is read in. One binding, so that a
+				// value is read once.
 				b.Unit = UnitNone
 				s.add(a.name, b, false)
+				continue
 			}
+			s.add(a.name, b, true)
 		}
 	}
 	if src != nil {
