@@ -326,3 +326,37 @@ func TestShapedNumberStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestShapedDurationUnits reads plain numbers of duration fields in
+// their own unit and in another (duration and upstream_service_time in
+// ms, reqtime and apptime in s, first_token_ms, tcpinfo_rtt) by a warm
+// parser's shape, at and past the bound a duration is kept under,
+// negative, -0 and beyond float64, against a parser that has seen
+// nothing.
+func TestShapedDurationUnits(t *testing.T) {
+	s, _ := NewSchema(nil)
+	values := []string{"0", "-0", "0.018", "12.5", "-1", "9999999", "10000000", "10000000.5", "1e7", "10000000000",
+		"10000000000000", "9999999999999.9", "123456789012345678", "1234567890123456789", "1e400", "0.000000001"}
+	for _, keys := range [][]string{
+		// Without a request_time, whose refusal sends the whole line
+		// to the general reader.
+		{"upstream_service_time", "first_token_ms", "tcpinfo_rtt"},
+		{"apptime", "ssl_handshake_time", "upstream_connect_time"},
+		{"duration", "upstream_response_time"},
+		{"reqtime"},
+		{"request_time"},
+	} {
+		line := func(v string) []byte {
+			b := []byte(`{"time":"2026-11-29T10:00:00Z"`)
+			for _, k := range keys {
+				b = append(b, `,"`+k+`":`+v...)
+			}
+			return append(b, '}')
+		}
+		for _, prev := range values {
+			for _, v := range values {
+				checkWarm(t, s, line(prev), line(v))
+			}
+		}
+	}
+}

@@ -41,6 +41,9 @@ type shapeKey struct {
 	// integer (KindInt) field, whose plain decimals the loop sets as
 	// setDecimal does, without its walk of the bindings; nil otherwise.
 	num *fieldInfo
+	// inS and scale are a duration's: seconds per unit of its values,
+	// and the factor to its field's unit (1 in it), as putter's.
+	inS, scale float64
 	// text: the key is bound to one text field, whose strings the loop
 	// sets as setString does.
 	text bool
@@ -66,6 +69,14 @@ func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
 		switch info := &fields[bind[0].Field]; info.kind {
 		case KindFloat, KindInt:
 			k.num = info
+			unit := bind[0].Unit
+			if unit == UnitNone {
+				unit = info.unit
+			}
+			k.inS, k.scale = seconds[unit], 1
+			if unit != info.unit {
+				k.scale = seconds[unit] / seconds[info.unit]
+			}
 		case KindText, KindRequest:
 			k.text = true
 		case KindBool:
@@ -156,17 +167,19 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 					s.i = end
 					if k.num != nil {
 						// Record.setPlainNumber's steps, in the loop (a
-						// call per number cost more than the setting): as
-						// setDecimal for one binding of a duration or
-						// integer field; a request_time it refuses is left
-						// to the general reader, which reports it.
+						// call per number cost more than the setting),
+						// duration's checks and scaling as putter.setPlain
+						// writes them (inS, scale): as setDecimal for one
+						// binding of a duration or integer field; a
+						// request_time it refuses is left to the general
+						// reader, which reports it.
 						if b := k.bind[0]; r.claim(b.Field, b.Prio) {
 							if k.num.kind == KindInt {
 								if isInt(v) {
 									r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
 								}
-							} else if x, flaw := duration(k.num, v, b.Unit); flaw == fine {
-								r.put(b.Field, b.Prio, x)
+							} else if v >= 0 && v*k.inS <= MaxDurationS { // duration's checks (NaN fails them too)
+								r.put(b.Field, b.Prio, v*k.scale+0) // +0 turns -0 into 0
 							} else if b.Field == FRequestTime {
 								return false
 							}
