@@ -114,7 +114,7 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema) []arrowColumn {
 // field takes, which are ignored.
 func arrowSpec(name string, t arrow.DataType, bs Bindings) *pqSpec {
 	sp := &pqSpec{name: name, bs: bs, text: textOnly(bs)}
-	sp.num, sp.flag = plainField(bs)
+	sp.plainOf(bs)
 	switch t.ID() {
 	case arrow.TIMESTAMP:
 		sp.kind, sp.nsPer = vkInstant, int64(t.(*arrow.TimestampType).Unit.Multiplier())

@@ -110,6 +110,27 @@ func (r *Record) setPlainNumber(b Binding, info *fieldInfo, v float64) bool {
 	return true
 }
 
+// setPlainCell is setPlainNumber for a column's cell, duration's checks
+// and scaling written as putter.setPlain writes them (sp.inS, sp.scale):
+// no lookup of the unit per value.
+func (r *Record) setPlainCell(sp *pqSpec, v float64) bool {
+	b := sp.bs[0]
+	if !r.claim(b.Field, b.Prio) {
+		return true
+	}
+	if sp.num.kind == KindInt {
+		if isInt(v) {
+			r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
+		}
+		return true
+	}
+	if !(v >= 0 && v*sp.inS <= MaxDurationS) { // duration's checks (NaN fails them too)
+		return false
+	}
+	r.put(b.Field, b.Prio, v*sp.scale+0) // +0 turns -0 into 0
+	return true
+}
+
 // setInstant reads a timestamp column value, v units of per nanoseconds:
 // straight into the time field; any other field bound to the column gets
 // it as epoch seconds.
@@ -300,7 +321,7 @@ func (b *cellBatch) set(r *Record, j int, loc *time.Location) error {
 			}
 			err = r.setText(sp, t, loc)
 		default:
-			if v := math.Float64frombits(x); sp.num == nil || !r.setPlainNumber(sp.bs[0], sp.num, v) {
+			if v := math.Float64frombits(x); sp.num == nil || !r.setPlainCell(sp, v) {
 				err = r.setNumber(sp.bs, v, &b.cb, loc)
 			}
 		}

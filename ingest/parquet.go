@@ -42,6 +42,25 @@ type pqSpec struct {
 	// are set without Record.setNumber's and Set's walks (cellBatch.set).
 	num  *fieldInfo
 	flag bool
+	// inS and scale are num's as a duration's: seconds per unit of the
+	// column's values, and the factor to the field's unit (1 in it).
+	inS, scale float64
+}
+
+// plainOf sets num, inS, scale and flag of a column bound by bs.
+func (sp *pqSpec) plainOf(bs Bindings) {
+	sp.num, sp.flag = plainField(bs)
+	if sp.num == nil {
+		return
+	}
+	unit := bs[0].Unit
+	if unit == UnitNone {
+		unit = sp.num.unit
+	}
+	sp.inS, sp.scale = seconds[unit], 1
+	if unit != sp.num.unit {
+		sp.scale = seconds[unit] / seconds[sp.num.unit]
+	}
 }
 
 // readParquet decodes a Parquet file: only the columns the schema binds,
@@ -128,7 +147,7 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 			continue
 		}
 		sp := pqSpec{name: name, chunk: leaf.ColumnIndex, bs: bs, maxDef: byte(leaf.MaxDefinitionLevel), text: textOnly(bs)}
-		sp.num, sp.flag = plainField(bs)
+		sp.plainOf(bs)
 		typ := leaf.Node.Type()
 		switch typ.Kind() {
 		case parquet.Boolean:

@@ -91,3 +91,59 @@ func TestParquetNumbersAsText(t *testing.T) {
 		}
 	}
 }
+
+// TestParquetDurationBound reads duration columns in ms (duration is
+// request_time, upstream_service_time upstream_response_time) at and
+// past the bound a duration is kept under (10⁷ s): at it kept, in s;
+// past it a request_time makes the row bad and another is absent.
+func TestParquetDurationBound(t *testing.T) {
+	type msRow struct {
+		Time     int64   `parquet:"time,timestamp(millisecond)"`
+		Duration float64 `parquet:"duration"`
+		Upstream float64 `parquet:"upstream_service_time"`
+	}
+	in := []msRow{
+		{1764381600000, 1500, 1200},
+		{1764381601000, 1e10, 1e10},        // both at the bound
+		{1764381602000, 1e10 + 1, 1},       // request_time past it: bad
+		{1764381603000, 250, 1e10 + 1},     // upstream past it: absent
+		{1764381604000, 0.5, 2e10},         // absent
+		{1764381605000, math.Inf(1), 3},    // bad
+		{1764381606000, -0.0, math.Inf(1)}, // -0 is 0; absent
+	}
+	path := filepath.Join(t.TempDir(), "ms.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.Write(f, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1})
+	const maxS = 1e7
+	var want []msRow
+	for _, r := range in {
+		if s := r.Duration / 1000; s >= 0 && s <= maxS {
+			want = append(want, r)
+		}
+	}
+	if res.BadLines() != int64(len(in)-len(want)) || len(rows) != len(want) {
+		t.Fatalf("%d records, %d bad (%v); want %d and %d", len(rows), res.BadLines(), res.Problems, len(want), len(in)-len(want))
+	}
+	for i, w := range want {
+		g := rows[i]
+		if g.rt != w.Duration/1000 {
+			t.Errorf("row %d: request_time %v s, want %v ms", i, g.rt, w.Duration)
+		}
+		u := w.Upstream / 1000
+		if !(u >= 0 && u <= maxS) {
+			u = math.NaN()
+		}
+		if math.IsNaN(u) != math.IsNaN(g.urt) || !math.IsNaN(u) && g.urt != u {
+			t.Errorf("row %d: upstream_response_time %v s, want %v (%v ms)", i, g.urt, u, w.Upstream)
+		}
+	}
+}
