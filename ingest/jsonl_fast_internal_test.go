@@ -305,24 +305,32 @@ func TestShapeAgrees(t *testing.T) {
 
 // TestShapedNumberStrings reads numbers in strings ("0.018"), and what
 // only looks like one, in every numeric field of the default schema's
-// kinds — a duration with and without a unit, an integer, request_time,
-// whose refusal makes the line bad — by a warm parser's shape, against
-// a parser that has seen nothing.
+// kinds — a duration in its field's unit and in others, at and past the
+// bound, an integer, request_time, whose refusal makes the line bad — by
+// a warm parser's shape, against a parser that has seen nothing.
 func TestShapedNumberStrings(t *testing.T) {
 	s, _ := NewSchema(nil)
 	values := []string{"0.018", "0", "-0", "+3", "-1", "12.5", "1e3", "abc", "", "-", "0.5, 0.25", "99999999999999",
 		"123456789012345678901", "0.1 ", " 0.1", "1.", ".5", "4e400", "null", "2147483648", "65.0"}
-	keys := []string{"request_time", "upstream_response_time", "first_token_ms", "status", "prompt_tokens", "tcpinfo_rtt", "upstream_connect_time"}
-	line := func(v string) []byte {
-		b := []byte(`{"time":"2026-11-29T10:00:00Z"`)
-		for _, k := range keys {
-			b = append(b, `,"`+k+`":"`+v+`"`...)
+	values = append(values, "10000000000", "10000000001", "10000000.5")
+	for _, keys := range [][]string{
+		{"request_time", "upstream_response_time", "first_token_ms", "status", "prompt_tokens", "tcpinfo_rtt", "upstream_connect_time"},
+		// In other units, without a request_time, whose refusal sends
+		// the whole line to the general reader.
+		{"upstream_service_time", "apptime", "first_token_ms", "upstream_connect_time"},
+		{"duration"},
+	} {
+		line := func(v string) []byte {
+			b := []byte(`{"time":"2026-11-29T10:00:00Z"`)
+			for _, k := range keys {
+				b = append(b, `,"`+k+`":"`+v+`"`...)
+			}
+			return append(b, '}')
 		}
-		return append(b, '}')
-	}
-	for _, prev := range values {
-		for _, v := range values {
-			checkWarm(t, s, line(prev), line(v))
+		for _, prev := range values {
+			for _, v := range values {
+				checkWarm(t, s, line(prev), line(v))
+			}
 		}
 	}
 }
