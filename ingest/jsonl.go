@@ -211,7 +211,13 @@ func (p *jsonParser) setString(r *Record, bind Bindings, val []byte) error {
 			if !r.claim(FTime, b.Prio) {
 				return nil
 			}
-			if ns, ok := p.clock.read(val, p.loc); ok && checkTime(ns) == fine {
+			ns, ok := p.clock.read(val, p.loc)
+			if !ok && val[0]-'0' <= 9 && isEpoch(val) {
+				// Epoch digits (a CLS export's __TIMESTAMP__), which
+				// no form of the clock's is, as parseTime reads them.
+				ns, ok = parseEpoch(val, b.Unit)
+			}
+			if ok && checkTime(ns) == fine {
 				r.TimeNS, r.set, r.prio[FTime] = ns, r.set|1<<FTime, b.Prio
 				return nil
 			}
