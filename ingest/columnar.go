@@ -89,46 +89,41 @@ func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Locati
 	return nil
 }
 
-// setPlainNumber sets a numeric column's value v into its one duration
-// or integer field b (of info) as setNumber does; false for a duration
-// it refuses, which setNumber then reports or leaves unset as it does.
-func (r *Record) setPlainNumber(b Binding, info *fieldInfo, v float64) bool {
+// setPlainNumber sets v into b's one duration or integer field (of
+// kind) as setDecimal does, a duration checked and scaled by its unit's
+// factors (unitFactors: seconds per unit of v, and the factor to the
+// field's unit); false for a duration it refuses, which the caller's
+// general setter then reports or leaves unset. The shape reader's loop
+// writes the same steps out for its plain numbers.
+func (r *Record) setPlainNumber(b Binding, kind Kind, inS, scale, v float64) bool {
 	if !r.claim(b.Field, b.Prio) {
 		return true
 	}
-	if info.kind == KindInt {
+	if kind == KindInt {
 		if isInt(v) {
 			r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
 		}
 		return true
 	}
-	x, flaw := duration(info, v, b.Unit)
-	if flaw != fine {
+	if !(v >= 0 && v*inS <= MaxDurationS) { // duration's checks (NaN fails them too)
 		return false
 	}
-	r.put(b.Field, b.Prio, x)
+	r.put(b.Field, b.Prio, v*scale+0) // +0 turns -0 into 0
 	return true
 }
 
-// setPlainCell is setPlainNumber for a column's cell, duration's checks
-// and scaling written as putter.setPlain writes them (sp.inS, sp.scale):
-// no lookup of the unit per value.
-func (r *Record) setPlainCell(sp *pqSpec, v float64) bool {
-	b := sp.bs[0]
-	if !r.claim(b.Field, b.Prio) {
-		return true
+// unitFactors are a duration field's factors for values in unit (none:
+// the field's): the seconds per unit, and the factor to the field's
+// unit, 1 in it (and for any other kind).
+func unitFactors(info *fieldInfo, unit Unit) (inS, scale float64) {
+	if unit == UnitNone {
+		unit = info.unit
 	}
-	if sp.num.kind == KindInt {
-		if isInt(v) {
-			r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
-		}
-		return true
+	inS, scale = seconds[unit], 1
+	if info.kind == KindFloat && unit != info.unit {
+		scale = seconds[unit] / seconds[info.unit]
 	}
-	if !(v >= 0 && v*sp.inS <= MaxDurationS) { // duration's checks (NaN fails them too)
-		return false
-	}
-	r.put(b.Field, b.Prio, v*sp.scale+0) // +0 turns -0 into 0
-	return true
+	return inS, scale
 }
 
 // setInstant reads a timestamp column value, v units of per nanoseconds:
@@ -321,7 +316,7 @@ func (b *cellBatch) set(r *Record, j int, loc *time.Location) error {
 			}
 			err = r.setText(sp, t, loc)
 		default:
-			if v := math.Float64frombits(x); sp.num == nil || !r.setPlainCell(sp, v) {
+			if v := math.Float64frombits(x); sp.num == nil || !r.setPlainNumber(sp.bs[0], sp.num.kind, sp.inS, sp.scale, v) {
 				err = r.setNumber(sp.bs, v, &b.cb, loc)
 			}
 		}

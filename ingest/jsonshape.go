@@ -62,27 +62,6 @@ func (k *shapeKey) atBytes(b []byte, pos int) bool {
 	return pos+n <= len(b) && string(b[pos:pos+n]) == string(k.lit)
 }
 
-// setPlain sets v into the key's one duration or integer field as the
-// loop sets its plain numbers (Record.setPlainNumber, with inS and
-// scale); false for a duration it refuses.
-func (k *shapeKey) setPlain(r *Record, v float64) bool {
-	b := k.bind[0]
-	if !r.claim(b.Field, b.Prio) {
-		return true
-	}
-	if k.num.kind == KindInt {
-		if isInt(v) {
-			r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
-		}
-		return true
-	}
-	if !(v >= 0 && v*k.inS <= MaxDurationS) { // duration's checks (NaN fails them too)
-		return false
-	}
-	r.put(b.Field, b.Prio, v*k.scale+0) // +0 turns -0 into 0
-	return true
-}
-
 // newShapeKey returns the key of lit.
 func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
 	k := shapeKey{lit: lit, bind: bind, nested: nested, long: len(lit) > 32}
@@ -90,14 +69,7 @@ func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
 		switch info := &fields[bind[0].Field]; info.kind {
 		case KindFloat, KindInt:
 			k.num = info
-			unit := bind[0].Unit
-			if unit == UnitNone {
-				unit = info.unit
-			}
-			k.inS, k.scale = seconds[unit], 1
-			if unit != info.unit {
-				k.scale = seconds[unit] / seconds[info.unit]
-			}
+			k.inS, k.scale = unitFactors(info, bind[0].Unit)
 		case KindText, KindRequest:
 			k.text = true
 		case KindBool:
@@ -160,7 +132,7 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 					// reads it; a request_time it refuses is left to
 					// the general reader, which reports it.
 					if end, v, ok := scanNumber(val, 0); ok && end == len(val) {
-						if !k.setPlain(r, v) && k.bind[0].Field == FRequestTime {
+						if !r.setPlainNumber(k.bind[0], k.num.kind, k.inS, k.scale, v) && k.bind[0].Field == FRequestTime {
 							return false
 						}
 						continue
@@ -189,8 +161,7 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 					if k.num != nil {
 						// Record.setPlainNumber's steps, in the loop (a
 						// call per number cost more than the setting),
-						// duration's checks and scaling as putter.setPlain
-						// writes them (inS, scale): as setDecimal for one
+						// with the key's unit factors: as setDecimal for one
 						// binding of a duration or integer field; a
 						// request_time it refuses is left to the general
 						// reader, which reports it.

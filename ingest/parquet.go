@@ -49,17 +49,8 @@ type pqSpec struct {
 
 // plainOf sets num, inS, scale and flag of a column bound by bs.
 func (sp *pqSpec) plainOf(bs Bindings) {
-	sp.num, sp.flag = plainField(bs)
-	if sp.num == nil {
-		return
-	}
-	unit := bs[0].Unit
-	if unit == UnitNone {
-		unit = sp.num.unit
-	}
-	sp.inS, sp.scale = seconds[unit], 1
-	if unit != sp.num.unit {
-		sp.scale = seconds[unit] / seconds[sp.num.unit]
+	if sp.num, sp.flag = plainField(bs); sp.num != nil {
+		sp.inS, sp.scale = unitFactors(sp.num, bs[0].Unit)
 	}
 }
 

@@ -47,15 +47,8 @@ func newPutters(binds []Bindings) []putter {
 		out[i] = putter{bind: bs, kind: putKind(bs, &writers)}
 		if p := &out[i]; p.numeric() {
 			b := bs[0]
-			info := &fields[b.Field]
-			unit := b.Unit
-			if unit == UnitNone {
-				unit = info.unit
-			}
-			p.field, p.integer, p.inS, p.scale = b.Field, p.kind == putInt || p.kind == putIntList, seconds[unit], 1
-			if info.kind == KindFloat && unit != info.unit {
-				p.scale = seconds[unit] / seconds[info.unit]
-			}
+			p.field, p.integer = b.Field, p.kind == putInt || p.kind == putIntList
+			p.inS, p.scale = unitFactors(&fields[b.Field], b.Unit)
 		}
 	}
 	return out
