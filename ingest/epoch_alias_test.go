@@ -1,8 +1,6 @@
 package ingest_test
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,10 +35,7 @@ func TestEpochAliasBySize(t *testing.T) {
 			csv.WriteString(c.value + ",10.0.0.1,m,1.5\n")
 		}
 		for ext, text := range map[string]string{".jsonl": jl.String(), ".csv": csv.String()} {
-			path := filepath.Join(t.TempDir(), "cls"+ext)
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			path := writeTemp(t, "cls"+ext, text)
 			rows, res := collect(t, []string{path}, ingest.Options{Workers: 1})
 			var want []int64
 			bad := 0

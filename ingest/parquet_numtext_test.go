@@ -34,17 +34,7 @@ func TestParquetNumbersAsText(t *testing.T) {
 		{1764381606000, "abc", "0.1", "200"}, // bad
 		{1764381607000, "+4.5", "12.5", "+204"},
 	}
-	path := filepath.Join(t.TempDir(), "text.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parquet.Write(f, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeParquetRows(t, "text.parquet", in)
 	rows, res := collect(t, []string{path}, ingest.Options{Workers: 2})
 	if res.BadLines() != 2 {
 		t.Errorf("%d bad rows, want 2 (%v)", res.BadLines(), res.Problems)
@@ -111,17 +101,7 @@ func TestParquetDurationBound(t *testing.T) {
 		{1764381605000, math.Inf(1), 3},    // bad
 		{1764381606000, -0.0, math.Inf(1)}, // -0 is 0; absent
 	}
-	path := filepath.Join(t.TempDir(), "ms.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parquet.Write(f, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeParquetRows(t, "ms.parquet", in)
 	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1})
 	const maxS = 1e7
 	var want []msRow
@@ -146,4 +126,22 @@ func TestParquetDurationBound(t *testing.T) {
 			t.Errorf("row %d: upstream_response_time %v s, want %v (%v ms)", i, g.urt, u, w.Upstream)
 		}
 	}
+}
+
+// writeParquetRows writes rows to a Parquet file name in a temporary
+// directory and returns its path.
+func writeParquetRows[T any](t *testing.T, name string, rows []T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.Write(f, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
