@@ -1,0 +1,87 @@
+// Command profile runs the whole loganalyze analysis of the files given
+// in this process, as the command does (two workers by default), under a
+// CPU profile and an execution trace, and prints the records read, the
+// wall time, the CPU time and their ratio: how many cores the run kept
+// busy. Build it with the command's profile, so that it inlines as the
+// command does:
+//
+//	cd bench && go build -pgo=../cmd/loganalyze/default.pgo -o /tmp/profile ./cmd/profile
+//	/tmp/profile -cpu cpu.out -trace trace.out FILE
+//	go tool pprof -top -cum /tmp/profile cpu.out
+//	go tool trace -pprof=sync trace.out > sync.out   # where goroutines waited
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"runtime/trace"
+	"syscall"
+	"time"
+
+	"loganalyze/analysis"
+	"loganalyze/ingest"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "profile:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cpu := flag.String("cpu", "cpu.out", "CPU profile to write")
+	tr := flag.String("trace", "", "execution trace to write (none when empty)")
+	workers := flag.Int("workers", 2, "loganalyze --workers")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		return errors.New("usage: profile [-cpu FILE] [-trace FILE] [-workers N] PATH...")
+	}
+	f, err := os.Create(*cpu)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	if *tr != "" {
+		tf, err := os.Create(*tr)
+		if err != nil {
+			pprof.StopCPUProfile()
+			return err
+		}
+		defer tf.Close()
+		if err := trace.Start(tf); err != nil {
+			pprof.StopCPUProfile()
+			return err
+		}
+	}
+	cpu0, start := cpuTime(), time.Now()
+	res, err := analysis.Run(context.Background(), analysis.Config{Paths: flag.Args(),
+		Ingest: ingest.Options{Workers: *workers, Location: time.UTC}})
+	wall, used := time.Since(start), cpuTime()-cpu0
+	if *tr != "" {
+		trace.Stop()
+	}
+	pprof.StopCPUProfile()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d records in %v, %v of CPU: %.2f cores busy\n", res.Report.Input.Records,
+		wall.Round(time.Millisecond), used.Round(time.Millisecond), used.Seconds()/wall.Seconds())
+	return nil
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
