@@ -19,11 +19,11 @@ import (
 	"os"
 	"runtime/pprof"
 	"runtime/trace"
-	"syscall"
 	"time"
 
 	"loganalyze/analysis"
 	"loganalyze/ingest"
+	"loganalyze/internal/sharedtest"
 )
 
 func main() {
@@ -61,10 +61,10 @@ func run() error {
 			return err
 		}
 	}
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, start := sharedtest.CPUTime(), time.Now()
 	res, err := analysis.Run(context.Background(), analysis.Config{Paths: flag.Args(),
 		Ingest: ingest.Options{Workers: *workers, Location: time.UTC}})
-	wall, used := time.Since(start), cpuTime()-cpu0
+	wall, used := time.Since(start), sharedtest.CPUTime()-cpu0
 	if *tr != "" {
 		trace.Stop()
 	}
@@ -75,13 +75,4 @@ func run() error {
 	fmt.Printf("%d records in %v, %v of CPU: %.2f cores busy\n", res.Report.Input.Records,
 		wall.Round(time.Millisecond), used.Round(time.Millisecond), used.Seconds()/wall.Seconds())
 	return nil
-}
-
-// cpuTime is the CPU time the process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
