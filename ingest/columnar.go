@@ -34,6 +34,9 @@ type rowSink struct {
 	fs    *fileState
 	row   int64      // rows sent so far
 	cells *cellBatch // the batch being filled
+	// each, when set, takes each batch instead of the workers: a worker
+	// decoding a row group adds its rows itself (parquetGroup).
+	each func(*cellBatch)
 }
 
 // drop returns an unfinished batch to the pool.
@@ -268,6 +271,10 @@ func (s *rowSink) sendCells(n int) {
 	b := s.cells
 	s.cells = nil
 	s.row += int64(n)
+	if s.each != nil {
+		s.each(b)
+		return
+	}
 	s.p.work <- unit{file: s.fs, cells: b}
 }
 

@@ -2,8 +2,10 @@ package ingest_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -127,10 +129,10 @@ func FuzzParquet(f *testing.F) {
 	})
 }
 
-// TestParquetDamagedRowGroup damages the third of five or more row
-// groups: with any number of workers, the rows of the two before it are
-// read, none of those after it, though other decoders may have decoded
-// them.
+// TestParquetDamagedRowGroup damages a page header of the third of five
+// or more row groups, which the reader checks before any of its pages is
+// decoded: with any number of workers, the rows of the two before it are
+// read, none of those after it.
 func TestParquetDamagedRowGroup(t *testing.T) {
 	reqs := gen.Generate(gen.Config{Seed: 5, N: 5 * gen.ParquetRowGroup})
 	var buf bytes.Buffer
@@ -167,5 +169,56 @@ func TestParquetDamagedRowGroup(t *testing.T) {
 			t.Errorf("workers=%d: %d records, %d bad rows, incomplete %v (%q); want %d records, incomplete",
 				workers, f.Records, f.BadLines, f.Incomplete, f.Reason, want)
 		}
+	}
+}
+
+// TestParquetDamagedPages damages the values of the third of a dozen row
+// groups, which only decoding its pages finds: with one worker the
+// reader decodes the row groups, with more the workers do, and either
+// way the file gives every row but those of the damaged row group (its
+// first page is the damaged one), and names the damage at its first row.
+func TestParquetDamagedPages(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 6, N: 12 * gen.ParquetRowGroup})
+	var buf bytes.Buffer
+	if _, err := gen.WriteParquet(&buf, reqs, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := pf.Metadata().RowGroups
+	if len(groups) < 10 {
+		t.Fatalf("%d row groups, want 10 or more (two per worker at 5)", len(groups))
+	}
+	col, ok := pf.Schema().Lookup("request_time")
+	if !ok {
+		t.Fatal("no request_time column")
+	}
+	// The first zstd frame of the column chunk is its first page's
+	// values: without its magic number, the page cannot be decompressed,
+	// and its header, which the reader checks, is whole.
+	md := groups[2].Columns[col.ColumnIndex].MetaData
+	chunk := data[md.DataPageOffset : md.DataPageOffset+md.TotalCompressedSize]
+	at := bytes.Index(chunk, []byte{0x28, 0xb5, 0x2f, 0xfd})
+	if at < 0 {
+		t.Fatal("no zstd frame in the column chunk")
+	}
+	copy(chunk[at:], []byte{0, 0, 0, 0})
+	path := filepath.Join(t.TempDir(), "damaged.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := groups[0].NumRows + groups[1].NumRows // rows before the damaged row group
+	want := append(append([]gen.Request(nil), reqs[:first]...), reqs[first+groups[2].NumRows:]...)
+	where := fmt.Sprintf("column %q near row %d:", "request_time", first+1)
+	for _, workers := range []int{1, 2, 3, 5} {
+		rows, res := collect(t, []string{path}, ingest.Options{Workers: workers})
+		f := res.Files[0]
+		if !f.Incomplete || !strings.Contains(f.Reason, where) || f.BadLines != 0 {
+			t.Errorf("workers=%d: %d bad rows, incomplete %v (%q); want incomplete, %s", workers, f.BadLines, f.Incomplete, f.Reason, where)
+		}
+		checkRows(t, fmt.Sprintf("workers=%d", workers), rows, want)
 	}
 }

@@ -80,6 +80,7 @@ type unit struct {
 	off    int
 	seq    int
 	cells  *cellBatch // rows of a columnar file as cells; returned to cellPool
+	group  *pqGroup   // a row group of a Parquet file, for the worker to decode
 }
 
 // Run reads every path (files, directories, globs, "-" for stdin) with
@@ -200,6 +201,10 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 	for u := range p.work {
 		if u.cells != nil {
 			p.cellRows(&u, sink, t, &rec)
+			continue
+		}
+		if u.group != nil {
+			p.parquetGroup(&u, sink, t, &rec)
 			continue
 		}
 		lp := parsers[u.file]
