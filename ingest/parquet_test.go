@@ -129,6 +129,38 @@ func FuzzParquet(f *testing.F) {
 	})
 }
 
+// FuzzParquetRowGroups reads a Parquet file of eight row groups, damaged
+// anywhere, with one worker (the reader decodes the row groups) and with
+// two (the workers do): both must give the same records, bad rows and
+// reason, and account for every row.
+func FuzzParquetRowGroups(f *testing.F) {
+	data := manyRowGroups(f.Fatal)
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	for _, at := range []int{len(data) / 5, len(data) / 3, len(data) / 2} {
+		d := append([]byte(nil), data...)
+		d[at] ^= 0xff
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got [2]ingest.FileStats
+		for i, workers := range []int{1, 2} {
+			_, res, err := ingest.Run([]string{"-"}, ingest.Options{Stdin: bytes.NewReader(data), Format: ingest.Parquet, Workers: workers},
+				func() *collector { return &collector{} })
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkAccounted(t, res, func() (int64, bool) { return parquetRows(data) })
+			got[i] = res.Files[0]
+		}
+		a, b := got[0], got[1]
+		if a.Records != b.Records || a.BadLines != b.BadLines || a.Incomplete != b.Incomplete || a.Reason != b.Reason {
+			t.Fatalf("one worker: %d records, %d bad, %q; two: %d records, %d bad, %q",
+				a.Records, a.BadLines, a.Reason, b.Records, b.BadLines, b.Reason)
+		}
+	})
+}
+
 // TestParquetDamagedRowGroup damages a page header of the third of five
 // or more row groups, which the reader checks before any of its pages is
 // decoded: with any number of workers, the rows of the two before it are

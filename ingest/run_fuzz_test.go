@@ -2,9 +2,12 @@ package ingest_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 
 	"loganalyze/ingest"
 )
@@ -39,6 +42,7 @@ func FuzzRun(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	f.Add(manyRowGroups(f.Fatal))
 	f.Add([]byte("{\n  \"request_time\": 1\n}\n{\n  \"request_time\": 2\n}\n"))
 	f.Add([]byte("\x1f\x8b"))
 	f.Add([]byte("\x28\xb5\x2f\xfd"))
@@ -58,4 +62,30 @@ func FuzzRun(f *testing.F) {
 			t.Fatalf("sinks saw %d records, the result counts %d", n, res.Records())
 		}
 	})
+}
+
+// manyRowGroups returns a Parquet file of eight row groups of 16 rows:
+// at two workers, the workers decode its row groups (a file of fewer is
+// decoded by the reader).
+func manyRowGroups(fatal func(...any)) []byte {
+	type row struct {
+		Time        string  `parquet:"time"`
+		Region      string  `parquet:"region,dict"`
+		Status      int32   `parquet:"status"`
+		RequestTime float64 `parquet:"request_time"`
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[row](&buf, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(16))
+	rows := make([]row, 128)
+	for i := range rows {
+		rows[i] = row{Time: fmt.Sprintf("2026-11-29T10:%02d:00+08:00", i%60), Region: []string{"ap-beijing", "ap-shanghai"}[i%2],
+			Status: 200, RequestTime: float64(i) / 100}
+	}
+	if _, err := w.Write(rows); err != nil {
+		fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		fatal(err)
+	}
+	return buf.Bytes()
 }
