@@ -474,8 +474,22 @@ func (a *Accumulator) mergeCounts(o *Accumulator) {
 // added to the window leaving them as they are, for their hour files.
 func MergeAll(accs []*Accumulator) *Accumulator {
 	a := accs[0]
+	var wg sync.WaitGroup
 	// The sets' combinations go to their collectors (ComboCollector)
-	// before the collectors are merged on goroutines of their own.
+	// before those are merged on goroutines of their own; the others
+	// take nothing from the sets, and without hours (whose merge adds
+	// to their collectors first) they are merged while the sets expand:
+	// the merge of the largest, the storm rule's, no longer waits for
+	// the expansion.
+	early := make([]bool, len(a.Collectors))
+	if a.Hours == nil {
+		for i, c := range a.Collectors {
+			if _, combo := c.(ComboCollector); c != nil && !combo {
+				early[i] = true
+				wg.Go(func() { mergeCollector(c, i, accs, nil, nil) })
+			}
+		}
+	}
 	expandAll(accs)
 	var hours []*Accumulator
 	var fresh [][]Collector // per hour, collectors to copy its own into
@@ -490,7 +504,6 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 			}
 		}
 	}
-	var wg sync.WaitGroup
 	wg.Go(func() {
 		for _, o := range accs[1:] {
 			a.Set.Merge(o.Set)
@@ -501,20 +514,10 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 		a.Set.Finish()
 	})
 	for i, c := range a.Collectors {
-		if c == nil {
+		if c == nil || early[i] {
 			continue
 		}
-		wg.Go(func() {
-			for _, o := range accs[1:] {
-				c.Merge(o.Collectors[i])
-			}
-			for k, h := range hours {
-				if i < len(h.Collectors) && h.Collectors[i] != nil {
-					c.Merge(copyCollector(fresh[k][i], h.Collectors[i]))
-				}
-			}
-			c.Finish()
-		})
+		wg.Go(func() { mergeCollector(c, i, accs, hours, fresh) })
 	}
 	if a.Hours == nil {
 		for _, o := range accs[1:] {
@@ -527,6 +530,20 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 	wg.Wait()
 	a.finishHours()
 	return a
+}
+
+// mergeCollector merges collector i of accs[1:] and of hours (copied
+// into fresh ones) into c, the first accumulator's, and finishes it.
+func mergeCollector(c Collector, i int, accs, hours []*Accumulator, fresh [][]Collector) {
+	for _, o := range accs[1:] {
+		c.Merge(o.Collectors[i])
+	}
+	for k, h := range hours {
+		if i < len(h.Collectors) && h.Collectors[i] != nil {
+			c.Merge(copyCollector(fresh[k][i], h.Collectors[i]))
+		}
+	}
+	c.Finish()
 }
 
 // expandAll expands the sets of accs and of their hours, each on a
