@@ -3,7 +3,9 @@
 // DuckDB computing one grouped quantile query over JSON lines, CSV and
 // Parquet, and GoAccess reading nginx text. After one untimed run of
 // each, the runs of the two sides alternate, and the table gives the
-// medians side by side.
+// medians side by side: wall time, and CPU time (user and system),
+// which moves less than the wall time where the host takes cores from
+// the machine.
 //
 //	cd bench && go run ./cmd/versus -n 2000000 -runs 3
 package main
@@ -48,7 +50,11 @@ type row struct {
 	name, other string
 	lines, size int64
 	la, them    time.Duration // medians
-	rss         int64         // loganalyze's largest peak RSS over its runs
+	// laCPU and themCPU are the medians of the runs' CPU times, user
+	// and system: a machine whose host takes cores from it (steal)
+	// moves the wall times by a quarter from hour to hour, these less.
+	laCPU, themCPU time.Duration
+	rss            int64 // loganalyze's largest peak RSS over its runs
 	// ratios are the runs' paired ratios, each of the other tool's run
 	// over the loganalyze run just before it: the two of a pair see the
 	// machine in the same state, which moves by the hour.
@@ -134,28 +140,29 @@ func measure(in input, dir, bin string, threads, runs int) (row, error) {
 	// user's runs after the first do: the file in the page cache, and
 	// nothing of its writing or of the generator's heap still in the
 	// machine's way.
-	if _, _, err := timeLoganalyze(bin, path, dir, threads); err != nil {
+	if _, _, _, err := timeLoganalyze(bin, path, dir, threads); err != nil {
 		return row{}, err
 	}
-	if _, err := in.other.time(); err != nil {
+	if _, _, err := in.other.time(); err != nil {
 		return row{}, err
 	}
 	r := row{name: in.name, other: in.other.name(), lines: lines, size: st.Size()}
-	var las, thems []time.Duration
+	var las, thems, laCPUs, themCPUs []time.Duration
 	for range runs {
-		d, rss, err := timeLoganalyze(bin, path, dir, threads)
+		d, cpu, rss, err := timeLoganalyze(bin, path, dir, threads)
 		if err != nil {
 			return row{}, err
 		}
-		las, r.rss = append(las, d), max(r.rss, rss)
-		if d, err = in.other.time(); err != nil {
+		las, laCPUs, r.rss = append(las, d), append(laCPUs, cpu), max(r.rss, rss)
+		if d, cpu, err = in.other.time(); err != nil {
 			return row{}, err
 		}
-		thems = append(thems, d)
+		thems, themCPUs = append(thems, d), append(themCPUs, cpu)
 		r.ratios = append(r.ratios, d.Seconds()/las[len(las)-1].Seconds())
 	}
-	fmt.Fprintf(os.Stderr, "%s: loganalyze %v, %s %v\n", in.name, las, r.other, thems)
+	fmt.Fprintf(os.Stderr, "%s: loganalyze %v (CPU %v), %s %v (CPU %v)\n", in.name, las, laCPUs, r.other, thems, themCPUs)
 	r.la, r.them = median(las), median(thems)
+	r.laCPU, r.themCPU = median(laCPUs), median(themCPUs)
 	return r, nil
 }
 
@@ -181,10 +188,11 @@ func generate(in input, path string) (int64, error) {
 }
 
 // timeLoganalyze runs `loganalyze --json FILE.json FILE` as a user would
-// and returns its wall time and peak RSS (0 when unknown). The peak is
-// read by /usr/bin/time: the kernel's count for a child of this process
-// would start from this process's own resident set, DuckDB's included.
-func timeLoganalyze(bin, path, dir string, threads int) (time.Duration, int64, error) {
+// and returns its wall time, its CPU time and its peak RSS (0 when
+// unknown). The peak is read by /usr/bin/time: the kernel's count for a
+// child of this process would start from this process's own resident
+// set, DuckDB's included.
+func timeLoganalyze(bin, path, dir string, threads int) (time.Duration, time.Duration, int64, error) {
 	args := []string{bin, "--workers", fmt.Sprint(threads), "--json", filepath.Join(dir, "report.json"), path}
 	peak := filepath.Join(dir, "peak-rss")
 	os.Remove(peak)
@@ -196,29 +204,30 @@ func timeLoganalyze(bin, path, dir string, threads int) (time.Duration, int64, e
 	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		return 0, 0, fmt.Errorf("loganalyze: %v: %s", err, stderr.String())
+		return 0, 0, 0, fmt.Errorf("loganalyze: %v: %s", err, stderr.String())
 	}
 	d := time.Since(start)
 	var kb int64
 	if b, err := os.ReadFile(peak); err == nil {
 		fmt.Sscan(string(b), &kb)
 	}
-	return d, kb << 10, nil
+	return d, childCPU(cmd.ProcessState), kb << 10, nil
 }
 
 func printTable(rows []row, runs, threads int) {
 	fmt.Printf("median of %d alternating runs, %d threads each, %s/%s, %d CPUs\n\n",
 		runs, threads, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
-	fmt.Println("| input | lines | size | other tool | its time | loganalyze | speed ratio (other / loganalyze) | loganalyze peak RSS |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Println("| input | lines | size | other tool | its time | loganalyze | speed ratio (other / loganalyze) | loganalyze peak RSS | its CPU | loganalyze CPU | CPU ratio |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		rss := "n/a"
 		if r.rss > 0 {
 			rss = fmt.Sprintf("%d MB", r.rss/1e6)
 		}
-		fmt.Printf("| %s | %s | %.2f GB | %s | %.2f s | %.2f s | %.2f× | %s |\n",
+		fmt.Printf("| %s | %s | %.2f GB | %s | %.2f s | %.2f s | %.2f× | %s | %.2f s | %.2f s | %.2f× |\n",
 			r.name, thousands(r.lines), float64(r.size)/1e9, r.other,
-			r.them.Seconds(), r.la.Seconds(), r.them.Seconds()/r.la.Seconds(), rss)
+			r.them.Seconds(), r.la.Seconds(), r.them.Seconds()/r.la.Seconds(), rss,
+			r.themCPU.Seconds(), r.laCPU.Seconds(), r.themCPU.Seconds()/r.laCPU.Seconds())
 	}
 	fmt.Println()
 	fmt.Println("paired speed ratios (each run of the other tool over the loganalyze run before it):")

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	_ "github.com/duckdb/duckdb-go/v2"
+
+	"loganalyze/internal/sharedtest"
 )
 
 // contender is the tool loganalyze is timed against on one input.
@@ -19,8 +21,9 @@ type contender interface {
 	name() string
 	// prepare readies the tool for timing runs over path.
 	prepare(path string, threads int) error
-	// time runs it once over the file and returns the wall time.
-	time() (time.Duration, error)
+	// time runs it once over the file and returns the wall time and
+	// the CPU time (user and system) it took.
+	time() (wall, cpu time.Duration, err error)
 	close()
 }
 
@@ -52,23 +55,26 @@ FROM %s('%s') GROUP BY ALL`, d.reader, strings.ReplaceAll(path, "'", "''"))
 	return nil
 }
 
-func (d *duckdb) time() (time.Duration, error) {
-	start := time.Now()
+// time's CPU time is this process's over the query: DuckDB runs in it,
+// and the Go side only waits for the rows.
+func (d *duckdb) time() (time.Duration, time.Duration, error) {
+	cpu0, start := sharedtest.CPUTime(), time.Now()
 	rows, err := d.db.Query(d.query)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	groups := 0
 	for rows.Next() {
 		groups++
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
+	wall, cpu := time.Since(start), sharedtest.CPUTime()-cpu0
 	if groups == 0 {
-		return 0, errors.New("duckdb returned no groups")
+		return 0, 0, errors.New("duckdb returned no groups")
 	}
-	return time.Since(start), nil
+	return wall, cpu, nil
 }
 
 func (d *duckdb) close() {
@@ -97,20 +103,24 @@ func (g *goaccess) prepare(path string, threads int) error {
 	return nil
 }
 
-func (g *goaccess) time() (time.Duration, error) {
+func (g *goaccess) time() (time.Duration, time.Duration, error) {
 	cmd := exec.Command("goaccess", g.args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("goaccess: %v: %s", err, stderr.String())
+		return 0, 0, fmt.Errorf("goaccess: %v: %s", err, stderr.String())
 	}
 	d := time.Since(start)
 	st, err := os.Stat(g.args[len(g.args)-1])
 	if err != nil || st.Size() == 0 {
-		return 0, errors.New("goaccess wrote no report")
+		return 0, 0, errors.New("goaccess wrote no report")
 	}
-	return d, nil
+	return d, childCPU(cmd.ProcessState), nil
 }
+
+// childCPU is the CPU time, user and system, of a finished child and of
+// the children it waited for (/usr/bin/time's: the command it timed).
+func childCPU(ps *os.ProcessState) time.Duration { return ps.UserTime() + ps.SystemTime() }
 
 func (g *goaccess) close() {}
