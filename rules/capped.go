@@ -28,6 +28,13 @@ type capped[V any] struct {
 	nextPrune int
 	// dropped is called when keys are dropped, for a cache of values.
 	dropped func()
+	// swept: no key hashes above sweptCut, the cut when the keys were
+	// last swept (dropAbove). A key is added only under the cut of its
+	// time, and the cut only falls, so a sweep at a cut not below
+	// sweptCut has nothing to drop and hashes no key. A decoded map is
+	// not swept (readCut, and the retry samples' decoder).
+	swept    bool
+	sweptCut uint64
 }
 
 func newCapped[V any](n int, share *retryShare) capped[V] {
@@ -89,6 +96,10 @@ func (c *capped[V]) sync() {
 }
 
 func (c *capped[V]) dropAbove() {
+	if c.swept && c.cut >= c.sweptCut {
+		return
+	}
+	c.swept, c.sweptCut = true, c.cut
 	n := len(c.m)
 	for k := range c.m {
 		if keyHash(k) > c.cut {
@@ -120,14 +131,16 @@ func (c *capped[V]) merge(o *capped[V], both func(v, ov V)) {
 	c.sync()
 	o.sync()
 	c.cut = min(c.cut, o.cut)
-	for _, k := range sortedKeys(o.m) {
-		if keyHash(k) > c.cut {
+	// Each key is merged on its own, so the order of o's keys does not
+	// matter; without a cut, no key is above it.
+	for k, ov := range o.m {
+		if c.cut != math.MaxUint64 && keyHash(k) > c.cut {
 			continue
 		}
 		if v, ok := c.m[k]; ok {
-			both(v, o.m[k])
+			both(v, ov)
 		} else {
-			c.m[k] = o.m[k]
+			c.m[k] = ov
 		}
 	}
 	c.dropAbove()
@@ -181,6 +194,7 @@ func (c *capped[V]) appendCut(e *encoder) {
 // readCut reads the cut. The state of an hour file of an older build has
 // none: its keys were folded by count, and are kept as they are.
 func (c *capped[V]) readCut(d *decoder) {
+	c.swept = false
 	c.cut = math.MaxUint64
 	if d.Marked(cutMark) {
 		c.cut = d.Uint()

@@ -127,3 +127,44 @@ func TestCappedCutReadBack(t *testing.T) {
 		t.Fatalf("state begins %x, want the mark", e.B[:1])
 	}
 }
+
+// TestCappedSweepAfterRead: a map swept at a cut, then read back with
+// keys above its cut, drops them at the next sweep; one swept at the
+// same cut with no key added above it is not swept again.
+func TestCappedSweepAfterRead(t *testing.T) {
+	c := newCapped[*int64](2, nil)
+	keys := []string{"a", "b", "c", "d", "e"}
+	for _, k := range keys {
+		c.get([]byte(k), func() *int64 { return new(int64) })
+	}
+	c.finish() // the two of smallest hash, the cut the larger's
+	kept := len(c.m)
+	drops := 0
+	c.dropped = func() { drops++ }
+	c.dropAbove()
+	if kept != 2 || drops != 0 {
+		t.Fatalf("%d keys kept, %d drops by a second sweep at the same cut", kept, drops)
+	}
+	// Read back as a damaged state might hold it: every key, under the
+	// cut the state gives.
+	e := &encoder{}
+	c.appendCut(e)
+	c.readCut(newDecoder(nil, e.B))
+	c.m = map[string]*int64{}
+	above := 0
+	for _, k := range keys {
+		c.m[k] = new(int64)
+		if keyHash(k) > c.cut {
+			above++
+		}
+	}
+	c.dropAbove()
+	if above == 0 || len(c.m) != len(keys)-above || drops != 1 {
+		t.Fatalf("%d keys left of %d, %d above the cut, %d drops", len(c.m), len(keys), above, drops)
+	}
+	for k := range c.m {
+		if keyHash(k) > c.cut {
+			t.Fatalf("key %q above the cut kept", k)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func (s *minuteStats) UnmarshalBinary(b []byte) error {
 		}
 		s.buckets[c] = bk
 	}
-	s.samples.cut = d.Uint()
+	s.samples.cut, s.samples.swept = d.Uint(), false
 	s.samples.m = decodeMap(d, 5, func(string) *retrySample {
 		rs := &retrySample{Client: d.Str(), KeyHash: d.Uint(), Minute: d.Int()}
 		if rs.Minute > math.MaxInt64/minuteNS-1 || rs.Minute < math.MinInt64/minuteNS {
