@@ -41,7 +41,9 @@ func benchRun(b *testing.B, gc gen.Config, withState bool) {
 	benchRunAs(b, gc, withState, "bench.jsonl", gen.WriteJSONL)
 }
 
-func benchRunAs(b *testing.B, gc gen.Config, withState bool, name string, write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)) {
+// writeBenchLog writes gc's requests with write to a file name in a
+// temporary directory and returns its path and size.
+func writeBenchLog(b *testing.B, gc gen.Config, name string, write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)) (string, int64) {
 	var buf bytes.Buffer
 	if _, err := write(&buf, gen.Generate(gc), gen.WriteOptions{}); err != nil {
 		b.Fatal(err)
@@ -50,11 +52,16 @@ func benchRunAs(b *testing.B, gc gen.Config, withState bool, name string, write 
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	return path, int64(buf.Len())
+}
+
+func benchRunAs(b *testing.B, gc gen.Config, withState bool, name string, write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)) {
+	path, size := writeBenchLog(b, gc, name, write)
 	cfg := Config{Paths: []string{path}, Ingest: ingest.Options{Workers: 2, Location: time.UTC}}
 	if withState {
 		cfg.StateDir = filepath.Join(b.TempDir(), "state")
 	}
-	b.SetBytes(int64(buf.Len()))
+	b.SetBytes(size)
 	b.ReportAllocs()
 	cpu0, runs := sharedtest.CPUTime(), 0
 	for b.Loop() {
@@ -128,15 +135,7 @@ func BenchmarkAdd(b *testing.B) {
 // accumulators of the bench/ harness's nginx log: 500,000 requests over
 // an hour. The reading before it is not timed.
 func BenchmarkMergeAll(b *testing.B) {
-	var buf bytes.Buffer
-	gc := gen.Config{Seed: 1, N: 500_000, Plants: gen.All}
-	if _, err := gen.WriteJSONL(&buf, gen.Generate(gc), gen.WriteOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "bench.jsonl")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	path, _ := writeBenchLog(b, gen.Config{Seed: 1, N: 500_000, Plants: gen.All}, "bench.jsonl", gen.WriteJSONL)
 	cfg := Config{Paths: []string{path}, Ingest: ingest.Options{Workers: 2, Location: time.UTC}}
 	rcfg, m, err := settings(cfg.Rules, &cfg.Top, &cfg.Accuracy)
 	if err != nil {

@@ -161,12 +161,13 @@ func FuzzParquetRowGroups(f *testing.F) {
 	})
 }
 
-// TestParquetDamagedRowGroup damages a page header of the third of five
-// or more row groups, which the reader checks before any of its pages is
-// decoded: with any number of workers, the rows of the two before it are
-// read, none of those after it.
-func TestParquetDamagedRowGroup(t *testing.T) {
-	reqs := gen.Generate(gen.Config{Seed: 5, N: 5 * gen.ParquetRowGroup})
+// genParquet writes the generator's requests of seed, groups row groups
+// of them, as Parquet, and returns them, the file, its row groups (at
+// least minGroups) and the request_time column's index, for a test to
+// damage.
+func genParquet(t *testing.T, seed uint64, groups, minGroups int) ([]gen.Request, []byte, []format.RowGroup, int) {
+	t.Helper()
+	reqs := gen.Generate(gen.Config{Seed: seed, N: groups * gen.ParquetRowGroup})
 	var buf bytes.Buffer
 	if _, err := gen.WriteParquet(&buf, reqs, gen.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -176,15 +177,24 @@ func TestParquetDamagedRowGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups := pf.Metadata().RowGroups
-	if len(groups) < 5 {
-		t.Fatalf("%d row groups, want 5 or more", len(groups))
+	rgs := pf.Metadata().RowGroups
+	if len(rgs) < minGroups {
+		t.Fatalf("%d row groups, want %d or more", len(rgs), minGroups)
 	}
 	col, ok := pf.Schema().Lookup("request_time")
 	if !ok {
 		t.Fatal("no request_time column")
 	}
-	md := groups[2].Columns[col.ColumnIndex].MetaData
+	return reqs, data, rgs, col.ColumnIndex
+}
+
+// TestParquetDamagedRowGroup damages a page header of the third of five
+// or more row groups, which the reader checks before any of its pages is
+// decoded: with any number of workers, the rows of the two before it are
+// read, none of those after it.
+func TestParquetDamagedRowGroup(t *testing.T) {
+	_, data, groups, col := genParquet(t, 5, 5, 5)
+	md := groups[2].Columns[col].MetaData
 	copy(data[md.DataPageOffset:], bytes.Repeat([]byte{0xff}, 16))
 	path := filepath.Join(t.TempDir(), "damaged.parquet")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -210,28 +220,11 @@ func TestParquetDamagedRowGroup(t *testing.T) {
 // way the file gives every row but those of the damaged row group (its
 // first page is the damaged one), and names the damage at its first row.
 func TestParquetDamagedPages(t *testing.T) {
-	reqs := gen.Generate(gen.Config{Seed: 6, N: 12 * gen.ParquetRowGroup})
-	var buf bytes.Buffer
-	if _, err := gen.WriteParquet(&buf, reqs, gen.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
-	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	groups := pf.Metadata().RowGroups
-	if len(groups) < 10 {
-		t.Fatalf("%d row groups, want 10 or more (two per worker at 5)", len(groups))
-	}
-	col, ok := pf.Schema().Lookup("request_time")
-	if !ok {
-		t.Fatal("no request_time column")
-	}
+	reqs, data, groups, col := genParquet(t, 6, 12, 10) // two per worker at 5
 	// The first zstd frame of the column chunk is its first page's
 	// values: without its magic number, the page cannot be decompressed,
 	// and its header, which the reader checks, is whole.
-	md := groups[2].Columns[col.ColumnIndex].MetaData
+	md := groups[2].Columns[col].MetaData
 	chunk := data[md.DataPageOffset : md.DataPageOffset+md.TotalCompressedSize]
 	at := bytes.Index(chunk, []byte{0x28, 0xb5, 0x2f, 0xfd})
 	if at < 0 {
