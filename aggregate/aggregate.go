@@ -127,6 +127,8 @@ type Accumulator struct {
 
 	keyBuf []byte
 	vals   Values
+	batch  []Values // AddBatch's, one per record
+	kept   []int32  // AddBatch's records inside the window
 	tokens tokenMatcher
 }
 
@@ -227,17 +229,81 @@ func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, v *Values) int
 
 // Add adds one record.
 func (a *Accumulator) Add(r *ingest.Record) {
-	if a.opts.HasSince || a.opts.HasUntil {
-		if !r.Has(ingest.FTime) ||
-			a.opts.HasSince && r.TimeNS < a.opts.Since ||
-			a.opts.HasUntil && r.TimeNS >= a.opts.Until {
-			a.Skipped++
-			return
-		}
+	if a.outside(r) {
+		a.Skipped++
+		return
 	}
 	// The values live in the accumulator: passed to the collectors
 	// through an interface, a local would escape, once per record.
 	v := &a.vals
+	a.values(r, v)
+	if a.Hours != nil && r.Has(ingest.FTime) {
+		if hour := a.hourOf(r); hour != nil {
+			hour.add(r, v)
+			a.addWindowOnly(r, v, hour)
+			return
+		}
+	}
+	a.add(r, v)
+}
+
+// AddBatch adds records as Add adds each, a step at a time over all of
+// them (ingest.BatchSink): their values, then their combinations and
+// counts, then each collector's turn, then the time line. Every table
+// sees the records in their order, so the result is Add's.
+func (a *Accumulator) AddBatch(rs []ingest.Record) {
+	if a.Hours != nil { // a record goes to its hour's accumulator
+		for i := range rs {
+			a.Add(&rs[i])
+		}
+		return
+	}
+	if a.batch == nil {
+		a.batch = make([]Values, ingest.BatchSize)
+		a.kept = make([]int32, 0, ingest.BatchSize)
+	}
+	kept := a.kept[:0]
+	for i := range rs {
+		if a.outside(&rs[i]) {
+			a.Skipped++
+			continue
+		}
+		a.values(&rs[i], &a.batch[i])
+		kept = append(kept, int32(i))
+	}
+	vs := a.batch
+	for _, i := range kept {
+		a.addCombo(&rs[i], &vs[i])
+	}
+	for _, c := range a.active {
+		for _, i := range kept {
+			c.Add(&rs[i], &vs[i])
+		}
+	}
+	for _, i := range kept {
+		a.addTime(&rs[i], &vs[i])
+	}
+	if a.windowOnly != nil {
+		for _, i := range kept {
+			a.addWindowOnly(&rs[i], &vs[i], a)
+		}
+	}
+	a.kept = kept
+}
+
+// outside reports whether a record is outside the --since/--until
+// window.
+func (a *Accumulator) outside(r *ingest.Record) bool {
+	if !a.opts.HasSince && !a.opts.HasUntil {
+		return false
+	}
+	return !r.Has(ingest.FTime) ||
+		a.opts.HasSince && r.TimeNS < a.opts.Since ||
+		a.opts.HasUntil && r.TimeNS >= a.opts.Until
+}
+
+// values sets v to the values of record r.
+func (a *Accumulator) values(r *ingest.Record, v *Values) {
 	*v = Values{}
 	m := a.opts.Mapping
 	bins, has := &v.Bins, &v.Has
@@ -263,14 +329,6 @@ func (a *Accumulator) Add(r *ingest.Record) {
 			bins[TimePerOutputToken], has[TimePerOutputToken] = m.Bin(tpot), true
 		}
 	}
-	if a.Hours != nil && r.Has(ingest.FTime) {
-		if hour := a.hourOf(r); hour != nil {
-			hour.add(r, v)
-			a.addWindowOnly(r, v, hour)
-			return
-		}
-	}
-	a.add(r, v)
 }
 
 // maxWindowCombos bounds the window ids given to combinations, as a set
@@ -311,37 +369,48 @@ func (a *Accumulator) windowCombo(from *Accumulator, combo int) int {
 }
 
 // add adds a record of the window with its values: to the window, or,
-// for an hour's accumulator, to the hour.
+// for an hour's accumulator, to the hour. AddBatch takes its steps in
+// turn over a batch of records.
 func (a *Accumulator) add(r *ingest.Record, v *Values) {
+	a.addCombo(r, v)
+	for _, c := range a.active {
+		c.Add(r, v)
+	}
+	a.addTime(r, v)
+	a.addWindowOnly(r, v, a)
+}
+
+// addCombo counts a record, and adds it to its combination (v.Combo),
+// the breakdown and the status counts.
+func (a *Accumulator) addCombo(r *ingest.Record, v *Values) {
 	a.Records++
 	if a.presentRun++; r.Fields() != a.presentMask {
 		a.startPresent(r.Fields()) // a log's lines mostly carry the same fields
 	}
 	v.Combo = a.addToSet(a.Set, r, v)
 	v.Fed = v.Combo >= 0
+	a.addComboRTT(r)
 	a.Breakdown.add(&v.phases)
-	status, okStatus := r.Int(ingest.FStatus)
-	if okStatus {
+	if status, ok := r.Int(ingest.FStatus); ok {
 		a.status.add(status, 1)
 	}
-	for _, c := range a.active {
-		c.Add(r, v)
-	}
-	if r.Has(ingest.FTime) {
-		t := r.TimeNS
-		a.HasTime = true
-		a.MinTime = min(a.MinTime, t)
-		a.MaxTime = max(a.MaxTime, t)
-		a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion), v.Combo)
-	}
-	a.addWindowOnly(r, v, a)
-	a.addComboRTT(r)
 }
 
-// addComboRTT adds a record's tcpinfo_rtt to the combination add gave
-// it (ComboRTT), when the set keeps that metric. It is add's last call,
-// so that the calls before it keep their places in the profile the
-// command is built with.
+// addTime adds a record's time to the time line.
+func (a *Accumulator) addTime(r *ingest.Record, v *Values) {
+	if !r.Has(ingest.FTime) {
+		return
+	}
+	t := r.TimeNS
+	a.HasTime = true
+	a.MinTime = min(a.MinTime, t)
+	a.MaxTime = max(a.MaxTime, t)
+	status, _ := r.Int(ingest.FStatus)
+	a.Timeline.add(a.opts.Mapping, t, status, v.Has[RequestTime], v.Bins[RequestTime], r.Text(ingest.FRegion), v.Combo)
+}
+
+// addComboRTT adds a record's tcpinfo_rtt to the combination addToSet
+// gave it just before (ComboRTT), when the set keeps that metric.
 func (a *Accumulator) addComboRTT(r *ingest.Record) {
 	if x, ok := RTTMs(r); ok {
 		a.Set.AddComboOnly(ComboRTT, a.opts.Mapping.Bin(x))

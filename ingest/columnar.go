@@ -336,22 +336,25 @@ func (b *cellBatch) set(r *Record, j int, loc *time.Location) error {
 
 // cellRows sets each row of a unit's batch into a record and adds the
 // good ones to the sink; a bad row is counted and sampled at its row.
-func (p *pipeline) cellRows(u *unit, sink Sink, t *tally, rec *Record) {
+func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	b, fs := u.cells, u.file
 	c := t.get(fs.index)
 	unit := t.unit
 	t.unit = 0 // rows are numbered in the file
 	good := int64(0)
+	f.use(nil) // the rows' text is in b, theirs until the flush below
 	for j := range b.n {
+		rec := f.record()
 		rec.reset(fs.cfg.schema)
 		if err := b.set(rec, j, fs.cfg.loc); err != nil {
 			t.bad(fs, b.first+int64(j), err.Error())
 			continue
 		}
 		rec.Finish()
-		sink.Add(rec)
+		f.add()
 		good++
 	}
+	f.flush() // before the batch's bytes go back to the pool
 	t.unit = unit
 	c.records += good
 	p.opts.Progress.Records.Add(good)

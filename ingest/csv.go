@@ -14,6 +14,7 @@ import (
 // line break arrives as two lines; both are bad lines. An empty field is absent. A row whose field count
 // differs from the header's is a bad line.
 type csvParser struct {
+	holding // of scratch
 	sep     byte
 	loc     *time.Location
 	binds   []Bindings // by column
@@ -59,7 +60,7 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 // or has the wrong number of fields is refused for that, whatever the
 // values before the flaw.
 func (p *csvParser) Parse(line []byte, r *Record) error {
-	p.scratch = p.scratch[:0]
+	p.scratch = p.reuse(p.scratch)
 	var setErr error
 	n := 0
 	for i := 0; ; i++ {
@@ -186,3 +187,6 @@ func (p *csvParser) unescape(v []byte) []byte {
 	}
 	return p.scratch[from:len(p.scratch):len(p.scratch)]
 }
+
+func (p *csvParser) heldBytes() int { return len(p.scratch) }
+func (p *csvParser) release()       { p.scratch = p.scratch[:0] }

@@ -54,12 +54,14 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 }
 
 // parseDoc parses the elements of a document's unit.
-func (p *pipeline) parseDoc(u unit, lp lineParser, sink Sink, t *tally, rec *Record) {
+func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	c := t.get(u.file.index)
 	records, start := c.records, 0
+	f.use(lp)
 	for _, e := range u.elems {
 		text := u.data[start:e.end]
 		start = e.end
+		rec := f.record()
 		rec.Reset()
 		if err := lp.Parse(text, rec); err != nil {
 			t.bad(u.file, e.line, docReason(err, text, e))
@@ -67,9 +69,10 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, sink Sink, t *tally, rec *Rec
 			t.bad(u.file, e.line, errNoField)
 		} else {
 			c.records++
-			sink.Add(rec)
+			f.add()
 		}
 	}
+	f.flush() // before the unit's buffer goes back to the pool
 	p.opts.Progress.Records.Add(c.records - records)
 }
 

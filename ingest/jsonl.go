@@ -16,6 +16,7 @@ import (
 // scanner that allocates nothing per line once warm: decoded strings go to
 // a scratch buffer that the next line reuses.
 type jsonParser struct {
+	holding // of scratch
 	schema  *Schema
 	loc     *time.Location
 	scratch []byte
@@ -77,7 +78,7 @@ const shapeTries = 64
 
 // parse reads line into r the general way.
 func (p *jsonParser) parse(line []byte, r *Record) error {
-	p.scratch = p.scratch[:0]
+	p.scratch = p.reuse(p.scratch)
 	s := scanner{b: line}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
@@ -550,3 +551,6 @@ func jsonKeys(line []byte, max int) []string {
 	}
 	return keys
 }
+
+func (p *jsonParser) heldBytes() int { return len(p.scratch) }
+func (p *jsonParser) release()       { p.scratch = p.scratch[:0] }

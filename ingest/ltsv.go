@@ -26,6 +26,7 @@ var ltsvOnly = map[string]Bindings{
 // setters (putter); a line with another label, through Record.Set.
 // Nothing is allocated per line once warm.
 type ltsvParser struct {
+	holding // of scratch
 	schema  *Schema
 	loc     *time.Location
 	scratch []byte
@@ -54,7 +55,7 @@ func (e *ltsvError) Error() string { return fmt.Sprintf("column %d: %s", e.col, 
 // that a bad value before it is the line's error, as when each field
 // was set as it was read.
 func (p *ltsvParser) Parse(line []byte, r *Record) error {
-	p.scratch = p.scratch[:0]
+	p.scratch = p.reuse(p.scratch)
 	vals := p.vals[:0]
 	kept := p.puts != nil // every label so far is the kept one
 	var bad error
@@ -204,3 +205,6 @@ func mapped(bs Bindings) bool {
 	}
 	return false
 }
+
+func (p *ltsvParser) heldBytes() int { return len(p.scratch) }
+func (p *ltsvParser) release()       { p.scratch = p.scratch[:0] }

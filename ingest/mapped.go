@@ -194,7 +194,7 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 
 // mappedLines runs the worker's lines over a unit of a mapping, turning a
 // fault in it into the file's being read in part.
-func (p *pipeline) mappedLines(u *unit, lp lineParser, sink Sink, t *tally, rec *Record) {
+func (p *pipeline) mappedLines(u *unit, lp lineParser, f *feed, t *tally) {
 	old := debug.SetPanicOnFault(true)
 	t.unit = u.seq + 1
 	defer func() {
@@ -205,7 +205,7 @@ func (p *pipeline) mappedLines(u *unit, lp lineParser, sink Sink, t *tally, rec 
 		}
 		u.mapped.done(u.seq)
 	}()
-	t.unitLines(u.file.index, u.seq, p.lines(u, lp, sink, t, rec))
+	t.unitLines(u.file.index, u.seq, p.lines(u, lp, f, t))
 }
 
 // afterMapped completes, after the run, what the workers read of a file

@@ -268,6 +268,7 @@ func validVarName(s string) bool {
 // buffer for values with \xHH escapes and the day and zone of the last
 // $time_local; nothing is allocated per line.
 type nginxParser struct {
+	holding // of scratch
 	f       *logFormat
 	loc     *time.Location
 	scratch []byte
@@ -311,7 +312,7 @@ func (p *nginxParser) Parse(line []byte, r *Record) error {
 // parse reads line into r and reports whether text after the end of a
 // lenient format was ignored.
 func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
-	p.scratch = p.scratch[:0]
+	p.scratch = p.reuse(p.scratch)
 	f := p.f
 	if !bytes.HasPrefix(line, f.prefix) {
 		return false, mismatch(line, 0, f.prefix)
@@ -486,3 +487,6 @@ func unhex(c byte) (byte, bool) {
 	}
 	return 0, false
 }
+
+func (p *nginxParser) heldBytes() int { return len(p.scratch) }
+func (p *nginxParser) release()       { p.scratch = p.scratch[:0] }

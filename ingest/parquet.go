@@ -179,10 +179,10 @@ func (f *pqFile) wait(g int, err error) error {
 
 // parquetGroup decodes a unit's row group and adds its rows to the
 // worker's sink.
-func (p *pipeline) parquetGroup(u *unit, sink Sink, t *tally, rec *Record) {
+func (p *pipeline) parquetGroup(u *unit, f *feed, t *tally) {
 	g := u.group
 	s := &rowSink{p: p, fs: u.file, row: g.first}
-	s.each = func(b *cellBatch) { p.cellRows(&unit{file: u.file, cells: b}, sink, t, rec) }
+	s.each = func(b *cellBatch) { p.cellRows(&unit{file: u.file, cells: b}, f, t) }
 	g.file.done(g.index, decodeSafely("parquet", s, func() error { return g.read(s, nil) }))
 }
 

@@ -50,6 +50,111 @@ type Sink interface {
 	Add(r *Record)
 }
 
+// BatchSink is a Sink that takes records a batch at a time, up to
+// BatchSize of them, in the order they were read: it may then do each
+// step of adding a record over the whole batch before the next, each
+// step's tables staying in the cache through it. The records of a batch
+// are its only until AddBatch returns.
+type BatchSink interface {
+	Sink
+	AddBatch(rs []Record)
+}
+
+// BatchSize is the most records a BatchSink is given at once: enough
+// that a step's tables are brought into the cache once for dozens of
+// records, few enough that the records read stay in the cache between
+// the steps (1 KB each).
+const BatchSize = 64
+
+// scratchParser is a line parser whose records may point into a buffer
+// of its own: the text it made, such as values it unescaped. It empties
+// the buffer for each line unless held; then the buffer only grows until
+// release, and a batch of records read one after the other (BatchSink)
+// stays whole until it is handed over.
+type scratchParser interface {
+	hold()
+	heldBytes() int
+	release()
+}
+
+// holding is a scratchParser's state, embedded: whether it is held.
+type holding struct{ held bool }
+
+func (h *holding) hold() { h.held = true }
+
+// reuse returns the scratch buffer b to read a line into: emptied, unless
+// held.
+func (h *holding) reuse(b []byte) []byte {
+	if h.held {
+		return b
+	}
+	return b[:0]
+}
+
+// heldMax bounds the bytes a held parser's buffer holds: past it, the
+// batch is handed over early, and the buffer emptied.
+const heldMax = 256 << 10
+
+// feed hands a worker's records to its sink: one at a time, each read
+// into the worker's record, or, to a BatchSink, a batch at a time, each
+// read into a record of the batch. Every unit's records are handed over
+// by its end (flush), while the bytes they point into are the unit's.
+type feed struct {
+	sink  Sink
+	batch BatchSink // sink, when it takes batches
+	rec   Record
+	recs  []Record
+	n     int           // records read into recs
+	held  scratchParser // the parser reading into recs, held
+}
+
+func newFeed(sink Sink) *feed {
+	f := &feed{sink: sink}
+	if b, ok := sink.(BatchSink); ok {
+		f.batch, f.recs = b, make([]Record, BatchSize)
+	}
+	return f
+}
+
+// use makes the records of the next lines, read by lp, keep what they
+// point into in lp until they are handed over: a batch's are read into
+// as many records.
+func (f *feed) use(lp lineParser) {
+	f.held = nil
+	if sp, ok := lp.(scratchParser); ok && f.batch != nil {
+		sp.hold()
+		f.held = sp
+	}
+}
+
+// record returns the record to read the next one into.
+func (f *feed) record() *Record {
+	if f.batch == nil {
+		return &f.rec
+	}
+	return &f.recs[f.n]
+}
+
+// add hands over the record read into record's.
+func (f *feed) add() {
+	if f.batch == nil {
+		f.sink.Add(&f.rec)
+	} else if f.n++; f.n == len(f.recs) || f.held != nil && f.held.heldBytes() > heldMax {
+		f.flush()
+	}
+}
+
+// flush hands over the records read and not handed over yet.
+func (f *feed) flush() {
+	if n := f.n; n > 0 {
+		f.n = 0 // first: a panic in AddBatch does not give them twice
+		f.batch.AddBatch(f.recs[:n])
+	}
+	if f.held != nil {
+		f.held.release()
+	}
+}
+
 // fileState is one input while it is read. The reader fills it before
 // sending the file's first unit; workers only read it.
 type fileState struct {
@@ -197,14 +302,14 @@ type pipeline struct {
 
 func (p *pipeline) worker(sink Sink, t *tally) {
 	parsers := map[*fileState]lineParser{}
-	var rec Record
+	f := newFeed(sink)
 	for u := range p.work {
 		if u.cells != nil {
-			p.cellRows(&u, sink, t, &rec)
+			p.cellRows(&u, f, t)
 			continue
 		}
 		if u.group != nil {
-			p.parquetGroup(&u, sink, t, &rec)
+			p.parquetGroup(&u, f, t)
 			continue
 		}
 		lp := parsers[u.file]
@@ -217,14 +322,14 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			parsers[u.file] = lp
 		}
 		if u.elems != nil {
-			p.parseDoc(u, lp, sink, t, &rec)
+			p.parseDoc(u, lp, f, t)
 			p.pool.Put(u.buf)
 			continue
 		}
 		if u.mapped != nil {
-			p.mappedLines(&u, lp, sink, t, &rec)
+			p.mappedLines(&u, lp, f, t)
 		} else {
-			p.lines(&u, lp, sink, t, &rec)
+			p.lines(&u, lp, f, t)
 		}
 		if u.buf != nil {
 			p.blocks.put(u.buf)
@@ -234,11 +339,18 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 
 // lines cuts a unit of lines and parses each into the worker's sink,
 // and returns how many it cut.
-func (p *pipeline) lines(u *unit, lp lineParser, sink Sink, t *tally, rec *Record) int64 {
+func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
 	c := t.get(u.file.index)
 	data, line := u.data, u.line
 	records := c.records
-	defer func() { p.opts.Progress.Records.Add(c.records - records) }()
+	f.use(lp)
+	defer func() {
+		// Deferred, so that the records read before a fault in a
+		// mapping (mappedLines) are added, as those before it in the
+		// unit are; the bytes they point into were read.
+		f.flush()
+		p.opts.Progress.Records.Add(c.records - records)
+	}()
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -253,6 +365,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, sink Sink, t *tally, rec *Recor
 		if long {
 			t.bad(u.file, line, errLongLine)
 		} else if !blank(l) {
+			rec := f.record()
 			rec.reset(u.file.cfg.schema)
 			if err := lp.Parse(l, rec); err != nil {
 				t.bad(u.file, line, err.Error())
@@ -262,7 +375,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, sink Sink, t *tally, rec *Recor
 				t.bad(u.file, line, errNoField)
 			} else {
 				c.records++
-				sink.Add(rec)
+				f.add()
 			}
 		}
 		line++
