@@ -129,6 +129,7 @@ type Accumulator struct {
 	vals   Values
 	batch  []Values // AddBatch's, one per record
 	kept   []int32  // AddBatch's records inside the window
+	run    []int32  // AddBatch's records of one hour
 	tokens tokenMatcher
 }
 
@@ -250,45 +251,85 @@ func (a *Accumulator) Add(r *ingest.Record) {
 // AddBatch adds records as Add adds each, a step at a time over all of
 // them (ingest.BatchSink): their values, then their combinations and
 // counts, then each collector's turn, then the time line. Every table
-// sees the records in their order, so the result is Add's.
+// sees the records in their order, so the result is Add's. With hours,
+// each run of records of one hour is added so to that hour's
+// accumulator.
 func (a *Accumulator) AddBatch(rs []ingest.Record) {
-	if a.Hours != nil { // a record goes to its hour's accumulator
-		for i := range rs {
-			a.Add(&rs[i])
-		}
-		return
-	}
 	if a.batch == nil {
 		a.batch = make([]Values, ingest.BatchSize)
 		a.kept = make([]int32, 0, ingest.BatchSize)
+		a.run = make([]int32, 0, ingest.BatchSize)
 	}
-	kept := a.kept[:0]
+	kept, vs := a.kept[:0], a.batch
 	for i := range rs {
 		if a.outside(&rs[i]) {
 			a.Skipped++
 			continue
 		}
-		a.values(&rs[i], &a.batch[i])
+		a.values(&rs[i], &vs[i])
 		kept = append(kept, int32(i))
 	}
-	vs := a.batch
+	a.kept = kept
+	if a.Hours == nil {
+		a.addSteps(rs, kept, vs)
+		return
+	}
+	// A record's hour is looked up (hourOf, which may start an hour and
+	// drop the earliest into the window) only once the records before
+	// it, of another hour, are added: as Add does, one at a time.
+	run, hour, start := a.run[:0], (*Accumulator)(nil), int64(0)
 	for _, i := range kept {
+		r := &rs[i]
+		if hour != nil && r.Has(ingest.FTime) && hourStart(r) == start {
+			run = append(run, i)
+			continue
+		}
+		a.addRun(rs, run, vs, hour)
+		run, hour = run[:0], nil
+		if r.Has(ingest.FTime) {
+			hour, start = a.hourOf(r), hourStart(r)
+		}
+		if hour == nil {
+			a.add(r, &vs[i]) // no time, or an hour dropped: the window's
+			continue
+		}
+		run = append(run, i)
+	}
+	a.addRun(rs, run, vs, hour)
+	a.run = run
+}
+
+// addRun adds records rs[run] of one hour to its accumulator, and to the
+// window's own collectors.
+func (a *Accumulator) addRun(rs []ingest.Record, run []int32, vs []Values, hour *Accumulator) {
+	if len(run) == 0 {
+		return
+	}
+	hour.addSteps(rs, run, vs)
+	for _, i := range run {
+		a.addWindowOnly(&rs[i], &vs[i], hour)
+	}
+}
+
+// addSteps adds records rs[idx], whose values are vs[idx], as add adds
+// each, a step at a time over all of them.
+func (a *Accumulator) addSteps(rs []ingest.Record, idx []int32, vs []Values) {
+	for _, i := range idx {
 		a.addCombo(&rs[i], &vs[i])
 	}
 	for _, c := range a.active {
-		for _, i := range kept {
+		for _, i := range idx {
 			c.Add(&rs[i], &vs[i])
 		}
 	}
-	for _, i := range kept {
+	for _, i := range idx {
 		a.addTime(&rs[i], &vs[i])
 	}
 	if a.windowOnly != nil {
-		for _, i := range kept {
+		for _, i := range idx {
 			a.addWindowOnly(&rs[i], &vs[i], a)
 		}
 	}
-	a.kept = kept
 }
 
 // outside reports whether a record is outside the --since/--until

@@ -60,7 +60,7 @@ func (a *Accumulator) SortedHours() []int64 {
 // when the hour is older than those kept. Its keys are those Add gives
 // the window; TestHoursAddUpToTheWindow holds the two together.
 func (a *Accumulator) hourOf(r *ingest.Record) *Accumulator {
-	h := floorDiv(r.TimeNS, HourSeconds*1e9) * HourSeconds
+	h := hourStart(r)
 	if a.hoursCut && h <= a.hourCut {
 		return nil
 	}
@@ -73,6 +73,9 @@ func (a *Accumulator) hourOf(r *ingest.Record) *Accumulator {
 	}
 	return hour
 }
+
+// hourStart is the Unix second of the start of a record's hour.
+func hourStart(r *ingest.Record) int64 { return floorDiv(r.TimeNS, HourSeconds*1e9) * HourSeconds }
 
 // boundHours drops the earliest hours past MaxHours into the window and
 // remembers the latest dropped, so that a later record of it or of an

@@ -92,8 +92,17 @@ func TestBatchesAddAsRecords(t *testing.T) {
 		fmt.Fprintf(&long, `{"time":%q,"model":"m\"%d","status":%d,"request_time":%.3f,"http_user_agent":"%s"}`+"\n",
 			r.Time.Format(time.RFC3339Nano), i%7, r.Status, r.RequestTime, ua)
 	}
+	// Hours interleaved within batches, more of them than are kept
+	// (aggregate.MaxHours), and records of hours dropped by then.
+	hourly := gen.Generate(gen.Config{Seed: 11, N: 3000, Duration: 30 * time.Hour})
+	for i := 0; i+40 < len(hourly); i += 7 {
+		hourly[i], hourly[i+40] = hourly[i+40], hourly[i]
+	}
+	hourly = append(hourly, hourly[:50]...)
+	hours := gened("hours.jsonl", func(b *bytes.Buffer) error { _, err := gen.WriteJSONL(b, hourly, gen.WriteOptions{}); return err })
 	paths := []string{
 		jsonl,
+		hours,
 		write("long.jsonl", []byte(long.String())),
 		write("d.json", doc.Bytes()),
 		write("c.csv", []byte(csv.String())),
