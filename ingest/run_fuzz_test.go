@@ -94,7 +94,10 @@ func manyRowGroups(fatal func(...any)) []byte {
 type digestSink struct{ b []byte }
 
 func (s *digestSink) Add(r *ingest.Record) {
-	s.b = fmt.Appendf(s.b, "%x %d", r.Fields(), r.TimeNS)
+	s.b = fmt.Appendf(s.b, "%x", r.Fields())
+	if r.Has(ingest.FTime) { // TimeNS means nothing without it
+		s.b = fmt.Appendf(s.b, " %d", r.TimeNS)
+	}
 	for f := range ingest.Field(ingest.NumFields) {
 		if t := r.Text(f); t != nil {
 			s.b = fmt.Appendf(s.b, " %d:%q", f, t)
