@@ -198,34 +198,36 @@ func windowOnly(window []Collector, hours func() []Collector) []bool {
 // input's entry and each key's. The window's set and the per-hour sets are
 // filled by this one function, so their keys agree.
 func (a *Accumulator) addToSet(set *sketch.Set, r *ingest.Record, v *Values) int {
-	set.BeginTuple()
+	// The combination is built in a slice of the function's own, whose
+	// length stays in a register, then handed to the set.
+	t := set.Tuple()
 	if k := r.Text(ingest.FRegion); k != nil {
-		set.TupleKey(DimRegion, k)
+		t = sketch.AppendKey(t, DimRegion, k)
 	}
 	if k := r.Text(ingest.FModel); k != nil {
-		set.TupleKey(DimModel, k)
+		t = sketch.AppendKey(t, DimModel, k)
 	}
 	if status, ok := r.Int(ingest.FStatus); ok {
 		if uint64(status) < uint64(len(statusKeys)) {
-			set.TupleKey(DimStatus, statusKeys[status])
+			t = sketch.AppendKey(t, DimStatus, statusKeys[status])
 		} else {
 			a.keyBuf = strconv.AppendInt(a.keyBuf[:0], status, 10)
-			set.TupleKey(DimStatus, a.keyBuf)
+			t = sketch.AppendKey(t, DimStatus, a.keyBuf)
 		}
 	}
 	if k := r.Text(ingest.FClient); k != nil {
-		set.TupleKey(DimClient, k)
+		t = sketch.AppendKey(t, DimClient, k)
 	}
 	if cr := r.Text(ingest.FClientRegion); cr != nil {
-		set.TupleKey(DimClientRegion, cr) // and the route: newSet's Join
+		t = sketch.AppendKey(t, DimClientRegion, cr) // and the route: newSet's Join
 	}
 	if s, ok := r.Bool(ingest.FStream); ok {
-		set.TupleKey(DimStream, StreamKey(s))
+		t = sketch.AppendKey(t, DimStream, StreamKey(s))
 	}
 	if u := r.Text(ingest.FURI); u != nil {
-		set.TupleKey(DimURI, v.uriPath) // Path(u), found once by Add
+		t = sketch.AppendKey(t, DimURI, v.uriPath) // Path(u), found once by Add
 	}
-	return set.AddTuple(v.Bins[:], v.Has[:])
+	return set.AddTupleOf(t, v.Bins[:], v.Has[:])
 }
 
 // Add adds one record.

@@ -128,14 +128,31 @@ var binCountMax uint16 = math.MaxUint16
 func (s *Set) BeginTuple() { s.combos.tuple, s.combos.last = s.combos.tuple[:0], -1 }
 
 // TupleKey adds dimension dim's key to the combination being built.
-func (s *Set) TupleKey(dim int, key []byte) {
-	t := s.combos.tuple
+func (s *Set) TupleKey(dim int, key []byte) { s.combos.tuple = AppendKey(s.combos.tuple, dim, key) }
+
+// Tuple returns the set's buffer to build a record's combination in,
+// emptied, as BeginTuple does: a caller appends the keys to it
+// (AppendKey), the slice in its hands, and gives it to AddTupleOf.
+func (s *Set) Tuple() []byte {
+	s.combos.last = -1
+	return s.combos.tuple[:0]
+}
+
+// AppendKey appends dimension dim's key to combination t, as TupleKey
+// adds it to the set's.
+func AppendKey(t []byte, dim int, key []byte) []byte {
 	if len(key) < 0x80 { // its length is one byte of uvarint
 		t = append(t, byte(dim), byte(len(key)))
 	} else {
 		t = binary.AppendUvarint(append(t, byte(dim)), uint64(len(key)))
 	}
-	s.combos.tuple = append(t, key...)
+	return append(t, key...)
+}
+
+// AddTupleOf is AddTuple of combination t, built from Tuple.
+func (s *Set) AddTupleOf(t []byte, bins []Bin, has []bool) int {
+	s.combos.tuple = t
+	return s.AddTuple(bins, has)
 }
 
 // join is a dimension whose key is two others' joined: it is not part of
