@@ -280,8 +280,26 @@ func (s *Set) countFew(e *comboEntry) {
 // each of many workers hold little (2 KB each).
 const heavyMax = 128
 
-// add counts one value's bin.
+// add counts one value's bin: a value of a bin in range and below its
+// counter's carry here, in the caller's loop; the rest by addSlow.
 func (c *comboCounts) add(b Bin) {
+	k := b.index - c.off
+	if b.zero || uint(k) >= uint(len(c.bins)) || c.bins[k] == binCountMax {
+		c.addSlow(b)
+		return
+	}
+	c.bins[k]++
+	c.sum.add(b.v)
+	if b.v < c.min {
+		c.min = b.v
+	}
+	if b.v > c.max {
+		c.max = b.v
+	}
+}
+
+// addSlow counts one value's bin, whatever it is.
+func (c *comboCounts) addSlow(b Bin) {
 	if b.zero {
 		c.zero++
 		c.min = math.Min(c.min, 0)
