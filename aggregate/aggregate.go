@@ -127,6 +127,10 @@ type Accumulator struct {
 
 	keyBuf []byte
 	vals   Values
+	// states is, per collector of an hour's accumulator, its state
+	// encoded before MergeAll gave the collector to the window's: what
+	// the hour file holds (AppendBinary).
+	states [][]byte
 	batch  []Values // AddBatch's, one per record
 	kept   []int32  // AddBatch's records inside the window
 	run    []int32  // AddBatch's records of one hour
@@ -598,22 +602,20 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 		for i, c := range a.Collectors {
 			if _, combo := c.(ComboCollector); c != nil && !combo {
 				early[i] = true
-				wg.Go(func() { mergeCollector(c, i, accs, nil, nil) })
+				wg.Go(func() { mergeCollector(c, i, accs, nil) })
 			}
 		}
 	}
 	expandAll(accs)
 	var hours []*Accumulator
-	var fresh [][]Collector // per hour, collectors to copy its own into
 	if a.Hours != nil {
 		for _, o := range accs[1:] {
 			a.mergeRest(o)
 		}
-		for _, h := range a.SortedHours() {
-			hours = append(hours, a.Hours[h])
-			if a.opts.HourCollectors != nil {
-				fresh = append(fresh, a.opts.HourCollectors())
-			}
+		for _, hour := range a.SortedHours() {
+			h := a.Hours[hour]
+			h.states = make([][]byte, len(h.Collectors))
+			hours = append(hours, h)
 		}
 	}
 	wg.Go(func() {
@@ -629,7 +631,7 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 		if c == nil || early[i] {
 			continue
 		}
-		wg.Go(func() { mergeCollector(c, i, accs, hours, fresh) })
+		wg.Go(func() { mergeCollector(c, i, accs, hours) })
 	}
 	if a.Hours == nil {
 		for _, o := range accs[1:] {
@@ -644,15 +646,17 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 	return a
 }
 
-// mergeCollector merges collector i of accs[1:] and of hours (copied
-// into fresh ones) into c, the first accumulator's, and finishes it.
-func mergeCollector(c Collector, i int, accs, hours []*Accumulator, fresh [][]Collector) {
+// mergeCollector merges collector i of accs[1:] and of hours into c, the
+// first accumulator's, and finishes it. An hour's collector, which a
+// merge takes the parts of, is first encoded for its hour file (states).
+func mergeCollector(c Collector, i int, accs, hours []*Accumulator) {
 	for _, o := range accs[1:] {
 		c.Merge(o.Collectors[i])
 	}
-	for k, h := range hours {
+	for _, h := range hours {
 		if i < len(h.Collectors) && h.Collectors[i] != nil {
-			c.Merge(copyCollector(fresh[k][i], h.Collectors[i]))
+			h.states[i] = h.Collectors[i].AppendBinary(nil)
+			c.Merge(h.Collectors[i])
 		}
 	}
 	c.Finish()
@@ -672,16 +676,6 @@ func expandAll(accs []*Accumulator) {
 		})
 	}
 	wg.Wait()
-}
-
-// copyCollector returns fresh, a collector new from c's constructor,
-// holding c's state: a merge takes the other collector's parts over, and
-// an hour's collectors must stay its own.
-func copyCollector(fresh, c Collector) Collector {
-	if err := fresh.UnmarshalBinary(c.AppendBinary(nil)); err != nil {
-		panic("BUG: a collector cannot read its own state: " + err.Error())
-	}
-	return fresh
 }
 
 // copyCounts returns an accumulator holding h's counts, time line and

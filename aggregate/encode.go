@@ -35,10 +35,15 @@ func (a *Accumulator) AppendBinary(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(set)))
 	b = append(b, set...)
 	b = binary.AppendUvarint(b, uint64(len(a.Collectors)))
-	for _, c := range a.Collectors {
+	for i, c := range a.Collectors {
 		b = appendBool(b, c != nil)
 		if c != nil {
-			state := c.AppendBinary(nil)
+			var state []byte
+			if i < len(a.states) && a.states[i] != nil {
+				state = a.states[i]
+			} else {
+				state = c.AppendBinary(nil)
+			}
 			b = binary.AppendUvarint(b, uint64(len(state)))
 			b = append(b, state...)
 		}
