@@ -14,14 +14,13 @@ import (
 // line break arrives as two lines; both are bad lines. An empty field is absent. A row whose field count
 // differs from the header's is a bad line.
 type csvParser struct {
-	holding // of scratch
+	holding // scratch: unescaped text the records point into
 	sep     byte
 	loc     *time.Location
 	binds   []Bindings // by column
 	puts    []putter   // by column
 	cols    []*putter  // by column, nil for one nothing binds
 	vals    [][]byte   // the current row's fields, reused
-	scratch []byte     // unescaped quoted fields of the current row
 	clock   clocks
 }
 
@@ -60,7 +59,7 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 // or has the wrong number of fields is refused for that, whatever the
 // values before the flaw.
 func (p *csvParser) Parse(line []byte, r *Record) error {
-	p.scratch = p.reuse(p.scratch)
+	p.newLine()
 	var setErr error
 	n := 0
 	for i := 0; ; i++ {
@@ -187,6 +186,3 @@ func (p *csvParser) unescape(v []byte) []byte {
 	}
 	return p.scratch[from:len(p.scratch):len(p.scratch)]
 }
-
-func (p *csvParser) heldBytes() int { return len(p.scratch) }
-func (p *csvParser) release()       { p.scratch = p.scratch[:0] }

@@ -16,10 +16,9 @@ import (
 // scanner that allocates nothing per line once warm: decoded strings go to
 // a scratch buffer that the next line reuses.
 type jsonParser struct {
-	holding // of scratch
+	holding // scratch: unescaped text the records point into
 	schema  *Schema
 	loc     *time.Location
-	scratch []byte
 	paths   [][]byte   // dotted paths of nested objects, one per depth
 	inner   [4]scanner // scanners of JSON held in strings, one per depth
 	// The last line's keys and their bindings: JSON lines from one
@@ -78,7 +77,7 @@ const shapeTries = 64
 
 // parse reads line into r the general way.
 func (p *jsonParser) parse(line []byte, r *Record) error {
-	p.scratch = p.reuse(p.scratch)
+	p.newLine()
 	s := scanner{b: line}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
@@ -551,6 +550,3 @@ func jsonKeys(line []byte, max int) []string {
 	}
 	return keys
 }
-
-func (p *jsonParser) heldBytes() int { return len(p.scratch) }
-func (p *jsonParser) release()       { p.scratch = p.scratch[:0] }

@@ -26,10 +26,9 @@ var ltsvOnly = map[string]Bindings{
 // setters (putter); a line with another label, through Record.Set.
 // Nothing is allocated per line once warm.
 type ltsvParser struct {
-	holding // of scratch
+	holding // scratch: unescaped text the records point into
 	schema  *Schema
 	loc     *time.Location
-	scratch []byte
 	labels  [][]byte // by position in the line, owned copies
 	binds   []Bindings
 	puts    []putter // of binds; nil after a change of labels
@@ -55,7 +54,7 @@ func (e *ltsvError) Error() string { return fmt.Sprintf("column %d: %s", e.col, 
 // that a bad value before it is the line's error, as when each field
 // was set as it was read.
 func (p *ltsvParser) Parse(line []byte, r *Record) error {
-	p.scratch = p.reuse(p.scratch)
+	p.newLine()
 	vals := p.vals[:0]
 	kept := p.puts != nil // every label so far is the kept one
 	var bad error
@@ -205,6 +204,3 @@ func mapped(bs Bindings) bool {
 	}
 	return false
 }
-
-func (p *ltsvParser) heldBytes() int { return len(p.scratch) }
-func (p *ltsvParser) release()       { p.scratch = p.scratch[:0] }

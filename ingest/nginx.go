@@ -268,10 +268,9 @@ func validVarName(s string) bool {
 // buffer for values with \xHH escapes and the day and zone of the last
 // $time_local; nothing is allocated per line.
 type nginxParser struct {
-	holding // of scratch
+	holding // scratch: unescaped text the records point into
 	f       *logFormat
 	loc     *time.Location
-	scratch []byte
 	clock   clocks
 }
 
@@ -280,7 +279,7 @@ func newNginxParser(c *parserConfig) (*nginxParser, error) {
 		return nil, fmt.Errorf("text log in a format of its own: the first lines match none of the known formats (%s), so its log_format must be given",
 			strings.Join(LogFormatNames(), ", "))
 	}
-	return &nginxParser{f: c.nginx, loc: c.loc, scratch: make([]byte, 0, 1024)}, nil
+	return &nginxParser{f: c.nginx, loc: c.loc, holding: holding{scratch: make([]byte, 0, 1024)}}, nil
 }
 
 // nginxError is a line that does not follow the log_format.
@@ -312,7 +311,7 @@ func (p *nginxParser) Parse(line []byte, r *Record) error {
 // parse reads line into r and reports whether text after the end of a
 // lenient format was ignored.
 func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
-	p.scratch = p.reuse(p.scratch)
+	p.newLine()
 	f := p.f
 	if !bytes.HasPrefix(line, f.prefix) {
 		return false, mismatch(line, 0, f.prefix)
@@ -487,6 +486,3 @@ func unhex(c byte) (byte, bool) {
 	}
 	return 0, false
 }
-
-func (p *nginxParser) heldBytes() int { return len(p.scratch) }
-func (p *nginxParser) release()       { p.scratch = p.scratch[:0] }

@@ -77,18 +77,22 @@ type scratchParser interface {
 	release()
 }
 
-// holding is a scratchParser's state, embedded: whether it is held.
-type holding struct{ held bool }
+// holding is a scratchParser's buffer, embedded: scratch, and whether it
+// is held.
+type holding struct {
+	scratch []byte
+	held    bool
+}
 
-func (h *holding) hold() { h.held = true }
+func (h *holding) hold()          { h.held = true }
+func (h *holding) heldBytes() int { return len(h.scratch) }
+func (h *holding) release()       { h.scratch = h.scratch[:0] }
 
-// reuse returns the scratch buffer b to read a line into: emptied, unless
-// held.
-func (h *holding) reuse(b []byte) []byte {
-	if h.held {
-		return b
+// newLine empties the buffer for the next line, unless it is held.
+func (h *holding) newLine() {
+	if !h.held {
+		h.release()
 	}
-	return b[:0]
 }
 
 // heldMax bounds the bytes a held parser's buffer holds: past it, the

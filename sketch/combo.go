@@ -280,13 +280,15 @@ func (s *Set) countFew(e *comboEntry) {
 // each of many workers hold little (2 KB each).
 const heavyMax = 128
 
-// add counts one value's bin: a value of a bin in range and below its
-// counter's carry here, in the caller's loop; the rest by addSlow.
+// add counts one value's bin. A value of a bin in range and below its
+// counter's carry takes the short path, in the caller's loop; room does
+// the rest first.
 func (c *comboCounts) add(b Bin) {
 	k := b.index - c.off
 	if b.zero || uint(k) >= uint(len(c.bins)) || c.bins[k] == binCountMax {
-		c.addSlow(b)
-		return
+		if k = c.room(b); k < 0 {
+			return
+		}
 	}
 	c.bins[k]++
 	c.sum.add(b.v)
@@ -298,13 +300,15 @@ func (c *comboCounts) add(b Bin) {
 	}
 }
 
-// addSlow counts one value's bin, whatever it is.
-func (c *comboCounts) addSlow(b Bin) {
+// room counts a zero (−1), or makes the counter of a value's bin ready
+// for one more, growing the range or carrying a full counter, and
+// returns its position.
+func (c *comboCounts) room(b Bin) int {
 	if b.zero {
 		c.zero++
 		c.min = math.Min(c.min, 0)
 		c.max = math.Max(c.max, 0)
-		return
+		return -1
 	}
 	k := b.index - c.off
 	if uint(k) >= uint(len(c.bins)) {
@@ -317,14 +321,7 @@ func (c *comboCounts) addSlow(b Bin) {
 		c.carry[b.index] += uint64(binCountMax)
 		c.bins[k] = 0
 	}
-	c.bins[k]++
-	c.sum.add(b.v)
-	if b.v < c.min {
-		c.min = b.v
-	}
-	if b.v > c.max {
-		c.max = b.v
-	}
+	return k
 }
 
 // slot makes room for bin index and returns its position (growSlot).
