@@ -117,8 +117,11 @@ type Accumulator struct {
 	// record of a kept hour is added to that hour alone, and MergeAll
 	// adds the hours to the window. windowOnly marks the collectors the
 	// hours do not have, which see every record; they are given the
-	// record's combination as a window id (windowCombo).
-	windowOnly []bool
+	// record's combination as a window id (windowCombo). windowHooks
+	// are the AddCombo of those that are ComboCollectors, which every
+	// hour's set calls as well as the window's.
+	windowOnly  []bool
+	windowHooks []func(sketch.ComboKeys, *sketch.Entry)
 	// active are the collectors add gives every record: the non-nil
 	// ones but the window's own (New; Collectors are set once).
 	active    []Collector
@@ -157,6 +160,12 @@ func New(opts Options) *Accumulator {
 		a.windowOnly = windowOnly(a.Collectors, opts.HourCollectors)
 	}
 	for i, c := range a.Collectors {
+		if cc, ok := c.(ComboCollector); ok && a.windowOnly != nil && a.windowOnly[i] {
+			// The window's own set and every hour's (hourOf) bring it
+			// their combinations: a record is in one of them.
+			a.Set.OnExpand(cc.AddCombo)
+			a.windowHooks = append(a.windowHooks, cc.AddCombo)
+		}
 		if c != nil && (a.windowOnly == nil || !a.windowOnly[i]) {
 			a.active = append(a.active, c)
 			if cc, ok := c.(ComboCollector); ok {
@@ -385,12 +394,14 @@ const maxWindowCombos = 1 << 12
 // addWindowOnly adds a record to the window's own collectors. Its
 // combination v.Combo is from's (an hour's, or the window's own set's);
 // they are given it as a window id, the same for every record of the
-// combination in from, never given twice by the window.
+// combination in from, never given twice by the window. v.Fed stays
+// from's: from's set brings the record's combination to those that are
+// ComboCollectors too (windowHooks).
 func (a *Accumulator) addWindowOnly(r *ingest.Record, v *Values, from *Accumulator) {
 	if a.windowOnly == nil {
 		return
 	}
-	v.Combo, v.Fed = a.windowCombo(from, v.Combo), false
+	v.Combo = a.windowCombo(from, v.Combo)
 	for i, only := range a.windowOnly {
 		if only {
 			a.Collectors[i].Add(r, v)

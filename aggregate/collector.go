@@ -60,8 +60,9 @@ type Values struct {
 // combination, such as model × stream, with the metrics' sketches). It
 // is given each combination of its accumulator's set with its entry when
 // the set is expanded (AddCombo), and counts in Add only the records
-// that are not Fed: those past the set's bound of combinations, and the
-// window's records it sees beside the hours'.
+// that are not Fed: those past the set's bound of combinations. A
+// window's own collector (one the hours do not have) is given the
+// combinations of every hour's set as well as the window's.
 type ComboCollector interface {
 	Collector
 	AddCombo(keys sketch.ComboKeys, e *sketch.Entry)

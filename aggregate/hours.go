@@ -67,6 +67,9 @@ func (a *Accumulator) hourOf(r *ingest.Record) *Accumulator {
 	hour := a.Hours[h]
 	if hour == nil {
 		hour = New(Options{Mapping: a.opts.Mapping, Top: a.opts.Top, Collectors: a.opts.HourCollectors})
+		for _, f := range a.windowHooks {
+			hour.Set.OnExpand(f)
+		}
 		a.Hours[h] = hour
 		a.boundHours()
 		hour = a.Hours[h]

@@ -18,6 +18,12 @@ import (
 // measured without them. A region × model pair is kept once, under the
 // region. At most about twice --top pairs are kept between folds, the
 // lightest dropped: a pair that is not kept explains nothing.
+//
+// A pair is a projection of a combination of keys, so the collector
+// takes its records from the combinations of the sets they were added
+// to, the window's and each hour's, when those expand (AddCombo: a
+// combination's pairs once, not a record's pairs for each record), and
+// in Add only the records past a set's bound of combinations.
 type regressionPairs struct {
 	env    collectEnv
 	causes [len(causeDims)]map[string]*causePairs
@@ -25,51 +31,10 @@ type regressionPairs struct {
 	folded int64
 	keys   [aggregate.NumDims][]byte
 	has    [aggregate.NumDims]bool
-	// byCombo keeps, per combination of keys (all of the pairs'
-	// dimensions are the combination's), its pairs and what its
-	// records measured since they were last added to them: a record
-	// counts its bins once, not once per pair. flush adds them, before
-	// a fold, a merge and the finish; a fold resets the cache.
-	byCombo aggregate.ComboCache[pairSlot]
-	found   []*pairStats
-}
-
-// pairSlot is a combination's pairs and its records not yet in them.
-type pairSlot struct {
-	pairs  []*pairStats
-	n      int64
-	has    [aggregate.NumMetrics]int64 // values per metric in bins
-	counts [aggregate.NumMetrics]*sketch.Counts
-}
-
-// flush adds the slot's records to its pairs.
-func (sl *pairSlot) flush(m *sketch.Mapping) {
-	if sl.n == 0 {
-		return
-	}
-	for _, p := range sl.pairs {
-		p.count += sl.n
-		for i, c := range sl.counts {
-			if sl.has[i] == 0 {
-				continue
-			}
-			if p.metrics[i] == nil {
-				p.metrics[i] = sketch.NewCounts(m)
-			}
-			p.metrics[i].Merge(c)
-		}
-	}
-	for i, c := range sl.counts {
-		if sl.has[i] > 0 {
-			c.Reset()
-		}
-	}
-	sl.n, sl.has = 0, [aggregate.NumMetrics]int64{}
-}
-
-// flushAll adds every combination's records to its pairs.
-func (c *regressionPairs) flushAll() {
-	c.byCombo.Each(func(sl *pairSlot) { sl.flush(c.env.m) })
+	// status and route are the buffers of the keys a record or a
+	// combination does not hold as such.
+	status, route []byte
+	found         []*pairStats
 }
 
 // causePairs are one cause key's pairs, by dimension and key.
@@ -127,14 +92,16 @@ func (c *regressionPairs) dimKeys(r *ingest.Record) {
 	set(aggregate.DimModel, r.Text(ingest.FModel))
 	c.has[aggregate.DimStatus] = false
 	if st, ok := r.Int(ingest.FStatus); ok {
-		c.keys[aggregate.DimStatus] = strconv.AppendInt(c.keys[aggregate.DimStatus][:0], st, 10)
+		c.status = strconv.AppendInt(c.status[:0], st, 10)
+		c.keys[aggregate.DimStatus] = c.status
 		c.has[aggregate.DimStatus] = true
 	}
 	set(aggregate.DimClient, r.Text(ingest.FClient))
 	set(aggregate.DimClientRegion, cr)
 	c.has[aggregate.DimRoute] = cr != nil && reg != nil
 	if cr != nil && reg != nil {
-		c.keys[aggregate.DimRoute] = append(append(append(c.keys[aggregate.DimRoute][:0], cr...), "→"...), reg...)
+		c.route = append(append(append(c.route[:0], cr...), "→"...), reg...)
+		c.keys[aggregate.DimRoute] = c.route
 	}
 	c.has[aggregate.DimStream] = false
 	if s, ok := r.Bool(ingest.FStream); ok {
@@ -148,45 +115,61 @@ func (c *regressionPairs) dimKeys(r *ingest.Record) {
 	set(aggregate.DimURI, uri)
 }
 
-// Add adds a record to each pair of its keys: those its combination's
-// first record found, when they are still kept.
+// comboKeys sets the keys of a combination in each dimension, as
+// dimKeys sets a record's: the route, which is no part of a
+// combination, from its client region and region.
+func (c *regressionPairs) comboKeys(keys sketch.ComboKeys) {
+	for d := range aggregate.NumDims {
+		c.keys[d] = keys.Key(d)
+		c.has[d] = c.keys[d] != nil
+	}
+	reg, cr := c.keys[aggregate.DimRegion], c.keys[aggregate.DimClientRegion]
+	c.keys[aggregate.DimRoute], c.has[aggregate.DimRoute] = nil, cr != nil && reg != nil
+	if cr != nil && reg != nil {
+		c.route = append(append(append(c.route[:0], cr...), "→"...), reg...)
+		c.keys[aggregate.DimRoute] = c.route
+	}
+}
+
+// Add adds a record to each pair of its keys, when its combination does
+// not bring it (AddCombo).
 func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
-	c.fold()
-	sl, hit := c.byCombo.Get(v.Combo)
-	if sl != nil {
-		if !hit { // flushed: a fold or merge flushes every slot first
-			sl.pairs = c.pairsOf(r, sl.pairs[:0])
-		}
-		sl.n++
-		addBins(&sl.counts, c.env.m, v, &sl.has)
+	if v.Fed {
 		return
 	}
-	c.found = c.pairsOf(r, c.found[:0])
+	c.fold()
+	c.dimKeys(r)
+	c.found = c.pairsOf(c.found[:0])
 	for _, p := range c.found {
 		p.count++
-		addBins(&p.metrics, c.env.m, v, nil)
-	}
-}
-
-// addBins counts a record's bins in cs, starting the counts of a metric
-// at its first value; has, when not nil, counts the values per metric.
-func addBins(cs *[aggregate.NumMetrics]*sketch.Counts, m *sketch.Mapping, v *aggregate.Values, has *[aggregate.NumMetrics]int64) {
-	for i := range v.Has {
-		if v.Has[i] {
-			if cs[i] == nil {
-				cs[i] = sketch.NewCounts(m)
-			}
-			cs[i].AddBin(v.Bins[i])
-			if has != nil {
-				has[i]++
+		for i := range v.Has {
+			if v.Has[i] {
+				if p.metrics[i] == nil {
+					p.metrics[i] = sketch.NewCounts(c.env.m)
+				}
+				p.metrics[i].AddBin(v.Bins[i])
 			}
 		}
 	}
 }
 
-// pairsOf appends to dst the pairs of the record's keys, starting them.
-func (c *regressionPairs) pairsOf(r *ingest.Record, dst []*pairStats) []*pairStats {
-	c.dimKeys(r)
+// AddCombo adds a combination of keys, with its entry, to each of its
+// pairs (aggregate.ComboCollector).
+func (c *regressionPairs) AddCombo(keys sketch.ComboKeys, e *sketch.Entry) {
+	c.fold()
+	c.comboKeys(keys)
+	c.found = c.pairsOf(c.found[:0])
+	for _, p := range c.found {
+		p.count += e.Count
+		for i := range p.metrics {
+			p.metrics[i] = p.metrics[i].AddMetric(c.env.m, e, i)
+		}
+	}
+}
+
+// pairsOf appends to dst the pairs of the keys dimKeys or comboKeys set,
+// starting them.
+func (c *regressionPairs) pairsOf(dst []*pairStats) []*pairStats {
 	for ci, cd := range causeDims {
 		if !c.has[cd] {
 			continue
@@ -225,9 +208,6 @@ func (cp *causePairs) pair(d int, k []byte, n *int) *pairStats {
 // Merge adds another worker's pairs.
 func (c *regressionPairs) Merge(oc aggregate.Collector) {
 	o := oc.(*regressionPairs)
-	c.flushAll()
-	o.flushAll()
-	c.byCombo.Reset()
 	c.folded += o.folded
 	for ci := range c.causes {
 		for _, ck := range sortedKeys(o.causes[ci]) {
@@ -257,9 +237,8 @@ func (c *regressionPairs) Merge(oc aggregate.Collector) {
 	}
 }
 
-// Finish adds the combinations' records to their pairs: the pairs are
-// bounded as they grow.
-func (c *regressionPairs) Finish() { c.flushAll() }
+// Finish does nothing: the pairs are bounded as they grow.
+func (c *regressionPairs) Finish() {}
 
 // fold keeps the --top heaviest pairs (ties by cause, dimension and
 // key) once twice as many are kept.
@@ -267,7 +246,6 @@ func (c *regressionPairs) fold() {
 	if c.n < c.env.limit() {
 		return
 	}
-	c.flushAll()
 	type ref struct {
 		ci, d int
 		ck, k string
@@ -284,7 +262,6 @@ func (c *regressionPairs) fold() {
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].count > all[j].count })
-	c.byCombo.Reset()
 	for _, x := range all[c.env.top:] {
 		cp := c.causes[x.ci][x.ck]
 		delete(cp.byDim[x.d], x.k)
