@@ -35,6 +35,7 @@ type regressionPairs struct {
 	// combination does not hold as such.
 	status, route []byte
 	found         []*pairStats
+	bins          []sketch.BinCount // AddCombo's list of a metric's bins
 }
 
 // causePairs are one cause key's pairs, by dimension and key.
@@ -154,15 +155,31 @@ func (c *regressionPairs) Add(r *ingest.Record, v *aggregate.Values) {
 }
 
 // AddCombo adds a combination of keys, with its entry, to each of its
-// pairs (aggregate.ComboCollector).
+// pairs (aggregate.ComboCollector). A heavy combination's bins are
+// listed once per metric, then added to each pair's counts.
 func (c *regressionPairs) AddCombo(keys sketch.ComboKeys, e *sketch.Entry) {
 	c.fold()
 	c.comboKeys(keys)
 	c.found = c.pairsOf(c.found[:0])
 	for _, p := range c.found {
 		p.count += e.Count
-		for i := range p.metrics {
-			p.metrics[i] = p.metrics[i].AddMetric(c.env.m, e, i)
+	}
+	for i := range aggregate.NumMetrics {
+		if e.Metrics == nil { // light: its few values one by one
+			for _, p := range c.found {
+				p.metrics[i] = p.metrics[i].AddMetric(c.env.m, e, i)
+			}
+			continue
+		}
+		var zero uint32
+		if c.bins, zero = e.AppendCounts(i, c.bins[:0]); len(c.bins) == 0 && zero == 0 {
+			continue
+		}
+		for _, p := range c.found {
+			if p.metrics[i] == nil {
+				p.metrics[i] = sketch.NewCounts(c.env.m)
+			}
+			p.metrics[i].AddCounts(c.bins, zero)
 		}
 	}
 }

@@ -109,6 +109,41 @@ func (c *Counts) AddMetric(m *Mapping, e *Entry, i int) *Counts {
 	return c
 }
 
+// BinCount is one bin's index and count (Entry.AppendCounts).
+type BinCount struct {
+	Index int
+	N     uint32
+}
+
+// AppendCounts appends the non-empty bins of metric i of an entry whose
+// values are sketches (not light: Metrics is set), in increasing order,
+// to dst; it returns them with the count of zeros.
+func (e *Entry) AppendCounts(i int, dst []BinCount) ([]BinCount, uint32) {
+	s := e.Metrics[i]
+	if s == nil {
+		return dst, 0
+	}
+	s.pos.ForEach(func(i int, n float64) bool {
+		dst = append(dst, BinCount{Index: i, N: uint32(min(n, math.MaxUint32))})
+		return false
+	})
+	return dst, uint32(min(s.zero, math.MaxUint32))
+}
+
+// AddCounts adds the counts AppendCounts gave, bins in increasing order.
+func (c *Counts) AddCounts(bins []BinCount, zero uint32) {
+	c.zero = satAdd(c.zero, zero)
+	if len(bins) == 0 {
+		return
+	}
+	c.slot(bins[0].Index) // the range grows to hold both ends
+	c.slot(bins[len(bins)-1].Index)
+	for _, b := range bins {
+		k := b.Index - c.off
+		c.bins[k] = satAdd(c.bins[k], b.N)
+	}
+}
+
 // Count returns how many values were added.
 func (c *Counts) Count() int64 {
 	n := int64(c.zero)

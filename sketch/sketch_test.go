@@ -2,6 +2,7 @@ package sketch
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -293,5 +294,63 @@ func TestLightSameAsSketch(t *testing.T) {
 		if got := l2.MergeInto(m, base); !bytes.Equal(got.AppendEncode(nil), withBase.AppendEncode(nil)) {
 			t.Errorf("%d values merged into a sketch of one: differs from the sketch of all", n)
 		}
+	}
+}
+
+// TestCountsOfEntries takes an entry's values into counts both ways a
+// collector does — a light entry's (AddMetric) and a heavy one's listed
+// once (AppendCounts, AddCounts) — into counts that already hold values
+// on either side, and requires the counts AddBin gives value by value.
+func TestCountsOfEntries(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, n := range []int{5, fewMax + 300} {
+		s := NewSet(m, 2, nil, 10)
+		e := s.All
+		want := [2]*Counts{NewCounts(m), NewCounts(m)}
+		got := [2]*Counts{NewCounts(m), NewCounts(m)}
+		for _, c := range []*[2]*Counts{&want, &got} { // values before, both sides of the entry's
+			c[0].AddBin(m.Bin(1e-3))
+			c[0].AddBin(m.Bin(9e5))
+		}
+		for i := range n {
+			v := rng.ExpFloat64() * 300
+			if i%17 == 0 {
+				v = 0
+			}
+			e.Add(m, i%2, m.Bin(v))
+			want[i%2].AddBin(m.Bin(v))
+		}
+		if light := e.Metrics == nil; light != (n < fewMax) {
+			t.Fatalf("%d values: light %v", n, light)
+		}
+		for i := range 2 {
+			if e.Metrics == nil {
+				got[i] = got[i].AddMetric(m, e, i)
+				continue
+			}
+			bins, zero := e.AppendCounts(i, nil)
+			for j := 1; j < len(bins); j++ {
+				if bins[j].Index <= bins[j-1].Index {
+					t.Fatalf("bins out of order: %v", bins)
+				}
+			}
+			got[i].AddCounts(bins, zero)
+		}
+		for i := range 2 {
+			var a, b []string
+			want[i].Bins(func(lo, hi float64, c int64) { a = append(a, fmt.Sprint(lo, hi, c)) })
+			got[i].Bins(func(lo, hi float64, c int64) { b = append(b, fmt.Sprint(lo, hi, c)) })
+			if fmt.Sprint(a) != fmt.Sprint(b) || got[i].Count() != want[i].Count() {
+				t.Errorf("%d values, metric %d: %d counted, %d added one by one\n%v\n%v", n, i, got[i].Count(), want[i].Count(), b, a)
+			}
+		}
+	}
+	var none *Counts
+	if none.AddMetric(m, NewSet(m, 1, nil, 10).All, 0) != nil {
+		t.Error("counts made for an entry without values")
 	}
 }
