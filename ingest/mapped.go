@@ -12,9 +12,10 @@ import (
 // A plain text file is read in place: mapped into memory, its blocks of
 // whole lines are slices of the mapping, so that no byte is copied before
 // a worker cuts and parses it (a read copies the whole input once, in the
-// reader's goroutine). The reader only finds where blocks end: the
-// workers count their blocks' lines, and a bad line's number in the file
-// is worked out after the run (resolve). The workers drop the pages of
+// reader's goroutine). The reader only cuts the file into blocks of a
+// size, reading none of it: the workers cut their blocks at line starts
+// and count their lines, and a bad line's number in the file is worked
+// out after the run (resolve). The workers drop the pages of
 // each block from the process once done with it, so that the mapping
 // adds one block per worker to the resident set, not the file.
 //
@@ -148,38 +149,24 @@ func (p *pipeline) readMapped(fs *fileState, f *os.File, start, pos, line int64)
 	return true, p.sendMapped(fs, m, int(start), pos, line)
 }
 
-// sendMapped sends the file's blocks of whole lines from offset pos: a
-// block ends at the last line end in blockSize bytes, or at the first
-// after them when a line is longer (the workers count a line over MaxLine
-// bad, as they do those of a read), or at the end of the file.
-func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line int64) (err error) {
-	old := debug.SetPanicOnFault(true)
-	defer func() {
-		debug.SetPanicOnFault(old)
-		if v := recover(); v != nil {
-			m.faultIn(v)
-			err = errChanged
-		}
-	}()
+// sendMapped sends the file's blocks from offset pos, blockSize bytes
+// each but the last: the reader does not read the mapping, so that its
+// pages are faulted in and read from memory once, by the worker that
+// parses them. A worker cuts its block at line starts (fileMap.lines):
+// a block's lines are those that begin in it.
+func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line int64) error {
 	data, size := m.data, p.blocks.size
 	fs.mapFirst = line
 	// The progress counts the file's bytes to where the reads got.
 	read := p.opts.Progress.BytesRead.Load()
 	base := read - counted
-	for pos < len(data) {
-		end := len(data)
-		if pos+size < len(data) {
-			if i := bytes.LastIndexByte(data[pos:pos+size], '\n'); i >= 0 {
-				end = pos + i + 1
-			} else if i := bytes.IndexByte(data[pos+size:], '\n'); i >= 0 {
-				end = pos + size + i + 1
-			}
-		}
+	for first := true; pos < len(data); first = false {
+		end := min(pos+size, len(data))
 		seq := m.send(end)
 		// Its lines are counted by the worker that reads it, not by a
 		// pass of the reader's over the whole file: line is the block's
 		// own, and resolve numbers them in the file after the run.
-		p.work <- unit{file: fs, line: 1, data: data[pos:end:end], mapped: m, off: pos, seq: seq}
+		p.work <- unit{file: fs, line: 1, data: data[pos:end:end], mapped: m, off: pos, seq: seq, atLine: first}
 		pos = end
 		if n := base + int64(end); n > read {
 			p.opts.Progress.BytesRead.Add(n - read)
@@ -190,6 +177,31 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 		return errChanged
 	}
 	return nil
+}
+
+// lines returns the lines of the mapping that begin in [from, to): from
+// the first line start at or after from (from itself when atLine, the
+// file's first block, which the detection ended at a line's start)
+// through the end of the line that holds byte to−1. Every line begins
+// in one block: a line longer than a block is its first block's, and
+// the blocks it covers after that have no line.
+func (m *fileMap) lines(from, to int, atLine bool) []byte {
+	data := m.data
+	if !atLine && data[from-1] != '\n' {
+		i := bytes.IndexByte(data[from:to], '\n')
+		if i < 0 || from+i+1 == to {
+			return nil
+		}
+		from += i + 1
+	}
+	if to < len(data) && data[to-1] != '\n' {
+		if i := bytes.IndexByte(data[to:], '\n'); i >= 0 {
+			to += i + 1
+		} else {
+			to = len(data)
+		}
+	}
+	return data[from:to:to]
 }
 
 // mappedLines runs the worker's lines over a unit of a mapping, turning a
@@ -205,6 +217,7 @@ func (p *pipeline) mappedLines(u *unit, lp lineParser, f *feed, t *tally) {
 		}
 		u.mapped.done(u.seq)
 	}()
+	u.data = u.mapped.lines(u.off, u.off+len(u.data), u.atLine)
 	t.unitLines(u.file.index, u.seq, p.lines(u, lp, f, t))
 }
 

@@ -64,27 +64,68 @@ func TestMappedFileCutShorterUnderTheWorkers(t *testing.T) {
 	}
 }
 
-// The reader's own reads of a file cut shorter fault too: it stops, and
-// says why.
-func TestMappedFileCutShorterUnderTheReader(t *testing.T) {
+// The reader reads none of a mapping: it cuts the file into blocks of a
+// size, which follow one another to the file's end, and no page of the
+// mapping is faulted in before a worker reads it. The workers' blocks,
+// cut at line starts, hold every line once.
+func TestMappedReaderReadsNothing(t *testing.T) {
 	f, path := mappedCase(t, 4000)
 	st, _ := f.Stat()
-	data, err := mapFile(f, int(st.Size()))
+	p := mappedPipeline(100)
+	p.blocks = newBlocks(4, 16<<10+123) // boundaries inside lines and pages
+	fs := &fileState{path: path, format: JSONL}
+	if mapped, err := p.readMapped(fs, f, 0, 0, 1); !mapped || err != nil {
+		t.Fatalf("readMapped = %v, %v", mapped, err)
+	}
+	close(p.work)
+	m := fs.mapped
+	m.hold()
+	defer m.release()
+	if got := mappedRSS(t, path); got != 0 {
+		t.Errorf("%d KiB of the mapping resident after the reader sent its blocks", got>>10)
+	}
+	var us []unit
+	for u := range p.work {
+		us = append(us, u)
+	}
+	var lines []byte
+	at := 0
+	for i, u := range us {
+		if u.off != at || u.atLine != (i == 0) || len(u.data) != min(16<<10+123, int(st.Size())-at) {
+			t.Fatalf("block %d at %d (%d bytes, at a line %v), want at %d", i, u.off, len(u.data), u.atLine, at)
+		}
+		at += len(u.data)
+		got := m.lines(u.off, u.off+len(u.data), u.atLine)
+		if len(got) > 0 && (got[len(got)-1] != '\n' || i > 0 && m.data[u.off+bytes.Index(m.data[u.off:], got)-1] != '\n') {
+			t.Fatalf("block %d cut inside a line", i)
+		}
+		lines = append(lines, got...)
+	}
+	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newFileMap(data)
-	m.hold()
-	if err := os.Truncate(path, 0); err != nil {
-		t.Fatal(err)
+	if at != len(want) || !bytes.Equal(lines, want) {
+		t.Errorf("the blocks' lines hold %d bytes of the file's %d, and cover %d", len(lines), len(want), at)
 	}
-	p := mappedPipeline(100)
-	fs := &fileState{path: path, format: JSONL}
-	if err := p.sendMapped(fs, m, 0, 0, 1); err != errChanged {
-		t.Errorf("sendMapped = %v, want %v", err, errChanged)
-	}
-	if !m.faulted.Load() || len(p.work) != 0 {
-		t.Errorf("faulted %v, %d blocks sent; want the fault noted and nothing sent", m.faulted.Load(), len(p.work))
+	for _, c := range []struct {
+		data     string
+		from, to int
+		atLine   bool
+		want     string
+	}{
+		{"ab\ncd\nef", 0, 4, true, "ab\ncd\n"},
+		{"ab\ncd\nef", 3, 6, false, "cd\n"},
+		{"ab\ncd\nef", 4, 6, false, ""},    // cd begins before it
+		{"ab\ncd\nef", 2, 3, false, ""},    // the line after it begins at its end
+		{"ab\ncd\nef", 5, 8, false, "ef"},  // the last line, without an end
+		{"abcdefgh\nx\n", 2, 5, false, ""}, // inside a long line
+		{"abcdefgh\nx\n", 0, 2, true, "abcdefgh\n"},
+	} {
+		fm := &fileMap{data: []byte(c.data)}
+		if got := string(fm.lines(c.from, c.to, c.atLine)); got != c.want {
+			t.Errorf("lines of %q in [%d, %d) = %q, want %q", c.data, c.from, c.to, got, c.want)
+		}
 	}
 }
 
@@ -142,7 +183,7 @@ func mappedRSS(t testing.TB, path string) int64 {
 func TestMappedSharedPageDroppedLast(t *testing.T) {
 	f, path := mappedCase(t, 36000) // about 8 MB
 	p := mappedPipeline(10)
-	p.blocks = newBlocks(4, 2<<20)
+	p.blocks = newBlocks(4, 2<<20+1000) // a block ends inside a page
 	fs := &fileState{path: path, format: JSONL}
 	if mapped, err := p.readMapped(fs, f, 0, 0, 1); !mapped || err != nil {
 		t.Fatalf("readMapped = %v, %v", mapped, err)
@@ -152,7 +193,10 @@ func TestMappedSharedPageDroppedLast(t *testing.T) {
 	for u := range p.work {
 		us = append(us, u)
 	}
-	if len(us) < 3 || us[0].off+len(us[0].data) != us[1].off || us[1].off%pageSize == 0 {
+	for i := range us {
+		us[i].data = fs.mapped.lines(us[i].off, us[i].off+len(us[i].data), us[i].atLine) // as the workers cut them
+	}
+	if len(us) < 3 || us[0].off+len(us[0].data) <= us[1].off || us[1].off%pageSize == 0 {
 		t.Fatalf("want blocks, the first two sharing a page; got %d", len(us))
 	}
 	m := fs.mapped
@@ -168,7 +212,7 @@ func TestMappedSharedPageDroppedLast(t *testing.T) {
 		t.Fatalf("%d KiB of the mapping resident after reading it all", got>>10)
 	}
 	m.done(us[1].seq)
-	sum += us[0].data[len(us[0].data)-1] // the earlier block reads on to its end
+	sum += us[0].data[len(us[0].data)-1] // the earlier block reads on to its last line's end, in the next
 	if sum == 0 {
 		t.Log("a sum of the bytes read, that keeps the reads") // never: every page holds JSON
 	}

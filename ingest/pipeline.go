@@ -184,10 +184,13 @@ type unit struct {
 	elems []docSpan // a document's elements in data; nil for lines
 	buf   *[]byte   // returned to the pool when done
 	// mapped is the mapping data is a part of, at off, block seq of
-	// the file (mapped.go); line is then 1, the block's first.
+	// the file (mapped.go); line is then 1, the block's first. The
+	// worker cuts data at line starts (fileMap.lines); atLine says it
+	// begins at one.
 	mapped *fileMap
 	off    int
 	seq    int
+	atLine bool
 	cells  *cellBatch // rows of a columnar file as cells; returned to cellPool
 	group  *pqGroup   // a row group of a Parquet file, for the worker to decode
 }
