@@ -124,9 +124,12 @@ type Accumulator struct {
 	windowHooks []func(sketch.ComboKeys, *sketch.Entry)
 	// active are the collectors add gives every record: the non-nil
 	// ones but the window's own (New; Collectors are set once).
-	active    []Collector
-	winCombos int     // window ids given
-	winIDs    []int32 // of an accumulator's own combinations: window id + 1
+	// activeCombo marks the ComboCollectors among them, which AddBatch
+	// gives only the records not Fed.
+	active      []Collector
+	activeCombo []bool
+	winCombos   int     // window ids given
+	winIDs      []int32 // of an accumulator's own combinations: window id + 1
 
 	keyBuf []byte
 	vals   Values
@@ -168,7 +171,9 @@ func New(opts Options) *Accumulator {
 		}
 		if c != nil && (a.windowOnly == nil || !a.windowOnly[i]) {
 			a.active = append(a.active, c)
-			if cc, ok := c.(ComboCollector); ok {
+			cc, combo := c.(ComboCollector)
+			a.activeCombo = append(a.activeCombo, combo)
+			if combo {
 				a.Set.OnExpand(cc.AddCombo)
 			}
 			if _, ok := c.(RTTCollector); ok {
@@ -332,7 +337,15 @@ func (a *Accumulator) addSteps(rs []ingest.Record, idx []int32, vs []Values) {
 	for _, i := range idx {
 		a.addCombo(&rs[i], &vs[i])
 	}
-	for _, c := range a.active {
+	for j, c := range a.active {
+		if a.activeCombo[j] { // its Add counts no Fed record
+			for _, i := range idx {
+				if !vs[i].Fed {
+					c.Add(&rs[i], &vs[i])
+				}
+			}
+			continue
+		}
 		for _, i := range idx {
 			c.Add(&rs[i], &vs[i])
 		}
