@@ -176,6 +176,11 @@ type retrySample struct {
 	// where tens of thousands of samples hold dozens each. A time is
 	// kept to the microsecond; it is hashed and cut as that.
 	Requests []uint32
+	// more are the request times of the same minute that merges gave
+	// the sample, kept as the other samples held them: most samples are
+	// never read (only a storm's are), so their times are joined to
+	// Requests (flatten) only where they are read or cut.
+	more [][]uint32
 	// reqCut is the largest time kept, by (timeHash, time), when the
 	// times were last cut (cutSet): a later time above it can never be
 	// among the kept ones, so it is not appended. The kept times are the
@@ -197,8 +202,32 @@ func (a timeKey) less(b timeKey) bool { return a.h < b.h || a.h == b.h && a.t < 
 // pruneRequests keeps the n request times of smallest hash and notes the
 // largest kept as the cut.
 func (rs *retrySample) pruneRequests(n int) {
+	rs.flatten()
 	rs.Requests, rs.reqCut = pruneTimes(rs.Requests, rs.Minute*60e9, n)
 	rs.cutSet = true
+}
+
+// flatten joins the times merges gave the sample to its own, in a new
+// array: those of more are another sample's, which is not written to.
+func (rs *retrySample) flatten() {
+	if len(rs.more) == 0 {
+		return
+	}
+	all := make([]uint32, 0, rs.requests())
+	all = append(all, rs.Requests...)
+	for _, m := range rs.more {
+		all = append(all, m...)
+	}
+	rs.Requests, rs.more = all, nil
+}
+
+// requests is how many request times the sample holds.
+func (rs *retrySample) requests() int {
+	n := len(rs.Requests)
+	for _, m := range rs.more {
+		n += len(m)
+	}
+	return n
 }
 
 // timeAt is the time of a request kept as off.
@@ -209,6 +238,7 @@ func (rs *retrySample) offsetOf(t int64) uint32 { return uint32((t - rs.Minute*6
 
 // requestTimes appends the request times kept, in ns, to dst.
 func (rs *retrySample) requestTimes(dst []int64) []int64 {
+	rs.flatten()
 	for _, off := range rs.Requests {
 		dst = append(dst, rs.timeAt(off))
 	}
@@ -242,6 +272,9 @@ func (rs *retrySample) add(r *ingest.Record, limited bool) {
 	if rs.cutSet && rs.reqCut.less(keyOfTime(rs.timeAt(off))) {
 		return
 	}
+	if rs.more != nil { // merged into while the log is read (a dropped hour)
+		rs.flatten()
+	}
 	if n := len(rs.Requests); n == cap(rs.Requests) {
 		if n >= requestRoom {
 			rs.pruneRequests(maxRequestTimes)
@@ -269,13 +302,17 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 		if len(rs.Limited) > mergeSlack*maxLimitedTimes {
 			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
 		}
-		rs.Requests = append(rs.Requests, ors.Requests...) // of the same minute
+		// Of the same minute, joined where read or cut (flatten).
+		if len(ors.Requests) > 0 {
+			rs.more = append(rs.more, ors.Requests)
+		}
+		rs.more = append(rs.more, ors.more...)
 		// Either cut still bounds the union: each side keeps n times
 		// at or below its own.
 		if ors.cutSet && (!rs.cutSet || ors.reqCut.less(rs.reqCut)) {
 			rs.reqCut, rs.cutSet = ors.reqCut, true
 		}
-		if len(rs.Requests) > mergeSlack*maxRequestTimes {
+		if rs.requests() > mergeSlack*maxRequestTimes {
 			rs.pruneRequests(maxRequestTimes)
 		}
 	})
@@ -295,6 +332,7 @@ const mergeSlack = 4
 // settle bounds a sample's times to what a merge keeps of them and
 // sorts them: the same sample, however its records arrived.
 func (rs *retrySample) settle() {
+	rs.flatten()
 	if len(rs.Limited) > maxLimitedTimes {
 		rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
 	}
