@@ -56,24 +56,56 @@ func newIndexTable(m *mapping.LogarithmicMapping) *indexTable {
 		switch {
 		case top == base:
 		case top == base+1:
-			// The least value of the cell in bin base+1, by bisection
-			// over the values' bits, which order as the values do.
-			l, h := math.Float64bits(lo), math.Float64bits(last)
-			for l < h {
-				mid := l + (h-l)/2
-				if m.Index(math.Float64frombits(mid)) > base {
-					h = mid
-				} else {
-					l = mid + 1
-				}
-			}
-			cell.threshold = math.Float64frombits(l)
+			cell.threshold = firstAbove(m, base, lo, last)
 		default:
 			return nil // wider than a bin: cannot be
 		}
 		t.cells[c] = cell
 	}
 	return t
+}
+
+// firstAbove returns the least value in [lo, last] whose bin is above
+// base, given that lo's is base and last's base+1. The search runs over
+// the values' bits, which order as the values do: from the bin's lower
+// bound by the mapping's formula, which Index's own rounding puts a few
+// bits off at most, outward by doubling steps until the bin changes,
+// then by bisection. A few logarithms a cell, where bisection over the
+// whole cell took some 46: the table of a run is built before its
+// workers start.
+func firstAbove(m *mapping.LogarithmicMapping, base int, lo, last float64) float64 {
+	l, h := math.Float64bits(lo), math.Float64bits(last) // bin(l) ≤ base < bin(h)
+	above := func(u uint64) bool { return m.Index(math.Float64frombits(u)) > base }
+	g := math.Float64bits(min(max(m.LowerBound(base+1), lo), last))
+	if above(g) {
+		h = g
+		for step := uint64(1); h-l > step; step *= 2 {
+			if c := h - step; above(c) {
+				h = c
+			} else {
+				l = c
+				break
+			}
+		}
+	} else {
+		l = g
+		for step := uint64(1); h-l > step; step *= 2 {
+			if c := l + step; above(c) {
+				h = c
+				break
+			} else {
+				l = c
+			}
+		}
+	}
+	for h-l > 1 {
+		if mid := l + (h-l)/2; above(mid) {
+			h = mid
+		} else {
+			l = mid
+		}
+	}
+	return math.Float64frombits(h)
 }
 
 // cellStart returns the least value of cell c.

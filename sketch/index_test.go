@@ -118,3 +118,42 @@ func BenchmarkBin(b *testing.B) {
 	}
 	_ = sum
 }
+
+// TestFirstAboveAsBisection holds every threshold of the tables to the
+// one bisection over the whole cell finds.
+func TestFirstAboveAsBisection(t *testing.T) {
+	for _, acc := range []float64{0.01, 0.02, 0.005, 0.001, 0.05, 0.2} {
+		lm, err := mapping.NewLogarithmicMapping(acc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := newIndexTable(lm)
+		n := 0
+		for c, cell := range tab.cells {
+			lo := tab.cellStart(c)
+			last := math.Float64frombits(math.Float64bits(tab.cellStart(c+1)) - 1)
+			if lm.Index(last) != cell.base+1 {
+				if !math.IsInf(cell.threshold, 1) {
+					t.Fatalf("accuracy %v: cell %d of one bin has a threshold", acc, c)
+				}
+				continue
+			}
+			l, h := math.Float64bits(lo), math.Float64bits(last)
+			for l < h {
+				mid := l + (h-l)/2
+				if lm.Index(math.Float64frombits(mid)) > cell.base {
+					h = mid
+				} else {
+					l = mid + 1
+				}
+			}
+			if want := math.Float64frombits(l); cell.threshold != want {
+				t.Fatalf("accuracy %v: cell %d's threshold %v (%#x), by bisection %v (%#x)", acc, c, cell.threshold, math.Float64bits(cell.threshold), want, l)
+			}
+			n++
+		}
+		if n == 0 {
+			t.Fatalf("accuracy %v: no cell of two bins", acc)
+		}
+	}
+}
