@@ -1,9 +1,13 @@
 package rules
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"sort"
+	"sync"
 )
 
 // AppendBinary appends the minutes' mergeable state, for an hour file:
@@ -38,22 +42,68 @@ func (s *minuteStats) AppendBinary(b []byte) []byte {
 		s.buckets[c].encode(e)
 	}
 	e.Uint(s.samples.cut)
-	encodeMap(e, s.samples.m, func(_ string, rs *retrySample) {
-		rs.settle() // the bytes do not depend on the records' order
-		e.Str(rs.Client)
-		e.Uint(rs.KeyHash)
-		e.Int(rs.Minute)
-		e.Uint(uint64(len(rs.Limited)))
-		for _, l := range rs.Limited {
-			e.Int(l.T)
-			e.Float(l.RetryAfter)
-		}
-		e.Uint(uint64(len(rs.Requests)))
-		for _, off := range rs.Requests {
-			e.Int(rs.timeAt(off))
-		}
-	})
+	// As encodeMap writes a map: the count, then each key and its sample
+	// in key order. The samples, most of an hour file's bytes, each
+	// settled first, are written in parts on every core, then joined.
+	keys := sortedKeys(s.samples.m)
+	e.Uint(uint64(len(keys)))
+	parts := make([][]byte, min(runtime.GOMAXPROCS(0), (len(keys)+samplesPerPart-1)/samplesPerPart))
+	var wg sync.WaitGroup
+	for p := range parts {
+		part := keys[p*len(keys)/len(parts) : (p+1)*len(keys)/len(parts)]
+		wg.Go(func() {
+			n := 0
+			for _, k := range part {
+				n += len(k) + s.samples.m[k].encodedMax()
+			}
+			pe := &encoder{B: make([]byte, 0, n)}
+			for _, k := range part {
+				pe.Str(k)
+				s.samples.m[k].encode(pe)
+			}
+			parts[p] = pe.B
+		})
+	}
+	wg.Wait()
+	n := 0
+	for _, b := range parts {
+		n += len(b)
+	}
+	e.B = slices.Grow(e.B, n)
+	for _, b := range parts {
+		e.B = append(e.B, b...)
+	}
 	return e.B
+}
+
+// encodedMax bounds the bytes of the sample's encoding, and of the
+// varint of its key's length: a part's buffer is made once.
+func (rs *retrySample) encodedMax() int {
+	const varint = binary.MaxVarintLen64
+	return 6*varint + len(rs.Client) + min(len(rs.Limited), maxLimitedTimes)*(varint+8) +
+		min(rs.requests(), maxRequestTimes)*varint
+}
+
+// samplesPerPart is the least count of retry samples worth a goroutine
+// of AppendBinary's.
+const samplesPerPart = 4096
+
+// encode settles the sample (its bytes do not depend on the records'
+// order) and writes it.
+func (rs *retrySample) encode(e *encoder) {
+	rs.settle()
+	e.Str(rs.Client)
+	e.Uint(rs.KeyHash)
+	e.Int(rs.Minute)
+	e.Uint(uint64(len(rs.Limited)))
+	for _, l := range rs.Limited {
+		e.Int(l.T)
+		e.Float(l.RetryAfter)
+	}
+	e.Uint(uint64(len(rs.Requests)))
+	for _, off := range rs.Requests {
+		e.Int(rs.timeAt(off))
+	}
 }
 
 // UnmarshalBinary replaces the minutes' state with what AppendBinary

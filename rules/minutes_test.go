@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -153,5 +155,59 @@ func TestMinutesBoundedAndSameWhateverTheSplit(t *testing.T) {
 				t.Fatalf("%d workers: the minute buckets differ from one sorted pass", workers)
 			}
 		}
+	}
+}
+
+// TestRetrySamplesEncodedInParts fills the storm rule's state with more
+// retry samples than one part of AppendBinary's takes, some merged from
+// others (times kept apart until read) and some with 429s, and requires
+// the samples' bytes of encodeMap written one by one in key order, on 1
+// to 4 cores, and the same bytes again from the state read back.
+func TestRetrySamplesEncodedInParts(t *testing.T) {
+	fill := func() *minuteStats {
+		s := newMinuteStats(1000, nil)
+		rng := rand.New(rand.NewPCG(3, 3))
+		for i := range 3*samplesPerPart + 17 {
+			rs := &retrySample{Client: fmt.Sprintf("app-%d", i%97), KeyHash: rng.Uint64(), Minute: int64(29_000_000 + i%60)}
+			for range rng.IntN(90) {
+				rs.Requests = append(rs.Requests, uint32(rng.IntN(60e6)))
+			}
+			if i%3 == 0 {
+				other := make([]uint32, rng.IntN(80))
+				for j := range other {
+					other[j] = uint32(rng.IntN(60e6))
+				}
+				rs.more = append(rs.more, other)
+			}
+			if i%11 == 0 {
+				rs.Limited = append(rs.Limited, Limited{T: rs.Minute*60e9 + int64(rng.IntN(60e9)), RetryAfter: float64(rng.IntN(5))})
+			}
+			s.samples.m[fmt.Sprintf("k%06d", rng.IntN(1e6))+rs.Client] = rs
+		}
+		return s
+	}
+	var want []byte
+	for _, procs := range []int{1, 2, 3, 4} {
+		prev := runtime.GOMAXPROCS(procs)
+		got := fill().AppendBinary(nil)
+		runtime.GOMAXPROCS(prev)
+		if want == nil {
+			ref := fill()
+			e := &encoder{}
+			encodeMap(e, ref.samples.m, func(_ string, rs *retrySample) { rs.encode(e) })
+			if !bytes.HasSuffix(got, e.B) || len(e.B) < 100_000 {
+				t.Fatalf("%d cores: the samples' %d bytes are not those written one by one (%d)", procs, len(got), len(e.B))
+			}
+			want = got
+		} else if !bytes.Equal(got, want) {
+			t.Fatalf("%d cores: %d bytes, on one core %d", procs, len(got), len(want))
+		}
+	}
+	back := newMinuteStats(1000, nil)
+	if err := back.UnmarshalBinary(want); err != nil {
+		t.Fatal(err)
+	}
+	if again := back.AppendBinary(nil); !bytes.Equal(again, want) {
+		t.Errorf("read back, the state encodes to %d bytes, not its %d", len(again), len(want))
 	}
 }
