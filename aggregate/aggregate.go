@@ -630,6 +630,16 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 			}
 		}
 	}
+	if a.Hours == nil {
+		// The other workers' combinations are merged into the first's
+		// table, so that each is expanded once, not once per worker
+		// that met it; the other core merges the collectors meanwhile.
+		// (With hours the window's own sets hold few, and an hour's
+		// are expanded by its worker's goroutine, one per worker.)
+		for _, o := range accs[1:] {
+			a.Set.MergeCombos(o.Set)
+		}
+	}
 	expandAll(accs)
 	var hours []*Accumulator
 	if a.Hours != nil {

@@ -331,6 +331,94 @@ func (c *comboCounts) slot(index int) int {
 	return k
 }
 
+// merge adds o's counts.
+func (c *comboCounts) merge(o *comboCounts) {
+	c.zero += o.zero
+	c.sum.merge(o.sum)
+	c.min, c.max = math.Min(c.min, o.min), math.Max(c.max, o.max)
+	for idx, n := range o.carry {
+		if c.carry == nil {
+			c.carry = map[int]uint64{}
+		}
+		c.carry[idx] += n
+	}
+	first, last := -1, -1
+	for k, n := range o.bins {
+		if n > 0 {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	if first < 0 {
+		return
+	}
+	c.slot(o.off + first) // the range grows to hold both ends
+	c.slot(o.off + last)
+	for k, n := range o.bins[first : last+1] {
+		if n == 0 {
+			continue
+		}
+		idx := o.off + first + k
+		j := idx - c.off
+		if t := uint64(c.bins[j]) + uint64(n); t < uint64(binCountMax) {
+			c.bins[j] = uint16(t)
+		} else { // the whole count carried: the counter starts again
+			if c.carry == nil {
+				c.carry = map[int]uint64{}
+			}
+			c.carry[idx] += t
+			c.bins[j] = 0
+		}
+	}
+}
+
+// MergeCombos moves the combinations of o, a set of s's shape, into s's
+// table, as if o's records had been added to s: a combination both
+// hold is added up, the others are moved. o's table is left empty; its
+// All and its keys' entries (of records past its bound of combinations)
+// are o's still, for Merge. After the workers are done, merging their
+// tables before they expand expands each combination once, not once per
+// worker that met it; the OnExpand functions of s are given it.
+func (s *Set) MergeCombos(o *Set) {
+	oc, c := &o.combos, &s.combos
+	n := s.metrics + s.private
+	for i := range oc.entries {
+		oe := &oc.entries[i]
+		j, ok := c.table[oe.key]
+		if !ok {
+			if c.table == nil {
+				c.table = map[string]int32{}
+			}
+			j = int32(len(c.entries))
+			c.table[oe.key] = j
+			ne := comboEntry{key: oe.key, count: oe.count, few: oe.few, counts: -1}
+			if oe.counts >= 0 {
+				ne.counts = int32(len(c.counts))
+				c.counts = append(c.counts, oc.counts[oe.counts:int(oe.counts)+n]...)
+			}
+			c.entries = append(c.entries, ne)
+			continue
+		}
+		e := &c.entries[j]
+		e.count += oe.count
+		if oe.counts >= 0 {
+			if e.counts < 0 {
+				s.countFew(e) // heavy now: its counts take o's
+			}
+			for m := range n {
+				c.counts[int(e.counts)+m].merge(&oc.counts[int(oe.counts)+m])
+			}
+		}
+		e.few = append(e.few, oe.few...)
+		if e.counts >= 0 && len(e.few) > heavyMax || e.counts < 0 && len(e.few) > fewMax {
+			s.countFew(e)
+		}
+	}
+	oc.table, oc.entries, oc.counts = nil, nil, nil
+}
+
 // fill sets s to the counted values; false when there are none.
 func (c *comboCounts) fill(s *Sketch) bool {
 	if c.zero == 0 && c.max == math.Inf(-1) { // every value but zero sets max

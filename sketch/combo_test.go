@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -262,5 +263,139 @@ func TestComboOnly(t *testing.T) {
 	}
 	if a, b := with.AppendEncode(nil), without.AppendEncode(nil); !bytes.Equal(a, b) {
 		t.Errorf("a set with a combination-only metric encodes differently (%d bytes, %d without)", len(a), len(b))
+	}
+}
+
+// TestMergeCombosAsOneSet fills two sets through their combination
+// tables, some combinations in both, light and heavy ones of either
+// side meeting (counters carrying at 5), with a combination-only metric
+// and more combinations than one table holds; merges the second's
+// table into the first (MergeCombos), then the sets. The first must
+// encode as one set given every record, and give its OnExpand
+// functions each combination once with the same count and values.
+func TestMergeCombosAsOneSet(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(v uint16) { binCountMax = v }(binCountMax)
+	binCountMax = 5
+	dims := []string{"a", "b"}
+	newSet := func() *Set {
+		s := NewSet(m, 2, dims, 10)
+		s.ComboOnly(1)
+		return s
+	}
+	s, o, one := newSet(), newSet(), newSet()
+	type seen struct {
+		n        int64
+		m0, own  []byte
+		expanded int
+	}
+	hook := func(into map[string]*seen) func(ComboKeys, *Entry) {
+		return func(k ComboKeys, e *Entry) {
+			key := string(k.Key(0)) + "/" + string(k.Key(1))
+			w := into[key]
+			if w == nil {
+				w = &seen{}
+				into[key] = w
+			}
+			w.n += e.Count
+			w.expanded++
+			for i, dst := range []*[]byte{&w.m0, &w.own} {
+				sk := New(m)
+				e.MergeMetric([]int{0, 2}[i], sk)
+				*dst = sk.AppendEncode(nil)
+			}
+		}
+	}
+	merged, whole := map[string]*seen{}, map[string]*seen{}
+	s.OnExpand(hook(merged))
+	one.OnExpand(hook(whole))
+	rng := rand.New(rand.NewPCG(4, 4))
+	// Combination sizes on each side: none, light, about fewMax, heavy.
+	sizes := []int{0, 3, fewMax/3 - 1, fewMax/3 + 2, 2 * fewMax}
+	add := func(set *Set, key string, v float64, second bool) {
+		set.BeginTuple()
+		set.TupleKey(0, []byte(key))
+		if key[0] != 'x' {
+			set.TupleKey(1, []byte("b"+key))
+		}
+		set.AddTuple([]Bin{m.Bin(v), m.Bin(v * 2)}, []bool{true, second})
+		if v > 1 {
+			set.AddComboOnly(2, m.Bin(v/3))
+		}
+	}
+	for i, ns := range sizes {
+		for j, no := range sizes {
+			key := fmt.Sprintf("k%d%d", i, j)
+			if (i+j)%4 == 0 {
+				key = "x" + key // no key b
+			}
+			for side, n := range []int{ns, no} {
+				for r := range n {
+					v := []float64{0, 12, 12.1, 900, rng.Float64() * 5000}[r%5]
+					second := r%3 != 0
+					add([]*Set{s, o}[side], key, v, second)
+					add(one, key, v, second)
+				}
+			}
+		}
+	}
+	for i := range 2 * maxCombos { // past o's table: added directly
+		key := fmt.Sprint("caller", i)
+		add(o, key, float64(i), true)
+		add(one, key, float64(i), true)
+	}
+	s.MergeCombos(o)
+	if len(o.combos.entries) != 0 || o.combos.table != nil {
+		t.Fatal("o's table not emptied")
+	}
+	s.Merge(o)
+	one.Expand()
+	if a, b := s.AppendEncode(nil), one.AppendEncode(nil); !bytes.Equal(a, b) {
+		t.Error("merged combinations encode differently from one set given every record")
+	}
+	// The callers are combinations or not as each table had room: the
+	// others are compared.
+	for key, w := range merged {
+		if strings.HasPrefix(key, "caller") {
+			continue
+		}
+		x := whole[key]
+		if x == nil || w.expanded != 1 || w.n != x.n || !bytes.Equal(w.m0, x.m0) || !bytes.Equal(w.own, x.own) {
+			t.Errorf("combination %s given %d times, %d records; in one set %+v", key, w.expanded, w.n, x)
+		}
+	}
+	if len(merged) < len(sizes)*len(sizes)-1 {
+		t.Errorf("%d combinations given to s's functions", len(merged))
+	}
+	s.Finish()
+	one.Finish()
+	if a, b := s.AppendEncode(nil), one.AppendEncode(nil); !bytes.Equal(a, b) {
+		t.Error("finished, the merged set encodes differently from one set given every record")
+	}
+}
+
+// TestMergeCombosCarry merges two combinations whose one bin holds more
+// than half a counter's room each: the sum carries, none is lost.
+func TestMergeCombosCarry(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, o := NewSet(m, 1, []string{"a"}, 10), NewSet(m, 1, []string{"a"}, 10)
+	const n = 40000 // > 2^16 / 2
+	for _, set := range []*Set{s, o} {
+		for range n {
+			set.BeginTuple()
+			set.TupleKey(0, []byte("k"))
+			set.AddTuple([]Bin{m.Bin(12)}, []bool{true})
+		}
+	}
+	s.MergeCombos(o)
+	s.Merge(o)
+	if got := s.Dims[0].Get("k").Metric(0).Count(); got != 2*n {
+		t.Errorf("the merged combination holds %v values, want %d", got, 2*n)
 	}
 }
