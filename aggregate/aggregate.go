@@ -630,14 +630,17 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 			}
 		}
 	}
-	if a.Hours == nil {
-		// The other workers' combinations are merged into the first's
-		// table, so that each is expanded once, not once per worker
-		// that met it; the other core merges the collectors meanwhile.
-		// (With hours the window's own sets hold few, and an hour's
-		// are expanded by its worker's goroutine, one per worker.)
-		for _, o := range accs[1:] {
-			a.Set.MergeCombos(o.Set)
+	// The other workers' combinations are merged into the first's
+	// tables, the window's and each hour's, so that each is expanded
+	// once, not once per worker that met it (without hours, the other
+	// core merges the collectors meanwhile; an hour the first worker
+	// did not meet is left to its worker).
+	for _, o := range accs[1:] {
+		a.Set.MergeCombos(o.Set)
+		for h, oh := range o.Hours {
+			if ah := a.Hours[h]; ah != nil {
+				ah.Set.MergeCombos(oh.Set)
+			}
 		}
 	}
 	expandAll(accs)
