@@ -7,6 +7,10 @@
 // would miss what the change does to the caches the rest of the run
 // shares. It also checks that both wrote the same JSON report.
 //
+// With -state DIR, each run is a cron run after the hours DIR holds: it
+// is given --state, a fresh copy of DIR (not timed), and the two
+// binaries' hour files of their last runs are compared too.
+//
 //	cd bench && go run ./cmd/abrun -old /tmp/before -new /tmp/after -n 20 FILE
 //	benchstat old.txt new.txt
 package main
@@ -38,9 +42,10 @@ func run() error {
 	workers := flag.Int("workers", 2, "loganalyze --workers")
 	out := flag.String("out", ".", "directory for old.txt, new.txt and the two reports")
 	name := flag.String("name", "", "the benchmark's name in the files (default: from the input's file name)")
+	state := flag.String("state", "", "a state directory each run starts from, copied afresh and given as --state")
 	flag.Parse()
 	if *oldBin == "" || *newBin == "" || flag.NArg() == 0 || *n < 1 {
-		return errors.New("usage: abrun -old BIN -new BIN [-n RUNS] [-workers N] [-out DIR] INPUT...")
+		return errors.New("usage: abrun -old BIN -new BIN [-n RUNS] [-workers N] [-out DIR] [-state DIR] INPUT...")
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -53,7 +58,15 @@ func run() error {
 	for i := range *n {
 		for s, side := range sides {
 			report := filepath.Join(*out, side.label+".json")
-			wall, cpu, rss, err := timeRun(side.bin, *workers, report, flag.Args())
+			args := flag.Args()
+			if *state != "" {
+				dir := filepath.Join(*out, side.label+".state")
+				if err := freshCopy(*state, dir); err != nil {
+					return err
+				}
+				args = append([]string{"--state", dir}, args...)
+			}
+			wall, cpu, rss, err := timeRun(side.bin, *workers, report, args)
 			if err != nil {
 				return fmt.Errorf("%s run %d: %w", side.label, i+1, err)
 			}
@@ -77,7 +90,64 @@ func run() error {
 	default:
 		fmt.Println("the two JSON reports differ")
 	}
+	if *state != "" {
+		same, err := sameHourFiles(filepath.Join(*out, "old.state"), filepath.Join(*out, "new.state"))
+		switch {
+		case err != nil:
+			return err
+		case same:
+			fmt.Println("the two runs' hour files are identical")
+		default:
+			fmt.Println("the two runs' hour files differ")
+		}
+	}
 	return nil
+}
+
+// freshCopy replaces dst with a copy of the state directory src.
+func freshCopy(src, dst string) error {
+	if err := os.RemoveAll(dst); err != nil {
+		return err
+	}
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		return fmt.Errorf("cannot copy state directory %q: %w", src, err)
+	}
+	return nil
+}
+
+// sameHourFiles reports whether two state directories hold the same hour
+// files (*.sketch) with the same bytes.
+func sameHourFiles(a, b string) (bool, error) {
+	read := func(dir string) (map[string][]byte, error) {
+		paths, err := filepath.Glob(filepath.Join(dir, "*.sketch"))
+		if err != nil {
+			return nil, err
+		}
+		files := map[string][]byte{}
+		for _, p := range paths {
+			if files[filepath.Base(p)], err = os.ReadFile(p); err != nil {
+				return nil, err
+			}
+		}
+		return files, nil
+	}
+	fa, err := read(a)
+	if err != nil {
+		return false, err
+	}
+	fb, err := read(b)
+	if err != nil {
+		return false, err
+	}
+	if len(fa) != len(fb) || len(fa) == 0 {
+		return false, nil
+	}
+	for name, x := range fa {
+		if y, ok := fb[name]; !ok || !bytes.Equal(x, y) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // timeRun runs bin once and returns its wall time, CPU time and peak RSS
