@@ -112,8 +112,8 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, f *os
 	if plain, ok := r.(*bufio.Reader); ok && f != nil {
 		if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
 			start := pos - int64(plain.Buffered()) - int64(br.Buffered())
-			if mapped, err := p.readMapped(fs, f, start, pos, line); mapped {
-				return err
+			if p.readMapped(fs, f, start, pos, line) {
+				return nil
 			}
 		}
 	}

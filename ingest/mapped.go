@@ -123,30 +123,32 @@ func (m *fileMap) faultIn(v any) {
 // offset start, what the format's detection consumed (its reads got to
 // pos); line is the number of the line at start. It returns false when
 // the file is not mapped (smaller than two blocks, or it cannot be):
-// then nothing was sent.
-func (p *pipeline) readMapped(fs *fileState, f *os.File, start, pos, line int64) (bool, error) {
+// then nothing was sent. A fault in the mapping, the file cut shorter,
+// is found by the workers, and reported after the run (afterMapped).
+func (p *pipeline) readMapped(fs *fileState, f *os.File, start, pos, line int64) bool {
 	if !canMap {
-		return false, nil
+		return false
 	}
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() || st.Size() != int64(int(st.Size())) {
-		return false, nil
+		return false
 	}
 	// A file of a block or two is mostly in the detection's buffer
 	// already: mapping it would cost more calls and faults than the
 	// rest of its read.
 	if st.Size()-start < int64(2*p.blocks.size) {
-		return false, nil
+		return false
 	}
 	data, err := mapFile(f, int(st.Size()))
 	if err != nil {
-		return false, nil
+		return false
 	}
 	m := newFileMap(data)
 	m.hold() // the reader's
 	fs.mapped = m
 	defer m.release()
-	return true, p.sendMapped(fs, m, int(start), pos, line)
+	p.sendMapped(fs, m, int(start), pos, line)
+	return true
 }
 
 // sendMapped sends the file's blocks from offset pos, blockSize bytes
@@ -154,7 +156,7 @@ func (p *pipeline) readMapped(fs *fileState, f *os.File, start, pos, line int64)
 // pages are faulted in and read from memory once, by the worker that
 // parses them. A worker cuts its block at line starts (fileMap.lines):
 // a block's lines are those that begin in it.
-func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line int64) error {
+func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line int64) {
 	data, size := m.data, p.blocks.size
 	fs.mapFirst = line
 	// The progress counts the file's bytes to where the reads got.
@@ -173,10 +175,6 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, pos int, counted, line 
 			read = n
 		}
 	}
-	if m.faulted.Load() {
-		return errChanged
-	}
-	return nil
 }
 
 // lines returns the lines of the mapping that begin in [from, to): from

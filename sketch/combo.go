@@ -315,13 +315,18 @@ func (c *comboCounts) room(b Bin) int {
 		k = c.slot(b.index)
 	}
 	if c.bins[k] == binCountMax {
-		if c.carry == nil {
-			c.carry = map[int]uint64{}
-		}
-		c.carry[b.index] += uint64(binCountMax)
+		c.carryAdd(b.index, uint64(binCountMax))
 		c.bins[k] = 0
 	}
 	return k
+}
+
+// carryAdd adds n to the carried count of bin index.
+func (c *comboCounts) carryAdd(index int, n uint64) {
+	if c.carry == nil {
+		c.carry = map[int]uint64{}
+	}
+	c.carry[index] += n
 }
 
 // slot makes room for bin index and returns its position (growSlot).
@@ -337,10 +342,7 @@ func (c *comboCounts) merge(o *comboCounts) {
 	c.sum.merge(o.sum)
 	c.min, c.max = math.Min(c.min, o.min), math.Max(c.max, o.max)
 	for idx, n := range o.carry {
-		if c.carry == nil {
-			c.carry = map[int]uint64{}
-		}
-		c.carry[idx] += n
+		c.carryAdd(idx, n)
 	}
 	first, last := -1, -1
 	for k, n := range o.bins {
@@ -365,10 +367,7 @@ func (c *comboCounts) merge(o *comboCounts) {
 		if t := uint64(c.bins[j]) + uint64(n); t < uint64(binCountMax) {
 			c.bins[j] = uint16(t)
 		} else { // the whole count carried: the counter starts again
-			if c.carry == nil {
-				c.carry = map[int]uint64{}
-			}
-			c.carry[idx] += t
+			c.carryAdd(idx, t)
 			c.bins[j] = 0
 		}
 	}

@@ -81,8 +81,8 @@ func (c *Counts) Merge(o *Counts) {
 
 // AddMetric adds the values of entry e's metric i, made with mapping m,
 // as AddBin would add each: a light entry's listed values one by one, a
-// sketch's bin counts. It returns c, or, when c is nil and e has values
-// of i, new counts holding them.
+// sketch's bin counts (AppendCounts). It returns c, or, when c is nil
+// and e has values of i, new counts holding them.
 func (c *Counts) AddMetric(m *Mapping, e *Entry, i int) *Counts {
 	if e.Metrics == nil {
 		for b := range e.listed(i) {
@@ -93,19 +93,14 @@ func (c *Counts) AddMetric(m *Mapping, e *Entry, i int) *Counts {
 		}
 		return c
 	}
-	s := e.Metrics[i]
-	if s == nil {
+	bins, zero := e.AppendCounts(i, nil)
+	if len(bins) == 0 && zero == 0 {
 		return c
 	}
 	if c == nil {
 		c = NewCounts(m)
 	}
-	c.zero = satAdd(c.zero, uint32(min(s.zero, math.MaxUint32)))
-	s.pos.ForEach(func(i int, n float64) bool {
-		k := c.slot(i)
-		c.bins[k] = satAdd(c.bins[k], uint32(min(n, math.MaxUint32)))
-		return false
-	})
+	c.AddCounts(bins, zero)
 	return c
 }
 
