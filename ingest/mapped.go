@@ -88,8 +88,14 @@ func (m *fileMap) done(seq int) {
 	if m.next > 0 {
 		hi = m.ends[m.next-1]
 	}
-	if hi < len(m.data) {
-		hi &^= pageSize - 1 // its last page is the next block's too
+	if hi < len(m.data) && hi > 0 {
+		// The page holding byte hi−1 stays: the next block reads that
+		// byte to find its first line's start (lines). Dropped, it was
+		// faulted back, and the kernel maps a fault's neighbours too, a
+		// whole large folio of the page cache (up to a block), which no
+		// later drop took out again: one worker's resident set grew by a
+		// block every dropBatch bytes.
+		hi = (hi - 1) &^ (pageSize - 1)
 	}
 	if hi-lo >= dropBatch || hi == len(m.data) && hi > lo {
 		m.dropped = hi

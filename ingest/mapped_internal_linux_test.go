@@ -224,6 +224,48 @@ func TestMappedSharedPageDroppedLast(t *testing.T) {
 	}
 }
 
+// One worker does its blocks in order: each one's cut reads the byte
+// before it (lines), the last of the block done just before. The page
+// holding it must not be dropped while that next block is still to be
+// cut: faulted back in, with the neighbours the kernel maps with it, it
+// stayed resident to the end, a block's worth per drop.
+func TestMappedInOrderLeavesNothingResident(t *testing.T) {
+	f, path := mappedCase(t, 80000) // about 17 MB: drops inside the file
+	p := mappedPipeline(64)
+	p.blocks = newBlocks(4, 1<<20) // page-aligned blocks, as by default
+	fs := &fileState{path: path, format: JSONL}
+	if !p.readMapped(fs, f, 0, 0, 1) {
+		t.Fatal("readMapped = false; want the file mapped")
+	}
+	close(p.work)
+	m := fs.mapped
+	m.hold() // keeps the mapping, to look at it after its blocks are done
+	defer m.release()
+	var sum byte
+	blocks, peak := 0, int64(0)
+	for u := range p.work {
+		data := m.lines(u.off, u.off+len(u.data), u.atLine) // as the worker cuts it
+		for i := 0; i < len(data); i += pageSize {
+			sum += data[i]
+		}
+		m.done(u.seq)
+		peak = max(peak, mappedRSS(t, path))
+		blocks++
+	}
+	if sum == 0 {
+		t.Log("a sum of the bytes read, that keeps the reads") // never: every page holds JSON
+	}
+	if blocks < 16 {
+		t.Fatalf("%d blocks; want more than two drops' worth", blocks)
+	}
+	if got := mappedRSS(t, path); got != 0 {
+		t.Errorf("%d KiB of the mapping still resident after every block was done in order", got>>10)
+	}
+	if peak > dropBatch+4<<20 {
+		t.Errorf("%d KiB of the mapping resident at most; want a drop's batch and a few blocks", peak>>10)
+	}
+}
+
 // FuzzMappedAsRead reads the same bytes from a file, mapped, and from
 // stdin, read, with small blocks: the records, the bad lines and where
 // they are, and the file's state must be the same.
