@@ -189,7 +189,10 @@ func (r *Report) inputJSON() obj {
 
 // WriteJSON writes the JSON report, indented, with a final newline.
 func (r *Report) WriteJSON(w io.Writer) error {
-	b, err := json.Marshal(r.JSONValue())
+	// The object's own bytes, without json.Marshal's pass over them to
+	// check and compact what a Marshaler wrote: they are json.Marshal's
+	// bytes already (rules.Fields.AppendJSON).
+	b, err := r.JSONValue().AppendJSON(nil)
 	if err != nil {
 		return err
 	}

@@ -4,9 +4,10 @@
 package rules
 
 import (
-	"bytes"
 	"encoding/json"
+	"math"
 	"sort"
+	"strconv"
 )
 
 // Severity of a finding. The zero value is no finding.
@@ -67,27 +68,121 @@ func (fs Fields) Get(name string) any {
 }
 
 // MarshalJSON writes fs as an object in order.
-func (fs Fields) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+func (fs Fields) MarshalJSON() ([]byte, error) { return fs.AppendJSON(nil) }
+
+// AppendJSON appends fs as a JSON object in order, the bytes json.Marshal
+// writes: each value as json.Marshal writes it. The values of the kinds a
+// report is made of (text, numbers, booleans, lists of text, Fields and
+// lists of them) are written here, one buffer for the whole report; any
+// other goes through json.Marshal. Each nested Fields used to be a
+// Marshal of its own, whose output every enclosing one copied and
+// checked again: the JSON report took 32M instructions of a 200,000-line
+// run's 2,080M, at its end, where nothing else runs.
+func (fs Fields) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '{')
 	for i, f := range fs {
 		if i > 0 {
-			b.WriteByte(',')
+			dst = append(dst, ',')
 		}
-		k, err := json.Marshal(f.Name)
-		if err != nil {
+		var err error
+		if dst, err = appendJSONString(dst, f.Name); err != nil {
 			return nil, err
 		}
-		v, err := json.Marshal(f.Value)
-		if err != nil {
+		dst = append(dst, ':')
+		if dst, err = appendJSONValue(dst, f.Value); err != nil {
 			return nil, err
 		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(dst, '}'), nil
+}
+
+// appendJSONValue appends v as json.Marshal writes it.
+func appendJSONValue(dst []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case string:
+		return appendJSONString(dst, v)
+	case bool:
+		return strconv.AppendBool(dst, v), nil
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(dst, v, 10), nil
+	case float64:
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			return appendJSONFloat(dst, v), nil
+		}
+	case Fields:
+		return v.AppendJSON(dst)
+	case []Fields:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = e.AppendJSON(dst); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	case []string:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendJSONString(dst, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	}
+	b, err := json.Marshal(v)
+	return append(dst, b...), err
+}
+
+// appendJSONString appends s quoted: as it is when no byte of it needs
+// an escape (json.Marshal escapes controls, quotes, backslashes, HTML's
+// <, > and &, and looks at every byte past ASCII), else by json.Marshal.
+func appendJSONString(dst []byte, s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, err := json.Marshal(s)
+			return append(dst, b...), err
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"'), nil
+}
+
+// appendJSONFloat appends a finite f as json.Marshal writes a float64:
+// the shortest decimal that reads back as f, in exponent form below
+// 1e-6 and from 1e21 on, with an exponent of one digit written without
+// its leading zero (encoding/json's floatEncoder).
+func appendJSONFloat(dst []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
 }
 
 // Window is a time range [From, To) in Unix nanoseconds.
