@@ -116,38 +116,31 @@ func appendJSONValue(dst []byte, v any) ([]byte, error) {
 	case Fields:
 		return v.AppendJSON(dst)
 	case []Fields:
-		if v == nil {
-			return append(dst, "null"...), nil
-		}
-		dst = append(dst, '[')
-		for i, e := range v {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = e.AppendJSON(dst); err != nil {
-				return nil, err
-			}
-		}
-		return append(dst, ']'), nil
+		return appendJSONList(dst, v, func(dst []byte, e Fields) ([]byte, error) { return e.AppendJSON(dst) })
 	case []string:
-		if v == nil {
-			return append(dst, "null"...), nil
-		}
-		dst = append(dst, '[')
-		for i, e := range v {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendJSONString(dst, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(dst, ']'), nil
+		return appendJSONList(dst, v, appendJSONString)
 	}
 	b, err := json.Marshal(v)
 	return append(dst, b...), err
+}
+
+// appendJSONList appends list as a JSON array, each element by add; a
+// nil list is null, as json.Marshal writes it.
+func appendJSONList[T any](dst []byte, list []T, add func([]byte, T) ([]byte, error)) ([]byte, error) {
+	if list == nil {
+		return append(dst, "null"...), nil
+	}
+	dst = append(dst, '[')
+	for i, e := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = add(dst, e); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, ']'), nil
 }
 
 // appendJSONString appends s quoted: as it is when no byte of it needs
