@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -366,5 +367,37 @@ func TestShapedDurationUnits(t *testing.T) {
 				checkWarm(t, s, line(prev), line(v))
 			}
 		}
+	}
+}
+
+// A key that differs from the shape's in any one byte is not read by the
+// shape: keys whose text with its quotes, colon and comma is 15 to 26
+// bytes, on both sides of the shorter comparison of keys up to 16.
+func TestShapeKeyEachByte(t *testing.T) {
+	s, _ := NewSchema(nil)
+	keys := []string{"remote_addr", "request_time", "client_region", "upstream_header_time", "upstream_connect_time", "upstream_response_time"}
+	line := func(keys []string) []byte {
+		b := []byte(`{"time":"2026-11-29T10:00:00Z","status":200`)
+		for i, k := range keys {
+			if strings.HasSuffix(k, "_time") {
+				b = fmt.Appendf(b, `,%q:0.%d`, k, i+1)
+			} else {
+				b = fmt.Appendf(b, `,%q:"v%d"`, k, i)
+			}
+		}
+		return append(b, '}')
+	}
+	prev := line(keys)
+	n := 0
+	for i, k := range keys {
+		for j := range len(k) {
+			changed := slices.Clone(keys)
+			changed[i] = k[:j] + "X" + k[j+1:]
+			checkWarm(t, s, prev, line(changed))
+			n++
+		}
+	}
+	if n != 11+12+13+20+21+22 { // the keys' lengths
+		t.Fatalf("%d keys changed, want 99", n)
 	}
 }

@@ -35,6 +35,7 @@ type shapeKey struct {
 	lit    []byte
 	w, m   [4]uint64
 	long   bool // lit is over 32 bytes
+	wide   bool // lit is over 16 bytes: its last two words are compared too
 	bind   Bindings
 	nested bool // the key heads nested fields: an object under it is walked
 	// num is the field of a key bound to one duration (KindFloat) or
@@ -64,7 +65,7 @@ func (k *shapeKey) atBytes(b []byte, pos int) bool {
 
 // newShapeKey returns the key of lit.
 func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
-	k := shapeKey{lit: lit, bind: bind, nested: nested, long: len(lit) > 32}
+	k := shapeKey{lit: lit, bind: bind, nested: nested, long: len(lit) > 32, wide: len(lit) > 16}
 	if len(bind) == 1 {
 		switch info := &fields[bind[0].Field]; info.kind {
 		case KindFloat, KindInt:
@@ -100,10 +101,13 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 		// per key (past the inliner's budget) cost more than the test.
 		if at := s.i; !k.long && at+32 <= len(line) {
 			q := line[at : at+32 : at+32]
-			if (binary.LittleEndian.Uint64(q)^k.w[0])&k.m[0]|
-				(binary.LittleEndian.Uint64(q[8:])^k.w[1])&k.m[1]|
-				(binary.LittleEndian.Uint64(q[16:])^k.w[2])&k.m[2]|
-				(binary.LittleEndian.Uint64(q[24:])^k.w[3])&k.m[3] != 0 {
+			d := (binary.LittleEndian.Uint64(q)^k.w[0])&k.m[0] |
+				(binary.LittleEndian.Uint64(q[8:])^k.w[1])&k.m[1]
+			if k.wide { // most keys are shorter: two words less
+				d |= (binary.LittleEndian.Uint64(q[16:])^k.w[2])&k.m[2] |
+					(binary.LittleEndian.Uint64(q[24:])^k.w[3])&k.m[3]
+			}
+			if d != 0 {
 				return false
 			}
 		} else if !k.atBytes(line, at) {

@@ -69,6 +69,10 @@ func (c *isoClock) parse(b []byte, loc *time.Location) (int64, bool) {
 	return ns + int64(nsec), true
 }
 
+// nsPerDigits[n] is what a unit of the last of n digits of a fraction
+// of a second is in ns: the digits are read as one integer.
+var nsPerDigits = [10]int{0, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1}
+
 // isoFraction reads the fraction of a second after "2026-11-29T10:00:01"
 // (a point and one to nine digits), when there is one: it returns the
 // rest (the zone) and the fraction in ns; ok false for a point without
@@ -77,15 +81,14 @@ func isoFraction(rest []byte) (zone []byte, nsec int, ok bool) {
 	if len(rest) == 0 || rest[0] != '.' {
 		return rest, 0, true
 	}
-	i, scale := 1, 100000000
+	i := 1
 	for ; i < len(rest) && i <= 9 && rest[i]-'0' <= 9; i++ {
-		nsec += int(rest[i]-'0') * scale
-		scale /= 10
+		nsec = nsec*10 + int(rest[i]-'0')
 	}
 	if i == 1 || i < len(rest) && rest[i]-'0' <= 9 {
 		return nil, 0, false // no digit, or more than nine
 	}
-	return rest[i:], nsec, true
+	return rest[i:], nsec * nsPerDigits[i-1], true
 }
 
 // second reads the time of b to its second, with its zone (the bytes

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -151,5 +152,34 @@ func TestNginxClockSecondCache(t *testing.T) {
 	}
 	if read < 50_000 || refused < 50_000 {
 		t.Fatalf("%d read, %d refused: the mix is not what the test needs", read, refused)
+	}
+}
+
+// isoFraction reads one to nine digits as the ns they stand for, and
+// refuses none or more: each length, with digits that differ by place.
+func TestISOFractionEachLength(t *testing.T) {
+	for n := 0; n <= 10; n++ {
+		digits := "987654321"[:min(n, 9)]
+		if n == 10 {
+			digits = "9876543210"
+		}
+		zone, ns, ok := isoFraction([]byte("." + digits + "+08:00"))
+		if n == 0 || n == 10 {
+			if ok {
+				t.Fatalf("%d digits: read as %d ns", n, ns)
+			}
+			continue
+		}
+		// The reference: the digits padded to nine, read as an integer.
+		want, err := strconv.Atoi((digits + "000000000")[:9])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || ns != want || string(zone) != "+08:00" {
+			t.Fatalf("%d digits %q: %d ns, zone %q, %v; want %d ns", n, digits, ns, zone, ok, want)
+		}
+	}
+	if zone, ns, ok := isoFraction([]byte("Z")); !ok || ns != 0 || string(zone) != "Z" {
+		t.Fatalf("no fraction: %d ns, zone %q, %v", ns, zone, ok)
 	}
 }
