@@ -189,6 +189,7 @@ func New(opts Options) *Accumulator {
 func newSet(opts Options) *sketch.Set {
 	s := sketch.NewSet(opts.Mapping, NumMetrics, DimNames, opts.Top)
 	s.Join(DimRoute, DimClientRegion, DimRegion, "→")
+	s.Wide(DimClient)
 	return s
 }
 

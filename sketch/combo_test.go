@@ -13,7 +13,10 @@ import (
 // entries: both must encode to the same bytes, before and after
 // Finish, with few combinations and with more than the table holds
 // (the rest added directly), each record carrying a varying subset of
-// dimensions and metrics.
+// dimensions and metrics. So must sets whose expansion groups the
+// combinations by all their keys but the callers' (Wide), and but the
+// regions' (of many callers, which does not halve them: added one by
+// one as before).
 func TestCombosSameAsDirect(t *testing.T) {
 	m, err := NewMapping(DefaultAccuracy)
 	if err != nil {
@@ -24,6 +27,9 @@ func TestCombosSameAsDirect(t *testing.T) {
 		t.Run(fmt.Sprint(callers, " callers"), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(9, uint64(callers)))
 			viaCombos, direct := NewSet(m, 2, dims, 10), NewSet(m, 2, dims, 10)
+			byCallers, byRegions := NewSet(m, 2, dims, 10), NewSet(m, 2, dims, 10)
+			byCallers.Wide(1)
+			byRegions.Wide(0)
 			for range 40000 {
 				keys := [][]byte{
 					[]byte(fmt.Sprint("r", r.IntN(3))),
@@ -43,13 +49,15 @@ func TestCombosSameAsDirect(t *testing.T) {
 						e.Add(m, 1, m.Bin(v/7))
 					}
 				}
-				viaCombos.BeginTuple()
-				for d, k := range keys {
-					if k != nil {
-						viaCombos.TupleKey(d, k)
+				for _, set := range []*Set{viaCombos, byCallers, byRegions} {
+					set.BeginTuple()
+					for d, k := range keys {
+						if k != nil {
+							set.TupleKey(d, k)
+						}
 					}
+					set.AddTuple(bins, has)
 				}
-				viaCombos.AddTuple(bins, has)
 				add(direct.All)
 				for d, k := range keys {
 					if k != nil {
@@ -60,13 +68,27 @@ func TestCombosSameAsDirect(t *testing.T) {
 			if got, want := len(viaCombos.combos.table), min(maxCombos, 3*6*callers); got > want || callers > maxCombos && got != maxCombos {
 				t.Errorf("%d combinations in the table, want at most %d", got, want)
 			}
-			if a, b := viaCombos.AppendEncode(nil), direct.AppendEncode(nil); !bytes.Equal(a, b) {
-				t.Error("the set filled through combinations encodes differently from the one filled directly")
+			if g := byCallers.groupsOf(byCallers.combos.entries); g == nil || len(g.keys) > 3*6 {
+				t.Errorf("the callers' set groups its combinations as %v, want at most 18 groups", g)
 			}
-			viaCombos.Finish()
+			// Without their regions, the combinations of many callers are
+			// two thirds as many: not grouped. Of seven, a third: grouped.
+			if g := byRegions.groupsOf(byRegions.combos.entries); (g == nil) != (callers > maxCombos) {
+				t.Errorf("the regions' set of %d callers groups its combinations as %v", callers, g)
+			}
+			want := direct.AppendEncode(nil)
+			for name, set := range map[string]*Set{"combinations": viaCombos, "combinations grouped by the callers": byCallers, "combinations grouped by the regions": byRegions} {
+				if !bytes.Equal(set.AppendEncode(nil), want) {
+					t.Errorf("the set filled through %s encodes differently from the one filled directly", name)
+				}
+			}
 			direct.Finish()
-			if a, b := viaCombos.AppendEncode(nil), direct.AppendEncode(nil); !bytes.Equal(a, b) {
-				t.Error("finished, the set filled through combinations encodes differently from the one filled directly")
+			want = direct.AppendEncode(nil)
+			for name, set := range map[string]*Set{"combinations": viaCombos, "combinations grouped by the callers": byCallers, "combinations grouped by the regions": byRegions} {
+				set.Finish()
+				if !bytes.Equal(set.AppendEncode(nil), want) {
+					t.Errorf("finished, the set filled through %s encodes differently from the one filled directly", name)
+				}
 			}
 		})
 	}
@@ -397,5 +419,22 @@ func TestMergeCombosCarry(t *testing.T) {
 	s.Merge(o)
 	if got := s.Dims[0].Get("k").Metric(0).Count(); got != 2*n {
 		t.Errorf("the merged combination holds %v values, want %d", got, 2*n)
+	}
+}
+
+// A dimension a join reads or makes is not made wide: a group would lack
+// the key the join needs.
+func TestWideNotJoined(t *testing.T) {
+	m, err := NewMapping(DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dim, want := range map[int]int{0: -1, 1: -1, 2: -1, 3: 3} {
+		s := NewSet(m, 1, []string{"a", "b", "a→b", "c"}, 10)
+		s.Join(2, 0, 1, "→")
+		s.Wide(dim)
+		if s.wide != want {
+			t.Errorf("Wide(%d): %d, want %d", dim, s.wide, want)
+		}
 	}
 }

@@ -368,13 +368,16 @@ type Set struct {
 	joins  []join
 	parts  [][]byte
 	joined []byte
+	// wide is the dimension expand groups the combinations by the other
+	// keys of (Wide); −1 for none.
+	wide int
 }
 
 // NewSet returns an empty set of metrics × dims. Each dimension keeps
 // the top heaviest keys exactly and folds the rest into "other"; a
 // dimension with at most top keys is never folded.
 func NewSet(m *Mapping, metrics int, dims []string, top int) *Set {
-	s := &Set{m: m, metrics: metrics, top: top, shape: entryShape{m, metrics}}
+	s := &Set{m: m, metrics: metrics, top: top, shape: entryShape{m, metrics}, wide: -1}
 	s.All = s.newEntry()
 	for _, name := range dims {
 		s.Dims = append(s.Dims, &Dim{Name: name, keys: map[string]*Entry{}, set: s})
