@@ -2,6 +2,7 @@ package rules
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"loganalyze/ingest"
@@ -248,6 +249,9 @@ func (rs *retrySample) requestTimes(dst []int64) []int64 {
 // retrySample returns the retry sample of client in cell c, starting it; nil
 // when it is not kept.
 func (s *minuteStats) retrySample(client []byte, c cell) *retrySample {
+	if len(s.pending) > 0 { // a record after a merge: an hour dropped into the window
+		s.joinRetries()
+	}
 	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
 	rs, _ := s.samples.get(s.rkey, func() *retrySample {
 		return &retrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
@@ -293,36 +297,127 @@ func (rs *retrySample) add(r *ingest.Record, limited bool) {
 // samples four times the bound.
 const requestRoom = maxRequestTimes + maxRequestTimes/4
 
-// mergeRetries adds o's retry samples into s.
+// mergeRetries adds o's retry samples to s's. Most samples are never
+// read (only a storm's are), so o's are kept beside s's, not joined to
+// them: joinRetries joins them where the samples are read whole (an
+// hour file, a record added after the merge, a bound to keep), and the
+// storm rule joins the few it reads (retrySamplesOf). Joining the
+// maps' tens of thousands of samples was the longest of the merges
+// after the workers.
 func (s *minuteStats) mergeRetries(o *minuteStats) {
-	s.samples.merge(&o.samples, func(rs, ors *retrySample) {
-		// The finish (or an hour file's settle) cuts the times, on
-		// every core; a merge cuts only what many workers' times pile.
-		rs.Limited = append(rs.Limited, ors.Limited...)
-		if len(rs.Limited) > mergeSlack*maxLimitedTimes {
-			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
-		}
-		// Of the same minute, joined where read or cut (flatten).
-		if len(ors.Requests) > 0 {
-			rs.more = append(rs.more, ors.Requests)
-		}
-		rs.more = append(rs.more, ors.more...)
-		// Either cut still bounds the union: each side keeps n times
-		// at or below its own.
-		if ors.cutSet && (!rs.cutSet || ors.reqCut.less(rs.reqCut)) {
-			rs.reqCut, rs.cutSet = ors.reqCut, true
-		}
-		if rs.requests() > mergeSlack*maxRequestTimes {
-			rs.pruneRequests(maxRequestTimes)
-		}
-	})
+	kept := o.samples // its map, not o's field: o may be given others
+	s.pending = append(append(s.pending, &kept), o.pending...)
+	o.pending = nil
+}
+
+// joinRetries joins the samples merges kept beside s's to them.
+func (s *minuteStats) joinRetries() {
+	for _, p := range s.pending {
+		s.samples.merge(p, mergeSample)
+	}
+	s.pending = nil
+}
+
+// mergeSample adds ors, of the same client, key and minute, to rs.
+func mergeSample(rs, ors *retrySample) {
+	// The finish (or an hour file's settle) cuts the times, on
+	// every core; a merge cuts only what many workers' times pile.
+	rs.Limited = append(rs.Limited, ors.Limited...)
+	if len(rs.Limited) > mergeSlack*maxLimitedTimes {
+		rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
+	}
+	// Of the same minute, joined where read or cut (flatten).
+	if len(ors.Requests) > 0 {
+		rs.more = append(rs.more, ors.Requests)
+	}
+	rs.more = append(rs.more, ors.more...)
+	// Either cut still bounds the union: each side keeps n times
+	// at or below its own.
+	if ors.cutSet && (!rs.cutSet || ors.reqCut.less(rs.reqCut)) {
+		rs.reqCut, rs.cutSet = ors.reqCut, true
+	}
+	if rs.requests() > mergeSlack*maxRequestTimes {
+		rs.pruneRequests(maxRequestTimes)
+	}
+}
+
+// clone returns a copy of rs that a merge into it leaves rs as it is
+// (the arrays of more are never written to).
+func (rs *retrySample) clone() *retrySample {
+	c := *rs
+	c.Limited = slices.Clone(rs.Limited)
+	c.Requests = slices.Clone(rs.Requests)
+	c.more = slices.Clone(rs.more)
+	return &c
 }
 
 // finishRetries bounds the retry samples to their cap. The samples are
 // settled where they are read (the storm rule's few, an hour file's all),
-// not here: most are of minutes that hold no storm.
+// not here: most are of minutes that hold no storm. Those merges kept
+// apart stay so unless together they pass the bound, or one side
+// dropped keys: then they are joined, and the keys beyond the bound
+// dropped, as the merges did.
 func (s *minuteStats) finishRetries() {
+	if len(s.pending) > 0 {
+		s.samples.sync()
+		n, cut := len(s.samples.m), s.samples.cut
+		for _, p := range s.pending {
+			p.sync()
+			n, cut = n+len(p.m), min(cut, p.cut)
+		}
+		if n > s.samples.n || cut != math.MaxUint64 {
+			s.joinRetries()
+		}
+	}
 	s.samples.finish()
+}
+
+// retrySamplesOf returns, settled, the retry samples of key hash h whose
+// minute starts in [from, to]: those merges kept apart joined, on copies,
+// as joinRetries would join them.
+func (s *minuteStats) retrySamplesOf(h uint64, from, to int64) []*retrySample {
+	in := func(rs *retrySample) bool {
+		return rs.KeyHash == h && rs.Minute*60e9 >= from && rs.Minute*60e9 <= to
+	}
+	for _, p := range s.pending {
+		if p.cut != s.samples.cut { // kept apart only while neither dropped keys
+			s.joinRetries()
+			break
+		}
+	}
+	var out []*retrySample
+	if len(s.pending) == 0 {
+		for _, rs := range s.samples.m {
+			if in(rs) {
+				rs.settle()
+				out = append(out, rs)
+			}
+		}
+		return out
+	}
+	byKey, copied := map[string]*retrySample{}, map[string]bool{}
+	for _, m := range append([]*capped[*retrySample]{&s.samples}, s.pending...) {
+		for k, rs := range m.m {
+			if !in(rs) {
+				continue
+			}
+			have, ok := byKey[k]
+			if !ok {
+				byKey[k] = rs
+				continue
+			}
+			if !copied[k] {
+				have, copied[k] = have.clone(), true
+				byKey[k] = have
+			}
+			mergeSample(have, rs)
+		}
+	}
+	for _, rs := range byKey {
+		rs.settle()
+		out = append(out, rs)
+	}
+	return out
 }
 
 // mergeSlack is how many times its bound a sample's times may pile to

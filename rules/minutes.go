@@ -120,6 +120,9 @@ type minuteStats struct {
 	// samples are of each caller's requests per key and minute, by
 	// client, key hash and minute (capped).
 	samples capped[*retrySample]
+	// pending are the samples of the minutes merged into these, kept
+	// apart until read (mergeRetries).
+	pending []*capped[*retrySample]
 
 	cells              map[cell]*int64
 	buckets            map[cell]*minuteBucket

@@ -14,6 +14,7 @@ import (
 // the counts per kind, the cuts, every key × minute count, the buckets
 // of the minutes with a 429 or an error, and the retry samples.
 func (s *minuteStats) AppendBinary(b []byte) []byte {
+	s.joinRetries()
 	s.samples.sync()
 	e := &encoder{B: b}
 	for _, n := range s.Records {

@@ -97,6 +97,7 @@ func dumpMinutes(s *minuteStats) string {
 		fmt.Fprintf(&b, "%v %q %d: %d %d %d %v\n", x.Kind.Fields(), x.Key, x.Minute, x.Total, x.N429, x.N5xx, x.Status)
 	}
 	var keys []string
+	s.joinRetries() // as an hour file holds them
 	for k, rs := range s.samples.m {
 		rs.settle() // as the storm rule reads them
 		keys = append(keys, fmt.Sprintf("%q %s %x %d %v %v", k, rs.Client, rs.KeyHash, rs.Minute, rs.Limited, rs.Requests))

@@ -55,6 +55,7 @@ func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
 				other.samples.m = map[string]*retrySample{"k": s}
 				ms.mergeRetries(other)
 			}
+			ms.joinRetries()
 			got := ms.samples.m["k"]
 			got.settle()
 

@@ -130,16 +130,8 @@ func (e earlyRetrier) String() string {
 // retry in the next minute is seen.
 func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, []earlyRetrier) {
 	byClient := map[string][]*retrySample{}
-	h := r.buckets[0].KeyHash()
-	for _, rs := range ms.samples.m {
-		if rs.KeyHash != h {
-			continue
-		}
-		// One minute past the window holds the retries of its last 429s.
-		if rs.Minute*60e9 < w.From || rs.Minute*60e9 > w.To {
-			continue
-		}
-		rs.settle()
+	// One minute past the window holds the retries of its last 429s.
+	for _, rs := range ms.retrySamplesOf(r.buckets[0].KeyHash(), w.From, w.To) {
 		byClient[rs.Client] = append(byClient[rs.Client], rs)
 	}
 	counts := map[string]int64{}

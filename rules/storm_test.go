@@ -1,9 +1,16 @@
 package rules
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
 )
 
 // minute makes total requests of region × model in minute m after t0,
@@ -94,4 +101,100 @@ func TestStormNotEvaluated(t *testing.T) {
 		recs[i].at = time.Time{}
 	}
 	wantNotEvaluated(t, RuleStorm, recs, "time")
+}
+
+// The storm rule's retry evidence is the same whatever the split of the
+// records between workers and their order, whether the workers' retry
+// samples were joined when merged or kept apart and joined by the rule
+// (mergeRetries): 40 callers in a storm of four minutes, retrying 0.2 to
+// 3 s after 429s with Retry-After 1 or 2 s, some across a minute's end.
+func TestStormRetriesSameWhateverTheSplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	base := int64(1700000040) * 1e9 // a minute's start
+	type req struct {
+		t          int64
+		client     string
+		status     int
+		retryAfter float64
+	}
+	var reqs []req
+	for c := range 40 {
+		client := "caller-" + strconv.Itoa(c)
+		for at := base + rng.Int64N(5e9); at < base+4*60e9; {
+			ra := float64(1 + rng.IntN(2))
+			status := 200
+			if rng.IntN(3) != 0 {
+				status = 429
+			}
+			reqs = append(reqs, req{at, client, status, ra})
+			at += 2e8 + rng.Int64N(28e8)
+		}
+	}
+	add := func(s *minuteStats, rs []req) {
+		var r ingest.Record
+		v := aggregate.Values{RequestTime: 0.01, HasRequestTime: true, Combo: -1} // no combination: nothing cached
+		for _, x := range rs {
+			r.Reset()
+			r.SetTime(x.t)
+			r.SetText(ingest.FRegion, []byte("eu"))
+			r.SetText(ingest.FModel, []byte("big-72b"))
+			r.SetText(ingest.FClient, []byte(x.client))
+			r.SetFloat(ingest.FStatus, float64(x.status))
+			r.SetFloat(ingest.FRequestTime, 0.01)
+			if x.status == 429 {
+				r.SetFloat(ingest.FRetryAfter, x.retryAfter)
+			}
+			s.Add(&r, &v)
+		}
+	}
+	evidence := func(s *minuteStats) string {
+		fs := storm(s, newStorm().(*stormRule))
+		if len(fs) != 1 {
+			t.Fatalf("%d storm findings, want 1", len(fs))
+		}
+		return fmt.Sprint(fs[0].Evidence.Get("callers_429"), fs[0].Evidence.Get("retried_before_retry_after"))
+	}
+	one := newMinuteStats(1000, nil)
+	add(one, reqs)
+	one.Finish()
+	want := evidence(one)
+	if !strings.Contains(want, "caller-") || !strings.Contains(want, "sooner than Retry-After") {
+		t.Fatalf("evidence %s names no caller or no early retry", want)
+	}
+	shuffled := slices.Clone(reqs)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, in := range [][]req{reqs, shuffled} {
+		for _, workers := range []int{2, 7} {
+			for _, join := range []bool{false, true} {
+				accs := make([]*minuteStats, workers)
+				for w := range accs {
+					accs[w] = newMinuteStats(1000, nil)
+				}
+				// Blocks of 64 records dealt in turn, as units of a file.
+				for i := 0; i < len(in); i += 64 {
+					add(accs[i/64%workers], in[i:min(i+64, len(in))])
+				}
+				s := accs[0]
+				for _, o := range accs[1:] {
+					s.Merge(o)
+				}
+				s.Finish()
+				if len(s.pending) != workers-1 {
+					t.Fatalf("%d workers: %d sample maps kept apart, want %d", workers, len(s.pending), workers-1)
+				}
+				if join {
+					s.joinRetries()
+				}
+				if got := evidence(s); got != want {
+					t.Errorf("%d workers, joined %v: evidence\n%s\nwant\n%s", workers, join, got, want)
+				}
+				// Read again, and joined after being read (an hour file
+				// written after the rules): the samples read are copies.
+				s.joinRetries()
+				if got := evidence(s); got != want {
+					t.Errorf("%d workers, joined %v, read again: evidence\n%s\nwant\n%s", workers, join, got, want)
+				}
+			}
+		}
+	}
 }
