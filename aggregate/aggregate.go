@@ -644,6 +644,12 @@ func MergeAll(accs []*Accumulator) *Accumulator {
 			}
 		}
 	}
+	// Half the combinations, whole groups of them, are expanded on the
+	// second worker's set, beside the first's: the collectors' merges
+	// that once kept the other core busy meanwhile are short now.
+	if len(accs) > 1 && a.Hours == nil {
+		a.Set.SplitCombos(accs[1].Set)
+	}
 	expandAll(accs)
 	var hours []*Accumulator
 	if a.Hours != nil {

@@ -419,6 +419,61 @@ func (s *Set) MergeCombos(o *Set) {
 	oc.table, oc.entries, oc.counts = nil, nil, nil
 }
 
+// SplitCombos moves about half of s's combinations into the table of
+// o, a set of s's shape whose table is empty (MergeCombos left it so),
+// so that two goroutines expand them: o's OnExpand functions are given
+// the ones moved. With a wide dimension (Wide) whole groups are moved,
+// so that each group is expanded on one side only. Merges being exact,
+// the sets merged give the entries one set expanding all would.
+func (s *Set) SplitCombos(o *Set) {
+	c, oc := &s.combos, &o.combos
+	if len(c.entries) < 2 || len(oc.entries) > 0 {
+		return
+	}
+	// move[i] says whether entry i moves: by groups, the smaller side
+	// taking each next group; without, the second half.
+	move := make([]bool, len(c.entries))
+	if g := s.groupsOf(c.entries); g != nil {
+		sizes := make([]int, len(g.keys))
+		for _, j := range g.of {
+			sizes[j]++
+		}
+		moved, kept := make([]bool, len(g.keys)), 0
+		total := 0
+		for j, n := range sizes {
+			if total-kept < kept { // o's side is smaller
+				moved[j] = true
+			} else {
+				kept += n
+			}
+			total += n
+		}
+		for i, j := range g.of {
+			move[i] = moved[j]
+		}
+	} else {
+		for i := len(move) / 2; i < len(move); i++ {
+			move[i] = true
+		}
+	}
+	n := s.metrics + s.private
+	kept := c.entries[:0]
+	for i, ce := range c.entries {
+		if !move[i] {
+			kept = append(kept, ce)
+			continue
+		}
+		if ce.counts >= 0 {
+			from := ce.counts
+			ce.counts = int32(len(oc.counts))
+			oc.counts = append(oc.counts, c.counts[from:int(from)+n]...)
+		}
+		oc.entries = append(oc.entries, ce)
+	}
+	clear(c.entries[len(kept):])
+	c.entries, c.table, c.last = kept, nil, -1
+}
+
 // fill sets s to the counted values; false when there are none.
 func (c *comboCounts) fill(s *Sketch) bool {
 	if c.zero == 0 && c.max == math.Inf(-1) { // every value but zero sets max

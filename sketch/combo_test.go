@@ -16,7 +16,8 @@ import (
 // dimensions and metrics. So must sets whose expansion groups the
 // combinations by all their keys but the callers' (Wide), and but the
 // regions' (of many callers, which does not halve them: added one by
-// one as before).
+// one as before), and one whose combinations are split, whole groups
+// each side, with another set (SplitCombos) and merged with it.
 func TestCombosSameAsDirect(t *testing.T) {
 	m, err := NewMapping(DefaultAccuracy)
 	if err != nil {
@@ -30,6 +31,8 @@ func TestCombosSameAsDirect(t *testing.T) {
 			byCallers, byRegions := NewSet(m, 2, dims, 10), NewSet(m, 2, dims, 10)
 			byCallers.Wide(1)
 			byRegions.Wide(0)
+			split := NewSet(m, 2, dims, 10) // by the callers, half expanded by another
+			split.Wide(1)
 			for range 40000 {
 				keys := [][]byte{
 					[]byte(fmt.Sprint("r", r.IntN(3))),
@@ -49,7 +52,7 @@ func TestCombosSameAsDirect(t *testing.T) {
 						e.Add(m, 1, m.Bin(v/7))
 					}
 				}
-				for _, set := range []*Set{viaCombos, byCallers, byRegions} {
+				for _, set := range []*Set{viaCombos, byCallers, byRegions, split} {
 					set.BeginTuple()
 					for d, k := range keys {
 						if k != nil {
@@ -76,15 +79,36 @@ func TestCombosSameAsDirect(t *testing.T) {
 			if g := byRegions.groupsOf(byRegions.combos.entries); (g == nil) != (callers > maxCombos) {
 				t.Errorf("the regions' set of %d callers groups its combinations as %v", callers, g)
 			}
+			// Split in whole groups: a group's combinations all on one side.
+			other := NewSet(m, 2, dims, 10)
+			other.Wide(1)
+			all := len(split.combos.entries)
+			split.SplitCombos(other)
+			side := map[string]int{}
+			for i, set := range []*Set{split, other} {
+				for _, ce := range set.combos.entries {
+					g := string(ComboKeys{[]byte(ce.key)}.Key(0)) + "/" + string(ComboKeys{[]byte(ce.key)}.Key(2))
+					if j, ok := side[g]; ok && j != i {
+						t.Fatalf("group %s on both sides", g)
+					}
+					side[g] = i
+				}
+			}
+			if a, b := len(split.combos.entries), len(other.combos.entries); a+b != all || a < all/3 || b < all/3 {
+				t.Errorf("%d combinations split %d and %d", all, a, b)
+			}
+			split.Merge(other)
 			want := direct.AppendEncode(nil)
-			for name, set := range map[string]*Set{"combinations": viaCombos, "combinations grouped by the callers": byCallers, "combinations grouped by the regions": byRegions} {
+			for name, set := range map[string]*Set{"combinations": viaCombos, "combinations grouped by the callers": byCallers,
+				"combinations grouped by the regions": byRegions, "combinations split in two sets": split} {
 				if !bytes.Equal(set.AppendEncode(nil), want) {
 					t.Errorf("the set filled through %s encodes differently from the one filled directly", name)
 				}
 			}
 			direct.Finish()
 			want = direct.AppendEncode(nil)
-			for name, set := range map[string]*Set{"combinations": viaCombos, "combinations grouped by the callers": byCallers, "combinations grouped by the regions": byRegions} {
+			for name, set := range map[string]*Set{"combinations": viaCombos, "combinations grouped by the callers": byCallers,
+				"combinations grouped by the regions": byRegions, "combinations split in two sets": split} {
 				set.Finish()
 				if !bytes.Equal(set.AppendEncode(nil), want) {
 					t.Errorf("finished, the set filled through %s encodes differently from the one filled directly", name)
@@ -294,8 +318,16 @@ func TestComboOnly(t *testing.T) {
 // and more combinations than one table holds; merges the second's
 // table into the first (MergeCombos), then the sets. The first must
 // encode as one set given every record, and give its OnExpand
-// functions each combination once with the same count and values.
+// functions each combination once with the same count and values. So
+// must they when half the combinations are then moved back to the
+// second (SplitCombos), whose functions are given those.
 func TestMergeCombosAsOneSet(t *testing.T) {
+	for _, split := range []bool{false, true} {
+		t.Run(fmt.Sprint("split ", split), func(t *testing.T) { mergeCombosAsOneSet(t, split) })
+	}
+}
+
+func mergeCombosAsOneSet(t *testing.T, split bool) {
 	m, err := NewMapping(DefaultAccuracy)
 	if err != nil {
 		t.Fatal(err)
@@ -372,6 +404,14 @@ func TestMergeCombosAsOneSet(t *testing.T) {
 	s.MergeCombos(o)
 	if len(o.combos.entries) != 0 || o.combos.table != nil {
 		t.Fatal("o's table not emptied")
+	}
+	if split {
+		o.OnExpand(hook(merged))
+		n := len(s.combos.entries)
+		s.SplitCombos(o)
+		if len(o.combos.entries) < n/3 || len(s.combos.entries)+len(o.combos.entries) != n {
+			t.Fatalf("%d combinations split %d and %d", n, len(s.combos.entries), len(o.combos.entries))
+		}
 	}
 	s.Merge(o)
 	one.Expand()
