@@ -568,15 +568,19 @@ func (s *Set) expand() {
 // group, not each combination, to All and the other dimensions' keys.
 // Thousands of combinations of a few hundred callers are a few hundred
 // groups: a third of the merges. The entries are the same, merges
-// being exact and their order not mattering. A dimension a join reads
-// is not made wide. −1 (the default) groups nothing.
-func (s *Set) Wide(dim int) {
+// being exact and their order not mattering. Nothing is grouped by a
+// dimension a join reads or makes (a group would lack the key the join
+// needs); −1 (the default) groups nothing.
+func (s *Set) Wide(dim int) { s.wide = dim }
+
+// wideDim is the dimension expand groups by, −1 for none (Wide).
+func (s *Set) wideDim() int {
 	for _, j := range s.joins {
-		if j.a == dim || j.b == dim || j.dim == dim {
-			dim = -1
+		if j.a == s.wide || j.b == s.wide || j.dim == s.wide {
+			return -1
 		}
 	}
-	s.wide = dim
+	return s.wide
 }
 
 // comboGroups are the groups of combinations expand adds together:
@@ -592,7 +596,8 @@ type comboGroups struct {
 // when there is no wide dimension, or the groups would not halve the
 // combinations (the wide dimension is not the widest).
 func (s *Set) groupsOf(entries []comboEntry) *comboGroups {
-	if s.wide < 0 || len(entries) < 16 {
+	wide := s.wideDim()
+	if wide < 0 || len(entries) < 16 {
 		return nil
 	}
 	g := &comboGroups{of: make([]int32, len(entries))}
@@ -601,7 +606,7 @@ func (s *Set) groupsOf(entries []comboEntry) *comboGroups {
 	for i := range entries {
 		buf = buf[:0]
 		eachKey([]byte(entries[i].key), func(dim int, key []byte) {
-			if dim != s.wide {
+			if dim != wide {
 				buf = AppendKey(buf, dim, key)
 			}
 		})

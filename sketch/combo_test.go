@@ -462,19 +462,33 @@ func TestMergeCombosCarry(t *testing.T) {
 	}
 }
 
-// A dimension a join reads or makes is not made wide: a group would lack
-// the key the join needs.
+// Nothing is grouped by a dimension a join reads or makes, wherever
+// Wide is called: a group would lack the key the join needs.
 func TestWideNotJoined(t *testing.T) {
 	m, err := NewMapping(DefaultAccuracy)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for dim, want := range map[int]int{0: -1, 1: -1, 2: -1, 3: 3} {
-		s := NewSet(m, 1, []string{"a", "b", "a→b", "c"}, 10)
-		s.Join(2, 0, 1, "→")
-		s.Wide(dim)
-		if s.wide != want {
-			t.Errorf("Wide(%d): %d, want %d", dim, s.wide, want)
+	for dim, grouped := range map[int]bool{0: false, 1: false, 2: false, 3: true} {
+		for _, wideFirst := range []bool{false, true} {
+			s := NewSet(m, 1, []string{"a", "b", "a→b", "c"}, 10)
+			if wideFirst {
+				s.Wide(dim)
+			}
+			s.Join(2, 0, 1, "→")
+			if !wideFirst {
+				s.Wide(dim)
+			}
+			for i := range 80 {
+				s.BeginTuple()
+				s.TupleKey(0, []byte(fmt.Sprint("a", i%2)))
+				s.TupleKey(1, []byte("b"))
+				s.TupleKey(3, []byte(fmt.Sprint("c", i/2)))
+				s.AddTuple([]Bin{m.Bin(float64(i))}, []bool{true})
+			}
+			if g := s.groupsOf(s.combos.entries); (g != nil) != grouped {
+				t.Errorf("Wide(%d), before the join %v: grouped %v, want %v", dim, wideFirst, g != nil, grouped)
+			}
 		}
 	}
 }
