@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -245,6 +246,7 @@ type cellBatch struct {
 	nulls []bool
 	dicts [][][]byte // of each text column, the dictionary its indexes are in
 	cb    colBatch   // its arena only: the text values, and numbers set as text
+	errs  []error    // setRows's
 }
 
 var cellPool = sync.Pool{New: func() any { return &cellBatch{cb: colBatch{arena: make([]byte, 0, 64<<10)}} }}
@@ -292,50 +294,121 @@ func textCell[T string | []byte](b *cellBatch, v T) uint64 {
 func (b *cellBatch) set(r *Record, j int, loc *time.Location) error {
 	w := len(b.specs)
 	cells, nulls := b.cells[j*w:(j+1)*w], b.nulls[j*w:(j+1)*w]
-	for i, sp := range b.specs {
+	for i := range b.specs {
 		if nulls[i] {
 			continue
 		}
-		x := cells[i]
-		var err error
-		switch sp.kind {
-		case vkBool:
-			if sp.flag {
-				if b := sp.bs[0]; r.claim(b.Field, b.Prio) {
-					v := 0.0 // as Set reads "false" and "true"
-					if x != 0 {
-						v = 1
-					}
-					r.put(b.Field, b.Prio, v)
-				}
-			} else {
-				err = r.setBool(sp.bs, x != 0, loc)
-			}
-		case vkInstant:
-			err = r.setInstant(sp.bs, int64(x), sp.nsPer, &b.cb, loc)
-		case vkBytes:
-			var t []byte
-			if x&inArena != 0 {
-				off, n := x&^inArena>>31, x&(1<<31-1)
-				t = b.cb.arena[off : off+n : off+n]
-			} else {
-				t = b.dicts[i][x]
-			}
-			err = r.setText(sp, t, loc)
-		default:
-			if v := math.Float64frombits(x); sp.num == nil || !r.setPlainNumber(sp.bs[0], sp.num.kind, sp.inS, sp.scale, v) {
-				err = r.setNumber(sp.bs, v, &b.cb, loc)
-			}
-		}
-		if err != nil {
+		if err := b.setCell(r, i, cells[i], loc); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// setCell sets the value x of column i into r.
+func (b *cellBatch) setCell(r *Record, i int, x uint64, loc *time.Location) error {
+	switch sp := b.specs[i]; sp.kind {
+	case vkBool:
+		if sp.flag {
+			if b := sp.bs[0]; r.claim(b.Field, b.Prio) {
+				v := 0.0 // as Set reads "false" and "true"
+				if x != 0 {
+					v = 1
+				}
+				r.put(b.Field, b.Prio, v)
+			}
+			return nil
+		}
+		return r.setBool(sp.bs, x != 0, loc)
+	case vkInstant:
+		return r.setInstant(sp.bs, int64(x), sp.nsPer, &b.cb, loc)
+	case vkBytes:
+		return r.setText(sp, b.text(i, x), loc)
+	default:
+		if v := math.Float64frombits(x); sp.num == nil || !r.setPlainNumber(sp.bs[0], sp.num.kind, sp.inS, sp.scale, v) {
+			return r.setNumber(sp.bs, v, &b.cb, loc)
+		}
+		return nil
+	}
+}
+
+// text is the text of the cell x of text column i: in the batch's arena,
+// or its column's dictionary.
+func (b *cellBatch) text(i int, x uint64) []byte {
+	if x&inArena != 0 {
+		off, n := x&^inArena>>31, x&(1<<31-1)
+		return b.cb.arena[off : off+n : off+n]
+	}
+	return b.dicts[i][x]
+}
+
+// setRows sets rows j0 to j0+len(recs) of the batch into recs, as set
+// sets each, a column at a time: the column's kind is looked at once,
+// and the text and plain number columns, most of a log's, are set in
+// loops of their own, without a call per cell. A row's first error is
+// its own (errs[k], nil for a good row); the columns after it are not
+// set into it, as set stops at it.
+func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location) (errs []error) {
+	w := len(b.specs)
+	b.errs = slices.Grow(b.errs[:0], len(recs))[:len(recs)]
+	errs = b.errs
+	clear(errs)
+	for k := range recs {
+		recs[k].reset(s)
+	}
+	bad := false // a row has an error: the loops check errs
+	for i, sp := range b.specs {
+		at := j0*w + i
+		switch {
+		case sp.kind == vkBytes && sp.text && len(sp.bs) == 1:
+			bd := sp.bs[0]
+			for k := range recs {
+				if c := at + k*w; !b.nulls[c] && !(bad && errs[k] != nil) {
+					if t := b.text(i, b.cells[c]); !isAbsent(t) && recs[k].claim(bd.Field, bd.Prio) {
+						recs[k].putText(bd.Field, bd.Prio, t)
+					}
+				}
+			}
+		case sp.num != nil && sp.kind >= vkInt32 && sp.kind <= vkDouble:
+			// setPlainNumber's steps, in the loop.
+			bd, integer, inS, scale := sp.bs[0], sp.num.kind == KindInt, sp.inS, sp.scale
+			for k := range recs {
+				c := at + k*w
+				if b.nulls[c] || bad && errs[k] != nil {
+					continue
+				}
+				r, v := &recs[k], math.Float64frombits(b.cells[c])
+				switch {
+				case !r.claim(bd.Field, bd.Prio):
+				case integer:
+					if isInt(v) {
+						r.put(bd.Field, bd.Prio, v+0) // +0 turns -0 into 0
+					}
+				case v >= 0 && v*inS <= MaxDurationS: // duration's checks (NaN fails them too)
+					r.put(bd.Field, bd.Prio, v*scale+0)
+				default:
+					if err := r.setNumber(sp.bs, v, &b.cb, loc); err != nil {
+						errs[k], bad = err, true
+					}
+				}
+			}
+		default:
+			for k := range recs {
+				if c := at + k*w; !b.nulls[c] && !(bad && errs[k] != nil) {
+					if err := b.setCell(&recs[k], i, b.cells[c], loc); err != nil {
+						errs[k], bad = err, true
+					}
+				}
+			}
+		}
+	}
+	return errs
+}
+
 // cellRows sets each row of a unit's batch into a record and adds the
 // good ones to the sink; a bad row is counted and sampled at its row.
+// Into a sink of batches, the rows are set a column at a time into the
+// feed's records (setRows).
 func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	b, fs := u.cells, u.file
 	c := t.get(fs.index)
@@ -343,16 +416,38 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	t.unit = 0 // rows are numbered in the file
 	good := int64(0)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
-	for j := range b.n {
-		rec := f.record()
-		rec.reset(fs.cfg.schema)
-		if err := b.set(rec, j, fs.cfg.loc); err != nil {
-			t.bad(fs, b.first+int64(j), err.Error())
-			continue
+	if f.batch == nil {
+		for j := range b.n {
+			rec := f.record()
+			rec.reset(fs.cfg.schema)
+			if err := b.set(rec, j, fs.cfg.loc); err != nil {
+				t.bad(fs, b.first+int64(j), err.Error())
+				continue
+			}
+			rec.Finish()
+			f.add()
+			good++
 		}
-		rec.Finish()
-		f.add()
-		good++
+	}
+	for j := 0; f.batch != nil && j < b.n; {
+		recs := f.recs[f.n:]
+		recs = recs[:min(len(recs), b.n-j)]
+		errs := b.setRows(recs, j, fs.cfg.schema, fs.cfg.loc)
+		n := 0
+		for k := range recs {
+			if errs[k] != nil {
+				t.bad(fs, b.first+int64(j+k), errs[k].Error())
+				continue
+			}
+			recs[k].Finish()
+			if n != k {
+				recs[n] = recs[k]
+			}
+			n++
+		}
+		f.addRead(n)
+		good += int64(n)
+		j += len(recs)
 	}
 	f.flush() // before the batch's bytes go back to the pool
 	t.unit = unit

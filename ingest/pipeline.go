@@ -148,6 +148,14 @@ func (f *feed) add() {
 	}
 }
 
+// addRead hands over the n records read into f.recs from f.n on (a
+// batch sink's), as n calls of add would.
+func (f *feed) addRead(n int) {
+	if f.n += n; f.n == len(f.recs) {
+		f.flush()
+	}
+}
+
 // flush hands over the records read and not handed over yet.
 func (f *feed) flush() {
 	if n := f.n; n > 0 {

@@ -143,6 +143,14 @@ func FuzzBatches(f *testing.F) {
 	}
 	f.Add(esc.Bytes())
 	f.Add([]byte("time,model,request_time\n2026-11-29T10:00:00Z,\"a\"\"b\",1\n2026-11-29T10:00:01Z,\"c,\"\"d\",2\n"))
+	f.Add(manyRowGroups(f.Fatal)) // a batch sink's rows are set a column at a time
+	for _, name := range []string{"tokenhub-5.parquet", "tokenhub-6.arrow"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "logs", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := ingest.Options{Stdin: bytes.NewReader(data), Workers: 1}
 		batched, _, err := ingest.Run([]string{"-"}, in, func() *batchDigestSink { return &batchDigestSink{} })

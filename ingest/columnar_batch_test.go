@@ -1,0 +1,130 @@
+package ingest_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"loganalyze/gen"
+	"loganalyze/ingest"
+)
+
+// TestColumnarBatchesAsRows reads Parquet and Arrow files into a sink of
+// batches, whose records are set a column at a time, and into a sink of
+// single records, set a row at a time: both must see the same records,
+// field for field, in the same order, and the same bad rows with the
+// same reasons. The files hold bad rows, nulls, alias columns of one
+// field, integers that are not whole, durations out of range, numbers
+// in text columns, booleans and timestamps.
+func TestColumnarBatchesAsRows(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{
+		filepath.Join("..", "testdata", "logs", "tokenhub-5.parquet"),
+		filepath.Join("..", "testdata", "logs", "tokenhub-6.arrow"),
+	}
+	reqs := gen.Generate(gen.Config{Seed: 8, N: 3000})
+	for _, w := range columnarWriters {
+		path := filepath.Join(dir, "bad"+w.ext)
+		writeFile(t, path, reqs, gen.WriteOptions{BadEvery: 37}, w.write)
+		paths = append(paths, path)
+	}
+	type odd struct {
+		Time     int64    `parquet:"timestamp,timestamp(millisecond)"`
+		Region   *string  `parquet:"region,optional,dict"`
+		Model    string   `parquet:"model,dict"`
+		Status   float64  `parquet:"status"`
+		Duration float64  `parquet:"request_time"`
+		Alias    *float64 `parquet:"duration,optional"`
+		Upstream string   `parquet:"upstream_response_time"`
+		Stream   *bool    `parquet:"stream,optional"`
+		Client   string   `parquet:"app_id"`
+	}
+	var rows []odd
+	for i := range 3000 {
+		r := odd{Time: 1795917600000 + int64(i)*250, Model: []string{"m1", "m2", "-", ""}[i%4],
+			Status: []float64{200, 429, 200.5, -3, 1e300}[i%5], Duration: float64(i%50) / 10,
+			Upstream: []string{"0.123", "-", "1.5, 0.2", "x", ""}[i%5], Client: fmt.Sprint("c", i%7)}
+		if i%3 != 0 {
+			reg := []string{"ap-beijing", "eu-frankfurt"}[i%2]
+			r.Region = &reg
+		}
+		if i%4 != 0 {
+			v := []float64{0.5, -1, math.Inf(1), 2e9}[i%4/1]
+			r.Alias = &v
+		}
+		if i%11 == 0 {
+			r.Duration = -0.5 // a request_time refused: the row is bad
+		}
+		if i%2 == 0 {
+			s := i%4 == 0
+			r.Stream = &s
+		}
+		rows = append(rows, r)
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[odd](&buf, parquet.MaxRowsPerRowGroup(500))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "odd.parquet")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, path)
+	for _, path := range paths {
+		for _, workers := range []int{1, 2} {
+			opts := ingest.Options{Workers: workers, MaxProblems: 1000}
+			batched, bres, err := ingest.Run([]string{path}, opts, func() *batchDigestSink { return &batchDigestSink{} })
+			if err != nil {
+				t.Fatal(err)
+			}
+			single, sres, err := ingest.Run([]string{path}, opts, func() *digestSink { return &digestSink{} })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bres.Records() == 0 {
+				t.Fatalf("%s: no record read", path)
+			}
+			// Which worker takes which row group varies: with two, the
+			// records of all the sinks are compared in sorted order.
+			var b, s []byte
+			for i := range batched {
+				b, s = append(b, batched[i].b...), append(s, single[i].b...)
+			}
+			if workers > 1 {
+				b, s = sortedLines(b), sortedLines(s)
+			}
+			if !bytes.Equal(b, s) {
+				t.Fatalf("%s, %d workers: records set a column at a time differ from those set a row at a time", path, workers)
+			}
+			if bres.BadLines() != sres.BadLines() || len(bres.Problems) != len(sres.Problems) {
+				t.Fatalf("%s, %d workers: %d bad rows, %d sampled; a row at a time %d, %d", path, workers,
+					bres.BadLines(), len(bres.Problems), sres.BadLines(), len(sres.Problems))
+			}
+			for i, p := range bres.Problems {
+				if p != sres.Problems[i] {
+					t.Fatalf("%s, %d workers: bad row %+v, a row at a time %+v", path, workers, p, sres.Problems[i])
+				}
+			}
+			if filepath.Base(path) == "odd.parquet" && bres.BadLines() != 3000/11+1 {
+				t.Errorf("odd.parquet: %d bad rows, want %d", bres.BadLines(), 3000/11+1)
+			}
+		}
+	}
+}
+
+// sortedLines returns b's lines sorted.
+func sortedLines(b []byte) []byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	slices.SortFunc(lines, bytes.Compare)
+	return bytes.Join(lines, nil)
+}
