@@ -262,6 +262,7 @@ func (s *rowSink) startCells(n int, specs []*pqSpec) *cellBatch {
 		b.cells, b.nulls = make([]uint64, cells), make([]bool, cells)
 	} else {
 		b.cells, b.nulls = b.cells[:cells], b.nulls[:cells]
+		clear(b.nulls) // a Parquet column marks its nulls only
 	}
 	b.dicts = append(b.dicts[:0], make([][][]byte, len(specs))...)
 	s.cells = b

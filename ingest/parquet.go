@@ -472,6 +472,12 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 	v, vi := &c.vals, c.vi
 	if c.idx != nil {
 		v = &c.dvals
+	} else if def == nil { // required and plain: the rows' values are vi to vi+m (copyRun)
+		if vi+m > v.n {
+			return nil, errShortColumn
+		}
+		c.vi = vi + m
+		return v, nil
 	}
 	for j := range ix {
 		if def != nil && def[j] != maxDef {
@@ -514,8 +520,16 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 	w := len(b.specs)
 	at := k*w + col // the cell of row k
 	cells, nulls := b.cells[at:], b.nulls[at:]
-	for j, i := range c.ix {
-		nulls[j*w] = i < 0
+	if c.def == nil && c.idx == nil {
+		c.copyValues(b, cells, w, v)
+		return
+	}
+	if c.def != nil { // the batch's nulls start false (startCells): a required column has none
+		for j, i := range c.ix {
+			if i < 0 {
+				nulls[j*w] = true
+			}
+		}
 	}
 	switch c.spec.kind {
 	case vkBool:
@@ -553,6 +567,45 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 				cells[j*w] = textCell(b, v.data[v.offs[i]:v.offs[i+1]])
 			}
 		}
+	}
+}
+
+// copyValues copies a run of a required column's plain page, whose rows
+// are the values c.vi−len(c.ix) to c.vi in turn (indexes leaves c.ix
+// unset), into every w-th cell.
+func (c *pqColumn) copyValues(b *cellBatch, cells []uint64, w int, v *pqValues) {
+	m := len(c.ix)
+	first := c.vi - m
+	switch c.spec.kind {
+	case vkBool:
+		for j := range m {
+			i := first + j
+			cells[j*w] = uint64(v.bits[i>>3] >> (i & 7) & 1)
+		}
+	case vkInt32:
+		copyFloatRun(cells, w, v.i32[first:first+m])
+	case vkInt64:
+		copyFloatRun(cells, w, v.i64[first:first+m])
+	case vkInstant:
+		for j, x := range v.i64[first : first+m] {
+			cells[j*w] = uint64(x)
+		}
+	case vkFloat:
+		copyFloatRun(cells, w, v.f32[first:first+m])
+	case vkDouble:
+		copyFloatRun(cells, w, v.f64[first:first+m])
+	case vkBytes:
+		for j := range m {
+			cells[j*w] = textCell(b, v.data[v.offs[first+j]:v.offs[first+j+1]])
+		}
+	}
+}
+
+// copyFloatRun sets every w-th cell to the float64 bits of the next of
+// vals.
+func copyFloatRun[T int32 | int64 | float32 | float64](cells []uint64, w int, vals []T) {
+	for j, x := range vals {
+		cells[j*w] = math.Float64bits(float64(x))
 	}
 }
 
