@@ -174,10 +174,10 @@ type arrowValues[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint
 }
 
 func fillNumbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](a arrowValues[T], b *cellBatch, col, off, n int) {
-	w := len(b.specs)
+	cells, nulls := b.column(col)
 	for k := range n {
-		if !b.nulls[k*w+col] {
-			b.cells[k*w+col] = math.Float64bits(float64(a.Value(off + k)))
+		if !nulls[k] {
+			cells[k] = math.Float64bits(float64(a.Value(off + k)))
 		}
 	}
 }
@@ -185,14 +185,14 @@ func fillNumbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint
 // fillArrow copies rows [off, off+n) of one array into the batch's
 // column col, which arrowSpec made for the array's type.
 func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
-	w := len(b.specs)
+	cells, nulls := b.column(col)
 	for k := range n {
-		b.nulls[k*w+col] = a.IsNull(off + k)
+		nulls[k] = a.IsNull(off + k)
 	}
 	switch a := a.(type) {
 	case *array.Timestamp:
 		for k := range n {
-			b.cells[k*w+col] = uint64(a.Value(off + k))
+			cells[k] = uint64(a.Value(off + k))
 		}
 	case *array.Int8:
 		fillNumbers(a, b, col, off, n)
@@ -217,9 +217,9 @@ func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
 	case *array.Boolean:
 		for k := range n {
 			if a.Value(off + k) {
-				b.cells[k*w+col] = 1
+				cells[k] = 1
 			} else {
-				b.cells[k*w+col] = 0
+				cells[k] = 0
 			}
 		}
 	case *array.String:
@@ -249,10 +249,10 @@ func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
 // fillText copies the text of the column's rows that are not null into
 // the batch's arena.
 func fillText[T string | []byte](b *cellBatch, col, off, n int, get func(i int) T) {
-	w := len(b.specs)
+	cells, nulls := b.column(col)
 	for k := range n {
-		if !b.nulls[k*w+col] {
-			b.cells[k*w+col] = textCell(b, get(off+k))
+		if !nulls[k] {
+			cells[k] = textCell(b, get(off+k))
 		}
 	}
 }
@@ -260,9 +260,9 @@ func fillText[T string | []byte](b *cellBatch, col, off, n int, get func(i int) 
 // ignoreColumn makes the column's rows null: an array of another type
 // than its schema's, which no field takes.
 func ignoreColumn(b *cellBatch, col, n int) {
-	w := len(b.specs)
+	_, nulls := b.column(col)
 	for k := range n {
-		b.nulls[k*w+col] = true
+		nulls[k] = true
 	}
 }
 

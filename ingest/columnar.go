@@ -229,19 +229,21 @@ func decodeSafely(what string, s *rowSink, decode func() error) (err error) {
 // an index in its column's dictionary.
 const inArena = 1 << 63
 
-// cellBatch is a batch of rows of a columnar file as cells, a row's
+// cellBatch is a batch of rows of a columnar file as cells, a column's
 // consecutive: the reader decodes the columns and copies their values
-// out, and a worker sets one row at a time into one record, which so
-// stays in its cache from the first field to the aggregation. (Batches of
-// records filled by the reader reached the workers from another core's
-// cache, a kilobyte a record; a row's cells take a few cache lines.)
+// out, and a worker sets them into its records a column at a time
+// (setRows), a column's cells read in order as they were written.
+// (Batches of records filled by the reader reached the workers from
+// another core's cache, a kilobyte a record; a batch's cells take eight
+// bytes a value.)
 type cellBatch struct {
 	first int64 // the file row of the first row, from 1
 	n     int
 	specs []*pqSpec
-	// cells[j*len(specs)+i] is row j's value of column i: a float64's
-	// bits (a bool 0 or 1; int32, int64 and float converted), an
-	// instant's stored units, or a text (inArena); nulls likewise.
+	// cells[i*n+j] is row j's value of column i (column gives a
+	// column's): a float64's bits (a bool 0 or 1; int32, int64 and
+	// float converted), an instant's stored units, or a text (inArena);
+	// nulls likewise.
 	cells []uint64
 	nulls []bool
 	dicts [][][]byte // of each text column, the dictionary its indexes are in
@@ -281,6 +283,11 @@ func (s *rowSink) sendCells(n int) {
 	s.p.work <- unit{file: s.fs, cells: b}
 }
 
+// column returns the cells and null flags of column i, a row's each.
+func (b *cellBatch) column(i int) ([]uint64, []bool) {
+	return b.cells[i*b.n : (i+1)*b.n], b.nulls[i*b.n : (i+1)*b.n]
+}
+
 // textCell copies a text value into the batch's arena and returns its
 // cell.
 func textCell[T string | []byte](b *cellBatch, v T) uint64 {
@@ -293,14 +300,11 @@ func textCell[T string | []byte](b *cellBatch, v T) uint64 {
 // makes the row bad. The columns are set in order, and the first error
 // is the row's.
 func (b *cellBatch) set(r *Record, j int, loc *time.Location) error {
-	w := len(b.specs)
-	cells, nulls := b.cells[j*w:(j+1)*w], b.nulls[j*w:(j+1)*w]
 	for i := range b.specs {
-		if nulls[i] {
-			continue
-		}
-		if err := b.setCell(r, i, cells[i], loc); err != nil {
-			return err
+		if c := i*b.n + j; !b.nulls[c] {
+			if err := b.setCell(r, i, b.cells[c], loc); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -350,7 +354,6 @@ func (b *cellBatch) text(i int, x uint64) []byte {
 // its own (errs[k], nil for a good row); the columns after it are not
 // set into it, as set stops at it.
 func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location) (errs []error) {
-	w := len(b.specs)
 	b.errs = slices.Grow(b.errs[:0], len(recs))[:len(recs)]
 	errs = b.errs
 	clear(errs)
@@ -359,13 +362,14 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 	}
 	bad := false // a row has an error: the loops check errs
 	for i, sp := range b.specs {
-		at := j0*w + i
+		cells, nulls := b.column(i)
+		cells, nulls = cells[j0:j0+len(recs)], nulls[j0:j0+len(recs)]
 		switch {
 		case sp.kind == vkBytes && sp.text && len(sp.bs) == 1:
 			bd := sp.bs[0]
-			for k := range recs {
-				if c := at + k*w; !b.nulls[c] && !(bad && errs[k] != nil) {
-					if t := b.text(i, b.cells[c]); !isAbsent(t) && recs[k].claim(bd.Field, bd.Prio) {
+			for k, x := range cells {
+				if !nulls[k] && !(bad && errs[k] != nil) {
+					if t := b.text(i, x); !isAbsent(t) && recs[k].claim(bd.Field, bd.Prio) {
 						recs[k].putText(bd.Field, bd.Prio, t)
 					}
 				}
@@ -373,12 +377,11 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 		case sp.num != nil && sp.kind >= vkInt32 && sp.kind <= vkDouble:
 			// setPlainNumber's steps, in the loop.
 			bd, integer, inS, scale := sp.bs[0], sp.num.kind == KindInt, sp.inS, sp.scale
-			for k := range recs {
-				c := at + k*w
-				if b.nulls[c] || bad && errs[k] != nil {
+			for k, x := range cells {
+				if nulls[k] || bad && errs[k] != nil {
 					continue
 				}
-				r, v := &recs[k], math.Float64frombits(b.cells[c])
+				r, v := &recs[k], math.Float64frombits(x)
 				switch {
 				case !r.claim(bd.Field, bd.Prio):
 				case integer:
@@ -394,9 +397,9 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 				}
 			}
 		default:
-			for k := range recs {
-				if c := at + k*w; !b.nulls[c] && !(bad && errs[k] != nil) {
-					if err := b.setCell(&recs[k], i, b.cells[c], loc); err != nil {
+			for k, x := range cells {
+				if !nulls[k] && !(bad && errs[k] != nil) {
+					if err := b.setCell(&recs[k], i, x, loc); err != nil {
 						errs[k], bad = err, true
 					}
 				}

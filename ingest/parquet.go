@@ -517,17 +517,16 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 // into the batch's column col from row k on: out of the page, which is
 // released once read.
 func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
-	w := len(b.specs)
-	at := k*w + col // the cell of row k
-	cells, nulls := b.cells[at:], b.nulls[at:]
+	cells, nulls := b.column(col)
+	cells, nulls = cells[k:k+len(c.ix)], nulls[k:k+len(c.ix)] // from the cell of row k
 	if c.def == nil && c.idx == nil {
-		c.copyValues(b, cells, w, v)
+		c.copyValues(b, cells, v)
 		return
 	}
 	if c.def != nil { // the batch's nulls start false (startCells): a required column has none
 		for j, i := range c.ix {
 			if i < 0 {
-				nulls[j*w] = true
+				nulls[j] = true
 			}
 		}
 	}
@@ -535,36 +534,36 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 	case vkBool:
 		for j, i := range c.ix {
 			if i >= 0 {
-				cells[j*w] = uint64(v.bits[i>>3] >> (i & 7) & 1)
+				cells[j] = uint64(v.bits[i>>3] >> (i & 7) & 1)
 			}
 		}
 	case vkInt32:
-		copyFloats(cells, w, c.ix, v.i32)
+		copyFloats(cells, c.ix, v.i32)
 	case vkInt64:
-		copyFloats(cells, w, c.ix, v.i64)
+		copyFloats(cells, c.ix, v.i64)
 	case vkInstant:
 		for j, i := range c.ix {
 			if i >= 0 {
-				cells[j*w] = uint64(v.i64[i])
+				cells[j] = uint64(v.i64[i])
 			}
 		}
 	case vkFloat:
-		copyFloats(cells, w, c.ix, v.f32)
+		copyFloats(cells, c.ix, v.f32)
 	case vkDouble:
-		copyFloats(cells, w, c.ix, v.f64)
+		copyFloats(cells, c.ix, v.f64)
 	case vkBytes:
 		if v.strs != nil { // a dictionary's copy, which outlives the page
 			b.dicts[col] = v.strs
 			for j, i := range c.ix {
 				if i >= 0 {
-					cells[j*w] = uint64(i)
+					cells[j] = uint64(i)
 				}
 			}
 			return
 		}
 		for j, i := range c.ix {
 			if i >= 0 {
-				cells[j*w] = textCell(b, v.data[v.offs[i]:v.offs[i+1]])
+				cells[j] = textCell(b, v.data[v.offs[i]:v.offs[i+1]])
 			}
 		}
 	}
@@ -572,49 +571,51 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 
 // copyValues copies a run of a required column's plain page, whose rows
 // are the values c.vi−len(c.ix) to c.vi in turn (indexes leaves c.ix
-// unset), into every w-th cell.
-func (c *pqColumn) copyValues(b *cellBatch, cells []uint64, w int, v *pqValues) {
+// unset), into cells.
+func (c *pqColumn) copyValues(b *cellBatch, cells []uint64, v *pqValues) {
 	m := len(c.ix)
 	first := c.vi - m
 	switch c.spec.kind {
 	case vkBool:
 		for j := range m {
 			i := first + j
-			cells[j*w] = uint64(v.bits[i>>3] >> (i & 7) & 1)
+			cells[j] = uint64(v.bits[i>>3] >> (i & 7) & 1)
 		}
 	case vkInt32:
-		copyFloatRun(cells, w, v.i32[first:first+m])
+		copyFloatRun(cells, v.i32[first:first+m])
 	case vkInt64:
-		copyFloatRun(cells, w, v.i64[first:first+m])
+		copyFloatRun(cells, v.i64[first:first+m])
 	case vkInstant:
 		for j, x := range v.i64[first : first+m] {
-			cells[j*w] = uint64(x)
+			cells[j] = uint64(x)
 		}
 	case vkFloat:
-		copyFloatRun(cells, w, v.f32[first:first+m])
+		copyFloatRun(cells, v.f32[first:first+m])
 	case vkDouble:
-		copyFloatRun(cells, w, v.f64[first:first+m])
+		copyFloatRun(cells, v.f64[first:first+m])
 	case vkBytes:
 		for j := range m {
-			cells[j*w] = textCell(b, v.data[v.offs[first+j]:v.offs[first+j+1]])
+			cells[j] = textCell(b, v.data[v.offs[first+j]:v.offs[first+j+1]])
 		}
 	}
 }
 
-// copyFloatRun sets every w-th cell to the float64 bits of the next of
-// vals.
-func copyFloatRun[T int32 | int64 | float32 | float64](cells []uint64, w int, vals []T) {
+// copyFloatRun sets each cell to the float64 bits of the value of vals
+// in its place.
+func copyFloatRun[T int32 | int64 | float32 | float64](cells []uint64, vals []T) {
+	cells = cells[:len(vals)]
 	for j, x := range vals {
-		cells[j*w] = math.Float64bits(float64(x))
+		cells[j] = math.Float64bits(float64(x))
 	}
 }
 
-// copyFloats sets every w-th cell, one per index of a value in ix (none
-// for a null), to the value's float64 bits.
-func copyFloats[T int32 | int64 | float32 | float64](cells []uint64, w int, ix []int32, vals []T) {
+// copyFloats sets each cell, one per index of a value in ix (none for a
+// null), to the value's float64 bits.
+func copyFloats[T int32 | int64 | float32 | float64](cells []uint64, ix []int32, vals []T) {
+	cells = cells[:len(ix)]
 	for j, i := range ix {
 		if i >= 0 {
-			cells[j*w] = math.Float64bits(float64(vals[i]))
+			cells[j] = math.Float64bits(float64(vals[i]))
 		}
 	}
 }
