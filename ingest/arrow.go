@@ -186,8 +186,10 @@ func fillNumbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint
 // column col, which arrowSpec made for the array's type.
 func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
 	cells, nulls := b.column(col)
-	for k := range n {
-		nulls[k] = a.IsNull(off + k)
+	if a.NullN() > 0 { // the batch's flags start false (startCells)
+		for k := range n {
+			nulls[k] = a.IsNull(off + k)
+		}
 	}
 	switch a := a.(type) {
 	case *array.Timestamp:
