@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -127,4 +128,70 @@ func sortedLines(b []byte) []byte {
 	lines := bytes.SplitAfter(b, []byte("\n"))
 	slices.SortFunc(lines, bytes.Compare)
 	return bytes.Join(lines, nil)
+}
+
+// TestParquetDictionaryIndexDamage damages each byte of a required
+// dictionary text column's chunk in turn, and reads the file into a
+// sink of batches, as the analysis does: an index outside the
+// dictionary must make the file incomplete or rows bad, never reach a
+// record (a worker looking it up would panic), and every row is a
+// record, a bad row, or after the damage of an incomplete file.
+func TestParquetDictionaryIndexDamage(t *testing.T) {
+	type row struct {
+		Region      string  `parquet:"region,dict"`
+		RequestTime float64 `parquet:"request_time"`
+	}
+	rows := make([]row, 300)
+	for i := range rows {
+		rows[i] = row{Region: []string{"ap-beijing", "ap-shanghai", "eu-frankfurt"}[i*7%3], RequestTime: float64(i) / 100}
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[row](&buf, parquet.Compression(&parquet.Uncompressed))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := f.Metadata().RowGroups[0].Columns[0].MetaData
+	if md.PathInSchema[0] != "region" {
+		t.Fatalf("first column %v", md.PathInSchema)
+	}
+	from := md.DataPageOffset
+	if md.DictionaryPageOffset > 0 {
+		from = min(from, md.DictionaryPageOffset)
+	}
+	to := from + md.TotalCompressedSize
+	dir := t.TempDir()
+	outOfRange := 0
+	for at := from; at < to; at++ {
+		damaged := bytes.Clone(data)
+		damaged[at] ^= 0xff
+		path := filepath.Join(dir, "damaged.parquet")
+		if err := os.WriteFile(path, damaged, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sinks, res, err := ingest.Run([]string{path}, ingest.Options{Workers: 1, MaxProblems: 1}, func() *batchDigestSink { return &batchDigestSink{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := res.Files[0]
+		if !file.Incomplete && file.Records+file.BadLines != int64(len(rows)) {
+			t.Fatalf("byte %d: %d records and %d bad rows of %d, and complete", at, file.Records, file.BadLines, len(rows))
+		}
+		if strings.Contains(file.Reason, "out of range") {
+			outOfRange++
+		}
+		if n := bytes.Count(sinks[0].b, []byte("\n")); int64(n) != file.Records {
+			t.Fatalf("byte %d: the sink has %d records, the file %d", at, n, file.Records)
+		}
+	}
+	if outOfRange == 0 {
+		t.Error("no damaged byte gave an index out of the dictionary")
+	}
 }

@@ -472,6 +472,22 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 	v, vi := &c.vals, c.vi
 	if c.idx != nil {
 		v = &c.dvals
+		if def == nil && c.spec.kind == vkBytes {
+			// Required text: the rows' dictionary indexes are
+			// c.idx[vi:vi+m] (copyRun), checked in order, so that the
+			// first fault found is the first row's.
+			run := c.idx[vi:min(vi+m, len(c.idx))]
+			for _, d := range run {
+				if d < 0 || int(d) >= v.n {
+					return nil, fmt.Errorf("dictionary index %d out of range", d)
+				}
+			}
+			if len(run) < m {
+				return nil, errShortColumn
+			}
+			c.vi = vi + m
+			return v, nil
+		}
 	} else if def == nil { // required and plain: the rows' values are vi to vi+m (copyRun)
 		if vi+m > v.n {
 			return nil, errShortColumn
@@ -521,6 +537,13 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 	cells, nulls = cells[k:k+len(c.ix)], nulls[k:k+len(c.ix)] // from the cell of row k
 	if c.def == nil && c.idx == nil {
 		c.copyValues(b, cells, v)
+		return
+	}
+	if c.def == nil && c.spec.kind == vkBytes { // a required text column's dictionary indexes (indexes)
+		b.dicts[col] = v.strs
+		for j, d := range c.idx[c.vi-len(cells) : c.vi] {
+			cells[j] = uint64(d)
+		}
 		return
 	}
 	if c.def != nil { // the batch's nulls start false (startCells): a required column has none
