@@ -366,12 +366,19 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 		cells, nulls = cells[j0:j0+len(recs)], nulls[j0:j0+len(recs)]
 		switch {
 		case sp.kind == vkBytes && sp.text && len(sp.bs) == 1:
-			bd := sp.bs[0]
+			bd, dict := sp.bs[0], b.dicts[i]
 			for k, x := range cells {
-				if !nulls[k] && !(bad && errs[k] != nil) {
-					if t := b.text(i, x); !isAbsent(t) && recs[k].claim(bd.Field, bd.Prio) {
-						recs[k].putText(bd.Field, bd.Prio, t)
-					}
+				if nulls[k] || bad && errs[k] != nil {
+					continue
+				}
+				var t []byte
+				if x&inArena == 0 { // an index in the column's dictionary
+					t = dict[x]
+				} else {
+					t = b.text(i, x)
+				}
+				if !isAbsent(t) && recs[k].claim(bd.Field, bd.Prio) {
+					recs[k].putText(bd.Field, bd.Prio, t)
 				}
 			}
 		case sp.num != nil && sp.kind >= vkInt32 && sp.kind <= vkDouble:
