@@ -455,6 +455,14 @@ func (c *pqColumn) fill(b *cellBatch, col, n int) error {
 	return nil
 }
 
+// inOrder says whether a run's rows are the page's next values, or its
+// next dictionary indexes, one each in order: a required column's plain
+// page, or a required text column's dictionary page. indexes then only
+// checks and passes them, and copyRun copies them straight.
+func (c *pqColumn) inOrder() bool {
+	return c.def == nil && (c.idx == nil || c.spec.kind == vkBytes)
+}
+
 // indexes reads the next m rows' places in the page into c.ix: the index
 // of each row's value in the values it returns (the page's or the
 // dictionary's), -1 for a null.
@@ -472,7 +480,7 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 	v, vi := &c.vals, c.vi
 	if c.idx != nil {
 		v = &c.dvals
-		if def == nil && c.spec.kind == vkBytes {
+		if c.inOrder() {
 			// Required text: the rows' dictionary indexes are
 			// c.idx[vi:vi+m] (copyRun), checked in order, so that the
 			// first fault found is the first row's.
@@ -488,7 +496,7 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 			c.vi = vi + m
 			return v, nil
 		}
-	} else if def == nil { // required and plain: the rows' values are vi to vi+m (copyRun)
+	} else if c.inOrder() { // required and plain: the rows' values are vi to vi+m (copyRun)
 		if vi+m > v.n {
 			return nil, errShortColumn
 		}
@@ -535,12 +543,12 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 	cells, nulls := b.column(col)
 	cells, nulls = cells[k:k+len(c.ix)], nulls[k:k+len(c.ix)] // from the cell of row k
-	if c.def == nil && c.idx == nil {
-		c.copyValues(b, cells, v)
-		return
-	}
-	if c.def == nil && c.spec.kind == vkBytes { // a required text column's dictionary indexes (indexes)
-		b.dicts[col] = v.strs
+	if c.inOrder() {
+		if c.idx == nil {
+			c.copyValues(b, cells, v)
+			return
+		}
+		b.dicts[col] = v.strs // a required text column's dictionary indexes
 		for j, d := range c.idx[c.vi-len(cells) : c.vi] {
 			cells[j] = uint64(d)
 		}
