@@ -2,7 +2,9 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"time"
 )
 
@@ -20,6 +22,7 @@ type csvParser struct {
 	binds   []Bindings // by column
 	puts    []putter   // by column
 	cols    []*putter  // by column, nil for one nothing binds
+	ops     []uint8    // by column, how Parse sets it: csvSkip, csvText…
 	vals    [][]byte   // the current row's fields, reused
 	clock   clocks
 }
@@ -44,10 +47,20 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 	p.puts = newPutters(p.binds)
 	for i := range p.puts {
 		var put *putter
+		op := uint8(csvSkip)
 		if len(p.binds[i]) > 0 {
 			put = &p.puts[i]
+			switch {
+			case put.kind == putText:
+				op = csvText
+			case put.numeric():
+				op = csvNum
+			default:
+				op = csvOther
+			}
 		}
 		p.cols = append(p.cols, put)
+		p.ops = append(p.ops, op)
 	}
 	p.vals = make([][]byte, 0, len(p.binds))
 	p.scratch = nil
@@ -58,31 +71,70 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 // pass, a number read as its end is found; a row that cannot be split
 // or has the wrong number of fields is refused for that, whatever the
 // values before the flaw.
+//
+// The separators are found eight bytes at a time by a sepScan, which
+// keeps the word it read last for the fields that end in it; a quote in
+// an unquoted field is found by knowing where the row's next quote is
+// (q), looked for once per row and after each quoted field.
 func (p *csvParser) Parse(line []byte, r *Record) error {
 	p.newLine()
 	var setErr error
+	sc := sepScan{rep: swarLo * uint64(p.sep), at: -8}
+	q := bytes.IndexByte(line, '"')
+	if q < 0 {
+		q = len(line)
+	}
 	n := 0
 	for i := 0; ; i++ {
-		var put *putter
-		if n < len(p.cols) && setErr == nil {
-			put = p.cols[n]
+		op := uint8(csvSkip)
+		if n < len(p.ops) && setErr == nil {
+			op = p.ops[n]
 		}
-		j := -1
-		if put != nil && put.numeric() {
-			if end, v, ok := scanNumber(line, i); ok && (end == len(line) || line[end] == p.sep) {
-				setErr = put.setNumber(r, v, line[i:end], p.loc)
-				j = end
-			}
-		}
-		if j < 0 {
-			val, k, err := p.field(line, i)
+		var j int
+		switch {
+		case i >= len(line) || line[i] == p.sep:
+			j = i // an empty field: absent
+		case line[i] == '"':
+			val, k, err := p.quoted(line, i)
 			if err != nil {
 				return err
 			}
-			if put != nil {
-				setErr = put.set(r, val, p.loc, &p.clock)
+			if op != csvSkip {
+				setErr = p.cols[n].set(r, val, p.loc, &p.clock)
 			}
 			j = k
+			if q = bytes.IndexByte(line[k:], '"'); q < 0 {
+				q = len(line)
+			} else {
+				q += k
+			}
+		default:
+			j = -1
+			if op == csvNum {
+				if end, v, ok := scanNumber(line, i); ok && (end == len(line) || line[end] == p.sep) {
+					setErr = p.cols[n].setNumber(r, v, line[i:end], p.loc)
+					j = end
+				}
+			}
+			if j < 0 {
+				// The next separator: in the word kept, or past it.
+				if d := uint(i - sc.at); d < 8 && sc.m>>(8*d) != 0 {
+					j = i + bits.TrailingZeros64(sc.m>>(8*d))>>3
+				} else {
+					j = sc.scan(line, i)
+				}
+				if q < j {
+					return &csvError{col: q + 1, msg: "quote in an unquoted field"}
+				}
+				switch op {
+				case csvText:
+					if val := line[i:j]; !isAbsent(val) {
+						r.SetText(p.cols[n].bind[0].Field, val)
+					}
+				case csvNum, csvOther:
+					setErr = p.cols[n].set(r, line[i:j], p.loc, &p.clock)
+				}
+			}
 		}
 		n++
 		if j >= len(line) {
@@ -98,6 +150,43 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 	}
 	r.Finish()
 	return nil
+}
+
+// How Parse sets a column's values (csvParser.ops).
+const (
+	csvSkip  = iota // nothing binds the column
+	csvText         // putText: the text itself
+	csvNum          // a numeric putter: scanNumber, then setNumber
+	csvOther        // putter.set
+)
+
+// sepScan finds the separators of a line in order, eight bytes at a
+// time, keeping the marks of the last word it read for the fields that
+// end in it (Parse).
+type sepScan struct {
+	rep uint64 // the separator in every byte
+	at  int    // where the word of m starts
+	m   uint64 // the separators of line[at:at+8] (exactZeroBytes)
+}
+
+// scan returns the index of the first separator at or after from in
+// line, or len(line), reading the words from from on. Parse looks in
+// the word kept first.
+func (s *sepScan) scan(line []byte, from int) int {
+	j := from
+	for ; j+8 <= len(line); j += 8 {
+		if m := exactZeroBytes(binary.LittleEndian.Uint64(line[j:]) ^ s.rep); m != 0 {
+			s.at, s.m = j, m
+			return j + bits.TrailingZeros64(m)>>3
+		}
+	}
+	sep := byte(s.rep)
+	for ; j < len(line); j++ {
+		if line[j] == sep {
+			break
+		}
+	}
+	return j
 }
 
 // csvError is a row that cannot be split.
@@ -143,6 +232,11 @@ func (p *csvParser) field(line []byte, i int) (val []byte, end int, err error) {
 		}
 		return line[i:j], j, nil
 	}
+	return p.quoted(line, i)
+}
+
+// quoted cuts the quoted field that starts at line[i], as field.
+func (p *csvParser) quoted(line []byte, i int) (val []byte, end int, err error) {
 	start := i + 1
 	j := start
 	escaped := false

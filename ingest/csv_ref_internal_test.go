@@ -117,3 +117,51 @@ func FuzzCSVRef(f *testing.F) {
 		}
 	})
 }
+
+// TestCSVFieldsEachLength: every field of a row, at every length from 0
+// to 17 (so that it ends at each byte of a word, in the word after, or
+// two words on), plain, quoted, or with a stray quote at each position,
+// is read as the reference reads it, with commas and with tabs.
+func TestCSVFieldsEachLength(t *testing.T) {
+	const header = "time,model,request_time,extra,status,region"
+	base := []string{"2026-11-29 10:00:00", "m1", "1.5", "x", "200", "ap-sh"}
+	fill := map[int]byte{0: '1', 1: 'a', 2: '7', 3: 'z', 4: '2', 5: 'r'}
+	checked := 0
+	for _, sep := range []byte{',', '\t'} {
+		for col := range base {
+			for n := 0; n <= 17; n++ {
+				v := strings.Repeat(string(fill[col]), n)
+				vars := []string{v, `"` + v + `"`, `"` + v + `""x"`}
+				for q := 0; q < n; q++ {
+					vars = append(vars, v[:q]+`"`+v[q+1:])
+				}
+				for _, fv := range vars {
+					row := append([]string(nil), base...)
+					row[col] = fv
+					line := strings.Join(row, string(sep))
+					h := header
+					if sep == '\t' {
+						h = strings.ReplaceAll(header, ",", "\t")
+					}
+					got := newCSVParser(textConfig(t, h), sep)
+					ref := newCSVParser(textConfig(t, h), sep)
+					var a, b Record
+					ea := got.Parse([]byte(line), &a)
+					eb := refCSVParse(ref, []byte(line), &b)
+					if errText(ea) != errText(eb) {
+						t.Fatalf("%q: error %v; reference %v", line, ea, eb)
+					}
+					if ea == nil {
+						if d := sameRecord(&a, &b); d != "" {
+							t.Fatalf("%q: %s", line, d)
+						}
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 2*6*18*3 {
+		t.Fatalf("checked %d rows", checked)
+	}
+}
