@@ -220,3 +220,49 @@ func TestDamagedInput(t *testing.T) {
 	gzs := gzipBytes(t, stream)
 	checkDamaged(t, "cut.arrows.gz", gzs[:len(gzs)*3/4], gen.ArrowBatch, n)
 }
+
+// skippable is a zstd skippable frame (RFC 8878 §3.1.2) of the given
+// nibble and payload, as pzstd writes before each frame.
+func skippable(nibble byte, payload []byte) []byte {
+	out := []byte{0x50 | nibble, 0x2a, 0x4d, 0x18, 0, 0, 0, 0}
+	out[4], out[5], out[6], out[7] = byte(len(payload)), byte(len(payload)>>8), byte(len(payload)>>16), byte(len(payload)>>24)
+	return append(out, payload...)
+}
+
+// TestZstdFrames: a zstd log in several frames, each after a skippable
+// frame (pzstd's layout), or starting with one, is read whole: every
+// line a record, from a file and from stdin, as the same log plain.
+func TestZstdFrames(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 9, N: 3000})
+	jsonl, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteJSONL)
+	lines := int64(bytes.Count(jsonl, []byte("\n")))
+	cut := bytes.IndexByte(jsonl[len(jsonl)/3:], '\n') + len(jsonl)/3 + 1
+	cut2 := bytes.IndexByte(jsonl[2*len(jsonl)/3:], '\n') + 2*len(jsonl)/3 + 1
+	var pz []byte // pzstd: a skippable frame of the next frame's size before each
+	for _, part := range [][]byte{jsonl[:cut], jsonl[cut:cut2], jsonl[cut2:]} {
+		z := zstdBytes(t, part)
+		pz = append(pz, skippable(0, []byte{byte(len(z)), byte(len(z) >> 8), byte(len(z) >> 16), byte(len(z) >> 24)})...)
+		pz = append(pz, z...)
+	}
+	inputs := map[string][]byte{
+		"pzstd":             pz,
+		"skippable first":   append(skippable(0xf, []byte("seek table, or anything")), zstdBytes(t, jsonl)...),
+		"empty skippable":   append(skippable(3, nil), zstdBytes(t, jsonl)...),
+		"frames, no header": append(zstdBytes(t, jsonl[:cut]), zstdBytes(t, jsonl[cut:])...),
+	}
+	dir := t.TempDir()
+	for name, data := range inputs {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".jsonl.zst")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, res := read(t, []string{path}, ingest.Options{Workers: 2})
+		if res.Records() != lines || res.BadLines() != 0 || res.Incomplete() || res.Files[0].Format != ingest.JSONL {
+			t.Errorf("%s file: %d records, %d bad, incomplete %v, format %s; want %d jsonl", name, res.Records(), res.BadLines(), res.Incomplete(), res.Files[0].Format, lines)
+		}
+		_, res = read(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(data), Workers: 2})
+		if res.Records() != lines || res.Incomplete() {
+			t.Errorf("%s stdin: %d records, incomplete %v; want %d", name, res.Records(), res.Incomplete(), lines)
+		}
+	}
+}

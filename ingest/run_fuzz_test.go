@@ -46,6 +46,8 @@ func FuzzRun(f *testing.F) {
 	f.Add([]byte("{\n  \"request_time\": 1\n}\n{\n  \"request_time\": 2\n}\n"))
 	f.Add([]byte("\x1f\x8b"))
 	f.Add([]byte("\x28\xb5\x2f\xfd"))
+	f.Add([]byte("\x50\x2a\x4d\x18\x04\x00\x00\x00abcd\x28\xb5\x2f\xfd"))
+	f.Add([]byte("\x5f\x2a\x4d\x18\xff\xff\xff\xff"))
 	f.Add([]byte("PAR1"))
 	f.Add([]byte("ARROW1"))
 	f.Fuzz(func(t *testing.T, data []byte) {

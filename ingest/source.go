@@ -94,7 +94,8 @@ func open(path string, stdin io.Reader) (io.ReadCloser, error) {
 	return f, nil
 }
 
-// decompress recognises gzip and zstd by their magic bytes and returns the
+// decompress recognises gzip and zstd by their magic bytes (a zstd
+// stream by its first frame's, skippable or not) and returns the
 // decompressed stream, and the name without its compression suffix (for
 // the format's extension).
 func decompress(r io.Reader, name string) (io.Reader, string, error) {
@@ -109,7 +110,10 @@ func decompress(r io.Reader, name string) (io.Reader, string, error) {
 			return nil, base, fmt.Errorf("bad gzip header: %w", err)
 		}
 		return zr, base, nil
-	case len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd:
+	case len(magic) == 4 && (magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd ||
+		magic[0]&0xf0 == 0x50 && magic[1] == 0x2a && magic[2] == 0x4d && magic[3] == 0x18):
+		// A zstd frame, or a skippable frame (RFC 8878 §3.1.2), which
+		// pzstd and the seekable format write first.
 		base = strings.TrimSuffix(strings.TrimSuffix(name, ".zst"), ".zstd")
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
 		if err != nil {
