@@ -18,9 +18,20 @@ func (p *pipeline) readFile(fs *fileState) error {
 		return err
 	}
 	defer rc.Close()
-	r, name, err := decompress(countingReader{rc, &p.opts.Progress.BytesRead}, fs.path)
+	// A zstd stream's frames are decoded on goroutines of their own when
+	// the workers parse faster than one core decodes: from three, with
+	// about one decoder for two workers (a core decodes about twice the
+	// text a worker parses).
+	decoders := 0
+	if w := p.opts.Workers; w >= 3 {
+		decoders = min(maxDecoders, max(2, w/2))
+	}
+	r, name, err := decompress(countingReader{rc, &p.opts.Progress.BytesRead}, fs.path, decoders)
 	if err != nil {
 		return err
+	}
+	if c, ok := r.(io.Closer); ok {
+		defer c.Close()
 	}
 	br := bufio.NewReaderSize(r, MaxLine+1)
 	head, _ := br.Peek(4096)

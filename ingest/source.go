@@ -98,7 +98,11 @@ func open(path string, stdin io.Reader) (io.ReadCloser, error) {
 // stream by its first frame's, skippable or not) and returns the
 // decompressed stream, and the name without its compression suffix (for
 // the format's extension).
-func decompress(r io.Reader, name string) (io.Reader, string, error) {
+//
+// With decoders of 2 or more, a zstd stream is decoded a frame per
+// goroutine on that many (zstdFrames); a reader that is an io.Closer is
+// to be closed.
+func decompress(r io.Reader, name string, decoders int) (io.Reader, string, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(4)
 	base := name
@@ -115,6 +119,13 @@ func decompress(r io.Reader, name string) (io.Reader, string, error) {
 		// A zstd frame, or a skippable frame (RFC 8878 §3.1.2), which
 		// pzstd and the seekable format write first.
 		base = strings.TrimSuffix(strings.TrimSuffix(name, ".zst"), ".zstd")
+		if decoders > 1 {
+			zr, err := newZstdFrames(br, min(decoders, maxDecoders))
+			if err != nil {
+				return nil, base, fmt.Errorf("bad zstd stream: %w", err)
+			}
+			return zr, base, nil
+		}
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
 		if err != nil {
 			return nil, base, fmt.Errorf("bad zstd stream: %w", err)
