@@ -256,13 +256,29 @@ func TestZstdFrames(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, res := read(t, []string{path}, ingest.Options{Workers: 2})
-		if res.Records() != lines || res.BadLines() != 0 || res.Incomplete() || res.Files[0].Format != ingest.JSONL {
-			t.Errorf("%s file: %d records, %d bad, incomplete %v, format %s; want %d jsonl", name, res.Records(), res.BadLines(), res.Incomplete(), res.Files[0].Format, lines)
+		// Two workers read the stream on one goroutine, four on frame
+		// decoders of their own.
+		for _, w := range []int{2, 4} {
+			_, res := read(t, []string{path}, ingest.Options{Workers: w})
+			if res.Records() != lines || res.BadLines() != 0 || res.Incomplete() || res.Files[0].Format != ingest.JSONL {
+				t.Errorf("%s file, %d workers: %d records, %d bad, incomplete %v, format %s; want %d jsonl", name, w, res.Records(), res.BadLines(), res.Incomplete(), res.Files[0].Format, lines)
+			}
+			_, res = read(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(data), Workers: w})
+			if res.Records() != lines || res.Incomplete() {
+				t.Errorf("%s stdin, %d workers: %d records, incomplete %v; want %d", name, w, res.Records(), res.Incomplete(), lines)
+			}
 		}
-		_, res = read(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(data), Workers: 2})
-		if res.Records() != lines || res.Incomplete() {
-			t.Errorf("%s stdin: %d records, incomplete %v; want %d", name, res.Records(), res.Incomplete(), lines)
+	}
+	// Cut short, a file of frames keeps the frames before the cut and
+	// is marked incomplete, whichever way it is read.
+	for _, w := range []int{2, 4} {
+		path := filepath.Join(dir, "cut.jsonl.zst")
+		if err := os.WriteFile(path, pz[:len(pz)*2/3], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, res := read(t, []string{path}, ingest.Options{Workers: w})
+		if !res.Incomplete() || res.Records() < lines/3 || res.Records() >= lines || !strings.Contains(res.Files[0].Reason, "zstd") {
+			t.Errorf("cut pzstd file, %d workers: %d of %d records, incomplete %v (%s)", w, res.Records(), lines, res.Incomplete(), res.Files[0].Reason)
 		}
 	}
 }
