@@ -132,7 +132,12 @@ type Accumulator struct {
 	winIDs      []int32 // of an accumulator's own combinations: window id + 1
 
 	keyBuf []byte
-	vals   Values
+	// byDictKey is the combination of the records of each DictKey met
+	// (a columnar file's), valid while the set's epoch is dictEpoch:
+	// such a record's combination is neither built nor looked up.
+	byDictKey map[uint64]int32
+	dictEpoch int
+	vals      Values
 	// states is, per collector of an hour's accumulator, its state
 	// encoded before MergeAll gave the collector to the window's: what
 	// the hour file holds (AppendBinary).
@@ -459,13 +464,42 @@ func (a *Accumulator) addCombo(r *ingest.Record, v *Values) {
 	if a.presentRun++; r.Fields() != a.presentMask {
 		a.startPresent(r.Fields()) // a log's lines mostly carry the same fields
 	}
-	v.Combo = a.addToSet(a.Set, r, v)
+	if r.DictKey == 0 {
+		v.Combo = a.addToSet(a.Set, r, v)
+	} else {
+		v.Combo = a.comboOf(r, v)
+	}
 	v.Fed = v.Combo >= 0
 	a.addComboRTT(r)
 	a.Breakdown.add(&v.phases)
 	if status, ok := r.Int(ingest.FStatus); ok {
 		a.status.add(status, 1)
 	}
+}
+
+// maxDictKeys bounds byDictKey: past it, it starts again empty.
+const maxDictKeys = 1 << 12
+
+// comboOf adds a record with a DictKey to its combination in the set
+// and returns the combination's id, as addToSet does: by the id alone
+// when a record of the same DictKey met it.
+func (a *Accumulator) comboOf(r *ingest.Record, v *Values) int {
+	k := r.DictKey
+	if a.byDictKey == nil || a.dictEpoch != a.Set.Epoch() || len(a.byDictKey) >= maxDictKeys {
+		if a.byDictKey == nil {
+			a.byDictKey = make(map[uint64]int32)
+		}
+		clear(a.byDictKey)
+		a.dictEpoch = a.Set.Epoch()
+	}
+	if id, ok := a.byDictKey[k]; ok && a.Set.AddCombo(int(id), v.Bins[:], v.Has[:]) {
+		return int(id)
+	}
+	id := a.addToSet(a.Set, r, v)
+	if id >= 0 && id <= math.MaxInt32 {
+		a.byDictKey[k] = int32(id)
+	}
+	return id
 }
 
 // addTime adds a record's time to the time line.

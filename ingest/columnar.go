@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	mbits "math/bits"
 	"os"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -247,8 +249,11 @@ type cellBatch struct {
 	cells []uint64
 	nulls []bool
 	dicts [][][]byte // of each text column, the dictionary its indexes are in
-	cb    colBatch   // its arena only: the text values, and numbers set as text
-	errs  []error    // setRows's
+	// gen names the dictionaries the batch's indexes are in (its row
+	// group's), for its records' DictKey; 0 for none.
+	gen  uint64
+	cb   colBatch // its arena only: the text values, and numbers set as text
+	errs []error  // setRows's
 }
 
 var cellPool = sync.Pool{New: func() any { return &cellBatch{cb: colBatch{arena: make([]byte, 0, 64<<10)}} }}
@@ -267,6 +272,7 @@ func (s *rowSink) startCells(n int, specs []*pqSpec) *cellBatch {
 		clear(b.nulls) // a Parquet column marks its nulls only
 	}
 	b.dicts = append(b.dicts[:0], make([][][]byte, len(specs))...)
+	b.gen = 0
 	s.cells = b
 	return b
 }
@@ -440,10 +446,18 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 			good++
 		}
 	}
+	keys := &f.keys
+	keys.ok = false
+	if f.batch != nil {
+		keys.start(b)
+	}
 	for j := 0; f.batch != nil && j < b.n; {
 		recs := f.recs[f.n:]
 		recs = recs[:min(len(recs), b.n-j)]
 		errs := b.setRows(recs, j, fs.cfg.schema, fs.cfg.loc)
+		if keys.ok {
+			keys.fill(b, j, len(recs))
+		}
 		n := 0
 		for k := range recs {
 			if errs[k] != nil {
@@ -451,6 +465,9 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			recs[k].Finish()
+			if keys.ok {
+				recs[k].DictKey = keys.key(b.gen, &recs[k], k)
+			}
 			if n != k {
 				recs[n] = recs[k]
 			}
@@ -465,4 +482,126 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	c.records += good
 	p.opts.Progress.Records.Add(good)
 	cellPool.Put(b)
+}
+
+// dictKeyText are the text fields a record's DictKey stands for, with
+// its status and stream: the dimensions the accumulator combines.
+var dictKeyText = [...]Field{FRegion, FModel, FClient, FClientRegion, FURI}
+
+// dictKeysOff turns DictKeys off (a test's, to compare).
+var dictKeysOff bool
+
+// dictGens counts the row groups whose dictionaries a DictKey may name.
+var dictGens atomic.Uint64
+
+// nextDictGen returns a row group's name in DictKeys: 24 bits, never 0.
+func nextDictGen() uint64 { return dictGens.Add(1)%(1<<24-1) + 1 }
+
+// dictKeys is how a batch's records get their DictKey. It is the row
+// group's name (24 bits) over, in 40 bits, a code of each text field
+// of dictKeyText (0 absent, or its dictionary index + 1), the status
+// (0 absent, or status + 1 below 1023) and the stream (0 absent, 1
+// false, 2 true). A record that holds one of those text fields but not
+// from its one column's dictionary (Finish derived it, or the column's
+// cell is a text of its own) has none (0).
+type dictKeys struct {
+	ok    bool
+	col   [len(dictKeyText)]int  // the one column of the field, −1 for none
+	shift [len(dictKeyText)]uint // where its codes go
+	rest  uint                   // where the status's go, the stream's 10 bits above
+	// code and from are, per row of fill's, the text fields' codes and
+	// the fields coded (bit f), or dictKeyOff when one is not coded.
+	code, from []uint64
+}
+
+// dictKeyOff marks a row of dictKeys.from that has no DictKey.
+const dictKeyOff = 1 << 63
+
+// textKeyFields are the fields of dictKeyText, bit f each.
+var textKeyFields = func() (m uint64) {
+	for _, f := range dictKeyText {
+		m |= 1 << f
+	}
+	return m
+}()
+
+// start readies the keys of batch b's records: ok only when its
+// dictionaries have a name, each text field is bound by at most one
+// column, a dictionary column read by setRows' text loop, and the codes
+// fit.
+func (k *dictKeys) start(b *cellBatch) {
+	k.ok = false
+	if b.gen == 0 || dictKeysOff {
+		return
+	}
+	at := uint(0)
+	for s, f := range dictKeyText {
+		k.col[s], k.shift[s] = -1, at
+		for i, sp := range b.specs {
+			for _, bd := range sp.bs {
+				if bd.Field != f {
+					continue
+				}
+				if k.col[s] >= 0 || sp.kind != vkBytes || !sp.text || len(sp.bs) != 1 || b.dicts[i] == nil {
+					return
+				}
+				k.col[s] = i
+				at += uint(mbits.Len(uint(len(b.dicts[i]))))
+			}
+		}
+	}
+	k.rest = at
+	k.ok = at+10+2 <= 40
+}
+
+// fill codes the text fields of rows j0 to j0+n of batch b, as setRows
+// set them from their columns (before Finish).
+func (k *dictKeys) fill(b *cellBatch, j0, n int) {
+	k.code = slices.Grow(k.code[:0], n)[:n]
+	k.from = slices.Grow(k.from[:0], n)[:n]
+	clear(k.code)
+	clear(k.from)
+	for s, f := range dictKeyText {
+		col := k.col[s]
+		if col < 0 {
+			continue
+		}
+		cells, nulls := b.column(col)
+		cells, nulls = cells[j0:j0+n], nulls[j0:j0+n]
+		code, from := k.code[:len(cells)], k.from[:len(cells)]
+		dict, shift, bit := b.dicts[col], k.shift[s]&63, uint64(1)<<f
+		for r, x := range cells {
+			switch {
+			case nulls[r]:
+			case x&inArena != 0:
+				from[r] |= dictKeyOff
+			case x < uint64(len(dict)) && !isAbsent(dict[x]):
+				code[r] |= (x + 1) << shift
+				from[r] |= bit
+			}
+		}
+	}
+}
+
+// key returns the DictKey of record r, row i of fill's, once finished;
+// 0 when it has none.
+func (k *dictKeys) key(gen uint64, r *Record, i int) uint64 {
+	if k.from[i] != r.Fields()&textKeyFields {
+		return 0 // a field derived or set otherwise, or a text of its own
+	}
+	key := k.code[i]
+	if v, ok := r.Int(FStatus); ok {
+		if v < 0 || v >= 1023 {
+			return 0
+		}
+		key |= uint64(v+1) << k.rest
+	}
+	if v, ok := r.Bool(FStream); ok {
+		c := uint64(1)
+		if v {
+			c = 2
+		}
+		key |= c << (k.rest + 10)
+	}
+	return key | gen<<40
 }

@@ -110,6 +110,7 @@ type feed struct {
 	recs  []Record
 	n     int           // records read into recs
 	held  scratchParser // the parser reading into recs, held
+	keys  dictKeys      // cellRows', the records' DictKeys
 }
 
 func newFeed(sink Sink) *feed {

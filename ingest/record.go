@@ -144,16 +144,21 @@ type Record struct {
 	// noAddrClient: the file's client has a name of its own, so a record
 	// without it has no client rather than one from remote_addr.
 	noAddrClient bool
+	// DictKey, when not 0, stands for the record's region, model,
+	// client, client_region, uri, status and stream: another record
+	// with the same DictKey has the same (a columnar file's records
+	// whose values are the same entries of one row group's dictionaries).
+	DictKey uint64
 }
 
 // Reset clears r for the next line, keeping nothing.
 func (r *Record) Reset() {
-	r.set = 0
+	r.set, r.DictKey = 0, 0
 }
 
 // reset clears r for the next line of a file read with schema s.
 func (r *Record) reset(s *Schema) {
-	r.set = 0
+	r.set, r.DictKey = 0, 0
 	r.noAddrClient = s.client != ""
 }
 

@@ -40,7 +40,11 @@ type combos struct {
 	// consecutive entries each (comboEntry.counts is the first).
 	counts []comboCounts
 	base   int
-	tuple  []byte // the combination being built: (dim, length, key)…
+	// epoch counts the times the table was emptied or its entries moved
+	// (expand, SplitCombos, MergeCombos): an id kept by a caller is the
+	// same combination's only while the epoch is (AddCombo).
+	epoch int
+	tuple []byte // the combination being built: (dim, length, key)…
 	// last is the index of the entry the latest AddTuple added to, −1
 	// when it added to no entry (AddComboOnly).
 	last int32
@@ -218,6 +222,34 @@ func (s *Set) AddTuple(bins []Bin, has []bool) int {
 		c.table[key] = i
 		c.entries = append(c.entries, comboEntry{key: key, counts: -1})
 	}
+	s.addEntry(i, bins, has)
+	return c.base + int(i)
+}
+
+// Epoch returns the set's epoch: the ids AddTuple gave are valid for
+// AddCombo while it stays the same.
+func (s *Set) Epoch() int { return s.combos.epoch }
+
+// AddCombo adds one record to combination id, as AddTuple adds one to
+// the combination it returned id for, without building or looking up
+// the combination: for a caller that knows a record's combination by
+// other means (the same dictionary indexes as a record before it). It
+// returns false, adding nothing, when id is not a combination of the
+// table; a caller keeps ids only within one Epoch.
+func (s *Set) AddCombo(id int, bins []Bin, has []bool) bool {
+	c := &s.combos
+	i := id - c.base
+	if uint(i) >= uint(len(c.entries)) {
+		return false
+	}
+	s.addEntry(int32(i), bins, has)
+	return true
+}
+
+// addEntry adds one record to entry i: one to its count, and its
+// values to the entry's list.
+func (s *Set) addEntry(i int32, bins []Bin, has []bool) {
+	c := &s.combos
 	e := &c.entries[i]
 	e.count++
 	limit := fewMax
@@ -236,7 +268,6 @@ func (s *Set) AddTuple(bins []Bin, has []bool) int {
 		}
 	}
 	c.last = i // after the calls, which keep their places in the command's profile
-	return c.base + int(i)
 }
 
 // addDirect adds one record to All and to the entry of each key of the
@@ -383,6 +414,8 @@ func (c *comboCounts) merge(o *comboCounts) {
 // worker that met it; the OnExpand functions of s are given it.
 func (s *Set) MergeCombos(o *Set) {
 	oc, c := &o.combos, &s.combos
+	c.epoch++
+	oc.epoch++
 	n := s.metrics + s.private
 	for i := range oc.entries {
 		oe := &oc.entries[i]
@@ -472,6 +505,7 @@ func (s *Set) SplitCombos(o *Set) {
 	}
 	clear(c.entries[len(kept):])
 	c.entries, c.table, c.last = kept, nil, -1
+	c.epoch++
 }
 
 // fill sets s to the counted values; false when there are none.
@@ -518,6 +552,7 @@ func (s *Set) expand() {
 	entries, counts := c.entries, c.counts
 	c.base += len(entries)
 	c.table, c.entries, c.counts, c.last = nil, nil, nil, -1
+	c.epoch++
 	n := s.metrics + s.private
 	scratch := make([]*Sketch, n)
 	for i := range scratch {
