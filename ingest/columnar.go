@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	mbits "math/bits"
 	"os"
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -249,11 +247,11 @@ type cellBatch struct {
 	cells []uint64
 	nulls []bool
 	dicts [][][]byte // of each text column, the dictionary its indexes are in
-	// gen names the dictionaries the batch's indexes are in (its row
-	// group's), for its records' DictKey; 0 for none.
-	gen  uint64
-	cb   colBatch // its arena only: the text values, and numbers set as text
-	errs []error  // setRows's
+	// dictKeys: the batch's text cells are indexes of its row group's
+	// dictionaries, from which its records' DictKeys are made.
+	dictKeys bool
+	cb       colBatch // its arena only: the text values, and numbers set as text
+	errs     []error  // setRows's
 }
 
 var cellPool = sync.Pool{New: func() any { return &cellBatch{cb: colBatch{arena: make([]byte, 0, 64<<10)}} }}
@@ -272,7 +270,7 @@ func (s *rowSink) startCells(n int, specs []*pqSpec) *cellBatch {
 		clear(b.nulls) // a Parquet column marks its nulls only
 	}
 	b.dicts = append(b.dicts[:0], make([][][]byte, len(specs))...)
-	b.gen = 0
+	b.dictKeys = false
 	s.cells = b
 	return b
 }
@@ -466,7 +464,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 			}
 			recs[k].Finish()
 			if keys.ok {
-				recs[k].DictKey = keys.key(b.gen, &recs[k], k)
+				recs[k].DictKey = keys.key(&recs[k], k)
 			}
 			if n != k {
 				recs[n] = recs[k]
@@ -488,27 +486,31 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 // its status and stream: the dimensions the accumulator combines.
 var dictKeyText = [...]Field{FRegion, FModel, FClient, FClientRegion, FURI}
 
+// dictKeyBits are the bits of each text field's code in a DictKey: the
+// status has 10 above them, the stream 2 above those.
+var dictKeyBits = [len(dictKeyText)]uint{8, 10, 16, 8, 10}
+
 // dictKeysOff turns DictKeys off (a test's, to compare).
 var dictKeysOff bool
 
-// dictGens counts the row groups whose dictionaries a DictKey may name.
-var dictGens atomic.Uint64
-
-// nextDictGen returns a row group's name in DictKeys: 24 bits, never 0.
-func nextDictGen() uint64 { return dictGens.Add(1)%(1<<24-1) + 1 }
-
-// dictKeys is how a batch's records get their DictKey. It is the row
-// group's name (24 bits) over, in 40 bits, a code of each text field
-// of dictKeyText (0 absent, or its dictionary index + 1), the status
+// dictKeys is how a worker's records of a columnar file get their
+// DictKey: a code of each text field of dictKeyText (0 absent, or the
+// id the worker gave its text, from 1, within dictKeyBits), the status
 // (0 absent, or status + 1 below 1023) and the stream (0 absent, 1
-// false, 2 true). A record that holds one of those text fields but not
-// from its one column's dictionary (Finish derived it, or the column's
-// cell is a text of its own) has none (0).
+// false, 2 true). The ids are a worker's, for the whole run, so that a
+// combination's key is the same in every row group, whose dictionaries
+// hold the same texts in other orders; a batch's dictionaries are
+// translated to them (an entry looked up once per batch of 1,024 rows,
+// not per row). A record has none (0) when a field holds a text not of
+// its one column's dictionary (Finish derived it, or the cell is a
+// text of its own), a text past its field's ids, or a status past 1022.
 type dictKeys struct {
-	ok    bool
-	col   [len(dictKeyText)]int  // the one column of the field, −1 for none
-	shift [len(dictKeyText)]uint // where its codes go
-	rest  uint                   // where the status's go, the stream's 10 bits above
+	ok  bool
+	col [len(dictKeyText)]int // the one column of the field, −1 for none
+	// ids are the worker's ids of each field's texts; trans, the batch's
+	// dictionary of the field translated to them (0: past the ids).
+	ids   [len(dictKeyText)]map[string]uint32
+	trans [len(dictKeyText)][]uint32
 	// code and from are, per row of fill's, the text fields' codes and
 	// the fields coded (bit f), or dictKeyOff when one is not coded.
 	code, from []uint64
@@ -525,33 +527,54 @@ var textKeyFields = func() (m uint64) {
 	return m
 }()
 
-// start readies the keys of batch b's records: ok only when its
-// dictionaries have a name, each text field is bound by at most one
-// column, a dictionary column read by setRows' text loop, and the codes
-// fit.
+// start readies the keys of batch b's records: ok only when they come
+// from dictionaries (b.dicts of a Parquet row group), each text field
+// is bound by at most one column, a dictionary column read by setRows'
+// text loop with a dictionary not larger than the batch.
 func (k *dictKeys) start(b *cellBatch) {
 	k.ok = false
-	if b.gen == 0 || dictKeysOff {
+	if !b.dictKeys || dictKeysOff {
 		return
 	}
-	at := uint(0)
 	for s, f := range dictKeyText {
-		k.col[s], k.shift[s] = -1, at
+		k.col[s] = -1
 		for i, sp := range b.specs {
 			for _, bd := range sp.bs {
 				if bd.Field != f {
 					continue
 				}
-				if k.col[s] >= 0 || sp.kind != vkBytes || !sp.text || len(sp.bs) != 1 || b.dicts[i] == nil {
+				if k.col[s] >= 0 || sp.kind != vkBytes || !sp.text || len(sp.bs) != 1 || b.dicts[i] == nil || len(b.dicts[i]) > b.n {
 					return
 				}
 				k.col[s] = i
-				at += uint(mbits.Len(uint(len(b.dicts[i]))))
 			}
 		}
 	}
-	k.rest = at
-	k.ok = at+10+2 <= 40
+	for s, col := range k.col {
+		if col >= 0 {
+			k.trans[s] = k.translate(s, b.dicts[col], k.trans[s][:0])
+		}
+	}
+	k.ok = true
+}
+
+// translate appends the ids of dict's texts in field slot s to out,
+// giving new texts the next ids while there are.
+func (k *dictKeys) translate(s int, dict [][]byte, out []uint32) []uint32 {
+	ids := k.ids[s]
+	if ids == nil {
+		ids = make(map[string]uint32)
+		k.ids[s] = ids
+	}
+	for _, t := range dict {
+		id, ok := ids[string(t)]
+		if !ok && len(ids) < 1<<dictKeyBits[s]-1 {
+			id = uint32(len(ids) + 1)
+			ids[string(t)] = id
+		}
+		out = append(out, id)
+	}
+	return out
 }
 
 // fill codes the text fields of rows j0 to j0+n of batch b, as setRows
@@ -561,47 +584,58 @@ func (k *dictKeys) fill(b *cellBatch, j0, n int) {
 	k.from = slices.Grow(k.from[:0], n)[:n]
 	clear(k.code)
 	clear(k.from)
+	shift := uint(0)
 	for s, f := range dictKeyText {
 		col := k.col[s]
 		if col < 0 {
+			shift += dictKeyBits[s]
 			continue
 		}
 		cells, nulls := b.column(col)
 		cells, nulls = cells[j0:j0+n], nulls[j0:j0+n]
 		code, from := k.code[:len(cells)], k.from[:len(cells)]
-		dict, shift, bit := b.dicts[col], k.shift[s]&63, uint64(1)<<f
+		dict, trans, bit := b.dicts[col], k.trans[s], uint64(1)<<f
 		for r, x := range cells {
 			switch {
 			case nulls[r]:
-			case x&inArena != 0:
+			case x&inArena != 0 || x >= uint64(len(dict)):
 				from[r] |= dictKeyOff
-			case x < uint64(len(dict)) && !isAbsent(dict[x]):
-				code[r] |= (x + 1) << shift
-				from[r] |= bit
+			case !isAbsent(dict[x]):
+				if id := trans[x]; id != 0 {
+					code[r] |= uint64(id) << (shift & 63)
+					from[r] |= bit
+				} else {
+					from[r] |= dictKeyOff // past the field's ids
+				}
 			}
 		}
+		shift += dictKeyBits[s]
 	}
 }
 
+// dictKeyRest is where a DictKey's status code starts, its stream's 10
+// bits above.
+const dictKeyRest = 8 + 10 + 16 + 8 + 10
+
 // key returns the DictKey of record r, row i of fill's, once finished;
 // 0 when it has none.
-func (k *dictKeys) key(gen uint64, r *Record, i int) uint64 {
+func (k *dictKeys) key(r *Record, i int) uint64 {
 	if k.from[i] != r.Fields()&textKeyFields {
-		return 0 // a field derived or set otherwise, or a text of its own
+		return 0 // a field derived or set otherwise, or not coded
 	}
 	key := k.code[i]
 	if v, ok := r.Int(FStatus); ok {
 		if v < 0 || v >= 1023 {
 			return 0
 		}
-		key |= uint64(v+1) << k.rest
+		key |= uint64(v+1) << dictKeyRest
 	}
 	if v, ok := r.Bool(FStream); ok {
 		c := uint64(1)
 		if v {
 			c = 2
 		}
-		key |= c << (k.rest + 10)
+		key |= c << (dictKeyRest + 10)
 	}
-	return key | gen<<40
+	return key
 }

@@ -89,7 +89,8 @@ func pick[T any](list []T, i, g int) T { return list[(i+g)%len(list)] }
 // derived from remote_addr where app_id is null, statuses past the
 // key's 10 bits and negative, URIs of one path with other queries; a
 // dimension in a plain column; a client bound by two columns; a client
-// and a uri Finish derives (from remote_addr and the request line).
+// and a uri Finish derives (from remote_addr and the request line);
+// more regions than the key has ids for.
 func TestDictKeysSameAsTuples(t *testing.T) {
 	dir := t.TempDir()
 	// Few values, so that a row group holds each combination several
@@ -150,6 +151,21 @@ func TestDictKeysSameAsTuples(t *testing.T) {
 			Addr: fmt.Sprintf("10.1.%d.%d:80", i%7, i%3), Request: "POST " + pick(uris, i/4, g) + " HTTP/1.1",
 			Status: pick(statuses, i, g), RequestTime: float64(i%31) / 10})
 	}
+	// More regions than a key's 8 bits give ids: the last have no key.
+	type manyRow struct {
+		Time        int64   `parquet:"time,timestamp(millisecond)"`
+		Region      string  `parquet:"region,dict"`
+		Model       string  `parquet:"model,dict"`
+		Status      int32   `parquet:"status"`
+		RequestTime float64 `parquet:"request_time"`
+	}
+	var many []manyRow
+	for i := range 6000 {
+		many = append(many, manyRow{Time: 1795917600000 + int64(i)*500, Region: fmt.Sprintf("r%d", (i*7)%300),
+			Model: models[i%2], Status: 200, RequestTime: float64(i%31) / 10})
+	}
+	manyPath := filepath.Join(dir, "many.parquet")
+	writeDictRows(t, manyPath, many, 1000)
 	plainPath, twoPath := filepath.Join(dir, "plain.parquet"), filepath.Join(dir, "two.parquet")
 	derivedPath := filepath.Join(dir, "derived.parquet")
 	writeDictRows(t, plainPath, plain, perGroup)
@@ -172,7 +188,7 @@ func TestDictKeysSameAsTuples(t *testing.T) {
 		}
 		return aggregate.MergeAll(accs).AppendBinary(nil)
 	}
-	for _, path := range []string{dictPath, plainPath, twoPath, derivedPath} {
+	for _, path := range []string{dictPath, plainPath, twoPath, derivedPath, manyPath} {
 		for _, hourly := range []bool{false, true} {
 			want := run(path, 1, hourly, true)
 			for _, w := range []int{1, 2, 3} {

@@ -209,11 +209,10 @@ func readRowGroup(rows int64, cols []pqColumn, s *rowSink) error {
 	for i := range cols {
 		specs[i] = cols[i].spec
 	}
-	gen := nextDictGen() // the row group's dictionaries
 	for done := int64(0); done < rows; {
 		n := int(min(batchRows, rows-done))
 		b := s.startCells(n, specs)
-		b.gen = gen
+		b.dictKeys = true
 		for i := range cols {
 			if err := cols[i].fill(b, i, n); err != nil {
 				s.drop()
