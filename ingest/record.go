@@ -145,9 +145,9 @@ type Record struct {
 	// without it has no client rather than one from remote_addr.
 	noAddrClient bool
 	// DictKey, when not 0, stands for the record's region, model,
-	// client, client_region, uri, status and stream: another record
-	// with the same DictKey has the same (a columnar file's records
-	// whose values are the same entries of one row group's dictionaries).
+	// client, client_region, uri, status and stream: another record of
+	// the same worker with the same DictKey has the same (a Parquet
+	// file's records whose texts come from its dictionaries: dictKeys).
 	DictKey uint64
 }
 
