@@ -250,7 +250,7 @@ func (z *zstdFrames) Read(p []byte) (int, error) {
 				continue
 			}
 			if err != nil {
-				z.err = fmt.Errorf("zstd: %w", err)
+				z.src, z.err = nil, fmt.Errorf("zstd: %w", err)
 			}
 			if n > 0 || err != nil {
 				return n, z.err
