@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
@@ -114,19 +115,16 @@ func decompress(r io.Reader, name string, decoders int) (io.Reader, string, erro
 			return nil, base, fmt.Errorf("bad gzip header: %w", err)
 		}
 		return zr, base, nil
-	case len(magic) == 4 && (magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd ||
-		magic[0]&0xf0 == 0x50 && magic[1] == 0x2a && magic[2] == 0x4d && magic[3] == 0x18):
-		// A zstd frame, or a skippable frame (RFC 8878 §3.1.2), which
-		// pzstd and the seekable format write first.
+	case len(magic) == 4 && zstdFrameMagic(binary.LittleEndian.Uint32(magic)):
 		base = strings.TrimSuffix(strings.TrimSuffix(name, ".zst"), ".zstd")
 		if decoders > 1 {
-			zr, err := newZstdFrames(br, min(decoders, maxDecoders))
+			zr, err := newZstdFrames(br, decoders)
 			if err != nil {
 				return nil, base, fmt.Errorf("bad zstd stream: %w", err)
 			}
 			return zr, base, nil
 		}
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+		zr, err := newZstdStream(br)
 		if err != nil {
 			return nil, base, fmt.Errorf("bad zstd stream: %w", err)
 		}

@@ -38,7 +38,20 @@ const (
 	skippableMagic = 0x184D2A50 // to 0x184D2A5F
 )
 
-// errFrameLong is nextFrame's: the frame is longer than maxFrameIn.
+// zstdFrameMagic reports whether a stream starting with magic starts
+// with a zstd frame, or a skippable frame (RFC 8878 §3.1.2), which pzstd
+// and the seekable format write first.
+func zstdFrameMagic(magic uint32) bool {
+	return magic == zstdMagic || magic&^0xF == skippableMagic
+}
+
+// newZstdStream returns the streaming decoder of r: one frame after
+// another, on the caller's goroutine.
+func newZstdStream(r io.Reader) (*zstd.Decoder, error) {
+	return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+}
+
+// errFrameLong is frameReader.next's: the frame is longer than maxFrameIn.
 var errFrameLong = errors.New("zstd frame too long to hold")
 
 // frameReader reads a stream's frames one by one.
@@ -301,7 +314,7 @@ func (z *zstdFrames) Read(p []byte) (int, error) {
 // streaming starts the streaming decoder on r for Read.
 func (z *zstdFrames) streaming(r io.Reader) error {
 	if z.sd == nil {
-		sd, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+		sd, err := newZstdStream(nil)
 		if err != nil {
 			return err
 		}
