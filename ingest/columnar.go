@@ -614,8 +614,13 @@ func (k *dictKeys) fill(b *cellBatch, j0, n int) {
 }
 
 // dictKeyRest is where a DictKey's status code starts, its stream's 10
-// bits above.
-const dictKeyRest = 8 + 10 + 16 + 8 + 10
+// bits above: past the text fields' codes.
+var dictKeyRest = func() (n uint) {
+	for _, b := range dictKeyBits {
+		n += b
+	}
+	return n
+}()
 
 // key returns the DictKey of record r, row i of fill's, once finished;
 // 0 when it has none.
