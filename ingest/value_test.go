@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -225,4 +226,80 @@ func FuzzSetDecimal(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestScanNumberEachLength reads numbers of every length of whole and
+// fractional digits (past the 18 scanNumber reads), with each sign, at
+// three offsets in the line, before each kind of byte and with up to
+// nine bytes after. The end is where a byte-wise scan of sign, digits,
+// point and digits stops; the value, strconv's.
+func TestScanNumberEachLength(t *testing.T) {
+	digits := "9081726354"
+	ends := []string{"", ",", "}", " ", "/", ":", "\xfa\xff", "e5", ".", "-", "a"}
+	for whole := 0; whole <= 20; whole++ {
+		for frac := -1; frac <= 20; frac++ {
+			num := ""
+			for k := range whole {
+				num += string(digits[(k*7+whole)%10])
+			}
+			if frac >= 0 {
+				num += "."
+				for k := range frac {
+					num += string(digits[(k*3+frac)%10])
+				}
+			}
+			for _, sign := range []string{"", "-", "+"} {
+				for _, end := range ends {
+					for pad := range 10 {
+						for at := range 3 {
+							line := []byte(strings.Repeat("x", at) + sign + num + end + "0123456789"[:pad])
+							checkScanNumber(t, line, at)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func checkScanNumber(t *testing.T, line []byte, at int) {
+	t.Helper()
+	end, v, ok := scanNumber(line, at)
+	// The end: past a sign, digits, and a point and digits after it.
+	wantEnd := at
+	if wantEnd < len(line) && (line[wantEnd] == '-' || line[wantEnd] == '+') {
+		wantEnd++
+	}
+	for wantEnd < len(line) && line[wantEnd] >= '0' && line[wantEnd] <= '9' {
+		wantEnd++
+	}
+	if wantEnd < len(line) && line[wantEnd] == '.' {
+		wantEnd++
+		for wantEnd < len(line) && line[wantEnd] >= '0' && line[wantEnd] <= '9' {
+			wantEnd++
+		}
+	}
+	if end != wantEnd {
+		t.Fatalf("scanNumber(%q, %d): end %d, want %d", line, at, end, wantEnd)
+	}
+	body := strings.TrimLeft(string(line[at:end]), "+-")
+	ds := strings.Replace(body, ".", "", 1)
+	mant, err := strconv.ParseUint(ds, 10, 64)
+	wantOK := len(ds) > 0 && len(ds) <= 18 && err == nil && mant <= 1<<53
+	if ok != wantOK {
+		t.Fatalf("scanNumber(%q, %d): ok %v, want %v", line, at, ok, wantOK)
+	}
+	if !ok {
+		return
+	}
+	want, err := strconv.ParseFloat(string(line[at:end]), 64)
+	if err != nil && !strings.HasSuffix(body, ".") {
+		t.Fatalf("%q: %v", line[at:end], err)
+	}
+	if strings.HasSuffix(body, ".") {
+		want, _ = strconv.ParseFloat(strings.TrimSuffix(string(line[at:end]), "."), 64)
+	}
+	if math.Float64bits(v) != math.Float64bits(want) {
+		t.Fatalf("scanNumber(%q, %d) = %v, want %v", line, at, v, want)
+	}
 }
