@@ -36,6 +36,11 @@ const (
 	howHostPort  // "addr:port", "[v6]:port": the address
 	howAddrSlot  // nginx's address slot, as real logs fill it (addrSlot)
 	howFirstItem // an X-Forwarded-For list: its first address
+	// howMilliUnlessPoint: a whole number is milliseconds, a number with
+	// a point seconds (APISIX's $apisix_upstream_response_time: its
+	// ai-proxy writes math.floor(seconds × 1000), its core copies
+	// nginx's $upstream_response_time, "0.003"). Read as seconds.
+	howMilliUnlessPoint
 )
 
 // nginxVar is one variable of a compiled log_format and the literal text
@@ -226,6 +231,9 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 	if !ok && t.envoy {
 		vs, ok = envoyOperators[t.name]
 	}
+	if !ok && !t.envoy {
+		vs, ok = writerVars[t.name]
+	}
 	if ok {
 		v.how, v.seconds = vs.how, vs.seconds
 		switch {
@@ -374,8 +382,32 @@ func (p *nginxParser) value(v *nginxVar, val []byte, esc bool) []byte {
 		return addrSlot(val)
 	case howFirstItem:
 		return firstItem(val)
+	case howMilliUnlessPoint:
+		return p.milliAsSeconds(val)
 	}
 	return val
+}
+
+// milliAsSeconds returns a whole number of milliseconds as the text of
+// the seconds it is, the point moved three digits left ("498" is
+// "0.498"), so that the value stays the exact decimal written; any
+// other text as it is.
+func (p *nginxParser) milliAsSeconds(val []byte) []byte {
+	if len(val) == 0 || len(val) > 18 {
+		return val
+	}
+	for _, c := range val {
+		if c < '0' || c > '9' {
+			return val
+		}
+	}
+	from := len(p.scratch)
+	if n := len(val); n > 3 {
+		p.scratch = append(append(append(p.scratch, val[:n-3]...), '.'), val[n-3:]...)
+	} else {
+		p.scratch = append(append(append(p.scratch, "0."...), "00"[:3-n]...), val...)
+	}
+	return p.scratch[from:len(p.scratch):len(p.scratch)]
 }
 
 // mismatch describes why lit is not at line[i:].

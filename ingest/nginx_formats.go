@@ -52,10 +52,21 @@ const (
 // it: a $host or X-Forwarded-For list before the address.
 var nginxAddr = map[string]varSpec{"remote_addr": {field: FRemoteAddr, bound: true, how: howAddrSlot}}
 
+// apisixUpstreamTime reads $apisix_upstream_response_time: whole
+// milliseconds from ai-proxy, nginx's seconds otherwise.
+var apisixUpstreamTime = varSpec{field: FUpstreamResponseTime, bound: true, how: howMilliUnlessPoint}
+
+// writerVars are variables read the same way in any log_format, a
+// known one's or the user's: what their writer puts in them is fixed.
+var writerVars = map[string]varSpec{
+	"apisix_upstream_response_time": apisixUpstreamTime,
+	"llm_time_to_first_token":       {field: FTTFT, unit: UnitMilli, bound: true},
+}
+
 var apisixAIVars = map[string]varSpec{
 	"remote_addr":                   {field: FRemoteAddr, bound: true, how: howAddrSlot},
 	"request_line":                  {field: FRequest, bound: true},
-	"apisix_upstream_response_time": {field: FUpstreamResponseTime, bound: true},
+	"apisix_upstream_response_time": apisixUpstreamTime,
 	"request_type":                  {field: FStream, bound: true},
 	"llm_time_to_first_token":       {field: FTTFT, unit: UnitMilli, bound: true},
 	"llm_model":                     {field: FModel, bound: true},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"math"
+	"math/big"
 	"os"
 	"strings"
 	"testing"
@@ -62,6 +63,30 @@ func TestNginxParse(t *testing.T) {
 			line:   `- - - 0.001`,
 			want:   []want{{f: FRequestTime, num: 0.001}},
 			absent: []Field{FUpstreamAddr, FUpstreamResponseTime, FUpstreamStatus},
+		},
+		{
+			name:   "APISIX's upstream time: whole milliseconds from ai-proxy",
+			format: `$apisix_upstream_response_time $status "$llm_time_to_first_token"`,
+			line:   `498 200 "412"`,
+			want:   []want{{f: FUpstreamResponseTime, num: 0.498}, {f: FStatus, num: 200}, {f: FTTFT, num: 412}},
+		},
+		{
+			name:   "APISIX's upstream time: seconds copied from nginx",
+			format: `$apisix_upstream_response_time $status`,
+			line:   `0.003 200`,
+			want:   []want{{f: FUpstreamResponseTime, num: 0.003}, {f: FStatus, num: 200}},
+		},
+		{
+			name:   "APISIX's upstream time: a few milliseconds",
+			format: `$apisix_upstream_response_time $request_time`,
+			line:   `7 0.009`,
+			want:   []want{{f: FUpstreamResponseTime, num: 0.007}, {f: FRequestTime, num: 0.009}},
+		},
+		{
+			name:   "APISIX's upstream time: many milliseconds",
+			format: `$apisix_upstream_response_time $request_time`,
+			line:   `12345 12.346`,
+			want:   []want{{f: FUpstreamResponseTime, num: 12.345}, {f: FRequestTime, num: 12.346}},
 		},
 		{
 			name:   "time_local without brackets",
@@ -302,6 +327,32 @@ func BenchmarkNginx(b *testing.B) {
 			if err := p.Parse(l, &r); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestMilliAsSeconds: a whole number of milliseconds of every length
+// becomes the text of exactly a thousandth of it; other text is left.
+func TestMilliAsSeconds(t *testing.T) {
+	p := newNginxParserFor(&logFormat{}, time.UTC)
+	for n := 1; n <= 18; n++ {
+		for _, lead := range []string{"0", "1", "9"} {
+			ms := lead + strings.Repeat("7", n-1)
+			got := string(p.milliAsSeconds([]byte(ms)))
+			want, ok := new(big.Rat).SetString(ms)
+			if !ok {
+				t.Fatal(ms)
+			}
+			want.Quo(want, big.NewRat(1000, 1))
+			r, ok := new(big.Rat).SetString(got)
+			if !ok || r.Cmp(want) != 0 || !strings.Contains(got, ".") {
+				t.Errorf("milliAsSeconds(%q) = %q, want %s", ms, got, want.FloatString(3))
+			}
+		}
+	}
+	for _, s := range []string{"", "-", "0.003", "1.5", "12a", "-12", "1e3", "1234567890123456789"} {
+		if got := string(p.milliAsSeconds([]byte(s))); got != s {
+			t.Errorf("milliAsSeconds(%q) = %q, want it unchanged", s, got)
 		}
 	}
 }
