@@ -132,12 +132,16 @@ var sources = []*source{
 			{"token_name", FClient, 0}, {"username", FClient, 0}, {"channel", FUpstreamAddr, 0},
 		}},
 	{name: "helicone", title: "Helicone export",
-		signatures: []signature{{2, []string{"request_created_at", "response_created_at", "latency", "time_to_first_token", "request_model", "response_model", "helicone_user"}}},
+		// The request_response_rmt table's names (latency, status,
+		// user_id), and those of the API's and @helicone/export's
+		// HeliconeRequest (delay_ms, response_status, request_user_id).
+		signatures: []signature{{2, []string{"request_created_at", "response_created_at", "latency", "delay_ms", "time_to_first_token",
+			"request_model", "response_model", "helicone_user", "request_user_id", "response_status"}}},
 		fields: []sourceField{
-			{"request_created_at", FTime, 0}, {"latency", FRequestTime, UnitMilli},
-			{"time_to_first_token", FTTFT, UnitMilli}, {"status", FStatus, 0},
+			{"request_created_at", FTime, 0}, {"latency", FRequestTime, UnitMilli}, {"delay_ms", FRequestTime, UnitMilli},
+			{"time_to_first_token", FTTFT, UnitMilli}, {"status", FStatus, 0}, {"response_status", FStatus, 0},
 			{"response_model", FModel, 0}, {"request_model", FModel, 0}, {"model", FModel, 0},
-			{"user_id", FClient, 0}, {"helicone_user", FClient, 0},
+			{"request_user_id", FClient, 0}, {"user_id", FClient, 0}, {"helicone_user", FClient, 0},
 		}},
 	{name: "portkey", title: "Portkey export",
 		signatures: []signature{{2, []string{"ai_model", "response_time", "response_status_code", "ai_provider"}}},

@@ -139,6 +139,19 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			client: d.str("token_name"), stream: boolOf(d.get("is_stream")), timeNS: int64(d.num("created_at")) * 1e9}
 	},
 	"helicone": func(d rawDoc) sourceWant {
+		// The request_response_rmt table's names, or HeliconeRequest's
+		// (the API and @helicone/export).
+		if _, ok := d["delay_ms"]; ok {
+			model := d.str("response_model")
+			if model == "" {
+				model = d.str("request_model")
+			}
+			// One file never mixes two sources of client (SPEC §3):
+			// the fixture's first record has a request_user_id.
+			client := d.str("request_user_id")
+			return sourceWant{rt: d.num("delay_ms"), ups: math.NaN(), ttft: d.num("time_to_first_token"), status: int(d.num("response_status")),
+				model: model, client: client, stream: -1, timeNS: rfc(d.str("request_created_at"))}
+		}
 		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: d.num("time_to_first_token"), status: int(d.num("status")),
 			model: d.str("response_model"), client: d.str("user_id"), stream: -1, timeNS: rfc(d.str("request_created_at"))}
 	},
@@ -174,7 +187,7 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 var sourceFixtures = map[string]string{
 	"traefik.json": "traefik", "envoy.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "litellm.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
-	"helicone.json": "helicone", "portkey.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
+	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "caddy.json": "caddy",
 }
 
