@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 )
 
 // blockSize is how many bytes the reader asks for at a time; a unit of
@@ -95,10 +94,7 @@ func (s *blockSource) fill(p []byte) (int, error) {
 // next one; a line that grows past MaxLine there is counted bad and
 // skipped to its end. A block's unit carries the number of its first line,
 // so that bad lines are reported where they are.
-//
-// A plain regular file f is read in place instead (mapped.go); f is nil
-// for any other input.
-func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, f *os.File) error {
+func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error {
 	line := int64(1)
 	if fs.format == CSV || fs.format == TSV {
 		h, err := br.ReadSlice('\n')
@@ -108,14 +104,6 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, f *os
 		fs.cfg.header = bytes.TrimRight(append([]byte(nil), h...), "\r\n")
 		p.applySource(fs, headerNames(fs.cfg.header, fs.format))
 		line++
-	}
-	if plain, ok := r.(*bufio.Reader); ok && f != nil {
-		if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
-			start := pos - int64(plain.Buffered()) - int64(br.Buffered())
-			if p.readMapped(fs, f, start, pos, line) {
-				return nil
-			}
-		}
 	}
 	src := &blockSource{br: br, r: r}
 	buf := p.blocks.get(0)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -109,8 +110,8 @@ func TestReadLinesEveryCut(t *testing.T) {
 				if long {
 					sizes = []int{1000, 4096, 1<<20 - 1, 0}
 				}
-				// A file is mapped, read in place (mapped.go); stdin and
-				// gzip are read.
+				// A file, stdin and gzip: each read through its own
+				// reader.
 				file := filepath.Join(t.TempDir(), "in.log")
 				if err := os.WriteFile(file, c.data, 0o644); err != nil {
 					t.Fatal(err)
@@ -166,6 +167,67 @@ func checkLines(t *testing.T, label string, c linesCase, path string, in []byte,
 		}
 		if p.File != w.File || p.Line != w.Line || w.Reason != "" && p.Reason != w.Reason {
 			t.Errorf("%s: problem %d is %v, want %v", label, i, p, w)
+		}
+	}
+}
+
+// cutSink truncates a file to half its size at its first record, then
+// counts the records, as logrotate's copytruncate empties a log being
+// read.
+type cutSink struct {
+	path string
+	size int64
+	once *sync.Once
+	n    int
+}
+
+func (s *cutSink) Add(*Record) {
+	s.once.Do(func() {
+		if err := os.Truncate(s.path, s.size/2); err != nil {
+			panic(err)
+		}
+	})
+	s.n++
+}
+
+// TestFileCutShorterWhileRead: a text file that gives fewer bytes than
+// it had when opened is reported read in part, with what was read
+// counted; one read whole is not.
+func TestFileCutShorterWhileRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "in.jsonl")
+	var b bytes.Buffer
+	const lines = 20000
+	for i := range lines {
+		fmt.Fprintf(&b, `{"request_time":%d.5,"status":200}`+"\n", i%100)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []bool{false, true} {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		once := &sync.Once{}
+		if !cut {
+			once.Do(func() {})
+		}
+		sinks, res, err := Run([]string{path}, Options{Workers: 1, blockSize: 4096},
+			func() *cutSink { return &cutSink{path: path, size: int64(b.Len()), once: once} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := res.Files[0]
+		if !cut {
+			if fs.Incomplete || fs.Records != lines || sinks[0].n != lines {
+				t.Errorf("read whole: %+v, %d records added", fs, sinks[0].n)
+			}
+			continue
+		}
+		if !fs.Incomplete || fs.Reason != errChanged.Error() {
+			t.Errorf("cut shorter: %+v, want it read in part: %q", fs, errChanged)
+		}
+		if fs.Records != int64(sinks[0].n) || fs.Records == 0 || fs.Records > lines/2+1 {
+			t.Errorf("cut shorter: %d records counted, %d added, want them equal and at most %d", fs.Records, sinks[0].n, lines/2+1)
 		}
 	}
 }

@@ -427,8 +427,6 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	b, fs := u.cells, u.file
 	c := t.get(fs.index)
-	unit := t.unit
-	t.unit = 0 // rows are numbered in the file
 	good := int64(0)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
 	if f.batch == nil {
@@ -476,7 +474,6 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 		j += len(recs)
 	}
 	f.flush() // before the batch's bytes go back to the pool
-	t.unit = unit
 	c.records += good
 	p.opts.Progress.Records.Add(good)
 	cellPool.Put(b)

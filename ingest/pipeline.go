@@ -180,8 +180,6 @@ type fileState struct {
 	// Written by the reader only, read after the run.
 	incomplete bool
 	reason     string
-	mapped     *fileMap // of a file read in place
-	mapFirst   int64    // the line its first block begins at
 }
 
 // unit is one piece of work: a run of whole lines, the elements of a JSON
@@ -190,18 +188,10 @@ type unit struct {
 	file  *fileState
 	line  int64 // number of the first line in data
 	data  []byte
-	elems []docSpan // a document's elements in data; nil for lines
-	buf   *[]byte   // returned to the pool when done
-	// mapped is the mapping data is a part of, at off, block seq of
-	// the file (mapped.go); line is then 1, the block's first. The
-	// worker cuts data at line starts (fileMap.lines); atLine says it
-	// begins at one.
-	mapped *fileMap
-	off    int
-	seq    int
-	atLine bool
-	cells  *cellBatch // rows of a columnar file as cells; returned to cellPool
-	group  *pqGroup   // a row group of a Parquet file, for the worker to decode
+	elems []docSpan  // a document's elements in data; nil for lines
+	buf   *[]byte    // returned to the pool when done
+	cells *cellBatch // rows of a columnar file as cells; returned to cellPool
+	group *pqGroup   // a row group of a Parquet file, for the worker to decode
 }
 
 // Run reads every path (files, directories, globs, "-" for stdin) with
@@ -276,9 +266,6 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	}
 	close(p.work)
 	wg.Wait()
-	for _, fs := range files {
-		fs.afterMapped(tallies)
-	}
 
 	res := &Result{}
 	for _, fs := range files {
@@ -342,31 +329,19 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			p.pool.Put(u.buf)
 			continue
 		}
-		if u.mapped != nil {
-			p.mappedLines(&u, lp, f, t)
-		} else {
-			p.lines(&u, lp, f, t)
-		}
+		p.lines(&u, lp, f, t)
 		if u.buf != nil {
 			p.blocks.put(u.buf)
 		}
 	}
 }
 
-// lines cuts a unit of lines and parses each into the worker's sink,
-// and returns how many it cut.
-func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
+// lines cuts a unit of lines and parses each into the worker's sink.
+func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	c := t.get(u.file.index)
 	data, line := u.data, u.line
 	records := c.records
 	f.use(lp)
-	defer func() {
-		// Deferred, so that the records read before a fault in a
-		// mapping (mappedLines) are added, as those before it in the
-		// unit are; the bytes they point into were read.
-		f.flush()
-		p.opts.Progress.Records.Add(c.records - records)
-	}()
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -396,7 +371,8 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
 		}
 		line++
 	}
-	return line - u.line
+	f.flush()
+	p.opts.Progress.Records.Add(c.records - records)
 }
 
 // errNoField is the reason for a line with no field loganalyze knows.

@@ -18,6 +18,15 @@ func (p *pipeline) readFile(fs *fileState) error {
 		return err
 	}
 	defer rc.Close()
+	// A regular file's size when opened: an uncompressed text file
+	// that gives fewer bytes was cut shorter while it was read
+	// (logrotate's copytruncate), and is reported read in part.
+	size, got := int64(-1), &byteCount{r: rc}
+	if f, ok := rc.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
+	}
 	// A zstd stream's frames are decoded on goroutines of their own when
 	// the workers parse faster than one core decodes: from three, with
 	// about one decoder for two workers (a core decodes about twice the
@@ -26,7 +35,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if w := p.opts.Workers; w >= 3 {
 		decoders = min(maxDecoders, max(2, w/2))
 	}
-	r, name, err := decompress(countingReader{rc, &p.opts.Progress.BytesRead}, fs.path, decoders)
+	r, name, err := decompress(countingReader{got, &p.opts.Progress.BytesRead}, fs.path, decoders)
 	if err != nil {
 		return err
 	}
@@ -78,8 +87,28 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format == JSONDoc {
 		return p.readDoc(fs, br)
 	}
-	f, _ := rc.(*os.File)
-	return p.readLines(fs, br, r, f)
+	if err := p.readLines(fs, br, r); err != nil {
+		return err
+	}
+	if _, plain := r.(*bufio.Reader); plain && got.n < size {
+		return errChanged
+	}
+	return nil
+}
+
+// errChanged is the reason for a file cut shorter while it was read.
+var errChanged = errors.New("the file was cut shorter while it was read")
+
+// byteCount counts the bytes read from r.
+type byteCount struct {
+	r io.Reader
+	n int64
+}
+
+func (c *byteCount) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // textFormat returns the format, given or known, that the most of the

@@ -29,19 +29,10 @@ type Problem struct {
 	File   string
 	Line   int64 // line, or row for columnar files, from 1
 	Reason string
-	// unit, while the run goes, is 1 + the block of a mapped file the
-	// line is in, Line then its line within the block: a block's first
-	// line is known once the blocks before it are counted (resolve).
-	unit int
 }
 
 // before orders problems as the lines of their file.
-func (p Problem) before(o Problem) bool {
-	if p.unit != o.unit {
-		return p.unit < o.unit
-	}
-	return p.Line < o.Line
-}
+func (p Problem) before(o Problem) bool { return p.Line < o.Line }
 
 func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason) }
 
@@ -81,16 +72,12 @@ func (r *Result) Incomplete() bool {
 type counters struct {
 	records, bad int64
 	problems     []Problem
-	// units holds the lines of each block of a mapped file the worker
-	// read (by block; 0 for the others').
-	units []int64
 }
 
 type tally struct {
 	max   int
 	files []counters
 	badN  *atomic.Int64 // the run's progress count of bad lines
-	unit  int           // Problem.unit of the lines being read
 }
 
 func (t *tally) get(i int) *counters {
@@ -106,7 +93,7 @@ func (t *tally) bad(fs *fileState, line int64, reason string) {
 	c := t.get(fs.index)
 	c.bad++
 	t.badN.Add(1)
-	p := Problem{File: fs.path, Line: line, Reason: reason, unit: t.unit}
+	p := Problem{File: fs.path, Line: line, Reason: reason}
 	if len(c.problems) < t.max {
 		c.problems = append(c.problems, p)
 		return
@@ -119,46 +106,5 @@ func (t *tally) bad(fs *fileState, line int64, reason string) {
 	}
 	if p.before(c.problems[worst]) {
 		c.problems[worst] = p
-	}
-}
-
-// unitLines notes that block unit of file i held n lines.
-func (t *tally) unitLines(i, unit int, n int64) {
-	c := t.get(i)
-	for len(c.units) <= unit {
-		c.units = append(c.units, 0)
-	}
-	c.units[unit] = n
-}
-
-// resolve numbers the problems of a mapped file's blocks in the file,
-// whose first block begins at line first, from every tally's counts of
-// its blocks' lines.
-func resolve(i int, first int64, tallies []*tally) {
-	var starts []int64 // of each block, its first line
-	for _, t := range tallies {
-		if i < len(t.files) {
-			for u, n := range t.files[i].units {
-				for len(starts) <= u {
-					starts = append(starts, 0)
-				}
-				starts[u] += n // one worker read it; the others hold 0
-			}
-		}
-	}
-	for u, line := 0, first; u < len(starts); u++ {
-		starts[u], line = line, line+starts[u]
-	}
-	for _, t := range tallies {
-		if i >= len(t.files) {
-			continue
-		}
-		for k := range t.files[i].problems {
-			p := &t.files[i].problems[k]
-			if p.unit > 0 && p.unit <= len(starts) {
-				p.Line += starts[p.unit-1] - 1
-			}
-			p.unit = 0
-		}
 	}
 }
