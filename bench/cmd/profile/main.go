@@ -1,6 +1,7 @@
 // Command profile runs the whole loganalyze analysis of the files given
 // in this process, as the command does (two workers by default), under a
-// CPU profile and an execution trace, and prints the records read, the
+// CPU profile, an execution trace and an allocation profile, and prints
+// the records read, the
 // wall time, the CPU time and their ratio: how many cores the run kept
 // busy. Build it with the command's profile, so that it inlines as the
 // command does:
@@ -9,6 +10,8 @@
 //	/tmp/profile -cpu cpu.out -trace trace.out FILE
 //	go tool pprof -top -cum /tmp/profile cpu.out
 //	go tool trace -pprof=sync trace.out > sync.out   # where goroutines waited
+//	/tmp/profile -mem mem.out FILE                     # what the run allocated, each
+//	go tool pprof -sample_index=alloc_space -top /tmp/profile mem.out   # byte a page to fault in
 package main
 
 import (
@@ -37,9 +40,10 @@ func run() error {
 	cpu := flag.String("cpu", "cpu.out", "CPU profile to write")
 	tr := flag.String("trace", "", "execution trace to write (none when empty)")
 	workers := flag.Int("workers", 2, "loganalyze --workers")
+	mem := flag.String("mem", "", "allocation profile to write (none when empty): go tool pprof -sample_index=alloc_space")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		return errors.New("usage: profile [-cpu FILE] [-trace FILE] [-workers N] PATH...")
+		return errors.New("usage: profile [-cpu FILE] [-trace FILE] [-mem FILE] [-workers N] PATH...")
 	}
 	f, err := os.Create(*cpu)
 	if err != nil {
@@ -71,6 +75,16 @@ func run() error {
 	pprof.StopCPUProfile()
 	if err != nil {
 		return err
+	}
+	if *mem != "" {
+		mf, err := os.Create(*mem)
+		if err != nil {
+			return err
+		}
+		defer mf.Close()
+		if err := pprof.Lookup("allocs").WriteTo(mf, 0); err != nil {
+			return err
+		}
 	}
 	fmt.Printf("%d records in %v, %v of CPU: %.2f cores busy\n", res.Report.Input.Records,
 		wall.Round(time.Millisecond), used.Round(time.Millisecond), used.Seconds()/wall.Seconds())
