@@ -1,17 +1,16 @@
 // Command profile runs the whole loganalyze analysis of the files given
 // in this process, as the command does (two workers by default), under a
 // CPU profile, an execution trace and an allocation profile, and prints
-// the records read, the
-// wall time, the CPU time and their ratio: how many cores the run kept
-// busy. Build it with the command's profile, so that it inlines as the
-// command does:
+// the records read, the wall time, the CPU time and their ratio: how many
+// cores the run kept busy. Build it with the command's profile, so that
+// it inlines as the command does:
 //
 //	cd bench && go build -pgo=../cmd/loganalyze/default.pgo -o /tmp/profile ./cmd/profile
 //	/tmp/profile -cpu cpu.out -trace trace.out FILE
 //	go tool pprof -top -cum /tmp/profile cpu.out
 //	go tool trace -pprof=sync trace.out > sync.out   # where goroutines waited
-//	/tmp/profile -mem mem.out FILE                     # what the run allocated, each
-//	go tool pprof -sample_index=alloc_space -top /tmp/profile mem.out   # byte a page to fault in
+//	/tmp/profile -mem mem.out FILE   # what the run allocated: each byte a page to fault in
+//	go tool pprof -sample_index=alloc_space -top /tmp/profile mem.out
 package main
 
 import (
