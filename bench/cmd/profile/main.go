@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
 	"time"
@@ -85,7 +86,9 @@ func run() error {
 			return err
 		}
 	}
-	fmt.Printf("%d records in %v, %v of CPU: %.2f cores busy\n", res.Report.Input.Records,
-		wall.Round(time.Millisecond), used.Round(time.Millisecond), used.Seconds()/wall.Seconds())
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Printf("%d records in %v, %v of CPU: %.2f cores busy; %.1f MB allocated\n", res.Report.Input.Records,
+		wall.Round(time.Millisecond), used.Round(time.Millisecond), used.Seconds()/wall.Seconds(), float64(ms.TotalAlloc)/1e6)
 	return nil
 }
