@@ -21,6 +21,7 @@ type row struct {
 	stream, hasStream          bool
 	client, region, model, uri string
 	hasModel                   bool
+	prompt, completion         int64 // -1 when absent
 }
 
 // collector is a Sink that copies every record.
@@ -38,6 +39,13 @@ func (c *collector) Add(r *ingest.Record) {
 	w.region = string(r.Text(ingest.FRegion))
 	w.model, w.hasModel = string(r.Text(ingest.FModel)), r.Has(ingest.FModel)
 	w.uri = string(r.Text(ingest.FURI))
+	w.prompt, w.completion = -1, -1
+	if v, ok := r.Int(ingest.FPromptTokens); ok {
+		w.prompt = v
+	}
+	if v, ok := r.Int(ingest.FCompletionTokens); ok {
+		w.completion = v
+	}
 	c.rows = append(c.rows, w)
 }
 

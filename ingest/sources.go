@@ -74,18 +74,31 @@ var sources = []*source{
 			{"request.client_ip", FRemoteAddr, 0}, {"request.remote_ip", FRemoteAddr, 0},
 			{"user_id", FClient, 0},
 		}},
+	// Kong's AI analytics moved as it grew: 3.6 wrote ai.meta.* and
+	// ai.usage.*; 3.7 and 3.8 ai.<plugin>.meta.* and .usage.* under the
+	// plugin's name (ai-proxy), 3.7 with prompt_token, completion_token;
+	// 3.9 on ai.proxy.* (its observability namespace), 3.12 adding
+	// usage.time_to_first_token and meta.request_mode (oneshot, stream or
+	// realtime: the last is neither, and is left unread).
 	{name: "kong", title: "Kong (log plugins, AI proxy)",
 		signatures: []signature{{2, []string{"started_at", "latencies", "tries", "upstream_uri", "workspace"}}},
 		fields: []sourceField{
 			{"started_at", FTime, UnitMilli},
 			{"latencies.request", FRequestTime, UnitMilli}, {"latencies.proxy", FUpstreamResponseTime, UnitMilli},
 			{"ai.proxy.meta.llm_latency", FUpstreamResponseTime, UnitMilli},
+			{"ai.ai-proxy.meta.llm_latency", FUpstreamResponseTime, UnitMilli},
 			{"response.status", FStatus, 0}, {"request.method", FMethod, 0}, {"request.uri", FURI, 0},
 			{"client_ip", FRemoteAddr, 0}, {"consumer.username", FClient, 0}, {"consumer.id", FClient, 0},
 			{"ai.proxy.meta.response_model", FModel, 0}, {"ai.proxy.meta.request_model", FModel, 0},
+			{"ai.ai-proxy.meta.response_model", FModel, 0}, {"ai.meta.response_model", FModel, 0},
 			{"ai.proxy.usage.prompt_tokens", FPromptTokens, 0}, {"ai.proxy.usage.prompt_token", FPromptTokens, 0},
+			{"ai.ai-proxy.usage.prompt_tokens", FPromptTokens, 0}, {"ai.ai-proxy.usage.prompt_token", FPromptTokens, 0},
+			{"ai.usage.prompt_tokens", FPromptTokens, 0},
 			{"ai.proxy.usage.completion_tokens", FCompletionTokens, 0}, {"ai.proxy.usage.completion_token", FCompletionTokens, 0},
+			{"ai.ai-proxy.usage.completion_tokens", FCompletionTokens, 0}, {"ai.ai-proxy.usage.completion_token", FCompletionTokens, 0},
+			{"ai.usage.completion_tokens", FCompletionTokens, 0},
 			{"ai.proxy.usage.time_to_first_token", FTTFT, UnitMilli},
+			{"ai.proxy.meta.request_mode", FStream, 0},
 		}},
 	{name: "apisix", title: "APISIX (loggers, ai-proxy, BlueKing AI gateway)",
 		signatures: []signature{{2, []string{"apisix_latency", "upstream_latency", "route_id", "service_id", "request_type", "llm_time_to_first_token", "llm_summary"}}},

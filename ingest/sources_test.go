@@ -22,6 +22,10 @@ type sourceWant struct {
 	model, client string
 	stream        int // -1 absent, 0 false, 1 true
 	timeNS        int64
+	// tokens: prompt and completion are checked (-1 absent); oracles
+	// of sources whose token names are not worked out leave it unset.
+	tokens             bool
+	prompt, completion int64
 }
 
 // rawDoc is one fixture line decoded by encoding/json, an oracle the
@@ -88,6 +92,24 @@ func boolOf(v any) int {
 	return -1
 }
 
+// count is a token count at path, -1 when absent.
+func (d rawDoc) count(path string) int64 {
+	if v := d.num(path); !math.IsNaN(v) {
+		return int64(v)
+	}
+	return -1
+}
+
+// first is the first of paths d carries, "" when none.
+func (d rawDoc) first(paths ...string) string {
+	for _, p := range paths {
+		if d.get(p) != nil {
+			return p
+		}
+	}
+	return ""
+}
+
 func or(a, b float64) float64 {
 	if math.IsNaN(a) {
 		return b
@@ -118,9 +140,30 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			stream: boolOf(d.get("request_type")), timeNS: int64(d.num("start_time")) * 1e6}
 	},
 	"kong": func(d rawDoc) sourceWant {
-		return sourceWant{rt: d.num("latencies.request"), ups: or(d.num("latencies.proxy"), d.num("ai.proxy.meta.llm_latency")),
-			ttft: d.num("ai.proxy.usage.time_to_first_token"), status: int(d.num("response.status")),
-			model: d.str("ai.proxy.meta.response_model"), client: d.str("consumer.username"), stream: -1, timeNS: int64(d.num("started_at")) * 1e6}
+		// The AI analytics' parent by Kong version: ai (3.6), ai.ai-proxy
+		// (3.7, 3.8: the plugin's name), ai.proxy (3.9 on); token
+		// counts prompt_token in 3.7, prompt_tokens in the others.
+		ai := d.first("ai.proxy", "ai.ai-proxy", "ai.meta")
+		ai = strings.TrimSuffix(ai, ".meta")
+		proxy := d.num("latencies.proxy")
+		if proxy < 0 { // Kong's -1: no upstream wait timed
+			proxy = math.NaN()
+		}
+		prompt, completion := d.count(ai+".usage.prompt_tokens"), d.count(ai+".usage.completion_tokens")
+		if prompt < 0 {
+			prompt, completion = d.count(ai+".usage.prompt_token"), d.count(ai+".usage.completion_token")
+		}
+		stream := -1
+		switch d.str(ai + ".meta.request_mode") {
+		case "stream":
+			stream = 1
+		case "oneshot":
+			stream = 0
+		}
+		return sourceWant{rt: d.num("latencies.request"), ups: or(proxy, d.num(ai+".meta.llm_latency")),
+			ttft: d.num(ai + ".usage.time_to_first_token"), status: int(d.num("response.status")),
+			model: d.str(ai + ".meta.response_model"), client: d.str("consumer.username"), stream: stream,
+			timeNS: int64(d.num("started_at")) * 1e6, tokens: true, prompt: prompt, completion: completion}
 	},
 	"litellm": func(d rawDoc) sourceWant {
 		layout := "2006-01-02 15:04:05.999999"
@@ -277,6 +320,9 @@ func checkSourceRecord(t *testing.T, i int, g row, w sourceWant) {
 	}
 	if st := map[bool]int{true: 1, false: 0}[g.stream]; !g.hasStream && w.stream != -1 || g.hasStream && st != w.stream {
 		t.Errorf("record %d: stream %v (present %v), want %d", i, g.stream, g.hasStream, w.stream)
+	}
+	if w.tokens && (g.prompt != w.prompt || g.completion != w.completion) {
+		t.Errorf("record %d: tokens %d prompt, %d completion; want %d, %d (-1: absent)", i, g.prompt, g.completion, w.prompt, w.completion)
 	}
 	if g.timeNS != w.timeNS {
 		t.Errorf("record %d: time %v, want %v", i, time.Unix(0, g.timeNS).UTC(), time.Unix(0, w.timeNS).UTC())

@@ -272,11 +272,14 @@ func nextListItem(b []byte) (item, rest []byte) {
 	return item, rest
 }
 
+// parseBool reads a boolean, and the words programs write for whether a
+// call streamed: APISIX's request_type (ai_stream, ai_chat), Higress's
+// response_type (stream, normal), Kong's request_mode (stream, oneshot).
 func parseBool(b []byte) (float64, bool) {
 	switch string(b) {
 	case "true", "True", "TRUE", "1", "stream", "ai_stream", "yes":
 		return 1, true
-	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal", "ai_chat":
+	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal", "ai_chat", "oneshot":
 		return 0, true
 	}
 	return 0, false
