@@ -346,6 +346,7 @@ func FuzzJSONDoc(f *testing.F) {
 			var r Record
 			_ = p.Parse(e.text, &r)
 			_ = topKeys(e.text, MaxSeen)
+			_ = jsonPaths(e.text, maxNames)
 		})
 		err := d.run()
 		if err != nil {

@@ -550,3 +550,107 @@ func jsonKeys(line []byte, max int) []string {
 	}
 	return keys
 }
+
+// maxNames bounds the names of a JSON file's first record that its
+// source and client are chosen from (jsonKeys, jsonPaths): enough for
+// any record a program writes, few enough to read in no time.
+const maxNames = 1024
+
+// jsonPaths returns the dotted paths ("consumer.username") of the values
+// nested in the JSON object that starts line, in objects or in JSON held
+// in a string, that are present (not null, "", or "-"), at most max of
+// them, in order; arrays are not walked. The top-level keys are
+// jsonKeys's. A line cut short gives the paths read before the damage.
+func jsonPaths(line []byte, max int) []string {
+	var p jsonParser
+	s := scanner{b: line}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return nil
+	}
+	paths, _ := p.appendPaths(nil, &s, "", 0, max)
+	return paths
+}
+
+// maxPathDepth is how deep jsonPaths walks nested objects.
+const maxPathDepth = 8
+
+// appendPaths appends the paths of the object at s.i, whose path is
+// prefix ("" at the top) at depth, to out; false when the object is
+// damaged.
+func (p *jsonParser) appendPaths(out []string, s *scanner, prefix string, depth, max int) ([]string, bool) {
+	s.i++ // '{'
+	for len(out) < max {
+		s.ws()
+		if s.i < len(s.b) && s.b[s.i] == '}' {
+			s.i++
+			return out, true
+		}
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return out, false
+		}
+		k, err := p.str(s)
+		if err != nil {
+			return out, false
+		}
+		path := string(k)
+		if prefix != "" {
+			path = prefix + "." + path
+		}
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return out, false
+		}
+		s.i++
+		s.ws()
+		if s.i >= len(s.b) {
+			return out, false
+		}
+		switch c := s.b[s.i]; {
+		case c == '{' && depth < maxPathDepth:
+			var ok bool
+			if out, ok = p.appendPaths(out, s, path, depth+1, max); !ok {
+				return out, false
+			}
+		case c == '{' || c == '[':
+			if s.skip() != nil {
+				return out, false
+			}
+		case c == '"':
+			v, err := p.str(s)
+			if err != nil {
+				return out, false
+			}
+			if len(v) > 0 && v[0] == '{' && depth < maxPathDepth {
+				// JSON held in a string (Higress's ai_log): its paths as
+				// far as it reads, whatever follows.
+				inner := scanner{b: v}
+				out, _ = p.appendPaths(out, &inner, path, depth+1, max)
+			} else if prefix != "" && !isAbsent(v) {
+				out = append(out, path)
+			}
+		default:
+			start := s.i
+			for s.i < len(s.b) && !valueEnd[s.b[s.i]] {
+				s.i++
+			}
+			if prefix != "" && string(s.b[start:s.i]) != "null" {
+				out = append(out, path)
+			}
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return out, false
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return out, true
+		default:
+			return out, false
+		}
+	}
+	return out, true
+}

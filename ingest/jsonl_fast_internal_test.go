@@ -401,3 +401,25 @@ func TestShapeKeyEachByte(t *testing.T) {
 		t.Fatalf("%d keys changed, want 99", n)
 	}
 }
+
+func TestJSONPaths(t *testing.T) {
+	// Objects maxPathDepth deep are walked, deeper ones not.
+	nest := func(n int) string { return strings.Repeat(`{"a":`, n) + `1` + strings.Repeat(`}`, n) }
+	deep := `{"a":` + nest(maxPathDepth) + `,"b":` + nest(maxPathDepth+1) + `}`
+	for _, c := range []struct{ in, want string }{
+		{`{"a":1,"b":{"c":"x","d":null,"e":"","f":"-","g":{"h":2.5}},"i":[{"j":1}],"k":"{\"l\":true}"}`, "b.c b.g.h k.l"},
+		{"{\n  \"consumer\": {\n    \"username\": \"u\"\n  }\n}", "consumer.username"},
+		{`{"b":{"c":1,"d":`, "b.c"},
+		{`{"k":"{not json","m":{"n":"v"}}`, "m.n"},
+		{deep, "a" + strings.Repeat(".a", maxPathDepth)},
+		{`{}`, ""},
+		{`[1]`, ""},
+	} {
+		if got := strings.Join(jsonPaths([]byte(c.in), maxNames), " "); got != c.want {
+			t.Errorf("jsonPaths(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if n := len(jsonPaths([]byte(`{"a":{"b":1,"c":2,"d":3}}`), 2)); n != 2 {
+		t.Errorf("%d paths, want 2", n)
+	}
+}

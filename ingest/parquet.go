@@ -72,7 +72,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	for _, f := range pf.Schema().Fields() {
 		names = append(names, f.Name())
 	}
-	s.p.applySource(s.fs, names)
+	s.p.applySource(s.fs, names, nil)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	cols := make([]pqColumn, len(specs)) // the reader's, reused
 	meta := pf.Metadata()

@@ -62,10 +62,11 @@ func (p *pipeline) readFile(fs *fileState) error {
 		// The first line's keys tell the source; a long first line is
 		// peeked further than the sniffing head.
 		first, _ := br.Peek(64 << 10)
-		p.applySource(fs, jsonKeys(firstLine(first), MaxSeen))
+		line := firstLine(first)
+		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames))
 	} else if fs.format == CLB {
 		fs.source = "clb"
-		p.applySource(fs, nil)
+		p.applySource(fs, nil, nil)
 	}
 	if fs.format == Nginx {
 		fs.cfg.nginx = p.textFormat(head)
@@ -134,12 +135,13 @@ func readError(err error) error {
 }
 
 // applySource picks the file's schema from the field names its first
-// record carries (or the --source given), and notes them for the report.
-func (p *pipeline) applySource(fs *fileState, names []string) {
+// record carries, and the paths of the values nested in it (or the
+// --source given), and notes the names for the report.
+func (p *pipeline) applySource(fs *fileState, names, paths []string) {
 	if fs.seen == nil && len(names) > 0 {
 		fs.seen = names[:min(len(names), MaxSeen):min(len(names), MaxSeen)]
 	}
-	sch, name, loc := p.opts.Schema.ForNames(names, p.opts.Source)
+	sch, name, loc := p.opts.Schema.ForNames(names, paths, p.opts.Source)
 	fs.cfg.schema = sch
 	if name != "" {
 		fs.source = name

@@ -251,15 +251,17 @@ func (sig signature) matches(names []string) bool {
 	return n >= sig.need
 }
 
-// clientName returns the name, among a file's names, that its client is
-// read from: the best of the schema's client names present, or "" when
-// none is (then client is remote_addr without its port).
-func (s *Schema) clientName(names []string) string {
+// clientName returns the name, among a file's names and paths, that its
+// client is read from: the best of the schema's client names present, or
+// "" when none is (then client is remote_addr without its port).
+func (s *Schema) clientName(names, paths []string) string {
 	best, bestPrio := "", -1
-	for _, n := range names {
-		for _, b := range s.LookupString(n) {
-			if b.Field == FClient && (bestPrio < 0 || int(b.Prio) < bestPrio) {
-				best, bestPrio = n, int(b.Prio)
+	for _, ns := range [][]string{names, paths} {
+		for _, n := range ns {
+			for _, b := range s.LookupString(n) {
+				if b.Field == FClient && (bestPrio < 0 || int(b.Prio) < bestPrio) {
+					best, bestPrio = n, int(b.Prio)
+				}
 			}
 		}
 	}
@@ -267,10 +269,11 @@ func (s *Schema) clientName(names []string) string {
 }
 
 // ForNames returns the schema for a file whose first record carries
-// names: its source's (forced, or detected), with client read from one
-// name only. It also returns the source's name ("" when none matched)
-// and the zone the source fixes for its times (nil: --tz).
-func (s *Schema) ForNames(names []string, forced string) (*Schema, string, *time.Location) {
+// names, and paths of values nested in it ("consumer.username"): its
+// source's (forced, or detected from names), with client read from one
+// name or path only. It also returns the source's name ("" when none
+// matched) and the zone the source fixes for its times (nil: --tz).
+func (s *Schema) ForNames(names, paths []string, forced string) (*Schema, string, *time.Location) {
 	var src *source
 	if forced != "" {
 		src = sourceByName(forced)
@@ -278,7 +281,7 @@ func (s *Schema) ForNames(names []string, forced string) (*Schema, string, *time
 		src = detectSource(names)
 	}
 	sch := s.derive(src, "")
-	client := sch.clientName(names)
+	client := sch.clientName(names, paths)
 	if client != "" {
 		sch = s.derive(src, client)
 	}

@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -387,6 +388,28 @@ func TestClientOneSourcePerFile(t *testing.T) {
 	got, _ := collect(t, []string{path}, ingest.Options{Workers: 1})
 	if len(got) != 2 || got[0].client != "a1" || got[1].client != "" {
 		t.Errorf("clients %+v, want a1 then none (the file's client is app_id: never remote_user or remote_addr)", got)
+	}
+	// A name nested in an object, or past the names a report lists, is
+	// one of the first record's names all the same.
+	kong := `{"started_at":1795917600000,"latencies":{"request":20},"workspace":"w","consumer":{"username":"svc-a","id":"c-a"}}
+{"started_at":1795917601000,"latencies":{"request":20},"workspace":"w","consumer":{"id":"c-b"}}
+`
+	var many strings.Builder
+	for i := range ingest.MaxSeen + 5 {
+		fmt.Fprintf(&many, `"k%02d":%d,`, i, i)
+	}
+	late := `{"time":"2026-11-30T02:00:00Z","request_time":0.1,` + many.String() + `"app_id":"a1"}
+{"time":"2026-11-30T02:00:01Z","request_time":0.1,"remote_user":"bob"}
+`
+	for _, f := range []struct{ name, text, want0 string }{
+		{"kong.jsonl", kong, "svc-a"},
+		{"kong.json", "[" + strings.Replace(strings.TrimSpace(kong), "\n", ",\n", 1) + "]", "svc-a"},
+		{"late.jsonl", late, "a1"},
+	} {
+		got, _ := collect(t, []string{writeTemp(t, f.name, f.text)}, ingest.Options{Workers: 1})
+		if len(got) != 2 || got[0].client != f.want0 || got[1].client != "" {
+			t.Errorf("%s: clients %+v, want %q then none", f.name, got, f.want0)
+		}
 	}
 	addrs := writeTemp(t, "a.jsonl", `{"time":"2026-11-30T02:00:00Z","request_time":0.1,"remote_addr":"[2001:db8::1]:443"}
 {"time":"2026-11-30T02:00:01Z","request_time":0.1,"remote_addr":"2001:db8::2"}
