@@ -156,12 +156,20 @@ var sources = []*source{
 			{"response_model", FModel, 0}, {"request_model", FModel, 0}, {"model", FModel, 0},
 			{"request_user_id", FClient, 0}, {"user_id", FClient, 0}, {"helicone_user", FClient, 0},
 		}},
+	// Portkey's log export columns (req_units, res_units: tokens;
+	// stream_mode TRUE/FALSE; virtual_key) and its analytics record, the
+	// same names with stream_mode 0/1, api_key_id, and the gateway's times
+	// in ms beside response_time, upstream_response_time among them.
 	{name: "portkey", title: "Portkey export",
 		signatures: []signature{{2, []string{"ai_model", "response_time", "response_status_code", "ai_provider"}}},
 		fields: []sourceField{
 			{"created_at", FTime, 0}, {"response_time", FRequestTime, UnitMilli},
+			{"upstream_response_time", FUpstreamResponseTime, UnitMilli},
 			{"time_to_first_token", FTTFT, UnitMilli}, {"response_status_code", FStatus, 0},
-			{"ai_model", FModel, 0}, {"is_streaming", FStream, 0}, {"user", FClient, 0},
+			{"ai_model", FModel, 0}, {"stream_mode", FStream, 0}, {"is_streaming", FStream, 0},
+			{"req_units", FPromptTokens, 0}, {"res_units", FCompletionTokens, 0},
+			// The caller's Portkey API key, else the provider key it used.
+			{"api_key_id", FClient, 0}, {"virtual_key", FClient, 0}, {"user", FClient, 0},
 		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},

@@ -200,6 +200,33 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			model: d.str("response_model"), client: d.str("user_id"), stream: -1, timeNS: rfc(d.str("request_created_at"))}
 	},
 	"portkey": func(d rawDoc) sourceWant {
+		if _, ok := d["req_units"]; ok {
+			// A log export, in the columns of Portkey's logs-export page
+			// and its analytics record (stream_mode 0/1 or TRUE/FALSE;
+			// upstream_response_time ms, as the record's other times).
+			stream := boolOf(d.get("stream_mode"))
+			switch d.str("stream_mode") {
+			case "TRUE":
+				stream = 1
+			case "FALSE":
+				stream = 0
+			}
+			switch d.num("stream_mode") {
+			case 1:
+				stream = 1
+			case 0:
+				stream = 0
+			}
+			// The client: the caller's API key in the analytics record,
+			// else the virtual key (the export has no API key).
+			client := d.str("api_key_id")
+			if _, ok := d["api_key_id"]; !ok {
+				client = d.str("virtual_key")
+			}
+			return sourceWant{rt: d.num("response_time"), ups: d.num("upstream_response_time"), ttft: math.NaN(),
+				status: int(d.num("response_status_code")), model: d.str("ai_model"), client: client, stream: stream,
+				timeNS: rfc(d.str("created_at")), tokens: true, prompt: d.count("req_units"), completion: d.count("res_units")}
+		}
 		return sourceWant{rt: d.num("response_time"), ups: math.NaN(), ttft: math.NaN(), status: int(d.num("response_status_code")),
 			model: d.str("ai_model"), stream: boolOf(d.get("is_streaming")), timeNS: rfc(d.str("created_at"))}
 	},
@@ -231,7 +258,7 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 var sourceFixtures = map[string]string{
 	"traefik.json": "traefik", "envoy.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "litellm.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
-	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
+	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "caddy.json": "caddy",
 }
 

@@ -275,12 +275,16 @@ func nextListItem(b []byte) (item, rest []byte) {
 // parseBool reads a boolean, and the words programs write for whether a
 // call streamed: APISIX's request_type (ai_stream, ai_chat), Higress's
 // response_type (stream, normal), Kong's request_mode (stream, oneshot).
+// A number is 0 or 1 in any spelling (Portkey's stream_mode 1.0).
 func parseBool(b []byte) (float64, bool) {
 	switch string(b) {
 	case "true", "True", "TRUE", "1", "stream", "ai_stream", "yes":
 		return 1, true
 	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal", "ai_chat", "oneshot":
 		return 0, true
+	}
+	if v, ok := parseNumber(b); ok && (v == 0 || v == 1) {
+		return v + 0, true // +0 turns -0 into 0
 	}
 	return 0, false
 }
