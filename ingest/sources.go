@@ -121,7 +121,16 @@ var sources = []*source{
 		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},
 		fields: []sourceField{
 			{"startTime", FTime, 0}, {"endTime", FEndTime, 0}, {"completionStartTime", FFirstTokenTime, 0},
-			{"api_key", FClient, 0}, {"user", FClient, 0}, {"end_user", FClient, 0},
+			// The client, best first: the key's alias, which names the
+			// caller as its owner does; the key (SpendLogs' api_key, the
+			// payload's metadata.user_api_key_hash: the same hash); the
+			// key's owner; the end user the caller named. An alias is
+			// null for a key without one, and the first record picks the
+			// name for its file. The team's alias is not a client: a team
+			// holds many keys, and every call with a team has a key.
+			{"metadata.user_api_key_alias", FClient, 0},
+			{"api_key", FClient, 0}, {"metadata.user_api_key_hash", FClient, 0},
+			{"user", FClient, 0}, {"end_user", FClient, 0},
 			{"requester_ip_address", FRemoteAddr, 0}, {"api_base", FUpstreamAddr, 0},
 			{"model", FModel, 0}, {"model_group", FModel, 0},
 			// "success" / "failure", not an HTTP status; the duration is

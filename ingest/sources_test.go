@@ -27,6 +27,11 @@ type sourceWant struct {
 	// of sources whose token names are not worked out leave it unset.
 	tokens             bool
 	prompt, completion int64
+	// clientBy, when set, are the source's client names, best first: the
+	// record's client is its value of the best one the file's first
+	// record carries, and none when it lacks that one (SPEC §3: one file,
+	// one source of client).
+	clientBy []string
 }
 
 // rawDoc is one fixture line decoded by encoding/json, an oracle the
@@ -167,12 +172,25 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			timeNS: int64(d.num("started_at")) * 1e6, tokens: true, prompt: prompt, completion: completion}
 	},
 	"litellm": func(d rawDoc) sourceWant {
-		layout := "2006-01-02 15:04:05.999999"
-		st, _ := time.ParseInLocation(layout, d.str("startTime"), time.UTC)
-		en, _ := time.ParseInLocation(layout, d.str("endTime"), time.UTC)
-		cs, _ := time.ParseInLocation(layout, d.str("completionStartTime"), time.UTC)
+		// SpendLogs rows write times as UTC text, StandardLoggingPayload
+		// as epoch seconds.
+		at := func(name string) time.Time {
+			if n, ok := d.get(name).(json.Number); ok {
+				sec, frac, _ := strings.Cut(n.String(), ".")
+				s, _ := strconv.ParseInt(sec, 10, 64)
+				ns, _ := strconv.ParseInt((frac + "000000000")[:9], 10, 64)
+				return time.Unix(s, ns).UTC()
+			}
+			t, _ := time.ParseInLocation("2006-01-02 15:04:05.999999", d.str(name), time.UTC)
+			return t
+		}
+		st, en, cs := at("startTime"), at("endTime"), at("completionStartTime")
+		// The key's alias; the key (SpendLogs' api_key, the payload's
+		// hash); its owner; the caller's end user.
 		return sourceWant{rt: float64(en.Sub(st)) / 1e6, ups: math.NaN(), ttft: float64(cs.Sub(st)) / 1e6, model: d.str("model"),
-			client: d.str("api_key"), stream: boolOf(d.get("stream")), timeNS: st.UnixNano()}
+			stream: boolOf(d.get("stream")), timeNS: st.UnixNano(),
+			tokens: true, prompt: d.count("prompt_tokens"), completion: d.count("completion_tokens"),
+			clientBy: []string{"metadata.user_api_key_alias", "api_key", "metadata.user_api_key_hash", "user", "end_user"}}
 	},
 	"new-api": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("use_time") * 1000, ups: math.NaN(), ttft: d.inner("other").num("frt"), model: d.str("model_name"),
@@ -257,7 +275,7 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 // sourceFixtures maps each fixture to the source it must be detected as.
 var sourceFixtures = map[string]string{
 	"traefik.json": "traefik", "envoy.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
-	"kong.json": "kong", "litellm.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "caddy.json": "caddy",
 }
@@ -278,7 +296,11 @@ func TestSourceFixtures(t *testing.T) {
 				t.Fatalf("%d records and %d bad lines, want %d and 0: %v", len(got), res.BadLines(), len(docs), res.Problems)
 			}
 			for i, d := range docs {
-				checkSourceRecord(t, i, got[i], sourceOracles[src](d))
+				w := sourceOracles[src](d)
+				if w.clientBy != nil {
+					w.client = fileClient(t, docs[0], d, w.clientBy)
+				}
+				checkSourceRecord(t, i, got[i], w)
 			}
 		})
 	}
@@ -287,6 +309,19 @@ func TestSourceFixtures(t *testing.T) {
 			t.Errorf("source %q has no fixture", name)
 		}
 	}
+}
+
+// fileClient is the client of record d in a file whose first record is
+// first: d's value of the best of names that first carries.
+func fileClient(t *testing.T, first, d rawDoc, names []string) string {
+	t.Helper()
+	for _, n := range names {
+		if first.str(n) != "" {
+			return d.str(n)
+		}
+	}
+	t.Fatalf("the first record carries none of the client names %q", names)
+	return ""
 }
 
 func textSource(name string) bool {
@@ -343,7 +378,7 @@ func checkSourceRecord(t *testing.T, i int, g row, w sourceWant) {
 	if g.model != w.model {
 		t.Errorf("record %d: model %q, want %q", i, g.model, w.model)
 	}
-	if w.client != "" && g.client != w.client {
+	if (w.client != "" || w.clientBy != nil) && g.client != w.client {
 		t.Errorf("record %d: client %q, want %q", i, g.client, w.client)
 	}
 	if st := map[bool]int{true: 1, false: 0}[g.stream]; !g.hasStream && w.stream != -1 || g.hasStream && st != w.stream {
