@@ -159,7 +159,7 @@ func (r *Record) Reset() {
 // reset clears r for the next line of a file read with schema s.
 func (r *Record) reset(s *Schema) {
 	r.set, r.DictKey = 0, 0
-	r.noAddrClient = s.client != ""
+	r.noAddrClient = s.client != "" && s.client != noClient
 }
 
 // Fields returns the set of present fields, bit f for field f.

@@ -268,6 +268,10 @@ func (sig signature) matches(names []string) bool {
 	return n >= sig.need
 }
 
+// noClient, as the name a file's client is read from, reads it from no
+// name: the file's client is remote_addr without its port.
+const noClient = "\x00"
+
 // clientName returns the name, among a file's names and paths, that its
 // client is read from: the best of the schema's client names present, or
 // "" when none is (then client is remote_addr without its port).
@@ -299,6 +303,11 @@ func (s *Schema) ForNames(names, paths []string, forced string) (*Schema, string
 	}
 	sch := s.derive(src, "")
 	client := sch.clientName(names, paths)
+	if client == "" && len(names) > 0 {
+		// A first record with no client name: the file's client is
+		// remote_addr, for the records that carry a client name too.
+		client = noClient
+	}
 	if client != "" {
 		sch = s.derive(src, client)
 	}

@@ -473,6 +473,15 @@ func TestClientOneSourcePerFile(t *testing.T) {
 			t.Errorf("%s: clients %+v, want %q then none", f.name, got, f.want0)
 		}
 	}
+	// A first record with no client name gives the file remote_addr's,
+	// a later record's app_id notwithstanding.
+	none := writeTemp(t, "n.jsonl", `{"time":"2026-11-30T02:00:00Z","request_time":0.1,"app_id":null,"remote_addr":"10.0.0.1:5555"}
+{"time":"2026-11-30T02:00:01Z","request_time":0.1,"app_id":"a2","remote_addr":"10.0.0.2:5556"}
+`)
+	got, _ = collect(t, []string{none}, ingest.Options{Workers: 1})
+	if len(got) != 2 || got[0].client != "10.0.0.1" || got[1].client != "10.0.0.2" {
+		t.Errorf("clients %+v, want 10.0.0.1 then 10.0.0.2 (the file's client is remote_addr: never app_id)", got)
+	}
 	addrs := writeTemp(t, "a.jsonl", `{"time":"2026-11-30T02:00:00Z","request_time":0.1,"remote_addr":"[2001:db8::1]:443"}
 {"time":"2026-11-30T02:00:01Z","request_time":0.1,"remote_addr":"2001:db8::2"}
 {"time":"2026-11-30T02:00:02Z","request_time":0.1,"remote_addr":"10.0.0.2, 10.0.0.1"}
