@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestQuoteOrEscape checks the word-at-a-time search against
@@ -421,5 +424,123 @@ func TestJSONPaths(t *testing.T) {
 	}
 	if n := len(jsonPaths([]byte(`{"a":{"b":1,"c":2,"d":3}}`), 2)); n != 2 {
 		t.Errorf("%d paths, want 2", n)
+	}
+}
+
+// FuzzJSONPaths holds jsonPaths, on any text, to its bound and, on a
+// valid object whose keys are plain and unique, to a walk of
+// encoding/json's decoding: the same paths, as a set.
+func FuzzJSONPaths(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":"x","d":null,"e":"","g":{"h":2.5}},"i":[{"j":1}],"k":"{\"l\":true}"}`))
+	f.Add([]byte(`{"consumer":{"username":"u","id":7}}`))
+	f.Add([]byte(`{"b":{"c":1,"d":`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		const max = 16
+		got := jsonPaths(line, max)
+		if len(got) > max {
+			t.Fatalf("%d paths, over %d", len(got), max)
+		}
+		var top map[string]any
+		d := json.NewDecoder(bytes.NewReader(line))
+		d.UseNumber()
+		if !utf8.Valid(line) || d.Decode(&top) != nil || d.More() || !plainUniqueKeys(line) {
+			return
+		}
+		var want []string
+		var walk func(prefix string, v any, depth int)
+		walk = func(prefix string, v any, depth int) {
+			switch v := v.(type) {
+			case map[string]any:
+				if depth > maxPathDepth {
+					return
+				}
+				for k, x := range v {
+					p := k
+					if prefix != "" {
+						p = prefix + "." + k
+					}
+					walk(p, x, depth+1)
+				}
+			case string:
+				var inner map[string]any
+				if strings.HasPrefix(v, "{") && depth <= maxPathDepth {
+					if json.Unmarshal([]byte(v), &inner) == nil && plainUniqueKeys([]byte(v)) {
+						walk(prefix, inner, depth)
+						return
+					}
+					want = nil // JSON in a string that is not whole: read as far as it goes
+					panic(errSkip)
+				}
+				if depth > 1 && !isAbsent([]byte(v)) {
+					want = append(want, prefix)
+				}
+			case []any:
+			case nil:
+			default:
+				if depth > 1 {
+					want = append(want, prefix)
+				}
+			}
+		}
+		defer func() {
+			if v := recover(); v != nil && v != errSkip {
+				panic(v)
+			}
+		}()
+		walk("", top, 0)
+		if len(want) >= max {
+			return // the bound cut it: which ones depends on the order
+		}
+		slices.Sort(want)
+		got = slices.Clone(got)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("jsonPaths(%s) = %q, want %q", line, got, want)
+		}
+	})
+}
+
+// errSkip ends FuzzJSONPaths's reference walk on input it does not judge.
+var errSkip = errors.New("skip")
+
+// plainUniqueKeys says whether every key in the JSON text is unescaped,
+// holds no '.', and is unique among its object's: what the reference
+// walk compares paths of.
+func plainUniqueKeys(b []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(b))
+	var stack []map[string]bool
+	expectKey := []bool{}
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err == io.EOF
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{':
+				stack = append(stack, map[string]bool{})
+				expectKey = append(expectKey, true)
+				continue
+			case '[':
+				stack = append(stack, nil)
+				expectKey = append(expectKey, false)
+				continue
+			default:
+				stack, expectKey = stack[:len(stack)-1], expectKey[:len(expectKey)-1]
+			}
+		case string:
+			if n := len(stack); n > 0 && stack[n-1] != nil && expectKey[n-1] {
+				if v == "" || stack[n-1][v] || strings.ContainsAny(v, ".\\\"") {
+					return false
+				}
+				stack[n-1][v] = true
+				expectKey[n-1] = false
+				continue
+			}
+		}
+		if n := len(stack); n > 0 && stack[n-1] != nil {
+			expectKey[n-1] = true
+		}
 	}
 }
