@@ -21,15 +21,18 @@ type Progress struct {
 	FileCount atomic.Int64
 }
 
-// countingReader adds what it reads to a progress counter.
+// countingReader adds what it reads to a progress counter, and counts
+// it as its own: the bytes read of one file.
 type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
+	r    io.Reader
+	n    *atomic.Int64
+	read int64
 }
 
-func (c countingReader) Read(p []byte) (int, error) {
+func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
+	c.read += int64(n)
 	return n, err
 }
 

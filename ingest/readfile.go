@@ -21,7 +21,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	// A regular file's size when opened: an uncompressed text file
 	// that gives fewer bytes was cut shorter while it was read
 	// (logrotate's copytruncate), and is reported read in part.
-	size, got := int64(-1), &byteCount{r: rc}
+	size, got := int64(-1), &countingReader{r: rc, n: &p.opts.Progress.BytesRead}
 	if f, ok := rc.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			size = st.Size()
@@ -35,7 +35,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if w := p.opts.Workers; w >= 3 {
 		decoders = min(maxDecoders, max(2, w/2))
 	}
-	r, name, err := decompress(countingReader{got, &p.opts.Progress.BytesRead}, fs.path, decoders)
+	r, name, err := decompress(got, fs.path, decoders)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if err := p.readLines(fs, br, r); err != nil {
 		return err
 	}
-	if _, plain := r.(*bufio.Reader); plain && got.n < size {
+	if _, plain := r.(*bufio.Reader); plain && got.read < size {
 		return errChanged
 	}
 	return nil
@@ -99,18 +99,6 @@ func (p *pipeline) readFile(fs *fileState) error {
 
 // errChanged is the reason for a file cut shorter while it was read.
 var errChanged = errors.New("the file was cut shorter while it was read")
-
-// byteCount counts the bytes read from r.
-type byteCount struct {
-	r io.Reader
-	n int64
-}
-
-func (c *byteCount) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
 
 // textFormat returns the format, given or known, that the most of the
 // first lines of head follow; the first given one when none fits, so that
