@@ -178,21 +178,27 @@ func (f *pqFile) wait(g int, err error) error {
 }
 
 // parquetGroup decodes a unit's row group and adds its rows to the
-// worker's sink.
-func (p *pipeline) parquetGroup(u *unit, f *feed, t *tally) {
+// worker's sink. cols are the worker's columns, whose buffers each row
+// group it reads reuses; it returns them, grown to the file's columns.
+func (p *pipeline) parquetGroup(u *unit, f *feed, t *tally, cols []pqColumn) []pqColumn {
 	g := u.group
 	s := &rowSink{p: p, fs: u.file, row: g.first}
 	s.each = func(b *cellBatch) { p.cellRows(&unit{file: u.file, cells: b}, f, t) }
-	g.file.done(g.index, decodeSafely("parquet", s, func() error { return g.read(s, nil) }))
+	if n := len(g.file.specs); len(cols) < n {
+		cols = append(cols, make([]pqColumn, n-len(cols))...)
+	}
+	g.file.done(g.index, decodeSafely("parquet", s, func() error { return g.read(s, cols) }))
+	return cols
 }
 
-// read decodes the row group's rows into s, with cols (one per column)
-// when they are given, to reuse their buffers.
+// read decodes the row group's rows into s, with cols (one per column,
+// or more) when they are given, to reuse their buffers.
 func (g *pqGroup) read(s *rowSink, cols []pqColumn) error {
 	specs, chunks := g.file.specs, g.rg.ColumnChunks()
-	if cols == nil {
+	if len(cols) < len(specs) {
 		cols = make([]pqColumn, len(specs))
 	}
+	cols = cols[:len(specs)]
 	defer func() {
 		for i := range cols {
 			cols[i].close()

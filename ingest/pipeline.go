@@ -305,6 +305,7 @@ type pipeline struct {
 
 func (p *pipeline) worker(sink Sink, t *tally) {
 	parsers := map[*fileState]lineParser{}
+	var pqCols []pqColumn // the Parquet columns whose buffers row groups reuse
 	f := newFeed(sink)
 	for u := range p.work {
 		if u.cells != nil {
@@ -312,7 +313,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			continue
 		}
 		if u.group != nil {
-			p.parquetGroup(&u, f, t)
+			pqCols = p.parquetGroup(&u, f, t, pqCols)
 			continue
 		}
 		lp := parsers[u.file]
