@@ -82,8 +82,9 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	// reader panics on a damaged footer.
 	defer f.wg.Wait()
 	parallel := s.p.opts.Workers > 1 && len(groups) >= 2*s.p.opts.Workers
+	var hdr []byte // the page headers' buffer, reused
 	for g, rg := range groups {
-		if err := checkRowGroup(src, size, meta, g, rg, specs); err != nil {
+		if err := checkRowGroup(src, size, meta, g, rg, specs, &hdr); err != nil {
 			return f.wait(g, err)
 		}
 		grp := &pqGroup{file: f, index: g, rg: rg, first: s.row}
@@ -101,8 +102,9 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 }
 
 // checkRowGroup checks what the footer says of row group g of a
-// size-byte file before its columns are read.
-func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int, rg parquet.RowGroup, specs []pqSpec) error {
+// size-byte file before its columns are read; buf is the caller's
+// buffer for the page headers (checkParquetChunk).
+func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int, rg parquet.RowGroup, specs []pqSpec, buf *[]byte) error {
 	if n := rg.NumRows(); n < 0 || n > maxRows(size) {
 		return fmt.Errorf("damaged parquet file: a row group claims %d rows", n)
 	}
@@ -110,7 +112,7 @@ func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int
 		return errors.New("damaged parquet file: row groups missing from the footer")
 	}
 	for i := range specs {
-		if err := checkParquetChunk(src, size, meta.RowGroups[g].Columns, specs[i].chunk); err != nil {
+		if err := checkParquetChunk(src, size, meta.RowGroups[g].Columns, specs[i].chunk, buf); err != nil {
 			return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
 		}
 	}

@@ -54,8 +54,9 @@ const maxPageSize = 128 << 20
 // checkParquetChunk checks, before parquet-go reads a column chunk, that
 // the chunk lies inside the file, that its codec is one whose decoder
 // stays bounded on damaged data, and that every page header is sound and
-// claims sizes that fit.
-func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c int) error {
+// claims sizes that fit. The headers are read into *buf, grown as they
+// need: the caller's, reused from chunk to chunk.
+func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c int, buf *[]byte) error {
 	if c >= len(cols) {
 		return errors.New("missing from the footer")
 	}
@@ -78,11 +79,16 @@ func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c
 		var hdr []byte
 		var used int
 		for n := int64(4 << 10); ; n *= 16 {
-			hdr = make([]byte, min(n, end-pos))
-			if _, err := src.ReadAt(hdr, pos); err != nil && err != io.EOF {
+			m := int(min(n, end-pos))
+			if cap(*buf) < m {
+				*buf = make([]byte, m)
+			}
+			hdr = (*buf)[:m]
+			k, err := src.ReadAt(hdr, pos)
+			if err != nil && err != io.EOF {
 				return err
 			}
-			var err error
+			clear(hdr[k:]) // as a new buffer's: no byte of an earlier header
 			if used, err = skimThrift(hdr); err == nil {
 				break
 			}
