@@ -74,7 +74,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	}
 	s.p.applySource(s.fs, names, nil)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
-	cols := make([]pqColumn, len(specs)) // the reader's, reused
+	var cols []pqColumn // the reader's, reused
 	meta := pf.Metadata()
 	groups := pf.RowGroups()
 	f := &pqFile{specs: specs}
@@ -96,7 +96,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 		}
 		// The reader decodes, a batch of cells at a time for the workers.
 		rs := &rowSink{p: s.p, fs: s.fs, row: grp.first}
-		f.done(g, decodeSafely("parquet", rs, func() error { return grp.read(rs, cols) }))
+		f.done(g, decodeSafely("parquet", rs, func() error { return grp.read(rs, &cols) }))
 	}
 	return f.wait(len(groups), nil)
 }
@@ -180,27 +180,23 @@ func (f *pqFile) wait(g int, err error) error {
 }
 
 // parquetGroup decodes a unit's row group and adds its rows to the
-// worker's sink. cols are the worker's columns, whose buffers each row
-// group it reads reuses; it returns them, grown to the file's columns.
-func (p *pipeline) parquetGroup(u *unit, f *feed, t *tally, cols []pqColumn) []pqColumn {
+// worker's sink, with the worker's columns (read).
+func (p *pipeline) parquetGroup(u *unit, f *feed, t *tally, cols *[]pqColumn) {
 	g := u.group
 	s := &rowSink{p: p, fs: u.file, row: g.first}
 	s.each = func(b *cellBatch) { p.cellRows(&unit{file: u.file, cells: b}, f, t) }
-	if n := len(g.file.specs); len(cols) < n {
-		cols = append(cols, make([]pqColumn, n-len(cols))...)
-	}
 	g.file.done(g.index, decodeSafely("parquet", s, func() error { return g.read(s, cols) }))
-	return cols
 }
 
-// read decodes the row group's rows into s, with cols (one per column,
-// or more) when they are given, to reuse their buffers.
-func (g *pqGroup) read(s *rowSink, cols []pqColumn) error {
+// read decodes the row group's rows into s with the columns *all, the
+// caller's, kept from row group to row group to reuse their buffers:
+// grown to the file's columns first.
+func (g *pqGroup) read(s *rowSink, all *[]pqColumn) error {
 	specs, chunks := g.file.specs, g.rg.ColumnChunks()
-	if len(cols) < len(specs) {
-		cols = make([]pqColumn, len(specs))
+	if n := len(specs); len(*all) < n {
+		*all = append(*all, make([]pqColumn, n-len(*all))...)
 	}
-	cols = cols[:len(specs)]
+	cols := (*all)[:len(specs)]
 	defer func() {
 		for i := range cols {
 			cols[i].close()

@@ -313,7 +313,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			continue
 		}
 		if u.group != nil {
-			pqCols = p.parquetGroup(&u, f, t, pqCols)
+			p.parquetGroup(&u, f, t, &pqCols)
 			continue
 		}
 		lp := parsers[u.file]
