@@ -346,6 +346,22 @@ func TestStdinAndGzip(t *testing.T) {
 	if !res.Incomplete() || res.Records() == 0 || res.Records() >= int64(len(reqs)) || !strings.Contains(res.Files[0].Reason, "unexpected EOF") {
 		t.Errorf("truncated gzip: %d records, incomplete %v (%s)", res.Records(), res.Incomplete(), res.Files[0].Reason)
 	}
+	// So does one cut within what the format's detection peeks at (the
+	// first 4 KB of text, 64 KB of JSON lines), a small file's whole.
+	for _, n := range []int{20, 200} {
+		var small bytes.Buffer
+		if _, err := gen.WriteJSONL(&small, reqs[:n], gen.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		var sgz bytes.Buffer
+		zw := gzip.NewWriter(&sgz)
+		zw.Write(small.Bytes())
+		zw.Close()
+		_, res := read(t, []string{"-"}, ingest.Options{Stdin: bytes.NewReader(sgz.Bytes()[:sgz.Len()*2/3]), Workers: 2})
+		if !res.Incomplete() || res.Records() >= int64(n) || !strings.Contains(res.Files[0].Reason, "unexpected EOF") {
+			t.Errorf("%d lines, truncated gzip: %d records, incomplete %v (%q)", n, res.Records(), res.Incomplete(), res.Files[0].Reason)
+		}
+	}
 }
 
 func TestBlankAndForeignInput(t *testing.T) {
