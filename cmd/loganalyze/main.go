@@ -17,6 +17,7 @@ import (
 
 	"loganalyze/analysis"
 	"loganalyze/ingest"
+	"loganalyze/internal/hugeheap"
 	"loganalyze/internal/memlimit"
 	"loganalyze/internal/progress"
 	"loganalyze/internal/version"
@@ -40,6 +41,7 @@ const (
 var examples string
 
 func main() {
+	_ = hugeheap.Advise(hugeheap.Size) // refused: the heap is as it was
 	stop := memlimit.Start(memlimit.DefaultBudget)
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now)
 	stop()

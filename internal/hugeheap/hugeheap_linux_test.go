@@ -1,0 +1,66 @@
+package hugeheap
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// vmFlags returns the VmFlags of the mapping of /proc/self/smaps that
+// holds address p.
+func vmFlags(t *testing.T, p uintptr) []string {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := strings.Cut(strings.Fields(line)[0], "-"); ok && !strings.HasSuffix(lo, ":") {
+			a, err1 := strconv.ParseUint(lo, 16, 64)
+			b, err2 := strconv.ParseUint(hi, 16, 64)
+			in = err1 == nil && err2 == nil && uint64(p) >= a && uint64(p) < b
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "VmFlags:"); ok && in {
+			return strings.Fields(v)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Fatalf("no mapping of /proc/self/smaps holds %#x", p)
+	return nil
+}
+
+// TestAdviseHeapGrowsIntoHugePages: the heap allocated after Advise is
+// in memory advised for huge pages ("hg"), unless the kernel refused
+// the advice, when it is not.
+func TestAdviseHeapGrowsIntoHugePages(t *testing.T) {
+	t.Setenv("GODEBUG", "")
+	err := Advise(64 << 20)
+	if err != nil && !errors.Is(err, syscall.EINVAL) {
+		t.Fatalf("Advise: %v", err)
+	}
+	b := make([]byte, 16<<20) // larger than any free run below the region
+	b[0], b[len(b)-1] = 1, 1
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	for _, at := range []uintptr{p, p + uintptr(len(b)) - 1} {
+		flags := vmFlags(t, at)
+		hg := false
+		for _, f := range flags {
+			hg = hg || f == "hg"
+		}
+		if hg != (err == nil) {
+			t.Errorf("heap at %#x: VmFlags %v; Advise's error %v", at, flags, err)
+		}
+	}
+}
