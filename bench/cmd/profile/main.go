@@ -26,6 +26,7 @@ import (
 
 	"loganalyze/analysis"
 	"loganalyze/ingest"
+	"loganalyze/internal/hugeheap"
 	"loganalyze/internal/sharedtest"
 )
 
@@ -45,6 +46,7 @@ func run() error {
 	if flag.NArg() == 0 {
 		return errors.New("usage: profile [-cpu FILE] [-trace FILE] [-mem FILE] [-workers N] PATH...")
 	}
+	_ = hugeheap.Advise(hugeheap.Size) // as the command does
 	f, err := os.Create(*cpu)
 	if err != nil {
 		return err
