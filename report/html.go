@@ -152,12 +152,7 @@ func (r *Report) htmlView(m printer) *htmlView {
 		v.NotEvaluated = append(v.NotEvaluated, rules.NotEvaluated{Rule: n.Rule, Reason: m.reason(n.Reason)})
 	}
 	r.htmlVerdict(m, v)
-	if r.Input.BadLines > 0 || r.Input.Incomplete {
-		v.InputNote = m.n(int(r.Input.BadLines), "n.badline")
-		if r.Input.Incomplete {
-			v.InputNote += m.t("input.partial")
-		}
-	}
+	v.InputNote = r.inputNote(m, plainText, plainText)
 
 	var total, n429, n5xx int64
 	for _, s := range r.Status {
@@ -232,7 +227,7 @@ func (r *Report) htmlVerdict(m printer, v *htmlView) {
 	crit, warn := r.severityCounts()
 	if len(r.Findings) == 0 {
 		v.Headline = m.t("nothingtofix")
-		if r.unreadCount() > 0 {
+		if r.unreadCount() > 0 || r.Input.Incomplete {
 			v.Headline += m.t("verdict.inread")
 		}
 	} else {

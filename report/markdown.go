@@ -134,7 +134,7 @@ func (r *Report) windowText(m printer) string {
 func (r *Report) verdictLine(m printer) string {
 	crit, warn := r.severityCounts()
 	head := m.t("verdict.ok")
-	if r.unreadCount() > 0 {
+	if r.unreadCount() > 0 || r.Input.Incomplete {
 		head += m.t("verdict.inread")
 	}
 	switch {
@@ -152,12 +152,8 @@ func (r *Report) verdictLine(m printer) string {
 		head += m.f("verdict.counts", crit, warn)
 	}
 	line := m.f("verdict.line", head, r.requestsText(m), r.windowText(m))
-	if r.Input.BadLines > 0 || r.Input.Incomplete {
-		line += m.f("verdict.badinput", r.Input.BadLines)
-		if r.Input.Incomplete {
-			line += m.t("verdict.partial")
-		}
-		line += m.t("period")
+	if note := r.inputNote(m, mdText, mdCode); note != "" {
+		line += m.f("verdict.input", note) + m.t("period")
 	}
 	if n := r.unreadCount(); n > 0 {
 		line += " " + r.unreadText(m, mdText)

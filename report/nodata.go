@@ -456,12 +456,46 @@ func (r *Report) unreadText(m printer, code func(string) string) string {
 	for _, f := range append(append([]UnreadFile(nil), r.Unread...), r.BaselineUnread...) {
 		names = append(names, code(f.Path))
 	}
-	const show = 3
-	if len(names) > show {
-		names = append(names[:show], m.f("more", len(names)-show))
+	if len(names) > maxNamed {
+		names = append(names[:maxNamed], m.f("more", len(names)-maxNamed))
 	}
 	return m.f("notread", m.n(r.unreadCount(), "n.file"), strings.Join(names, ", "))
 }
+
+// inputNote says what of the input was bad: the bad lines, and the
+// files read only in part (a compressed file cut short, a damaged
+// Parquet or Arrow file), each with why; "" when nothing was. A file
+// no record was read from is not among them: unreadText names it.
+func (r *Report) inputNote(m printer, text, code func(string) string) string {
+	var parts []string
+	if r.Input.BadLines > 0 {
+		parts = append(parts, m.n(int(r.Input.BadLines), "n.badline"))
+	}
+	unread := map[string]bool{} // named as not read at all instead
+	for _, f := range r.Unread {
+		unread[f.Path] = true
+	}
+	var files []string
+	n := 0
+	for _, f := range r.Input.Files {
+		if !f.Incomplete || unread[f.Path] {
+			continue
+		}
+		if n++; n <= maxNamed {
+			files = append(files, m.f("partialfile", code(f.Path), text(f.Reason)))
+		}
+	}
+	if n > maxNamed {
+		files = append(files, m.f("more", n-maxNamed))
+	}
+	if n > 0 {
+		parts = append(parts, m.f("partial", m.n(n, "n.file"), strings.Join(files, m.t("comma"))))
+	}
+	return strings.Join(parts, m.t("comma"))
+}
+
+// maxNamed is how many files a verdict names; the rest are counted.
+const maxNamed = 3
 
 // requestsText is the window's request count, and how many records were
 // read outside it.

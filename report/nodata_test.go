@@ -183,3 +183,45 @@ func TestUnitGuess(t *testing.T) {
 		}
 	}
 }
+
+// TestInputNoteNamesFilesReadInPart: the verdict's input note counts the
+// bad lines and names the files read only in part with why (at most
+// three, the rest counted), leaves out a file no record was read from
+// (the verdict names it as not read), and escapes a reason's log text.
+func TestInputNoteNamesFilesReadInPart(t *testing.T) {
+	r := &Report{
+		Input: Input{BadLines: 2, Incomplete: true, Files: []ingest.FileStats{
+			{Path: "a.jsonl.gz", Incomplete: true, Reason: "truncated: unexpected EOF"},
+			{Path: "ok.jsonl"},
+			{Path: "none.parquet", Incomplete: true, Reason: "damaged parquet file: bad footer"},
+			{Path: "b.parquet", Incomplete: true, Reason: "damaged parquet file: column \"x|<b>\" near row 7"},
+			{Path: "c.arrow", Incomplete: true, Reason: "damaged arrow file"},
+			{Path: "d.zst", Incomplete: true, Reason: "truncated"},
+		}},
+		Unread: []UnreadFile{{Path: "none.parquet", Reason: "damaged parquet file: bad footer"}},
+	}
+	for _, c := range []struct {
+		p          printer
+		text, code func(string) string
+		want       string
+	}{
+		{english, mdText, mdCode, "2 bad lines, 4 files read in part: `a.jsonl.gz` (truncated: unexpected EOF), " +
+			"`b.parquet` (damaged parquet file: column \"x\\|&lt;b&gt;\" near row 7), `c.arrow` (damaged arrow file), 1 more"},
+		{english, plainText, plainText, "2 bad lines, 4 files read in part: a.jsonl.gz (truncated: unexpected EOF), " +
+			"b.parquet (damaged parquet file: column \"x|<b>\" near row 7), c.arrow (damaged arrow file), 1 more"},
+		{printerFor(LangZhCN), plainText, plainText, "2 行无法解析，4 个文件只读取了一部分：a.jsonl.gz（truncated: unexpected EOF），" +
+			"b.parquet（damaged parquet file: column \"x|<b>\" near row 7），c.arrow（damaged arrow file），另有 1 个"},
+	} {
+		if got := r.inputNote(c.p, c.text, c.code); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.p.lang, got, c.want)
+		}
+	}
+	r.Input = Input{BadLines: 1}
+	if got, want := r.inputNote(english, plainText, plainText), "1 bad line"; got != want {
+		t.Errorf("bad lines only: %q, want %q", got, want)
+	}
+	r.Input = Input{Files: []ingest.FileStats{{Path: "ok.jsonl"}}}
+	if got := r.inputNote(english, plainText, plainText); got != "" {
+		t.Errorf("nothing bad: %q, want none", got)
+	}
+}
