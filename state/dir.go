@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"loganalyze/aggregate"
@@ -53,13 +52,13 @@ func OpenShard(path, shard string) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the lock of state directory %q: %w", path, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		pid := "unknown"
 		if b, rerr := io.ReadAll(io.LimitReader(f, 32)); rerr == nil && len(strings.TrimSpace(string(b))) > 0 {
 			pid = strings.TrimSpace(string(b))
 		}
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errLocked) {
 			return nil, fmt.Errorf("state directory %q is locked by another run (pid %s)", path, pid)
 		}
 		return nil, fmt.Errorf("cannot lock state directory %q: %w", path, err)
