@@ -21,6 +21,7 @@ const (
 	Nginx   Format = "nginx"
 	LTSV    Format = "ltsv"
 	CLB     Format = "clb"
+	HAProxy Format = "haproxy" // HAProxy's HTTP log (option httplog)
 	Parquet Format = "parquet"
 	Arrow   Format = "arrow"
 )
@@ -28,12 +29,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, Parquet, Arrow:
+	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, HAProxy, Parquet, Arrow:
 		return f, nil
 	case "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, haproxy, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -95,6 +96,8 @@ func sniff(head []byte, haveLogFormat bool) Format {
 		return LTSV
 	case haveLogFormat:
 		return Nginx
+	case haproxyHead(head):
+		return HAProxy
 	case bytes.Count(line, []byte{'\t'}) >= 2:
 		return TSV
 	case bytes.Count(line, []byte{','}) >= 2 && !bytes.Contains(line, []byte{'['}):
@@ -151,6 +154,8 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 		return newLTSVParser(c), nil
 	case CSV, TSV, CLB:
 		return newTextParser(f, c), nil
+	case HAProxy:
+		return newHAProxyParser(c), nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
 }
@@ -167,6 +172,8 @@ func describeText(f Format, c *parserConfig, head []byte) (source string, seen [
 			seen = ltsvLabels(lines[0], MaxSeen)
 		}
 		return "ltsv", seen
+	case f == HAProxy:
+		return "haproxy", hapNames[:hapUpstream:hapUpstream]
 	}
 	return "", nil
 }

@@ -195,7 +195,7 @@ func ltsvLabels(line []byte, max int) []string {
 }
 
 // mapped reports whether bs holds a --map binding, which beats the
-// LTSV-only names.
+// names only one format gives a meaning (LTSV's, HAProxy's).
 func mapped(bs Bindings) bool {
 	for _, b := range bs {
 		if b.Prio == prioMapped {
