@@ -7,6 +7,7 @@ package ingest
 
 import (
 	"bytes"
+	"errors"
 	"sort"
 	"strings"
 	"time"
@@ -45,7 +46,11 @@ const (
 	// The access log format of APISIX's ai-proxy documentation.
 	apisixAIFormat = `$remote_addr - $remote_user [$time_local] $http_host "$request_line" $status $body_bytes_sent $request_time "$http_referer" "$http_user_agent" $upstream_addr $upstream_status $apisix_upstream_response_time "$upstream_scheme://$upstream_host$upstream_uri" "$apisix_request_id" "$request_type" "$llm_time_to_first_token" "$llm_model" "$request_llm_model" "$llm_prompt_tokens" "$llm_completion_tokens"`
 	envoyFormat    = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%"`
-	istioFormat    = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
+	// Traefik's default access log, its "Common Log Format" (CommonLogFormatter):
+	// combined, then the requests Traefik received since it started, the
+	// router, the server's URL and the duration in whole ms with "ms".
+	traefikFormat = combinedFormat + ` $traefik_request_count "$traefik_router_name" "$traefik_service_url" ${traefik_duration}ms`
+	istioFormat   = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
 )
 
 // nginxAddr reads the address slot of the nginx formats as real logs fill
@@ -93,6 +98,7 @@ func buildKnownFormats() []*knownFormat {
 		{name: "apisix-ai", source: "apisix", format: strings.Replace(apisixAIFormat, `" "$llm_prompt`, `"  "$llm_prompt`, 1), vars: apisixAIVars, join: true, tail: true},
 		{name: "apisix", source: "apisix", format: apisixFormat, vars: nginxAddr, join: true},
 		{name: "istio", source: "istio", format: istioFormat},
+		{name: "traefik", source: "traefik", format: traefikFormat, vars: traefikVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
 	}
 	// main and combined with the times most configurations append; the
@@ -112,7 +118,9 @@ func buildKnownFormats() []*knownFormat {
 		// Log"); its example has no space before rt=, copies add one.
 		&knownFormat{name: "upstream_time", source: "nginx:upstream_time", vars: nginxAddr, format: combinedFormat + ` ` + upstreamTime},
 		&knownFormat{name: "upstream_time", source: "nginx:upstream_time", vars: nginxAddr, format: combinedFormat + upstreamTime, tail: true},
-		&knownFormat{name: "timed_combined", source: "nginx:timed_combined", vars: nginxAddr,
+		// Its times only as nginx writes them ("0.123"): Traefik's
+		// format puts a request count where $request_time would be.
+		&knownFormat{name: "timed_combined", source: "nginx:timed_combined", vars: timedVars,
 			format: combinedFormat + ` $request_time $upstream_response_time $pipe`},
 	)
 	for _, t := range timed[:2] {
@@ -125,6 +133,14 @@ func buildKnownFormats() []*knownFormat {
 		// nginx's predefined format.
 		&knownFormat{name: "combined", source: "nginx:combined", format: combinedFormat, vars: nginxAddr},
 	)
+}
+
+// traefikVars are the variables of Traefik's format: its duration is
+// ms, its server's URL the upstream.
+var traefikVars = map[string]varSpec{
+	"remote_addr":         {field: FRemoteAddr, bound: true, how: howAddrSlot},
+	"traefik_duration":    {field: FRequestTime, unit: UnitMilli, bound: true},
+	"traefik_service_url": {field: FUpstreamAddr, bound: true},
 }
 
 // timedVars reads the appended times only when nginx wrote them.
@@ -193,7 +209,12 @@ const guessLines = 20
 
 // pickLogFormat returns the format among cands that reads the most of the
 // first lines of head, preferring one that reads them to their end, then
-// the earlier in cands; nil when none reads any line.
+// the earlier in cands; nil when none reads any line. A line the format
+// cuts into a number where it wants one, a number out of bounds (a
+// negative time), follows the format: it is counted, as a bad line of
+// that format, so that one such line does not hand the file to a looser
+// format that reads no time at all. A value that is not a number at all
+// is the format cutting the line wrongly.
 func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
 	lines := headLines(head, guessLines)
 	var best *logFormat
@@ -205,7 +226,8 @@ func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
 		for _, l := range lines {
 			rec.Reset()
 			trailing, err := p.parse(l, &rec)
-			if err != nil {
+			var ve *ValueError
+			if err != nil && !(errors.As(err, &ve) && isNumber([]byte(ve.Value))) {
 				continue
 			}
 			n++

@@ -142,6 +142,18 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"apisix.log": func(t *testing.T, line string) textWant {
 		return apisixBase(t, line)
 	},
+	// Traefik's CommonLogFormatter: combined, the request count, the
+	// router and the server's URL quoted, the duration in ms with "ms".
+	"traefik-clf.log": func(t *testing.T, line string) textWant {
+		w := nginxBase(t, line)
+		f := strings.Fields(line)
+		v, err := strconv.ParseFloat(strings.TrimSuffix(f[len(f)-1], "ms"), 64)
+		if err != nil || v < 0 {
+			return textWant{} // a bad line
+		}
+		w.rt, w.hasRT = v/1000, true
+		return w
+	},
 	"apisix-ai.log": func(t *testing.T, line string) textWant {
 		w := apisixBase(t, line)
 		q := quoted(line)
@@ -255,6 +267,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"envoy-default.log", "nginx", "envoy", []string{"START_TIME", "DURATION", "RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)"}},
 		{"istio-text.log", "nginx", "istio", []string{"RESPONSE_CODE_DETAILS", "DOWNSTREAM_REMOTE_ADDRESS"}},
 		{"apisix.log", "nginx", "apisix", []string{"http_host", "upstream_uri"}},
+		{"traefik-clf.log", "nginx", "traefik", []string{"traefik_router_name", "traefik_duration"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
