@@ -95,7 +95,7 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema) []arrowColumn {
 	for _, f := range sch.Fields() {
 		names = append(names, f.Name)
 	}
-	s.p.applySource(s.fs, names, nil)
+	s.p.applySource(s.fs, names, nil, nil)
 	sc := s.fs.cfg.schema
 	var cols []arrowColumn
 	for i, f := range sch.Fields() {

@@ -102,7 +102,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 			return readError(err)
 		}
 		fs.cfg.header = bytes.TrimRight(append([]byte(nil), h...), "\r\n")
-		p.applySource(fs, headerNames(fs.cfg.header, fs.format), nil)
+		p.applySource(fs, headerNames(fs.cfg.header, fs.format), nil, nil)
 		line++
 	}
 	src := &blockSource{br: br, r: r}

@@ -37,7 +37,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			// The first element's names pick the file's source; its
 			// parsers are made from the schema once the first chunk is
 			// sent, after this.
-			p.applySource(fs, topKeys(e.text, maxNames), jsonPaths(e.text, maxNames))
+			p.applySource(fs, topKeys(e.text, maxNames), jsonPaths(e.text, maxNames), nil)
 		}
 		// An element is at most MaxLine bytes and the chunk is flushed
 		// past chunkSize, so the pool's buffer never grows.

@@ -72,7 +72,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	for _, f := range pf.Schema().Fields() {
 		names = append(names, f.Name())
 	}
-	s.p.applySource(s.fs, names, nil)
+	s.p.applySource(s.fs, names, nil, nil)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	var cols []pqColumn // the reader's, reused
 	meta := pf.Metadata()

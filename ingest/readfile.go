@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 )
 
@@ -63,10 +64,10 @@ func (p *pipeline) readFile(fs *fileState) error {
 		// peeked further than the sniffing head.
 		first, _ := br.Peek(64 << 10)
 		line := firstLine(first)
-		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames))
+		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames), laterRecords(first, clientLookahead))
 	} else if fs.format == CLB {
 		fs.source = "clb"
-		p.applySource(fs, nil, nil)
+		p.applySource(fs, nil, nil, nil)
 	}
 	if fs.format == Nginx {
 		fs.cfg.nginx = p.textFormat(head)
@@ -125,17 +126,49 @@ func readError(err error) error {
 // applySource picks the file's schema from the field names its first
 // record carries, and the paths of the values nested in it (or the
 // --source given), and notes the names for the report.
-func (p *pipeline) applySource(fs *fileState, names, paths []string) {
+func (p *pipeline) applySource(fs *fileState, names, paths []string, later iter.Seq2[[]string, []string]) {
 	if fs.seen == nil && len(names) > 0 {
 		fs.seen = names[:min(len(names), MaxSeen):min(len(names), MaxSeen)]
 	}
-	sch, name, loc := p.opts.Schema.ForNames(names, paths, p.opts.Source)
+	sch, name, loc := p.opts.Schema.ForNames(names, paths, p.opts.Source, later)
 	fs.cfg.schema = sch
 	if name != "" {
 		fs.source = name
 	}
 	if loc != nil {
 		fs.cfg.loc = loc
+	}
+}
+
+// clientLookahead is how many records after a JSON-lines file's first
+// choose its client name when the first carries none (Schema.ForNames).
+const clientLookahead = 64
+
+// laterRecords yields the names and paths of the whole lines of b after
+// its first that is not blank, at most n: the records the reader has
+// peeked at beyond the first.
+func laterRecords(b []byte, n int) iter.Seq2[[]string, []string] {
+	return func(yield func([]string, []string) bool) {
+		first := true
+		for n > 0 {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				return // none, or a line the peek cut
+			}
+			l := bytes.TrimRight(b[:i], "\r")
+			b = b[i+1:]
+			if blank(l) {
+				continue
+			}
+			if first {
+				first = false
+				continue
+			}
+			n--
+			if !yield(jsonKeys(l, maxNames), jsonPaths(l, maxNames)) {
+				return
+			}
+		}
 	}
 }
 

@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"fmt"
+	"iter"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -289,12 +291,49 @@ func (s *Schema) clientName(names, paths []string) string {
 	return best
 }
 
+// commonClient returns the client name the most of records' carry as
+// their best, the better name of two carried by as many; "" when none
+// carries one.
+func (s *Schema) commonClient(records iter.Seq2[[]string, []string]) string {
+	count := map[string]int{}
+	best := ""
+	for names, paths := range records {
+		c := s.clientName(names, paths)
+		if c == "" {
+			continue
+		}
+		count[c]++
+		if best == "" || count[c] > count[best] || count[c] == count[best] && s.clientPrio(c) < s.clientPrio(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// clientPrio is the priority of name as a client name: lower is better.
+func (s *Schema) clientPrio(name string) int {
+	p := math.MaxInt
+	for _, b := range s.LookupString(name) {
+		if b.Field == FClient {
+			p = min(p, int(b.Prio))
+		}
+	}
+	return p
+}
+
 // ForNames returns the schema for a file whose first record carries
 // names, and paths of values nested in it ("consumer.username"): its
 // source's (forced, or detected from names), with client read from one
 // name or path only. It also returns the source's name ("" when none
 // matched) and the zone the source fixes for its times (nil: --tz).
-func (s *Schema) ForNames(names, paths []string, forced string) (*Schema, string, *time.Location) {
+//
+// When the first record carries no client name (a health check's, a call
+// whose key was null), later gives the names and paths of the records
+// after it, as far as the caller read ahead: the client is the name the
+// most of them carry as their best (ties to the better name). When none
+// carries one, the file's client is remote_addr, for the records that
+// carry a client name too: one file never mixes two sources of client.
+func (s *Schema) ForNames(names, paths []string, forced string, later iter.Seq2[[]string, []string]) (*Schema, string, *time.Location) {
 	var src *source
 	if forced != "" {
 		src = sourceByName(forced)
@@ -303,9 +342,10 @@ func (s *Schema) ForNames(names, paths []string, forced string) (*Schema, string
 	}
 	sch := s.derive(src, "")
 	client := sch.clientName(names, paths)
+	if client == "" && later != nil {
+		client = sch.commonClient(later)
+	}
 	if client == "" && len(names) > 0 {
-		// A first record with no client name: the file's client is
-		// remote_addr, for the records that carry a client name too.
 		client = noClient
 	}
 	if client != "" {

@@ -473,14 +473,34 @@ func TestClientOneSourcePerFile(t *testing.T) {
 			t.Errorf("%s: clients %+v, want %q then none", f.name, got, f.want0)
 		}
 	}
-	// A first record with no client name gives the file remote_addr's,
-	// a later record's app_id notwithstanding.
-	none := writeTemp(t, "n.jsonl", `{"time":"2026-11-30T02:00:00Z","request_time":0.1,"app_id":null,"remote_addr":"10.0.0.1:5555"}
-{"time":"2026-11-30T02:00:01Z","request_time":0.1,"app_id":"a2","remote_addr":"10.0.0.2:5556"}
-`)
-	got, _ = collect(t, []string{none}, ingest.Options{Workers: 1})
-	if len(got) != 2 || got[0].client != "10.0.0.1" || got[1].client != "10.0.0.2" {
-		t.Errorf("clients %+v, want 10.0.0.1 then 10.0.0.2 (the file's client is remote_addr: never app_id)", got)
+	// A first record with no client name (a health check, a null key):
+	// the file's client is the name the most of the next records carry,
+	// and a record without it has none, never its address.
+	line := func(sec int, client string) string {
+		return fmt.Sprintf(`{"time":"2026-11-30T02:00:%02dZ","request_time":0.1,%s"remote_addr":"10.0.0.%d:5555"}`+"\n", sec, client, sec)
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"a null app_id first", []string{line(1, `"app_id":null,`), line(2, `"app_id":"a2",`)}, []string{"", "a2"}},
+		{"a health check first", []string{line(1, ""), line(2, `"app_id":"a2",`), line(3, `"app_id":"a3",`)}, []string{"", "a2", "a3"}},
+		// remote_user is the worse name, but the most records carry it.
+		{"the name most carry", []string{line(1, ""), line(2, `"app_id":"a2","remote_user":"u2",`), line(3, `"remote_user":"u3",`),
+			line(4, `"remote_user":"u4",`)}, []string{"", "u2", "u3", "u4"}},
+		{"as many: the better name", []string{line(1, ""), line(2, `"remote_user":"u2",`), line(3, `"app_id":"a3",`)}, []string{"", "", "a3"}},
+		// No record names its caller: every one is its address.
+		{"none", []string{line(1, `"app_id":null,`), line(2, ""), line(3, `"app_id":null,`)}, []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"}},
+	} {
+		got, _ := collect(t, []string{writeTemp(t, "n.jsonl", strings.Join(c.lines, ""))}, ingest.Options{Workers: 1})
+		var clients []string
+		for _, g := range got {
+			clients = append(clients, g.client)
+		}
+		if strings.Join(clients, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%s: clients %q, want %q", c.name, clients, c.want)
+		}
 	}
 	addrs := writeTemp(t, "a.jsonl", `{"time":"2026-11-30T02:00:00Z","request_time":0.1,"remote_addr":"[2001:db8::1]:443"}
 {"time":"2026-11-30T02:00:01Z","request_time":0.1,"remote_addr":"2001:db8::2"}
