@@ -197,3 +197,22 @@ func TestLogFormatNames(t *testing.T) {
 		}
 	}
 }
+
+// TestReportedSourcesAreSourceNames: every source a report names for a
+// text file (a known format's, HAProxy's, LTSV's, CLB's) is a name
+// --source takes, but the nginx:NAME ones, which --log-format takes.
+func TestReportedSourcesAreSourceNames(t *testing.T) {
+	names := []string{"haproxy", "ltsv", "clb"}
+	for _, k := range knownFormats {
+		if !strings.HasPrefix(k.source, "nginx:") {
+			names = append(names, k.source)
+		} else if knownFormatByName(strings.TrimPrefix(k.source, "nginx:")) == nil {
+			t.Errorf("source %q names no format --log-format takes", k.source)
+		}
+	}
+	for _, n := range names {
+		if err := CheckSource(n); err != nil {
+			t.Errorf("a report names source %q, which --source refuses: %v", n, err)
+		}
+	}
+}

@@ -206,6 +206,11 @@ var textSources = []*source{
 	{name: "ltsv", title: "LTSV (alp, ISUCON)"},
 	{name: "envoy-text", title: "Envoy / Istio default text format"},
 	{name: "apisix-text", title: "APISIX default access log"},
+	// The sources a report names for text formats, so that a name read
+	// in a report is one --source takes.
+	{name: "istio", title: "Istio default text format"},
+	{name: "ingress-nginx", title: "ingress-nginx upstreaminfo"},
+	{name: "haproxy", title: "HAProxy HTTP log (option httplog)"},
 }
 
 // sourceByName finds a source of either table.

@@ -326,8 +326,8 @@ func fileClient(t *testing.T, first, d rawDoc, names []string) string {
 
 func textSource(name string) bool {
 	switch name {
-	case "nginx", "ltsv", "envoy-text", "apisix-text":
-		return true
+	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy":
+		return true // their fixtures are testdata/text's and the HAProxy tests
 	}
 	return false
 }
