@@ -103,7 +103,8 @@ var (
 // haproxyStart returns where the client address of an HAProxy line
 // starts and where its date does: the first " [" that opens a date
 // (dd/Mon/yyyy:) after a word holding a colon or a dot (an address and
-// port); -1 when there is none.
+// port), a syslog priority before it ("<134>") skipped; -1 when there is
+// none.
 func haproxyStart(line []byte) (client, date int) {
 	for from := 0; ; {
 		i := bytes.Index(line[from:], []byte(" ["))
@@ -117,6 +118,11 @@ func haproxyStart(line []byte) (client, date int) {
 			continue
 		}
 		c := bytes.LastIndexByte(line[:i], ' ') + 1
+		// "log … format short" or "priority" puts the syslog priority
+		// right before the message: "<134>10.0.1.2:33317".
+		if j := bytes.IndexByte(line[c:i], '>'); j > 0 && line[c] == '<' {
+			c += j + 1
+		}
 		w := line[c:i]
 		if len(w) > 0 && (bytes.IndexByte(w, ':') >= 0 || bytes.IndexByte(w, '.') >= 0) {
 			return c, i + 2

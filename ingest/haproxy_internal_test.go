@@ -63,6 +63,7 @@ func TestHAProxyParse(t *testing.T) {
 		{name: "the manual's example", line: hapManualLine, want: manual},
 		{name: "without syslog header", line: noSyslog, want: manual},
 		{name: "RFC 5424 header", line: "<134>1 2009-02-06T12:14:14+08:00 lb1 haproxy 14389 - - " + noSyslog, want: manual},
+		{name: "the short format's priority", line: "<134>" + noSyslog, want: manual},
 		{name: "no captures", line: strings.Replace(noSyslog, "{1wt.eu} {} ", "", 1), want: manual},
 		{name: "a capture holding spaces and a quote", line: strings.Replace(noSyslog, "{1wt.eu}", `{Mozilla/5.0 (X11; "Linux")|1wt.eu}`, 1), want: manual},
 		{name: "the https format's fields after the request",
