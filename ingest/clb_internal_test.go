@@ -45,19 +45,6 @@ func TestCLBParse(t *testing.T) {
 		}
 		return ws
 	}
-	without := func(ws []textWant, drop ...Field) []textWant {
-		var out []textWant
-	next:
-		for _, w := range ws {
-			for _, d := range drop {
-				if w.f == d {
-					continue next
-				}
-			}
-			out = append(out, w)
-		}
-		return out
-	}
 	tests := []struct {
 		name string
 		line string
@@ -73,14 +60,14 @@ func TestCLBParse(t *testing.T) {
 		{name: "handshake with two parts", line: clbLine(map[string]string{"ssl_handshake_time": "0:0.125"}),
 			want: base(textWant{f: FSSLHandshakeTime, num: 0.125})},
 		{name: "no handshake", line: clbLine(map[string]string{"ssl_handshake_time": "-"}),
-			want: without(base(), FSSLHandshakeTime)},
+			want: wantsWithout(base(), FSSLHandshakeTime)},
 		{name: "upstream lists", line: clbLine(map[string]string{"upstream_addr": "10.0.1.1:8080, 10.0.1.2:8080",
 			"upstream_status": "502, 200", "upstream_response_time": "0.003, 3.661", "upstream_connect_time": "0.001, 0.002"}),
 			want: base(textWant{f: FUpstreamAddr, text: "10.0.1.1:8080, 10.0.1.2:8080"}, textWant{f: FUpstreamStatus, num: 200},
 				textWant{f: FUpstreamResponseTime, num: 0.003 + 3.661}, textWant{f: FUpstreamConnectTime, num: 0.003})},
 		{name: "no upstream", line: clbLine(map[string]string{"upstream_addr": "-", "upstream_status": "-",
 			"upstream_response_time": "-", "upstream_connect_time": "-", "upstream_header_time": "-"}),
-			want: without(base(), FUpstreamAddr, FUpstreamStatus, FUpstreamResponseTime, FUpstreamConnectTime, FUpstreamHeaderTime)},
+			want: wantsWithout(base(), FUpstreamAddr, FUpstreamStatus, FUpstreamResponseTime, FUpstreamConnectTime, FUpstreamHeaderTime)},
 		{name: "IPv6 in brackets", line: clbLine(map[string]string{"remote_addr": "[2001:db8::7]:40027"}),
 			want: base(textWant{f: FRemoteAddr, text: "2001:db8::7"}, textWant{f: FClient, text: "2001:db8::7"})},
 		{name: "IPv6 without brackets", line: clbLine(map[string]string{"remote_addr": "2001:db8::7:40027"}),
@@ -90,7 +77,7 @@ func TestCLBParse(t *testing.T) {
 		{name: "a ] inside a value", line: clbLine(map[string]string{"http_user_agent": "agent]x [y]", "uri": "/v1/a]"}),
 			want: base(textWant{f: FURI, text: "/v1/a]"})},
 		{name: "absent request time", line: clbLine(map[string]string{"request_time": "-"}),
-			want: without(base(), FRequestTime)},
+			want: wantsWithout(base(), FRequestTime)},
 		{name: "bad time", line: clbLine(map[string]string{"time_local": "not-a-time"}), err: `time: cannot read "not-a-time"`},
 		{name: "bad request time", line: clbLine(map[string]string{"request_time": "abc"}), err: `request_time: cannot read "abc"`},
 		{name: "a value holding the separator", line: clbLine(map[string]string{"http_user_agent": "a] [b"}),

@@ -19,6 +19,21 @@ type textWant struct {
 	ns   int64
 }
 
+// wantsWithout returns ws but the wants of fields drop.
+func wantsWithout(ws []textWant, drop ...Field) []textWant {
+	var out []textWant
+next:
+	for _, w := range ws {
+		for _, d := range drop {
+			if w.f == d {
+				continue next
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // checkTextRecord compares r with ws; fields not in ws must be absent.
 func checkTextRecord(t *testing.T, r *Record, ws []textWant) {
 	t.Helper()

@@ -42,19 +42,6 @@ func TestHAProxyParse(t *testing.T) {
 		}
 		return out
 	}
-	without := func(ws []textWant, drop ...Field) []textWant {
-		var out []textWant
-	next:
-		for _, w := range ws {
-			for _, d := range drop {
-				if w.f == d {
-					continue next
-				}
-			}
-			out = append(out, w)
-		}
-		return out
-	}
 	tests := []struct {
 		name, line string
 		want       []textWant
@@ -81,14 +68,14 @@ func TestHAProxyParse(t *testing.T) {
 				{f: FRequestTime, num: 0}, {f: FStatus, num: 400}}},
 		{name: "the server timed out: no response headers",
 			line: strings.Replace(noSyslog, "10/0/30/69/109 200", "2/5/1/-1/30001 504", 1),
-			want: with(without(manual, FUpstreamHeaderTime), textWant{f: FUpstreamConnectTime, num: ms(1)},
+			want: with(wantsWithout(manual, FUpstreamHeaderTime), textWant{f: FUpstreamConnectTime, num: ms(1)},
 				textWant{f: FRequestTime, num: ms(30001)}, textWant{f: FUpstreamResponseTime, num: ms(29994)}, textWant{f: FStatus, num: 504})},
 		{name: "logasap: times taken before the end",
 			line: strings.Replace(noSyslog, "10/0/30/69/109", "10/0/30/69/+109", 1),
-			want: without(manual, FRequestTime, FUpstreamResponseTime)},
-		{name: "no status", line: strings.Replace(noSyslog, "109 200", "109 -1", 1), want: without(manual, FStatus)},
+			want: wantsWithout(manual, FRequestTime, FUpstreamResponseTime)},
+		{name: "no status", line: strings.Replace(noSyslog, "109 200", "109 -1", 1), want: wantsWithout(manual, FStatus)},
 		{name: "the request not received: no upstream time",
-			line: strings.Replace(noSyslog, "10/0/30/69/109", "-1/0/30/69/109", 1), want: without(manual, FUpstreamResponseTime)},
+			line: strings.Replace(noSyslog, "10/0/30/69/109", "-1/0/30/69/109", 1), want: wantsWithout(manual, FUpstreamResponseTime)},
 		{name: "four timers", line: strings.Replace(noSyslog, "10/0/30/69/109", "10/0/30/109", 1), err: "timers not TR/Tw/Tc/Tr/Ta"},
 		{name: "six timers", line: strings.Replace(noSyslog, "10/0/30/69/109", "10/0/30/69/109/1", 1), err: "timers not TR/Tw/Tc/Tr/Ta"},
 		{name: "an empty timer", line: strings.Replace(noSyslog, "10/0/30/69/109", "10//30/69/109", 1), err: "timers not TR/Tw/Tc/Tr/Ta"},
