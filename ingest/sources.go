@@ -197,6 +197,10 @@ var sources = []*source{
 // encoding and Higress's) that the generic aliases lack.
 var envoyFields = []sourceField{
 	{"downstream_remote_address", FRemoteAddr, 0}, {"upstream_host", FUpstreamAddr, 0},
+	// Envoy Gateway's default JSON format names its keys after the
+	// headers: the upstream's time (ms) and the path before rewrites.
+	{"x-envoy-upstream-service-time", FUpstreamResponseTime, UnitMilli},
+	{"x-envoy-origin-path", FURI, 0}, {":authority", FHost, 0},
 }
 
 // textSources are the sources recognised by their text format, not by

@@ -132,7 +132,11 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			client: d.str("ClientHost"), stream: -1, timeNS: rfc(d.str("StartUTC"))}
 	},
 	"envoy": func(d rawDoc) sourceWant {
-		return sourceWant{rt: d.num("duration"), ups: d.num("upstream_service_time"), ttft: math.NaN(), status: int(d.num("response_code")),
+		ups := d.num("upstream_service_time") // Istio's name
+		if math.IsNaN(ups) {
+			ups = d.num("x-envoy-upstream-service-time") // Envoy Gateway's
+		}
+		return sourceWant{rt: d.num("duration"), ups: ups, ttft: math.NaN(), status: int(d.num("response_code")),
 			client: strings.Split(d.str("downstream_remote_address"), ":")[0], stream: -1, timeNS: rfc(d.str("start_time"))}
 	},
 	"higress": func(d rawDoc) sourceWant {
@@ -274,7 +278,7 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 
 // sourceFixtures maps each fixture to the source it must be detected as.
 var sourceFixtures = map[string]string{
-	"traefik.json": "traefik", "envoy.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
+	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "caddy.json": "caddy",
@@ -511,6 +515,23 @@ func TestClientOneSourcePerFile(t *testing.T) {
 	for i, w := range want {
 		if i >= len(got) || got[i].client != w {
 			t.Errorf("record %d: client %+v, want %q", i, got, w)
+		}
+	}
+}
+
+// TestEnvoyGatewayPath: Envoy Gateway's default format gives the path as
+// x-envoy-origin-path, which is the record's uri (the token endpoint and
+// the inference calls are told apart by it).
+func TestEnvoyGatewayPath(t *testing.T) {
+	path := filepath.Join("testdata", "sources", "envoy-gateway.json")
+	docs := readRawDocs(t, path)
+	got, _ := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != len(docs) {
+		t.Fatalf("%d records, want %d", len(got), len(docs))
+	}
+	for i, d := range docs {
+		if want := d.str("x-envoy-origin-path"); got[i].uri != want {
+			t.Errorf("record %d: uri %q, want %q", i, got[i].uri, want)
 		}
 	}
 }
