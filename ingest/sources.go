@@ -182,6 +182,21 @@ var sources = []*source{
 			// The caller's Portkey API key, else the provider key it used.
 			{"api_key_id", FClient, 0}, {"virtual_key", FClient, 0}, {"user", FClient, 0},
 		}},
+	// Cloudflare's HTTP request logs (Logpush, Logpull): PascalCase
+	// names, the edge's start and end as epoch ns (Logpush's default
+	// timestamp format; RFC 3339 text when chosen), the origin's time and
+	// the edge's time to first byte in ms.
+	{name: "cloudflare", title: "Cloudflare HTTP request logs (Logpush / Logpull)",
+		signatures: []signature{{3, []string{"EdgeStartTimestamp", "EdgeEndTimestamp", "EdgeResponseStatus", "ClientRequestURI", "ClientRequestHost", "RayID", "OriginResponseDurationMs"}}},
+		fields: []sourceField{
+			{"EdgeStartTimestamp", FTime, 0}, {"EdgeEndTimestamp", FEndTime, 0},
+			{"EdgeResponseStatus", FStatus, 0}, {"OriginResponseStatus", FUpstreamStatus, 0},
+			{"OriginResponseDurationMs", FUpstreamResponseTime, UnitMilli},
+			{"EdgeTimeToFirstByteMs", FTTFB, UnitMilli},
+			{"ClientIP", FRemoteAddr, 0}, {"ClientRequestMethod", FMethod, 0},
+			{"ClientRequestURI", FURI, 0}, {"ClientRequestPath", FURI, 0}, {"ClientRequestHost", FHost, 0},
+			{"OriginIP", FUpstreamAddr, 0},
+		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{

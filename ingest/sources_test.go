@@ -131,6 +131,14 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("Duration") / 1e6, ups: ups, ttft: math.NaN(), status: int(d.num("DownstreamStatus")),
 			client: d.str("ClientHost"), stream: -1, timeNS: rfc(d.str("StartUTC"))}
 	},
+	// Cloudflare: request_time is the edge's end − start (epoch ns), the
+	// origin's time in ms.
+	"cloudflare": func(d rawDoc) sourceWant {
+		start, _ := d.get("EdgeStartTimestamp").(json.Number).Int64()
+		end, _ := d.get("EdgeEndTimestamp").(json.Number).Int64()
+		return sourceWant{rt: float64(end-start) / 1e6, ups: d.num("OriginResponseDurationMs"), ttft: math.NaN(),
+			status: int(d.num("EdgeResponseStatus")), client: d.str("ClientIP"), stream: -1, timeNS: start}
+	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
 		if math.IsNaN(ups) {
@@ -281,7 +289,7 @@ var sourceFixtures = map[string]string{
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
-	"alp.json": "alp", "caddy.json": "caddy",
+	"alp.json": "alp", "caddy.json": "caddy", "cloudflare.json": "cloudflare",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
