@@ -197,6 +197,17 @@ var sources = []*source{
 			{"ClientRequestURI", FURI, 0}, {"ClientRequestPath", FURI, 0}, {"ClientRequestHost", FHost, 0},
 			{"OriginIP", FUpstreamAddr, 0},
 		}},
+	// Google Cloud's request logs (external Application Load Balancer,
+	// Cloud Run, GKE ingress) in Cloud Logging's LogEntry: the request
+	// in httpRequest, its latency a protobuf Duration ("6.210452s").
+	{name: "gcp", title: "Google Cloud request logs (LogEntry httpRequest)",
+		signatures: []signature{{3, []string{"httpRequest", "insertId", "logName", "resource", "severity", "receiveTimestamp"}}},
+		fields: []sourceField{
+			{"httpRequest.latency", FRequestTime, UnitSecond}, {"httpRequest.status", FStatus, 0},
+			{"httpRequest.remoteIp", FRemoteAddr, 0}, {"httpRequest.requestMethod", FMethod, 0},
+			{"httpRequest.requestUrl", FURI, 0}, {"httpRequest.serverIp", FUpstreamAddr, 0},
+			{"timestamp", FTime, 0},
+		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{

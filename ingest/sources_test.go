@@ -139,6 +139,16 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: float64(end-start) / 1e6, ups: d.num("OriginResponseDurationMs"), ttft: math.NaN(),
 			status: int(d.num("EdgeResponseStatus")), client: d.str("ClientIP"), stream: -1, timeNS: start}
 	},
+	// Google Cloud: httpRequest.latency is a protobuf Duration, seconds
+	// with an "s".
+	"gcp": func(d rawDoc) sourceWant {
+		lat, err := time.ParseDuration(d.str("httpRequest.latency"))
+		if err != nil {
+			panic(err)
+		}
+		return sourceWant{rt: float64(lat) / 1e6, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("httpRequest.status")),
+			client: d.str("httpRequest.remoteIp"), stream: -1, timeNS: rfc(d.str("timestamp"))}
+	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
 		if math.IsNaN(ups) {
@@ -289,7 +299,7 @@ var sourceFixtures = map[string]string{
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
-	"alp.json": "alp", "caddy.json": "caddy", "cloudflare.json": "cloudflare",
+	"alp.json": "alp", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the

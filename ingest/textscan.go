@@ -45,9 +45,37 @@ func indexEither(s []byte, j int, a, b byte) int {
 	return j
 }
 
-// URIPath returns a URI without its query string and fragment: up to
-// its first '?' or '#', found eight bytes at a time.
-func URIPath(u []byte) []byte { return u[:indexEither(u, 0, '?', '#')] }
+// URIPath returns the path of a request URI: without its query or
+// fragment, and, for an absolute URL ("https://host/v1/x", as Google
+// Cloud's httpRequest.requestUrl gives it), without its scheme and host.
+func URIPath(u []byte) []byte {
+	if len(u) > 0 && u[0] != '/' {
+		u = withoutOrigin(u)
+	}
+	return u[:indexEither(u, 0, '?', '#')]
+}
+
+// rootPath is the path of a URL that names none.
+var rootPath = []byte("/")
+
+// withoutOrigin returns an absolute URL from the path on ("/" when it
+// has none); other text as it is.
+func withoutOrigin(u []byte) []byte {
+	i := bytes.Index(u, []byte("://"))
+	if i <= 0 || i > 16 {
+		return u
+	}
+	for _, c := range u[:i] { // the scheme: letters, digits, + - .
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+			return u
+		}
+	}
+	rest := u[i+3:]
+	if j := indexEither(rest, 0, '/', '?'); j < len(rest) && rest[j] == '/' {
+		return rest[j:]
+	}
+	return rootPath
+}
 
 // litFinder finds one literal of a log format in a line.
 type litFinder struct {

@@ -27,12 +27,45 @@ func TestURIPath(t *testing.T) {
 	}
 }
 
+// TestURIPathOfURL: an absolute URL's path is the part after its host,
+// "/" when it has none; anything else keeps its start.
+func TestURIPathOfURL(t *testing.T) {
+	for u, want := range map[string]string{
+		"https://llm.example.com/v1/chat/completions":     "/v1/chat/completions",
+		"https://llm.example.com:8443/v1/x?stream=true#f": "/v1/x",
+		"http://[2001:db8::1]:8080/v1/models":             "/v1/models",
+		"https://llm.example.com":                         "/",
+		"https://llm.example.com?q=/x":                    "/",
+		"/v1/chat/completions?x=https://a/b":              "/v1/chat/completions",
+		"v1/relative":                                     "v1/relative",
+		"not a url://x/y":                                 "not a url://x/y",
+		"averyveryveryverylongscheme://h/p":               "averyveryveryverylongscheme://h/p",
+		"-":                                               "-",
+	} {
+		if got := URIPath([]byte(u)); string(got) != want {
+			t.Errorf("URIPath(%q) = %q, want %q", u, got, want)
+		}
+	}
+}
+
 func FuzzURIPath(f *testing.F) {
 	f.Add([]byte("/v1/chat/completions?x=1#f"))
+	f.Add([]byte("https://h:1/v1/x?y#z"))
 	f.Fuzz(func(t *testing.T, u []byte) {
 		p := URIPath(u)
-		if !bytes.HasPrefix(u, p) || bytes.ContainsAny(p, "?#") ||
-			len(p) < len(u) && u[len(p)] != '?' && u[len(p)] != '#' {
+		if bytes.ContainsAny(p, "?#") {
+			t.Fatalf("URIPath(%q) = %q", u, p)
+		}
+		i := bytes.Index(u, []byte("://"))
+		if len(u) == 0 || u[0] == '/' || i <= 0 || i > 16 {
+			// No origin: the start of u, cut at its first '?' or '#'.
+			if !bytes.HasPrefix(u, p) || len(p) < len(u) && u[len(p)] != '?' && u[len(p)] != '#' {
+				t.Fatalf("URIPath(%q) = %q", u, p)
+			}
+			return
+		}
+		// An origin cut, or the text kept: a path of u, or "/", or u's start.
+		if !(string(p) == "/" || bytes.Contains(u, p)) {
 			t.Fatalf("URIPath(%q) = %q", u, p)
 		}
 	})

@@ -96,9 +96,16 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		} else {
 			v, ok = parseNumber(val)
 		}
+		unit := b.Unit
+		if !ok {
+			// A duration that names its unit ("6.210452s", Google Cloud's
+			// httpRequest.latency; "250ms", Go's): the unit it names.
+			v, ok = unitDuration(val)
+			unit = UnitSecond
+		}
 		flaw := unreadable
 		if ok {
-			v, flaw = duration(info, v, b.Unit)
+			v, flaw = duration(info, v, unit)
 		}
 		if flaw != fine {
 			if f == FRequestTime {
@@ -127,6 +134,22 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		r.prio[f] = b.Prio
 	}
 	return nil
+}
+
+// unitDuration reads a duration written with its unit, as Go's
+// time.ParseDuration reads it ("6.210452s", "1m2.5s", "250ms", "80µs"),
+// in seconds; false for anything else, a number without a unit
+// included. A negative one is returned as it is, for duration to refuse.
+func unitDuration(val []byte) (float64, bool) {
+	n := len(val)
+	if n < 2 || n > 40 || !(val[n-1] == 's' || val[n-1] == 'm' || val[n-1] == 'h') {
+		return 0, false
+	}
+	d, err := time.ParseDuration(string(val))
+	if err != nil {
+		return 0, false
+	}
+	return d.Seconds(), true
 }
 
 // ValueError is a value that makes a line bad.

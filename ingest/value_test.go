@@ -302,3 +302,43 @@ func checkScanNumber(t *testing.T, line []byte, at int) {
 		t.Fatalf("scanNumber(%q, %d) = %v, want %v", line, at, v, want)
 	}
 }
+
+// TestDurationWithUnit: a duration that names its unit is read in it,
+// whatever unit its binding says, as time.ParseDuration reads it; a
+// negative or unreadable one is a bad request_time, as a number is.
+func TestDurationWithUnit(t *testing.T) {
+	ms := Bindings{{Field: FRequestTime, Unit: UnitMilli}}
+	for _, c := range []struct {
+		val  string
+		want float64 // s; NaN: a bad line
+	}{
+		{"6.210452s", 6.210452}, {"250ms", 0.25}, {"1m2.5s", 62.5}, {"80µs", 80e-6}, {"80us", 80e-6},
+		{"1500000ns", 0.0015}, {"0s", 0}, {"2h", 7200},
+		{"-5s", math.NaN()}, {"1e3s", math.NaN()}, {"5sec", math.NaN()}, {"s", math.NaN()}, {"6.2.1s", math.NaN()},
+	} {
+		var r Record
+		err := r.Set(ms, []byte(c.val), time.UTC)
+		got, ok := r.Float(FRequestTime)
+		switch {
+		case math.IsNaN(c.want):
+			if err == nil || ok {
+				t.Errorf("%q: %v, %v, err %v; want a bad line", c.val, got, ok, err)
+			}
+		case err != nil || !ok:
+			t.Errorf("%q: err %v", c.val, err)
+		default:
+			want, _ := time.ParseDuration(c.val) // the oracle: the same library, not this package's numbers
+			if got != want.Seconds() || math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("%q = %v s, want %v", c.val, got, c.want)
+			}
+		}
+	}
+	// A number without a unit keeps its binding's: ms here.
+	var r Record
+	if err := r.Set(ms, []byte("250"), time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Float(FRequestTime); got != 0.25 {
+		t.Errorf("250 ms = %v s", got)
+	}
+}
