@@ -98,6 +98,8 @@ func sniff(head []byte, haveLogFormat bool) Format {
 		return Nginx
 	case haproxyHead(head):
 		return HAProxy
+	case looksALB(line): // its quoted lists hold commas: not CSV
+		return Nginx
 	case bytes.Count(line, []byte{'\t'}) >= 2:
 		return TSV
 	case bytes.Count(line, []byte{','}) >= 2 && !bytes.Contains(line, []byte{'['}):

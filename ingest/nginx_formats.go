@@ -50,7 +50,11 @@ const (
 	// combined, then the requests Traefik received since it started, the
 	// router, the server's URL and the duration in whole ms with "ms".
 	traefikFormat = combinedFormat + ` $traefik_request_count "$traefik_router_name" "$traefik_service_url" ${traefik_duration}ms`
-	istioFormat   = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
+	// AWS Application Load Balancer's access log, its fields through
+	// request_creation_time (the ones after it vary by date and are
+	// left over). Names as AWS's documentation gives them, ":" as "_".
+	albFormat   = `$type $time $elb $client_port $target_port $request_processing_time $target_processing_time $response_processing_time $elb_status_code $target_status_code $received_bytes $sent_bytes "$request" "$user_agent" $ssl_cipher $ssl_protocol $target_group_arn "$trace_id" "$domain_name" "$chosen_cert_arn" $matched_rule_priority $request_creation_time`
+	istioFormat = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
 )
 
 // nginxAddr reads the address slot of the nginx formats as real logs fill
@@ -99,6 +103,7 @@ func buildKnownFormats() []*knownFormat {
 		{name: "apisix", source: "apisix", format: apisixFormat, vars: nginxAddr, join: true},
 		{name: "istio", source: "istio", format: istioFormat},
 		{name: "traefik", source: "traefik", format: traefikFormat, vars: traefikVars},
+		{name: "aws-alb", source: "aws-alb", format: albFormat, vars: albVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
 	}
 	// main and combined with the times most configurations append; the
@@ -141,6 +146,51 @@ var traefikVars = map[string]varSpec{
 	"remote_addr":         {field: FRemoteAddr, bound: true, how: howAddrSlot},
 	"traefik_duration":    {field: FRequestTime, unit: UnitMilli, bound: true},
 	"traefik_service_url": {field: FUpstreamAddr, bound: true},
+}
+
+// albVars read AWS ALB's fields: the request's time is from when the
+// load balancer received it (request_creation_time) to when it sent its
+// response (time), the whole body included, where the three processing
+// times stop at the target's headers; -1 (a step not reached) is absent.
+// The other names, some of which mean something else elsewhere, feed
+// nothing.
+var albVars = map[string]varSpec{
+	"time":                     {field: FEndTime, bound: true},
+	"request_creation_time":    {field: FTime, bound: true},
+	"client_port":              {field: FRemoteAddr, bound: true, how: howHostPort},
+	"target_port":              {field: FUpstreamAddr, bound: true},
+	"target_processing_time":   {field: FUpstreamHeaderTime, bound: true},
+	"elb_status_code":          {field: FStatus, bound: true},
+	"target_status_code":       {field: FUpstreamStatus, bound: true},
+	"request":                  {field: FRequest, bound: true},
+	"domain_name":              {field: FHost, bound: true},
+	"type":                     {none: true},
+	"elb":                      {none: true},
+	"request_processing_time":  {none: true},
+	"response_processing_time": {none: true},
+	"received_bytes":           {none: true},
+	"sent_bytes":               {none: true},
+	"user_agent":               {none: true},
+	"ssl_cipher":               {none: true},
+	"ssl_protocol":             {none: true},
+	"target_group_arn":         {none: true},
+	"trace_id":                 {none: true},
+	"chosen_cert_arn":          {none: true},
+	"matched_rule_priority":    {none: true},
+}
+
+// looksALB reports whether a line starts as AWS ALB's access log does:
+// the request's type, then an RFC 3339 time in UTC.
+func looksALB(line []byte) bool {
+	typ, rest, ok := bytes.Cut(line, []byte(" "))
+	if !ok || len(rest) < 20 || rest[4] != '-' || rest[7] != '-' || rest[10] != 'T' {
+		return false
+	}
+	switch string(typ) {
+	case "http", "https", "h2", "grpcs", "ws", "wss":
+		return true
+	}
+	return false
 }
 
 // timedVars reads the appended times only when nginx wrote them.

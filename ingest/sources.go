@@ -241,6 +241,7 @@ var textSources = []*source{
 	{name: "istio", title: "Istio default text format"},
 	{name: "ingress-nginx", title: "ingress-nginx upstreaminfo"},
 	{name: "haproxy", title: "HAProxy HTTP log (option httplog)"},
+	{name: "aws-alb", title: "AWS Application Load Balancer access log"},
 }
 
 // sourceByName finds a source of either table.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"loganalyze/ingest"
 )
@@ -142,6 +143,23 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"apisix.log": func(t *testing.T, line string) textWant {
 		return apisixBase(t, line)
 	},
+	// AWS ALB: the request's time is time − request_creation_time (the
+	// 22nd field), the status elb_status_code, the client the address of
+	// client:port.
+	"aws-alb.log": func(t *testing.T, line string) textWant {
+		q := quoted(line)
+		head, tail := strings.Fields(q[0]), strings.Fields(q[10])
+		end, err1 := time.Parse(time.RFC3339Nano, head[1])
+		start, err2 := time.Parse(time.RFC3339Nano, tail[1])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("oracle: %v %v", err1, err2)
+		}
+		addr := head[3][:strings.LastIndex(head[3], ":")]
+		w := textWant{ok: true, status: atoi(t, head[8]), client: strings.Trim(addr, "[]")}
+		w.method, w.uri = request(q[1])
+		w.rt, w.hasRT = end.Sub(start).Seconds(), true
+		return w
+	},
 	// Traefik's CommonLogFormatter: combined, the request count, the
 	// router and the server's URL quoted, the duration in ms with "ms".
 	"traefik-clf.log": func(t *testing.T, line string) textWant {
@@ -268,6 +286,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"istio-text.log", "nginx", "istio", []string{"RESPONSE_CODE_DETAILS", "DOWNSTREAM_REMOTE_ADDRESS"}},
 		{"apisix.log", "nginx", "apisix", []string{"http_host", "upstream_uri"}},
 		{"traefik-clf.log", "nginx", "traefik", []string{"traefik_router_name", "traefik_duration"}},
+		{"aws-alb.log", "nginx", "aws-alb", []string{"elb_status_code", "request_creation_time", "target_processing_time"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
