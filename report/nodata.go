@@ -203,7 +203,8 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		case f.Records > 0 && f.Format == ingest.Nginx:
 			nginxRead = true
 		case f.Records == 0 && (f.BadLines > 0 || f.Incomplete) && f.Format != ingest.Parquet && f.Format != ingest.Arrow:
-			text = true
+			// A log_format describes a text log, never JSON.
+			text = text || f.Format != ingest.JSONL && f.Format != ingest.JSONDoc
 			unknown = unknown || f.Format != ingest.Nginx
 		}
 	}

@@ -225,3 +225,24 @@ func TestInputNoteNamesFilesReadInPart(t *testing.T) {
 		t.Errorf("nothing bad: %q, want none", got)
 	}
 }
+
+// TestNoDataHintsJSONOnly: a JSON file none of whose lines could be read
+// is not told to give a --log-format, which describes text logs only.
+func TestNoDataHintsJSONOnly(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	for _, format := range []ingest.Format{ingest.JSONL, ingest.JSONDoc} {
+		in := &ingest.Result{
+			Files:    []ingest.FileStats{{Path: "a.json", Format: format, BadLines: 2, Seen: []string{"time", "request_time"}}},
+			Problems: []ingest.Problem{{File: "a.json", Line: 1, Reason: `request_time: cannot read "abc"`}},
+		}
+		r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
+		var flags []string
+		for _, h := range r.NoData.Hints {
+			flags = append(flags, h.Flag)
+		}
+		if strings.Join(flags, " ") != "--input-format" {
+			t.Errorf("%s: hints %q, want only --input-format", format, flags)
+		}
+	}
+}
