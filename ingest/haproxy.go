@@ -11,7 +11,7 @@ package ingest
 //	10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu} {} "GET /index.html HTTP/1.1"
 //
 // A line may start with a syslog header ("Feb  6 12:14:14 localhost
-// haproxy[14389]: "), which is skipped; the captured headers ({…}) are
+// haproxy[14389]: ", or a bare priority "<134>"), which is skipped; the captured headers ({…}) are
 // there only when captures are configured; fields after the request
 // (the https format's TLS fields) are ignored. Before 1.9 the first and
 // last timers were Tq and Tt, read the same way. The timers are
@@ -51,7 +51,7 @@ var hapNames = [hapColumns]string{
 	"upstream_response_time",
 }
 
-// hapOwn binds the columns the schema gives no binding of its own: the
+// hapOwn is how HAProxy's columns are read unless --map names them: the
 // timers in milliseconds. upstream_response_time is nginx's sense (the
 // connection to the upstream to its last byte), which HAProxy's timers
 // give as Ta − TR − Tw.
