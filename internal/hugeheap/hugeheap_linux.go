@@ -1,6 +1,7 @@
 package hugeheap
 
 import (
+	"math"
 	"os"
 	"runtime/debug"
 	"syscall"
@@ -13,13 +14,35 @@ import (
 // is madvise's: a kernel without transparent huge pages refuses, and the
 // heap is then as it would have been.
 func Advise(n int) error {
-	if Disabled() || n <= 0 {
+	if Disabled() || n <= 0 || !roomFor(n, addressLimit()) {
 		return nil
 	}
 	err := advise(n)
 	debug.FreeOSMemory() // advise's region, garbage now
 	return err
 }
+
+// addressLimit is the process's limit of address space (ulimit -v), or
+// the largest uint64 when it has none.
+func addressLimit() uint64 {
+	var l syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &l); err != nil {
+		return math.MaxUint64
+	}
+	return l.Cur
+}
+
+// roomFor reports whether an address-space limit leaves room to map n
+// bytes more than a run needs: a region the limit refuses would end the
+// process (the runtime cannot fail an allocation softly), so under a
+// tight limit the heap keeps its 4 KB pages.
+func roomFor(n int, limit uint64) bool {
+	return limit == math.MaxUint64 || limit >= uint64(n)+minAddressSpace
+}
+
+// minAddressSpace is what a run's own heap, stacks and mappings may take
+// of the address space beside the region.
+const minAddressSpace = 4 << 30
 
 // advise allocates n bytes, fresh from the system (neither cleared nor
 // touched), and asks for huge pages for its whole pages.

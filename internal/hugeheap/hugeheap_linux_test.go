@@ -3,6 +3,7 @@ package hugeheap
 import (
 	"bufio"
 	"errors"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -61,6 +62,24 @@ func TestAdviseHeapGrowsIntoHugePages(t *testing.T) {
 		}
 		if hg != (err == nil) {
 			t.Errorf("heap at %#x: VmFlags %v; Advise's error %v", at, flags, err)
+		}
+	}
+}
+
+// TestRoomFor: no limit, or one with room for the region beside a run's
+// own 4 GB, advises; a tighter limit does not.
+func TestRoomFor(t *testing.T) {
+	for _, c := range []struct {
+		limit uint64
+		want  bool
+	}{
+		{math.MaxUint64, true},
+		{Size + minAddressSpace, true},
+		{Size + minAddressSpace - 1, false},
+		{1 << 30, false},
+	} {
+		if got := roomFor(Size, c.limit); got != c.want {
+			t.Errorf("roomFor(%d, %d) = %v, want %v", Size, c.limit, got, c.want)
 		}
 	}
 }
