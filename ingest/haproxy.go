@@ -215,35 +215,18 @@ func (p *haproxyParser) split(line []byte) error {
 	return nil
 }
 
-// timers reads "TR/Tw/Tc/Tr/Ta" into p.vals, each -1 or "+…" absent,
-// and derives the upstream time from them.
+// timers reads "TR/Tw/Tc/Tr/Ta" into p.vals (the columns hapTR to
+// hapTa, in that order), each -1 or "+…" absent.
 func (p *haproxyParser) timers(w []byte) error {
-	var t [5][]byte
-	for i := range t {
-		j := bytes.IndexByte(w, '/')
-		if i == len(t)-1 {
-			if j >= 0 {
-				return errHAPTimers
-			}
-			j = len(w)
-		} else if j < 0 {
-			return errHAPTimers
+	for col := hapTR; col <= hapTa; col++ {
+		t, rest, found := bytes.Cut(w, []byte("/"))
+		if len(t) == 0 || found != (col < hapTa) {
+			return errHAPTimers // an empty timer, or not five of them
 		}
-		t[i] = w[:j]
-		if j < len(w) {
-			w = w[j+1:]
-		} else {
-			w = nil
+		if t[0] == '+' || string(t) == "-1" {
+			t = nil // logasap's partial time, or a step never reached
 		}
-		if len(t[i]) == 0 {
-			return errHAPTimers
-		}
-		if t[i][0] == '+' || string(t[i]) == "-1" {
-			t[i] = nil // logasap's partial time, or a step never reached
-		}
-	}
-	for i, col := range [...]int{hapTR, hapTw, hapTc, hapTr, hapTa} {
-		p.vals[col] = t[i]
+		p.vals[col], w = t, rest
 	}
 	return nil
 }
@@ -290,9 +273,7 @@ func (p *haproxyParser) Parse(line []byte, r *Record) error {
 	if string(p.vals[hapStatus]) == "-1" {
 		p.vals[hapStatus] = nil
 	}
-	if p.vals[hapTa] != nil && p.vals[hapTR] != nil && p.vals[hapTw] != nil {
-		p.vals[hapUpstream] = p.upstream()
-	}
+	p.vals[hapUpstream] = p.upstream() // nil unless Ta, TR and Tw are numbers
 	for i, v := range p.vals {
 		if len(p.binds[i]) == 0 || v == nil {
 			continue

@@ -3,7 +3,6 @@
 package state
 
 import (
-	"errors"
 	"os"
 	"syscall"
 )
@@ -14,9 +13,5 @@ var errLocked = syscall.EWOULDBLOCK
 // lockFile takes an exclusive lock of f without waiting; the lock goes
 // with the file's descriptor when it is closed, or the process ends.
 func lockFile(f *os.File) error {
-	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return errLocked
-	}
-	return err
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 }
