@@ -277,7 +277,7 @@ func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
 			rec.Reset()
 			trailing, err := p.parse(l, &rec)
 			var ve *ValueError
-			if err != nil && !(errors.As(err, &ve) && isNumber([]byte(ve.Value))) {
+			if err != nil && !(errors.As(err, &ve) && isNumeric(ve.Value)) {
 				continue
 			}
 			n++
@@ -290,6 +290,13 @@ func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
 		}
 	}
 	return best
+}
+
+// isNumeric reports whether s reads as a number ("-5", "1e308"), not
+// merely holds digits and signs as a date does ("2026-11-29").
+func isNumeric(s string) bool {
+	_, ok := parseNumber([]byte(s))
+	return ok
 }
 
 // guessLogFormat returns the name of the known format that the most of

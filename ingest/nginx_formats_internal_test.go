@@ -216,3 +216,30 @@ func TestReportedSourcesAreSourceNames(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessNoFormatForW3C: an IIS (W3C extended) log matches none of the
+// known formats. Its "#Date: 2026-11-29 …" directive put a date where
+// AWS ALB's format wants a time; a date is no number out of bounds, so
+// it does not count for that format.
+func TestGuessNoFormatForW3C(t *testing.T) {
+	head := "#Software: Microsoft Internet Information Services 10.0\n#Version: 1.0\n#Date: 2026-11-29 10:00:00\n" +
+		"#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken\n" +
+		"2026-11-29 10:00:00 10.0.0.5 POST /v1/chat/completions - 443 - 203.0.113.7 curl/8 - 200 0 0 6210\n"
+	s, err := NewSchema(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := guessLogFormat([]byte(head), s); got != "" {
+		t.Errorf("guessLogFormat(IIS log) = %q, want none", got)
+	}
+	for _, v := range []string{"2026-11-29", "10:00:00", "Microsoft", "-"} {
+		if isNumeric(v) {
+			t.Errorf("isNumeric(%q) = true", v)
+		}
+	}
+	for _, v := range []string{"-5", "1e308", "0.5"} {
+		if !isNumeric(v) {
+			t.Errorf("isNumeric(%q) = false", v)
+		}
+	}
+}

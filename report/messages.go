@@ -309,6 +309,7 @@ var enMessages = map[msgID]string{
 	"why.badas":       "%s as %s",
 	"why.firstat":     ", the first at line %d: %s",
 	"why.empty":       "empty",
+	"why.headeronly":  "one line, read as a %s header, and no row after it",
 	"why.nonewindow":  "%s, none in the window with %s",
 	"why.without":     "%s without %s",
 	"hint.map":        "%s looks like a duration (unit s, ms, us or ns)",

@@ -198,6 +198,7 @@ var zhMessages = map[msgID]string{
 	"why.badas":       "按 %[2]s 解析时 %[1]s",
 	"why.firstat":     "，第一处在第 %d 行：%s",
 	"why.empty":       "空文件",
+	"why.headeronly":  "只有一行，已作为 %s 表头读取，其后没有数据行",
 	"why.nonewindow":  "%s，时间窗口内没有带 %s 的记录",
 	"why.without":     "%s，均不带 %s",
 	"hint.map":        "%s 看起来是一个耗时字段（单位 s、ms、us 或 ns）",

@@ -135,6 +135,10 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 			why += m.t("semicolon") + f.Reason
 		}
 		return why
+	case f.Records == 0 && (f.Format == ingest.CSV || f.Format == ingest.TSV) && len(f.Seen) > 0:
+		// Its one line was taken for a header: not empty, and maybe not
+		// a table at all.
+		return m.f("why.headeronly", string(f.Format))
 	case f.Records == 0:
 		return m.t("why.empty")
 	case windowed:

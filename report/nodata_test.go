@@ -246,3 +246,21 @@ func TestNoDataHintsJSONOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderOnlyTable: a CSV or TSV file whose one line was read as its
+// header is not called empty.
+func TestHeaderOnlyTable(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	in := &ingest.Result{Files: []ingest.FileStats{
+		{Path: "one.log", Format: ingest.TSV, Seen: []string{"2026/11/29 10:00:01.000", "INFO"}},
+		{Path: "none.csv", Format: ingest.CSV},
+	}}
+	r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
+	text := r.NoData.text(english, plainText, plainText)
+	for _, want := range []string{"one.log: one line, read as a tsv header, and no row after it", "none.csv: empty"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("reason %q lacks %q", text, want)
+		}
+	}
+}
