@@ -31,12 +31,17 @@ const (
 	PhaseUpstreamConnect
 	PhaseUpstreamHeaderWait
 	PhaseFirstToken
+	// PhaseUpstreamBody is the upstream's time after its response headers
+	// (upstream_response_time − upstream_header_time) of a record without
+	// ttft: a streamed answer's tokens, or a large body. It comes last in
+	// the index order, after the phases hour files of older builds hold.
+	PhaseUpstreamBody
 	NumPhases
 )
 
 // PhaseNames are the phases' names in reports (JSON keys), by index.
 var PhaseNames = [NumPhases]string{"dns_ms", "tcp_connect_ms", "tls_ms", "network_ms", "generation_ms",
-	"upstream_connect_ms", "upstream_header_wait_ms", "first_token_ms"}
+	"upstream_connect_ms", "upstream_header_wait_ms", "first_token_ms", "upstream_body_ms"}
 
 // maxTokenMemo bounds the paths whose token-endpoint match is memoised.
 const maxTokenMemo = 4096
@@ -95,9 +100,12 @@ func micros(v, perSecond float64) uint64 {
 //     generation (needs ttft) R − ttft, the time after the first token;
 //     upstream_connect_time; upstream_header_time − upstream_connect_time
 //     (the header wait); first_token (needs ttft): the rest of the
-//     upstream part before the first token.
-//   - unknown: what no phase claimed (the upstream after its headers
-//     without ttft, or the whole request when it carries nothing).
+//     upstream part before the first token; without ttft, the upstream
+//     body (needs upstream_response_time and upstream_header_time):
+//     upstream_response_time − upstream_header_time, the upstream's
+//     time after its headers, which generation would otherwise hold.
+//   - unknown: what no phase claimed (the whole request when it carries
+//     nothing, or what the fields leave between them).
 //
 // Each phase is clamped to what is left, so the phases and unknown add
 // up to R exactly.
@@ -132,7 +140,8 @@ func (p *recordPhases) of(r *ingest.Record, class int, rtS float64) {
 	if hasC {
 		claim(PhaseUpstreamConnect, micros(c, 1), &left)
 	}
-	if h, ok := r.Float(ingest.FUpstreamHeaderTime); ok {
+	h, hasH := r.Float(ingest.FUpstreamHeaderTime)
+	if hasH {
 		cu := uint64(0)
 		if hasC {
 			cu = micros(c, 1)
@@ -142,6 +151,9 @@ func (p *recordPhases) of(r *ingest.Record, class int, rtS float64) {
 	}
 	if hasTTFT {
 		claim(PhaseFirstToken, left, &left)
+	} else if hasU && hasH {
+		uu, hu := micros(u, 1), micros(h, 1)
+		claim(PhaseUpstreamBody, uu-min(uu, hu), &left)
 	}
 	p.unknown = left
 }
@@ -321,7 +333,11 @@ func (b *Breakdown) appendBinary(out []byte) []byte {
 }
 
 func (b *Breakdown) decode(d *Decoder) {
-	if nc, np := d.Uint(), d.Uint(); d.Err() == nil && (nc != NumClasses || np != NumPhases) {
+	// An older build's hour holds fewer phases, the first ones of the
+	// index order (phases are only added at its end): those it lacks
+	// were not carried by its records, whose time is in their unknown.
+	nc, np := d.Uint(), d.Uint()
+	if d.Err() == nil && (nc != NumClasses || np == 0 || np > NumPhases) {
 		d.Fail("breakdown of %d classes and %d phases, this build has %d and %d", nc, np, NumClasses, NumPhases)
 		return
 	}
@@ -330,7 +346,7 @@ func (b *Breakdown) decode(d *Decoder) {
 		c := &b.Classes[i]
 		c.Count = d.Count()
 		c.RequestTime = sum()
-		for j := range c.Phases {
+		for j := range c.Phases[:min(np, NumPhases)] {
 			c.Phases[j] = sum()
 			c.Carried[j] = d.Count()
 			if c.Carried[j] > c.Count {

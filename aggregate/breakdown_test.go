@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -289,5 +290,123 @@ func BenchmarkTokenMatch(b *testing.B) {
 	}
 	if n == 0 {
 		b.Fatal("no token call matched")
+	}
+}
+
+// A gateway's record without ttft that carries the upstream's response
+// and header times: the upstream's time after its headers is the
+// upstream body, not unknown. Worked out by hand from the fields.
+func TestBreakdownUpstreamBody(t *testing.T) {
+	a := newAcc(t, Options{})
+	// network 6000 − 5900 = 100; connect 10; header wait 410 − 10 = 400;
+	// body 5900 − 410 = 5490; unknown 0.
+	a.Add(rec(t, "request_time", "6.000", "upstream_response_time", "5.900", "upstream_connect_time", "0.010",
+		"upstream_header_time", "0.410", "stream", "false"))
+	// Headers logged after the response's end (a clock's step): network
+	// 100; header wait 1200, clamped to the 900 left; body 0; unknown 0.
+	a.Add(rec(t, "request_time", "1.000", "upstream_response_time", "0.900", "upstream_header_time", "1.200", "stream", "false"))
+	// No header time: network 100, unknown 900, no body.
+	a.Add(rec(t, "request_time", "1.000", "upstream_response_time", "0.900", "stream", "false"))
+	// No upstream_response_time: header wait 300, unknown 700, no body.
+	a.Add(rec(t, "request_time", "1.000", "upstream_header_time", "0.300", "stream", "false"))
+	// With ttft the time after the headers is first token and
+	// generation, never body: network 100, generation 2000 − 500 = 1500,
+	// header wait 300, first token 100.
+	a.Add(rec(t, "request_time", "2.000", "upstream_response_time", "1.900", "upstream_header_time", "0.300",
+		"first_token_ms", "500", "stream", "true"))
+
+	got := map[string]ClassMeans{}
+	for _, m := range a.Breakdown.Means() {
+		got[m.Class] = m
+		sumsUp(t, m)
+	}
+	ns := got["non_streaming"]
+	wantNS := map[int]float64{
+		PhaseNetwork:            (100_000.0 * 3) / 4,
+		PhaseUpstreamConnect:    10_000.0 / 4,
+		PhaseUpstreamHeaderWait: (400_000.0 + 900_000 + 300_000) / 4,
+		PhaseUpstreamBody:       5_490_000.0 / 4,
+	}
+	if ns.Count != 4 {
+		t.Fatalf("non-streaming: %d requests, want 4", ns.Count)
+	}
+	for p := range NumPhases {
+		w, has := wantNS[p]
+		if ns.Has[p] != has || has && math.Abs(float64(ns.Phases[p])-w) > 1 {
+			t.Errorf("non-streaming %s: %d µs (carried %v), want %v (carried %v)", PhaseNames[p], ns.Phases[p], ns.Has[p], w, has)
+		}
+	}
+	if w := (900_000.0 + 700_000) / 4; math.Abs(float64(ns.Unknown)-w) > 1 {
+		t.Errorf("non-streaming unknown: %d µs, want %v", ns.Unknown, w)
+	}
+	st := got["streaming"]
+	if st.Has[PhaseUpstreamBody] {
+		t.Errorf("streaming with ttft carries an upstream body: %+v", st)
+	}
+	if st.Phases[PhaseGeneration] != 1_500_000 || st.Phases[PhaseFirstToken] != 100_000 || st.Phases[PhaseUpstreamHeaderWait] != 300_000 {
+		t.Errorf("streaming: generation %d, first token %d, header wait %d µs; want 1500000, 100000, 300000",
+			st.Phases[PhaseGeneration], st.Phases[PhaseFirstToken], st.Phases[PhaseUpstreamHeaderWait])
+	}
+}
+
+// An hour file of a build whose breakdown had no upstream body (eight
+// phases) reads into this one's: its phases where they were, the body
+// not carried. One with more phases than this build knows is refused.
+func TestBreakdownDecodesFewerPhases(t *testing.T) {
+	var b Breakdown
+	c := &b.Classes[ClassNonStreaming]
+	c.Count = 3
+	c.RequestTime.Add(9_000_000)
+	for p := range PhaseUpstreamBody {
+		c.Phases[p].Add(uint64(1000 * (p + 1)))
+		c.Carried[p] = int64(p % 4)
+	}
+	c.Unknown.Add(42)
+
+	// Written as the older build wrote it: the same layout, eight phases.
+	old := func(np int) []byte {
+		out := binary.AppendUvarint(nil, NumClasses)
+		out = binary.AppendUvarint(out, uint64(np))
+		for i := range b.Classes {
+			c := &b.Classes[i]
+			out = binary.AppendUvarint(out, uint64(c.Count))
+			out = binary.AppendUvarint(binary.AppendUvarint(out, c.RequestTime.Hi), c.RequestTime.Lo)
+			for j := range np {
+				var s sum128
+				var n int64
+				if j < NumPhases {
+					s, n = c.Phases[j], c.Carried[j]
+				}
+				out = binary.AppendUvarint(binary.AppendUvarint(out, s.Hi), s.Lo)
+				out = binary.AppendUvarint(out, uint64(n))
+			}
+			out = binary.AppendUvarint(binary.AppendUvarint(out, c.Unknown.Hi), c.Unknown.Lo)
+		}
+		return out
+	}
+	var m *sketch.Mapping // a breakdown holds no sketch
+	d := NewDecoder(m, old(int(PhaseUpstreamBody)), errDamaged)
+	var got Breakdown
+	got.decode(d)
+	if err := d.Done(); err != nil {
+		t.Fatal(err)
+	}
+	if got != b {
+		t.Errorf("decoded %+v\nwant    %+v", got.Classes[ClassNonStreaming], b.Classes[ClassNonStreaming])
+	}
+	if got.Classes[ClassNonStreaming].Carried[PhaseUpstreamBody] != 0 {
+		t.Error("an older hour's records carry an upstream body")
+	}
+	// This build's own encoding round-trips.
+	d = NewDecoder(m, b.appendBinary(nil), errDamaged)
+	var same Breakdown
+	same.decode(d)
+	if err := d.Done(); err != nil || same != b {
+		t.Errorf("round trip: %v, %+v", err, same.Classes[ClassNonStreaming])
+	}
+	d = NewDecoder(m, old(NumPhases+1), errDamaged)
+	got.decode(d)
+	if d.Err() == nil {
+		t.Error("a breakdown of more phases than this build's was read")
 	}
 }

@@ -16,7 +16,8 @@ import (
 // they happen in a request.
 var phaseOrder = [aggregate.NumPhases]int{
 	aggregate.PhaseDNS, aggregate.PhaseTCPConnect, aggregate.PhaseTLS, aggregate.PhaseNetwork,
-	aggregate.PhaseUpstreamConnect, aggregate.PhaseUpstreamHeaderWait, aggregate.PhaseFirstToken, aggregate.PhaseGeneration,
+	aggregate.PhaseUpstreamConnect, aggregate.PhaseUpstreamHeaderWait, aggregate.PhaseUpstreamBody,
+	aggregate.PhaseFirstToken, aggregate.PhaseGeneration,
 }
 
 // phaseColors are the stacked bars' colours by phase index; unknown is
@@ -30,6 +31,7 @@ var phaseColors = [aggregate.NumPhases]string{
 	aggregate.PhaseUpstreamConnect:    "#0a7d8c",
 	aggregate.PhaseUpstreamHeaderWait: "#0969da",
 	aggregate.PhaseFirstToken:         "#9a6700",
+	aggregate.PhaseUpstreamBody:       "#4d2d00",
 }
 
 const unknownColor = "#afb8c1"

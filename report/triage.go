@@ -19,15 +19,19 @@ const (
 	WhereGeneration = "generation"
 	WhereNetwork    = "network"
 	WhereUpstream   = "upstream"
+	// WhereUpstreamBody is the upstream's time after its headers, of
+	// records without ttft: a streamed answer's generation, mostly.
+	WhereUpstreamBody = "upstream_body"
 )
 
 // The first action, in the guide's order of checks.
 const (
-	ActionInference   = "inference"         // the first token is slow, generation flows
-	ActionGeneration  = "generation"        // long answers or a slow model
-	ActionNetworkPath = "network_path"      // the time is outside the upstream
-	ActionUpstream    = "upstream"          // connect and header wait
-	ActionSplitTTFT   = "split_first_token" // no phase known: log ttft
+	ActionInference    = "inference"         // the first token is slow, generation flows
+	ActionGeneration   = "generation"        // long answers or a slow model
+	ActionNetworkPath  = "network_path"      // the time is outside the upstream
+	ActionUpstream     = "upstream"          // connect and header wait
+	ActionUpstreamBody = "upstream_body"     // the body after the headers: streamed tokens
+	ActionSplitTTFT    = "split_first_token" // no phase known: log ttft
 )
 
 // minSlow is the fewest slow requests a concentration is named on.
@@ -79,17 +83,19 @@ var whereGroups = [aggregate.NumPhases]string{
 	aggregate.PhaseUpstreamHeaderWait: WhereUpstream,
 	aggregate.PhaseFirstToken:         WhereFirstToken,
 	aggregate.PhaseGeneration:         WhereGeneration,
+	aggregate.PhaseUpstreamBody:       WhereUpstreamBody,
 }
 
 // whereOrder breaks ties between groups, in the guide's order.
-var whereOrder = []string{WhereFirstToken, WhereGeneration, WhereNetwork, WhereUpstream}
+var whereOrder = []string{WhereFirstToken, WhereGeneration, WhereUpstreamBody, WhereNetwork, WhereUpstream}
 
 var whereActions = map[string]string{
-	WhereFirstToken: ActionInference,
-	WhereGeneration: ActionGeneration,
-	WhereNetwork:    ActionNetworkPath,
-	WhereUpstream:   ActionUpstream,
-	"":              ActionSplitTTFT,
+	WhereFirstToken:   ActionInference,
+	WhereGeneration:   ActionGeneration,
+	WhereNetwork:      ActionNetworkPath,
+	WhereUpstream:     ActionUpstream,
+	WhereUpstreamBody: ActionUpstreamBody,
+	"":                ActionSplitTTFT,
 }
 
 // triage works the facts out; nil when latency could not be judged.

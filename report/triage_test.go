@@ -24,6 +24,13 @@ type call struct {
 
 func build(t *testing.T, calls []call) *Report {
 	t.Helper()
+	return buildHeaders(t, calls, 0)
+}
+
+// buildHeaders builds calls that carry upstream_header_time uht (s) as
+// well, when it is not 0.
+func buildHeaders(t *testing.T, calls []call, uht float64) *Report {
+	t.Helper()
 	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +57,9 @@ func build(t *testing.T, calls []call) *Report {
 		}
 		if c.ttft > 0 {
 			r.SetFloat(ingest.FTTFT, c.ttft)
+		}
+		if uht > 0 {
+			r.SetFloat(ingest.FUpstreamHeaderTime, uht)
 		}
 		accs[i%2].Add(&r)
 	}
@@ -82,19 +92,23 @@ func TestTriageWhere(t *testing.T) {
 		where  string
 		share  float64 // of the inference requests' time
 		action msgID
+		uht    float64 // upstream_header_time of every call, s; 0: absent
 	}{
-		{"generation", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 4.0, 3.99, 300}), WhereGeneration, 3.7 / 4.0, "action.generation"},
+		{"generation", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 4.0, 3.99, 300}), WhereGeneration, 3.7 / 4.0, "action.generation", 0},
 		// 3.0 s to the first token of a 3.5 s answer: the first token is
 		// slow, generation fluent.
-		{"first token", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 3.5, 3.49, 3000}), WhereFirstToken, 2.99 / 3.5, "action.inference"},
+		{"first token", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 3.5, 3.49, 3000}), WhereFirstToken, 2.99 / 3.5, "action.inference", 0},
 		// No ttft, most of the time outside the upstream.
-		{"network", repeat(100, call{"r", "m", "/v1/chat", 0, 200, 2.0, 0.5, 0}), WhereNetwork, 1.5 / 2.0, "action.network_path"},
+		{"network", repeat(100, call{"r", "m", "/v1/chat", 0, 200, 2.0, 0.5, 0}), WhereNetwork, 1.5 / 2.0, "action.network_path", 0},
 		// request_time alone: nothing to split, say so.
-		{"nothing known", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 2.0, 0, 0}), "", 0, "action.split_first_token"},
+		{"nothing known", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 2.0, 0, 0}), "", 0, "action.split_first_token", 0},
 		// 10 ms of network known, 1990 ms in no phase: too little known.
-		{"mostly unknown", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 2.0, 1.99, 0}), "", 0, "action.split_first_token"},
+		{"mostly unknown", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 2.0, 1.99, 0}), "", 0, "action.split_first_token", 0},
+		// A gateway's log, no ttft: headers after 0.3 s of a 5.99 s upstream
+		// time, the rest of it the body (a streamed answer).
+		{"upstream body", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 6.0, 5.99, 0}), WhereUpstreamBody, 5.69 / 6.0, "action.upstream_body", 0.3},
 	} {
-		r := build(t, tc.calls)
+		r := buildHeaders(t, tc.calls, tc.uht)
 		tr := r.Triage
 		if tr == nil || tr.Where != tc.where || math.Abs(tr.WhereShare-tc.share) > 0.001 || tr.Action != strings.TrimPrefix(string(tc.action), "action.") {
 			t.Errorf("%s: %+v, want where %q share %.3f action %s", tc.name, tr, tc.where, tc.share, tc.action)
