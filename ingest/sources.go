@@ -214,6 +214,21 @@ var sources = []*source{
 			{"response_time", FRequestTime, UnitSecond}, {"reqtime", FRequestTime, UnitSecond},
 			{"apptime", FUpstreamResponseTime, UnitSecond},
 		}},
+	// The JSON log_format of countless ELK / Filebeat / Logstash guides
+	// (access_json): $request_time as "responsetime", the upstream's
+	// times as "upstreamtime", "uct", "uht" (nginx's seconds, lists of
+	// several tries as nginx writes them), and "host" for $server_addr,
+	// the server's own address, not the Host header ("http_host",
+	// "domain").
+	{name: "nginx-elk", title: "nginx JSON log_format (ELK convention: responsetime, upstreamtime)",
+		signatures: []signature{{2, []string{"responsetime", "upstreamtime", "upstreamhost", "upstreamaddr", "clientip"}}},
+		fields: []sourceField{
+			{"responsetime", FRequestTime, UnitSecond}, {"upstreamtime", FUpstreamResponseTime, UnitSecond},
+			{"uct", FUpstreamConnectTime, UnitSecond}, {"uht", FUpstreamHeaderTime, UnitSecond},
+			{"upstreamhost", FUpstreamAddr, 0}, {"upstreamaddr", FUpstreamAddr, 0},
+			{"clientip", FRemoteAddr, 0}, {"url", FURI, 0}, {"requesturl", FRequest, 0},
+			{"http_host", FHost, 0}, {"domain", FHost, 0}, {"host", ignored, 0},
+		}},
 	{name: "tokenhub", title: "TokenHub / CLS JSON and CSV",
 		signatures: []signature{{1, []string{"__TIMESTAMP__", "__TAG__.*", "__SOURCE__"}},
 			{2, []string{"request_time", "first_token_ms", "region", "client_region", "upstream_response_time", "model"}}}},

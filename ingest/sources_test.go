@@ -288,6 +288,22 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("duration") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
 			client: client, stream: -1, timeNS: int64(math.Round(d.num("ts")*1e6)) * 1e3}
 	},
+	// nginx's ELK-convention JSON: responsetime is $request_time (s);
+	// upstreamtime $upstream_response_time, a list of tries (", ") and
+	// internal redirects (" : "), "-" for none: their sum in s.
+	"nginx-elk": func(d rawDoc) sourceWant {
+		ups, any := 0.0, false
+		for _, item := range strings.FieldsFunc(d.str("upstreamtime"), func(r rune) bool { return r == ',' || r == ':' }) {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(item), 64); err == nil {
+				ups, any = ups+v*1000, true
+			}
+		}
+		if !any {
+			ups = math.NaN()
+		}
+		return sourceWant{rt: d.num("responsetime") * 1000, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
+			client: d.str("clientip"), stream: -1, timeNS: rfc(d.str("@timestamp"))}
+	},
 	"alp": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("response_time") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
 			stream: -1, timeNS: rfc(d.str("time"))}
@@ -300,6 +316,7 @@ var sourceFixtures = map[string]string{
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
+	"nginx-elk.json": "nginx-elk",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -550,6 +567,55 @@ func TestEnvoyGatewayPath(t *testing.T) {
 	for i, d := range docs {
 		if want := d.str("x-envoy-origin-path"); got[i].uri != want {
 			t.Errorf("record %d: uri %q, want %q", i, got[i].uri, want)
+		}
+	}
+}
+
+// hostSink keeps, per record in file order, the names the ELK
+// convention means differently from the generic table or adds.
+type hostSink struct{ recs [][5]string }
+
+func (h *hostSink) Add(r *ingest.Record) {
+	num := func(f ingest.Field) string {
+		if v, ok := r.Float(f); ok {
+			return strconv.FormatFloat(v*1000, 'f', 3, 64)
+		}
+		return "absent"
+	}
+	h.recs = append(h.recs, [5]string{string(r.Text(ingest.FHost)), num(ingest.FUpstreamConnectTime),
+		num(ingest.FUpstreamHeaderTime), string(r.Text(ingest.FURI)), string(r.Text(ingest.FUpstreamAddr))})
+}
+
+// In nginx's ELK convention "host" is $server_addr: the Host header is
+// http_host (or domain); uct and uht are the upstream's connect and
+// header times, nginx lists in seconds; url the path; upstreamhost the
+// upstream. Worked out from the raw JSON.
+func TestNginxELKNames(t *testing.T) {
+	path := filepath.Join("testdata", "sources", "nginx-elk.json")
+	docs := readRawDocs(t, path)
+	sinks, res, err := ingest.Run([]string{path}, ingest.Options{Workers: 1, Location: time.UTC}, func() *hostSink { return &hostSink{} })
+	if err != nil || len(sinks) != 1 || len(sinks[0].recs) != len(docs) || res.BadLines() != 0 {
+		t.Fatalf("run: %v, %d sinks, bad lines %d", err, len(sinks), res.BadLines())
+	}
+	sum := func(list string) string {
+		s, any := 0.0, false
+		for _, item := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ':' }) {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(item), 64); err == nil {
+				s, any = s+v*1000, true
+			}
+		}
+		if !any {
+			return "absent"
+		}
+		return strconv.FormatFloat(s, 'f', 3, 64)
+	}
+	for i, d := range docs {
+		want := [5]string{d.str("http_host"), sum(d.str("uct")), sum(d.str("uht")), d.str("url"), d.str("upstreamhost")}
+		if want[4] == "-" {
+			want[4] = ""
+		}
+		if got := sinks[0].recs[i]; got != want {
+			t.Errorf("record %d: host, connect ms, header ms, uri, upstream %q, want %q", i, got, want)
 		}
 	}
 }
