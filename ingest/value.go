@@ -91,12 +91,16 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 	case KindFloat:
 		var v float64
 		var ok bool
-		if info.list {
+		unit := b.Unit
+		switch n := len(val); {
+		case info.list:
 			v, ok = sumList(val)
-		} else {
+		case n > 1 && (val[n-1] == 's' || val[n-1] == 'm' || val[n-1] == 'h'):
+			// No number ends so: not parsed as one first, whose refusal
+			// would allocate.
+		default:
 			v, ok = parseNumber(val)
 		}
-		unit := b.Unit
 		if !ok {
 			// A duration that names its unit ("6.210452s", Google Cloud's
 			// httpRequest.latency; "250ms", Go's): the unit it names.
@@ -145,11 +149,71 @@ func unitDuration(val []byte) (float64, bool) {
 	if n < 2 || n > 40 || !(val[n-1] == 's' || val[n-1] == 'm' || val[n-1] == 'h') {
 		return 0, false
 	}
+	if d, ok := oneUnitDuration(val); ok {
+		return d.Seconds(), true
+	}
 	d, err := time.ParseDuration(string(val))
 	if err != nil {
 		return 0, false
 	}
 	return d.Seconds(), true
+}
+
+// oneUnitDuration reads the common shape of a duration, one number and
+// its unit ("6.210452s", "980.5µs"), to the nanosecond time.ParseDuration
+// gives, without allocating: a Gin log has one on every line. Any other
+// shape (several units, a sign, more than 18 digits) is false, for the
+// library to read.
+func oneUnitDuration(b []byte) (time.Duration, bool) {
+	i, v := 0, uint64(0)
+	for i < len(b) && i < 18 && b[i] >= '0' && b[i] <= '9' {
+		v = v*10 + uint64(b[i]-'0')
+		i++
+	}
+	pre, post := i > 0, false
+	f, scale := uint64(0), 1.0
+	if i < len(b) && b[i] == '.' {
+		i++
+		j := i
+		for i < len(b) && i-j < 18 && b[i] >= '0' && b[i] <= '9' {
+			f, scale = f*10+uint64(b[i]-'0'), scale*10
+			i++
+		}
+		post = i > j
+	}
+	if !pre && !post || i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		return 0, false
+	}
+	var unit uint64
+	switch string(b[i:]) {
+	case "ns":
+		unit = 1
+	case "us", "µs", "μs": // U+00B5 and U+03BC, as the library takes both
+		unit = 1e3
+	case "ms":
+		unit = 1e6
+	case "s":
+		unit = 1e9
+	case "m":
+		unit = 60e9
+	case "h":
+		unit = 3600e9
+	default:
+		return 0, false
+	}
+	if v > 1<<63/unit {
+		return 0, false
+	}
+	// The library's steps: the whole part times the unit, plus the
+	// fraction scaled in floating point.
+	v *= unit
+	if f > 0 {
+		v += uint64(float64(f) * (float64(unit) / scale))
+	}
+	if v > 1<<63-1 {
+		return 0, false
+	}
+	return time.Duration(v), true
 }
 
 // ValueError is a value that makes a line bad.

@@ -342,3 +342,23 @@ func TestDurationWithUnit(t *testing.T) {
 		t.Errorf("250 ms = %v s", got)
 	}
 }
+
+// FuzzOneUnitDuration: the allocation-free reading of a one-unit
+// duration gives what time.ParseDuration gives, to the nanosecond, for
+// every string it reads.
+func FuzzOneUnitDuration(f *testing.F) {
+	for _, s := range []string{"6.210452s", "980.5µs", "980.5μs", "1m", ".5h", "5.s", "0s", "9223372036854775807ns",
+		"999999999999999999h", "0.000000000000000001s", "123456789012345678.123456789012345678ms", "1e3s", "."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := oneUnitDuration([]byte(s))
+		if !ok {
+			return
+		}
+		want, err := time.ParseDuration(s)
+		if err != nil || got != want {
+			t.Fatalf("%q: %v, want %v (%v)", s, got, want, err)
+		}
+	})
+}
