@@ -22,6 +22,7 @@ const (
 	LTSV    Format = "ltsv"
 	CLB     Format = "clb"
 	HAProxy Format = "haproxy" // HAProxy's HTTP log (option httplog)
+	Gin     Format = "gin"     // Gin's request log (Ollama, one-api, new-api)
 	Parquet Format = "parquet"
 	Arrow   Format = "arrow"
 )
@@ -29,12 +30,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, HAProxy, Parquet, Arrow:
+	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, HAProxy, Gin, Parquet, Arrow:
 		return f, nil
 	case "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, haproxy, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, haproxy, gin, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -98,6 +99,8 @@ func sniff(head []byte, haveLogFormat bool) Format {
 		return Nginx
 	case haproxyHead(head):
 		return HAProxy
+	case ginHead(head):
+		return Gin
 	case looksALB(line): // its quoted lists hold commas: not CSV
 		return Nginx
 	case bytes.Count(line, []byte{'\t'}) >= 2:
@@ -158,6 +161,8 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 		return newTextParser(f, c), nil
 	case HAProxy:
 		return newHAProxyParser(c), nil
+	case Gin:
+		return newGinParser(c), nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
 }
@@ -176,6 +181,8 @@ func describeText(f Format, c *parserConfig, head []byte) (source string, seen [
 		return "ltsv", seen
 	case f == HAProxy:
 		return "haproxy", hapNames[:hapUpstream:hapUpstream]
+	case f == Gin:
+		return "gin", ginNames[:]
 	}
 	return "", nil
 }

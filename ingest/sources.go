@@ -256,6 +256,7 @@ var textSources = []*source{
 	{name: "istio", title: "Istio default text format"},
 	{name: "ingress-nginx", title: "ingress-nginx upstreaminfo"},
 	{name: "haproxy", title: "HAProxy HTTP log (option httplog)"},
+	{name: "gin", title: "Gin request log (Ollama, one-api, new-api)"},
 	{name: "aws-alb", title: "AWS Application Load Balancer access log"},
 }
 

@@ -1,0 +1,276 @@
+package ingest
+
+// Gin's request log: the lines the Gin web framework's Logger middleware
+// writes for each request, which servers in front of and beside models
+// keep (Ollama; one-api, new-api and their forks). Gin's default
+// formatter (gin.defaultLogFormatter) writes
+//
+//	[GIN] 2026/12/04 - 10:00:01 | 200 |    6.210452s |        10.1.1.1 | POST     "/v1/chat/completions"
+//
+// the status and method between colour escapes when the output is a
+// terminal (or colour is forced), the path quoted as a Go string (%#v;
+// unquoted before Gin 1.7); one-api and new-api add their request id
+// after the date,
+//
+//	[GIN] 2026/12/04 - 10:00:01 | 2026120410000123456789 | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions
+//
+// and recent new-api versions write the client as "client_ip=10.1.1.1".
+// The latency is Go's time.Duration text ("6.210452s", "980µs",
+// "1m2s"): the whole request as the handler served it. The date has no
+// zone: the server's local time (--tz). Whatever precedes "[GIN] " (a
+// container runtime's or journald's prefix) is skipped. The program's
+// other lines ([SYS], [INFO], Gin's debug lines, an error message after a
+// request) are not requests: they are bad lines, with a reason that says
+// so.
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"time"
+)
+
+// The columns of a Gin request line.
+const (
+	ginDate = iota
+	ginRequestID
+	ginStatus
+	ginLatency
+	ginClient
+	ginMethod
+	ginPath
+	ginColumns
+)
+
+// ginNames name the columns, for --map and the report's fields seen.
+var ginNames = [ginColumns]string{"time", "request_id", "status", "latency", "client_ip", "method", "path"}
+
+// ginOwn is how the columns are read unless --map names them.
+var ginOwn = [ginColumns]Bindings{
+	ginDate:    {{Field: FTime, Prio: prioSource}},
+	ginStatus:  {{Field: FStatus, Prio: prioSource}},
+	ginLatency: {{Field: FRequestTime, Prio: prioSource}}, // its text names its unit
+	ginClient:  {{Field: FRemoteAddr, Prio: prioSource}},
+	ginMethod:  {{Field: FMethod, Prio: prioSource}},
+	ginPath:    {{Field: FURI, Prio: prioSource}},
+}
+
+var (
+	errNotGin      = errors.New("not a Gin request line: the program's own message, not a request (want [GIN] date | status | latency | client | method path)")
+	errGinFields   = errors.New("Gin request line cut short: want date | status | latency | client | method path")
+	errGinDate     = errors.New("Gin date not yyyy/mm/dd - hh:mm:ss")
+	errGinDuration = errors.New("Gin latency not a duration with its unit")
+)
+
+// ginMark opens a request line.
+var ginMark = []byte("[GIN] ")
+
+// ginParser reads Gin request lines. Values point into the line, or into
+// date for the time rewritten as parseTime reads it, or into path for a
+// path with escapes.
+type ginParser struct {
+	loc   *time.Location
+	binds [ginColumns]Bindings
+	vals  [ginColumns][]byte
+	date  []byte
+	path  []byte
+}
+
+func newGinParser(c *parserConfig) *ginParser {
+	p := &ginParser{loc: c.loc}
+	for i, name := range ginNames {
+		p.binds[i] = ginOwn[i]
+		if bs := c.schema.LookupString(name); i != ginLatency && mapped(bs) {
+			p.binds[i] = bs
+		}
+	}
+	return p
+}
+
+// ginHead reports whether one of the first lines of head is a Gin request
+// line: a log's first lines may be the server's start messages.
+func ginHead(head []byte) bool {
+	var p ginParser
+	for _, l := range headLines(head, guessLines) {
+		if p.split(l) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ginField returns the next '|'-separated field of rest, its colour
+// escapes and spaces trimmed, and what follows its '|'; ok is false when
+// rest holds no '|'.
+func ginField(rest []byte) (field, after []byte, ok bool) {
+	i := bytes.IndexByte(rest, '|')
+	if i < 0 {
+		return nil, nil, false
+	}
+	return trimANSI(rest[:i]), rest[i+1:], true
+}
+
+// trimANSI trims spaces and terminal colour escapes ("\x1b[97;42m",
+// "\x1b[0m") from both ends of b.
+func trimANSI(b []byte) []byte {
+	for {
+		n := len(b)
+		b = bytes.Trim(b, " \t\r")
+		if len(b) > 1 && b[0] == 0x1b && b[1] == '[' {
+			if j := bytes.IndexByte(b, 'm'); j > 0 {
+				b = b[j+1:]
+			}
+		}
+		if k := bytes.LastIndexByte(b, 0x1b); k >= 0 && k+1 < len(b) && b[k+1] == '[' && b[len(b)-1] == 'm' {
+			b = b[:k]
+		}
+		if len(b) == n {
+			return b
+		}
+	}
+}
+
+// allDigits reports whether b is digits only.
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// isStatus reports whether b is a three-digit status.
+func isStatus(b []byte) bool {
+	return len(b) == 3 && b[0] >= '1' && b[0] <= '9' && b[1] >= '0' && b[1] <= '9' && b[2] >= '0' && b[2] <= '9'
+}
+
+// httpMethod returns the length of the HTTP method b starts with, when a
+// space or a colour escape follows it; 0 when it starts with none.
+func httpMethod(b []byte) int {
+	n := 0
+	for n < len(b) && n < 8 && b[n] >= 'A' && b[n] <= 'Z' {
+		n++
+	}
+	if n < 3 || n > 7 || n == len(b) || b[n] != ' ' && b[n] != 0x1b {
+		return 0
+	}
+	return n
+}
+
+// split cuts a line into p.vals.
+func (p *ginParser) split(line []byte) error {
+	p.vals = [ginColumns][]byte{}
+	at := bytes.Index(line, ginMark)
+	if at < 0 {
+		return errNotGin
+	}
+	rest := line[at+len(ginMark):]
+	date, rest, ok := ginField(rest)
+	if !ok || len(date) < 10 || !allDigits(date[:4]) {
+		return errNotGin
+	}
+	p.vals[ginDate] = date
+	// The request id, when written, then the status.
+	f, rest, ok := ginField(rest)
+	if ok && !isStatus(f) {
+		p.vals[ginRequestID] = f
+		f, rest, ok = ginField(rest)
+	}
+	if !ok || !isStatus(f) {
+		return errGinFields
+	}
+	p.vals[ginStatus] = f
+	if p.vals[ginLatency], rest, ok = ginField(rest); !ok {
+		return errGinFields
+	}
+	if p.vals[ginClient], rest, ok = ginField(rest); !ok {
+		return errGinFields
+	}
+	p.vals[ginClient] = bytes.TrimPrefix(p.vals[ginClient], []byte("client_ip="))
+	// The request: the first field after the client that starts with a
+	// method (a fork's token name may come first), to the line's end, so
+	// that a '|' in the path stays in it.
+	for {
+		req := trimANSI(rest)
+		if n := httpMethod(req); n > 0 {
+			p.vals[ginMethod] = req[:n]
+			p.vals[ginPath] = trimANSI(req[n:])
+			return nil
+		}
+		if _, rest, ok = ginField(rest); !ok {
+			return errGinFields
+		}
+	}
+}
+
+// Parse reads one line into r.
+func (p *ginParser) Parse(line []byte, r *Record) error {
+	if err := p.split(line); err != nil {
+		return err
+	}
+	date, err := p.civilDate(p.vals[ginDate])
+	if err != nil {
+		return err
+	}
+	p.vals[ginDate] = date
+	if _, ok := unitDuration(p.vals[ginLatency]); !ok {
+		return errGinDuration
+	}
+	p.vals[ginPath] = p.unquote(p.vals[ginPath])
+	if string(p.vals[ginClient]) == "unknown" {
+		p.vals[ginClient] = nil // new-api's, when the request told none
+	}
+	for i, v := range p.vals {
+		if len(p.binds[i]) == 0 || len(v) == 0 {
+			continue
+		}
+		if err := r.Set(p.binds[i], v, p.loc); err != nil {
+			return err
+		}
+	}
+	r.Finish()
+	return nil
+}
+
+// civilDate rewrites Gin's "2026/12/04 - 10:00:01" (or "2026/12/04
+// 10:00:01", a fraction after it kept) as "2026-12-04 10:00:01" in
+// p.date.
+func (p *ginParser) civilDate(d []byte) ([]byte, error) {
+	if len(d) < 19 {
+		return nil, errGinDate
+	}
+	day, clock := d[:10], d[10:]
+	switch {
+	case bytes.HasPrefix(clock, []byte(" - ")):
+		clock = clock[3:]
+	case clock[0] == ' ':
+		clock = clock[1:]
+	default:
+		return nil, errGinDate
+	}
+	if sep := day[4]; (sep != '/' && sep != '-' && sep != ':') || day[7] != sep {
+		return nil, errGinDate
+	}
+	p.date = append(append(append(append(append(p.date[:0], day[:4]...), '-'), day[5:7]...), '-'), day[8:10]...)
+	p.date = append(append(p.date, ' '), clock...)
+	return p.date, nil
+}
+
+// unquote returns a path as Gin's %#v wrote it without its quotes; one
+// with escapes is unquoted into p.path.
+func (p *ginParser) unquote(v []byte) []byte {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return v
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	s, err := strconv.Unquote(string(v))
+	if err != nil {
+		return inner
+	}
+	p.path = append(p.path[:0], s...)
+	return p.path
+}

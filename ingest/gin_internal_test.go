@@ -1,0 +1,184 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// ginDefaultLine is a line of Gin's default formatter (gin.defaultLogFormatter:
+// "[GIN] %v |%s %3d %s| %13v | %15s |%s %-7s %s %#v"), without colour.
+const ginDefaultLine = `[GIN] 2026/12/04 - 10:00:01 | 200 |    6.210452s |        10.1.1.1 | POST     "/v1/chat/completions"`
+
+// dur is a Go duration's text in seconds, as time.ParseDuration reads it.
+func dur(t *testing.T, s string) float64 {
+	t.Helper()
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Seconds()
+}
+
+func TestGinParse(t *testing.T) {
+	// 2026/12/04 10:00:01 in textConfig's zone, +08:00.
+	t0 := time.Date(2026, 12, 4, 10, 0, 1, 0, time.FixedZone("+08", 8*3600)).UnixNano()
+	base := []textWant{{f: FTime, ns: t0}, {f: FStatus, num: 200}, {f: FRequestTime, num: dur(t, "6.210452s")},
+		{f: FRemoteAddr, text: "10.1.1.1"}, {f: FClient, text: "10.1.1.1"}, {f: FMethod, text: "POST"},
+		{f: FURI, text: "/v1/chat/completions"}}
+	set := func(ws []textWant, repl ...textWant) []textWant {
+		out := append([]textWant(nil), ws...)
+		for _, r := range repl {
+			for i := range out {
+				if out[i].f == r.f {
+					out[i] = r
+				}
+			}
+		}
+		return out
+	}
+	const esc = "\x1b"
+	tests := []struct {
+		name, line string
+		want       []textWant
+		err        string
+	}{
+		{name: "Gin's default", line: ginDefaultLine, want: base},
+		{name: "coloured", line: `[GIN] 2026/12/04 - 10:00:01 |` + esc + `[97;42m 200 ` + esc + `[0m|    6.210452s |        10.1.1.1 |` +
+			esc + `[97;46m POST    ` + esc + `[0m "/v1/chat/completions"`, want: base},
+		{name: "before Gin 1.7: the path unquoted", line: `[GIN] 2026/12/04 - 10:00:01 | 200 |    6.210452s |        10.1.1.1 | POST     /v1/chat/completions`, want: base},
+		{name: "one-api and new-api: a request id", line: `[GIN] 2026/12/04 - 10:00:01 | 2026120410000123456789 | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions`, want: base},
+		{name: "new-api: client_ip=", line: `[GIN] 2026/12/04 - 10:00:01 | 2026120410000123456789 | 200 |    6.210452s | client_ip=10.1.1.1 |    POST /v1/chat/completions`, want: base},
+		{name: "a fork's token after the client", line: `[GIN] 2026/12/04 10:00:01 | abc | 200 |    6.210452s |        10.1.1.1 | team-a(12) |    POST /v1/chat/completions`, want: base},
+		{name: "an empty request id", line: `[GIN] 2026/12/04 - 10:00:01 |  | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions`, want: base},
+		{name: "journald's prefix", line: `Dec 04 10:00:01 gpu-1 ollama[1234]: ` + ginDefaultLine, want: base},
+		{name: "a container runtime's prefix", line: `2026-12-04T02:00:01.123456789Z stdout F ` + ginDefaultLine, want: base},
+		{name: "microseconds", line: strings.Replace(ginDefaultLine, "6.210452s", "980.5µs", 1), want: set(base, textWant{f: FRequestTime, num: dur(t, "980.5µs")})},
+		{name: "over a minute, truncated", line: strings.Replace(ginDefaultLine, "6.210452s", "1m2s", 1), want: set(base, textWant{f: FRequestTime, num: 62})},
+		{name: "a query with a bar", line: strings.Replace(ginDefaultLine, `"/v1/chat/completions"`, `"/v1/chat/completions?a=b|c"`, 1),
+			want: set(base, textWant{f: FURI, text: "/v1/chat/completions?a=b|c"})},
+		{name: "a path with escapes", line: strings.Replace(ginDefaultLine, `"/v1/chat/completions"`, `"/v1/chat/\"x\""`, 1), want: set(base, textWant{f: FURI, text: `/v1/chat/"x"`})},
+		{name: "new-api's unknown client", line: `[GIN] 2026/12/04 - 10:00:01 | r1 | 200 |    6.210452s | client_ip=unknown |    POST /v1/chat/completions`,
+			want: wantsWithout(base, FRemoteAddr, FClient)},
+		{name: "a fraction of a second", line: strings.Replace(ginDefaultLine, "10:00:01", "10:00:01.250000", 1), want: set(base, textWant{f: FTime, ns: t0 + 250e6})},
+		{name: "Gin's debug line", line: `[GIN-debug] POST   /v1/chat/completions --> main.chat (3 handlers)`, err: "not a Gin request line"},
+		{name: "the program's own message", line: `[SYS] 2026/12/04 - 10:00:00 | New API v0.6.1 started`, err: "not a Gin request line"},
+		{name: "an error after a request", line: `Error #01: context canceled`, err: "not a Gin request line"},
+		{name: "no status", line: `[GIN] 2026/12/04 - 10:00:01 | abc | def |    6.210452s |        10.1.1.1 | POST "/"`, err: "cut short"},
+		{name: "cut after the latency", line: `[GIN] 2026/12/04 - 10:00:01 | 200 |    6.210452s`, err: "cut short"},
+		{name: "no method", line: `[GIN] 2026/12/04 - 10:00:01 | 200 |    6.210452s |        10.1.1.1 | "/v1/chat"`, err: "cut short"},
+		{name: "a latency without its unit", line: strings.Replace(ginDefaultLine, "6.210452s", "6.210452", 1), err: "latency not a duration"},
+		{name: "a negative latency", line: strings.Replace(ginDefaultLine, "6.210452s", "-5ms", 1), err: "request_time"},
+		{name: "a date of another shape", line: strings.Replace(ginDefaultLine, "2026/12/04 - 10:00:01", "2026/12/04T10:00:01", 1), err: "date not"},
+		{name: "an unreadable date", line: strings.Replace(ginDefaultLine, "10:00:01", "10:xx:01", 1), err: "time"},
+		{name: "HAProxy", line: hapManualLine, err: "not a Gin request line"},
+		{name: "garbage", line: "\x00[GIN] \xff|\x1b[", err: "not a Gin request line"},
+	}
+	c := textConfig(t, "")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newGinParser(c)
+			var r Record
+			err := p.Parse([]byte(tt.line), &r)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one with %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTextRecord(t, &r, tt.want)
+		})
+	}
+}
+
+// TestGinParseAllocatesNothing: a line is read without allocating once
+// the parser is warm.
+func TestGinParseAllocatesNothing(t *testing.T) {
+	p := newGinParser(textConfig(t, ""))
+	line := []byte(ginDefaultLine)
+	var r Record
+	if n := testing.AllocsPerRun(100, func() {
+		r.Reset()
+		if err := p.Parse(line, &r); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations a line", n)
+	}
+}
+
+// TestGinMap: --map reads a text column as it says; the latency is still
+// the request's time.
+func TestGinMap(t *testing.T) {
+	s, err := NewSchema([]string{"region=request_id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newGinParser(&parserConfig{schema: s, loc: time.UTC})
+	var r Record
+	if err := p.Parse([]byte(`[GIN] 2026/12/04 - 10:00:01 | ap-tokyo | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(r.Text(FRegion)); got != "ap-tokyo" {
+		t.Errorf("region %q, want the request id column", got)
+	}
+	if got, _ := r.Float(FRequestTime); got != dur(t, "6.210452s") {
+		t.Errorf("request_time %v, want the latency's", got)
+	}
+}
+
+// TestSniffGin: a Gin log is told by its request lines, after the
+// server's start messages too; the other text formats are not taken for
+// it.
+func TestSniffGin(t *testing.T) {
+	start := "[GIN-debug] [WARNING] Running in \"debug\" mode.\n[SYS] 2026/12/04 - 10:00:00 | New API started\n"
+	for _, c := range []struct {
+		head string
+		want Format
+	}{
+		{ginDefaultLine + "\n", Gin},
+		{start + ginDefaultLine + "\n", Gin},
+		{hapManualLine + "\n", HAProxy},
+		{`10.0.1.2 - - [06/Feb/2009:12:14:14 +0800] "GET / HTTP/1.1" 200 612 "-" "curl/8.0"` + "\n", Nginx},
+		{`[be8874ccdedaed58] [29/Nov/2026:10:00:00 +0800] [HTTPS]` + "\n", CLB},
+		{start, Nginx}, // no request among them: a text log of its own
+	} {
+		if got := sniff([]byte(c.head), false); got != c.want {
+			t.Errorf("sniff(%.40q…) = %s, want %s", c.head, got, c.want)
+		}
+	}
+}
+
+// FuzzGin: any line is read or refused with a reason, never a panic; a
+// line read split, and its time is its latency's.
+func FuzzGin(f *testing.F) {
+	f.Add(ginDefaultLine)
+	f.Add(`x [GIN] 2026/12/04 - 10:00:01 | | 999 | 9223372036s | client_ip= | a(1) | GET "\x"`)
+	f.Add("[GIN] 2026:12:04 - 10:00:01.666666 |\x1b[97;42m 200 \x1b[0m| 1h2m3.5s | ::1 |\x1b[97;46m OPTIONS\x1b[0m \"/|\"")
+	c := textConfig(f, "")
+	f.Fuzz(func(t *testing.T, line string) {
+		p := newGinParser(c)
+		var r Record
+		err := p.Parse([]byte(line), &r)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("an error without a reason")
+			}
+			return
+		}
+		var q ginParser
+		if q.split([]byte(line)) != nil {
+			t.Fatal("read a line split refuses")
+		}
+		want, ok := unitDuration(q.vals[ginLatency])
+		if got, has := r.Float(FRequestTime); !ok || !has || got != want || !(got >= 0 && got <= MaxDurationS) {
+			t.Fatalf("request_time %v (%v), want the latency %q's %v", got, has, q.vals[ginLatency], want)
+		}
+		if !r.Has(FTime) || !r.Has(FStatus) {
+			t.Fatal("a line read without its time or status")
+		}
+	})
+}
