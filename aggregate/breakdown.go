@@ -99,7 +99,8 @@ func micros(v, perSecond float64) uint64 {
 //   - the upstream part, R − network (R when U is absent), in turn:
 //     generation (needs ttft) R − ttft, the time after the first token;
 //     upstream_connect_time; upstream_header_time − upstream_connect_time
-//     (the header wait); first_token (needs ttft): the rest of the
+//     (the header wait; a 504 without ttft or header time waited all
+//     of upstream_response_time for headers that never came); first_token (needs ttft): the rest of the
 //     upstream part before the first token; without ttft, the upstream
 //     body (needs upstream_response_time and upstream_header_time):
 //     upstream_response_time − upstream_header_time, the upstream's
@@ -141,6 +142,15 @@ func (p *recordPhases) of(r *ingest.Record, class int, rtS float64) {
 		claim(PhaseUpstreamConnect, micros(c, 1), &left)
 	}
 	h, hasH := r.Float(ingest.FUpstreamHeaderTime)
+	// A gateway's time-out (504) that carries the upstream's time but no
+	// header time: the headers never came, the upstream's time was all
+	// the wait for them.
+	timedOut := false
+	if !hasH && hasU && !hasTTFT {
+		if st, ok := r.Int(ingest.FStatus); ok && st == 504 {
+			h, hasH, timedOut = u, true, true
+		}
+	}
 	if hasH {
 		cu := uint64(0)
 		if hasC {
@@ -151,7 +161,7 @@ func (p *recordPhases) of(r *ingest.Record, class int, rtS float64) {
 	}
 	if hasTTFT {
 		claim(PhaseFirstToken, left, &left)
-	} else if hasU && hasH {
+	} else if hasU && hasH && !timedOut {
 		uu, hu := micros(u, 1), micros(h, 1)
 		claim(PhaseUpstreamBody, uu-min(uu, hu), &left)
 	}

@@ -126,6 +126,12 @@ func oraclePhases(r *gen.Request) (class int, rt float64, phases map[int]float64
 	}
 	phases[PhaseUpstreamConnect] = min(left, r.UpstreamConnect*1000)
 	left -= phases[PhaseUpstreamConnect]
+	// A 504 without ttft (the generator writes no header time): the
+	// upstream's time was the wait for its headers.
+	if up, ok := r.UpstreamTime(); ok && !hasTTFT && r.Status == 504 {
+		phases[PhaseUpstreamHeaderWait] = min(left, max(0, up*1000-r.UpstreamConnect*1000))
+		left -= phases[PhaseUpstreamHeaderWait]
+	}
 	if hasTTFT {
 		phases[PhaseFirstToken] = left
 		left = 0
@@ -408,5 +414,52 @@ func TestBreakdownDecodesFewerPhases(t *testing.T) {
 	got.decode(d)
 	if d.Err() == nil {
 		t.Error("a breakdown of more phases than this build's was read")
+	}
+}
+
+// A gateway's time-out (504) without a header time waited for the
+// upstream's headers all of the upstream's time; a 504 whose headers
+// came, another status, or a record with ttft is split as before.
+// Worked out by hand from the fields.
+func TestBreakdownTimedOut(t *testing.T) {
+	a := newAcc(t, Options{})
+	// network 60001 − 60000 = 1; connect 1; header wait 60000 − 1.
+	a.Add(rec(t, "request_time", "60.001", "upstream_response_time", "60.000", "upstream_connect_time", "0.001",
+		"status", "504", "stream", "false"))
+	// The upstream's own 504, with its headers: network 10, header wait
+	// 20, body 70.
+	a.Add(rec(t, "request_time", "0.100", "upstream_response_time", "0.090", "upstream_header_time", "0.020",
+		"status", "504", "stream", "false"))
+	// A 200 without header time: network 10, unknown 90.
+	a.Add(rec(t, "request_time", "0.100", "upstream_response_time", "0.090", "status", "200", "stream", "false"))
+	// A 504 with ttft: network 1, generation 60001 − 60000 = 1, first
+	// token 59999.
+	a.Add(rec(t, "request_time", "60.001", "upstream_response_time", "60.000", "first_token_ms", "60000",
+		"status", "504", "stream", "true"))
+
+	got := map[string]ClassMeans{}
+	for _, m := range a.Breakdown.Means() {
+		got[m.Class] = m
+		sumsUp(t, m)
+	}
+	ns := got["non_streaming"]
+	want := map[int]float64{
+		PhaseNetwork:            (1_000.0 + 10_000 + 10_000) / 3,
+		PhaseUpstreamConnect:    1_000.0 / 3,
+		PhaseUpstreamHeaderWait: (59_999_000.0 + 20_000) / 3,
+		PhaseUpstreamBody:       70_000.0 / 3,
+	}
+	for p := range NumPhases {
+		w, has := want[p]
+		if ns.Has[p] != has || has && math.Abs(float64(ns.Phases[p])-w) > 1 {
+			t.Errorf("non-streaming %s: %d µs (carried %v), want %v (carried %v)", PhaseNames[p], ns.Phases[p], ns.Has[p], w, has)
+		}
+	}
+	if w := 90_000.0 / 3; math.Abs(float64(ns.Unknown)-w) > 1 {
+		t.Errorf("non-streaming unknown: %d µs, want %v", ns.Unknown, w)
+	}
+	st := got["streaming"]
+	if st.Has[PhaseUpstreamHeaderWait] || st.Phases[PhaseFirstToken] != 59_999_000 || st.Phases[PhaseGeneration] != 1_000 {
+		t.Errorf("streaming 504 with ttft: %+v", st)
 	}
 }
