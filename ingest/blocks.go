@@ -109,6 +109,10 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 	buf := p.blocks.get(0)
 	data := (*buf)[:0]
 	skipping := false // within a line over MaxLine, already counted
+	var w3c *w3cTracker
+	if fs.format == W3C {
+		w3c = &w3cTracker{}
+	}
 	for {
 		// data holds no line end before old: it is a partial line.
 		old := len(data)
@@ -131,7 +135,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		}
 		if err != nil {
 			if len(data) > 0 {
-				p.work <- unit{file: fs, line: line, data: data, buf: buf}
+				p.work <- unit{file: fs, line: line, data: data, buf: buf, fields: w3c.next(data)}
 			} else {
 				p.blocks.put(buf)
 			}
@@ -154,7 +158,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		first := line
 		line += int64(bytes.Count(data[:end], []byte{'\n'}))
 		if end > 0 {
-			p.work <- unit{file: fs, line: first, data: data[:end], buf: buf}
+			p.work <- unit{file: fs, line: first, data: data[:end], buf: buf, fields: w3c.next(data[:end])}
 		} else {
 			p.blocks.put(buf)
 		}

@@ -23,6 +23,7 @@ const (
 	CLB     Format = "clb"
 	HAProxy Format = "haproxy" // HAProxy's HTTP log (option httplog)
 	Gin     Format = "gin"     // Gin's request log (Ollama, one-api, new-api)
+	W3C     Format = "w3c"     // W3C extended log files: IIS, CloudFront
 	Parquet Format = "parquet"
 	Arrow   Format = "arrow"
 )
@@ -30,12 +31,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, HAProxy, Gin, Parquet, Arrow:
+	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, HAProxy, Gin, W3C, Parquet, Arrow:
 		return f, nil
 	case "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, haproxy, gin, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, haproxy, gin, w3c, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -89,6 +90,8 @@ func sniff(head []byte, haveLogFormat bool) Format {
 	switch {
 	case len(line) > 0 && line[0] == '{':
 		return JSONL // or a document: jsonShape tells
+	case looksW3C(line):
+		return W3C
 	case looksCLB(line):
 		return CLB
 	case opensArray(line):
@@ -163,6 +166,8 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 		return newHAProxyParser(c), nil
 	case Gin:
 		return newGinParser(c), nil
+	case W3C:
+		return newW3CParser(c), nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
 }

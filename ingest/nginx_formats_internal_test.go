@@ -199,10 +199,11 @@ func TestLogFormatNames(t *testing.T) {
 }
 
 // TestReportedSourcesAreSourceNames: every source a report names for a
-// text file (a known format's, HAProxy's, LTSV's, CLB's) is a name
-// --source takes, but the nginx:NAME ones, which --log-format takes.
+// text file (a known format's, HAProxy's, LTSV's, CLB's, the W3C
+// ones') is a name --source takes, but the nginx:NAME ones, which
+// --log-format takes.
 func TestReportedSourcesAreSourceNames(t *testing.T) {
-	names := []string{"haproxy", "ltsv", "clb"}
+	names := []string{"haproxy", "ltsv", "clb", "iis", "cloudfront", "w3c"}
 	for _, k := range knownFormats {
 		if !strings.HasPrefix(k.source, "nginx:") {
 			names = append(names, k.source)
@@ -217,14 +218,28 @@ func TestReportedSourcesAreSourceNames(t *testing.T) {
 	}
 }
 
-// TestGuessNoFormatForW3C: an IIS (W3C extended) log matches none of the
-// known formats. Its "#Date: 2026-11-29 …" directive put a date where
-// AWS ALB's format wants a time; a date is no number out of bounds, so
+// TestGuessNoFormatForW3C: an IIS (W3C extended) log is read as what
+// it is, a W3C log of source "iis", and matches none of the nginx known
+// formats: its "#Date: 2026-11-29 …" directive put a date where AWS
+// ALB's format wants a time, and a date is no number out of bounds, so
 // it does not count for that format.
 func TestGuessNoFormatForW3C(t *testing.T) {
 	head := "#Software: Microsoft Internet Information Services 10.0\n#Version: 1.0\n#Date: 2026-11-29 10:00:00\n" +
 		"#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken\n" +
 		"2026-11-29 10:00:00 10.0.0.5 POST /v1/chat/completions - 443 - 203.0.113.7 curl/8 - 200 0 0 6210\n"
+	if f := sniff([]byte(head), false); f != W3C {
+		t.Errorf("sniff(IIS log) = %s, want w3c", f)
+	}
+	if src := w3cSource([]byte(head), ""); src.name != "iis" {
+		t.Errorf("w3cSource(IIS log) = %q, want iis", src.name)
+	}
+	_, res, err := Run([]string{"-"}, Options{Stdin: strings.NewReader(head), Workers: 1}, func() *w3cDigest { return &w3cDigest{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := res.Files[0]; fs.Records != 1 || fs.BadLines != 0 || fs.Source != "iis" {
+		t.Errorf("read %d records, %d bad lines, source %q; want 1, 0, iis", fs.Records, fs.BadLines, fs.Source)
+	}
 	s, err := NewSchema(nil)
 	if err != nil {
 		t.Fatal(err)

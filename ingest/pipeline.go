@@ -185,13 +185,14 @@ type fileState struct {
 // unit is one piece of work: a run of whole lines, the elements of a JSON
 // document, or decoded records.
 type unit struct {
-	file  *fileState
-	line  int64 // number of the first line in data
-	data  []byte
-	elems []docSpan  // a document's elements in data; nil for lines
-	buf   *[]byte    // returned to the pool when done
-	cells *cellBatch // rows of a columnar file as cells; returned to cellPool
-	group *pqGroup   // a row group of a Parquet file, for the worker to decode
+	file   *fileState
+	line   int64 // number of the first line in data
+	data   []byte
+	elems  []docSpan  // a document's elements in data; nil for lines
+	fields []byte     // a W3C file's #Fields line in force at data's start
+	buf    *[]byte    // returned to the pool when done
+	cells  *cellBatch // rows of a columnar file as cells; returned to cellPool
+	group  *pqGroup   // a row group of a Parquet file, for the worker to decode
 }
 
 // Run reads every path (files, directories, globs, "-" for stdin) with
@@ -330,6 +331,9 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			p.pool.Put(u.buf)
 			continue
 		}
+		if w, ok := lp.(*w3cParser); ok {
+			w.use(u.fields)
+		}
 		p.lines(&u, lp, f, t)
 		if u.buf != nil {
 			p.blocks.put(u.buf)
@@ -359,13 +363,15 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 		} else if !blank(l) {
 			rec := f.record()
 			rec.reset(u.file.cfg.schema)
-			if err := lp.Parse(l, rec); err != nil {
+			switch err := lp.Parse(l, rec); {
+			case err == errDirective: // a W3C directive: no request
+			case err != nil:
 				t.bad(u.file, line, err.Error())
-			} else if rec.Fields() == 0 {
+			case rec.Fields() == 0:
 				// Well-formed, but nothing in it is a request field:
 				// a header-less CSV, a foreign log, an empty object.
 				t.bad(u.file, line, errNoField)
-			} else {
+			default:
 				c.records++
 				f.add()
 			}

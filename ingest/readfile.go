@@ -68,6 +68,8 @@ func (p *pipeline) readFile(fs *fileState) error {
 	} else if fs.format == CLB {
 		fs.source = "clb"
 		p.applySource(fs, nil, nil, nil)
+	} else if fs.format == W3C {
+		p.applyW3C(fs, head)
 	}
 	if fs.format == Nginx {
 		fs.cfg.nginx = p.textFormat(head)

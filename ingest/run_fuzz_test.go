@@ -35,7 +35,8 @@ func FuzzRun(f *testing.F) {
 	// envelope (an Elasticsearch export).
 	// and the text formats of other gateways.
 	for _, name := range []string{"jsondoc/litellm-spend-logs.json", "jsondoc/es-export.json",
-		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log"} {
+		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log",
+		"text/iis.log", "text/cloudfront.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

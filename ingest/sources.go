@@ -245,7 +245,8 @@ var envoyFields = []sourceField{
 }
 
 // textSources are the sources recognised by their text format, not by
-// field names: they add no names, but are named in the report.
+// field names: named in the report, they add no names but the W3C
+// ones, whose names are those their #Fields directive gives (w3c.go).
 var textSources = []*source{
 	{name: "nginx", title: "nginx text (combined, main, timed main, ingress upstreaminfo, custom log_format)"},
 	{name: "ltsv", title: "LTSV (alp, ISUCON)"},
@@ -258,6 +259,9 @@ var textSources = []*source{
 	{name: "haproxy", title: "HAProxy HTTP log (option httplog)"},
 	{name: "gin", title: "Gin request log (Ollama, one-api, new-api)"},
 	{name: "aws-alb", title: "AWS Application Load Balancer access log"},
+	{name: "iis", title: "IIS W3C extended log (time-taken ms)", fields: w3cFields(UnitMilli)},
+	{name: "cloudfront", title: "Amazon CloudFront standard log (time-taken s)", fields: cloudfrontFields},
+	{name: "w3c", title: "W3C extended log of another program (time-taken s, as the draft says)", fields: w3cFields(UnitSecond)},
 }
 
 // sourceByName finds a source of either table.

@@ -365,8 +365,8 @@ func fileClient(t *testing.T, first, d rawDoc, names []string) string {
 
 func textSource(name string) bool {
 	switch name {
-	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "gin":
-		return true // their fixtures are testdata/text's and the HAProxy and Gin tests
+	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "gin", "iis", "cloudfront", "w3c":
+		return true // their fixtures are testdata/text's and the HAProxy, Gin and W3C tests
 	}
 	return false
 }

@@ -207,8 +207,9 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		case f.Records > 0 && f.Format == ingest.Nginx:
 			nginxRead = true
 		case f.Records == 0 && (f.BadLines > 0 || f.Incomplete) && f.Format != ingest.Parquet && f.Format != ingest.Arrow:
-			// A log_format describes a text log, never JSON.
-			text = text || f.Format != ingest.JSONL && f.Format != ingest.JSONDoc
+			// A log_format describes a text log, never JSON, nor a
+			// W3C log, whose #Fields directive describes it.
+			text = text || f.Format != ingest.JSONL && f.Format != ingest.JSONDoc && f.Format != ingest.W3C
 			unknown = unknown || f.Format != ingest.Nginx
 		}
 	}
