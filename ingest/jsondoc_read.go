@@ -62,7 +62,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		text := u.data[start:e.end]
 		start = e.end
 		rec := f.record()
-		rec.Reset()
+		rec.reset(u.file.cfg.schema)
 		if err := lp.Parse(text, rec); err != nil {
 			t.bad(u.file, e.line, docReason(err, text, e))
 		} else if rec.Fields() == 0 {

@@ -502,10 +502,18 @@ func TestClientOneSourcePerFile(t *testing.T) {
 	late := `{"time":"2026-11-30T02:00:00Z","request_time":0.1,` + many.String() + `"app_id":"a1"}
 {"time":"2026-11-30T02:00:01Z","request_time":0.1,"remote_user":"bob"}
 `
+	// The second record has an address and no app_id: in a JSON
+	// document as in JSON lines, it has no client.
+	addr := `{"time":"2026-11-30T02:00:00Z","request_time":0.1,"app_id":"a1","remote_addr":"10.0.0.1:5555"}
+{"time":"2026-11-30T02:00:01Z","request_time":0.1,"remote_addr":"10.0.0.2:5556"}
+`
 	for _, f := range []struct{ name, text, want0 string }{
 		{"kong.jsonl", kong, "svc-a"},
 		{"kong.json", "[" + strings.Replace(strings.TrimSpace(kong), "\n", ",\n", 1) + "]", "svc-a"},
 		{"late.jsonl", late, "a1"},
+		{"addr.jsonl", addr, "a1"},
+		{"addr.json", "[" + strings.Replace(strings.TrimSpace(addr), "\n", ",\n", 1) + "]", "a1"},
+		{"addr-records.json", `{"records":[` + strings.Replace(strings.TrimSpace(addr), "\n", ",", 1) + "]}", "a1"},
 	} {
 		got, _ := collect(t, []string{writeTemp(t, f.name, f.text)}, ingest.Options{Workers: 1})
 		if len(got) != 2 || got[0].client != f.want0 || got[1].client != "" {
