@@ -32,11 +32,12 @@ func FuzzRun(f *testing.F) {
 	}
 	f.Add(clb[:4096])
 	// JSON documents: a pretty-printed array and a pretty-printed
-	// envelope (an Elasticsearch export).
-	// and the text formats of other gateways.
+	// envelope (an Elasticsearch export), and the text formats of other
+	// gateways; a cloud gateway's JSON.
 	for _, name := range []string{"jsondoc/litellm-spend-logs.json", "jsondoc/es-export.json",
 		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log",
-		"text/iis.log", "text/cloudfront.log"} {
+		"text/iis.log", "text/cloudfront.log",
+		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -208,6 +208,30 @@ var sources = []*source{
 			{"httpRequest.requestUrl", FURI, 0}, {"httpRequest.serverIp", FUpstreamAddr, 0},
 			{"timestamp", FTime, 0},
 		}},
+	// Amazon API Gateway's access log (REST and HTTP APIs) is a format of
+	// $context variables its owner writes; most keep the key names of
+	// the console's JSON template (requestId, ip, requestTime as CLF
+	// time, httpMethod, resourcePath or routeKey, status, protocol,
+	// responseLength) and add the latencies, in ms. The template quotes
+	// every value; "-" is an empty one.
+	{name: "aws-apigateway", title: "Amazon API Gateway access log (JSON)",
+		signatures: []signature{{4, []string{"requestId", "extendedRequestId", "requestTime", "requestTimeEpoch", "httpMethod",
+			"routeKey", "resourcePath", "responseLength", "responseLatency", "integrationLatency", "integrationStatus"}}},
+		fields: []sourceField{
+			{"requestTimeEpoch", FTime, 0}, {"requestTime", FTime, 0},
+			{"responseLatency", FRequestTime, UnitMilli},
+			{"integrationLatency", FUpstreamResponseTime, UnitMilli}, {"integration.latency", FUpstreamResponseTime, UnitMilli},
+			{"status", FStatus, 0}, {"integrationStatus", FUpstreamStatus, 0}, {"integration.status", FUpstreamStatus, 0},
+			{"httpMethod", FMethod, 0},
+			// The path requested, else the resource's (REST) or the
+			// route's ("POST /v1/chat", HTTP APIs) template.
+			{"path", FURI, 0}, {"resourcePath", FURI, 0}, {"routeKey", FRequest, 0},
+			{"ip", FRemoteAddr, 0}, {"sourceIp", FRemoteAddr, 0},
+			// The caller: the API key's id, a Lambda authorizer's
+			// principal, an IAM caller or user; else the address.
+			{"apiKeyId", FClient, 0}, {"principalId", FClient, 0}, {"caller", FClient, 0}, {"user", FClient, 0},
+			{"domainName", FHost, 0},
+		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{

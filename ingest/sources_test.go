@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +28,8 @@ type sourceWant struct {
 	// of sources whose token names are not worked out leave it unset.
 	tokens             bool
 	prompt, completion int64
-	// clientBy, when set, are the source's client names, best first: the
+	// clientBy, when set, are the source's client names, best first,
+	// then its address where the source has a client of its own: the
 	// record's client is its value of the best one the file's first
 	// record carries, and none when it lacks that one (SPEC §3: one file,
 	// one source of client).
@@ -148,6 +150,21 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return sourceWant{rt: float64(lat) / 1e6, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("httpRequest.status")),
 			client: d.str("httpRequest.remoteIp"), stream: -1, timeNS: rfc(d.str("timestamp"))}
+	},
+	// Amazon API Gateway: responseLatency and the integration's latency
+	// (integrationLatency, or integration.latency nested) in ms, "-"
+	// when empty; the time requestTimeEpoch's ms, else the CLF
+	// requestTime. The client is the API key's id, else the address.
+	"aws-apigateway": func(d rawDoc) sourceWant {
+		at := int64(0)
+		if ms := d.num("requestTimeEpoch"); !math.IsNaN(ms) {
+			at = int64(ms) * 1e6
+		} else if t, err := time.Parse("02/Jan/2006:15:04:05 -0700", d.str("requestTime")); err == nil {
+			at = t.UnixNano()
+		}
+		return sourceWant{rt: d.num("responseLatency"), ups: or(d.num("integrationLatency"), d.num("integration.latency")),
+			ttft: math.NaN(), status: int(d.num("status")), stream: -1, timeNS: at,
+			clientBy: []string{"apiKeyId", "principalId", "caller", "user", "ip"}}
 	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
@@ -316,7 +333,8 @@ var sourceFixtures = map[string]string{
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
-	"nginx-elk.json": "nginx-elk",
+	"nginx-elk.json":      "nginx-elk",
+	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -624,6 +642,107 @@ func TestNginxELKNames(t *testing.T) {
 		}
 		if got := sinks[0].recs[i]; got != want {
 			t.Errorf("record %d: host, connect ms, header ms, uri, upstream %q, want %q", i, got, want)
+		}
+	}
+}
+
+// gatewayRow is what TestGatewaySourceFields checks of a record.
+type gatewayRow struct {
+	timeNS              int64
+	method, uri, region string
+	upstreamStatus      int64 // 0 when absent
+}
+
+type gatewaySink struct{ rows []gatewayRow }
+
+func (s *gatewaySink) Add(r *ingest.Record) {
+	us, _ := r.Int(ingest.FUpstreamStatus)
+	s.rows = append(s.rows, gatewayRow{timeNS: r.TimeNS, method: string(r.Text(ingest.FMethod)),
+		uri: string(ingest.URIPath(r.Text(ingest.FURI))), region: string(r.Text(ingest.FRegion)), upstreamStatus: us})
+}
+
+// TestGatewaySourceFields: Amazon API Gateway's records give the method,
+// the path (the path requested, else the resource's or the route's
+// template) and the integration's status, as AWS's documentation names
+// them, worked out here with encoding/json.
+func TestGatewaySourceFields(t *testing.T) {
+	pick := func(d rawDoc, paths ...string) string {
+		for _, p := range paths {
+			if v := d.str(p); v != "" {
+				return v
+			}
+			if n, ok := d.get(p).(json.Number); ok {
+				return n.String()
+			}
+		}
+		return ""
+	}
+	want := map[string]func(d rawDoc) gatewayRow{
+		"aws-apigateway": func(d rawDoc) gatewayRow {
+			uri := pick(d, "path", "resourcePath")
+			if _, route, ok := strings.Cut(d.str("routeKey"), " "); uri == "" && ok {
+				uri = route // "POST /v1/chat": the route's path
+			}
+			us, _ := strconv.ParseInt(pick(d, "integrationStatus", "integration.status"), 10, 64)
+			return gatewayRow{method: d.str("httpMethod"), uri: uri, upstreamStatus: us}
+		},
+	}
+	for file, src := range sourceFixtures {
+		oracle := want[src]
+		if oracle == nil {
+			continue
+		}
+		path := filepath.Join("testdata", "sources", file)
+		docs := readRawDocs(t, path)
+		sinks, _, err := ingest.Run([]string{path}, ingest.Options{Workers: 1, Location: time.UTC}, func() *gatewaySink { return &gatewaySink{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []gatewayRow
+		for _, s := range sinks {
+			got = append(got, s.rows...)
+		}
+		sort.Slice(got, func(i, j int) bool { return got[i].timeNS < got[j].timeNS })
+		if len(got) != len(docs) {
+			t.Fatalf("%s: %d records, want %d", file, len(got), len(docs))
+		}
+		for i, d := range docs {
+			w := oracle(d)
+			w.timeNS = got[i].timeNS
+			if got[i] != w {
+				t.Errorf("%s record %d: %+v, want %+v", file, i, got[i], w)
+			}
+		}
+	}
+}
+
+// TestGatewaySourcesDetected: a Logs Insights export of API Gateway's
+// access log as CSV is API Gateway's, and its signature takes no log
+// that only looks alike (TestSourceFixtures reads every fixture as its
+// own).
+func TestGatewaySourcesDetected(t *testing.T) {
+	// API Gateway's access log as CloudWatch Logs Insights exports the
+	// fields it discovered: CSV, "-" where the gateway logged none.
+	insights := writeTemp(t, "apigw.csv", `@timestamp,requestId,ip,requestTime,httpMethod,routeKey,status,responseLatency,integrationLatency
+2026-12-04 14:00:00.000,Ldm0nhHJIAMEMPw=,203.0.113.7,04/Dec/2026:14:00:00 +0000,POST,POST /v1/chat/completions,200,6210,6188
+2026-12-04 14:00:02.000,Ldm0nhHLIAMEMRw=,203.0.113.8,04/Dec/2026:14:00:02 +0000,POST,POST /v1/chat/completions,429,3,-
+`)
+	got, res := collect(t, []string{insights}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 2 || res.Files[0].Source != "aws-apigateway" {
+		t.Fatalf("%d records, source %q; want 2 of aws-apigateway", len(got), res.Files[0].Source)
+	}
+	if !nearSrc(got[0].rt, 6.21) || !nearSrc(got[0].urt, 6.188) || got[0].client != "203.0.113.7" || got[0].uri != "/v1/chat/completions" ||
+		!nearSrc(got[1].rt, 0.003) || !math.IsNaN(got[1].urt) || got[1].status != 429 {
+		t.Errorf("records %+v", got)
+	}
+	// A generic log that happens to carry a request id and a status is
+	// not API Gateway's.
+	for name, text := range map[string]string{
+		"generic.jsonl": `{"requestId":"r1","requestTime":"2026-12-04T14:00:00Z","status":200,"latency":12,"method":"POST"}` + "\n",
+	} {
+		_, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
+		if s := res.Files[0].Source; s == "aws-apigateway" {
+			t.Errorf("%s read as %q", name, s)
 		}
 	}
 }
