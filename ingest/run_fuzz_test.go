@@ -33,10 +33,12 @@ func FuzzRun(f *testing.F) {
 	f.Add(clb[:4096])
 	// JSON documents: a pretty-printed array and a pretty-printed
 	// envelope (an Elasticsearch export), and the text formats of other
-	// gateways; a cloud gateway's JSON.
+	// gateways; sources told by nested paths (Azure API Management's
+	// properties.*) and the cloud gateways' JSON.
 	for _, name := range []string{"jsondoc/litellm-spend-logs.json", "jsondoc/es-export.json",
 		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log",
 		"text/iis.log", "text/cloudfront.log",
+		"sources/azure-apim.json", "sources/azure-apim-records.json", "sources/azure-apim-la.json",
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {

@@ -22,8 +22,9 @@ type sourceField struct {
 }
 
 // signature recognises a source: at least need of names among the first
-// record's field names (exact spelling; "x*" matches any name starting
-// with x).
+// record's field names, or the dotted paths of its nested values
+// ("properties.backendTime"), that are present (exact spelling; "x*"
+// matches any name starting with x).
 type signature struct {
 	need  int
 	names []string
@@ -232,6 +233,38 @@ var sources = []*source{
 			{"apiKeyId", FClient, 0}, {"principalId", FClient, 0}, {"caller", FClient, 0}, {"user", FClient, 0},
 			{"domainName", FHost, 0},
 		}},
+	// Azure API Management's gateway log, the usual AI gateway in front of
+	// Azure OpenAI: the resource log (category GatewayLogs, as a
+	// diagnostic setting writes it to storage or Event Hubs: durationMs
+	// and the request in properties, in camelCase or PascalCase), and the
+	// Log Analytics table ApiManagementGatewayLogs (TotalTime,
+	// BackendTime, ...; times in ms), with the model and tokens of
+	// ApiManagementGatewayLlmLog where an export joins them.
+	{name: "azure-apim", title: "Azure API Management gateway logs (GatewayLogs, ApiManagementGatewayLogs)",
+		signatures: []signature{
+			{3, []string{"properties.apimSubscriptionId", "properties.backendTime", "properties.clientTime", "properties.backendResponseCode",
+				"properties.backendUrl", "properties.apiRevision", "properties.clientTlsVersion",
+				"properties.ApimSubscriptionId", "properties.BackendTime", "properties.ClientTime", "properties.BackendResponseCode",
+				"properties.BackendUrl", "properties.ApiRevision", "properties.ClientTlsVersion"}},
+			{3, []string{"TotalTime", "BackendTime", "ClientTime", "ApimSubscriptionId", "BackendResponseCode", "BackendUrl",
+				"ApiRevision", "ClientTlsVersion"}},
+		},
+		fields: []sourceField{
+			{"time", FTime, 0}, {"TimeGenerated", FTime, 0},
+			{"durationMs", FRequestTime, UnitMilli}, {"TotalTime", FRequestTime, UnitMilli},
+			{"properties.backendTime", FUpstreamResponseTime, UnitMilli}, {"BackendTime", FUpstreamResponseTime, UnitMilli},
+			{"properties.responseCode", FStatus, 0}, {"ResponseCode", FStatus, 0},
+			{"properties.backendResponseCode", FUpstreamStatus, 0}, {"BackendResponseCode", FUpstreamStatus, 0},
+			{"properties.method", FMethod, 0}, {"Method", FMethod, 0},
+			{"properties.url", FURI, 0}, {"Url", FURI, 0},
+			{"callerIpAddress", FRemoteAddr, 0},
+			// The caller's subscription (its key), else its address.
+			{"properties.apimSubscriptionId", FClient, 0}, {"ApimSubscriptionId", FClient, 0},
+			// The region of the gateway that served the request.
+			{"location", FRegion, 0}, {"Region", FRegion, 0},
+			{"ModelName", FModel, 0}, {"DeploymentName", FModel, 0},
+			{"PromptTokens", FPromptTokens, 0}, {"CompletionTokens", FCompletionTokens, 0},
+		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{
@@ -325,11 +358,11 @@ func CheckSource(name string) error {
 }
 
 // detectSource returns the first source of the table whose signature
-// the names match, or nil.
-func detectSource(names []string) *source {
+// the names and paths match, or nil.
+func detectSource(names, paths []string) *source {
 	for _, s := range sources {
 		for _, sig := range s.signatures {
-			if sig.matches(names) {
+			if sig.matches(names, paths) {
 				return s
 			}
 		}
@@ -337,17 +370,27 @@ func detectSource(names []string) *source {
 	return nil
 }
 
-func (sig signature) matches(names []string) bool {
+func (sig signature) matches(names, paths []string) bool {
 	n := 0
 	for _, want := range sig.names {
-		for _, have := range names {
-			if want == have || strings.HasSuffix(want, "*") && strings.HasPrefix(have, want[:len(want)-1]) {
-				n++
-				break
-			}
+		// A dotted name is a nested value's path too; a prefix is a
+		// top-level name's only.
+		if carries(names, want) || strings.Contains(want, ".") && !strings.HasSuffix(want, "*") && carries(paths, want) {
+			n++
 		}
 	}
 	return n >= sig.need
+}
+
+// carries reports whether names holds want, or a name that want, ending
+// in "*", is the start of.
+func carries(names []string, want string) bool {
+	for _, have := range names {
+		if want == have || strings.HasSuffix(want, "*") && strings.HasPrefix(have, want[:len(want)-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // noClient, as the name a file's client is read from, reads it from no
@@ -418,7 +461,7 @@ func (s *Schema) ForNames(names, paths []string, forced string, later iter.Seq2[
 	if forced != "" {
 		src = sourceByName(forced)
 	} else {
-		src = detectSource(names)
+		src = detectSource(names, paths)
 	}
 	sch := s.derive(src, "")
 	client := sch.clientName(names, paths)

@@ -1,10 +1,11 @@
 package ingest_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -165,6 +166,32 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("responseLatency"), ups: or(d.num("integrationLatency"), d.num("integration.latency")),
 			ttft: math.NaN(), status: int(d.num("status")), stream: -1, timeNS: at,
 			clientBy: []string{"apiKeyId", "principalId", "caller", "user", "ip"}}
+	},
+	// Azure API Management: the resource log's durationMs and
+	// properties (camelCase, or PascalCase as the schema reference
+	// names them), or the Log Analytics table's columns; times in ms.
+	// The client is the subscription, else the caller's address.
+	"azure-apim": func(d rawDoc) sourceWant {
+		num := func(paths ...string) float64 {
+			for _, p := range paths {
+				if v := d.num(p); !math.IsNaN(v) {
+					return v
+				}
+			}
+			return math.NaN()
+		}
+		at := rfc(d.str("time"))
+		if d.get("time") == nil {
+			at = rfc(d.str("TimeGenerated"))
+		}
+		model := d.str("ModelName")
+		if model == "" {
+			model = d.str("DeploymentName")
+		}
+		return sourceWant{rt: num("durationMs", "TotalTime"), ups: num("properties.backendTime", "properties.BackendTime", "BackendTime"),
+			ttft: math.NaN(), status: int(num("properties.responseCode", "properties.ResponseCode", "ResponseCode")),
+			model: model, stream: -1, timeNS: at, tokens: true, prompt: d.count("PromptTokens"), completion: d.count("CompletionTokens"),
+			clientBy: []string{"properties.apimSubscriptionId", "properties.ApimSubscriptionId", "ApimSubscriptionId", "callerIpAddress", "CallerIpAddress"}}
 	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
@@ -335,6 +362,7 @@ var sourceFixtures = map[string]string{
 	"alp.json": "alp", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"nginx-elk.json":      "nginx-elk",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
+	"azure-apim.json": "azure-apim", "azure-apim-records.json": "azure-apim", "azure-apim-la.json": "azure-apim",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -389,6 +417,8 @@ func textSource(name string) bool {
 	return false
 }
 
+// readRawDocs decodes a fixture's records with encoding/json: JSON lines,
+// or JSON documents (an array of records; Azure's {"records":[…]}).
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
 	f, err := os.Open(path)
@@ -397,18 +427,29 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 	}
 	defer f.Close()
 	var docs []rawDoc
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		dec := json.NewDecoder(strings.NewReader(sc.Text()))
-		dec.UseNumber()
-		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
+	dec := json.NewDecoder(f)
+	dec.UseNumber()
+	for {
+		var v any
+		if err := dec.Decode(&v); err == io.EOF {
+			return docs
+		} else if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		docs = append(docs, m)
+		if m, ok := v.(map[string]any); ok && len(m) == 1 && m["records"] != nil {
+			v = m["records"]
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			docs = append(docs, v)
+		case []any:
+			for _, e := range v {
+				docs = append(docs, e.(map[string]any))
+			}
+		default:
+			t.Fatalf("%s: a %T, not a record", path, v)
+		}
 	}
-	return docs
 }
 
 func nearSrc(a, b float64) bool {
@@ -661,10 +702,12 @@ func (s *gatewaySink) Add(r *ingest.Record) {
 		uri: string(ingest.URIPath(r.Text(ingest.FURI))), region: string(r.Text(ingest.FRegion)), upstreamStatus: us})
 }
 
-// TestGatewaySourceFields: Amazon API Gateway's records give the method,
-// the path (the path requested, else the resource's or the route's
-// template) and the integration's status, as AWS's documentation names
-// them, worked out here with encoding/json.
+// TestGatewaySourceFields: Amazon API Gateway's and Azure API
+// Management's records give the method, the path (API Gateway's path,
+// else its resource's or route's template; APIM's URL's path), the
+// gateway's region (APIM) and the integration's or backend's status, as
+// each vendor's documentation names them, worked out here with
+// encoding/json and net/url.
 func TestGatewaySourceFields(t *testing.T) {
 	pick := func(d rawDoc, paths ...string) string {
 		for _, p := range paths {
@@ -685,6 +728,15 @@ func TestGatewaySourceFields(t *testing.T) {
 			}
 			us, _ := strconv.ParseInt(pick(d, "integrationStatus", "integration.status"), 10, 64)
 			return gatewayRow{method: d.str("httpMethod"), uri: uri, upstreamStatus: us}
+		},
+		"azure-apim": func(d rawDoc) gatewayRow {
+			u, err := url.Parse(pick(d, "properties.url", "properties.Url", "Url"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			us, _ := strconv.ParseInt(pick(d, "properties.backendResponseCode", "properties.BackendResponseCode", "BackendResponseCode"), 10, 64)
+			return gatewayRow{method: pick(d, "properties.method", "properties.Method", "Method"), uri: u.Path,
+				region: pick(d, "location", "Region"), upstreamStatus: us}
 		},
 	}
 	for file, src := range sourceFixtures {
@@ -716,18 +768,31 @@ func TestGatewaySourceFields(t *testing.T) {
 	}
 }
 
-// TestGatewaySourcesDetected: a Logs Insights export of API Gateway's
-// access log as CSV is API Gateway's, and its signature takes no log
-// that only looks alike (TestSourceFixtures reads every fixture as its
-// own).
+// TestGatewaySourcesDetected: a Log Analytics export of
+// ApiManagementGatewayLogs as CSV is Azure API Management's by its
+// column names, a Logs Insights export of API Gateway's access log as
+// CSV is API Gateway's, and neither signature takes a log that only
+// looks alike (TestSourceFixtures reads every fixture as its own).
 func TestGatewaySourcesDetected(t *testing.T) {
+	csv := writeTemp(t, "apim.csv", `TimeGenerated,TotalTime,BackendTime,ClientTime,ResponseCode,BackendResponseCode,Method,Url,CallerIpAddress,ApimSubscriptionId,Region
+2026-12-04T15:00:00Z,6210,6150,12,200,200,POST,https://contoso-aigw.azure-api.net/openai/deployments/gpt-4o/chat/completions,203.0.113.7,team-a,Sweden Central
+2026-12-04T15:00:02Z,5,,3,429,,POST,https://contoso-aigw.azure-api.net/openai/deployments/gpt-4o/chat/completions,203.0.113.7,team-a,Sweden Central
+`)
+	got, res := collect(t, []string{csv}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 2 || res.Files[0].Source != "azure-apim" {
+		t.Fatalf("%d records, source %q; want 2 of azure-apim", len(got), res.Files[0].Source)
+	}
+	if !nearSrc(got[0].rt, 6.21) || !nearSrc(got[0].urt, 6.15) || got[0].client != "team-a" || got[0].region != "Sweden Central" ||
+		!nearSrc(got[1].rt, 0.005) || !math.IsNaN(got[1].urt) || got[1].status != 429 {
+		t.Errorf("records %+v", got)
+	}
 	// API Gateway's access log as CloudWatch Logs Insights exports the
 	// fields it discovered: CSV, "-" where the gateway logged none.
 	insights := writeTemp(t, "apigw.csv", `@timestamp,requestId,ip,requestTime,httpMethod,routeKey,status,responseLatency,integrationLatency
 2026-12-04 14:00:00.000,Ldm0nhHJIAMEMPw=,203.0.113.7,04/Dec/2026:14:00:00 +0000,POST,POST /v1/chat/completions,200,6210,6188
 2026-12-04 14:00:02.000,Ldm0nhHLIAMEMRw=,203.0.113.8,04/Dec/2026:14:00:02 +0000,POST,POST /v1/chat/completions,429,3,-
 `)
-	got, res := collect(t, []string{insights}, ingest.Options{Workers: 1, Location: time.UTC})
+	got, res = collect(t, []string{insights}, ingest.Options{Workers: 1, Location: time.UTC})
 	if len(got) != 2 || res.Files[0].Source != "aws-apigateway" {
 		t.Fatalf("%d records, source %q; want 2 of aws-apigateway", len(got), res.Files[0].Source)
 	}
@@ -736,12 +801,15 @@ func TestGatewaySourcesDetected(t *testing.T) {
 		t.Errorf("records %+v", got)
 	}
 	// A generic log that happens to carry a request id and a status is
-	// not API Gateway's.
+	// not API Gateway's, nor is an Azure resource log of another service
+	// APIM's.
 	for name, text := range map[string]string{
 		"generic.jsonl": `{"requestId":"r1","requestTime":"2026-12-04T14:00:00Z","status":200,"latency":12,"method":"POST"}` + "\n",
+		"appservice.jsonl": `{"time":"2026-12-04T14:00:00Z","resourceId":"/SUBSCRIPTIONS/X/PROVIDERS/MICROSOFT.WEB/SITES/Y","category":"AppServiceHTTPLogs",` +
+			`"operationName":"Microsoft.Web/sites/log","durationMs":12,"callerIpAddress":"203.0.113.7","properties":{"CsMethod":"GET","ScStatus":200,"TimeTaken":12}}` + "\n",
 	} {
 		_, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
-		if s := res.Files[0].Source; s == "aws-apigateway" {
+		if s := res.Files[0].Source; s == "aws-apigateway" || s == "azure-apim" {
 			t.Errorf("%s read as %q", name, s)
 		}
 	}
