@@ -321,30 +321,17 @@ func TestBreakdownUpstreamBody(t *testing.T) {
 	a.Add(rec(t, "request_time", "2.000", "upstream_response_time", "1.900", "upstream_header_time", "0.300",
 		"first_token_ms", "500", "stream", "true"))
 
-	got := map[string]ClassMeans{}
-	for _, m := range a.Breakdown.Means() {
-		got[m.Class] = m
-		sumsUp(t, m)
-	}
+	got := classesOf(t, a)
 	ns := got["non_streaming"]
-	wantNS := map[int]float64{
+	if ns.Count != 4 {
+		t.Fatalf("non-streaming: %d requests, want 4", ns.Count)
+	}
+	checkPhases(t, ns, map[int]float64{
 		PhaseNetwork:            (100_000.0 * 3) / 4,
 		PhaseUpstreamConnect:    10_000.0 / 4,
 		PhaseUpstreamHeaderWait: (400_000.0 + 900_000 + 300_000) / 4,
 		PhaseUpstreamBody:       5_490_000.0 / 4,
-	}
-	if ns.Count != 4 {
-		t.Fatalf("non-streaming: %d requests, want 4", ns.Count)
-	}
-	for p := range NumPhases {
-		w, has := wantNS[p]
-		if ns.Has[p] != has || has && math.Abs(float64(ns.Phases[p])-w) > 1 {
-			t.Errorf("non-streaming %s: %d µs (carried %v), want %v (carried %v)", PhaseNames[p], ns.Phases[p], ns.Has[p], w, has)
-		}
-	}
-	if w := (900_000.0 + 700_000) / 4; math.Abs(float64(ns.Unknown)-w) > 1 {
-		t.Errorf("non-streaming unknown: %d µs, want %v", ns.Unknown, w)
-	}
+	}, (900_000.0+700_000)/4)
 	st := got["streaming"]
 	if st.Has[PhaseUpstreamBody] {
 		t.Errorf("streaming with ttft carries an upstream body: %+v", st)
@@ -437,29 +424,41 @@ func TestBreakdownTimedOut(t *testing.T) {
 	a.Add(rec(t, "request_time", "60.001", "upstream_response_time", "60.000", "first_token_ms", "60000",
 		"status", "504", "stream", "true"))
 
+	got := classesOf(t, a)
+	checkPhases(t, got["non_streaming"], map[int]float64{
+		PhaseNetwork:            (1_000.0 + 10_000 + 10_000) / 3,
+		PhaseUpstreamConnect:    1_000.0 / 3,
+		PhaseUpstreamHeaderWait: (59_999_000.0 + 20_000) / 3,
+		PhaseUpstreamBody:       70_000.0 / 3,
+	}, 90_000.0/3)
+	st := got["streaming"]
+	if st.Has[PhaseUpstreamHeaderWait] || st.Phases[PhaseFirstToken] != 59_999_000 || st.Phases[PhaseGeneration] != 1_000 {
+		t.Errorf("streaming 504 with ttft: %+v", st)
+	}
+}
+
+// classesOf returns a's breakdown by class, each checked to add up.
+func classesOf(t *testing.T, a *Accumulator) map[string]ClassMeans {
+	t.Helper()
 	got := map[string]ClassMeans{}
 	for _, m := range a.Breakdown.Means() {
 		got[m.Class] = m
 		sumsUp(t, m)
 	}
-	ns := got["non_streaming"]
-	want := map[int]float64{
-		PhaseNetwork:            (1_000.0 + 10_000 + 10_000) / 3,
-		PhaseUpstreamConnect:    1_000.0 / 3,
-		PhaseUpstreamHeaderWait: (59_999_000.0 + 20_000) / 3,
-		PhaseUpstreamBody:       70_000.0 / 3,
-	}
+	return got
+}
+
+// checkPhases checks a class's phases against want (µs, exact means; a
+// phase absent from want is not carried) and its unknown.
+func checkPhases(t *testing.T, m ClassMeans, want map[int]float64, unknown float64) {
+	t.Helper()
 	for p := range NumPhases {
 		w, has := want[p]
-		if ns.Has[p] != has || has && math.Abs(float64(ns.Phases[p])-w) > 1 {
-			t.Errorf("non-streaming %s: %d µs (carried %v), want %v (carried %v)", PhaseNames[p], ns.Phases[p], ns.Has[p], w, has)
+		if m.Has[p] != has || has && math.Abs(float64(m.Phases[p])-w) > 1 {
+			t.Errorf("%s %s: %d µs (carried %v), want %v (carried %v)", m.Class, PhaseNames[p], m.Phases[p], m.Has[p], w, has)
 		}
 	}
-	if w := 90_000.0 / 3; math.Abs(float64(ns.Unknown)-w) > 1 {
-		t.Errorf("non-streaming unknown: %d µs, want %v", ns.Unknown, w)
-	}
-	st := got["streaming"]
-	if st.Has[PhaseUpstreamHeaderWait] || st.Phases[PhaseFirstToken] != 59_999_000 || st.Phases[PhaseGeneration] != 1_000 {
-		t.Errorf("streaming 504 with ttft: %+v", st)
+	if math.Abs(float64(m.Unknown)-unknown) > 1 {
+		t.Errorf("%s unknown: %d µs, want %v", m.Class, m.Unknown, unknown)
 	}
 }
