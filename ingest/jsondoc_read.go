@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"iter"
 )
 
 // docSpan is one element of a document inside a unit's data.
@@ -19,7 +20,29 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	buf := p.pool.Get().(*[]byte)
 	chunk := (*buf)[:0]
 	var spans []docSpan
+	// The first element's names with a value (jsonKeys, as a JSON-lines
+	// file's) pick the file's source, and when it names no caller, the
+	// next ones its client (as a JSON-lines file's next lines do): the elements wait in the chunk until there are
+	// clientLookahead after the first, or the chunk is full. The file's
+	// parsers are made from the schema once the first chunk is sent.
+	applied := false
+	apply := func() {
+		if applied || len(spans) == 0 {
+			return
+		}
+		applied = true
+		first := chunk[:spans[0].end]
+		if fs.seen == nil {
+			// The fields seen are all the first element's keys, null
+			// ones too, as a document's have always been listed.
+			if k := topKeys(first, MaxSeen); len(k) > 0 {
+				fs.seen = k
+			}
+		}
+		p.applySource(fs, jsonKeys(first, maxNames), jsonPaths(first, maxNames), laterElems(chunk, spans, clientLookahead))
+	}
 	flush := func() {
+		apply()
 		if len(spans) > 0 {
 			*buf = chunk
 			p.work <- unit{file: fs, data: chunk, elems: spans, buf: buf}
@@ -33,16 +56,13 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			p.reader.bad(fs, e.line, e.bad)
 			return
 		}
-		if fs.seen == nil {
-			// The first element's names pick the file's source; its
-			// parsers are made from the schema once the first chunk is
-			// sent, after this.
-			p.applySource(fs, topKeys(e.text, maxNames), jsonPaths(e.text, maxNames), nil)
-		}
 		// An element is at most MaxLine bytes and the chunk is flushed
 		// past chunkSize, so the pool's buffer never grows.
 		chunk = append(chunk, e.text...)
 		spans = append(spans, docSpan{end: len(chunk), line: e.line, at: e.at})
+		if len(spans) > clientLookahead {
+			apply()
+		}
 		if len(chunk) >= chunkSize {
 			flush()
 		}
@@ -51,6 +71,19 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	flush()
 	p.pool.Put(buf)
 	return err
+}
+
+// laterElems yields the names and paths of the elements of chunk after
+// its first (spans end them), at most n.
+func laterElems(chunk []byte, spans []docSpan, n int) iter.Seq2[[]string, []string] {
+	return func(yield func([]string, []string) bool) {
+		for i := 1; i < len(spans) && i <= n; i++ {
+			e := chunk[spans[i-1].end:spans[i].end]
+			if !yield(jsonKeys(e, maxNames), jsonPaths(e, maxNames)) {
+				return
+			}
+		}
+	}
 }
 
 // parseDoc parses the elements of a document's unit.

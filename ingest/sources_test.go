@@ -599,13 +599,20 @@ func TestClientOneSourcePerFile(t *testing.T) {
 		// No record names its caller: every one is its address.
 		{"none", []string{line(1, `"app_id":null,`), line(2, ""), line(3, `"app_id":null,`)}, []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"}},
 	} {
-		got, _ := collect(t, []string{writeTemp(t, "n.jsonl", strings.Join(c.lines, ""))}, ingest.Options{Workers: 1})
-		var clients []string
-		for _, g := range got {
-			clients = append(clients, g.client)
-		}
-		if strings.Join(clients, ",") != strings.Join(c.want, ",") {
-			t.Errorf("%s: clients %q, want %q", c.name, clients, c.want)
+		// The same records as JSON lines, an array and a records
+		// envelope.
+		elems := strings.Join(c.lines, ",")
+		for _, f := range []struct{ name, text string }{
+			{"n.jsonl", strings.Join(c.lines, "")}, {"n.json", "[" + elems + "]"}, {"r.json", `{"records":[` + elems + "]}"},
+		} {
+			got, _ := collect(t, []string{writeTemp(t, f.name, f.text)}, ingest.Options{Workers: 1})
+			var clients []string
+			for _, g := range got {
+				clients = append(clients, g.client)
+			}
+			if strings.Join(clients, ",") != strings.Join(c.want, ",") {
+				t.Errorf("%s, %s: clients %q, want %q", c.name, f.name, clients, c.want)
+			}
 		}
 	}
 	addrs := writeTemp(t, "a.jsonl", `{"time":"2026-11-30T02:00:00Z","request_time":0.1,"remote_addr":"[2001:db8::1]:443"}
