@@ -44,7 +44,8 @@ func hasEnvoyOperator(s string) bool {
 
 // envoyOperator reads the operator at the start of s ("%NAME%",
 // "%NAME(arg)%", "%NAME(arg):N%"); n is its length, 0 when s does not
-// start with one.
+// start with one. Envoy's names are words: a single letter between
+// percent signs is not one (Apache's "%U%q" is two directives).
 func envoyOperator(s string) (op string, n int) {
 	if len(s) < 3 || s[0] != '%' || !(s[1] >= 'A' && s[1] <= 'Z') {
 		return "", 0
@@ -52,6 +53,9 @@ func envoyOperator(s string) (op string, n int) {
 	j := 1
 	for j < len(s) && (s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9' || s[j] == '_') {
 		j++
+	}
+	if j < 3 {
+		return "", 0
 	}
 	if j < len(s) && s[j] == '(' {
 		k := strings.IndexByte(s[j:], ')')

@@ -87,6 +87,8 @@ func FuzzLogFormatRun(f *testing.F) {
 			"10.0.0.2 [29/Nov/2026:09:00:41 +0000] \"POST /v1/chat/completions HTTP/1.1\" 504 60.001 \"-\" ups=- model=m"))
 	f.Add(`[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %DURATION% "%REQ(X-FORWARDED-FOR)%"`,
 		[]byte("[2016-04-15T20:17:00.310Z] \"POST /api/v1/locations HTTP/2\" 204 12 \"1.2.3.4, 10.0.0.1\"\n"))
+	f.Add(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" %D %{ms}T %^FB %U%q`,
+		[]byte("10.1.1.1 - frank [10/Oct/2026:13:55:36 -0700] \"POST /v1/chat HTTP/1.1\" 200 2326 \"-\" \"curl/8\" 6210452 6210 412 /v1/chat?a=b\n"))
 	f.Add("$request_time", []byte("0.1\n-\nNaN\n1e308\n-1\n"))
 	f.Add("$time_iso8601 $msec", []byte("2026-11-29T09:00:00+00:00 1764406800.000\n0001-01-01T00:00:00Z 1\n"))
 	f.Add("no variables here", []byte("x\n"))

@@ -109,15 +109,20 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 		toks, err = nginxTokens(s)
 	case hasEnvoyOperator(s):
 		toks, err = envoyTokens(s)
+	case hasApacheDirective(s):
+		toks, err = apacheTokens(s)
 	default:
-		return nil, fmt.Errorf("%q has no $variable and is not a known format name (want %s)",
+		return nil, fmt.Errorf("%q has no $variable, Envoy operator or Apache directive and is not a known format name (want %s)",
 			s, strings.Join(LogFormatNames(), ", "))
 	}
 	if err != nil {
 		return nil, err
 	}
 	f := &logFormat{source: "nginx"}
-	if !strings.Contains(s, "$") {
+	switch {
+	case len(toks) > 0 && hasApacheToken(toks):
+		f.source = "apache"
+	case !strings.Contains(s, "$"):
 		f.source = "envoy"
 	}
 	return f, f.build(toks, nil, false, schema)
@@ -131,7 +136,8 @@ type formatToken struct {
 	// the variable as one of Envoy's.
 	lookup string
 	envoy  bool
-	col    int // 1-based column of the variable
+	apache bool // one of Apache's directives
+	col    int  // 1-based column of the variable
 }
 
 // nginxTokens splits an nginx log_format into literals and $variables.
@@ -228,10 +234,13 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 		}
 	}
 	vs, ok := spec[t.name]
-	if !ok && t.envoy {
+	switch {
+	case ok:
+	case t.envoy:
 		vs, ok = envoyOperators[t.name]
-	}
-	if !ok && !t.envoy {
+	case t.apache:
+		vs, ok = apacheDirectives[t.name]
+	default:
 		vs, ok = writerVars[t.name]
 	}
 	if ok {

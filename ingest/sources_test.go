@@ -411,7 +411,7 @@ func fileClient(t *testing.T, first, d rawDoc, names []string) string {
 
 func textSource(name string) bool {
 	switch name {
-	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "gin", "iis", "cloudfront", "w3c":
+	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "gin", "iis", "cloudfront", "w3c", "apache":
 		return true // their fixtures are testdata/text's and the HAProxy, Gin and W3C tests
 	}
 	return false

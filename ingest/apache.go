@@ -1,0 +1,175 @@
+package ingest
+
+// Apache httpd's LogFormat strings (mod_log_config): directives after a
+// percent sign (%h, %>s, %D, %{User-Agent}i, %{ms}T, %^FB), literal text
+// around them. Given with --log-format, they compile to the same segments
+// as an nginx log_format; the directives that carry the request's time
+// and status are bound to canonical fields with their units: %D
+// microseconds, %T seconds (%{ms}T, %{us}T, %{s}T as they say), %^FB
+// (mod_logio's time to the first byte) microseconds. Apache writes %t
+// between brackets ("[10/Oct/2000:13:55:36 -0700]"), nginx's $time_local
+// inside them.
+
+import (
+	"fmt"
+	"strings"
+)
+
+// apacheDirectives binds the directives of the access logs users keep.
+// %u is the authenticated user, which the schema reads as remote_user;
+// %l (identd) and %k (keep-alive requests, counted from 0 where nginx's
+// connection_requests counts from 1) feed nothing.
+var apacheDirectives = map[string]varSpec{
+	"h":                       {field: FRemoteAddr, bound: true},
+	"a":                       {field: FRemoteAddr, bound: true},
+	"{c}a":                    {field: FRemoteAddr, bound: true, prio: 1},
+	"{X-Forwarded-For}i":      {field: FRemoteAddr, bound: true, how: howFirstItem, prio: 2},
+	"l":                       {none: true},
+	"k":                       {none: true},
+	"t":                       {field: FTime, bound: true},
+	"r":                       {field: FRequest, bound: true},
+	">s":                      {field: FStatus, bound: true},
+	"s":                       {field: FStatus, bound: true, prio: 1},
+	"<s":                      {field: FStatus, bound: true, prio: 2},
+	"m":                       {field: FMethod, bound: true},
+	"U":                       {field: FURI, bound: true},
+	"D":                       {field: FRequestTime, unit: UnitMicro, bound: true},
+	"T":                       {field: FRequestTime, unit: UnitSecond, bound: true},
+	"{s}T":                    {field: FRequestTime, unit: UnitSecond, bound: true},
+	"{ms}T":                   {field: FRequestTime, unit: UnitMilli, bound: true},
+	"{us}T":                   {field: FRequestTime, unit: UnitMicro, bound: true},
+	"^FB":                     {field: FTTFB, unit: UnitMicro, bound: true},
+	"v":                       {field: FHost, bound: true, prio: 1},
+	"V":                       {field: FHost, bound: true},
+	"{Host}i":                 {field: FHost, bound: true, prio: 2},
+	"{Retry-After}o":          {field: FRetryAfter, bound: true},
+	"{X-Request-Id}i":         {none: true},
+	"{BALANCER_WORKER_NAME}e": {field: FUpstreamAddr, bound: true},
+}
+
+// hasApacheDirective reports whether s holds an Apache directive that
+// only Apache's format strings have: the request line, the status, the
+// time, the remote host or a time taken.
+func hasApacheDirective(s string) bool {
+	toks, err := apacheTokens(s)
+	if err != nil {
+		return false
+	}
+	for _, t := range toks {
+		switch t.name {
+		case "h", "a", "t", "r", ">s", "s", "D", "T", "{ms}T", "{us}T", "{s}T":
+			return true
+		}
+	}
+	return false
+}
+
+// apacheTokens splits an Apache LogFormat into literals and directives:
+// "%%" is a percent sign; a directive is "%", optional modifiers (a
+// status list "!400,501", "<" or ">"), an optional "{argument}", and its
+// letter, or "^" and two letters. A directive's name keeps "<" and ">"
+// and the argument ("{ms}T", ">s"); the status list is dropped. %t,
+// unless it has an argument, is read with the brackets Apache writes
+// around it; "%U%q", the path and its query, is one uri.
+func apacheTokens(s string) ([]formatToken, error) {
+	var toks []formatToken
+	var lit []byte
+	flush := func() {
+		if len(lit) > 0 {
+			toks = append(toks, formatToken{lit: string(lit)})
+			lit = lit[:0]
+		}
+	}
+	for i := 0; i < len(s); {
+		if s[i] != '%' {
+			lit = append(lit, s[i])
+			i++
+			continue
+		}
+		start := i
+		i++
+		if i < len(s) && s[i] == '%' {
+			lit = append(lit, '%')
+			i++
+			continue
+		}
+		var name strings.Builder
+		for i < len(s) && (s[i] == '!' || s[i] == ',' || s[i] >= '0' && s[i] <= '9') {
+			i++ // a condition on the status: the value is logged or "-"
+		}
+		if i < len(s) && (s[i] == '<' || s[i] == '>') {
+			name.WriteByte(s[i])
+			i++
+		}
+		if i < len(s) && s[i] == '{' {
+			j := strings.IndexByte(s[i:], '}')
+			if j < 0 {
+				return nil, fmt.Errorf("%q: the argument of the directive at column %d is not closed by }", s, start+1)
+			}
+			name.WriteString(s[i : i+j+1])
+			i += j + 1
+		}
+		switch {
+		case i+2 < len(s) && s[i] == '^' && isLetter(s[i+1]) && isLetter(s[i+2]):
+			name.WriteString(s[i : i+3])
+			i += 3
+		case i < len(s) && isLetter(s[i]):
+			name.WriteByte(s[i])
+			i++
+		default:
+			return nil, fmt.Errorf("%q: no directive letter after the %% at column %d", s, start+1)
+		}
+		n := name.String()
+		if n == "q" && len(lit) == 0 && len(toks) > 0 && toks[len(toks)-1].name == "U" {
+			// "%U%q": the path and its query string, one uri.
+			continue
+		}
+		if n == "t" {
+			// Apache writes "[10/Oct/2000:13:55:36 -0700]": nginx's
+			// $time_local between brackets.
+			lit = append(lit, '[')
+		}
+		flush()
+		toks = append(toks, formatToken{name: n, lookup: apacheLookupName(n), apache: true, col: start + 1})
+		if n == "t" {
+			lit = append(lit, ']')
+		}
+	}
+	flush()
+	return toks, nil
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// apacheLookupName is the name the schema knows a directive by: a
+// header's or a variable's name in snake case for %{User-Agent}i
+// ("user_agent"), the canonical names for the directives bound here
+// (so that --map may name them so), else the directive itself.
+func apacheLookupName(n string) string {
+	switch n {
+	case "t":
+		return "time_local" // read as nginx's, fast
+	case "u":
+		return "remote_user"
+	case "r":
+		return "request"
+	case "D", "T", "{s}T", "{ms}T", "{us}T":
+		return "request_time"
+	}
+	if i := strings.IndexByte(n, '{'); i >= 0 {
+		if j := strings.IndexByte(n, '}'); j > i {
+			return strings.ReplaceAll(strings.ToLower(n[i+1:j]), "-", "_")
+		}
+	}
+	return n
+}
+
+// hasApacheToken reports whether toks hold one of Apache's directives.
+func hasApacheToken(toks []formatToken) bool {
+	for _, t := range toks {
+		if t.apache {
+			return true
+		}
+	}
+	return false
+}

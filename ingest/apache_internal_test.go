@@ -1,0 +1,95 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// apacheCombinedD is Apache httpd's combined LogFormat with the time
+// taken in microseconds, the access log of mod_log_config's
+// documentation with %D appended.
+const apacheCombinedD = `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" %D`
+
+// An Apache LogFormat given with --log-format: each directive means what
+// mod_log_config's documentation says, its unit included; the values
+// below are worked out from the lines by hand.
+func TestApacheFormatGiven(t *testing.T) {
+	// 10/Oct/2026:13:55:36 -0700 is 20:55:36 UTC.
+	t0 := float64(time.Date(2026, 10, 10, 20, 55, 36, 0, time.UTC).Unix())
+	tests := []struct {
+		name, format, line string
+		want               []want
+	}{
+		{"combined with %D (µs)", apacheCombinedD,
+			`10.1.1.1 - frank [10/Oct/2026:13:55:36 -0700] "POST /v1/chat/completions HTTP/1.1" 200 2326 "-" "openai-python/1.54.0" 6210452`,
+			[]want{{f: FTime, num: t0}, {f: FRemoteAddr, text: "10.1.1.1"}, {f: FClient, text: "frank"}, {f: FStatus, num: 200},
+				{f: FMethod, text: "POST"}, {f: FURI, text: "/v1/chat/completions"}, {f: FRequestTime, num: 6.210452}}},
+		{"%T: whole seconds", `%h %t "%r" %>s %T`,
+			`10.1.1.1 [10/Oct/2026:13:55:36 -0700] "GET /v1/models HTTP/1.1" 200 2`,
+			[]want{{f: FTime, num: t0}, {f: FStatus, num: 200}, {f: FRequestTime, num: 2}}},
+		{"%{ms}T and mod_logio's %^FB (µs)", `%a %t "%m %U%q %H" %s %{ms}T %^FB`,
+			`10.1.1.1 [10/Oct/2026:13:55:36 -0700] "POST /v1/chat/completions?stream=true HTTP/2.0" 200 6210 412345`,
+			[]want{{f: FRemoteAddr, text: "10.1.1.1"}, {f: FMethod, text: "POST"}, {f: FURI, text: "/v1/chat/completions?stream=true"},
+				{f: FStatus, num: 200}, {f: FRequestTime, num: 6.21}, {f: FTTFB, num: 412.345}}},
+		{"the client behind a proxy, a status condition, %%", `"%{X-Forwarded-For}i" %t "%r" %!200,304>s 100%% %{us}T`,
+			`"203.0.113.7, 10.0.0.2" [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 504 100% 60001234`,
+			[]want{{f: FRemoteAddr, text: "203.0.113.7"}, {f: FStatus, num: 504}, {f: FRequestTime, num: 60.001234}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testParser(t, tc.format)
+			if p.f.source != "apache" {
+				t.Errorf("source %q, want apache", p.f.source)
+			}
+			var r Record
+			if err := p.Parse([]byte(tc.line), &r); err != nil {
+				t.Fatalf("Parse(%q): %v", tc.line, err)
+			}
+			checkRecord(t, &r, tc.want, nil)
+		})
+	}
+	// --map wins over a directive's own binding.
+	s, _ := NewSchema([]string{"request_time=request_time:ms"})
+	f, err := compileLogFormat(`%h %D`, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Record
+	if err := (&nginxParser{f: f}).Parse([]byte("10.1.1.1 1500"), &r); err != nil {
+		t.Fatal(err)
+	}
+	checkRecord(t, &r, []want{{f: FRequestTime, num: 1.5}}, nil)
+}
+
+// TestApacheTokens: the directives' names, modifiers dropped but < and >;
+// malformed directives refused; nginx and Envoy strings are not
+// Apache's.
+func TestApacheTokens(t *testing.T) {
+	toks, err := apacheTokens(`%h %!200,304>s %{User-Agent}i %^FB %U%q 50%% %t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tk := range toks {
+		if tk.name != "" {
+			names = append(names, tk.name+"="+tk.lookup)
+		}
+	}
+	if got, want := strings.Join(names, " "), "h=h >s=>s {User-Agent}i=user_agent ^FB=^FB U=U t=time_local"; got != want {
+		t.Errorf("directives %q, want %q", got, want)
+	}
+	for _, bad := range []string{`%h %{Referer`, `%h %`, `%h %5`, `%h %{x}`} {
+		if _, err := apacheTokens(bad); err == nil {
+			t.Errorf("apacheTokens(%q) accepted", bad)
+		}
+	}
+	for _, s := range []string{`$remote_addr $request_time`, `[%START_TIME%] %DURATION% %RESPONSE_CODE%`, `no directives`} {
+		if f, err := compileLogFormat(s, nil); err == nil && f.source == "apache" {
+			t.Errorf("%q compiled as Apache's", s)
+		}
+	}
+	if !hasApacheDirective(`%h %U%q %D`) || hasEnvoyOperator(`%h %U%q %D`) {
+		t.Errorf("%q is not told as Apache's", `%h %U%q %D`)
+	}
+}
