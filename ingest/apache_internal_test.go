@@ -79,9 +79,14 @@ func TestApacheTokens(t *testing.T) {
 	if got, want := strings.Join(names, " "), "h=h >s=>s {User-Agent}i=user_agent ^FB=^FB U=U t=time_local"; got != want {
 		t.Errorf("directives %q, want %q", got, want)
 	}
-	for _, bad := range []string{`%h %{Referer`, `%h %`, `%h %5`, `%h %{x}`} {
+	for bad, why := range map[string]string{`%h %{Referer`: "not closed by }", `%h %`: "no directive letter", `%h %5`: "no directive letter",
+		`%h %{x}`: "no directive letter"} {
 		if _, err := apacheTokens(bad); err == nil {
 			t.Errorf("apacheTokens(%q) accepted", bad)
+		}
+		// The flag's check says what is wrong with it.
+		if err := CompileLogFormat(`%t "%r" ` + bad); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("CompileLogFormat(%q): %v, want an error saying %q", bad, err, why)
 		}
 	}
 	for _, s := range []string{`$remote_addr $request_time`, `[%START_TIME%] %DURATION% %RESPONSE_CODE%`, `no directives`} {

@@ -112,6 +112,10 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 	case hasApacheDirective(s):
 		toks, err = apacheTokens(s)
 	default:
+		if _, aerr := apacheTokens(s); aerr != nil && strings.Contains(s, "%") {
+			// An Apache LogFormat with a flaw says which.
+			return nil, aerr
+		}
 		return nil, fmt.Errorf("%q has no $variable, Envoy operator or Apache directive and is not a known format name (want %s)",
 			s, strings.Join(LogFormatNames(), ", "))
 	}
