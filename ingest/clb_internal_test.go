@@ -91,18 +91,7 @@ func TestCLBParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newCLBParser(c)
-			var r Record
-			err := p.Parse([]byte(tt.line), &r)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("error %v, want one with %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTextRecord(t, &r, tt.want)
+			checkParse(t, p, tt.line, tt.want, tt.err)
 		})
 	}
 }

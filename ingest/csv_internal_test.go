@@ -34,6 +34,37 @@ next:
 	return out
 }
 
+// checkParse reads line with p and checks the record against want, or,
+// when errWant is not "", that p refuses the line with an error holding
+// it.
+func checkParse(t *testing.T, p lineParser, line string, want []textWant, errWant string) {
+	t.Helper()
+	var r Record
+	err := p.Parse([]byte(line), &r)
+	if errWant != "" {
+		if err == nil || !strings.Contains(err.Error(), errWant) {
+			t.Fatalf("error %v, want one with %q", err, errWant)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTextRecord(t, &r, want)
+}
+
+// parseAllocs is how many allocations p makes to read line once warm.
+func parseAllocs(t *testing.T, p lineParser, line []byte) float64 {
+	t.Helper()
+	var r Record
+	return testing.AllocsPerRun(100, func() {
+		r.Reset()
+		if err := p.Parse(line, &r); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // checkTextRecord compares r with ws; fields not in ws must be absent.
 func checkTextRecord(t *testing.T, r *Record, ws []textWant) {
 	t.Helper()
@@ -131,18 +162,7 @@ func TestCSVParse(t *testing.T) {
 				sep = ','
 			}
 			p := newCSVParser(textConfig(t, tt.header), sep)
-			var r Record
-			err := p.Parse([]byte(tt.line), &r)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("error %v, want one with %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTextRecord(t, &r, tt.want)
+			checkParse(t, p, tt.line, tt.want, tt.err)
 		})
 	}
 }

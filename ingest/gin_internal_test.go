@@ -78,18 +78,7 @@ func TestGinParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newGinParser(c)
-			var r Record
-			err := p.Parse([]byte(tt.line), &r)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("error %v, want one with %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTextRecord(t, &r, tt.want)
+			checkParse(t, p, tt.line, tt.want, tt.err)
 		})
 	}
 }
@@ -97,15 +86,7 @@ func TestGinParse(t *testing.T) {
 // TestGinParseAllocatesNothing: a line is read without allocating once
 // the parser is warm.
 func TestGinParseAllocatesNothing(t *testing.T) {
-	p := newGinParser(textConfig(t, ""))
-	line := []byte(ginDefaultLine)
-	var r Record
-	if n := testing.AllocsPerRun(100, func() {
-		r.Reset()
-		if err := p.Parse(line, &r); err != nil {
-			t.Fatal(err)
-		}
-	}); n != 0 {
+	if n := parseAllocs(t, newGinParser(textConfig(t, "")), []byte(ginDefaultLine)); n != 0 {
 		t.Errorf("%v allocations a line", n)
 	}
 }

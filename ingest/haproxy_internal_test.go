@@ -92,25 +92,13 @@ func TestHAProxyParse(t *testing.T) {
 	c := textConfig(t, "")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newHAProxyParser(c)
-			var r Record
-			err := p.Parse([]byte(tt.line), &r)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("error %v, want one with %q", err, tt.err)
-				}
-				if looksHAProxy([]byte(tt.line)) && strings.Contains(tt.err, "HAProxy") {
-					t.Errorf("looksHAProxy takes a line Parse refuses")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !looksHAProxy([]byte(tt.line)) {
+			checkParse(t, newHAProxyParser(c), tt.line, tt.want, tt.err)
+			switch looks := looksHAProxy([]byte(tt.line)); {
+			case tt.err != "" && looks && strings.Contains(tt.err, "HAProxy"):
+				t.Errorf("looksHAProxy takes a line Parse refuses")
+			case tt.err == "" && !looks:
 				t.Errorf("looksHAProxy refuses a line Parse reads")
 			}
-			checkTextRecord(t, &r, tt.want)
 		})
 	}
 }
@@ -118,15 +106,7 @@ func TestHAProxyParse(t *testing.T) {
 // TestHAProxyParseAllocatesNothing: a line, its derived upstream time
 // included, is read without allocating once the parser is warm.
 func TestHAProxyParseAllocatesNothing(t *testing.T) {
-	p := newHAProxyParser(textConfig(t, ""))
-	line := []byte(hapManualLine)
-	var r Record
-	if n := testing.AllocsPerRun(100, func() {
-		r.Reset()
-		if err := p.Parse(line, &r); err != nil {
-			t.Fatal(err)
-		}
-	}); n != 0 {
+	if n := parseAllocs(t, newHAProxyParser(textConfig(t, "")), []byte(hapManualLine)); n != 0 {
 		t.Errorf("%v allocations a line", n)
 	}
 }

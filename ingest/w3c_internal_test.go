@@ -62,18 +62,7 @@ func TestW3CParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newW3CParser(w3cConfig(t, "iis"))
 			p.use(w3cFieldsLine(iisHead))
-			var r Record
-			err := p.Parse([]byte(tt.line), &r)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("error %v, want one with %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTextRecord(t, &r, tt.want)
+			checkParse(t, p, tt.line, tt.want, tt.err)
 		})
 	}
 }
@@ -121,14 +110,7 @@ func TestW3CParseAllocatesNothing(t *testing.T) {
 	} {
 		p := newW3CParser(w3cConfig(t, c.src))
 		p.use([]byte(c.fields))
-		line := []byte(c.line)
-		var r Record
-		if n := testing.AllocsPerRun(100, func() {
-			r.Reset()
-			if err := p.Parse(line, &r); err != nil {
-				t.Fatal(err)
-			}
-		}); n != 0 {
+		if n := parseAllocs(t, p, []byte(c.line)); n != 0 {
 			t.Errorf("%s: %v allocations a line", c.src, n)
 		}
 	}
