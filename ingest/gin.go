@@ -214,7 +214,8 @@ func (p *ginParser) Parse(line []byte, r *Record) error {
 		return err
 	}
 	p.vals[ginDate] = date
-	if _, ok := unitDuration(p.vals[ginLatency]); !ok {
+	// The latency names its unit; Set reads it (unitDuration).
+	if l := p.vals[ginLatency]; len(l) < 2 || !endsInUnit(l) {
 		return errGinDuration
 	}
 	p.vals[ginPath] = p.unquote(p.vals[ginPath])

@@ -95,7 +95,7 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		switch n := len(val); {
 		case info.list:
 			v, ok = sumList(val)
-		case n > 1 && (val[n-1] == 's' || val[n-1] == 'm' || val[n-1] == 'h'):
+		case n > 1 && endsInUnit(val):
 			// No number ends so: not parsed as one first, whose refusal
 			// would allocate.
 		default:
@@ -145,8 +145,7 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 // in seconds; false for anything else, a number without a unit
 // included. A negative one is returned as it is, for duration to refuse.
 func unitDuration(val []byte) (float64, bool) {
-	n := len(val)
-	if n < 2 || n > 40 || !(val[n-1] == 's' || val[n-1] == 'm' || val[n-1] == 'h') {
+	if n := len(val); n < 2 || n > 40 || !endsInUnit(val) {
 		return 0, false
 	}
 	if d, ok := oneUnitDuration(val); ok {
@@ -157,6 +156,13 @@ func unitDuration(val []byte) (float64, bool) {
 		return 0, false
 	}
 	return d.Seconds(), true
+}
+
+// endsInUnit reports whether b ends as a duration that names its unit
+// does (s, ms, µs, ns, m, h): no number does.
+func endsInUnit(b []byte) bool {
+	n := len(b)
+	return n > 0 && (b[n-1] == 's' || b[n-1] == 'm' || b[n-1] == 'h')
 }
 
 // oneUnitDuration reads the common shape of a duration, one number and
