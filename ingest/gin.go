@@ -71,17 +71,21 @@ var ginMark = []byte("[GIN] ")
 type ginParser struct {
 	loc   *time.Location
 	binds [ginColumns]Bindings
-	vals  [ginColumns][]byte
-	date  []byte
-	path  []byte
+	// mappedLatency: --map names the latency column, which is then read
+	// as it says, a number without a unit included.
+	mappedLatency bool
+	vals          [ginColumns][]byte
+	date          []byte
+	path          []byte
 }
 
 func newGinParser(c *parserConfig) *ginParser {
 	p := &ginParser{loc: c.loc}
 	for i, name := range ginNames {
 		p.binds[i] = ginOwn[i]
-		if bs := c.schema.LookupString(name); i != ginLatency && mapped(bs) {
+		if bs := c.schema.LookupString(name); mapped(bs) {
 			p.binds[i] = bs
+			p.mappedLatency = p.mappedLatency || i == ginLatency
 		}
 	}
 	return p
@@ -215,7 +219,7 @@ func (p *ginParser) Parse(line []byte, r *Record) error {
 	}
 	p.vals[ginDate] = date
 	// The latency names its unit; Set reads it (unitDuration).
-	if l := p.vals[ginLatency]; len(l) < 2 || !endsInUnit(l) {
+	if l := p.vals[ginLatency]; !p.mappedLatency && (len(l) < 2 || !endsInUnit(l)) {
 		return errGinDuration
 	}
 	p.vals[ginPath] = p.unquote(p.vals[ginPath])

@@ -91,8 +91,8 @@ func TestGinParseAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestGinMap: --map reads a text column as it says; the latency is still
-// the request's time.
+// TestGinMap: --map reads a column as it says; the latency is still
+// the request's time, and a latency --map names is read as it says.
 func TestGinMap(t *testing.T) {
 	s, err := NewSchema([]string{"region=request_id"})
 	if err != nil {
@@ -108,6 +108,20 @@ func TestGinMap(t *testing.T) {
 	}
 	if got, _ := r.Float(FRequestTime); got != dur(t, "6.210452s") {
 		t.Errorf("request_time %v, want the latency's", got)
+	}
+	// A fork that writes the latency without its unit: the report's
+	// hint, --map request_time=latency:ms, reads it.
+	s, err = NewSchema([]string{"request_time=latency:ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = newGinParser(&parserConfig{schema: s, loc: time.UTC})
+	r.Reset()
+	if err := p.Parse([]byte(`[GIN] 2026/12/04 - 10:00:01 | 200 | 6210 | 10.1.1.1 | POST /v1/chat`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Float(FRequestTime); got != 6.21 {
+		t.Errorf("request_time %v s, want 6210 ms as mapped", got)
 	}
 }
 

@@ -318,7 +318,7 @@ var enMessages = map[msgID]string{
 	"hint.map":        "%s looks like a duration (unit s, ms, us or ns)",
 	"hint.nginx":      "the nginx format read has no $request_time: log it (e.g. $request_time $upstream_response_time after the main format) and give that log_format; for Apache httpd's log, its LogFormat (e.g. '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D')",
 	"hint.logformat":  "for a text log in a custom format: its nginx log_format, Envoy format or Apache LogFormat string",
-	"hint.inputfmt":   "when the format was guessed wrong: jsonl, json, csv, tsv, ltsv, nginx, clb, haproxy, w3c, parquet or arrow",
+	"hint.inputfmt":   "when the format was guessed wrong: jsonl, json, csv, tsv, ltsv, nginx, clb, haproxy, gin, w3c, parquet or arrow",
 	"hint.window":     "every record read is outside the window",
 	"note.noread":     "no record read: %s",
 	"note.incomplete": "incomplete: %s",

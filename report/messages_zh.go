@@ -207,7 +207,7 @@ var zhMessages = map[msgID]string{
 	"hint.map":        "%s 看起来是一个耗时字段（单位 s、ms、us 或 ns）",
 	"hint.nginx":      "读取的 nginx 格式没有 $request_time：请在日志中记录它（例如在 main 格式后加上 $request_time $upstream_response_time），并给出该 log_format；Apache httpd 的日志请给出它的 LogFormat（例如 '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D'）",
 	"hint.logformat":  "自定义格式的文本日志：给出它的 nginx log_format、Envoy 格式或 Apache LogFormat 字符串",
-	"hint.inputfmt":   "格式识别错误时：jsonl、json、csv、tsv、ltsv、nginx、clb、haproxy、w3c、parquet 或 arrow",
+	"hint.inputfmt":   "格式识别错误时：jsonl、json、csv、tsv、ltsv、nginx、clb、haproxy、gin、w3c、parquet 或 arrow",
 	"hint.window":     "读取到的全部记录都在时间窗口之外",
 	"note.noread":     "未读取到记录：%s",
 	"note.incomplete": "不完整：%s",
