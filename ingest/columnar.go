@@ -250,8 +250,11 @@ type cellBatch struct {
 	// dictKeys: the batch's text cells are indexes of its row group's
 	// dictionaries, from which its records' DictKeys are made.
 	dictKeys bool
-	cb       colBatch // its arena only: the text values, and numbers set as text
-	errs     []error  // setRows's
+	// every binds the fields each row has, without a value: a Parquet
+	// row group's counted columns' (countedColumns).
+	every Bindings
+	cb    colBatch // its arena only: the text values, and numbers set as text
+	errs  []error  // setRows's
 }
 
 var cellPool = sync.Pool{New: func() any { return &cellBatch{cb: colBatch{arena: make([]byte, 0, 64<<10)}} }}
@@ -270,7 +273,7 @@ func (s *rowSink) startCells(n int, specs []*pqSpec) *cellBatch {
 		clear(b.nulls) // a Parquet column marks its nulls only
 	}
 	b.dicts = append(b.dicts[:0], make([][][]byte, len(specs))...)
-	b.dictKeys = false
+	b.dictKeys, b.every = false, nil
 	s.cells = b
 	return b
 }
@@ -304,6 +307,9 @@ func textCell[T string | []byte](b *cellBatch, v T) uint64 {
 // makes the row bad. The columns are set in order, and the first error
 // is the row's.
 func (b *cellBatch) set(r *Record, j int, loc *time.Location) error {
+	for _, bd := range b.every {
+		r.putPresent(bd)
+	}
 	for i := range b.specs {
 		if c := i*b.n + j; !b.nulls[c] {
 			if err := b.setCell(r, i, b.cells[c], loc); err != nil {
@@ -363,6 +369,11 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 	clear(errs)
 	for k := range recs {
 		recs[k].reset(s)
+	}
+	for _, bd := range b.every {
+		for k := range recs {
+			recs[k].putPresent(bd)
+		}
 	}
 	bad := false // a row has an error: the loops check errs
 	for i, sp := range b.specs {

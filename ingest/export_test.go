@@ -1,5 +1,47 @@
 package ingest
 
+import (
+	"bytes"
+
+	"github.com/parquet-go/parquet-go"
+)
+
 // DictKeysOff turns the records' DictKey off, for tests that compare a
 // run with it to one without.
 func DictKeysOff(off bool) { dictKeysOff = off }
+
+// CountedOff has every Parquet column read, for tests that compare a
+// run that counts columns with one that reads them all.
+func CountedOff(off bool) { countedOff = off }
+
+// UnreadFields is unreadFields.
+const UnreadFields = unreadFields
+
+// CountedColumns lists, of each row group of a Parquet file, the columns
+// a file whose client is named (addr: remote_addr unread) counts.
+func CountedColumns(data []byte, addr bool) ([][]string, error) {
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewSchema(nil)
+	if err != nil {
+		return nil, err
+	}
+	unread := unreadFields
+	if addr {
+		unread |= 1 << FRemoteAddr
+	}
+	specs := parquetSpecs(pf.Schema(), s)
+	var names [][]string
+	for g, rg := range pf.RowGroups() {
+		var in []string
+		for i, c := range countedColumns(specs, pf.Metadata(), g, rg.NumRows(), unread) {
+			if c {
+				in = append(in, specs[i].name)
+			}
+		}
+		names = append(names, in)
+	}
+	return names, nil
+}

@@ -74,6 +74,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	}
 	s.p.applySource(s.fs, names, nil, nil)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
+	unread := s.fs.cfg.schema.unread()
 	var cols []pqColumn // the reader's, reused
 	meta := pf.Metadata()
 	groups := pf.RowGroups()
@@ -84,10 +85,11 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	parallel := s.p.opts.Workers > 1 && len(groups) >= 2*s.p.opts.Workers
 	var hdr []byte // the page headers' buffer, reused
 	for g, rg := range groups {
-		if err := checkRowGroup(src, size, meta, g, rg, specs, &hdr); err != nil {
+		counted := countedColumns(specs, meta, g, rg.NumRows(), unread)
+		if err := checkRowGroup(src, size, meta, g, rg, specs, counted, &hdr); err != nil {
 			return f.wait(g, err)
 		}
-		grp := &pqGroup{file: f, index: g, rg: rg, first: s.row}
+		grp := &pqGroup{file: f, index: g, rg: rg, first: s.row, counted: counted}
 		s.row += rg.NumRows()
 		f.wg.Add(1)
 		if parallel {
@@ -102,9 +104,10 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 }
 
 // checkRowGroup checks what the footer says of row group g of a
-// size-byte file before its columns are read; buf is the caller's
-// buffer for the page headers (checkParquetChunk).
-func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int, rg parquet.RowGroup, specs []pqSpec, buf *[]byte) error {
+// size-byte file before its columns are read, but for the pages of the
+// columns it counts (counted); buf is the caller's buffer for the page
+// headers (checkParquetChunk).
+func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int, rg parquet.RowGroup, specs []pqSpec, counted []bool, buf *[]byte) error {
 	if n := rg.NumRows(); n < 0 || n > maxRows(size) {
 		return fmt.Errorf("damaged parquet file: a row group claims %d rows", n)
 	}
@@ -112,6 +115,9 @@ func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int
 		return errors.New("damaged parquet file: row groups missing from the footer")
 	}
 	for i := range specs {
+		if counted != nil && counted[i] {
+			continue
+		}
 		if err := checkParquetChunk(src, size, meta.RowGroups[g].Columns, specs[i].chunk, buf); err != nil {
 			return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
 		}
@@ -149,10 +155,11 @@ type pqFile struct {
 
 // pqGroup is one row group of a file, for a worker to read (unit.group).
 type pqGroup struct {
-	file  *pqFile
-	index int
-	rg    parquet.RowGroup
-	first int64 // the rows of the file before it
+	file    *pqFile
+	index   int
+	rg      parquet.RowGroup
+	first   int64  // the rows of the file before it
+	counted []bool // of each of the file's columns, whether it is counted (countedColumns)
 }
 
 // done records the outcome of row group g: an error is the file's when
@@ -190,25 +197,34 @@ func (p *pipeline) parquetGroup(u *unit, f *feed, t *tally, cols *[]pqColumn) {
 
 // read decodes the row group's rows into s with the columns *all, the
 // caller's, kept from row group to row group to reuse their buffers:
-// grown to the file's columns first.
+// grown to the file's columns first. The fields of the columns it
+// counts are set present in every row.
 func (g *pqGroup) read(s *rowSink, all *[]pqColumn) error {
 	specs, chunks := g.file.specs, g.rg.ColumnChunks()
 	if n := len(specs); len(*all) < n {
 		*all = append(*all, make([]pqColumn, n-len(*all))...)
 	}
-	cols := (*all)[:len(specs)]
+	cols := (*all)[:0]
 	defer func() {
 		for i := range cols {
 			cols[i].close()
 		}
 	}()
+	var every Bindings
 	for i := range specs {
-		cols[i] = pqColumn{spec: &specs[i], pages: chunks[specs[i].chunk].Pages(), ix: cols[i].ix}
+		if g.counted != nil && g.counted[i] {
+			every = append(every, specs[i].bs...)
+			continue
+		}
+		ix := (*all)[len(cols)].ix
+		cols = append(cols, pqColumn{spec: &specs[i], pages: chunks[specs[i].chunk].Pages(), ix: ix})
 	}
-	return readRowGroup(g.rg.NumRows(), cols, s)
+	return readRowGroup(g.rg.NumRows(), cols, every, s)
 }
 
-func readRowGroup(rows int64, cols []pqColumn, s *rowSink) error {
+// readRowGroup decodes rows rows of the columns cols into s, a batch at
+// a time, every binding a field each row has without a value.
+func readRowGroup(rows int64, cols []pqColumn, every Bindings, s *rowSink) error {
 	specs := make([]*pqSpec, len(cols)) // the batches' own: never changed
 	for i := range cols {
 		specs[i] = cols[i].spec
@@ -216,7 +232,7 @@ func readRowGroup(rows int64, cols []pqColumn, s *rowSink) error {
 	for done := int64(0); done < rows; {
 		n := int(min(batchRows, rows-done))
 		b := s.startCells(n, specs)
-		b.dictKeys = true
+		b.dictKeys, b.every = true, every
 		for i := range cols {
 			if err := cols[i].fill(b, i, n); err != nil {
 				s.drop()
