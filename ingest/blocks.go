@@ -101,7 +101,14 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		if err != nil && err != io.EOF {
 			return readError(err)
 		}
-		fs.cfg.header = bytes.TrimRight(append([]byte(nil), h...), "\r\n")
+		h = bytes.TrimRight(h, "\r\n")
+		if fs.cfg.envelope != NoEnvelope {
+			var d dockerReader
+			if w, err := unwrap(fs.cfg.envelope, h, &d); err == nil {
+				h = w.inner
+			}
+		}
+		fs.cfg.header = append([]byte(nil), h...)
 		p.applySource(fs, headerNames(fs.cfg.header, fs.format), nil, nil)
 		line++
 	}
@@ -145,6 +152,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		if i := bytes.LastIndexByte(data[old:], '\n'); i >= 0 {
 			end = old + i + 1
 		}
+		end = holdParts(fs.cfg.envelope, data, end)
 		tail := data[end:]
 		if len(tail) > MaxLine {
 			skipping = true

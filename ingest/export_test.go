@@ -45,3 +45,12 @@ func CountedColumns(data []byte, addr bool) ([][]string, error) {
 	}
 	return names, nil
 }
+
+// WithBlockSize returns o reading text files n bytes at a time.
+func WithBlockSize(o Options, n int) Options {
+	o.blockSize = n
+	return o
+}
+
+// EnvelopeOf is envelopeOf.
+func EnvelopeOf(line []byte) Envelope { return envelopeOf(line) }

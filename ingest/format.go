@@ -145,10 +145,21 @@ type parserConfig struct {
 	loc    *time.Location
 	nginx  *logFormat // nginx text: the format its lines follow
 	header []byte     // CSV/TSV: the header line
+	// envelope wraps the file's lines: each is read as the line within.
+	envelope Envelope
 }
 
 // newLineParser returns a parser for one worker and one file.
 func newLineParser(f Format, c *parserConfig) (lineParser, error) {
+	lp, err := formatParser(f, c)
+	if err != nil || c.envelope == NoEnvelope {
+		return lp, err
+	}
+	return newEnvParser(c.envelope, lp, c.loc), nil
+}
+
+// formatParser returns a parser of format f's lines.
+func formatParser(f Format, c *parserConfig) (lineParser, error) {
 	switch f {
 	case JSONL, JSONDoc:
 		return newJSONParser(c.schema, c.loc), nil

@@ -270,7 +270,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 
 	res := &Result{}
 	for _, fs := range files {
-		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Seen: fs.seen, Incomplete: fs.incomplete, Reason: fs.reason}
+		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Incomplete: fs.incomplete, Reason: fs.reason}
 		var probs []Problem
 		for _, t := range append(tallies, p.reader) {
 			if fs.index < len(t.files) {
@@ -347,6 +347,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	data, line := u.data, u.line
 	records := c.records
 	f.use(lp)
+	partAt := int64(0) // the first line of a cut line's parts
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -364,7 +365,13 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 			rec := f.record()
 			rec.reset(u.file.cfg.schema)
 			switch err := lp.Parse(l, rec); {
-			case err == errDirective: // a W3C directive: no request
+			case err == errDirective, err == errEmpty: // a W3C directive, an envelope's blank line: no request
+			case err == errPartial: // its line's next parts follow
+				if partAt == 0 {
+					partAt = line
+				}
+				line++
+				continue
 			case err != nil:
 				t.bad(u.file, line, err.Error())
 			case rec.Fields() == 0:
@@ -376,11 +383,21 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				f.add()
 			}
 		}
+		partAt = 0
 		line++
+	}
+	if e, ok := lp.(*envParser); ok && e.pending() {
+		// The line's end is in the next unit, which reads it alone.
+		t.bad(u.file, partAt, errCutLine)
+		e.drop()
 	}
 	f.flush()
 	p.opts.Progress.Records.Add(c.records - records)
 }
+
+// errCutLine is the reason for the first parts of a line that a
+// container runtime cut, read apart from their end.
+const errCutLine = "a line the container runtime cut in parts, read apart from its last part"
 
 // errNoField is the reason for a line with no field loganalyze knows.
 const errNoField = "no field loganalyze knows (see --map)"

@@ -45,15 +45,28 @@ func (p *pipeline) readFile(fs *fileState) error {
 	}
 	br := bufio.NewReaderSize(r, MaxLine+1)
 	head, _ := br.Peek(4096)
+	// The lines within an envelope's first lines tell the format and
+	// source, which a name's extension then does not.
+	var inner []byte
+	if env := envelopeOf(firstLine(head)); env != NoEnvelope {
+		peek, _ := br.Peek(64 << 10)
+		fs.cfg.envelope, inner = env, unwrapHead(env, peek)
+		head = inner
+	}
 	fs.format = p.opts.Format
 	forced := fs.format != Auto && fs.format != ""
-	if !forced {
+	if !forced && inner == nil {
 		fs.format = byExtension(name)
 	}
-	if fs.format == Auto {
+	if fs.format == Auto || fs.format == "" {
 		fs.format = sniff(head, len(p.given) > 0)
 	}
-	if fs.format == JSONDoc || fs.format == JSONL && !forced {
+	if inner != nil {
+		switch fs.format {
+		case JSONDoc, W3C, Parquet, Arrow:
+			return fmt.Errorf("%s lines within a %s are not read", fs.format, fs.cfg.envelope.describe())
+		}
+	} else if fs.format == JSONDoc || fs.format == JSONL && !forced {
 		fs.format = jsonShape(br, fs.cfg.schema)
 	}
 	if fs.format.columnar() {
@@ -62,7 +75,10 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format == JSONL {
 		// The first line's keys tell the source; a long first line is
 		// peeked further than the sniffing head.
-		first, _ := br.Peek(64 << 10)
+		first := inner
+		if first == nil {
+			first, _ = br.Peek(64 << 10)
+		}
 		line := firstLine(first)
 		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames), laterRecords(first, clientLookahead))
 	} else if fs.format == CLB {

@@ -12,6 +12,9 @@ type FileStats struct {
 	// Source is the program that wrote the file (SPEC §3 "Sources"), as
 	// detected or forced; "" when no known source matched.
 	Source string
+	// Envelope wraps the file's lines, which are read as the lines
+	// within (NoEnvelope for none).
+	Envelope Envelope
 	// Seen lists the field names the file's first record carried, in
 	// their own spelling (at most MaxSeen), so a report that could read
 	// nothing can say what was there.

@@ -206,7 +206,7 @@ func (r *Report) htmlView(m printer) *htmlView {
 		v.Status = append(v.Status, htmlStatus{Status: statusKey(s.Status), Count: s.Count, Share: share(s.Count, total)})
 	}
 	for _, f := range r.Input.Files {
-		v.Files = append(v.Files, htmlFile{Path: f.Path, Format: string(f.Format), Records: f.Records, BadLine: f.BadLines, Note: r.fileNote(m, f)})
+		v.Files = append(v.Files, htmlFile{Path: f.Path, Format: formatLabel(f), Records: f.Records, BadLine: f.BadLines, Note: r.fileNote(m, f)})
 	}
 	for _, p := range r.Input.Problems {
 		v.Problems = append(v.Problems, p.String())

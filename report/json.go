@@ -162,6 +162,9 @@ func (r *Report) inputJSON() obj {
 			{Name: "records", Value: f.Records},
 			{Name: "bad_lines", Value: f.BadLines},
 		}
+		if f.Envelope != "" {
+			fo = append(fo, kv{Name: "envelope", Value: string(f.Envelope)})
+		}
 		if f.Incomplete {
 			fo = append(fo, kv{Name: "incomplete", Value: true}, kv{Name: "reason", Value: f.Reason})
 		}

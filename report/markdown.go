@@ -72,7 +72,7 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 	p("## %s\n\n| %s | %s | %s | %s | %s |\n|---|---|--:|--:|---|\n", m.t("input"),
 		m.t("col.file"), m.t("col.format"), m.t("col.records"), m.t("col.badlines"), m.t("col.note"))
 	for _, f := range r.Input.Files {
-		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(string(f.Format)), f.Records, f.BadLines, mdText(r.fileNote(m, f)))
+		p("| %s | %s | %d | %d | %s |\n", mdCell(f.Path), mdCell(formatLabel(f)), f.Records, f.BadLines, mdText(r.fileNote(m, f)))
 	}
 	p("\n%s%s%s%s\n", m.n(int(r.Input.Records), "n.record"), m.t("comma"), m.n(int(r.Input.BadLines), "n.badline"), m.t("period"))
 	if len(r.Input.Fields) > 0 {

@@ -147,6 +147,15 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	return m.f("why.without", m.n(int(f.Records), "n.record"), MissingField)
 }
 
+// formatLabel is a file's format as the reports name it: with its
+// envelope, "jsonl (cri)".
+func formatLabel(f ingest.FileStats) string {
+	if f.Envelope != ingest.NoEnvelope {
+		return string(f.Format) + " (" + string(f.Envelope) + ")"
+	}
+	return string(f.Format)
+}
+
 // noData returns why no record in the window carries request_time, or
 // nil when some record does.
 func noData(acc *aggregate.Accumulator, in *ingest.Result) *NoData {
@@ -157,7 +166,7 @@ func noData(acc *aggregate.Accumulator, in *ingest.Result) *NoData {
 	for _, f := range in.Files {
 		why := fileWhyInput{file: f, problems: in.Problems, windowed: acc.Skipped > 0}
 		n.Files = append(n.Files, FileReason{
-			Path: f.Path, Format: string(f.Format), Source: f.Source,
+			Path: f.Path, Format: formatLabel(f), Source: f.Source,
 			Records: f.Records, BadLines: f.BadLines, Why: why.text(english), why: &why,
 		})
 	}

@@ -1,0 +1,456 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"time"
+)
+
+// Envelope is how a file's lines wrap the lines a program wrote: the
+// container runtime's or the log shipper's that stored them. A gateway
+// run in Kubernetes or Docker has its access log read from these files
+// (/var/log/containers, kubectl logs, docker's json-file, a CloudWatch
+// export), and each of its lines is read as the program's own once
+// unwrapped: the file's format and source are those of the lines within.
+type Envelope string
+
+const (
+	// NoEnvelope: the lines are the program's own.
+	NoEnvelope Envelope = ""
+	// EnvCRI is the CRI log of containerd and CRI-O, Kubernetes' node
+	// log (/var/log/containers/*.log): "TIME STREAM TAG LINE", the tag
+	// F for a whole line or its last part, P for a part cut at 16 KB.
+	EnvCRI Envelope = "cri"
+	// EnvDocker is Docker's json-file log, and a log shipper's record of
+	// it (Fluent Bit, Fluentd): {"log":"LINE\n","stream":"stdout",…}; a
+	// line cut at 16 KB has a part without the "\n".
+	EnvDocker Envelope = "docker"
+	// EnvStamped is a JSON line behind its time: kubectl logs
+	// --timestamps, a CloudWatch Logs export to S3 ("TIME LINE"), and
+	// aws logs tail ("TIME STREAM LINE").
+	EnvStamped Envelope = "stamped"
+)
+
+// envelopeOf returns the envelope of a file's first line, NoEnvelope when
+// it has none of them.
+func envelopeOf(line []byte) Envelope {
+	if _, _, ok := criFields(line); ok {
+		return EnvCRI
+	}
+	if dockerLine(line) {
+		return EnvDocker
+	}
+	if _, ok := stampedLine(line); ok {
+		return EnvStamped
+	}
+	return NoEnvelope
+}
+
+// stampLen returns the length of the RFC 3339 time that begins b
+// ("2024-05-01T10:00:00.123456789Z", "2024-05-01T10:00:00.123+00:00"),
+// 0 when b does not begin with one followed by a space.
+func stampLen(b []byte) int {
+	// YYYY-MM-DDTHH:MM:SS, then fractions and a zone.
+	const form = "dddd-dd-ddTdd:dd:dd"
+	if len(b) < len(form)+1 {
+		return 0
+	}
+	for i := range len(form) {
+		c := b[i]
+		if form[i] == 'd' {
+			if c < '0' || c > '9' {
+				return 0
+			}
+		} else if c != form[i] && !(form[i] == 'T' && c == ' ') {
+			return 0
+		}
+	}
+	if b[10] == ' ' {
+		return 0 // a date and a time apart: a text log's own
+	}
+	i := len(form)
+	for i < len(b) && b[i] != ' ' {
+		switch c := b[i]; {
+		case c >= '0' && c <= '9', c == '.', c == ',', c == ':', c == '+', c == '-', c == 'Z':
+		default:
+			return 0
+		}
+		i++
+	}
+	if i >= len(b) {
+		return 0
+	}
+	return i
+}
+
+// criFields splits a CRI log line into its time and the line within,
+// and says whether that is a part (tag P) whose next lines continue it.
+func criFields(line []byte) (stamp []byte, partial bool, ok bool) {
+	n := stampLen(line)
+	if n == 0 {
+		return nil, false, false
+	}
+	rest := line[n+1:]
+	switch {
+	case bytes.HasPrefix(rest, []byte("stdout ")), bytes.HasPrefix(rest, []byte("stderr ")):
+		rest = rest[len("stdout "):]
+	default:
+		return nil, false, false
+	}
+	// The tags: P or F, then others after ':' (none are defined yet).
+	if len(rest) < 1 || rest[0] != 'P' && rest[0] != 'F' {
+		return nil, false, false
+	}
+	partial = rest[0] == 'P'
+	end := bytes.IndexByte(rest, ' ')
+	if end < 0 {
+		end = len(rest) // a line without text: "… stdout F"
+	}
+	if end > 1 && rest[1] != ':' {
+		return nil, false, false
+	}
+	return line[:n], partial, true
+}
+
+// criLine returns the line within a CRI log line.
+func criLine(line []byte) []byte {
+	n := stampLen(line)
+	rest := line[n+1+len("stdout "):]
+	if i := bytes.IndexByte(rest, ' '); i >= 0 {
+		return rest[i+1:]
+	}
+	return nil
+}
+
+// stampedLine returns the JSON line behind a time, and the time's stream
+// name when there is one (aws logs tail).
+func stampedLine(line []byte) ([]byte, bool) {
+	n := stampLen(line)
+	if n == 0 {
+		return nil, false
+	}
+	rest := bytes.TrimLeft(line[n+1:], " ")
+	if len(rest) > 0 && rest[0] == '{' {
+		return rest, true
+	}
+	// aws logs tail: a log stream's name, then the line.
+	if i := bytes.IndexByte(rest, ' '); i > 0 && bytes.IndexByte(rest[:i], '{') < 0 {
+		if r := bytes.TrimLeft(rest[i+1:], " "); len(r) > 0 && r[0] == '{' {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// dockerLine reports whether line is a json-file record: an object whose
+// "log" is a string and whose "stream" is "stdout" or "stderr".
+func dockerLine(line []byte) bool {
+	var d dockerReader
+	_, stream, _, err := d.fields(line)
+	return err == nil && (string(stream) == "stdout" || string(stream) == "stderr")
+}
+
+// dockerReader reads json-file records: the line's text is unescaped
+// into its scratch buffer.
+type dockerReader struct {
+	p jsonParser // its str and scratch only
+}
+
+var errNoLog = errors.New(`no "log" string in the container log's record`)
+
+// fields returns a json-file record's "log", "stream" and "time"
+// values; log is decoded into d's scratch buffer when it holds escapes.
+func (d *dockerReader) fields(line []byte) (log, stream, stamp []byte, err error) {
+	s := scanner{b: line}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return nil, nil, nil, s.fail("not a JSON object")
+	}
+	s.i++
+	hasLog := false
+	for {
+		s.ws()
+		if s.i < len(s.b) && s.b[s.i] == '}' {
+			break
+		}
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return nil, nil, nil, s.fail("expected a key")
+		}
+		key, err := d.p.str(&s)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return nil, nil, nil, s.fail("expected ':'")
+		}
+		s.i++
+		s.ws()
+		if s.i >= len(s.b) {
+			return nil, nil, nil, s.fail("truncated")
+		}
+		switch c := s.b[s.i]; {
+		case c == '"':
+			v, err := d.p.str(&s)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			switch string(key) {
+			case "log":
+				log, hasLog = v, true
+			case "stream":
+				stream = v
+			case "time":
+				stamp = v
+			}
+		case c == '{' || c == '[':
+			if err := s.skip(); err != nil {
+				return nil, nil, nil, err
+			}
+		default: // a number or a literal
+			for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' && s.b[s.i] > ' ' {
+				s.i++
+			}
+		}
+		s.ws()
+		if s.i < len(s.b) && s.b[s.i] == ',' {
+			s.i++
+			continue
+		}
+		if s.i >= len(s.b) || s.b[s.i] != '}' {
+			return nil, nil, nil, s.fail("expected ',' or '}'")
+		}
+		break
+	}
+	if !hasLog {
+		return nil, nil, nil, errNoLog
+	}
+	return log, stream, stamp, nil
+}
+
+// wrappedLine is what an envelope's line holds: the line within, its
+// time (nil when the envelope gives none), whether it is a part of a
+// line that the next lines continue, and whether the program wrote it
+// on stderr.
+type wrappedLine struct {
+	inner, stamp    []byte
+	partial, stderr bool
+}
+
+// unwrap reads line, a line of envelope e. Text the line within is
+// decoded into (Docker's escapes) is in d's scratch buffer.
+func unwrap(e Envelope, line []byte, d *dockerReader) (w wrappedLine, err error) {
+	switch e {
+	case EnvCRI:
+		stamp, partial, ok := criFields(line)
+		if !ok {
+			return w, errors.New("not a CRI container log line (TIME stdout|stderr F|P LINE)")
+		}
+		stderr := line[len(stamp)+1+len("std")] == 'e'
+		return wrappedLine{criLine(line), stamp, partial, stderr}, nil
+	case EnvDocker:
+		log, stream, stamp, err := d.fields(line)
+		if err != nil {
+			return w, err
+		}
+		w = wrappedLine{inner: log, stamp: stamp, partial: true, stderr: string(stream) == "stderr"}
+		if n := len(log); n > 0 && log[n-1] == '\n' {
+			w.inner, w.partial = bytes.TrimSuffix(log[:n-1], []byte("\r")), false
+		}
+		return w, nil
+	case EnvStamped:
+		in, ok := stampedLine(line)
+		if !ok {
+			return w, errors.New("not a JSON line behind its time")
+		}
+		return wrappedLine{inner: in, stamp: line[:stampLen(line)]}, nil
+	}
+	return wrappedLine{inner: line}, nil
+}
+
+// unwrapHead returns the lines within the whole lines of head, a file's
+// first bytes, one a line, the parts of a cut line joined: what the
+// format and source of the lines within are told from.
+func unwrapHead(e Envelope, head []byte) []byte {
+	var out []byte
+	var d dockerReader
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			break // a line the peek cut
+		}
+		l := bytes.TrimRight(head[:i], "\r")
+		head = head[i+1:]
+		if blank(l) {
+			continue
+		}
+		d.p.scratch = d.p.scratch[:0]
+		w, err := unwrap(e, l, &d)
+		if err != nil {
+			continue
+		}
+		out = append(out, w.inner...)
+		if !w.partial {
+			out = append(out, '\n')
+		}
+	}
+	return out
+}
+
+// errEmpty is the outcome of an envelope's line around a blank line:
+// no record, and no bad line, as a blank line.
+var errEmpty = errors.New("a blank line")
+
+// errPartial is the outcome of a line that is a part of the next ones':
+// no record yet, and no bad line.
+var errPartial = errors.New("a part of a line")
+
+// envParser reads the lines within an envelope's lines with the parser
+// of their format: a part of a cut line is kept until the line's last
+// part, and a record without a time of its own takes the envelope's.
+type envParser struct {
+	holding // the joined lines, and Docker's unescaped text
+	env     Envelope
+	inner   lineParser
+	loc     *time.Location
+	d       dockerReader
+	part    []byte // the parts of a cut line so far
+	parts   bool   // part holds a line's first parts
+}
+
+func newEnvParser(e Envelope, inner lineParser, loc *time.Location) *envParser {
+	return &envParser{env: e, inner: inner, loc: loc}
+}
+
+var stampBinding = Bindings{{Field: FTime, Prio: prioDerived}}
+
+func (p *envParser) Parse(line []byte, r *Record) error {
+	p.newLine()
+	p.d.p.scratch = p.d.p.scratch[:0]
+	w, err := unwrap(p.env, line, &p.d)
+	in, stamp, partial := w.inner, w.stamp, w.partial
+	if err != nil {
+		p.part, p.parts = p.part[:0], false
+		return err
+	}
+	if !partial && !p.parts && blank(in) {
+		return errEmpty
+	}
+	joined := false
+	if partial || p.parts {
+		if len(p.part)+len(in) > MaxLine {
+			p.part, p.parts = p.part[:0], false
+			return errors.New(errLongLine)
+		}
+		p.part = append(p.part, in...)
+		if partial {
+			p.parts = true
+			return errPartial
+		}
+		in, p.parts, joined = p.part, false, true
+		p.part = p.part[:0]
+	}
+	// The records point into the line within: copied into the held
+	// buffer when it is not the line's own bytes.
+	if joined || p.env == EnvDocker {
+		from := len(p.scratch)
+		p.scratch = append(p.scratch, in...)
+		in = p.scratch[from:len(p.scratch):len(p.scratch)]
+	}
+	err = p.inner.Parse(in, r)
+	if err == nil && r.Fields() == 0 {
+		err = errNoFieldErr
+	}
+	if err != nil {
+		if w.stderr {
+			return &stderrError{err}
+		}
+		return err
+	}
+	if !r.Has(FTime) && stamp != nil {
+		// A bad time here is no reason to refuse the record.
+		_ = r.Set(stampBinding, stamp, p.loc)
+	}
+	return nil
+}
+
+// pending reports whether the parts of a cut line wait for its end.
+func (p *envParser) pending() bool { return p.parts }
+
+// drop forgets the parts of a cut line whose end did not come.
+func (p *envParser) drop() { p.part, p.parts = p.part[:0], false }
+
+// hold, heldBytes and release hold the inner parser's buffer with the
+// envelope's own.
+func (p *envParser) hold() {
+	p.holding.hold()
+	if sp, ok := p.inner.(scratchParser); ok {
+		sp.hold()
+	}
+}
+
+func (p *envParser) heldBytes() int {
+	n := p.holding.heldBytes()
+	if sp, ok := p.inner.(scratchParser); ok {
+		n += sp.heldBytes()
+	}
+	return n
+}
+
+func (p *envParser) release() {
+	p.holding.release()
+	if sp, ok := p.inner.(scratchParser); ok {
+		sp.release()
+	}
+}
+
+// describe names an envelope in a sentence.
+func (e Envelope) describe() string {
+	switch e {
+	case EnvCRI:
+		return "CRI container log"
+	case EnvDocker:
+		return "Docker json-file log"
+	case EnvStamped:
+		return "timestamped log"
+	}
+	return "log"
+}
+
+// holdParts returns where a block's lines are cut for a unit of work:
+// at end, the end of its last whole line, or before the parts of a line
+// that the container runtime cut there, which are held back for the next
+// block and its last part, so that a worker reads the line whole. Parts
+// of more than MaxLine are not held back: they are read apart, and are
+// bad lines (errCutLine).
+func holdParts(e Envelope, data []byte, end int) int {
+	if e != EnvCRI && e != EnvDocker {
+		return end
+	}
+	var d dockerReader
+	cut := end
+	for cut > 0 {
+		start := bytes.LastIndexByte(data[:cut-1], '\n') + 1
+		l := bytes.TrimRight(data[start:cut-1], "\r")
+		d.p.scratch = d.p.scratch[:0]
+		if w, err := unwrap(e, l, &d); err != nil || !w.partial {
+			return cut
+		}
+		if cut = start; end-cut > MaxLine {
+			return end
+		}
+	}
+	return cut
+}
+
+var errNoFieldErr = errors.New(errNoField)
+
+// stderrError is the reason for a line the program wrote on stderr that
+// is not a request: most are its own messages.
+type stderrError struct{ err error }
+
+func (e *stderrError) Error() string {
+	return "a line on stderr, not a request (the program's own message?): " + e.err.Error()
+}
+
+func (e *stderrError) Unwrap() error { return e.err }

@@ -1,0 +1,63 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// FuzzEnvelope: a line of any bytes, read in every envelope, never
+// panics, and an error has a reason. A line within a CRI or stamped
+// envelope built around the input, and a Docker record of it, give the
+// input back as the line within.
+func FuzzEnvelope(f *testing.F) {
+	f.Add(`{"request_time":0.5,"status":200}`)
+	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
+	f.Add(`{"log":"\u00e9\ud83d\ude00\n","stream":"stdout"}`)
+	f.Add("2026-12-04T10:00:00Z stdout P ")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped} {
+			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
+			var r Record
+			for range 2 { // a part, then the line it starts
+				if err := p.Parse([]byte(in), &r); err != nil && err.Error() == "" {
+					t.Fatal("an error without a reason")
+				}
+			}
+			envelopeOf([]byte(in))
+			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
+		}
+		if bytes.ContainsAny([]byte(in), "\n\r") {
+			return
+		}
+		var d dockerReader
+		line := []byte("2026-12-04T10:00:00.5Z stdout F " + in)
+		if w, err := unwrap(EnvCRI, line, &d); err != nil || w.partial || w.stderr || string(w.inner) != in {
+			t.Fatalf("CRI: %+v, %v; want %q", w, err, in)
+		}
+		rec, err := json.Marshal(map[string]string{"log": in + "\n", "stream": "stdout"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := bytes.TrimSuffix([]byte(in), []byte("\r"))
+		if w, err := unwrap(EnvDocker, rec, &d); err != nil || w.partial || !bytes.Equal(w.inner, want) {
+			got := w.inner
+			// json.Marshal writes invalid UTF-8 as U+FFFD: compare with
+			// what it wrote.
+			var back map[string]string
+			if json.Unmarshal(rec, &back) != nil || string(got) != back["log"][:len(back["log"])-1] {
+				t.Fatalf("Docker: %q, %v, %v; want %q", got, w.partial, err, want)
+			}
+		}
+	})
+}
+
+func mustSchema(t *testing.T) *Schema {
+	s, err := NewSchema(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

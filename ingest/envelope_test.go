@@ -1,0 +1,244 @@
+package ingest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/ingest"
+	"loganalyze/sketch"
+)
+
+// wrapped is a log's lines in an envelope: the file, and the numbers of
+// the lines in it that are the runtime's noise (stderr), from 1.
+type wrapped struct {
+	data  []byte
+	noise []int64
+}
+
+// stampAt is the envelope's time of line i.
+func stampAt(i int) string {
+	return time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * 1500 * time.Millisecond).Format(time.RFC3339Nano)
+}
+
+// wrapCRI wraps each line as containerd writes it: every fifth cut in
+// three parts (tag P, P, F), and a line of the program's own on stderr
+// after every seventh.
+func wrapCRI(lines []string) wrapped {
+	var w wrapped
+	var b bytes.Buffer
+	n := int64(0)
+	put := func(stream, tag, text string, i int) {
+		fmt.Fprintf(&b, "%s %s %s %s\n", stampAt(i), stream, tag, text)
+		n++
+	}
+	for i, l := range lines {
+		if i%5 == 2 && len(l) >= 3 {
+			a, c := len(l)/3, 2*len(l)/3
+			put("stdout", "P", l[:a], i)
+			put("stdout", "P", l[a:c], i)
+			put("stdout", "F", l[c:], i)
+		} else {
+			put("stdout", "F", l, i)
+		}
+		if i%7 == 6 {
+			put("stderr", "F", `I1204 10:00:00.000000       7 controller.go:190] "Configuration changes detected"`, i)
+			w.noise = append(w.noise, n)
+		}
+	}
+	w.data = b.Bytes()
+	return w
+}
+
+// wrapDocker wraps each line as Docker's json-file driver writes it,
+// escaped: every fifth cut in two parts (the first without its "\n"),
+// and a line of the program's own on stderr after every seventh.
+func wrapDocker(t *testing.T, lines []string) wrapped {
+	var w wrapped
+	var b bytes.Buffer
+	n := int64(0)
+	put := func(stream, text string, i int) {
+		j, err := json.Marshal(map[string]string{"log": text, "stream": stream, "time": stampAt(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+		n++
+	}
+	for i, l := range lines {
+		if i%5 == 2 && len(l) >= 2 {
+			put("stdout", l[:len(l)/2], i)
+			put("stdout", l[len(l)/2:]+"\n", i)
+		} else {
+			put("stdout", l+"\n", i)
+		}
+		if i%7 == 6 {
+			put("stderr", "panic: runtime error: index out of range [3] with length 3\n", i)
+			w.noise = append(w.noise, n)
+		}
+	}
+	w.data = b.Bytes()
+	return w
+}
+
+// wrapStamped puts each line behind its time, as kubectl logs
+// --timestamps and a CloudWatch export to S3 write; every third as aws
+// logs tail does, with the log stream's name between.
+func wrapStamped(lines []string) wrapped {
+	var b bytes.Buffer
+	for i, l := range lines {
+		if i%3 == 1 {
+			fmt.Fprintf(&b, "%s gateway/abc123 %s\n", stampAt(i), l)
+		} else {
+			fmt.Fprintf(&b, "%s %s\n", stampAt(i), l)
+		}
+	}
+	return wrapped{data: b.Bytes()}
+}
+
+// TestEnvelopes: a log's lines in a container runtime's or a log
+// shipper's envelope, with no flag, give the records the log gives
+// alone, whatever the workers and wherever the blocks cut the file; the
+// runtime's own lines are bad lines, each at its line.
+func TestEnvelopes(t *testing.T) {
+	sources := []struct {
+		path    string
+		stamped bool // JSON lines: also behind their time
+	}{
+		{"../testdata/shared/examples/tokenhub-sample.jsonl", true},
+		{"../testdata/shared/examples/tokenhub-sample-nginx.log", false},
+		{"../testdata/shared/real/ingress-nginx-upstreaminfo.log", false},
+		{"../testdata/shared/real/alp-ltsv/access.log", false},
+	}
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string, opts ingest.Options) ([]byte, *ingest.Result) {
+		t.Helper()
+		accs, res, err := ingest.Run([]string{path}, opts, func() *aggregate.Accumulator {
+			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aggregate.MergeAll(accs).AppendBinary(nil), res
+	}
+	dir := t.TempDir()
+	for _, src := range sources {
+		raw, err := os.ReadFile(src.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
+		want, base := run(src.path, ingest.Options{Workers: 1, MaxProblems: 1000})
+		f0 := base.Files[0]
+		if f0.Records == 0 {
+			t.Fatalf("%s: no records alone", src.path)
+		}
+		envs := map[ingest.Envelope]wrapped{ingest.EnvCRI: wrapCRI(lines), ingest.EnvDocker: wrapDocker(t, lines)}
+		if src.stamped {
+			envs[ingest.EnvStamped] = wrapStamped(lines)
+		}
+		for env, w := range envs {
+			path := filepath.Join(dir, string(env)+"-"+filepath.Base(src.path))
+			if err := os.WriteFile(path, w.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, workers := range []int{1, 3} {
+				for _, block := range []int{0, 1000} {
+					opts := ingest.WithBlockSize(ingest.Options{Workers: workers, MaxProblems: 1000}, block)
+					got, res := run(path, opts)
+					f := res.Files[0]
+					what := fmt.Sprintf("%s in %s, %d workers, blocks of %d", filepath.Base(src.path), env, workers, block)
+					if f.Envelope != env || f.Format != f0.Format || f.Source != f0.Source {
+						t.Fatalf("%s: read as %q %s (%s), alone as %s (%s)", what, f.Envelope, f.Format, f.Source, f0.Format, f0.Source)
+					}
+					if f.Records != f0.Records || f.BadLines != f0.BadLines+int64(len(w.noise)) {
+						t.Fatalf("%s: %d records and %d bad lines, want %d and %d + %d noise", what, f.Records, f.BadLines, f0.Records, f0.BadLines, len(w.noise))
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("%s: the accumulator differs from the log's alone", what)
+					}
+					var noise []int64
+					for _, p := range res.Problems {
+						if strings.Contains(p.Reason, "cut in parts") {
+							t.Errorf("%s: %s", what, p)
+						}
+						for _, n := range w.noise {
+							if p.Line == n && strings.HasPrefix(p.Reason, "a line on stderr, not a request") {
+								noise = append(noise, n)
+							}
+						}
+					}
+					if len(noise) != len(w.noise) {
+						t.Errorf("%s: bad lines at %v of the noise at %v", what, noise, w.noise)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEnvelopeTime: a record whose line has no time of its own takes
+// its envelope's; one with its own keeps it.
+func TestEnvelopeTime(t *testing.T) {
+	dir := t.TempDir()
+	cri := "2026-12-04T10:00:01.25Z stdout F {\"request_time\":0.5,\"status\":200,\"uri\":\"/v1/chat/completions\"}\n" +
+		"2026-12-04T10:00:02.5Z stdout F {\"time\":\"2026-12-04T09:59:59Z\",\"request_time\":0.25,\"status\":200,\"uri\":\"/v1/chat/completions\"}\n"
+	path := filepath.Join(dir, "app.log")
+	if err := os.WriteFile(path, []byte(cri), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1})
+	if len(rows) != 2 || res.Files[0].Envelope != ingest.EnvCRI {
+		t.Fatalf("%d rows, %+v", len(rows), res.Files)
+	}
+	wantNS := []int64{
+		time.Date(2026, 12, 4, 9, 59, 59, 0, time.UTC).UnixNano(),
+		time.Date(2026, 12, 4, 10, 0, 1, 250e6, time.UTC).UnixNano(),
+	}
+	for i, r := range rows {
+		if !r.hasTime || r.timeNS != wantNS[i] {
+			t.Errorf("row %d: time %d (%v), want %d", i, r.timeNS, r.hasTime, wantNS[i])
+		}
+	}
+}
+
+// TestEnvelopeOf: each envelope is told from its first line, and the
+// lines that only look like one are not taken for it.
+func TestEnvelopeOf(t *testing.T) {
+	cases := []struct {
+		line string
+		want ingest.Envelope
+	}{
+		{`2026-12-04T10:00:00.123456789Z stdout F {"a":1}`, ingest.EnvCRI},
+		{`2026-12-04T10:00:00.123456789+08:00 stderr P 10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1"`, ingest.EnvCRI},
+		{`2026-12-04T10:00:00Z stdout F`, ingest.EnvCRI},
+		{`{"log":"{\"status\":200}\n","stream":"stdout","time":"2026-12-04T10:00:00.1Z"}`, ingest.EnvDocker},
+		{`{"time":"2026-12-04T10:00:00Z","stream":"stderr","log":"x\n","kubernetes":{"pod_name":"p"}}`, ingest.EnvDocker},
+		{`2026-12-04T10:00:00.123Z {"status":200}`, ingest.EnvStamped},
+		{`2026-12-04T10:00:00.123000+00:00 gateway/abc {"status":200}`, ingest.EnvStamped},
+		// Look-alikes: a log's own lines.
+		{`{"log":"x","stream":"other"}`, ingest.NoEnvelope},
+		{`{"log":{"a":1},"stream":"stdout"}`, ingest.NoEnvelope},
+		{`{"time":"2026-12-04T10:00:00Z","status":200,"stream":true}`, ingest.NoEnvelope},
+		{`2026-12-04 10:00:00 stdout F {"a":1}`, ingest.NoEnvelope},
+		{`2026-12-04T10:00:00Z 10.0.0.1 GET /v1/chat 200 0.5`, ingest.NoEnvelope},
+		{`2026-12-04T10:00:00Z stdout X {"a":1}`, ingest.NoEnvelope},
+		{`2026-12-04T10:00:00Z stdout Fx {"a":1}`, ingest.NoEnvelope},
+		{`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, ingest.NoEnvelope},
+	}
+	for _, c := range cases {
+		if got := ingest.EnvelopeOf([]byte(c.line)); got != c.want {
+			t.Errorf("%s: envelope %q, want %q", c.line, got, c.want)
+		}
+	}
+}
