@@ -29,7 +29,16 @@ const (
 	// --timestamps, a CloudWatch Logs export to S3 ("TIME LINE"), and
 	// aws logs tail ("TIME STREAM LINE").
 	EnvStamped Envelope = "stamped"
+	// EnvCloudWatch is a JSON document of CloudWatch Logs events (aws
+	// logs filter-log-events, get-log-events): {"events":[{"message":
+	// "LINE","timestamp":…,"logStreamName":…,"eventId":…},…]}, each
+	// message a JSON line.
+	EnvCloudWatch Envelope = "cloudwatch"
 )
+
+// wrapsLines reports whether e wraps a file's lines (rather than a
+// document's elements).
+func (e Envelope) wrapsLines() bool { return e == EnvCRI || e == EnvDocker || e == EnvStamped }
 
 // envelopeOf returns the envelope of a file's first line, NoEnvelope when
 // it has none of them.
@@ -158,54 +167,77 @@ type dockerReader struct {
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
 
+// dockerKeys are the keys of a json-file record fields reads.
+var dockerKeys = []string{"log", "stream", "time"}
+
 // fields returns a json-file record's "log", "stream" and "time"
 // values; log is decoded into d's scratch buffer when it holds escapes.
 func (d *dockerReader) fields(line []byte) (log, stream, stamp []byte, err error) {
+	var vals [3][]byte
+	_, strs, err := d.top(line, dockerKeys, vals[:])
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if strs&1 == 0 {
+		return nil, nil, nil, errNoLog
+	}
+	return vals[0], vals[1], vals[2], nil
+}
+
+// top reads the members of the JSON object line whose keys are in keys:
+// bit i of found is set when keys[i] has a value, of strs when it is a
+// string, and vals[i] is then the string, decoded into d's scratch
+// buffer when it holds escapes. Other members are passed over.
+func (d *dockerReader) top(line []byte, keys []string, vals [][]byte) (found, strs uint64, err error) {
 	s := scanner{b: line}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		return nil, nil, nil, s.fail("not a JSON object")
+		return 0, 0, s.fail("not a JSON object")
 	}
 	s.i++
-	hasLog := false
 	for {
 		s.ws()
 		if s.i < len(s.b) && s.b[s.i] == '}' {
-			break
+			return found, strs, nil
 		}
 		if s.i >= len(s.b) || s.b[s.i] != '"' {
-			return nil, nil, nil, s.fail("expected a key")
+			return 0, 0, s.fail("expected a key")
 		}
 		key, err := d.p.str(&s)
 		if err != nil {
-			return nil, nil, nil, err
+			return 0, 0, err
+		}
+		k := -1
+		for i, name := range keys {
+			if string(key) == name {
+				k = i
+			}
 		}
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return nil, nil, nil, s.fail("expected ':'")
+			return 0, 0, s.fail("expected ':'")
 		}
 		s.i++
 		s.ws()
 		if s.i >= len(s.b) {
-			return nil, nil, nil, s.fail("truncated")
+			return 0, 0, s.fail("truncated")
+		}
+		if k >= 0 {
+			found |= 1 << k
 		}
 		switch c := s.b[s.i]; {
-		case c == '"':
-			v, err := d.p.str(&s)
-			if err != nil {
-				return nil, nil, nil, err
+		case c == '"' && k >= 0:
+			if vals[k], err = d.p.str(&s); err != nil {
+				return 0, 0, err
 			}
-			switch string(key) {
-			case "log":
-				log, hasLog = v, true
-			case "stream":
-				stream = v
-			case "time":
-				stamp = v
+			strs |= 1 << k
+		case c == '"':
+			if err := skipString(&s); err != nil {
+				return 0, 0, err
 			}
 		case c == '{' || c == '[':
 			if err := s.skip(); err != nil {
-				return nil, nil, nil, err
+				return 0, 0, err
 			}
 		default: // a number or a literal
 			for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' && s.b[s.i] > ' ' {
@@ -218,14 +250,27 @@ func (d *dockerReader) fields(line []byte) (log, stream, stamp []byte, err error
 			continue
 		}
 		if s.i >= len(s.b) || s.b[s.i] != '}' {
-			return nil, nil, nil, s.fail("expected ',' or '}'")
+			return 0, 0, s.fail("expected ',' or '}'")
 		}
-		break
 	}
-	if !hasLog {
-		return nil, nil, nil, errNoLog
+}
+
+// cloudWatchKeys are the keys of a CloudWatch Logs event (aws logs
+// filter-log-events, get-log-events): its message, and those of which
+// one marks it.
+var cloudWatchKeys = []string{"message", "eventId", "ingestionTime", "logStreamName"}
+
+// cloudWatchMessage returns the JSON line an element of a CloudWatch
+// Logs event list holds in its "message", decoded into d's scratch
+// buffer; false for any other element.
+func cloudWatchMessage(elem []byte, d *dockerReader) ([]byte, bool) {
+	var vals [4][]byte
+	found, strs, err := d.top(elem, cloudWatchKeys, vals[:])
+	if err != nil || strs&1 == 0 || found&^1 == 0 {
+		return nil, false
 	}
-	return log, stream, stamp, nil
+	msg := bytes.TrimSpace(vals[0])
+	return msg, len(msg) > 0 && msg[0] == '{'
 }
 
 // wrappedLine is what an envelope's line holds: the line within, its
@@ -413,6 +458,8 @@ func (e Envelope) describe() string {
 		return "Docker json-file log"
 	case EnvStamped:
 		return "timestamped log"
+	case EnvCloudWatch:
+		return "CloudWatch Logs event list"
 	}
 	return "log"
 }

@@ -27,6 +27,7 @@ func FuzzEnvelope(f *testing.F) {
 				}
 			}
 			envelopeOf([]byte(in))
+			cloudWatchMessage([]byte(in), &dockerReader{})
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
 		if bytes.ContainsAny([]byte(in), "\n\r") {

@@ -242,3 +242,71 @@ func TestEnvelopeOf(t *testing.T) {
 		}
 	}
 }
+
+// TestCloudWatchEvents: a JSON document of CloudWatch Logs events, as
+// aws logs filter-log-events writes it, gives the records of the JSON
+// lines in its messages; an event whose message is not a JSON line (a
+// Lambda's START line) is a bad line.
+func TestCloudWatchEvents(t *testing.T) {
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string) ([]byte, *ingest.Result) {
+		t.Helper()
+		accs, res, err := ingest.Run([]string{path}, ingest.Options{Workers: 2, MaxProblems: 100}, func() *aggregate.Accumulator {
+			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aggregate.MergeAll(accs).AppendBinary(nil), res
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"aws-apigateway.json", "aws-apigateway-http.json", "litellm.json", "traefik.json"} {
+		src := filepath.Join("testdata", "sources", name)
+		raw, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type event struct {
+			LogStreamName string `json:"logStreamName"`
+			Timestamp     int64  `json:"timestamp"`
+			Message       string `json:"message"`
+			IngestionTime int64  `json:"ingestionTime"`
+			EventID       string `json:"eventId"`
+		}
+		var events []event
+		noise := 0
+		for i, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+			if i == 1 {
+				events = append(events, event{"2026/12/04/[$LATEST]ab", 1796392800000, "START RequestId: 8f5a Version: $LATEST\n", 1796392800100, "0"})
+				noise++
+			}
+			events = append(events, event{"2026/12/04/[$LATEST]ab", 1796392800000 + int64(i), l, 1796392800100, fmt.Sprint(i + 1)})
+		}
+		doc, err := json.MarshalIndent(map[string]any{"events": events, "searchedLogStreams": []any{}}, "", "    ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "cw-"+name)
+		if err := os.WriteFile(path, doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, base := run(src)
+		got, res := run(path)
+		f0, f := base.Files[0], res.Files[0]
+		if f0.Records == 0 || f.Envelope != ingest.EnvCloudWatch || f.Format != ingest.JSONDoc || f.Source != f0.Source {
+			t.Fatalf("%s: read as %q %s (%s), alone %s (%s), %d records", name, f.Envelope, f.Format, f.Source, f0.Format, f0.Source, f0.Records)
+		}
+		if f.Records != f0.Records || f.BadLines != f0.BadLines+int64(noise) {
+			t.Fatalf("%s: %d records and %d bad lines, want %d and %d + %d", name, f.Records, f.BadLines, f0.Records, f0.BadLines, noise)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the accumulator differs from the lines' alone", name)
+		}
+		if len(res.Problems) == 0 || !strings.Contains(res.Problems[0].Reason, "not a JSON line") {
+			t.Errorf("%s: problems %v", name, res.Problems)
+		}
+	}
+}

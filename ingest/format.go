@@ -152,7 +152,7 @@ type parserConfig struct {
 // newLineParser returns a parser for one worker and one file.
 func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 	lp, err := formatParser(f, c)
-	if err != nil || c.envelope == NoEnvelope {
+	if err != nil || !c.envelope.wrapsLines() {
 		return lp, err
 	}
 	return newEnvParser(c.envelope, lp, c.loc), nil

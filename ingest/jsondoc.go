@@ -9,7 +9,8 @@ import (
 // A JSON document (SPEC §3) holds its records as the elements of an
 // array, as pretty-printed or concatenated objects, or inside an API
 // envelope: {"data":{"items":[…]}}, {"data":[…]}, {"items":[…]},
-// {"logs":[…]}, {"records":[…]}, {"hits":{"hits":[…]}}. An element with an
+// {"logs":[…]}, {"records":[…]}, {"events":[…]} (CloudWatch Logs, whose
+// elements' messages hold the records), {"hits":{"hits":[…]}}. An element with an
 // object "_source" (an Elasticsearch / OpenSearch hit) stands for that
 // object. The docReader finds the elements in a stream, copying one at a
 // time, so that a document of any size is read in bounded memory; the
@@ -274,7 +275,7 @@ func (d *docReader) member(level int, top bool, c byte) error {
 // isEnvelopeKey reports whether k names the array of an API envelope.
 func isEnvelopeKey(k []byte) bool {
 	s := string(k)
-	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits"
+	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits" || s == "events"
 }
 
 // value passes over the value at d.pos.

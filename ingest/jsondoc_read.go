@@ -51,10 +51,28 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		}
 		chunk = (*buf)[:0]
 	}
+	// A CloudWatch Logs event list, told from its first element, has
+	// each element read as the JSON line in its message.
+	first, cw := true, (*dockerReader)(nil)
 	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
 		if e.bad != "" {
 			p.reader.bad(fs, e.line, e.bad)
 			return
+		}
+		if first {
+			first = false
+			if _, ok := cloudWatchMessage(e.text, &dockerReader{}); ok {
+				cw, fs.cfg.envelope = &dockerReader{}, EnvCloudWatch
+			}
+		}
+		if cw != nil {
+			cw.p.scratch = cw.p.scratch[:0]
+			msg, ok := cloudWatchMessage(e.text, cw)
+			if !ok {
+				p.reader.bad(fs, e.line, errNotJSONEvent)
+				return
+			}
+			e.text = msg
 		}
 		// An element is at most MaxLine bytes and the chunk is flushed
 		// past chunkSize, so the pool's buffer never grows.
@@ -72,6 +90,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	p.pool.Put(buf)
 	return err
 }
+
+// errNotJSONEvent is the reason for a CloudWatch Logs event whose
+// message is not a JSON line.
+const errNotJSONEvent = "a CloudWatch Logs event whose message is not a JSON line"
 
 // laterElems yields the names and paths of the elements of chunk after
 // its first (spans end them), at most n.
