@@ -34,11 +34,19 @@ const (
 	// "LINE","timestamp":…,"logStreamName":…,"eventId":…},…]}, each
 	// message a JSON line.
 	EnvCloudWatch Envelope = "cloudwatch"
+	// EnvSyslog is a JSON or LTSV line behind a syslog header, as rsyslog and
+	// syslog-ng store what nginx's access_log syslog: sends, and
+	// journalctl prints: RFC 3164's "<PRI>Mmm dd hh:mm:ss HOST TAG: "
+	// (the priority optional) or RFC 5424's "<PRI>1 TIME HOST APP PROCID
+	// MSGID SD ".
+	EnvSyslog Envelope = "syslog"
 )
 
 // wrapsLines reports whether e wraps a file's lines (rather than a
 // document's elements).
-func (e Envelope) wrapsLines() bool { return e == EnvCRI || e == EnvDocker || e == EnvStamped }
+func (e Envelope) wrapsLines() bool {
+	return e == EnvCRI || e == EnvDocker || e == EnvStamped || e == EnvSyslog
+}
 
 // envelopeOf returns the envelope of a file's first line, NoEnvelope when
 // it has none of them.
@@ -51,6 +59,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, ok := stampedLine(line); ok {
 		return EnvStamped
+	}
+	if _, _, ok := syslogLine(line); ok {
+		return EnvSyslog
 	}
 	return NoEnvelope
 }
@@ -309,6 +320,12 @@ func unwrap(e Envelope, line []byte, d *dockerReader) (w wrappedLine, err error)
 			return w, errors.New("not a JSON line behind its time")
 		}
 		return wrappedLine{inner: in, stamp: line[:stampLen(line)]}, nil
+	case EnvSyslog:
+		in, stamp, ok := syslogLine(line)
+		if !ok {
+			return w, errors.New("not a JSON line behind a syslog header")
+		}
+		return wrappedLine{inner: in, stamp: stamp}, nil
 	}
 	return wrappedLine{inner: line}, nil
 }
@@ -460,6 +477,8 @@ func (e Envelope) describe() string {
 		return "timestamped log"
 	case EnvCloudWatch:
 		return "CloudWatch Logs event list"
+	case EnvSyslog:
+		return "syslog file"
 	}
 	return "log"
 }
@@ -501,3 +520,110 @@ func (e *stderrError) Error() string {
 }
 
 func (e *stderrError) Unwrap() error { return e.err }
+
+// syslogLine returns the JSON or LTSV line behind a syslog header, and the
+// header's time when it has a whole one (RFC 5424's; RFC 3164's has no
+// year).
+func syslogLine(line []byte) (msg, stamp []byte, ok bool) {
+	rest := line
+	if len(rest) > 0 && rest[0] == '<' {
+		i := bytes.IndexByte(rest, '>')
+		if i < 2 || i > 4 || !allDigits(rest[1:i]) {
+			return nil, nil, false
+		}
+		rest = rest[i+1:]
+	}
+	if len(rest) > 2 && rest[0] >= '1' && rest[0] <= '9' && rest[1] == ' ' {
+		// RFC 5424: VERSION TIME HOST APP PROCID MSGID SD MSG.
+		f := bytes.SplitN(rest[2:], []byte{' '}, 6)
+		if len(f) < 6 || stampLen(rest[2:]) != len(f[0]) {
+			return nil, nil, false
+		}
+		sd := f[5]
+		switch {
+		case len(sd) > 0 && sd[0] == '-':
+			sd = sd[1:]
+		case len(sd) > 0 && sd[0] == '[':
+			end := sdEnd(sd)
+			if end < 0 {
+				return nil, nil, false
+			}
+			sd = sd[end:]
+		default:
+			return nil, nil, false
+		}
+		sd = bytes.TrimPrefix(bytes.TrimLeft(sd, " "), utf8BOM)
+		if !syslogMessage(sd) {
+			return nil, nil, false
+		}
+		return sd, f[0], true
+	}
+	// RFC 3164: Mmm dd hh:mm:ss HOST TAG: MSG.
+	if len(rest) < 16 || !isMonth(rest[:3]) || rest[3] != ' ' {
+		return nil, nil, false
+	}
+	rest = bytes.TrimLeft(rest[4:], " ")
+	if len(rest) < 10 || !isDigit(rest[0]) || !(rest[1] == ' ' || isDigit(rest[1]) && rest[2] == ' ') {
+		return nil, nil, false
+	}
+	rest = bytes.TrimLeft(rest[bytes.IndexByte(rest, ' '):], " ")
+	if len(rest) < 9 || rest[2] != ':' || rest[5] != ':' || !isDigit(rest[0]) || !isDigit(rest[7]) || rest[8] != ' ' {
+		return nil, nil, false
+	}
+	rest = rest[9:]
+	host := bytes.IndexByte(rest, ' ')
+	if host <= 0 {
+		return nil, nil, false
+	}
+	rest = rest[host+1:]
+	tag := bytes.Index(rest, []byte(": "))
+	if tag <= 0 || bytes.IndexByte(rest[:tag], ' ') >= 0 {
+		return nil, nil, false
+	}
+	rest = bytes.TrimLeft(rest[tag+2:], " ")
+	if !syslogMessage(rest) {
+		return nil, nil, false
+	}
+	return rest, nil, true
+}
+
+// syslogMessage reports whether a syslog message is a line the syslog
+// envelope is read for: JSON or LTSV (the text formats' readers pass
+// over a syslog header themselves).
+func syslogMessage(msg []byte) bool {
+	return len(msg) > 0 && (msg[0] == '{' || looksLTSV(msg))
+}
+
+// sdEnd returns the length of the RFC 5424 structured data that begins
+// sd ("[id k=\"v\"][…]"), -1 when it is not closed.
+func sdEnd(sd []byte) int {
+	i := 0
+	for i < len(sd) && sd[i] == '[' {
+		quoted := false
+		for i++; i < len(sd); i++ {
+			switch c := sd[i]; {
+			case c == '\\' && quoted:
+				i++
+			case c == '"':
+				quoted = !quoted
+			case c == ']' && !quoted:
+				goto next
+			}
+		}
+		return -1
+	next:
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isMonth reports whether b is an English month's abbreviation.
+func isMonth(b []byte) bool {
+	switch string(b) {
+	case "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec":
+		return true
+	}
+	return false
+}

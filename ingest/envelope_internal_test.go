@@ -17,8 +17,10 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"log":"\u00e9\ud83d\ude00\n","stream":"stdout"}`)
 	f.Add("2026-12-04T10:00:00Z stdout P ")
 	f.Add("")
+	f.Add(`<165>1 2026-12-04T10:00:00Z h a - - [x y="]\\""] {}`)
+	f.Add(`Dec  4 10:00:00 h nginx: {}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			var r Record
 			for range 2 { // a part, then the line it starts

@@ -103,6 +103,26 @@ func wrapStamped(lines []string) wrapped {
 	return wrapped{data: b.Bytes()}
 }
 
+// wrapSyslog puts each line behind a syslog header: RFC 3164's as
+// rsyslog stores it (without the priority) and as sent (with it), and
+// RFC 5424's, with and without structured data.
+func wrapSyslog(lines []string) wrapped {
+	var b bytes.Buffer
+	for i, l := range lines {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, "Dec  4 10:00:%02d gw-1 nginx: %s\n", i%60, l)
+		case 1:
+			fmt.Fprintf(&b, "<190>Dec 14 10:00:%02d gw-1 envoy[812]: %s\n", i%60, l)
+		case 2:
+			fmt.Fprintf(&b, "<165>1 %s gw-1.example.com nginx 812 ID47 - %s\n", stampAt(i), l)
+		case 3:
+			fmt.Fprintf(&b, `<165>1 %s gw-1 nginx - - [exampleSDID@32473 iut="3" note="a ] \" in it"][x@1 y="z"] %s`+"\n", stampAt(i), l)
+		}
+	}
+	return wrapped{data: b.Bytes()}
+}
+
 // TestEnvelopes: a log's lines in a container runtime's or a log
 // shipper's envelope, with no flag, give the records the log gives
 // alone, whatever the workers and wherever the blocks cut the file; the
@@ -110,12 +130,12 @@ func wrapStamped(lines []string) wrapped {
 func TestEnvelopes(t *testing.T) {
 	sources := []struct {
 		path    string
-		stamped bool // JSON lines: also behind their time
+		stamped bool // JSON lines and LTSV: also behind a syslog header (JSON lines behind their time)
 	}{
 		{"../testdata/shared/examples/tokenhub-sample.jsonl", true},
 		{"../testdata/shared/examples/tokenhub-sample-nginx.log", false},
 		{"../testdata/shared/real/ingress-nginx-upstreaminfo.log", false},
-		{"../testdata/shared/real/alp-ltsv/access.log", false},
+		{"../testdata/shared/real/alp-ltsv/access.log", true},
 	}
 	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
 	if err != nil {
@@ -145,7 +165,10 @@ func TestEnvelopes(t *testing.T) {
 		}
 		envs := map[ingest.Envelope]wrapped{ingest.EnvCRI: wrapCRI(lines), ingest.EnvDocker: wrapDocker(t, lines)}
 		if src.stamped {
-			envs[ingest.EnvStamped] = wrapStamped(lines)
+			if strings.HasPrefix(lines[0], "{") {
+				envs[ingest.EnvStamped] = wrapStamped(lines)
+			}
+			envs[ingest.EnvSyslog] = wrapSyslog(lines)
 		}
 		for env, w := range envs {
 			path := filepath.Join(dir, string(env)+"-"+filepath.Base(src.path))
@@ -226,7 +249,15 @@ func TestEnvelopeOf(t *testing.T) {
 		{`{"time":"2026-12-04T10:00:00Z","stream":"stderr","log":"x\n","kubernetes":{"pod_name":"p"}}`, ingest.EnvDocker},
 		{`2026-12-04T10:00:00.123Z {"status":200}`, ingest.EnvStamped},
 		{`2026-12-04T10:00:00.123000+00:00 gateway/abc {"status":200}`, ingest.EnvStamped},
+		{`Dec  4 10:00:00 gw-1 nginx: {"status":200}`, ingest.EnvSyslog},
+		{`<190>Dec 14 10:00:00 gw-1 envoy[812]: {"status":200}`, ingest.EnvSyslog},
+		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx 812 ID47 - {"status":200}`, ingest.EnvSyslog},
+		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx - - [a b="]"] {"status":200}`, ingest.EnvSyslog},
 		// Look-alikes: a log's own lines.
+		{`Dec  4 10:00:00 gw-1 haproxy[1]: 10.0.0.1:5000 [04/Dec/2026:10:00:00.000] fe be/s 0/0/0/1/1 200 1 - - ---- 1/1/0/0/0 0/0 "GET / HTTP/1.1"`, ingest.NoEnvelope},
+		{`Dec  4 10:00:00 gw-1 some text: {"status":200}`, ingest.NoEnvelope},
+		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx - - [a b="]" {"status":200}`, ingest.NoEnvelope},
+		{`<1650>Dec  4 10:00:00 gw-1 nginx: {"status":200}`, ingest.NoEnvelope},
 		{`{"log":"x","stream":"other"}`, ingest.NoEnvelope},
 		{`{"log":{"a":1},"stream":"stdout"}`, ingest.NoEnvelope},
 		{`{"time":"2026-12-04T10:00:00Z","status":200,"stream":true}`, ingest.NoEnvelope},
