@@ -40,12 +40,19 @@ const (
 	// (the priority optional) or RFC 5424's "<PRI>1 TIME HOST APP PROCID
 	// MSGID SD ".
 	EnvSyslog Envelope = "syslog"
+	// EnvShipper is a log shipper's record of a line it read from a
+	// file, as stored or exported (Filebeat, Elastic Agent, Logstash,
+	// Vector): {"@timestamp":…,"message":"LINE",…}, the line in
+	// "message" and a mark of the shipper beside it (@timestamp,
+	// @version, source_type), when the record has no request field of
+	// its own (an ingest pipeline's parse of the line is read as it is).
+	EnvShipper Envelope = "shipper"
 )
 
 // wrapsLines reports whether e wraps a file's lines (rather than a
 // document's elements).
 func (e Envelope) wrapsLines() bool {
-	return e == EnvCRI || e == EnvDocker || e == EnvStamped || e == EnvSyslog
+	return e == EnvCRI || e == EnvDocker || e == EnvStamped || e == EnvSyslog || e == EnvShipper
 }
 
 // envelopeOf returns the envelope of a file's first line, NoEnvelope when
@@ -56,6 +63,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if dockerLine(line) {
 		return EnvDocker
+	}
+	if _, _, err := new(dockerReader).shipped(line); err == nil {
+		return EnvShipper
 	}
 	if _, ok := stampedLine(line); ok {
 		return EnvStamped
@@ -266,6 +276,30 @@ func (d *dockerReader) top(line []byte, keys []string, vals [][]byte) (found, st
 	}
 }
 
+// shipperKeys are the keys of a log shipper's record: the line, and the
+// shipper's marks (Filebeat's and Logstash's @timestamp, Logstash's
+// @version, Vector's source_type and timestamp).
+var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp"}
+
+var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type`)
+
+// shipped returns the line a log shipper's record holds, and its time.
+func (d *dockerReader) shipped(line []byte) (msg, stamp []byte, err error) {
+	var vals [5][]byte
+	found, strs, err := d.top(line, shipperKeys, vals[:])
+	if err != nil {
+		return nil, nil, err
+	}
+	if strs&1 == 0 || found&(1<<1|1<<2|1<<3) == 0 {
+		return nil, nil, errNotShipped
+	}
+	stamp = vals[1]
+	if stamp == nil {
+		stamp = vals[4]
+	}
+	return bytes.TrimRight(vals[0], "\r\n"), stamp, nil
+}
+
 // cloudWatchKeys are the keys of a CloudWatch Logs event (aws logs
 // filter-log-events, get-log-events): its message, and those of which
 // one marks it.
@@ -320,6 +354,12 @@ func unwrap(e Envelope, line []byte, d *dockerReader) (w wrappedLine, err error)
 			return w, errors.New("not a JSON line behind its time")
 		}
 		return wrappedLine{inner: in, stamp: line[:stampLen(line)]}, nil
+	case EnvShipper:
+		msg, stamp, err := d.shipped(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: msg, stamp: stamp}, nil
 	case EnvSyslog:
 		in, stamp, ok := syslogLine(line)
 		if !ok {
@@ -413,8 +453,9 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 		p.part = p.part[:0]
 	}
 	// The records point into the line within: copied into the held
-	// buffer when it is not the line's own bytes.
-	if joined || p.env == EnvDocker {
+	// buffer when it is not the line's own bytes (joined parts, a JSON
+	// string's decoded text).
+	if joined || p.env == EnvDocker || p.env == EnvShipper {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -479,6 +520,8 @@ func (e Envelope) describe() string {
 		return "CloudWatch Logs event list"
 	case EnvSyslog:
 		return "syslog file"
+	case EnvShipper:
+		return "log shipper's record"
 	}
 	return "log"
 }

@@ -19,8 +19,9 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("")
 	f.Add(`<165>1 2026-12-04T10:00:00Z h a - - [x y="]\\""] {}`)
 	f.Add(`Dec  4 10:00:00 h nginx: {}`)
+	f.Add(`{"@version":"1","message":"a\\tb","host":{"x":[1]}}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			var r Record
 			for range 2 { // a part, then the line it starts

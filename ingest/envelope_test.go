@@ -123,6 +123,33 @@ func wrapSyslog(lines []string) wrapped {
 	return wrapped{data: b.Bytes()}
 }
 
+// wrapShipper puts each line in a log shipper's record, in turn as
+// Filebeat, Logstash and Vector write theirs.
+func wrapShipper(t *testing.T, lines []string) wrapped {
+	var b bytes.Buffer
+	for i, l := range lines {
+		var rec any
+		switch i % 3 {
+		case 0:
+			rec = map[string]any{"@timestamp": stampAt(i), "@metadata": map[string]any{"beat": "filebeat"},
+				"log": map[string]any{"offset": i * 200, "file": map[string]any{"path": "/var/log/nginx/access.log"}},
+				"message": l, "input": map[string]any{"type": "filestream"}, "ecs": map[string]any{"version": "8.0.0"},
+				"host": map[string]any{"name": "gw-1"}, "agent": map[string]any{"type": "filebeat"}}
+		case 1:
+			rec = map[string]any{"@version": "1", "@timestamp": stampAt(i), "message": l, "path": "/var/log/nginx/access.log", "host": "gw-1"}
+		case 2:
+			rec = map[string]any{"file": "/var/log/nginx/access.log", "host": "gw-1", "message": l, "source_type": "file", "timestamp": stampAt(i)}
+		}
+		j, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return wrapped{data: b.Bytes()}
+}
+
 // TestEnvelopes: a log's lines in a container runtime's or a log
 // shipper's envelope, with no flag, give the records the log gives
 // alone, whatever the workers and wherever the blocks cut the file; the
@@ -163,7 +190,8 @@ func TestEnvelopes(t *testing.T) {
 		if f0.Records == 0 {
 			t.Fatalf("%s: no records alone", src.path)
 		}
-		envs := map[ingest.Envelope]wrapped{ingest.EnvCRI: wrapCRI(lines), ingest.EnvDocker: wrapDocker(t, lines)}
+		envs := map[ingest.Envelope]wrapped{ingest.EnvCRI: wrapCRI(lines), ingest.EnvDocker: wrapDocker(t, lines),
+			ingest.EnvShipper: wrapShipper(t, lines)}
 		if src.stamped {
 			if strings.HasPrefix(lines[0], "{") {
 				envs[ingest.EnvStamped] = wrapStamped(lines)
@@ -253,7 +281,12 @@ func TestEnvelopeOf(t *testing.T) {
 		{`<190>Dec 14 10:00:00 gw-1 envoy[812]: {"status":200}`, ingest.EnvSyslog},
 		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx 812 ID47 - {"status":200}`, ingest.EnvSyslog},
 		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx - - [a b="]"] {"status":200}`, ingest.EnvSyslog},
+		{`{"@timestamp":"2026-12-04T10:00:00.000Z","message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","log":{"offset":0}}`, ingest.EnvShipper},
+		{`{"@version":"1","message":"{\"status\":200}"}`, ingest.EnvShipper},
+		{`{"message":"x","source_type":"file","timestamp":"2026-12-04T10:00:00Z"}`, ingest.EnvShipper},
 		// Look-alikes: a log's own lines.
+		{`{"message":"model loaded","level":"info","time":"2026-12-04T10:00:00Z"}`, ingest.NoEnvelope},
+		{`{"@timestamp":"2026-12-04T10:00:00Z","message":{"a":1}}`, ingest.NoEnvelope},
 		{`Dec  4 10:00:00 gw-1 haproxy[1]: 10.0.0.1:5000 [04/Dec/2026:10:00:00.000] fe be/s 0/0/0/1/1 200 1 - - ---- 1/1/0/0/0 0/0 "GET / HTTP/1.1"`, ingest.NoEnvelope},
 		{`Dec  4 10:00:00 gw-1 some text: {"status":200}`, ingest.NoEnvelope},
 		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx - - [a b="]" {"status":200}`, ingest.NoEnvelope},
@@ -339,5 +372,20 @@ func TestCloudWatchEvents(t *testing.T) {
 		if len(res.Problems) == 0 || !strings.Contains(res.Problems[0].Reason, "not a JSON line") {
 			t.Errorf("%s: problems %v", name, res.Problems)
 		}
+	}
+}
+
+// TestShipperParsed: a shipper's record that carries request fields of
+// its own (an ingest pipeline parsed the line) is read as it is, not as
+// the line in its message.
+func TestShipperParsed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parsed.jsonl")
+	line := `{"@timestamp":"2026-12-04T10:00:00Z","message":"GET /v1/models 404","status":200,"uri":"/v1/chat/completions","request_time":0.5}` + "\n"
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1})
+	if len(rows) != 1 || res.Files[0].Envelope != ingest.NoEnvelope || rows[0].status != 200 || rows[0].rt != 0.5 || rows[0].uri != "/v1/chat/completions" {
+		t.Fatalf("%+v, %+v", rows, res.Files)
 	}
 }

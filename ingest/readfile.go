@@ -48,7 +48,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	// The lines within an envelope's first lines tell the format and
 	// source, which a name's extension then does not.
 	var inner []byte
-	if env := envelopeOf(firstLine(head)); env != NoEnvelope {
+	if env := envelopeOf(firstLine(head)); env != NoEnvelope && !(env == EnvShipper && p.ownFields(firstLine(head))) {
 		peek, _ := br.Peek(64 << 10)
 		fs.cfg.envelope, inner = env, unwrapHead(env, peek)
 		head = inner
@@ -114,6 +114,22 @@ func (p *pipeline) readFile(fs *fileState) error {
 		return errChanged
 	}
 	return nil
+}
+
+// ownFields reports whether a JSON line carries a request field of its
+// own (request_time, status or uri): a record to read as it is, not as
+// the line in its message.
+func (p *pipeline) ownFields(line []byte) bool {
+	names, paths := jsonKeys(line, maxNames), jsonPaths(line, maxNames)
+	sch, _, _ := p.opts.Schema.ForNames(names, paths, p.opts.Source, nil)
+	for _, n := range append(names, paths...) {
+		for _, b := range sch.LookupString(n) {
+			if b.Field == FRequestTime || b.Field == FStatus || b.Field == FURI {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // errChanged is the reason for a file cut shorter while it was read.
