@@ -132,7 +132,7 @@ func wrapShipper(t *testing.T, lines []string) wrapped {
 		switch i % 3 {
 		case 0:
 			rec = map[string]any{"@timestamp": stampAt(i), "@metadata": map[string]any{"beat": "filebeat"},
-				"log": map[string]any{"offset": i * 200, "file": map[string]any{"path": "/var/log/nginx/access.log"}},
+				"log":     map[string]any{"offset": i * 200, "file": map[string]any{"path": "/var/log/nginx/access.log"}},
 				"message": l, "input": map[string]any{"type": "filestream"}, "ecs": map[string]any{"version": "8.0.0"},
 				"host": map[string]any{"name": "gw-1"}, "agent": map[string]any{"type": "filebeat"}}
 		case 1:
