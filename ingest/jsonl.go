@@ -479,6 +479,15 @@ func (p *jsonParser) strEscaped(s *scanner, start int) ([]byte, error) {
 					}
 				}
 				p.scratch = utf8.AppendRune(p.scratch, rune(r))
+			case 'x':
+				// nginx's default escaping (a log_format without
+				// escape=json): '"', '\\', control and non-ASCII
+				// bytes as \xHH, each one byte.
+				h, ok := s.hex2()
+				if !ok {
+					return nil, s.fail("bad \\x escape")
+				}
+				p.scratch = append(p.scratch, h)
 			default:
 				return nil, s.fail("bad escape")
 			}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +101,8 @@ func TestJSONBadLines(t *testing.T) {
 		{`{"a":tru}`, "want a value"},
 		{`{"a" 1}`, "want ':'"},
 		{`{"a":"\q"}`, "bad escape"},
+		{`{"a":"\x2"}`, "bad \\x escape"},
+		{`{"a":"\xg0"}`, "bad \\x escape"},
 		{`[1,2]`, "not a JSON object"},
 		{`{"a":1,}`, "want a key"},
 		{`{"a":{"b":[` + strings.Repeat("[", 100000), "truncated"},
@@ -113,6 +116,39 @@ func TestJSONBadLines(t *testing.T) {
 	for _, line := range []string{`{"time":null,"request_time":null}`, `{"time":"","request_time":"-"}`, `{}`} {
 		if _, err := parseJSON(t, line); err != nil {
 			t.Errorf("Parse(%q) = %v, want nil", line, err)
+		}
+	}
+}
+
+// nginxEscape escapes v as nginx's log module does for a log_format
+// without escape=json: '"', '\\', bytes below 0x20 and from 0x7f as \xHH.
+func nginxEscape(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			fmt.Fprintf(&b, "\\x%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// TestJSONNginxEscapes: a JSON log_format written without escape=json
+// has nginx escape its values' quotes, backslashes, control and
+// non-ASCII bytes as \xHH; each reads back as the byte it stands for.
+func TestJSONNginxEscapes(t *testing.T) {
+	for _, v := range []string{`curl "quoted"`, `C:\path\x`, "tab\there", "模型 qwen-plus", "\xff\x00", `\x22`, "plain"} {
+		line := `{"time_local":"04/Dec/2026:10:00:00 +0800","request_time":"0.012","status":"200","model":"` + nginxEscape(v) + `"}`
+		r, err := parseJSON(t, line)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if got := string(r.Text(FModel)); got != v {
+			t.Errorf("%s: model %q, want %q", line, got, v)
+		}
+		if rt, _ := r.Float(FRequestTime); rt != 0.012 {
+			t.Errorf("%s: request_time %v", line, rt)
 		}
 	}
 }

@@ -48,6 +48,20 @@ func (s *scanner) hex4() (int, bool) {
 	return v, true
 }
 
+// hex2 reads the two hex digits of a \xHH escape.
+func (s *scanner) hex2() (byte, bool) {
+	if s.i+2 > len(s.b) {
+		return 0, false
+	}
+	hi, ok1 := unhex(s.b[s.i])
+	lo, ok2 := unhex(s.b[s.i+1])
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	s.i += 2
+	return hi<<4 | lo, true
+}
+
 // skip passes over the object or array at s.i without recursion, so that
 // deep nesting cannot exhaust the stack.
 func (s *scanner) skip() error {
