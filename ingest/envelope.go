@@ -47,12 +47,20 @@ const (
 	// @version, source_type), when the record has no request field of
 	// its own (an ingest pipeline's parse of the line is read as it is).
 	EnvShipper Envelope = "shipper"
+	// EnvJournald is journald's export, journalctl -o json (a server run
+	// as a systemd unit, such as Ollama): {"__CURSOR":…,
+	// "__REALTIME_TIMESTAMP":"…","MESSAGE":"LINE",…}.
+	EnvJournald Envelope = "journald"
 )
 
 // wrapsLines reports whether e wraps a file's lines (rather than a
 // document's elements).
 func (e Envelope) wrapsLines() bool {
-	return e == EnvCRI || e == EnvDocker || e == EnvStamped || e == EnvSyslog || e == EnvShipper
+	switch e {
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald:
+		return true
+	}
+	return false
 }
 
 // envelopeOf returns the envelope of a file's first line, NoEnvelope when
@@ -64,7 +72,10 @@ func envelopeOf(line []byte) Envelope {
 	if dockerLine(line) {
 		return EnvDocker
 	}
-	if _, _, err := new(dockerReader).shipped(line); err == nil {
+	if _, _, journald, err := new(dockerReader).shipped(line); err == nil {
+		if journald {
+			return EnvJournald
+		}
 		return EnvShipper
 	}
 	if _, ok := stampedLine(line); ok {
@@ -278,26 +289,34 @@ func (d *dockerReader) top(line []byte, keys []string, vals [][]byte) (found, st
 
 // shipperKeys are the keys of a log shipper's record: the line, and the
 // shipper's marks (Filebeat's and Logstash's @timestamp, Logstash's
-// @version, Vector's source_type and timestamp).
-var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp"}
+// @version, Vector's source_type and timestamp); and of journald's
+// export (journalctl -o json): the line in MESSAGE, marked by __CURSOR,
+// its time __REALTIME_TIMESTAMP (epoch µs).
+var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp",
+	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP"}
 
-var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type`)
+var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR`)
 
-// shipped returns the line a log shipper's record holds, and its time.
-func (d *dockerReader) shipped(line []byte) (msg, stamp []byte, err error) {
-	var vals [5][]byte
+// shipped returns the line a log shipper's record holds, its time, and
+// whether the record is journald's.
+func (d *dockerReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
+	var vals [8][]byte
 	found, strs, err := d.top(line, shipperKeys, vals[:])
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	if strs&1 == 0 || found&(1<<1|1<<2|1<<3) == 0 {
-		return nil, nil, errNotShipped
+	switch {
+	case strs&1 != 0 && found&(1<<1|1<<2|1<<3) != 0:
+		msg, stamp = vals[0], vals[1]
+		if stamp == nil {
+			stamp = vals[4]
+		}
+	case strs&(1<<5) != 0 && found&(1<<6) != 0:
+		msg, stamp, journald = vals[5], vals[7], true
+	default:
+		return nil, nil, false, errNotShipped
 	}
-	stamp = vals[1]
-	if stamp == nil {
-		stamp = vals[4]
-	}
-	return bytes.TrimRight(vals[0], "\r\n"), stamp, nil
+	return bytes.TrimRight(msg, "\r\n"), stamp, journald, nil
 }
 
 // cloudWatchKeys are the keys of a CloudWatch Logs event (aws logs
@@ -354,8 +373,8 @@ func unwrap(e Envelope, line []byte, d *dockerReader) (w wrappedLine, err error)
 			return w, errors.New("not a JSON line behind its time")
 		}
 		return wrappedLine{inner: in, stamp: line[:stampLen(line)]}, nil
-	case EnvShipper:
-		msg, stamp, err := d.shipped(line)
+	case EnvShipper, EnvJournald:
+		msg, stamp, _, err := d.shipped(line)
 		if err != nil {
 			return w, err
 		}
@@ -455,7 +474,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvDocker || p.env == EnvShipper {
+	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -522,6 +541,8 @@ func (e Envelope) describe() string {
 		return "syslog file"
 	case EnvShipper:
 		return "log shipper's record"
+	case EnvJournald:
+		return "journald export"
 	}
 	return "log"
 }

@@ -21,7 +21,7 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`Dec  4 10:00:00 h nginx: {}`)
 	f.Add(`{"@version":"1","message":"a\\tb","host":{"x":[1]}}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			var r Record
 			for range 2 { // a part, then the line it starts

@@ -150,6 +150,26 @@ func wrapShipper(t *testing.T, lines []string) wrapped {
 	return wrapped{data: b.Bytes()}
 }
 
+// wrapJournald puts each line in journald's export, as journalctl -o
+// json prints it.
+func wrapJournald(t *testing.T, lines []string) wrapped {
+	var b bytes.Buffer
+	for i, l := range lines {
+		us := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC).UnixMicro() + int64(i)*1500000
+		j, err := json.Marshal(map[string]string{
+			"__CURSOR": fmt.Sprintf("s=5d1e;i=%x;b=9f2c;m=%x;t=%x;x=77", i+1, i, us), "__REALTIME_TIMESTAMP": fmt.Sprint(us),
+			"__MONOTONIC_TIMESTAMP": fmt.Sprint(i * 1000), "_BOOT_ID": "9f2c", "PRIORITY": "6", "_SYSTEMD_UNIT": "ollama.service",
+			"SYSLOG_IDENTIFIER": "ollama", "_PID": "812", "MESSAGE": l,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return wrapped{data: b.Bytes()}
+}
+
 // TestEnvelopes: a log's lines in a container runtime's or a log
 // shipper's envelope, with no flag, give the records the log gives
 // alone, whatever the workers and wherever the blocks cut the file; the
@@ -163,6 +183,9 @@ func TestEnvelopes(t *testing.T) {
 		{"../testdata/shared/examples/tokenhub-sample-nginx.log", false},
 		{"../testdata/shared/real/ingress-nginx-upstreaminfo.log", false},
 		{"../testdata/shared/real/alp-ltsv/access.log", true},
+		{"testdata/text/traefik-clf.log", false},
+		{"testdata/text/envoy-default.log", false},
+		{"gin", false}, // written below
 	}
 	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
 	if err != nil {
@@ -179,7 +202,17 @@ func TestEnvelopes(t *testing.T) {
 		return aggregate.MergeAll(accs).AppendBinary(nil), res
 	}
 	dir := t.TempDir()
+	gin := "[GIN] 2026/12/04 - 10:00:01 | 200 |    3.410221s |       127.0.0.1 | POST     \"/api/chat\"\n" +
+		"[GIN] 2026/12/04 - 10:00:02 | 200 |      612.3µs |       127.0.0.1 | GET      \"/api/tags\"\n" +
+		"time=2026-12-04T10:00:03.000+08:00 level=INFO source=server.go:619 msg=\"llama runner started in 2.01 seconds\"\n" +
+		"[GIN] 2026/12/04 - 10:00:09 | 500 |    7.004118s |       127.0.0.1 | POST     \"/v1/chat/completions\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "gin"), []byte(gin), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, src := range sources {
+		if src.path == "gin" {
+			src.path = filepath.Join(dir, "gin")
+		}
 		raw, err := os.ReadFile(src.path)
 		if err != nil {
 			t.Fatal(err)
@@ -191,7 +224,7 @@ func TestEnvelopes(t *testing.T) {
 			t.Fatalf("%s: no records alone", src.path)
 		}
 		envs := map[ingest.Envelope]wrapped{ingest.EnvCRI: wrapCRI(lines), ingest.EnvDocker: wrapDocker(t, lines),
-			ingest.EnvShipper: wrapShipper(t, lines)}
+			ingest.EnvShipper: wrapShipper(t, lines), ingest.EnvJournald: wrapJournald(t, lines)}
 		if src.stamped {
 			if strings.HasPrefix(lines[0], "{") {
 				envs[ingest.EnvStamped] = wrapStamped(lines)
@@ -284,6 +317,8 @@ func TestEnvelopeOf(t *testing.T) {
 		{`{"@timestamp":"2026-12-04T10:00:00.000Z","message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","log":{"offset":0}}`, ingest.EnvShipper},
 		{`{"@version":"1","message":"{\"status\":200}"}`, ingest.EnvShipper},
 		{`{"message":"x","source_type":"file","timestamp":"2026-12-04T10:00:00Z"}`, ingest.EnvShipper},
+		{`{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1796378400000000","MESSAGE":"[GIN] 2026/12/04 - 10:00:01 | 200 | 3.4s | 127.0.0.1 | POST \"/api/chat\""}`, ingest.EnvJournald},
+		{`{"MESSAGE":"x","PRIORITY":"6"}`, ingest.NoEnvelope},
 		// Look-alikes: a log's own lines.
 		{`{"message":"model loaded","level":"info","time":"2026-12-04T10:00:00Z"}`, ingest.NoEnvelope},
 		{`{"@timestamp":"2026-12-04T10:00:00Z","message":{"a":1}}`, ingest.NoEnvelope},

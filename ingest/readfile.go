@@ -48,7 +48,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	// The lines within an envelope's first lines tell the format and
 	// source, which a name's extension then does not.
 	var inner []byte
-	if env := envelopeOf(firstLine(head)); env != NoEnvelope && !(env == EnvShipper && p.ownFields(firstLine(head))) {
+	if env := envelopeOf(firstLine(head)); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald) && p.ownFields(firstLine(head))) {
 		peek, _ := br.Peek(64 << 10)
 		fs.cfg.envelope, inner = env, unwrapHead(env, peek)
 		head = inner
