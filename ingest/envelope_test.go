@@ -424,3 +424,28 @@ func TestShipperParsed(t *testing.T) {
 		t.Fatalf("%+v, %+v", rows, res.Files)
 	}
 }
+
+// TestEnvelopeLongFirstLine: a wrapper is told from a first line longer
+// than the head the format is sniffed from.
+func TestEnvelopeLongFirstLine(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 3 {
+		line, err := json.Marshal(map[string]any{"time": stampAt(i), "request_time": 0.5, "status": 200, "note": strings.Repeat("x", 6000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := json.Marshal(map[string]string{"log": string(line) + "\n", "stream": "stdout", "time": stampAt(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(rec, '\n'))
+	}
+	path := filepath.Join(t.TempDir(), "long.log")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1})
+	if len(rows) != 3 || res.Files[0].Envelope != ingest.EnvDocker || rows[0].rt != 0.5 {
+		t.Fatalf("%d rows, %+v", len(rows), res.Files)
+	}
+}

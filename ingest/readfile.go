@@ -48,10 +48,14 @@ func (p *pipeline) readFile(fs *fileState) error {
 	// The lines within an envelope's first lines tell the format and
 	// source, which a name's extension then does not.
 	var inner []byte
-	if env := envelopeOf(firstLine(head)); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald) && p.ownFields(firstLine(head))) {
+	{
+		// A first line longer than the sniffing head is peeked whole.
 		peek, _ := br.Peek(64 << 10)
-		fs.cfg.envelope, inner = env, unwrapHead(env, peek)
-		head = inner
+		first := firstLine(peek)
+		if env := envelopeOf(first); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald) && p.ownFields(first)) {
+			fs.cfg.envelope, inner = env, unwrapHead(env, peek)
+			head = inner
+		}
 	}
 	fs.format = p.opts.Format
 	forced := fs.format != Auto && fs.format != ""
