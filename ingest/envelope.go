@@ -391,9 +391,12 @@ func unwrap(e Envelope, line []byte, d *dockerReader) (w wrappedLine, err error)
 
 // unwrapHead returns the lines within the whole lines of head, a file's
 // first bytes, one a line, the parts of a cut line joined: what the
-// format and source of the lines within are told from.
+// format and source of the lines within are told from. Those the program
+// wrote on stdout come first: a server's own messages on stderr (klog's
+// at an ingress controller's start, Envoy's) fill a container log's
+// first lines before the requests come.
 func unwrapHead(e Envelope, head []byte) []byte {
-	var out []byte
+	var out, errs []byte
 	var d dockerReader
 	for len(head) > 0 {
 		i := bytes.IndexByte(head, '\n')
@@ -410,12 +413,16 @@ func unwrapHead(e Envelope, head []byte) []byte {
 		if err != nil {
 			continue
 		}
-		out = append(out, w.inner...)
+		to := &out
+		if w.stderr {
+			to = &errs
+		}
+		*to = append(*to, w.inner...)
 		if !w.partial {
-			out = append(out, '\n')
+			*to = append(*to, '\n')
 		}
 	}
-	return out
+	return append(out, errs...)
 }
 
 // errEmpty is the outcome of an envelope's line around a blank line:

@@ -449,3 +449,33 @@ func TestEnvelopeLongFirstLine(t *testing.T) {
 		t.Fatalf("%d rows, %+v", len(rows), res.Files)
 	}
 }
+
+// TestEnvelopeStderrFirst: a container log that starts with the
+// server's own messages on stderr (an ingress controller's start) is
+// read by the format of the lines it writes on stdout, the requests.
+func TestEnvelopeStderrFirst(t *testing.T) {
+	src := "../testdata/shared/real/ingress-nginx-upstreaminfo.log"
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, alone := collect(t, []string{src}, ingest.Options{Workers: 1})
+	var b bytes.Buffer
+	const noise = 600 // about 75 KB: past the 64 KB a JSON line's keys are peeked from
+	for i := range noise {
+		fmt.Fprintf(&b, "%s stderr F I1204 10:00:00.%06d       7 store.go:%d] \"Found valid configuration\" ingress=\"default/web\" class=\"nginx\"\n", stampAt(i), i, 400+i)
+	}
+	lines := strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%s stdout F %s\n", stampAt(noise+i), l)
+	}
+	path := filepath.Join(t.TempDir(), "controller.log")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, res := collect(t, []string{path}, ingest.Options{Workers: 2})
+	f, f0 := res.Files[0], alone.Files[0]
+	if f.Envelope != ingest.EnvCRI || f.Format != f0.Format || f.Source != f0.Source || f.Records != f0.Records || f.BadLines != f0.BadLines+noise {
+		t.Fatalf("read as %+v; alone %+v, with %d lines of noise", f, f0, noise)
+	}
+}

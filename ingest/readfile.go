@@ -53,6 +53,10 @@ func (p *pipeline) readFile(fs *fileState) error {
 		peek, _ := br.Peek(64 << 10)
 		first := firstLine(peek)
 		if env := envelopeOf(first); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald) && p.ownFields(first)) {
+			if env == EnvCRI || env == EnvDocker {
+				// Past a server's first messages on stderr.
+				peek, _ = br.Peek(512 << 10)
+			}
 			fs.cfg.envelope, inner = env, unwrapHead(env, peek)
 			head = inner
 		}
