@@ -32,7 +32,8 @@ const (
 	// EnvCloudWatch is a JSON document of CloudWatch Logs events (aws
 	// logs filter-log-events, get-log-events): {"events":[{"message":
 	// "LINE","timestamp":…,"logStreamName":…,"eventId":…},…]}, each
-	// message a JSON line.
+	// message a line of any format (an API Gateway's JSON, the nginx
+	// text the CloudWatch agent sends).
 	EnvCloudWatch Envelope = "cloudwatch"
 	// EnvSyslog is a JSON or LTSV line behind a syslog header, as rsyslog and
 	// syslog-ng store what nginx's access_log syslog: sends, and
@@ -324,17 +325,16 @@ func (d *dockerReader) shipped(line []byte) (msg, stamp []byte, journald bool, e
 // one marks it.
 var cloudWatchKeys = []string{"message", "eventId", "ingestionTime", "logStreamName"}
 
-// cloudWatchMessage returns the JSON line an element of a CloudWatch
-// Logs event list holds in its "message", decoded into d's scratch
-// buffer; false for any other element.
+// cloudWatchMessage returns the line an element of a CloudWatch Logs
+// event list holds in its "message", decoded into d's scratch buffer,
+// without its line end; false for any other element.
 func cloudWatchMessage(elem []byte, d *dockerReader) ([]byte, bool) {
 	var vals [4][]byte
 	found, strs, err := d.top(elem, cloudWatchKeys, vals[:])
 	if err != nil || strs&1 == 0 || found&^1 == 0 {
 		return nil, false
 	}
-	msg := bytes.TrimSpace(vals[0])
-	return msg, len(msg) > 0 && msg[0] == '{'
+	return bytes.TrimRight(vals[0], "\r\n"), true
 }
 
 // wrappedLine is what an envelope's line holds: the line within, its

@@ -362,8 +362,11 @@ func TestCloudWatchEvents(t *testing.T) {
 		return aggregate.MergeAll(accs).AppendBinary(nil), res
 	}
 	dir := t.TempDir()
-	for _, name := range []string{"aws-apigateway.json", "aws-apigateway-http.json", "litellm.json", "traefik.json"} {
-		src := filepath.Join("testdata", "sources", name)
+	for _, src := range []string{"testdata/sources/aws-apigateway.json", "testdata/sources/aws-apigateway-http.json",
+		"testdata/sources/litellm.json", "testdata/sources/traefik.json",
+		// nginx's text, as the CloudWatch agent sends an access log.
+		"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
+		name := filepath.Base(src)
 		raw, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
@@ -395,7 +398,7 @@ func TestCloudWatchEvents(t *testing.T) {
 		want, base := run(src)
 		got, res := run(path)
 		f0, f := base.Files[0], res.Files[0]
-		if f0.Records == 0 || f.Envelope != ingest.EnvCloudWatch || f.Format != ingest.JSONDoc || f.Source != f0.Source {
+		if f0.Records == 0 || f.Envelope != ingest.EnvCloudWatch || f.Format != f0.Format || f.Source != f0.Source {
 			t.Fatalf("%s: read as %q %s (%s), alone %s (%s), %d records", name, f.Envelope, f.Format, f.Source, f0.Format, f0.Source, f0.Records)
 		}
 		if f.Records != f0.Records || f.BadLines != f0.BadLines+int64(noise) {
@@ -404,7 +407,7 @@ func TestCloudWatchEvents(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: the accumulator differs from the lines' alone", name)
 		}
-		if len(res.Problems) == 0 || !strings.Contains(res.Problems[0].Reason, "not a JSON line") {
+		if int64(len(res.Problems)) != f.BadLines || len(res.Problems) == 0 {
 			t.Errorf("%s: problems %v", name, res.Problems)
 		}
 	}
@@ -477,5 +480,56 @@ func TestEnvelopeStderrFirst(t *testing.T) {
 	f, f0 := res.Files[0], alone.Files[0]
 	if f.Envelope != ingest.EnvCRI || f.Format != f0.Format || f.Source != f0.Source || f.Records != f0.Records || f.BadLines != f0.BadLines+noise {
 		t.Fatalf("read as %+v; alone %+v, with %d lines of noise", f, f0, noise)
+	}
+}
+
+// TestShipperHits: an Elasticsearch search's hits of a shipper's records
+// (a Kibana or OpenSearch export of a raw access log) give the records
+// of the lines in their messages, text or JSON.
+func TestShipperHits(t *testing.T) {
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string) ([]byte, *ingest.Result) {
+		t.Helper()
+		accs, res, err := ingest.Run([]string{path}, ingest.Options{Workers: 2, MaxProblems: 100}, func() *aggregate.Accumulator {
+			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aggregate.MergeAll(accs).AppendBinary(nil), res
+	}
+	dir := t.TempDir()
+	for _, src := range []string{"../testdata/shared/real/ingress-nginx-upstreaminfo.log", "testdata/sources/traefik.json", "../testdata/shared/real/alp-ltsv/access.log"} {
+		raw, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hits []any
+		for i, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+			hits = append(hits, map[string]any{"_index": "filebeat-8.15.0", "_id": fmt.Sprint(i), "_score": nil,
+				"_source": map[string]any{"@timestamp": stampAt(i), "message": l, "log": map[string]any{"file": map[string]any{"path": "/var/log/nginx/access.log"}},
+					"agent": map[string]any{"type": "filebeat"}, "ecs": map[string]any{"version": "8.0.0"}}})
+		}
+		doc, err := json.MarshalIndent(map[string]any{"took": 5, "timed_out": false, "hits": map[string]any{"total": map[string]any{"value": len(hits)}, "hits": hits}}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "hits-"+filepath.Base(src)+".json")
+		if err := os.WriteFile(path, doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, base := run(src)
+		got, res := run(path)
+		f0, f := base.Files[0], res.Files[0]
+		if f0.Records == 0 || f.Envelope != ingest.EnvShipper || f.Format != f0.Format || f.Source != f0.Source ||
+			f.Records != f0.Records || f.BadLines != f0.BadLines {
+			t.Fatalf("%s: read as %+v, alone %+v", src, f, f0)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the accumulator differs from the lines' alone", src)
+		}
 	}
 }

@@ -147,12 +147,15 @@ type parserConfig struct {
 	header []byte     // CSV/TSV: the header line
 	// envelope wraps the file's lines: each is read as the line within.
 	envelope Envelope
+	// unwrapped: a document's reader hands on the lines within its
+	// elements (readDoc), which the parser reads as they are.
+	unwrapped bool
 }
 
 // newLineParser returns a parser for one worker and one file.
 func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 	lp, err := formatParser(f, c)
-	if err != nil || !c.envelope.wrapsLines() {
+	if err != nil || !c.envelope.wrapsLines() || c.unwrapped {
 		return lp, err
 	}
 	return newEnvParser(c.envelope, lp, c.loc), nil

@@ -26,11 +26,16 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	// clientLookahead after the first, or the chunk is full. The file's
 	// parsers are made from the schema once the first chunk is sent.
 	applied := false
+	var innerErr error // the lines within cannot be read: the elements are not sent
 	apply := func() {
 		if applied || len(spans) == 0 {
 			return
 		}
 		applied = true
+		if fs.cfg.envelope != NoEnvelope {
+			innerErr = p.docLines(fs, chunk, spans)
+			return
+		}
 		first := chunk[:spans[0].end]
 		if fs.seen == nil {
 			// The fields seen are all the first element's keys, null
@@ -43,17 +48,18 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	}
 	flush := func() {
 		apply()
-		if len(spans) > 0 {
+		if len(spans) > 0 && innerErr == nil {
 			*buf = chunk
 			p.work <- unit{file: fs, data: chunk, elems: spans, buf: buf}
 			buf = p.pool.Get().(*[]byte)
 			spans = make([]docSpan, 0, cap(spans))
 		}
-		chunk = (*buf)[:0]
+		chunk, spans = (*buf)[:0], spans[:0]
 	}
-	// A CloudWatch Logs event list, told from its first element, has
-	// each element read as the JSON line in its message.
-	first, cw := true, (*dockerReader)(nil)
+	// A list of CloudWatch Logs events, or of log shippers' records (an
+	// Elasticsearch search's hits), told from its first element, has
+	// each element read as the line in its message.
+	first, env := true, (*dockerReader)(nil)
 	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
 		if e.bad != "" {
 			p.reader.bad(fs, e.line, e.bad)
@@ -62,15 +68,26 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		if first {
 			first = false
 			if _, ok := cloudWatchMessage(e.text, &dockerReader{}); ok {
-				cw, fs.cfg.envelope = &dockerReader{}, EnvCloudWatch
+				env, fs.cfg.envelope = &dockerReader{}, EnvCloudWatch
+			} else if _, _, journald, err := new(dockerReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
+				env, fs.cfg.envelope = &dockerReader{}, EnvShipper
 			}
+			fs.cfg.unwrapped = env != nil
 		}
-		if cw != nil {
-			cw.p.scratch = cw.p.scratch[:0]
-			msg, ok := cloudWatchMessage(e.text, cw)
-			if !ok {
-				p.reader.bad(fs, e.line, errNotJSONEvent)
+		if env != nil {
+			env.p.scratch = env.p.scratch[:0]
+			msg, ok := cloudWatchMessage(e.text, env)
+			if fs.cfg.envelope == EnvShipper {
+				var err error
+				msg, _, _, err = env.shipped(e.text)
+				ok = err == nil
+			}
+			switch {
+			case !ok:
+				p.reader.bad(fs, e.line, "not a "+fs.cfg.envelope.describe()+": its message is missing")
 				return
+			case blank(msg):
+				return // a blank line
 			}
 			e.text = msg
 		}
@@ -88,12 +105,48 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	err := d.run()
 	flush()
 	p.pool.Put(buf)
+	if innerErr != nil {
+		return innerErr
+	}
 	return err
 }
 
-// errNotJSONEvent is the reason for a CloudWatch Logs event whose
-// message is not a JSON line.
-const errNotJSONEvent = "a CloudWatch Logs event whose message is not a JSON line"
+// docLines tells the format and source of the lines a document's
+// elements hold in their messages (the first chunk's, spans ending
+// them), as readFile tells a file's.
+func (p *pipeline) docLines(fs *fileState, chunk []byte, spans []docSpan) error {
+	head := make([]byte, 0, len(chunk)+len(spans))
+	start := 0
+	for _, sp := range spans {
+		head = append(append(head, chunk[start:sp.end]...), '\n')
+		start = sp.end
+	}
+	f := sniff(head, len(p.given) > 0)
+	switch f {
+	case JSONL:
+		first := chunk[:spans[0].end]
+		p.applySource(fs, jsonKeys(first, maxNames), jsonPaths(first, maxNames), laterElems(chunk, spans, clientLookahead))
+	case CLB:
+		fs.source = "clb"
+		p.applySource(fs, nil, nil, nil)
+	case Nginx:
+		fs.cfg.nginx = p.textFormat(head)
+	case LTSV, HAProxy, Gin:
+	default:
+		return fmt.Errorf("%s lines within a %s are not read", f, fs.cfg.envelope.describe())
+	}
+	fs.format = f
+	if src, seen := describeText(f, &fs.cfg, head); src != "" || seen != nil {
+		if fs.source == "" {
+			fs.source = src
+		}
+		if fs.seen == nil {
+			fs.seen = seen
+		}
+	}
+	_, err := newLineParser(f, &fs.cfg)
+	return err
+}
 
 // laterElems yields the names and paths of the elements of chunk after
 // its first (spans end them), at most n.
