@@ -39,6 +39,7 @@ func FuzzRun(f *testing.F) {
 		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log",
 		"text/iis.log", "text/cloudfront.log",
 		"sources/azure-apim.json", "sources/azure-apim-records.json", "sources/azure-apim-la.json",
+		"sources/azure-appgw.json", "sources/azure-appgw-records.json", "sources/azure-appgw-la.json",
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {

@@ -265,6 +265,37 @@ var sources = []*source{
 			{"ModelName", FModel, 0}, {"DeploymentName", FModel, 0},
 			{"PromptTokens", FPromptTokens, 0}, {"CompletionTokens", FCompletionTokens, 0},
 		}},
+	// Azure Application Gateway v2's access log: the resource log
+	// (ApplicationGatewayAccessLog, in storage or Event Hubs: timeStamp
+	// and the request in properties, many numbers as text) and the Log
+	// Analytics table AGWAccessLogs. timeTaken and serverResponseLatency
+	// are seconds. v1 (retired in April 2026) wrote timeTaken in ms and,
+	// in its documented sample, none of v2's names the signatures ask
+	// for, so a v1 log is not read in the wrong unit. No name gives a
+	// region: the gateway's is in none of its records.
+	{name: "azure-appgw", title: "Azure Application Gateway v2 access log (ApplicationGatewayAccessLog, AGWAccessLogs)",
+		signatures: []signature{
+			{3, []string{"properties.transactionId", "properties.serverResponseLatency", "properties.serverRouted", "properties.serverStatus",
+				"properties.clientResponseTime", "properties.originalRequestUriWithArgs", "properties.upstreamSourcePort",
+				"properties.WAFEvaluationTime", "properties.error_info"}},
+			{3, []string{"TransactionId", "ServerResponseLatency", "ServerRouted", "ServerStatus", "ClientResponseTime",
+				"OriginalRequestUriWithArgs", "UpstreamSourcePort", "WafEvaluationTime"}},
+		},
+		fields: []sourceField{
+			{"timeStamp", FTime, 0}, {"time", FTime, 0}, {"TimeGenerated", FTime, 0},
+			{"properties.timeTaken", FRequestTime, UnitSecond}, {"TimeTaken", FRequestTime, UnitSecond},
+			{"properties.serverResponseLatency", FUpstreamResponseTime, UnitSecond}, {"ServerResponseLatency", FUpstreamResponseTime, UnitSecond},
+			{"properties.httpStatus", FStatus, 0}, {"HttpStatus", FStatus, 0},
+			{"properties.serverStatus", FUpstreamStatus, 0}, {"ServerStatus", FUpstreamStatus, 0},
+			{"properties.serverRouted", FUpstreamAddr, 0}, {"ServerRouted", FUpstreamAddr, 0},
+			{"properties.httpMethod", FMethod, 0}, {"HttpMethod", FMethod, 0},
+			// The path after the gateway's rewrites, else the one asked.
+			{"properties.requestUri", FURI, 0}, {"RequestUri", FURI, 0},
+			{"properties.originalRequestUriWithArgs", FURI, 0}, {"OriginalRequestUriWithArgs", FURI, 0},
+			{"properties.clientIP", FRemoteAddr, 0}, {"ClientIp", FRemoteAddr, 0},
+			{"properties.host", FHost, 0}, {"Host", FHost, 0},
+			{"properties.originalHost", FHost, 0}, {"OriginalHost", FHost, 0},
+		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{

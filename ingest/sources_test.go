@@ -193,6 +193,7 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			model: model, stream: -1, timeNS: at, tokens: true, prompt: d.count("PromptTokens"), completion: d.count("CompletionTokens"),
 			clientBy: []string{"properties.apimSubscriptionId", "properties.ApimSubscriptionId", "ApimSubscriptionId", "callerIpAddress", "CallerIpAddress"}}
 	},
+	"azure-appgw": appgwOracle,
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
 		if math.IsNaN(ups) {
@@ -363,6 +364,7 @@ var sourceFixtures = map[string]string{
 	"nginx-elk.json":      "nginx-elk",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
 	"azure-apim.json": "azure-apim", "azure-apim-records.json": "azure-apim", "azure-apim-la.json": "azure-apim",
+	"azure-appgw.json": "azure-appgw", "azure-appgw-records.json": "azure-appgw", "azure-appgw-la.json": "azure-appgw",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
