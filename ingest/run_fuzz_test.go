@@ -40,6 +40,7 @@ func FuzzRun(f *testing.F) {
 		"text/iis.log", "text/cloudfront.log",
 		"sources/azure-apim.json", "sources/azure-apim-records.json", "sources/azure-apim-la.json",
 		"sources/azure-appgw.json", "sources/azure-appgw-records.json", "sources/azure-appgw-la.json",
+		"sources/azure-frontdoor.json", "sources/azure-frontdoor-records.json", "sources/azure-frontdoor-la.json",
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {

@@ -296,6 +296,37 @@ var sources = []*source{
 			{"properties.host", FHost, 0}, {"Host", FHost, 0},
 			{"properties.originalHost", FHost, 0}, {"OriginalHost", FHost, 0},
 		}},
+	// Azure Front Door's access log, Standard/Premium (FrontDoorAccessLog)
+	// and classic (FrontdoorAccessLog): the resource log in storage or
+	// Event Hubs (time and the request in properties, numbers as text),
+	// and its rows in Log Analytics, where only the shared AzureDiagnostics
+	// table holds them: columns suffixed by type (_s text; _d where a
+	// workspace first saw a number). timeTaken and timeToFirstByte are
+	// seconds; requestUri a full URL. pop is the edge the caller entered
+	// by, near the caller, not the endpoint's region: it is left unread.
+	{name: "azure-frontdoor", title: "Azure Front Door access log (FrontDoorAccessLog, AzureDiagnostics)",
+		signatures: []signature{
+			{3, []string{"properties.trackingReference", "properties.timeToFirstByte", "properties.routingRuleName", "properties.originName",
+				"properties.cacheStatus", "properties.socketIp", "properties.httpStatusDetails", "properties.backendHostname", "properties.pop"}},
+			{3, []string{"trackingReference_s", "timeToFirstByte_s", "timeToFirstByte_d", "routingRuleName_s", "originName_s",
+				"cacheStatus_s", "socketIp_s", "httpStatusDetails_s", "backendHostname_s", "pop_s"}},
+		},
+		fields: []sourceField{
+			{"time", FTime, 0}, {"TimeGenerated", FTime, 0},
+			{"properties.timeTaken", FRequestTime, UnitSecond}, {"timeTaken_s", FRequestTime, UnitSecond}, {"timeTaken_d", FRequestTime, UnitSecond},
+			{"properties.timeToFirstByte", FTTFB, UnitSecond}, {"timeToFirstByte_s", FTTFB, UnitSecond}, {"timeToFirstByte_d", FTTFB, UnitSecond},
+			// As written: 0 when the request to the origin timed out,
+			// 499 when the client closed the connection.
+			{"properties.httpStatusCode", FStatus, 0}, {"httpStatusCode_s", FStatus, 0}, {"httpStatusCode_d", FStatus, 0},
+			{"properties.httpMethod", FMethod, 0}, {"httpMethod_s", FMethod, 0},
+			{"properties.requestUri", FURI, 0}, {"requestUri_s", FURI, 0},
+			{"properties.clientIp", FRemoteAddr, 0}, {"clientIp_s", FRemoteAddr, 0},
+			{"properties.hostName", FHost, 0}, {"hostName_s", FHost, 0},
+			// The origin (Standard/Premium: N/A when none was asked), or
+			// the backend (classic: blank then).
+			{"properties.originName", FUpstreamAddr, 0}, {"originName_s", FUpstreamAddr, 0},
+			{"properties.backendHostname", FUpstreamAddr, 0}, {"backendHostname_s", FUpstreamAddr, 0},
+		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{

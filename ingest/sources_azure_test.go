@@ -52,6 +52,18 @@ func appgwOracle(d rawDoc) sourceWant {
 		client: strOf(d, "properties.clientIP", "ClientIp")}
 }
 
+// frontdoorOracle: Front Door's resource log (properties.*, Standard/
+// Premium or classic) or its AzureDiagnostics rows (names suffixed _s,
+// or _d where a workspace took a number); timeTaken in seconds, as
+// Microsoft's reference says, here in ms. Status 0 (the origin timed
+// out) is a status. The client is the address.
+func frontdoorOracle(d rawDoc) sourceWant {
+	status := numOf(d, "properties.httpStatusCode", "httpStatusCode_s", "httpStatusCode_d")
+	return sourceWant{rt: numOf(d, "properties.timeTaken", "timeTaken_s", "timeTaken_d") * 1000,
+		ups: math.NaN(), ttft: math.NaN(), status: int(status), status0: status == 0, stream: -1,
+		timeNS: rfc(strOf(d, "time", "TimeGenerated")), client: strOf(d, "properties.clientIp", "clientIp_s")}
+}
+
 // azureRow is what TestAzureSourceFields checks of a record beyond
 // TestSourceFixtures's times and status.
 type azureRow struct {
@@ -107,6 +119,21 @@ var azureFields = map[string]func(t *testing.T, d rawDoc) azureRow{
 			upstream: strOf(d, "properties.serverRouted", "ServerRouted"), addr: strOf(d, "properties.clientIP", "ClientIp"),
 			ttfb: "absent", upstreamStatus: us}
 	},
+	// Front Door: requestUri is a full URL; the host asked for
+	// (Standard/Premium; classic names none); the origin (N/A, as
+	// written, when none was asked), else classic's backend; the time
+	// to first byte in seconds; no upstream status, no region (pop is
+	// an edge near the caller).
+	"azure-frontdoor": func(t *testing.T, d rawDoc) azureRow {
+		ttfb := "absent"
+		if v := numOf(d, "properties.timeToFirstByte", "timeToFirstByte_s", "timeToFirstByte_d"); !math.IsNaN(v) {
+			ttfb = strconv.FormatFloat(v*1000, 'f', 3, 64)
+		}
+		return azureRow{method: strOf(d, "properties.httpMethod", "httpMethod_s"),
+			uri: urlPath(t, strOf(d, "properties.requestUri", "requestUri_s")), host: strOf(d, "properties.hostName", "hostName_s"),
+			upstream: strOf(d, "properties.originName", "originName_s", "properties.backendHostname", "backendHostname_s"),
+			addr:     strOf(d, "properties.clientIp", "clientIp_s"), ttfb: ttfb}
+	},
 }
 
 // TestAzureSourceFields: every record of the Azure sources' fixtures
@@ -146,7 +173,8 @@ func TestAzureSourceFields(t *testing.T) {
 // TestAzureSourcesDetected: CSV exports of the Log Analytics tables are
 // their source's by their column names, and logs that only look alike
 // (the same gateways' other logs, Application Gateway v1's, Application
-// Gateway for Containers') are not.
+// Gateway for Containers', Front Door's WAF and health probe logs,
+// Application Gateway's rows in AzureDiagnostics) are not.
 func TestAzureSourcesDetected(t *testing.T) {
 	for _, c := range []struct {
 		name, text, src string
@@ -156,6 +184,11 @@ func TestAzureSourcesDetected(t *testing.T) {
 		{"agw.csv", `TimeGenerated,ClientIp,HttpMethod,RequestUri,HttpStatus,TimeTaken,ServerRouted,ServerStatus,ServerResponseLatency,TransactionId,ClientResponseTime,Host
 2026-12-04T17:00:41.213Z,203.0.113.7,POST,/openai/deployments/gpt-4o/chat/completions,200,41.213,10.20.1.4:443,200,41.189,5d1a9c0e7b2f4e21a3c6d8e9f0a1b2c4,0.021,aoai.contoso.com
 `, "azure-appgw", 41.213, 41.189},
+		// Front Door's AzureDiagnostics rows from a workspace whose first
+		// rows made the numbers doubles (_d).
+		{"afd.csv", `TimeGenerated,Category,ResourceProvider,trackingReference_s,httpMethod_s,requestUri_s,hostName_s,clientIp_s,httpStatusCode_d,timeTaken_d,timeToFirstByte_d,pop_s,cacheStatus_s,routingRuleName_s,originName_s
+2026-12-04T19:00:38.412Z,FrontDoorAccessLog,MICROSOFT.CDN,20261204T190000Z-r1a2b3c4,POST,https://ai.contoso.com:443/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21,ai.contoso.com,203.0.113.7,200,38.412,0.912,AMS,CONFIG_NOCACHE,aoai-route,contoso-swc.openai.azure.com
+`, "azure-frontdoor", 38.412, math.NaN()},
 	} {
 		got, res := collect(t, []string{writeTemp(t, c.name, c.text)}, ingest.Options{Workers: 1, Location: time.UTC})
 		if len(got) == 0 || res.Files[0].Source != c.src {
@@ -183,6 +216,24 @@ func TestAzureSourcesDetected(t *testing.T) {
 		// Application Gateway for Containers' AGCAccessLogs: ms, other names.
 		"agc.csv": `TimeGenerated,ClientIp,HostName,HttpMethod,HttpStatusCode,BackendHost,BackendIp,BackendPort,BackendResponseLatency,BackendTimeTaken,FrontendName,FrontendPort
 2026-12-04T16:00:00Z,203.0.113.7,llm.contoso.com,POST,200,10.1.0.4:8000,10.1.0.4,8000,412.5,6210,fe-llm,443
+`,
+		// Front Door's WAF log: a tracking reference, socketIP, no timing.
+		"afd-waf.jsonl": `{"time":"2026-12-04T18:00:41Z","resourceId":"/SUBSCRIPTIONS/X/RESOURCEGROUPS/Y/PROVIDERS/MICROSOFT.CDN/PROFILES/Z",` +
+			`"category":"FrontDoorWebApplicationFirewallLog","operationName":"Microsoft.Cdn/Profiles/Write","properties":{"clientIP":"198.51.100.66",` +
+			`"clientPort":"40111","socketIP":"198.51.100.66","requestUri":"https://ai.contoso.com:443/openai/deployments/gpt-4o/chat/completions",` +
+			`"ruleName":"Microsoft_DefaultRuleSet-2.1-SQLI-942100","policy":"aiwafpolicy","action":"Block","host":"ai.contoso.com",` +
+			`"trackingReference":"20261204T180041Z-r1a2b3c4d5e6f7g8h9FRAxxxx0000000003","policyMode":"prevention",` +
+			`"details":{"matches":[{"matchVariableName":"QueryParamValue:q","matchVariableValue":"' or 1=1"}]}}}` + "\n",
+		// Its health probe log, as Microsoft's sample: an origin, POP.
+		"afd-probe.json": `{"records":[{"time":"2026-12-04T18:00:37.3640748Z","resourceId":"/SUBSCRIPTIONS/X/RESOURCEGROUPS/Y/PROVIDERS/MICROSOFT.CDN/PROFILES/Z",` +
+			`"category":"FrontDoorHealthProbeLog","operationName":"Microsoft.Cdn/Profiles/FrontDoorHealthProbeLog/Write","properties":{` +
+			`"healthProbeId":"9642AEA07BA64675A0A7AD214ACF746E","POP":"AMS","httpVerb":"HEAD","result":"OriginError","httpStatusCode":"400",` +
+			`"probeURL":"https://contoso-swc.openai.azure.com:443/","originName":"contoso-swc.openai.azure.com","originIP":"20.91.0.17:443",` +
+			`"totalLatencyMilliseconds":"141","connectionLatencyMilliseconds":"68","DNSLatencyMicroseconds":"1814"}}]}` + "\n",
+		// Application Gateway's rows in AzureDiagnostics, as its
+		// reference lists them: not Front Door's, though suffixed alike.
+		"agw-diag.csv": `TimeGenerated,Category,requestUri_s,userAgent_s,ruleName_s,httpMethod_s,instanceId_s,httpVersion_s,clientIP_s,host_s,requestQuery_s,sslEnabled_s
+2026-12-04T16:00:41Z,ApplicationGatewayAccessLog,/openai/deployments/gpt-4o/chat/completions,AzureOpenAI/Python 1.54.4,aoai-rule,POST,appgw_0,HTTP/1.1,203.0.113.7,aoai.contoso.com,api-version=2024-10-21,on
 `,
 	} {
 		_, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})

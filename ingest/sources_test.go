@@ -22,6 +22,7 @@ import (
 type sourceWant struct {
 	rt, ttft, ups float64 // ms; NaN when absent
 	status        int     // 0 when absent
+	status0       bool    // status 0 is present (Front Door's origin time-out)
 	model, client string
 	stream        int // -1 absent, 0 false, 1 true
 	timeNS        int64
@@ -193,7 +194,8 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			model: model, stream: -1, timeNS: at, tokens: true, prompt: d.count("PromptTokens"), completion: d.count("CompletionTokens"),
 			clientBy: []string{"properties.apimSubscriptionId", "properties.ApimSubscriptionId", "ApimSubscriptionId", "callerIpAddress", "CallerIpAddress"}}
 	},
-	"azure-appgw": appgwOracle,
+	"azure-appgw":     appgwOracle,
+	"azure-frontdoor": frontdoorOracle,
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
 		if math.IsNaN(ups) {
@@ -365,6 +367,7 @@ var sourceFixtures = map[string]string{
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
 	"azure-apim.json": "azure-apim", "azure-apim-records.json": "azure-apim", "azure-apim-la.json": "azure-apim",
 	"azure-appgw.json": "azure-appgw", "azure-appgw-records.json": "azure-appgw", "azure-appgw-la.json": "azure-appgw",
+	"azure-frontdoor.json": "azure-frontdoor", "azure-frontdoor-records.json": "azure-frontdoor", "azure-frontdoor-la.json": "azure-frontdoor",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -472,7 +475,7 @@ func checkSourceRecord(t *testing.T, i int, g row, w sourceWant) {
 	if !nearSrc(g.ttft, w.ttft) {
 		t.Errorf("record %d: ttft %v ms, want %v", i, g.ttft, w.ttft)
 	}
-	if int(g.status) != w.status || g.hasStatus != (w.status != 0) {
+	if int(g.status) != w.status || g.hasStatus != (w.status != 0 || w.status0) {
 		t.Errorf("record %d: status %d (present %v), want %d", i, g.status, g.hasStatus, w.status)
 	}
 	if g.model != w.model {
