@@ -170,6 +170,23 @@ func wrapJournald(t *testing.T, lines []string) wrapped {
 	return wrapped{data: b.Bytes()}
 }
 
+// encodedRun reads path into accumulators and returns their merge's
+// encoding, with what the run read.
+func encodedRun(t *testing.T, path string, opts ingest.Options) ([]byte, *ingest.Result) {
+	t.Helper()
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accs, res, err := ingest.Run([]string{path}, opts, func() *aggregate.Accumulator {
+		return aggregate.New(aggregate.Options{Mapping: m, Top: 1000})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aggregate.MergeAll(accs).AppendBinary(nil), res
+}
+
 // TestEnvelopes: a log's lines in a container runtime's or a log
 // shipper's envelope, with no flag, give the records the log gives
 // alone, whatever the workers and wherever the blocks cut the file; the
@@ -187,19 +204,9 @@ func TestEnvelopes(t *testing.T) {
 		{"testdata/text/envoy-default.log", false},
 		{"gin", false}, // written below
 	}
-	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
-	if err != nil {
-		t.Fatal(err)
-	}
 	run := func(path string, opts ingest.Options) ([]byte, *ingest.Result) {
 		t.Helper()
-		accs, res, err := ingest.Run([]string{path}, opts, func() *aggregate.Accumulator {
-			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return aggregate.MergeAll(accs).AppendBinary(nil), res
+		return encodedRun(t, path, opts)
 	}
 	dir := t.TempDir()
 	gin := "[GIN] 2026/12/04 - 10:00:01 | 200 |    3.410221s |       127.0.0.1 | POST     \"/api/chat\"\n" +
@@ -347,19 +354,9 @@ func TestEnvelopeOf(t *testing.T) {
 // lines in its messages; an event whose message is not a JSON line (a
 // Lambda's START line) is a bad line.
 func TestCloudWatchEvents(t *testing.T) {
-	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
-	if err != nil {
-		t.Fatal(err)
-	}
 	run := func(path string) ([]byte, *ingest.Result) {
 		t.Helper()
-		accs, res, err := ingest.Run([]string{path}, ingest.Options{Workers: 2, MaxProblems: 100}, func() *aggregate.Accumulator {
-			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return aggregate.MergeAll(accs).AppendBinary(nil), res
+		return encodedRun(t, path, ingest.Options{Workers: 2, MaxProblems: 100})
 	}
 	dir := t.TempDir()
 	for _, src := range []string{"testdata/sources/aws-apigateway.json", "testdata/sources/aws-apigateway-http.json",
@@ -487,19 +484,9 @@ func TestEnvelopeStderrFirst(t *testing.T) {
 // (a Kibana or OpenSearch export of a raw access log) give the records
 // of the lines in their messages, text or JSON.
 func TestShipperHits(t *testing.T) {
-	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
-	if err != nil {
-		t.Fatal(err)
-	}
 	run := func(path string) ([]byte, *ingest.Result) {
 		t.Helper()
-		accs, res, err := ingest.Run([]string{path}, ingest.Options{Workers: 2, MaxProblems: 100}, func() *aggregate.Accumulator {
-			return aggregate.New(aggregate.Options{Mapping: m, Top: 1000})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return aggregate.MergeAll(accs).AppendBinary(nil), res
+		return encodedRun(t, path, ingest.Options{Workers: 2, MaxProblems: 100})
 	}
 	dir := t.TempDir()
 	for _, src := range []string{"../testdata/shared/real/ingress-nginx-upstreaminfo.log", "testdata/sources/traefik.json", "../testdata/shared/real/alp-ltsv/access.log"} {
