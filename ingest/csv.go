@@ -15,6 +15,11 @@ import (
 // the next separator and holds no quote (RFC 4180). A quoted field with a
 // line break arrives as two lines; both are bad lines. An empty field is absent. A row whose field count
 // differs from the header's is a bad line.
+//
+// A column that no name binds but that is the parent of dotted names
+// ("usage_details" of "usage_details.input") holds a JSON object, as
+// exporters write an object in a CSV cell ({"input":500,"output":120}):
+// its members are read by their paths, as in a JSON line.
 type csvParser struct {
 	holding // scratch: unescaped text the records point into
 	sep     byte
@@ -25,6 +30,10 @@ type csvParser struct {
 	ops     []uint8    // by column, how Parse sets it: csvSkip, csvText…
 	vals    [][]byte   // the current row's fields, reused
 	clock   clocks
+	// names are the columns' names, for those read as JSON objects
+	// (csvJSON); json reads those objects, nil when there are none.
+	names [][]byte
+	json  *jsonParser
 }
 
 // utf8BOM is the byte-order mark some exporters put before the header.
@@ -42,12 +51,20 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 	// On an error, names holds the columns read before the damage.
 	names, _ := p.split(header)
 	for _, name := range names {
-		p.binds = append(p.binds, c.schema.Lookup(bytes.TrimSpace(name)))
+		name = bytes.TrimSpace(name)
+		p.binds = append(p.binds, c.schema.Lookup(name))
+		p.names = append(p.names, append([]byte(nil), name...))
 	}
 	p.puts = newPutters(p.binds)
 	for i := range p.puts {
 		var put *putter
 		op := uint8(csvSkip)
+		if len(p.binds[i]) == 0 && c.schema.IsPrefix(p.names[i]) {
+			op = csvJSON
+			if p.json == nil {
+				p.json = newJSONParser(c.schema, c.loc)
+			}
+		}
 		if len(p.binds[i]) > 0 {
 			put = &p.puts[i]
 			switch {
@@ -99,7 +116,11 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 			if err != nil {
 				return err
 			}
-			if op != csvSkip {
+			switch op {
+			case csvSkip:
+			case csvJSON:
+				setErr = p.object(r, n, val)
+			default:
 				setErr = p.cols[n].set(r, val, p.loc, &p.clock)
 			}
 			j = k
@@ -133,6 +154,8 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 					}
 				case csvNum, csvOther:
 					setErr = p.cols[n].set(r, line[i:j], p.loc, &p.clock)
+				case csvJSON:
+					setErr = p.object(r, n, line[i:j])
 				}
 			}
 		}
@@ -158,7 +181,34 @@ const (
 	csvText         // putText: the text itself
 	csvNum          // a numeric putter: scanNumber, then setNumber
 	csvOther        // putter.set
+	csvJSON         // a JSON object, read by its members' paths (object)
 )
+
+// object reads the JSON object in column n's value into r by its
+// members' paths under the column's name, as a JSON line's nested object
+// is read. A value that is not an object (empty, "-", a plain text) is
+// passed over; an object that is not valid JSON makes the row bad, as it
+// does a JSON line. Decoded strings go to the parser's scratch buffer,
+// which the records keep as they keep its unescaped fields.
+func (p *csvParser) object(r *Record, n int, val []byte) error {
+	if len(val) == 0 || val[0] != '{' {
+		return nil
+	}
+	j := p.json
+	j.scratch = p.scratch
+	s := scanner{b: val}
+	err := j.object(&s, r, p.names[n], 1)
+	if err == nil {
+		if s.ws(); s.i != len(s.b) {
+			err = s.fail("text after the object")
+		}
+	}
+	p.scratch, j.scratch = j.scratch, nil
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.names[n], err)
+	}
+	return nil
+}
 
 // sepScan finds the separators of a line in order, eight bytes at a
 // time, keeping the marks of the last word it read for the fields that

@@ -144,6 +144,23 @@ func TestCSVParse(t *testing.T) {
 			want: []textWant{{f: FModel, text: "a,b"}, {f: FRequestTime, num: 0.5}, {f: FUpstreamResponseTime, num: 0.75}}},
 		{name: "tsv quoted", header: "model\trequest_time", line: "\"a\tb\"\t0.5", sep: '\t',
 			want: []textWant{{f: FModel, text: "a\tb"}, {f: FRequestTime, num: 0.5}}},
+		// A JSON object in a cell, as an export writes an object column
+		// (Higress's ai_log, Langfuse's usage_details): read by the
+		// members' paths under the column's name.
+		{name: "JSON object in a cell", header: "time,ai_log,app_id",
+			line: `2026-11-29 10:00:00.036,"{""model"":""qwen-max"",""llm_first_token_duration"":420,""llm_service_duration"":""1500"",""input_token"":12,""output_token"":34}",a`,
+			want: []textWant{{f: FTime, ns: t0}, {f: FModel, text: "qwen-max"}, {f: FTTFT, num: 420}, {f: FRequestTime, num: 1.5},
+				{f: FPromptTokens, num: 12}, {f: FCompletionTokens, num: 34}, {f: FClient, text: "a"}}},
+		{name: "JSON object with escapes, then an escaped field", header: "ai_log,region",
+			line: `"{""model"":""q\""w\u00e9n""}","p""q"`,
+			want: []textWant{{f: FModel, text: `q"wén`}, {f: FRegion, text: `p"q`}}},
+		{name: "JSON object unquoted", header: "ai_log,request_time", line: `{},0.5`,
+			want: []textWant{{f: FRequestTime, num: 0.5}}},
+		{name: "not an object in an object column", header: "ai_log,request_time", line: `plain text,0.5`,
+			want: []textWant{{f: FRequestTime, num: 0.5}}},
+		{name: "bad JSON in a cell", header: "ai_log,request_time", line: `"{""model"":}",0.5`, err: "ai_log: invalid JSON at column 10"},
+		{name: "text after the object", header: "ai_log,request_time", line: `"{} x",0.5`, err: "ai_log: invalid JSON at column 4: text after the object"},
+		{name: "bad request_time in a cell", header: "ai_log", line: `"{""llm_service_duration"":""abc""}"`, err: `ai_log: request_time: cannot read "abc"`},
 		{name: "too few fields", header: "time,app_id,request_time", line: "2026-11-29 10:00:00.000,broken", err: "want 3 fields, got 2"},
 		{name: "too many fields", header: "app_id,request_time", line: "a,1,2", err: "want 2 fields, got 3"},
 		{name: "field count before values", header: "time,app_id,request_time", line: "not-a-time", err: "want 3 fields, got 1"},
@@ -183,6 +200,32 @@ func TestCSVParserReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTextRecord(t, &r, []textWant{{f: FModel, text: "m"}, {f: FURI, text: `/v"`}, {f: FRequestTime, num: 2}})
+	// Text decoded from a JSON cell survives the escaped fields after it,
+	// and theirs the cell's, while a batch of rows is held.
+	p = newCSVParser(textConfig(t, "ai_log,region,uri,request_time"), ',')
+	p.hold()
+	defer p.release()
+	cell := func(json string) string { return `"` + strings.ReplaceAll(json, `"`, `""`) + `"` }
+	var rs [2]Record
+	for i, line := range []string{cell(`{"model":"a\u0022`+strings.Repeat(`y\"`, 200)+`"}`) + `,"` + long + `",/u,1`,
+		cell(`{"model":"b\\"}`) + `,"r""",/w,2`} {
+		if err := p.Parse([]byte(line), &rs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkTextRecord(t, &rs[0], []textWant{{f: FModel, text: `a"` + strings.Repeat(`y"`, 200)}, {f: FRegion, text: strings.Repeat(`x"`, 200)},
+		{f: FURI, text: "/u"}, {f: FRequestTime, num: 1}})
+	checkTextRecord(t, &rs[1], []textWant{{f: FModel, text: `b\`}, {f: FRegion, text: `r"`}, {f: FURI, text: "/w"}, {f: FRequestTime, num: 2}})
+}
+
+// TestCSVObjectAllocs: a row whose cell holds a JSON object, strings
+// with escapes included, is read without allocating once warm.
+func TestCSVObjectAllocs(t *testing.T) {
+	p := newCSVParser(textConfig(t, "time,ai_log,request_time"), ',')
+	line := []byte(`2026-11-29 10:00:00.036,"{""model"":""q\""w"",""llm_first_token_duration"":420,""input_token"":12}",1.5`)
+	if n := parseAllocs(t, p, line); n != 0 {
+		t.Errorf("%v allocations a row, want 0", n)
+	}
 }
 
 // textSampleLines returns up to n lines of a shared sample file (first line
@@ -217,6 +260,7 @@ func FuzzCSV(f *testing.F) {
 	}
 	f.Add(header, `"unterminated,1`, false)
 	f.Add(`"a""b",c`, `"x""",`, false)
+	f.Add(`time,ai_log`, `2026-11-29 10:00:00,"{""model"":""q\""w"",""llm_service_duration"":1500,""x"":{""y"":[1]}}"`, false)
 	f.Fuzz(func(t *testing.T, header, line string, tsv bool) {
 		sep := byte(',')
 		if tsv {

@@ -20,6 +20,12 @@ func refCSVParse(p *csvParser, line []byte, r *Record) error {
 		return fmt.Errorf("want %d fields, got %d", len(p.binds), len(vals))
 	}
 	for i, v := range vals {
+		if p.ops[i] == csvJSON {
+			if err := p.object(r, i, v); err != nil {
+				return err
+			}
+			continue
+		}
 		if len(p.binds[i]) == 0 {
 			continue
 		}
@@ -97,6 +103,7 @@ func FuzzCSVRef(f *testing.F) {
 	f.Add(`time,request_time,status,stream`, `1795917600,-1,+200,true`, false)
 	f.Add(`time,request_time,status,stream`, `1795917600,12345678901234567890,0.5.5,"1"`, false)
 	f.Add(`"a""b",c`, `"x""",`, false)
+	f.Add(`time,ai_log,request_time`, `2026-11-29 10:00:00,"{""model"":""q"",""input_token"":-0}",1`, false)
 	f.Fuzz(func(t *testing.T, header, line string, tsv bool) {
 		sep := byte(',')
 		if tsv {
