@@ -449,6 +449,10 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			rec.Finish()
+			if !fs.cfg.schema.request(rec) {
+				c.passed++
+				continue
+			}
 			f.add()
 			good++
 		}
@@ -472,6 +476,10 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			recs[k].Finish()
+			if !fs.cfg.schema.request(&recs[k]) {
+				c.passed++
+				continue
+			}
 			if keys.ok {
 				recs[k].DictKey = keys.key(&recs[k], k)
 			}

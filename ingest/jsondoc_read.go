@@ -175,6 +175,8 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 			t.bad(u.file, e.line, docReason(err, text, e))
 		} else if rec.Fields() == 0 {
 			t.bad(u.file, e.line, errNoField)
+		} else if !u.file.cfg.schema.request(rec) {
+			c.passed++
 		} else {
 			c.records++
 			f.add()

@@ -277,6 +277,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 				c := &t.files[fs.index]
 				st.Records += c.records
 				st.BadLines += c.bad
+				st.PassedOver += c.passed
 				probs = append(probs, c.problems...)
 			}
 		}
@@ -378,6 +379,8 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				// Well-formed, but nothing in it is a request field:
 				// a header-less CSV, a foreign log, an empty object.
 				t.bad(u.file, line, errNoField)
+			case !u.file.cfg.schema.request(rec):
+				c.passed++
 			default:
 				c.records++
 				f.add()

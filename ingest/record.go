@@ -46,6 +46,12 @@ const (
 	FTTFB
 	FHost    // the Host header or virtual server name
 	FRequest // "POST /v1/x HTTP/1.1", split into FMethod and FURI
+	// FKind is what a record is, to a source that logs more than
+	// requests (Langfuse's observation type: GENERATION, SPAN, EVENT…).
+	// Only a source's names feed it, and a record of a kind that is no
+	// request to its source is passed over (source.requests); it is no
+	// canonical field of SPEC §3, and --map does not take it.
+	FKind
 	// NumFields is the number of canonical fields.
 	NumFields
 )
@@ -103,6 +109,7 @@ var fields = [NumFields]fieldInfo{
 	FTTFB:                 {"ttfb", KindFloat, UnitMilli, false},
 	FHost:                 {"host", KindText, 0, false},
 	FRequest:              {"request", KindRequest, 0, false},
+	FKind:                 {"kind", KindText, 0, false},
 }
 
 // String returns the canonical name of f.
@@ -119,7 +126,7 @@ func (f Field) Kind() Kind { return fields[f].kind }
 // FieldByName returns the canonical field called name.
 func FieldByName(name string) (Field, bool) {
 	for i := range fields {
-		if fields[i].name == name {
+		if fields[i].name == name && Field(i) != FKind {
 			return Field(i), true
 		}
 	}

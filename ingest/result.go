@@ -21,6 +21,10 @@ type FileStats struct {
 	Seen     []string
 	Records  int64
 	BadLines int64
+	// PassedOver counts the records read that the file's source marks as
+	// no request (Langfuse's spans and events): neither records nor bad
+	// lines.
+	PassedOver int64
 	// Incomplete is set when the file could not be read to its end
 	// (truncated compression, damaged Parquet/Arrow); Reason says why.
 	Incomplete bool
@@ -73,8 +77,8 @@ func (r *Result) Incomplete() bool {
 
 // counters are one worker's (or the reader's) tallies for one file.
 type counters struct {
-	records, bad int64
-	problems     []Problem
+	records, bad, passed int64
+	problems             []Problem
 }
 
 type tally struct {

@@ -34,14 +34,16 @@ func FuzzRun(f *testing.F) {
 	// JSON documents: a pretty-printed array and a pretty-printed
 	// envelope (an Elasticsearch export), and the text formats of other
 	// gateways; sources told by nested paths (Azure API Management's
-	// properties.*) and the cloud gateways' JSON.
+	// properties.*) and the cloud gateways' JSON; Langfuse's
+	// observations, some passed over, some CSV cells JSON objects.
 	for _, name := range []string{"jsondoc/litellm-spend-logs.json", "jsondoc/es-export.json",
 		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log",
 		"text/iis.log", "text/cloudfront.log",
 		"sources/azure-apim.json", "sources/azure-apim-records.json", "sources/azure-apim-la.json",
 		"sources/azure-appgw.json", "sources/azure-appgw-records.json", "sources/azure-appgw-la.json",
 		"sources/azure-frontdoor.json", "sources/azure-frontdoor-records.json", "sources/azure-frontdoor-la.json",
-		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json"} {
+		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json",
+		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
@@ -138,7 +140,8 @@ func FuzzBatches(f *testing.F) {
 		}
 		f.Add(b[:min(len(b), 8192)])
 	}
-	for _, name := range []string{"text/access.ltsv", "jsondoc/es-export.json"} {
+	for _, name := range []string{"text/access.ltsv", "jsondoc/es-export.json", "sources/langfuse.jsonl", "sources/langfuse.csv",
+		"sources/langfuse-legacy.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -179,6 +179,9 @@ func NewSchema(maps []string) (*Schema, error) {
 func build(maps []mapping, src *source, client string) *Schema {
 	s := &Schema{byName: map[string]*entry{}, prefixes: map[string]bool{}, maps: maps, source: src, client: client}
 	for f := Field(0); f < NumFields; f++ {
+		if f == FKind {
+			continue // a source's names only
+		}
 		s.add(fields[f].name, Binding{Field: f, Prio: prioCanonical}, false)
 		for i, a := range aliases[f] {
 			b := Binding{Field: f, Unit: a.unit, Prio: uint8(prioAlias + i)}

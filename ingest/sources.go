@@ -43,6 +43,10 @@ type source struct {
 	// loc, when set, is the zone of the source's times without one: the
 	// program always writes them in it.
 	loc *time.Location
+	// requests, when set, are the kinds (FKind) of the source's records
+	// that are requests; a record of another kind is passed over and
+	// counted (FileStats.PassedOver), one without a kind read.
+	requests []string
 }
 
 // sources is the table of SPEC §3 "Sources", most specific first: the
@@ -120,6 +124,50 @@ var sources = []*source{
 	{name: "envoy", title: "Envoy / Istio JSON",
 		signatures: []signature{{2, []string{"upstream_service_time", "response_code", "response_flags", "upstream_cluster", "downstream_remote_address", "upstream_host"}}},
 		fields:     envoyFields},
+	// Langfuse's observations, as its blob export writes them
+	// (observations_v2/, enriched with the trace's user_id, and the legacy
+	// observations/; JSON lines, JSON or CSV: snake_case, times
+	// "2026-12-04 09:00:00.120000" in UTC, objects as JSON text in CSV)
+	// and as its public API returns them (/api/public/observations and
+	// /api/public/v2/observations: camelCase, RFC 3339 times, in
+	// {"data":[…],"meta":{…}}). Of the observation types, GENERATION and
+	// EMBEDDING are calls to a model; spans, events, tools, agents… are
+	// not requests. The duration is end − start and the time to first
+	// token completion start − start, to the microsecond: the export's
+	// latency and time_to_first_token are seconds, or milliseconds for
+	// an integration made before 2026-04-01, which the file does not
+	// say. level ERROR is no HTTP status; model_id is Langfuse's id of
+	// its price definition, not a model's name.
+	{name: "langfuse", title: "Langfuse observations (blob export, public API)",
+		// Names no other program writes so: the export's, three of them
+		// (a root span's usage_details and cost_details are {}, its parent
+		// empty); the API's, two (the v2 API's default fields are the
+		// core and basic groups: traceId, projectId, bookmarked…).
+		signatures: []signature{
+			{3, []string{"trace_id", "project_id", "parent_observation_id", "completion_start_time", "provided_model_name",
+				"usage_details", "cost_details", "total_cost", "status_message", "is_root_observation", "usage_pricing_tier_name", "trace_name"}},
+			{2, []string{"traceId", "projectId", "parentObservationId", "providedModelName", "internalModelId",
+				"usageDetails", "costDetails", "statusMessage", "calculatedTotalCost", "bookmarked"}},
+		},
+		fields: []sourceField{
+			{"start_time", FTime, 0}, {"startTime", FTime, 0},
+			{"end_time", FEndTime, 0}, {"endTime", FEndTime, 0},
+			{"completion_start_time", FFirstTokenTime, 0}, {"completionStartTime", FFirstTokenTime, 0},
+			{"type", FKind, 0},
+			{"provided_model_name", FModel, 0}, {"providedModelName", FModel, 0}, {"model", FModel, 0},
+			// The v1 API's usage is deprecated for usageDetails, which
+			// both APIs give: usage is not read.
+			{"usage_details.input", FPromptTokens, 0}, {"usageDetails.input", FPromptTokens, 0},
+			{"usage_details.output", FCompletionTokens, 0}, {"usageDetails.output", FCompletionTokens, 0},
+			// The end user the trace names (the enriched export's and the
+			// v2 API's); the legacy file and the v1 API name none.
+			{"user_id", FClient, 0}, {"userId", FClient, 0},
+			{"latency", ignored, 0}, {"time_to_first_token", ignored, 0}, {"timeToFirstToken", ignored, 0},
+			{"model_id", ignored, 0},
+			{"created_at", ignored, 0}, // the row's creation, not the call's start
+		},
+		requests: []string{"GENERATION", "EMBEDDING"},
+		loc:      time.UTC},
 	{name: "litellm", title: "LiteLLM SpendLogs / StandardLoggingPayload",
 		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},
 		fields: []sourceField{
@@ -450,6 +498,21 @@ func (sig signature) matches(names, paths []string) bool {
 func carries(names []string, want string) bool {
 	for _, have := range names {
 		if want == have || strings.HasSuffix(want, "*") && strings.HasPrefix(have, want[:len(want)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// request reports whether r is a request to the schema's source: true
+// but for a record whose kind (FKind) is none of the source's requests.
+func (s *Schema) request(r *Record) bool {
+	if s.source == nil || s.source.requests == nil || !r.Has(FKind) {
+		return true
+	}
+	kind := r.Text(FKind)
+	for _, k := range s.source.requests {
+		if strings.EqualFold(string(kind), k) {
 			return true
 		}
 	}

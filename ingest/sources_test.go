@@ -1,6 +1,8 @@
 package ingest_test
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +17,8 @@ import (
 	"time"
 
 	"loganalyze/ingest"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // sourceWant is what a record of a source fixture must give, worked out
@@ -36,6 +40,9 @@ type sourceWant struct {
 	// record carries, and none when it lacks that one (SPEC §3: one file,
 	// one source of client).
 	clientBy []string
+	// passed: the source marks the record as no request, and the run
+	// passes it over (FileStats.PassedOver).
+	passed bool
 }
 
 // rawDoc is one fixture line decoded by encoding/json, an oracle the
@@ -196,6 +203,61 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
+	// Langfuse: GENERATION and EMBEDDING observations are requests, the
+	// other types passed over. request_time is end − start and ttft
+	// completion start − start: the export's times "2006-01-02
+	// 15:04:05.999999" in UTC, the API's RFC 3339. The model is the
+	// provided name (the v1 API's model); the tokens usage details'
+	// input and output (an object, or its JSON text in a CSV cell); the
+	// client the trace's user, where the file names one.
+	"langfuse": func(d rawDoc) sourceWant {
+		at := func(names ...string) (time.Time, bool) {
+			for _, n := range names {
+				if s := d.str(n); s != "" {
+					t, err := time.Parse("2006-01-02 15:04:05.999999", s)
+					if err != nil {
+						t, err = time.Parse(time.RFC3339Nano, s)
+					}
+					if err != nil {
+						panic(err)
+					}
+					return t, true
+				}
+			}
+			return time.Time{}, false
+		}
+		start, _ := at("start_time", "startTime")
+		w := sourceWant{rt: math.NaN(), ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: start.UnixNano(), tokens: true}
+		if end, ok := at("end_time", "endTime"); ok {
+			w.rt = float64(end.Sub(start)) / 1e6
+		}
+		if first, ok := at("completion_start_time", "completionStartTime"); ok {
+			w.ttft = float64(first.Sub(start)) / 1e6
+		}
+		switch kind := d.str("type"); kind {
+		case "GENERATION", "EMBEDDING":
+		default:
+			w.passed = true
+		}
+		for _, n := range []string{"provided_model_name", "providedModelName", "model"} {
+			if w.model == "" {
+				w.model = d.str(n)
+			}
+		}
+		usage := d.inner("usage_details") // a CSV cell's JSON text
+		for _, n := range []string{"usage_details", "usageDetails"} {
+			if m, ok := d.get(n).(map[string]any); ok {
+				usage = m
+			}
+		}
+		w.prompt, w.completion = usage.count("input"), usage.count("output")
+		for _, n := range []string{"user_id", "userId"} {
+			if _, ok := d[n]; ok {
+				w.clientBy = []string{n}
+			}
+		}
+		return w
+	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
 		if math.IsNaN(ups) {
@@ -368,6 +430,8 @@ var sourceFixtures = map[string]string{
 	"azure-apim.json": "azure-apim", "azure-apim-records.json": "azure-apim", "azure-apim-la.json": "azure-apim",
 	"azure-appgw.json": "azure-appgw", "azure-appgw-records.json": "azure-appgw", "azure-appgw-la.json": "azure-appgw",
 	"azure-frontdoor.json": "azure-frontdoor", "azure-frontdoor-records.json": "azure-frontdoor", "azure-frontdoor-la.json": "azure-frontdoor",
+	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
+	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -382,14 +446,27 @@ func TestSourceFixtures(t *testing.T) {
 			if len(res.Files) != 1 || res.Files[0].Source != src {
 				t.Fatalf("files %+v, want source %q", res.Files, src)
 			}
-			if res.BadLines() != 0 || len(got) != len(docs) {
-				t.Fatalf("%d records and %d bad lines, want %d and 0: %v", len(got), res.BadLines(), len(docs), res.Problems)
-			}
-			for i, d := range docs {
+			// The records the source counts as requests, in the order
+			// collect gives them; the others passed over.
+			var wants []sourceWant
+			passed := int64(0)
+			for _, d := range docs {
 				w := sourceOracles[src](d)
 				if w.clientBy != nil {
 					w.client = fileClient(t, docs[0], d, w.clientBy)
 				}
+				if w.passed {
+					passed++
+					continue
+				}
+				wants = append(wants, w)
+			}
+			sort.SliceStable(wants, func(i, j int) bool { return wants[i].timeNS < wants[j].timeNS })
+			if res.BadLines() != 0 || len(got) != len(wants) || res.Files[0].PassedOver != passed {
+				t.Fatalf("%d records, %d bad lines and %d passed over, want %d, 0 and %d: %v",
+					len(got), res.BadLines(), res.Files[0].PassedOver, len(wants), passed, res.Problems)
+			}
+			for i, w := range wants {
 				checkSourceRecord(t, i, got[i], w)
 			}
 		})
@@ -423,7 +500,9 @@ func textSource(name string) bool {
 }
 
 // readRawDocs decodes a fixture's records with encoding/json: JSON lines,
-// or JSON documents (an array of records; Azure's {"records":[…]}).
+// or JSON documents (an array of records; Azure's {"records":[…]}; an
+// API's {"data":[…],"meta":{…}}); or, for a .csv file, with encoding/csv:
+// each row's values as strings, an empty one absent.
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
 	f, err := os.Open(path)
@@ -432,6 +511,22 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 	}
 	defer f.Close()
 	var docs []rawDoc
+	if strings.HasSuffix(path, ".csv") {
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil || len(rows) == 0 {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, r := range rows[1:] {
+			d := rawDoc{}
+			for i, v := range r {
+				if v != "" {
+					d[rows[0][i]] = v
+				}
+			}
+			docs = append(docs, d)
+		}
+		return docs
+	}
 	dec := json.NewDecoder(f)
 	dec.UseNumber()
 	for {
@@ -443,6 +538,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 		}
 		if m, ok := v.(map[string]any); ok && len(m) == 1 && m["records"] != nil {
 			v = m["records"]
+		} else if ok && m["data"] != nil && (len(m) == 1 || len(m) == 2 && m["meta"] != nil) {
+			v = m["data"]
 		}
 		switch v := v.(type) {
 		case map[string]any:
@@ -823,6 +920,133 @@ func TestGatewaySourcesDetected(t *testing.T) {
 		_, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
 		if s := res.Files[0].Source; s == "aws-apigateway" || s == "azure-apim" {
 			t.Errorf("%s read as %q", name, s)
+		}
+	}
+}
+
+// TestLangfuseDetected: Langfuse's observations are told from the logs
+// that share some of their names, and what its names do not say is not
+// guessed. TestSourceFixtures reads the five fixtures (export JSON lines,
+// CSV and legacy JSON; the v1 and v2 API) as Langfuse's and LiteLLM's and
+// Helicone's exports as their own; here: the export with only the core
+// field group, times read in UTC whatever --tz says, a record without a
+// type read, model_id not read as a model, and look-alikes.
+func TestLangfuseDetected(t *testing.T) {
+	opts := ingest.Options{Workers: 1, Location: time.UTC}
+	// The core group alone: end_time, id, parent_observation_id,
+	// project_id, start_time, trace_id, type.
+	core := writeTemp(t, "observations_v2.csv", `end_time,id,parent_observation_id,project_id,start_time,trace_id,type
+2026-12-04 09:00:06.412000,o1,,p1,2026-12-04 09:00:00.000000,t1,SPAN
+2026-12-04 09:00:06.380250,o2,o1,p1,2026-12-04 09:00:00.120000,t1,GENERATION
+,o3,o1,p1,2026-12-04 09:00:00.085000,t1,EVENT
+`)
+	got, res := collect(t, []string{core}, opts)
+	if len(got) != 1 || res.Files[0].Source != "langfuse" || res.Files[0].PassedOver != 2 || !nearSrc(got[0].rt, 6.26025) {
+		t.Errorf("core group: %+v, %+v; want the generation of 6.26025 s, two passed over", got, res.Files)
+	}
+	// A time without a zone is UTC in Langfuse's export, not in --tz.
+	path := filepath.Join("testdata", "sources", "langfuse.jsonl")
+	utc, _ := collect(t, []string{path}, opts)
+	east, _ := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.FixedZone("+08", 8*3600)})
+	if len(utc) == 0 || len(utc) != len(east) || utc[0].timeNS != east[0].timeNS ||
+		time.Unix(0, utc[0].timeNS).UTC().Format(time.DateTime) != "2026-12-04 09:00:00" {
+		t.Errorf("times under --tz +08: %v; under UTC: %v", east, utc)
+	}
+	// An export without the type column is read whole; model_id, the
+	// id of Langfuse's price definition, is no model's name; latency,
+	// seconds or milliseconds by the integration's age, is not read.
+	untyped := writeTemp(t, "untyped.jsonl", `{"trace_id":"t1","project_id":"p1","start_time":"2026-12-04 09:00:00.000000","end_time":"2026-12-04 09:00:01.500000","provided_model_name":"","model_id":"cm0gpt4o","latency":1500,"usage_details":{"input":10}}`+"\n")
+	got, res = collect(t, []string{untyped}, opts)
+	if len(got) != 1 || res.Files[0].Source != "langfuse" || !nearSrc(got[0].rt, 1.5) || got[0].hasModel || got[0].prompt != 10 {
+		t.Errorf("untyped: %+v, source %q; want 1.5 s, no model, 10 prompt tokens", got, res.Files[0].Source)
+	}
+	// Look-alikes: a log of spans with a trace id and start and end
+	// times (an app's own, OpenTelemetry's JSON), a Langfuse scores/ or
+	// traces/ file, LiteLLM's payload and Helicone's export: none is
+	// read as Langfuse's observations.
+	for name, text := range map[string]string{
+		"app.jsonl": `{"trace_id":"t1","span_id":"s1","start_time":"2026-12-04T09:00:00Z","end_time":"2026-12-04T09:00:01Z","type":"http","status":200}`,
+		"otel.jsonl": `{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","parentSpanId":"eee19b7ec3c1b173","name":"chat",` +
+			`"startTimeUnixNano":"1796374800000000000","endTimeUnixNano":"1796374801000000000","status":{"code":1}}`,
+		"scores.jsonl": `{"id":"sc1","timestamp":"2026-12-04 09:00:07.000000","project_id":"p1","environment":"production","trace_id":"t1",` +
+			`"observation_id":"o2","session_id":null,"dataset_run_id":null,"name":"helpfulness","value":1,"source":"EVAL","comment":null,"data_type":"NUMERIC","string_value":null}`,
+		"traces.jsonl": `{"id":"t1","timestamp":"2026-12-04 09:00:00.000000","name":"support-chat","environment":"production","project_id":"p1",` +
+			`"metadata":{},"user_id":"u1","session_id":"s1","release":null,"version":null,"public":false,"bookmarked":false,"tags":[]}`,
+		"litellm.jsonl": `{"id":"chatcmpl-1","trace_id":"t1","session_id":"s1","call_type":"acompletion","stream":true,"startTime":1796374800.1,` +
+			`"endTime":1796374802.35,"completionStartTime":1796374800.6,"model":"gpt-4o","model_id":"d1","model_group":"gpt-4o","api_base":"https://api.openai.com/v1","model_parameters":{"stream":true},"response_cost":0.001}`,
+		"helicone.jsonl": `{"request_id":"r1","request_created_at":"2026-12-04T09:00:00.000Z","latency":1830,"time_to_first_token":420,` +
+			`"response_model":"gpt-4o","user_id":"u1","prompt_id":"p1","prompt_version":2,"status":200}`,
+	} {
+		_, res := collect(t, []string{writeTemp(t, name, text+"\n")}, opts)
+		s := res.Files[0].Source
+		if want := strings.TrimSuffix(name, ".jsonl"); (want == "litellm" || want == "helicone") && s != want {
+			t.Errorf("%s read as %q, want %q", name, s, want)
+		}
+		if s == "langfuse" || res.Files[0].PassedOver != 0 {
+			t.Errorf("%s read as %q, %d passed over", name, s, res.Files[0].PassedOver)
+		}
+	}
+}
+
+// TestLangfuseParquet: the rows of a Parquet file that are no requests
+// are passed over, whether the sink takes records one at a time or a
+// batch at a time, and over row groups read by several workers. The
+// file holds the core group's columns as plain strings: Langfuse's
+// documentation does not say the types its Parquet export gives them.
+func TestLangfuseParquet(t *testing.T) {
+	type obs struct {
+		ID        string  `parquet:"id"`
+		TraceID   string  `parquet:"trace_id"`
+		ProjectID string  `parquet:"project_id"`
+		Parent    string  `parquet:"parent_observation_id"`
+		Type      string  `parquet:"type,dict"`
+		Start     string  `parquet:"start_time"`
+		End       *string `parquet:"end_time,optional"`
+	}
+	var rows []obs
+	requests, rtSum := int64(0), 0.0
+	for i := range 300 {
+		start := time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC).Add(time.Duration(i) * 150 * time.Millisecond)
+		o := obs{ID: fmt.Sprintf("o%d", i), TraceID: fmt.Sprintf("t%d", i/3), ProjectID: "p1", Type: []string{"SPAN", "GENERATION", "EVENT"}[i%3],
+			Start: start.Format("2006-01-02 15:04:05.000000")}
+		if o.Type != "SPAN" {
+			o.Parent = fmt.Sprintf("o%d", i-i%3)
+		}
+		if o.Type != "EVENT" {
+			end := start.Add(time.Duration(100+i) * time.Millisecond).Format("2006-01-02 15:04:05.000000")
+			o.End = &end
+		}
+		if o.Type == "GENERATION" {
+			requests++
+			rtSum += float64(100+i) / 1000
+		}
+		rows = append(rows, o)
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[obs](&buf, parquet.MaxRowsPerRowGroup(64))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := writeTemp(t, "observations_v2.parquet", buf.String())
+	for _, workers := range []int{1, 3} {
+		opts := ingest.Options{Workers: workers, Location: time.UTC}
+		got, res := collect(t, []string{path}, opts)
+		sum := 0.0
+		for _, g := range got {
+			sum += g.rt
+		}
+		if res.Files[0].Source != "langfuse" || int64(len(got)) != requests || res.Files[0].PassedOver != int64(len(rows))-requests ||
+			!nearSrc(sum, rtSum) || res.BadLines() != 0 {
+			t.Errorf("%d workers, one at a time: %d records of %v s in all, %+v; want %d of %v s, %d passed over",
+				workers, len(got), sum, res.Files, requests, rtSum, int64(len(rows))-requests)
+		}
+		acc, res := accumulate(t, []string{path}, opts)
+		if acc.Records != requests || res.Files[0].PassedOver != int64(len(rows))-requests {
+			t.Errorf("%d workers, by batches: %d records, %d passed over; want %d, %d", workers, acc.Records, res.Files[0].PassedOver,
+				requests, int64(len(rows))-requests)
 		}
 	}
 }

@@ -14,11 +14,12 @@ type FieldCount struct {
 // fieldCoverage lists the canonical fields the window's records carry,
 // in canonical order, each with its record count; a field no record
 // carries is left out. The request line is not listed: it is read as
-// method and uri.
+// method and uri; nor is a record's kind, which only says that it is a
+// request.
 func fieldCoverage(acc *aggregate.Accumulator) []FieldCount {
 	var out []FieldCount
 	for f := ingest.Field(0); f < ingest.NumFields; f++ {
-		if n := acc.Present()[f]; n > 0 && f != ingest.FRequest {
+		if n := acc.Present()[f]; n > 0 && f != ingest.FRequest && f != ingest.FKind {
 			out = append(out, FieldCount{Field: f.String(), Count: n})
 		}
 	}
