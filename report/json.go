@@ -168,6 +168,9 @@ func (r *Report) inputJSON() obj {
 		if f.Incomplete {
 			fo = append(fo, kv{Name: "incomplete", Value: true}, kv{Name: "reason", Value: f.Reason})
 		}
+		if f.PassedOver > 0 {
+			fo = append(fo, kv{Name: "passed_over", Value: f.PassedOver})
+		}
 		files = append(files, fo)
 	}
 	problems := []obj{}

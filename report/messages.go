@@ -312,6 +312,7 @@ var enMessages = map[msgID]string{
 	"why.badas":       "%s as %s",
 	"why.firstat":     ", the first at line %d: %s",
 	"why.empty":       "empty",
+	"why.allpassed":   "%s read, none a request to %s",
 	"why.headeronly":  "one line, read as a %s header, and no row after it",
 	"why.nonewindow":  "%s, none in the window with %s",
 	"why.without":     "%s without %s",
@@ -322,6 +323,7 @@ var enMessages = map[msgID]string{
 	"hint.window":     "every record read is outside the window",
 	"note.noread":     "no record read: %s",
 	"note.incomplete": "incomplete: %s",
+	"note.passedover": "%s passed over, no requests to %s",
 
 	// Why a rule was not evaluated (findingtext.go).
 	"reason.state":          "needs --state",

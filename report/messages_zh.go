@@ -201,6 +201,7 @@ var zhMessages = map[msgID]string{
 	"why.badas":       "按 %[2]s 解析时 %[1]s",
 	"why.firstat":     "，第一处在第 %d 行：%s",
 	"why.empty":       "空文件",
+	"why.allpassed":   "读取 %s，对 %s 而言都不是请求",
 	"why.headeronly":  "只有一行，已作为 %s 表头读取，其后没有数据行",
 	"why.nonewindow":  "%s，时间窗口内没有带 %s 的记录",
 	"why.without":     "%s，均不带 %s",
@@ -211,6 +212,7 @@ var zhMessages = map[msgID]string{
 	"hint.window":     "读取到的全部记录都在时间窗口之外",
 	"note.noread":     "未读取到记录：%s",
 	"note.incomplete": "不完整：%s",
+	"note.passedover": "跳过 %s：对 %s 而言不是请求",
 
 	"reason.state":                          "需要 --state",
 	"reason.noprevious":                     "状态目录中没有上一小时的数据",

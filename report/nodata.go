@@ -105,11 +105,12 @@ func (r *Report) FailSeverity() rules.Severity {
 // unreadFiles lists the files that held data (bad lines, or content that
 // could not be parsed or decompressed) of which not one record was read,
 // with the reason: the file's own, else its first bad line. An empty file
-// is not among them.
+// is not among them, nor one whose records its source marks as no
+// requests (passed over): it was read.
 func unreadFiles(in *ingest.Result) []UnreadFile {
 	var out []UnreadFile
 	for _, f := range in.Files {
-		if f.Records > 0 || f.BadLines == 0 && !f.Incomplete {
+		if f.Records > 0 || f.PassedOver > 0 || f.BadLines == 0 && !f.Incomplete {
 			continue
 		}
 		out = append(out, UnreadFile{Path: f.Path, Reason: fileWhy(english, f, in.Problems, false)})
@@ -135,6 +136,10 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 			why += m.t("semicolon") + f.Reason
 		}
 		return why
+	case f.Records == 0 && f.PassedOver > 0:
+		// Read, every one a record its source says is no request
+		// (Langfuse's spans and events).
+		return m.f("why.allpassed", m.n(int(f.PassedOver), "n.record"), f.Source)
 	case f.Records == 0 && (f.Format == ingest.CSV || f.Format == ingest.TSV) && len(f.Seen) > 0:
 		// Its one line was taken for a header: not empty, and maybe not
 		// a table at all.
@@ -201,10 +206,18 @@ func seenNames(files []ingest.FileStats) []string {
 // maxMapHints is how many --map suggestions a no_data reason makes.
 const maxMapHints = 3
 
-// hints are the flags that may let the next run read request_time.
+// hints are the flags that may let the next run read request_time. A
+// file whose every record its source marks as no request needs none:
+// its names are not offered to --map.
 func hints(n *NoData, files []ingest.FileStats) []Hint {
 	var out []Hint
-	for _, name := range durationNames(n.Seen) {
+	var mappable []ingest.FileStats
+	for _, f := range files {
+		if f.Records > 0 || f.PassedOver == 0 {
+			mappable = append(mappable, f)
+		}
+	}
+	for _, name := range durationNames(seenNames(mappable)) {
 		if len(out) == maxMapHints {
 			break
 		}
@@ -399,15 +412,20 @@ func (n *NoData) text(m printer, esc, code func(string) string) string {
 }
 
 // fileNote is the Input table's note on a file: why not one record was
-// read from it (an empty file says so), or why it is incomplete.
+// read from it (an empty file says so), or why it is incomplete, and how
+// many of its records its source marks as no requests.
 func (r *Report) fileNote(m printer, f ingest.FileStats) string {
-	switch {
-	case f.Records == 0:
+	if f.Records == 0 {
 		return m.f("note.noread", fileWhy(m, f, r.Input.Problems, false))
-	case f.Incomplete:
-		return m.f("note.incomplete", f.Reason)
 	}
-	return ""
+	var notes []string
+	if f.Incomplete {
+		notes = append(notes, m.f("note.incomplete", f.Reason))
+	}
+	if f.PassedOver > 0 {
+		notes = append(notes, m.f("note.passedover", m.n(int(f.PassedOver), "n.record"), f.Source))
+	}
+	return strings.Join(notes, m.t("semicolon"))
 }
 
 // plainText leaves a string as it is: for renderers that escape later

@@ -264,3 +264,52 @@ func TestHeaderOnlyTable(t *testing.T) {
 		}
 	}
 }
+
+// TestPassedOver: a file some of whose records its source marks as no
+// requests (Langfuse's spans and events) says how many next to it, in
+// the Input table and the JSON; a file all of whose records are such is
+// neither empty nor unread, and the no_data reason says why it gave
+// none.
+func TestPassedOver(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	in := &ingest.Result{Files: []ingest.FileStats{
+		{Path: "lf/a.jsonl", Format: ingest.JSONL, Source: "langfuse", Records: 5, PassedOver: 4},
+		{Path: "lf/b.jsonl", Format: ingest.JSONL, Source: "langfuse", PassedOver: 3},
+		{Path: "c.jsonl", Format: ingest.JSONL, Records: 2},
+	}}
+	r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
+	if len(r.Unread) != 0 {
+		t.Errorf("unread %v, want none: every file was read", r.Unread)
+	}
+	md := string(render(t, r, "md"))
+	for _, want := range []string{"| lf/a.jsonl | jsonl | 5 | 0 | 4 records passed over, no requests to langfuse |",
+		"| lf/b.jsonl | jsonl | 0 | 0 | no record read: 3 records read, none a request to langfuse |",
+		"| c.jsonl | jsonl | 2 | 0 |  |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if text := r.NoData.text(english, plainText, plainText); !strings.Contains(text, "lf/b.jsonl (jsonl, langfuse): 3 records read, none a request to langfuse") {
+		t.Errorf("no_data reason %q", text)
+	}
+	// A file of spans alone is not told to --map its latency or cost.
+	only := &ingest.Result{Files: []ingest.FileStats{{Path: "spans.jsonl", Format: ingest.JSONL, Source: "langfuse", PassedOver: 3,
+		Seen: []string{"start_time", "end_time", "latency", "total_cost"}}}}
+	if h := Build(BuildInput{Aggregate: acc, Read: only, Location: time.UTC}).NoData.Hints; len(h) != 0 {
+		t.Errorf("hints %+v for a file of spans, want none", h)
+	}
+	if page := string(render(t, r, "html")); !strings.Contains(page, "4 records passed over, no requests to langfuse") {
+		t.Errorf("HTML lacks the note")
+	}
+	if zh := string(renderIn(t, r, "md", LangZhCN)); !strings.Contains(zh, "跳过 4 条记录：对 langfuse 而言不是请求") {
+		t.Errorf("zh-CN Markdown lacks the note")
+	}
+	files := jsonDoc(t, r)["input"].(map[string]any)["files"].([]any)
+	for i, want := range []float64{4, 3, 0} {
+		got, ok := files[i].(map[string]any)["passed_over"].(float64)
+		if got != want || ok != (want > 0) {
+			t.Errorf("file %d: passed_over %v (present %v), want %v", i, got, ok, want)
+		}
+	}
+}
