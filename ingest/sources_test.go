@@ -944,13 +944,24 @@ func TestLangfuseDetected(t *testing.T) {
 	if len(got) != 1 || res.Files[0].Source != "langfuse" || res.Files[0].PassedOver != 2 || !nearSrc(got[0].rt, 6.26025) {
 		t.Errorf("core group: %+v, %+v; want the generation of 6.26025 s, two passed over", got, res.Files)
 	}
-	// A time without a zone is UTC in Langfuse's export, not in --tz.
-	path := filepath.Join("testdata", "sources", "langfuse.jsonl")
-	utc, _ := collect(t, []string{path}, opts)
-	east, _ := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.FixedZone("+08", 8*3600)})
-	if len(utc) == 0 || len(utc) != len(east) || utc[0].timeNS != east[0].timeNS ||
-		time.Unix(0, utc[0].timeNS).UTC().Format(time.DateTime) != "2026-12-04 09:00:00" {
-		t.Errorf("times under --tz +08: %v; under UTC: %v", east, utc)
+	// A time without a zone is UTC in Langfuse's export, not in --tz:
+	// in JSON lines, CSV and a JSON document alike.
+	for file, first := range map[string]string{"langfuse.jsonl": "2026-12-04 09:00:00", "langfuse.csv": "2026-12-04 10:00:00",
+		"langfuse-legacy.json": "2026-12-04 08:00:00"} {
+		path := filepath.Join("testdata", "sources", file)
+		utc, _ := collect(t, []string{path}, opts)
+		east, _ := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.FixedZone("+08", 8*3600)})
+		if len(utc) == 0 || len(utc) != len(east) {
+			t.Fatalf("%s: %d records under --tz +08, %d under UTC", file, len(east), len(utc))
+		}
+		if at := time.Unix(0, utc[0].timeNS).UTC().Format(time.DateTime); at != first {
+			t.Errorf("%s: the first record at %s, want %s", file, at, first)
+		}
+		for i := range utc {
+			if utc[i].timeNS != east[i].timeNS {
+				t.Errorf("%s record %d: %v under --tz +08, %v under UTC", file, i, time.Unix(0, east[i].timeNS).UTC(), time.Unix(0, utc[i].timeNS).UTC())
+			}
+		}
 	}
 	// An export without the type column is read whole; model_id, the
 	// id of Langfuse's price definition, is no model's name; latency,
