@@ -461,7 +461,12 @@ func TestSourceFixtures(t *testing.T) {
 				}
 				wants = append(wants, w)
 			}
-			sort.SliceStable(wants, func(i, j int) bool { return wants[i].timeNS < wants[j].timeNS })
+			sort.SliceStable(wants, func(i, j int) bool {
+				if wants[i].timeNS != wants[j].timeNS {
+					return wants[i].timeNS < wants[j].timeNS
+				}
+				return wants[i].rt < wants[j].rt
+			})
 			if res.BadLines() != 0 || len(got) != len(wants) || res.Files[0].PassedOver != passed {
 				t.Fatalf("%d records, %d bad lines and %d passed over, want %d, 0 and %d: %v",
 					len(got), res.BadLines(), res.Files[0].PassedOver, len(wants), passed, res.Problems)
