@@ -438,6 +438,7 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	b, fs := u.cells, u.file
 	c := t.get(fs.index)
+	zero := zeroStatus(fs.source)
 	good := int64(0)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
 	if f.batch == nil {
@@ -453,6 +454,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				c.passed++
 				continue
 			}
+			fixZero(rec, zero)
 			f.add()
 			good++
 		}
@@ -480,6 +482,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				c.passed++
 				continue
 			}
+			fixZero(&recs[k], zero)
 			if keys.ok {
 				recs[k].DictKey = keys.key(&recs[k], k)
 			}

@@ -178,6 +178,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		} else if !u.file.cfg.schema.request(rec) {
 			c.passed++
 		} else {
+			fixZero(rec, zeroStatus(u.file.source))
 			c.records++
 			f.add()
 		}

@@ -348,6 +348,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	data, line := u.data, u.line
 	records := c.records
 	f.use(lp)
+	zero := zeroStatus(u.file.source)
 	partAt := int64(0) // the first line of a cut line's parts
 	for len(data) > 0 {
 		var l []byte
@@ -382,6 +383,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 			case !u.file.cfg.schema.request(rec):
 				c.passed++
 			default:
+				fixZero(rec, zero)
 				c.records++
 				f.add()
 			}

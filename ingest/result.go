@@ -115,3 +115,26 @@ func (t *tally) bad(fs *fileState, line int64, reason string) {
 		c.problems[worst] = p
 	}
 }
+
+// zeroStatus is the status a status 0 stands for in the log of source,
+// as its program documents it; 0 when it stands for none. Envoy's
+// (Istio's, Higress's) 0 is a response it never began: "this generally
+// means that the (downstream) client disconnected", nginx's 499. Azure
+// Front Door's is its request to the origin timing out: a 504.
+func zeroStatus(source string) float64 {
+	switch source {
+	case "envoy", "istio", "higress":
+		return statusClientClosed
+	case "azure-frontdoor":
+		return 504
+	}
+	return 0
+}
+
+// fixZero sets a record's status 0 to what it stands for, zero
+// (zeroStatus), when that is not 0.
+func fixZero(r *Record, zero float64) {
+	if zero != 0 && r.set&(1<<FStatus) != 0 && r.num[FStatus] == 0 {
+		r.num[FStatus] = zero
+	}
+}

@@ -56,11 +56,14 @@ func appgwOracle(d rawDoc) sourceWant {
 // Premium or classic) or its AzureDiagnostics rows (names suffixed _s,
 // or _d where a workspace took a number); timeTaken in seconds, as
 // Microsoft's reference says, here in ms. Status 0 (the origin timed
-// out) is a status. The client is the address.
+// out) is read as 504. The client is the address.
 func frontdoorOracle(d rawDoc) sourceWant {
 	status := numOf(d, "properties.httpStatusCode", "httpStatusCode_s", "httpStatusCode_d")
+	if status == 0 {
+		status = 504
+	}
 	return sourceWant{rt: numOf(d, "properties.timeTaken", "timeTaken_s", "timeTaken_d") * 1000,
-		ups: math.NaN(), ttft: math.NaN(), status: int(status), status0: status == 0, stream: -1,
+		ups: math.NaN(), ttft: math.NaN(), status: int(status), stream: -1,
 		timeNS: rfc(strOf(d, "time", "TimeGenerated")), client: strOf(d, "properties.clientIp", "clientIp_s")}
 }
 

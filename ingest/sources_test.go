@@ -26,7 +26,6 @@ import (
 type sourceWant struct {
 	rt, ttft, ups float64 // ms; NaN when absent
 	status        int     // 0 when absent
-	status0       bool    // status 0 is present (Front Door's origin time-out)
 	model, client string
 	stream        int // -1 absent, 0 false, 1 true
 	timeNS        int64
@@ -577,7 +576,7 @@ func checkSourceRecord(t *testing.T, i int, g row, w sourceWant) {
 	if !nearSrc(g.ttft, w.ttft) {
 		t.Errorf("record %d: ttft %v ms, want %v", i, g.ttft, w.ttft)
 	}
-	if int(g.status) != w.status || g.hasStatus != (w.status != 0 || w.status0) {
+	if int(g.status) != w.status || g.hasStatus != (w.status != 0) {
 		t.Errorf("record %d: status %d (present %v), want %d", i, g.status, g.hasStatus, w.status)
 	}
 	if g.model != w.model {
