@@ -26,8 +26,9 @@ const (
 	// line cut at 16 KB has a part without the "\n".
 	EnvDocker Envelope = "docker"
 	// EnvStamped is a JSON line behind its time: kubectl logs
-	// --timestamps, a CloudWatch Logs export to S3 ("TIME LINE"), and
-	// aws logs tail ("TIME STREAM LINE").
+	// --timestamps, a CloudWatch Logs export to S3 ("TIME LINE"), aws
+	// logs tail ("TIME STREAM LINE") and Fluentd's out_file
+	// ("TIME\tTAG\tRECORD").
 	EnvStamped Envelope = "stamped"
 	// EnvCloudWatch is a JSON document of CloudWatch Logs events (aws
 	// logs filter-log-events, get-log-events): {"events":[{"message":
@@ -90,7 +91,7 @@ func envelopeOf(line []byte) Envelope {
 
 // stampLen returns the length of the RFC 3339 time that begins b
 // ("2024-05-01T10:00:00.123456789Z", "2024-05-01T10:00:00.123+00:00"),
-// 0 when b does not begin with one followed by a space.
+// 0 when b does not begin with one followed by a space or a tab.
 func stampLen(b []byte) int {
 	// YYYY-MM-DDTHH:MM:SS, then fractions and a zone.
 	const form = "dddd-dd-ddTdd:dd:dd"
@@ -111,7 +112,7 @@ func stampLen(b []byte) int {
 		return 0 // a date and a time apart: a text log's own
 	}
 	i := len(form)
-	for i < len(b) && b[i] != ' ' {
+	for i < len(b) && b[i] != ' ' && b[i] != '\t' {
 		switch c := b[i]; {
 		case c >= '0' && c <= '9', c == '.', c == ',', c == ':', c == '+', c == '-', c == 'Z':
 		default:
@@ -171,13 +172,14 @@ func stampedLine(line []byte) ([]byte, bool) {
 	if n == 0 {
 		return nil, false
 	}
-	rest := bytes.TrimLeft(line[n+1:], " ")
+	rest := bytes.TrimLeft(line[n+1:], " \t")
 	if len(rest) > 0 && rest[0] == '{' {
 		return rest, true
 	}
-	// aws logs tail: a log stream's name, then the line.
-	if i := bytes.IndexByte(rest, ' '); i > 0 && bytes.IndexByte(rest[:i], '{') < 0 {
-		if r := bytes.TrimLeft(rest[i+1:], " "); len(r) > 0 && r[0] == '{' {
+	// aws logs tail: a log stream's name, then the line; Fluentd's
+	// out_file: a tab, the tag, a tab, the record.
+	if i := bytes.IndexAny(rest, " \t"); i > 0 && bytes.IndexByte(rest[:i], '{') < 0 {
+		if r := bytes.TrimLeft(rest[i+1:], " \t"); len(r) > 0 && r[0] == '{' {
 			return r, true
 		}
 	}

@@ -90,13 +90,17 @@ func wrapDocker(t *testing.T, lines []string) wrapped {
 
 // wrapStamped puts each line behind its time, as kubectl logs
 // --timestamps and a CloudWatch export to S3 write; every third as aws
-// logs tail does, with the log stream's name between.
+// logs tail does, with the log stream's name between, and some as
+// Fluentd's out_file does, with tabs and the tag between.
 func wrapStamped(lines []string) wrapped {
 	var b bytes.Buffer
 	for i, l := range lines {
-		if i%3 == 1 {
+		switch {
+		case i%3 == 1:
 			fmt.Fprintf(&b, "%s gateway/abc123 %s\n", stampAt(i), l)
-		} else {
+		case i%5 == 2: // Fluentd's out_file
+			fmt.Fprintf(&b, "%s\tnginx.access\t%s\n", stampAt(i), l)
+		default:
 			fmt.Fprintf(&b, "%s %s\n", stampAt(i), l)
 		}
 	}
@@ -317,6 +321,7 @@ func TestEnvelopeOf(t *testing.T) {
 		{`{"time":"2026-12-04T10:00:00Z","stream":"stderr","log":"x\n","kubernetes":{"pod_name":"p"}}`, ingest.EnvDocker},
 		{`2026-12-04T10:00:00.123Z {"status":200}`, ingest.EnvStamped},
 		{`2026-12-04T10:00:00.123000+00:00 gateway/abc {"status":200}`, ingest.EnvStamped},
+		{"2026-12-04T10:00:00+00:00\tnginx.access\t{\"status\":200}", ingest.EnvStamped},
 		{`Dec  4 10:00:00 gw-1 nginx: {"status":200}`, ingest.EnvSyslog},
 		{`<190>Dec 14 10:00:00 gw-1 envoy[812]: {"status":200}`, ingest.EnvSyslog},
 		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx 812 ID47 - {"status":200}`, ingest.EnvSyslog},
