@@ -15,6 +15,20 @@ import (
 // FuzzRun feeds arbitrary bytes through the whole pipeline as stdin, with
 // format detection, decompression and every parser behind it: no input may
 // panic or hang, and every record counted is one a sink saw.
+
+// wrappedSeeds are lines in each wrapper: containerd's (a cut line, a
+// stderr line), Docker's, a time before JSON (tabs, Fluentd's), syslog,
+// a shipper's record, journald's, and a CloudWatch event list of text.
+var wrappedSeeds = []string{
+	"2026-12-04T10:00:00.1Z stdout P {\"request_time\":\n2026-12-04T10:00:00.1Z stdout F 0.5,\"status\":200}\n2026-12-04T10:00:01Z stderr F I1204 starting\n",
+	`{"log":"{\"request_time\":0.5,\"status\":200}\n","stream":"stdout","time":"2026-12-04T10:00:00Z"}` + "\n",
+	"2026-12-04T10:00:00+00:00\tnginx.access\t{\"request_time\":0.5}\n2026-12-04T10:00:01Z gw/1 {\"status\":200}\n",
+	`<190>1 2026-12-04T10:00:00Z gw nginx - - [a b="]"] {"request_time":0.5}` + "\nDec  4 10:00:00 gw nginx: {\"status\":200}\n",
+	`{"@timestamp":"2026-12-04T10:00:00Z","message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5"}` + "\n",
+	`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1796378400000000","MESSAGE":"{\"request_time\":0.5}"}` + "\n",
+	`{"events":[{"message":"{\"request_time\":0.5}\n","timestamp":1,"eventId":"1"},{"message":"START x","eventId":"2"}]}`,
+}
+
 func FuzzRun(f *testing.F) {
 	for _, name := range []string{"tokenhub-1.jsonl", "tokenhub-2-cls.json.gz", "tokenhub-3.csv", "tokenhub-4-nginx.log", "tokenhub-5.parquet", "tokenhub-6.arrow"} {
 		b, err := os.ReadFile(filepath.Join("..", "testdata", "logs", name))
@@ -50,18 +64,7 @@ func FuzzRun(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	// Wrapped lines: containerd's (a cut line, a stderr line), Docker's,
-	// a time before JSON (tabs, Fluentd's), syslog, a shipper's record,
-	// journald's, and a CloudWatch event list of text.
-	for _, s := range []string{
-		"2026-12-04T10:00:00.1Z stdout P {\"request_time\":\n2026-12-04T10:00:00.1Z stdout F 0.5,\"status\":200}\n2026-12-04T10:00:01Z stderr F I1204 starting\n",
-		`{"log":"{\"request_time\":0.5,\"status\":200}\n","stream":"stdout","time":"2026-12-04T10:00:00Z"}` + "\n",
-		"2026-12-04T10:00:00+00:00\tnginx.access\t{\"request_time\":0.5}\n2026-12-04T10:00:01Z gw/1 {\"status\":200}\n",
-		`<190>1 2026-12-04T10:00:00Z gw nginx - - [a b="]"] {"request_time":0.5}` + "\nDec  4 10:00:00 gw nginx: {\"status\":200}\n",
-		`{"@timestamp":"2026-12-04T10:00:00Z","message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5"}` + "\n",
-		`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1796378400000000","MESSAGE":"{\"request_time\":0.5}"}` + "\n",
-		`{"events":[{"message":"{\"request_time\":0.5}\n","timestamp":1,"eventId":"1"},{"message":"START x","eventId":"2"}]}`,
-	} {
+	for _, s := range wrappedSeeds {
 		f.Add([]byte(s))
 	}
 	f.Add(manyRowGroups(f.Fatal))
@@ -168,18 +171,7 @@ func FuzzBatches(f *testing.F) {
 	}
 	f.Add(esc.Bytes())
 	f.Add([]byte("time,model,request_time\n2026-11-29T10:00:00Z,\"a\"\"b\",1\n2026-11-29T10:00:01Z,\"c,\"\"d\",2\n"))
-	// Wrapped lines: containerd's (a cut line, a stderr line), Docker's,
-	// a time before JSON (tabs, Fluentd's), syslog, a shipper's record,
-	// journald's, and a CloudWatch event list of text.
-	for _, s := range []string{
-		"2026-12-04T10:00:00.1Z stdout P {\"request_time\":\n2026-12-04T10:00:00.1Z stdout F 0.5,\"status\":200}\n2026-12-04T10:00:01Z stderr F I1204 starting\n",
-		`{"log":"{\"request_time\":0.5,\"status\":200}\n","stream":"stdout","time":"2026-12-04T10:00:00Z"}` + "\n",
-		"2026-12-04T10:00:00+00:00\tnginx.access\t{\"request_time\":0.5}\n2026-12-04T10:00:01Z gw/1 {\"status\":200}\n",
-		`<190>1 2026-12-04T10:00:00Z gw nginx - - [a b="]"] {"request_time":0.5}` + "\nDec  4 10:00:00 gw nginx: {\"status\":200}\n",
-		`{"@timestamp":"2026-12-04T10:00:00Z","message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5"}` + "\n",
-		`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1796378400000000","MESSAGE":"{\"request_time\":0.5}"}` + "\n",
-		`{"events":[{"message":"{\"request_time\":0.5}\n","timestamp":1,"eventId":"1"},{"message":"START x","eventId":"2"}]}`,
-	} {
+	for _, s := range wrappedSeeds {
 		f.Add([]byte(s))
 	}
 	f.Add(manyRowGroups(f.Fatal)) // a batch sink's rows are set a column at a time

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,18 +74,16 @@ type azureRow struct {
 	upstreamStatus                          int64 // 0 when absent
 }
 
-type azureSink struct{ rows []azureRow }
-
-func (s *azureSink) Add(r *ingest.Record) {
+func azureRowOf(r *ingest.Record) azureRow {
 	us, _ := r.Int(ingest.FUpstreamStatus)
 	ttfb := "absent"
 	if v, ok := r.Float(ingest.FTTFB); ok {
 		ttfb = strconv.FormatFloat(v, 'f', 3, 64)
 	}
-	s.rows = append(s.rows, azureRow{timeNS: r.TimeNS, method: string(r.Text(ingest.FMethod)),
+	return azureRow{timeNS: r.TimeNS, method: string(r.Text(ingest.FMethod)),
 		uri: string(ingest.URIPath(r.Text(ingest.FURI))), host: string(r.Text(ingest.FHost)),
 		upstream: string(r.Text(ingest.FUpstreamAddr)), addr: string(r.Text(ingest.FRemoteAddr)), ttfb: ttfb,
-		region: string(r.Text(ingest.FRegion)), upstreamStatus: us})
+		region: string(r.Text(ingest.FRegion)), upstreamStatus: us}
 }
 
 // urlPath is the path of a URI as net/url reads it: a path as it is, a
@@ -144,33 +140,11 @@ var azureFields = map[string]func(t *testing.T, d rawDoc) azureRow{
 // byte and upstream status its documentation says, worked out here with
 // encoding/json and net/url.
 func TestAzureSourceFields(t *testing.T) {
-	for file, src := range sourceFixtures {
-		oracle := azureFields[src]
-		if oracle == nil {
-			continue
-		}
-		path := filepath.Join("testdata", "sources", file)
-		docs := readRawDocs(t, path)
-		sinks, _, err := ingest.Run([]string{path}, ingest.Options{Workers: 1, Location: time.UTC}, func() *azureSink { return &azureSink{} })
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []azureRow
-		for _, s := range sinks {
-			got = append(got, s.rows...)
-		}
-		sort.Slice(got, func(i, j int) bool { return got[i].timeNS < got[j].timeNS })
-		if len(got) != len(docs) {
-			t.Fatalf("%s: %d records, want %d", file, len(got), len(docs))
-		}
-		for i, d := range docs {
-			w := oracle(t, d)
-			w.timeNS = got[i].timeNS
-			if got[i] != w {
-				t.Errorf("%s record %d:\n got %+v\nwant %+v", file, i, got[i], w)
-			}
-		}
+	oracles := map[string]func(rawDoc) azureRow{}
+	for src, oracle := range azureFields {
+		oracles[src] = func(d rawDoc) azureRow { return oracle(t, d) }
 	}
+	checkOracleRows(t, oracles, azureRowOf, func(r *azureRow) *int64 { return &r.timeNS })
 }
 
 // TestAzureSourcesDetected: CSV exports of the Log Analytics tables are

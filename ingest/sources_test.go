@@ -807,12 +807,54 @@ type gatewayRow struct {
 	upstreamStatus      int64 // 0 when absent
 }
 
-type gatewaySink struct{ rows []gatewayRow }
-
-func (s *gatewaySink) Add(r *ingest.Record) {
+func gatewayRowOf(r *ingest.Record) gatewayRow {
 	us, _ := r.Int(ingest.FUpstreamStatus)
-	s.rows = append(s.rows, gatewayRow{timeNS: r.TimeNS, method: string(r.Text(ingest.FMethod)),
-		uri: string(ingest.URIPath(r.Text(ingest.FURI))), region: string(r.Text(ingest.FRegion)), upstreamStatus: us})
+	return gatewayRow{timeNS: r.TimeNS, method: string(r.Text(ingest.FMethod)),
+		uri: string(ingest.URIPath(r.Text(ingest.FURI))), region: string(r.Text(ingest.FRegion)), upstreamStatus: us}
+}
+
+// rowsSink keeps what row makes of each record.
+type rowsSink[R any] struct {
+	rows []R
+	row  func(*ingest.Record) R
+}
+
+func (s *rowsSink[R]) Add(r *ingest.Record) { s.rows = append(s.rows, s.row(r)) }
+
+// checkOracleRows reads each fixture of a source oracles has, with one
+// worker, into what row makes of its records, and holds them, ordered by
+// time (timeNS), to what the oracle makes of the fixture's documents in
+// their order; the time is the record's own (TestSourceFixtures checks
+// it).
+func checkOracleRows[R comparable](t *testing.T, oracles map[string]func(rawDoc) R, row func(*ingest.Record) R, timeNS func(*R) *int64) {
+	t.Helper()
+	for file, src := range sourceFixtures {
+		oracle := oracles[src]
+		if oracle == nil {
+			continue
+		}
+		path := filepath.Join("testdata", "sources", file)
+		docs := readRawDocs(t, path)
+		sinks, _, err := ingest.Run([]string{path}, ingest.Options{Workers: 1, Location: time.UTC}, func() *rowsSink[R] { return &rowsSink[R]{row: row} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []R
+		for _, s := range sinks {
+			got = append(got, s.rows...)
+		}
+		sort.Slice(got, func(i, j int) bool { return *timeNS(&got[i]) < *timeNS(&got[j]) })
+		if len(got) != len(docs) {
+			t.Fatalf("%s: %d records, want %d", file, len(got), len(docs))
+		}
+		for i, d := range docs {
+			w := oracle(d)
+			*timeNS(&w) = *timeNS(&got[i])
+			if got[i] != w {
+				t.Errorf("%s record %d:\n got %+v\nwant %+v", file, i, got[i], w)
+			}
+		}
+	}
 }
 
 // TestGatewaySourceFields: Amazon API Gateway's and Azure API
@@ -852,33 +894,7 @@ func TestGatewaySourceFields(t *testing.T) {
 				region: pick(d, "location", "Region"), upstreamStatus: us}
 		},
 	}
-	for file, src := range sourceFixtures {
-		oracle := want[src]
-		if oracle == nil {
-			continue
-		}
-		path := filepath.Join("testdata", "sources", file)
-		docs := readRawDocs(t, path)
-		sinks, _, err := ingest.Run([]string{path}, ingest.Options{Workers: 1, Location: time.UTC}, func() *gatewaySink { return &gatewaySink{} })
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []gatewayRow
-		for _, s := range sinks {
-			got = append(got, s.rows...)
-		}
-		sort.Slice(got, func(i, j int) bool { return got[i].timeNS < got[j].timeNS })
-		if len(got) != len(docs) {
-			t.Fatalf("%s: %d records, want %d", file, len(got), len(docs))
-		}
-		for i, d := range docs {
-			w := oracle(d)
-			w.timeNS = got[i].timeNS
-			if got[i] != w {
-				t.Errorf("%s record %d: %+v, want %+v", file, i, got[i], w)
-			}
-		}
-	}
+	checkOracleRows(t, want, gatewayRowOf, func(r *gatewayRow) *int64 { return &r.timeNS })
 }
 
 // TestGatewaySourcesDetected: a Log Analytics export of
