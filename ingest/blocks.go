@@ -103,7 +103,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		}
 		h = bytes.TrimRight(h, "\r\n")
 		if fs.cfg.envelope != NoEnvelope {
-			var d dockerReader
+			var d topReader
 			if w, err := unwrap(fs.cfg.envelope, h, &d); err == nil {
 				h = w.inner
 			}

@@ -74,7 +74,7 @@ func envelopeOf(line []byte) Envelope {
 	if dockerLine(line) {
 		return EnvDocker
 	}
-	if _, _, journald, err := new(dockerReader).shipped(line); err == nil {
+	if _, _, journald, err := new(topReader).shipped(line); err == nil {
 		if journald {
 			return EnvJournald
 		}
@@ -189,14 +189,15 @@ func stampedLine(line []byte) ([]byte, bool) {
 // dockerLine reports whether line is a json-file record: an object whose
 // "log" is a string and whose "stream" is "stdout" or "stderr".
 func dockerLine(line []byte) bool {
-	var d dockerReader
+	var d topReader
 	_, stream, _, err := d.fields(line)
 	return err == nil && (string(stream) == "stdout" || string(stream) == "stderr")
 }
 
-// dockerReader reads json-file records: the line's text is unescaped
-// into its scratch buffer.
-type dockerReader struct {
+// topReader reads the top-level members of a wrapper's JSON record
+// (Docker's, a shipper's, journald's, a CloudWatch event): the text of
+// the line within is unescaped into its scratch buffer.
+type topReader struct {
 	p jsonParser // its str and scratch only
 }
 
@@ -207,7 +208,7 @@ var dockerKeys = []string{"log", "stream", "time"}
 
 // fields returns a json-file record's "log", "stream" and "time"
 // values; log is decoded into d's scratch buffer when it holds escapes.
-func (d *dockerReader) fields(line []byte) (log, stream, stamp []byte, err error) {
+func (d *topReader) fields(line []byte) (log, stream, stamp []byte, err error) {
 	var vals [3][]byte
 	_, strs, err := d.top(line, dockerKeys, vals[:])
 	if err != nil {
@@ -223,7 +224,7 @@ func (d *dockerReader) fields(line []byte) (log, stream, stamp []byte, err error
 // bit i of found is set when keys[i] has a value, of strs when it is a
 // string, and vals[i] is then the string, decoded into d's scratch
 // buffer when it holds escapes. Other members are passed over.
-func (d *dockerReader) top(line []byte, keys []string, vals [][]byte) (found, strs uint64, err error) {
+func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs uint64, err error) {
 	s := scanner{b: line}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
@@ -302,7 +303,7 @@ var errNotShipped = errors.New(`not a log shipper's record: no "message" string 
 
 // shipped returns the line a log shipper's record holds, its time, and
 // whether the record is journald's.
-func (d *dockerReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
+func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
 	var vals [8][]byte
 	found, strs, err := d.top(line, shipperKeys, vals[:])
 	if err != nil {
@@ -330,7 +331,7 @@ var cloudWatchKeys = []string{"message", "eventId", "ingestionTime", "logStreamN
 // cloudWatchMessage returns the line an element of a CloudWatch Logs
 // event list holds in its "message", decoded into d's scratch buffer,
 // without its line end; false for any other element.
-func cloudWatchMessage(elem []byte, d *dockerReader) ([]byte, bool) {
+func cloudWatchMessage(elem []byte, d *topReader) ([]byte, bool) {
 	var vals [4][]byte
 	found, strs, err := d.top(elem, cloudWatchKeys, vals[:])
 	if err != nil || strs&1 == 0 || found&^1 == 0 {
@@ -350,7 +351,7 @@ type wrappedLine struct {
 
 // unwrap reads line, a line of envelope e. Text the line within is
 // decoded into (Docker's escapes) is in d's scratch buffer.
-func unwrap(e Envelope, line []byte, d *dockerReader) (w wrappedLine, err error) {
+func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 	switch e {
 	case EnvCRI:
 		stamp, partial, ok := criFields(line)
@@ -399,7 +400,7 @@ func unwrap(e Envelope, line []byte, d *dockerReader) (w wrappedLine, err error)
 // first lines before the requests come.
 func unwrapHead(e Envelope, head []byte) []byte {
 	var out, errs []byte
-	var d dockerReader
+	var d topReader
 	for len(head) > 0 {
 		i := bytes.IndexByte(head, '\n')
 		if i < 0 {
@@ -443,7 +444,7 @@ type envParser struct {
 	env     Envelope
 	inner   lineParser
 	loc     *time.Location
-	d       dockerReader
+	d       topReader
 	part    []byte // the parts of a cut line so far
 	parts   bool   // part holds a line's first parts
 }
@@ -566,7 +567,7 @@ func holdParts(e Envelope, data []byte, end int) int {
 	if e != EnvCRI && e != EnvDocker {
 		return end
 	}
-	var d dockerReader
+	var d topReader
 	cut := end
 	for cut > 0 {
 		start := bytes.LastIndexByte(data[:cut-1], '\n') + 1

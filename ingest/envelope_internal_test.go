@@ -30,13 +30,13 @@ func FuzzEnvelope(f *testing.F) {
 				}
 			}
 			envelopeOf([]byte(in))
-			cloudWatchMessage([]byte(in), &dockerReader{})
+			cloudWatchMessage([]byte(in), &topReader{})
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
 		if bytes.ContainsAny([]byte(in), "\n\r") {
 			return
 		}
-		var d dockerReader
+		var d topReader
 		line := []byte("2026-12-04T10:00:00.5Z stdout F " + in)
 		if w, err := unwrap(EnvCRI, line, &d); err != nil || w.partial || w.stderr || string(w.inner) != in {
 			t.Fatalf("CRI: %+v, %v; want %q", w, err, in)

@@ -59,7 +59,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	// A list of CloudWatch Logs events, or of log shippers' records (an
 	// Elasticsearch search's hits), told from its first element, has
 	// each element read as the line in its message.
-	first, env := true, (*dockerReader)(nil)
+	first, env := true, (*topReader)(nil)
 	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
 		if e.bad != "" {
 			p.reader.bad(fs, e.line, e.bad)
@@ -67,20 +67,23 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		}
 		if first {
 			first = false
-			if _, ok := cloudWatchMessage(e.text, &dockerReader{}); ok {
-				env, fs.cfg.envelope = &dockerReader{}, EnvCloudWatch
-			} else if _, _, journald, err := new(dockerReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
-				env, fs.cfg.envelope = &dockerReader{}, EnvShipper
+			if _, ok := cloudWatchMessage(e.text, &topReader{}); ok {
+				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
+			} else if _, _, journald, err := new(topReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
+				env, fs.cfg.envelope = &topReader{}, EnvShipper
 			}
 			fs.cfg.unwrapped = env != nil
 		}
 		if env != nil {
 			env.p.scratch = env.p.scratch[:0]
-			msg, ok := cloudWatchMessage(e.text, env)
+			var msg []byte
+			var ok bool
 			if fs.cfg.envelope == EnvShipper {
 				var err error
 				msg, _, _, err = env.shipped(e.text)
 				ok = err == nil
+			} else {
+				msg, ok = cloudWatchMessage(e.text, env)
 			}
 			switch {
 			case !ok:
@@ -166,6 +169,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	c := t.get(u.file.index)
 	records, start := c.records, 0
 	f.use(lp)
+	zero := zeroStatus(u.file.source)
 	for _, e := range u.elems {
 		text := u.data[start:e.end]
 		start = e.end
@@ -178,7 +182,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		} else if !u.file.cfg.schema.request(rec) {
 			c.passed++
 		} else {
-			fixZero(rec, zeroStatus(u.file.source))
+			fixZero(rec, zero)
 			c.records++
 			f.add()
 		}

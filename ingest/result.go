@@ -116,14 +116,19 @@ func (t *tally) bad(fs *fileState, line int64, reason string) {
 	}
 }
 
+// statusClientClosed is nginx's status of a request whose client closed
+// the connection before the response.
+const statusClientClosed = 499
+
 // zeroStatus is the status a status 0 stands for in the log of source,
 // as its program documents it; 0 when it stands for none. Envoy's
 // (Istio's, Higress's) 0 is a response it never began: "this generally
-// means that the (downstream) client disconnected", nginx's 499. Azure
-// Front Door's is its request to the origin timing out: a 504.
+// means that the (downstream) client disconnected", nginx's 499, as is
+// CloudFront's 000, the viewer gone before the response. Azure Front
+// Door's is its request to the origin timing out: a 504.
 func zeroStatus(source string) float64 {
 	switch source {
-	case "envoy", "istio", "higress":
+	case "envoy", "istio", "higress", "cloudfront":
 		return statusClientClosed
 	case "azure-frontdoor":
 		return 504

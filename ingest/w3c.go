@@ -307,15 +307,6 @@ func (p *w3cParser) Parse(line []byte, r *Record) error {
 			return err
 		}
 	}
-	if s, ok := r.Int(FStatus); ok && s == 0 {
-		// CloudFront's 000: the viewer closed the connection before
-		// the response, as nginx's 499, which the rules know.
-		r.num[FStatus] = statusClientClosed
-	}
 	r.Finish()
 	return nil
 }
-
-// statusClientClosed is nginx's status of a request whose client closed
-// the connection before the response.
-const statusClientClosed = 499
