@@ -864,34 +864,23 @@ func checkOracleRows[R comparable](t *testing.T, oracles map[string]func(rawDoc)
 // each vendor's documentation names them, worked out here with
 // encoding/json and net/url.
 func TestGatewaySourceFields(t *testing.T) {
-	pick := func(d rawDoc, paths ...string) string {
-		for _, p := range paths {
-			if v := d.str(p); v != "" {
-				return v
-			}
-			if n, ok := d.get(p).(json.Number); ok {
-				return n.String()
-			}
-		}
-		return ""
-	}
 	want := map[string]func(d rawDoc) gatewayRow{
 		"aws-apigateway": func(d rawDoc) gatewayRow {
-			uri := pick(d, "path", "resourcePath")
+			uri := strOf(d, "path", "resourcePath")
 			if _, route, ok := strings.Cut(d.str("routeKey"), " "); uri == "" && ok {
 				uri = route // "POST /v1/chat": the route's path
 			}
-			us, _ := strconv.ParseInt(pick(d, "integrationStatus", "integration.status"), 10, 64)
+			us, _ := strconv.ParseInt(strOf(d, "integrationStatus", "integration.status"), 10, 64)
 			return gatewayRow{method: d.str("httpMethod"), uri: uri, upstreamStatus: us}
 		},
 		"azure-apim": func(d rawDoc) gatewayRow {
-			u, err := url.Parse(pick(d, "properties.url", "properties.Url", "Url"))
+			u, err := url.Parse(strOf(d, "properties.url", "properties.Url", "Url"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			us, _ := strconv.ParseInt(pick(d, "properties.backendResponseCode", "properties.BackendResponseCode", "BackendResponseCode"), 10, 64)
-			return gatewayRow{method: pick(d, "properties.method", "properties.Method", "Method"), uri: u.Path,
-				region: pick(d, "location", "Region"), upstreamStatus: us}
+			us, _ := strconv.ParseInt(strOf(d, "properties.backendResponseCode", "properties.BackendResponseCode", "BackendResponseCode"), 10, 64)
+			return gatewayRow{method: strOf(d, "properties.method", "properties.Method", "Method"), uri: u.Path,
+				region: strOf(d, "location", "Region"), upstreamStatus: us}
 		},
 	}
 	checkOracleRows(t, want, gatewayRowOf, func(r *gatewayRow) *int64 { return &r.timeNS })
