@@ -46,6 +46,37 @@ func CountedColumns(data []byte, addr bool) ([][]string, error) {
 	return names, nil
 }
 
+// FileCounted lists, of each row group of a Parquet file, the columns a
+// run counts rather than reads: as readParquet finds them, with the
+// file's schema as its names give it.
+func FileCounted(data []byte) ([][]string, error) {
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewSchema(nil)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, f := range pf.Schema().Fields() {
+		names = append(names, f.Name())
+	}
+	s, _, _ = s.ForNames(names, nil, "", nil)
+	specs := parquetSpecs(pf.Schema(), s)
+	var counted [][]string
+	for g, rg := range pf.RowGroups() {
+		var in []string
+		for i, c := range countedColumns(specs, pf.Metadata(), g, rg.NumRows(), s.unread()) {
+			if c {
+				in = append(in, specs[i].name)
+			}
+		}
+		counted = append(counted, in)
+	}
+	return counted, nil
+}
+
 // WithBlockSize returns o reading text files n bytes at a time.
 func WithBlockSize(o Options, n int) Options {
 	o.blockSize = n
