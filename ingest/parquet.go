@@ -64,7 +64,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	if err := checkParquetFooter(src, size); err != nil {
 		return fmt.Errorf("damaged parquet file: %w", err)
 	}
-	pf, err := parquet.OpenFile(src, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := parquet.OpenFile(src, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(pqReadBuffer))
 	if err != nil {
 		return fmt.Errorf("damaged parquet file: %w", err)
 	}

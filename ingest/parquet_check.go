@@ -51,6 +51,15 @@ func checkParquetFooter(src io.ReaderAt, size int64) error {
 // of a megabyte or so.
 const maxPageSize = 128 << 20
 
+// checkWindow is how much of a column chunk checkParquetChunk reads at a
+// time, and pqReadBuffer how much parquet-go does: most chunks of a log
+// (tens of kilobytes) in one read each, where a read of 4 KB for each
+// page header, and parquet-go's reads of 4 KB, made two reads a page.
+const (
+	checkWindow  = 64 << 10
+	pqReadBuffer = 64 << 10
+)
+
 // checkParquetChunk checks, before parquet-go reads a column chunk, that
 // the chunk lies inside the file, that its codec is one whose decoder
 // stays bounded on damaged data, and that every page header is sound and
@@ -75,20 +84,29 @@ func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c
 		return fmt.Errorf("column chunk [%d, %d) outside the file of %d bytes", start, end, size)
 	}
 	var compact thrift.CompactProtocol
+	// The chunk is read a window of checkWindow bytes at a time, or of a
+	// header's size when larger: a read per window, not per page.
+	var win []byte
+	var at int64 // the chunk byte win starts at
 	for pos := start; pos < end; {
 		var hdr []byte
 		var used int
 		for n := int64(4 << 10); ; n *= 16 {
-			m := int(min(n, end-pos))
-			if cap(*buf) < m {
-				*buf = make([]byte, m)
+			m := min(n, end-pos)
+			if pos < at || pos+m > at+int64(len(win)) {
+				w := int(min(max(m, checkWindow), end-pos))
+				if cap(*buf) < w {
+					*buf = make([]byte, w)
+				}
+				win, at = (*buf)[:w], pos
+				k, err := src.ReadAt(win, pos)
+				if err != nil && err != io.EOF {
+					return err
+				}
+				clear(win[k:]) // as a new buffer's: no byte of an earlier header
 			}
-			hdr = (*buf)[:m]
-			k, err := src.ReadAt(hdr, pos)
-			if err != nil && err != io.EOF {
-				return err
-			}
-			clear(hdr[k:]) // as a new buffer's: no byte of an earlier header
+			hdr = win[pos-at : pos-at+m]
+			var err error
 			if used, err = skimThrift(hdr); err == nil {
 				break
 			}
