@@ -36,14 +36,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			innerErr = p.docLines(fs, chunk, spans)
 			return
 		}
+		// The fields seen are the first element's keys that have a
+		// value, as a JSON line's (applySource): a null, "" or "-" is
+		// no field the record carries.
 		first := chunk[:spans[0].end]
-		if fs.seen == nil {
-			// The fields seen are all the first element's keys, null
-			// ones too, as a document's have always been listed.
-			if k := topKeys(first, MaxSeen); len(k) > 0 {
-				fs.seen = k
-			}
-		}
 		p.applySource(fs, jsonKeys(first, maxNames), jsonPaths(first, maxNames), laterElems(chunk, spans, clientLookahead))
 	}
 	flush := func() {

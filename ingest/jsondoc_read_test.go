@@ -84,8 +84,9 @@ func oracleElements(t *testing.T, b []byte) []map[string]any {
 	return out
 }
 
-// firstKeys returns the keys of a document's first record, in order, read
-// with encoding/json's token stream.
+// firstKeys returns the keys of a document's first record that have a
+// value (not null, "" or "-"), in order, read with encoding/json's token
+// stream.
 func firstKeys(t *testing.T, b []byte, inside ...string) []string {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -113,10 +114,14 @@ func firstKeys(t *testing.T, b []byte, inside ...string) []string {
 	var keys []string
 	for dec.More() {
 		tok, _ := dec.Token()
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
 			t.Fatal(err)
+		}
+		switch string(v) {
+		case "null", `""`, `"-"`: // no value: not a field seen
+		default:
+			keys = append(keys, tok.(string))
 		}
 	}
 	return keys
@@ -178,6 +183,35 @@ func TestDocFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDocSeenAsLines: a document lists the fields its first record
+// carries as JSON lines do, without the keys whose value is null, "" or
+// "-": the no-data report's "fields seen" is the same for either form.
+func TestDocSeenAsLines(t *testing.T) {
+	recs := []string{
+		`{"trace":null,"request_time":1.5,"user":"","model":"m","route":"-","status":200}`,
+		`{"trace":"t","request_time":2,"user":"u","model":"m","route":"/v1","status":200}`,
+	}
+	forms := map[string]string{
+		"lines":    strings.Join(recs, "\n") + "\n",
+		"array":    "[" + strings.Join(recs, ",\n") + "]",
+		"envelope": `{"data":{"items":[` + strings.Join(recs, ",") + `]}}`,
+	}
+	want := firstKeys(t, []byte(recs[0]))
+	if strings.Join(want, ",") != "request_time,model,status" {
+		t.Fatalf("oracle: %q", want)
+	}
+	for name, in := range forms {
+		_, res, err := ingest.Run([]string{"-"}, ingest.Options{Stdin: strings.NewReader(in), Workers: 2},
+			func() *collector { return &collector{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := res.Files[0]; strings.Join(f.Seen, ",") != strings.Join(want, ",") || f.Records != int64(len(recs)) {
+			t.Errorf("%s: %s, %d records, seen %q; want %d records, seen %q", name, f.Format, f.Records, f.Seen, len(recs), want)
+		}
 	}
 }
 
