@@ -283,7 +283,9 @@ func (rs *retrySample) add(r *ingest.Record, limited bool) {
 		if n >= requestRoom {
 			rs.pruneRequests(maxRequestTimes)
 		} else {
-			rs.Requests = append(make([]uint32, 0, min(requestRoom, max(4, 2*n))), rs.Requests...)
+			// From 16: a busy caller's sample of a minute holds tens of
+			// times, and each growth from 4 was an allocation and a copy.
+			rs.Requests = append(make([]uint32, 0, min(requestRoom, max(16, 2*n))), rs.Requests...)
 		}
 	}
 	rs.Requests = append(rs.Requests, off)
