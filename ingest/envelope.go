@@ -599,6 +599,17 @@ func (e *stderrError) Unwrap() error { return e.err }
 // header's time when it has a whole one (RFC 5424's; RFC 3164's has no
 // year).
 func syslogLine(line []byte) (msg, stamp []byte, ok bool) {
+	msg, stamp, ok = syslogHeader(line)
+	if !ok || !syslogMessage(msg) {
+		return nil, nil, false
+	}
+	return msg, stamp, true
+}
+
+// syslogHeader returns the message behind an RFC 3164 or RFC 5424 syslog
+// header, whatever it holds, and the header's time when it has a whole
+// one (RFC 5424's). It does not allocate.
+func syslogHeader(line []byte) (msg, stamp []byte, ok bool) {
 	rest := line
 	if len(rest) > 0 && rest[0] == '<' {
 		i := bytes.IndexByte(rest, '>')
@@ -609,11 +620,20 @@ func syslogLine(line []byte) (msg, stamp []byte, ok bool) {
 	}
 	if len(rest) > 2 && rest[0] >= '1' && rest[0] <= '9' && rest[1] == ' ' {
 		// RFC 5424: VERSION TIME HOST APP PROCID MSGID SD MSG.
-		f := bytes.SplitN(rest[2:], []byte{' '}, 6)
-		if len(f) < 6 || stampLen(rest[2:]) != len(f[0]) {
+		sd := rest[2:]
+		for k := range 5 {
+			j := bytes.IndexByte(sd, ' ')
+			if j < 0 {
+				return nil, nil, false
+			}
+			if k == 0 {
+				stamp = sd[:j]
+			}
+			sd = sd[j+1:]
+		}
+		if stampLen(rest[2:]) != len(stamp) {
 			return nil, nil, false
 		}
-		sd := f[5]
 		switch {
 		case len(sd) > 0 && sd[0] == '-':
 			sd = sd[1:]
@@ -626,11 +646,7 @@ func syslogLine(line []byte) (msg, stamp []byte, ok bool) {
 		default:
 			return nil, nil, false
 		}
-		sd = bytes.TrimPrefix(bytes.TrimLeft(sd, " "), utf8BOM)
-		if !syslogMessage(sd) {
-			return nil, nil, false
-		}
-		return sd, f[0], true
+		return bytes.TrimPrefix(bytes.TrimLeft(sd, " "), utf8BOM), stamp, true
 	}
 	// RFC 3164: Mmm dd hh:mm:ss HOST TAG: MSG.
 	if len(rest) < 16 || !isMonth(rest[:3]) || rest[3] != ' ' {
@@ -654,11 +670,7 @@ func syslogLine(line []byte) (msg, stamp []byte, ok bool) {
 	if tag <= 0 || bytes.IndexByte(rest[:tag], ' ') >= 0 {
 		return nil, nil, false
 	}
-	rest = bytes.TrimLeft(rest[tag+2:], " ")
-	if !syslogMessage(rest) {
-		return nil, nil, false
-	}
-	return rest, nil, true
+	return bytes.TrimLeft(rest[tag+2:], " "), nil, true
 }
 
 // syslogMessage reports whether a syslog message is a line the syslog
