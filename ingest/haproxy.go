@@ -223,25 +223,42 @@ func (p *haproxyParser) timers(w []byte) error {
 		if len(t) == 0 || found != (col < hapTa) {
 			return errHAPTimers // an empty timer, or not five of them
 		}
-		if t[0] == '+' || string(t) == "-1" {
-			t = nil // logasap's partial time, or a step never reached
-		}
-		p.vals[col], w = t, rest
+		p.vals[col], w = hapTimer(t), rest
 	}
 	return nil
 }
 
-// upstream derives Ta − TR − Tw into p.num when the three are whole
-// numbers of milliseconds and it is not negative.
-func (p *haproxyParser) upstream() []byte {
-	ta, ok1 := wholeMillis(p.vals[hapTa])
-	tr, ok2 := wholeMillis(p.vals[hapTR])
-	tw, ok3 := wholeMillis(p.vals[hapTw])
-	if !ok1 || !ok2 || !ok3 || tr > ta || tw > ta-tr {
+// hapTimer returns an HAProxy timer's text, nil when it is "-1" (a step
+// the request never reached) or starts with "+" (option logasap: a time
+// taken before the end).
+func hapTimer(t []byte) []byte {
+	if len(t) > 0 && t[0] == '+' || string(t) == "-1" {
 		return nil
 	}
-	p.num = strconv.AppendInt(p.num[:0], ta-tr-tw, 10)
+	return t
+}
+
+// upstream derives Ta − TR − Tw into p.num (appendUpstream); nil when it
+// cannot.
+func (p *haproxyParser) upstream() []byte {
+	var ok bool
+	if p.num, ok = appendUpstream(p.num[:0], p.vals[hapTa], p.vals[hapTR], p.vals[hapTw]); !ok {
+		return nil
+	}
 	return p.num
+}
+
+// appendUpstream appends the server's part of a request, Ta − TR − Tw
+// (or Tt − Tq − Tw, the same), to dst when the three timers are whole
+// numbers of milliseconds and it is not negative; ok false otherwise.
+func appendUpstream(dst, ta, tr, tw []byte) (out []byte, ok bool) {
+	a, ok1 := wholeMillis(ta)
+	r, ok2 := wholeMillis(tr)
+	w, ok3 := wholeMillis(tw)
+	if !ok1 || !ok2 || !ok3 || r > a || w > a-r {
+		return dst, false
+	}
+	return strconv.AppendInt(dst, a-r-w, 10), true
 }
 
 // wholeMillis reads a timer of digits only, below 10¹⁸.
