@@ -89,6 +89,13 @@ func FuzzLogFormatRun(f *testing.F) {
 		[]byte("[2016-04-15T20:17:00.310Z] \"POST /api/v1/locations HTTP/2\" 204 12 \"1.2.3.4, 10.0.0.1\"\n"))
 	f.Add(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" %D %{ms}T %^FB %U%q`,
 		[]byte("10.1.1.1 - frank [10/Oct/2026:13:55:36 -0700] \"POST /v1/chat HTTP/1.1\" 200 2326 \"-\" \"curl/8\" 6210452 6210 412 /v1/chat?a=b\n"))
+	f.Add(`%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %tsc %hr %{+Q}r %ID`, head(filepath.Join("testdata", "text", "haproxy-custom.log"), 6))
+	f.Add(`{"time":%Ts.%ms,"client":"%ci","req":"%HM %HP%HQ","status":%ST,"ta":%Ta,"tr":%TR,"tw":%Tw,"tt":%Tt,"tq":%Tq,"id":"%[capture.req.hdr(0),json(utf8s)]"}`,
+		[]byte(`{"time":1795917600.036,"client":"203.0.113.7","req":"POST /v1/chat?stream=1","status":429,"ta":+1234,"tr":-1,"tw":1,"tt":9,"tq":2,"id":"a"}`+"\n"+
+			`<134>1 2026-11-29T10:00:04.010Z lb1 haproxy 901 - - {"time":-1.5,"client":"::1","req":"<BADREQ>","status":-1,"ta":0,"tr":0,"tw":0,"tt":0,"tq":0,"id":""}`))
+	f.Add(`%{+Q}o %{-Q}ci [%T] %hr %hs %HM %HP%HQ %ST %Tc/%Tr/%Ta %b/%s`,
+		[]byte("Nov 29 10:00:01 lb1 haproxy[901]: 10.0.0.1 [29/Nov/2026:10:00:01 +0000] {a \"b\"} \"POST\" \"/v1\"\"?a=1\" 200 1/2/3 \"be\"/\"srv\"\n"+
+			"2026-11-29T10:00:02Z 10.0.0.1 [29/Nov/2026:10:00:02 +0000] \"GET\" \"/\"\"\" 200 -1/-1/+9 \"be\"/\"<NOSRV>\"\n"))
 	f.Add("$request_time", []byte("0.1\n-\nNaN\n1e308\n-1\n"))
 	f.Add("$time_iso8601 $msec", []byte("2026-11-29T09:00:00+00:00 1764406800.000\n0001-01-01T00:00:00Z 1\n"))
 	f.Add("no variables here", []byte("x\n"))

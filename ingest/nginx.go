@@ -5,8 +5,9 @@ package ingest
 // (variable, following literal); a line is matched by walking that list,
 // each value ending where its following literal next occurs, except for
 // the spaces inside upstream lists ("0.100, 0.004") and $time_local.
-// Envoy's format strings (%START_TIME%, %REQ(:METHOD)%) compile to the
-// same list, so Envoy and Istio text logs are read the same way.
+// Envoy's format strings (%START_TIME%, %REQ(:METHOD)%), Apache's
+// LogFormat and HAProxy's log-format compile to the same list, so their
+// text logs are read the same way.
 
 import (
 	"bytes"
@@ -41,6 +42,12 @@ const (
 	// ai-proxy writes math.floor(seconds × 1000), its core copies
 	// nginx's $upstream_response_time, "0.003"). Read as seconds.
 	howMilliUnlessPoint
+	// howHAPNumber: an HAProxy timer or status, absent when "-1" (a step
+	// never reached) or "+…" (option logasap: taken before the end).
+	howHAPNumber
+	// howHAPName: an HAProxy request or server, absent when HAProxy
+	// names none ("<BADREQ>", "backend/<NOSRV>").
+	howHAPName
 )
 
 // nginxVar is one variable of a compiled log_format and the literal text
@@ -65,6 +72,15 @@ type nginxVar struct {
 	// the known formats are guessed with, so that another number in that
 	// place is not taken for a time.
 	seconds bool
+	// slot: one of the HAProxy timers upstream_response_time is derived
+	// from (slotTa …), kept for the end of the line. lead: HAProxy
+	// writes nothing for this value at times (captures, a query), and
+	// when it does write it, it starts with lead; skipSep: it has a
+	// separator before and after it, of which HAProxy writes only the
+	// first when the value is not written (haproxy_format.go).
+	slot    uint8
+	lead    byte
+	skipSep bool
 	// find finds next (a space for the last variable of a lenient
 	// format); put sets the value's fields; fuse: how the value may be
 	// read in the pass that finds its end. Filled by prepare.
@@ -83,11 +99,14 @@ type logFormat struct {
 	// lenient: text after the end of the format is ignored (known
 	// formats, which real configurations extend with fields of their own).
 	lenient bool
+	// haproxy: an HAProxy log-format, whose lines may follow a syslog
+	// header; derive: its timers give upstream_response_time.
+	haproxy, derive bool
 }
 
 // CompileLogFormat checks a log format as --log-format takes it: an nginx
-// log_format string, an Envoy format string, or the name of a known
-// format (LogFormatNames).
+// log_format string, an HAProxy log-format, an Envoy format string, an
+// Apache LogFormat, or the name of a known format (LogFormatNames).
 func CompileLogFormat(s string) error {
 	_, err := compileLogFormat(s, nil)
 	return err
@@ -107,6 +126,16 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 	switch {
 	case strings.Contains(s, "$"):
 		toks, err = nginxTokens(s)
+	case hasHAProxyAlias(s):
+		if toks, err = haproxyTokens(s); err != nil {
+			return nil, err
+		}
+		f := &logFormat{source: "haproxy", haproxy: true}
+		if err := f.build(toks, nil, false, schema); err != nil {
+			return nil, err
+		}
+		f.derive = hapDerives(f.vars)
+		return f, nil
 	case hasEnvoyOperator(s):
 		toks, err = envoyTokens(s)
 	case hasApacheDirective(s):
@@ -116,7 +145,7 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 			// An Apache LogFormat with a flaw says which.
 			return nil, aerr
 		}
-		return nil, fmt.Errorf("%q has no $variable, Envoy operator or Apache directive and is not a known format name (want %s)",
+		return nil, fmt.Errorf("%q has no $variable, HAProxy alias, Envoy operator or Apache directive and is not a known format name (want %s)",
 			s, strings.Join(LogFormatNames(), ", "))
 	}
 	if err != nil {
@@ -141,7 +170,12 @@ type formatToken struct {
 	lookup string
 	envoy  bool
 	apache bool // one of Apache's directives
-	col    int  // 1-based column of the variable
+	// haproxy: one of HAProxy's items, read as spec says; zoned: a
+	// date with its zone after a space, as nginx's $time_local.
+	haproxy bool
+	zoned   bool
+	spec    varSpec
+	col     int // 1-based column of the variable
 }
 
 // nginxTokens splits an nginx log_format into literals and $variables.
@@ -227,7 +261,8 @@ func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool
 // own binding (spec, or Envoy's operators), then the schema's names.
 func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 	lower := strings.ToLower(t.lookup)
-	v := nginxVar{name: t.name, list: listVars[lower], timeLocal: lower == "time_local"}
+	v := nginxVar{name: t.name, list: listVars[lower], timeLocal: lower == "time_local" || t.zoned,
+		slot: t.spec.slot, lead: t.spec.lead}
 	if schema == nil {
 		return v
 	}
@@ -244,6 +279,8 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 		vs, ok = envoyOperators[t.name]
 	case t.apache:
 		vs, ok = apacheDirectives[t.name]
+	case t.haproxy:
+		vs, ok = t.spec, t.spec != varSpec{}
 	default:
 		vs, ok = writerVars[t.name]
 	}
@@ -293,6 +330,7 @@ type nginxParser struct {
 	f       *logFormat
 	loc     *time.Location
 	clock   clocks
+	slots   [numSlots][]byte // an HAProxy line's timers (nginxVar.slot)
 }
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {
@@ -334,10 +372,16 @@ func (p *nginxParser) Parse(line []byte, r *Record) error {
 func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 	p.newLine()
 	f := p.f
-	if !bytes.HasPrefix(line, f.prefix) {
-		return false, mismatch(line, 0, f.prefix)
+	start := 0
+	var stamp []byte
+	if f.haproxy {
+		start, stamp = hapHeader(line)
+		p.slots = [numSlots][]byte{}
 	}
-	i := len(f.prefix)
+	if !bytes.HasPrefix(line[start:], f.prefix) {
+		return false, mismatch(line, start, f.prefix)
+	}
+	i := start + len(f.prefix)
 	// A line without a backslash has no value to unescape; one with
 	// has its values scanned for it.
 	slashes := bytes.IndexByte(line, '\\') >= 0
@@ -377,6 +421,11 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 		}
 		trailing = true
 	}
+	if f.haproxy {
+		if err := p.hapEnd(r, stamp); err != nil {
+			return false, err
+		}
+	}
 	r.Finish()
 	return trailing, nil
 }
@@ -397,6 +446,12 @@ func (p *nginxParser) value(v *nginxVar, val []byte, esc bool) []byte {
 		return firstItem(val)
 	case howMilliUnlessPoint:
 		return p.milliAsSeconds(val)
+	case howHAPNumber:
+		return hapTimer(val)
+	case howHAPName:
+		if len(val) > 0 && val[0] == '<' || bytes.HasSuffix(val, []byte("/<NOSRV>")) {
+			return nil
+		}
 	}
 	return val
 }

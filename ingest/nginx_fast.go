@@ -22,6 +22,11 @@ func (f *logFormat) prepare() {
 			v.find = newLitFinder(space)
 		}
 		v.put = puts[k]
+		prev := f.prefix
+		if k > 0 {
+			prev = f.vars[k-1].next
+		}
+		v.skipSep = v.lead != 0 && len(v.next) > 0 && v.next[0] == ' ' && (len(prev) == 0 || prev[len(prev)-1] == ' ')
 		v.fuse = fuseKind(v)
 	}
 }
@@ -31,9 +36,19 @@ const (
 	fuseNone   = iota
 	fuseNumber // a number (scanNumber)
 	fuseClock  // $time_local (nginxClock)
+	// fuseSlot and fuseOptional are HAProxy's timers kept for the end of
+	// the line and its items that may not be written (haproxy_format.go).
+	fuseSlot
+	fuseOptional
 )
 
 func fuseKind(v *nginxVar) uint8 {
+	switch {
+	case v.slot != slotNone:
+		return fuseSlot
+	case v.lead != 0:
+		return fuseOptional
+	}
 	if len(v.next) == 0 || v.joined || v.how != howPlain {
 		return fuseNone
 	}
@@ -57,7 +72,13 @@ func inNumber(c byte) bool { return c >= '0' && c <= '9' || c == '.' || c == '+'
 // form fused for and is followed by the variable's literal, and returns
 // the index after the literal; ok false leaves the value to match.
 func (p *nginxParser) fused(v *nginxVar, line []byte, i int, r *Record) (next int, ok bool, err error) {
-	if v.fuse == fuseClock {
+	switch v.fuse {
+	case fuseSlot:
+		next, err := p.slotted(v, line, i, r)
+		return next, true, err
+	case fuseOptional:
+		return p.optional(v, line, i, r)
+	case fuseClock:
 		end := i + 26
 		if end > len(line) || !v.find.at(line, end) {
 			return 0, false, nil

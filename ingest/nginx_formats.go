@@ -22,7 +22,9 @@ type varSpec struct {
 	none    bool  // the variable feeds nothing, whatever the schema says
 	prio    uint8 // added to the binding's priority: higher loses
 	how     uint8
-	seconds bool // nginxVar.seconds
+	seconds bool  // nginxVar.seconds
+	slot    uint8 // nginxVar.slot
+	lead    byte  // nginxVar.lead
 }
 
 // knownFormat is a log format loganalyze knows.

@@ -190,7 +190,7 @@ func TestCompileLogFormat(t *testing.T) {
 	}
 	bad := map[string]string{
 		"":          "the log format is empty",
-		"combind":   `"combind" has no $variable, Envoy operator or Apache directive and is not a known format name (want apisix, apisix-ai, aws-alb, combined, envoy, istio, main, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo)`,
+		"combind":   `"combind" has no $variable, HAProxy alias, Envoy operator or Apache directive and is not a known format name (want apisix, apisix-ai, aws-alb, combined, envoy, istio, main, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo)`,
 		`$a$b`:      "$a and $b are not separated by any text, so their values cannot be told apart",
 		`x ${a`:     "${ at column 3 is not closed by }",
 		`x ${a-b}`:  `bad variable name "a-b" at column 3`,
@@ -263,6 +263,8 @@ func FuzzNginx(f *testing.F) {
 		}
 	}
 	f.Add(`[%START_TIME%] %DURATION% "%REQ(X-FORWARDED-FOR)%"`, `[2016-04-15T20:17:00.310Z] 12 "1.2.3.4, 10.0.0.1"`)
+	f.Add(hapDefaultFormat, hapManualLine)
+	f.Add(`%ci %hr %hs %HP%HQ %ST %Ta`, `<134>1.2.3.4 {a b} /x?y 200 5`)
 	s, _ := NewSchema(nil)
 	var named []*nginxParser
 	for _, name := range []string{"tokenhub", "upstreaminfo", "combined", "main+request_time", "envoy", "istio", "apisix", "apisix-ai"} {
@@ -285,18 +287,29 @@ func FuzzNginx(f *testing.F) {
 				continue
 			}
 			// An accepted line follows the format: it starts with the
-			// format's first literal, holds the others in order, and its
-			// request_time is a number.
-			if !strings.HasPrefix(line, string(p.f.prefix)) {
+			// format's first literal (after a syslog header, for HAProxy's
+			// formats), holds the others in order (but the separator
+			// after an item HAProxy did not write), and its request_time
+			// is a number.
+			rest := line
+			if p.f.haproxy {
+				n, _ := hapHeader([]byte(line))
+				rest = line[n:]
+			}
+			if !strings.HasPrefix(rest, string(p.f.prefix)) {
 				t.Fatalf("Parse(%q) accepted a line without the prefix %q", line, p.f.prefix)
 			}
-			rest := line[len(p.f.prefix):]
+			rest = rest[len(p.f.prefix):]
 			for _, v := range p.f.vars {
-				k := strings.Index(rest, string(v.next))
-				if k < 0 {
-					t.Fatalf("Parse(%q) accepted a line without %q", line, v.next)
+				next := v.next
+				if v.skipSep {
+					next = next[1:]
 				}
-				rest = rest[k+len(v.next):]
+				k := strings.Index(rest, string(next))
+				if k < 0 {
+					t.Fatalf("Parse(%q) accepted a line without %q", line, next)
+				}
+				rest = rest[k+len(next):]
 			}
 			if v, ok := r.Float(FRequestTime); ok && (v < 0 || math.IsNaN(v) || math.IsInf(v, 0)) {
 				t.Fatalf("Parse(%q): request_time %v", line, v)

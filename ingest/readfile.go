@@ -68,6 +68,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 	}
 	if fs.format == Auto || fs.format == "" {
 		fs.format = sniff(head, len(p.given) > 0)
+		if fs.format == JSONL && inner == nil && p.givenHAProxy(head) {
+			fs.format = Nginx // an HAProxy log-format that writes JSON-like lines
+		}
 	}
 	if inner != nil {
 		switch fs.format {
@@ -155,6 +158,20 @@ func (p *pipeline) textFormat(head []byte) *logFormat {
 		return p.given[0]
 	}
 	return nil
+}
+
+// givenHAProxy reports whether an HAProxy log-format given reads some of
+// the first lines of head: lines it writes like JSON objects
+// ('{"ta":%Ta,…}', its timers in ms) are read with it, not as JSON. Other
+// formats given leave a JSON file to the JSON reader, as before.
+func (p *pipeline) givenHAProxy(head []byte) bool {
+	var hap []*logFormat
+	for _, f := range p.given {
+		if f.haproxy {
+			hap = append(hap, f)
+		}
+	}
+	return len(hap) > 0 && pickLogFormat(head, hap) != nil
 }
 
 // readError names a read failure the way the report shows it.

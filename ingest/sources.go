@@ -423,7 +423,7 @@ var textSources = []*source{
 	// in a report is one --source takes.
 	{name: "istio", title: "Istio default text format"},
 	{name: "ingress-nginx", title: "ingress-nginx upstreaminfo"},
-	{name: "haproxy", title: "HAProxy HTTP log (option httplog)"},
+	{name: "haproxy", title: "HAProxy HTTP log (option httplog, or its log-format given with --log-format)"},
 	{name: "gin", title: "Gin request log (Ollama, one-api, new-api)"},
 	{name: "apache", title: "Apache httpd access log (its LogFormat given with --log-format)"},
 	{name: "aws-alb", title: "AWS Application Load Balancer access log"},

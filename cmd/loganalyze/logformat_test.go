@@ -19,7 +19,7 @@ func repoShared(t *testing.T) string { return sharedtest.Dir(t) }
 func TestBadLogFormatIsUsage(t *testing.T) {
 	for format, msg := range map[string]string{
 		`$remote_addr$status`: "--log-format: $remote_addr and $status are not separated",
-		`combind`:             `--log-format: "combind" has no $variable, Envoy operator or Apache directive and is not a known format name`,
+		`combind`:             `--log-format: "combind" has no $variable, HAProxy alias, Envoy operator or Apache directive and is not a known format name`,
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"--log-format", format, "does-not-exist.log"}, nil, &stdout, &stderr, time.Now)
