@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"loganalyze/internal/sharedtest"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +23,8 @@ func repoShared(t *testing.T) string { return sharedtest.Dir(t) }
 func TestBadLogFormatIsUsage(t *testing.T) {
 	for format, msg := range map[string]string{
 		`$remote_addr$status`: "--log-format: $remote_addr and $status are not separated",
+		`%ci [%tr] %Tx %ST`:   `--log-format: "%ci [%tr] %Tx %ST": %Tx at column 11 is not an alias of HAProxy's log-format`,
+		`%ci %HM%HU %ST %Ta`:  `--log-format: "%ci %HM%HU %ST %Ta": %HM and %HU are not separated by any text`,
 		`combind`:             `--log-format: "combind" has no $variable, HAProxy alias, Envoy operator or Apache directive and is not a known format name`,
 	} {
 		var stdout, stderr bytes.Buffer
@@ -114,5 +120,91 @@ func TestInputFormatLTSV(t *testing.T) {
 	}
 	if f := rep.Input.Files; len(f) != 1 || f[0].Format != "ltsv" || f[0].Records != 2 {
 		t.Errorf("files %+v, want one ltsv file of 2 records", f)
+	}
+}
+
+// An HAProxy log-format given with --log-format: testdata/haproxy-custom.log
+// is read with it, behind its syslog headers, its source named haproxy;
+// the request times are the lines' Ta in ms (a "+" one, option logasap,
+// absent), worked out here from the lines' timers, and --map reads a
+// sample expression's column.
+func TestHAProxyLogFormat(t *testing.T) {
+	const format = `%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %tsc %{+Q}r %ID %[capture.req.hdr(0)]`
+	path := filepath.Join("testdata", "haproxy-custom.log")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The oracle: each request line's five timers and status, Ta the
+	// last timer.
+	timers := regexp.MustCompile(` -?\d+/-?\d+/-?\d+/-?\d+/(\+?-?\d+) (-?\d+) `)
+	var requests, timed int64
+	var sumMS, maxMS float64
+	status := map[string]int64{}
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		m := timers.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		requests++
+		status[m[2]]++
+		if ta, err := strconv.ParseFloat(m[1], 64); err == nil && !strings.HasPrefix(m[1], "+") && ta >= 0 {
+			timed++
+			sumMS += ta
+			maxMS = max(maxMS, ta)
+		}
+	}
+	if requests != 6 || timed != 5 {
+		t.Fatalf("the oracle finds %d requests, %d timed; the fixture has 6 and 5", requests, timed)
+	}
+
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"--tz", "UTC", "--log-format", format, "--map", "host=capture.req.hdr(0)", "--json", "-", path},
+		nil, &stdout, &stderr, time.Now)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rep struct {
+		Input struct {
+			Records  int64 `json:"records"`
+			BadLines int64 `json:"bad_lines"`
+			Files    []struct {
+				Source  string `json:"source"`
+				Records int64  `json:"records"`
+			} `json:"files"`
+			Fields map[string]int64 `json:"fields"`
+		} `json:"input"`
+		Window struct {
+			From string `json:"from"`
+		} `json:"window"`
+		Status  map[string]int64 `json:"status"`
+		Latency struct {
+			RequestTime struct {
+				All struct {
+					Count  int64   `json:"count"`
+					MeanMS float64 `json:"mean_ms"`
+					MaxMS  float64 `json:"max_ms"`
+				} `json:"all"`
+			} `json:"request_time"`
+		} `json:"latency"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	in := rep.Input
+	if in.Records != requests || in.BadLines != 1 || len(in.Files) != 1 || in.Files[0].Source != "haproxy" {
+		t.Errorf("%d records, %d bad lines, files %+v; want %d, 1 (the proxy's start), one of source haproxy", in.Records, in.BadLines, in.Files, requests)
+	}
+	all := rep.Latency.RequestTime.All
+	if all.Count != timed || all.MaxMS != maxMS || math.Abs(all.MeanMS-sumMS/float64(timed)) > 0.05 {
+		t.Errorf("request_time: %d timed, mean %v ms, max %v ms; want %d, %v, %v", all.Count, all.MeanMS, all.MaxMS, timed, sumMS/float64(timed), maxMS)
+	}
+	if !maps.Equal(rep.Status, status) {
+		t.Errorf("status %v, want %v", rep.Status, status)
+	}
+	// The first request's %tr, 29/Nov/2026:10:00:01.100, in UTC; the
+	// host of the five lines whose capture is not "-".
+	if rep.Window.From != "2026-11-29T10:00:01.1Z" || in.Fields["host"] != 5 {
+		t.Errorf("window from %q, %d hosts; want 2026-11-29T10:00:01.1Z and 5", rep.Window.From, in.Fields["host"])
 	}
 }
