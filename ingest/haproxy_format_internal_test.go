@@ -410,3 +410,33 @@ func TestHAProxyFormatJSONLines(t *testing.T) {
 		}
 	}
 }
+
+// TestHAProxyBesideLogFormat: a file of HAProxy's HTTP log is read by its
+// reader when the formats given read none of its lines, as when none is
+// given; one a given format reads is read with it.
+func TestHAProxyBesideLogFormat(t *testing.T) {
+	data := "Feb  6 12:14:00 localhost haproxy[14389]: Proxy http-in started.\n" + hapManualLine + "\n"
+	for _, tc := range []struct {
+		formats []string
+		format  Format
+		rt      float64 // ms
+	}{
+		{nil, HAProxy, 109},
+		{[]string{"combined", `%ci %ST %Ta`}, HAProxy, 109},
+		{[]string{"combined", hapDefaultFormat}, Nginx, 109},
+		{[]string{`%ci:%cp [%t] %ft %b/%s %Tq/%Tw/%Tc/%Tr/%Tt %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r`}, Nginx, 109},
+	} {
+		sinks, res, err := Run([]string{"-"}, Options{LogFormats: tc.formats, Stdin: strings.NewReader(data), Workers: 1},
+			func() *hapRows { return &hapRows{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := res.Files[0]
+		if fs.Format != tc.format || fs.Source != "haproxy" || fs.Records != 1 || fs.BadLines != 1 {
+			t.Errorf("%q: read as %s (%s), %d records, %d bad lines; want %s (haproxy), 1, 1", tc.formats, fs.Format, fs.Source, fs.Records, fs.BadLines, tc.format)
+		}
+		if got := sinks[0].rt; len(got) != 1 || got[0] != tc.rt {
+			t.Errorf("%q: request_time %v ms, want %v", tc.formats, got, tc.rt)
+		}
+	}
+}
