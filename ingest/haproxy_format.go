@@ -101,11 +101,11 @@ var haproxyAliases = map[string]hapAlias{
 	"hs":   {name: "captured_response_headers", spec: varSpec{none: true, lead: '{'}},
 	"hrl":  {name: "captured_request_headers_list", spec: hapNone},
 	"hsl":  {name: "captured_response_headers_list", spec: hapNone},
-	"r":    {name: "http_request", quoted: true, spec: varSpec{field: FRequest, bound: true, how: howHAPName}},
-	"HM":   {name: "http_method", quoted: true, spec: varSpec{field: FMethod, bound: true, how: howHAPName}},
-	"HU":   {name: "http_uri", quoted: true, spec: varSpec{field: FURI, bound: true, how: howHAPName}},
-	"HP":   {name: "http_path", quoted: true, spec: varSpec{field: FURI, bound: true, prio: 1, how: howHAPName}},
-	"HPO":  {name: "http_path_only", quoted: true, spec: varSpec{field: FURI, bound: true, prio: 2, how: howHAPName}},
+	"r":    {name: "http_request", quoted: true, spec: varSpec{field: FRequest, bound: true, how: howHAPRequest}},
+	"HM":   {name: "http_method", quoted: true, spec: varSpec{field: FMethod, bound: true, how: howHAPRequest}},
+	"HU":   {name: "http_uri", quoted: true, spec: varSpec{field: FURI, bound: true, how: howHAPRequest}},
+	"HP":   {name: "http_path", quoted: true, spec: varSpec{field: FURI, bound: true, prio: 1, how: howHAPRequest}},
+	"HPO":  {name: "http_path_only", quoted: true, spec: varSpec{field: FURI, bound: true, prio: 2, how: howHAPRequest}},
 	"HQ":   {name: "http_query", quoted: true, spec: varSpec{none: true, lead: '?'}},
 	"HV":   {name: "http_version", quoted: true, spec: hapNone},
 	"ID":   {name: "unique_id", quoted: true, spec: hapNone},
@@ -113,7 +113,7 @@ var haproxyAliases = map[string]hapAlias{
 	"f":    {name: "frontend_name", quoted: true, spec: hapNone},
 	"ft":   {name: "frontend_name_transport", quoted: true, spec: hapNone},
 	"b":    {name: "backend_name", quoted: true, spec: hapNone},
-	"s":    {name: "server_name", quoted: true, spec: varSpec{field: FUpstreamAddr, bound: true, prio: 1, how: howHAPName}},
+	"s":    {name: "server_name", quoted: true, spec: varSpec{field: FUpstreamAddr, bound: true, prio: 1, how: howHAPServer}},
 	"ts":   {name: "termination_state", spec: hapNone},
 	"tsc":  {name: "termination_state_cookie", spec: hapNone},
 	"ac":   {name: "actconn", spec: hapNone},
@@ -146,8 +146,8 @@ func init() {
 var (
 	hapClientPort    = hapAlias{name: "client_ip", spec: varSpec{field: FRemoteAddr, bound: true, how: howHostPort}}
 	hapServerPort    = hapAlias{name: "server_ip", spec: varSpec{field: FUpstreamAddr, bound: true, prio: 2, how: howHostPort}}
-	hapBackendServer = hapAlias{name: "server_name", spec: varSpec{field: FUpstreamAddr, bound: true, how: howHAPName}}
-	hapPathQuery     = hapAlias{name: "http_path_query", spec: varSpec{field: FURI, bound: true, prio: 1, how: howHAPName}}
+	hapBackendServer = hapAlias{name: "server_name", spec: varSpec{field: FUpstreamAddr, bound: true, how: howHAPServer}}
+	hapPathQuery     = hapAlias{name: "http_path_query", spec: varSpec{field: FURI, bound: true, prio: 1, how: howHAPRequest}}
 	hapTimestampMS   = hapAlias{name: "accept_timestamp", spec: varSpec{field: FTime, unit: UnitSecond, bound: true, prio: 4}}
 )
 

@@ -45,9 +45,12 @@ const (
 	// howHAPNumber: an HAProxy timer or status, absent when "-1" (a step
 	// never reached) or "+…" (option logasap: taken before the end).
 	howHAPNumber
-	// howHAPName: an HAProxy request or server, absent when HAProxy
-	// names none ("<BADREQ>", "backend/<NOSRV>").
-	howHAPName
+	// howHAPRequest: an HAProxy request, method or uri, absent when
+	// HAProxy read none ("<BADREQ>").
+	howHAPRequest
+	// howHAPServer: an HAProxy server, absent when none was chosen
+	// ("backend/<NOSRV>", "<NOSRV>").
+	howHAPServer
 )
 
 // nginxVar is one variable of a compiled log_format and the literal text
@@ -448,8 +451,12 @@ func (p *nginxParser) value(v *nginxVar, val []byte, esc bool) []byte {
 		return p.milliAsSeconds(val)
 	case howHAPNumber:
 		return hapTimer(val)
-	case howHAPName:
-		if len(val) > 0 && val[0] == '<' || bytes.HasSuffix(val, []byte("/<NOSRV>")) {
+	case howHAPRequest:
+		if len(val) > 0 && val[0] == '<' {
+			return nil
+		}
+	case howHAPServer:
+		if bytes.HasSuffix(val, []byte("<NOSRV>")) {
 			return nil
 		}
 	}
