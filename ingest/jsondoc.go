@@ -10,7 +10,9 @@ import (
 // array, as pretty-printed or concatenated objects, or inside an API
 // envelope: {"data":{"items":[…]}}, {"data":[…]}, {"items":[…]},
 // {"logs":[…]}, {"records":[…]}, {"events":[…]} (CloudWatch Logs, whose
-// elements' messages hold the records), {"hits":{"hits":[…]}}. An element with an
+// elements' messages hold the records), {"result":[…]} (Cloudflare's API:
+// {"result":[…],"result_info":{…},"success":true,"errors":[],
+// "messages":[]}), {"hits":{"hits":[…]}}. An element with an
 // object "_source" (an Elasticsearch / OpenSearch hit) stands for that
 // object. The docReader finds the elements in a stream, copying one at a
 // time, so that a document of any size is read in bounded memory; the
@@ -275,7 +277,8 @@ func (d *docReader) member(level int, top bool, c byte) error {
 // isEnvelopeKey reports whether k names the array of an API envelope.
 func isEnvelopeKey(k []byte) bool {
 	s := string(k)
-	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits" || s == "events"
+	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits" || s == "events" ||
+		s == "result"
 }
 
 // value passes over the value at d.pos.

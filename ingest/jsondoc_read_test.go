@@ -306,6 +306,7 @@ func TestDocDetection(t *testing.T) {
 		{"lines-forced.txt", lines, ingest.JSONL, ingest.JSONDoc, 2},
 		{"array.txt", "[{\"request_time\": 1}]", ingest.JSONDoc, "", 1},
 		{"envelope.jsonl", `{"data":[{"request_time": 1},{"request_time": 2}]}`, ingest.JSONDoc, "", 2},
+		{"cloudflare-api.json", "{\n \"result\": [{\"request_time\": 1},{\"request_time\": 2}],\n \"result_info\": {\"count\": 2},\n \"success\": true,\n \"errors\": [],\n \"messages\": []\n}\n", ingest.JSONDoc, "", 2},
 		{"pretty-forced.json", pretty, ingest.JSONL, ingest.JSONL, 0},
 	} {
 		path := filepath.Join(dir, c.name)
