@@ -246,6 +246,39 @@ var sources = []*source{
 			{"ClientRequestURI", FURI, 0}, {"ClientRequestPath", FURI, 0}, {"ClientRequestHost", FHost, 0},
 			{"OriginIP", FUpstreamAddr, 0},
 		}},
+	// Cloudflare AI Gateway's logs (an LLM gateway; not the HTTP request
+	// logs above): the REST API's List Gateway Logs (GET
+	// /accounts/{account_id}/ai-gateway/gateways/{gateway_id}/logs, in
+	// {"result":[…],"result_info":{…},"success":true}), snake_case, and
+	// Logpush's ai_gateway_events dataset, PascalCase.
+	//
+	// The API's schema gives duration as a number with no unit: it is
+	// not read (--map request_time=duration:ms for who knows it to be ms,
+	// as the Logpush dataset's Metrics.durationMs is). Nor is request_type,
+	// whose values the schema does not list (the generic table would read
+	// ai_stream/ai_chat as a stream flag); metadata is the caller's own
+	// text, no documented client. Logpush documents Metrics only by its
+	// example {"cost":…,"durationMs":…}: no token names are read from it;
+	// Timestamp is epoch or RFC 3339 text, as the job's timestamp format
+	// says, which the magnitude tells. A cached response is a request
+	// like any other; cached and Cached are not read.
+	{name: "cloudflare-aig", title: "Cloudflare AI Gateway logs (REST API, Logpush ai_gateway_events)",
+		signatures: []signature{
+			{3, []string{"tokens_in", "tokens_out", "cached", "custom_cost", "model_type", "request_content_type", "response_content_type"}},
+			{3, []string{"Gateway", "Endpoint", "RateLimited", "RequestedModel", "RoutingDecisionID", "RoutingReason", "RequestBody", "ResponseBody", "Metrics.durationMs"}},
+		},
+		fields: []sourceField{
+			{"created_at", FTime, 0}, {"Timestamp", FTime, 0},
+			{"duration", ignored, 0}, {"Metrics.durationMs", FRequestTime, UnitMilli},
+			{"status_code", FStatus, 0}, {"StatusCode", FStatus, 0},
+			// The model that served the request (Logpush's RequestedModel
+			// is the one asked for).
+			{"model", FModel, 0}, {"Model", FModel, 0},
+			{"path", FURI, 0}, {"Endpoint", FURI, 0},
+			{"provider", FUpstreamAddr, 0}, {"Provider", FUpstreamAddr, 0},
+			{"tokens_in", FPromptTokens, 0}, {"tokens_out", FCompletionTokens, 0},
+			{"request_type", ignored, 0},
+		}},
 	// Google Cloud's request logs (external Application Load Balancer,
 	// Cloud Run, GKE ingress) in Cloud Logging's LogEntry: the request
 	// in httpRequest, its latency a protobuf Duration ("6.210452s").
