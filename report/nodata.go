@@ -217,7 +217,7 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			mappable = append(mappable, f)
 		}
 	}
-	for _, name := range durationNames(seenNames(mappable)) {
+	for _, name := range durationNames(mappable) {
 		if len(out) == maxMapHints {
 			break
 		}
@@ -249,21 +249,34 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 	return out
 }
 
-// durationNames are the seen names that look like a duration and that
-// loganalyze does not already read (as a time of day or anything else).
-func durationNames(seen []string) []string {
-	schema, _ := ingest.NewSchema(nil)
+// durationNames are the names files carried that look like a duration
+// and that loganalyze does not already read (as a time of day or
+// anything else) from the file they were seen in: a source's names as
+// the source reads them, so that one it leaves unread for want of a
+// documented unit is offered, in the files' order without repeats. A
+// "cost" is a duration only with a unit of time in its name (cost_ms):
+// in an LLM gateway's log it is money.
+func durationNames(files []ingest.FileStats) []string {
+	base, _ := ingest.NewSchema(nil)
 	var out []string
-	for _, name := range seen {
-		if !plainName(name) || len(schema.LookupString(name)) > 0 {
-			continue
+	had := map[string]bool{}
+	for _, f := range files {
+		schema := base
+		if f.Source != "" {
+			schema, _, _ = base.ForNames(f.Seen, nil, f.Source, nil)
 		}
-		l := strings.ToLower(name)
-		if !containsAny(l, "time", "duration", "latency", "elapsed", "took", "cost") ||
-			containsAny(l, "stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone") {
-			continue
+		for _, name := range f.Seen {
+			if had[name] || !plainName(name) || len(schema.LookupString(name)) > 0 {
+				continue
+			}
+			l := strings.ToLower(name)
+			if !containsAny(l, "time", "duration", "latency", "elapsed", "took") && !(containsAny(l, "cost") && unitGuess(name) != "s") ||
+				containsAny(l, "stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone") {
+				continue
+			}
+			had[name] = true
+			out = append(out, name)
 		}
-		out = append(out, name)
 	}
 	return out
 }

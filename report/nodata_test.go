@@ -173,6 +173,32 @@ func TestNoDataHints(t *testing.T) {
 	}
 }
 
+// TestMapHintsBySource: the --map hints offer a name a file's source
+// leaves unread (Cloudflare AI Gateway's API duration, whose unit it does
+// not document), though the generic names read it, and never a cost
+// without a unit of time (money, in an LLM gateway's log).
+func TestMapHintsBySource(t *testing.T) {
+	seen := []string{"id", "cached", "created_at", "duration", "model", "path", "provider", "tokens_in", "cost", "custom_cost", "queue_cost_ms"}
+	for _, c := range []struct {
+		source string
+		want   []string
+	}{
+		{"cloudflare-aig", []string{"--map request_time=duration:s", "--map request_time=queue_cost_ms:ms"}},
+		{"", []string{"--map request_time=queue_cost_ms:ms"}}, // duration is request_time's generic name
+	} {
+		files := []ingest.FileStats{{Path: "a.json", Format: ingest.JSONDoc, Source: c.source, Records: 5, Seen: seen}}
+		var flags []string
+		for _, h := range hints(&NoData{Records: 5}, files) {
+			if strings.HasPrefix(h.Flag, "--map") {
+				flags = append(flags, h.Flag)
+			}
+		}
+		if strings.Join(flags, " ") != strings.Join(c.want, " ") {
+			t.Errorf("source %q: hints %q, want %q", c.source, flags, c.want)
+		}
+	}
+}
+
 func TestUnitGuess(t *testing.T) {
 	for name, want := range map[string]string{
 		"elapsed_ms": "ms", "durationMs": "ms", "took_us": "us", "latencyNanos": "ns",
