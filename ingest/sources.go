@@ -408,6 +408,51 @@ var sources = []*source{
 			{"properties.originName", FUpstreamAddr, 0}, {"originName_s", FUpstreamAddr, 0},
 			{"properties.backendHostname", FUpstreamAddr, 0}, {"backendHostname_s", FUpstreamAddr, 0},
 		}},
+	// Azure OpenAI's (Cognitive Services accounts') resource log of
+	// category RequestResponse: in storage or Event Hubs, the top-level
+	// schema common to Azure's resource logs (time in UTC; durationMs in
+	// ms; resultSignature, for a REST call, its HTTP status; location,
+	// the region of the resource; callerIpAddress), and in Log Analytics
+	// its AzureDiagnostics rows (TimeGenerated, DurationMs,
+	// ResultSignature, CallerIPAddress, properties_s). Microsoft documents
+	// no property of the category: the names below (apiName,
+	// requestLength, responseLength, requestTime, responseTime, objectId,
+	// streamType, modelDeploymentName, modelName, modelVersion) are those
+	// of records the service writes, as Elastic's Azure OpenAI
+	// integration keeps them, and match the dimensions Microsoft names
+	// for the service's metrics (ModelDeploymentName, ModelName,
+	// StreamType, ApiName). properties is an object or its JSON text.
+	// Left unread: streamType, whose "Non-Streaming" is seen but whose
+	// streaming value no source gives; requestTime and responseTime,
+	// undocumented .NET ticks; objectId, undocumented and empty for a
+	// call with a key; operationName (ChatCompletions_Create) and apiName
+	// ("Azure OpenAI API version …"), neither a method nor a path; and
+	// the region of a Log Analytics row, which has no column that
+	// Microsoft documents as one.
+	{name: "azure-openai", title: "Azure OpenAI resource log (RequestResponse, AzureDiagnostics)",
+		signatures: []signature{
+			{3, []string{"properties.apiName", "properties.requestLength", "properties.responseLength", "properties.requestTime",
+				"properties.responseTime", "properties.streamType", "properties.modelDeploymentName", "properties.modelVersion"}},
+			{3, []string{"properties_s.apiName", "properties_s.requestLength", "properties_s.responseLength", "properties_s.requestTime",
+				"properties_s.responseTime", "properties_s.streamType", "properties_s.modelDeploymentName", "properties_s.modelVersion"}},
+		},
+		fields: []sourceField{
+			{"time", FTime, 0}, {"TimeGenerated", FTime, 0},
+			// A name with a unit matches its own spelling only.
+			{"durationMs", FRequestTime, UnitMilli}, {"DurationMs", FRequestTime, UnitMilli},
+			// Names without a unit match whatever their case:
+			// ResultSignature, CallerIPAddress too.
+			{"resultSignature", FStatus, 0}, {"callerIpAddress", FRemoteAddr, 0},
+			{"location", FRegion, 0},
+			// The model, else the deployment's name (its owner's).
+			{"properties.modelName", FModel, 0}, {"properties_s.modelName", FModel, 0},
+			{"properties.modelDeploymentName", FModel, 0}, {"properties_s.modelDeploymentName", FModel, 0},
+			// properties' requestTime is in ticks, not the time the
+			// generic alias RequestTime reads: a nested name that feeds
+			// nothing is looked up by its own name, which must then feed
+			// nothing too (the records have no top-level requestTime).
+			{"requestTime", ignored, 0},
+		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{

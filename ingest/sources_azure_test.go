@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,6 +66,40 @@ func frontdoorOracle(d rawDoc) sourceWant {
 		timeNS: rfc(strOf(d, "time", "TimeGenerated")), client: strOf(d, "properties.clientIp", "clientIp_s")}
 }
 
+// openaiProps is an Azure OpenAI record's properties: the resource
+// log's object or its JSON text, or a Log Analytics row's properties_s.
+func openaiProps(d rawDoc) rawDoc {
+	if m, ok := d.get("properties").(map[string]any); ok {
+		return m
+	}
+	if p := d.inner("properties"); len(p) > 0 {
+		return p
+	}
+	return d.inner("properties_s")
+}
+
+// openaiOracle: Azure OpenAI's RequestResponse resource log (time,
+// durationMs, resultSignature, callerIpAddress: the top-level schema of
+// Azure's resource logs) or its AzureDiagnostics rows (TimeGenerated,
+// DurationMs, ResultSignature, CallerIPAddress); durations in ms, the
+// status an HTTP code as text. The model is properties' modelName, else
+// the deployment's name; the stream type is not read. The log names no
+// caller but its address, written with its last octet masked.
+func openaiOracle(d rawDoc) sourceWant {
+	props := openaiProps(d)
+	model := props.str("modelName")
+	if model == "" {
+		model = props.str("modelDeploymentName")
+	}
+	status, err := strconv.Atoi(strOf(d, "resultSignature", "ResultSignature"))
+	if err != nil {
+		panic(err)
+	}
+	return sourceWant{rt: numOf(d, "durationMs", "DurationMs"), ups: math.NaN(), ttft: math.NaN(),
+		status: status, model: model, stream: -1, timeNS: rfc(strOf(d, "time", "TimeGenerated")),
+		client: strOf(d, "callerIpAddress", "CallerIPAddress")}
+}
+
 // azureRow is what TestAzureSourceFields checks of a record beyond
 // TestSourceFixtures's times and status.
 type azureRow struct {
@@ -117,6 +152,13 @@ var azureFields = map[string]func(t *testing.T, d rawDoc) azureRow{
 			host:     strOf(d, "properties.host", "Host", "properties.originalHost", "OriginalHost"),
 			upstream: strOf(d, "properties.serverRouted", "ServerRouted"), addr: strOf(d, "properties.clientIP", "ClientIp"),
 			ttfb: "absent", upstreamStatus: us}
+	},
+	// Azure OpenAI: the caller's address and the resource's region
+	// (location; a Log Analytics row has none); no method or path (the
+	// operation is ChatCompletions_Create), no host, upstream, time to
+	// first byte or upstream status.
+	"azure-openai": func(t *testing.T, d rawDoc) azureRow {
+		return azureRow{addr: strOf(d, "callerIpAddress", "CallerIPAddress"), region: d.str("location"), ttfb: "absent"}
 	},
 	// Front Door: requestUri is a full URL; the host asked for
 	// (Standard/Premium; classic names none); the origin (N/A, as
@@ -217,5 +259,61 @@ func TestAzureSourcesDetected(t *testing.T) {
 		if s := res.Files[0].Source; strings.HasPrefix(s, "azure-") {
 			t.Errorf("%s read as %q", name, s)
 		}
+	}
+}
+
+// TestAzureOpenAIDetected: Azure OpenAI's RequestResponse log is its
+// source when its first record's properties are JSON text and carry no
+// model (an Assistants call), its ticks are not read as the time, and
+// the logs that only look alike (the same resource's Audit and Trace
+// categories, the activity log, another category's AzureDiagnostics
+// rows) are not its. TestSourceFixtures reads the three fixtures.
+func TestAzureOpenAIDetected(t *testing.T) {
+	rid := `"resourceId":"/SUBSCRIPTIONS/X/RESOURCEGROUPS/Y/PROVIDERS/MICROSOFT.COGNITIVESERVICES/ACCOUNTS/Z",`
+	text := `{"Tenant":"eastus","callerIpAddress":"203.0.113.***","category":"RequestResponse","durationMs":102,"event":"ShoeboxCallResult",` +
+		`"location":"eastus","operationName":"Create_Thread","properties":"{\"apiName\":\"Azure OpenAI API version 2024-05-01-preview\",` +
+		`\"requestTime\":639005472300000000,\"requestLength\":2,\"responseTime\":639005472301020000,\"responseLength\":113,\"objectId\":\"\"}",` +
+		rid + `"resultSignature":"200","time":"2026-12-04T12:00:03.25Z"}` + "\n" +
+		`{"Tenant":"eastus","callerIpAddress":"203.0.113.***","category":"RequestResponse","durationMs":7,"event":"ShoeboxCallResult",` +
+		`"location":"eastus","operationName":"ChatCompletions_Create","properties":{"apiName":"Azure OpenAI API version 2024-10-21",` +
+		`"requestTime":639005472310000000,"requestLength":900,"responseTime":639005472310070000,"responseLength":240,"objectId":"",` +
+		`"streamType":"Non-Streaming","modelDeploymentName":"gpt-4o-prod","modelName":"gpt-4o","modelVersion":"2024-11-20"},` +
+		rid + `"resultSignature":"404","time":"2026-12-04T12:00:04Z"}` + "\n"
+	got, res := collect(t, []string{writeTemp(t, "aoai.json", text)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 2 || res.Files[0].Source != "azure-openai" || res.BadLines() != 0 {
+		t.Fatalf("%d records, source %q, %d bad lines; want 2 of azure-openai", len(got), res.Files[0].Source, res.BadLines())
+	}
+	if !nearSrc(got[0].rt, 0.102) || got[0].status != 200 || got[0].model != "" || got[0].timeNS != rfc("2026-12-04T12:00:03.25Z") ||
+		got[0].region != "eastus" || got[0].client != "203.0.113.***" ||
+		!nearSrc(got[1].rt, 0.007) || got[1].status != 404 || got[1].model != "gpt-4o" || got[1].hasStream {
+		t.Errorf("records %+v", got)
+	}
+	for name, text := range map[string]string{
+		// The Audit category, as the service writes it: the caller's
+		// object id, no duration.
+		"audit.jsonl": `{"AssetIdentity":"07628fea-0000-424d-b160-fdc46c82d0b4","Tenant":"eastus","category":"Audit","operationName":"ListKey",` +
+			`"properties":{"objectId":"b610ab05-0000-4cc1-a6dd-174b9f80468a"},` + rid + `"time":"2026-12-04T12:00:00Z"}` + "\n",
+		// A Trace record: the same top-level schema, properties of its own.
+		"trace.jsonl": `{"time":"2026-12-04T12:00:00Z",` + rid + `"category":"Trace","operationName":"QueryKnowledgebase","durationMs":12,` +
+			`"resultSignature":"200","callerIpAddress":"203.0.113.***","location":"eastus","properties":{"message":"knowledge base queried","kbId":"kb1"}}` + "\n",
+		// The activity log of the same account: a durationMs, a
+		// resultSignature that is no HTTP code, properties of a
+		// management call.
+		"activity.jsonl": `{"time":"2026-12-04T12:00:00Z",` + rid + `"operationName":"MICROSOFT.COGNITIVESERVICES/ACCOUNTS/LISTKEYS/ACTION",` +
+			`"category":"Administrative","resultType":"Success","resultSignature":"Succeeded.OK","durationMs":"0","callerIpAddress":"203.0.113.7",` +
+			`"correlationId":"c1","level":"Information","properties":{"statusCode":"OK","serviceRequestId":"r1","eventCategory":"Administrative"}}` + "\n",
+		// The Audit category's AzureDiagnostics row.
+		"audit-diag.json": `[{"TimeGenerated":"2026-12-04T12:00:00Z","Category":"Audit","ResourceProvider":"MICROSOFT.COGNITIVESERVICES",` +
+			`"OperationName":"ListKey","properties_s":"{\"objectId\":\"b610ab05-0000-4cc1-a6dd-174b9f80468a\"}","Type":"AzureDiagnostics"}]` + "\n",
+	} {
+		_, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
+		if s := res.Files[0].Source; s == "azure-openai" {
+			t.Errorf("%s read as %q", name, s)
+		}
+	}
+	// API Management's gateway log of calls to Azure OpenAI is APIM's.
+	_, res = collect(t, []string{filepath.Join("testdata", "sources", "azure-apim.json")}, ingest.Options{Workers: 1, Location: time.UTC})
+	if s := res.Files[0].Source; s != "azure-apim" {
+		t.Errorf("azure-apim.json read as %q", s)
 	}
 }
