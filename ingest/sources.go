@@ -81,6 +81,35 @@ var sources = []*source{
 			{"request.client_ip", FRemoteAddr, 0}, {"request.remote_ip", FRemoteAddr, 0},
 			{"user_id", FClient, 0},
 		}},
+	// Tyk Gateway's analytics record (tyk-pump's analytics.AnalyticsRecord,
+	// its json tags: what the file, stdout, Kafka, Elasticsearch… pumps
+	// write). Its request_time is ms ("3 for a 3ms roundtrip", equal to
+	// latency.total), not nginx's seconds; latency.upstream is the
+	// gateway-to-upstream roundtrip, ms. The client is the session's
+	// alias, else api_key: the key as sent, or hashed when the gateway
+	// hashes keys, or 00000000 for an unauthenticated request. oauth_id
+	// (the OAuth client, empty without OAuth) is not read: a file never
+	// mixes two sources of client, and api_key is always set.
+	// geo.country.iso_code is the caller's country by MaxMind, not the
+	// service's region: no region is read. The MongoDB pump's documents
+	// (bson: requesttime, responsecode, apikey…) and the CSV pump's
+	// header (Go field names, TimeStamp in time.Time.String's layout) are
+	// other names, not read as Tyk's.
+	{name: "tyk", title: "Tyk Gateway analytics records (Tyk Pump JSON)",
+		signatures: []signature{{4, []string{"api_id", "org_id", "oauth_id", "api_key", "api_version", "api_name",
+			"raw_request", "raw_response", "raw_path", "ip_address", "track_path", "latency.total", "latency.upstream"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, 0},
+			{"request_time", FRequestTime, UnitMilli}, {"latency.total", FRequestTime, UnitMilli},
+			{"latency.upstream", FUpstreamResponseTime, UnitMilli},
+			{"response_code", FStatus, 0}, {"method", FMethod, 0},
+			// Path decoded; raw_path, as the docs say, the same.
+			{"path", FURI, 0}, {"raw_path", FURI, 0}, {"host", FHost, 0},
+			{"ip_address", FRemoteAddr, 0},
+			{"alias", FClient, 0}, {"api_key", FClient, 0},
+			// The record's expiry in storage, not the request's time.
+			{"expireAt", ignored, 0},
+		}},
 	// Kong's AI analytics moved as it grew: 3.6 wrote ai.meta.* and
 	// ai.usage.*; 3.7 and 3.8 ai.<plugin>.meta.* and .usage.* under the
 	// plugin's name (ai-proxy), 3.7 with prompt_token, completion_token;

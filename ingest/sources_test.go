@@ -427,6 +427,13 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("responsetime") * 1000, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
 			client: d.str("clientip"), stream: -1, timeNS: rfc(d.str("@timestamp"))}
 	},
+	// Tyk: request_time and latency.* in ms (tyk-pump's README: "3 for
+	// a 3ms roundtrip"), not nginx's seconds; the client the session's
+	// alias, else the key.
+	"tyk": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("request_time"), ups: d.num("latency.upstream"), ttft: math.NaN(),
+			status: int(d.num("response_code")), clientBy: []string{"alias", "api_key"}, stream: -1, timeNS: rfc(d.str("timestamp"))}
+	},
 	"alp": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("response_time") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
 			stream: -1, timeNS: rfc(d.str("time"))}
@@ -448,6 +455,7 @@ var sourceFixtures = map[string]string{
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
+	"tyk.json": "tyk",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -1148,6 +1156,55 @@ func TestCloudflareAIGateway(t *testing.T) {
 		_, res := collect(t, []string{writeTemp(t, name, c.text)}, ingest.Options{Workers: 1, Location: time.UTC})
 		if s := res.Files[0].Source; s != c.want {
 			t.Errorf("%s read as %q, want %q", name, s, c.want)
+		}
+	}
+}
+
+// TestTykDetected: a Tyk analytics record's request_time is ms, where the
+// generic alias (nginx's $request_time) is seconds; files that only look
+// like Tyk's keep the generic seconds or their own source.
+func TestTykDetected(t *testing.T) {
+	fixture := filepath.Join("testdata", "sources", "tyk.json")
+	docs := readRawDocs(t, fixture)
+	got, res := collect(t, []string{fixture}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != len(docs) || res.Files[0].Source != "tyk" {
+		t.Fatalf("%d records, source %q; want %d of tyk", len(got), res.Files[0].Source, len(docs))
+	}
+	// The first record, by time, is the 1532 ms one: 1.532 s, not 1532 s.
+	if ms := docs[0].num("request_time"); ms != 1532 || !nearSrc(got[0].rt, ms/1000) || !nearSrc(got[0].urt, docs[0].num("latency.upstream")/1000) {
+		t.Errorf("request_time %v s, upstream %v s; want %v ms and %v ms", got[0].rt, got[0].urt, ms, docs[0].num("latency.upstream"))
+	}
+	if got[0].uri != docs[0].str("path") || got[0].client != docs[0].str("alias") {
+		t.Errorf("uri %q, client %q; want %q, %q", got[0].uri, got[0].client, docs[0].str("path"), docs[0].str("alias"))
+	}
+
+	// A record without request_time (a pump's ignore_fields can drop
+	// it) still has latency.total, ms.
+	noRT := writeTemp(t, "tyk-nort.jsonl", `{"method":"POST","path":"/v1/chat/completions","response_code":200,"api_key":"00000000","api_id":"a1","org_id":"o1",`+
+		`"api_name":"LLM","timestamp":"2026-12-04T15:00:00Z","ip_address":"203.0.113.7","latency":{"total":250,"upstream":240},"alias":""}`+"\n")
+	got, res = collect(t, []string{noRT}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 1 || res.Files[0].Source != "tyk" || !nearSrc(got[0].rt, 0.250) || !nearSrc(got[0].urt, 0.240) {
+		t.Errorf("source %q, records %+v; want tyk, 0.25 s and 0.24 s", res.Files[0].Source, got)
+	}
+
+	// Look-alikes: nginx's JSON log (request_time s), one with an
+	// api_key beside it, Kong's http-log and Traefik's JSON.
+	const nginxRT = 0.25
+	for name, text := range map[string]string{
+		"nginx.jsonl": `{"time_iso8601":"2026-12-04T15:00:00+00:00","remote_addr":"203.0.113.7","request":"POST /v1/chat/completions HTTP/1.1",` +
+			`"status":200,"request_time":0.25,"upstream_response_time":"0.240","host":"llm.example.com"}` + "\n",
+		"keyed.jsonl": `{"timestamp":"2026-12-04T15:00:00Z","api_key":"k-1","method":"POST","path":"/v1/chat/completions",` +
+			`"response_code":200,"request_time":0.25,"host":"llm.example.com"}` + "\n",
+	} {
+		got, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
+		if len(got) != 1 || res.Files[0].Source == "tyk" || !nearSrc(got[0].rt, nginxRT) {
+			t.Errorf("%s: source %q, records %+v; want another source and request_time %v s", name, res.Files[0].Source, got, nginxRT)
+		}
+	}
+	for file, want := range map[string]string{"kong.json": "kong", "traefik.json": "traefik", "apisix.json": "apisix"} {
+		_, res := collect(t, []string{filepath.Join("testdata", "sources", file)}, ingest.Options{Workers: 1, Location: time.UTC})
+		if res.Files[0].Source != want {
+			t.Errorf("%s read as %q, want %q", file, res.Files[0].Source, want)
 		}
 	}
 }
