@@ -53,13 +53,17 @@ const (
 	// as a systemd unit, such as Ollama): {"__CURSOR":…,
 	// "__REALTIME_TIMESTAMP":"…","MESSAGE":"LINE",…}.
 	EnvJournald Envelope = "journald"
+	// EnvLoki is Grafana Loki's export, logcli query --output=jsonl:
+	// {"labels":{…},"line":"LINE","timestamp":"…"}, labels left out
+	// with --no-labels, and no other member.
+	EnvLoki Envelope = "loki"
 )
 
 // wrapsLines reports whether e wraps a file's lines (rather than a
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki:
 		return true
 	}
 	return false
@@ -73,6 +77,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if dockerLine(line) {
 		return EnvDocker
+	}
+	if _, _, err := new(topReader).loki(line); err == nil {
+		return EnvLoki
 	}
 	if _, _, journald, err := new(topReader).shipped(line); err == nil {
 		if journald {
@@ -93,9 +100,18 @@ func envelopeOf(line []byte) Envelope {
 // ("2024-05-01T10:00:00.123456789Z", "2024-05-01T10:00:00.123+00:00"),
 // 0 when b does not begin with one followed by a space or a tab.
 func stampLen(b []byte) int {
+	if i := stampEnd(b); i < len(b) {
+		return i
+	}
+	return 0
+}
+
+// stampEnd returns where the RFC 3339 time that begins b ends (a space,
+// a tab or b's end), 0 when b does not begin with one.
+func stampEnd(b []byte) int {
 	// YYYY-MM-DDTHH:MM:SS, then fractions and a zone.
 	const form = "dddd-dd-ddTdd:dd:dd"
-	if len(b) < len(form)+1 {
+	if len(b) < len(form) {
 		return 0
 	}
 	for i := range len(form) {
@@ -119,9 +135,6 @@ func stampLen(b []byte) int {
 			return 0
 		}
 		i++
-	}
-	if i >= len(b) {
-		return 0
 	}
 	return i
 }
@@ -199,6 +212,10 @@ func dockerLine(line []byte) bool {
 // the line within is unescaped into its scratch buffer.
 type topReader struct {
 	p jsonParser // its str and scratch only
+	// Of the last object top read: the members whose keys are not in
+	// its keys, and the text of the objects that are values of its keys.
+	others int
+	objs   [8][]byte
 }
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
@@ -231,6 +248,7 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 		return 0, 0, s.fail("not a JSON object")
 	}
 	s.i++
+	d.others, d.objs = 0, [8][]byte{}
 	for {
 		s.ws()
 		if s.i < len(s.b) && s.b[s.i] == '}' {
@@ -260,6 +278,8 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 		}
 		if k >= 0 {
 			found |= 1 << k
+		} else {
+			d.others++
 		}
 		switch c := s.b[s.i]; {
 		case c == '"' && k >= 0:
@@ -272,8 +292,12 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 				return 0, 0, err
 			}
 		case c == '{' || c == '[':
+			from := s.i
 			if err := s.skip(); err != nil {
 				return 0, 0, err
+			}
+			if c == '{' && k >= 0 && k < len(d.objs) {
+				d.objs[k] = s.b[from:s.i]
 			}
 		default: // a number or a literal
 			for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' && s.b[s.i] > ' ' {
@@ -321,6 +345,32 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 		return nil, nil, false, errNotShipped
 	}
 	return bytes.TrimRight(msg, "\r\n"), stamp, journald, nil
+}
+
+// lokiKeys are the members of a line of logcli query --output=jsonl.
+var lokiKeys = []string{"line", "timestamp", "labels"}
+
+var errNotLoki = errors.New(`not a line of logcli's jsonl output: {"labels":{…},"line":"…","timestamp":"…"} and no other member`)
+
+// loki returns the line and the time a line of logcli query
+// --output=jsonl holds: an object of a "line" string, an RFC 3339
+// "timestamp" string and, but for --no-labels, a "labels" object, and
+// of nothing else (a gateway's own JSON log that has a "line" has its
+// own members beside it).
+func (d *topReader) loki(line []byte) (msg, stamp []byte, err error) {
+	var vals [3][]byte
+	found, strs, err := d.top(line, lokiKeys, vals[:])
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case strs&3 != 3 || d.others != 0 || found&4 != 0 && d.objs[2] == nil:
+		return nil, nil, errNotLoki
+	}
+	// The time, as Go's time.Time writes it: YYYY-MM-DDTHH:MM:SS….
+	if stampEnd(vals[1]) != len(vals[1]) {
+		return nil, nil, errNotLoki
+	}
+	return bytes.TrimRight(vals[0], "\r\n"), vals[1], nil
 }
 
 // cloudWatchKeys are the keys of a CloudWatch Logs event (aws logs
@@ -378,6 +428,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		return wrappedLine{inner: in, stamp: line[:stampLen(line)]}, nil
 	case EnvShipper, EnvJournald:
 		msg, stamp, _, err := d.shipped(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: msg, stamp: stamp}, nil
+	case EnvLoki:
+		msg, stamp, err := d.loki(line)
 		if err != nil {
 			return w, err
 		}
@@ -484,7 +540,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald {
+	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -553,6 +609,8 @@ func (e Envelope) describe() string {
 		return "log shipper's record"
 	case EnvJournald:
 		return "journald export"
+	case EnvLoki:
+		return "Loki export (logcli jsonl)"
 	}
 	return "log"
 }

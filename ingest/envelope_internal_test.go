@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -10,7 +11,7 @@ import (
 // FuzzEnvelope: a line of any bytes, read in every envelope, never
 // panics, and an error has a reason. A line within a CRI or stamped
 // envelope built around the input, and a Docker record of it, give the
-// input back as the line within.
+// input back as the line within, as does a line of logcli's jsonl.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -20,8 +21,10 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`<165>1 2026-12-04T10:00:00Z h a - - [x y="]\\""] {}`)
 	f.Add(`Dec  4 10:00:00 h nginx: {}`)
 	f.Add(`{"@version":"1","message":"a\\tb","host":{"x":[1]}}`)
+	f.Add(`{"labels":{"job":"gw"},"line":"{\"status\":200}\n","timestamp":"2026-12-04T10:00:00.123456789+08:00"}`)
+	f.Add(`{"line":"a\u0000b","timestamp":"2026-12-04T10:00:00"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			var r Record
 			for range 2 { // a part, then the line it starts
@@ -44,6 +47,22 @@ func FuzzEnvelope(f *testing.F) {
 		rec, err := json.Marshal(map[string]string{"log": in + "\n", "stream": "stdout"})
 		if err != nil {
 			t.Fatal(err)
+		}
+		lrec, err := json.Marshal(map[string]any{"labels": map[string]string{"job": "gw"}, "line": in, "timestamp": "2026-12-04T10:00:00.5Z"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvLoki, lrec, &d); err != nil || string(w.stamp) != "2026-12-04T10:00:00.5Z" {
+			t.Fatalf("Loki: %+v, %v", w, err)
+		} else if envelopeOf(lrec) != EnvLoki {
+			t.Fatalf("Loki: %s told as %q", lrec, envelopeOf(lrec))
+		} else {
+			// json.Marshal writes invalid UTF-8 as U+FFFD: compare with
+			// what it wrote.
+			var back struct{ Line string }
+			if json.Unmarshal(lrec, &back) != nil || string(w.inner) != strings.TrimRight(back.Line, "\r\n") {
+				t.Fatalf("Loki: %q; want %q", w.inner, back.Line)
+			}
 		}
 		want := bytes.TrimSuffix([]byte(in), []byte("\r"))
 		if w, err := unwrap(EnvDocker, rec, &d); err != nil || w.partial || !bytes.Equal(w.inner, want) {

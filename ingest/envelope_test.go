@@ -174,6 +174,32 @@ func wrapJournald(t *testing.T, lines []string) wrapped {
 	return wrapped{data: b.Bytes()}
 }
 
+// wrapLoki puts each line in a line of logcli query --output=jsonl, as
+// Go's encoding/json writes it (keys sorted, the time in RFC 3339 with
+// ns, in a zone of its own); every fourth without labels, as
+// --no-labels writes it.
+func wrapLoki(t *testing.T, lines []string) wrapped {
+	var b bytes.Buffer
+	zone := time.FixedZone("", 8*3600)
+	for i, l := range lines {
+		at, err := time.Parse(time.RFC3339Nano, stampAt(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := map[string]any{"line": l, "timestamp": at.Add(123456789).In(zone)}
+		if i%4 != 3 {
+			rec["labels"] = map[string]string{"job": "ingress-nginx/controller", "namespace": "ingress-nginx", "pod": "ingress-nginx-controller-7d9f-abcde", "stream": "stdout"}
+		}
+		j, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return wrapped{data: b.Bytes()}
+}
+
 // encodedRun reads path into accumulators and returns their merge's
 // encoding, with what the run read.
 func encodedRun(t *testing.T, path string, opts ingest.Options) ([]byte, *ingest.Result) {
@@ -235,7 +261,7 @@ func TestEnvelopes(t *testing.T) {
 			t.Fatalf("%s: no records alone", src.path)
 		}
 		envs := map[ingest.Envelope]wrapped{ingest.EnvCRI: wrapCRI(lines), ingest.EnvDocker: wrapDocker(t, lines),
-			ingest.EnvShipper: wrapShipper(t, lines), ingest.EnvJournald: wrapJournald(t, lines)}
+			ingest.EnvShipper: wrapShipper(t, lines), ingest.EnvJournald: wrapJournald(t, lines), ingest.EnvLoki: wrapLoki(t, lines)}
 		if src.stamped {
 			if strings.HasPrefix(lines[0], "{") {
 				envs[ingest.EnvStamped] = wrapStamped(lines)
@@ -305,6 +331,26 @@ func TestEnvelopeTime(t *testing.T) {
 			t.Errorf("row %d: time %d (%v), want %d", i, r.timeNS, r.hasTime, wantNS[i])
 		}
 	}
+	// logcli's jsonl: its timestamp in the zone logcli was told.
+	loki := `{"labels":{"job":"gw"},"line":"{\"request_time\":0.5,\"status\":200,\"uri\":\"/v1/chat/completions\"}","timestamp":"2026-12-04T18:00:01.000000250+08:00"}` + "\n" +
+		`{"line":"{\"time\":\"2026-12-04T09:59:59Z\",\"request_time\":0.25,\"status\":200,\"uri\":\"/v1/chat/completions\"}","timestamp":"2026-12-04T10:00:02.5Z"}` + "\n"
+	path = filepath.Join(dir, "loki.jsonl")
+	if err := os.WriteFile(path, []byte(loki), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res = collect(t, []string{path}, ingest.Options{Workers: 1})
+	if len(rows) != 2 || res.Files[0].Envelope != ingest.EnvLoki {
+		t.Fatalf("loki: %d rows, %+v", len(rows), res.Files)
+	}
+	wantNS = []int64{
+		time.Date(2026, 12, 4, 9, 59, 59, 0, time.UTC).UnixNano(),
+		time.Date(2026, 12, 4, 10, 0, 1, 250, time.UTC).UnixNano(),
+	}
+	for i, r := range rows {
+		if !r.hasTime || r.timeNS != wantNS[i] {
+			t.Errorf("loki row %d: time %d (%v), want %d", i, r.timeNS, r.hasTime, wantNS[i])
+		}
+	}
 }
 
 // TestEnvelopeOf: each envelope is told from its first line, and the
@@ -331,6 +377,17 @@ func TestEnvelopeOf(t *testing.T) {
 		{`{"message":"x","source_type":"file","timestamp":"2026-12-04T10:00:00Z"}`, ingest.EnvShipper},
 		{`{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1796378400000000","MESSAGE":"[GIN] 2026/12/04 - 10:00:01 | 200 | 3.4s | 127.0.0.1 | POST \"/api/chat\""}`, ingest.EnvJournald},
 		{`{"MESSAGE":"x","PRIORITY":"6"}`, ingest.NoEnvelope},
+		{`{"labels":{"job":"nginx"},"line":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","timestamp":"2026-12-04T10:00:00.123456789+08:00"}`, ingest.EnvLoki},
+		{`{"line":"{\"status\":200}","timestamp":"2026-12-04T02:00:00Z"}`, ingest.EnvLoki},
+		{` { "timestamp" : "2026-12-04T02:00:00.5Z" , "labels" : { } , "line" : "" } `, ingest.EnvLoki},
+		// Look-alikes of logcli's jsonl: a log's own lines with a "line".
+		{`{"labels":{"job":"nginx"},"line":"x","timestamp":"2026-12-04T10:00:00Z","status":200}`, ingest.NoEnvelope},
+		{`{"line":"x","timestamp":"2026-12-04 10:00:00"}`, ingest.NoEnvelope},
+		{`{"line":"x","timestamp":1796378400}`, ingest.NoEnvelope},
+		{`{"line":42,"timestamp":"2026-12-04T10:00:00Z"}`, ingest.NoEnvelope},
+		{`{"line":"x","labels":{"a":"b"}}`, ingest.NoEnvelope},
+		{`{"line":"x","timestamp":"2026-12-04T10:00:00Z","labels":"job=nginx"}`, ingest.NoEnvelope},
+		{`{"line":"x","timestamp":"2026-12-04T10:00:00Z junk"}`, ingest.NoEnvelope},
 		// Look-alikes: a log's own lines.
 		{`{"message":"model loaded","level":"info","time":"2026-12-04T10:00:00Z"}`, ingest.NoEnvelope},
 		{`{"@timestamp":"2026-12-04T10:00:00Z","message":{"a":1}}`, ingest.NoEnvelope},
