@@ -57,13 +57,19 @@ const (
 	// {"labels":{…},"line":"LINE","timestamp":"…"}, labels left out
 	// with --no-labels, and no other member.
 	EnvLoki Envelope = "loki"
+	// EnvSplunk is Splunk's search export in JSON (REST
+	// services/search/jobs/export?output_mode=json, splunk search …
+	// -output json): {"preview":false,"offset":N,"result":{"_raw":"LINE",
+	// "_time":"…",…}}, "lastrow":true on the last row, and a last line
+	// {"preview":false,"lastrow":true} without a result.
+	EnvSplunk Envelope = "splunk"
 )
 
 // wrapsLines reports whether e wraps a file's lines (rather than a
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk:
 		return true
 	}
 	return false
@@ -80,6 +86,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, err := new(topReader).loki(line); err == nil {
 		return EnvLoki
+	}
+	if _, _, row, err := new(topReader).splunk(line); err == nil && row {
+		return EnvSplunk
 	}
 	if _, _, journald, err := new(topReader).shipped(line); err == nil {
 		if journald {
@@ -213,9 +222,11 @@ func dockerLine(line []byte) bool {
 type topReader struct {
 	p jsonParser // its str and scratch only
 	// Of the last object top read: the members whose keys are not in
-	// its keys, and the text of the objects that are values of its keys.
+	// its keys, the text of the objects that are values of its keys, and
+	// that of the numbers and literals (true, false, null).
 	others int
 	objs   [8][]byte
+	lits   [8][]byte
 }
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
@@ -248,7 +259,7 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 		return 0, 0, s.fail("not a JSON object")
 	}
 	s.i++
-	d.others, d.objs = 0, [8][]byte{}
+	d.others, d.objs, d.lits = 0, [8][]byte{}, [8][]byte{}
 	for {
 		s.ws()
 		if s.i < len(s.b) && s.b[s.i] == '}' {
@@ -300,8 +311,12 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 				d.objs[k] = s.b[from:s.i]
 			}
 		default: // a number or a literal
+			from := s.i
 			for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' && s.b[s.i] > ' ' {
 				s.i++
+			}
+			if k >= 0 && k < len(d.lits) {
+				d.lits[k] = s.b[from:s.i]
 			}
 		}
 		s.ws()
@@ -373,6 +388,61 @@ func (d *topReader) loki(line []byte) (msg, stamp []byte, err error) {
 	return bytes.TrimRight(vals[0], "\r\n"), vals[1], nil
 }
 
+// splunkKeys are the members of a line of Splunk's search export in
+// JSON, and splunkResultKeys those read of its result.
+var (
+	splunkKeys       = []string{"preview", "offset", "lastrow", "result"}
+	splunkResultKeys = []string{"_raw", "_time"}
+)
+
+var errNotSplunk = errors.New(`not a line of Splunk's JSON search export: {"preview":…,"offset":…,"result":{"_raw":"…",…}} and no other member`)
+
+// splunk returns the line and the time a line of Splunk's search export
+// in JSON holds: an object of a boolean "preview", a numeric "offset",
+// a boolean "lastrow" and a "result" object whose "_raw" is the line,
+// and of nothing else (a gateway's own JSON log with a "result" has its
+// own members beside it; Cloudflare's API answer {"result":[…]} has no
+// preview). row is false for the export's last line,
+// {"preview":false,"lastrow":true}, which holds no result: nothing to
+// read, as a blank line. The time is "_time" when it is RFC 3339, as
+// the REST API writes it (2024-04-30T10:00:00.000+00:00); the form
+// some clients write ("2026-10-08 13:48:34.000 GMT") is not taken, and
+// the line's own time is then the record's.
+func (d *topReader) splunk(line []byte) (raw, stamp []byte, row bool, err error) {
+	var vals [4][]byte
+	found, strs, err := d.top(line, splunkKeys, vals[:])
+	if err != nil {
+		return nil, nil, false, err
+	}
+	boolean := func(b []byte) bool { return string(b) == "true" || string(b) == "false" }
+	preview, offset, lastrow, result := d.lits[0], d.lits[1], d.lits[2], d.objs[3]
+	switch {
+	case d.others != 0 || strs != 0,
+		found&1 != 0 && !boolean(preview),
+		found&2 != 0 && (len(offset) == 0 || offset[0] < '0' || offset[0] > '9'),
+		found&4 != 0 && !boolean(lastrow),
+		found&8 != 0 && result == nil:
+		return nil, nil, false, errNotSplunk
+	case found&8 == 0:
+		// The last line: lastrow, and no result.
+		if string(lastrow) != "true" {
+			return nil, nil, false, errNotSplunk
+		}
+		return nil, nil, false, nil
+	case found&1 == 0:
+		return nil, nil, false, errNotSplunk
+	}
+	var rv [2][]byte
+	_, strs, err = d.top(result, splunkResultKeys, rv[:])
+	if err != nil || strs&1 == 0 {
+		return nil, nil, false, errNotSplunk
+	}
+	if strs&2 != 0 && len(rv[1]) > 0 && stampEnd(rv[1]) == len(rv[1]) {
+		stamp = rv[1]
+	}
+	return bytes.TrimRight(rv[0], "\r\n"), stamp, true, nil
+}
+
 // cloudWatchKeys are the keys of a CloudWatch Logs event (aws logs
 // filter-log-events, get-log-events): its message, and those of which
 // one marks it.
@@ -438,6 +508,13 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, err
 		}
 		return wrappedLine{inner: msg, stamp: stamp}, nil
+	case EnvSplunk:
+		// The last line, without a result, is an empty line within.
+		raw, stamp, _, err := d.splunk(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: raw, stamp: stamp}, nil
 	case EnvSyslog:
 		in, stamp, ok := syslogLine(line)
 		if !ok {
@@ -540,7 +617,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki {
+	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -611,6 +688,8 @@ func (e Envelope) describe() string {
 		return "journald export"
 	case EnvLoki:
 		return "Loki export (logcli jsonl)"
+	case EnvSplunk:
+		return "Splunk search export (JSON)"
 	}
 	return "log"
 }

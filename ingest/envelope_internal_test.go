@@ -11,7 +11,8 @@ import (
 // FuzzEnvelope: a line of any bytes, read in every envelope, never
 // panics, and an error has a reason. A line within a CRI or stamped
 // envelope built around the input, and a Docker record of it, give the
-// input back as the line within, as does a line of logcli's jsonl.
+// input back as the line within, as do a line of logcli's jsonl and a
+// row of Splunk's JSON search export.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -23,8 +24,11 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"@version":"1","message":"a\\tb","host":{"x":[1]}}`)
 	f.Add(`{"labels":{"job":"gw"},"line":"{\"status\":200}\n","timestamp":"2026-12-04T10:00:00.123456789+08:00"}`)
 	f.Add(`{"line":"a\u0000b","timestamp":"2026-12-04T10:00:00"}`)
+	f.Add(`{"preview":false,"offset":0,"result":{"_raw":"{\"status\":200}","_time":"2024-04-30T10:00:00.000+00:00","host":"gw"}}`)
+	f.Add(`{"preview":true,"offset":1,"lastrow":true,"result":{"_time":"2026-10-08 13:48:34.000 GMT","_raw":"a\u0000b","x":["1","2"]}}`)
+	f.Add(`{"preview":false,"lastrow":true}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			var r Record
 			for range 2 { // a part, then the line it starts
@@ -62,6 +66,25 @@ func FuzzEnvelope(f *testing.F) {
 			var back struct{ Line string }
 			if json.Unmarshal(lrec, &back) != nil || string(w.inner) != strings.TrimRight(back.Line, "\r\n") {
 				t.Fatalf("Loki: %q; want %q", w.inner, back.Line)
+			}
+		}
+		srec, err := json.Marshal(map[string]any{"preview": false, "offset": 3, "lastrow": true,
+			"result": map[string]any{"_raw": in, "_time": "2024-04-30T10:00:00.000+00:00", "host": "gw", "x": []string{"1"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvSplunk, srec, &d); err != nil || string(w.stamp) != "2024-04-30T10:00:00.000+00:00" {
+			t.Fatalf("Splunk: %+v, %v", w, err)
+		} else if envelopeOf(srec) != EnvSplunk {
+			t.Fatalf("Splunk: %s told as %q", srec, envelopeOf(srec))
+		} else {
+			var back struct {
+				Result struct {
+					Raw string `json:"_raw"`
+				}
+			}
+			if json.Unmarshal(srec, &back) != nil || string(w.inner) != strings.TrimRight(back.Result.Raw, "\r\n") {
+				t.Fatalf("Splunk: %q; want %q", w.inner, back.Result.Raw)
 			}
 		}
 		want := bytes.TrimSuffix([]byte(in), []byte("\r"))

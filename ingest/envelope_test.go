@@ -174,6 +174,38 @@ func wrapJournald(t *testing.T, lines []string) wrapped {
 	return wrapped{data: b.Bytes()}
 }
 
+// wrapSplunk puts each line in a row of Splunk's JSON search export,
+// its members in the order the REST API writes them: the line in
+// result._raw beside fields Splunk extracted, _time in RFC 3339 (every
+// third in the "… GMT" form some clients write, which is not taken as a
+// time), every fifth a preview row, lastrow on the last row, and the
+// export's last line, without a result, after it.
+func wrapSplunk(t *testing.T, lines []string) wrapped {
+	var b bytes.Buffer
+	for i, l := range lines {
+		at, err := time.Parse(time.RFC3339Nano, stampAt(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		when := at.Format("2006-01-02T15:04:05.000-07:00")
+		if i%3 == 2 {
+			when = at.UTC().Format("2006-01-02 15:04:05.000 GMT")
+		}
+		raw, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := ""
+		if i == len(lines)-1 {
+			last = `"lastrow":true,`
+		}
+		fmt.Fprintf(&b, `{"preview":%t,"offset":%d,%s"result":{"_bkt":"main~12~0A1B","_cd":"12:%d","_raw":%s,"_time":%q,"host":"gw-1","index":"main","linecount":"1","source":"/var/log/gw/access.log","sourcetype":"gw:access","splunk_server":"idx-1"}}`+"\n",
+			i%5 == 4, i, last, i, raw, when)
+	}
+	b.WriteString(`{"preview":false,"lastrow":true}` + "\n")
+	return wrapped{data: b.Bytes()}
+}
+
 // wrapLoki puts each line in a line of logcli query --output=jsonl, as
 // Go's encoding/json writes it (keys sorted, the time in RFC 3339 with
 // ns, in a zone of its own); every fourth without labels, as
@@ -261,7 +293,8 @@ func TestEnvelopes(t *testing.T) {
 			t.Fatalf("%s: no records alone", src.path)
 		}
 		envs := map[ingest.Envelope]wrapped{ingest.EnvCRI: wrapCRI(lines), ingest.EnvDocker: wrapDocker(t, lines),
-			ingest.EnvShipper: wrapShipper(t, lines), ingest.EnvJournald: wrapJournald(t, lines), ingest.EnvLoki: wrapLoki(t, lines)}
+			ingest.EnvShipper: wrapShipper(t, lines), ingest.EnvJournald: wrapJournald(t, lines), ingest.EnvLoki: wrapLoki(t, lines),
+			ingest.EnvSplunk: wrapSplunk(t, lines)}
 		if src.stamped {
 			if strings.HasPrefix(lines[0], "{") {
 				envs[ingest.EnvStamped] = wrapStamped(lines)
@@ -351,6 +384,33 @@ func TestEnvelopeTime(t *testing.T) {
 			t.Errorf("loki row %d: time %d (%v), want %d", i, r.timeNS, r.hasTime, wantNS[i])
 		}
 	}
+	// Splunk's JSON export: _time when it is RFC 3339; not in the form
+	// "… GMT", and then a line without a time of its own has none. The
+	// last line, without a result, is neither a record nor a bad line.
+	splunk := `{"preview":false,"offset":0,"result":{"_raw":"{\"request_time\":0.5,\"status\":200,\"uri\":\"/v1/chat/completions\"}","_time":"2026-12-04T18:00:01.250+08:00","host":"gw-1"}}` + "\n" +
+		`{"preview":false,"offset":1,"result":{"_raw":"{\"time\":\"2026-12-04T09:59:59Z\",\"request_time\":0.25,\"status\":200,\"uri\":\"/v1/chat/completions\"}","_time":"2026-12-04T10:00:02.500+00:00"}}` + "\n" +
+		`{"preview":false,"offset":2,"lastrow":true,"result":{"_time":"2026-12-04 10:00:03.000 GMT","_raw":"{\"request_time\":0.75,\"status\":200,\"uri\":\"/v1/chat/completions\"}"}}` + "\n" +
+		`{"preview":false,"lastrow":true}` + "\n"
+	path = filepath.Join(dir, "splunk.json")
+	if err := os.WriteFile(path, []byte(splunk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res = collect(t, []string{path}, ingest.Options{Workers: 1, MaxProblems: 10})
+	if len(rows) != 3 || res.Files[0].Envelope != ingest.EnvSplunk || res.Files[0].BadLines != 0 {
+		t.Fatalf("splunk: %d rows, %+v, %+v", len(rows), res.Files, res.Problems)
+	}
+	// The rows by their request_time: a time from the line, from _time,
+	// and none.
+	want := map[float64]int64{
+		0.25: time.Date(2026, 12, 4, 9, 59, 59, 0, time.UTC).UnixNano(),
+		0.5:  time.Date(2026, 12, 4, 10, 0, 1, 250e6, time.UTC).UnixNano(),
+	}
+	for _, r := range rows {
+		ns, ok := want[r.rt]
+		if r.hasTime != ok || ok && r.timeNS != ns {
+			t.Errorf("splunk row of request_time %g: time %d (%v), want %d (%v)", r.rt, r.timeNS, r.hasTime, ns, ok)
+		}
+	}
 }
 
 // TestEnvelopeOf: each envelope is told from its first line, and the
@@ -388,6 +448,25 @@ func TestEnvelopeOf(t *testing.T) {
 		{`{"line":"x","labels":{"a":"b"}}`, ingest.NoEnvelope},
 		{`{"line":"x","timestamp":"2026-12-04T10:00:00Z","labels":"job=nginx"}`, ingest.NoEnvelope},
 		{`{"line":"x","timestamp":"2026-12-04T10:00:00Z junk"}`, ingest.NoEnvelope},
+		{`{"preview":false,"offset":0,"result":{"_raw":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","_time":"2024-04-30T10:00:00.000+00:00","host":"gw-1"}}`, ingest.EnvSplunk},
+		{`{"preview":true,"offset":7,"lastrow":true,"result":{"_time":"2026-10-08 13:48:34.000 GMT","_raw":"{\"status\":200}","x":["1","2"]}}`, ingest.EnvSplunk},
+		{` { "result" : { "_raw" : "" } , "preview" : false } `, ingest.EnvSplunk},
+		// Look-alikes of Splunk's export: a log's own lines with a
+		// "result", Cloudflare's API answer (a JSON document), a row of
+		// a search without _raw (stats), and the export's last line,
+		// which tells nothing of the lines.
+		{`{"preview":false,"lastrow":true}`, ingest.NoEnvelope},
+		{`{"preview":false,"offset":0,"result":{"count":"120","resultado":"ok"}}`, ingest.NoEnvelope},
+		{`{"preview":false,"offset":0,"result":{"_raw":"x"},"status":200}`, ingest.NoEnvelope},
+		{`{"preview":"false","offset":0,"result":{"_raw":"x"}}`, ingest.NoEnvelope},
+		{`{"preview":false,"offset":"0","result":{"_raw":"x"}}`, ingest.NoEnvelope},
+		{`{"preview":false,"offset":0,"lastrow":1,"result":{"_raw":"x"}}`, ingest.NoEnvelope},
+		{`{"offset":0,"result":{"_raw":"x"}}`, ingest.NoEnvelope},
+		{`{"preview":false,"result":"x"}`, ingest.NoEnvelope},
+		{`{"preview":false,"result":{"_raw":42}}`, ingest.NoEnvelope},
+		{`{"result":"ok","status":200,"request_time":0.5,"uri":"/v1/chat/completions"}`, ingest.NoEnvelope},
+		{`{"success":true,"errors":[],"messages":[],"result":[{"a":1}],"result_info":{"page":1}}`, ingest.NoEnvelope},
+		{`{"result":{"_raw":"x"},"success":true}`, ingest.NoEnvelope},
 		// Look-alikes: a log's own lines.
 		{`{"message":"model loaded","level":"info","time":"2026-12-04T10:00:00Z"}`, ingest.NoEnvelope},
 		{`{"@timestamp":"2026-12-04T10:00:00Z","message":{"a":1}}`, ingest.NoEnvelope},
