@@ -144,14 +144,20 @@ func wrapShipper(t *testing.T, lines []string) wrapped {
 		case 2:
 			rec = map[string]any{"file": "/var/log/nginx/access.log", "host": "gw-1", "message": l, "source_type": "file", "timestamp": stampAt(i)}
 		}
-		j, err := json.Marshal(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(j)
-		b.WriteByte('\n')
+		writeJSONLine(t, &b, rec)
 	}
 	return wrapped{data: b.Bytes()}
+}
+
+// writeJSONLine writes rec to b as one JSON line.
+func writeJSONLine(t *testing.T, b *bytes.Buffer, rec any) {
+	t.Helper()
+	j, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Write(j)
+	b.WriteByte('\n')
 }
 
 // wrapJournald puts each line in journald's export, as journalctl -o
@@ -222,12 +228,7 @@ func wrapLoki(t *testing.T, lines []string) wrapped {
 		if i%4 != 3 {
 			rec["labels"] = map[string]string{"job": "ingress-nginx/controller", "namespace": "ingress-nginx", "pod": "ingress-nginx-controller-7d9f-abcde", "stream": "stdout"}
 		}
-		j, err := json.Marshal(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(j)
-		b.WriteByte('\n')
+		writeJSONLine(t, &b, rec)
 	}
 	return wrapped{data: b.Bytes()}
 }
