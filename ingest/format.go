@@ -73,7 +73,7 @@ func byExtension(name string) Format {
 
 // sniff guesses the format from the first bytes of the (decompressed)
 // content.
-func sniff(head []byte, haveLogFormat bool) Format {
+func sniff(head []byte, given []*logFormat) Format {
 	if len(bytes.TrimSpace(head)) == 0 {
 		return JSONL // nothing but blank lines: any line format reads none
 	}
@@ -98,8 +98,8 @@ func sniff(head []byte, haveLogFormat bool) Format {
 		return JSONDoc
 	case looksLTSV(line):
 		return LTSV
-	case haveLogFormat:
-		return Nginx
+	case len(given) > 0 && pickLogFormat(head, given) != nil:
+		return Nginx // a --log-format reads its lines
 	case haproxyHead(head):
 		return HAProxy
 	case ginHead(head):

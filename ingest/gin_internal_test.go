@@ -141,7 +141,7 @@ func TestSniffGin(t *testing.T) {
 		{`[be8874ccdedaed58] [29/Nov/2026:10:00:00 +0800] [HTTPS]` + "\n", CLB},
 		{start, Nginx}, // no request among them: a text log of its own
 	} {
-		if got := sniff([]byte(c.head), false); got != c.want {
+		if got := sniff([]byte(c.head), nil); got != c.want {
 			t.Errorf("sniff(%.40q…) = %s, want %s", c.head, got, c.want)
 		}
 	}

@@ -148,7 +148,7 @@ func TestSniffHAProxy(t *testing.T) {
 		{"time:[06/Feb/2009:12:14:14 +0800]\thost:10.0.1.2\treqtime:0.1\n", LTSV},
 		{start, Nginx}, // no request among them: a text log of its own
 	} {
-		if got := sniff([]byte(c.head), false); got != c.want {
+		if got := sniff([]byte(c.head), nil); got != c.want {
 			t.Errorf("sniff(%.40q…) = %s, want %s", c.head, got, c.want)
 		}
 	}

@@ -120,7 +120,7 @@ func (p *pipeline) docLines(fs *fileState, chunk []byte, spans []docSpan) error 
 		head = append(append(head, chunk[start:sp.end]...), '\n')
 		start = sp.end
 	}
-	f := sniff(head, len(p.given) > 0)
+	f := sniff(head, p.given)
 	switch f {
 	case JSONL:
 		first := chunk[:spans[0].end]

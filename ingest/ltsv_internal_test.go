@@ -150,7 +150,7 @@ func TestSniffLTSV(t *testing.T) {
 		{"10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n", Nginx},
 	}
 	for _, tc := range tests {
-		if got := sniff([]byte(tc.head), false); got != tc.want {
+		if got := sniff([]byte(tc.head), nil); got != tc.want {
 			t.Errorf("sniff(%q) = %s, want %s", tc.head, got, tc.want)
 		}
 	}

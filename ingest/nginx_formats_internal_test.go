@@ -227,7 +227,7 @@ func TestGuessNoFormatForW3C(t *testing.T) {
 	head := "#Software: Microsoft Internet Information Services 10.0\n#Version: 1.0\n#Date: 2026-11-29 10:00:00\n" +
 		"#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken\n" +
 		"2026-11-29 10:00:00 10.0.0.5 POST /v1/chat/completions - 443 - 203.0.113.7 curl/8 - 200 0 0 6210\n"
-	if f := sniff([]byte(head), false); f != W3C {
+	if f := sniff([]byte(head), nil); f != W3C {
 		t.Errorf("sniff(IIS log) = %s, want w3c", f)
 	}
 	if src := w3cSource([]byte(head), ""); src.name != "iis" {
@@ -255,6 +255,40 @@ func TestGuessNoFormatForW3C(t *testing.T) {
 	for _, v := range []string{"-5", "1e308", "0.5"} {
 		if !isNumeric(v) {
 			t.Errorf("isNumeric(%q) = false", v)
+		}
+	}
+}
+
+// TestOwnReaderBesideLogFormat: a --log-format is given for some files;
+// a file none of the given formats reads (Gin's log, CSV, TSV, HAProxy's
+// HTTP log) is read by its own reader, as without the flag, where it was
+// read with the given format and every line was bad; a file the given
+// format reads is read with it.
+func TestOwnReaderBesideLogFormat(t *testing.T) {
+	given := []string{`$status|$request_time`}
+	for _, tc := range []struct {
+		name, data string
+		format     Format
+	}{
+		{"gin", "[GIN] 2026/12/04 - 10:00:01 | 200 |  1.532s |  10.0.0.1 | POST     \"/v1/chat/completions\"\n" +
+			"[GIN] 2026/12/04 - 10:00:02 | 200 |  2.5s |  10.0.0.2 | POST     \"/v1/chat/completions\"\n", Gin},
+		{"csv", "time,status,request_time\n2026-12-04T10:00:01Z,200,1.532\n2026-12-04T10:00:02Z,200,2.5\n", CSV},
+		{"tsv", "time\tstatus\trequest_time\n2026-12-04T10:00:01Z\t200\t1.532\n2026-12-04T10:00:02Z\t200\t2.5\n", TSV},
+		{"haproxy", hapManualLine + "\n" + hapManualLine + "\n", HAProxy},
+		{"given", "200|1.532\n200|2.5\n", Nginx},
+	} {
+		for _, formats := range [][]string{nil, given} {
+			if tc.format == Nginx && formats == nil {
+				continue // only the given format reads it
+			}
+			_, res, err := Run([]string{"-"}, Options{LogFormats: formats, Stdin: strings.NewReader(tc.data), Workers: 1},
+				func() *hapRows { return &hapRows{} })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fs := res.Files[0]; fs.Format != tc.format || fs.Records != 2 || fs.BadLines != 0 {
+				t.Errorf("%s with %q: read as %s, %d records, %d bad lines; want %s, 2, 0", tc.name, formats, fs.Format, fs.Records, fs.BadLines, tc.format)
+			}
 		}
 	}
 }

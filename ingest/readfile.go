@@ -67,14 +67,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 		fs.format = byExtension(name)
 	}
 	if fs.format == Auto || fs.format == "" {
-		fs.format = sniff(head, len(p.given) > 0)
-		switch {
-		case fs.format == JSONL && inner == nil && p.givenHAProxy(head):
+		fs.format = sniff(head, p.given)
+		if fs.format == JSONL && inner == nil && p.givenHAProxy(head) {
 			fs.format = Nginx // an HAProxy log-format that writes JSON-like lines
-		case fs.format == Nginx && haproxyHead(head) && pickLogFormat(head, p.given) == nil:
-			// HAProxy's HTTP log beside files of the formats given: its
-			// reader, as without them.
-			fs.format = HAProxy
 		}
 	}
 	if inner != nil {

@@ -129,6 +129,12 @@ func fixtureText(t testing.TB, name string) string {
 // any other text format is tried; a line starting with # that is no
 // directive is not.
 func TestSniffW3C(t *testing.T) {
+	// A --log-format given beside the W3C log.
+	f, err := compileLogFormat("$time_local $request_time", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := []*logFormat{f}
 	for _, c := range []struct {
 		head string
 		want Format
@@ -141,10 +147,10 @@ func TestSniffW3C(t *testing.T) {
 		{"# a comment\n10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1\n", Nginx},
 		{"#date,time,request_time\n", CSV},
 	} {
-		if got := sniff([]byte(c.head), false); got != c.want {
+		if got := sniff([]byte(c.head), nil); got != c.want {
 			t.Errorf("sniff(%.40q…) = %s, want %s", c.head, got, c.want)
 		}
-		if got := sniff([]byte(c.head), true); c.want == W3C && got != W3C {
+		if got := sniff([]byte(c.head), given); c.want == W3C && got != W3C {
 			t.Errorf("with a --log-format, sniff(%.40q…) = %s, want w3c", c.head, got)
 		}
 	}
