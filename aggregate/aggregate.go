@@ -135,7 +135,7 @@ type Accumulator struct {
 	// byDictKey is the combination of the records of each DictKey met
 	// (a columnar file's), valid while the set's epoch is dictEpoch:
 	// such a record's combination is neither built nor looked up.
-	byDictKey map[uint64]int32
+	byDictKey dictTable
 	dictEpoch int
 	vals      Values
 	// states is, per collector of an hour's accumulator, its state
@@ -485,21 +485,19 @@ const maxDictKeys = 1 << 12
 // when a record of the same DictKey met it.
 func (a *Accumulator) comboOf(r *ingest.Record, v *Values) int {
 	k := r.DictKey
-	if a.byDictKey == nil || a.dictEpoch != a.Set.Epoch() || len(a.byDictKey) >= maxDictKeys {
-		if a.byDictKey == nil {
-			a.byDictKey = make(map[uint64]int32)
-		}
-		clear(a.byDictKey)
+	if a.dictEpoch != a.Set.Epoch() || a.byDictKey.n >= maxDictKeys {
+		a.byDictKey.clear()
 		a.dictEpoch = a.Set.Epoch()
 	}
-	if id, ok := a.byDictKey[k]; ok && a.Set.AddCombo(int(id), v.Bins[:], v.Has[:]) {
+	id, ok := a.byDictKey.get(k)
+	if ok && a.Set.AddCombo(int(id), v.Bins[:], v.Has[:]) {
 		return int(id)
 	}
-	id := a.addToSet(a.Set, r, v)
-	if id >= 0 && id <= math.MaxInt32 {
-		a.byDictKey[k] = int32(id)
+	got := a.addToSet(a.Set, r, v)
+	if got >= 0 && got <= math.MaxInt32 {
+		a.byDictKey.put(k, int32(got))
 	}
-	return id
+	return got
 }
 
 // addTime adds a record's time to the time line.
