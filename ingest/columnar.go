@@ -370,10 +370,15 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 	for k := range recs {
 		recs[k].reset(s)
 	}
+	// bound has bit f once a column before has bound field f: a record
+	// was reset, so a column's field that none before binds is its to
+	// take, without claim's look at the record.
+	bound := uint64(0)
 	for _, bd := range b.every {
 		for k := range recs {
 			recs[k].putPresent(bd)
 		}
+		bound |= 1 << bd.Field
 	}
 	bad := false // a row has an error: the loops check errs
 	for i, sp := range b.specs {
@@ -382,6 +387,8 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 		switch {
 		case sp.kind == vkBytes && sp.text && len(sp.bs) == 1:
 			bd, dict := sp.bs[0], b.dicts[i]
+			taken := bound&(1<<bd.Field) != 0
+			bound |= 1 << bd.Field
 			for k, x := range cells {
 				if nulls[k] || bad && errs[k] != nil {
 					continue
@@ -392,20 +399,22 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 				} else {
 					t = b.text(i, x)
 				}
-				if !isAbsent(t) && recs[k].claim(bd.Field, bd.Prio) {
+				if !isAbsent(t) && (!taken || recs[k].claim(bd.Field, bd.Prio)) {
 					recs[k].putText(bd.Field, bd.Prio, t)
 				}
 			}
 		case sp.num != nil && sp.kind >= vkInt32 && sp.kind <= vkDouble:
 			// setPlainNumber's steps, in the loop.
 			bd, integer, inS, scale := sp.bs[0], sp.num.kind == KindInt, sp.inS, sp.scale
+			taken := bound&(1<<bd.Field) != 0
+			bound |= 1 << bd.Field
 			for k, x := range cells {
 				if nulls[k] || bad && errs[k] != nil {
 					continue
 				}
 				r, v := &recs[k], math.Float64frombits(x)
 				switch {
-				case !r.claim(bd.Field, bd.Prio):
+				case taken && !r.claim(bd.Field, bd.Prio):
 				case integer:
 					if isInt(v) {
 						r.put(bd.Field, bd.Prio, v+0) // +0 turns -0 into 0
@@ -419,6 +428,9 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 				}
 			}
 		default:
+			for _, bd := range sp.bs {
+				bound |= 1 << bd.Field
+			}
 			for k, x := range cells {
 				if !nulls[k] && !(bad && errs[k] != nil) {
 					if err := b.setCell(&recs[k], i, x, loc); err != nil {

@@ -21,7 +21,7 @@ import (
 // single records, set a row at a time: both must see the same records,
 // field for field, in the same order, and the same bad rows with the
 // same reasons. The files hold bad rows, nulls, alias columns of one
-// field, integers that are not whole, durations out of range, numbers
+// field (the better alias before the other, and after it), integers that are not whole, durations out of range, numbers
 // in text columns, booleans and timestamps.
 func TestColumnarBatchesAsRows(t *testing.T) {
 	dir := t.TempDir()
@@ -37,7 +37,9 @@ func TestColumnarBatchesAsRows(t *testing.T) {
 	}
 	type odd struct {
 		Time     int64    `parquet:"timestamp,timestamp(millisecond)"`
+		Endpoint *string  `parquet:"endpoint_region,optional,dict"`
 		Region   *string  `parquet:"region,optional,dict"`
+		Server   *string  `parquet:"server_region,optional,dict"`
 		Model    string   `parquet:"model,dict"`
 		Status   float64  `parquet:"status"`
 		Duration float64  `parquet:"request_time"`
@@ -54,6 +56,14 @@ func TestColumnarBatchesAsRows(t *testing.T) {
 		if i%3 != 0 {
 			reg := []string{"ap-beijing", "eu-frankfurt"}[i%2]
 			r.Region = &reg
+		}
+		if i%5 != 0 {
+			srv := []string{"srv-a", "-", "srv-b"}[i%3]
+			r.Server = &srv
+		}
+		if i%7 != 0 {
+			ep := []string{"ep-a", "ep-b", "-"}[i%3]
+			r.Endpoint = &ep
 		}
 		if i%4 != 0 {
 			v := []float64{0.5, -1, math.Inf(1), 2e9}[i%4/1]
