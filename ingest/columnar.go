@@ -539,7 +539,8 @@ type dictKeys struct {
 	ok  bool
 	col [len(dictKeyText)]int // the one column of the field, −1 for none
 	// ids are the worker's ids of each field's texts; trans, the batch's
-	// dictionary of the field translated to them (0: past the ids).
+	// dictionary of the field translated to them (0: past the ids;
+	// absentText: an absent text).
 	ids   [len(dictKeyText)]map[string]uint32
 	trans [len(dictKeyText)][]uint32
 	// code and from are, per row of fill's, the text fields' codes and
@@ -598,6 +599,10 @@ func (k *dictKeys) translate(s int, dict [][]byte, out []uint32) []uint32 {
 		k.ids[s] = ids
 	}
 	for _, t := range dict {
+		if isAbsent(t) {
+			out = append(out, absentText)
+			continue
+		}
 		id, ok := ids[string(t)]
 		if !ok && len(ids) < 1<<dictKeyBits[s]-1 {
 			id = uint32(len(ids) + 1)
@@ -607,6 +612,10 @@ func (k *dictKeys) translate(s int, dict [][]byte, out []uint32) []uint32 {
 	}
 	return out
 }
+
+// absentText is the translation of a dictionary's absent text ("", "-"),
+// which sets no field (setRows): fill codes nothing for it.
+const absentText = math.MaxUint32
 
 // fill codes the text fields of rows j0 to j0+n of batch b, as setRows
 // set them from their columns (before Finish).
@@ -625,18 +634,20 @@ func (k *dictKeys) fill(b *cellBatch, j0, n int) {
 		cells, nulls := b.column(col)
 		cells, nulls = cells[j0:j0+n], nulls[j0:j0+n]
 		code, from := k.code[:len(cells)], k.from[:len(cells)]
-		dict, trans, bit := b.dicts[col], k.trans[s], uint64(1)<<f
+		trans, bit := k.trans[s], uint64(1)<<f
 		for r, x := range cells {
 			switch {
 			case nulls[r]:
-			case x&inArena != 0 || x >= uint64(len(dict)):
+			case x&inArena != 0 || x >= uint64(len(trans)):
 				from[r] |= dictKeyOff
-			case !isAbsent(dict[x]):
-				if id := trans[x]; id != 0 {
+			default:
+				switch id := trans[x]; id {
+				case absentText:
+				case 0:
+					from[r] |= dictKeyOff // past the field's ids
+				default:
 					code[r] |= uint64(id) << (shift & 63)
 					from[r] |= bit
-				} else {
-					from[r] |= dictKeyOff // past the field's ids
 				}
 			}
 		}
