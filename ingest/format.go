@@ -150,6 +150,10 @@ type parserConfig struct {
 	// unwrapped: a document's reader hands on the lines within its
 	// elements (readDoc), which the parser reads as they are.
 	unwrapped bool
+	// otel: the document is an OTLP trace export, whose spans are read
+	// (otel.go); otelCalls: its records are the spans of LLM calls,
+	// else those of HTTP servers.
+	otel, otelCalls bool
 }
 
 // newLineParser returns a parser for one worker and one file.
@@ -164,7 +168,12 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 // formatParser returns a parser of format f's lines.
 func formatParser(f Format, c *parserConfig) (lineParser, error) {
 	switch f {
-	case JSONL, JSONDoc:
+	case JSONDoc:
+		if c.otel {
+			return newOTelParser(c), nil
+		}
+		return newJSONParser(c.schema, c.loc), nil
+	case JSONL:
 		return newJSONParser(c.schema, c.loc), nil
 	case Nginx:
 		p, err := newNginxParser(c)

@@ -27,6 +27,11 @@ type docElem struct {
 	line int64  // the element's first line
 	at   int64  // the line text starts on
 	bad  string // why the element is not a record
+	// Of an OTLP trace export's span: the resource the span belongs to
+	// (valid during the call, as text), and which of the export's
+	// resources it is.
+	res    []byte
+	resGen int
 }
 
 // docError is a syntax error that ends the reading of a document.
@@ -70,6 +75,12 @@ type docReader struct {
 	tops      int  // top-level values
 	enveloped bool // an envelope's array
 	unwrapped bool // a hit's _source
+
+	// An OTLP trace export (otel.go): its spans are the elements, each
+	// handed on with the resource read before it.
+	otel   bool
+	res    []byte
+	resGen int
 }
 
 func newDocReader(br *bufio.Reader, s *Schema, emit func(*docElem)) *docReader {
@@ -186,6 +197,9 @@ func (d *docReader) element(top bool) error {
 	case d.src[1] > 0:
 		d.out.text, d.out.at = d.elem[d.src[0]:d.src[1]], d.srcLine
 	}
+	if d.otel {
+		d.out.res, d.out.resGen = d.res, d.resGen
+	}
 	d.emit(&d.out)
 	return nil
 }
@@ -267,6 +281,11 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		return err
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits"):
 		return d.object(2, true)
+	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
+		d.keep, d.enveloped, d.otel = false, true, true
+		err := d.resourceSpans()
+		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
+		return err
 	}
 	if top && !d.fields && len(k) <= maxKey && len(d.schema.Lookup(k)) > 0 {
 		d.fields = true

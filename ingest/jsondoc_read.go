@@ -12,6 +12,9 @@ type docSpan struct {
 	end  int   // the element ends at data[end]
 	line int64 // the element's first line, for its problems
 	at   int64 // the line its record object starts on (a hit's _source is later)
+	// An OTLP span's resource is data[res:resEnd], put in the unit's
+	// data once before the first of its spans there.
+	res, resEnd int
 }
 
 // readDoc sends the elements of a JSON document to the workers: each unit
@@ -26,6 +29,8 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	// clientLookahead after the first, or the chunk is full. The file's
 	// parsers are made from the schema once the first chunk is sent.
 	applied := false
+	resGen := -1 // the OTLP resource the chunk holds last
+	var res [2]int
 	var innerErr error // the lines within cannot be read: the elements are not sent
 	apply := func() {
 		if applied || len(spans) == 0 {
@@ -34,6 +39,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		applied = true
 		if fs.cfg.envelope != NoEnvelope {
 			innerErr = p.docLines(fs, chunk, spans)
+			return
+		}
+		if fs.cfg.otel {
+			p.applyOTel(fs, chunk, spans)
 			return
 		}
 		// The fields seen are the first element's keys that have a
@@ -51,6 +60,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			spans = make([]docSpan, 0, cap(spans))
 		}
 		chunk, spans = (*buf)[:0], spans[:0]
+		resGen = -1
 	}
 	// A list of CloudWatch Logs events, or of log shippers' records (an
 	// Elasticsearch search's hits), told from its first element, has
@@ -63,7 +73,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		}
 		if first {
 			first = false
-			if _, ok := cloudWatchMessage(e.text, &topReader{}); ok {
+			fs.cfg.otel = e.resGen > 0
+			if fs.cfg.otel {
+				// An OTLP trace export: its spans are the records.
+			} else if _, ok := cloudWatchMessage(e.text, &topReader{}); ok {
 				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
 			} else if _, _, journald, err := new(topReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
 				env, fs.cfg.envelope = &topReader{}, EnvShipper
@@ -91,9 +104,18 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			e.text = msg
 		}
 		// An element is at most MaxLine bytes and the chunk is flushed
-		// past chunkSize, so the pool's buffer never grows.
+		// past chunkSize, so the pool's buffer never grows; nor with a
+		// span's resource, at most MaxLine bytes too, before it.
+		if fs.cfg.otel && e.resGen != resGen {
+			if len(chunk)+len(e.res)+len(e.text) > cap(chunk) {
+				flush()
+			}
+			res[0] = len(chunk)
+			chunk = append(chunk, e.res...)
+			res[1], resGen = len(chunk), e.resGen
+		}
 		chunk = append(chunk, e.text...)
-		spans = append(spans, docSpan{end: len(chunk), line: e.line, at: e.at})
+		spans = append(spans, docSpan{end: len(chunk), line: e.line, at: e.at, res: res[0], resEnd: res[1]})
 		if len(spans) > clientLookahead {
 			apply()
 		}
@@ -166,7 +188,13 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	records, start := c.records, 0
 	f.use(lp)
 	zero := zeroStatus(u.file.source)
+	otel, _ := lp.(*otelParser)
 	for _, e := range u.elems {
+		if otel != nil {
+			// The span's resource, and the span after it.
+			otel.res = u.data[e.res:e.resEnd]
+			start = max(start, e.resEnd)
+		}
 		text := u.data[start:e.end]
 		start = e.end
 		rec := f.record()

@@ -482,6 +482,37 @@ var sources = []*source{
 			// nothing too (the records have no top-level requestTime).
 			{"requestTime", ignored, 0},
 		}},
+	// OpenTelemetry traces exported as OTLP/JSON (otel.go): told by their
+	// shape, {"resourceSpans":[…]}, not by names; its names are the
+	// attributes' keys of a span and of its resource. The GenAI semantic
+	// conventions' (gen_ai.*: the response's model, else the request's;
+	// usage.input_tokens and output_tokens, prompt_tokens and
+	// completion_tokens before 1.27; request.stream; and
+	// response.time_to_first_chunk, seconds), OpenLLMetry's
+	// llm.is_streaming, OpenInference's llm.* (model_name, token_count.*),
+	// and HTTP's (http.response.status_code, http.status_code before 1.21,
+	// url.path, http.target, http.route, client.address), server.address,
+	// user.id, and the resource's cloud.region. A span's status is no
+	// HTTP status; the request time is end − start, the time the start.
+	{name: "otel", title: "OpenTelemetry traces, OTLP/JSON (GenAI, OpenLLMetry, OpenInference, HTTP spans)",
+		fields: []sourceField{
+			{"gen_ai.response.model", FModel, 0}, {"gen_ai.request.model", FModel, 0},
+			{"llm.response.model_name", FModel, 0}, {"llm.model_name", FModel, 0}, {"llm.request.model_name", FModel, 0},
+			{"http.response.status_code", FStatus, 0}, {"http.status_code", FStatus, 0},
+			{"gen_ai.request.stream", FStream, 0}, {"llm.is_streaming", FStream, 0},
+			{"gen_ai.usage.input_tokens", FPromptTokens, 0}, {"gen_ai.usage.prompt_tokens", FPromptTokens, 0},
+			{"llm.token_count.prompt", FPromptTokens, 0},
+			{"gen_ai.usage.output_tokens", FCompletionTokens, 0}, {"gen_ai.usage.completion_tokens", FCompletionTokens, 0},
+			{"llm.token_count.completion", FCompletionTokens, 0},
+			{"gen_ai.response.time_to_first_chunk", FTTFT, UnitSecond},
+			{"http.request.method", FMethod, 0}, {"http.method", FMethod, 0},
+			{"url.path", FURI, 0}, {"http.target", FURI, 0}, {"http.route", FURI, 0},
+			{"client.address", FRemoteAddr, 0}, {"http.client_ip", FRemoteAddr, 0},
+			{"user.id", FClient, 0}, {"llm.user", FClient, 0},
+			{"server.address", FHost, 0},
+			{"cloud.region", FRegion, 0},
+		},
+		requests: []string{"call"}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{

@@ -434,14 +434,151 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("request_time"), ups: d.num("latency.upstream"), ttft: math.NaN(),
 			status: int(d.num("response_code")), clientBy: []string{"alias", "api_key"}, stream: -1, timeNS: rfc(d.str("timestamp"))}
 	},
+	// OTLP spans: the request time end − start from the raw nanoseconds;
+	// the records the LLM calls, or in a file without any, the HTTP
+	// server spans.
+	"otel": func(d rawDoc) sourceWant {
+		ns := func(v any) int64 {
+			n, err := strconv.ParseInt(fmt.Sprint(v), 10, 64)
+			if err != nil {
+				panic(err)
+			}
+			return n
+		}
+		start, end := ns(d["@start"]), ns(d["@end"])
+		calls := d["@calls"] == true
+		w := sourceWant{rt: float64(end-start) / 1e6, ups: math.NaN(), ttft: d.num("gen_ai.response.time_to_first_chunk") * 1000,
+			model:  d.str(d.first("gen_ai.response.model", "gen_ai.request.model", "llm.response.model_name", "llm.model_name", "llm.request.model_name")),
+			stream: boolOf(d.get(d.first("gen_ai.request.stream", "llm.is_streaming"))), timeNS: start,
+			tokens: true, prompt: d.count(d.first("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt")),
+			completion: d.count(d.first("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion")),
+			passed:     calls && !otelCall(d) || !calls && !otelServer(d)}
+		if st := d.num(d.first("http.response.status_code", "http.status_code")); !math.IsNaN(st) {
+			w.status = int(st)
+		}
+		if calls {
+			w.clientBy = []string{"user.id", "llm.user"}
+		} else {
+			w.client = d.str(d.first("client.address", "http.client_ip"))
+		}
+		return w
+	},
 	"alp": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("response_time") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
 			stream: -1, timeNS: rfc(d.str("time"))}
 	},
 }
 
+// otelSpans flattens an OTLP/JSON trace export (opentelemetry-proto's
+// ExportTraceServiceRequest in the protobuf JSON mapping) into one rawDoc
+// a span: its resource's attributes, then its own (which win), nested by
+// their dotted keys ("gen_ai.request.model" at gen_ai, request, model),
+// an AnyValue as JSON reads it (intValue "120" as the number 120), and
+// the span's startTimeUnixNano, endTimeUnixNano and kind as "@start",
+// "@end" and "@kind".
+func otelSpans(t *testing.T, export map[string]any) []rawDoc {
+	t.Helper()
+	var docs []rawDoc
+	put := func(d rawDoc, attrs any) {
+		list, _ := attrs.([]any)
+		for _, a := range list {
+			kv := a.(map[string]any)
+			var val any
+			for typ, v := range kv["value"].(map[string]any) {
+				switch typ {
+				case "stringValue", "boolValue":
+					val = v
+				case "intValue", "doubleValue":
+					val = json.Number(fmt.Sprint(v))
+				}
+			}
+			if val == nil {
+				continue // an array, a key-value list: not read
+			}
+			parts := strings.Split(kv["key"].(string), ".")
+			m := map[string]any(d)
+			for _, p := range parts[:len(parts)-1] {
+				next, ok := m[p].(map[string]any)
+				if !ok {
+					if m[p] != nil {
+						t.Fatalf("attribute %q is both a value and a prefix", kv["key"])
+					}
+					next = map[string]any{}
+					m[p] = next
+				}
+				m = next
+			}
+			m[parts[len(parts)-1]] = val
+		}
+	}
+	for _, rs := range export["resourceSpans"].([]any) {
+		rs := rs.(map[string]any)
+		res, _ := rs["resource"].(map[string]any)
+		for _, ss := range rs["scopeSpans"].([]any) {
+			spans, _ := ss.(map[string]any)["spans"].([]any)
+			for _, sp := range spans {
+				sp := sp.(map[string]any)
+				d := rawDoc{"@start": sp["startTimeUnixNano"], "@end": sp["endTimeUnixNano"], "@kind": sp["kind"]}
+				if res != nil {
+					put(d, res["attributes"])
+				}
+				put(d, sp["attributes"])
+				docs = append(docs, d)
+			}
+		}
+	}
+	return docs
+}
+
+// otelCall reports whether an OTLP span is an LLM call, by the GenAI
+// semantic conventions' gen_ai.operation.name (inference and embeddings;
+// not an agent's or a tool's), OpenLLMetry's llm.request.type,
+// OpenInference's openinference.span.kind, or a gen_ai.system with a
+// gen_ai.request.model (conventions before operation names).
+func otelCall(d rawDoc) bool {
+	if op := d.str("gen_ai.operation.name"); op != "" {
+		return op == "chat" || op == "text_completion" || op == "generate_content" || op == "embeddings"
+	}
+	switch d.str("llm.request.type") {
+	case "chat", "completion", "embedding":
+		return true
+	}
+	switch d.str("openinference.span.kind") {
+	case "LLM", "EMBEDDING":
+		return true
+	}
+	return d.first("gen_ai.system", "gen_ai.provider.name") != "" && d.str("gen_ai.request.model") != ""
+}
+
+// otelServer reports whether an OTLP span is an HTTP server's: kind
+// SERVER (2) with an HTTP method.
+func otelServer(d rawDoc) bool {
+	k := fmt.Sprint(d["@kind"])
+	return (k == "2" || k == "SPAN_KIND_SERVER") && d.first("http.request.method", "http.method") != ""
+}
+
+// markOTelCalls marks the spans of an OTLP file with what its records
+// are ("@calls"): LLM calls when one of its first 1024 spans is one,
+// else HTTP server spans.
+func markOTelCalls(docs []rawDoc) {
+	calls := false
+	n := 0
+	for _, d := range docs {
+		if _, ok := d["@start"]; ok && n < 1024 {
+			n++
+			calls = calls || otelCall(d)
+		}
+	}
+	for _, d := range docs {
+		if _, ok := d["@start"]; ok {
+			d["@calls"] = calls
+		}
+	}
+}
+
 // sourceFixtures maps each fixture to the source it must be detected as.
 var sourceFixtures = map[string]string{
+	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
@@ -561,6 +698,7 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 	for {
 		var v any
 		if err := dec.Decode(&v); err == io.EOF {
+			markOTelCalls(docs)
 			return docs
 		} else if err != nil {
 			t.Fatalf("%s: %v", path, err)
@@ -571,6 +709,9 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["data"]
 		} else if ok && m["result"] != nil && m["success"] != nil {
 			v = m["result"] // a Cloudflare API response
+		} else if ok && m["resourceSpans"] != nil {
+			docs = append(docs, otelSpans(t, m)...)
+			continue
 		}
 		switch v := v.(type) {
 		case map[string]any:
