@@ -1,0 +1,96 @@
+package ingest_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/ingest"
+)
+
+// TestOTelResource: a resource's attributes apply to its spans and to no
+// others; a span's own attribute of the same name wins.
+func TestOTelResource(t *testing.T) {
+	path := writeTemp(t, "traces.jsonl", `{"resourceSpans":[{"resource":{"attributes":[{"key":"cloud.region","value":{"stringValue":"eu-west-1"}},{"key":"gen_ai.request.model","value":{"stringValue":"from-resource"}}]},"scopeSpans":[{"spans":[{"name":"chat a","kind":3,"startTimeUnixNano":"1764842400000000000","endTimeUnixNano":"1764842400250000000","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.request.model","value":{"stringValue":"a"}}]}]}]},{"scopeSpans":[{"spans":[{"name":"chat b","kind":3,"startTimeUnixNano":"1764842401000000000","endTimeUnixNano":"1764842401500000000","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.request.model","value":{"stringValue":"b"}}]}]}]}]}
+`)
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if res.BadLines() != 0 || len(got) != 2 || res.Files[0].Source != "otel" {
+		t.Fatalf("%d records, %d bad, source %q, want 2, 0, otel: %v", len(got), res.BadLines(), res.Files[0].Source, res.Problems)
+	}
+	if got[0].region != "eu-west-1" || got[0].model != "a" || got[1].region != "" || got[1].model != "b" {
+		t.Errorf("records %+v, want a in eu-west-1, then b without a region", got)
+	}
+	if got[0].rt != 0.25 || got[1].rt != 0.5 {
+		t.Errorf("request times %v, %v s, want 0.25, 0.5", got[0].rt, got[1].rt)
+	}
+}
+
+// TestOTelBadSpans: a span without times, one that ends before it starts,
+// one with a malformed attribute is each a bad record with its line and
+// why; the spans beside them are read.
+func TestOTelBadSpans(t *testing.T) {
+	const good = `"startTimeUnixNano":"1764842400000000000","endTimeUnixNano":"1764842401000000000"`
+	attr := func(kv string) string {
+		return `"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}` + kv + `]`
+	}
+	spans := []string{
+		`{"name":"ok",` + good + `,` + attr("") + `}`,
+		`{"name":"no start","endTimeUnixNano":"1764842401000000000",` + attr("") + `}`,
+		`{"name":"no end","startTimeUnixNano":"1764842401000000000",` + attr("") + `}`,
+		`{"name":"backwards","startTimeUnixNano":"1764842402000000000","endTimeUnixNano":"1764842401000000000",` + attr("") + `}`,
+		`{"name":"zero","startTimeUnixNano":"0","endTimeUnixNano":"1764842401000000000",` + attr("") + `}`,
+		`{"name":"text","startTimeUnixNano":"soon","endTimeUnixNano":"1764842401000000000",` + attr("") + `}`,
+		`{"name":"int",` + good + `,` + attr(`,{"key":"gen_ai.usage.input_tokens","value":{"intValue":"many"}}`) + `}`,
+		`{"name":"keyless",` + good + `,` + attr(`,{"value":{"stringValue":"x"}}`) + `}`,
+		`{"name":"value",` + good + `,` + attr(`,{"key":"k","value":"x"}`) + `}`,
+		`{"name":"ok too",` + good + `,` + attr("") + `}`,
+	}
+	doc := "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[\n" + strings.Join(spans, ",\n") + "\n]}]}]}\n"
+	got, res := collect(t, []string{writeTemp(t, "bad.json", doc)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 2 || res.BadLines() != 8 {
+		t.Fatalf("%d records and %d bad, want 2 and 8: %v", len(got), res.BadLines(), res.Problems)
+	}
+	want := []string{"without startTimeUnixNano", "without endTimeUnixNano", "ends before it starts",
+		"outside the years", `"soon"`, `intValue "many" is not an integer`, `without a "key"`, "value is not an object"}
+	for i, p := range res.Problems {
+		if p.Line != int64(i+3) || !strings.Contains(p.Reason, want[i]) {
+			t.Errorf("problem %d: line %d %q, want line %d and %q", i, p.Line, p.Reason, i+3, want[i])
+		}
+	}
+}
+
+// TestOTelLookAlikes: JSON that is not an OTLP trace export is not read
+// as one: a log line with an "attributes" list of the same shape, a
+// line whose resourceSpans comes after its own fields, a Loki line of
+// an OTLP export, OTLP logs and metrics (each line a bad line: no field
+// it knows).
+func TestOTelLookAlikes(t *testing.T) {
+	const attrs = `"attributes":[{"key":"gen_ai.request.model","value":{"stringValue":"m"}}]`
+	for _, c := range []struct {
+		name, text, source string
+		records, bad       int
+	}{
+		{"attributes.jsonl", `{"time":"2025-12-04T10:00:00Z","request_time":0.5,"status":200,` + attrs + "}\n" +
+			`{` + attrs + `,"time":"2025-12-04T10:00:01Z","request_time":0.7,"status":200}` + "\n", "", 2, 0},
+		{"after.jsonl", `{"time":"2025-12-04T10:00:00Z","request_time":0.5,"resourceSpans":[{"scopeSpans":[]}]}` + "\n", "", 1, 0},
+		{"loki.jsonl", `{"labels":{"job":"otel"},"line":"{\"resourceSpans\":[]}","timestamp":"2025-12-04T10:00:00Z"}` + "\n", "", 0, 1},
+		{"logs.jsonl", `{"resourceLogs":[{"resource":{},"scopeLogs":[{"logRecords":[{"timeUnixNano":"1764842400000000000",` + attrs + `}]}]}]}` + "\n", "", 0, 1},
+		{"metrics.jsonl", `{"resourceMetrics":[{"resource":{},"scopeMetrics":[{"metrics":[{"name":"gen_ai.client.operation.duration"}]}]}]}` + "\n", "", 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, res := collect(t, []string{writeTemp(t, c.name, c.text)}, ingest.Options{Workers: 1, Location: time.UTC})
+			if f := res.Files[0]; f.Source != c.source || len(got) != c.records || res.BadLines() != int64(c.bad) {
+				t.Errorf("source %q, %d records, %d bad; want %q, %d, %d: %v", f.Source, len(got), res.BadLines(), c.source, c.records, c.bad, res.Problems)
+			}
+		})
+	}
+}
+
+// TestOTelForcedSource: --source names another source for an OTLP file:
+// its spans are still read as spans, every one a record.
+func TestOTelForcedSource(t *testing.T) {
+	got, res := collect(t, []string{"testdata/sources/otel.jsonl"}, ingest.Options{Workers: 1, Location: time.UTC, Source: "tokenhub"})
+	if res.Files[0].Source != "tokenhub" || len(got) != 11 || res.BadLines() != 0 {
+		t.Errorf("source %q, %d records, %d bad; want tokenhub, 11, 0", res.Files[0].Source, len(got), res.BadLines())
+	}
+}
