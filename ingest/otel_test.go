@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,47 @@ func TestOTelForcedSource(t *testing.T) {
 	got, res := collect(t, []string{"testdata/sources/otel.jsonl"}, ingest.Options{Workers: 1, Location: time.UTC, Source: "tokenhub"})
 	if res.Files[0].Source != "tokenhub" || len(got) != 11 || res.BadLines() != 0 {
 		t.Errorf("source %q, %d records, %d bad; want tokenhub, 11, 0", res.Files[0].Source, len(got), res.BadLines())
+	}
+}
+
+// TestOTelResourcesAcrossUnits: an export of many resources, whose spans
+// fill several units of work, reads each span with its own resource:
+// resource i's region is r<i>, its spans' model m<i>; as the Collector's
+// file exporter writes it, a line a resource, and as one document.
+func TestOTelResourcesAcrossUnits(t *testing.T) {
+	const resources, perResource = 400, 9
+	var rs []string
+	for i := range resources {
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"resource":{"attributes":[{"key":"cloud.region","value":{"stringValue":"r%d"}},{"key":"pad","value":{"stringValue":"%s"}}]},"scopeSpans":[{"spans":[`, i, strings.Repeat("x", 300))
+		for j := range perResource {
+			if j > 0 {
+				b.WriteString(",\n")
+			}
+			start := int64(1764842400000000000) + int64(i*perResource+j)*1e9
+			fmt.Fprintf(&b, `{"kind":3,"startTimeUnixNano":"%d","endTimeUnixNano":"%d","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.request.model","value":{"stringValue":"m%d"}},{"key":"gen_ai.prompt","value":{"stringValue":"%s"}}]}`,
+				start, start+int64(j+1)*1e6, i, strings.Repeat("y", 200))
+		}
+		b.WriteString("]}]}")
+		rs = append(rs, b.String())
+	}
+	lines := `{"resourceSpans":[` + strings.Join(rs, "]}\n{\"resourceSpans\":[") + "]}\n"
+	doc := "{\"resourceSpans\":[\n" + strings.Join(rs, ",\n") + "\n]}\n"
+	for _, text := range []string{lines, doc} {
+		if len(text) < 3*256<<10 {
+			t.Fatalf("%d bytes: not several units", len(text))
+		}
+		got, res := collect(t, []string{writeTemp(t, "many.json", text)}, ingest.Options{Workers: 2, Location: time.UTC})
+		if len(got) != resources*perResource || res.BadLines() != 0 {
+			t.Fatalf("%d records, %d bad, want %d, 0: %v", len(got), res.BadLines(), resources*perResource, res.Problems)
+		}
+		for i, r := range got {
+			if r.region != "r"+strings.TrimPrefix(r.model, "m") || r.model != fmt.Sprintf("m%d", i/perResource) {
+				t.Fatalf("record %d: model %q in region %q", i, r.model, r.region)
+			}
+			if want := float64(i%perResource+1) / 1000; r.rt != want {
+				t.Fatalf("record %d: request_time %v, want %v", i, r.rt, want)
+			}
+		}
 	}
 }

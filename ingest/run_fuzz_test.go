@@ -49,7 +49,8 @@ func FuzzRun(f *testing.F) {
 	// envelope (an Elasticsearch export), and the text formats of other
 	// gateways; sources told by nested paths (Azure API Management's
 	// properties.*) and the cloud gateways' JSON; Langfuse's
-	// observations, some passed over, some CSV cells JSON objects.
+	// observations, some passed over, some CSV cells JSON objects; OTLP
+	// trace exports, their spans with their resources.
 	for _, name := range []string{"jsondoc/litellm-spend-logs.json", "jsondoc/es-export.json",
 		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log",
 		"text/iis.log", "text/cloudfront.log",
@@ -58,7 +59,8 @@ func FuzzRun(f *testing.F) {
 		"sources/azure-frontdoor.json", "sources/azure-frontdoor-records.json", "sources/azure-frontdoor-la.json",
 		"sources/azure-openai.json", "sources/azure-openai-records.json", "sources/azure-openai-la.json",
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json",
-		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json"} {
+		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json",
+		"sources/otel.jsonl", "sources/otel-http.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
