@@ -202,7 +202,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		if err := lp.Parse(text, rec); err != nil {
 			t.bad(u.file, e.line, docReason(err, text, e))
 		} else if rec.Fields() == 0 {
-			t.bad(u.file, e.line, errNoField)
+			t.bad(u.file, e.line, noFieldReason(text))
 		} else if !u.file.cfg.schema.request(rec) {
 			c.passed++
 		} else {

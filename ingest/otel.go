@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"strconv"
+	"strings"
 )
 
 // An OpenTelemetry trace export in OTLP/JSON (the protobuf JSON mapping
@@ -679,4 +680,17 @@ func (p *pipeline) applyOTel(fs *fileState, chunk []byte, spans []docSpan) {
 			return
 		}
 	}
+}
+
+// noFieldReason is the reason for a line or an element with no field
+// loganalyze knows: for an OTLP export of another signal than traces,
+// that only traces are read.
+func noFieldReason(text []byte) string {
+	for _, k := range topKeys(text, 1) {
+		switch k {
+		case "resourceLogs", "resourceMetrics", "resourceProfiles":
+			return "an OTLP export of " + strings.ToLower(strings.TrimPrefix(k, "resource")) + " (" + k + "): of OTLP, only traces (resourceSpans) are read"
+		}
+	}
+	return errNoField
 }

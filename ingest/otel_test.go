@@ -63,25 +63,30 @@ func TestOTelBadSpans(t *testing.T) {
 // TestOTelLookAlikes: JSON that is not an OTLP trace export is not read
 // as one: a log line with an "attributes" list of the same shape, a
 // line whose resourceSpans comes after its own fields, a Loki line of
-// an OTLP export, OTLP logs and metrics (each line a bad line: no field
-// it knows).
+// an OTLP export, OTLP logs and metrics (each line a bad line that says
+// only traces are read).
 func TestOTelLookAlikes(t *testing.T) {
 	const attrs = `"attributes":[{"key":"gen_ai.request.model","value":{"stringValue":"m"}}]`
 	for _, c := range []struct {
 		name, text, source string
 		records, bad       int
+		reason             string
 	}{
 		{"attributes.jsonl", `{"time":"2025-12-04T10:00:00Z","request_time":0.5,"status":200,` + attrs + "}\n" +
-			`{` + attrs + `,"time":"2025-12-04T10:00:01Z","request_time":0.7,"status":200}` + "\n", "", 2, 0},
-		{"after.jsonl", `{"time":"2025-12-04T10:00:00Z","request_time":0.5,"resourceSpans":[{"scopeSpans":[]}]}` + "\n", "", 1, 0},
-		{"loki.jsonl", `{"labels":{"job":"otel"},"line":"{\"resourceSpans\":[]}","timestamp":"2025-12-04T10:00:00Z"}` + "\n", "", 0, 1},
-		{"logs.jsonl", `{"resourceLogs":[{"resource":{},"scopeLogs":[{"logRecords":[{"timeUnixNano":"1764842400000000000",` + attrs + `}]}]}]}` + "\n", "", 0, 1},
-		{"metrics.jsonl", `{"resourceMetrics":[{"resource":{},"scopeMetrics":[{"metrics":[{"name":"gen_ai.client.operation.duration"}]}]}]}` + "\n", "", 0, 1},
+			`{` + attrs + `,"time":"2025-12-04T10:00:01Z","request_time":0.7,"status":200}` + "\n", "", 2, 0, ""},
+		{"after.jsonl", `{"time":"2025-12-04T10:00:00Z","request_time":0.5,"resourceSpans":[{"scopeSpans":[]}]}` + "\n", "", 1, 0, ""},
+		{"loki.jsonl", `{"labels":{"job":"otel"},"line":"{\"resourceSpans\":[]}","timestamp":"2025-12-04T10:00:00Z"}` + "\n", "", 0, 1, "no field"},
+		{"logs.json", "{\n  \"resourceLogs\": [\n    {\"scopeLogs\": []}\n  ]\n}\n", "", 0, 1, "OTLP export of logs (resourceLogs)"},
+		{"logs.jsonl", `{"resourceLogs":[{"resource":{},"scopeLogs":[{"logRecords":[{"timeUnixNano":"1764842400000000000",` + attrs + `}]}]}]}` + "\n", "", 0, 1, "OTLP export of logs (resourceLogs)"},
+		{"metrics.jsonl", `{"resourceMetrics":[{"resource":{},"scopeMetrics":[{"metrics":[{"name":"gen_ai.client.operation.duration"}]}]}]}` + "\n", "", 0, 1, "OTLP export of metrics (resourceMetrics)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, res := collect(t, []string{writeTemp(t, c.name, c.text)}, ingest.Options{Workers: 1, Location: time.UTC})
 			if f := res.Files[0]; f.Source != c.source || len(got) != c.records || res.BadLines() != int64(c.bad) {
 				t.Errorf("source %q, %d records, %d bad; want %q, %d, %d: %v", f.Source, len(got), res.BadLines(), c.source, c.records, c.bad, res.Problems)
+			}
+			if c.reason != "" && (len(res.Problems) == 0 || !strings.Contains(res.Problems[0].Reason, c.reason)) {
+				t.Errorf("problems %v, want one saying %q", res.Problems, c.reason)
 			}
 		})
 	}

@@ -379,7 +379,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 			case rec.Fields() == 0:
 				// Well-formed, but nothing in it is a request field:
 				// a header-less CSV, a foreign log, an empty object.
-				t.bad(u.file, line, errNoField)
+				t.bad(u.file, line, noFieldReason(l))
 			case !u.file.cfg.schema.request(rec):
 				c.passed++
 			default:
