@@ -116,7 +116,9 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		}
 		chunk = append(chunk, e.text...)
 		spans = append(spans, docSpan{end: len(chunk), line: e.line, at: e.at, res: res[0], resEnd: res[1]})
-		if len(spans) > clientLookahead {
+		// An OTLP file's first chunk, whole, tells what its records are
+		// (applyOTel).
+		if len(spans) > clientLookahead && !fs.cfg.otel {
 			apply()
 		}
 		if len(chunk) >= chunkSize {

@@ -553,8 +553,15 @@ func (p *otelParser) attribute(s *scanner, r *Record, facts *spanFacts) error {
 			return fmt.Errorf("attribute %q: intValue %q is not an integer", key, val)
 		}
 	case anyDouble:
-		if _, ok := parseNumber(val); !ok {
-			return fmt.Errorf("attribute %q: doubleValue %q is not a number", key, val)
+		switch string(val) {
+		case "NaN", "Infinity", "-Infinity":
+			// The protobuf JSON mapping's non-finite numbers: a value,
+			// but no field's.
+			typ = anyOther
+		default:
+			if _, ok := parseNumber(val); !ok {
+				return fmt.Errorf("attribute %q: doubleValue %q is not a number", key, val)
+			}
 		}
 	case anyBool:
 		if string(val) != "true" && string(val) != "false" {

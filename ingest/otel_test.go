@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +141,26 @@ func TestOTelResourcesAcrossUnits(t *testing.T) {
 				t.Fatalf("record %d: request_time %v, want %v", i, r.rt, want)
 			}
 		}
+	}
+}
+
+// TestOTelRecordsRule: an LLM call among a file's first spans, after a
+// hundred HTTP server spans, makes its records the LLM calls; a
+// non-finite doubleValue, as the protobuf JSON mapping writes it, is a
+// value no field takes, not a flaw of the span.
+func TestOTelRecordsRule(t *testing.T) {
+	var spans []string
+	for i := range 100 {
+		spans = append(spans, fmt.Sprintf(`{"kind":2,"startTimeUnixNano":"%d","endTimeUnixNano":"%d","attributes":[{"key":"http.request.method","value":{"stringValue":"POST"}},{"key":"http.response.status_code","value":{"intValue":200}}]}`,
+			int64(1764842400000000000)+int64(i)*1e9, int64(1764842400100000000)+int64(i)*1e9))
+	}
+	spans = append(spans, `{"kind":3,"startTimeUnixNano":"1764842500000000000","endTimeUnixNano":"1764842500800000000","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.request.model","value":{"stringValue":"m"}},{"key":"gen_ai.response.time_to_first_chunk","value":{"doubleValue":"NaN"}},{"key":"gen_ai.request.temperature","value":{"doubleValue":"Infinity"}}]}`)
+	doc := `{"resourceSpans":[{"scopeSpans":[{"spans":[` + strings.Join(spans, ",\n") + "]}]}]}\n"
+	got, res := collect(t, []string{writeTemp(t, "rule.json", doc)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 1 || res.BadLines() != 0 || res.Files[0].PassedOver != 100 {
+		t.Fatalf("%d records, %d bad, %d passed over; want 1, 0, 100: %v", len(got), res.BadLines(), res.Files[0].PassedOver, res.Problems)
+	}
+	if got[0].model != "m" || got[0].rt != 0.8 || !math.IsNaN(got[0].ttft) {
+		t.Errorf("record %+v, want model m, 0.8 s, no ttft", got[0])
 	}
 }
