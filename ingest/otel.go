@@ -239,7 +239,7 @@ func (p *otelParser) Parse(span []byte, r *Record) error {
 		// The span's own attributes come after, and win.
 		var facts spanFacts
 		if err := p.resource(p.res, r, &facts); err != nil {
-			return fmt.Errorf("its resource: %s", err.Error())
+			return fmt.Errorf("the span's resource: %s", err.Error())
 		}
 	}
 	s := scanner{b: span}
