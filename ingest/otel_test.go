@@ -164,3 +164,22 @@ func TestOTelRecordsRule(t *testing.T) {
 		t.Errorf("record %+v, want model m, 0.8 s, no ttft", got[0])
 	}
 }
+
+// TestOTelLineOverMaxLine: a line of the Collector's file exporter is a
+// batch, which may pass MaxLine; its spans, each within it, are read.
+func TestOTelLineOverMaxLine(t *testing.T) {
+	var spans []string
+	for i := range 4000 {
+		start := int64(1764842400000000000) + int64(i)*1e8
+		spans = append(spans, fmt.Sprintf(`{"kind":3,"startTimeUnixNano":"%d","endTimeUnixNano":"%d","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.prompt","value":{"stringValue":"%s"}}]}`,
+			start, start+5e8, strings.Repeat("y", 300)))
+	}
+	line := `{"resourceSpans":[{"scopeSpans":[{"spans":[` + strings.Join(spans, ",") + "]}]}]}\n"
+	if len(line) <= ingest.MaxLine {
+		t.Fatalf("a line of %d bytes", len(line))
+	}
+	got, res := collect(t, []string{writeTemp(t, "batch.jsonl", line+line)}, ingest.Options{Workers: 2, Location: time.UTC})
+	if len(got) != 8000 || res.BadLines() != 0 {
+		t.Fatalf("%d records, %d bad, want 8000, 0: %v", len(got), res.BadLines(), res.Problems)
+	}
+}
