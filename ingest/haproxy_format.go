@@ -300,7 +300,7 @@ func haproxyTokens(s string) ([]formatToken, error) {
 				return nil, err
 			}
 			expr := s[i+1 : end]
-			it = hapItem{tok: formatToken{name: expr, lookup: sampleLookup(expr), haproxy: true, col: start + 1}, quoted: true}
+			it = hapItem{tok: formatToken{name: expr, lookup: sampleLookup(expr), own: true, col: start + 1}, quoted: true}
 			i = end + 1
 		case i < len(s) && isLetter(s[i]) || hasFlags && i < len(s) && isAlnum(s[i]):
 			j := i
@@ -350,7 +350,7 @@ func haproxyTokens(s string) ([]formatToken, error) {
 
 // hapToken is the token of alias a read with flags.
 func hapToken(a hapAlias, flags hapFlags, start int) formatToken {
-	t := formatToken{name: a.name, lookup: a.name, haproxy: true, zoned: a.zoned, spec: a.spec, col: start + 1}
+	t := formatToken{name: a.name, lookup: a.name, own: true, zoned: a.zoned, spec: a.spec, col: start + 1}
 	if a.timer {
 		t.lookup = "" // --map does not rename it
 	}

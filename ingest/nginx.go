@@ -173,12 +173,13 @@ type formatToken struct {
 	lookup string
 	envoy  bool
 	apache bool // one of Apache's directives
-	// haproxy: one of HAProxy's items, read as spec says; zoned: a
-	// date with its zone after a space, as nginx's $time_local.
-	haproxy bool
-	zoned   bool
-	spec    varSpec
-	col     int // 1-based column of the variable
+	// own: an item read as spec says, not by a table of names
+	// (HAProxy's items); zoned: a date with its zone after a space, as
+	// nginx's $time_local.
+	own   bool
+	zoned bool
+	spec  varSpec
+	col   int // 1-based column of the variable
 }
 
 // nginxTokens splits an nginx log_format into literals and $variables.
@@ -282,7 +283,7 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 		vs, ok = envoyOperators[t.name]
 	case t.apache:
 		vs, ok = apacheDirectives[t.name]
-	case t.haproxy:
+	case t.own:
 		vs, ok = t.spec, t.spec != varSpec{}
 	default:
 		vs, ok = writerVars[t.name]
