@@ -96,6 +96,9 @@ func FuzzLogFormatRun(f *testing.F) {
 	f.Add(`%{+Q}o %{-Q}ci [%T] %hr %hs %HM %HP%HQ %ST %Tc/%Tr/%Ta %b/%s`,
 		[]byte("Nov 29 10:00:01 lb1 haproxy[901]: 10.0.0.1 [29/Nov/2026:10:00:01 +0000] {a \"b\"} \"POST\" \"/v1\"\"?a=1\" 200 1/2/3 \"be\"/\"srv\"\n"+
 			"2026-11-29T10:00:02Z 10.0.0.1 [29/Nov/2026:10:00:02 +0000] \"GET\" \"/\"\"\" 200 -1/-1/+9 \"be\"/\"<NOSRV>\"\n"))
+	f.Add(`%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s`, head(filepath.Join("testdata", "text", "gunicorn-timed.log"), 8))
+	f.Add(`%({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s "%(a)s" %(D)s %(M)s %(T)s 100%%`,
+		[]byte("203.0.113.9, 10.0.0.1 [04/Dec/2026:10:00:01 +0000] \"POST / HTTP/1.1\" 200 \"a \\\"b\\\"\" 1 0 0 100%\n- [x] \"\" - \"\\\" -1 1e308 NaN 100%\n"))
 	f.Add("$request_time", []byte("0.1\n-\nNaN\n1e308\n-1\n"))
 	f.Add("$time_iso8601 $msec", []byte("2026-11-29T09:00:00+00:00 1764406800.000\n0001-01-01T00:00:00Z 1\n"))
 	f.Add("no variables here", []byte("x\n"))

@@ -18,8 +18,11 @@ import (
 
 // listVars are the nginx variables whose value is a list of one item per
 // upstream tried: "a, b" between upstreams of a group, "a : b" between
-// groups after an internal redirect.
+// groups after an internal redirect; and the X-Forwarded-For header as
+// Apache's %{X-Forwarded-For}i and gunicorn's %({x-forwarded-for}i)s
+// write it, one address per proxy ("203.0.113.9, 10.0.0.1").
 var listVars = map[string]bool{
+	"x_forwarded_for":          true,
 	"upstream_addr":            true,
 	"upstream_status":          true,
 	"upstream_response_time":   true,
@@ -84,6 +87,9 @@ type nginxVar struct {
 	slot    uint8
 	lead    byte
 	skipSep bool
+	// escQuote: a double quote inside the value is written \" (gunicorn),
+	// so a following literal that starts with one is not found there.
+	escQuote bool
 	// find finds next (a space for the last variable of a lenient
 	// format); put sets the value's fields; fuse: how the value may be
 	// read in the pass that finds its end. Filled by prepare.
@@ -108,8 +114,9 @@ type logFormat struct {
 }
 
 // CompileLogFormat checks a log format as --log-format takes it: an nginx
-// log_format string, an HAProxy log-format, an Envoy format string, an
-// Apache LogFormat, or the name of a known format (LogFormatNames).
+// log_format string, a gunicorn access_log_format, an HAProxy
+// log-format, an Envoy format string, an Apache LogFormat, or the name
+// of a known format (LogFormatNames).
 func CompileLogFormat(s string) error {
 	_, err := compileLogFormat(s, nil)
 	return err
@@ -129,6 +136,18 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 	switch {
 	case strings.Contains(s, "$"):
 		toks, err = nginxTokens(s)
+	case hasGunicornAtom(s):
+		if toks, err = gunicornTokens(s); err != nil {
+			return nil, err
+		}
+		f := &logFormat{source: "gunicorn"}
+		if err := f.build(toks, nil, false, schema); err != nil {
+			return nil, err
+		}
+		for k := range f.vars {
+			f.vars[k].escQuote = true
+		}
+		return f, nil
 	case hasHAProxyAlias(s):
 		if toks, err = haproxyTokens(s); err != nil {
 			return nil, err
@@ -148,7 +167,7 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 			// An Apache LogFormat with a flaw says which.
 			return nil, aerr
 		}
-		return nil, fmt.Errorf("%q has no $variable, HAProxy alias, Envoy operator or Apache directive and is not a known format name (want %s)",
+		return nil, fmt.Errorf("%q has no $variable, gunicorn atom, HAProxy alias, Envoy operator or Apache directive and is not a known format name (want %s)",
 			s, strings.Join(LogFormatNames(), ", "))
 	}
 	if err != nil {
@@ -534,6 +553,10 @@ func (v *nginxVar) match(line []byte, i int, lenient, wantEsc bool) (end, next i
 				return 0, 0, false, &nginxError{want: string(lit), col: len(line) + 1, end: true}
 			}
 			return 0, 0, false, &nginxError{want: string(lit), col: i + 1}
+		}
+		if v.escQuote && lit[0] == '"' && k > i && line[k-1] == '\\' {
+			from = k + 1
+			continue
 		}
 		if v.list && lit[0] == ' ' && k > i {
 			// "a, b": the space after a comma joins two items; so does
