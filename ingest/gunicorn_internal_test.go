@@ -136,7 +136,8 @@ func TestGunicornFormatFixture(t *testing.T) {
 	}
 }
 
-// rows collects what the fixture tests compare of each record.
+// rows collects what the fixture tests compare of each record: -1 for
+// a request time or status absent.
 type rows struct{ recs []row }
 
 type row struct {
@@ -149,7 +150,10 @@ func (s *rows) Add(r *Record) {
 	if !ok {
 		rt = -1
 	}
-	st, _ := r.Float(FStatus)
+	st, ok := r.Float(FStatus)
+	if !ok {
+		st = -1
+	}
 	s.recs = append(s.recs, row{rt: rt, time: float64(r.TimeNS) / 1e9, status: st, client: string(r.Text(FClient))})
 }
 

@@ -99,6 +99,9 @@ func FuzzLogFormatRun(f *testing.F) {
 	f.Add(`%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s`, head(filepath.Join("testdata", "text", "gunicorn-timed.log"), 8))
 	f.Add(`%({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s "%(a)s" %(D)s %(M)s %(T)s 100%%`,
 		[]byte("203.0.113.9, 10.0.0.1 [04/Dec/2026:10:00:01 +0000] \"POST / HTTP/1.1\" 200 \"a \\\"b\\\"\" 1 0 0 100%\n- [x] \"\" - \"\\\" -1 1e308 NaN 100%\n"))
+	f.Add("morgan-dev", head(filepath.Join("testdata", "text", "morgan-dev.log"), 7))
+	f.Add(`[:date] :remote-addr :req[x-forwarded-for] ":method :url" :status :response-time[1] ms :total-time`,
+		[]byte("[Fri, 04 Dec 2026 10:00:01 GMT] ::1 1.2.3.4, 5.6.7.8 \"POST /\" 200 1.5 ms 2.25\n[Fri, 04 Dec 2026 10:00:01] - - \"\" - - ms -\n"))
 	f.Add("$request_time", []byte("0.1\n-\nNaN\n1e308\n-1\n"))
 	f.Add("$time_iso8601 $msec", []byte("2026-11-29T09:00:00+00:00 1764406800.000\n0001-01-01T00:00:00Z 1\n"))
 	f.Add("no variables here", []byte("x\n"))

@@ -66,9 +66,10 @@ type nginxVar struct {
 	// one that joins the next variable.
 	next []byte
 	list bool // the value may hold ", " and " : " separators
-	// timeLocal: the value is "29/Nov/2026:10:00:00 +0800", with a space.
-	timeLocal bool
-	how       uint8
+	// timeLocal: the value is "29/Nov/2026:10:00:00 +0800", with a space;
+	// webDate: "Tue, 10 Oct 2000 13:55:36 GMT", with four.
+	timeLocal, webDate bool
+	how                uint8
 	// joined: the next variable follows with no text between them
 	// (APISIX's "$upstream_host$upstream_uri"); this one is read as empty
 	// and the next one takes the text of both.
@@ -162,12 +163,18 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 		toks, err = envoyTokens(s)
 	case hasApacheDirective(s):
 		toks, err = apacheTokens(s)
+	case hasMorganToken(s):
+		if toks, err = morganTokens(s); err != nil {
+			return nil, err
+		}
+		f := &logFormat{source: "morgan"}
+		return f, f.build(toks, nil, false, schema)
 	default:
 		if _, aerr := apacheTokens(s); aerr != nil && strings.Contains(s, "%") {
 			// An Apache LogFormat with a flaw says which.
 			return nil, aerr
 		}
-		return nil, fmt.Errorf("%q has no $variable, gunicorn atom, HAProxy alias, Envoy operator or Apache directive and is not a known format name (want %s)",
+		return nil, fmt.Errorf("%q has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name (want %s)",
 			s, strings.Join(LogFormatNames(), ", "))
 	}
 	if err != nil {
@@ -197,6 +204,7 @@ type formatToken struct {
 	// nginx's $time_local.
 	own   bool
 	zoned bool
+	web   bool // an HTTP date, "Tue, 10 Oct 2000 13:55:36 GMT" (morgan's :date)
 	spec  varSpec
 	col   int // 1-based column of the variable
 }
@@ -285,7 +293,7 @@ func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool
 func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 	lower := strings.ToLower(t.lookup)
 	v := nginxVar{name: t.name, list: listVars[lower], timeLocal: lower == "time_local" || t.zoned,
-		slot: t.spec.slot, lead: t.spec.lead}
+		webDate: t.web, slot: t.spec.slot, lead: t.spec.lead}
 	if schema == nil {
 		return v
 	}
@@ -540,6 +548,9 @@ func (v *nginxVar) match(line []byte, i int, lenient, wantEsc bool) (end, next i
 	from := i
 	if v.timeLocal && lit[0] == ' ' && i+21 <= len(line) && line[i+2] == '/' && line[i+20] == ' ' {
 		from = i + 21 // past the space before the zone
+		esc = wantEsc && bytes.IndexByte(line[i:from], '\\') >= 0
+	} else if v.webDate && i+29 <= len(line) && line[i+3] == ',' && line[i+25] == ' ' {
+		from = i + 26 // past the space before the zone's name
 		esc = wantEsc && bytes.IndexByte(line[i:from], '\\') >= 0
 	}
 	for {

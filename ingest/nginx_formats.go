@@ -2,8 +2,9 @@ package ingest
 
 // The log formats loganalyze knows by name and recognises by the shape of
 // a file's first lines: nginx's combined and the main of its default
-// nginx.conf, with the timed variants real configurations append;
-// ingress-nginx; APISIX; Envoy and Istio.
+// nginx.conf, with the timed variants real configurations append, and
+// Apache's common; ingress-nginx; APISIX; Envoy and Istio; Traefik; AWS
+// ALB; morgan's dev, tiny and short.
 
 import (
 	"bytes"
@@ -55,8 +56,18 @@ const (
 	// AWS Application Load Balancer's access log, its fields through
 	// request_creation_time (the ones after it vary by date and are
 	// left over). Names as AWS's documentation gives them, ":" as "_".
-	albFormat   = `$type $time $elb $client_port $target_port $request_processing_time $target_processing_time $response_processing_time $elb_status_code $target_status_code $received_bytes $sent_bytes "$request" "$user_agent" $ssl_cipher $ssl_protocol $target_group_arn "$trace_id" "$domain_name" "$chosen_cert_arn" $matched_rule_priority $request_creation_time`
-	istioFormat = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
+	albFormat = `$type $time $elb $client_port $target_port $request_processing_time $target_processing_time $response_processing_time $elb_status_code $target_status_code $received_bytes $sent_bytes "$request" "$user_agent" $ssl_cipher $ssl_protocol $target_group_arn "$trace_id" "$domain_name" "$chosen_cert_arn" $matched_rule_priority $request_creation_time`
+	// morgan's predefined formats (expressjs/morgan index.js): dev's
+	// colours as it writes them, and without them, as a collector that
+	// strips terminal escapes keeps them.
+	morganDev      = "\x1b[0m:method :url \x1b[32m:status\x1b[0m :response-time ms - :res[content-length]\x1b[0m"
+	morganDevPlain = `:method :url :status :response-time ms - :res[content-length]`
+	morganTiny     = `:method :url :status :res[content-length] - :response-time ms`
+	morganShort    = `:remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms`
+	// Apache's Common Log Format: combined without the referer and the
+	// user agent (morgan's common).
+	commonFormat = `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent`
+	istioFormat  = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
 )
 
 // nginxAddr reads the address slot of the nginx formats as real logs fill
@@ -107,6 +118,12 @@ func buildKnownFormats() []*knownFormat {
 		{name: "traefik", source: "traefik", format: traefikFormat, vars: traefikVars},
 		{name: "aws-alb", source: "aws-alb", format: albFormat, vars: albVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
+		{name: "morgan-dev", source: "morgan", format: morganDev},
+		{name: "morgan-dev", source: "morgan", format: morganDevPlain, tail: true},
+		// short before tiny, which reads a short line's address as its
+		// method and no status.
+		{name: "morgan-short", source: "morgan", format: morganShort},
+		{name: "morgan-tiny", source: "morgan", format: morganTiny},
 	}
 	// main and combined with the times most configurations append; the
 	// main ones first, since a main line also fits the combined variant
@@ -139,6 +156,7 @@ func buildKnownFormats() []*knownFormat {
 		&knownFormat{name: "main", source: "nginx:main", format: mainFormat, vars: nginxAddr},
 		// nginx's predefined format.
 		&knownFormat{name: "combined", source: "nginx:combined", format: combinedFormat, vars: nginxAddr},
+		&knownFormat{name: "common", source: "nginx:common", format: commonFormat, vars: nginxAddr},
 	)
 }
 
@@ -231,9 +249,12 @@ func LogFormatNames() []string {
 func (k *knownFormat) compile(schema *Schema) (*logFormat, error) {
 	var toks []formatToken
 	var err error
-	if strings.Contains(k.format, "$") {
+	switch {
+	case k.source == "morgan":
+		toks, err = morganTokens(k.format)
+	case strings.Contains(k.format, "$"):
 		toks, err = nginxTokens(k.format)
-	} else {
+	default:
 		toks, err = envoyTokens(k.format)
 	}
 	if err != nil {

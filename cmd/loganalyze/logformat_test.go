@@ -25,7 +25,7 @@ func TestBadLogFormatIsUsage(t *testing.T) {
 		`$remote_addr$status`: "--log-format: $remote_addr and $status are not separated",
 		`%ci [%tr] %Tx %ST`:   `--log-format: "%ci [%tr] %Tx %ST": %Tx at column 11 is not an alias of HAProxy's log-format`,
 		`%ci %HM%HU %ST %Ta`:  `--log-format: "%ci %HM%HU %ST %Ta": %HM and %HU are not separated by any text`,
-		`combind`:             `--log-format: "combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator or Apache directive and is not a known format name`,
+		`combind`:             `--log-format: "combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name`,
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"--log-format", format, "does-not-exist.log"}, nil, &stdout, &stderr, time.Now)
