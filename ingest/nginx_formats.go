@@ -4,7 +4,7 @@ package ingest
 // a file's first lines: nginx's combined and the main of its default
 // nginx.conf, with the timed variants real configurations append, and
 // Apache's common; ingress-nginx; APISIX; Envoy and Istio; Traefik; AWS
-// ALB; morgan's dev, tiny and short.
+// ALB; morgan's dev, tiny and short; uvicorn.
 
 import (
 	"bytes"
@@ -64,6 +64,9 @@ const (
 	morganDevPlain = `:method :url :status :response-time ms - :res[content-length]`
 	morganTiny     = `:method :url :status :res[content-length] - :response-time ms`
 	morganShort    = `:remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms`
+	// uvicorn's INFO level prefix is "INFO:" padded to nine bytes; the
+	// status is followed by its phrase ("200 OK").
+	uvicornFormat = `INFO:     $remote_addr - "$request" $status $status_phrase`
 	// Apache's Common Log Format: combined without the referer and the
 	// user agent (morgan's common).
 	commonFormat = `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent`
@@ -124,6 +127,11 @@ func buildKnownFormats() []*knownFormat {
 		// method and no status.
 		{name: "morgan-short", source: "morgan", format: morganShort},
 		{name: "morgan-tiny", source: "morgan", format: morganTiny},
+		// uvicorn's access log (its LOGGING_CONFIG's access formatter,
+		// '%(levelprefix)s %(client_addr)s - "%(request_line)s"
+		// %(status_code)s', without the colours it writes to a
+		// terminal): no time, no request time.
+		{name: "uvicorn", source: "uvicorn", vars: uvicornVars, format: uvicornFormat},
 	}
 	// main and combined with the times most configurations append; the
 	// main ones first, since a main line also fits the combined variant
@@ -166,6 +174,13 @@ var traefikVars = map[string]varSpec{
 	"remote_addr":         {field: FRemoteAddr, bound: true, how: howAddrSlot},
 	"traefik_duration":    {field: FRequestTime, unit: UnitMilli, bound: true},
 	"traefik_service_url": {field: FUpstreamAddr, bound: true},
+}
+
+// uvicornVars read uvicorn's client, written "host:port" (an IPv6
+// address without brackets).
+var uvicornVars = map[string]varSpec{
+	"remote_addr":   {field: FRemoteAddr, bound: true, how: howHostPort},
+	"status_phrase": {none: true},
 }
 
 // albVars read AWS ALB's fields: the request's time is from when the

@@ -190,7 +190,7 @@ func TestCompileLogFormat(t *testing.T) {
 	}
 	bad := map[string]string{
 		"":          "the log format is empty",
-		"combind":   `"combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name (want apisix, apisix-ai, aws-alb, combined, common, envoy, istio, main, morgan-dev, morgan-short, morgan-tiny, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo)`,
+		"combind":   `"combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name (want apisix, apisix-ai, aws-alb, combined, common, envoy, istio, main, morgan-dev, morgan-short, morgan-tiny, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo, uvicorn)`,
 		`$a$b`:      "$a and $b are not separated by any text, so their values cannot be told apart",
 		`x ${a`:     "${ at column 3 is not closed by }",
 		`x ${a-b}`:  `bad variable name "a-b" at column 3`,

@@ -565,6 +565,7 @@ var textSources = []*source{
 	{name: "gin", title: "Gin request log (Ollama, one-api, new-api)"},
 	{name: "apache", title: "Apache httpd access log (its LogFormat given with --log-format)"},
 	{name: "gunicorn", title: "gunicorn access log (its access_log_format given with --log-format)"},
+	{name: "uvicorn", title: "uvicorn access log (no request time)"},
 	{name: "morgan", title: "morgan (Express) request log: dev, tiny, short, or its format given with --log-format"},
 	{name: "aws-alb", title: "AWS Application Load Balancer access log"},
 	{name: "iis", title: "IIS W3C extended log (time-taken ms)", fields: w3cFields(UnitMilli)},

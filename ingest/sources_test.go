@@ -659,8 +659,8 @@ func fileClient(t *testing.T, first, d rawDoc, names []string) string {
 
 func textSource(name string) bool {
 	switch name {
-	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "gin", "iis", "cloudfront", "w3c", "apache", "gunicorn", "morgan":
-		return true // their fixtures are testdata/text's and the HAProxy, Gin, W3C, gunicorn and morgan tests
+	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "gin", "iis", "cloudfront", "w3c", "apache", "gunicorn", "morgan", "uvicorn":
+		return true // their fixtures are testdata/text's and the HAProxy, Gin, W3C, gunicorn, morgan and uvicorn tests
 	}
 	return false
 }
