@@ -149,6 +149,9 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	case windowed:
 		return m.f("why.nonewindow", m.n(int(f.Records), "n.record"), MissingField)
 	}
+	if f.Source == "uvicorn" {
+		return m.f("why.uvicorn", m.n(int(f.Records), "n.record"), MissingField)
+	}
 	return m.f("why.without", m.n(int(f.Records), "n.record"), MissingField)
 }
 
@@ -223,9 +226,14 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		}
 		out = append(out, newHint("--map "+MissingField+"="+name+":"+unitGuess(name), "hint.map", name))
 	}
-	var text, unknown, nginxRead bool
+	var text, unknown, nginxRead, gunicorn bool
 	for _, f := range files {
 		switch {
+		case f.Records > 0 && f.Source == "uvicorn":
+			// No format of uvicorn's has a request time: the file's
+			// reason says so, and no flag would read one.
+		case f.Records > 0 && f.Source == "gunicorn":
+			gunicorn = true
 		case f.Records > 0 && f.Format == ingest.Nginx:
 			nginxRead = true
 		case f.Records == 0 && (f.BadLines > 0 || f.Incomplete) && f.Format != ingest.Parquet && f.Format != ingest.Arrow:
@@ -234,6 +242,9 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			text = text || f.Format != ingest.JSONL && f.Format != ingest.JSONDoc && f.Format != ingest.W3C
 			unknown = unknown || f.Format != ingest.Nginx
 		}
+	}
+	if gunicorn && n.Records > 0 {
+		out = append(out, newHint("--log-format", "hint.gunicorn"))
 	}
 	if nginxRead && n.Records > 0 {
 		out = append(out, newHint("--log-format", "hint.nginx"))

@@ -339,3 +339,44 @@ func TestPassedOver(t *testing.T) {
 		}
 	}
 }
+
+// TestNoDataAppServers: a uvicorn access log, which has no request time
+// whatever its configuration, says so for its file and offers no flag;
+// a gunicorn log read with a format that logs none offers the atoms
+// that would, not nginx's variables.
+func TestNoDataAppServers(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		formats    []string
+		why, hint  string
+	}{
+		{"uvicorn", `INFO:     10.0.0.5:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK` + "\n" +
+			`INFO:     10.0.0.6:51240 - "GET /v1/models HTTP/1.1" 404 Not Found` + "\n", nil,
+			"- (nginx, uvicorn): 2 records without request_time: uvicorn's access log writes no request time", ""},
+		{"gunicorn", `10.0.0.5 - - [04/Dec/2026:10:00:01 +0000] "POST /v1/chat/completions HTTP/1.1" 200 1532 "-" "curl/8"` + "\n",
+			[]string{`%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"`},
+			"- (nginx, gunicorn): 1 record without request_time", "--log-format the gunicorn access_log_format read has no request time: add %(L)s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mapping, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+			accs, res, err := ingest.Run([]string{"-"}, ingest.Options{LogFormats: tc.formats, Location: time.UTC, Workers: 1, Stdin: strings.NewReader(tc.data)},
+				func() *aggregate.Accumulator { return aggregate.New(aggregate.Options{Mapping: mapping, Top: 10}) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Build(BuildInput{Aggregate: aggregate.MergeAll(accs), Read: res, Location: time.UTC})
+			checkNoData(t, r)
+			if text := r.NoData.text(english, plainText, plainText); !strings.Contains(text, tc.why) {
+				t.Errorf("reason %q lacks %q", text, tc.why)
+			}
+			var hints []string
+			for _, h := range r.NoData.Hints {
+				hints = append(hints, h.Flag+" "+h.Why)
+			}
+			got := strings.Join(hints, "; ")
+			if tc.hint == "" && got != "" || tc.hint != "" && !strings.HasPrefix(got, tc.hint) {
+				t.Errorf("hints %q, want %q", got, tc.hint)
+			}
+		})
+	}
+}
