@@ -22,10 +22,13 @@ func repoShared(t *testing.T) string { return sharedtest.Dir(t) }
 // input is read.
 func TestBadLogFormatIsUsage(t *testing.T) {
 	for format, msg := range map[string]string{
-		`$remote_addr$status`: "--log-format: $remote_addr and $status are not separated",
-		`%ci [%tr] %Tx %ST`:   `--log-format: "%ci [%tr] %Tx %ST": %Tx at column 11 is not an alias of HAProxy's log-format`,
-		`%ci %HM%HU %ST %Ta`:  `--log-format: "%ci %HM%HU %ST %Ta": %HM and %HU are not separated by any text`,
-		`combind`:             `--log-format: "combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name`,
+		`$remote_addr$status`:             "--log-format: $remote_addr and $status are not separated",
+		`%ci [%tr] %Tx %ST`:               `--log-format: "%ci [%tr] %Tx %ST": %Tx at column 11 is not an alias of HAProxy's log-format`,
+		`%ci %HM%HU %ST %Ta`:              `--log-format: "%ci %HM%HU %ST %Ta": %HM and %HU are not separated by any text`,
+		`%(h)s %(t)s "%(r)s" %(s)s %(x)s`: `--log-format: "%(h)s %(t)s \"%(r)s\" %(s)s %(x)s": %(x)s at column 27 is not one of gunicorn's atoms`,
+		`%(h)s %(s)s %D`:                  `--log-format: "%(h)s %(s)s %D": the % at column 13 starts no atom`,
+		`:method :url :status :resp-time`: `--log-format: ":method :url :status :resp-time": :resp-time at column 22 is not one of morgan's tokens`,
+		`combind`:                         `--log-format: "combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name`,
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"--log-format", format, "does-not-exist.log"}, nil, &stdout, &stderr, time.Now)
@@ -206,5 +209,102 @@ func TestHAProxyLogFormat(t *testing.T) {
 	// host of the five lines whose capture is not "-".
 	if rep.Window.From != "2026-11-29T10:00:01.1Z" || in.Fields["host"] != 5 {
 		t.Errorf("window from %q, %d hosts; want 2026-11-29T10:00:01.1Z and 5", rep.Window.From, in.Fields["host"])
+	}
+}
+
+// TestAppServerLogs reads the access logs of Python and Node.js app
+// servers end to end, as a user would: gunicorn's with its
+// access_log_format given (timed with %(L)s, and its default, which has
+// no request time), morgan's dev and uvicorn's without a flag. The
+// oracle reads each fixture's request times from its lines: the last
+// field of gunicorn's (s), the number before " ms" of morgan's (ms).
+func TestAppServerLogs(t *testing.T) {
+	const gunicornDefault = `%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"`
+	tests := []struct {
+		file, format string
+		times        *regexp.Regexp // the request time, group 1
+		unitMS       float64        // ms per unit of the times
+		source       string
+		records, bad int64
+		verdict      string
+	}{
+		{"gunicorn-timed.log", gunicornDefault + ` %(L)s`, regexp.MustCompile(`" (\d+\.\d{6})$`), 1e3, "gunicorn", 6, 2, ""},
+		{"gunicorn-default.log", gunicornDefault, nil, 0, "gunicorn", 6, 2, "no_data"},
+		{"morgan-dev.log", "", regexp.MustCompile(` (\d+\.\d{3}) ms - `), 1, "morgan", 6, 1, ""},
+		{"uvicorn.log", "", nil, 0, "uvicorn", 4, 4, "no_data"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join("testdata", tc.file)
+			var count int64
+			var sumMS, maxMS float64
+			if tc.times != nil {
+				raw, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+					if m := tc.times.FindStringSubmatch(l); m != nil {
+						v, _ := strconv.ParseFloat(m[1], 64)
+						count++
+						sumMS += v * tc.unitMS
+						maxMS = max(maxMS, v*tc.unitMS)
+					}
+				}
+				if count == 0 {
+					t.Fatal("the oracle finds no request time")
+				}
+			}
+			args := []string{"--tz", "UTC", "--json", "-", path}
+			if tc.format != "" {
+				args = append([]string{"--log-format", tc.format}, args...)
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(args, nil, &stdout, &stderr, time.Now); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			var rep struct {
+				Verdict string `json:"verdict"`
+				Reason  struct {
+					Files []struct {
+						Why string `json:"why"`
+					} `json:"files"`
+				} `json:"verdict_reason"`
+				Input struct {
+					Records  int64 `json:"records"`
+					BadLines int64 `json:"bad_lines"`
+					Files    []struct {
+						Source string `json:"source"`
+					} `json:"files"`
+				} `json:"input"`
+				Latency struct {
+					RequestTime struct {
+						All struct {
+							Count  int64   `json:"count"`
+							MeanMS float64 `json:"mean_ms"`
+							MaxMS  float64 `json:"max_ms"`
+						} `json:"all"`
+					} `json:"request_time"`
+				} `json:"latency"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			in := rep.Input
+			if in.Records != tc.records || in.BadLines != tc.bad || len(in.Files) != 1 || in.Files[0].Source != tc.source {
+				t.Errorf("%d records, %d bad lines, files %+v; want %d, %d, source %s", in.Records, in.BadLines, in.Files, tc.records, tc.bad, tc.source)
+			}
+			if tc.verdict != "" {
+				if rep.Verdict != tc.verdict || len(rep.Reason.Files) != 1 || !strings.Contains(rep.Reason.Files[0].Why, "without request_time") {
+					t.Errorf("verdict %q, reason %+v; want %s, the file without request_time", rep.Verdict, rep.Reason, tc.verdict)
+				}
+				return
+			}
+			all := rep.Latency.RequestTime.All
+			if rep.Verdict == "no_data" || all.Count != count || math.Abs(all.MaxMS-maxMS) > 1e-6 || math.Abs(all.MeanMS-sumMS/float64(count)) > 0.05 {
+				t.Errorf("verdict %s, request_time: %d timed, mean %v ms, max %v ms; want %d, %v, %v",
+					rep.Verdict, all.Count, all.MeanMS, all.MaxMS, count, sumMS/float64(count), maxMS)
+			}
+		})
 	}
 }
