@@ -35,6 +35,12 @@ func TestApacheFormatGiven(t *testing.T) {
 		{"the client behind a proxy, a status condition, %%", `"%{X-Forwarded-For}i" %t "%r" %!200,304>s 100%% %{us}T`,
 			`"203.0.113.7, 10.0.0.2" [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 504 100% 60001234`,
 			[]want{{f: FRemoteAddr, text: "203.0.113.7"}, {f: FStatus, num: 504}, {f: FRequestTime, num: 60.001234}}},
+		// Unquoted, the header's list holds a space before its next
+		// address: the value runs past it, and %h (which wins) is the
+		// word after the list.
+		{"the proxies' list unquoted", `%{X-Forwarded-For}i %h %t "%r" %>s %D`,
+			`203.0.113.7, 10.0.0.2 10.0.0.9 [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 200 6210452`,
+			[]want{{f: FRemoteAddr, text: "10.0.0.9"}, {f: FTime, num: t0}, {f: FRequestTime, num: 6.210452}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
