@@ -138,6 +138,12 @@ func (d *docReader) fail(err error) error {
 
 // array reads the elements of the array whose '[' was just read.
 func (d *docReader) array() error {
+	return d.arrayOf(func() error { return d.element(false) })
+}
+
+// arrayOf reads the array whose '[' was just read, calling each with
+// d.pos at an element.
+func (d *docReader) arrayOf(each func() error) error {
 	c, ok := d.ws()
 	if !ok {
 		return d.truncated()
@@ -147,7 +153,7 @@ func (d *docReader) array() error {
 		return nil
 	}
 	for {
-		if err := d.element(false); err != nil {
+		if err := each(); err != nil {
 			return err
 		}
 		if c, ok = d.ws(); !ok {

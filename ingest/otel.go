@@ -91,34 +91,7 @@ func (d *docReader) notObject() error {
 // at an element.
 func (d *docReader) elems(each func() error) error {
 	d.pos++
-	c, ok := d.ws()
-	if !ok {
-		return d.truncated()
-	}
-	if c == ']' {
-		d.pos++
-		return nil
-	}
-	for {
-		if err := each(); err != nil {
-			return err
-		}
-		if c, ok = d.ws(); !ok {
-			return d.truncated()
-		}
-		d.pos++
-		switch c {
-		case ']':
-			return nil
-		case ',':
-			if _, ok = d.ws(); !ok {
-				return d.truncated()
-			}
-		default:
-			d.pos--
-			return d.syntax("want ',' or ']' after an element")
-		}
-	}
+	return d.arrayOf(each)
 }
 
 // members reads the object whose '{' is at d.pos, calling each with the
