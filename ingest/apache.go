@@ -72,27 +72,8 @@ func hasApacheDirective(s string) bool {
 // unless it has an argument, is read with the brackets Apache writes
 // around it; "%U%q", the path and its query, is one uri.
 func apacheTokens(s string) ([]formatToken, error) {
-	var toks []formatToken
-	var lit []byte
-	flush := func() {
-		if len(lit) > 0 {
-			toks = append(toks, formatToken{lit: string(lit)})
-			lit = lit[:0]
-		}
-	}
-	for i := 0; i < len(s); {
-		if s[i] != '%' {
-			lit = append(lit, s[i])
-			i++
-			continue
-		}
-		start := i
-		i++
-		if i < len(s) && s[i] == '%' {
-			lit = append(lit, '%')
-			i++
-			continue
-		}
+	var l tokenList
+	err := percentItems(s, &l, func(i, start int) (int, error) {
 		var name strings.Builder
 		for i < len(s) && (s[i] == '!' || s[i] == ',' || s[i] >= '0' && s[i] <= '9') {
 			i++ // a condition on the status: the value is logged or "-"
@@ -104,7 +85,7 @@ func apacheTokens(s string) ([]formatToken, error) {
 		if i < len(s) && s[i] == '{' {
 			j := strings.IndexByte(s[i:], '}')
 			if j < 0 {
-				return nil, fmt.Errorf("%q: the argument of the directive at column %d is not closed by }", s, start+1)
+				return 0, fmt.Errorf("%q: the argument of the directive at column %d is not closed by }", s, start+1)
 			}
 			name.WriteString(s[i : i+j+1])
 			i += j + 1
@@ -117,26 +98,28 @@ func apacheTokens(s string) ([]formatToken, error) {
 			name.WriteByte(s[i])
 			i++
 		default:
-			return nil, fmt.Errorf("%q: no directive letter after the %% at column %d", s, start+1)
+			return 0, fmt.Errorf("%q: no directive letter after the %% at column %d", s, start+1)
 		}
 		n := name.String()
-		if n == "q" && len(lit) == 0 && len(toks) > 0 && toks[len(toks)-1].name == "U" {
+		if n == "q" && len(l.lit) == 0 && len(l.toks) > 0 && l.toks[len(l.toks)-1].name == "U" {
 			// "%U%q": the path and its query string, one uri.
-			continue
+			return i, nil
 		}
 		if n == "t" {
 			// Apache writes "[10/Oct/2000:13:55:36 -0700]": nginx's
 			// $time_local between brackets.
-			lit = append(lit, '[')
+			l.lit = append(l.lit, '[')
 		}
-		flush()
-		toks = append(toks, formatToken{name: n, lookup: apacheLookupName(n), apache: true, col: start + 1})
+		l.item(formatToken{name: n, lookup: apacheLookupName(n), apache: true, col: start + 1})
 		if n == "t" {
-			lit = append(lit, ']')
+			l.lit = append(l.lit, ']')
 		}
+		return i, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	flush()
-	return toks, nil
+	return l.done(), nil
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -114,61 +114,44 @@ func gunicornKeyed(name string) string {
 // A keyed atom's name is lower case, as gunicorn looks it up. %(t)s
 // writes the brackets around the date: they are literals here.
 func gunicornTokens(s string) ([]formatToken, error) {
-	var toks []formatToken
-	var lit []byte
-	flush := func() {
-		if len(lit) > 0 {
-			toks = append(toks, formatToken{lit: string(lit)})
-			lit = lit[:0]
-		}
-	}
-	for i := 0; i < len(s); {
-		if s[i] != '%' {
-			lit = append(lit, s[i])
-			i++
-			continue
-		}
-		start := i
-		i++
-		if i < len(s) && s[i] == '%' {
-			lit = append(lit, '%')
-			i++
-			continue
-		}
+	var l tokenList
+	err := percentItems(s, &l, func(i, start int) (int, error) {
 		if i >= len(s) || s[i] != '(' {
-			return nil, fmt.Errorf("%q: the %% at column %d starts no atom (%%(name)s; %%%% writes a percent sign)", s, start+1)
+			return 0, fmt.Errorf("%q: the %% at column %d starts no atom (%%(name)s; %%%% writes a percent sign)", s, start+1)
 		}
 		j := strings.IndexByte(s[i:], ')')
 		if j < 0 {
-			return nil, fmt.Errorf("%q: the name of the atom at column %d is not closed by )", s, start+1)
+			return 0, fmt.Errorf("%q: the name of the atom at column %d is not closed by )", s, start+1)
 		}
 		name := s[i+1 : i+j]
 		i += j + 1
 		if i >= len(s) || strings.IndexByte("sdi", s[i]) < 0 {
-			return nil, fmt.Errorf("%q: the atom %%(%s) at column %d has no conversion s after it", s, name, start+1)
+			return 0, fmt.Errorf("%q: the atom %%(%s) at column %d has no conversion s after it", s, name, start+1)
 		}
 		i++
 		if key := gunicornKeyed(name); key != "" {
 			name = strings.ToLower(name)
 		}
 		if !isGunicornAtom(name) {
-			return nil, fmt.Errorf("%q: %%(%s)s at column %d is not one of gunicorn's atoms (h l u t r m U q H s B b f a T M D L p, {header}i, {header}o, {variable}e)",
+			return 0, fmt.Errorf("%q: %%(%s)s at column %d is not one of gunicorn's atoms (h l u t r m U q H s B b f a T M D L p, {header}i, {header}o, {variable}e)",
 				s, name, start+1)
 		}
 		if name == "t" {
-			lit = append(lit, '[')
+			l.lit = append(l.lit, '[')
 		}
-		flush()
 		lookup := gunicornNames[name]
 		if key := gunicornKeyed(name); key != "" {
 			lookup = strings.ReplaceAll(key, "-", "_")
 		}
 		spec, own := gunicornAtoms[name]
-		toks = append(toks, formatToken{name: name, lookup: lookup, own: own, spec: spec, col: start + 1})
+		l.item(formatToken{name: name, lookup: lookup, own: own, spec: spec, col: start + 1})
 		if name == "t" {
-			lit = append(lit, ']')
+			l.lit = append(l.lit, ']')
 		}
+		return i, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	flush()
-	return toks, nil
+	return l.done(), nil
 }

@@ -99,29 +99,21 @@ func hasMorganToken(s string) bool {
 // status). :date without an argument is :date[web]; :date[local] (the
 // machine's locale) is not read.
 func morganTokens(s string) ([]formatToken, error) {
-	var toks []formatToken
-	var lit []byte
-	flush := func() {
-		if len(lit) > 0 {
-			toks = append(toks, formatToken{lit: string(lit)})
-			lit = lit[:0]
-		}
-	}
+	var l tokenList
 	total := strings.Contains(s, ":total-time")
 	for i := 0; i < len(s); {
 		if s[i] == 0x1b && i+2 < len(s) && s[i+1] == '[' {
 			if k := strings.IndexByte(s[i:], 'm'); k > 2 && strings.Trim(s[i+2:i+k], "0123456789;") == "" {
-				lit = append(lit, "\x1b["...)
-				flush()
-				toks = append(toks, formatToken{name: "colour", own: true, spec: morganSpecs["colour"], col: i + 1})
-				lit = append(lit, 'm')
+				l.lit = append(l.lit, "\x1b["...)
+				l.item(formatToken{name: "colour", own: true, spec: morganSpecs["colour"], col: i + 1})
+				l.lit = append(l.lit, 'm')
 				i += k + 1
 				continue
 			}
 		}
 		name, arg, n := morganToken(s[i:])
 		if n == 0 {
-			lit = append(lit, s[i])
+			l.lit = append(l.lit, s[i])
 			i++
 			continue
 		}
@@ -152,13 +144,11 @@ func morganTokens(s string) ([]formatToken, error) {
 		if name == "response-time" && total {
 			spec = varSpec{field: FTTFB, unit: UnitMilli, bound: true}
 		}
-		flush()
-		toks = append(toks, formatToken{name: full, lookup: lookup, own: own, spec: spec, col: i + 1,
+		l.item(formatToken{name: full, lookup: lookup, own: own, spec: spec, col: i + 1,
 			zoned: full == "date[clf]", web: full == "date[web]"})
 		i += n
 	}
-	flush()
-	return toks, nil
+	return l.done(), nil
 }
 
 // morganTokenList names morgan's tokens, for an error.

@@ -209,6 +209,56 @@ type formatToken struct {
 	col   int // 1-based column of the variable
 }
 
+// tokenList gathers a format string's tokens: the literal text read
+// since the last item, then the next item.
+type tokenList struct {
+	toks []formatToken
+	lit  []byte
+}
+
+// item adds an item after the literal text before it.
+func (l *tokenList) item(t formatToken) {
+	l.flush()
+	l.toks = append(l.toks, t)
+}
+
+func (l *tokenList) flush() {
+	if len(l.lit) > 0 {
+		l.toks = append(l.toks, formatToken{lit: string(l.lit)})
+		l.lit = l.lit[:0]
+	}
+}
+
+// done returns the tokens, the literal text at the end last.
+func (l *tokenList) done() []formatToken {
+	l.flush()
+	return l.toks
+}
+
+// percentItems walks a format string whose items start with '%'
+// (Apache's LogFormat, gunicorn's access_log_format): "%%" is a percent
+// sign, any other byte outside an item literal text. item reads the
+// item whose '%' is at start, from i after it, adds it to l and returns
+// the index after it.
+func percentItems(s string, l *tokenList, item func(i, start int) (int, error)) error {
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] != '%':
+			l.lit = append(l.lit, s[i])
+			i++
+		case i+1 < len(s) && s[i+1] == '%':
+			l.lit = append(l.lit, '%')
+			i += 2
+		default:
+			var err error
+			if i, err = item(i+1, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // nginxTokens splits an nginx log_format into literals and $variables.
 func nginxTokens(s string) ([]formatToken, error) {
 	var toks []formatToken
