@@ -427,6 +427,29 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 					}
 				}
 			}
+		case sp.kind == vkBytes && sp.num != nil:
+			// A number written as text (nginx's upstream times): the
+			// plain ones set as setText would set them, in the loop,
+			// the rest by setCell.
+			bd, dict, kind := sp.bs[0], b.dicts[i], sp.num.kind
+			bound |= 1 << bd.Field
+			for k, x := range cells {
+				if nulls[k] || bad && errs[k] != nil {
+					continue
+				}
+				var t []byte
+				if x&inArena == 0 { // an index in the column's dictionary
+					t = dict[x]
+				} else {
+					t = b.text(i, x)
+				}
+				if end, v, ok := scanNumber(t, 0); ok && end == len(t) && recs[k].setPlainNumber(bd, kind, sp.inS, sp.scale, v) {
+					continue
+				}
+				if err := b.setCell(&recs[k], i, x, loc); err != nil {
+					errs[k], bad = err, true
+				}
+			}
 		default:
 			for _, bd := range sp.bs {
 				bound |= 1 << bd.Field
