@@ -275,17 +275,41 @@ type tokenMatcher struct {
 	last   []byte
 	lastOK bool // last holds a path
 	lastIs bool // its answer
+	// uri is the latest uri matched, when uriOK: its path is
+	// uri[from:to], and uriIs the answer. A record of the same uri as
+	// the one before it (a columnar file's, from one dictionary entry,
+	// or a run of one endpoint's calls) is answered without cutting
+	// its path again.
+	uri      []byte
+	from, to int
+	uriOK    bool
+	uriIs    bool
 }
 
 // match returns a uri's path (Path), which the accumulator keys the set
 // by too, and whether it is a token-endpoint call.
 func (t *tokenMatcher) match(uri []byte) ([]byte, bool) {
+	if t.uriOK && string(uri) == string(t.uri) {
+		return uri[t.from:t.to:t.to], t.uriIs
+	}
 	p := Path(uri)
+	v := t.answer(p)
+	t.uriOK = false
+	if off := cap(uri) - cap(p); len(uri) <= maxTokenLast && len(p) > 0 && off >= 0 && off+len(p) <= len(uri) && &uri[off] == &p[0] {
+		// The path is within the uri (not the root path of a URL
+		// that names none): kept by its place.
+		t.uri, t.from, t.to, t.uriOK, t.uriIs = append(t.uri[:0], uri...), off, off+len(p), true, v
+	}
+	return p, v
+}
+
+// answer says whether path p is a token-endpoint call.
+func (t *tokenMatcher) answer(p []byte) bool {
 	if t.re == nil {
-		return p, false
+		return false
 	}
 	if t.lastOK && string(p) == string(t.last) {
-		return p, t.lastIs
+		return t.lastIs
 	}
 	v, ok := t.memo[string(p)]
 	if !ok {
@@ -300,7 +324,7 @@ func (t *tokenMatcher) match(uri []byte) ([]byte, bool) {
 	if len(p) <= maxTokenLast {
 		t.last, t.lastOK, t.lastIs = append(t.last[:0], p...), true, v
 	}
-	return p, v
+	return v
 }
 
 // maxTokenLast bounds the last path kept: a hostile one is not copied.

@@ -247,25 +247,38 @@ func TestMicrosRoundsAsMathRound(t *testing.T) {
 }
 
 // TestTokenMatcherMemo checks the memoised match against the regexp on
-// paths that repeat, alternate, carry queries, pass the memo's bound and
-// are longer than the last path kept.
+// uris that repeat, alternate, carry queries, are absolute URLs (with a
+// path and without: the root path), pass the memo's bound and are
+// longer than the last uri and path kept; with no regexp, the paths
+// alone. A uri is given in a buffer of its own each time, or in the
+// same buffer as the one before it, as a columnar file's dictionary
+// gives it.
 func TestTokenMatcherMemo(t *testing.T) {
 	re := regexp.MustCompile(`/(auth|oauth)/token$`)
-	tm := tokenMatcher{re: re}
-	rng := rand.New(rand.NewPCG(3, 4))
-	paths := []string{"/v1/auth/token", "/v1/chat/completions", "/oauth/token?x=/v1/chat", "/v1/auth/token#f", strings.Repeat("/a", 200) + "/auth/token", strings.Repeat("/b", 200)}
-	for i := range maxTokenMemo + 200 {
-		paths = append(paths, fmt.Sprintf("/p%d/auth/token", i), fmt.Sprintf("/p%d", i))
-	}
-	for range 50_000 {
-		u := paths[rng.IntN(6)]
-		if rng.IntN(3) == 0 {
-			u = paths[rng.IntN(len(paths))]
+	for _, tm := range []*tokenMatcher{{re: re}, {}} {
+		rng := rand.New(rand.NewPCG(3, 4))
+		paths := []string{"/v1/auth/token", "/v1/chat/completions", "/oauth/token?x=/v1/chat", "/v1/auth/token#f",
+			"https://api.example.com/v1/auth/token?k=1", "https://api.example.com", "http://h?x=/auth/token",
+			strings.Repeat("/a", 200) + "/auth/token", strings.Repeat("/b", 200)}
+		for i := range maxTokenMemo + 200 {
+			paths = append(paths, fmt.Sprintf("/p%d/auth/token", i), fmt.Sprintf("/p%d", i))
 		}
-		path := Path([]byte(u))
-		want := re.MatchString(string(path))
-		if p, got := tm.match([]byte(u)); got != want || string(p) != string(path) {
-			t.Fatalf("match(%q) = %q, %v, want %q, %v", u, p, got, path, want)
+		var prev []byte
+		for range 50_000 {
+			u := paths[rng.IntN(9)]
+			if rng.IntN(3) == 0 {
+				u = paths[rng.IntN(len(paths))]
+			}
+			b := []byte(u)
+			if string(prev) == u && rng.IntN(2) == 0 {
+				b = prev // the same bytes again
+			}
+			prev = b
+			path := Path([]byte(u))
+			want := tm.re != nil && re.MatchString(string(path))
+			if p, got := tm.match(b); got != want || string(p) != string(path) {
+				t.Fatalf("match(%q) = %q, %v, want %q, %v", u, p, got, path, want)
+			}
 		}
 	}
 }
