@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"regexp"
 	"sort"
 
@@ -72,9 +73,12 @@ type recordPhases struct {
 	class   int
 	rt      uint64
 	phases  [NumPhases]uint64
-	carried [NumPhases]bool
+	carried uint32 // bit i: the record carries phase i
 	unknown uint64
 }
+
+// carried holds a bit for every phase (a compile-time check).
+const _ uint32 = 1 << (NumPhases - 1)
 
 // micros converts a time in the given unit to whole microseconds, 0
 // for a negative one.
@@ -115,7 +119,8 @@ func (p *recordPhases) of(r *ingest.Record, class int, rtS float64) {
 	left := p.rt
 	claim := func(ph int, v uint64, budget *uint64) {
 		v = min(v, *budget)
-		p.phases[ph], p.carried[ph] = v, true
+		p.phases[ph] = v
+		p.carried |= 1 << ph
 		*budget -= v
 	}
 	net := left
@@ -175,11 +180,10 @@ func (b *Breakdown) add(p *recordPhases) {
 	c := &b.Classes[p.class]
 	c.Count++
 	c.RequestTime.Add(p.rt)
-	for i := range p.phases {
-		if p.carried[i] {
-			c.Phases[i].Add(p.phases[i])
-			c.Carried[i]++
-		}
+	for m := p.carried; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		c.Phases[i].Add(p.phases[i])
+		c.Carried[i]++
 	}
 	c.Unknown.Add(p.unknown)
 }
