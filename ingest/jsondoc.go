@@ -12,7 +12,9 @@ import (
 // {"logs":[…]}, {"records":[…]}, {"events":[…]} (CloudWatch Logs, whose
 // elements' messages hold the records), {"result":[…]} (Cloudflare's API:
 // {"result":[…],"result_info":{…},"success":true,"errors":[],
-// "messages":[]}), {"hits":{"hits":[…]}}. An element with an
+// "messages":[]}), {"runs":[…]} (LangSmith's POST /api/v1/runs/query:
+// {"runs":[…],"cursors":{…},"parsed_query":…}), {"hits":{"hits":[…]}}.
+// An element with an
 // object "_source" (an Elasticsearch / OpenSearch hit) stands for that
 // object. The docReader finds the elements in a stream, copying one at a
 // time, so that a document of any size is read in bounded memory; the
@@ -303,7 +305,7 @@ func (d *docReader) member(level int, top bool, c byte) error {
 func isEnvelopeKey(k []byte) bool {
 	s := string(k)
 	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits" || s == "events" ||
-		s == "result"
+		s == "result" || s == "runs"
 }
 
 // value passes over the value at d.pos.

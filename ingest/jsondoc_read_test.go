@@ -307,6 +307,7 @@ func TestDocDetection(t *testing.T) {
 		{"array.txt", "[{\"request_time\": 1}]", ingest.JSONDoc, "", 1},
 		{"envelope.jsonl", `{"data":[{"request_time": 1},{"request_time": 2}]}`, ingest.JSONDoc, "", 2},
 		{"cloudflare-api.json", "{\n \"result\": [{\"request_time\": 1},{\"request_time\": 2}],\n \"result_info\": {\"count\": 2},\n \"success\": true,\n \"errors\": [],\n \"messages\": []\n}\n", ingest.JSONDoc, "", 2},
+		{"langsmith-runs.json", "{\"runs\": [{\"request_time\": 1},{\"request_time\": 2}], \"cursors\": {\"next\": null}, \"parsed_query\": null}\n", ingest.JSONDoc, "", 2},
 		{"pretty-forced.json", pretty, ingest.JSONL, ingest.JSONL, 0},
 	} {
 		path := filepath.Join(dir, c.name)
