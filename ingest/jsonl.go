@@ -363,9 +363,9 @@ func (p *jsonParser) lookupTop(n int, key []byte) Bindings {
 }
 
 // lookupNested finds a key of a nested object by its full dotted path,
-// then by its own name.
+// then by its own name, unless the source ignores the path.
 func (p *jsonParser) lookupNested(depth int, prefix, key []byte) Bindings {
-	if b := p.schema.Lookup(p.joinPath(depth, prefix, key)); len(b) > 0 {
+	if b, ignored := p.schema.lookupPath(p.joinPath(depth, prefix, key)); len(b) > 0 || ignored {
 		return b
 	}
 	return p.schema.Lookup(key)

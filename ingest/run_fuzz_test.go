@@ -49,7 +49,8 @@ func FuzzRun(f *testing.F) {
 	// envelope (an Elasticsearch export), and the text formats of other
 	// gateways; sources told by nested paths (Azure API Management's
 	// properties.*) and the cloud gateways' JSON; Langfuse's
-	// observations, some passed over, some CSV cells JSON objects; OTLP
+	// observations, some passed over, some CSV cells JSON objects;
+	// LangSmith's runs, in lines and in the runs query's envelope; OTLP
 	// trace exports, their spans with their resources.
 	for _, name := range []string{"jsondoc/litellm-spend-logs.json", "jsondoc/es-export.json",
 		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log",
@@ -60,6 +61,7 @@ func FuzzRun(f *testing.F) {
 		"sources/azure-openai.json", "sources/azure-openai-records.json", "sources/azure-openai-la.json",
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json",
 		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json",
+		"sources/langsmith.jsonl", "sources/langsmith-api.json",
 		"sources/otel.jsonl", "sources/otel-http.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
@@ -161,7 +163,7 @@ func FuzzBatches(f *testing.F) {
 		f.Add(b[:min(len(b), 8192)])
 	}
 	for _, name := range []string{"text/access.ltsv", "jsondoc/es-export.json", "sources/langfuse.jsonl", "sources/langfuse.csv",
-		"sources/langfuse-legacy.json"} {
+		"sources/langfuse-legacy.json", "sources/langsmith.jsonl", "sources/langsmith-api.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

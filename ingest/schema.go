@@ -110,6 +110,9 @@ const (
 // entry is what one lower-cased name feeds.
 type entry struct {
 	plain Bindings // whatever the name's case
+	// ignored: a source's name that feeds nothing, whatever its last
+	// segment would feed as a nested object's own name.
+	ignored bool
 	// spelled are the bindings of names with a unit, which match only
 	// their own spelling; each holds plain's bindings too.
 	spelled []spelling
@@ -211,7 +214,7 @@ func build(maps []mapping, src *source, client string) *Schema {
 		}
 		for i, sf := range src.fields {
 			if sf.field == ignored {
-				s.byName[strings.ToLower(sf.name)] = &entry{}
+				s.byName[strings.ToLower(sf.name)] = &entry{ignored: true}
 				continue
 			}
 			s.add(sf.name, Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i)}, false)
@@ -295,7 +298,11 @@ func (s *Schema) add(name string, b Binding, spelled bool) {
 // allocate for ASCII names up to 64 bytes.
 func (s *Schema) Lookup(name []byte) Bindings {
 	var buf [64]byte
-	e := s.byName[string(lowerName(&buf, name))]
+	return s.byName[string(lowerName(&buf, name))].bindings(name)
+}
+
+// bindings are what name, spelled so, feeds: nothing for a nil entry.
+func (e *entry) bindings(name []byte) Bindings {
 	if e == nil {
 		return nil
 	}
@@ -325,6 +332,14 @@ func lowerName(buf *[64]byte, name []byte) []byte {
 		lower[i] = c
 	}
 	return lower
+}
+
+// lookupPath is Lookup for a nested value's dotted path; ignored reports
+// that the source names the path to feed nothing.
+func (s *Schema) lookupPath(path []byte) (b Bindings, ignored bool) {
+	var buf [64]byte
+	e := s.byName[string(lowerName(&buf, path))]
+	return e.bindings(path), e != nil && e.ignored
 }
 
 // LookupString is Lookup for a string name.

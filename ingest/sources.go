@@ -153,6 +153,40 @@ var sources = []*source{
 	{name: "envoy", title: "Envoy / Istio JSON",
 		signatures: []signature{{2, []string{"upstream_service_time", "response_code", "response_flags", "upstream_cluster", "downstream_remote_address", "upstream_host"}}},
 		fields:     envoyFields},
+	// LangSmith's runs (langsmith-sdk's schemas.Run, the API's
+	// RunSchema): what Client.list_runs gives, dumped as JSON lines, and
+	// the body of POST /api/v1/runs/query, {"runs":[…],"cursors":{…}}.
+	// Times are ISO 8601, UTC, mostly written without a zone
+	// ("2026-01-05T16:46:01.068924"). Of the run types (llm, chain, tool,
+	// retriever, embedding, prompt, parser) llm and embedding runs are
+	// calls to a model; a chain's or an agent's run spans its children,
+	// and its tokens are theirs summed: the others are passed over. The
+	// duration is end_time − start_time, the time to first token
+	// first_token_time − start_time. status ("success", "error",
+	// "pending") is no HTTP status. session_id is the project the run
+	// was traced to, not a caller, and a run names no caller: no client.
+	{name: "langsmith", title: "LangSmith runs (list_runs JSON, runs query API)",
+		// Names of a run no other program writes so; run_type,
+		// parent_run_id and trace_id are in every run the SDK dumps.
+		signatures: []signature{{2, []string{"run_type", "first_token_time", "parent_run_id", "parent_run_ids", "dotted_order",
+			"child_run_ids", "direct_child_run_ids", "reference_example_id", "manifest_id", "app_path", "in_dataset",
+			"trace_first_received_at"}}},
+		fields: []sourceField{
+			{"start_time", FTime, 0}, {"end_time", FEndTime, 0}, {"first_token_time", FFirstTokenTime, 0},
+			{"run_type", FKind, 0},
+			// The model LangChain's chat models name for LangSmith
+			// (ls_model_name), else the invocation parameters'.
+			{"extra.metadata.ls_model_name", FModel, 0},
+			{"extra.invocation_params.model", FModel, 0}, {"extra.invocation_params.model_name", FModel, 0},
+			{"prompt_tokens", FPromptTokens, 0}, {"completion_tokens", FCompletionTokens, 0},
+			{"status", ignored, 0},
+			// The model object's streaming setting, which LangChain puts
+			// in the invocation parameters whether or not the call was
+			// made by stream(): not whether the call streamed.
+			{"extra.invocation_params.stream", ignored, 0},
+		},
+		requests: []string{"llm", "embedding"},
+		loc:      time.UTC},
 	// Langfuse's observations, as its blob export writes them
 	// (observations_v2/, enriched with the trace's user_id, and the legacy
 	// observations/; JSON lines, JSON or CSV: snake_case, times

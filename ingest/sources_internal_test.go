@@ -39,6 +39,7 @@ func FuzzDetectSource(f *testing.F) {
 	f.Add([]byte(`{"time":"t","properties":{"apiRevision":"1","clientTime":2,"clientTlsVersion":"1.2"}}`))
 	f.Add([]byte(`{"properties":"{\"backendTime\":1,\"backendUrl\":\"u\",\"apiRevision\":\"1\"}"}`))
 	f.Add([]byte(`{"__TAG__":{"region":"r"},"request_time":1}`))
+	f.Add([]byte(`{"run_type":"llm","start_time":"2026-12-04T09:00:00","parent_run_id":null,"extra":{"invocation_params":{"stream":true}}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		names, paths := jsonKeys(line, maxNames), jsonPaths(line, maxNames)
 		withPaths, alone := sourceIndex(detectSource(names, paths)), sourceIndex(detectSource(names, nil))

@@ -272,6 +272,40 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// LangSmith: ISO 8601 times, UTC when written without a zone (as the
+	// API writes them); llm and embedding runs are the calls, the others
+	// passed over; the model is the ls_model_name LangChain names, else
+	// the invocation parameters'; "success"/"error" no HTTP status.
+	"langsmith": func(d rawDoc) sourceWant {
+		at := func(name string) (time.Time, bool) {
+			s := d.str(name)
+			if s == "" {
+				return time.Time{}, false
+			}
+			for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999"} {
+				if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+					return t, true
+				}
+			}
+			panic("langsmith fixture: time " + s)
+		}
+		start, _ := at("start_time")
+		w := sourceWant{rt: math.NaN(), ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: start.UnixNano(), tokens: true,
+			prompt: d.count("prompt_tokens"), completion: d.count("completion_tokens")}
+		if end, ok := at("end_time"); ok {
+			w.rt = float64(end.Sub(start)) / 1e6
+		}
+		if first, ok := at("first_token_time"); ok {
+			w.ttft = float64(first.Sub(start)) / 1e6
+		}
+		w.passed = d.str("run_type") != "llm" && d.str("run_type") != "embedding"
+		for _, n := range []string{"extra.metadata.ls_model_name", "extra.invocation_params.model", "extra.invocation_params.model_name"} {
+			if w.model == "" {
+				w.model = d.str(n)
+			}
+		}
+		return w
+	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
 		if math.IsNaN(ups) {
@@ -592,7 +626,8 @@ var sourceFixtures = map[string]string{
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
-	"tyk.json": "tyk",
+	"tyk.json":        "tyk",
+	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -667,7 +702,7 @@ func textSource(name string) bool {
 
 // readRawDocs decodes a fixture's records with encoding/json: JSON lines,
 // or JSON documents (an array of records; Azure's {"records":[…]}; an
-// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}); or, for a .csv file, with encoding/csv:
+// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}); or, for a .csv file, with encoding/csv:
 // each row's values as strings, an empty one absent.
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
@@ -709,6 +744,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["data"]
 		} else if ok && m["result"] != nil && m["success"] != nil {
 			v = m["result"] // a Cloudflare API response
+		} else if ok && m["runs"] != nil && m["cursors"] != nil {
+			v = m["runs"] // LangSmith's runs query
 		} else if ok && m["resourceSpans"] != nil {
 			docs = append(docs, otelSpans(t, m)...)
 			continue
@@ -1344,6 +1381,60 @@ func TestTykDetected(t *testing.T) {
 	}
 	for file, want := range map[string]string{"kong.json": "kong", "traefik.json": "traefik", "apisix.json": "apisix"} {
 		_, res := collect(t, []string{filepath.Join("testdata", "sources", file)}, ingest.Options{Workers: 1, Location: time.UTC})
+		if res.Files[0].Source != want {
+			t.Errorf("%s read as %q, want %q", file, res.Files[0].Source, want)
+		}
+	}
+}
+
+// TestLangSmithDetected: LangSmith's runs are told by their own names,
+// their zoneless times are UTC whatever --tz says, a model object's
+// streaming setting is not the call's stream flag, and files that only
+// look like LangSmith's keep their own source.
+func TestLangSmithDetected(t *testing.T) {
+	opts := ingest.Options{Workers: 1, Location: time.UTC}
+	for file, first := range map[string]string{"langsmith.jsonl": "2026-12-04 09:00:00.250114", "langsmith-api.json": "2026-12-04 09:00:04.31"} {
+		path := filepath.Join("testdata", "sources", file)
+		utc, _ := collect(t, []string{path}, opts)
+		east, _ := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.FixedZone("+08", 8*3600)})
+		if len(utc) == 0 || len(utc) != len(east) {
+			t.Fatalf("%s: %d records under --tz +08, %d under UTC", file, len(east), len(utc))
+		}
+		if at := time.Unix(0, utc[0].timeNS).UTC().Format("2006-01-02 15:04:05.999999"); at != first {
+			t.Errorf("%s: the first record at %s, want %s", file, at, first)
+		}
+		for i := range utc {
+			if utc[i].timeNS != east[i].timeNS || utc[i].hasStream || utc[i].hasStatus {
+				t.Errorf("%s: record %d at %d under UTC, %d under +08; stream %v, status %v: want the same instant, no stream, no status",
+					file, i, utc[i].timeNS, east[i].timeNS, utc[i].hasStream, utc[i].hasStatus)
+			}
+		}
+	}
+
+	// A runs query that selected few fields names too few of a run's
+	// own names to be told; --source langsmith reads it.
+	few := writeTemp(t, "runs.jsonl", `{"run_type":"llm","start_time":"2026-12-04T09:00:00","end_time":"2026-12-04T09:00:01.5","status":"success"}`+"\n"+
+		`{"run_type":"chain","start_time":"2026-12-04T09:00:00","end_time":"2026-12-04T09:00:02","status":"success"}`+"\n")
+	got, res := collect(t, []string{few}, ingest.Options{Workers: 1, Location: time.UTC, Source: "langsmith"})
+	if len(got) != 1 || res.Files[0].Source != "langsmith" || res.Files[0].PassedOver != 1 || !nearSrc(got[0].rt, 1.5) || got[0].hasStatus {
+		t.Errorf("forced: %+v, %+v; want one llm run of 1.5 s without status, the chain passed over", got, res.Files)
+	}
+
+	// Look-alikes: an app's JSON log with start_time, end_time and an
+	// HTTP status, and one with a run_type of its own; LiteLLM's and
+	// Langfuse's records stay theirs.
+	for name, text := range map[string]string{
+		"app.jsonl":  `{"start_time":"2026-12-04T09:00:00Z","end_time":"2026-12-04T09:00:01.5Z","status":502,"trace_id":"abc","model":"gpt-4o"}` + "\n",
+		"jobs.jsonl": `{"run_type":"batch","start_time":"2026-12-04T09:00:00Z","end_time":"2026-12-04T09:00:01.5Z","status":502,"session_id":"s1","tags":["x"]}` + "\n",
+	} {
+		got, res := collect(t, []string{writeTemp(t, name, text)}, opts)
+		if len(got) != 1 || res.Files[0].Source == "langsmith" || !nearSrc(got[0].rt, 1.5) || got[0].status != 502 {
+			t.Errorf("%s: source %q, records %+v; want another source, 1.5 s and status 502", name, res.Files[0].Source, got)
+		}
+	}
+	for file, want := range map[string]string{"litellm.json": "litellm", "litellm-payload.json": "litellm", "langfuse.jsonl": "langfuse",
+		"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse", "langfuse-legacy.json": "langfuse", "helicone.json": "helicone"} {
+		_, res := collect(t, []string{filepath.Join("testdata", "sources", file)}, opts)
 		if res.Files[0].Source != want {
 			t.Errorf("%s read as %q, want %q", file, res.Files[0].Source, want)
 		}
