@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestLangSmithRuns: LangSmith's runs, a list_runs dump and a runs
+// query's {"runs":[…]}, read end to end: each file named langsmith, its
+// llm and embedding runs the records, its chains, tools, retrievers,
+// prompts and parsers passed over; no status (a run's "success" is none)
+// and the longest call the 429 that took 09:05:00 to 09:05:30.017.
+func TestLangSmithRuns(t *testing.T) {
+	code, out, errs := runCLI(t, "--json", "-", "../../ingest/testdata/sources/langsmith.jsonl", "../../ingest/testdata/sources/langsmith-api.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Verdict string
+		Input   struct {
+			Records int64
+			Files   []struct {
+				Source     string
+				Format     string
+				Records    int64
+				PassedOver int64 `json:"passed_over"`
+			}
+		}
+		Latency struct {
+			RequestTime struct {
+				All struct {
+					Count int64
+					MaxMS float64 `json:"max_ms"`
+				}
+				By map[string][]struct {
+					Key   string
+					Count int64
+				}
+			} `json:"request_time"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict == "no_data" || rep.Input.Records != 10 || len(rep.Input.Files) != 2 {
+		t.Fatalf("verdict %s, %d records, files %+v", rep.Verdict, rep.Input.Records, rep.Input.Files)
+	}
+	for i, want := range []struct {
+		format          string
+		records, passed int64
+	}{{"jsonl", 7, 5}, {"json", 3, 2}} {
+		f := rep.Input.Files[i]
+		if f.Source != "langsmith" || f.Format != want.format || f.Records != want.records || f.PassedOver != want.passed {
+			t.Errorf("file %d: %+v, want langsmith %s with %d records, %d passed over", i, f, want.format, want.records, want.passed)
+		}
+	}
+	// The pending run has no end: 9 of the 10 records are timed.
+	rt := rep.Latency.RequestTime
+	if rt.All.Count != 9 || rt.All.MaxMS != 30017 {
+		t.Errorf("request_time %+v, want 9 calls, the longest 30017 ms", rt.All)
+	}
+	models := map[string]int64{}
+	for _, m := range rt.By["model"] {
+		models[m.Key] = m.Count
+	}
+	if len(rt.By["status"]) != 0 || models["gpt-4o-mini"] != 4 || models["claude-sonnet-4-5"] != 2 || models["gpt-4o"] != 2 ||
+		models["text-embedding-3-small"] != 1 {
+		t.Errorf("statuses %v, models %v", rt.By["status"], models)
+	}
+}
