@@ -349,12 +349,16 @@ func (b *cellBatch) setCell(r *Record, i int, x uint64, loc *time.Location) erro
 
 // text is the text of the cell x of text column i: in the batch's arena,
 // or its column's dictionary.
-func (b *cellBatch) text(i int, x uint64) []byte {
+func (b *cellBatch) text(i int, x uint64) []byte { return b.textOf(b.dicts[i], x) }
+
+// textOf is text for a column whose dictionary is dict, for a loop over
+// the column's cells that looks its dictionary up once.
+func (b *cellBatch) textOf(dict [][]byte, x uint64) []byte {
 	if x&inArena != 0 {
 		off, n := x&^inArena>>31, x&(1<<31-1)
 		return b.cb.arena[off : off+n : off+n]
 	}
-	return b.dicts[i][x]
+	return dict[x]
 }
 
 // setRows sets rows j0 to j0+len(recs) of the batch into recs, as set
@@ -393,12 +397,7 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 				if nulls[k] || bad && errs[k] != nil {
 					continue
 				}
-				var t []byte
-				if x&inArena == 0 { // an index in the column's dictionary
-					t = dict[x]
-				} else {
-					t = b.text(i, x)
-				}
+				t := b.textOf(dict, x)
 				if !isAbsent(t) && (!taken || recs[k].claim(bd.Field, bd.Prio)) {
 					recs[k].putText(bd.Field, bd.Prio, t)
 				}
@@ -437,12 +436,7 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 				if nulls[k] || bad && errs[k] != nil {
 					continue
 				}
-				var t []byte
-				if x&inArena == 0 { // an index in the column's dictionary
-					t = dict[x]
-				} else {
-					t = b.text(i, x)
-				}
+				t := b.textOf(dict, x)
 				if end, v, ok := scanNumber(t, 0); ok && end == len(t) && recs[k].setPlainNumber(bd, kind, sp.inS, sp.scale, v) {
 					continue
 				}
