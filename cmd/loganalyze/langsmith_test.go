@@ -15,30 +15,7 @@ func TestLangSmithRuns(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var rep struct {
-		Verdict string
-		Input   struct {
-			Records int64
-			Files   []struct {
-				Source     string
-				Format     string
-				Records    int64
-				PassedOver int64 `json:"passed_over"`
-			}
-		}
-		Latency struct {
-			RequestTime struct {
-				All struct {
-					Count int64
-					MaxMS float64 `json:"max_ms"`
-				}
-				By map[string][]struct {
-					Key   string
-					Count int64
-				}
-			} `json:"request_time"`
-		}
-	}
+	var rep sourcesReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -15,26 +15,7 @@ func TestOTelTraces(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var rep struct {
-		Verdict string
-		Input   struct {
-			Records int64
-			Files   []struct {
-				Source     string
-				Format     string
-				Records    int64
-				PassedOver int64 `json:"passed_over"`
-			}
-		}
-		Latency struct {
-			RequestTime struct {
-				By map[string][]struct {
-					Key   string
-					Count int64
-				}
-			} `json:"request_time"`
-		}
-	}
+	var rep sourcesReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -50,5 +31,33 @@ func TestOTelTraces(t *testing.T) {
 	by := rep.Latency.RequestTime.By
 	if len(by["model"]) != 6 || len(by["status"]) != 2 || len(by["region"]) != 2 {
 		t.Errorf("models %v, statuses %v, regions %v", by["model"], by["status"], by["region"])
+	}
+}
+
+// sourcesReport is what the CLI tests of a source's files read of the
+// JSON report: each file's source, format and counts, and request_time
+// overall and by dimension.
+type sourcesReport struct {
+	Verdict string
+	Input   struct {
+		Records int64
+		Files   []struct {
+			Source     string
+			Format     string
+			Records    int64
+			PassedOver int64 `json:"passed_over"`
+		}
+	}
+	Latency struct {
+		RequestTime struct {
+			All struct {
+				Count int64
+				MaxMS float64 `json:"max_ms"`
+			}
+			By map[string][]struct {
+				Key   string
+				Count int64
+			}
+		} `json:"request_time"`
 	}
 }
