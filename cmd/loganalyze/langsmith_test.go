@@ -1,9 +1,6 @@
 package main
 
-import (
-	"encoding/json"
-	"testing"
-)
+import "testing"
 
 // TestLangSmithRuns: LangSmith's runs, a list_runs dump and a runs
 // query's {"runs":[…]}, read end to end: each file named langsmith, its
@@ -11,14 +8,7 @@ import (
 // prompts and parsers passed over; no status (a run's "success" is none)
 // and the longest call the 429 that took 09:05:00 to 09:05:30.017.
 func TestLangSmithRuns(t *testing.T) {
-	code, out, errs := runCLI(t, "--json", "-", "../../ingest/testdata/sources/langsmith.jsonl", "../../ingest/testdata/sources/langsmith-api.json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var rep sourcesReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := reportOf(t, "--json", "-", "../../ingest/testdata/sources/langsmith.jsonl", "../../ingest/testdata/sources/langsmith-api.json")
 	if rep.Verdict == "no_data" || rep.Input.Records != 10 || len(rep.Input.Files) != 2 {
 		t.Fatalf("verdict %s, %d records, files %+v", rep.Verdict, rep.Input.Records, rep.Input.Files)
 	}

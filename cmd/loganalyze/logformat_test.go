@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"loganalyze/internal/sharedtest"
 	"maps"
 	"math"
@@ -41,20 +40,7 @@ func TestBadLogFormatIsUsage(t *testing.T) {
 // A known format's name is accepted and used.
 func TestNamedLogFormat(t *testing.T) {
 	path := filepath.Join(repoShared(t), "real", "ingress-nginx-upstreaminfo.log")
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"--log-format", "upstreaminfo", "--json", "-", path}, nil, &stdout, &stderr, time.Now)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	var rep struct {
-		Input struct {
-			Records  int64 `json:"records"`
-			BadLines int64 `json:"bad_lines"`
-		} `json:"input"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := reportOf(t, "--log-format", "upstreaminfo", "--json", "-", path)
 	if rep.Input.Records != 29 || rep.Input.BadLines != 0 {
 		t.Errorf("%d records, %d bad lines; want 29 and 0", rep.Input.Records, rep.Input.BadLines)
 	}
@@ -78,23 +64,7 @@ func TestRepeatedLogFormat(t *testing.T) {
 	if err := os.WriteFile(b, []byte("200|1.5\n504|60\n503|0.1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout.Reset()
-	stderr.Reset()
-	code = run([]string{"--log-format", "rt=$request_time st=$status", "--log-format", "$status|$request_time", "--json", "-", a, b},
-		nil, &stdout, &stderr, time.Now)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	var rep struct {
-		Input struct {
-			Records  int64 `json:"records"`
-			BadLines int64 `json:"bad_lines"`
-		} `json:"input"`
-		Status map[string]int64 `json:"status"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := reportOf(t, "--log-format", "rt=$request_time st=$status", "--log-format", "$status|$request_time", "--json", "-", a, b)
 	if rep.Input.Records != 5 || rep.Input.BadLines != 0 || rep.Status["504"] != 1 || rep.Status["429"] != 1 {
 		t.Errorf("%d records, %d bad lines, status %v; want 5, 0, one 504 and one 429", rep.Input.Records, rep.Input.BadLines, rep.Status)
 	}
@@ -106,21 +76,7 @@ func TestInputFormatLTSV(t *testing.T) {
 	if err := os.WriteFile(path, []byte("status:200\treqtime:0.100\nstatus:500\treqtime:0.200\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"--input-format", "ltsv", "--json", "-", path}, nil, &stdout, &stderr, time.Now); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	var rep struct {
-		Input struct {
-			Files []struct {
-				Format  string `json:"format"`
-				Records int64  `json:"records"`
-			} `json:"files"`
-		} `json:"input"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := reportOf(t, "--input-format", "ltsv", "--json", "-", path)
 	if f := rep.Input.Files; len(f) != 1 || f[0].Format != "ltsv" || f[0].Records != 2 {
 		t.Errorf("files %+v, want one ltsv file of 2 records", f)
 	}
@@ -161,39 +117,7 @@ func TestHAProxyLogFormat(t *testing.T) {
 		t.Fatalf("the oracle finds %d requests, %d timed; the fixture has 6 and 5", requests, timed)
 	}
 
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"--tz", "UTC", "--log-format", format, "--map", "host=capture.req.hdr(0)", "--json", "-", path},
-		nil, &stdout, &stderr, time.Now)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	var rep struct {
-		Input struct {
-			Records  int64 `json:"records"`
-			BadLines int64 `json:"bad_lines"`
-			Files    []struct {
-				Source  string `json:"source"`
-				Records int64  `json:"records"`
-			} `json:"files"`
-			Fields map[string]int64 `json:"fields"`
-		} `json:"input"`
-		Window struct {
-			From string `json:"from"`
-		} `json:"window"`
-		Status  map[string]int64 `json:"status"`
-		Latency struct {
-			RequestTime struct {
-				All struct {
-					Count  int64   `json:"count"`
-					MeanMS float64 `json:"mean_ms"`
-					MaxMS  float64 `json:"max_ms"`
-				} `json:"all"`
-			} `json:"request_time"`
-		} `json:"latency"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := reportOf(t, "--tz", "UTC", "--log-format", format, "--map", "host=capture.req.hdr(0)", "--json", "-", path)
 	in := rep.Input
 	if in.Records != requests || in.BadLines != 1 || len(in.Files) != 1 || in.Files[0].Source != "haproxy" {
 		t.Errorf("%d records, %d bad lines, files %+v; want %d, 1 (the proxy's start), one of source haproxy", in.Records, in.BadLines, in.Files, requests)
@@ -259,37 +183,7 @@ func TestAppServerLogs(t *testing.T) {
 			if tc.format != "" {
 				args = append([]string{"--log-format", tc.format}, args...)
 			}
-			var stdout, stderr bytes.Buffer
-			if code := run(args, nil, &stdout, &stderr, time.Now); code != exitOK {
-				t.Fatalf("exit %d: %s", code, stderr.String())
-			}
-			var rep struct {
-				Verdict string `json:"verdict"`
-				Reason  struct {
-					Files []struct {
-						Why string `json:"why"`
-					} `json:"files"`
-				} `json:"verdict_reason"`
-				Input struct {
-					Records  int64 `json:"records"`
-					BadLines int64 `json:"bad_lines"`
-					Files    []struct {
-						Source string `json:"source"`
-					} `json:"files"`
-				} `json:"input"`
-				Latency struct {
-					RequestTime struct {
-						All struct {
-							Count  int64   `json:"count"`
-							MeanMS float64 `json:"mean_ms"`
-							MaxMS  float64 `json:"max_ms"`
-						} `json:"all"`
-					} `json:"request_time"`
-				} `json:"latency"`
-			}
-			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-				t.Fatal(err)
-			}
+			rep := reportOf(t, args...)
 			in := rep.Input
 			if in.Records != tc.records || in.BadLines != tc.bad || len(in.Files) != 1 || in.Files[0].Source != tc.source {
 				t.Errorf("%d records, %d bad lines, files %+v; want %d, %d, source %s", in.Records, in.BadLines, in.Files, tc.records, tc.bad, tc.source)
