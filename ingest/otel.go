@@ -327,20 +327,29 @@ func (p *otelParser) members(s *scanner, each func(key []byte) error) error {
 		if err := each(key); err != nil {
 			return err
 		}
-		s.ws()
-		if s.i >= len(s.b) {
-			return s.fail("truncated")
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return nil
-		default:
-			return s.fail("want ',' or '}'")
+		if end, err := s.next('}'); end || err != nil {
+			return err
 		}
 	}
+}
+
+// next reads what follows a member of an object (close '}') or an
+// element of an array (close ']'): a comma, another to come, or close,
+// the end (true).
+func (s *scanner) next(close byte) (bool, error) {
+	s.ws()
+	if s.i >= len(s.b) {
+		return false, s.fail("truncated")
+	}
+	switch s.b[s.i] {
+	case ',':
+		s.i++
+		return false, nil
+	case close:
+		s.i++
+		return true, nil
+	}
+	return false, s.fail("want ',' or '" + string(close) + "'")
 }
 
 // skipValue passes over the value at s.i.
@@ -441,18 +450,8 @@ func (p *otelParser) attributes(s *scanner, r *Record, facts *spanFacts) error {
 		if err := p.attribute(s, r, facts); err != nil {
 			return err
 		}
-		s.ws()
-		if s.i >= len(s.b) {
-			return s.fail("truncated")
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return nil
-		default:
-			return s.fail("want ',' or ']'")
+		if end, err := s.next(']'); end || err != nil {
+			return err
 		}
 	}
 }
