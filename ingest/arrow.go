@@ -181,6 +181,7 @@ func fillNumbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint
 func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
 	cells, nulls := b.column(col)
 	if a.NullN() > 0 { // the batch's flags start false (startCells)
+		b.nullIn[col] = true
 		for k := range n {
 			nulls[k] = a.IsNull(off + k)
 		}
@@ -259,6 +260,7 @@ func fillText[T string | []byte](b *cellBatch, col, off, n int, get func(i int) 
 // than its schema's, which no field takes.
 func ignoreColumn(b *cellBatch, col, n int) {
 	_, nulls := b.column(col)
+	b.nullIn[col] = true
 	for k := range n {
 		nulls[k] = true
 	}

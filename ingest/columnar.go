@@ -246,7 +246,10 @@ type cellBatch struct {
 	// nulls likewise.
 	cells []uint64
 	nulls []bool
-	dicts [][][]byte // of each text column, the dictionary its indexes are in
+	// nullIn[i] is set when column i has a null: the loops of setRows
+	// over a column without one look at no cell's flag.
+	nullIn []bool
+	dicts  [][][]byte // of each text column, the dictionary its indexes are in
 	// dictKeys: the batch's text cells are indexes of its row group's
 	// dictionaries, from which its records' DictKeys are made.
 	dictKeys bool
@@ -272,6 +275,7 @@ func (s *rowSink) startCells(n int, specs []*pqSpec) *cellBatch {
 		b.cells, b.nulls = b.cells[:cells], b.nulls[:cells]
 		clear(b.nulls) // a Parquet column marks its nulls only
 	}
+	b.nullIn = append(b.nullIn[:0], make([]bool, len(specs))...)
 	b.dicts = append(b.dicts[:0], make([][][]byte, len(specs))...)
 	b.dictKeys, b.every = false, nil
 	s.cells = b
@@ -379,8 +383,17 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 	// take, without claim's look at the record.
 	bound := uint64(0)
 	for _, bd := range b.every {
-		for k := range recs {
-			recs[k].putPresent(bd)
+		if bound&(1<<bd.Field) != 0 {
+			for k := range recs {
+				recs[k].putPresent(bd)
+			}
+			continue
+		}
+		for k := range recs { // putPresent's, the record's to take
+			r := &recs[k]
+			r.num[bd.Field], r.text[bd.Field] = 0, nil
+			r.set |= 1 << bd.Field
+			r.prio[bd.Field] = bd.Prio
 		}
 		bound |= 1 << bd.Field
 	}
@@ -393,6 +406,10 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 			bd, dict := sp.bs[0], b.dicts[i]
 			taken := bound&(1<<bd.Field) != 0
 			bound |= 1 << bd.Field
+			if !taken && !bad && !b.nullIn[i] {
+				b.putTexts(recs, cells, dict, bd)
+				continue
+			}
 			for k, x := range cells {
 				if nulls[k] || bad && errs[k] != nil {
 					continue
@@ -407,6 +424,14 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 			bd, integer, inS, scale := sp.bs[0], sp.num.kind == KindInt, sp.inS, sp.scale
 			taken := bound&(1<<bd.Field) != 0
 			bound |= 1 << bd.Field
+			if !taken && !bad && !b.nullIn[i] {
+				if integer {
+					putInts(recs, cells, bd)
+				} else {
+					bad = b.putDurations(recs, cells, sp, errs, loc)
+				}
+				continue
+			}
 			for k, x := range cells {
 				if nulls[k] || bad && errs[k] != nil {
 					continue
@@ -444,6 +469,19 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 					errs[k], bad = err, true
 				}
 			}
+		case sp.kind == vkInstant && len(sp.bs) == 1 && sp.bs[0].Field == FTime && bound&(1<<FTime) == 0 && !bad && !b.nullIn[i]:
+			bound |= 1 << FTime
+			bad = putInstants(recs, cells, sp, errs)
+		case sp.kind == vkBool && sp.flag && bound&(1<<sp.bs[0].Field) == 0 && !bad && !b.nullIn[i]:
+			bd := sp.bs[0]
+			bound |= 1 << bd.Field
+			for k, x := range cells { // setCell's, the record's to take
+				v := 0.0 // as Set reads "false" and "true"
+				if x != 0 {
+					v = 1
+				}
+				recs[k].put(bd.Field, bd.Prio, v)
+			}
 		default:
 			for _, bd := range sp.bs {
 				bound |= 1 << bd.Field
@@ -458,6 +496,64 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 		}
 	}
 	return errs
+}
+
+// putTexts sets the texts of a column's cells into recs, row k's into
+// recs[k], for a column without nulls whose field no column before
+// binds, in rows without an error: setRows' loop without its checks.
+func (b *cellBatch) putTexts(recs []Record, cells []uint64, dict [][]byte, bd Binding) {
+	for k, x := range cells {
+		if t := b.textOf(dict, x); !isAbsent(t) {
+			recs[k].putText(bd.Field, bd.Prio, t)
+		}
+	}
+}
+
+// putInts is putTexts for a column of integers into an integer field.
+func putInts(recs []Record, cells []uint64, bd Binding) {
+	for k, x := range cells {
+		if v := math.Float64frombits(x); isInt(v) {
+			recs[k].put(bd.Field, bd.Prio, v+0) // +0 turns -0 into 0
+		}
+	}
+}
+
+// putDurations is putTexts for a column of numbers into a duration
+// field; a value the field refuses goes to setNumber, and the error it
+// returns is its row's. It reports whether a row has one.
+func (b *cellBatch) putDurations(recs []Record, cells []uint64, sp *pqSpec, errs []error, loc *time.Location) (bad bool) {
+	bd, inS, scale := sp.bs[0], sp.inS, sp.scale
+	for k, x := range cells {
+		if v := math.Float64frombits(x); v >= 0 && v*inS <= MaxDurationS { // duration's checks (NaN fails them too)
+			recs[k].put(bd.Field, bd.Prio, v*scale+0)
+		} else if err := recs[k].setNumber(sp.bs, v, &b.cb, loc); err != nil {
+			errs[k], bad = err, true
+		}
+	}
+	return bad
+}
+
+// putInstants is putTexts for a timestamp column bound to the time
+// alone, as setInstant sets each; a time out of range is its row's
+// error. It reports whether a row has one.
+func putInstants(recs []Record, cells []uint64, sp *pqSpec, errs []error) (bad bool) {
+	per, prio := sp.nsPer, sp.bs[0].Prio
+	for k, x := range cells {
+		v := int64(x)
+		ns := v * per
+		if per != 0 && (v > math.MaxInt64/per || v < math.MinInt64/per) {
+			ns = math.MaxInt64 // overflows: outside every readable time
+		}
+		if flaw := checkTime(ns); flaw != fine {
+			errs[k], bad = badValue(FTime, strconv.AppendInt(nil, v, 10), flaw), true
+			continue
+		}
+		r := &recs[k]
+		r.TimeNS = ns
+		r.set |= 1 << FTime
+		r.prio[FTime] = prio
+	}
+	return bad
 }
 
 // cellRows sets each row of a unit's batch into a record and adds the

@@ -91,6 +91,43 @@ func TestColumnarBatchesAsRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths = append(paths, path)
+	// Required columns, without a null: each set in a loop of its own
+	// (setRows), times out of range among them.
+	type plain struct {
+		Time     int64   `parquet:"timestamp,timestamp(millisecond)"`
+		Stream   bool    `parquet:"stream"`
+		Duration float64 `parquet:"request_time"`
+		Status   int32   `parquet:"status"`
+		Model    string  `parquet:"model,dict"`
+	}
+	var prow []plain
+	for i := range 3000 {
+		r := plain{Time: 1795917600000 + int64(i)*250, Stream: i%3 == 0, Duration: float64(i%40) / 8,
+			Status: []int32{200, 429, 500}[i%3], Model: []string{"m1", "m2", "-"}[i%3]}
+		switch i % 13 {
+		case 4:
+			r.Time = 1 << 62 // overflows in ns
+		case 9:
+			r.Time = 900_000_000_000 // 1998: before the times read
+		}
+		if i%17 == 5 {
+			r.Duration = -1
+		}
+		prow = append(prow, r)
+	}
+	buf.Reset()
+	pw := parquet.NewGenericWriter[plain](&buf, parquet.MaxRowsPerRowGroup(700))
+	if _, err := pw.Write(prow); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(dir, "plain.parquet")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, path)
 	for _, path := range paths {
 		for _, workers := range []int{1, 2} {
 			opts := ingest.Options{Workers: workers, MaxProblems: 1000}
@@ -129,8 +166,23 @@ func TestColumnarBatchesAsRows(t *testing.T) {
 			if filepath.Base(path) == "odd.parquet" && bres.BadLines() != 3000/11+1 {
 				t.Errorf("odd.parquet: %d bad rows, want %d", bres.BadLines(), 3000/11+1)
 			}
+			if want := plainBad(3000); filepath.Base(path) == "plain.parquet" && bres.BadLines() != want {
+				t.Errorf("plain.parquet: %d bad rows, want %d", bres.BadLines(), want)
+			}
 		}
 	}
+}
+
+// plainBad counts the bad rows of plain.parquet's n: a time out of
+// range or a negative request_time.
+func plainBad(n int) int64 {
+	bad := int64(0)
+	for i := range n {
+		if i%13 == 4 || i%13 == 9 || i%17 == 5 {
+			bad++
+		}
+	}
+	return bad
 }
 
 // sortedLines returns b's lines sorted.

@@ -578,7 +578,7 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 	if c.def != nil { // the batch's nulls start false (startCells): a required column has none
 		for j, i := range c.ix {
 			if i < 0 {
-				nulls[j] = true
+				nulls[j], b.nullIn[col] = true, true
 			}
 		}
 	}
