@@ -401,13 +401,17 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 	for i, sp := range b.specs {
 		cells, nulls := b.column(i)
 		cells, nulls = cells[j0:j0+len(recs)], nulls[j0:j0+len(recs)]
+		some := nulls // the null flags the loops without checks look at: none when the column has no null
+		if !b.nullIn[i] {
+			some = nil
+		}
 		switch {
 		case sp.kind == vkBytes && sp.text && len(sp.bs) == 1:
 			bd, dict := sp.bs[0], b.dicts[i]
 			taken := bound&(1<<bd.Field) != 0
 			bound |= 1 << bd.Field
-			if !taken && !bad && !b.nullIn[i] {
-				b.putTexts(recs, cells, dict, bd)
+			if !taken && !bad {
+				b.putTexts(recs, cells, some, dict, bd)
 				continue
 			}
 			for k, x := range cells {
@@ -424,11 +428,11 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 			bd, integer, inS, scale := sp.bs[0], sp.num.kind == KindInt, sp.inS, sp.scale
 			taken := bound&(1<<bd.Field) != 0
 			bound |= 1 << bd.Field
-			if !taken && !bad && !b.nullIn[i] {
+			if !taken && !bad {
 				if integer {
-					putInts(recs, cells, bd)
+					putInts(recs, cells, some, bd)
 				} else {
-					bad = b.putDurations(recs, cells, sp, errs, loc)
+					bad = b.putDurations(recs, cells, some, sp, errs, loc)
 				}
 				continue
 			}
@@ -469,13 +473,16 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 					errs[k], bad = err, true
 				}
 			}
-		case sp.kind == vkInstant && len(sp.bs) == 1 && sp.bs[0].Field == FTime && bound&(1<<FTime) == 0 && !bad && !b.nullIn[i]:
+		case sp.kind == vkInstant && len(sp.bs) == 1 && sp.bs[0].Field == FTime && bound&(1<<FTime) == 0 && !bad:
 			bound |= 1 << FTime
-			bad = putInstants(recs, cells, sp, errs)
-		case sp.kind == vkBool && sp.flag && bound&(1<<sp.bs[0].Field) == 0 && !bad && !b.nullIn[i]:
+			bad = putInstants(recs, cells, some, sp, errs)
+		case sp.kind == vkBool && sp.flag && bound&(1<<sp.bs[0].Field) == 0 && !bad:
 			bd := sp.bs[0]
 			bound |= 1 << bd.Field
 			for k, x := range cells { // setCell's, the record's to take
+				if some != nil && some[k] {
+					continue
+				}
 				v := 0.0 // as Set reads "false" and "true"
 				if x != 0 {
 					v = 1
@@ -499,10 +506,14 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 }
 
 // putTexts sets the texts of a column's cells into recs, row k's into
-// recs[k], for a column without nulls whose field no column before
-// binds, in rows without an error: setRows' loop without its checks.
-func (b *cellBatch) putTexts(recs []Record, cells []uint64, dict [][]byte, bd Binding) {
+// recs[k], but where nulls (nil: none) flags a null, for a column whose
+// field no column before binds, in rows without an error: setRows' loop
+// without its other checks.
+func (b *cellBatch) putTexts(recs []Record, cells []uint64, nulls []bool, dict [][]byte, bd Binding) {
 	for k, x := range cells {
+		if nulls != nil && nulls[k] {
+			continue
+		}
 		if t := b.textOf(dict, x); !isAbsent(t) {
 			recs[k].putText(bd.Field, bd.Prio, t)
 		}
@@ -510,8 +521,11 @@ func (b *cellBatch) putTexts(recs []Record, cells []uint64, dict [][]byte, bd Bi
 }
 
 // putInts is putTexts for a column of integers into an integer field.
-func putInts(recs []Record, cells []uint64, bd Binding) {
+func putInts(recs []Record, cells []uint64, nulls []bool, bd Binding) {
 	for k, x := range cells {
+		if nulls != nil && nulls[k] {
+			continue
+		}
 		if v := math.Float64frombits(x); isInt(v) {
 			recs[k].put(bd.Field, bd.Prio, v+0) // +0 turns -0 into 0
 		}
@@ -521,9 +535,12 @@ func putInts(recs []Record, cells []uint64, bd Binding) {
 // putDurations is putTexts for a column of numbers into a duration
 // field; a value the field refuses goes to setNumber, and the error it
 // returns is its row's. It reports whether a row has one.
-func (b *cellBatch) putDurations(recs []Record, cells []uint64, sp *pqSpec, errs []error, loc *time.Location) (bad bool) {
+func (b *cellBatch) putDurations(recs []Record, cells []uint64, nulls []bool, sp *pqSpec, errs []error, loc *time.Location) (bad bool) {
 	bd, inS, scale := sp.bs[0], sp.inS, sp.scale
 	for k, x := range cells {
+		if nulls != nil && nulls[k] {
+			continue
+		}
 		if v := math.Float64frombits(x); v >= 0 && v*inS <= MaxDurationS { // duration's checks (NaN fails them too)
 			recs[k].put(bd.Field, bd.Prio, v*scale+0)
 		} else if err := recs[k].setNumber(sp.bs, v, &b.cb, loc); err != nil {
@@ -536,9 +553,12 @@ func (b *cellBatch) putDurations(recs []Record, cells []uint64, sp *pqSpec, errs
 // putInstants is putTexts for a timestamp column bound to the time
 // alone, as setInstant sets each; a time out of range is its row's
 // error. It reports whether a row has one.
-func putInstants(recs []Record, cells []uint64, sp *pqSpec, errs []error) (bad bool) {
+func putInstants(recs []Record, cells []uint64, nulls []bool, sp *pqSpec, errs []error) (bad bool) {
 	per, prio := sp.nsPer, sp.bs[0].Prio
 	for k, x := range cells {
+		if nulls != nil && nulls[k] {
+			continue
+		}
 		v := int64(x)
 		ns := v * per
 		if per != 0 && (v > math.MaxInt64/per || v < math.MinInt64/per) {
