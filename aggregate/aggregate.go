@@ -377,9 +377,12 @@ func (a *Accumulator) outside(r *ingest.Record) bool {
 		a.opts.HasUntil && r.TimeNS >= a.opts.Until
 }
 
-// values sets v to the values of record r.
+// values sets v to the values of record r. A metric's bin is set only
+// when the record has it (Has), and the breakdown's phases only when it
+// has a request_time (phases.ok): the rest of v is cleared, field by
+// field (clear), without the two arrays, which no one reads unset.
 func (a *Accumulator) values(r *ingest.Record, v *Values) {
-	*v = Values{}
+	v.clear()
 	m := a.opts.Mapping
 	bins, has := &v.Bins, &v.Has
 	rt, okRT := r.Float(ingest.FRequestTime)
@@ -404,6 +407,16 @@ func (a *Accumulator) values(r *ingest.Record, v *Values) {
 			bins[TimePerOutputToken], has[TimePerOutputToken] = m.Bin(tpot), true
 		}
 	}
+}
+
+// clear clears v for values, but its bins and phases. (A line of its
+// own in values: the command's profile knows values' calls by their
+// lines.)
+func (v *Values) clear() {
+	v.Has = [NumMetrics]bool{}
+	v.RequestTime, v.HasRequestTime, v.TokenCall = 0, false, false
+	v.Combo, v.Fed, v.uriPath = 0, false, nil
+	v.phases.ok = false
 }
 
 // maxWindowCombos bounds the window ids given to combinations, as a set

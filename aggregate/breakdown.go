@@ -113,9 +113,10 @@ func micros(v, perSecond float64) uint64 {
 //     nothing, or what the fields leave between them).
 //
 // Each phase is clamped to what is left, so the phases and unknown add
-// up to R exactly.
+// up to R exactly. The phases are read by carried alone (Breakdown.add):
+// those not carried are not cleared.
 func (p *recordPhases) of(r *ingest.Record, class int, rtS float64) {
-	*p = recordPhases{ok: true, class: class, rt: micros(rtS, 1)}
+	p.ok, p.class, p.rt, p.carried, p.unknown = true, class, micros(rtS, 1), 0, 0
 	left := p.rt
 	claim := func(ph int, v uint64, budget *uint64) {
 		v = min(v, *budget)

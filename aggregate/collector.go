@@ -27,7 +27,9 @@ type Collector interface {
 }
 
 // Values are a record's metrics as Accumulator.Add computed them, so
-// that collectors need not compute them again.
+// that collectors need not compute them again. Accumulator.values
+// clears them field by field for each record: a field added here is
+// cleared there.
 type Values struct {
 	// Bins are the sketch bins of the metrics the record has (Has).
 	Bins [NumMetrics]sketch.Bin
