@@ -17,6 +17,10 @@ import (
 type indexTable struct {
 	bits     uint
 	loExp    int // biased exponent of the first octave
+	// shift and first find a value's cell from its bits (index):
+	// 52−bits, and the first octave's first cell as the bits give it.
+	shift uint
+	first int
 	cells    []indexCell
 	min, max float64 // the range the table covers: [min, max)
 }
@@ -45,6 +49,7 @@ func newIndexTable(m *mapping.LogarithmicMapping) *indexTable {
 		return nil
 	}
 	t := &indexTable{bits: b, loExp: tableLoExp + 1023, min: math.Ldexp(1, tableLoExp), max: math.Ldexp(1, tableHiExp)}
+	t.shift, t.first = 52-b, t.loExp<<b
 	n := (tableHiExp - tableLoExp) << b
 	t.cells = make([]indexCell, n)
 	for c := range t.cells {
@@ -118,7 +123,7 @@ func (t *indexTable) cellStart(c int) float64 {
 // index returns v's bin when v is in [t.min, t.max).
 func (t *indexTable) index(v float64) int {
 	u := math.Float64bits(v)
-	c := int(u>>(52-t.bits)) - t.loExp<<t.bits
+	c := int(u>>t.shift) - t.first
 	cell := &t.cells[c]
 	if v >= cell.threshold {
 		return cell.base + 1
