@@ -671,11 +671,11 @@ var dictKeysOff bool
 type dictKeys struct {
 	ok  bool
 	col [len(dictKeyText)]int // the one column of the field, −1 for none
-	// ids are the worker's ids of each field's texts; trans, the batch's
-	// dictionary of the field translated to them (0: past the ids;
-	// absentText: an absent text).
+	// ids are the worker's ids of each field's texts; parts, the
+	// batch's dictionary of the field translated to them: what each
+	// entry adds to a row's code and from (keyPart).
 	ids   [len(dictKeyText)]map[string]uint32
-	trans [len(dictKeyText)][]uint32
+	parts [len(dictKeyText)][]keyPart
 	// code and from are, per row of fill's, the text fields' codes and
 	// the fields coded (bit f), or dictKeyOff when one is not coded.
 	code, from []uint64
@@ -715,25 +715,35 @@ func (k *dictKeys) start(b *cellBatch) {
 			}
 		}
 	}
+	shift := uint(0)
 	for s, col := range k.col {
 		if col >= 0 {
-			k.trans[s] = k.translate(s, b.dicts[col], k.trans[s][:0])
+			k.parts[s] = k.translate(s, shift, b.dicts[col], k.parts[s][:0])
 		}
+		shift += dictKeyBits[s]
 	}
 	k.ok = true
 }
 
-// translate appends the ids of dict's texts in field slot s to out,
-// giving new texts the next ids while there are.
-func (k *dictKeys) translate(s int, dict [][]byte, out []uint32) []uint32 {
+// keyPart is what a dictionary entry of a text field adds to a row's
+// code and from (dictKeys): its id at the field's place in the code and
+// the field's bit; nothing for an absent text ("", "-"), which sets no
+// field (setRows); dictKeyOff for a text past the field's ids.
+type keyPart struct{ code, from uint64 }
+
+// translate appends the parts of dict's texts in field slot s, whose
+// code starts at bit shift, to out, giving new texts the next ids while
+// there are.
+func (k *dictKeys) translate(s int, shift uint, dict [][]byte, out []keyPart) []keyPart {
 	ids := k.ids[s]
 	if ids == nil {
 		ids = make(map[string]uint32)
 		k.ids[s] = ids
 	}
+	bit := uint64(1) << dictKeyText[s]
 	for _, t := range dict {
 		if isAbsent(t) {
-			out = append(out, absentText)
+			out = append(out, keyPart{})
 			continue
 		}
 		id, ok := ids[string(t)]
@@ -741,14 +751,14 @@ func (k *dictKeys) translate(s int, dict [][]byte, out []uint32) []uint32 {
 			id = uint32(len(ids) + 1)
 			ids[string(t)] = id
 		}
-		out = append(out, id)
+		if id == 0 {
+			out = append(out, keyPart{from: dictKeyOff}) // past the field's ids
+			continue
+		}
+		out = append(out, keyPart{code: uint64(id) << shift, from: bit})
 	}
 	return out
 }
-
-// absentText is the translation of a dictionary's absent text ("", "-"),
-// which sets no field (setRows): fill codes nothing for it.
-const absentText = math.MaxUint32
 
 // fill codes the text fields of rows j0 to j0+n of batch b, as setRows
 // set them from their columns (before Finish).
@@ -757,34 +767,28 @@ func (k *dictKeys) fill(b *cellBatch, j0, n int) {
 	k.from = slices.Grow(k.from[:0], n)[:n]
 	clear(k.code)
 	clear(k.from)
-	shift := uint(0)
-	for s, f := range dictKeyText {
-		col := k.col[s]
+	for s, col := range k.col {
 		if col < 0 {
-			shift += dictKeyBits[s]
 			continue
 		}
 		cells, nulls := b.column(col)
 		cells, nulls = cells[j0:j0+n], nulls[j0:j0+n]
+		if !b.nullIn[col] {
+			nulls = nil
+		}
 		code, from := k.code[:len(cells)], k.from[:len(cells)]
-		trans, bit := k.trans[s], uint64(1)<<f
+		parts := k.parts[s]
 		for r, x := range cells {
 			switch {
-			case nulls[r]:
-			case x&inArena != 0 || x >= uint64(len(trans)):
+			case nulls != nil && nulls[r]:
+			case x >= uint64(len(parts)): // a text of its own (inArena), or past the dictionary
 				from[r] |= dictKeyOff
 			default:
-				switch id := trans[x]; id {
-				case absentText:
-				case 0:
-					from[r] |= dictKeyOff // past the field's ids
-				default:
-					code[r] |= uint64(id) << (shift & 63)
-					from[r] |= bit
-				}
+				p := parts[x]
+				code[r] |= p.code
+				from[r] |= p.from
 			}
 		}
-		shift += dictKeyBits[s]
 	}
 }
 
