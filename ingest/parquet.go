@@ -470,7 +470,9 @@ func (c *pqColumn) fill(b *cellBatch, col, n int) error {
 		if err != nil {
 			return err
 		}
-		c.copyRun(b, col, k, v)
+		if err := c.copyRun(b, col, k, v); err != nil {
+			return err
+		}
 		k += m
 	}
 	return nil
@@ -503,15 +505,13 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 		v = &c.dvals
 		if c.inOrder() {
 			// Required text: the rows' dictionary indexes are
-			// c.idx[vi:vi+m] (copyRun), checked in order, so that the
-			// first fault found is the first row's.
-			run := c.idx[vi:min(vi+m, len(c.idx))]
-			for _, d := range run {
-				if d < 0 || int(d) >= v.n {
-					return nil, fmt.Errorf("dictionary index %d out of range", d)
+			// c.idx[vi:vi+m], which copyRun checks as it copies them.
+			if vi+m > len(c.idx) {
+				// The indexes there are, checked in order, so that
+				// the first fault found is the first row's.
+				if err := checkIndexes(c.idx[vi:], v.n); err != nil {
+					return nil, err
 				}
-			}
-			if len(run) < m {
 				return nil, errShortColumn
 			}
 			c.vi = vi + m
@@ -560,20 +560,25 @@ func (c *pqColumn) indexes(m int) (*pqValues, error) {
 
 // copyRun copies the values of a run of rows, one per index in c.ix,
 // into the batch's column col from row k on: out of the page, which is
-// released once read.
-func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
+// released once read. A required text column's dictionary indexes are
+// checked as they are copied, in order: the error is the first bad
+// one's.
+func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) error {
 	cells, nulls := b.column(col)
 	cells, nulls = cells[k:k+len(c.ix)], nulls[k:k+len(c.ix)] // from the cell of row k
 	if c.inOrder() {
 		if c.idx == nil {
 			c.copyValues(b, cells, v)
-			return
+			return nil
 		}
 		b.dicts[col] = v.strs // a required text column's dictionary indexes
 		for j, d := range c.idx[c.vi-len(cells) : c.vi] {
+			if uint32(d) >= uint32(v.n) {
+				return fmt.Errorf("dictionary index %d out of range", d)
+			}
 			cells[j] = uint64(d)
 		}
-		return
+		return nil
 	}
 	if c.def != nil { // the batch's nulls start false (startCells): a required column has none
 		for j, i := range c.ix {
@@ -611,7 +616,7 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 					cells[j] = uint64(i)
 				}
 			}
-			return
+			return nil
 		}
 		for j, i := range c.ix {
 			if i >= 0 {
@@ -619,6 +624,18 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) {
 			}
 		}
 	}
+	return nil
+}
+
+// checkIndexes returns the error of the first of idx out of a
+// dictionary of n entries, nil when none is.
+func checkIndexes(idx []int32, n int) error {
+	for _, d := range idx {
+		if uint32(d) >= uint32(n) {
+			return fmt.Errorf("dictionary index %d out of range", d)
+		}
+	}
+	return nil
 }
 
 // copyValues copies a run of a required column's plain page, whose rows
