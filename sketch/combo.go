@@ -102,8 +102,10 @@ func (s *Set) AddComboOnly(i int, b Bin) {
 }
 
 // comboEntry is one combination: its records, and its values listed
-// (few) until there are fewMax, then counted (counts ≥ 0) with the ones
-// listed since added heavyMax at a time.
+// (few) until there are heavyMax, then counted (counts ≥ 0) with the
+// ones listed since added heavyMax at a time. (Listed up to fewMax, as
+// a light Entry is, a combination's list grew twice more, to 448
+// values, before its counts took them: garbage to clear and copy.)
 type comboEntry struct {
 	key    string
 	count  int64
@@ -252,11 +254,7 @@ func (s *Set) addEntry(i int32, bins []Bin, has []bool) {
 	c := &s.combos
 	e := &c.entries[i]
 	e.count++
-	limit := fewMax
-	if e.counts >= 0 {
-		limit = heavyMax
-	}
-	if len(e.few)+len(bins)+s.private > limit { // room for AddComboOnly's too
+	if len(e.few)+len(bins)+s.private > heavyMax { // room for AddComboOnly's too
 		s.countFew(e)
 	}
 	if e.few == nil {
@@ -445,7 +443,7 @@ func (s *Set) MergeCombos(o *Set) {
 			}
 		}
 		e.few = append(e.few, oe.few...)
-		if e.counts >= 0 && len(e.few) > heavyMax || e.counts < 0 && len(e.few) > fewMax {
+		if len(e.few) > heavyMax {
 			s.countFew(e)
 		}
 	}
