@@ -2,7 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -83,6 +87,43 @@ func TestRetryShareSameAsAlone(t *testing.T) {
 	for k, rs := range alone.samples.m {
 		if !reflect.DeepEqual(got.samples.m[k], rs) {
 			t.Errorf("sample %q: shared %+v, alone %+v", k, got.samples.m[k], rs)
+		}
+	}
+}
+
+// TestRetryShareAdmit admits hashes drawn from a pool, so that many come
+// twice, as when several workers start one key: a hash among the n
+// smallest distinct ones admitted so far is never refused, a refused one
+// is not among them, and in the end the cut is the n-th smallest.
+func TestRetryShareAdmit(t *testing.T) {
+	for _, pool := range []int{50, 130, 3000} {
+		const n = 100
+		rng := rand.New(rand.NewPCG(1, uint64(pool)))
+		hashes := make([]uint64, pool)
+		for i := range hashes {
+			hashes[i] = rng.Uint64()
+		}
+		r := newRetryShare(n)
+		seen := map[uint64]bool{}
+		for i := range 6000 {
+			h := hashes[rng.IntN(pool)]
+			seen[h] = true
+			all := make([]uint64, 0, len(seen))
+			for x := range seen {
+				all = append(all, x)
+			}
+			slices.Sort(all)
+			if among := slices.Index(all, h) < n; !r.admit(h) && among {
+				t.Fatalf("pool %d, admit %d: %x is among the %d smallest of %d, refused", pool, i, h, n, len(all))
+			}
+		}
+		all := slices.Sorted(maps.Keys(seen))
+		want := uint64(math.MaxUint64)
+		if len(all) > n {
+			want = all[n-1]
+		}
+		if got := r.cut.Load(); got != want {
+			t.Errorf("pool %d: cut %x, want %x, the %d-th smallest of %d", pool, got, want, n, len(all))
 		}
 	}
 }
