@@ -83,6 +83,8 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	// reader panics on a damaged footer.
 	defer f.wg.Wait()
 	parallel := s.p.opts.Workers > 1 && len(groups) >= 2*s.p.opts.Workers
+	var run groupRun
+	defer run.end()
 	var hdr []byte // the page headers' buffer, reused
 	for g, rg := range groups {
 		counted := countedColumns(specs, meta, g, rg.NumRows(), unread)
@@ -93,7 +95,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 		s.row += rg.NumRows()
 		f.wg.Add(1)
 		if parallel {
-			s.p.work <- unit{file: s.fs, group: grp}
+			run.add(s, grp, len(groups)-g)
 			continue
 		}
 		// The reader decodes, a batch of cells at a time for the workers.
@@ -143,6 +145,43 @@ func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int
 // which row group, nor on the workers' order. Damage the reader finds in
 // the footer or a page header ends the file there.
 
+// The row groups go to the workers in runs of consecutive ones, each
+// run to one worker (unit.groups), the first a (2 × workers)th of the
+// file, each next a (2 × workers)th of the rest, the last ones single
+// row groups: a worker reads a stretch of the log's time, where row
+// groups one at a time went to the workers in turn and each met every
+// minute of the log, and kept each minute's samples and buckets of the
+// storm and burst rules; the single ones at the end keep the workers
+// busy to the end.
+
+// groupRun is the run of row groups the reader is giving a worker.
+type groupRun struct {
+	groups chan *pqGroup
+	left   int // the row groups it has room for
+}
+
+// add gives row group grp, whose file has rest row groups from it on,
+// to the current run, starting one when there is none.
+func (r *groupRun) add(s *rowSink, grp *pqGroup, rest int) {
+	if r.groups == nil {
+		r.left = max(1, rest/(2*s.p.opts.Workers))
+		r.groups = make(chan *pqGroup, r.left)
+		s.p.work <- unit{file: s.fs, groups: r.groups}
+	}
+	r.groups <- grp
+	if r.left--; r.left == 0 {
+		r.end()
+	}
+}
+
+// end ends the current run, if any.
+func (r *groupRun) end() {
+	if r.groups != nil {
+		close(r.groups)
+		r.groups = nil
+	}
+}
+
 // pqFile is what the workers reading a file's row groups share: its
 // columns, and the first error by row group.
 type pqFile struct {
@@ -153,7 +192,7 @@ type pqFile struct {
 	at    int // the row group of err
 }
 
-// pqGroup is one row group of a file, for a worker to read (unit.group).
+// pqGroup is one row group of a file, for a worker to read (unit.groups).
 type pqGroup struct {
 	file    *pqFile
 	index   int
@@ -186,12 +225,11 @@ func (f *pqFile) wait(g int, err error) error {
 	return err
 }
 
-// parquetGroup decodes a unit's row group and adds its rows to the
+// parquetGroup decodes row group g of a file and adds its rows to the
 // worker's sink, with the worker's columns (read).
-func (p *pipeline) parquetGroup(u *unit, f *feed, t *tally, cols *[]pqColumn) {
-	g := u.group
-	s := &rowSink{p: p, fs: u.file, row: g.first}
-	s.each = func(b *cellBatch) { p.cellRows(&unit{file: u.file, cells: b}, f, t) }
+func (p *pipeline) parquetGroup(file *fileState, g *pqGroup, f *feed, t *tally, cols *[]pqColumn) {
+	s := &rowSink{p: p, fs: file, row: g.first}
+	s.each = func(b *cellBatch) { p.cellRows(&unit{file: file, cells: b}, f, t) }
 	g.file.done(g.index, decodeSafely("parquet", s, func() error { return g.read(s, cols) }))
 }
 

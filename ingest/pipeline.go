@@ -188,11 +188,11 @@ type unit struct {
 	file   *fileState
 	line   int64 // number of the first line in data
 	data   []byte
-	elems  []docSpan  // a document's elements in data; nil for lines
-	fields []byte     // a W3C file's #Fields line in force at data's start
-	buf    *[]byte    // returned to the pool when done
-	cells  *cellBatch // rows of a columnar file as cells; returned to cellPool
-	group  *pqGroup   // a row group of a Parquet file, for the worker to decode
+	elems  []docSpan     // a document's elements in data; nil for lines
+	fields []byte        // a W3C file's #Fields line in force at data's start
+	buf    *[]byte       // returned to the pool when done
+	cells  *cellBatch    // rows of a columnar file as cells; returned to cellPool
+	groups chan *pqGroup // a run of row groups of a Parquet file, for the worker to decode in turn
 }
 
 // Run reads every path (files, directories, globs, "-" for stdin) with
@@ -314,8 +314,10 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 			p.cellRows(&u, f, t)
 			continue
 		}
-		if u.group != nil {
-			p.parquetGroup(&u, f, t, &pqCols)
+		if u.groups != nil {
+			for g := range u.groups {
+				p.parquetGroup(u.file, g, f, t, &pqCols)
+			}
 			continue
 		}
 		lp := parsers[u.file]
