@@ -1,8 +1,8 @@
 package rules
 
 import (
-	"container/heap"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -17,12 +17,24 @@ type retryShare struct {
 	n   int
 	cut atomic.Uint64 // a key hashing above it is not kept; MaxUint64 until one was dropped
 	mu  sync.Mutex
-	top hashHeap            // the smallest hashes admitted, at most n, largest first
-	in  map[uint64]struct{} // the hashes in top: several workers start one key
+	// Until n keys are admitted, no key is dropped, and the hashes are
+	// only listed (more), some twice (several workers start one key):
+	// once more than n, and at least 16 more than when they were last
+	// counted (listed distinct), they are sorted to count them. A log of
+	// fewer keys than the bound, the common one, so takes an append per
+	// key under the lock, where a heap and a set took an allocation and
+	// two map operations.
+	more   []uint64
+	listed int
+	// full: the n smallest hashes admitted are in top, largest first,
+	// and in.
+	full bool
+	top  []uint64            // a max-heap
+	in   map[uint64]struct{} // the hashes in top
 }
 
 func newRetryShare(n int) *retryShare {
-	r := &retryShare{n: n, in: map[uint64]struct{}{}}
+	r := &retryShare{n: n}
 	r.cut.Store(math.MaxUint64)
 	return r
 }
@@ -36,39 +48,69 @@ func (r *retryShare) admit(h uint64) bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.full {
+		r.more = append(r.more, h)
+		if len(r.more) > r.n && len(r.more) >= r.listed+16 {
+			r.count()
+		}
+		return h <= r.cut.Load()
+	}
 	if _, ok := r.in[h]; ok {
 		return true
 	}
-	switch {
-	case len(r.top) < r.n:
-		heap.Push(&r.top, h)
-	case h >= r.top[0]:
+	if h >= r.top[0] {
 		r.cut.Store(r.top[0])
 		return false
-	default:
-		delete(r.in, r.top[0])
-		r.top[0] = h
-		heap.Fix(&r.top, 0)
-		r.cut.Store(r.top[0])
 	}
+	delete(r.in, r.top[0])
+	r.top[0] = h
+	siftDown(r.top)
+	r.cut.Store(r.top[0])
 	r.in[h] = struct{}{}
 	return true
+}
+
+// count sorts the hashes listed and drops those listed twice; past n, it
+// keeps the n smallest, lowers the cut to the largest of them, and
+// admits from then on by top and in.
+func (r *retryShare) count() {
+	slices.Sort(r.more)
+	r.more = slices.Compact(r.more)
+	r.listed = len(r.more)
+	if len(r.more) < r.n {
+		return
+	}
+	top := r.more[:r.n]
+	if len(r.more) > r.n {
+		r.cut.Store(top[r.n-1])
+	}
+	slices.Reverse(top) // largest first: a max-heap
+	r.in = make(map[uint64]struct{}, r.n)
+	for _, h := range top {
+		r.in[h] = struct{}{}
+	}
+	r.top, r.more, r.full = top, nil, true
+}
+
+// siftDown restores the max-heap h after its first element fell.
+func siftDown(h []uint64) {
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1] > h[c] {
+			c++
+		}
+		if h[i] >= h[c] {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
 }
 
 // minPrune is the least number of retry samples a worker holds before it
 // drops those above the shared cut: a sixteenth of the bound.
 func (r *retryShare) minPrune() int { return max(1, r.n/16) }
-
-// hashHeap is a max-heap of hashes (container/heap).
-type hashHeap []uint64
-
-func (h hashHeap) Len() int           { return len(h) }
-func (h hashHeap) Less(i, j int) bool { return h[i] > h[j] }
-func (h hashHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *hashHeap) Push(x any)        { *h = append(*h, x.(uint64)) }
-func (h *hashHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
