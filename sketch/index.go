@@ -15,12 +15,12 @@ import (
 // Index, so the table gives exactly the bins Index does; a value outside
 // the table's range is left to Index.
 type indexTable struct {
-	bits     uint
-	loExp    int // biased exponent of the first octave
+	bits  uint
+	loExp int // biased exponent of the first octave
 	// shift and first find a value's cell from its bits (index):
 	// 52−bits, and the first octave's first cell as the bits give it.
-	shift uint
-	first int
+	shift    uint
+	first    int
 	cells    []indexCell
 	min, max float64 // the range the table covers: [min, max)
 }
