@@ -128,8 +128,9 @@ type Accumulator struct {
 	// gives only the records not Fed.
 	active      []Collector
 	activeCombo []bool
-	winCombos   int     // window ids given
-	winIDs      []int32 // of an accumulator's own combinations: window id + 1
+	activeBatch []BatchCollector // those that add a batch themselves (nil: not)
+	winCombos   int              // window ids given
+	winIDs      []int32          // of an accumulator's own combinations: window id + 1
 
 	keyBuf []byte
 	// byDictKey is the combination of the records of each DictKey met
@@ -178,6 +179,11 @@ func New(opts Options) *Accumulator {
 			a.active = append(a.active, c)
 			cc, combo := c.(ComboCollector)
 			a.activeCombo = append(a.activeCombo, combo)
+			bc, _ := c.(BatchCollector)
+			if combo {
+				bc = nil
+			}
+			a.activeBatch = append(a.activeBatch, bc)
 			if combo {
 				a.Set.OnExpand(cc.AddCombo)
 			}
@@ -344,6 +350,10 @@ func (a *Accumulator) addSteps(rs []ingest.Record, idx []int32, vs []Values) {
 		a.addCombo(&rs[i], &vs[i])
 	}
 	for j, c := range a.active {
+		if bc := a.activeBatch[j]; bc != nil {
+			bc.AddRecords(rs, idx, vs)
+			continue
+		}
 		if a.activeCombo[j] { // its Add counts no Fed record
 			for _, i := range idx {
 				if !vs[i].Fed {

@@ -26,6 +26,18 @@ type Collector interface {
 	UnmarshalBinary(b []byte) error
 }
 
+// BatchCollector is a collector that adds a batch of records itself:
+// AddRecords(rs, idx, vs) adds rs[i] with values vs[i] for each i of
+// idx, in order, as Add adds each. AddBatch gives it a step's records
+// at once, where a call through the interface per record was most of
+// what a collector that passes over most records did for them. A
+// ComboCollector's records are given it one by one still (those not
+// Fed).
+type BatchCollector interface {
+	Collector
+	AddRecords(rs []ingest.Record, idx []int32, vs []Values)
+}
+
 // Values are a record's metrics as Accumulator.Add computed them, so
 // that collectors need not compute them again. Accumulator.values
 // clears them field by field for each record: a field added here is

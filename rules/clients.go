@@ -45,6 +45,13 @@ func callersCollector() (string, func(collectEnv) aggregate.Collector) {
 	}
 }
 
+// AddRecords adds records rs[idx] (aggregate.BatchCollector).
+func (s *callers) AddRecords(rs []ingest.Record, idx []int32, vs []aggregate.Values) {
+	for _, i := range idx {
+		s.Add(&rs[i], &vs[i])
+	}
+}
+
 // Add adds a record that has a client.
 func (s *callers) Add(r *ingest.Record, v *aggregate.Values) {
 	client := r.Text(ingest.FClient)

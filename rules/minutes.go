@@ -161,6 +161,13 @@ func newMinuteStats(top int, share *retryShare) *minuteStats {
 	return s
 }
 
+// AddRecords adds records rs[idx] (aggregate.BatchCollector).
+func (s *minuteStats) AddRecords(rs []ingest.Record, idx []int32, vs []aggregate.Values) {
+	for _, i := range idx {
+		s.Add(&rs[i], &vs[i])
+	}
+}
+
 // Add adds a record that has a time (aggregate.Collector).
 func (s *minuteStats) Add(r *ingest.Record, v *aggregate.Values) {
 	if r.Has(ingest.FTime) {

@@ -212,6 +212,13 @@ type ceilings struct {
 	byCombo aggregate.ComboCache[*ceilGroup]
 }
 
+// AddRecords adds records rs[idx] (aggregate.BatchCollector).
+func (c *ceilings) AddRecords(rs []ingest.Record, idx []int32, vs []aggregate.Values) {
+	for _, i := range idx {
+		c.Add(&rs[i], &vs[i])
+	}
+}
+
 // Add adds a record whose request_time is at least the least ceiling.
 func (c *ceilings) Add(r *ingest.Record, v *aggregate.Values) {
 	ms := v.RequestTime * 1000
