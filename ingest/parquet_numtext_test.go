@@ -13,18 +13,20 @@ import (
 	"loganalyze/ingest"
 )
 
+// numTextRow is a row of TestParquetNumbersAsText's files.
+type numTextRow struct {
+	Time     int64  `parquet:"time,timestamp(millisecond)"`
+	RT       string `parquet:"request_time"`
+	Upstream string `parquet:"upstream_response_time"`
+	Status   string `parquet:"status"`
+}
+
 // TestParquetNumbersAsText reads numbers written as text columns — an
 // upstream time list as nginx writes it, request_time and status as
 // strings — as the text formats read them: a list's sum, a bad
 // request_time a bad row, an unreadable status absent.
 func TestParquetNumbersAsText(t *testing.T) {
-	type strRow struct {
-		Time     int64  `parquet:"time,timestamp(millisecond)"`
-		RT       string `parquet:"request_time"`
-		Upstream string `parquet:"upstream_response_time"`
-		Status   string `parquet:"status"`
-	}
-	in := []strRow{
+	in := []numTextRow{
 		{1764381600000, "0.020", "0.018", "200"},
 		{1764381601000, "1.5", "0.5, 0.25", "429"},
 		{1764381602000, "-0.5", "0.1", "200"}, // a negative request_time: bad
@@ -33,12 +35,50 @@ func TestParquetNumbersAsText(t *testing.T) {
 		{1764381605000, "3.25", "1e-1", "-"},
 		{1764381606000, "abc", "0.1", "200"}, // bad
 		{1764381607000, "+4.5", "12.5", "+204"},
+		{1764381608000, "20000000", "0.5", "200"}, // past the bound of a duration (10⁷ s): bad
+		{1764381609000, "5", "30000000", "200"},   // an upstream time past it: absent
 	}
-	path := writeParquetRows(t, "text.parquet", in)
+	// The same rows in dictionary pages, and with the upstream time
+	// optional (a null every third row, absent as "" is).
+	type dictRow struct {
+		Time     int64  `parquet:"time,timestamp(millisecond)"`
+		RT       string `parquet:"request_time,dict"`
+		Upstream string `parquet:"upstream_response_time,dict"`
+		Status   string `parquet:"status,dict"`
+	}
+	type optRow struct {
+		Time     int64   `parquet:"time,timestamp(millisecond)"`
+		RT       string  `parquet:"request_time"`
+		Upstream *string `parquet:"upstream_response_time,optional"`
+		Status   string  `parquet:"status"`
+	}
+	var dict []dictRow
+	var opt []optRow
+	inOpt := append([]numTextRow(nil), in...) // what opt.parquet holds
+	for i, r := range in {
+		dict = append(dict, dictRow(r))
+		o := optRow{Time: r.Time, RT: r.RT, Status: r.Status}
+		if i%3 != 2 {
+			o.Upstream = &in[i].Upstream
+		} else {
+			inOpt[i].Upstream = ""
+		}
+		opt = append(opt, o)
+	}
+	checkNumbersAsText(t, writeParquetRows(t, "text.parquet", in), in)
+	checkNumbersAsText(t, writeParquetRows(t, "dict.parquet", dict), in)
+	checkNumbersAsText(t, writeParquetRows(t, "opt.parquet", opt), inOpt)
+}
+
+// checkNumbersAsText reads the file at path, which holds rows in, and
+// checks each record against strconv's reading of its texts.
+func checkNumbersAsText(t *testing.T, path string, in []numTextRow) {
+	t.Helper()
 	rows, res := collect(t, []string{path}, ingest.Options{Workers: 2})
-	if res.BadLines() != 2 {
-		t.Errorf("%d bad rows, want 2 (%v)", res.BadLines(), res.Problems)
+	if res.BadLines() != 3 {
+		t.Errorf("%s: %d bad rows, want 3 (%v)", path, res.BadLines(), res.Problems)
 	}
+	const maxS = 1e7 // the bound a duration is kept under
 	// What each good row must read as, from strconv.
 	sum := func(list string) float64 {
 		if list == "" || list == "-" {
@@ -52,11 +92,14 @@ func TestParquetNumbersAsText(t *testing.T) {
 			}
 			s += v
 		}
+		if s > maxS {
+			return math.NaN()
+		}
 		return s
 	}
-	var want []strRow
+	var want []numTextRow
 	for _, r := range in {
-		if v, err := strconv.ParseFloat(r.RT, 64); err == nil && v >= 0 {
+		if v, err := strconv.ParseFloat(r.RT, 64); err == nil && v >= 0 && v <= maxS {
 			want = append(want, r)
 		}
 	}
@@ -73,7 +116,7 @@ func TestParquetNumbersAsText(t *testing.T) {
 			t.Errorf("row %d: request_time %v, want %v", i, g.rt, rt)
 		}
 		if u := sum(w.Upstream); math.IsNaN(u) != math.IsNaN(g.urt) || !math.IsNaN(u) && math.Abs(g.urt-u) > 1e-12 {
-			t.Errorf("row %d: upstream_response_time %v, want %v (%q)", i, g.urt, u, w.Upstream)
+			t.Errorf("%s, row %d: upstream_response_time %v, want %v (%q)", path, i, g.urt, u, w.Upstream)
 		}
 		st, err := strconv.ParseInt(w.Status, 10, 64)
 		if g.hasStatus != (err == nil) || err == nil && g.status != st {
