@@ -31,7 +31,7 @@ const maxCombos = 1 << 12
 // thousand combinations of five metrics, the difference between staying
 // in the cache and missing it.
 type combos struct {
-	table map[string]int32 // combination → index in entries
+	table comboTable // combination → index in entries
 	// entries are the combinations, in the order they were met; their
 	// ids are base + index, so that an id is never given twice by one
 	// set, even after an expand empties the table.
@@ -210,19 +210,16 @@ func (s *Set) keysOf(t []byte, f func(dim int, key []byte)) {
 // is −1.
 func (s *Set) AddTuple(bins []Bin, has []bool) int {
 	c := &s.combos
-	i, ok := c.table[string(c.tuple)]
+	h := hashKey(c.tuple)
+	i, ok := findCombo(&c.table, h, c.tuple, c.entries)
 	if !ok {
-		if len(c.table) >= maxCombos {
+		if c.table.len() >= maxCombos {
 			s.addDirect(bins, has)
 			return -1
 		}
-		if c.table == nil {
-			c.table = map[string]int32{}
-		}
 		i = int32(len(c.entries))
-		key := string(c.tuple)
-		c.table[key] = i
-		c.entries = append(c.entries, comboEntry{key: key, counts: -1})
+		c.entries = append(c.entries, comboEntry{key: string(c.tuple), counts: -1})
+		c.table.add(h, i, c.entries)
 	}
 	s.addEntry(i, bins, has)
 	return c.base + int(i)
@@ -417,19 +414,17 @@ func (s *Set) MergeCombos(o *Set) {
 	n := s.metrics + s.private
 	for i := range oc.entries {
 		oe := &oc.entries[i]
-		j, ok := c.table[oe.key]
+		h := hashString(oe.key)
+		j, ok := findCombo(&c.table, h, oe.key, c.entries)
 		if !ok {
-			if c.table == nil {
-				c.table = map[string]int32{}
-			}
 			j = int32(len(c.entries))
-			c.table[oe.key] = j
 			ne := comboEntry{key: oe.key, count: oe.count, few: oe.few, counts: -1}
 			if oe.counts >= 0 {
 				ne.counts = int32(len(c.counts))
 				c.counts = append(c.counts, oc.counts[oe.counts:int(oe.counts)+n]...)
 			}
 			c.entries = append(c.entries, ne)
+			c.table.add(h, j, c.entries)
 			continue
 		}
 		e := &c.entries[j]
@@ -447,7 +442,7 @@ func (s *Set) MergeCombos(o *Set) {
 			s.countFew(e)
 		}
 	}
-	oc.table, oc.entries, oc.counts = nil, nil, nil
+	oc.table, oc.entries, oc.counts = comboTable{}, nil, nil
 }
 
 // SplitCombos moves about half of s's combinations into the table of
@@ -502,7 +497,7 @@ func (s *Set) SplitCombos(o *Set) {
 		oc.entries = append(oc.entries, ce)
 	}
 	clear(c.entries[len(kept):])
-	c.entries, c.table, c.last = kept, nil, -1
+	c.entries, c.table, c.last = kept, comboTable{}, -1
 	c.epoch++
 }
 
@@ -549,7 +544,7 @@ func (s *Set) expand() {
 	}
 	entries, counts := c.entries, c.counts
 	c.base += len(entries)
-	c.table, c.entries, c.counts, c.last = nil, nil, nil, -1
+	c.table, c.entries, c.counts, c.last = comboTable{}, nil, nil, -1
 	c.epoch++
 	n := s.metrics + s.private
 	scratch := make([]*Sketch, n)

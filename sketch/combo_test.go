@@ -68,7 +68,7 @@ func TestCombosSameAsDirect(t *testing.T) {
 					}
 				}
 			}
-			if got, want := len(viaCombos.combos.table), min(maxCombos, 3*6*callers); got > want || callers > maxCombos && got != maxCombos {
+			if got, want := viaCombos.combos.table.len(), min(maxCombos, 3*6*callers); got > want || callers > maxCombos && got != maxCombos {
 				t.Errorf("%d combinations in the table, want at most %d", got, want)
 			}
 			if g := byCallers.groupsOf(byCallers.combos.entries); g == nil || len(g.keys) > 3*6 {
@@ -169,7 +169,7 @@ func TestAddTupleIDs(t *testing.T) {
 	if x := add("x"); x != 2 {
 		t.Errorf("after an expand, x has id %d, want 2 (ids are not given twice)", x)
 	}
-	for i := len(s.combos.table); i < maxCombos; i++ {
+	for i := s.combos.table.len(); i < maxCombos; i++ {
 		if id := add(fmt.Sprint("k", i)); id < 0 {
 			t.Fatalf("combination %d of %d got id %d", i, maxCombos, id)
 		}
@@ -402,7 +402,7 @@ func mergeCombosAsOneSet(t *testing.T, split bool) {
 		add(one, key, float64(i), true)
 	}
 	s.MergeCombos(o)
-	if len(o.combos.entries) != 0 || o.combos.table != nil {
+	if len(o.combos.entries) != 0 || o.combos.table.len() != 0 {
 		t.Fatal("o's table not emptied")
 	}
 	if split {
