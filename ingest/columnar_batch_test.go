@@ -115,18 +115,8 @@ func TestColumnarBatchesAsRows(t *testing.T) {
 		}
 		prow = append(prow, r)
 	}
-	buf.Reset()
-	pw := parquet.NewGenericWriter[plain](&buf, parquet.MaxRowsPerRowGroup(700))
-	if _, err := pw.Write(prow); err != nil {
-		t.Fatal(err)
-	}
-	if err := pw.Close(); err != nil {
-		t.Fatal(err)
-	}
 	path = filepath.Join(dir, "plain.parquet")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeDictRows(t, path, prow, 700)
 	paths = append(paths, path)
 	for _, path := range paths {
 		for _, workers := range []int{1, 2} {
