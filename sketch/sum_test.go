@@ -114,3 +114,39 @@ func BenchmarkAddBin(b *testing.B) {
 		s.AddBin(bins[i&4095])
 	}
 }
+
+// TestRoundPositive holds RoundPositive against math.Round over (0,
+// 2⁶³): random values of every binade, and the values next to each
+// half and each whole number, where rounding goes wrong first.
+func TestRoundPositive(t *testing.T) {
+	check := func(x float64) {
+		if !(x > 0) || x >= 0x1p63 {
+			return
+		}
+		if got, want := RoundPositive(x), uint64(math.Round(x)); got != want {
+			t.Fatalf("RoundPositive(%v) = %d, want %d", x, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2_000_000 {
+		check(math.Ldexp(1+rng.Float64(), rng.IntN(140)-70))
+		h := float64(rng.Int64N(1<<rng.IntN(53))) + 0.5 // a half: exact below 2⁵²
+		check(h)
+		check(math.Nextafter(h, 0))
+		check(math.Nextafter(h, math.Inf(1)))
+	}
+	for e := -60; e < 63; e++ {
+		for _, base := range []float64{math.Ldexp(1, e), math.Ldexp(1, e) + 0.5, math.Ldexp(1, e) - 0.5, 0.5, 1.5, 2.5} {
+			x := base
+			for range 4 {
+				check(x)
+				x = math.Nextafter(x, math.Inf(1))
+			}
+			x = base
+			for range 4 {
+				check(x)
+				x = math.Nextafter(x, 0)
+			}
+		}
+	}
+}
