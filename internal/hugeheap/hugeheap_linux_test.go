@@ -44,7 +44,10 @@ func vmFlags(t *testing.T, p uintptr) []string {
 
 // TestAdviseHeapGrowsIntoHugePages: the heap allocated after Advise is
 // in memory advised for huge pages ("hg"), unless the kernel refused
-// the advice, when it is not.
+// the advice, when it is not. The allocation may begin a few pages
+// before the region, where the runtime had free pages beside it (one
+// run in fifteen here began 64 KB before it): its middle and its end
+// are checked, which are the region's.
 func TestAdviseHeapGrowsIntoHugePages(t *testing.T) {
 	t.Setenv("GODEBUG", "")
 	err := Advise(64 << 20)
@@ -54,7 +57,7 @@ func TestAdviseHeapGrowsIntoHugePages(t *testing.T) {
 	b := make([]byte, 16<<20) // larger than any free run below the region
 	b[0], b[len(b)-1] = 1, 1
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	for _, at := range []uintptr{p, p + uintptr(len(b)) - 1} {
+	for _, at := range []uintptr{p + uintptr(len(b))/2, p + uintptr(len(b)) - 1} {
 		flags := vmFlags(t, at)
 		hg := false
 		for _, f := range flags {
