@@ -389,11 +389,8 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 			}
 			continue
 		}
-		for k := range recs { // putPresent's, the record's to take
-			r := &recs[k]
-			r.num[bd.Field], r.text[bd.Field] = 0, nil
-			r.set |= 1 << bd.Field
-			r.prio[bd.Field] = bd.Prio
+		for k := range recs { // the record's to take: without claim
+			recs[k].present(bd)
 		}
 		bound |= 1 << bd.Field
 	}

@@ -112,11 +112,16 @@ func countedColumns(specs []pqSpec, meta *format.FileMetaData, g int, rows int64
 var countedOff bool
 
 // putPresent sets field b.Field present in r without a value, as a
-// counted column's (setRows).
+// counted column's (setRows), when b may claim it.
 func (r *Record) putPresent(b Binding) {
 	if r.claim(b.Field, b.Prio) {
-		r.num[b.Field], r.text[b.Field] = 0, nil
-		r.set |= 1 << b.Field
-		r.prio[b.Field] = b.Prio
+		r.present(b)
 	}
+}
+
+// present sets field b.Field present in r without a value.
+func (r *Record) present(b Binding) {
+	r.num[b.Field], r.text[b.Field] = 0, nil
+	r.set |= 1 << b.Field
+	r.prio[b.Field] = b.Prio
 }

@@ -26,11 +26,10 @@ type retryShare struct {
 	// two map operations.
 	more   []uint64
 	listed int
-	// full: the n smallest hashes admitted are in top, largest first,
-	// and in.
-	full bool
-	top  []uint64            // a max-heap
-	in   map[uint64]struct{} // the hashes in top
+	// Once they are counted past n (top not nil), the n smallest hashes
+	// admitted are in top, largest first, and in.
+	top []uint64            // a max-heap
+	in  map[uint64]struct{} // the hashes in top
 }
 
 func newRetryShare(n int) *retryShare {
@@ -48,7 +47,7 @@ func (r *retryShare) admit(h uint64) bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.full {
+	if r.top == nil {
 		r.more = append(r.more, h)
 		if len(r.more) > r.n && len(r.more) >= r.listed+16 {
 			r.count()
@@ -89,7 +88,7 @@ func (r *retryShare) count() {
 	for _, h := range top {
 		r.in[h] = struct{}{}
 	}
-	r.top, r.more, r.full = top, nil, true
+	r.top, r.more = top, nil
 }
 
 // siftDown restores the max-heap h after its first element fell.
