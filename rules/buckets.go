@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"loganalyze/ingest"
@@ -456,69 +457,52 @@ func timeHash(t int64) uint64 {
 // order and grouping in which the times were added (n ≥ 1, fewer than
 // len(offs)). The times are microseconds after base (ns), as a sample
 // keeps them, and hashed in ns. It returns them, in no order, and the
-// largest one's key. Each time is hashed once and the n found by
-// selection, not a sort: busy callers' samples are cut every few dozen
-// times.
+// largest one's key. Each time is hashed once, and the n found by
+// counting the hashes' leading bits, not by comparing them: busy
+// callers' samples are cut every few dozen times, and a selection's
+// comparisons of random hashes were a branch mispredicted in two.
 func pruneTimes(offs []uint32, base int64, n int) ([]uint32, timeKey) {
-	var room [2 * maxRequestTimes]timeKey // a sample's cut in add; a merge's may need more
-	keys := room[:0]
-	if len(offs) > len(room) {
-		keys = make([]timeKey, 0, len(offs))
-	}
+	keyOf := func(off uint32) timeKey { return keyOfTime(base + int64(off)*1000) }
+	var top uint64
 	for _, off := range offs {
-		keys = append(keys, keyOfTime(base+int64(off)*1000))
+		top |= keyOf(off).h
 	}
-	selectSmallest(keys, n)
-	largest := keys[0]
-	for i, k := range keys[:n] {
-		offs[i] = uint32((k.t - base) / 1000)
-		if largest.less(k) {
-			largest = k
-		}
+	// The hashes are uniform: by the 6 bits below the highest any has,
+	// the n-th smallest shares its bucket with a few others at most.
+	// (Hashing again is cheaper than keeping the keys.)
+	shift := bits.LeadingZeros64(top)
+	var count [64]int32
+	for _, off := range offs {
+		count[keyOf(off).h<<shift>>58]++
 	}
-	return offs[:n], largest
-}
-
-// selectSmallest reorders ks so that its n smallest come first, in no
-// order (Hoare's selection, the median of three as pivot; 0 < n ≤ len).
-func selectSmallest(ks []timeKey, n int) {
-	k := n - 1 // the index the n-th smallest must reach
-	lo, hi := 0, len(ks)-1
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if ks[mid].less(ks[lo]) {
-			ks[mid], ks[lo] = ks[lo], ks[mid]
-		}
-		if ks[hi].less(ks[lo]) {
-			ks[hi], ks[lo] = ks[lo], ks[hi]
-		}
-		if ks[hi].less(ks[mid]) {
-			ks[hi], ks[mid] = ks[mid], ks[hi]
-		}
-		p := ks[mid]
-		i, j := lo, hi
-		for i <= j {
-			for ks[i].less(p) {
-				i++
-			}
-			for p.less(ks[j]) {
-				j--
-			}
-			if i <= j {
-				ks[i], ks[j] = ks[j], ks[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return // ks[j+1 : i] equal the pivot, k among them
+	b, below := uint64(0), 0
+	for below+int(count[b]) < n {
+		below += int(count[b])
+		b++
+	}
+	var edgeRoom [16]timeKey
+	edge, w := edgeRoom[:0], 0
+	for _, off := range offs {
+		k := keyOf(off)
+		switch kb := k.h << shift >> 58; {
+		case kb < b:
+			offs[w] = off
+			w++
+		case kb == b:
+			edge = append(edge, k)
 		}
 	}
+	for i := 1; i < len(edge); i++ { // few: an insertion sort
+		for j := i; j > 0 && edge[j].less(edge[j-1]); j-- {
+			edge[j], edge[j-1] = edge[j-1], edge[j]
+		}
+	}
+	edge = edge[:n-w] // every key of a lower bucket is smaller
+	for _, k := range edge {
+		offs[w] = uint32((k.t - base) / 1000)
+		w++
+	}
+	return offs[:n], edge[len(edge)-1]
 }
 
 func pruneLimited(ls []Limited, n int) []Limited {
