@@ -138,6 +138,7 @@ func Decode(opts Options, b []byte) (*Accumulator, error) {
 }
 
 func (tl *Timeline) appendBinary(b []byte) []byte {
+	tl.join()
 	b = binary.AppendVarint(b, tl.Width)
 	if tl.Width == 0 {
 		return b
@@ -193,6 +194,7 @@ func (tl *Timeline) decode(d *Decoder) {
 		return
 	}
 	tl.Width, tl.minS, tl.maxS, tl.regionCut = w, d.Int(), d.Int(), d.Uint()
+	tl.split = false
 	if tl.minS > tl.maxS {
 		d.Fail("time line bounds out of order")
 	}

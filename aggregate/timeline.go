@@ -77,6 +77,11 @@ type Timeline struct {
 	// widening or a dropped region resets both.
 	last    *TimeBucket
 	byCombo ComboCache[regionSlot]
+	// split says the buckets' RT hold only the records not in a
+	// region's series: a record of a region with a series is added to
+	// that alone, and join adds the series to the buckets where they are
+	// read. A time line decoded or merged is joined, and adds to both.
+	split bool
 }
 
 // regionSlot is the region sketch a combination's records of the bucket
@@ -96,6 +101,7 @@ func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt
 		tl.buckets = map[int64]*TimeBucket{}
 		tl.regions = map[string]map[int64]*sketch.Sketch{}
 		tl.regionCut = ^uint64(0)
+		tl.split = true
 	}
 	if sec < tl.minS || sec > tl.maxS {
 		tl.minS, tl.maxS = min(tl.minS, sec), max(tl.maxS, sec)
@@ -125,27 +131,55 @@ func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt
 	if !hasRT {
 		return
 	}
+	var sk *sketch.Sketch
+	if region != nil {
+		slot, hit := tl.byCombo.Get(combo)
+		if hit && slot.start == start {
+			sk = slot.sk
+		} else {
+			sk = tl.regionSketch(m, region, start)
+			if slot != nil {
+				// A region dropped since Get left the slot invalid.
+				*slot = regionSlot{start, sk}
+			}
+		}
+	}
+	if sk != nil {
+		sk.AddBin(rt)
+		if tl.split {
+			return
+		}
+	}
 	if b.RT == nil {
 		b.RT = sketch.New(m)
 	}
 	b.RT.AddBin(rt)
-	if region == nil {
+}
+
+// join adds the regions' series to the buckets' RT, which until then
+// hold only the records of no series (split).
+func (tl *Timeline) join() {
+	if !tl.split {
 		return
 	}
-	slot, hit := tl.byCombo.Get(combo)
-	if hit && slot.start == start {
-		if slot.sk != nil {
-			slot.sk.AddBin(rt)
+	for _, region := range tl.Regions() {
+		tl.joinRegion(tl.regions[region])
+	}
+	tl.split = false
+}
+
+// joinRegion adds a region's series to the buckets' RT.
+func (tl *Timeline) joinRegion(s map[int64]*sketch.Sketch) {
+	for _, start := range sortedStarts(s) {
+		b := tl.buckets[start]
+		if b == nil { // a series' bucket always has its records
+			b = &TimeBucket{Start: start}
+			tl.buckets[start] = b
 		}
-		return
-	}
-	sk := tl.regionSketch(m, region, start)
-	if slot != nil {
-		// A region dropped since Get left the slot invalid.
-		*slot = regionSlot{start, sk}
-	}
-	if sk != nil {
-		sk.AddBin(rt)
+		if b.RT == nil {
+			b.RT = sketch.New(s[start].Mapping())
+		}
+		b.RT.Merge(s[start])
 	}
 }
 
@@ -187,6 +221,9 @@ func (tl *Timeline) boundRegions() {
 			if h := KeyHash(r); h > wh || h == wh && r > worst {
 				worst, wh = r, h
 			}
+		}
+		if tl.split { // its records stay in the buckets
+			tl.joinRegion(tl.regions[worst])
 		}
 		delete(tl.regions, worst)
 		tl.regionCut = wh - 1
@@ -237,6 +274,8 @@ func (tl *Timeline) merge(o *Timeline) {
 	}
 	// What either cached is of its own records' combinations.
 	defer func() { tl.last, tl.byCombo = nil, ComboCache[regionSlot]{} }()
+	tl.join()
+	o.join()
 	if tl.Width == 0 {
 		*tl = *o
 		return
@@ -285,6 +324,7 @@ func (tl *Timeline) merge(o *Timeline) {
 // Buckets returns the buckets in time order; a bucket without records is
 // not there.
 func (tl *Timeline) Buckets() []*TimeBucket {
+	tl.join()
 	out := make([]*TimeBucket, 0, len(tl.buckets))
 	for _, start := range sortedStarts(tl.buckets) {
 		out = append(out, tl.buckets[start])

@@ -322,3 +322,98 @@ func BenchmarkTimelineAdd(b *testing.B) {
 		tl.add(m, tlBase+int64(i)*int64(20*time.Millisecond), 200, true, bins[i&(n-1)], regions[k], k)
 	}
 }
+
+// TestTimelineBucketsHoldEveryRecord holds each bucket's request_time
+// against the exact values of all its records: those of regions with a
+// series (which the buckets join only when read), of regions dropped
+// past maxTimelineRegions, and of records without a region; in one
+// pass, after widening, split between workers, and after an hour file's
+// round trip, with records added after it.
+func TestTimelineBucketsHoldEveryRecord(t *testing.T) {
+	m, _ := sketch.NewMapping(0.01)
+	rng := rand.New(rand.NewPCG(8, 9))
+	type rec struct {
+		at     int64
+		region []byte
+		v      float64
+	}
+	var recs []rec
+	for i := range 30000 {
+		var region []byte
+		if k := rng.IntN(2*maxTimelineRegions + 5); k < 2*maxTimelineRegions {
+			region = []byte("region-" + strconv.Itoa(k))
+		}
+		// 42 hours in time order: widens to 5 minutes on the way.
+		recs = append(recs, rec{tlBase + int64(i)*int64(5*time.Second), region, math.Exp(rng.NormFloat64()) * 300})
+	}
+	comboOf := func(region []byte) int {
+		if region == nil {
+			return -1
+		}
+		k, _ := strconv.Atoi(string(region[len("region-"):]))
+		return k
+	}
+	add := func(tl *Timeline, rs []rec) {
+		for _, r := range rs {
+			tl.add(m, r.at, 200, true, m.Bin(r.v), r.region, comboOf(r.region))
+		}
+	}
+	check := func(name string, tl *Timeline) {
+		t.Helper()
+		exact := map[int64][]float64{}
+		for _, r := range recs {
+			start := floorDiv(r.at, 1e9*tl.Width) * tl.Width
+			exact[start] = append(exact[start], r.v)
+		}
+		bs := tl.Buckets()
+		if len(bs) != len(exact) {
+			t.Fatalf("%s: %d buckets, want %d", name, len(bs), len(exact))
+		}
+		for _, b := range bs {
+			vals := exact[b.Start]
+			sort.Float64s(vals)
+			sum := 0.0
+			for _, v := range vals {
+				sum += v
+			}
+			if b.RT.Count() != int64(len(vals)) || math.Abs(b.RT.Sum()-sum) > 1e-6*sum ||
+				b.RT.Min() != vals[0] || b.RT.Max() != vals[len(vals)-1] {
+				t.Fatalf("%s: bucket %d: n %d sum %v min %v max %v; want %d, %v, %v, %v",
+					name, b.Start, b.RT.Count(), b.RT.Sum(), b.RT.Min(), b.RT.Max(), len(vals), sum, vals[0], vals[len(vals)-1])
+			}
+			for _, q := range []float64{0.5, 0.99} {
+				want := vals[int(math.Floor(q*float64(len(vals)-1)))]
+				if got := b.RT.Quantile(q); math.Abs(got-want) > 0.01*want {
+					t.Fatalf("%s: bucket %d: p%v %v, want %v ±1 %%", name, b.Start, 100*q, got, want)
+				}
+			}
+		}
+	}
+	one := &Timeline{}
+	add(one, recs)
+	if one.Width == TimelineWidths[0] || len(one.Regions()) != maxTimelineRegions {
+		t.Fatalf("width %d s, %d regions: the test wants a widening and regions dropped", one.Width, len(one.Regions()))
+	}
+	check("one pass", one)
+
+	a, b := &Timeline{}, &Timeline{}
+	add(a, recs[:len(recs)/3])
+	add(b, recs[len(recs)/3:])
+	a.merge(b)
+	check("two workers", a)
+	if dumpTimeline(a) != dumpTimeline(one) {
+		t.Fatal("two workers: time line differs from one pass")
+	}
+
+	// An hour file of the first half, read back, then the second half.
+	half := &Timeline{}
+	add(half, recs[:len(recs)/2])
+	d := NewDecoder(m, half.appendBinary(nil), errDamaged)
+	back := &Timeline{}
+	back.decode(d)
+	if d.Err() != nil {
+		t.Fatal(d.Err())
+	}
+	add(back, recs[len(recs)/2:])
+	check("read back", back)
+}

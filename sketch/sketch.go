@@ -107,6 +107,9 @@ func (s *Sketch) AddBin(b Bin) {
 	}
 }
 
+// Mapping returns the sketch's mapping.
+func (s *Sketch) Mapping() *Mapping { return s.m }
+
 // Count returns how many values were added.
 func (s *Sketch) Count() int64 { return int64(s.dd.GetCount()) }
 
