@@ -26,20 +26,30 @@ type comboSlot[T any] struct {
 // to put away), and the caller fills it. Get returns nil for a combo
 // that is not cached (−1, or an id past the bound).
 func (c *ComboCache[T]) Get(combo int) (*T, bool) {
+	if uint(combo) < uint(len(c.slots)) { // gen is set once there are slots
+		s := &c.slots[combo]
+		if s.gen == c.gen {
+			return &s.v, true
+		}
+		s.gen = c.gen
+		return &s.v, false
+	}
+	return c.grow(combo)
+}
+
+// grow is Get of a combo past the slots: it makes them, and gives the
+// new slot; nil for a combo that is not cached. (Apart from Get, which
+// every record of a collector calls, so that Get is inlined.)
+func (c *ComboCache[T]) grow(combo int) (*T, bool) {
 	if uint(combo) >= maxCachedCombos {
 		return nil, false
 	}
 	if c.gen == 0 {
 		c.gen = 1
 	}
-	if combo >= len(c.slots) {
-		n := min(maxCachedCombos, max(64, 2*len(c.slots), combo+1))
-		c.slots = append(c.slots, make([]comboSlot[T], n-len(c.slots))...)
-	}
+	n := min(maxCachedCombos, max(64, 2*len(c.slots), combo+1))
+	c.slots = append(c.slots, make([]comboSlot[T], n-len(c.slots))...)
 	s := &c.slots[combo]
-	if s.gen == c.gen {
-		return &s.v, true
-	}
 	s.gen = c.gen
 	return &s.v, false
 }
