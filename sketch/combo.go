@@ -120,7 +120,7 @@ type comboEntry struct {
 // keeps them.
 type comboCounts struct {
 	off      int
-	bins     []uint16
+	bins     []uint8
 	zero     uint64
 	sum      exactSum
 	min, max float64
@@ -129,7 +129,7 @@ type comboCounts struct {
 
 // binCountMax is the count a bin's counter holds before it carries:
 // the uint16 maximum (a variable, so that a test can lower it).
-var binCountMax uint16 = math.MaxUint16
+var binCountMax uint8 = math.MaxUint8
 
 // BeginTuple starts the combination of one record's dimension keys.
 func (s *Set) BeginTuple() { s.combos.tuple, s.combos.last = s.combos.tuple[:0], -1 }
@@ -392,7 +392,7 @@ func (c *comboCounts) merge(o *comboCounts) {
 		idx := o.off + first + k
 		j := idx - c.off
 		if t := uint64(c.bins[j]) + uint64(n); t < uint64(binCountMax) {
-			c.bins[j] = uint16(t)
+			c.bins[j] = uint8(t)
 		} else { // the whole count carried: the counter starts again
 			c.carryAdd(idx, t)
 			c.bins[j] = 0

@@ -126,7 +126,7 @@ func TestComboCountsCarry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(v uint16) { binCountMax = v }(binCountMax)
+	defer func(v uint8) { binCountMax = v }(binCountMax)
 	binCountMax = 5
 	viaCombos, direct := NewSet(m, 1, []string{"a"}, 10), NewSet(m, 1, []string{"a"}, 10)
 	for i := range 3000 {
@@ -332,7 +332,7 @@ func mergeCombosAsOneSet(t *testing.T, split bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(v uint16) { binCountMax = v }(binCountMax)
+	defer func(v uint8) { binCountMax = v }(binCountMax)
 	binCountMax = 5
 	dims := []string{"a", "b"}
 	newSet := func() *Set {
