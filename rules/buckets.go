@@ -462,18 +462,23 @@ func timeHash(t int64) uint64 {
 // callers' samples are cut every few dozen times, and a selection's
 // comparisons of random hashes were a branch mispredicted in two.
 func pruneTimes(offs []uint32, base int64, n int) ([]uint32, timeKey) {
-	keyOf := func(off uint32) timeKey { return keyOfTime(base + int64(off)*1000) }
+	var room [requestRoom]uint64 // a sample's cut in add; a merge's may need more
+	hs := room[:0]
+	if len(offs) > len(room) {
+		hs = make([]uint64, 0, len(offs))
+	}
 	var top uint64
 	for _, off := range offs {
-		top |= keyOf(off).h
+		h := timeHash(base + int64(off)*1000)
+		top |= h
+		hs = append(hs, h)
 	}
 	// The hashes are uniform: by the 6 bits below the highest any has,
 	// the n-th smallest shares its bucket with a few others at most.
-	// (Hashing again is cheaper than keeping the keys.)
 	shift := bits.LeadingZeros64(top)
 	var count [64]int32
-	for _, off := range offs {
-		count[keyOf(off).h<<shift>>58]++
+	for _, h := range hs {
+		count[h<<shift>>58]++
 	}
 	b, below := uint64(0), 0
 	for below+int(count[b]) < n {
@@ -482,14 +487,13 @@ func pruneTimes(offs []uint32, base int64, n int) ([]uint32, timeKey) {
 	}
 	var edgeRoom [16]timeKey
 	edge, w := edgeRoom[:0], 0
-	for _, off := range offs {
-		k := keyOf(off)
-		switch kb := k.h << shift >> 58; {
+	for i, off := range offs {
+		switch kb := hs[i] << shift >> 58; {
 		case kb < b:
 			offs[w] = off
 			w++
 		case kb == b:
-			edge = append(edge, k)
+			edge = append(edge, timeKey{hs[i], base + int64(off)*1000})
 		}
 	}
 	for i := 1; i < len(edge); i++ { // few: an insertion sort
