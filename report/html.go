@@ -62,7 +62,10 @@ type htmlView struct {
 	Quantiles    string // how the quantiles are defined
 	NoLatency    bool   // no metric has values
 	Fields       []FieldCount
+	TimeHints    []htmlHint
 }
+
+type htmlHint struct{ Flag, Why string }
 
 type htmlStat struct{ Label, Value string }
 
@@ -147,6 +150,9 @@ func (r *Report) htmlView(m printer) *htmlView {
 		Quantiles:   r.quantileDefinition(m),
 		NoLatency:   !r.hasLatency(),
 		Fields:      r.Input.Fields,
+	}
+	for _, h := range r.TimeHints {
+		v.TimeHints = append(v.TimeHints, htmlHint{h.Flag, h.why(m)})
 	}
 	for _, n := range r.NotEvaluated {
 		v.NotEvaluated = append(v.NotEvaluated, rules.NotEvaluated{Rule: n.Rule, Reason: m.reason(n.Reason)})

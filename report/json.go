@@ -181,7 +181,7 @@ func (r *Report) inputJSON() obj {
 			{Name: "reason", Value: p.Reason},
 		})
 	}
-	return obj{
+	o := obj{
 		{Name: "records", Value: r.Input.Records},
 		{Name: "bad_lines", Value: r.Input.BadLines},
 		{Name: "files", Value: files},
@@ -191,6 +191,14 @@ func (r *Report) inputJSON() obj {
 		{Name: "fields", Value: r.fieldsJSON()},
 		{Name: "unread", Value: r.unreadJSON()},
 	}
+	if len(r.TimeHints) > 0 { // only then: the reports of logs with times keep their shape
+		hints := []obj{}
+		for _, h := range r.TimeHints {
+			hints = append(hints, obj{{Name: "flag", Value: h.Flag}, {Name: "why", Value: h.Why}})
+		}
+		o = append(o, kv{Name: "time_hints", Value: hints})
+	}
+	return o
 }
 
 // WriteJSON writes the JSON report, indented, with a final newline.

@@ -82,6 +82,9 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 		}
 		p("\n%s %s%s\n", m.t("fieldcounts"), strings.Join(parts, ", "), m.t("period"))
 	}
+	for _, h := range r.TimeHints {
+		p("\n%s%s\n", m.f("timehint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
+	}
 	if len(r.Input.Problems) > 0 {
 		p("\n%s%s\n\n", m.t("firstbadlines"), strings.TrimSpace(m.t("colon")))
 		for _, pr := range r.Input.Problems {

@@ -56,6 +56,9 @@ type Report struct {
 	// Triage, the verdict's paragraph (triage.go), nil with no data.
 	Breakdown []aggregate.ClassMeans
 	Triage    *Triage
+	// TimeHints are the flags that may give the records their time,
+	// when records were read but not one carries a time (timehints.go).
+	TimeHints []Hint
 }
 
 // TableKeys is how many keys of a dimension the Markdown and HTML tables
@@ -212,6 +215,7 @@ func Build(in BuildInput) *Report {
 		Sketches:     acc.Set,
 		NoData:       noData(acc, read),
 		Unread:       unreadFiles(read),
+		TimeHints:    timeHints(acc, read.Files),
 	}
 	if in.Baseline != nil {
 		r.Input.Problems = append(r.Input.Problems, in.Baseline.Problems...)
