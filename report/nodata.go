@@ -268,6 +268,18 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 // "cost" is a duration only with a unit of time in its name (cost_ms):
 // in an LLM gateway's log it is money.
 func durationNames(files []ingest.FileStats) []string {
+	return unreadNames(files, func(name string) bool {
+		l := strings.ToLower(name)
+		return (containsAny(l, "time", "duration", "latency", "elapsed", "took") || containsAny(l, "cost") && unitGuess(name) != "s") &&
+			!containsAny(l, "stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone")
+	})
+}
+
+// unreadNames are the names files carried that keep accepts and that
+// loganalyze does not already read from the file they were seen in: a
+// source's names as the source reads them, in the files' order without
+// repeats, each one --map can take as it is.
+func unreadNames(files []ingest.FileStats, keep func(name string) bool) []string {
 	base, _ := ingest.NewSchema(nil)
 	var out []string
 	had := map[string]bool{}
@@ -277,12 +289,7 @@ func durationNames(files []ingest.FileStats) []string {
 			schema, _, _ = base.ForNames(f.Seen, nil, f.Source, nil)
 		}
 		for _, name := range f.Seen {
-			if had[name] || !plainName(name) || len(schema.LookupString(name)) > 0 {
-				continue
-			}
-			l := strings.ToLower(name)
-			if !containsAny(l, "time", "duration", "latency", "elapsed", "took") && !(containsAny(l, "cost") && unitGuess(name) != "s") ||
-				containsAny(l, "stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone") {
+			if had[name] || !plainName(name) || len(schema.LookupString(name)) > 0 || !keep(name) {
 				continue
 			}
 			had[name] = true

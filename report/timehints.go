@@ -32,25 +32,7 @@ func timeHints(acc *aggregate.Accumulator, files []ingest.FileStats) []Hint {
 
 // timeNames are the names files carried that look like a time of day,
 // in the files' order without repeats, that their schema does not read.
-func timeNames(files []ingest.FileStats) []string {
-	base, _ := ingest.NewSchema(nil)
-	var out []string
-	had := map[string]bool{}
-	for _, f := range files {
-		schema := base
-		if f.Source != "" {
-			schema, _, _ = base.ForNames(f.Seen, nil, f.Source, nil)
-		}
-		for _, name := range f.Seen {
-			if had[name] || !plainName(name) || len(schema.LookupString(name)) > 0 || !timeLike(name) {
-				continue
-			}
-			had[name] = true
-			out = append(out, name)
-		}
-	}
-	return out
-}
+func timeNames(files []ingest.FileStats) []string { return unreadNames(files, timeLike) }
 
 // timeLike reports whether a field's name reads as a time of day rather
 // than a duration: ts, @t, a …stamp or …date, a created_at or startedAt,
