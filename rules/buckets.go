@@ -253,11 +253,41 @@ func (s *minuteStats) retrySample(client []byte, c cell) *retrySample {
 	if len(s.pending) > 0 { // a record after a merge: an hour dropped into the window
 		s.joinRetries()
 	}
+	slot := &s.recent[recentIndex(client, c)]
+	if rs := *slot; rs != nil && rs.Minute == c.minute && rs.KeyHash == c.h && rs.Client == string(client) && recentOn {
+		return rs
+	}
 	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
 	rs, _ := s.samples.get(s.rkey, func() *retrySample {
 		return &retrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
 	})
+	if rs != nil {
+		*slot = rs
+	}
 	return rs
+}
+
+// recentSamples is how many samples minuteStats.recent holds: more
+// than a worker's callers × keys of a minute.
+const recentSamples = 4096
+
+// recentOn says whether retrySample looks in recent first (a variable,
+// so that a test can compare with it off).
+var recentOn = true
+
+// recentIndex is the place of client's sample of cell c in recent.
+func recentIndex(client []byte, c cell) int {
+	h := c.h ^ uint64(c.minute)*0x9E3779B97F4A7C15
+	for _, b := range client {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return int(h>>32) & (recentSamples - 1)
+}
+
+// forgetSamples empties the caches of samples, when samples are dropped.
+func (s *minuteStats) forgetSamples() {
+	s.byCombo.Clear()
+	s.recent = [recentSamples]*retrySample{}
 }
 
 // add adds a request of the sample's caller, key and minute; limited
@@ -315,6 +345,7 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 
 // joinRetries joins the samples merges kept beside s's to them.
 func (s *minuteStats) joinRetries() {
+	s.recent = [recentSamples]*retrySample{} // a joined sample may be another's
 	for _, p := range s.pending {
 		s.samples.merge(p, mergeSample)
 	}

@@ -123,6 +123,11 @@ type minuteStats struct {
 	// pending are the samples of the minutes merged into these, kept
 	// apart until read (mergeRetries).
 	pending []*capped[*retrySample]
+	// recent are the retry samples found latest, by caller and cell: a
+	// caller's combinations of one key (its statuses, streams, uris…)
+	// each look their sample up when their minute turns, most of them
+	// the same one. Emptied whenever samples are dropped or joined.
+	recent [recentSamples]*retrySample
 
 	cells              map[cell]*int64
 	buckets            map[cell]*minuteBucket
@@ -157,7 +162,7 @@ func newMinuteStats(top int, share *retryShare) *minuteStats {
 		maxCells:   cellsPerTop * top,
 		maxBuckets: bucketsPerTop * top,
 	}
-	s.samples.dropped = s.byCombo.Clear
+	s.samples.dropped = s.forgetSamples
 	return s
 }
 

@@ -114,7 +114,7 @@ func (s *minuteStats) UnmarshalBinary(b []byte) error {
 	maxCells, maxBuckets, retryKeys := s.maxCells, s.maxBuckets, s.samples.n
 	*s = *newMinuteStats(1, nil)
 	s.maxCells, s.maxBuckets, s.samples.n = maxCells, maxBuckets, retryKeys
-	s.samples.dropped = s.byCombo.Clear // s's cache, not the fresh one's
+	s.samples.dropped = s.forgetSamples // s's caches, not the fresh one's
 	for i := range s.Records {
 		s.Records[i] = d.Count()
 	}

@@ -212,3 +212,37 @@ func TestRetrySamplesEncodedInParts(t *testing.T) {
 		t.Errorf("read back, the state encodes to %d bytes, not its %d", len(again), len(want))
 	}
 }
+
+// TestRecentSamplesSameAsTheMap: the retry samples found through the
+// cache of recent ones are the map's, through drops past the bound (a
+// small --top), merges and any order: the state is the one found with
+// the cache off.
+func TestRecentSamplesSameAsTheMap(t *testing.T) {
+	defer func(on bool) { recentOn = on }(recentOn)
+	recs := minuteRecs(3, 120000, 2000, 6) // past minRetryKeys samples
+	rand.New(rand.NewPCG(4, 4)).Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+	fill := func(workers int) (string, *minuteStats) {
+		accs := make([]*minuteStats, workers)
+		for w := range accs {
+			accs[w] = newMinuteStats(1, nil)
+			addMinuteRecs(accs[w], recs[w*len(recs)/workers:(w+1)*len(recs)/workers])
+		}
+		for _, o := range accs[1:] {
+			accs[0].Merge(o)
+		}
+		addMinuteRecs(accs[0], recs[:500]) // records after a merge
+		accs[0].Finish()
+		return dumpMinutes(accs[0]), accs[0]
+	}
+	for _, workers := range []int{1, 3} {
+		recentOn = false
+		want, s := fill(workers)
+		recentOn = true
+		if got, _ := fill(workers); got != want {
+			t.Fatalf("%d workers: the retry samples differ with the cache of recent ones", workers)
+		}
+		if !s.retriesPruned() || len(s.samples.m) < 100 {
+			t.Fatalf("%d samples, pruned %v: the test wants many, past the bound", len(s.samples.m), s.retriesPruned())
+		}
+	}
+}
