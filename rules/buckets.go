@@ -254,7 +254,7 @@ func (s *minuteStats) retrySample(client []byte, c cell) *retrySample {
 		s.joinRetries()
 	}
 	slot := &s.recent[recentIndex(client, c)]
-	if rs := *slot; rs != nil && rs.Minute == c.minute && rs.KeyHash == c.h && rs.Client == string(client) && recentOn {
+	if rs := *slot; recentOn && rs != nil && rs.Minute == c.minute && rs.KeyHash == c.h && rs.Client == string(client) {
 		return rs
 	}
 	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
