@@ -581,7 +581,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	b, fs := u.cells, u.file
 	c := t.get(fs.index)
 	zero := zeroStatus(fs.source)
-	good := int64(0)
+	good, noRT := int64(0), int64(0)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
 	if f.batch == nil {
 		for j := range b.n {
@@ -598,7 +598,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 			}
 			fixZero(rec, zero)
 			f.add()
-			good++
+			good, noRT = good+1, noRT+rec.lacks(FRequestTime)
 		}
 	}
 	keys := &f.keys
@@ -631,14 +631,14 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 			if n != k {
 				recs[n] = recs[k]
 			}
-			n++
+			n, noRT = n+1, noRT+recs[k].lacks(FRequestTime) // one line: the profile knows the calls by line
 		}
 		f.addRead(n)
 		good += int64(n)
 		j += len(recs)
 	}
 	f.flush() // before the batch's bytes go back to the pool
-	c.records += good
+	c.records, c.noRT = c.records+good, c.noRT+noRT
 	p.opts.Progress.Records.Add(good)
 	cellPool.Put(b)
 }

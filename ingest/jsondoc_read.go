@@ -210,6 +210,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		} else {
 			fixZero(rec, zero)
 			c.records++
+			c.noRT += rec.lacks(FRequestTime)
 			f.add()
 		}
 	}

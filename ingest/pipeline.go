@@ -276,6 +276,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 			if fs.index < len(t.files) {
 				c := &t.files[fs.index]
 				st.Records += c.records
+				st.WithoutRequestTime += c.noRT
 				st.BadLines += c.bad
 				st.PassedOver += c.passed
 				probs = append(probs, c.problems...)
@@ -387,6 +388,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 			default:
 				fixZero(rec, zero)
 				c.records++
+				c.noRT += rec.lacks(FRequestTime)
 				f.add()
 			}
 		}

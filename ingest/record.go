@@ -175,6 +175,9 @@ func (r *Record) Fields() uint64 { return r.set }
 // Has reports whether field f is present.
 func (r *Record) Has(f Field) bool { return r.set&(1<<f) != 0 }
 
+// lacks is 1 when the record does not have field f, else 0: a count.
+func (r *Record) lacks(f Field) int64 { return int64(^r.set >> f & 1) }
+
 // Float returns a numeric field in its canonical unit and whether it is
 // present.
 func (r *Record) Float(f Field) (float64, bool) {

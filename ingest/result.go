@@ -25,6 +25,9 @@ type FileStats struct {
 	// no request (Langfuse's spans and events): neither records nor bad
 	// lines.
 	PassedOver int64
+	// WithoutRequestTime are the records read (Records) that carry no
+	// request_time.
+	WithoutRequestTime int64
 	// Incomplete is set when the file could not be read to its end
 	// (truncated compression, damaged Parquet/Arrow); Reason says why.
 	Incomplete bool
@@ -78,6 +81,7 @@ func (r *Result) Incomplete() bool {
 // counters are one worker's (or the reader's) tallies for one file.
 type counters struct {
 	records, bad, passed int64
+	noRT                 int64 // records without a request_time
 	problems             []Problem
 }
 

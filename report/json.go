@@ -171,6 +171,9 @@ func (r *Report) inputJSON() obj {
 		if f.PassedOver > 0 {
 			fo = append(fo, kv{Name: "passed_over", Value: f.PassedOver})
 		}
+		if f.WithoutRequestTime > 0 {
+			fo = append(fo, kv{Name: "without_request_time", Value: f.WithoutRequestTime})
+		}
 		files = append(files, fo)
 	}
 	problems := []obj{}

@@ -328,6 +328,7 @@ var enMessages = map[msgID]string{
 	"note.noread":     "no record read: %s",
 	"note.incomplete": "incomplete: %s",
 	"note.passedover": "%s passed over, no requests to %s",
+	"note.without":    "%s without %s, not in the latency figures",
 
 	// Why a rule was not evaluated (findingtext.go).
 	"reason.state":          "needs --state",

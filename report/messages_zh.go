@@ -217,6 +217,7 @@ var zhMessages = map[msgID]string{
 	"note.noread":     "未读取到记录：%s",
 	"note.incomplete": "不完整：%s",
 	"note.passedover": "跳过 %s：对 %s 而言不是请求",
+	"note.without":    "%s 不带 %s，未计入延迟统计",
 
 	"reason.state":                          "需要 --state",
 	"reason.noprevious":                     "状态目录中没有上一小时的数据",

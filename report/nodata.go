@@ -270,7 +270,8 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 func durationNames(files []ingest.FileStats) []string {
 	return unreadNames(files, func(name string) bool {
 		l := strings.ToLower(name)
-		return (containsAny(l, "time", "duration", "latency", "elapsed", "took") || containsAny(l, "cost") && unitGuess(name) != "s") &&
+		return l != "time" && // a time of day where a reader of its own reads it (W3C)
+			(containsAny(l, "time", "duration", "latency", "elapsed", "took") || containsAny(l, "cost") && unitGuess(name) != "s") &&
 			!containsAny(l, "stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone")
 	})
 }
@@ -455,6 +456,15 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 	}
 	if f.PassedOver > 0 {
 		notes = append(notes, m.f("note.passedover", m.n(int(f.PassedOver), "n.record"), f.Source))
+	}
+	if f.WithoutRequestTime > 0 && r.NoData == nil { // else the no_data reason tells
+		note := m.f("note.without", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
+		// A hint only when the file gave no record one: else its
+		// request_time is read, and these records had no value.
+		if names := durationNames([]ingest.FileStats{f}); len(names) > 0 && f.WithoutRequestTime == f.Records {
+			note += m.f("nd.try", "--map "+MissingField+"="+names[0]+":"+unitGuess(names[0]))
+		}
+		notes = append(notes, note)
 	}
 	return strings.Join(notes, m.t("semicolon"))
 }

@@ -3,6 +3,9 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,5 +68,49 @@ func TestTimeLike(t *testing.T) {
 		if got := timeLike(name); got != want {
 			t.Errorf("timeLike(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestFileNoteWithoutRequestTime: a file read among others that carry
+// request_time says how many of its records have none, and offers the
+// --map flag for a duration it carried when none of its records has
+// one; a file whose request_time is read only notes its records
+// without a value.
+func TestFileNoteWithoutRequestTime(t *testing.T) {
+	var partial, latency bytes.Buffer
+	for i := range 60 {
+		rt := `,"request_time":0.5`
+		if i%4 == 0 {
+			rt = ""
+		}
+		fmt.Fprintf(&partial, `{"time":"2026-11-29T10:00:%02dZ","status":200%s}`+"\n", i, rt)
+		fmt.Fprintf(&latency, `{"time":"2026-11-29T10:01:%02dZ","status":200,"latency_ms":%d}`+"\n", i, 100+i)
+	}
+	path := filepath.Join(t.TempDir(), "latency.jsonl")
+	if err := os.WriteFile(path, latency.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := buildFrom(t, partial.Bytes(), []string{path}, 2, 10, nil)
+	if r.NoData != nil || len(r.Input.Files) != 2 {
+		t.Fatalf("no_data %v, %d files", r.NoData, len(r.Input.Files))
+	}
+	notes := map[string]string{}
+	for _, f := range r.Input.Files {
+		notes[filepath.Base(f.Path)] = r.fileNote(english, f)
+	}
+	if got := notes["-"]; got != "15 records without request_time, not in the latency figures" {
+		t.Errorf("stdin's note %q", got)
+	}
+	if got := notes["latency.jsonl"]; got != "60 records without request_time, not in the latency figures; try --map request_time=latency_ms:ms" {
+		t.Errorf("latency.jsonl's note %q", got)
+	}
+	input, _ := jsonDoc(t, r)["input"].(map[string]any)
+	files, _ := input["files"].([]any)
+	var counts []any
+	for _, f := range files {
+		counts = append(counts, f.(map[string]any)["without_request_time"])
+	}
+	if fmt.Sprint(counts) != "[15 60]" {
+		t.Errorf("JSON input.files[].without_request_time %v, want [15 60]", counts)
 	}
 }
