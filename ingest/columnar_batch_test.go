@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"bytes"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 
 	"loganalyze/gen"
 	"loganalyze/ingest"
@@ -184,10 +187,13 @@ func sortedLines(b []byte) []byte {
 
 // TestParquetDictionaryIndexDamage damages each byte of a required
 // dictionary text column's chunk in turn, and reads the file into a
-// sink of batches, as the analysis does: an index outside the
-// dictionary must make the file incomplete or rows bad, never reach a
-// record (a worker looking it up would panic), and every row is a
-// record, a bad row, or after the damage of an incomplete file.
+// sink of batches, as the analysis does: every row is a record, a bad
+// row, or after the damage of an incomplete file, and the sink holds
+// the records counted. (The data pages carry a checksum, which finds a
+// damaged index.) Then the dictionary page's header claims a value
+// fewer, which no checksum covers: the third value's index is outside
+// the dictionary, and must make the file incomplete, never reach a
+// record (a worker looking it up would panic).
 func TestParquetDictionaryIndexDamage(t *testing.T) {
 	type row struct {
 		Region      string  `parquet:"region,dict"`
@@ -220,10 +226,7 @@ func TestParquetDictionaryIndexDamage(t *testing.T) {
 	}
 	to := from + md.TotalCompressedSize
 	dir := t.TempDir()
-	outOfRange := 0
-	for at := from; at < to; at++ {
-		damaged := bytes.Clone(data)
-		damaged[at] ^= 0xff
+	read := func(name string, damaged []byte) ingest.FileStats {
 		path := filepath.Join(dir, "damaged.parquet")
 		if err := os.WriteFile(path, damaged, 0o644); err != nil {
 			t.Fatal(err)
@@ -234,13 +237,50 @@ func TestParquetDictionaryIndexDamage(t *testing.T) {
 		}
 		file := res.Files[0]
 		if !file.Incomplete && file.Records+file.BadLines != int64(len(rows)) {
-			t.Fatalf("byte %d: %d records and %d bad rows of %d, and complete", at, file.Records, file.BadLines, len(rows))
-		}
-		if strings.Contains(file.Reason, "out of range") {
-			outOfRange++
+			t.Fatalf("%s: %d records and %d bad rows of %d, and complete", name, file.Records, file.BadLines, len(rows))
 		}
 		if n := bytes.Count(sinks[0].b, []byte("\n")); int64(n) != file.Records {
-			t.Fatalf("byte %d: the sink has %d records, the file %d", at, n, file.Records)
+			t.Fatalf("%s: the sink has %d records, the file %d", name, n, file.Records)
+		}
+		return file
+	}
+	for at := from; at < to; at++ {
+		damaged := bytes.Clone(data)
+		damaged[at] ^= 0xff
+		read(fmt.Sprintf("byte %d", at), damaged)
+	}
+
+	// The data page's indexes, damaged a byte at a time with the page's
+	// checksum made again: a byte of bit-packed indexes of two bits
+	// flipped turns an index 0 into 3, outside the dictionary of three.
+	at := md.DataPageOffset
+	var h format.PageHeader
+	dec := thrift.NewDecoder(new(thrift.CompactProtocol).NewReader(bytes.NewReader(data[at:])))
+	if err := dec.Decode(&h); err != nil || h.Type != format.DataPageV2 || h.CRC == 0 {
+		t.Fatalf("data page header %+v: %v", h, err)
+	}
+	hdr, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
+	if err != nil || !bytes.HasPrefix(data[at:], hdr) {
+		t.Fatalf("the header encoded again differs: %v", err)
+	}
+	page := data[at+int64(len(hdr)) : at+int64(len(hdr))+int64(h.CompressedPageSize)]
+	outOfRange := 0
+	for i := range page {
+		damaged := bytes.Clone(data)
+		dpage := damaged[at+int64(len(hdr)) : at+int64(len(hdr))+int64(len(page))]
+		dpage[i] ^= 0xff
+		h.CRC = int32(crc32.ChecksumIEEE(dpage))
+		dhdr, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
+		if err != nil || len(dhdr) != len(hdr) {
+			continue // the checksum's varint of another length
+		}
+		copy(damaged[at:], dhdr)
+		file := read(fmt.Sprintf("index byte %d", i), damaged)
+		if strings.Contains(file.Reason, "dictionary index 3 out of range") {
+			outOfRange++
+			if !file.Incomplete {
+				t.Errorf("index byte %d: an index out of range, and the file complete", i)
+			}
 		}
 	}
 	if outOfRange == 0 {

@@ -14,6 +14,15 @@ func DictKeysOff(off bool) { dictKeysOff = off }
 // run that counts columns with one that reads them all.
 func CountedOff(off bool) { countedOff = off }
 
+// HeldChunks sets how many bytes of a row group's column chunks a reader
+// reads at once (0: all from the file as they are decoded), returning
+// the bound before.
+func HeldChunks(n int) int {
+	old := maxGroupBytes
+	maxGroupBytes = n
+	return old
+}
+
 // UnreadFields is unreadFields.
 const UnreadFields = unreadFields
 

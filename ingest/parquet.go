@@ -58,8 +58,11 @@ func (sp *pqSpec) plainOf(bs Bindings) {
 // readParquet decodes a Parquet file: only the columns the schema binds,
 // read page by page, a batch of rows at a time. Rows of a batch that hits
 // damage in a row group's pages are dropped, the batches before it have
-// been sent, and the next row groups are read; damage in the footer or a
-// page header ends the file there. The error is the earliest row group's.
+// been sent, and the next row groups are read; a row group whose column
+// chunk or page header is damaged gives no row, checked before any of
+// its pages is decoded, and the next are read; damage in the footer, or
+// a row group's count of rows, ends the file there. The error is the
+// earliest row group's.
 func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	if err := checkParquetFooter(src, size); err != nil {
 		return fmt.Errorf("damaged parquet file: %w", err)
@@ -75,20 +78,19 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	s.p.applySource(s.fs, names, nil, nil)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	unread := s.fs.cfg.schema.unread()
-	var cols []pqColumn // the reader's, reused
+	var rd pqReader // the reader's, reused
 	meta := pf.Metadata()
 	groups := pf.RowGroups()
-	f := &pqFile{specs: specs}
+	f := &pqFile{specs: specs, src: src, size: size, meta: meta}
 	// The file stays open until its row groups are read, even when the
 	// reader panics on a damaged footer.
 	defer f.wg.Wait()
 	parallel := s.p.opts.Workers > 1 && len(groups) >= 2*s.p.opts.Workers
 	var run groupRun
 	defer run.end()
-	var hdr []byte // the page headers' buffer, reused
 	for g, rg := range groups {
 		counted := countedColumns(specs, meta, g, rg.NumRows(), unread)
-		if err := checkRowGroup(src, size, meta, g, rg, specs, counted, &hdr); err != nil {
+		if err := checkRowGroup(size, meta, g, rg, specs); err != nil {
 			return f.wait(g, err)
 		}
 		grp := &pqGroup{file: f, index: g, rg: rg, first: s.row, counted: counted}
@@ -100,29 +102,21 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 		}
 		// The reader decodes, a batch of cells at a time for the workers.
 		rs := &rowSink{p: s.p, fs: s.fs, row: grp.first}
-		f.done(g, decodeSafely("parquet", rs, func() error { return grp.read(rs, &cols) }))
+		f.done(g, decodeSafely("parquet", rs, func() error { return grp.read(rs, &rd) }))
 	}
 	return f.wait(len(groups), nil)
 }
 
 // checkRowGroup checks what the footer says of row group g of a
-// size-byte file before its columns are read, but for the pages of the
-// columns it counts (counted); buf is the caller's buffer for the page
-// headers (checkParquetChunk).
-func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int, rg parquet.RowGroup, specs []pqSpec, counted []bool, buf *[]byte) error {
+// size-byte file before it is given to be read: its rows and columns.
+// Its column chunks and their page headers are checked where they are
+// read (pqGroup.pages).
+func checkRowGroup(size int64, meta *format.FileMetaData, g int, rg parquet.RowGroup, specs []pqSpec) error {
 	if n := rg.NumRows(); n < 0 || n > maxRows(size) {
 		return fmt.Errorf("damaged parquet file: a row group claims %d rows", n)
 	}
 	if g >= len(meta.RowGroups) {
 		return errors.New("damaged parquet file: row groups missing from the footer")
-	}
-	for i := range specs {
-		if counted != nil && counted[i] {
-			continue
-		}
-		if err := checkParquetChunk(src, size, meta.RowGroups[g].Columns, specs[i].chunk, buf); err != nil {
-			return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
-		}
 	}
 	chunks := rg.ColumnChunks()
 	for i := range specs {
@@ -143,7 +137,7 @@ func checkRowGroup(src io.ReaderAt, size int64, meta *format.FileMetaData, g int
 // damaged gives its rows before the damage, and the row groups after it
 // are read: what a file gives does not depend on which goroutine decoded
 // which row group, nor on the workers' order. Damage the reader finds in
-// the footer or a page header ends the file there.
+// the footer ends the file there.
 
 // The row groups go to the workers in runs of consecutive ones, each
 // run to one worker (unit.groups), the first a (2 × workers)th of the
@@ -186,6 +180,9 @@ func (r *groupRun) end() {
 // columns, and the first error by row group.
 type pqFile struct {
 	specs []pqSpec
+	src   io.ReaderAt
+	size  int64
+	meta  *format.FileMetaData
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	err   error
@@ -227,37 +224,110 @@ func (f *pqFile) wait(g int, err error) error {
 
 // parquetGroup decodes row group g of a file and adds its rows to the
 // worker's sink, with the worker's columns (read).
-func (p *pipeline) parquetGroup(file *fileState, g *pqGroup, f *feed, t *tally, cols *[]pqColumn) {
+func (p *pipeline) parquetGroup(file *fileState, g *pqGroup, f *feed, t *tally, rd *pqReader) {
 	s := &rowSink{p: p, fs: file, row: g.first}
 	s.each = func(b *cellBatch) { p.cellRows(&unit{file: file, cells: b}, f, t) }
-	g.file.done(g.index, decodeSafely("parquet", s, func() error { return g.read(s, cols) }))
+	g.file.done(g.index, decodeSafely("parquet", s, func() error { return g.read(s, rd) }))
 }
 
-// read decodes the row group's rows into s with the columns *all, the
-// caller's, kept from row group to row group to reuse their buffers:
-// grown to the file's columns first. The fields of the columns it
-// counts are set present in every row.
-func (g *pqGroup) read(s *rowSink, all *[]pqColumn) error {
+// pqReader is what a goroutine reading row groups keeps from one to the
+// next, to reuse their buffers: the columns, the row group's column
+// chunks read at once, and the page headers' window of the chunks read
+// from the file.
+type pqReader struct {
+	cols   []pqColumn
+	chunks []byte
+	hdr    []byte
+}
+
+// maxGroupBytes bounds the bytes of a row group's column chunks a reader
+// holds: the chunks within it are each read in one read and their pages
+// decoded from memory, where their headers were checked (checkParquetChunk)
+// and parquet-go read them again, the file read twice; the chunks past it
+// (row groups of hundreds of megabytes) are read from the file as they
+// are decoded. (A variable, so that a test can read chunks both ways.)
+var maxGroupBytes = 4 << 20
+
+// read checks and decodes the row group's rows into s with the
+// columns and buffers of rd. The fields of the columns it counts are set
+// present in every row.
+func (g *pqGroup) read(s *rowSink, rd *pqReader) error {
 	specs, chunks := g.file.specs, g.rg.ColumnChunks()
-	if n := len(specs); len(*all) < n {
-		*all = append(*all, make([]pqColumn, n-len(*all))...)
+	if n := len(specs); len(rd.cols) < n {
+		rd.cols = append(rd.cols, make([]pqColumn, n-len(rd.cols))...)
 	}
-	cols := (*all)[:0]
+	cols := rd.cols[:0]
 	defer func() {
 		for i := range cols {
 			cols[i].close()
 		}
 	}()
 	var every Bindings
+	held := rd.chunks[:0]
 	for i := range specs {
 		if g.counted != nil && g.counted[i] {
 			every = append(every, specs[i].bs...)
 			continue
 		}
-		ix := (*all)[len(cols)].ix
-		cols = append(cols, pqColumn{spec: &specs[i], pages: chunks[specs[i].chunk].Pages(), ix: ix})
+		pages, err := g.pages(&specs[i], chunks, &held, rd)
+		if err != nil {
+			return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
+		}
+		ix := rd.cols[len(cols)].ix
+		cols = append(cols, pqColumn{spec: &specs[i], pages: pages, ix: ix})
 	}
+	rd.chunks = held[:0]
 	return readRowGroup(g.rg.NumRows(), cols, every, s)
+}
+
+// pages checks column sp's chunk and returns its pages: from memory when
+// it fits in what *held leaves of maxGroupBytes (read into it), else from
+// the file.
+func (g *pqGroup) pages(sp *pqSpec, chunks []parquet.ColumnChunk, held *[]byte, rd *pqReader) (parquet.Pages, error) {
+	f := g.file
+	cc := f.meta.RowGroups[g.index].Columns
+	start, end, err := chunkRange(cc, sp.chunk, f.size)
+	if err != nil {
+		return nil, err
+	}
+	fc, ok := chunks[sp.chunk].(*parquet.FileColumnChunk)
+	if n := int(end - start); ok && len(*held)+n <= maxGroupBytes {
+		if cap(*held)-len(*held) < n {
+			// A new buffer: the chunks already in the old one stay
+			// with their pages.
+			*held = make([]byte, 0, max(2*cap(*held), len(*held)+n, 64<<10))
+		}
+		b := (*held)[len(*held) : len(*held)+n]
+		if _, err := f.src.ReadAt(b, start); err != nil && err != io.EOF {
+			return nil, err
+		}
+		*held = (*held)[:len(*held)+n]
+		mem := &memChunk{b: b, at: start, src: f.src}
+		if err := checkParquetChunk(mem, f.size, cc, sp.chunk, &rd.hdr); err != nil {
+			return nil, err
+		}
+		return fc.PagesFrom(mem), nil
+	}
+	if err := checkParquetChunk(f.src, f.size, cc, sp.chunk, &rd.hdr); err != nil {
+		return nil, err
+	}
+	return chunks[sp.chunk].Pages(), nil
+}
+
+// memChunk is a column chunk read into memory, bytes [at, at+len(b)) of
+// a file: parquet-go reads its pages from it, and a read outside it
+// (a chunk whose footer offsets disagree) from the file.
+type memChunk struct {
+	b   []byte
+	at  int64
+	src io.ReaderAt
+}
+
+func (m *memChunk) ReadAt(p []byte, off int64) (int, error) {
+	if off < m.at || off-m.at+int64(len(p)) > int64(len(m.b)) {
+		return m.src.ReadAt(p, off)
+	}
+	return copy(p, m.b[off-m.at:]), nil
 }
 
 // readRowGroup decodes rows rows of the columns cols into s, a batch at

@@ -1,13 +1,11 @@
 package ingest
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 
-	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -66,31 +64,21 @@ const (
 // claims sizes that fit. The headers are read into *buf, grown as they
 // need: the caller's, reused from chunk to chunk.
 func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c int, buf *[]byte) error {
-	if c >= len(cols) {
-		return errors.New("missing from the footer")
+	start, end, err := chunkRange(cols, c, size)
+	if err != nil {
+		return err
 	}
-	md := &cols[c].MetaData
-	if md.Codec == format.Lz4Raw {
-		// parquet-go's LZ4 decoder doubles its buffer without limit on a
-		// damaged page.
-		return errors.New("LZ4 compression is not read (use zstd, snappy or gzip)")
-	}
-	start := md.DataPageOffset
-	if d := md.DictionaryPageOffset; d > 0 && d < start {
-		start = d
-	}
-	end := start + md.TotalCompressedSize
-	if start < 4 || md.TotalCompressedSize < 0 || end > size || end < start {
-		return fmt.Errorf("column chunk [%d, %d) outside the file of %d bytes", start, end, size)
-	}
-	var compact thrift.CompactProtocol
 	// The chunk is read a window of checkWindow bytes at a time, or of a
 	// header's size when larger: a read per window, not per page.
 	var win []byte
 	var at int64 // the chunk byte win starts at
+	if m, ok := src.(*memChunk); ok && start >= m.at && end-m.at <= int64(len(m.b)) {
+		win, at = m.b[start-m.at:end-m.at], start // the whole chunk, in memory
+	}
 	for pos := start; pos < end; {
 		var hdr []byte
 		var used int
+		var h [4]int32
 		for n := int64(4 << 10); ; n *= 16 {
 			m := min(n, end-pos)
 			if pos < at || pos+m > at+int64(len(win)) {
@@ -107,27 +95,49 @@ func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c
 			}
 			hdr = win[pos-at : pos-at+m]
 			var err error
-			if used, err = skimThrift(hdr); err == nil {
+			if used, h, err = skimHeader(hdr); err == nil {
 				break
 			}
 			if !errors.Is(err, errThriftShort) || int64(len(hdr)) < n || n >= 1<<20 {
 				return fmt.Errorf("page header at byte %d: %w", pos, err)
 			}
 		}
-		var h format.PageHeader
-		if err := thrift.NewDecoder(compact.NewReader(bytes.NewReader(hdr[:used]))).Decode(&h); err != nil {
-			return fmt.Errorf("page header at byte %d: %w", pos, err)
-		}
+		// Fields 2 and 3, the sizes: parquet-go decodes the header again.
+		unzipped, zipped := h[2], h[3]
 		pos += int64(used)
-		if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > end-pos {
-			return fmt.Errorf("page at byte %d claims %d bytes, the chunk has %d left", pos, h.CompressedPageSize, end-pos)
+		if zipped < 0 || int64(zipped) > end-pos {
+			return fmt.Errorf("page at byte %d claims %d bytes, the chunk has %d left", pos, zipped, end-pos)
 		}
-		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageSize {
-			return fmt.Errorf("page at byte %d claims %d bytes uncompressed", pos, h.UncompressedPageSize)
+		if unzipped < 0 || unzipped > maxPageSize {
+			return fmt.Errorf("page at byte %d claims %d bytes uncompressed", pos, unzipped)
 		}
-		pos += int64(h.CompressedPageSize)
+		pos += int64(zipped)
 	}
 	return nil
+}
+
+// chunkRange returns the bytes [start, end) of column c's chunk, checking
+// that they lie inside the file of size bytes and that its codec is one
+// whose decoder stays bounded on damaged data.
+func chunkRange(cols []format.ColumnChunk, c int, size int64) (start, end int64, err error) {
+	if c >= len(cols) {
+		return 0, 0, errors.New("missing from the footer")
+	}
+	md := &cols[c].MetaData
+	if md.Codec == format.Lz4Raw {
+		// parquet-go's LZ4 decoder doubles its buffer without limit on a
+		// damaged page.
+		return 0, 0, errors.New("LZ4 compression is not read (use zstd, snappy or gzip)")
+	}
+	start = md.DataPageOffset
+	if d := md.DictionaryPageOffset; d > 0 && d < start {
+		start = d
+	}
+	end = start + md.TotalCompressedSize
+	if start < 4 || md.TotalCompressedSize < 0 || end > size || end < start {
+		return 0, 0, fmt.Errorf("column chunk [%d, %d) outside the file of %d bytes", start, end, size)
+	}
+	return start, end, nil
 }
 
 var errThriftShort = errors.New("thrift data cut short")
@@ -148,9 +158,38 @@ func skimThrift(b []byte) (int, error) {
 	return s.i, nil
 }
 
+// skimHeader is skimThrift of a page header, which also returns its
+// fields 1 to 3 (i32 each: the page's type, uncompressed size and
+// compressed size) by their numbers.
+func skimHeader(b []byte) (int, [4]int32, error) {
+	s := skimmer{b: b, header: true}
+	if err := s.value(12, 0); err != nil {
+		return 0, s.i32, err
+	}
+	return s.i, s.i32, nil
+}
+
 type skimmer struct {
 	b []byte
 	i int
+	// header: the struct is a page header, whose fields 1 to 3 (its
+	// type and sizes, all i32) i32 holds: zero when absent.
+	header bool
+	i32    [4]int32
+}
+
+// topI32 reads field f (1 to 3) of the outer struct, of compact type t,
+// which must be i32.
+func (s *skimmer) topI32(f int, t byte) error {
+	if t != 5 {
+		return fmt.Errorf("thrift field %d of type %d, not i32", f, t)
+	}
+	v, err := s.varint()
+	if err != nil {
+		return err
+	}
+	s.i32[f] = int32(uint32(v>>1) ^ -uint32(v&1))
+	return nil
 }
 
 func (s *skimmer) byte() (byte, error) {
@@ -269,6 +308,7 @@ func (s *skimmer) value(t byte, depth int) error {
 		}
 		return nil
 	case 12:
+		var id int64 // the field's
 		for {
 			h, err := s.byte()
 			if err != nil {
@@ -278,9 +318,19 @@ func (s *skimmer) value(t byte, depth int) error {
 				return nil
 			}
 			if h>>4 == 0 {
-				if _, err := s.varint(); err != nil { // field id
+				v, err := s.varint() // the id, zigzag-encoded
+				if err != nil {
 					return err
 				}
+				id = int64(v>>1) ^ -int64(v&1)
+			} else {
+				id += int64(h >> 4) // a delta from the last id
+			}
+			if s.header && depth == 0 && id >= 1 && id <= 3 {
+				if err := s.topI32(int(id), h&0x0f); err != nil {
+					return err
+				}
+				continue
 			}
 			if err := s.value(h&0x0f, depth+1); err != nil {
 				return err

@@ -308,7 +308,7 @@ type pipeline struct {
 
 func (p *pipeline) worker(sink Sink, t *tally) {
 	parsers := map[*fileState]lineParser{}
-	var pqCols []pqColumn // the Parquet columns whose buffers row groups reuse
+	var pq pqReader // the Parquet columns and buffers row groups reuse
 	f := newFeed(sink)
 	for u := range p.work {
 		if u.cells != nil {
@@ -317,7 +317,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 		}
 		if u.groups != nil {
 			for g := range u.groups {
-				p.parquetGroup(u.file, g, f, t, &pqCols)
+				p.parquetGroup(u.file, g, f, t, &pq)
 			}
 			continue
 		}
