@@ -17,8 +17,13 @@ func Advise(n int) error {
 	if Disabled() || n <= 0 || !roomFor(n, addressLimit()) {
 		return nil
 	}
+	// Not collected when it is allocated, only once it is garbage: the
+	// collection its size would start marks while it is still held, and
+	// FreeOSMemory's then waits for that one.
+	pct := debug.SetGCPercent(-1)
 	err := advise(n)
 	debug.FreeOSMemory() // advise's region, garbage now
+	debug.SetGCPercent(pct)
 	return err
 }
 
