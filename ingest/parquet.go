@@ -238,6 +238,10 @@ type pqReader struct {
 	cols   []pqColumn
 	chunks []byte
 	hdr    []byte
+	// windows are the columns' read from the file (chunkWindow), the
+	// first used of them the row group's.
+	windows []*chunkWindow
+	used    int
 }
 
 // maxGroupBytes bounds the bytes of a row group's column chunks a reader
@@ -264,6 +268,7 @@ func (g *pqGroup) read(s *rowSink, rd *pqReader) error {
 	}()
 	var every Bindings
 	held := rd.chunks[:0]
+	rd.used = 0
 	for i := range specs {
 		if g.counted != nil && g.counted[i] {
 			every = append(every, specs[i].bs...)
@@ -311,7 +316,55 @@ func (g *pqGroup) pages(sp *pqSpec, chunks []parquet.ColumnChunk, held *[]byte, 
 	if err := checkParquetChunk(f.src, f.size, cc, sp.chunk, &rd.hdr); err != nil {
 		return nil, err
 	}
-	return chunks[sp.chunk].Pages(), nil
+	if !ok {
+		return chunks[sp.chunk].Pages(), nil
+	}
+	return fc.PagesFrom(rd.window(f.src, end)), nil
+}
+
+// window returns a chunkWindow on src for a chunk ending at byte end,
+// one of rd's that the row group being read uses for no other column,
+// kept from row group to row group.
+func (rd *pqReader) window(src io.ReaderAt, end int64) *chunkWindow {
+	if rd.used == len(rd.windows) {
+		rd.windows = append(rd.windows, &chunkWindow{buf: make([]byte, checkWindow)})
+	}
+	w := rd.windows[rd.used]
+	rd.used++
+	w.src, w.end, w.at, w.n = src, end, 0, 0
+	return w
+}
+
+// chunkWindow reads a column chunk from a file checkWindow bytes at a
+// time, never past the chunk's end, for parquet-go, whose own buffer is
+// small: a read inside the window is copied from it, a read of a window
+// or more goes to the file.
+type chunkWindow struct {
+	src io.ReaderAt
+	buf []byte
+	end int64 // the chunk's end
+	at  int64 // the file byte buf[0] holds
+	n   int   // the bytes of buf read
+}
+
+func (w *chunkWindow) ReadAt(p []byte, off int64) (int, error) {
+	if off >= w.at && off+int64(len(p)) <= w.at+int64(w.n) {
+		return copy(p, w.buf[off-w.at:]), nil
+	}
+	if len(p) >= len(w.buf) {
+		return w.src.ReadAt(p, off)
+	}
+	win := w.buf[:max(len(p), int(min(int64(len(w.buf)), w.end-off)))]
+	n, err := w.src.ReadAt(win, off)
+	w.at, w.n = off, n
+	k := copy(p, w.buf[:n])
+	if k < len(p) {
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return k, err
+	}
+	return k, nil
 }
 
 // memChunk is a column chunk read into memory, bytes [at, at+len(b)) of

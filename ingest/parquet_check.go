@@ -49,13 +49,16 @@ func checkParquetFooter(src io.ReaderAt, size int64) error {
 // of a megabyte or so.
 const maxPageSize = 128 << 20
 
-// checkWindow is how much of a column chunk checkParquetChunk reads at a
-// time, and pqReadBuffer how much parquet-go does: most chunks of a log
-// (tens of kilobytes) in one read each, where a read of 4 KB for each
-// page header, and parquet-go's reads of 4 KB, made two reads a page.
+// checkWindow is how much of a column chunk read from the file
+// checkParquetChunk, and parquet-go through a chunkWindow, read at a
+// time: most chunks of a log (tens of kilobytes) in one read each, where
+// reads of 4 KB made two reads a page. pqReadBuffer is parquet-go's own
+// buffer, from which it decodes the page headers: a page's bytes past it
+// are read straight into the page, from a chunk in memory or a window,
+// not copied through it (64 KB buffers copied each chunk twice).
 const (
 	checkWindow  = 64 << 10
-	pqReadBuffer = 64 << 10
+	pqReadBuffer = 4 << 10
 )
 
 // checkParquetChunk checks, before parquet-go reads a column chunk, that

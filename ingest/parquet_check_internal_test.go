@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -91,5 +92,50 @@ func longFieldIDs(t *testing.T, b []byte) []byte {
 		}
 		out.Write(b[i+1 : s.i])
 		i = s.i
+	}
+}
+
+// TestChunkWindow reads a file of random bytes through a chunkWindow at
+// random offsets and lengths (within the window, across its end, longer
+// than it) and holds each read against the file's own: the same bytes
+// and count, and no error. Reads within the chunk, as parquet-go makes
+// them, never fill the window past the chunk's end; reads past it and
+// past the file's end are answered as the file answers them.
+func TestChunkWindow(t *testing.T) {
+	data := make([]byte, 5*checkWindow+123)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	src := bytes.NewReader(data)
+	end := int64(len(data) - 3*checkWindow/2) // the chunk's end
+	w := &chunkWindow{src: src, buf: make([]byte, checkWindow), end: end}
+	for i := range 10000 {
+		inChunk := i < 5000
+		limit := int64(len(data)) + 10
+		if inChunk {
+			limit = end
+		}
+		off := rng.Int64N(limit)
+		n := rng.IntN(checkWindow / 8)
+		switch rng.IntN(4) {
+		case 0:
+			n = rng.IntN(2 * checkWindow)
+		case 1:
+			off = max(w.at+int64(w.n)-int64(rng.IntN(64)), 0) // across the window's end
+		}
+		if inChunk {
+			off = min(off, end-1)
+			n = int(min(int64(n), end-off))
+		}
+		got, want := make([]byte, n), make([]byte, n)
+		gn, gerr := w.ReadAt(got, off)
+		wn, werr := src.ReadAt(want, off)
+		if gn != wn || !bytes.Equal(got[:gn], want[:wn]) || (gerr == nil) != (werr == nil) {
+			t.Fatalf("read of %d at %d: %d bytes (%v), the file's %d (%v)", n, off, gn, gerr, wn, werr)
+		}
+		if inChunk && w.at+int64(w.n) > end {
+			t.Fatalf("read of %d at %d: the window holds [%d, %d), past the chunk's end %d", n, off, w.at, w.at+int64(w.n), end)
+		}
 	}
 }
