@@ -304,8 +304,10 @@ func (s *Set) countFew(e *comboEntry) {
 // heavyMax is how many values a counted combination lists before it
 // counts them: enough that its counters are brought into the cache once
 // for dozens of values, few enough that thousands of combinations in
-// each of many workers hold little (2 KB each).
-const heavyMax = 128
+// each of many workers hold little (1 KB each). At 128 the lists took
+// 8 % more of the Parquet run's peak RSS and the run 2 % longer; at 32,
+// the memory of 64 and the time of 128.
+const heavyMax = 64
 
 // add counts one value's bin. A value of a bin in range and below its
 // counter's carry takes the short path, in the caller's loop; room does
