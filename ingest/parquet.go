@@ -245,11 +245,12 @@ type pqReader struct {
 }
 
 // maxGroupBytes bounds the bytes of a row group's column chunks a reader
-// holds: the chunks within it are each read in one read and their pages
-// decoded from memory, where their headers were checked (checkParquetChunk)
-// and parquet-go read them again, the file read twice; the chunks past it
-// (row groups of hundreds of megabytes) are read from the file as they
-// are decoded. (A variable, so that a test can read chunks both ways.)
+// holds: a chunk within it is read in one read, its page headers are
+// checked there (checkParquetChunk) and its pages decoded from there,
+// where the check and parquet-go each read it from the file; the chunks
+// past it (row groups of hundreds of megabytes) are read from the file
+// as they are checked and decoded, through a chunkWindow. (A variable,
+// so that a test can read chunks both ways.)
 var maxGroupBytes = 4 << 20
 
 // read checks and decodes the row group's rows into s with the
