@@ -114,10 +114,10 @@ type comboEntry struct {
 }
 
 // comboCounts is one metric's values of a combination: the bin counts
-// from index off, with a carry for a bin past 2¹⁶−1 (counters of two
-// bytes keep a worker's few thousand combinations in half the cache
-// four would); the zeros; the exact sum and the extremes, as a Sketch
-// keeps them.
+// from index off, with a carry for a bin past 2⁸−1 (counters of one
+// byte keep a worker's few thousand combinations in a quarter of the
+// cache four would); the zeros; the exact sum and the extremes, as a
+// Sketch keeps them.
 type comboCounts struct {
 	off      int
 	bins     []uint8
@@ -128,7 +128,7 @@ type comboCounts struct {
 }
 
 // binCountMax is the count a bin's counter holds before it carries:
-// the uint16 maximum (a variable, so that a test can lower it).
+// the uint8 maximum (a variable, so that a test can lower it).
 var binCountMax uint8 = math.MaxUint8
 
 // BeginTuple starts the combination of one record's dimension keys.

@@ -37,7 +37,7 @@ func (c *Counts) slot(index int) int {
 // and returns them with the position of index: it grows them by half
 // again (at least 32 bins) on the side that needs it, so that a range
 // filled from the middle out is copied a few times, not once per bin.
-func growSlot[T uint8 | uint16 | uint32](bins []T, off, index int) ([]T, int, int) {
+func growSlot[T uint8 | uint32](bins []T, off, index int) ([]T, int, int) {
 	switch {
 	case len(bins) == 0:
 		off = index - 16
