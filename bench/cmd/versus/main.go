@@ -42,7 +42,8 @@ type input struct {
 	file  string // under the directory
 	n     int    // requests of background traffic
 	write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)
-	other contender
+	// others are the tools timed against loganalyze on it, each a row.
+	others []contender
 }
 
 // row is one line of the table.
@@ -69,7 +70,12 @@ func run() error {
 	dir := flag.String("dir", "", "directory for the generated files (default: a temporary one)")
 	bin := flag.String("loganalyze", "", "loganalyze binary to time (default: built from ../cmd/loganalyze)")
 	only := flag.String("formats", "jsonl,csv,parquet,nginx", "comma list of the inputs to time")
+	asCommand := flag.Bool("duckdb-command", true, "time DuckDB as a command too: a process of its own per query, as the duckdb shell runs one")
+	once := flag.String("duckdb-once", "", "run this DuckDB query once and exit (the -duckdb-command child)")
 	flag.Parse()
+	if *once != "" {
+		return queryOnce(*once, *threads)
+	}
 	if *runs < 1 || *threads < 1 {
 		return errors.New("-runs and -threads must be at least 1")
 	}
@@ -87,83 +93,110 @@ func run() error {
 			return fmt.Errorf("cannot build loganalyze: %w", err)
 		}
 	}
+	duck := func(reader string) []contender {
+		cs := []contender{&duckdb{reader: reader}}
+		if *asCommand {
+			cs = append(cs, &duckdbCommand{duckdb: duckdb{reader: reader}})
+		}
+		return cs
+	}
 	inputs := []input{
-		{"jsonl", "JSON lines", "versus.jsonl", *n, gen.WriteJSONL, &duckdb{reader: "read_json"}},
-		{"csv", "CSV", "versus.csv", *n, gen.WriteCSV, &duckdb{reader: "read_csv"}},
-		{"parquet", "Parquet", "versus.parquet", *n, gen.WriteParquet, &duckdb{reader: "read_parquet"}},
-		{"nginx", "nginx text", "versus.log", *nginxN, gen.WriteNginx, &goaccess{}},
+		{"jsonl", "JSON lines", "versus.jsonl", *n, gen.WriteJSONL, duck("read_json")},
+		{"csv", "CSV", "versus.csv", *n, gen.WriteCSV, duck("read_csv")},
+		{"parquet", "Parquet", "versus.parquet", *n, gen.WriteParquet, duck("read_parquet")},
+		{"nginx", "nginx text", "versus.log", *nginxN, gen.WriteNginx, []contender{&goaccess{}}},
 	}
 	var rows []row
 	for _, in := range inputs {
 		if !slices.Contains(strings.Split(*only, ","), in.key) {
 			continue
 		}
-		r, err := measure(in, *dir, *bin, *threads, *runs)
+		rs, err := measure(in, *dir, *bin, *threads, *runs)
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.name, err)
 		}
-		rows = append(rows, r)
+		rows = append(rows, rs...)
 	}
 	printTable(rows, *runs, *threads)
 	return nil
 }
 
 // buildLoganalyze builds the command of the loganalyze module this one
-// replaces (../), in that module, with its own go.sum.
+// replaces (../), in that module, with its own go.sum, as README's
+// install does: static, without cgo (no C library to load at start-up).
 func buildLoganalyze(bin string) error {
 	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "loganalyze").Output()
 	if err != nil {
 		return err
 	}
-	build := exec.Command("go", "build", "-o", bin, "./cmd/loganalyze")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/loganalyze")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Dir = strings.TrimSpace(string(root))
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	return build.Run()
 }
 
-// measure generates in's file and times both sides on it, alternating.
-func measure(in input, dir, bin string, threads, runs int) (row, error) {
+// measure generates in's file and times loganalyze and each of the
+// other tools on it, in turn: a row per other tool.
+func measure(in input, dir, bin string, threads, runs int) ([]row, error) {
 	path := filepath.Join(dir, in.file)
 	lines, err := generate(in, path)
 	if err != nil {
-		return row{}, err
+		return nil, err
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return row{}, err
+		return nil, err
 	}
-	if err := in.other.prepare(path, threads); err != nil {
-		return row{}, err
+	for _, o := range in.others {
+		if err := o.prepare(path, threads); err != nil {
+			return nil, err
+		}
+		defer o.close()
 	}
-	defer in.other.close()
 	// One run of each side untimed, so that the timed ones see what a
 	// user's runs after the first do: the file in the page cache, and
 	// nothing of its writing or of the generator's heap still in the
 	// machine's way.
 	if _, _, _, err := timeLoganalyze(bin, path, dir, threads); err != nil {
-		return row{}, err
+		return nil, err
 	}
-	if _, _, err := in.other.time(); err != nil {
-		return row{}, err
+	for _, o := range in.others {
+		if _, _, err := o.time(); err != nil {
+			return nil, err
+		}
 	}
-	r := row{name: in.name, other: in.other.name(), lines: lines, size: st.Size()}
-	var las, thems, laCPUs, themCPUs []time.Duration
+	rows := make([]row, len(in.others))
+	thems, themCPUs := make([][]time.Duration, len(in.others)), make([][]time.Duration, len(in.others))
+	for i, o := range in.others {
+		rows[i] = row{name: in.name, other: o.name(), lines: lines, size: st.Size()}
+	}
+	var las, laCPUs []time.Duration
+	var rss int64
 	for range runs {
-		d, cpu, rss, err := timeLoganalyze(bin, path, dir, threads)
+		d, cpu, peak, err := timeLoganalyze(bin, path, dir, threads)
 		if err != nil {
-			return row{}, err
+			return nil, err
 		}
-		las, laCPUs, r.rss = append(las, d), append(laCPUs, cpu), max(r.rss, rss)
-		if d, cpu, err = in.other.time(); err != nil {
-			return row{}, err
+		las, laCPUs, rss = append(las, d), append(laCPUs, cpu), max(rss, peak)
+		for i, o := range in.others {
+			od, ocpu, err := o.time()
+			if err != nil {
+				return nil, err
+			}
+			thems[i], themCPUs[i] = append(thems[i], od), append(themCPUs[i], ocpu)
+			rows[i].ratios = append(rows[i].ratios, od.Seconds()/d.Seconds())
 		}
-		thems, themCPUs = append(thems, d), append(themCPUs, cpu)
-		r.ratios = append(r.ratios, d.Seconds()/las[len(las)-1].Seconds())
 	}
-	fmt.Fprintf(os.Stderr, "%s: loganalyze %v (CPU %v), %s %v (CPU %v)\n", in.name, las, laCPUs, r.other, thems, themCPUs)
-	r.la, r.them = median(las), median(thems)
-	r.laCPU, r.themCPU = median(laCPUs), median(themCPUs)
-	return r, nil
+	fmt.Fprintf(os.Stderr, "%s: loganalyze %v (CPU %v)\n", in.name, las, laCPUs)
+	for i := range rows {
+		r := &rows[i]
+		fmt.Fprintf(os.Stderr, "%s: %s %v (CPU %v)\n", in.name, r.other, thems[i], themCPUs[i])
+		r.la, r.them = median(las), median(thems[i])
+		r.laCPU, r.themCPU = median(laCPUs), median(themCPUs[i])
+		r.rss = rss
+	}
+	return rows, nil
 }
 
 // generate writes in's log to path and returns its number of lines.
@@ -234,7 +267,7 @@ func printTable(rows []row, runs, threads int) {
 	for _, r := range rows {
 		s := slices.Clone(r.ratios)
 		slices.Sort(s)
-		fmt.Printf("- %s: %.2f–%.2f×, median %.2f×\n", r.name, s[0], s[len(s)-1], medianFloat(s))
+		fmt.Printf("- %s, %s: %.2f–%.2f×, median %.2f×\n", r.name, r.other, s[0], s[len(s)-1], medianFloat(s))
 	}
 }
 

@@ -38,6 +38,15 @@ type duckdb struct {
 func (d *duckdb) name() string { return "DuckDB" }
 
 func (d *duckdb) prepare(path string, threads int) error {
+	if err := d.open(threads); err != nil {
+		return err
+	}
+	d.query = queryOf(d.reader, path)
+	return nil
+}
+
+// open opens an in-memory database that runs queries on threads threads.
+func (d *duckdb) open(threads int) error {
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
 		return err
@@ -48,11 +57,15 @@ func (d *duckdb) prepare(path string, threads int) error {
 		return err
 	}
 	d.db = db
-	d.query = fmt.Sprintf(`SELECT region, model, status, count(*),
+	return nil
+}
+
+// queryOf is issue 10's query over the file at path, read by reader.
+func queryOf(reader, path string) string {
+	return fmt.Sprintf(`SELECT region, model, status, count(*),
 	quantile_cont(request_time, [0.5, 0.95, 0.99]),
 	quantile_cont(first_token_ms, [0.5, 0.95, 0.99])
-FROM %s('%s') GROUP BY ALL`, d.reader, strings.ReplaceAll(path, "'", "''"))
-	return nil
+FROM %s('%s') GROUP BY ALL`, reader, strings.ReplaceAll(path, "'", "''"))
 }
 
 // time's CPU time is this process's over the query: DuckDB runs in it,
@@ -75,6 +88,52 @@ func (d *duckdb) time() (time.Duration, time.Duration, error) {
 		return 0, 0, errors.New("duckdb returned no groups")
 	}
 	return wall, cpu, nil
+}
+
+// duckdbCommand answers duckdb's query in a process of its own each
+// time, as the duckdb shell does for a user who runs it on a dump: its
+// start-up, its library's loading and its memory's first touch are in
+// its time, as loganalyze's are in loganalyze's. The process is this
+// command, run with -duckdb-once (queryOnce).
+type duckdbCommand struct {
+	duckdb
+	self, threads string
+}
+
+func (d *duckdbCommand) name() string { return "DuckDB, a process per query" }
+
+func (d *duckdbCommand) prepare(path string, threads int) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	d.self, d.threads = self, strconv.Itoa(threads)
+	d.query = queryOf(d.reader, path)
+	return nil
+}
+
+func (d *duckdbCommand) time() (time.Duration, time.Duration, error) {
+	cmd := exec.Command(d.self, "-threads", d.threads, "-duckdb-once", d.query)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return 0, 0, fmt.Errorf("duckdb query: %v: %s", err, stderr.String())
+	}
+	return time.Since(start), childCPU(cmd.ProcessState), nil
+}
+
+// queryOnce opens DuckDB, runs query on threads threads and exits: the
+// process duckdbCommand times.
+func queryOnce(query string, threads int) error {
+	d := &duckdb{}
+	if err := d.open(threads); err != nil {
+		return err
+	}
+	defer d.close()
+	d.query = query
+	_, _, err := d.time()
+	return err
 }
 
 func (d *duckdb) close() {
