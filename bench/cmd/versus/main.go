@@ -96,7 +96,7 @@ func run() error {
 	duck := func(reader string) []contender {
 		cs := []contender{&duckdb{reader: reader}}
 		if *asCommand {
-			cs = append(cs, &duckdbCommand{duckdb: duckdb{reader: reader}})
+			cs = append(cs, &duckdbCommand{reader: reader})
 		}
 		return cs
 	}

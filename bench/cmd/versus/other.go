@@ -96,7 +96,7 @@ func (d *duckdb) time() (time.Duration, time.Duration, error) {
 // its time, as loganalyze's are in loganalyze's. The process is this
 // command, run with -duckdb-once (queryOnce).
 type duckdbCommand struct {
-	duckdb
+	reader, query string
 	self, threads string
 }
 
@@ -122,6 +122,8 @@ func (d *duckdbCommand) time() (time.Duration, time.Duration, error) {
 	}
 	return time.Since(start), childCPU(cmd.ProcessState), nil
 }
+
+func (d *duckdbCommand) close() {}
 
 // queryOnce opens DuckDB, runs query on threads threads and exits: the
 // process duckdbCommand times.
