@@ -26,6 +26,9 @@ const (
 // retryKeysFor is how many retry samples are kept at --top top.
 func retryKeysFor(top int) int { return max(minRetryKeys, 64*top) }
 
+// setRetryKeys sets the bound on the retry samples to n.
+func (s *minuteStats) setRetryKeys(n int) { s.samples.n, s.log.n = n, n }
+
 // minuteBucket is one minute of one key that had a 429 or an error response:
 // the counts the storm and burst rules need, and the splits their
 // evidence shows.
@@ -183,12 +186,6 @@ type retrySample struct {
 	// never read (only a storm's are), so their times are joined to
 	// Requests (flatten) only where they are read or cut.
 	more [][]uint32
-	// reqCut is the largest time kept, by (timeHash, time), when the
-	// times were last cut (cutSet): a later time above it can never be
-	// among the kept ones, so it is not appended. The kept times are the
-	// same; most of a busy caller's are refused by one comparison.
-	reqCut timeKey
-	cutSet bool
 }
 
 // timeKey orders times as pruneTimes keeps them: by hash, then time.
@@ -197,16 +194,12 @@ type timeKey struct {
 	t int64
 }
 
-func keyOfTime(t int64) timeKey { return timeKey{timeHash(t), t} }
-
 func (a timeKey) less(b timeKey) bool { return a.h < b.h || a.h == b.h && a.t < b.t }
 
-// pruneRequests keeps the n request times of smallest hash and notes the
-// largest kept as the cut.
+// pruneRequests keeps the n request times of smallest hash.
 func (rs *retrySample) pruneRequests(n int) {
 	rs.flatten()
-	rs.Requests, rs.reqCut = pruneTimes(rs.Requests, rs.Minute*60e9, n)
-	rs.cutSet = true
+	rs.Requests = pruneTimes(rs.Requests, rs.Minute*60e9, n)
 }
 
 // flatten joins the times merges gave the sample to its own, in a new
@@ -247,105 +240,36 @@ func (rs *retrySample) requestTimes(dst []int64) []int64 {
 	return dst
 }
 
-// retrySample returns the retry sample of client in cell c, starting it; nil
-// when it is not kept.
-func (s *minuteStats) retrySample(client []byte, c cell) *retrySample {
-	if len(s.pending) > 0 { // a record after a merge: an hour dropped into the window
-		s.joinRetries()
-	}
-	slot := &s.recent[recentIndex(client, c)]
-	if rs := *slot; recentOn && rs != nil && rs.Minute == c.minute && rs.KeyHash == c.h && rs.Client == string(client) {
-		return rs
-	}
-	s.rkey = cellBytes(append(append(s.rkey[:0], client...), 0), c)
-	rs, _ := s.samples.get(s.rkey, func() *retrySample {
-		return &retrySample{Client: string(client), KeyHash: c.h, Minute: c.minute}
-	})
-	if rs != nil {
-		*slot = rs
-	}
-	return rs
-}
-
-// recentSamples is how many samples minuteStats.recent holds: more
-// than a worker's callers × keys of a minute.
-const recentSamples = 4096
-
-// recentOn says whether retrySample looks in recent first (a variable,
-// so that a test can compare with it off).
-var recentOn = true
-
-// recentIndex is the place of client's sample of cell c in recent.
-func recentIndex(client []byte, c cell) int {
-	h := c.h ^ uint64(c.minute)*0x9E3779B97F4A7C15
-	for _, b := range client {
-		h = (h ^ uint64(b)) * 1099511628211
-	}
-	return int(h>>32) & (recentSamples - 1)
-}
-
-// forgetSamples empties the caches of samples, when samples are dropped.
-func (s *minuteStats) forgetSamples() {
-	s.byCombo.Clear()
-	s.recent = [recentSamples]*retrySample{}
-}
-
-// add adds a request of the sample's caller, key and minute; limited
-// when it was answered 429.
-func (rs *retrySample) add(r *ingest.Record, limited bool) {
-	if limited {
-		ra, ok := r.Float(ingest.FRetryAfter)
-		if !ok {
-			ra = 0 // absent, as Limited says: not NaN
-		}
-		rs.Limited = append(rs.Limited, Limited{T: r.TimeNS, RetryAfter: ra})
-		if len(rs.Limited) > 2*maxLimitedTimes {
-			rs.Limited = pruneLimited(rs.Limited, maxLimitedTimes)
-		}
-	}
-	off := rs.offsetOf(r.TimeNS)
-	if rs.cutSet && rs.reqCut.less(keyOfTime(rs.timeAt(off))) {
-		return
-	}
-	if rs.more != nil { // merged into while the log is read (a dropped hour)
-		rs.flatten()
-	}
-	if n := len(rs.Requests); n == cap(rs.Requests) {
-		if n >= requestRoom {
-			rs.pruneRequests(maxRequestTimes)
-		} else {
-			// From 16: a busy caller's sample of a minute holds tens of
-			// times, and each growth from 4 was an allocation and a copy.
-			rs.Requests = append(make([]uint32, 0, min(requestRoom, max(16, 2*n))), rs.Requests...)
-		}
-	}
-	rs.Requests = append(rs.Requests, off)
-}
-
-// requestRoom is how many request times a sample holds before it cuts
-// them to maxRequestTimes. Cut at any point to the smallest hashes, the
-// times kept in the end are the same, so the room only trades memory
-// (thousands of busy samples, each its room of times) for cuts: a
-// quarter more than the bound, where twice it, grown by doubling, left
-// samples four times the bound.
-const requestRoom = maxRequestTimes + maxRequestTimes/4
-
 // mergeRetries adds o's retry samples to s's. Most samples are never
 // read (only a storm's are), so o's are kept beside s's, not joined to
 // them: joinRetries joins them where the samples are read whole (an
-// hour file, a record added after the merge, a bound to keep), and the
-// storm rule joins the few it reads (retrySamplesOf). Joining the
-// maps' tens of thousands of samples was the longest of the merges
-// after the workers.
+// hour file, a bound to keep), and the storm rule joins the few it
+// reads (retrySamplesOf). Joining the maps' tens of thousands of
+// samples was the longest of the merges after the workers.
 func (s *minuteStats) mergeRetries(o *minuteStats) {
-	kept := o.samples // its map, not o's field: o may be given others
-	s.pending = append(append(s.pending, &kept), o.pending...)
+	if !o.log.empty() {
+		s.logs = append(s.logs, o.log)
+		o.log = newRetryLog(o.log.n, o.log.share)
+	}
+	s.logs = append(s.logs, o.logs...)
+	o.logs = nil
+	if len(o.samples.m) > 0 || o.samples.cut != math.MaxUint64 {
+		kept := o.samples // its map, not o's field: o may be given others
+		s.pending = append(s.pending, &kept)
+	}
+	s.pending = append(s.pending, o.pending...)
 	o.pending = nil
 }
 
-// joinRetries joins the samples merges kept beside s's to them.
+// joinRetries makes the samples of the logs and joins them, and the
+// samples merges kept beside s's, to s's.
 func (s *minuteStats) joinRetries() {
-	s.recent = [recentSamples]*retrySample{} // a joined sample may be another's
+	for _, l := range append(s.logs, s.log) {
+		if !l.empty() {
+			s.pending = append(s.pending, l.capped())
+		}
+	}
+	s.log, s.logs = newRetryLog(s.log.n, s.log.share), nil
 	for _, p := range s.pending {
 		s.samples.merge(p, mergeSample)
 	}
@@ -365,11 +289,6 @@ func mergeSample(rs, ors *retrySample) {
 		rs.more = append(rs.more, ors.Requests)
 	}
 	rs.more = append(rs.more, ors.more...)
-	// Either cut still bounds the union: each side keeps n times
-	// at or below its own.
-	if ors.cutSet && (!rs.cutSet || ors.reqCut.less(rs.reqCut)) {
-		rs.reqCut, rs.cutSet = ors.reqCut, true
-	}
 	if rs.requests() > mergeSlack*maxRequestTimes {
 		rs.pruneRequests(maxRequestTimes)
 	}
@@ -392,52 +311,80 @@ func (rs *retrySample) clone() *retrySample {
 // dropped keys: then they are joined, and the keys beyond the bound
 // dropped, as the merges did.
 func (s *minuteStats) finishRetries() {
-	if len(s.pending) > 0 {
-		s.samples.sync()
-		n, cut := len(s.samples.m), s.samples.cut
-		for _, p := range s.pending {
-			p.sync()
-			n, cut = n+len(p.m), min(cut, p.cut)
-		}
-		if n > s.samples.n || cut != math.MaxUint64 {
-			s.joinRetries()
-		}
+	s.samples.sync()
+	n, cut := len(s.samples.m), s.samples.cut
+	for _, p := range s.pending {
+		p.sync()
+		n, cut = n+len(p.m), min(cut, p.cut)
+	}
+	s.eachLog(func(l *retryLog) {
+		l.sync()
+		n, cut = n+l.live, min(cut, l.cut)
+	})
+	if s.apart() && (n > s.samples.n || cut != math.MaxUint64) {
+		s.joinRetries()
 	}
 	s.samples.finish()
 }
+
+// eachLog calls f with each of the minutes' logs, its own first.
+func (s *minuteStats) eachLog(f func(*retryLog)) {
+	f(s.log)
+	for _, l := range s.logs {
+		f(l)
+	}
+}
+
+// apart reports whether samples are kept apart from s.samples: merged
+// maps, or logs not yet made into samples.
+func (s *minuteStats) apart() bool { return len(s.pending) > 0 || len(s.logs) > 0 || !s.log.empty() }
 
 // retrySamplesOf returns, settled, the retry samples of key hash h whose
 // minute starts in [from, to]: those merges kept apart joined, on copies,
 // as joinRetries would join them.
 func (s *minuteStats) retrySamplesOf(h uint64, from, to int64) []*retrySample {
-	in := func(rs *retrySample) bool {
-		return rs.KeyHash == h && rs.Minute*60e9 >= from && rs.Minute*60e9 <= to
+	in := func(kh uint64, minute int64) bool {
+		return kh == h && minute*60e9 >= from && minute*60e9 <= to
 	}
+	// Kept apart only while none dropped keys, as finishRetries leaves
+	// them.
+	joined := false
 	for _, p := range s.pending {
-		if p.cut != s.samples.cut { // kept apart only while neither dropped keys
-			s.joinRetries()
-			break
-		}
+		joined = joined || p.cut != s.samples.cut
+	}
+	s.eachLog(func(l *retryLog) {
+		l.sync()
+		joined = joined || l.cut != s.samples.cut
+	})
+	if joined {
+		s.joinRetries()
 	}
 	var out []*retrySample
-	if len(s.pending) == 0 {
+	if !s.apart() {
 		for _, rs := range s.samples.m {
-			if in(rs) {
+			if in(rs.KeyHash, rs.Minute) {
 				rs.settle()
 				out = append(out, rs)
 			}
 		}
 		return out
 	}
+	maps := append([]*capped[*retrySample]{&s.samples}, s.pending...)
+	made := len(maps) // the logs' samples, made here, are not copied
+	s.eachLog(func(l *retryLog) {
+		if !l.empty() {
+			maps = append(maps, &capped[*retrySample]{m: l.samples(func(_ string, kh uint64, minute int64) bool { return in(kh, minute) })})
+		}
+	})
 	byKey, copied := map[string]*retrySample{}, map[string]bool{}
-	for _, m := range append([]*capped[*retrySample]{&s.samples}, s.pending...) {
+	for i, m := range maps {
 		for k, rs := range m.m {
-			if !in(rs) {
+			if !in(rs.KeyHash, rs.Minute) {
 				continue
 			}
 			have, ok := byKey[k]
 			if !ok {
-				byKey[k] = rs
+				byKey[k], copied[k] = rs, i >= made
 				continue
 			}
 			if !copied[k] {
@@ -487,13 +434,13 @@ func timeHash(t int64) uint64 {
 // pruneTimes keeps the n times of smallest hash: the same n whatever the
 // order and grouping in which the times were added (n ≥ 1, fewer than
 // len(offs)). The times are microseconds after base (ns), as a sample
-// keeps them, and hashed in ns. It returns them, in no order, and the
-// largest one's key. Each time is hashed once, and the n found by
-// counting the hashes' leading bits, not by comparing them: busy
-// callers' samples are cut every few dozen times, and a selection's
-// comparisons of random hashes were a branch mispredicted in two.
-func pruneTimes(offs []uint32, base int64, n int) ([]uint32, timeKey) {
-	var room [requestRoom]uint64 // a sample's cut in add; a merge's may need more
+// keeps them, and hashed in ns. It returns them, in no order. Each time
+// is hashed once, and the n found by counting the hashes' leading bits,
+// not by comparing them: busy callers' times are cut every buffer of
+// the log, and a selection's comparisons of random hashes were a branch
+// mispredicted in two.
+func pruneTimes(offs []uint32, base int64, n int) []uint32 {
+	var room [2 * maxRequestTimes]uint64 // most cuts; a merge's may need more
 	hs := room[:0]
 	if len(offs) > len(room) {
 		hs = make([]uint64, 0, len(offs))
@@ -537,7 +484,7 @@ func pruneTimes(offs []uint32, base int64, n int) ([]uint32, timeKey) {
 		offs[w] = uint32((k.t - base) / 1000)
 		w++
 	}
-	return offs[:n], edge[len(edge)-1]
+	return offs[:n]
 }
 
 func pruneLimited(ls []Limited, n int) []Limited {

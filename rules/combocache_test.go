@@ -56,7 +56,8 @@ func TestComboCacheChangesNothing(t *testing.T) {
 					for i, c := range cs {
 						switch c := c.(type) {
 						case *minuteStats:
-							c.maxCells, c.maxBuckets, c.samples.n = 200, 50, 300
+							c.maxCells, c.maxBuckets = 200, 50
+							c.setRetryKeys(300)
 						case *callers:
 							c.clients.n = 1000 // the token finding's caller stays
 						case *pathStats:
@@ -94,7 +95,7 @@ func TestComboCacheChangesNothing(t *testing.T) {
 			continue
 		}
 		if ms, ok := c.(*minuteStats); ok {
-			pruned, cut = ms.samples.keyShare() < 1, ms.cellsCapped
+			pruned, cut = ms.retriesPruned(), ms.cellsCapped
 		}
 		if ps, ok := c.(*pathStats); ok {
 			capped = ps.paths.keyShare() < 1

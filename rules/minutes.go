@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/binary"
+	"math"
 	"sort"
 	"time"
 
@@ -117,17 +118,16 @@ type minuteStats struct {
 	// × minute was kept: the log held more than the bound, and earlier
 	// minutes were dropped (some keys of JudgedFrom − 1 too).
 	JudgedFrom int64
-	// samples are of each caller's requests per key and minute, by
-	// client, key hash and minute (capped).
+	// log holds the samples of each caller's requests per key and
+	// minute as the records give them; logs are the logs of the minutes
+	// merged into these, kept apart until read (mergeRetries).
+	log  *retryLog
+	logs []*retryLog
+	// samples are the samples made, by client, key hash and minute
+	// (capped): an hour file's, and the logs' once joined; pending are
+	// those of the minutes merged into these, kept apart until read.
 	samples capped[*retrySample]
-	// pending are the samples of the minutes merged into these, kept
-	// apart until read (mergeRetries).
 	pending []*capped[*retrySample]
-	// recent are the retry samples found latest, by caller and cell: a
-	// caller's combinations of one key (its statuses, streams, uris…)
-	// each look their sample up when their minute turns, most of them
-	// the same one. Emptied whenever samples are dropped or joined.
-	recent [recentSamples]*retrySample
 
 	cells              map[cell]*int64
 	buckets            map[cell]*minuteBucket
@@ -136,34 +136,34 @@ type minuteStats struct {
 	bucketsCapped      bool
 	maxCells           int
 	maxBuckets         int
-	key, rkey          []byte
+	key                []byte
 	// byCombo keeps, per combination of the records' keys, the cell and
 	// retry sample of its latest minute, when its key is its region and
-	// model: Reset whenever a cell or sample is dropped.
+	// model: Reset whenever a cell is dropped.
 	byCombo aggregate.ComboCache[minuteSlot]
 }
 
 // minuteSlot is what a record of a cell counts into: the cell's count
-// (nil when the cell is not kept) and its caller's retry sample (nil
-// when none is kept).
+// (nil when the cell is not kept) and its caller's retry sample, a head
+// of the log (−1 when none is kept), of its pair (the caller and key;
+// −1 when none), which the next minute's head is found by.
 type minuteSlot struct {
-	c     cell
-	n     *int64
-	retry *retrySample
+	c          cell
+	n          *int64
+	pair, head int32
 }
 
 // newMinuteStats returns the minutes of a collector at --top top, its
 // retry samples bounded with share's (nil: alone).
 func newMinuteStats(top int, share *retryShare) *minuteStats {
-	s := &minuteStats{
+	return &minuteStats{
+		log:        newRetryLog(retryKeysFor(top), share),
 		samples:    newCapped[*retrySample](retryKeysFor(top), share),
 		cells:      map[cell]*int64{},
 		buckets:    map[cell]*minuteBucket{},
 		maxCells:   cellsPerTop * top,
 		maxBuckets: bucketsPerTop * top,
 	}
-	s.samples.dropped = s.forgetSamples
-	return s
 }
 
 // AddRecords adds records rs[idx] (aggregate.BatchCollector).
@@ -197,7 +197,11 @@ func minutesCollector() (string, func(collectEnv) aggregate.Collector) {
 }
 
 // retriesPruned says whether retry samples were dropped to bound memory.
-func (s *minuteStats) retriesPruned() bool { return s.samples.keyShare() < 1 }
+func (s *minuteStats) retriesPruned() bool {
+	cut := s.samples.cut
+	s.eachLog(func(l *retryLog) { cut = min(cut, l.cut) })
+	return cut != math.MaxUint64
+}
 
 // partly says what part of the input the storm and burst rules could not
 // judge, or "": only the latest minutes of a log with more key × minutes
@@ -220,24 +224,41 @@ func (s *minuteStats) add(r *ingest.Record, v *aggregate.Values) {
 	var slot *minuteSlot
 	if kind == keyRegionModel { // a key of the combination's fields
 		var hit bool
-		if slot, hit = s.byCombo.Get(v.Combo); hit && slot.c.minute == minute {
+		if slot, hit = s.byCombo.Get(v.Combo); hit {
+			if slot.c.minute != minute {
+				// The minute turned: the same key and caller.
+				turned := minuteSlot{c: cell{h: slot.c.h, minute: minute}, pair: slot.pair, head: -1}
+				turned.pair, turned.head = s.sampleOf(r, turned.pair, turned.c)
+				turned.n = s.cell(turned.c)
+				*slot = turned // invalid if the cell cut the cells, as below
+			}
 			s.count(r, v, slot, kind, k0, k1)
 			return
 		}
 	}
 	s.key = appendKey(s.key[:0], kind, k0, k1)
 	found := minuteSlot{c: cell{h: keyHash(s.key), minute: minute}}
-	// The retry samples have their own bound, by hash.
-	if client := r.Text(ingest.FClient); client != nil {
-		found.retry = s.retrySample(client, found.c)
-	}
+	found.pair, found.head = s.sampleOf(r, -1, found.c)
 	found.n = s.cell(found.c)
 	if slot != nil {
-		// A cut or prune since Get left the slot invalid: the next
-		// record looks up again.
+		// A cut since Get left the slot invalid: the next record looks
+		// up again.
 		*slot = found
 	}
 	s.count(r, v, &found, kind, k0, k1)
+}
+
+// sampleOf returns the pair and head of r's sample of cell c, by pair
+// when it is known (not −1), else by r's client; −1 for both when the
+// sample is not kept or r has no client.
+func (s *minuteStats) sampleOf(r *ingest.Record, pair int32, c cell) (int32, int32) {
+	if pair >= 0 {
+		return pair, s.log.head(pair, c.minute)
+	}
+	if client := r.Text(ingest.FClient); client != nil {
+		return s.log.find(client, c)
+	}
+	return -1, -1
 }
 
 // cell returns the count of c, starting it; nil when c is too old to be
@@ -261,8 +282,8 @@ func (s *minuteStats) cell(c cell) *int64 {
 // count counts a record into its cell, retry sample and bucket.
 func (s *minuteStats) count(r *ingest.Record, v *aggregate.Values, sl *minuteSlot, kind keyKind, k0, k1 []byte) {
 	status, okStatus := r.Int(ingest.FStatus)
-	if sl.retry != nil {
-		sl.retry.add(r, okStatus && status == 429)
+	if sl.head >= 0 {
+		s.log.add(sl.head, uint32((r.TimeNS-sl.c.minute*60e9)/1000), r, okStatus && status == 429)
 	}
 	if sl.n == nil {
 		return

@@ -113,8 +113,8 @@ func (s *minuteStats) UnmarshalBinary(b []byte) error {
 	d := newDecoder(nil, b)
 	maxCells, maxBuckets, retryKeys := s.maxCells, s.maxBuckets, s.samples.n
 	*s = *newMinuteStats(1, nil)
-	s.maxCells, s.maxBuckets, s.samples.n = maxCells, maxBuckets, retryKeys
-	s.samples.dropped = s.forgetSamples // s's caches, not the fresh one's
+	s.maxCells, s.maxBuckets = maxCells, maxBuckets
+	s.setRetryKeys(retryKeys)
 	for i := range s.Records {
 		s.Records[i] = d.Count()
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -213,15 +214,62 @@ func TestRetrySamplesEncodedInParts(t *testing.T) {
 	}
 }
 
-// TestRecentSamplesSameAsTheMap: the retry samples found through the
-// cache of recent ones are the map's, through drops past the bound (a
-// small --top), merges and any order: the state is the one found with
-// the cache off.
-func TestRecentSamplesSameAsTheMap(t *testing.T) {
-	defer func(on bool) { recentOn = on }(recentOn)
+// TestRetryLogSameAsOneByOne: the retry samples made from the logs are
+// the ones the records make one by one, computed here from the whole
+// list (every caller × key × minute's times and 429s, the smallest
+// hashes of each kept, the smallest hashes of the keys kept past the
+// bound), through drops past the bound (a small --top), merges, records
+// after a merge and any order.
+func TestRetryLogSameAsOneByOne(t *testing.T) {
 	recs := minuteRecs(3, 120000, 2000, 6) // past minRetryKeys samples
 	rand.New(rand.NewPCG(4, 4)).Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
-	fill := func(workers int) (string, *minuteStats) {
+	type sample struct {
+		client    string
+		h         uint64
+		minute    int64
+		times     []uint32
+		limited   []Limited
+		keyHashed uint64
+	}
+	byKey := map[string]*sample{}
+	for _, x := range append(slices.Clone(recs), recs[:500]...) {
+		h := keyHash(appendKey(nil, keyURI, []byte(x.key), nil))
+		minute := floorDiv(x.t, 60e9)
+		k := string(cellBytes(append([]byte(x.client), 0), cell{h: h, minute: minute}))
+		sm := byKey[k]
+		if sm == nil {
+			sm = &sample{client: x.client, h: h, minute: minute, keyHashed: keyHash([]byte(k))}
+			byKey[k] = sm
+		}
+		sm.times = append(sm.times, uint32((x.t-minute*60e9)/1000))
+		if x.status == 429 {
+			sm.limited = append(sm.limited, Limited{T: x.t})
+		}
+	}
+	hashes := make([]uint64, 0, len(byKey))
+	for _, sm := range byKey {
+		hashes = append(hashes, sm.keyHashed)
+	}
+	slices.Sort(hashes)
+	n := retryKeysFor(1)
+	if len(hashes) <= n {
+		t.Fatalf("%d samples: the test wants more than the bound, %d", len(hashes), n)
+	}
+	var want []string
+	for k, sm := range byKey {
+		if sm.keyHashed > hashes[n-1] {
+			continue
+		}
+		rs := &retrySample{Client: sm.client, KeyHash: sm.h, Minute: sm.minute, Requests: sm.times, Limited: sm.limited}
+		rs.settle()
+		want = append(want, fmt.Sprintf("%q %s %x %d %v %v", k, rs.Client, rs.KeyHash, rs.Minute, rs.Limited, rs.Requests))
+	}
+	sort.Strings(want)
+	defer func(n int) { logBuffer = n }(logBuffer)
+	for _, workers := range []int{1, 3} {
+		// Logs of the default buffer, and of small ones sorted and
+		// consolidated many times.
+		logBuffer = []int{1 << 16, 256}[workers/3]
 		accs := make([]*minuteStats, workers)
 		for w := range accs {
 			accs[w] = newMinuteStats(1, nil)
@@ -231,18 +279,29 @@ func TestRecentSamplesSameAsTheMap(t *testing.T) {
 			accs[0].Merge(o)
 		}
 		addMinuteRecs(accs[0], recs[:500]) // records after a merge
-		accs[0].Finish()
-		return dumpMinutes(accs[0]), accs[0]
-	}
-	for _, workers := range []int{1, 3} {
-		recentOn = false
-		want, s := fill(workers)
-		recentOn = true
-		if got, _ := fill(workers); got != want {
-			t.Fatalf("%d workers: the retry samples differ with the cache of recent ones", workers)
+		s := accs[0]
+		s.Finish()
+		if !s.retriesPruned() {
+			t.Fatalf("%d workers: not pruned past the bound", workers)
 		}
-		if !s.retriesPruned() || len(s.samples.m) < 100 {
-			t.Fatalf("%d samples, pruned %v: the test wants many, past the bound", len(s.samples.m), s.retriesPruned())
+		got := strings.Split(dumpMinutes(s), "\n")
+		got = slices.DeleteFunc(got, func(line string) bool { return !strings.HasPrefix(line, `"`) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d workers: %d samples, want %d; first differing of %v\nwant %v", workers, len(got), len(want), firstDiff(got, want), firstDiff(want, got))
 		}
 	}
+}
+
+// firstDiff is the first line of a not in b.
+func firstDiff(a, b []string) string {
+	in := map[string]bool{}
+	for _, x := range b {
+		in[x] = true
+	}
+	for _, x := range a {
+		if !in[x] {
+			return x
+		}
+	}
+	return ""
 }

@@ -26,12 +26,12 @@ import (
 func TestRetryShareSameAsAlone(t *testing.T) {
 	const bound, workers, n = 500, 3, 30000
 	alone := newMinuteStats(1, nil)
-	alone.samples.n = bound
+	alone.setRetryKeys(bound)
 	share := newRetryShare(bound)
 	parts := make([]*minuteStats, workers)
 	for i := range parts {
 		parts[i] = newMinuteStats(1, share)
-		parts[i].samples.n = bound
+		parts[i].setRetryKeys(bound)
 	}
 	var r ingest.Record
 	v := aggregate.Values{Combo: -1}
@@ -53,7 +53,7 @@ func TestRetryShareSameAsAlone(t *testing.T) {
 		if i%1000 == 999 {
 			h := 0
 			for _, p := range parts {
-				h += len(p.samples.m)
+				h += p.log.live
 			}
 			held = max(held, h)
 		}

@@ -179,8 +179,8 @@ func TestStormRetriesSameWhateverTheSplit(t *testing.T) {
 					s.Merge(o)
 				}
 				s.Finish()
-				if len(s.pending) != workers-1 {
-					t.Fatalf("%d workers: %d sample maps kept apart, want %d", workers, len(s.pending), workers-1)
+				if len(s.logs) != workers-1 {
+					t.Fatalf("%d workers: %d logs of samples kept apart, want %d", workers, len(s.logs), workers-1)
 				}
 				if join {
 					s.joinRetries()
