@@ -34,6 +34,10 @@ type retryLog struct {
 	// fresh counts the times in the chunks sorted since they were last
 	// consolidated into one; held that of the consolidated chunk.
 	fresh, held int
+	// dropped counts, about, the times of heads dropped (lower) since
+	// the last consolidation: a lowered cut drops many samples' times at
+	// once, which a consolidation lets go.
+	dropped     int
 	limited     []logLimited
 	limitedKept int // len(limited) when it was last cut
 	// The bound on samples: as capped's, by keyHash of the sample's key
@@ -222,11 +226,15 @@ func (l *retryLog) prune() {
 // sorted.
 func (l *retryLog) lower(cut uint64) {
 	l.cut = cut
+	was := l.live
 	l.live = 0
 	for _, h := range l.heads {
 		if h.hash <= cut {
 			l.live++
 		}
+	}
+	if was > 0 { // their share of the times held, about
+		l.dropped += (l.held + l.fresh) * (was - l.live) / was
 	}
 	for i := range l.pairs {
 		if p := &l.pairs[i]; p.curSet && p.cur >= 0 && l.heads[p.cur].hash > cut {
@@ -269,7 +277,7 @@ func (l *retryLog) sortBuffer() {
 		l.chunks = append(l.chunks, c)
 		l.fresh += len(c.offs)
 	}
-	if l.fresh > max(l.held, consolidateAfter*logBuffer) {
+	if l.fresh > max(l.held, consolidateAfter*logBuffer) || l.dropped > l.held/2+logBuffer {
 		l.consolidate()
 	}
 	if len(l.limited) > 2*l.limitedKept+logBuffer {
@@ -326,7 +334,7 @@ func (l *retryLog) consolidate() {
 		out.ends = append(out.ends, int32(len(out.offs)))
 	}
 	l.chunks = append(l.chunks[:0], out)
-	l.fresh, l.held = 0, len(out.offs)
+	l.fresh, l.held, l.dropped = 0, len(out.offs), 0
 }
 
 // chunkOf sorts words (head << 32 | offset) by head and makes the chunk:
