@@ -12,8 +12,9 @@ import (
 // retryLog is one worker's retry samples as its records gave them, not
 // yet made into samples: each request's sample (a caller, a key, a
 // minute: a head) and time, appended to a buffer; sorted by head a
-// buffer at a time, and each head's times then cut to the bound of a
-// sample. A sample is made (samples) only where one is read: the few
+// buffer at a time into chunks, which are merged now and then, each
+// head's times cut to the bound of a sample. A sample is made
+// (samples) only where one is read: the few
 // the storm rule reads, or all of them for an hour file or a bound to
 // keep. Making a sample for each caller, key and minute as its first
 // record came (a map entry, a struct, its times grown as they came),
@@ -25,7 +26,7 @@ import (
 // the bound on samples (admit).
 type retryLog struct {
 	pairs  []logPair
-	pairOf map[string]int32 // by client, 0 and key hash (pairKey)
+	pairOf map[string]int32 // by client, 0 and key hash (appendPairKey)
 	heads  []logHead
 	// buf holds a request a word: its head << 32 | its offset in its
 	// minute (µs, as retrySample.Requests).
@@ -77,8 +78,9 @@ type logHead struct {
 	hash   uint64
 }
 
-// logChunk is a buffer sorted: its heads in order, each with its times
-// offs[ends[i-1]:ends[i]], at most maxRequestTimes.
+// logChunk is a buffer sorted, or chunks merged: its heads in order,
+// each with its times offs[ends[i-1]:ends[i]] (at most maxRequestTimes
+// once merged).
 type logChunk struct {
 	heads []int32
 	ends  []int32
@@ -337,8 +339,11 @@ func (l *retryLog) consolidate() {
 	l.fresh, l.held, l.dropped = 0, len(out.offs), 0
 }
 
-// chunkOf sorts words (head << 32 | offset) by head and makes the chunk:
-// the heads above the cut dropped, each head's times cut to the bound.
+// chunkOf sorts words (head << 32 | offset) by head and makes the chunk,
+// the heads above the cut dropped. A head's times are cut to the bound
+// when chunks are consolidated: most heads of a log in time order have
+// their times in one chunk or two, and cutting each chunk's was 1.2 %
+// of a Parquet run's cycles (perf).
 func (l *retryLog) chunkOf(words []uint64) logChunk {
 	words = l.sortByHead(words)
 	var c logChunk
