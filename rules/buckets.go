@@ -264,11 +264,11 @@ func (s *minuteStats) mergeRetries(o *minuteStats) {
 // joinRetries makes the samples of the logs and joins them, and the
 // samples merges kept beside s's, to s's.
 func (s *minuteStats) joinRetries() {
-	for _, l := range append(s.logs, s.log) {
+	s.eachLog(func(l *retryLog) {
 		if !l.empty() {
 			s.pending = append(s.pending, l.capped())
 		}
-	}
+	})
 	s.log, s.logs = newRetryLog(s.log.n, s.log.share), nil
 	for _, p := range s.pending {
 		s.samples.merge(p, mergeSample)

@@ -54,15 +54,14 @@ type retryLog struct {
 
 // logPair is a caller and key: its client, the key's hash, its heads by
 // minute (in order: a log in time order appends them) and the head of
-// the minute found last (cur, of minute curMinute; curSet once found),
-// which its other combinations then find without a search.
+// the minute found last (cur, of minute curMinute), which its other
+// combinations then find without a search.
 type logPair struct {
 	client    string
 	h         uint64
 	minutes   []pairMinute
 	curMinute int64
 	cur       int32
-	curSet    bool
 }
 
 // pairMinute is a pair's head of a minute (−1: not kept).
@@ -109,11 +108,10 @@ func newRetryLog(n int, share *retryShare) *retryLog {
 // empty reports whether the log holds no sample.
 func (l *retryLog) empty() bool { return len(l.heads) == 0 }
 
-// sampleHash is the hash of the key of client's sample of cell c, the
-// one capped would keep it by.
-func (l *retryLog) sampleHash(client []byte, c cell) uint64 {
-	l.key = cellBytes(append(append(l.key[:0], client...), 0), c)
-	return keyHash(l.key)
+// appendSampleKey appends the key of client's sample of cell c: the key
+// capped keeps a retry sample by, whose keyHash bounds the samples.
+func appendSampleKey[T ~string | ~[]byte](b []byte, client T, c cell) []byte {
+	return cellBytes(append(append(b, client...), 0), c)
 }
 
 // find returns the pair of client and the key of c, and its head of c's
@@ -123,7 +121,8 @@ func (l *retryLog) find(client []byte, c cell) (pair, head int32) {
 	if p, ok := l.pairOf[string(l.key)]; ok {
 		return p, l.head(p, c.minute)
 	}
-	hash := l.sampleHash(client, c)
+	l.key = appendSampleKey(l.key[:0], client, c)
+	hash := keyHash(l.key)
 	if !l.admit(hash) {
 		return -1, -1
 	}
@@ -131,7 +130,7 @@ func (l *retryLog) find(client []byte, c cell) (pair, head int32) {
 	id := int32(len(l.heads))
 	l.heads = append(l.heads, logHead{pair: p, minute: c.minute, hash: hash})
 	l.pairs = append(l.pairs, logPair{client: string(client), h: c.h,
-		minutes: []pairMinute{{c.minute, id}}, curMinute: c.minute, cur: id, curSet: true})
+		minutes: []pairMinute{{c.minute, id}}, curMinute: c.minute, cur: id})
 	l.pairOf[string(appendPairKey(l.key[:0], client, c.h))] = p
 	return p, id
 }
@@ -145,7 +144,7 @@ func appendPairKey(b, client []byte, h uint64) []byte {
 // kept.
 func (l *retryLog) head(p int32, minute int64) int32 {
 	pp := &l.pairs[p]
-	if pp.curSet && pp.curMinute == minute {
+	if pp.curMinute == minute {
 		return pp.cur
 	}
 	ms := pp.minutes
@@ -158,7 +157,7 @@ func (l *retryLog) head(p int32, minute int64) int32 {
 		id = ms[i].head
 	} else {
 		id = -1
-		l.key = cellBytes(append(append(l.key[:0], pp.client...), 0), cell{h: pp.h, minute: minute})
+		l.key = appendSampleKey(l.key[:0], pp.client, cell{h: pp.h, minute: minute})
 		if hash := keyHash(l.key); l.admit(hash) {
 			id = int32(len(l.heads))
 			l.heads = append(l.heads, logHead{pair: p, minute: minute, hash: hash})
@@ -168,7 +167,7 @@ func (l *retryLog) head(p int32, minute int64) int32 {
 		pp = &l.pairs[p]
 		pp.minutes = slices.Insert(pp.minutes, i, pairMinute{minute, id})
 	}
-	pp.curMinute, pp.cur, pp.curSet = minute, id, true
+	pp.curMinute, pp.cur = minute, id
 	return id
 }
 
@@ -239,7 +238,7 @@ func (l *retryLog) lower(cut uint64) {
 		l.dropped += (l.held + l.fresh) * (was - l.live) / was
 	}
 	for i := range l.pairs {
-		if p := &l.pairs[i]; p.curSet && p.cur >= 0 && l.heads[p.cur].hash > cut {
+		if p := &l.pairs[i]; p.cur >= 0 && l.heads[p.cur].hash > cut {
 			p.cur = -1
 		}
 	}
@@ -475,7 +474,7 @@ func (l *retryLog) samples(want func(pairClient string, h uint64, minute int64) 
 	}
 	var key []byte
 	for _, rs := range byHead {
-		key = cellBytes(append(append(key[:0], rs.Client...), 0), cell{h: rs.KeyHash, minute: rs.Minute})
+		key = appendSampleKey(key[:0], rs.Client, cell{h: rs.KeyHash, minute: rs.Minute})
 		out[string(key)] = rs
 	}
 	return out
