@@ -86,3 +86,26 @@ func TestRoomFor(t *testing.T) {
 		}
 	}
 }
+
+// TestPadToHugePage: after the padding, the next large allocation, as
+// the region is, begins on a huge page's boundary; the padding holds
+// pages of 8 KB, each its own allocation.
+func TestPadToHugePage(t *testing.T) {
+	before := len(pad)
+	padToHugePage()
+	b := make([]byte, 4<<20)
+	if p := uintptr(unsafe.Pointer(unsafe.SliceData(b))); p%hugePage != 0 {
+		t.Fatalf("the allocation after the padding begins at %#x, %d bytes past a huge page's boundary", p, p%hugePage)
+	}
+	if len(pad) == before {
+		t.Fatal("padToHugePage took no page")
+	}
+	seen := map[uintptr]bool{}
+	for _, pg := range pad[before:] {
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(pg)))
+		if len(pg) != 8<<10 || p%(8<<10) != 0 || seen[p] {
+			t.Fatalf("a page of %d bytes at %#x (seen before: %v)", len(pg), p, seen[p])
+		}
+		seen[p] = true
+	}
+}
