@@ -447,6 +447,18 @@ func (s *Set) MergeCombos(o *Set) {
 	oc.table, oc.entries, oc.counts = comboTable{}, nil, nil
 }
 
+// expandCost is what expanding combination e costs, in units of a value
+// listed: a counted one fills a sketch per metric from its bins and
+// merges them twice, a hundred times what a light one's few values cost
+// (SplitCombos gave each side half the combinations, and the side with
+// more counted ones took half as long again as the other).
+func expandCost(e *comboEntry) int {
+	if e.counts >= 0 {
+		return 100
+	}
+	return 1 + len(e.few)
+}
+
 // SplitCombos moves about half of s's combinations into the table of
 // o, a set of s's shape whose table is empty (MergeCombos left it so),
 // so that two goroutines expand them: o's OnExpand functions are given
@@ -463,8 +475,8 @@ func (s *Set) SplitCombos(o *Set) {
 	move := make([]bool, len(c.entries))
 	if g := s.groupsOf(c.entries); g != nil {
 		sizes := make([]int, len(g.keys))
-		for _, j := range g.of {
-			sizes[j]++
+		for i, j := range g.of {
+			sizes[j] += expandCost(&c.entries[i])
 		}
 		moved, kept := make([]bool, len(g.keys)), 0
 		total := 0
@@ -480,8 +492,13 @@ func (s *Set) SplitCombos(o *Set) {
 			move[i] = moved[j]
 		}
 	} else {
-		for i := len(move) / 2; i < len(move); i++ {
+		total := 0
+		for i := range c.entries {
+			total += expandCost(&c.entries[i])
+		}
+		for i, moved := len(move)-1, 0; i >= 0 && 2*moved < total; i-- {
 			move[i] = true
+			moved += expandCost(&c.entries[i])
 		}
 	}
 	n := s.metrics + s.private
