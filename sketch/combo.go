@@ -447,11 +447,12 @@ func (s *Set) MergeCombos(o *Set) {
 	oc.table, oc.entries, oc.counts = comboTable{}, nil, nil
 }
 
-// expandCost is what expanding combination e costs, in units of a value
-// listed: a counted one fills a sketch per metric from its bins and
-// merges them twice, a hundred times what a light one's few values cost
+// expandCost is about what expanding combination e costs, in units of a
+// value listed: a counted one fills a sketch per metric from its bins,
+// hundreds of them, and merges those twice, taken as a hundred values.
 // (SplitCombos gave each side half the combinations, and the side with
-// more counted ones took half as long again as the other).
+// more counted ones took half as long again as the other; weighed so,
+// the two sides of a Parquet run's merge took about the same time.)
 func expandCost(e *comboEntry) int {
 	if e.counts >= 0 {
 		return 100
