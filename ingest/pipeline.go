@@ -232,7 +232,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	opts.Progress.TotalBytes.Store(fileSizes(inputs))
 	opts.Progress.FileCount.Store(int64(len(inputs)))
 
-	p := &pipeline{opts: opts, work: make(chan unit, 2*opts.Workers), known: compileKnown(opts.Schema)}
+	p := &pipeline{opts: opts, work: make(chan unit, 2*opts.Workers)}
 	for _, s := range opts.LogFormats {
 		f, err := compileLogFormat(s, opts.Schema)
 		if err != nil {
@@ -306,8 +306,10 @@ type pipeline struct {
 	pool   sync.Pool // the buffers of JSON documents' elements
 	blocks *blocks   // the buffers of text files' lines
 	reader *tally    // bad lines found by the reader (over-long lines, bad rows)
-	// The compiled log formats: given (Options.LogFormats), then known.
+	// The compiled log formats: given (Options.LogFormats), then known,
+	// compiled when a text log is first read (textFormat).
 	given, known []*logFormat
+	compiled     bool
 }
 
 func (p *pipeline) worker(sink Sink, t *tally) {

@@ -150,6 +150,9 @@ var errChanged = errors.New("the file was cut shorter while it was read")
 // first lines of head follow; the first given one when none fits, so that
 // the bad lines say why; nil when none is given and none fits.
 func (p *pipeline) textFormat(head []byte) *logFormat {
+	if !p.compiled { // once, on the reader's goroutine: a run of no text log compiles none
+		p.known, p.compiled = compileKnown(p.opts.Schema), true
+	}
 	cands := append(append([]*logFormat(nil), p.given...), p.known...)
 	if f := pickLogFormat(head, cands); f != nil {
 		return f
