@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"slices"
 	"syscall"
 	"unsafe"
 )
@@ -33,32 +34,38 @@ func Advise(n int) error {
 // with 4 KB pages: a region gets them only for its whole 2 MB blocks.
 const hugePage = 2 << 20
 
-// pad holds the pages padToHugePage took, for the life of the process:
-// never written, they take address space and no memory.
+// pad holds the memory padToHugePage took, for the life of the process:
+// never written, it takes address space and no memory.
 var pad [][]byte
 
-// padToHugePage takes the heap's free pages below its frontier (the
-// lowest address it has never handed out) and those from the frontier
-// up to a huge page's boundary, so that the region advise allocates
-// next begins on one. The runtime hands out the lowest free pages
-// first: a region beginning within a 2 MB block had that block's part,
-// the first memory a run takes, in 4 KB pages, each a fault of its own
-// (a block's half: 250 faults, 6 ms of a run's start). A page is taken
-// by an allocation of 8 KB, a page of its own, and never written: the
-// runtime zeroes neither pages it has never handed out nor fresh ones.
-// The frontier is where the pages come one after another; free pages
-// below it that do so too, up to a boundary, end the padding early,
-// and the region then begins where it would have.
+// padToHugePage takes heap pages up to a huge page's boundary past the
+// heap's frontier (the lowest address it has never handed out), so that
+// the region advise allocates next begins on one. The runtime hands out
+// the lowest free pages first: a region beginning within a 2 MB block
+// had that block's part, the first memory a run takes, in 4 KB pages,
+// each a fault of its own (a block's half: 250 faults, 6 ms of a run's
+// start). The frontier is found by a probe of 4 MB, more than any run of
+// free pages below it holds, which lands there; then pages of 8 KB, each
+// an allocation of its own, are taken until one ends on a boundary past
+// the probe (those below it fill free pages there, which the run would
+// have taken first anyway). None is written: the runtime zeroes neither
+// pages it never handed out nor fresh ones.
 func padToHugePage() {
-	const page = 8 << 10
-	next := uintptr(0) // the page after the last one taken
-	for range 1024 {
+	const page, probe, most = 8 << 10, 4 << 20, 2*hugePage/(8<<10) + 256
+	// Room for the pages first: a pad grown in the loop took pages of
+	// the heap's own there.
+	pad = slices.Grow(pad, most+1)
+	b := make([]byte, probe)
+	frontier := uintptr(unsafe.Pointer(unsafe.SliceData(b))) + probe
+	pad = append(pad, b)
+	if frontier%hugePage == 0 {
+		return
+	}
+	for range most {
 		b := make([]byte, page)
 		p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 		pad = append(pad, b)
-		run := p == next
-		next = p + page
-		if run && next%hugePage == 0 {
+		if p >= frontier && (p+page)%hugePage == 0 {
 			return
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -88,9 +89,11 @@ func TestRoomFor(t *testing.T) {
 }
 
 // TestPadToHugePage: after the padding, the next large allocation, as
-// the region is, begins on a huge page's boundary; the padding holds
-// pages of 8 KB, each its own allocation.
+// the region is, begins on a huge page's boundary; the padding holds the
+// probe of 4 MB, then pages of 8 KB, each its own allocation, none
+// overlapping another.
 func TestPadToHugePage(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // as Advise pads: no collection starts meanwhile
 	before := len(pad)
 	padToHugePage()
 	b := make([]byte, 4<<20)
@@ -98,13 +101,17 @@ func TestPadToHugePage(t *testing.T) {
 		t.Fatalf("the allocation after the padding begins at %#x, %d bytes past a huge page's boundary", p, p%hugePage)
 	}
 	if len(pad) == before {
-		t.Fatal("padToHugePage took no page")
+		t.Fatal("padToHugePage took nothing")
 	}
 	seen := map[uintptr]bool{}
-	for _, pg := range pad[before:] {
+	for i, pg := range pad[before:] {
 		p := uintptr(unsafe.Pointer(unsafe.SliceData(pg)))
-		if len(pg) != 8<<10 || p%(8<<10) != 0 || seen[p] {
-			t.Fatalf("a page of %d bytes at %#x (seen before: %v)", len(pg), p, seen[p])
+		want := 8 << 10
+		if i == 0 {
+			want = 4 << 20
+		}
+		if len(pg) != want || p%(8<<10) != 0 || seen[p] {
+			t.Fatalf("padding %d: %d bytes at %#x, want %d (seen before: %v)", i, len(pg), p, want, seen[p])
 		}
 		seen[p] = true
 	}
