@@ -7,7 +7,6 @@ import (
 
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
-	"loganalyze/sketch"
 )
 
 // rule is one diagnosis of SPEC §5: its settings, what it gathers per
@@ -50,11 +49,6 @@ var registry = []func() rule{
 type enabled struct{ Enabled bool }
 
 func (e *enabled) on() bool { return e.Enabled }
-
-// noCollector is for rules that read only the shared aggregate.
-type noCollector struct{}
-
-func (noCollector) collector() (string, func(collectEnv) aggregate.Collector) { return "", nil }
 
 // Evaluate runs every enabled rule over the merged aggregate, which must
 // have been made with cfg.Collectors. It returns the findings, largest
@@ -120,14 +114,6 @@ func missing(names ...string) string {
 func impact(msPer float64, requests int64) Impact {
 	msPer = max(0, msPer)
 	return Impact{MsPerRequest: msPer, Requests: requests, Seconds: msPer * float64(requests) / 1000}
-}
-
-// quantile returns a quantile of s, or 0 for a nil or empty sketch.
-func quantile(s *sketch.Sketch, q float64) float64 {
-	if s == nil {
-		return 0
-	}
-	return s.Quantile(q)
 }
 
 // round rounds to d decimals, so evidence prints stably.
