@@ -19,3 +19,18 @@ func BenchmarkPruneRequests(b *testing.B) {
 		rs.pruneRequests(maxRequestTimes)
 	}
 }
+
+// BenchmarkPruneLimited cuts a caller's 429s of a storm minute, a few
+// thousand, to the bound, as the storm rule's samples are settled.
+func BenchmarkPruneLimited(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	ls := make([]Limited, 2000)
+	for i := range ls {
+		ls[i] = Limited{T: testMinute*60e9 + rnd.Int64N(60e9), RetryAfter: float64(rnd.IntN(3))}
+	}
+	buf := make([]Limited, len(ls))
+	for b.Loop() {
+		copy(buf, ls)
+		pruneLimited(buf, maxLimitedTimes)
+	}
+}
