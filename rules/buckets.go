@@ -451,18 +451,7 @@ func pruneTimes(offs []uint32, base int64, n int) []uint32 {
 		top |= h
 		hs = append(hs, h)
 	}
-	// The hashes are uniform: by the 6 bits below the highest any has,
-	// the n-th smallest shares its bucket with a few others at most.
-	shift := bits.LeadingZeros64(top)
-	var count [64]int32
-	for _, h := range hs {
-		count[h<<shift>>58]++
-	}
-	b, below := uint64(0), 0
-	for below+int(count[b]) < n {
-		below += int(count[b])
-		b++
-	}
+	shift, b, _ := nthBucket(hs, top, n)
 	var edgeRoom [16]timeKey
 	edge, w := edgeRoom[:0], 0
 	for i, off := range offs {
@@ -485,6 +474,27 @@ func pruneTimes(offs []uint32, base int64, n int) []uint32 {
 		w++
 	}
 	return offs[:n]
+}
+
+// nthBucket finds the bucket of the n-th smallest of hashes hs (n ≥ 1,
+// at most len(hs)), whose bits together are top: a hash h is in bucket
+// h<<shift>>58, by the 6 bits below the highest any has, and every hash
+// of a lower bucket is smaller than every hash of b. upTo counts the
+// hashes of b and below. The hashes are uniform: the n-th shares its
+// bucket with a few others at most. (When every hash is 0, shift is 64
+// and all are in bucket 0.)
+func nthBucket(hs []uint64, top uint64, n int) (shift int, b uint64, upTo int) {
+	shift = bits.LeadingZeros64(top)
+	var count [64]int32
+	for _, h := range hs {
+		count[h<<shift>>58]++
+	}
+	below := 0
+	for below+int(count[b]) < n {
+		below += int(count[b])
+		b++
+	}
+	return shift, b, below + int(count[b])
 }
 
 // pruneLimited keeps the n 429 responses of smallest time hash (ties by
@@ -513,17 +523,8 @@ func pruneLimited(ls []Limited, n int) []Limited {
 		top |= h
 		hs = append(hs, h)
 	}
-	shift := bits.LeadingZeros64(top) // 64 when every hash is 0: one bucket
-	var count [64]int
-	for _, h := range hs {
-		count[h<<shift>>58]++
-	}
-	b, below := uint64(0), 0
-	for below+count[b] < n {
-		below += count[b]
-		b++
-	}
-	keys := make([]limitedKey, 0, below+count[b])
+	shift, b, upTo := nthBucket(hs, top, n)
+	keys := make([]limitedKey, 0, upTo)
 	for i, l := range ls {
 		if hs[i]<<shift>>58 <= b {
 			keys = append(keys, limitedKey{hs[i], l})

@@ -83,16 +83,7 @@ func TestRetryTimesCutKeepsTheSmallestHashes(t *testing.T) {
 		if times := got.requestTimes(nil); !slices.Equal(times, want) {
 			t.Fatalf("n=%d parts=%d: kept %d times %v, want %d %v", n, parts, len(times), times, len(want), want)
 		}
-		slices.SortFunc(limited, func(a, b Limited) int {
-			if ha, hb := timeHash(a.T), timeHash(b.T); ha != hb {
-				return cmp.Compare(ha, hb)
-			}
-			if a.T != b.T {
-				return cmp.Compare(a.T, b.T)
-			}
-			return cmp.Compare(a.RetryAfter, b.RetryAfter)
-		})
-		limited = limited[:min(len(limited), maxLimitedTimes)]
+		limited = sortedByKey(limited, maxLimitedTimes)
 		slices.SortFunc(limited, func(a, b Limited) int {
 			if a.T != b.T {
 				return cmp.Compare(a.T, b.T)
