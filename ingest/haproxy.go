@@ -276,13 +276,20 @@ func wholeMillis(b []byte) (int64, bool) {
 	return n, true
 }
 
+// noServer reports whether an HAProxy backend/server names no server:
+// "backend/<NOSRV>", or "<NOSRV>" alone, where none was chosen. A log
+// format's %b/%s reads it so too (howHAPServer).
+func noServer(v []byte) bool { return bytes.HasSuffix(v, nosrv) }
+
+var nosrv = []byte("<NOSRV>")
+
 // Parse reads one line into r.
 func (p *haproxyParser) Parse(line []byte, r *Record) error {
 	if err := p.split(line); err != nil {
 		return err
 	}
-	if v := p.vals[hapServer]; bytes.HasSuffix(v, []byte("/<NOSRV>")) {
-		p.vals[hapServer] = nil // no server was chosen
+	if noServer(p.vals[hapServer]) {
+		p.vals[hapServer] = nil
 	}
 	if v := p.vals[hapRequest]; len(v) > 0 && v[0] == '<' {
 		p.vals[hapRequest] = nil // <BADREQ>, <BADREQ-…>: no request read

@@ -534,7 +534,7 @@ func (p *nginxParser) value(v *nginxVar, val []byte, esc bool) []byte {
 			return nil
 		}
 	case howHAPServer:
-		if bytes.HasSuffix(val, []byte("<NOSRV>")) {
+		if noServer(val) {
 			return nil
 		}
 	}
