@@ -20,6 +20,7 @@ type row struct {
 	hasStatus                  bool
 	stream, hasStream          bool
 	client, region, model, uri string
+	remoteAddr                 string
 	hasModel                   bool
 	prompt, completion         int64 // -1 when absent
 }
@@ -36,6 +37,7 @@ func (c *collector) Add(r *ingest.Record) {
 	w.status, w.hasStatus = r.Int(ingest.FStatus)
 	w.stream, w.hasStream = r.Bool(ingest.FStream)
 	w.client = string(r.Text(ingest.FClient))
+	w.remoteAddr = string(r.Text(ingest.FRemoteAddr))
 	w.region = string(r.Text(ingest.FRegion))
 	w.model, w.hasModel = string(r.Text(ingest.FModel)), r.Has(ingest.FModel)
 	w.uri = string(r.Text(ingest.FURI))

@@ -95,3 +95,39 @@ func TestMapOverrides(t *testing.T) {
 		t.Errorf("unmapped: %+v", rows)
 	}
 }
+
+// TestMapNameOfTime: --map request_time=time, for a log whose "time" is
+// the request's duration and "timestamp" its time, reads every record:
+// the name mapped no longer feeds the time it fed unmapped, whose
+// reading of 0.42 would make each record bad. A name mapped to another
+// field keeps feeding what else it fed (remote_addr, mapped to client).
+func TestMapNameOfTime(t *testing.T) {
+	lines := []string{
+		`{"timestamp":"2026-11-29T02:00:00Z","time":0.42,"remote_addr":"10.0.0.1","status":200}`,
+		`{"timestamp":"2026-11-29T02:00:01Z","time":1.5,"remote_addr":"10.0.0.2","status":200}`,
+	}
+	schema, err := ingest.NewSchema([]string{"request_time=time", "client=remote_addr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, res := readLines(t, "mapped.jsonl", lines, ingest.Options{Schema: schema})
+	if res.BadLines() != 0 || len(rows) != 2 {
+		t.Fatalf("%d records, %d bad lines (%v); want 2, 0", len(rows), res.BadLines(), res.Problems)
+	}
+	for i, w := range []struct {
+		rt   float64
+		sec  int
+		addr string
+	}{{0.42, 0, "10.0.0.1"}, {1.5, 1, "10.0.0.2"}} {
+		g := rows[i]
+		if g.rt != w.rt {
+			t.Errorf("line %d: request_time %v, want %v", i+1, g.rt, w.rt)
+		}
+		if want := time.Date(2026, 11, 29, 2, 0, w.sec, 0, time.UTC).UnixNano(); !g.hasTime || g.timeNS != want {
+			t.Errorf("line %d: time %d (%v), want %d", i+1, g.timeNS, g.hasTime, want)
+		}
+		if g.client != w.addr || g.remoteAddr != w.addr {
+			t.Errorf("line %d: client %q, remote_addr %q, want %q for both", i+1, g.client, g.remoteAddr, w.addr)
+		}
+	}
+}

@@ -224,20 +224,36 @@ func build(maps []mapping, src *source, client string) *Schema {
 		s.keepClient(client)
 	}
 	for _, m := range maps {
-		// The mapping replaces what the name fed into this field before;
-		// whatever else it feeds stays.
+		// The mapping replaces what the name fed into this field before,
+		// and the time and request_time it fed unmapped: a value of the
+		// field mapped that is no time, or no duration, would make each
+		// record bad there (--map request_time=time, for a log whose
+		// "time" is the request's). Whatever else it feeds stays.
 		e := s.byName[m.name]
 		if e == nil {
 			e = &entry{}
 			s.byName[m.name] = e
 		}
-		e.plain = without(e.plain, m.field)
+		e.plain = withoutFor(e.plain, m.field)
 		for i := range e.spelled {
-			e.spelled[i].b = without(e.spelled[i].b, m.field)
+			e.spelled[i].b = withoutFor(e.spelled[i].b, m.field)
 		}
 		s.add(m.name, Binding{Field: m.field, Unit: m.unit, Prio: prioMapped}, false)
 	}
 	return s
+}
+
+// withoutFor is bs without what a mapping of its name to field f
+// replaces: f's bindings, and the unmapped ones of the fields whose value
+// a record must read, time and request_time.
+func withoutFor(bs Bindings, f Field) Bindings {
+	out := bs[:0:0]
+	for _, b := range bs {
+		if b.Field != f && !(b.Prio != prioMapped && (b.Field == FTime || b.Field == FRequestTime)) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func without(bs Bindings, f Field) Bindings {
