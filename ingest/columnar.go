@@ -588,7 +588,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 			rec := f.record()
 			rec.reset(fs.cfg.schema)
 			if err := b.set(rec, j, fs.cfg.loc); err != nil {
-				t.bad(fs, b.first+int64(j), err.Error())
+				t.badErr(fs, b.first+int64(j), err)
 				continue
 			}
 			rec.Finish()
@@ -616,7 +616,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 		n := 0
 		for k := range recs {
 			if errs[k] != nil {
-				t.bad(fs, b.first+int64(j+k), errs[k].Error())
+				t.badErr(fs, b.first+int64(j+k), errs[k])
 				continue
 			}
 			recs[k].Finish()

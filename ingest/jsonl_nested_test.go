@@ -106,6 +106,14 @@ func TestMapNameOfTime(t *testing.T) {
 		`{"timestamp":"2026-11-29T02:00:00Z","time":0.42,"remote_addr":"10.0.0.1","status":200}`,
 		`{"timestamp":"2026-11-29T02:00:01Z","time":1.5,"remote_addr":"10.0.0.2","status":200}`,
 	}
+	// Unmapped, each line is bad for its time, and counted as a time
+	// that was a number (the report's hint to map it); a time that is
+	// text no time is read from is not.
+	unmapped := append(lines, `{"timestamp":"2026-11-29T02:00:02Z","time":"yesterday"}`)
+	_, res := readLines(t, "unmapped.jsonl", unmapped, ingest.Options{})
+	if f := res.Files[0]; f.Records != 0 || f.BadLines != 3 || f.TimeNumbers != 2 {
+		t.Errorf("unmapped: %d records, %d bad lines, %d times that were numbers; want 0, 3, 2", f.Records, f.BadLines, f.TimeNumbers)
+	}
 	schema, err := ingest.NewSchema([]string{"request_time=time", "client=remote_addr"})
 	if err != nil {
 		t.Fatal(err)

@@ -281,6 +281,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 				c := &t.files[fs.index]
 				st.Records += c.records
 				st.WithoutRequestTime += c.noRT
+				st.TimeNumbers += c.timeNumbers
 				st.BadLines += c.bad
 				st.PassedOver += c.passed
 				probs = append(probs, c.problems...)
@@ -384,7 +385,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				line++
 				continue
 			case err != nil:
-				t.bad(u.file, line, err.Error())
+				t.badErr(u.file, line, err)
 			case rec.Fields() == 0:
 				// Well-formed, but nothing in it is a request field:
 				// a header-less CSV, a foreign log, an empty object.

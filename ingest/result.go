@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"sync/atomic"
 )
 
@@ -28,6 +30,10 @@ type FileStats struct {
 	// WithoutRequestTime are the records read (Records) that carry no
 	// request_time.
 	WithoutRequestTime int64
+	// TimeNumbers are the bad lines (BadLines) whose time was a plain
+	// number no epoch reads as one of the years read (0.42): a duration
+	// where the time is looked for, which --map can give its field.
+	TimeNumbers int64
 	// Incomplete is set when the file could not be read to its end
 	// (truncated compression, damaged Parquet/Arrow); Reason says why.
 	Incomplete bool
@@ -82,6 +88,7 @@ func (r *Result) Incomplete() bool {
 type counters struct {
 	records, bad, passed int64
 	noRT                 int64 // records without a request_time
+	timeNumbers          int64 // bad lines whose time was a plain number (timeNumber)
 	problems             []Problem
 }
 
@@ -118,6 +125,27 @@ func (t *tally) bad(fs *fileState, line int64, reason string) {
 	if p.before(c.problems[worst]) {
 		c.problems[worst] = p
 	}
+}
+
+// badErr is bad for a line whose reading failed with err, counting a
+// time that was a plain number apart (timeNumber).
+func (t *tally) badErr(fs *fileState, line int64, err error) {
+	if timeNumber(err) {
+		t.get(fs.index).timeNumbers++
+	}
+	t.bad(fs, line, err.Error())
+}
+
+// timeNumber reports whether err is a time that was a plain number below
+// 10⁸: in no unit an epoch of the years read (its seconds are 9.5×10⁸
+// and more), so most likely a duration.
+func timeNumber(err error) bool {
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Field != FTime {
+		return false
+	}
+	v, perr := strconv.ParseFloat(ve.Value, 64)
+	return perr == nil && v >= 0 && v < 1e8
 }
 
 // statusClientClosed is nginx's status of a request whose client closed

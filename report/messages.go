@@ -318,6 +318,7 @@ var enMessages = map[msgID]string{
 	"why.without":     "%s without %s",
 	"why.uvicorn":     "%s without %s: uvicorn's access log writes no request time, in any configuration; time the requests where they pass (the proxy in front: nginx's $request_time, Envoy's %%DURATION%%) and read that log",
 	"hint.map":        "%s looks like a duration (unit s, ms, us or ns)",
+	"hint.numtime":    "%s holds numbers where a time was read, most likely a duration in s, ms, us or ns",
 	"hint.maptime":    "%s looks like the requests' time (an epoch number in s, ms, us or ns, or a date and time)",
 	"timehint":        "No record carries a time, which the time line, the window and the rules that judge minutes need: try %s; %s",
 	"hint.nginx":      "the nginx format read has no $request_time: log it (e.g. $request_time $upstream_response_time after the main format) and give that log_format; for Apache httpd's log, its LogFormat (e.g. '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D')",

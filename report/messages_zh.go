@@ -207,6 +207,7 @@ var zhMessages = map[msgID]string{
 	"why.without":     "%s，均不带 %s",
 	"why.uvicorn":     "%s，均不带 %s：uvicorn 的访问日志在任何配置下都不记录请求耗时；请在请求经过之处计时（前面的代理：nginx 的 $request_time、Envoy 的 %%DURATION%%）并读取那份日志",
 	"hint.map":        "%s 看起来是一个耗时字段（单位 s、ms、us 或 ns）",
+	"hint.numtime":    "%s 按时间读取时是数字，多半是以 s、ms、us 或 ns 计的耗时",
 	"hint.maptime":    "%s 看起来是请求的时间（以 s、ms、us 或 ns 计的纪元数，或日期时间）",
 	"timehint":        "没有记录带有时间，而时间线、时间窗口和按分钟判断的规则都需要它：可试 %s；%s",
 	"hint.nginx":      "读取的 nginx 格式没有 $request_time：请在日志中记录它（例如在 main 格式后加上 $request_time $upstream_response_time），并给出该 log_format；Apache httpd 的日志请给出它的 LogFormat（例如 '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D'）",

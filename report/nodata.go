@@ -220,6 +220,16 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			mappable = append(mappable, f)
 		}
 	}
+	// A file whose lines were bad for a time that was a number: the
+	// name read as the time holds a duration.
+	for _, f := range mappable {
+		if f.Records > 0 || f.TimeNumbers == 0 || 2*f.TimeNumbers < f.BadLines {
+			continue
+		}
+		if name := numberTimeName(f); name != "" && len(out) < maxMapHints && !hasHint(out, name) {
+			out = append(out, newHint("--map "+MissingField+"="+name+":"+unitGuess(name), "hint.numtime", name))
+		}
+	}
 	for _, name := range durationNames(mappable) {
 		if len(out) == maxMapHints {
 			break
@@ -260,6 +270,54 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 	return out
 }
 
+// numberTimeName is the name file f carried that loganalyze reads as the
+// time and that most likely held the numbers its time was refused for
+// (FileStats.TimeNumbers): of those read as the time, the first whose
+// name says no time of day (a "time" beside a "timestamp"), else the
+// first; "" when none.
+func numberTimeName(f ingest.FileStats) string {
+	schema, _ := ingest.NewSchema(nil)
+	if f.Source != "" {
+		schema, _, _ = schema.ForNames(f.Seen, nil, f.Source, nil)
+	}
+	first := ""
+	for _, name := range f.Seen {
+		if !plainName(name) || !bindsTime(schema.LookupString(name)) {
+			continue
+		}
+		if !containsAny(strings.ToLower(name), timeOfDayWords...) {
+			return name
+		}
+		if first == "" {
+			first = name
+		}
+	}
+	return first
+}
+
+// timeOfDayWords are what a name that holds a time of day, not a
+// duration, is likely to hold.
+var timeOfDayWords = []string{"stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone"}
+
+func bindsTime(bs ingest.Bindings) bool {
+	for _, b := range bs {
+		if b.Field == ingest.FTime {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHint reports whether hints already offer --map for name.
+func hasHint(hints []Hint, name string) bool {
+	for _, h := range hints {
+		if strings.HasPrefix(h.Flag, "--map "+MissingField+"="+name+":") {
+			return true
+		}
+	}
+	return false
+}
+
 // durationNames are the names files carried that look like a duration
 // and that loganalyze does not already read (as a time of day or
 // anything else) from the file they were seen in: a source's names as
@@ -272,7 +330,7 @@ func durationNames(files []ingest.FileStats) []string {
 		l := strings.ToLower(name)
 		return l != "time" && // a time of day where a reader of its own reads it (W3C)
 			(containsAny(l, "time", "duration", "latency", "elapsed", "took") || containsAny(l, "cost") && unitGuess(name) != "s") &&
-			!containsAny(l, "stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone")
+			!containsAny(l, timeOfDayWords...)
 	})
 }
 

@@ -199,6 +199,35 @@ func TestMapHintsBySource(t *testing.T) {
 	}
 }
 
+// TestTimeNumberHint: a file whose lines were bad for a time that was a
+// number (a duration read as the time) is told to map the name read as
+// the time, the one that says no time of day first; not when most of
+// its bad lines were bad otherwise.
+func TestTimeNumberHint(t *testing.T) {
+	for _, c := range []struct {
+		seen        []string
+		bad, number int64
+		want        string
+	}{
+		{[]string{"timestamp", "time", "status"}, 10, 10, "--map request_time=time:s"},
+		{[]string{"time", "timestamp"}, 10, 6, "--map request_time=time:s"},
+		{[]string{"created_at", "status"}, 4, 4, "--map request_time=created_at:s"},
+		{[]string{"timestamp", "time", "status"}, 10, 4, ""}, // most bad otherwise
+		{[]string{"status", "elapsed"}, 10, 10, ""},          // no name read as the time
+	} {
+		files := []ingest.FileStats{{Path: "a.jsonl", Format: ingest.JSONL, BadLines: c.bad, TimeNumbers: c.number, Seen: c.seen}}
+		got := ""
+		for _, h := range hints(&NoData{}, files) {
+			if h.id == "hint.numtime" {
+				got = h.Flag
+			}
+		}
+		if got != c.want {
+			t.Errorf("seen %v, %d of %d bad lines a time that was a number: hint %q, want %q", c.seen, c.number, c.bad, got, c.want)
+		}
+	}
+}
+
 func TestUnitGuess(t *testing.T) {
 	for name, want := range map[string]string{
 		"elapsed_ms": "ms", "durationMs": "ms", "took_us": "us", "latencyNanos": "ns",
