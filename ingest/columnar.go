@@ -588,7 +588,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 			rec := f.record()
 			rec.reset(fs.cfg.schema)
 			if err := b.set(rec, j, fs.cfg.loc); err != nil {
-				t.badErr(fs, b.first+int64(j), err)
+				t.badErr(fs, b.first+int64(j), err, err.Error())
 				continue
 			}
 			rec.Finish()
@@ -616,7 +616,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 		n := 0
 		for k := range recs {
 			if errs[k] != nil {
-				t.badErr(fs, b.first+int64(j+k), errs[k])
+				t.badErr(fs, b.first+int64(j+k), errs[k], errs[k].Error())
 				continue
 			}
 			recs[k].Finish()

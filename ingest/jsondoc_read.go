@@ -202,10 +202,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		rec := f.record()
 		rec.reset(u.file.cfg.schema)
 		if err := lp.Parse(text, rec); err != nil {
-			if timeNumber(err) {
-				c.timeNumbers++
-			}
-			t.bad(u.file, e.line, docReason(err, text, e))
+			t.badErr(u.file, e.line, err, docReason(err, text, e))
 		} else if rec.Fields() == 0 {
 			t.bad(u.file, e.line, noFieldReason(text))
 		} else if !u.file.cfg.schema.request(rec) {

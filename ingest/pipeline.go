@@ -385,7 +385,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				line++
 				continue
 			case err != nil:
-				t.badErr(u.file, line, err)
+				t.badErr(u.file, line, err, err.Error())
 			case rec.Fields() == 0:
 				// Well-formed, but nothing in it is a request field:
 				// a header-less CSV, a foreign log, an empty object.

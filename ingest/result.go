@@ -127,13 +127,13 @@ func (t *tally) bad(fs *fileState, line int64, reason string) {
 	}
 }
 
-// badErr is bad for a line whose reading failed with err, counting a
-// time that was a plain number apart (timeNumber).
-func (t *tally) badErr(fs *fileState, line int64, err error) {
+// badErr is bad for a line whose reading failed with err, said as
+// reason, counting a time that was a plain number apart (timeNumber).
+func (t *tally) badErr(fs *fileState, line int64, err error, reason string) {
 	if timeNumber(err) {
 		t.get(fs.index).timeNumbers++
 	}
-	t.bad(fs, line, err.Error())
+	t.bad(fs, line, reason)
 }
 
 // timeNumber reports whether err is a time that was a plain number below

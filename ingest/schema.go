@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -234,49 +235,36 @@ func build(maps []mapping, src *source, client string) *Schema {
 			e = &entry{}
 			s.byName[m.name] = e
 		}
-		e.plain = withoutFor(e.plain, m.field)
+		replaced := func(b Binding) bool {
+			return b.Field == m.field || b.Prio != prioMapped && (b.Field == FTime || b.Field == FRequestTime)
+		}
+		e.plain = without(e.plain, replaced)
 		for i := range e.spelled {
-			e.spelled[i].b = withoutFor(e.spelled[i].b, m.field)
+			e.spelled[i].b = without(e.spelled[i].b, replaced)
 		}
 		s.add(m.name, Binding{Field: m.field, Unit: m.unit, Prio: prioMapped}, false)
 	}
 	return s
 }
 
-// withoutFor is bs without what a mapping of its name to field f
-// replaces: f's bindings, and the unmapped ones of the fields whose value
-// a record must read, time and request_time.
-func withoutFor(bs Bindings, f Field) Bindings {
-	out := bs[:0:0]
-	for _, b := range bs {
-		if b.Field != f && !(b.Prio != prioMapped && (b.Field == FTime || b.Field == FRequestTime)) {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-func without(bs Bindings, f Field) Bindings {
-	out := bs[:0:0]
-	for _, b := range bs {
-		if b.Field != f {
-			out = append(out, b)
-		}
-	}
-	return out
+// without is bs without the bindings drop reports, in an array of its
+// own.
+func without(bs Bindings, drop func(Binding) bool) Bindings {
+	return slices.DeleteFunc(slices.Clone(bs), drop)
 }
 
 // keepClient drops every client binding but the one of name, so that one
 // file never mixes two sources of client (SPEC §3).
 func (s *Schema) keepClient(name string) {
 	name = strings.ToLower(name)
+	isClient := func(b Binding) bool { return b.Field == FClient }
 	for n, e := range s.byName {
 		if n == name || strings.HasPrefix(n, name+".") {
 			continue
 		}
-		e.plain = without(e.plain, FClient)
+		e.plain = without(e.plain, isClient)
 		for i := range e.spelled {
-			e.spelled[i].b = without(e.spelled[i].b, FClient)
+			e.spelled[i].b = without(e.spelled[i].b, isClient)
 		}
 	}
 }

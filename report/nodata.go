@@ -276,10 +276,8 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 // name says no time of day (a "time" beside a "timestamp"), else the
 // first; "" when none.
 func numberTimeName(f ingest.FileStats) string {
-	schema, _ := ingest.NewSchema(nil)
-	if f.Source != "" {
-		schema, _, _ = schema.ForNames(f.Seen, nil, f.Source, nil)
-	}
+	base, _ := ingest.NewSchema(nil)
+	schema := schemaOf(base, f)
 	first := ""
 	for _, name := range f.Seen {
 		if !plainName(name) || !bindsTime(schema.LookupString(name)) {
@@ -343,10 +341,7 @@ func unreadNames(files []ingest.FileStats, keep func(name string) bool) []string
 	var out []string
 	had := map[string]bool{}
 	for _, f := range files {
-		schema := base
-		if f.Source != "" {
-			schema, _, _ = base.ForNames(f.Seen, nil, f.Source, nil)
-		}
+		schema := schemaOf(base, f)
 		for _, name := range f.Seen {
 			if had[name] || !plainName(name) || len(schema.LookupString(name)) > 0 || !keep(name) {
 				continue
@@ -356,6 +351,16 @@ func unreadNames(files []ingest.FileStats, keep func(name string) bool) []string
 		}
 	}
 	return out
+}
+
+// schemaOf is the schema file f was read with, as far as its names and
+// source tell: base, or its source's names over it.
+func schemaOf(base *ingest.Schema, f ingest.FileStats) *ingest.Schema {
+	if f.Source == "" {
+		return base
+	}
+	schema, _, _ := base.ForNames(f.Seen, nil, f.Source, nil)
+	return schema
 }
 
 // plainName reports whether a field name can be given to --map as it is
