@@ -252,6 +252,12 @@ var sources = []*source{
 			{"status", ignored, 0}, {"response_time", ignored, 0}, {"model_id", ignored, 0},
 		},
 		loc: time.UTC},
+	// The logs table of new-api and one-api holds more than calls: a
+	// row's type is 1 a top-up, 2 a call billed (consume), 3 an
+	// administrator's action, 4 a system entry; 5 is new-api's failed
+	// call (which new-api's own statistics count with the billed ones)
+	// and one-api's channel test, 6 new-api's refund. Only calls are
+	// requests: the rest have no model call behind them (a use_time of 0).
 	{name: "new-api", title: "new-api log export",
 		signatures: []signature{{2, []string{"use_time", "model_name"}}},
 		fields: []sourceField{
@@ -259,14 +265,18 @@ var sources = []*source{
 			{"other.frt", FTTFT, UnitMilli}, {"is_stream", FStream, 0}, {"model_name", FModel, 0},
 			{"token_name", FClient, 0}, {"username", FClient, 0}, {"ip", FRemoteAddr, 0},
 			{"channel_name", FUpstreamAddr, 0}, {"channel", FUpstreamAddr, 0},
-		}},
+			{"type", FKind, 0},
+		},
+		requests: []string{"2", "5"}},
 	{name: "one-api", title: "one-api log export",
 		signatures: []signature{{2, []string{"elapsed_time", "model_name"}}},
 		fields: []sourceField{
 			{"created_at", FTime, UnitSecond}, {"elapsed_time", FRequestTime, UnitMilli},
 			{"is_stream", FStream, 0}, {"model_name", FModel, 0},
 			{"token_name", FClient, 0}, {"username", FClient, 0}, {"channel", FUpstreamAddr, 0},
-		}},
+			{"type", FKind, 0},
+		},
+		requests: []string{"2"}},
 	{name: "helicone", title: "Helicone export",
 		// The request_response_rmt table's names (latency, status,
 		// user_id), and those of the API's and @helicone/export's

@@ -371,13 +371,18 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			tokens: true, prompt: d.count("prompt_tokens"), completion: d.count("completion_tokens"),
 			clientBy: []string{"metadata.user_api_key_alias", "api_key", "metadata.user_api_key_hash", "user", "end_user"}}
 	},
+	// A log row of type 2 is a call billed, new-api's 5 a call failed;
+	// top-ups, refunds, system and administrators' entries, and one-api's
+	// channel tests (its 5), are no requests.
 	"new-api": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("use_time") * 1000, ups: math.NaN(), ttft: d.inner("other").num("frt"), model: d.str("model_name"),
-			client: d.str("token_name"), stream: boolOf(d.get("is_stream")), timeNS: int64(d.num("created_at")) * 1e9}
+			client: d.str("token_name"), stream: boolOf(d.get("is_stream")), timeNS: int64(d.num("created_at")) * 1e9,
+			passed: d.num("type") != 2 && d.num("type") != 5}
 	},
 	"one-api": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("elapsed_time"), ups: math.NaN(), ttft: math.NaN(), model: d.str("model_name"),
-			client: d.str("token_name"), stream: boolOf(d.get("is_stream")), timeNS: int64(d.num("created_at")) * 1e9}
+			client: d.str("token_name"), stream: boolOf(d.get("is_stream")), timeNS: int64(d.num("created_at")) * 1e9,
+			passed: d.num("type") != 2}
 	},
 	"helicone": func(d rawDoc) sourceWant {
 		// The request_response_rmt table's names, or HeliconeRequest's
