@@ -47,6 +47,10 @@ type source struct {
 	// that are requests; a record of another kind is passed over and
 	// counted (FileStats.PassedOver), one without a kind read.
 	requests []string
+	// failed, when set, is the kind of the source's record of a call that
+	// failed, whose first-token time is no first token (the source
+	// writes the call's end there): such a record has no ttft.
+	failed string
 }
 
 // sources is the table of SPEC §3 "Sources", most specific first: the
@@ -247,11 +251,14 @@ var sources = []*source{
 			{"user", FClient, 0}, {"end_user", FClient, 0},
 			{"requester_ip_address", FRemoteAddr, 0}, {"api_base", FUpstreamAddr, 0},
 			{"model", FModel, 0}, {"model_group", FModel, 0},
-			// "success" / "failure", not an HTTP status; the duration is
-			// endTime − startTime.
-			{"status", ignored, 0}, {"response_time", ignored, 0}, {"model_id", ignored, 0},
+			// "success" / "failure", not an HTTP status: the record's
+			// kind. LiteLLM writes a failed call's end as its
+			// completionStartTime, which is then no first token. The
+			// duration is endTime − startTime.
+			{"status", FKind, 0}, {"response_time", ignored, 0}, {"model_id", ignored, 0},
 		},
-		loc: time.UTC},
+		failed: "failure",
+		loc:    time.UTC},
 	// The logs table of new-api and one-api holds more than calls: a
 	// row's type is 1 a top-up, 2 a call billed (consume), 3 an
 	// administrator's action, 4 a system entry; 5 is new-api's failed
@@ -691,11 +698,18 @@ func carries(names []string, want string) bool {
 
 // request reports whether r is a request to the schema's source: true
 // but for a record whose kind (FKind) is none of the source's requests.
+// A record of the source's failed kind loses its ttft here.
 func (s *Schema) request(r *Record) bool {
-	if s.source == nil || s.source.requests == nil || !r.Has(FKind) {
+	if s.source == nil || !r.Has(FKind) {
 		return true
 	}
 	kind := r.Text(FKind)
+	if s.source.failed != "" && strings.EqualFold(string(kind), s.source.failed) {
+		r.set &^= 1 << FTTFT
+	}
+	if s.source.requests == nil {
+		return true
+	}
 	for _, k := range s.source.requests {
 		if strings.EqualFold(string(kind), k) {
 			return true

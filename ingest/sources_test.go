@@ -364,9 +364,15 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			return t
 		}
 		st, en, cs := at("startTime"), at("endTime"), at("completionStartTime")
+		// LiteLLM writes a failed call's end as its completionStartTime
+		// (completion_start_time defaults to end_time): no first token.
+		ttft := float64(cs.Sub(st)) / 1e6
+		if d.str("status") == "failure" {
+			ttft = math.NaN()
+		}
 		// The key's alias; the key (SpendLogs' api_key, the payload's
 		// hash); its owner; the caller's end user.
-		return sourceWant{rt: float64(en.Sub(st)) / 1e6, ups: math.NaN(), ttft: float64(cs.Sub(st)) / 1e6, model: d.str("model"),
+		return sourceWant{rt: float64(en.Sub(st)) / 1e6, ups: math.NaN(), ttft: ttft, model: d.str("model"),
 			stream: boolOf(d.get("stream")), timeNS: st.UnixNano(),
 			tokens: true, prompt: d.count("prompt_tokens"), completion: d.count("completion_tokens"),
 			clientBy: []string{"metadata.user_api_key_alias", "api_key", "metadata.user_api_key_hash", "user", "end_user"}}
