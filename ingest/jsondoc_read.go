@@ -207,6 +207,8 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 			t.bad(u.file, e.line, noFieldReason(text))
 		} else if !u.file.cfg.schema.request(rec) {
 			c.passed++
+		} else if u.file.cfg.schema.stray(rec) {
+			t.bad(u.file, e.line, errOnlyTime)
 		} else {
 			fixZero(rec, zero)
 			c.records++

@@ -9,6 +9,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -303,8 +304,12 @@ const guessLines = 20
 // that format, so that one such line does not hand the file to a looser
 // format that reads no time at all. A value that is not a number at all
 // is the format cutting the line wrongly.
+//
+// A server's own log lines (ownLogLine) among them follow no format: a
+// format that reads them, cutting their words into its fields, is not
+// chosen for them.
 func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
-	lines := headLines(head, guessLines)
+	lines := slices.DeleteFunc(headLines(head, guessLines), ownLogLine)
 	var best *logFormat
 	bestN, bestExact := 0, 0
 	var rec Record

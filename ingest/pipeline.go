@@ -392,6 +392,8 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				t.bad(u.file, line, noFieldReason(l))
 			case !u.file.cfg.schema.request(rec):
 				c.passed++
+			case u.file.cfg.schema.stray(rec):
+				t.bad(u.file, line, errOnlyTime)
 			default:
 				fixZero(rec, zero)
 				c.records++
@@ -417,6 +419,10 @@ const errCutLine = "a line the container runtime cut in parts, read apart from i
 
 // errNoField is the reason for a line with no field loganalyze knows.
 const errNoField = "no field loganalyze knows (see --map)"
+
+// errOnlyTime is the reason for a record of a source's file with a time
+// and no other field loganalyze knows (Schema.stray).
+const errOnlyTime = "a time and no other field of the source's requests: the server's own log line, not a request"
 
 func blank(l []byte) bool {
 	for _, c := range l {

@@ -61,6 +61,14 @@ func (p *pipeline) readFile(fs *fileState) error {
 			head = inner
 		}
 	}
+	if inner == nil {
+		// Past a server's own first lines (ownlog.go), in as much of the
+		// file as the first line was peeked in.
+		peek, _ := br.Peek(64 << 10)
+		if past := pastOwnLog(peek); len(past) < len(peek) {
+			head = past[:min(len(past), 4096)]
+		}
+	}
 	fs.format = p.opts.Format
 	forced := fs.format != Auto && fs.format != ""
 	if !forced && inner == nil {
@@ -89,6 +97,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		first := inner
 		if first == nil {
 			first, _ = br.Peek(64 << 10)
+			first = pastOwnLog(first)
 		}
 		line := firstLine(first)
 		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames), laterRecords(first, clientLookahead))
@@ -208,9 +217,10 @@ const clientLookahead = 64
 
 // laterRecords yields the names and paths of the whole lines of b after
 // its first that is not blank, at most n: the records the reader has
-// peeked at beyond the first.
+// peeked at beyond the first. Each range over it starts again.
 func laterRecords(b []byte, n int) iter.Seq2[[]string, []string] {
 	return func(yield func([]string, []string) bool) {
+		b, n := b, n
 		first := true
 		for n > 0 {
 			i := bytes.IndexByte(b, '\n')

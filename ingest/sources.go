@@ -718,6 +718,19 @@ func (s *Schema) request(r *Record) bool {
 	return false
 }
 
+// stray reports whether r, of a file of a program's log, has a time and
+// no other field but its kind: no request of the program, whose requests
+// all carry more, but the server's own log line among them (Traefik's
+// {"level":"info","msg":…,"time":…}). A file of no known source, or of
+// the canonical names (TokenHub's), reads such a record: its other names
+// may need --map, or its fields were dropped.
+func (s *Schema) stray(r *Record) bool {
+	return s.source != nil && s.source != tokenhub && r.set&^(1<<FTime|1<<FKind) == 0
+}
+
+// tokenhub is the source of the canonical names.
+var tokenhub = sourceByName("tokenhub")
+
 // noClient, as the name a file's client is read from, reads it from no
 // name: the file's client is remote_addr without its port.
 const noClient = "\x00"
@@ -775,6 +788,10 @@ func (s *Schema) clientPrio(name string) int {
 // name or path only. It also returns the source's name ("" when none
 // matched) and the zone the source fixes for its times (nil: --tz).
 //
+// When the first record's names are no source's, the first of the later
+// records (as far as the caller read ahead) whose names are one's tells
+// the source.
+//
 // When the first record carries no client name (a health check's, a call
 // whose key was null), later gives the names and paths of the records
 // after it, as far as the caller read ahead: the client is the name the
@@ -785,8 +802,17 @@ func (s *Schema) ForNames(names, paths []string, forced string, later iter.Seq2[
 	var src *source
 	if forced != "" {
 		src = sourceByName(forced)
-	} else {
-		src = detectSource(names, paths)
+	} else if src = detectSource(names, paths); src == nil && later != nil {
+		// The first record may be no request (a server's own log line,
+		// Traefik's {"level":"info","msg":…}): the first of the later
+		// ones whose names are a source's tells the file's, and its
+		// client name.
+		for n, p := range later {
+			if src = detectSource(n, p); src != nil {
+				names, paths = n, p
+				break
+			}
+		}
 	}
 	sch := s.derive(src, "")
 	client := sch.clientName(names, paths)

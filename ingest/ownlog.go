@@ -1,0 +1,132 @@
+package ingest
+
+import "bytes"
+
+// A server that writes its access log to stdout writes its own log there
+// too: a container's log (kubectl logs, docker logs) starts with the
+// server's start-up lines, and holds its warnings among the requests.
+// Traefik's ("2025-03-10T08:00:00Z INF Traefik version 3.0.0"), Istio's
+// pilot-agent ("2025-03-10T07:59:58.123456Z\tinfo\tFLAG: --concurrency=2")
+// and the nginx under Kong and APISIX ("2025/03/10 08:00:00 [notice]
+// 1#0: using the "epoll" event method") begin with a date and a level.
+// Such a line tells nothing of the access log's format: the format is
+// sniffed, and a text log's format and a JSON log's source chosen, past
+// the first ones and without them; the lines themselves are read as any
+// and counted bad.
+
+// ownLogLine reports whether line is a server's own log line: a date
+// (2025-03-10 or 2025/03/10, its time joined to it or not), then at most
+// a time and a zone, then a level (INF, info, [notice], [WARN], ERROR:).
+func ownLogLine(line []byte) bool {
+	rest, ok := cutToken(line)
+	if !ok || !startsDate(rest.tok) {
+		return false
+	}
+	for range 3 {
+		if rest, ok = cutToken(rest.after); !ok {
+			return false
+		}
+		switch {
+		case isLevel(rest.tok):
+			return true
+		case !clockOrZone(rest.tok):
+			return false
+		}
+	}
+	return false
+}
+
+// token is a line's next token and what follows it.
+type token struct{ tok, after []byte }
+
+// cutToken returns the first token of b, separated by spaces or tabs.
+func cutToken(b []byte) (token, bool) {
+	b = bytes.TrimLeft(b, " \t")
+	if len(b) == 0 {
+		return token{}, false
+	}
+	i := bytes.IndexAny(b, " \t")
+	if i < 0 {
+		return token{tok: b}, true
+	}
+	return token{tok: b[:i], after: b[i:]}, true
+}
+
+// startsDate reports whether t begins with a date, YYYY-MM-DD or
+// YYYY/MM/DD.
+func startsDate(t []byte) bool {
+	if len(t) < 10 || t[4] != '-' && t[4] != '/' || t[7] != t[4] {
+		return false
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clockOrZone reports whether t is a time of day (08:00:00, 08:00:00,123)
+// or a zone (+0800, Z, UTC) that may stand between a date and a level.
+func clockOrZone(t []byte) bool {
+	switch string(t) {
+	case "Z", "UTC", "GMT":
+		return true
+	}
+	digits := 0
+	for _, c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == ':' || c == '.' || c == ',' || c == '+' || c == '-':
+		default:
+			return false
+		}
+	}
+	return digits >= 4
+}
+
+// isLevel reports whether t is a log level as loggers write it: bare,
+// bracketed or followed by a colon, in any case (INF, info, [notice],
+// [WARN], ERROR:).
+func isLevel(t []byte) bool {
+	t = bytes.TrimSuffix(t, []byte(":"))
+	if len(t) > 2 && t[0] == '[' && t[len(t)-1] == ']' {
+		t = t[1 : len(t)-1]
+	}
+	if len(t) < 3 || len(t) > 8 {
+		return false
+	}
+	var low [8]byte
+	for i, c := range t {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	switch string(low[:len(t)]) {
+	case "trace", "trc", "debug", "dbg", "info", "inf", "notice", "warn", "wrn", "warning",
+		"error", "err", "erro", "fatal", "ftl", "panic", "pnc", "crit", "critical", "alert", "emerg":
+		return true
+	}
+	return false
+}
+
+// pastOwnLog returns head after its first lines that are a server's own
+// (ownLogLine), blank ones among them; head itself when none is, or when
+// every whole line of head is one.
+func pastOwnLog(head []byte) []byte {
+	rest := head
+	for len(rest) > 0 {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			break // a line the peek cut: not known to be one
+		}
+		l := bytes.TrimRight(rest[:nl], "\r")
+		if !blank(l) && !ownLogLine(l) {
+			return rest
+		}
+		rest = rest[nl+1:]
+	}
+	return head
+}

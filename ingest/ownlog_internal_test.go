@@ -1,0 +1,53 @@
+package ingest
+
+import "testing"
+
+// TestOwnLogLine holds ownLogLine to the lines servers write of their own
+// beside their access logs, and to access lines, which it must leave.
+func TestOwnLogLine(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		// Traefik v3 (zerolog's console), Istio's pilot-agent (zap),
+		// the nginx under Kong and APISIX, Python's logging, a zone.
+		{"2025-03-10T08:00:00Z INF Traefik version 3.0.0-rc3 built on 2024-03-13T15:49:38Z version=3.0.0-rc3", true},
+		{"2025-03-10T07:59:58.123456Z\tinfo\tFLAG: --concurrency=\"2\"", true},
+		{"2025/03/10 08:00:00 [notice] 1#0: using the \"epoll\" event method", true},
+		{"2025/03/10 08:00:03 [warn] 1#0: *12 an upstream response is buffered to a temporary file", true},
+		{"2025-03-10 08:00:00,123 ERROR:root:boom", false}, // "ERROR:root:boom" is no level alone
+		{"2025-03-10 08:00:00,123 WARNING uvicorn.error: slow", true},
+		{"2025-03-10 08:00:00 +0800 [INFO] ready", true},
+		// Access lines, whatever their first field.
+		{`203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] "GET /api HTTP/1.1" 200 9178 "-" "curl/8" 5 "r@docker" "http://10.0.1.5:8080" 9ms`, false},
+		{`[2025-03-10T08:00:50.000Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0" "8496" "h" "10.0.0.1:80"`, false},
+		{`2025-03-10T08:00:00+08:00 10.0.0.1 "POST /v1/chat/completions HTTP/1.1" 200 0.512`, false},
+		{`2025-03-10T08:00:00+08:00 10.0.0.1 - info 200`, false}, // a level past a field that is no time
+		{`{"level":"info","msg":"Configuration loaded","time":"2025-03-10T08:00:00Z"}`, false},
+		{"2025-03-10T08:00:00Z,info,200,0.5", false}, // a CSV row: one token
+		{"2025-03-10", false},
+		{"", false},
+		{"INFO:     127.0.0.1:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK", false}, // uvicorn's access line
+	} {
+		if got := ownLogLine([]byte(c.line)); got != c.want {
+			t.Errorf("ownLogLine(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+// TestPastOwnLog: the lines skipped are the first ones that are a
+// server's own; none when every whole line is one, or none is.
+func TestPastOwnLog(t *testing.T) {
+	own := "2025-03-10T08:00:00Z INF start\n\n2025-03-10T08:00:00Z INF ready\n"
+	access := "203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] \"GET / HTTP/1.1\" 200 1\n"
+	for _, c := range []struct{ head, want string }{
+		{own + access + own, access + own},
+		{access + own, access + own},
+		{own, own},
+		{own + "203.0.113.97 - - [10/Mar", own + "203.0.113.97 - - [10/Mar"}, // a cut line: not known
+	} {
+		if got := string(pastOwnLog([]byte(c.head))); got != c.want {
+			t.Errorf("pastOwnLog(%q) = %q, want %q", c.head, got, c.want)
+		}
+	}
+}
