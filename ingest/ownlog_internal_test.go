@@ -1,6 +1,9 @@
 package ingest
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // TestOwnLogLine holds ownLogLine to the lines servers write of their own
 // beside their access logs, and to access lines, which it must leave.
@@ -50,4 +53,28 @@ func TestPastOwnLog(t *testing.T) {
 			t.Errorf("pastOwnLog(%q) = %q, want %q", c.head, got, c.want)
 		}
 	}
+}
+
+// FuzzPastOwnLog: any head gives a suffix of itself, which starts with a
+// line that is no server's own unless it is head itself.
+func FuzzPastOwnLog(f *testing.F) {
+	f.Add([]byte("2025-03-10T08:00:00Z INF start\n203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] \"GET / HTTP/1.1\" 200 1\n"))
+	f.Add([]byte("2025/03/10 08:00:00 [notice] 1#0: x\n{\"a\":1}\n"))
+	f.Add([]byte("2025-03-10\t08:00\t+0800\tWARN:\n"))
+	f.Fuzz(func(t *testing.T, head []byte) {
+		past := pastOwnLog(head)
+		if !bytes.HasSuffix(head, past) {
+			t.Fatalf("pastOwnLog(%q) = %q, not a suffix", head, past)
+		}
+		if len(past) == len(head) {
+			return
+		}
+		if len(past) == 0 {
+			t.Fatalf("pastOwnLog(%q) passed every line", head)
+		}
+		first, _, _ := bytes.Cut(past, []byte("\n"))
+		if l := bytes.TrimRight(first, "\r"); blank(l) || ownLogLine(l) {
+			t.Fatalf("pastOwnLog(%q) stops at %q", head, first)
+		}
+	})
 }
