@@ -580,7 +580,7 @@ func putInstants(recs []Record, cells []uint64, nulls []bool, sp *pqSpec, errs [
 func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	b, fs := u.cells, u.file
 	c := t.get(fs.index)
-	zero := zeroStatus(fs.source)
+	zero, tcp := zeroStatus(fs.source), tcpLines(fs.source)
 	good, noRT := int64(0), int64(0)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
 	if f.batch == nil {
@@ -592,7 +592,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			rec.Finish()
-			if !fs.cfg.schema.request(rec) {
+			if !fs.cfg.schema.request(rec) || tcp && connection(rec) {
 				c.passed++
 				continue
 			}
@@ -620,7 +620,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			recs[k].Finish()
-			if !fs.cfg.schema.request(&recs[k]) {
+			if !fs.cfg.schema.request(&recs[k]) || tcp && connection(&recs[k]) {
 				c.passed++
 				continue
 			}

@@ -189,7 +189,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	c := t.get(u.file.index)
 	records, start := c.records, 0
 	f.use(lp)
-	zero := zeroStatus(u.file.source)
+	zero, tcp := zeroStatus(u.file.source), tcpLines(u.file.source)
 	otel, _ := lp.(*otelParser)
 	for _, e := range u.elems {
 		if otel != nil {
@@ -205,7 +205,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 			t.badErr(u.file, e.line, err, docReason(err, text, e))
 		} else if rec.Fields() == 0 {
 			t.bad(u.file, e.line, noFieldReason(text))
-		} else if !u.file.cfg.schema.request(rec) {
+		} else if !u.file.cfg.schema.request(rec) || tcp && connection(rec) {
 			c.passed++
 		} else if u.file.cfg.schema.stray(rec) {
 			t.bad(u.file, e.line, errOnlyTime)

@@ -358,7 +358,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	data, line := u.data, u.line
 	records := c.records
 	f.use(lp)
-	zero := zeroStatus(u.file.source)
+	zero, tcp := zeroStatus(u.file.source), tcpLines(u.file.source)
 	partAt := int64(0) // the first line of a cut line's parts
 	for len(data) > 0 {
 		var l []byte
@@ -390,7 +390,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				// Well-formed, but nothing in it is a request field:
 				// a header-less CSV, a foreign log, an empty object.
 				t.bad(u.file, line, noFieldReason(l))
-			case !u.file.cfg.schema.request(rec):
+			case !u.file.cfg.schema.request(rec), tcp && connection(rec):
 				c.passed++
 			case u.file.cfg.schema.stray(rec):
 				t.bad(u.file, line, errOnlyTime)

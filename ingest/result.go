@@ -168,6 +168,27 @@ func zeroStatus(source string) float64 {
 	return 0
 }
 
+// tcpLines reports whether the log of source holds TCP connections beside
+// its HTTP requests: Envoy's (Istio's, Higress's) access log writes a TCP
+// proxy's connection as a line of its own, "- - -" where an HTTP request
+// has its method, path and protocol, its status 0 and its duration the
+// connection's life (an hour-long database connection).
+func tcpLines(source string) bool {
+	switch source {
+	case "envoy", "istio", "higress":
+		return true
+	}
+	return false
+}
+
+// connection reports whether r, of a log with TCP connections (tcpLines),
+// is one: it has neither a method nor a path, and no status but 0 (an
+// HTTP request Envoy could not read, "- - HTTP/1.1" 400 DPE, has its
+// status). It is passed over, no request.
+func connection(r *Record) bool {
+	return r.set&(1<<FMethod|1<<FURI) == 0 && (r.set&(1<<FStatus) == 0 || r.num[FStatus] == 0)
+}
+
 // fixZero sets a record's status 0 to what it stands for, zero
 // (zeroStatus), when that is not 0.
 func fixZero(r *Record, zero float64) {

@@ -311,8 +311,13 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		if math.IsNaN(ups) {
 			ups = d.num("x-envoy-upstream-service-time") // Envoy Gateway's
 		}
+		// A TCP connection's record (no method, no path, response_code
+		// 0: Envoy's docs, %RESPONSE_CODE% is not implemented for TCP)
+		// is no request.
+		tcp := d.get("method") == nil && d.get("path") == nil && d.num("response_code") == 0
 		return sourceWant{rt: d.num("duration"), ups: ups, ttft: math.NaN(), status: int(d.num("response_code")),
-			client: strings.Split(d.str("downstream_remote_address"), ":")[0], stream: -1, timeNS: rfc(d.str("start_time"))}
+			client: strings.Split(d.str("downstream_remote_address"), ":")[0], stream: -1, timeNS: rfc(d.str("start_time")),
+			passed: tcp}
 	},
 	"higress": func(d rawDoc) sourceWant {
 		ai := d.inner("ai_log")
