@@ -118,8 +118,17 @@ type logFormat struct {
 // log_format string, a gunicorn access_log_format, an HAProxy
 // log-format, an Envoy format string, an Apache LogFormat, or the name
 // of a known format (LogFormatNames).
+// Two variables with no text between them are refused when a value of
+// theirs is read by the generic names (logFormat.build).
 func CompileLogFormat(s string) error {
-	_, err := compileLogFormat(s, nil)
+	schema, _ := NewSchema(nil)
+	return CheckLogFormat(s, schema)
+}
+
+// CheckLogFormat is CompileLogFormat with the names schema binds, --map's
+// among them.
+func CheckLogFormat(s string, schema *Schema) error {
+	_, err := compileLogFormat(s, schema)
 	return err
 }
 
@@ -307,7 +316,10 @@ func nginxTokens(s string) ([]formatToken, error) {
 
 // build fills f from the tokens of its format string. spec gives
 // variables bindings of their own (a known format's); join allows two
-// variables without text between them.
+// variables without text between them. Without it, two such variables
+// whose values are read by neither (APISIX's default
+// "$upstream_scheme://$upstream_host$upstream_uri", given) are joined
+// all the same: nothing is lost in not telling them apart.
 func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool, schema *Schema) error {
 	prevVar := false
 	for _, t := range toks {
@@ -320,15 +332,16 @@ func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool
 			prevVar = false
 			continue
 		}
+		v := newVar(t, spec, schema)
 		if prevVar {
 			prev := &f.vars[len(f.vars)-1]
-			if !join {
+			if !join && (prev.read() || v.read()) {
 				return fmt.Errorf("$%s and $%s are not separated by any text, so their values cannot be told apart",
 					prev.name, t.name)
 			}
 			prev.joined = true
 		}
-		f.vars = append(f.vars, newVar(t, spec, schema))
+		f.vars = append(f.vars, v)
 		prevVar = true
 	}
 	if len(f.vars) == 0 {
@@ -337,6 +350,10 @@ func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool
 	f.prepare()
 	return nil
 }
+
+// read reports whether v's value is read: it binds a field, or is read
+// in a way of its own.
+func (v *nginxVar) read() bool { return len(v.bind) > 0 || v.how != 0 }
 
 // newVar binds one variable: a --map of its name wins, then the format's
 // own binding (spec, or Envoy's operators), then the schema's names.

@@ -85,6 +85,9 @@ var apisixUpstreamTime = varSpec{field: FUpstreamResponseTime, bound: true, how:
 // writerVars are variables read the same way in any log_format, a
 // known one's or the user's: what their writer puts in them is fixed.
 var writerVars = map[string]varSpec{
+	// APISIX's request line (nginx's $request), in its default
+	// access_log_format.
+	"request_line":                  {field: FRequest, bound: true},
 	"apisix_upstream_response_time": apisixUpstreamTime,
 	"llm_time_to_first_token":       {field: FTTFT, unit: UnitMilli, bound: true},
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"math"
 	"math/big"
 	"os"
@@ -182,7 +183,9 @@ func TestNginxBadLines(t *testing.T) {
 }
 
 func TestCompileLogFormat(t *testing.T) {
-	good := []string{"combined", " Upstreaminfo ", "main", "tokenhub", `$a`, `${a}-$b`, `[$time_local] $status`}
+	// $a$b: neither value is read (no schema binds them), so that they
+	// need not be told apart.
+	good := []string{"combined", " Upstreaminfo ", "main", "tokenhub", `$a`, `${a}-$b`, `[$time_local] $status`, `$a$b`}
 	for _, s := range good {
 		if err := CompileLogFormat(s); err != nil {
 			t.Errorf("CompileLogFormat(%q): %v", s, err)
@@ -191,7 +194,6 @@ func TestCompileLogFormat(t *testing.T) {
 	bad := map[string]string{
 		"":          "the log format is empty",
 		"combind":   `"combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name (want apisix, apisix-ai, aws-alb, combined, common, envoy, istio, main, morgan-dev, morgan-short, morgan-tiny, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo, uvicorn)`,
-		`$a$b`:      "$a and $b are not separated by any text, so their values cannot be told apart",
 		`x ${a`:     "${ at column 3 is not closed by }",
 		`x ${a-b}`:  `bad variable name "a-b" at column 3`,
 		`$status $`: "$ at column 9 is not followed by a variable name",
@@ -200,6 +202,53 @@ func TestCompileLogFormat(t *testing.T) {
 		if err := CompileLogFormat(s); err == nil || err.Error() != want {
 			t.Errorf("CompileLogFormat(%q) = %v, want %q", s, err, want)
 		}
+	}
+}
+
+// TestAdjacentVariables: two variables with no text between them are
+// refused when a value of theirs is read, with the names --map binds too;
+// two whose values nobody reads are joined, and the format reads its
+// lines: APISIX's default access_log_format, given with --log-format,
+// whose "$upstream_scheme://$upstream_host$upstream_uri" nothing reads.
+func TestAdjacentVariables(t *testing.T) {
+	plain, _ := NewSchema(nil)
+	mapped, err := NewSchema([]string{"request_time=upstream_uri:s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const apisix = `$remote_addr - $remote_user [$time_local] $http_host "$request_line" $status $body_bytes_sent $request_time "$http_referer" "$http_user_agent" $upstream_addr $upstream_status $upstream_response_time "$upstream_scheme://$upstream_host$upstream_uri"`
+	for _, c := range []struct {
+		format string
+		schema *Schema
+		want   string
+	}{
+		{apisix, plain, ""},
+		{`$request_time$status`, plain, "$request_time and $status are not separated by any text, so their values cannot be told apart"},
+		{`$status $upstream_host$upstream_uri`, mapped, "$upstream_host and $upstream_uri are not separated by any text, so their values cannot be told apart"},
+		{`$status $upstream_host$upstream_uri`, plain, ""},
+	} {
+		err := CheckLogFormat(c.format, c.schema)
+		if got := fmt.Sprint(err); err == nil && c.want != "" || err != nil && got != c.want {
+			t.Errorf("CheckLogFormat(%q) = %v, want %q", c.format, err, c.want)
+		}
+	}
+	f, err := compileLogFormat(apisix, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `127.0.0.1 - - [19/Apr/2022:14:00:00 +0800] flask-demo.dev.apisix.net:9080 "GET /headers HTTP/1.1" 200 20 0.975 "-" "curl/7.64.0" 127.0.0.1:8102 200 0.974 "http://flask-demo.dev.apisix.net:9080/headers"`
+	p := &nginxParser{f: f, loc: time.UTC}
+	var r Record
+	if _, err := p.parse([]byte(line), &r); err != nil {
+		t.Fatal(err)
+	}
+	r.Finish()
+	rt, _ := r.Float(FRequestTime)
+	urt, _ := r.Float(FUpstreamResponseTime)
+	status, _ := r.Int(FStatus)
+	if rt != 0.975 || urt != 0.974 || status != 200 || string(r.Text(FURI)) != "/headers" || string(r.Text(FMethod)) != "GET" {
+		t.Errorf("request_time %v, upstream %v, status %d, %s %s; want 0.975, 0.974, 200, GET /headers",
+			rt, urt, status, r.Text(FMethod), r.Text(FURI))
 	}
 }
 

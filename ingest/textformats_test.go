@@ -482,7 +482,7 @@ func TestRepeatedLogFormats(t *testing.T) {
 		t.Errorf("problems %v, want one naming formatA's first literal", res.Problems)
 	}
 	// A format that does not compile stops the run before any input.
-	if _, _, err := ingest.Run([]string{dir}, ingest.Options{LogFormats: []string{"$a$b"}}, func() *nginxCollector { return &nginxCollector{} }); err == nil {
+	if _, _, err := ingest.Run([]string{dir}, ingest.Options{LogFormats: []string{"$request_time$status"}}, func() *nginxCollector { return &nginxCollector{} }); err == nil {
 		t.Errorf("a bad log format did not stop the run")
 	}
 }

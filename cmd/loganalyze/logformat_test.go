@@ -50,8 +50,8 @@ func TestNamedLogFormat(t *testing.T) {
 // read, and each file is read with the format its lines follow.
 func TestRepeatedLogFormat(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"--log-format", "combined", "--log-format", "$a$b", "does-not-exist.log"}, nil, &stdout, &stderr, time.Now)
-	if code != exitUsage || !strings.Contains(stderr.String(), "--log-format: $a and $b are not separated") {
+	code := run([]string{"--log-format", "combined", "--log-format", "$request_time$status", "does-not-exist.log"}, nil, &stdout, &stderr, time.Now)
+	if code != exitUsage || !strings.Contains(stderr.String(), "--log-format: $request_time and $status are not separated") {
 		t.Errorf("exit %d, stderr %q; want %d naming the second format", code, stderr.String(), exitUsage)
 	}
 

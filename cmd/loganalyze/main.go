@@ -214,11 +214,6 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 			return usageError{fmt.Errorf("--source: %w", err)}
 		}
 	}
-	for _, lf := range in.LogFormats {
-		if err := ingest.CompileLogFormat(lf); err != nil {
-			return usageError{fmt.Errorf("--log-format: %w", err)}
-		}
-	}
 	if in.Location, err = time.LoadLocation(f.tz); err != nil {
 		return usagef("--tz: unknown zone %q", f.tz)
 	}
@@ -268,6 +263,13 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 	}
 	if in.Schema, err = ingest.NewSchema(f.maps); err != nil {
 		return fmt.Errorf("--map: %w", err)
+	}
+	// With the names --map binds: two variables with no text between
+	// them are refused only when a value of theirs is read.
+	for _, lf := range in.LogFormats {
+		if err := ingest.CheckLogFormat(lf, in.Schema); err != nil {
+			return usageError{fmt.Errorf("--log-format: %w", err)}
+		}
 	}
 	return nil
 }
