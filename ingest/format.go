@@ -144,6 +144,7 @@ type parserConfig struct {
 	schema *Schema
 	loc    *time.Location
 	nginx  *logFormat // nginx text: the format its lines follow
+	client textClient // nginx text: where its records' client is from
 	header []byte     // CSV/TSV: the header line
 	// envelope wraps the file's lines: each is read as the line within.
 	envelope Envelope

@@ -96,7 +96,9 @@ func TestGunicornFormatFixture(t *testing.T) {
 	timed := []line{
 		{6.210452, u(10, 0, 1), 200, "10.0.0.5"},
 		{12.000981, u(10, 0, 2), 200, "10.0.0.6"},
-		{0.004210, u(10, 0, 3), 200, "alice"},
+		// One line of the six names a user (%(u)s alice): the file's
+		// client is every line's address (SPEC §3: one source a file).
+		{0.004210, u(10, 0, 3), 200, "10.0.0.7"},
 		{0.000873, u(10, 0, 4), 429, "10.0.0.5"},
 		{60.001337, u(10, 0, 5), 504, "10.0.0.8"}, // 18:00:05 +0800
 		{0.25, u(10, 0, 7), 500, "10.0.0.5"},

@@ -144,7 +144,7 @@ func (p *pipeline) docLines(fs *fileState, chunk []byte, spans []docSpan) error 
 		head = append(append(head, chunk[start:sp.end]...), '\n')
 		start = sp.end
 	}
-	f := sniff(head, p.given)
+	f := sniff(pastOwnLog(head), p.given)
 	switch f {
 	case JSONL:
 		first := chunk[:spans[0].end]
@@ -154,6 +154,7 @@ func (p *pipeline) docLines(fs *fileState, chunk []byte, spans []docSpan) error 
 		p.applySource(fs, nil, nil, nil)
 	case Nginx:
 		fs.cfg.nginx = p.textFormat(head)
+		fs.cfg.client = textClientOf(fs.cfg.nginx, pastOwnLog(head))
 	case LTSV, HAProxy, Gin:
 	default:
 		return fmt.Errorf("%s lines within a %s are not read", f, fs.cfg.envelope.describe())

@@ -429,6 +429,7 @@ type nginxParser struct {
 	loc     *time.Location
 	clock   clocks
 	slots   [numSlots][]byte // an HAProxy line's timers (nginxVar.slot)
+	client  textClient       // the file's client (textclient.go)
 }
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {
@@ -436,7 +437,7 @@ func newNginxParser(c *parserConfig) (*nginxParser, error) {
 		return nil, fmt.Errorf("text log in a format of its own: the first lines match none of the known formats (%s), so its log_format must be given",
 			strings.Join(LogFormatNames(), ", "))
 	}
-	return &nginxParser{f: c.nginx, loc: c.loc, holding: holding{scratch: make([]byte, 0, 1024)}}, nil
+	return &nginxParser{f: c.nginx, loc: c.loc, client: c.client, holding: holding{scratch: make([]byte, 0, 1024)}}, nil
 }
 
 // nginxError is a line that does not follow the log_format.
@@ -462,6 +463,9 @@ func (e *nginxError) Error() string {
 // Parse reads line into r.
 func (p *nginxParser) Parse(line []byte, r *Record) error {
 	_, err := p.parse(line, r)
+	if err == nil && p.client != clientAsLine {
+		r.clientFrom(p.client)
+	}
 	return err
 }
 

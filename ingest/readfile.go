@@ -109,6 +109,12 @@ func (p *pipeline) readFile(fs *fileState) error {
 	}
 	if fs.format == Nginx {
 		fs.cfg.nginx = p.textFormat(head)
+		clientHead := inner
+		if clientHead == nil {
+			clientHead, _ = br.Peek(64 << 10)
+			clientHead = pastOwnLog(clientHead)
+		}
+		fs.cfg.client = textClientOf(fs.cfg.nginx, clientHead)
 		if fs.cfg.nginx == nil && !looksText(head) {
 			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip or zstd, and not text")
 		}

@@ -25,6 +25,34 @@ type textWant struct {
 	hasRT, hasURT, hasT bool
 	method, uri, client string
 	model               string
+	// user and addr, when the line has both a user's slot and an
+	// address: the file's client is one or the other (fileClients).
+	user, addr string
+	choose     bool
+}
+
+// fileClients gives the records of a file whose lines have a user's slot
+// and an address their client: one file never mixes two sources of
+// client (SPEC §3), the user's when at least half of the records name
+// one, else every record's address.
+func fileClients(want []textWant) {
+	named, n := 0, 0
+	for _, w := range want {
+		if w.choose {
+			n++
+			if w.user != "" {
+				named++
+			}
+		}
+	}
+	for i := range want {
+		if w := &want[i]; w.choose {
+			w.client = w.addr
+			if named > 0 && 2*named >= n {
+				w.client = w.user
+			}
+		}
+	}
 }
 
 // sumTimes reads an nginx upstream list ("3.001, 0.004", "0.000 : 0.001",
@@ -71,22 +99,24 @@ func atoi(t *testing.T, s string) int64 {
 func quoted(line string) []string { return strings.Split(line, `"`) }
 
 // nginxBase reads what the combined fields give: status, request, and the
-// client: $remote_user (the word before "[time"), else the first word.
+// client's two sources: $remote_user (the word before "[time", none for
+// "-") and the address (the first word).
 func nginxBase(t *testing.T, line string) textWant {
 	q := quoted(line)
-	w := textWant{ok: true, status: atoi(t, strings.Fields(q[2])[0]), client: nginxClient(q[0])}
+	w := textWant{ok: true, status: atoi(t, strings.Fields(q[2])[0])}
+	w.user, w.addr, w.choose = nginxClient(q[0])
 	w.method, w.uri = request(q[1])
 	return w
 }
 
-func nginxClient(before string) string {
+func nginxClient(before string) (user, addr string, choose bool) {
 	words := strings.Fields(before)
 	for i, word := range words {
 		if strings.HasPrefix(word, "[") && words[i-1] != "-" {
-			return words[i-1]
+			user = words[i-1]
 		}
 	}
-	return words[0]
+	return user, words[0], true
 }
 
 var (
@@ -252,7 +282,8 @@ func envoyTimes(t *testing.T, w textWant, dur, ust string) textWant {
 func apisixBase(t *testing.T, line string) textWant {
 	q := quoted(line)
 	f := strings.Fields(q[2]) // status bytes request_time
-	w := textWant{ok: true, status: atoi(t, f[0]), client: nginxClient(q[0])}
+	w := textWant{ok: true, status: atoi(t, f[0])}
+	w.user, w.addr, w.choose = nginxClient(q[0])
 	w.rt, w.hasRT = sumTimes(t, f[2])
 	w.method, w.uri = request(q[1])
 	// addr status time, each maybe a list whose items end in ","
@@ -320,6 +351,7 @@ func TestTextFormatFixtures(t *testing.T) {
 					bad++
 				}
 			}
+			fileClients(want)
 			got, res := nginxCollect(t, []string{path}, ingest.Options{})
 			fs := res.Files[0]
 			if string(fs.Format) != tc.format || fs.Source != tc.source {
