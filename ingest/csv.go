@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 	"time"
@@ -247,6 +248,56 @@ type csvError struct {
 
 func (e *csvError) Error() string { return fmt.Sprintf("column %d: %s", e.col, e.msg) }
 
+// msgUnterminated is a quoted field the line ends in: its closing quote
+// may be on a line after (a field with a line break, RFC 4180 §2.6).
+const msgUnterminated = "unterminated quoted field"
+
+// openQuote reports whether err is a row's quoted field left open at the
+// line's end.
+func openQuote(err error) bool {
+	var e *csvError
+	return errors.As(err, &e) && e.msg == msgUnterminated
+}
+
+// maxQuotedLines is how many lines after its first a row whose quoted
+// field holds line breaks may take (joinQuoted).
+const maxQuotedLines = 64
+
+// joinQuoted reads a row whose quoted field line l leaves open, with the
+// lines of data after it, data being what follows l's line end in the
+// same buffer: l with as many of them as close the field, at most
+// maxQuotedLines and MaxLine bytes, parsed by lp into rec. It returns the
+// row, what follows it and how many lines it took after l; 0 lines when
+// none closes the field without another error (rec is then left as the
+// last try made it, and l is a bad line as it was).
+func joinQuoted(lp lineParser, l, data []byte, rec *Record, s *Schema) (row, rest []byte, n int) {
+	end := cap(l) - cap(data) // data[0]'s place after l's start
+	rest = data
+	for n = 1; n <= maxQuotedLines && len(rest) > 0; n++ {
+		next, after := len(rest), []byte(nil)
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			next, after = j, rest[j+1:]
+		}
+		if end+next > MaxLine {
+			break
+		}
+		row = l[: end+next : end+next]
+		if k := len(row); row[k-1] == '\r' {
+			row = row[:k-1]
+		}
+		rec.reset(s)
+		err := lp.Parse(row, rec)
+		if err == nil {
+			return row, after, n
+		}
+		if !openQuote(err) {
+			break
+		}
+		rest, end = after, end+next+1
+	}
+	return nil, data, 0
+}
+
 // split cuts line into fields, kept in p.vals until the next call. The
 // unescaped text of quoted fields with "" goes to p.scratch. With an
 // error, the fields read before it are returned too.
@@ -293,7 +344,7 @@ func (p *csvParser) quoted(line []byte, i int) (val []byte, end int, err error) 
 	for {
 		k := bytes.IndexByte(line[j:], '"')
 		if k < 0 {
-			return nil, 0, &csvError{col: start, msg: "unterminated quoted field"}
+			return nil, 0, &csvError{col: start, msg: msgUnterminated}
 		}
 		j += k
 		if j+1 < len(line) && line[j+1] == '"' {

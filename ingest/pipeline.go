@@ -360,6 +360,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	f.use(lp)
 	zero, tcp := zeroStatus(u.file.source), tcpLines(u.file.source)
 	partAt := int64(0) // the first line of a cut line's parts
+	joined := int64(0) // the lines a CSV row took after its first
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -376,7 +377,17 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 		} else if !blank(l) {
 			rec := f.record()
 			rec.reset(u.file.cfg.schema)
-			switch err := lp.Parse(l, rec); {
+			err := lp.Parse(l, rec)
+			if err != nil && len(data) > 0 && openQuote(err) {
+				// A CSV row whose quoted field holds a line break: it goes
+				// on in the next lines (of this unit: one cut at the
+				// unit's end stays bad lines).
+				if row, rest, n := joinQuoted(lp, l, data, rec, u.file.cfg.schema); n > 0 {
+					l, data, err = row, rest, nil
+					joined = int64(n)
+				}
+			}
+			switch {
 			case err == errDirective, err == errEmpty: // a W3C directive, an envelope's blank line: no request
 			case err == errPartial: // its line's next parts follow
 				if partAt == 0 {
@@ -402,7 +413,8 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 			}
 		}
 		partAt = 0
-		line++
+		line += 1 + joined
+		joined = 0
 	}
 	if e, ok := lp.(*envParser); ok && e.pending() {
 		// The line's end is in the next unit, which reads it alone.
