@@ -182,11 +182,12 @@ func tcpLines(source string) bool {
 }
 
 // connection reports whether r, of a log with TCP connections (tcpLines),
-// is one: it has neither a method nor a path, and no status but 0 (an
-// HTTP request Envoy could not read, "- - HTTP/1.1" 400 DPE, has its
-// status). It is passed over, no request.
+// is one: it has neither a method nor a path, and status 0 (an HTTP
+// request Envoy could not read, "- - HTTP/1.1" 400 DPE, has its status; a
+// Higress line of its AI plugin's fields alone has none). It is passed
+// over, no request.
 func connection(r *Record) bool {
-	return r.set&(1<<FMethod|1<<FURI) == 0 && (r.set&(1<<FStatus) == 0 || r.num[FStatus] == 0)
+	return r.set&(1<<FMethod|1<<FURI) == 0 && r.set&(1<<FStatus) != 0 && r.num[FStatus] == 0
 }
 
 // fixZero sets a record's status 0 to what it stands for, zero
