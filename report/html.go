@@ -233,7 +233,7 @@ func (r *Report) htmlVerdict(m printer, v *htmlView) {
 	crit, warn := r.severityCounts()
 	if len(r.Findings) == 0 {
 		v.Headline = m.t("nothingtofix")
-		if r.unreadCount() > 0 || r.Input.Incomplete {
+		if r.inPart() {
 			v.Headline += m.t("verdict.inread")
 		}
 	} else {
@@ -249,6 +249,9 @@ func (r *Report) htmlVerdict(m printer, v *htmlView) {
 	}
 	if r.unreadCount() > 0 {
 		v.Headline += m.t("semicolon") + r.unreadText(m, plainText)
+	}
+	if t := r.mostlyText(m, plainText); t != "" {
+		v.Headline += m.t("semicolon") + t
 	}
 }
 

@@ -193,6 +193,7 @@ func (r *Report) inputJSON() obj {
 		{Name: "outside_window", Value: r.Input.OutsideWindow},
 		{Name: "fields", Value: r.fieldsJSON()},
 		{Name: "unread", Value: r.unreadJSON()},
+		{Name: "mostly_unread", Value: r.mostlyUnreadJSON()},
 	}
 	if len(r.TimeHints) > 0 { // only then: the reports of logs with times keep their shape
 		hints := []obj{}

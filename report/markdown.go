@@ -137,7 +137,7 @@ func (r *Report) windowText(m printer) string {
 func (r *Report) verdictLine(m printer) string {
 	crit, warn := r.severityCounts()
 	head := m.t("verdict.ok")
-	if r.unreadCount() > 0 || r.Input.Incomplete {
+	if r.inPart() {
 		head += m.t("verdict.inread")
 	}
 	switch {
@@ -160,6 +160,9 @@ func (r *Report) verdictLine(m printer) string {
 	}
 	if n := r.unreadCount(); n > 0 {
 		line += " " + r.unreadText(m, mdText)
+	}
+	if t := r.mostlyText(m, mdText); t != "" {
+		line += " " + t
 	}
 	if r.NoData != nil {
 		line += " " + r.NoData.text(m, mdText, mdCode)

@@ -215,6 +215,8 @@ var enMessages = map[msgID]string{
 	"headline.other":    "; %s from other fields (%d crit, %d warn)",
 	"inwindow":          "%s in the window (%d more read outside it)",
 	"notread":           "Not read: %s (%s).",
+	"mostlynotread":     "Mostly not read: %s.",
+	"mostlyfile":        "%s (%d of its %d lines bad)",
 
 	// A finding.
 	"f.key":       "Key",

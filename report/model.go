@@ -52,6 +52,9 @@ type Report struct {
 	// be read; BaselineUnread are such files of the baseline.
 	Unread         []UnreadFile
 	BaselineUnread []UnreadFile
+	// MostlyUnread are the window's files of which records were read, but
+	// more of whose lines were bad than read.
+	MostlyUnread []UnreadFile
 	// Breakdown is where each request class's time goes (breakdown.go);
 	// Triage, the verdict's paragraph (triage.go), nil with no data.
 	Breakdown []aggregate.ClassMeans
@@ -215,6 +218,7 @@ func Build(in BuildInput) *Report {
 		Sketches:     acc.Set,
 		NoData:       noData(acc, read),
 		Unread:       unreadFiles(read),
+		MostlyUnread: mostlyUnread(read),
 		TimeHints:    timeHints(acc, read.Files),
 	}
 	if in.Baseline != nil {

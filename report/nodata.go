@@ -118,6 +118,32 @@ func unreadFiles(in *ingest.Result) []UnreadFile {
 	return out
 }
 
+// mostlyUnread lists the files of which records were read, but more of
+// whose lines were bad than read (a log in the wrong unit, 498 of its 500
+// durations refused): an OK verdict is not about them either.
+func mostlyUnread(in *ingest.Result) []UnreadFile {
+	var out []UnreadFile
+	for _, f := range in.Files {
+		if f.Records == 0 || f.BadLines <= f.Records {
+			continue
+		}
+		out = append(out, UnreadFile{Path: f.Path, Reason: badWhy(english, f, in.Problems)})
+	}
+	return out
+}
+
+// badWhy says how many of a file's lines were bad, as what, and the first.
+func badWhy(m printer, f ingest.FileStats, problems []ingest.Problem) string {
+	why := m.f("why.badas", m.n(int(f.BadLines), "n.badline"), string(f.Format))
+	for _, p := range problems {
+		if p.File == f.Path {
+			why += m.f("why.firstat", p.Line, p.Reason)
+			break
+		}
+	}
+	return why
+}
+
 // fileWhy says why a file gave no record with request_time.
 // windowed is set when --since or --until left records out.
 func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed bool) string {
@@ -125,13 +151,7 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	case f.Records == 0 && f.Incomplete && f.BadLines == 0:
 		return f.Reason
 	case f.Records == 0 && f.BadLines > 0:
-		why := m.f("why.badas", m.n(int(f.BadLines), "n.badline"), string(f.Format))
-		for _, p := range problems {
-			if p.File == f.Path {
-				why += m.f("why.firstat", p.Line, p.Reason)
-				break
-			}
-		}
+		why := badWhy(m, f, problems)
 		if f.Incomplete {
 			why += m.t("semicolon") + f.Reason
 		}
@@ -582,9 +602,46 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
+// mostlyUnreadJSON is input.mostly_unread: the files more of whose lines
+// were bad than read.
+func (r *Report) mostlyUnreadJSON() []obj {
+	out := []obj{}
+	for _, u := range r.MostlyUnread {
+		out = append(out, obj{{Name: "path", Value: u.Path}, {Name: "reason", Value: u.Reason}})
+	}
+	return out
+}
+
 // unreadCount is how many files, the window's and the baseline's, held
 // data of which not one record could be read.
 func (r *Report) unreadCount() int { return len(r.Unread) + len(r.BaselineUnread) }
+
+// inPart reports whether the verdict is about part of the input only:
+// files not read, or mostly not read, or read in part.
+func (r *Report) inPart() bool {
+	return r.unreadCount() > 0 || len(r.MostlyUnread) > 0 || r.Input.Incomplete
+}
+
+// mostlyText names the files more of whose lines were bad than read, for
+// the verdict; "" when none is.
+func (r *Report) mostlyText(m printer, code func(string) string) string {
+	if len(r.MostlyUnread) == 0 {
+		return ""
+	}
+	byPath := map[string]ingest.FileStats{}
+	for _, f := range r.Input.Files {
+		byPath[f.Path] = f
+	}
+	var names []string
+	for _, u := range r.MostlyUnread {
+		f := byPath[u.Path]
+		names = append(names, m.f("mostlyfile", code(u.Path), f.BadLines, f.BadLines+f.Records))
+	}
+	if len(names) > maxNamed {
+		names = append(names[:maxNamed], m.f("more", len(names)-maxNamed))
+	}
+	return m.f("mostlynotread", strings.Join(names, ", "))
+}
 
 // unreadText names the files no record could be read from, for the
 // verdict: an OK verdict is about what was read, not about them.

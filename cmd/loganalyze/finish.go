@@ -33,7 +33,10 @@ func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) (int, err
 	for _, u := range res.Unread {
 		fmt.Fprintf(stderr, "loganalyze: %q: no record read: %s\n", u.Path, u.Reason)
 	}
-	if len(res.Unread) > 0 {
+	for _, u := range rep.MostlyUnread {
+		fmt.Fprintf(stderr, "loganalyze: %q: mostly not read: %s\n", u.Path, u.Reason)
+	}
+	if len(res.Unread) > 0 || len(rep.MostlyUnread) > 0 {
 		return exitFailed, nil
 	}
 	if sev := rep.FailSeverity(); sev >= c.failOn && sev > rules.OK {
