@@ -44,8 +44,9 @@ type source struct {
 	// program always writes them in it.
 	loc *time.Location
 	// requests, when set, are the kinds (FKind) of the source's records
-	// that are requests; a record of another kind is passed over and
-	// counted (FileStats.PassedOver), one without a kind read.
+	// that are requests (one ending in "*", those that begin so); a
+	// record of another kind is passed over and counted
+	// (FileStats.PassedOver), one without a kind read.
 	requests []string
 	// failed, when set, is the kind of the source's record of a call that
 	// failed, whose first-token time is no first token (the source
@@ -77,14 +78,21 @@ var sources = []*source{
 		}},
 	// Caddy's access log (http.log.access): "duration" is seconds by
 	// default (duration_format), not the generic alias's milliseconds.
+	// Caddy writes its other loggers' lines to the same stream as the
+	// access log (caddy run's stderr): the reverse proxy's "upstream
+	// roundtrip" (a duration and status of the upstream's, of a request
+	// the access log has too), http.log.error, tls, admin. Only the
+	// access logger's (http.log.access, or a named http.log.access.log0)
+	// are requests.
 	{name: "caddy", title: "Caddy JSON access log",
 		signatures: []signature{{3, []string{"logger", "bytes_read", "user_id", "resp_headers", "duration", "size"}}},
 		fields: []sourceField{
 			{"ts", FTime, 0}, {"duration", FRequestTime, UnitSecond}, {"status", FStatus, 0},
 			{"request.method", FMethod, 0}, {"request.uri", FURI, 0}, {"request.host", FHost, 0},
 			{"request.client_ip", FRemoteAddr, 0}, {"request.remote_ip", FRemoteAddr, 0},
-			{"user_id", FClient, 0},
-		}},
+			{"user_id", FClient, 0}, {"logger", FKind, 0},
+		},
+		requests: []string{"http.log.access", "http.log.access.*"}},
 	// Tyk Gateway's analytics record (tyk-pump's analytics.AnalyticsRecord,
 	// its json tags: what the file, stdout, Kafka, Elasticsearch… pumps
 	// write). Its request_time is ms ("3 for a 3ms roundtrip", equal to
@@ -711,7 +719,8 @@ func (s *Schema) request(r *Record) bool {
 		return true
 	}
 	for _, k := range s.source.requests {
-		if strings.EqualFold(string(kind), k) {
+		if strings.EqualFold(string(kind), k) ||
+			strings.HasSuffix(k, "*") && len(kind) >= len(k)-1 && strings.EqualFold(string(kind[:len(k)-1]), k[:len(k)-1]) {
 			return true
 		}
 	}

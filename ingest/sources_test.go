@@ -458,8 +458,11 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		if client == "" {
 			client = d.str("request.remote_ip")
 		}
+		// Only the access logger's lines are requests: the reverse
+		// proxy's, the error logger's, tls's share the stream.
 		return sourceWant{rt: d.num("duration") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
-			client: client, stream: -1, timeNS: int64(math.Round(d.num("ts")*1e6)) * 1e3}
+			client: client, stream: -1, timeNS: int64(math.Round(d.num("ts")*1e6)) * 1e3,
+			passed: !strings.HasPrefix(d.str("logger"), "http.log.access")}
 	},
 	// nginx's ELK-convention JSON: responsetime is $request_time (s);
 	// upstreamtime $upstream_response_time, a list of tries (", ") and
