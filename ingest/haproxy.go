@@ -140,9 +140,12 @@ func looksHAProxy(line []byte) bool {
 // HTTP log: one of them is. A syslog file's lines before the first
 // request (the proxy's start) are not requests: they are bad lines. A
 // line of nginx's formats is never one: it has no five timers between
-// slashes after its date.
+// slashes after its date. Every whole line of head is looked at, not the
+// first guessLines: a proxy of several backends logs a line of its own
+// per proxy and server as it starts ("Proxy be_0 started.", "Server
+// be_3/srv2 is UP"), dozens before its first request.
 func haproxyHead(head []byte) bool {
-	for _, l := range headLines(head, guessLines) {
+	for _, l := range headLines(head, len(head)) {
 		if looksHAProxy(l) {
 			return true
 		}

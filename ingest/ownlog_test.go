@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,4 +77,40 @@ func sameRow(a, b row) bool {
 		a.stream == b.stream && a.hasStream == b.hasStream && a.client == b.client && a.region == b.region &&
 		a.model == b.model && a.uri == b.uri && a.remoteAddr == b.remoteAddr && a.hasModel == b.hasModel &&
 		a.prompt == b.prompt && a.completion == b.completion
+}
+
+// TestHAProxyStartLines: an HAProxy syslog file starts with a line per
+// proxy and server as HAProxy starts, dozens of them and kilobytes before
+// the first request: it is read as HAProxy's HTTP log all the same, its
+// requests those of the log without them, the start lines bad.
+func TestHAProxyStartLines(t *testing.T) {
+	// haproxy's configuration manual, 8.2.3 (HTTP log format): the example.
+	var access strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&access, "Feb  6 12:14:%02d localhost haproxy[14389]: 10.0.1.%d:33317 [06/Feb/2009:12:14:%02d.655] http-in static/srv1 10/0/30/69/%d 200 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu} {} \"GET /index.html HTTP/1.1\"\n",
+			14+i, 2+i, 14+i, 109+i)
+	}
+	var start strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&start, "Feb  6 12:14:10 localhost haproxy[14388]: Proxy be_%d started.\n", i)
+		for j := range 4 {
+			fmt.Fprintf(&start, "Feb  6 12:14:12 localhost haproxy[14388]: Server be_%d/srv%d is UP, reason: Layer7 check passed, code: 200, check duration: 2ms. 3 active and 0 backup servers online. 0 sessions requeued, 0 total in queue.\n", i, j)
+		}
+	}
+	dir := t.TempDir()
+	plain, started := filepath.Join(dir, "plain.log"), filepath.Join(dir, "started.log")
+	if err := os.WriteFile(plain, []byte(access.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(started, []byte(start.String()+access.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, wantRes := collect(t, []string{plain}, ingest.Options{Workers: 1, Location: time.UTC})
+	got, res := collect(t, []string{started}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(want) != 5 || wantRes.Files[0].Format != ingest.HAProxy {
+		t.Fatalf("the access lines alone: %d records as %s", len(want), wantRes.Files[0].Format)
+	}
+	if f := res.Files[0]; f.Format != ingest.HAProxy || f.BadLines != 40 || !slices.EqualFunc(got, want, sameRow) {
+		t.Errorf("after 40 start lines (%d bytes): %s, %d records, %d bad lines; want haproxy, 5 and 40", start.Len(), f.Format, len(got), f.BadLines)
+	}
 }

@@ -61,12 +61,15 @@ func (p *pipeline) readFile(fs *fileState) error {
 			head = inner
 		}
 	}
+	// The format is sniffed from as much of the file as the first line
+	// was peeked in (a proxy's start-up lines may fill the head), past a
+	// server's own first lines (ownlog.go).
+	sniffHead := head
 	if inner == nil {
-		// Past a server's own first lines (ownlog.go), in as much of the
-		// file as the first line was peeked in.
 		peek, _ := br.Peek(64 << 10)
+		sniffHead = peek
 		if past := pastOwnLog(peek); len(past) < len(peek) {
-			head = past[:min(len(past), 4096)]
+			head, sniffHead = past[:min(len(past), 4096)], past
 		}
 	}
 	fs.format = p.opts.Format
@@ -75,7 +78,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		fs.format = byExtension(name)
 	}
 	if fs.format == Auto || fs.format == "" {
-		fs.format = sniff(head, p.given)
+		fs.format = sniff(sniffHead, p.given)
 		if fs.format == JSONL && inner == nil && p.givenHAProxy(head) {
 			fs.format = Nginx // an HAProxy log-format that writes JSON-like lines
 		}
