@@ -410,9 +410,10 @@ func containsAny(s string, subs ...string) bool {
 // s when the name does not tell.
 func unitGuess(name string) string {
 	for _, u := range []struct{ unit, suffixes string }{
-		{"ms", "_ms -ms Ms MS _msec millis Millis"},
-		{"us", "_us -us Us US _usec micros Micros"},
-		{"ns", "_ns -ns Ns NS nanos Nanos"},
+		{"ms", "_ms -ms Ms MS _msec millis Millis _millisec _milliseconds"},
+		// Apache's %D in an LTSV log (alp's reqtime_microsec).
+		{"us", "_us -us Us US _usec micros Micros _microsec _microseconds"},
+		{"ns", "_ns -ns Ns NS nanos Nanos _nsec _nanosec _nanoseconds"},
 	} {
 		for _, suf := range strings.Fields(u.suffixes) {
 			if strings.HasSuffix(name, suf) && len(name) > len(suf) {

@@ -232,6 +232,8 @@ func TestUnitGuess(t *testing.T) {
 	for name, want := range map[string]string{
 		"elapsed_ms": "ms", "durationMs": "ms", "took_us": "us", "latencyNanos": "ns",
 		"elapsed": "s", "ms": "s", "status": "s", "request_duration_sec": "s",
+		// Apache's %D as alp's LTSV names it, and its like in ns and ms.
+		"reqtime_microsec": "us", "duration_nsec": "ns", "took_millisec": "ms",
 	} {
 		if got := unitGuess(name); got != want {
 			t.Errorf("unitGuess(%q) = %q, want %q", name, got, want)
