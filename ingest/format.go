@@ -145,7 +145,10 @@ type parserConfig struct {
 	loc    *time.Location
 	nginx  *logFormat // nginx text: the format its lines follow
 	client textClient // nginx text: where its records' client is from
-	header []byte     // CSV/TSV: the header line
+	// decolor: nginx text whose lines hold terminal escapes, read
+	// without them (appendDecolored).
+	decolor bool
+	header  []byte // CSV/TSV: the header line
 	// envelope wraps the file's lines: each is read as the line within.
 	envelope Envelope
 	// unwrapped: a document's reader hands on the lines within its

@@ -430,6 +430,7 @@ type nginxParser struct {
 	clock   clocks
 	slots   [numSlots][]byte // an HAProxy line's timers (nginxVar.slot)
 	client  textClient       // the file's client (textclient.go)
+	decolor bool             // its lines are read without terminal escapes
 }
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {
@@ -437,7 +438,7 @@ func newNginxParser(c *parserConfig) (*nginxParser, error) {
 		return nil, fmt.Errorf("text log in a format of its own: the first lines match none of the known formats (%s), so its log_format must be given",
 			strings.Join(LogFormatNames(), ", "))
 	}
-	return &nginxParser{f: c.nginx, loc: c.loc, client: c.client, holding: holding{scratch: make([]byte, 0, 1024)}}, nil
+	return &nginxParser{f: c.nginx, loc: c.loc, client: c.client, decolor: c.decolor, holding: holding{scratch: make([]byte, 0, 1024)}}, nil
 }
 
 // nginxError is a line that does not follow the log_format.
@@ -473,6 +474,13 @@ func (p *nginxParser) Parse(line []byte, r *Record) error {
 // lenient format was ignored.
 func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 	p.newLine()
+	if p.decolor && coloured(line) {
+		// Into the buffer the records may point into, before any value
+		// unescaped there.
+		start := len(p.scratch)
+		p.scratch = appendDecolored(p.scratch, line)
+		line = p.scratch[start:len(p.scratch):len(p.scratch)]
+	}
 	f := p.f
 	start := 0
 	var stamp []byte

@@ -130,3 +130,33 @@ func pastOwnLog(head []byte) []byte {
 	}
 	return head
 }
+
+// A server writing to a terminal colours its lines (uvicorn's
+// --use-colors, on when `docker run -t` gives it one): "\x1b[32mINFO\x1b[0m:
+// 10.0.23.130:37800 - "\x1b[1mGET /health HTTP/1.1\x1b[0m" …". A text log
+// whose first lines hold such escapes is read without them: its format
+// told from its lines without them, and each line read so (decolor).
+
+// appendDecolored appends line to b without its terminal escapes (CSI
+// sequences: ESC, '[', parameters, a final letter).
+func appendDecolored(b, line []byte) []byte {
+	for {
+		i := bytes.IndexByte(line, 0x1b)
+		if i < 0 {
+			return append(b, line...)
+		}
+		b = append(b, line[:i]...)
+		line = line[i+1:]
+		if len(line) == 0 || line[0] != '[' {
+			continue // a lone ESC: dropped
+		}
+		j := 1
+		for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
+			j++
+		}
+		line = line[min(j+1, len(line)):]
+	}
+}
+
+// coloured reports whether head holds a terminal escape.
+func coloured(head []byte) bool { return bytes.IndexByte(head, 0x1b) >= 0 }

@@ -114,3 +114,38 @@ func TestHAProxyStartLines(t *testing.T) {
 		t.Errorf("after 40 start lines (%d bytes): %s, %d records, %d bad lines; want haproxy, 5 and 40", start.Len(), f.Format, len(got), f.BadLines)
 	}
 }
+
+// TestColouredLines: uvicorn writing to a terminal colours its access
+// lines ("\x1b[32mINFO\x1b[0m: … \x1b[32m200 OK\x1b[0m"): they are read as
+// the same lines without the escapes are, not refused as binary content.
+func TestColouredLines(t *testing.T) {
+	var plain, coloured strings.Builder
+	for i := range 6 {
+		status, colour := "200 OK", "32"
+		if i%3 == 2 {
+			status, colour = "500 Internal Server Error", "31"
+		}
+		fmt.Fprintf(&plain, "INFO:     10.0.23.%d:37800 - \"POST /v1/chat/completions HTTP/1.1\" %s\n", i, status)
+		fmt.Fprintf(&coloured, "\x1b[32mINFO\x1b[0m:     10.0.23.%d:37800 - \"\x1b[1mPOST /v1/chat/completions HTTP/1.1\x1b[0m\" \x1b[%sm%s\x1b[0m\n", i, colour, status)
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "plain.log"), filepath.Join(dir, "coloured.log")
+	if err := os.WriteFile(a, []byte(plain.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte(coloured.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, wantRes := collect(t, []string{a}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(want) != 6 || wantRes.Files[0].Source != "uvicorn" {
+		t.Fatalf("the plain lines: %d records, source %q", len(want), wantRes.Files[0].Source)
+	}
+	got, res := collect(t, []string{b}, ingest.Options{Workers: 2, Location: time.UTC})
+	// uvicorn writes no time: the records in the order of their clients.
+	byClient := func(a, b row) int { return strings.Compare(a.client, b.client) }
+	slices.SortFunc(want, byClient)
+	slices.SortFunc(got, byClient)
+	if f := res.Files[0]; f.Source != "uvicorn" || f.BadLines != 0 || !slices.EqualFunc(got, want, sameRow) {
+		t.Errorf("coloured: source %q, %d records, %d bad lines %v; want the plain lines' %+v, got %+v", f.Source, len(got), f.BadLines, res.Problems, want, got)
+	}
+}

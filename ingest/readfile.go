@@ -111,12 +111,17 @@ func (p *pipeline) readFile(fs *fileState) error {
 		p.applyW3C(fs, head)
 	}
 	if fs.format == Nginx {
-		fs.cfg.nginx = p.textFormat(head)
 		clientHead := inner
 		if clientHead == nil {
 			clientHead, _ = br.Peek(64 << 10)
 			clientHead = pastOwnLog(clientHead)
 		}
+		formatHead := head
+		if fs.cfg.decolor = coloured(clientHead); fs.cfg.decolor {
+			formatHead = appendDecolored(nil, head)
+			clientHead = appendDecolored(nil, clientHead)
+		}
+		fs.cfg.nginx = p.textFormat(formatHead)
 		fs.cfg.client = textClientOf(fs.cfg.nginx, clientHead)
 		if fs.cfg.nginx == nil && !looksText(head) {
 			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip or zstd, and not text")
@@ -296,7 +301,7 @@ func looksText(head []byte) bool {
 		switch {
 		case c == 0:
 			return false
-		case c < ' ' && c != '\t' && c != '\n' && c != '\r', c == 0x7f:
+		case c < ' ' && c != '\t' && c != '\n' && c != '\r' && c != 0x1b, c == 0x7f: // ESC: a terminal's colours
 			control++
 		}
 	}
