@@ -227,6 +227,9 @@ type topReader struct {
 	others int
 	objs   [8][]byte
 	lits   [8][]byte
+	arrs   [8][]byte // the text of the arrays that are values of its keys
+	// bytes holds a journald MESSAGE written as its bytes' numbers.
+	bytes []byte
 }
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
@@ -259,7 +262,7 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 		return 0, 0, s.fail("not a JSON object")
 	}
 	s.i++
-	d.others, d.objs, d.lits = 0, [8][]byte{}, [8][]byte{}
+	d.others, d.objs, d.lits, d.arrs = 0, [8][]byte{}, [8][]byte{}, [8][]byte{}
 	for {
 		s.ws()
 		if s.i < len(s.b) && s.b[s.i] == '}' {
@@ -310,6 +313,9 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 			if c == '{' && k >= 0 && k < len(d.objs) {
 				d.objs[k] = s.b[from:s.i]
 			}
+			if c == '[' && k >= 0 && k < len(d.arrs) {
+				d.arrs[k] = s.b[from:s.i]
+			}
 		default: // a number or a literal
 			from := s.i
 			for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' && s.b[s.i] > ' ' {
@@ -356,10 +362,46 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 		}
 	case strs&(1<<5) != 0 && found&(1<<6) != 0:
 		msg, stamp, journald = vals[5], vals[7], true
+	case d.arrs[5] != nil && found&(1<<6) != 0:
+		// journald writes a MESSAGE that is not valid UTF-8 or holds
+		// control bytes (a terminal's colours) as the array of its
+		// bytes (systemd's JSON export format).
+		var ok bool
+		if d.bytes, ok = appendByteArray(d.bytes[:0], d.arrs[5]); !ok {
+			return nil, nil, false, errNotShipped
+		}
+		msg, stamp, journald = d.bytes, vals[7], true
 	default:
 		return nil, nil, false, errNotShipped
 	}
 	return bytes.TrimRight(msg, "\r\n"), stamp, journald, nil
+}
+
+// appendByteArray appends the bytes a JSON array of numbers from 0 to
+// 255 ("[27,91,48,109]") stands for to b; false when it is not one.
+func appendByteArray(b, arr []byte) ([]byte, bool) {
+	arr = bytes.TrimSpace(arr)
+	if len(arr) < 2 || arr[0] != '[' || arr[len(arr)-1] != ']' {
+		return b, false
+	}
+	for _, f := range bytes.Split(arr[1:len(arr)-1], []byte{','}) {
+		f = bytes.TrimSpace(f)
+		if len(f) == 0 || len(f) > 3 {
+			return b, false
+		}
+		v := 0
+		for _, c := range f {
+			if c < '0' || c > '9' {
+				return b, false
+			}
+			v = 10*v + int(c-'0')
+		}
+		if v > 255 {
+			return b, false
+		}
+		b = append(b, byte(v))
+	}
+	return b, true
 }
 
 // lokiKeys are the members of a line of logcli query --output=jsonl.

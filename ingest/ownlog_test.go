@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -147,5 +148,47 @@ func TestColouredLines(t *testing.T) {
 	slices.SortFunc(got, byClient)
 	if f := res.Files[0]; f.Source != "uvicorn" || f.BadLines != 0 || !slices.EqualFunc(got, want, sameRow) {
 		t.Errorf("coloured: source %q, %d records, %d bad lines %v; want the plain lines' %+v, got %+v", f.Source, len(got), f.BadLines, res.Problems, want, got)
+	}
+}
+
+// TestJournaldByteMessage: journalctl -o json writes a MESSAGE that holds
+// control bytes (a terminal's colours) or is not UTF-8 as the array of its
+// bytes (systemd's JSON export format); such lines are read as the
+// MESSAGE strings are.
+func TestJournaldByteMessage(t *testing.T) {
+	path := filepath.Join("testdata", "text", "nginx-main-times.log")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantRes := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	var b strings.Builder
+	for i, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		msg := []byte(l)
+		fmt.Fprintf(&b, `{"__CURSOR":"s=1;i=%x","__REALTIME_TIMESTAMP":"1764468000%06d","_SYSTEMD_UNIT":"nginx.service","MESSAGE":`, i, i)
+		if i%2 == 0 { // every other line as its bytes
+			nums := make([]string, len(msg))
+			for k, c := range msg {
+				nums[k] = fmt.Sprint(c)
+			}
+			fmt.Fprintf(&b, "[%s]}\n", strings.Join(nums, ","))
+		} else {
+			q, _ := json.Marshal(l)
+			fmt.Fprintf(&b, "%s}\n", q)
+		}
+	}
+	jpath := filepath.Join(t.TempDir(), "journal.json")
+	if err := os.WriteFile(jpath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, res := collect(t, []string{jpath}, ingest.Options{Workers: 1, Location: time.UTC})
+	if f := res.Files[0]; f.Envelope != ingest.EnvJournald || f.BadLines != wantRes.Files[0].BadLines || len(got) != len(want) {
+		t.Fatalf("envelope %q, %d records, %d bad lines %v; want journald, %d and %d", f.Envelope, len(got), f.BadLines, res.Problems, len(want), wantRes.Files[0].BadLines)
+	}
+	for i := range want {
+		got[i].timeNS, want[i].timeNS = 0, 0 // the line's own time, or the journal's
+		if !sameRow(got[i], want[i]) {
+			t.Errorf("record %d: %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }
