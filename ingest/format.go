@@ -149,8 +149,10 @@ type parserConfig struct {
 	// without them (appendDecolored).
 	decolor bool
 	header  []byte // CSV/TSV: the header line
-	// envelope wraps the file's lines: each is read as the line within.
-	envelope Envelope
+	// envelope wraps the file's lines: each is read as the line within;
+	// within, when set, wraps those lines in turn (a Docker record in a
+	// Loki line).
+	envelope, within Envelope
 	// unwrapped: a document's reader hands on the lines within its
 	// elements (readDoc), which the parser reads as they are.
 	unwrapped bool
@@ -165,6 +167,9 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 	lp, err := formatParser(f, c)
 	if err != nil || !c.envelope.wrapsLines() || c.unwrapped {
 		return lp, err
+	}
+	if c.within.wrapsLines() {
+		lp = newEnvParser(c.within, lp, c.loc)
 	}
 	return newEnvParser(c.envelope, lp, c.loc), nil
 }

@@ -192,3 +192,38 @@ func TestJournaldByteMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestDockerWithinLoki: Promtail without its docker stage ships a
+// container's json-file records as they are: a Loki export's lines hold
+// Docker records, which hold the access lines. They are read as the
+// access lines alone, a stderr line bad.
+func TestDockerWithinLoki(t *testing.T) {
+	path := filepath.Join("testdata", "text", "nginx-main-times.log")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantRes := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	var b strings.Builder
+	wrap := func(i int, line, stream string) {
+		docker, _ := json.Marshal(map[string]string{"log": line + "\n", "stream": stream, "time": fmt.Sprintf("2026-11-29T10:00:%02d.000000001Z", i)})
+		loki, _ := json.Marshal(map[string]any{"labels": map[string]string{"job": "llm/nginx", "stream": stream},
+			"line": string(docker), "timestamp": fmt.Sprintf("2026-11-29T10:00:%02d.000000001Z", i)})
+		b.Write(append(loki, '\n'))
+	}
+	for i, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		wrap(i, l, "stdout")
+	}
+	wrap(59, `2026/11/29 10:00:59 [error] 29#29: *1 upstream timed out (110: Connection timed out)`, "stderr")
+	lpath := filepath.Join(t.TempDir(), "loki.jsonl")
+	if err := os.WriteFile(lpath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, res := collect(t, []string{lpath}, ingest.Options{Workers: 2, Location: time.UTC})
+	f := res.Files[0]
+	if f.Envelope != ingest.EnvLoki || f.Source != wantRes.Files[0].Source || f.BadLines != wantRes.Files[0].BadLines+1 ||
+		!slices.EqualFunc(got, want, sameRow) {
+		t.Errorf("envelope %q, source %q, %d records, %d bad lines %v; want loki, %q, %d and %d",
+			f.Envelope, f.Source, len(got), f.BadLines, res.Problems, wantRes.Files[0].Source, len(want), wantRes.Files[0].BadLines+1)
+	}
+}

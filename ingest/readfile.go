@@ -58,6 +58,12 @@ func (p *pipeline) readFile(fs *fileState) error {
 				peek, _ = br.Peek(512 << 10)
 			}
 			fs.cfg.envelope, inner = env, unwrapHead(env, peek)
+			// A container runtime's record within another's line: a
+			// Docker json-file or CRI line that Promtail or Vector
+			// shipped as it was, without its docker or cri stage.
+			if in := envelopeOf(firstLine(inner)); (in == EnvDocker || in == EnvCRI) && env != EnvDocker && env != EnvCRI {
+				fs.cfg.within, inner = in, unwrapHead(in, inner)
+			}
 			head = inner
 		}
 	}
