@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -225,5 +226,29 @@ func TestDockerWithinLoki(t *testing.T) {
 		!slices.EqualFunc(got, want, sameRow) {
 		t.Errorf("envelope %q, source %q, %d records, %d bad lines %v; want loki, %q, %d and %d",
 			f.Envelope, f.Source, len(got), f.BadLines, res.Problems, wantRes.Files[0].Source, len(want), wantRes.Files[0].BadLines+1)
+	}
+}
+
+// TestApacheLTSV: Apache's access log in LTSV as alp documents it
+// (LogFormat "time:%t\thost:%h\t…\treqtime_microsec:%D\tapptime:%D") has
+// its times in microseconds: request_time and the upstream's are read so.
+func TestApacheLTSV(t *testing.T) {
+	micros := []int{1795693, 4210, 60001337}
+	var b strings.Builder
+	for i, us := range micros {
+		fmt.Fprintf(&b, "time:[10/Mar/2025:08:00:%02d +0000]\thost:10.0.0.%d\tmethod:POST\tpath:/v1/chat/completions\tprotocol:HTTP/1.1\tstatus:200\tsize:12\treqtime_microsec:%d\tapptime:%d\n", i, i, us, us-100)
+	}
+	path := filepath.Join(t.TempDir(), "access.ltsv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if f := res.Files[0]; f.Source != "apache-ltsv" || len(got) != len(micros) || f.BadLines != 0 {
+		t.Fatalf("source %q, %d records, %d bad lines %v; want apache-ltsv, %d, 0", f.Source, len(got), f.BadLines, res.Problems, len(micros))
+	}
+	for i, us := range micros {
+		if rt, urt := float64(us)/1e6, float64(us-100)/1e6; math.Abs(got[i].rt-rt) > 1e-9 || math.Abs(got[i].urt-urt) > 1e-9 {
+			t.Errorf("record %d: request_time %v s, upstream %v s; want %v and %v", i, got[i].rt, got[i].urt, rt, urt)
+		}
 	}
 }

@@ -115,6 +115,13 @@ func (p *pipeline) readFile(fs *fileState) error {
 		p.applySource(fs, nil, nil, nil)
 	} else if fs.format == W3C {
 		p.applyW3C(fs, head)
+	} else if fs.format == LTSV {
+		// Apache's LTSV: its labels' units are Apache's (apache-ltsv).
+		if lines := headLines(head, 1); len(lines) > 0 {
+			if labels := ltsvLabels(lines[0], maxNames); detectSource(labels, nil) == sourceByName("apache-ltsv") {
+				p.applySource(fs, labels, nil, nil)
+			}
+		}
 	}
 	if fs.format == Nginx {
 		clientHead := inner

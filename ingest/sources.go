@@ -572,6 +572,14 @@ var sources = []*source{
 			{"cloud.region", FRegion, 0},
 		},
 		requests: []string{"call"}},
+	// Apache's access log in LTSV as alp documents it (LogFormat
+	// "…\treqtime_microsec:%D\tapptime:%D…"): %D is microseconds, in
+	// both labels, where nginx's reqtime and apptime are seconds.
+	{name: "apache-ltsv", title: "Apache httpd LTSV (alp's format: reqtime_microsec)",
+		signatures: []signature{{1, []string{"reqtime_microsec"}}},
+		fields: []sourceField{
+			{"reqtime_microsec", FRequestTime, UnitMicro}, {"apptime", FUpstreamResponseTime, UnitMicro},
+		}},
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{

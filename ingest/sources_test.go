@@ -516,6 +516,11 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// Apache's %D, microseconds, in both labels (alp's Apache format).
+	"apache-ltsv": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("reqtime_microsec") / 1000, ups: d.num("apptime") / 1000, ttft: math.NaN(), status: int(d.num("status")),
+			stream: -1, timeNS: rfc(d.str("time"))}
+	},
 	"alp": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("response_time") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
 			stream: -1, timeNS: rfc(d.str("time"))}
@@ -635,7 +640,7 @@ var sourceFixtures = map[string]string{
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
-	"alp.json": "alp", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
+	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
 	"nginx-elk.json":      "nginx-elk",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
