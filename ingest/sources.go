@@ -52,6 +52,11 @@ type source struct {
 	// failed, whose first-token time is no first token (the source
 	// writes the call's end there): such a record has no ttft.
 	failed string
+	// wholeSeconds: the source may write its start and end instants to
+	// the second (Cloudflare's unix and rfc3339 timestamp formats); a
+	// request_time derived from two such (0, 1000, 2000 ms for calls of 2
+	// ms to 3 s) is none.
+	wholeSeconds bool
 }
 
 // sources is the table of SPEC §3 "Sources", most specific first: the
@@ -333,7 +338,8 @@ var sources = []*source{
 			{"ClientIP", FRemoteAddr, 0}, {"ClientRequestMethod", FMethod, 0},
 			{"ClientRequestURI", FURI, 0}, {"ClientRequestPath", FURI, 0}, {"ClientRequestHost", FHost, 0},
 			{"OriginIP", FUpstreamAddr, 0},
-		}},
+		},
+		wholeSeconds: true},
 	// Cloudflare AI Gateway's logs (an LLM gateway; not the HTTP request
 	// logs above): the REST API's List Gateway Logs (GET
 	// /accounts/{account_id}/ai-gateway/gateways/{gateway_id}/logs, in
@@ -714,9 +720,16 @@ func carries(names []string, want string) bool {
 
 // request reports whether r is a request to the schema's source: true
 // but for a record whose kind (FKind) is none of the source's requests.
-// A record of the source's failed kind loses its ttft here.
+// A record of the source's failed kind loses its ttft here, and one of
+// a wholeSeconds source the request_time of two instants to the second.
 func (s *Schema) request(r *Record) bool {
-	if s.source == nil || !r.Has(FKind) {
+	if s.source == nil {
+		return true
+	}
+	if s.source.wholeSeconds && r.prio[FRequestTime] == prioDerived && r.TimeNS%1e9 == 0 && r.endNS%1e9 == 0 {
+		r.set &^= 1 << FRequestTime
+	}
+	if !r.Has(FKind) {
 		return true
 	}
 	kind := r.Text(FKind)

@@ -146,7 +146,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	"cloudflare": func(d rawDoc) sourceWant {
 		start, _ := d.get("EdgeStartTimestamp").(json.Number).Int64()
 		end, _ := d.get("EdgeEndTimestamp").(json.Number).Int64()
-		return sourceWant{rt: float64(end-start) / 1e6, ups: d.num("OriginResponseDurationMs"), ttft: math.NaN(),
+		rt := float64(end-start) / 1e6
+		if start < 1e12 { // Logpush's timestamp_format unix: whole seconds
+			start, end = start*1e9, end*1e9
+			rt = math.NaN() // a duration to the second is none
+		}
+		return sourceWant{rt: rt, ups: d.num("OriginResponseDurationMs"), ttft: math.NaN(),
 			status: int(d.num("EdgeResponseStatus")), client: d.str("ClientIP"), stream: -1, timeNS: start}
 	},
 	// Cloudflare AI Gateway: the API's duration has no documented unit
