@@ -157,14 +157,9 @@ func TestColouredLines(t *testing.T) {
 // bytes (systemd's JSON export format); such lines are read as the
 // MESSAGE strings are.
 func TestJournaldByteMessage(t *testing.T) {
-	path := filepath.Join("testdata", "text", "nginx-main-times.log")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, wantRes := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	lines, want, wantRes := nginxFixture(t)
 	var b strings.Builder
-	for i, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+	for i, l := range lines {
 		msg := []byte(l)
 		fmt.Fprintf(&b, `{"__CURSOR":"s=1;i=%x","__REALTIME_TIMESTAMP":"1764468000%06d","_SYSTEMD_UNIT":"nginx.service","MESSAGE":`, i, i)
 		if i%2 == 0 { // every other line as its bytes
@@ -199,12 +194,7 @@ func TestJournaldByteMessage(t *testing.T) {
 // Docker records, which hold the access lines. They are read as the
 // access lines alone, a stderr line bad.
 func TestDockerWithinLoki(t *testing.T) {
-	path := filepath.Join("testdata", "text", "nginx-main-times.log")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, wantRes := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	lines, want, wantRes := nginxFixture(t)
 	var b strings.Builder
 	wrap := func(i int, line, stream string) {
 		docker, _ := json.Marshal(map[string]string{"log": line + "\n", "stream": stream, "time": fmt.Sprintf("2026-11-29T10:00:%02d.000000001Z", i)})
@@ -212,7 +202,7 @@ func TestDockerWithinLoki(t *testing.T) {
 			"line": string(docker), "timestamp": fmt.Sprintf("2026-11-29T10:00:%02d.000000001Z", i)})
 		b.Write(append(loki, '\n'))
 	}
-	for i, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+	for i, l := range lines {
 		wrap(i, l, "stdout")
 	}
 	wrap(59, `2026/11/29 10:00:59 [error] 29#29: *1 upstream timed out (110: Connection timed out)`, "stderr")
@@ -251,4 +241,17 @@ func TestApacheLTSV(t *testing.T) {
 			t.Errorf("record %d: request_time %v s, upstream %v s; want %v and %v", i, got[i].rt, got[i].urt, rt, urt)
 		}
 	}
+}
+
+// nginxFixture returns the lines of an nginx fixture and its records and
+// result read alone: what the same lines in an envelope must give.
+func nginxFixture(t *testing.T) ([]string, []row, *ingest.Result) {
+	t.Helper()
+	path := filepath.Join("testdata", "text", "nginx-main-times.log")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	return strings.Split(strings.TrimRight(string(data), "\n"), "\n"), want, res
 }
