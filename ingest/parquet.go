@@ -37,7 +37,8 @@ type pqSpec struct {
 	kind   valueKind
 	nsPer  int64 // vkInstant: nanoseconds per stored unit
 	maxDef byte
-	text   bool // every field bs names is a text field
+	div    float64 // a DECIMAL integer column's 10^scale (decimalDivisor), 0 for none
+	text   bool    // every field bs names is a text field
 	// num is the field of a column bound to one duration or integer
 	// field, flag set for one bound to one boolean field: their values
 	// are set without Record.setNumber's and Set's walks (cellBatch.set).
@@ -428,9 +429,9 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		case parquet.Boolean:
 			sp.kind = vkBool
 		case parquet.Int32:
-			sp.kind = vkInt32
+			sp.kind, sp.div = vkInt32, decimalDivisor(typ)
 		case parquet.Int64:
-			sp.kind = vkInt64
+			sp.kind, sp.div = vkInt64, decimalDivisor(typ)
 			if ns := timestampUnit(typ); ns > 0 {
 				sp.kind, sp.nsPer = vkInstant, ns
 			}
@@ -471,6 +472,29 @@ func textOnly(bs Bindings) bool {
 		}
 	}
 	return true
+}
+
+// decimalDivisor returns what an integer column's stored values are
+// divided by to give its values: 10^scale for a DECIMAL (DuckDB writes
+// DECIMAL(10,3) seconds as milliseconds in an int64), 0 for none.
+func decimalDivisor(t parquet.Type) float64 {
+	if lt := t.LogicalType(); lt != nil {
+		if d, ok := lt.Value.(*format.DecimalType); ok && d.Scale > 0 && d.Scale <= 18 {
+			return math.Pow10(int(d.Scale))
+		}
+	}
+	return 0
+}
+
+// scaleCells divides the values of cells (float64 bits) by div, a
+// DECIMAL column's 10^scale; nothing when div is 0.
+func scaleCells(cells []uint64, div float64) {
+	if div == 0 {
+		return
+	}
+	for j, x := range cells {
+		cells[j] = math.Float64bits(math.Float64frombits(x) / div)
+	}
 }
 
 // timestampUnit returns the nanoseconds per unit of an int64 timestamp
@@ -758,8 +782,10 @@ func (c *pqColumn) copyRun(b *cellBatch, col, k int, v *pqValues) error {
 		}
 	case vkInt32:
 		copyFloats(cells, c.ix, v.i32)
+		scaleCells(cells[:len(c.ix)], c.spec.div)
 	case vkInt64:
 		copyFloats(cells, c.ix, v.i64)
+		scaleCells(cells[:len(c.ix)], c.spec.div)
 	case vkInstant:
 		for j, i := range c.ix {
 			if i >= 0 {
@@ -814,8 +840,10 @@ func (c *pqColumn) copyValues(b *cellBatch, cells []uint64, v *pqValues) {
 		}
 	case vkInt32:
 		copyFloatRun(cells, v.i32[first:first+m])
+		scaleCells(cells[:m], c.spec.div)
 	case vkInt64:
 		copyFloatRun(cells, v.i64[first:first+m])
+		scaleCells(cells[:m], c.spec.div)
 	case vkInstant:
 		for j, x := range v.i64[first : first+m] {
 			cells[j] = uint64(x)
