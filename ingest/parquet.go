@@ -37,7 +37,8 @@ type pqSpec struct {
 	kind   valueKind
 	nsPer  int64 // vkInstant: nanoseconds per stored unit
 	maxDef byte
-	div    float64 // a DECIMAL integer column's 10^scale (decimalDivisor), 0 for none
+	div    float64 // a DECIMAL column's 10^scale (decimalDivisor), 0 for none
+	flba   bool    // a DECIMAL in fixed-length byte arrays, read as doubles
 	text   bool    // every field bs names is a text field
 	// num is the field of a column bound to one duration or integer
 	// field, flag set for one bound to one boolean field: their values
@@ -441,6 +442,14 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 			sp.kind = vkDouble
 		case parquet.ByteArray:
 			sp.kind = vkBytes
+		case parquet.FixedLenByteArray:
+			// A DECIMAL of more digits than an int64 holds (Spark's
+			// decimal(38,6), DuckDB's DECIMAL(30,6)): its values read as
+			// doubles (flbaDecimals).
+			if sp.div = decimalDivisor(typ); sp.div == 0 && !isDecimal(typ) {
+				continue
+			}
+			sp.kind, sp.flba = vkDouble, true
 		default:
 			continue
 		}
@@ -479,11 +488,46 @@ func textOnly(bs Bindings) bool {
 // DECIMAL(10,3) seconds as milliseconds in an int64), 0 for none.
 func decimalDivisor(t parquet.Type) float64 {
 	if lt := t.LogicalType(); lt != nil {
-		if d, ok := lt.Value.(*format.DecimalType); ok && d.Scale > 0 && d.Scale <= 18 {
+		if d, ok := lt.Value.(*format.DecimalType); ok && d.Scale > 0 && d.Scale <= 38 {
 			return math.Pow10(int(d.Scale))
 		}
 	}
 	return 0
+}
+
+// isDecimal reports whether t's logical type is DECIMAL.
+func isDecimal(t parquet.Type) bool {
+	lt := t.LogicalType()
+	if lt == nil {
+		return false
+	}
+	_, ok := lt.Value.(*format.DecimalType)
+	return ok
+}
+
+// flbaDecimals reads the fixed-length big-endian two's complement
+// integers of a DECIMAL's page as doubles, divided by div (its 10^scale,
+// or 0 for a scale of 0); past 2⁵³ they round, as a double does.
+func flbaDecimals(data []byte, size int, div float64) []float64 {
+	if size <= 0 {
+		return nil
+	}
+	out := make([]float64, len(data)/size)
+	for i := range out {
+		b := data[i*size : (i+1)*size]
+		v := 0.0
+		for _, c := range b {
+			v = v*256 + float64(c)
+		}
+		if b[0]&0x80 != 0 {
+			v -= math.Ldexp(1, 8*size)
+		}
+		if div != 0 {
+			v /= div
+		}
+		out[i] = v
+	}
+	return out
 }
 
 // scaleCells divides the values of cells (float64 bits) by div, a
@@ -529,10 +573,16 @@ type pqValues struct {
 	n    int
 }
 
-func (v *pqValues) load(kind valueKind, page parquet.Page) {
+func (v *pqValues) load(sp *pqSpec, page parquet.Page) {
 	d := page.Data()
 	*v = pqValues{}
-	switch kind {
+	if sp.flba {
+		data, size := d.FixedLenByteArray()
+		v.f64 = flbaDecimals(data, size, sp.div)
+		v.n = len(v.f64)
+		return
+	}
+	switch sp.kind {
 	case vkBool:
 		v.bits = d.Boolean()
 		v.n = len(v.bits) * 8
@@ -617,7 +667,7 @@ func (c *pqColumn) nextPage() error {
 			d := page.Data()
 			c.idx = d.Int32()
 		} else {
-			c.vals.load(c.spec.kind, page)
+			c.vals.load(c.spec, page)
 		}
 		if c.rows > 0 {
 			return nil
@@ -630,7 +680,7 @@ func (c *pqColumn) nextPage() error {
 // loadDict decodes a dictionary once per column chunk; its byte values are
 // copied into memory of their own, which records may point into.
 func (c *pqColumn) loadDict(dict parquet.Dictionary) {
-	c.dvals.load(c.spec.kind, dict.Page())
+	c.dvals.load(c.spec, dict.Page())
 	if c.spec.kind == vkBytes {
 		own := append([]byte(nil), c.dvals.data...)
 		strs := make([][]byte, c.dvals.n)

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
@@ -30,6 +31,15 @@ type decimalDictRow struct {
 	Status   int32  `parquet:"status"`
 }
 
+// decimalWideRow is a DECIMAL of more digits than an int64 holds
+// (Spark's decimal(38,6), DuckDB's DECIMAL(30,6)): a 13-byte big-endian
+// two's complement integer of x·10⁶.
+type decimalWideRow struct {
+	Time   int64    `parquet:"time,timestamp(millisecond)"`
+	RT     [13]byte `parquet:"request_time,decimal(6:30)"`
+	Status int32    `parquet:"status"`
+}
+
 // TestParquetDecimal: a DECIMAL column's value is its stored integer
 // divided by 10^scale: 591486 in a DECIMAL(10,3) request_time is 591.486
 // s, not 591,486 (DuckDB's COPY of a CAST to DECIMAL writes these).
@@ -44,13 +54,17 @@ func TestParquetDecimal(t *testing.T) {
 		rows = append(rows, r)
 	}
 	dict := make([]decimalDictRow, len(rows))
+	wide := make([]decimalWideRow, len(rows))
 	for i, r := range rows {
 		dict[i] = decimalDictRow(r)
+		wide[i] = decimalWideRow{Time: r.Time, Status: r.Status}
+		binary.BigEndian.PutUint64(wide[i].RT[5:], uint64(r.RT)*1000) // ms·10³: the value·10⁶
 	}
 	dir := t.TempDir()
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"plain.parquet": func(b *bytes.Buffer) error { return writeRows(b, rows) },
 		"dict.parquet":  func(b *bytes.Buffer) error { return writeRows(b, dict) },
+		"wide.parquet":  func(b *bytes.Buffer) error { return writeRows(b, wide) },
 	} {
 		var buf bytes.Buffer
 		if err := write(&buf); err != nil {
@@ -67,7 +81,7 @@ func TestParquetDecimal(t *testing.T) {
 		for i, r := range rows {
 			rt := float64(r.RT) / 1e3
 			urt := math.NaN()
-			if r.Upstream != nil {
+			if r.Upstream != nil && name != "wide.parquet" {
 				urt = float64(*r.Upstream) / 1e2
 			}
 			if g := got[i]; math.Abs(g.rt-rt) > 1e-12 || math.IsNaN(urt) != math.IsNaN(g.urt) || !math.IsNaN(urt) && math.Abs(g.urt-urt) > 1e-12 {
