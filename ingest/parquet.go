@@ -37,7 +37,7 @@ type pqSpec struct {
 	kind   valueKind
 	nsPer  int64 // vkInstant: nanoseconds per stored unit
 	maxDef byte
-	div    float64 // a DECIMAL column's 10^scale (decimalDivisor), 0 for none
+	div    float64 // a DECIMAL column's 10^scale (decimalOf), 0 for none
 	flba   bool    // a DECIMAL in fixed-length byte arrays, read as doubles
 	text   bool    // every field bs names is a text field
 	// num is the field of a column bound to one duration or integer
@@ -430,9 +430,11 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		case parquet.Boolean:
 			sp.kind = vkBool
 		case parquet.Int32:
-			sp.kind, sp.div = vkInt32, decimalDivisor(typ)
+			sp.kind = vkInt32
+			sp.div, _ = decimalOf(typ)
 		case parquet.Int64:
-			sp.kind, sp.div = vkInt64, decimalDivisor(typ)
+			sp.kind = vkInt64
+			sp.div, _ = decimalOf(typ)
 			if ns := timestampUnit(typ); ns > 0 {
 				sp.kind, sp.nsPer = vkInstant, ns
 			}
@@ -446,7 +448,8 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 			// A DECIMAL of more digits than an int64 holds (Spark's
 			// decimal(38,6), DuckDB's DECIMAL(30,6)): its values read as
 			// doubles (flbaDecimals).
-			if sp.div = decimalDivisor(typ); sp.div == 0 && !isDecimal(typ) {
+			var decimal bool
+			if sp.div, decimal = decimalOf(typ); !decimal {
 				continue
 			}
 			sp.kind, sp.flba = vkDouble, true
@@ -483,26 +486,20 @@ func textOnly(bs Bindings) bool {
 	return true
 }
 
-// decimalDivisor returns what an integer column's stored values are
-// divided by to give its values: 10^scale for a DECIMAL (DuckDB writes
-// DECIMAL(10,3) seconds as milliseconds in an int64), 0 for none.
-func decimalDivisor(t parquet.Type) float64 {
-	if lt := t.LogicalType(); lt != nil {
-		if d, ok := lt.Value.(*format.DecimalType); ok && d.Scale > 0 && d.Scale <= 38 {
-			return math.Pow10(int(d.Scale))
-		}
-	}
-	return 0
-}
-
-// isDecimal reports whether t's logical type is DECIMAL.
-func isDecimal(t parquet.Type) bool {
+// decimalOf reports whether t's logical type is DECIMAL, and what its
+// stored integers are divided by to give its values: 10^scale (DuckDB
+// writes DECIMAL(10,3) seconds as milliseconds in an int64), 0 for a
+// scale of 0.
+func decimalOf(t parquet.Type) (div float64, ok bool) {
 	lt := t.LogicalType()
 	if lt == nil {
-		return false
+		return 0, false
 	}
-	_, ok := lt.Value.(*format.DecimalType)
-	return ok
+	d, ok := lt.Value.(*format.DecimalType)
+	if ok && d.Scale > 0 && d.Scale <= 38 {
+		div = math.Pow10(int(d.Scale))
+	}
+	return div, ok
 }
 
 // flbaDecimals reads the fixed-length big-endian two's complement

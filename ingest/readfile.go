@@ -67,16 +67,15 @@ func (p *pipeline) readFile(fs *fileState) error {
 			head = inner
 		}
 	}
-	// The format is sniffed from as much of the file as the first line
-	// was peeked in (a proxy's start-up lines may fill the head), past a
-	// server's own first lines (ownlog.go).
-	sniffHead := head
-	if inner == nil {
+	// body is the lines the format, the source and the client are told
+	// from: as much of the file as the first line was peeked in (a
+	// proxy's start-up lines may fill the head), past a server's own
+	// first lines (ownlog.go); the lines within an envelope's.
+	body := inner
+	if body == nil {
 		peek, _ := br.Peek(64 << 10)
-		sniffHead = peek
-		if past := pastOwnLog(peek); len(past) < len(peek) {
-			head, sniffHead = past[:min(len(past), 4096)], past
-		}
+		body = pastOwnLog(peek)
+		head = body[:min(len(body), 4096)]
 	}
 	fs.format = p.opts.Format
 	forced := fs.format != Auto && fs.format != ""
@@ -84,7 +83,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		fs.format = byExtension(name)
 	}
 	if fs.format == Auto || fs.format == "" {
-		fs.format = sniff(sniffHead, p.given)
+		fs.format = sniff(body, p.given)
 		if fs.format == JSONL && inner == nil && p.givenHAProxy(head) {
 			fs.format = Nginx // an HAProxy log-format that writes JSON-like lines
 		}
@@ -103,13 +102,8 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format == JSONL {
 		// The first line's keys tell the source; a long first line is
 		// peeked further than the sniffing head.
-		first := inner
-		if first == nil {
-			first, _ = br.Peek(64 << 10)
-			first = pastOwnLog(first)
-		}
-		line := firstLine(first)
-		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames), laterRecords(first, clientLookahead))
+		line := firstLine(body)
+		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
 	} else if fs.format == CLB {
 		fs.source = "clb"
 		p.applySource(fs, nil, nil, nil)
@@ -124,12 +118,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		}
 	}
 	if fs.format == Nginx {
-		clientHead := inner
-		if clientHead == nil {
-			clientHead, _ = br.Peek(64 << 10)
-			clientHead = pastOwnLog(clientHead)
-		}
-		formatHead := head
+		clientHead, formatHead := body, head
 		if fs.cfg.decolor = coloured(clientHead); fs.cfg.decolor {
 			formatHead = appendDecolored(nil, head)
 			clientHead = appendDecolored(nil, clientHead)
