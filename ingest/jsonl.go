@@ -504,60 +504,88 @@ func (p *jsonParser) strEscaped(s *scanner, start int) ([]byte, error) {
 // order. A line cut short (or damaged) gives the keys read before the
 // damage.
 func jsonKeys(line []byte, max int) []string {
+	var keys []string
+	jsonTop(line, func(key, raw []byte) bool {
+		switch string(raw) {
+		case "null", `""`, `"-"`:
+		default:
+			keys = append(keys, string(key))
+		}
+		return len(keys) < max
+	})
+	return keys
+}
+
+// jsonValue returns the raw text of the value of top-level key name in
+// the JSON object that starts line (a string with its quotes), nil when
+// it has none.
+func jsonValue(line []byte, name string) []byte {
+	var v []byte
+	jsonTop(line, func(key, raw []byte) bool {
+		if string(key) == name {
+			v = raw
+			return false
+		}
+		return true
+	})
+	return v
+}
+
+// jsonTop gives yield each top-level key of the JSON object that starts
+// line, unescaped, with its value's raw
+// text, trimmed, until yield returns false. A line cut short (or damaged)
+// gives the keys read before the damage.
+func jsonTop(line []byte, yield func(key, raw []byte) bool) {
 	s := scanner{b: line}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		return nil
+		return
 	}
 	s.i++
-	var keys []string
 	var p jsonParser
-	for len(keys) < max {
+	for {
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != '"' {
-			return keys
+			return
 		}
 		k, err := p.str(&s)
 		if err != nil {
-			return keys
+			return
 		}
-		key := string(k)
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return keys
+			return
 		}
 		s.i++
 		s.ws()
 		if s.i >= len(s.b) {
-			return keys
+			return
 		}
 		start := s.i
 		switch s.b[s.i] {
 		case '"':
+			// (An unescaped key stays: the parser appends past it.)
 			if _, err := p.str(&s); err != nil {
-				return keys
+				return
 			}
 		case '{', '[':
 			if s.skip() != nil {
-				return keys
+				return
 			}
 		default:
 			for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' {
 				s.i++
 			}
 		}
-		switch string(bytes.TrimSpace(s.b[start:s.i])) {
-		case "null", `""`, `"-"`:
-		default:
-			keys = append(keys, key)
+		if !yield(k, bytes.TrimSpace(s.b[start:s.i])) {
+			return
 		}
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != ',' {
-			return keys
+			return
 		}
 		s.i++
 	}
-	return keys
 }
 
 // maxNames bounds the names of a JSON file's first record that its

@@ -104,6 +104,11 @@ func (p *pipeline) readFile(fs *fileState) error {
 		// peeked further than the sniffing head.
 		line := firstLine(body)
 		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
+		if src := fs.cfg.schema.source; src != nil && src.durationFormat != "" {
+			if u, ok := durationUnit(durationValues(body, src.durationFormat)); ok {
+				fs.cfg.schema = fs.cfg.schema.withUnit(src.durationFormat, u)
+			}
+		}
 	} else if fs.format == CLB {
 		fs.source = "clb"
 		p.applySource(fs, nil, nil, nil)

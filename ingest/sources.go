@@ -57,6 +57,11 @@ type source struct {
 	// request_time derived from two such (0, 1000, 2000 ms for calls of 2
 	// ms to 3 s) is none.
 	wholeSeconds bool
+	// durationFormat, when set, is the name of the source's duration
+	// that its program writes in the unit its configuration chooses
+	// (Caddy's duration_format): read in the unit the file's values tell
+	// (durationUnit), else in the field's.
+	durationFormat string
 }
 
 // sources is the table of SPEC §3 "Sources", most specific first: the
@@ -97,7 +102,8 @@ var sources = []*source{
 			{"request.client_ip", FRemoteAddr, 0}, {"request.remote_ip", FRemoteAddr, 0},
 			{"user_id", FClient, 0}, {"logger", FKind, 0},
 		},
-		requests: []string{"http.log.access", "http.log.access.*"}},
+		requests:       []string{"http.log.access", "http.log.access.*"},
+		durationFormat: "duration"},
 	// Tyk Gateway's analytics record (tyk-pump's analytics.AnalyticsRecord,
 	// its json tags: what the file, stdout, Kafka, Elasticsearch… pumps
 	// write). Its request_time is ms ("3 for a 3ms roundtrip", equal to

@@ -1,0 +1,129 @@
+package ingest
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+)
+
+// A program that logs through zap writes a duration in the encoding its
+// configuration chooses, one for the whole log: Caddy's duration_format
+// "seconds" (the default: 0.093447549), "nano" (93447549), "milli"
+// (93.447549) or "string" (93.447549ms, read by its unit). The names do
+// not change with it, so a source's duration of this kind (a sourceField
+// of source.durationFormat) is read in the unit the file's first records'
+// values tell (durationUnit).
+
+// durationUnit returns the unit that values, the raw JSON texts of one
+// duration field in a file's first records, were written in by zap's
+// encoders; ok is false when they tell none apart from seconds, the
+// default. The clock they measure with counts nanoseconds:
+//
+//   - nanoseconds are integers; an integer of seconds over 1000 is a
+//     request of 17 minutes;
+//   - seconds have 7 to 9 decimals, for all but one value in 1000 of
+//     them;
+//   - milliseconds have at most 6, most of them 4 or more.
+//
+// A few values tell nothing: a file whose values do not tell is read in
+// seconds, as before, which a milliseconds one read wrongly shows by its
+// size (p50 of minutes).
+func durationUnit(values [][]byte) (u Unit, ok bool) {
+	var ints, fracs, fine int
+	var nums []float64
+	for _, v := range values {
+		if len(v) == 0 || v[0] == '"' {
+			continue // a text: its unit is in it
+		}
+		x, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || x < 0 {
+			continue
+		}
+		nums = append(nums, x)
+		if bytes.ContainsAny(v, "eE") {
+			return UnitNone, false // no encoder of zap's writes exponents
+		}
+		dot := bytes.IndexByte(v, '.')
+		if dot < 0 {
+			ints++
+			continue
+		}
+		fracs++
+		switch d := len(v) - dot - 1; {
+		case d > 6:
+			return UnitSecond, false
+		case d >= 4:
+			fine++
+		}
+	}
+	if len(nums) == 0 {
+		return UnitNone, false
+	}
+	slices.Sort(nums)
+	median := nums[len(nums)/2]
+	switch {
+	case fracs == 0 && median >= 1000:
+		return UnitNano, true
+	case fracs >= minUnitValues && fine*2 >= fracs && median >= 1:
+		return UnitMilli, true
+	}
+	return UnitNone, false
+}
+
+// minUnitValues is how many decimal values of a file tell milliseconds:
+// a seconds value has 6 decimals or fewer once in 1000.
+const minUnitValues = 3
+
+// maxUnitValues bounds the values durationUnit is given: a file's first
+// records, as many as are peeked.
+const maxUnitValues = 64
+
+// durationValues returns the raw texts of top-level key name in the JSON
+// lines of body, at most maxUnitValues of them.
+func durationValues(body []byte, name string) [][]byte {
+	var vs [][]byte
+	for len(body) > 0 && len(vs) < maxUnitValues {
+		i := bytes.IndexByte(body, '\n')
+		if i < 0 {
+			break // none, or a line the peek cut
+		}
+		if v := jsonValue(body[:i], name); v != nil {
+			vs = append(vs, v)
+		}
+		body = body[i+1:]
+	}
+	return vs
+}
+
+// withUnit returns s, of a source, with its field name read in unit u:
+// built once per schema and shared.
+func (s *Schema) withUnit(name string, u Unit) *Schema {
+	src := s.source
+	if src == nil {
+		return s
+	}
+	root := s.root
+	if root == nil {
+		root = s
+	}
+	key := src.name + "\x00" + s.client + "\x00" + name + "\x00" + strconv.Itoa(int(u))
+	root.mu.Lock()
+	defer root.mu.Unlock()
+	if d := root.derived[key]; d != nil {
+		return d
+	}
+	v := *src
+	v.fields = slices.Clone(src.fields)
+	for i := range v.fields {
+		if v.fields[i].name == name {
+			v.fields[i].unit = u
+		}
+	}
+	d := build(root.maps, &v, s.client)
+	d.root = root
+	if root.derived == nil {
+		root.derived = map[string]*Schema{}
+	}
+	root.derived[key] = d
+	return d
+}
