@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -73,11 +74,8 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	if err != nil {
 		return fmt.Errorf("damaged parquet file: %w", err)
 	}
-	var names []string
-	for _, f := range pf.Schema().Fields() {
-		names = append(names, f.Name())
-	}
-	s.p.applySource(s.fs, names, nil, nil)
+	names, paths := parquetNames(pf.Schema(), pf.Metadata())
+	s.p.applySource(s.fs, names, paths, nil)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	unread := s.fs.cfg.schema.unread()
 	var rd pqReader // the reader's, reused
@@ -409,13 +407,66 @@ func readRowGroup(rows int64, cols []pqColumn, every Bindings, s *rowSink) error
 	return nil
 }
 
-// parquetSpecs lists the flat leaf columns the schema binds, with how to
-// read them; columns of other types are ignored.
+// parquetNames returns the names of a file's top-level columns and the
+// dotted paths of the columns within its structs, as a JSON line's
+// (jsonKeys, jsonPaths) give its source and client: without those whose
+// every value is absent (null, "" or "-"), as the footer's statistics
+// show, which a JSON record would not carry (a user_id always "" is no
+// source of client).
+func parquetNames(ps *parquet.Schema, meta *format.FileMetaData) (names, paths []string) {
+	for _, f := range ps.Fields() {
+		if f.Leaf() {
+			if leaf, ok := ps.Lookup(f.Name()); ok && absentColumn(meta, leaf.ColumnIndex) {
+				continue
+			}
+		}
+		names = append(names, f.Name())
+	}
+	for _, path := range ps.Columns() {
+		leaf, ok := ps.Lookup(path...)
+		if !ok || len(path) < 2 || leaf.MaxRepetitionLevel > 0 || absentColumn(meta, leaf.ColumnIndex) {
+			continue
+		}
+		paths = append(paths, strings.Join(path, "."))
+	}
+	return names, paths
+}
+
+// absentColumn reports whether every row group's statistics show leaf
+// column ci holding nothing but nulls, or text that sorts no later than
+// "-" (a log's "" and "-": any other such text begins with a space or one
+// of !"#$%&'()*+,); false when one does not say.
+func absentColumn(meta *format.FileMetaData, ci int) bool {
+	if len(meta.RowGroups) == 0 {
+		return false
+	}
+	for _, rg := range meta.RowGroups {
+		if ci >= len(rg.Columns) {
+			return false
+		}
+		md := &rg.Columns[ci].MetaData
+		st := &md.Statistics
+		switch {
+		case md.NumValues > 0 && st.NullCount == md.NumValues:
+		case md.Type == format.ByteArray && st.MaxValue != nil && bytes.Compare(st.MaxValue, []byte("-")) <= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parquetSpecs lists the leaf columns the schema binds, with how to read
+// them: a top-level column by its name, one within structs (a JSON log's
+// nested object, as DuckDB or Spark write it: request.uri) by its dotted
+// path, present in a row when it and each struct above it are (its
+// definition level is the most). A column within a list or map, which
+// holds many values a row, and columns of other types are ignored.
 func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 	var specs []pqSpec
 	for _, path := range ps.Columns() {
 		leaf, ok := ps.Lookup(path...)
-		if !ok || leaf.MaxRepetitionLevel > 0 || leaf.MaxDefinitionLevel > 1 {
+		if !ok || leaf.MaxRepetitionLevel > 0 || leaf.MaxDefinitionLevel > math.MaxUint8 {
 			continue
 		}
 		name := strings.Join(path, ".")

@@ -130,6 +130,11 @@ func FuzzParquet(f *testing.F) {
 		_, err := gen.WriteParquet(b, reqs, gen.WriteOptions{BadEvery: 7})
 		return err
 	})
+	var nested bytes.Buffer // struct columns, nulls at two levels
+	if err := parquet.Write(&nested, caddyPQRows(40), parquet.MaxRowsPerRowGroup(16)); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(nested.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := readBytes(t, data, ingest.Parquet)
 		checkAccounted(t, res, func() (int64, bool) { return parquetRows(data) })
