@@ -65,22 +65,28 @@ func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Locati
 				if f == FRequestTime {
 					return badValue(f, strconv.AppendFloat(nil, v, 'g', -1, 64), flaw)
 				}
+				r.unreadableNumber(f, v)
 				continue
 			}
 			r.put(f, bd.Prio, x)
 		case KindInt:
 			if isInt(v) {
 				r.put(f, bd.Prio, v+0) // +0 turns -0 into 0
+			} else {
+				r.unreadableNumber(f, v)
 			}
 		case KindBool:
 			if v == 0 || v == 1 {
 				r.put(f, bd.Prio, v)
+			} else {
+				r.unreadableNumber(f, v)
 			}
 		default:
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				if f == FTime {
 					return badValue(f, strconv.AppendFloat(nil, v, 'g', -1, 64), notFinite)
 				}
+				r.unreadableNumber(f, v)
 				continue
 			}
 			n := len(b.arena)
@@ -106,10 +112,13 @@ func (r *Record) setPlainNumber(b Binding, kind Kind, inS, scale, v float64) boo
 	if kind == KindInt {
 		if isInt(v) {
 			r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
+		} else {
+			r.unreadableNumber(b.Field, v)
 		}
 		return true
 	}
 	if !(v >= 0 && v*inS <= MaxDurationS) { // duration's checks (NaN fails them too)
+		r.unreadableNumber(b.Field, v)
 		return false
 	}
 	r.put(b.Field, b.Prio, v*scale+0) // +0 turns -0 into 0
@@ -443,6 +452,8 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 				case integer:
 					if isInt(v) {
 						r.put(bd.Field, bd.Prio, v+0) // +0 turns -0 into 0
+					} else {
+						r.unreadableNumber(bd.Field, v)
 					}
 				case v >= 0 && v*inS <= MaxDurationS: // duration's checks (NaN fails them too)
 					r.put(bd.Field, bd.Prio, v*scale+0)
@@ -525,6 +536,8 @@ func putInts(recs []Record, cells []uint64, nulls []bool, bd Binding) {
 		}
 		if v := math.Float64frombits(x); isInt(v) {
 			recs[k].put(bd.Field, bd.Prio, v+0) // +0 turns -0 into 0
+		} else {
+			recs[k].unreadableNumber(bd.Field, v)
 		}
 	}
 }
@@ -597,6 +610,9 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			fixZero(rec, zero)
+			if rec.unread != 0 {
+				t.unreadValues(fs, b.first+int64(j), rec)
+			}
 			f.add()
 			good, noRT = good+1, noRT+rec.lacks(FRequestTime)
 		}
@@ -625,11 +641,15 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			fixZero(&recs[k], zero)
+			if recs[k].unread != 0 {
+				t.unreadValues(fs, b.first+int64(j+k), &recs[k])
+			}
 			if keys.ok {
 				recs[k].DictKey = keys.key(&recs[k], k)
 			}
 			if n != k {
 				recs[n] = recs[k]
+				recs[k].unreadText = nil // recs[n]'s now: setRows writes each slot's
 			}
 			n, noRT = n+1, noRT+recs[k].lacks(FRequestTime) // one line: the profile knows the calls by line
 		}

@@ -214,6 +214,9 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 			fixZero(rec, zero)
 			c.records++
 			c.noRT += rec.lacks(FRequestTime)
+			if rec.unread != 0 {
+				t.unreadValues(u.file, e.line, rec)
+			}
 			f.add()
 		}
 	}

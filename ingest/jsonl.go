@@ -56,7 +56,7 @@ func (p *jsonParser) Parse(line []byte, r *Record) error {
 			r.Finish()
 			return nil
 		}
-		r.set = 0 // read again from the start
+		r.set, r.unread = 0, 0 // read again from the start
 		p.misses++
 	}
 	if err := p.parse(line, r); err != nil {

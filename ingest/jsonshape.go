@@ -173,11 +173,15 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 							if k.num.kind == KindInt {
 								if isInt(v) {
 									r.put(b.Field, b.Prio, v+0) // +0 turns -0 into 0
+								} else {
+									r.unreadable(b.Field, line[start:end])
 								}
 							} else if v >= 0 && v*k.inS <= MaxDurationS { // duration's checks (NaN fails them too)
 								r.put(b.Field, b.Prio, v*k.scale+0) // +0 turns -0 into 0
 							} else if b.Field == FRequestTime {
 								return false
+							} else {
+								r.unreadable(b.Field, line[start:end])
 							}
 						}
 					} else if len(k.bind) > 0 && r.setDecimal(k.bind, line[start:end], v, p.loc) != nil {

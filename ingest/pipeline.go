@@ -275,7 +275,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	res := &Result{}
 	for _, fs := range files {
 		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Incomplete: fs.incomplete, Reason: fs.reason}
-		var probs []Problem
+		var probs, vprobs []Problem
 		for _, t := range append(tallies, p.reader) {
 			if fs.index < len(t.files) {
 				c := &t.files[fs.index]
@@ -285,16 +285,29 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 				st.BadLines += c.bad
 				st.PassedOver += c.passed
 				probs = append(probs, c.problems...)
+				vprobs = append(vprobs, c.valueProblems...)
+				for f, n := range c.unread {
+					if n > 0 {
+						if st.UnreadValues == nil {
+							st.UnreadValues = map[Field]int64{}
+						}
+						st.UnreadValues[Field(f)] += n
+					}
+				}
 			}
 		}
-		sort.Slice(probs, func(i, j int) bool { return probs[i].Line < probs[j].Line })
-		if len(probs) > opts.MaxProblems {
-			probs = probs[:opts.MaxProblems]
-		}
 		res.Files = append(res.Files, st)
-		res.Problems = append(res.Problems, probs...)
+		res.Problems = append(res.Problems, firstProblems(probs, opts.MaxProblems)...)
+		res.ValueProblems = append(res.ValueProblems, firstProblems(vprobs, opts.MaxProblems)...)
 	}
 	return sinks, res, nil
+}
+
+// firstProblems returns the first max of one file's problems, in line
+// order.
+func firstProblems(ps []Problem, max int) []Problem {
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
+	return ps[:min(len(ps), max)]
 }
 
 type emptyReader struct{}
@@ -409,6 +422,9 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				fixZero(rec, zero)
 				c.records++
 				c.noRT += rec.lacks(FRequestTime)
+				if rec.unread != 0 {
+					t.unreadValues(u.file, line, rec)
+				}
 				f.add()
 			}
 		}

@@ -3,7 +3,10 @@
 // format, and a shared normaliser that knows every field alias and unit.
 package ingest
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // Field names a canonical field of SPEC §3.
 type Field uint8
@@ -156,18 +159,60 @@ type Record struct {
 	// the same worker with the same DictKey has the same (a Parquet
 	// file's records whose texts come from its dictionaries: dictKeys).
 	DictKey uint64
+	// unread has bit f when a value of field f was there but could not
+	// be read (not a number, a duration out of bounds, a fraction of an
+	// integer): the field is absent, the line not bad (SPEC §3: only its
+	// time and request_time make it so), and the file counts it
+	// (FileStats.UnreadValues). unreadField and unreadText are the first
+	// such value's, for a problem's sample.
+	unread      uint64
+	unreadField Field
+	unreadText  []byte
 }
 
 // Reset clears r for the next line, keeping nothing.
 func (r *Record) Reset() {
-	r.set, r.DictKey = 0, 0
+	r.set, r.DictKey, r.unread = 0, 0, 0
 }
 
 // reset clears r for the next line of a file read with schema s.
 func (r *Record) reset(s *Schema) {
-	r.set, r.DictKey = 0, 0
+	r.set, r.DictKey, r.unread = 0, 0, 0
 	r.noAddrClient = s.client != "" && s.client != noClient
 }
+
+// unreadable notes that field f's value val was there but could not be
+// read (Record.unread). A negative number is none: the programs that
+// write one mean no value (Kong's -1 latencies of a request not proxied,
+// HAProxy's -1 timers, new-api's frt -1000 of a call without a first
+// response).
+func (r *Record) unreadable(f Field, val []byte) {
+	if v, ok := parseNumber(val); ok && v < 0 {
+		return
+	}
+	if r.unread == 0 {
+		r.unreadField, r.unreadText = f, append(r.unreadText[:0], val[:min(len(val), maxUnreadText)]...)
+	}
+	r.unread |= 1 << f
+}
+
+// unreadableNumber is unreadable for a number of a typed column.
+func (r *Record) unreadableNumber(f Field, v float64) {
+	if v < 0 {
+		return
+	}
+	if r.unread == 0 {
+		r.unreadField, r.unreadText = f, strconv.AppendFloat(r.unreadText[:0], v, 'g', -1, 64)
+	}
+	r.unread |= 1 << f
+}
+
+// maxUnreadText bounds the text of an unreadable value a sample quotes.
+const maxUnreadText = 64
+
+// unreadFields returns the fields whose values r could not read and
+// holds none of: another name of the field may have given it one.
+func (r *Record) unreadFields() uint64 { return r.unread &^ r.set }
 
 // Fields returns the set of present fields, bit f for field f.
 func (r *Record) Fields() uint64 { return r.set }

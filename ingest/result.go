@@ -3,8 +3,10 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // FileStats describes one input after the run.
@@ -34,6 +36,12 @@ type FileStats struct {
 	// number no epoch reads as one of the years read (0.42): a duration
 	// where the time is looked for, which --map can give its field.
 	TimeNumbers int64
+	// UnreadValues counts, per field, the records read whose value of the
+	// field was there but could not be read ("n/a" for a ttft, 200.5 for
+	// a status, a duration past its bounds): the record is kept without
+	// it (SPEC §3: only time and request_time make a line bad). Nil when
+	// there are none.
+	UnreadValues map[Field]int64
 	// Incomplete is set when the file could not be read to its end
 	// (truncated compression, damaged Parquet/Arrow); Reason says why.
 	Incomplete bool
@@ -56,6 +64,9 @@ func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Lin
 type Result struct {
 	Files    []FileStats
 	Problems []Problem // the first MaxProblems bad lines of each file, in file order
+	// ValueProblems are the first MaxProblems records of each file with
+	// an unreadable value (FileStats.UnreadValues), in file order.
+	ValueProblems []Problem
 }
 
 // Records returns the number of records read from all files.
@@ -90,6 +101,8 @@ type counters struct {
 	noRT                 int64 // records without a request_time
 	timeNumbers          int64 // bad lines whose time was a plain number (timeNumber)
 	problems             []Problem
+	unread               []int64   // per field, records with an unreadable value of it; nil for none
+	valueProblems        []Problem // samples of those records
 }
 
 type tally struct {
@@ -111,20 +124,66 @@ func (t *tally) bad(fs *fileState, line int64, reason string) {
 	c := t.get(fs.index)
 	c.bad++
 	t.badN.Add(1)
-	p := Problem{File: fs.path, Line: line, Reason: reason}
-	if len(c.problems) < t.max {
-		c.problems = append(c.problems, p)
+	keepProblem(&c.problems, Problem{File: fs.path, Line: line, Reason: reason}, t.max)
+}
+
+// keepProblem keeps p in *ps if it is among the first max lines of its
+// file seen so far.
+func keepProblem(ps *[]Problem, p Problem, max int) {
+	if len(*ps) < max {
+		*ps = append(*ps, p)
 		return
 	}
+	if worst := worstProblem(*ps); p.before((*ps)[worst]) {
+		(*ps)[worst] = p
+	}
+}
+
+// worstProblem returns the index of the latest of ps in its file.
+func worstProblem(ps []Problem) int {
 	worst := 0
-	for i := range c.problems {
-		if c.problems[worst].before(c.problems[i]) {
+	for i := range ps {
+		if ps[worst].before(ps[i]) {
 			worst = i
 		}
 	}
-	if p.before(c.problems[worst]) {
-		c.problems[worst] = p
+	return worst
+}
+
+// unreadValues counts the fields of record r, read from line, whose
+// values it could not read (Record.unread), and keeps a sample as bad
+// does.
+func (t *tally) unreadValues(fs *fileState, line int64, r *Record) {
+	u := r.unreadFields()
+	if u == 0 {
+		return
 	}
+	c := t.get(fs.index)
+	if c.unread == nil {
+		c.unread = make([]int64, NumFields)
+	}
+	for f := range NumFields {
+		c.unread[f] += int64(u >> f & 1)
+	}
+	if len(c.valueProblems) >= t.max && !(Problem{Line: line}).before(c.valueProblems[worstProblem(c.valueProblems)]) {
+		return // later than every sample: no reason is built
+	}
+	keepProblem(&c.valueProblems, Problem{File: fs.path, Line: line, Reason: unreadReason(r, u)}, t.max)
+}
+
+// unreadReason says which of r's values u could not be read: the first
+// one's text when it is among them.
+func unreadReason(r *Record, u uint64) string {
+	f := r.unreadField
+	if u>>f&1 == 0 {
+		f = Field(bits.TrailingZeros64(u))
+		return fmt.Sprintf("%s: a value that cannot be read; the record is kept without it", fields[f].name)
+	}
+	v := r.unreadText
+	for len(v) > 0 && !utf8.Valid(v) {
+		v = v[:len(v)-1]
+	}
+	return fmt.Sprintf("%s: cannot read %q; the record is kept without it", fields[f].name, v)
 }
 
 // badErr is bad for a line whose reading failed with err, said as

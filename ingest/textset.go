@@ -105,11 +105,15 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *clocks) e
 	case putIntList:
 		if v, ok = lastListNumber(val); ok && isInt(v) {
 			r.SetFloat(b.Field, v+0) // +0 turns -0 into 0
+		} else {
+			r.unreadable(b.Field, val)
 		}
 		return nil
 	case putBool:
 		if v, ok := parseBool(val); ok {
 			r.SetFloat(b.Field, v)
+		} else if !noFlag(val) {
+			r.unreadable(b.Field, val)
 		}
 		return nil
 	case putFloatList:
@@ -154,7 +158,7 @@ func (p *putter) setNumber(r *Record, v float64, val []byte, loc *time.Location)
 func (p *putter) setPlain(r *Record, v float64) bool {
 	if p.integer {
 		if !isInt(v) {
-			return true // not an integer: nothing to set
+			return false // not an integer: setNumberText notes it
 		}
 	} else if !(v >= 0 && v*p.inS <= MaxDurationS) { // duration's checks (NaN fails them too)
 		return false
@@ -175,6 +179,8 @@ func (p *putter) setNumberText(r *Record, v float64, val []byte, loc *time.Locat
 	if p.kind == putInt || p.kind == putIntList {
 		if isInt(v) {
 			r.SetFloat(b.Field, v+0) // +0 turns -0 into 0
+		} else {
+			r.unreadable(b.Field, val)
 		}
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 // empty) leaves the fields unset. It returns an error only for a value
 // that makes the line bad (SPEC §3): an unreadable time or request_time,
 // including one outside the bounds of bounds.go; other unreadable values
-// are left absent.
+// are left absent, and noted (Record.unread).
 func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
 	if isAbsent(val) {
 		return nil
@@ -46,6 +46,7 @@ func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Locati
 				if f == FRequestTime {
 					return badValue(f, val, flaw)
 				}
+				r.unreadable(f, val)
 				continue
 			}
 			r.put(f, b.Prio, x)
@@ -53,6 +54,8 @@ func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Locati
 		case KindInt:
 			if isInt(v) {
 				r.put(f, b.Prio, v+0) // +0 turns -0 into 0
+			} else {
+				r.unreadable(f, val)
 			}
 			continue
 		}
@@ -83,12 +86,19 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		}
 		if ok && isInt(v) {
 			r.put(f, b.Prio, v+0) // +0 turns -0 into 0
+		} else {
+			r.unreadable(f, val)
 		}
 	case KindBool:
 		if v, ok := parseBool(val); ok {
 			r.put(f, b.Prio, v)
+		} else if !noFlag(val) {
+			r.unreadable(f, val)
 		}
 	case KindFloat:
+		if f == FSSLHandshakeTime {
+			val = clbHandshake(val) // CLB's "1:0.052:…", as CLS exports it too
+		}
 		var v float64
 		var ok bool
 		unit := b.Unit
@@ -115,6 +125,7 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 			if f == FRequestTime {
 				return badValue(f, val, flaw)
 			}
+			r.unreadable(f, val)
 			return nil
 		}
 		r.put(f, b.Prio, v)
@@ -371,9 +382,11 @@ func nextListItem(b []byte) (item, rest []byte) {
 // A number is 0 or 1 in any spelling (Portkey's stream_mode 1.0).
 func parseBool(b []byte) (float64, bool) {
 	switch string(b) {
-	case "true", "True", "TRUE", "1", "stream", "ai_stream", "yes":
+	case "true", "True", "TRUE", "1", "stream", "ai_stream", "yes",
+		"t": // PostgreSQL's text of a boolean (COPY, psql)
 		return 1, true
-	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal", "ai_chat", "oneshot":
+	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal", "ai_chat", "oneshot",
+		"f":
 		return 0, true
 	}
 	if v, ok := parseNumber(b); ok && (v == 0 || v == 1) {
@@ -381,3 +394,8 @@ func parseBool(b []byte) (float64, bool) {
 	}
 	return 0, false
 }
+
+// noFlag reports whether a boolean field's value says the flag does not
+// apply: APISIX's request_type of a request to no model
+// ("traditional_http"), absent rather than unreadable.
+func noFlag(b []byte) bool { return string(b) == "traditional_http" }

@@ -26,6 +26,31 @@ func fieldCoverage(acc *aggregate.Accumulator) []FieldCount {
 	return out
 }
 
+// unreadValues sums the files' unreadable values per field, in canonical
+// order.
+func unreadValues(files []ingest.FileStats) []FieldCount {
+	var out []FieldCount
+	for f := ingest.Field(0); f < ingest.NumFields; f++ {
+		var n int64
+		for _, fs := range files {
+			n += fs.UnreadValues[f]
+		}
+		if n > 0 {
+			out = append(out, FieldCount{Field: f.String(), Count: n})
+		}
+	}
+	return out
+}
+
+// countsJSON is a list of field counts as a JSON object, in its order.
+func countsJSON(fcs []FieldCount) obj {
+	o := obj{}
+	for _, fc := range fcs {
+		o = append(o, kv{Name: fc.Field, Value: fc.Count})
+	}
+	return o
+}
+
 // InWindow is the number of records inside the window.
 func (in Input) InWindow() int64 { return in.Records - in.OutsideWindow }
 
@@ -43,10 +68,4 @@ func (r *Report) coverageNote(m printer, ml MetricLatency, code func(string) str
 
 // fieldsJSON is input.fields: records carrying each canonical field, in
 // canonical order.
-func (r *Report) fieldsJSON() obj {
-	o := obj{}
-	for _, fc := range r.Input.Fields {
-		o = append(o, kv{Name: fc.Field, Value: fc.Count})
-	}
-	return o
-}
+func (r *Report) fieldsJSON() obj { return countsJSON(r.Input.Fields) }

@@ -62,7 +62,10 @@ type htmlView struct {
 	Quantiles    string // how the quantiles are defined
 	NoLatency    bool   // no metric has values
 	Fields       []FieldCount
-	TimeHints    []htmlHint
+	UnreadValues []FieldCount
+	// ValueProblems are samples of the records with unreadable values.
+	ValueProblems []string
+	TimeHints     []htmlHint
 }
 
 type htmlHint struct{ Flag, Why string }
@@ -150,6 +153,11 @@ func (r *Report) htmlView(m printer) *htmlView {
 		Quantiles:   r.quantileDefinition(m),
 		NoLatency:   !r.hasLatency(),
 		Fields:      r.Input.Fields,
+
+		UnreadValues: r.Input.UnreadValues,
+	}
+	for _, p := range r.Input.ValueProblems {
+		v.ValueProblems = append(v.ValueProblems, p.String())
 	}
 	for _, h := range r.TimeHints {
 		v.TimeHints = append(v.TimeHints, htmlHint{h.Flag, h.why(m)})

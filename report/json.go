@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"loganalyze/ingest"
 	"loganalyze/rules"
 )
 
@@ -174,16 +175,12 @@ func (r *Report) inputJSON() obj {
 		if f.WithoutRequestTime > 0 {
 			fo = append(fo, kv{Name: "without_request_time", Value: f.WithoutRequestTime})
 		}
+		if uv := unreadValues([]ingest.FileStats{f}); len(uv) > 0 {
+			fo = append(fo, kv{Name: "unreadable_values", Value: countsJSON(uv)})
+		}
 		files = append(files, fo)
 	}
-	problems := []obj{}
-	for _, p := range r.Input.Problems {
-		problems = append(problems, obj{
-			{Name: "file", Value: p.File},
-			{Name: "line", Value: p.Line},
-			{Name: "reason", Value: p.Reason},
-		})
-	}
+	problems, valueProblems := problemsJSON(r.Input.Problems), problemsJSON(r.Input.ValueProblems)
 	o := obj{
 		{Name: "records", Value: r.Input.Records},
 		{Name: "bad_lines", Value: r.Input.BadLines},
@@ -194,6 +191,8 @@ func (r *Report) inputJSON() obj {
 		{Name: "fields", Value: r.fieldsJSON()},
 		{Name: "unread", Value: r.unreadJSON()},
 		{Name: "mostly_unread", Value: r.mostlyUnreadJSON()},
+		{Name: "unreadable_values", Value: countsJSON(r.Input.UnreadValues)},
+		{Name: "value_problems", Value: valueProblems},
 	}
 	if len(r.TimeHints) > 0 { // only then: the reports of logs with times keep their shape
 		hints := []obj{}
@@ -203,6 +202,19 @@ func (r *Report) inputJSON() obj {
 		o = append(o, kv{Name: "time_hints", Value: hints})
 	}
 	return o
+}
+
+// problemsJSON is a list of problems: file, line and reason each.
+func problemsJSON(ps []ingest.Problem) []obj {
+	out := []obj{}
+	for _, p := range ps {
+		out = append(out, obj{
+			{Name: "file", Value: p.File},
+			{Name: "line", Value: p.Line},
+			{Name: "reason", Value: p.Reason},
+		})
+	}
+	return out
 }
 
 // WriteJSON writes the JSON report, indented, with a final newline.

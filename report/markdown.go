@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"loganalyze/ingest"
 	"loganalyze/rules"
 )
 
@@ -82,13 +83,25 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 		}
 		p("\n%s %s%s\n", m.t("fieldcounts"), strings.Join(parts, ", "), m.t("period"))
 	}
+	if len(r.Input.UnreadValues) > 0 {
+		var parts []string
+		for _, fc := range r.Input.UnreadValues {
+			parts = append(parts, mdCode(fc.Field)+" "+strconv.FormatInt(fc.Count, 10))
+		}
+		p("\n%s %s%s\n", m.t("unreadvalues"), strings.Join(parts, ", "), m.t("period"))
+	}
 	for _, h := range r.TimeHints {
 		p("\n%s%s\n", m.f("timehint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
 	}
-	if len(r.Input.Problems) > 0 {
-		p("\n%s%s\n\n", m.t("firstbadlines"), strings.TrimSpace(m.t("colon")))
-		for _, pr := range r.Input.Problems {
-			p("- %s:%d: %s\n", mdText(pr.File), pr.Line, mdText(pr.Reason))
+	for _, list := range []struct {
+		title msgID
+		ps    []ingest.Problem
+	}{{"firstbadlines", r.Input.Problems}, {"firstunreadvalues", r.Input.ValueProblems}} {
+		if len(list.ps) > 0 {
+			p("\n%s%s\n\n", m.t(list.title), strings.TrimSpace(m.t("colon")))
+			for _, pr := range list.ps {
+				p("- %s:%d: %s\n", mdText(pr.File), pr.Line, mdText(pr.Reason))
+			}
 		}
 	}
 	return b.Flush()

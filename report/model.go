@@ -101,6 +101,11 @@ type Input struct {
 	// Fields are the canonical fields the window's records carry, with
 	// how many carry each (coverage.go).
 	Fields []FieldCount
+	// UnreadValues are the fields some records held a value of that could
+	// not be read, with how many (the records are kept without it), in
+	// canonical order; ValueProblems are samples of those records.
+	UnreadValues  []FieldCount
+	ValueProblems []ingest.Problem
 }
 
 // Quantiles are one sketch's summary, in milliseconds.
@@ -209,6 +214,8 @@ func Build(in BuildInput) *Report {
 
 			OutsideWindow: acc.Skipped,
 			Fields:        fieldCoverage(acc),
+			UnreadValues:  unreadValues(read.Files),
+			ValueProblems: read.ValueProblems,
 		},
 		Findings:     in.Findings,
 		NotEvaluated: in.NotEvaluated,

@@ -186,7 +186,14 @@ func (r *Report) promInput(pw *promWriter) {
 	for _, fc := range fields {
 		pw.sample("loganalyze_field_records", []string{"field", fc.Field}, strconv.FormatInt(fc.Count, 10))
 	}
-
+	if len(r.Input.UnreadValues) > 0 { // only then: the family is new
+		pw.family("loganalyze_unreadable_values", "gauge", "Records read with a value of the field that could not be read, kept without it.")
+		unread := append([]FieldCount(nil), r.Input.UnreadValues...)
+		sort.Slice(unread, func(i, j int) bool { return unread[i].Field < unread[j].Field })
+		for _, fc := range unread {
+			pw.sample("loganalyze_unreadable_values", []string{"field", fc.Field}, strconv.FormatInt(fc.Count, 10))
+		}
+	}
 }
 
 // promFloat formats a sample value with fixed precision.
