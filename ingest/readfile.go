@@ -44,6 +44,11 @@ func (p *pipeline) readFile(fs *fileState) error {
 		defer c.Close()
 	}
 	br := bufio.NewReaderSize(r, MaxLine+1)
+	// A byte-order mark (what Windows tools write before UTF-8 text: a
+	// CLS export saved again) is no part of the first line.
+	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+		br.Discard(len(utf8BOM))
+	}
 	head, _ := br.Peek(4096)
 	// The lines within an envelope's first lines tell the format and
 	// source, which a name's extension then does not.
