@@ -106,11 +106,14 @@ func (r *Report) FailSeverity() rules.Severity {
 // could not be parsed or decompressed) of which not one record was read,
 // with the reason: the file's own, else its first bad line. An empty file
 // is not among them, nor one whose records its source marks as no
-// requests (passed over): it was read.
+// requests (passed over) are at least as many as its bad lines: it was
+// read (Langfuse's spans and a line cut short). One of more bad lines
+// than such records was not: new-api's requests all bad beside its
+// top-ups.
 func unreadFiles(in *ingest.Result) []UnreadFile {
 	var out []UnreadFile
 	for _, f := range in.Files {
-		if f.Records > 0 || f.PassedOver > 0 || f.BadLines == 0 && !f.Incomplete {
+		if f.Records > 0 || f.PassedOver > 0 && f.PassedOver >= f.BadLines || f.BadLines == 0 && !f.Incomplete {
 			continue
 		}
 		out = append(out, UnreadFile{Path: f.Path, Reason: fileWhy(english, f, in.Problems, false)})

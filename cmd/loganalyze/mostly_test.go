@@ -73,3 +73,40 @@ func TestMostlyUnread(t *testing.T) {
 		t.Errorf("one bad line of four: exit %d, %s", code, out[:min(len(out), 300)])
 	}
 }
+
+// TestUnreadBesidePassedOver: a new-api log whose requests were all bad
+// lines, beside top-ups its source passes over, held data of which not
+// one request was read: it fails the run (exit 1), named on stderr and in
+// input.unread, as a file of bad lines alone does. A file of passed-over
+// records and fewer bad lines (one cut short) was read: exit 0.
+func TestUnreadBesidePassedOver(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, calls, topups int) string {
+		var b strings.Builder
+		for i := range calls + topups {
+			typ, useTime := 2, `"3s?"` // a call whose use_time cannot be read: a bad line
+			if i >= calls {
+				typ, useTime = 1, "0" // a top-up: passed over
+			}
+			fmt.Fprintf(&b, `{"id":%d,"created_at":%d,"type":%d,"model_name":"gpt-4o","token_name":"k","use_time":%s,"is_stream":true}`+"\n",
+				i, 1795917600+i, typ, useTime)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, c := range []struct {
+		name          string
+		calls, topups int
+		code          int
+	}{{"calls-bad.jsonl", 9, 1, exitFailed}, {"topups.jsonl", 1, 9, exitOK}} {
+		path := write(c.name, c.calls, c.topups)
+		code, out, errs := runCLI(t, "--json", "-", path)
+		named := strings.Contains(errs, fmt.Sprintf("%q: no record read", path)) && strings.Contains(out, `"unread": [`+"\n")
+		if code != c.code || named != (c.code == exitFailed) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, named %v", c.name, code, errs, c.code, c.code == exitFailed)
+		}
+	}
+}
