@@ -37,6 +37,11 @@ type csvParser struct {
 	json  *jsonParser
 }
 
+// tsvQuotes: in TSV a quote that does not begin a field is text, as
+// databases write it: mysql -B and PostgreSQL's COPY quote no field, and
+// a JSON column's text holds quotes (new-api's other, LiteLLM's
+// metadata). A field that begins with one is quoted, as in CSV.
+
 // utf8BOM is the byte-order mark some exporters put before the header.
 var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 
@@ -146,7 +151,14 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 					j = sc.scan(line, i)
 				}
 				if q < j {
-					return &csvError{col: q + 1, msg: "quote in an unquoted field"}
+					if p.sep != '\t' {
+						return &csvError{col: q + 1, msg: "quote in an unquoted field"}
+					}
+					if q = bytes.IndexByte(line[j:], '"'); q < 0 { // tsvQuotes
+						q = len(line)
+					} else {
+						q += j
+					}
 				}
 				switch op {
 				case csvText:
@@ -326,7 +338,12 @@ func (p *csvParser) field(line []byte, i int) (val []byte, end int, err error) {
 	if i >= len(line) || line[i] != '"' {
 		// A quote inside an unquoted field is an error, as in RFC 4180:
 		// it is most often the rest of a quoted field that held a line
-		// break, which the line reader has cut in two.
+		// break, which the line reader has cut in two. In TSV it is text
+		// (tsvQuotes).
+		if p.sep == '\t' {
+			j := indexEither(line, i, p.sep, p.sep)
+			return line[i:j], j, nil
+		}
 		j := indexEither(line, i, p.sep, '"')
 		if j < len(line) && line[j] == '"' {
 			return nil, 0, &csvError{col: j + 1, msg: "quote in an unquoted field"}

@@ -71,7 +71,7 @@ func refCSVSplit(sep byte, line []byte) ([][]byte, error) {
 		} else {
 			j := i
 			for j < len(line) && line[j] != sep {
-				if line[j] == '"' {
+				if line[j] == '"' && sep != '\t' { // text in TSV (tsvQuotes)
 					return vals, &csvError{col: j + 1, msg: "quote in an unquoted field"}
 				}
 				j++
@@ -104,6 +104,7 @@ func FuzzCSVRef(f *testing.F) {
 	f.Add(`time,request_time,status,stream`, `1795917600,12345678901234567890,0.5.5,"1"`, false)
 	f.Add(`"a""b",c`, `"x""",`, false)
 	f.Add(`time,ai_log,request_time`, `2026-11-29 10:00:00,"{""model"":""q"",""input_token"":-0}",1`, false)
+	f.Add("created_at\tuse_time\tother\tis_stream", "1795917600\t3\t{\"frt\":350.5}\t\\N", true)
 	f.Fuzz(func(t *testing.T, header, line string, tsv bool) {
 		sep := byte(',')
 		if tsv {

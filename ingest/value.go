@@ -66,8 +66,10 @@ func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Locati
 	return nil
 }
 
+// isAbsent reports whether val is no value: empty, "-", or SQL's NULL as
+// mysql -B and PostgreSQL's COPY write it (\N).
 func isAbsent(val []byte) bool {
-	return len(val) == 0 || len(val) == 1 && val[0] == '-'
+	return len(val) == 0 || len(val) == 1 && val[0] == '-' || len(val) == 2 && val[0] == '\\' && val[1] == 'N'
 }
 
 func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
