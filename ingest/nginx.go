@@ -135,6 +135,10 @@ func CheckLogFormat(s string, schema *Schema) error {
 // compileLogFormat turns a log format (or a known format's name) into
 // segments; with a nil schema the variables are left unbound.
 func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
+	s, _, err := confLogFormat(s)
+	if err != nil {
+		return nil, err
+	}
 	if k := knownFormatByName(strings.TrimSpace(s)); k != nil {
 		return k.compile(schema)
 	}
@@ -142,7 +146,6 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 		return nil, fmt.Errorf("the log format is empty")
 	}
 	var toks []formatToken
-	var err error
 	switch {
 	case strings.Contains(s, "$"):
 		toks, err = nginxTokens(s)

@@ -1,0 +1,54 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestConfLogFormat takes the formats users copy from nginx.conf: the
+// directive's name and escape= dropped, its strings joined as nginx joins
+// them; a format of double-quoted fields stays as it is.
+func TestConfLogFormat(t *testing.T) {
+	const main = `$remote_addr - [$time_local] "$request" $status $request_time`
+	cases := []struct {
+		in, want string
+		conf     bool
+		err      string
+	}{
+		{`log_format main '$remote_addr - [$time_local] "$request" $status $request_time';`, main, true, ""},
+		{"log_format  main escape=json\n\t'$remote_addr - [$time_local] '\n\t'\"$request\" $status $request_time';", main, true, ""},
+		{`log_format main escape=default "$remote_addr - [$time_local] \"$request\" " '$status $request_time';`, main, true, ""},
+		{`'$remote_addr - [$time_local] "$request" $status $request_time'`, main, true, ""},
+		{`'$remote_addr - [$time_local] ' '"$request" $status $request_time';  # the API's`, main, true, ""},
+		{`"$remote_addr - [$time_local] \"$request\" " "$status $request_time";`, main, true, ""},
+		{`log_format bare $remote_addr;`, `$remote_addr`, true, ""},
+		{`log_format tabbed '$msec\t$request_time';`, "$msec\t$request_time", true, ""},
+		{main, main, false, ""},
+		{`"$time_local" "$request" $status`, `"$time_local" "$request" $status`, false, ""},
+		{`log_format main '$remote_addr`, "", true, "not closed"},
+		{`log_format main '$remote_addr'; '$status'`, "", true, "after the ';'"},
+		{`log_format`, "", true, "no name"},
+		{`log_format main escape=json;`, "", true, "no format"},
+	}
+	for _, c := range cases {
+		got, conf, err := confLogFormat(c.in)
+		if conf != c.conf || got != c.want && err == nil || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q: %q, %v, %v; want %q, %v, error %q", c.in, got, conf, err, c.want, c.conf, c.err)
+		}
+	}
+}
+
+// FuzzConfLogFormat: any text gives a format or an error, never a
+// panic; a directive of one single-quoted string gives that string back.
+func FuzzConfLogFormat(f *testing.F) {
+	f.Add(`$remote_addr [$time_local] "$request" $status`)
+	f.Add(`it's \ a "quote"`)
+	f.Fuzz(func(t *testing.T, format string) {
+		confLogFormat(format) // no panic
+		quoted := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(format)
+		got, conf, err := confLogFormat("log_format x '" + quoted + "';")
+		if !conf || err != nil || got != format {
+			t.Fatalf("%q: %q, %v, %v", format, got, conf, err)
+		}
+	})
+}
