@@ -3,6 +3,7 @@ package ingest
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestConfLogFormat takes the formats users copy from nginx.conf: the
@@ -51,4 +52,32 @@ func FuzzConfLogFormat(f *testing.F) {
 			t.Fatalf("%q: %q, %v, %v", format, got, conf, err)
 		}
 	})
+}
+
+// TestTengineRequestTime reads Tengine's $request_time_msec and
+// $request_time_usec in their units: the same request_time as nginx's
+// $request_time in seconds.
+func TestTengineRequestTime(t *testing.T) {
+	schema, err := NewSchema(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ format, value string }{
+		{"$time_iso8601 $request_time", "1.408"},
+		{"$time_iso8601 $request_time_msec", "1408"},
+		{"$time_iso8601 $request_time_usec", "1408000"},
+	} {
+		f, err := compileLogFormat(c.format, schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newNginxParserFor(f, time.UTC)
+		var r Record
+		if err := p.Parse([]byte("2026-11-30T02:00:00+00:00 "+c.value), &r); err != nil {
+			t.Fatalf("%s: %v", c.format, err)
+		}
+		if rt, ok := r.Float(FRequestTime); !ok || rt != 1.408 {
+			t.Errorf("%s %s: request_time %v, %v; want 1.408 s", c.format, c.value, rt, ok)
+		}
+	}
 }

@@ -79,7 +79,9 @@ var aliases = map[Field][]alias{
 	FRequest: {{"req", 0}},
 	FRequestTime: {{"req_t", 0}, {"reqtime", UnitSecond}, {"duration", UnitMilli}, {"request_duration", UnitMilli},
 		{"request_duration_ms", UnitMilli}, {"llm_service_duration", UnitMilli},
-		{"ai_log.llm_service_duration", UnitMilli}},
+		{"ai_log.llm_service_duration", UnitMilli},
+		// Tengine's $request_time in ms and µs (its request_time_cache).
+		{"request_time_msec", UnitMilli}, {"request_time_usec", UnitMicro}},
 	FUpstreamResponseTime: {{"ups_rsp_t", 0}, {"upstream_service_time", UnitMilli}, {"apptime", UnitSecond}},
 	FUpstreamConnectTime:  {{"ups_conn_t", 0}},
 	FUpstreamHeaderTime:   {{"ups_head_t", 0}},
