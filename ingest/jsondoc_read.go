@@ -153,7 +153,7 @@ func (p *pipeline) docLines(fs *fileState, chunk []byte, spans []docSpan) error 
 		fs.source = "clb"
 		p.applySource(fs, nil, nil, nil)
 	case Nginx:
-		fs.cfg.nginx = p.textFormat(head)
+		fs.cfg.nginx, fs.pastFormat = p.textFormat(head)
 		fs.cfg.client = textClientOf(fs.cfg.nginx, pastOwnLog(head))
 	case LTSV, HAProxy, Gin:
 	default:

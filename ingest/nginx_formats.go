@@ -114,6 +114,11 @@ func buildKnownFormats() []*knownFormat {
 		// The Kubernetes ingress-nginx controller's default.
 		{name: "upstreaminfo", source: "ingress-nginx", vars: nginxAddr,
 			format: `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] [$proxy_alternative_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id`},
+		// Its default before 0.24 (log-format-upstream): the address
+		// twice, no alternative upstream; Alibaba Cloud's documentation
+		// appends $host.
+		{name: "upstreaminfo-0.2x", source: "ingress-nginx", vars: nginxAddr,
+			format: `$remote_addr - [$the_real_ip] - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id`},
 		// The TokenHub gateway's format (SPEC's sample logs).
 		{name: "tokenhub", source: "nginx:tokenhub", vars: nginxAddr,
 			format: `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time urt="$upstream_response_time" uct="$upstream_connect_time" cr=$connection_requests conn=$connection ssl=$ssl_handshake_time rtt=$tcpinfo_rtt region=$region client_region=$client_region model=$model stream=$stream ttft=$first_token_ms ra=$retry_after`},
@@ -159,6 +164,10 @@ func buildKnownFormats() []*knownFormat {
 		&knownFormat{name: "timed_combined", source: "nginx:timed_combined", vars: timedVars,
 			format: combinedFormat + ` $request_time $upstream_response_time $pipe`},
 	)
+	// combined with the four times quoted, as nginx-prometheus
+	// exporters' configurations log them.
+	ks = append(ks, &knownFormat{name: "combined+quoted_times", source: "nginx:combined+quoted_times", vars: timedVars, tail: true,
+		format: combinedFormat + ` "$request_time" "$upstream_connect_time" "$upstream_header_time" "$upstream_response_time"`})
 	for _, t := range timed[:2] {
 		name := "combined+" + t.name
 		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: combinedFormat + t.text, vars: timedVars, tail: true})
@@ -312,6 +321,14 @@ const guessLines = 20
 // format that reads them, cutting their words into its fields, is not
 // chosen for them.
 func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
+	f, _ := pickLogFormatTail(head, cands)
+	return f
+}
+
+// pickLogFormatTail is pickLogFormat, and reports whether most of the
+// lines the format read go on past its end: a known format that a
+// configuration extended, whose fields after it are not read.
+func pickLogFormatTail(head []byte, cands []*logFormat) (*logFormat, bool) {
 	lines := slices.DeleteFunc(headLines(head, guessLines), ownLogLine)
 	var best *logFormat
 	bestN, bestExact := 0, 0
@@ -335,7 +352,7 @@ func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
 			best, bestN, bestExact = f, n, exact
 		}
 	}
-	return best
+	return best, best != nil && 2*bestExact < bestN
 }
 
 // isNumeric reports whether s reads as a number ("-5", "1e308"), not

@@ -43,6 +43,11 @@ func TestGuessKnownFormats(t *testing.T) {
 		{strings.Replace(tAPISIX, "1.201", "0.100, 1.201", 1) + "\n", "apisix"},
 		// Envoy's line with fields of the configuration's own after it.
 		{tEnvoy + " extra 12\n", "envoy"},
+		// ingress-nginx's default before 0.24, and with Alibaba Cloud's
+		// $host after it.
+		{`172.158.185.67 - [172.158.185.67] - - [10/Mar/2025:09:00:01 +0000] "GET /v1/x HTTP/1.1" 200 22 "-" "curl/8" 1813 0.540 [default-web-8080] 10.0.1.2:8080 2007 0.530 200 f2c94386` + "\n", "upstreaminfo-0.2x"},
+		{`203.70.31.36 - [203.70.31.36] - - [10/Mar/2025:17:00:02 +0800] "GET /v1/x HTTP/1.1" 200 46 "-" "kube-probe/1.28" 2369 0.069 [kube-system-app-80] 10.0.2.5:8080 5652 0.062 200 35c33744 www.example.com` + "\n", "upstreaminfo-0.2x"},
+		{tCombined + ` "0.046" "0.002" "0.022" "0.038"` + "\n", "combined+quoted_times"},
 	}
 	s, _ := NewSchema(nil)
 	for _, tc := range tests {
@@ -67,6 +72,10 @@ func TestKnownFormatTrailing(t *testing.T) {
 		{"envoy", tEnvoy + ` "x"`, []want{{f: FRequestTime, num: 0.226}, {f: FUpstreamResponseTime, num: 0.100}}, nil},
 		{"istio", tIstio + " more", []want{{f: FRemoteAddr, text: "10.44.1.23"}, {f: FRequestTime, num: 0.004}}, nil},
 		{"main+request_time", tMain + " 0.005", []want{{f: FRequestTime, num: 0.005}}, nil},
+		{"upstreaminfo-0.2x", `203.70.31.36 - [203.70.31.36] - - [10/Mar/2025:17:00:02 +0800] "GET /v1/x HTTP/1.1" 200 46 "-" "kube-probe/1.28" 2369 0.069 [kube-system-app-80] 10.0.2.5:8080 5652 0.062 200 35c33744 www.example.com`,
+			[]want{{f: FRequestTime, num: 0.069}, {f: FUpstreamResponseTime, num: 0.062}, {f: FRemoteAddr, text: "203.70.31.36"}}, nil},
+		{"combined+quoted_times", tCombined + ` "0.046" "0.002" "0.022" "0.038"`,
+			[]want{{f: FRequestTime, num: 0.046}, {f: FUpstreamConnectTime, num: 0.002}, {f: FUpstreamHeaderTime, num: 0.022}, {f: FUpstreamResponseTime, num: 0.038}}, nil},
 	}
 	for _, tc := range tests {
 		p := testParser(t, tc.format)

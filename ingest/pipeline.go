@@ -184,6 +184,9 @@ type fileState struct {
 	// Written by the reader only, read after the run.
 	incomplete bool
 	reason     string
+	// pastFormat: most of the first lines go on past the end of the
+	// known format read (FileStats.PastFormat).
+	pastFormat bool
 }
 
 // unit is one piece of work: a run of whole lines, the elements of a JSON
@@ -274,7 +277,8 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 
 	res := &Result{}
 	for _, fs := range files {
-		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Incomplete: fs.incomplete, Reason: fs.reason}
+		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Incomplete: fs.incomplete, Reason: fs.reason,
+			PastFormat: fs.pastFormat && fs.cfg.nginx != nil && fs.cfg.nginx.lenient}
 		var probs, vprobs []Problem
 		for _, t := range append(tallies, p.reader) {
 			if fs.index < len(t.files) {

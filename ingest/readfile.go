@@ -133,7 +133,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 			formatHead = appendDecolored(nil, head)
 			clientHead = appendDecolored(nil, clientHead)
 		}
-		fs.cfg.nginx = p.textFormat(formatHead)
+		fs.cfg.nginx, fs.pastFormat = p.textFormat(formatHead)
 		fs.cfg.client = textClientOf(fs.cfg.nginx, clientHead)
 		if fs.cfg.nginx == nil && !looksText(head) {
 			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip or zstd, and not text")
@@ -183,19 +183,20 @@ var errChanged = errors.New("the file was cut shorter while it was read")
 
 // textFormat returns the format, given or known, that the most of the
 // first lines of head follow; the first given one when none fits, so that
-// the bad lines say why; nil when none is given and none fits.
-func (p *pipeline) textFormat(head []byte) *logFormat {
+// the bad lines say why; nil when none is given and none fits. tail
+// reports whether most of the lines it reads go on past its end.
+func (p *pipeline) textFormat(head []byte) (f *logFormat, tail bool) {
 	if !p.compiled { // once, on the reader's goroutine: a run of no text log compiles none
 		p.known, p.compiled = compileKnown(p.opts.Schema), true
 	}
 	cands := append(append([]*logFormat(nil), p.given...), p.known...)
-	if f := pickLogFormat(head, cands); f != nil {
-		return f
+	if f, tail = pickLogFormatTail(head, cands); f != nil {
+		return f, tail
 	}
 	if len(p.given) > 0 {
-		return p.given[0]
+		return p.given[0], false
 	}
-	return nil
+	return nil, false
 }
 
 // givenHAProxy reports whether an HAProxy log-format given reads some of

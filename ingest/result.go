@@ -36,6 +36,10 @@ type FileStats struct {
 	// number no epoch reads as one of the years read (0.42): a duration
 	// where the time is looked for, which --map can give its field.
 	TimeNumbers int64
+	// PastFormat: most of the first lines of a text log go on past the
+	// end of the known format it was read with (nginx's combined, with
+	// fields a configuration appended), which are not read.
+	PastFormat bool
 	// UnreadValues counts, per field, the records read whose value of the
 	// field was there but could not be read ("n/a" for a ttft, 200.5 for
 	// a status, a duration past its bounds): the record is kept without

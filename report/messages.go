@@ -325,6 +325,7 @@ var enMessages = map[msgID]string{
 	"hint.numtime":    "%s holds numbers where a time was read, most likely a duration in s, ms, us or ns",
 	"hint.maptime":    "%s looks like the requests' time (an epoch number in s, ms, us or ns, or a date and time)",
 	"timehint":        "No record carries a time, which the time line, the window and the rules that judge minutes need: try %s; %s",
+	"hint.pastformat": "the lines go on past the fields of the format they were read with (%s), which are not read: give their log_format, and $request_time among the fields after it is read",
 	"hint.nginx":      "the nginx format read has no $request_time: log it (e.g. $request_time $upstream_response_time after the main format) and give that log_format; for Apache httpd's log, its LogFormat (e.g. '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D')",
 	"hint.gunicorn":   "the gunicorn access_log_format read has no request time: add %%(L)s (seconds) or %%(D)s (µs) to gunicorn's --access-logformat and give that format",
 	"hint.logformat":  "for a text log in a custom format: its nginx log_format, Envoy format, Apache LogFormat, HAProxy log-format, gunicorn access_log_format or morgan format string",

@@ -214,6 +214,7 @@ var zhMessages = map[msgID]string{
 	"hint.numtime":    "%s 按时间读取时是数字，多半是以 s、ms、us 或 ns 计的耗时",
 	"hint.maptime":    "%s 看起来是请求的时间（以 s、ms、us 或 ns 计的纪元数，或日期时间）",
 	"timehint":        "没有记录带有时间，而时间线、时间窗口和按分钟判断的规则都需要它：可试 %s；%s",
+	"hint.pastformat": "日志行在所用格式（%s）的字段之后还有字段，这些字段未被读取：给出其 log_format，其后字段中的 $request_time 即可读取",
 	"hint.nginx":      "读取的 nginx 格式没有 $request_time：请在日志中记录它（例如在 main 格式后加上 $request_time $upstream_response_time），并给出该 log_format；Apache httpd 的日志请给出它的 LogFormat（例如 '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D'）",
 	"hint.gunicorn":   "读取的 gunicorn access_log_format 没有请求耗时：请在 gunicorn 的 --access-logformat 中加上 %%(L)s（秒）或 %%(D)s（微秒），并给出该格式",
 	"hint.logformat":  "自定义格式的文本日志：给出它的 nginx log_format、Envoy 格式、Apache LogFormat、HAProxy log-format、gunicorn access_log_format 或 morgan 格式字符串",

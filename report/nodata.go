@@ -260,7 +260,11 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		out = append(out, newHint("--map "+MissingField+"="+name+":"+unitGuess(name), "hint.map", name))
 	}
 	var text, unknown, nginxRead, gunicorn bool
+	past := ""
 	for _, f := range files {
+		if f.Records > 0 && f.PastFormat && past == "" {
+			past = f.Source
+		}
 		switch {
 		case f.Records > 0 && f.Source == "uvicorn":
 			// No format of uvicorn's has a request time: the file's
@@ -279,7 +283,9 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 	if gunicorn && n.Records > 0 {
 		out = append(out, newHint("--log-format", "hint.gunicorn"))
 	}
-	if nginxRead && n.Records > 0 {
+	if past != "" && n.Records > 0 {
+		out = append(out, newHint("--log-format", "hint.pastformat", past))
+	} else if nginxRead && n.Records > 0 {
 		out = append(out, newHint("--log-format", "hint.nginx"))
 	} else if text {
 		out = append(out, newHint("--log-format", "hint.logformat"))

@@ -74,3 +74,31 @@ func TestUnreadableValuesReported(t *testing.T) {
 		}
 	}
 }
+
+// TestPastFormatHint: a text log read as nginx's combined whose lines go
+// on past it (a configuration's own fields: its request time among them)
+// is no_data, and the report says that the fields after combined's are
+// not read and that their log_format would read them; plain combined
+// lines get the hint to log $request_time.
+func TestPastFormatHint(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, tail, want string
+	}{
+		{"past.log", " req=0.120 up=0.100", "go on past the fields of the format they were read with (nginx:combined)"},
+		{"combined.log", "", `the nginx format read has no $request\_time`}, // Markdown escapes _
+	} {
+		var b strings.Builder
+		for i := range 5 {
+			fmt.Fprintf(&b, `10.0.0.%d - - [30/Nov/2026:02:00:0%d +0000] "POST /v1/chat/completions HTTP/1.1" 200 12 "-" "curl/8"%s`+"\n", i, i, c.tail)
+		}
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, md, _ := runCLI(t, "--md", "-", path)
+		if !strings.Contains(md, c.want) || strings.Contains(md, "go on past") != (c.tail != "") {
+			t.Errorf("%s: the report lacks %q:\n%s", c.name, c.want, md[:min(len(md), 900)])
+		}
+	}
+}
