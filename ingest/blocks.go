@@ -109,7 +109,9 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 			}
 		}
 		fs.cfg.header = append([]byte(nil), h...)
-		p.applySource(fs, headerNames(fs.cfg.header, fs.format), nil, nil)
+		names := headerNames(fs.cfg.header, fs.format)
+		next, _ := br.Peek(64 << 10)
+		p.applySource(fs, names, cellPaths(names, firstLine(next), fs.format), nil)
 		line++
 	}
 	src := &blockSource{br: br, r: r}

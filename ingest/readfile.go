@@ -305,6 +305,32 @@ func headerNames(header []byte, f Format) []string {
 	return names
 }
 
+// cellPaths returns the dotted paths of the values in the JSON objects a
+// CSV or TSV row holds in its cells (LiteLLM's metadata,
+// {"user_api_key_alias":…}), under the names of their columns, as
+// jsonPaths gives a JSON line's nested values: the first row's tell the
+// file's source and client too.
+func cellPaths(names []string, row []byte, f Format) []string {
+	if len(row) == 0 {
+		return nil
+	}
+	sep := byte(',')
+	if f == TSV {
+		sep = '\t'
+	}
+	cells, _ := (&csvParser{sep: sep}).split(row)
+	var paths []string
+	for i, c := range cells {
+		if i >= len(names) || len(c) == 0 || c[0] != '{' {
+			continue
+		}
+		for _, k := range append(jsonKeys(c, maxNames), jsonPaths(c, maxNames)...) {
+			paths = append(paths, names[i]+"."+k)
+		}
+	}
+	return paths
+}
+
 // looksText reports whether head, a file's first bytes, may be a text
 // log: no NUL byte, and few control bytes (not a tab or a line's end).
 // Bytes past ASCII are left alone: a log may be in GBK as well as UTF-8.

@@ -100,9 +100,9 @@ func rfc(s string) int64 {
 
 func boolOf(v any) int {
 	switch v {
-	case true, "true", "ai_stream", "stream":
+	case true, "true", "ai_stream", "stream", "t": // t, f: PostgreSQL's
 		return 1
-	case false, "false", "ai_chat", "normal":
+	case false, "false", "ai_chat", "normal", "f":
 		return 0
 	}
 	return -1
@@ -643,7 +643,7 @@ func markOTelCalls(docs []rawDoc) {
 var sourceFixtures = map[string]string{
 	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
-	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
@@ -749,8 +749,17 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 		for _, r := range rows[1:] {
 			d := rawDoc{}
 			for i, v := range r {
-				if v != "" {
-					d[rows[0][i]] = v
+				if v == "" {
+					continue
+				}
+				d[rows[0][i]] = v
+				// A cell holding a JSON object (LiteLLM's metadata, as
+				// psql writes it) is that object.
+				var obj map[string]any
+				dec := json.NewDecoder(strings.NewReader(v))
+				dec.UseNumber()
+				if strings.HasPrefix(v, "{") && dec.Decode(&obj) == nil {
+					d[rows[0][i]] = obj
 				}
 			}
 			docs = append(docs, d)
@@ -1461,7 +1470,7 @@ func TestLangSmithDetected(t *testing.T) {
 			t.Errorf("%s: source %q, records %+v; want another source, 1.5 s and status 502", name, res.Files[0].Source, got)
 		}
 	}
-	for file, want := range map[string]string{"litellm.json": "litellm", "litellm-payload.json": "litellm", "langfuse.jsonl": "langfuse",
+	for file, want := range map[string]string{"litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "langfuse.jsonl": "langfuse",
 		"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse", "langfuse-legacy.json": "langfuse", "helicone.json": "helicone"} {
 		_, res := collect(t, []string{filepath.Join("testdata", "sources", file)}, opts)
 		if res.Files[0].Source != want {
