@@ -109,9 +109,10 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 			}
 		}
 		fs.cfg.header = append([]byte(nil), h...)
-		names := headerNames(fs.cfg.header, fs.format)
+		sep := fieldSep(fs.format, &fs.cfg)
+		names := headerNames(fs.cfg.header, sep)
 		next, _ := br.Peek(64 << 10)
-		p.applySource(fs, names, cellPaths(names, firstLine(next), fs.format), nil)
+		p.applySource(fs, names, cellPaths(names, firstLine(next), sep), nil)
 		line++
 	}
 	src := &blockSource{br: br, r: r}

@@ -144,7 +144,7 @@ func clbHandshake(b []byte) []byte {
 func newTextParser(f Format, c *parserConfig) lineParser {
 	switch f {
 	case CSV:
-		return newCSVParser(c, ',')
+		return newCSVParser(c, c.csvSep())
 	case TSV:
 		return newCSVParser(c, '\t')
 	}

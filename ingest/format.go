@@ -149,6 +149,9 @@ type parserConfig struct {
 	// without them (appendDecolored).
 	decolor bool
 	header  []byte // CSV/TSV: the header line
+	// sep is a CSV file's separator: ',' but for a header of another
+	// (csvSep); 0 for ','.
+	sep byte
 	// envelope wraps the file's lines: each is read as the line within;
 	// within, when set, wraps those lines in turn (a Docker record in a
 	// Loki line).

@@ -81,3 +81,32 @@ func TestTengineRequestTime(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherSep tells a CSV header cut by '|' or ';' from a text log's
+// line cut so, and from a CSV whose commas are more.
+func TestOtherSep(t *testing.T) {
+	s, err := NewSchema(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		header string
+		forced bool
+		want   byte
+	}{
+		{"__TIMESTAMP__|request_time|status", false, '|'},
+		{`"time";"request_time";"status";"model"`, false, ';'},
+		{"\ufefftime|request_time|status", false, '|'},
+		{"10.0.0.1|30/Nov/2026:02:00:00 +0000|200|0.123", false, 0}, // values
+		{"alpha|beta|gamma", false, 0},                              // no name read
+		{"alpha|beta|gamma", true, '|'},                             // --input-format csv
+		{"time,request_time,status|x|y", false, 0},                  // commas as many
+		{"time|request_time", false, 0},                             // one separator
+		{"time | request_time | status", false, '|'},
+	}
+	for _, c := range cases {
+		if got := otherSep([]byte(c.header), s, c.forced); got != c.want {
+			t.Errorf("otherSep(%q, %v) = %q, want %q", c.header, c.forced, got, c.want)
+		}
+	}
+}

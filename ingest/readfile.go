@@ -127,6 +127,12 @@ func (p *pipeline) readFile(fs *fileState) error {
 			}
 		}
 	}
+	if fs.format == Nginx && !forced || fs.format == CSV {
+		// A header of names cut by '|' or ';' (otherSep).
+		if sep := otherSep(firstLine(body), p.opts.Schema, fs.format == CSV); sep != 0 {
+			fs.format, fs.cfg.sep = CSV, sep
+		}
+	}
 	if fs.format == Nginx {
 		clientHead, formatHead := body, head
 		if fs.cfg.decolor = coloured(clientHead); fs.cfg.decolor {
@@ -289,12 +295,71 @@ func firstLine(b []byte) []byte {
 	return nil
 }
 
-// headerNames splits a CSV or TSV header into column names.
-func headerNames(header []byte, f Format) []string {
-	sep := byte(',')
-	if f == TSV {
-		sep = '\t'
+// csvSep is the file's separator of fields: a tab for TSV, a CSV file's
+// own (parserConfig.sep), else ','.
+func (c *parserConfig) csvSep() byte {
+	if c.sep != 0 {
+		return c.sep
 	}
+	return ','
+}
+
+// fieldSep is the separator of format f's fields read with c.
+func fieldSep(f Format, c *parserConfig) byte {
+	if f == TSV {
+		return '\t'
+	}
+	return c.csvSep()
+}
+
+// otherSep returns the separator of a CSV header that is no comma: '|'
+// or ';' (Tencent CLS's shipping to COS offers both, Excel writes ';' in
+// much of Europe), when the header holds at least two of it, more than
+// commas, and, unless forced, each of its fields is a name and one of
+// them a name the schema reads; else 0. A text log whose fields are cut
+// by '|' has values, not names, in its first line.
+func otherSep(header []byte, s *Schema, forced bool) byte {
+	header = bytes.TrimPrefix(header, utf8BOM)
+	for _, sep := range []byte{'|', ';'} {
+		n := bytes.Count(header, []byte{sep})
+		if n < 2 || n <= bytes.Count(header, []byte{','}) {
+			continue
+		}
+		if forced {
+			return sep
+		}
+		known := false
+		for _, f := range bytes.Split(header, []byte{sep}) {
+			f = bytes.Trim(bytes.TrimSpace(f), `"`)
+			if !isColumnName(f) {
+				known = false
+				break
+			}
+			known = known || len(s.Lookup(f)) > 0
+		}
+		if known {
+			return sep
+		}
+	}
+	return 0
+}
+
+// isColumnName reports whether f is a name as a table's header has one:
+// a letter or _ first, then letters, digits, _ . - only.
+func isColumnName(f []byte) bool {
+	if len(f) == 0 || !(f[0] == '_' || f[0]|0x20 >= 'a' && f[0]|0x20 <= 'z') {
+		return false
+	}
+	for _, c := range f {
+		if !(c == '_' || c == '.' || c == '-' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// headerNames splits a CSV or TSV header into column names.
+func headerNames(header []byte, sep byte) []string {
 	var names []string
 	for _, n := range bytes.Split(bytes.TrimPrefix(header, utf8BOM), []byte{sep}) {
 		n = bytes.Trim(bytes.TrimSpace(n), `"`)
@@ -310,13 +375,9 @@ func headerNames(header []byte, f Format) []string {
 // {"user_api_key_alias":…}), under the names of their columns, as
 // jsonPaths gives a JSON line's nested values: the first row's tell the
 // file's source and client too.
-func cellPaths(names []string, row []byte, f Format) []string {
+func cellPaths(names []string, row []byte, sep byte) []string {
 	if len(row) == 0 {
 		return nil
-	}
-	sep := byte(',')
-	if f == TSV {
-		sep = '\t'
 	}
 	cells, _ := (&csvParser{sep: sep}).split(row)
 	var paths []string
