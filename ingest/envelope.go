@@ -63,13 +63,20 @@ const (
 	// "_time":"…",…}}, "lastrow":true on the last row, and a last line
 	// {"preview":false,"lastrow":true} without a result.
 	EnvSplunk Envelope = "splunk"
+	// EnvCLS is Tencent Cloud CLS's record of a log (clsRecord): a
+	// search result (the SearchLog API's Response.Results, or its
+	// elements one a line), {"Time":…,"TopicId":…,"LogJson":"{…}",…},
+	// the record the JSON object in the string LogJson, its time Time
+	// (ms); or a log collected as full text, {"__CONTENT__":"LINE",
+	// "__TIMESTAMP__":…,"__SOURCE__":…,…}, the line in __CONTENT__.
+	EnvCLS Envelope = "cls"
 )
 
 // wrapsLines reports whether e wraps a file's lines (rather than a
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS:
 		return true
 	}
 	return false
@@ -89,6 +96,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, row, err := new(topReader).splunk(line); err == nil && row {
 		return EnvSplunk
+	}
+	if _, _, err := new(topReader).clsRecord(line); err == nil {
+		return EnvCLS
 	}
 	if _, _, journald, err := new(topReader).shipped(line); err == nil {
 		if journald {
@@ -485,6 +495,57 @@ func (d *topReader) splunk(line []byte) (raw, stamp []byte, row bool, err error)
 	return bytes.TrimRight(rv[0], "\r\n"), stamp, true, nil
 }
 
+// clsKeys are the members of a CLS record read (EnvCLS): a search
+// result's LogJson and Time, and of which one marks it, TopicId and
+// PkgLogId; a full-text log's __CONTENT__ and __TIMESTAMP__, and of which
+// one marks it, __SOURCE__ and __FILENAME__.
+var clsKeys = []string{"LogJson", "Time", "TopicId", "PkgLogId", "__CONTENT__", "__TIMESTAMP__", "__SOURCE__", "__FILENAME__"}
+
+var errNotCLS = errors.New(`not a CLS record: no "LogJson" object beside TopicId or PkgLogId, nor "__CONTENT__" beside __SOURCE__ or __FILENAME__`)
+
+// clsRecord returns the record a CLS record holds (EnvCLS), decoded into
+// d's scratch buffer, and its time: a search result's LogJson, a JSON
+// object (its time Time, epoch ms), or a full-text log's line in
+// __CONTENT__ (its time __TIMESTAMP__).
+func (d *topReader) clsRecord(line []byte) (rec, stamp []byte, err error) {
+	var vals [8][]byte
+	found, strs, err := d.top(line, clsKeys, vals[:])
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case strs&1 != 0 && found&(1<<2|1<<3) != 0:
+		rec = bytes.TrimSpace(vals[0])
+		if len(rec) < 2 || rec[0] != '{' {
+			return nil, nil, errNotCLS
+		}
+		return rec, d.lits[1], nil
+	case strs&(1<<4) != 0 && found&(1<<6|1<<7) != 0:
+		stamp := vals[5]
+		if strs&(1<<5) == 0 {
+			stamp = d.lits[5]
+		}
+		return bytes.TrimRight(vals[4], "\r\n"), stamp, nil
+	}
+	return nil, nil, errNotCLS
+}
+
+// withTime appends rec, a JSON object, to b with stamp (epoch ms, CLS's
+// Time) put before its members as __TIMESTAMP__: the record's time when
+// it has none of its own, which is read after it. rec as it is when
+// stamp is no number.
+func withTime(b, rec, stamp []byte) []byte {
+	if len(stamp) == 0 || len(stamp) > 20 || bytes.IndexFunc(stamp, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return append(b, rec...)
+	}
+	b = append(append(b, `{"__TIMESTAMP__":`...), stamp...)
+	rest := bytes.TrimLeft(rec[1:], " \t\r\n")
+	if len(rest) > 0 && rest[0] != '}' {
+		b = append(b, ',')
+	}
+	return append(b, rest...)
+}
+
 // cloudWatchKeys are the keys of a CloudWatch Logs event (aws logs
 // filter-log-events, get-log-events): its message, and those of which
 // one marks it.
@@ -557,6 +618,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, err
 		}
 		return wrappedLine{inner: raw, stamp: stamp}, nil
+	case EnvCLS:
+		rec, stamp, err := d.clsRecord(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: rec, stamp: stamp}, nil
 	case EnvSyslog:
 		in, stamp, ok := syslogLine(line)
 		if !ok {
@@ -659,7 +726,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk {
+	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -732,6 +799,8 @@ func (e Envelope) describe() string {
 		return "Loki export (logcli jsonl)"
 	case EnvSplunk:
 		return "Splunk search export (JSON)"
+	case EnvCLS:
+		return "CLS record (LogJson or __CONTENT__)"
 	}
 	return "log"
 }

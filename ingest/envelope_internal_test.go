@@ -27,8 +27,10 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"preview":false,"offset":0,"result":{"_raw":"{\"status\":200}","_time":"2024-04-30T10:00:00.000+00:00","host":"gw"}}`)
 	f.Add(`{"preview":true,"offset":1,"lastrow":true,"result":{"_time":"2026-10-08 13:48:34.000 GMT","_raw":"a\u0000b","x":["1","2"]}}`)
 	f.Add(`{"preview":false,"lastrow":true}`)
+	f.Add(`{"Time":1795917608321,"TopicId":"t","LogJson":"{\"request_time\":\"1.5\"}","PkgLogId":"65536"}`)
+	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			var r Record
 			for range 2 { // a part, then the line it starts
@@ -85,6 +87,20 @@ func FuzzEnvelope(f *testing.F) {
 			}
 			if json.Unmarshal(srec, &back) != nil || string(w.inner) != strings.TrimRight(back.Result.Raw, "\r\n") {
 				t.Fatalf("Splunk: %q; want %q", w.inner, back.Result.Raw)
+			}
+		}
+		crec, err := json.Marshal(map[string]any{"__CONTENT__": in, "__TIMESTAMP__": "1795917607501", "__SOURCE__": "10.0.0.1", "__TAG__.pod": "gw"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvCLS, crec, &d); err != nil || string(w.stamp) != "1795917607501" {
+			t.Fatalf("CLS: %+v, %v", w, err)
+		} else {
+			var back struct {
+				Content string `json:"__CONTENT__"`
+			}
+			if json.Unmarshal(crec, &back) != nil || string(w.inner) != strings.TrimRight(back.Content, "\r\n") {
+				t.Fatalf("CLS: %q; want %q", w.inner, back.Content)
 			}
 		}
 		want := bytes.TrimSuffix([]byte(in), []byte("\r"))

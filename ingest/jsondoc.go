@@ -13,7 +13,9 @@ import (
 // elements' messages hold the records), {"result":[…]} (Cloudflare's API:
 // {"result":[…],"result_info":{…},"success":true,"errors":[],
 // "messages":[]}), {"runs":[…]} (LangSmith's POST /api/v1/runs/query:
-// {"runs":[…],"cursors":{…},"parsed_query":…}), {"hits":{"hits":[…]}}.
+// {"runs":[…],"cursors":{…},"parsed_query":…}), {"hits":{"hits":[…]}},
+// {"Response":{"Results":[…]}} (Tencent Cloud's SearchLog API, whose
+// elements' LogJson hold the records).
 // An element with an
 // object "_source" (an Elasticsearch / OpenSearch hit) stands for that
 // object. The docReader finds the elements in a stream, copying one at a
@@ -287,7 +289,7 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		err := d.array()
 		d.elem, d.keep, d.inEnv, d.enveloped = d.elem[:0], false, true, true
 		return err
-	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits"):
+	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
 		return d.object(2, true)
 	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
 		d.keep, d.enveloped, d.otel = false, true, true
@@ -305,7 +307,7 @@ func (d *docReader) member(level int, top bool, c byte) error {
 func isEnvelopeKey(k []byte) bool {
 	s := string(k)
 	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits" || s == "events" ||
-		s == "result" || s == "runs"
+		s == "result" || s == "runs" || s == "Results"
 }
 
 // value passes over the value at d.pos.

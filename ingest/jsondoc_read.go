@@ -78,6 +78,8 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				// An OTLP trace export: its spans are the records.
 			} else if _, ok := cloudWatchMessage(e.text, &topReader{}); ok {
 				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
+			} else if rec, _, err := new(topReader).clsRecord(e.text); err == nil && rec[0] == '{' {
+				env, fs.cfg.envelope = &topReader{}, EnvCLS
 			} else if _, _, journald, err := new(topReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
 				env, fs.cfg.envelope = &topReader{}, EnvShipper
 			}
@@ -87,11 +89,20 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			env.p.scratch = env.p.scratch[:0]
 			var msg []byte
 			var ok bool
-			if fs.cfg.envelope == EnvShipper {
+			switch fs.cfg.envelope {
+			case EnvShipper:
 				var err error
 				msg, _, _, err = env.shipped(e.text)
 				ok = err == nil
-			} else {
+			case EnvCLS:
+				// The search result's Time is the record's when it has
+				// none of its own: put before its members.
+				rec, stamp, err := env.clsRecord(e.text)
+				if ok = err == nil && len(rec) > 0 && rec[0] == '{'; ok {
+					msg = withTime(env.bytes[:0], rec, stamp)
+					env.bytes = msg
+				}
+			default:
 				msg, ok = cloudWatchMessage(e.text, env)
 			}
 			switch {

@@ -57,7 +57,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		// A first line longer than the sniffing head is peeked whole.
 		peek, _ := br.Peek(64 << 10)
 		first := firstLine(peek)
-		if env := envelopeOf(first); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald) && p.ownFields(first)) {
+		if env := envelopeOf(first); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald || env == EnvCLS) && p.ownFields(first)) {
 			if env == EnvCRI || env == EnvDocker {
 				// Past a server's first messages on stderr.
 				peek, _ = br.Peek(512 << 10)
