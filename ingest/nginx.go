@@ -79,6 +79,10 @@ type nginxVar struct {
 	// the known formats are guessed with, so that another number in that
 	// place is not taken for a time.
 	seconds bool
+	// code: the value must be three digits, an HTTP status: set where a
+	// known format's status ends its line, which a longer value (a
+	// status and its phrase, a line of another format) would fill.
+	code bool
 	// slot: one of the HAProxy timers upstream_response_time is derived
 	// from (slotTa …), kept for the end of the line. lead: HAProxy
 	// writes nothing for this value at times (captures, a query), and
@@ -386,7 +390,7 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 		vs, ok = writerVars[t.name]
 	}
 	if ok {
-		v.how, v.seconds = vs.how, vs.seconds
+		v.how, v.seconds, v.code = vs.how, vs.seconds, vs.code
 		switch {
 		case vs.bound:
 			v.bind = Bindings{{Field: vs.field, Unit: vs.unit, Prio: prioCanonical + vs.prio}}
@@ -516,6 +520,9 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 		}
 		if v.seconds && !nginxSeconds(line[i:end]) {
 			return false, v.notSeconds(i)
+		}
+		if v.code && !httpCode(line[i:end]) {
+			return false, v.notCode(i)
 		}
 		if bound {
 			val := line[i:end]

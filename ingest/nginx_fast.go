@@ -100,10 +100,23 @@ func (p *nginxParser) fused(v *nginxVar, line []byte, i int, r *Record) (next in
 	if v.seconds && !nginxSeconds(line[i:end]) {
 		return 0, true, v.notSeconds(i)
 	}
+	if v.code && !httpCode(line[i:end]) {
+		return 0, true, v.notCode(i)
+	}
 	if v.put.setPlain(r, num) { // setNumber's first step, not a call per number
 		return end + len(v.next), true, nil
 	}
 	return end + len(v.next), true, v.put.setNumberText(r, num, line[i:end], p.loc)
+}
+
+// httpCode reports whether b is three digits.
+func httpCode(b []byte) bool {
+	return len(b) == 3 && b[0]-'0' <= 9 && b[1]-'0' <= 9 && b[2]-'0' <= 9
+}
+
+// notCode is the error of a value at column i+1 that is no HTTP status.
+func (v *nginxVar) notCode(i int) error {
+	return fmt.Errorf("$%s at column %d is not an HTTP status (\"200\")", v.name, i+1)
 }
 
 // notSeconds is the error of a value at column i+1 that nginx did not

@@ -25,6 +25,7 @@ type varSpec struct {
 	prio    uint8 // added to the binding's priority: higher loses
 	how     uint8
 	seconds bool  // nginxVar.seconds
+	code    bool  // nginxVar.code
 	slot    uint8 // nginxVar.slot
 	lead    byte  // nginxVar.lead
 }
@@ -141,6 +142,10 @@ func buildKnownFormats() []*knownFormat {
 		// %(status_code)s', without the colours it writes to a
 		// terminal): no time, no request time.
 		{name: "uvicorn", source: "uvicorn", vars: uvicornVars, format: uvicornFormat},
+		// The same access log under gunicorn's UvicornWorker, which
+		// writes it through gunicorn's logger: no level prefix, no
+		// status phrase. Exact only: the line is short and bare.
+		{name: "uvicorn", source: "uvicorn", vars: uvicornWorkerVars, format: `$remote_addr - "$request" $status`, tail: true},
 	}
 	// main and combined with the times most configurations append; the
 	// main ones first, since a main line also fits the combined variant
@@ -194,6 +199,14 @@ var traefikVars = map[string]varSpec{
 var uvicornVars = map[string]varSpec{
 	"remote_addr":   {field: FRemoteAddr, bound: true, how: howHostPort},
 	"status_phrase": {none: true},
+}
+
+// uvicornWorkerVars read the line of uvicorn's under gunicorn's
+// UvicornWorker, whose status ends it: three digits, or the line is
+// another's.
+var uvicornWorkerVars = map[string]varSpec{
+	"remote_addr": {field: FRemoteAddr, bound: true, how: howHostPort},
+	"status":      {field: FStatus, bound: true, code: true},
 }
 
 // albVars read AWS ALB's fields: the request's time is from when the
@@ -309,8 +322,8 @@ func compileKnown(schema *Schema) []*logFormat {
 const guessLines = 20
 
 // pickLogFormat returns the format among cands that reads the most of the
-// first lines of head, preferring one that reads them to their end, then
-// the earlier in cands; nil when none reads any line. A line the format
+// first lines of head, preferring one that reads them to their end with
+// each of their values read (Record.unread), then the earlier in cands; nil when none reads any line. A line the format
 // cuts into a number where it wants one, a number out of bounds (a
 // negative time), follows the format: it is counted, as a bad line of
 // that format, so that one such line does not hand the file to a looser
@@ -344,7 +357,9 @@ func pickLogFormatTail(head []byte, cands []*logFormat) (*logFormat, bool) {
 				continue
 			}
 			n++
-			if !trailing {
+			if !trailing && rec.unreadFields() == 0 {
+				// To its end, each value read: a status "200 OK" is a
+				// format's that ends before the phrase, not this one's.
 				exact++
 			}
 		}

@@ -48,6 +48,11 @@ func TestGuessKnownFormats(t *testing.T) {
 		{`172.158.185.67 - [172.158.185.67] - - [10/Mar/2025:09:00:01 +0000] "GET /v1/x HTTP/1.1" 200 22 "-" "curl/8" 1813 0.540 [default-web-8080] 10.0.1.2:8080 2007 0.530 200 f2c94386` + "\n", "upstreaminfo-0.2x"},
 		{`203.70.31.36 - [203.70.31.36] - - [10/Mar/2025:17:00:02 +0800] "GET /v1/x HTTP/1.1" 200 46 "-" "kube-probe/1.28" 2369 0.069 [kube-system-app-80] 10.0.2.5:8080 5652 0.062 200 35c33744 www.example.com` + "\n", "upstreaminfo-0.2x"},
 		{tCombined + ` "0.046" "0.002" "0.022" "0.038"` + "\n", "combined+quoted_times"},
+		// gunicorn's UvicornWorker: uvicorn's line without its prefix
+		// and status phrase, among gunicorn's own lines.
+		{"[2025-03-10 08:00:00 +0000] [7] [INFO] Application startup complete.\n" +
+			`10.0.26.60:52683 - "POST /v1/chat/completions HTTP/1.1" 200` + "\n" +
+			`[2001:db8::1]:443 - "GET /health HTTP/1.1" 404` + "\n", "uvicorn"},
 	}
 	s, _ := NewSchema(nil)
 	for _, tc := range tests {
