@@ -64,11 +64,17 @@ type alias struct {
 var aliases = map[Field][]alias{
 	FTime: {{"__TIMESTAMP__", UnitMilli}, {"time_local", 0}, {"time_iso8601", 0},
 		{"msec", UnitSecond}, {"timestamp", 0}, {"@timestamp", 0}, {"start_time", 0},
-		{"startTime", 0}, {"RequestTime", 0}, {"created_at", 0}, {"StartUTC", 0}},
+		{"startTime", 0}, {"RequestTime", 0}, {"created_at", 0}, {"StartUTC", 0},
+		// Alibaba Cloud SLS's time of a log (epoch s), after the log's
+		// own names.
+		{"__time__", 0}},
 	FClient: {{"app_id", 0}, {"appid", 0}, {"api_key_id", 0}, {"ApiKeyId", 0},
 		{"secret_id", 0}, {"uin", 0}, {"app_code", 0}, {"token_name", 0}, {"consumer", 0},
 		{"remote_user", 0}},
-	FRemoteAddr:   {{"__SOURCE__", 0}, {"client_ip", 0}, {"cip", 0}},
+	// The caller's address before the host a log service names as the
+	// record's source (CLS's __SOURCE__, SLS's __source__: the machine
+	// its agent read the log on).
+	FRemoteAddr:   {{"client_ip", 0}, {"cip", 0}, {"__SOURCE__", 0}},
 	FClientRegion: {{"__TAG__.client_region", 0}, {"caller_region", 0}},
 	FRegion:       {{"__TAG__.region", 0}, {"server_region", 0}, {"endpoint_region", 0}},
 	FModel: {{"model_id", 0}, {"ModelName", 0}, {"model_name", 0}, {"llm_model", 0},
