@@ -307,13 +307,28 @@ var sources = []*source{
 		// The request_response_rmt table's names (latency, status,
 		// user_id), and those of the API's and @helicone/export's
 		// HeliconeRequest (delay_ms, response_status, request_user_id).
-		signatures: []signature{{2, []string{"request_created_at", "response_created_at", "latency", "delay_ms", "time_to_first_token",
+		// Helicone's own names: latency and time_to_first_token are
+		// others' too (Keywords AI's, in s).
+		signatures: []signature{{2, []string{"request_created_at", "response_created_at", "delay_ms",
 			"request_model", "response_model", "helicone_user", "request_user_id", "response_status"}}},
 		fields: []sourceField{
 			{"request_created_at", FTime, 0}, {"latency", FRequestTime, UnitMilli}, {"delay_ms", FRequestTime, UnitMilli},
 			{"time_to_first_token", FTTFT, UnitMilli}, {"status", FStatus, 0}, {"response_status", FStatus, 0},
 			{"response_model", FModel, 0}, {"request_model", FModel, 0}, {"model", FModel, 0},
 			{"request_user_id", FClient, 0}, {"user_id", FClient, 0}, {"helicone_user", FClient, 0},
+		}},
+	// Keywords AI's (now Respan's) request logs, as its API lists them
+	// and its console exports them: latency and time_to_first_token in
+	// seconds (its docs: "the unit of ttft is seconds"), status_code the
+	// HTTP status (status is "success" or "error"), the caller
+	// customer_identifier.
+	{name: "keywordsai", title: "Keywords AI (Respan) request logs",
+		signatures: []signature{{2, []string{"customer_identifier", "thread_identifier", "unique_id", "routing_time",
+			"tokens_per_second", "customer_params", "time_to_first_token", "status_code"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, 0}, {"latency", FRequestTime, UnitSecond},
+			{"time_to_first_token", FTTFT, UnitSecond}, {"status_code", FStatus, 0}, {"status", ignored, 0},
+			{"customer_identifier", FClient, 0}, {"model", FModel, 0}, {"stream", FStream, 0},
 		}},
 	// Portkey's log export columns (req_units, res_units: tokens;
 	// stream_mode TRUE/FALSE; virtual_key) and its analytics record, the

@@ -417,6 +417,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: d.num("time_to_first_token"), status: int(d.num("status")),
 			model: d.str("response_model"), client: d.str("user_id"), stream: -1, timeNS: rfc(d.str("request_created_at"))}
 	},
+	// Keywords AI: latency and time_to_first_token in s (its docs).
+	"keywordsai": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("latency") * 1000, ups: math.NaN(), ttft: d.num("time_to_first_token") * 1000, status: int(d.num("status_code")),
+			model: d.str("model"), client: d.str("customer_identifier"), stream: boolOf(d.get("stream")), timeNS: rfc(d.str("timestamp")),
+			tokens: true, prompt: d.count("prompt_tokens"), completion: d.count("completion_tokens")}
+	},
 	"portkey": func(d rawDoc) sourceWant {
 		if _, ok := d["req_units"]; ok {
 			// A log export, in the columns of Portkey's logs-export page
@@ -655,7 +661,7 @@ var sourceFixtures = map[string]string{
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
-	"tyk.json":        "tyk",
+	"tyk.json": "tyk", "keywordsai.json": "keywordsai",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 }
 
