@@ -112,7 +112,14 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		sep := fieldSep(fs.format, &fs.cfg)
 		names := headerNames(fs.cfg.header, sep)
 		next, _ := br.Peek(64 << 10)
-		p.applySource(fs, names, cellPaths(names, firstLine(next), sep), nil)
+		if filled, paths := filledNames(names, next, sep, clientLookahead+1); filled != nil {
+			// As a JSON line's keys: the columns the first rows fill (an
+			// ingress log's remote_user, always "-", names no client;
+			// a top-up's empty token_name does, where calls fill it).
+			p.applySource(fs, filled, paths, nil)
+		} else {
+			p.applySource(fs, names, nil, nil)
+		}
 		line++
 	}
 	src := &blockSource{br: br, r: r}

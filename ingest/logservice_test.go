@@ -33,3 +33,40 @@ func TestLogServiceNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVFilledNames chooses a CSV file's client from the columns its
+// first rows fill, as a JSON line's keys: an ingress log's remote_user,
+// "-" in every row, names no client (its caller's address does), and a
+// one-api export whose first row is a channel test, its token_name empty,
+// takes its calls' token_name.
+func TestCSVFilledNames(t *testing.T) {
+	dir := t.TempDir()
+	ingress := "__time__,__source__,client_ip,remote_user,request_time,status\n" +
+		"1795917600,192.168.0.11,203.0.113.7,-,0.120,200\n" +
+		"1795917601,192.168.0.11,203.0.113.8,-,0.340,502\n"
+	oneapi := "id,created_at,type,content,username,token_name,model_name,elapsed_time,is_stream\n" +
+		"1,1795917600,5,channel test,bob,,gpt-4o,0,0\n" +
+		"2,1795917601,2,call,bob,prod-key-a,gpt-4o,4706,1\n" +
+		"3,1795917602,2,call,alice,prod-key-b,gpt-4o,1200,0\n"
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"ingress.csv", ingress, []string{"203.0.113.7", "203.0.113.8"}},
+		{"oneapi.csv", oneapi, []string{"prod-key-a", "prod-key-b"}},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+		if len(got) != len(c.want) || res.BadLines() != 0 {
+			t.Fatalf("%s: %d records, %v", c.name, len(got), res.Problems)
+		}
+		for i, w := range c.want {
+			if got[i].client != w {
+				t.Errorf("%s: record %d: client %q, want %q", c.name, i, got[i].client, w)
+			}
+		}
+	}
+}

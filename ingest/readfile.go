@@ -370,6 +370,76 @@ func headerNames(header []byte, sep byte) []string {
 	return names
 }
 
+// firstRow returns the first row of b that is not blank, without its line
+// end, and what follows it: its lines joined while a quoted field holds
+// line breaks (an odd count of quotes), at most maxQuotedLines more; nil
+// when b holds no whole row.
+func firstRow(b []byte) (row, rest []byte) {
+	start := 0
+	for start < len(b) {
+		i := bytes.IndexByte(b[start:], '\n')
+		if i < 0 {
+			return nil, nil
+		}
+		if !blank(bytes.TrimRight(b[start:start+i], "\r")) {
+			break
+		}
+		start += i + 1
+	}
+	end := start
+	for range maxQuotedLines + 1 {
+		i := bytes.IndexByte(b[end:], '\n')
+		if i < 0 {
+			return nil, nil
+		}
+		end += i
+		if bytes.Count(b[start:end], []byte{'"'})%2 == 0 {
+			return bytes.TrimRight(b[start:end], "\r"), b[end+1:]
+		}
+		end++
+	}
+	return nil, nil
+}
+
+// filledNames returns the names of the columns that any of the first n
+// rows of b fills (not empty, "-" or \N), in the header's order, and
+// the paths of the values in their JSON cells (cellPaths); nil when b
+// holds no whole row.
+func filledNames(names []string, b []byte, sep byte, n int) (filled, paths []string) {
+	fills := make([]bool, len(names))
+	seen := map[string]bool{}
+	rows := 0
+	for ; rows < n; rows++ {
+		row, rest := firstRow(b)
+		if row == nil {
+			break
+		}
+		b = rest
+		cells, _ := (&csvParser{sep: sep}).split(row)
+		for i, c := range cells {
+			if i < len(names) && !isAbsent(bytes.TrimSpace(c)) {
+				fills[i] = true
+			}
+		}
+		for _, p := range cellPaths(names, row, sep) {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	if rows == 0 {
+		return nil, nil
+	}
+	filled = []string{}
+	for i, f := range fills {
+		if f {
+			filled = append(filled, names[i])
+		}
+	}
+	return filled, paths
+}
+
 // cellPaths returns the dotted paths of the values in the JSON objects a
 // CSV or TSV row holds in its cells (LiteLLM's metadata,
 // {"user_api_key_alias":…}), under the names of their columns, as
