@@ -1,6 +1,7 @@
 package report
 
 import (
+	"sort"
 	"strings"
 
 	"loganalyze/aggregate"
@@ -324,7 +325,8 @@ func numberTimeName(f ingest.FileStats) string {
 
 // timeOfDayWords are what a name that holds a time of day, not a
 // duration, is likely to hold.
-var timeOfDayWords = []string{"stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone"}
+// (handletime: Alibaba API Gateway's requestHandleTime, a GMT instant.)
+var timeOfDayWords = []string{"stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone", "handletime"}
 
 func bindsTime(bs ingest.Bindings) bool {
 	for _, b := range bs {
@@ -353,12 +355,24 @@ func hasHint(hints []Hint, name string) bool {
 // "cost" is a duration only with a unit of time in its name (cost_ms):
 // in an LLM gateway's log it is money.
 func durationNames(files []ingest.FileStats) []string {
-	return unreadNames(files, func(name string) bool {
+	names := unreadNames(files, func(name string) bool {
 		l := strings.ToLower(name)
 		return l != "time" && // a time of day where a reader of its own reads it (W3C)
+			!strings.HasPrefix(l, "__") && // a log service's own (SLS's __time__, an instant)
 			(containsAny(l, "time", "duration", "latency", "elapsed", "took") || containsAny(l, "cost") && unitGuess(name) != "s") &&
 			!containsAny(l, timeOfDayWords...)
 	})
+	// A whole request's first (Alibaba's API Gateway: totalLatency
+	// before serviceLatency, the backend's), the files' order kept
+	// otherwise.
+	sort.SliceStable(names, func(i, j int) bool { return wholeName(names[i]) && !wholeName(names[j]) })
+	return names
+}
+
+// wholeName reports whether a duration's name says it is the whole
+// request's.
+func wholeName(name string) bool {
+	return containsAny(strings.ToLower(name), "total", "request_time", "requesttime", "request_duration", "response_time")
 }
 
 // unreadNames are the names files carried that keep accepts and that

@@ -155,7 +155,8 @@ func TestNoDataHints(t *testing.T) {
 	for _, h := range r.NoData.Hints {
 		flags = append(flags, h.Flag)
 	}
-	want := []string{"--map request_time=elapsed_ms:ms", "--map request_time=took_us:us", "--map request_time=TotalDurationNs:ns", "--log-format", "--input-format"}
+	// A whole request's duration (its name says total) first.
+	want := []string{"--map request_time=TotalDurationNs:ns", "--map request_time=elapsed_ms:ms", "--map request_time=took_us:us", "--log-format", "--input-format"}
 	if strings.Join(flags, " ") != strings.Join(want, " ") {
 		t.Errorf("hints %q, want %q", flags, want)
 	}
@@ -166,7 +167,7 @@ func TestNoDataHints(t *testing.T) {
 		t.Errorf("reason %q", got)
 	}
 	text := r.NoData.text(english, plainText, plainText)
-	for _, want := range []string{"Fields seen: timestamp, elapsed_ms, code,", "b.log: nginx text needs a log_format", "c.log: empty", "Try --map request_time=elapsed_ms:ms ("} {
+	for _, want := range []string{"Fields seen: timestamp, elapsed_ms, code,", "b.log: nginx text needs a log_format", "c.log: empty", "Try --map request_time=TotalDurationNs:ns ("} {
 		if !strings.Contains(text, want) {
 			t.Errorf("reason %q lacks %q", text, want)
 		}
@@ -409,5 +410,24 @@ func TestNoDataAppServers(t *testing.T) {
 				t.Errorf("hints %q, want %q", got, tc.hint)
 			}
 		})
+	}
+}
+
+// TestNoDataHintsGateway: of Alibaba Cloud API Gateway's names (in an SLS
+// export), the whole request's duration is offered first, and neither
+// SLS's __time__ nor requestHandleTime, instants, is offered as one.
+func TestNoDataHintsGateway(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	in := &ingest.Result{Files: []ingest.FileStats{{Path: "gw.jsonl", Format: ingest.JSONL, Records: 4,
+		Seen: []string{"__time__", "__source__", "requestId", "requestHandleTime", "serviceLatency", "totalLatency", "statusCode"}}}}
+	r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
+	var flags []string
+	for _, h := range r.NoData.Hints {
+		flags = append(flags, h.Flag)
+	}
+	if want := "--map request_time=totalLatency:s --map request_time=serviceLatency:s"; !strings.HasPrefix(strings.Join(flags, " "), want) ||
+		strings.Contains(strings.Join(flags, " "), "__time__") || strings.Contains(strings.Join(flags, " "), "requestHandleTime") {
+		t.Errorf("hints %q, want them to begin %q and offer no instant", flags, want)
 	}
 }
