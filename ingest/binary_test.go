@@ -21,8 +21,14 @@ func TestBinaryNamed(t *testing.T) {
 	for i := range random {
 		random[i] = byte(rng.UintN(256))
 	}
+	// Random bytes whose first line holds tabs, or commas, as a table's
+	// header would.
+	tabbed := append([]byte("\x01\x9f\t\xfe\x02\t\x88\t\x00\n"), random[:512]...)
+	commas := append([]byte("\x01\x9f,\xfe\x02,\x88,\x00\n"), random[:512]...)
 	files := map[string][]byte{
 		"random.bin": random,
+		"tabbed.bin": tabbed,
+		"commas.bin": commas,
 		"x.png":      append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), random[:512]...),
 		"gbk.txt":    []byte("GET \xb2\xe2\xca\xd4 some text in GBK\nPOST \xb2\xe2 more\n"),
 	}

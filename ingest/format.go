@@ -106,6 +106,8 @@ func sniff(head []byte, given []*logFormat) Format {
 		return Gin
 	case looksALB(line): // its quoted lists hold commas: not CSV
 		return Nginx
+	case !looksText(head):
+		return Nginx // random bytes' tabs and commas are no table's: the text reader names them binary
 	case bytes.Count(line, []byte{'\t'}) >= 2:
 		return TSV
 	case bytes.Count(line, []byte{','}) >= 2 && !bytes.Contains(line, []byte{'['}):

@@ -141,7 +141,8 @@ func (p *pipeline) readFile(fs *fileState) error {
 		}
 		fs.cfg.nginx, fs.pastFormat = p.textFormat(formatHead)
 		fs.cfg.client = textClientOf(fs.cfg.nginx, clientHead)
-		if fs.cfg.nginx == nil && !looksText(head) {
+		if !looksText(head) && (fs.cfg.nginx == nil || len(p.given) == 0) {
+			// (A known format may cut a random line into numbers.)
 			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip or zstd, and not text")
 		}
 	}
