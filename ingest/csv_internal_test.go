@@ -279,6 +279,16 @@ func FuzzCSV(f *testing.F) {
 		}
 		cr := csv.NewReader(strings.NewReader(line))
 		cr.Comma = rune(sep)
+		if tsv {
+			// A quote within a TSV field is text (tsvQuotes): encoding/csv's
+			// LazyQuotes, for the lines whose fields none begins with one
+			// (a quoted field is read as CSV's, held to encoding/csv when
+			// the separator is a comma).
+			if strings.HasPrefix(line, `"`) || strings.Contains(line, "\t\"") {
+				return
+			}
+			cr.LazyQuotes = true
+		}
 		want, cerr := cr.Read()
 		got, err := p.split([]byte(line))
 		if (err == nil) != (cerr == nil) {
