@@ -69,6 +69,15 @@ type source struct {
 var sources = []*source{
 	{name: "clb", title: "Tencent CLB (bracketed, or a CLS export of CLB logs)",
 		signatures: []signature{{1, []string{"stgw_request_id", "vsvc_id", "lb_id", "vip_vpcid"}}}},
+	// Tencent Cloud API Gateway's service log, as its console exports it
+	// and CLS keeps it: its app_id is the account's (the same on every
+	// record), not the caller's; the caller is cip, the client its
+	// address. The times are nginx's (req_t, ups_rsp_t: s).
+	{name: "tencent-apigw", title: "Tencent Cloud API Gateway service log",
+		signatures: []signature{{3, []string{"service_id", "api_id", "env_name", "rsp_st", "ups_st", "uip", "vip", "ups_rsp_t"}}},
+		fields: []sourceField{
+			{"app_id", ignored, 0}, {"cip", FRemoteAddr, 0}, {"ups_st", FUpstreamStatus, 0}, {"uip", FUpstreamAddr, 0},
+		}},
 	{name: "higress", title: "Higress (Envoy JSON with ai_log)",
 		signatures: []signature{{1, []string{"ai_log"}},
 			{4, []string{"upstream_service_time", "response_code", "input_token", "output_token", "model", "llm_first_token_duration", "llm_service_duration"}}},

@@ -459,6 +459,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			status: int(d.num("status")), model: d.str("model"), client: d.str("app_id"), stream: boolOf(d.get("stream")),
 			timeNS: int64(d.num("__TIMESTAMP__")) * 1e6}
 	},
+	// Tencent API Gateway: nginx's times (s); the caller's address is
+	// the client (app_id is the account's).
+	"tencent-apigw": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("req_t") * 1000, ups: d.num("ups_rsp_t") * 1000, ttft: math.NaN(), status: int(d.num("rsp_st")),
+			client: d.str("cip"), stream: -1, timeNS: int64(d.num("__TIMESTAMP__")) * 1e6}
+	},
 	"clb": func(d rawDoc) sourceWant {
 		t, _ := time.Parse("02/Jan/2006:15:04:05 -0700", d.str("time_local"))
 		return sourceWant{rt: d.num("request_time") * 1000, ups: d.num("upstream_response_time") * 1000, ttft: math.NaN(),
@@ -661,7 +667,7 @@ var sourceFixtures = map[string]string{
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
-	"tyk.json": "tyk", "keywordsai.json": "keywordsai",
+	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 }
 
