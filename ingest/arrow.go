@@ -117,7 +117,10 @@ func arrowSpec(name string, t arrow.DataType, bs Bindings) *pqSpec {
 	sp.plainOf(bs)
 	switch t.ID() {
 	case arrow.TIMESTAMP:
-		sp.kind, sp.nsPer = vkInstant, int64(t.(*arrow.TimestampType).Unit.Multiplier())
+		ts := t.(*arrow.TimestampType)
+		// Without a zone, a wall-clock time (read in --tz); with one,
+		// an instant.
+		sp.kind, sp.nsPer, sp.local = vkInstant, int64(ts.Unit.Multiplier()), ts.TimeZone == ""
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
 		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT32, arrow.FLOAT64:
 		sp.kind = vkDouble

@@ -141,7 +141,7 @@ func TestHostileInstant(t *testing.T) {
 		{253402300799, 1e9, false}, // 9999-12-31
 	} {
 		var r Record
-		err := r.setInstant(bs, c.v, c.per, b, time.UTC)
+		err := r.setInstant(bs, c.v, c.per, b, time.UTC, nil)
 		if (err == nil) != c.ok {
 			t.Errorf("instant %d × %d: error %v, want ok %v", c.v, c.per, err, c.ok)
 		}

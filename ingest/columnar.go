@@ -142,10 +142,12 @@ func unitFactors(info *fieldInfo, unit Unit) (inS, scale float64) {
 // setInstant reads a timestamp column value, v units of per nanoseconds:
 // straight into the time field; any other field bound to the column gets
 // it as epoch seconds.
-func (r *Record) setInstant(bs Bindings, v, per int64, b *colBatch, loc *time.Location) error {
+func (r *Record) setInstant(bs Bindings, v, per int64, b *colBatch, loc *time.Location, wall *wallZone) error {
 	ns := v * per
 	if per != 0 && (v > math.MaxInt64/per || v < math.MinInt64/per) {
 		ns = math.MaxInt64 // overflows: outside every readable time
+	} else if wall != nil && checkTime(ns) == fine {
+		ns = wall.instant(ns, loc)
 	}
 	for _, bd := range bs {
 		if bd.Field == FTime {
@@ -267,6 +269,16 @@ type cellBatch struct {
 	every Bindings
 	cb    colBatch // its arena only: the text values, and numbers set as text
 	errs  []error  // setRows's
+	wall  wallZone // the zone period of its columns' wall-clock times
+}
+
+// wallOf returns the batch's wallZone when column sp holds wall-clock
+// times (pqSpec.local), nil when it holds instants.
+func (b *cellBatch) wallOf(sp *pqSpec) *wallZone {
+	if !sp.local {
+		return nil
+	}
+	return &b.wall
 }
 
 var cellPool = sync.Pool{New: func() any { return &cellBatch{cb: colBatch{arena: make([]byte, 0, 64<<10)}} }}
@@ -349,7 +361,7 @@ func (b *cellBatch) setCell(r *Record, i int, x uint64, loc *time.Location) erro
 		}
 		return r.setBool(sp.bs, x != 0, loc)
 	case vkInstant:
-		return r.setInstant(sp.bs, int64(x), sp.nsPer, &b.cb, loc)
+		return r.setInstant(sp.bs, int64(x), sp.nsPer, &b.cb, loc, b.wallOf(sp))
 	case vkBytes:
 		return r.setText(sp, b.text(i, x), loc)
 	default:
@@ -483,7 +495,7 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 			}
 		case sp.kind == vkInstant && len(sp.bs) == 1 && sp.bs[0].Field == FTime && bound&(1<<FTime) == 0 && !bad:
 			bound |= 1 << FTime
-			bad = putInstants(recs, cells, some, sp, errs)
+			bad = putInstants(recs, cells, some, sp, errs, b.wallOf(sp), loc)
 		case sp.kind == vkBool && sp.flag && bound&(1<<sp.bs[0].Field) == 0 && !bad:
 			bd := sp.bs[0]
 			bound |= 1 << bd.Field
@@ -563,7 +575,7 @@ func (b *cellBatch) putDurations(recs []Record, cells []uint64, nulls []bool, sp
 // putInstants is putTexts for a timestamp column bound to the time
 // alone, as setInstant sets each; a time out of range is its row's
 // error. It reports whether a row has one.
-func putInstants(recs []Record, cells []uint64, nulls []bool, sp *pqSpec, errs []error) (bad bool) {
+func putInstants(recs []Record, cells []uint64, nulls []bool, sp *pqSpec, errs []error, wall *wallZone, loc *time.Location) (bad bool) {
 	per, prio := sp.nsPer, sp.bs[0].Prio
 	for k, x := range cells {
 		if nulls != nil && nulls[k] {
@@ -573,6 +585,8 @@ func putInstants(recs []Record, cells []uint64, nulls []bool, sp *pqSpec, errs [
 		ns := v * per
 		if per != 0 && (v > math.MaxInt64/per || v < math.MinInt64/per) {
 			ns = math.MaxInt64 // overflows: outside every readable time
+		} else if wall != nil && checkTime(ns) == fine {
+			ns = wall.instant(ns, loc)
 		}
 		if flaw := checkTime(ns); flaw != fine {
 			errs[k], bad = badValue(FTime, strconv.AppendInt(nil, v, 10), flaw), true

@@ -32,15 +32,18 @@ const (
 // read; an Arrow column's (arrowSpec) uses the fields but chunk and
 // maxDef.
 type pqSpec struct {
-	name   string
-	chunk  int // leaf column index
-	bs     Bindings
-	kind   valueKind
-	nsPer  int64 // vkInstant: nanoseconds per stored unit
-	maxDef byte
-	div    float64 // a DECIMAL column's 10^scale (decimalOf), 0 for none
-	flba   bool    // a DECIMAL in fixed-length byte arrays, read as doubles
-	text   bool    // every field bs names is a text field
+	name  string
+	chunk int // leaf column index
+	bs    Bindings
+	kind  valueKind
+	nsPer int64 // vkInstant: nanoseconds per stored unit
+	// local marks a vkInstant column of wall-clock times, without a
+	// zone: read in --tz (wallZone). int96 marks a Parquet INT96 one.
+	local, int96 bool
+	maxDef       byte
+	div          float64 // a DECIMAL column's 10^scale (decimalOf), 0 for none
+	flba         bool    // a DECIMAL in fixed-length byte arrays, read as doubles
+	text         bool    // every field bs names is a text field
 	// num is the field of a column bound to one duration or integer
 	// field, flag set for one bound to one boolean field: their values
 	// are set without Record.setNumber's and Set's walks (cellBatch.set).
@@ -486,9 +489,12 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		case parquet.Int64:
 			sp.kind = vkInt64
 			sp.div, _ = decimalOf(typ)
-			if ns := timestampUnit(typ); ns > 0 {
-				sp.kind, sp.nsPer = vkInstant, ns
+			if ns, utc := timestampUnit(typ); ns > 0 {
+				sp.kind, sp.nsPer, sp.local = vkInstant, ns, !utc
 			}
+		case parquet.Int96:
+			// Spark's, Hive's and Impala's timestamps.
+			sp.kind, sp.nsPer, sp.int96 = vkInstant, 1, true
 		case parquet.Float:
 			sp.kind = vkFloat
 		case parquet.Double:
@@ -590,22 +596,24 @@ func scaleCells(cells []uint64, div float64) {
 }
 
 // timestampUnit returns the nanoseconds per unit of an int64 timestamp
-// column, 0 when the column is not a timestamp.
-func timestampUnit(t parquet.Type) int64 {
+// column, 0 when the column is not a timestamp, and whether its values
+// are instants (adjusted to UTC) rather than wall-clock times without a
+// zone. The converted types TIMESTAMP_MILLIS and _MICROS are instants.
+func timestampUnit(t parquet.Type) (ns int64, utc bool) {
 	if lt := t.LogicalType(); lt != nil {
 		if ts, ok := lt.Value.(*format.TimestampType); ok && ts.Unit.Value != nil {
-			return int64(ts.Unit.Value.Duration())
+			return int64(ts.Unit.Value.Duration()), ts.IsAdjustedToUTC
 		}
 	}
 	if ct := t.ConvertedType(); ct != nil {
 		switch *ct {
 		case deprecated.TimestampMillis:
-			return int64(time.Millisecond)
+			return int64(time.Millisecond), true
 		case deprecated.TimestampMicros:
-			return int64(time.Microsecond)
+			return int64(time.Microsecond), true
 		}
 	}
-	return 0
+	return 0, false
 }
 
 // pqValues are the decoded values of one page, or of a dictionary.
@@ -641,7 +649,11 @@ func (v *pqValues) load(sp *pqSpec, page parquet.Page) {
 		v.i32 = d.Int32()
 		v.n = len(v.i32)
 	case vkInt64, vkInstant:
-		v.i64 = d.Int64()
+		if sp.int96 {
+			v.i64 = int96Instants(nil, d.Int96())
+		} else {
+			v.i64 = d.Int64()
+		}
 		v.n = len(v.i64)
 	case vkFloat:
 		v.f32 = d.Float()
