@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 
 	"loganalyze/gen"
@@ -135,6 +137,27 @@ func FuzzParquet(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(nested.Bytes())
+	// Spark's INT96 times, a null among them, beside a TIMESTAMP.
+	type sparkRow struct {
+		Time        *deprecated.Int96 `parquet:"time,optional"`
+		RequestTime float64           `parquet:"request_time"`
+		Wall        int64             `parquet:"start_time,timestamp(microsecond)"`
+	}
+	var spark []sparkRow
+	for i := range 30 {
+		ts := time.Date(2026, 12, 5, 9, i, 0, 0, time.UTC)
+		v := int96Of(ts)
+		r := sparkRow{Time: &v, RequestTime: float64(i) / 10, Wall: ts.UnixMicro()}
+		if i%7 == 3 {
+			r.Time = nil
+		}
+		spark = append(spark, r)
+	}
+	var int96 bytes.Buffer
+	if err := parquet.Write(&int96, spark, parquet.MaxRowsPerRowGroup(8)); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(int96.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := readBytes(t, data, ingest.Parquet)
 		checkAccounted(t, res, func() (int64, bool) { return parquetRows(data) })
