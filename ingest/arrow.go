@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -38,7 +39,16 @@ func readArrow(src io.ReaderAt, size int64, s *rowSink) error {
 			return fmt.Errorf("damaged arrow file: %w", err)
 		}
 		defer fr.Close()
-		cols := s.arrowColumns(fr.Schema())
+		var first arrow.Record
+		if fr.NumRecords() > 0 {
+			rec, err := fr.RecordAt(0)
+			if err != nil {
+				return fmt.Errorf("damaged arrow file: record batch 0: %w", err)
+			}
+			defer rec.Release()
+			first = rec
+		}
+		cols := s.arrowColumns(fr.Schema(), first)
 		for i := range fr.NumRecords() {
 			rec, err := fr.RecordAt(i)
 			if err != nil {
@@ -68,8 +78,13 @@ func readArrowStream(r io.Reader, size int64, s *rowSink, mem memory.Allocator) 
 		return err
 	}
 	defer rd.Release()
-	cols := s.arrowColumns(rd.Schema())
-	for rd.Next() {
+	more := rd.Next() // the first batch, which names the source too
+	var first arrow.Record
+	if more {
+		first = rd.Record()
+	}
+	cols := s.arrowColumns(rd.Schema(), first)
+	for ; more; more = rd.Next() {
 		if err := sendArrowRecord(rd.Record(), cols, s, size); err != nil {
 			return err
 		}
@@ -81,31 +96,114 @@ func readArrowStream(r io.Reader, size int64, s *rowSink, mem memory.Allocator) 
 }
 
 // arrowColumn is one Arrow column the schema binds, of a type a field
-// takes.
+// takes: a top-level column, or one within structs (path: the index of
+// each struct's field on the way down from the top-level column index).
 type arrowColumn struct {
 	index int
+	path  []int
 	name  string
 	spec  *pqSpec
 }
 
+// maxStructDepth bounds how deep the structs a column is read within are
+// nested.
+const maxStructDepth = 8
+
 // arrowColumns binds the columns of sch, after choosing the file's
-// source from their names.
-func (s *rowSink) arrowColumns(sch *arrow.Schema) []arrowColumn {
-	var names []string
-	for _, f := range sch.Fields() {
-		names = append(names, f.Name)
+// source from their names: a top-level column by its name, one within
+// structs (a JSON log's nested object, as a Parquet file's) by its
+// dotted path, present in a row when it and each struct above it are.
+// A column within a list or map is not read. A text column that holds
+// nothing but nulls, "" and "-" in the first record batch (first, nil
+// when there is none) names no source or client, as a JSON record
+// without it would not (a user_id always "").
+func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowColumn {
+	var names, paths []string
+	var leaves []arrowColumn
+	types := map[string]arrow.DataType{}
+	var walk func(c arrowColumn, t arrow.DataType, depth int)
+	walk = func(c arrowColumn, t arrow.DataType, depth int) {
+		if st, ok := t.(*arrow.StructType); ok {
+			if depth < maxStructDepth {
+				for j, f := range st.Fields() {
+					walk(arrowColumn{index: c.index, path: append(slices.Clip(c.path), j), name: c.name + "." + f.Name}, f.Type, depth+1)
+				}
+			}
+			return
+		}
+		types[c.name] = t
+		leaves = append(leaves, c)
+		if emptyText(first, c) {
+			return
+		}
+		if len(c.path) > 0 {
+			paths = append(paths, c.name)
+		} else {
+			names = append(names, c.name)
+		}
 	}
-	s.p.applySource(s.fs, names, nil, nil)
+	for i, f := range sch.Fields() {
+		if _, ok := f.Type.(*arrow.StructType); ok {
+			names = append(names, f.Name)
+		}
+		walk(arrowColumn{index: i, name: f.Name}, f.Type, 0)
+	}
+	s.p.applySource(s.fs, names, paths, nil)
 	sc := s.fs.cfg.schema
 	var cols []arrowColumn
-	for i, f := range sch.Fields() {
-		if bs := sc.LookupString(f.Name); len(bs) > 0 {
-			if sp := arrowSpec(f.Name, f.Type, bs); sp != nil {
-				cols = append(cols, arrowColumn{index: i, name: f.Name, spec: sp})
+	for _, c := range leaves {
+		if bs := sc.LookupString(c.name); len(bs) > 0 {
+			if sp := arrowSpec(c.name, types[c.name], bs); sp != nil {
+				c.spec = sp
+				cols = append(cols, c)
 			}
 		}
 	}
 	return cols
+}
+
+// emptyText reports whether column c of record rec is text holding
+// nothing but nulls, "" and "-" (in it or a struct above it); false
+// without a record, or for another type.
+func emptyText(rec arrow.Record, c arrowColumn) bool {
+	if rec == nil || c.index >= int(rec.NumCols()) || rec.NumRows() == 0 {
+		return false
+	}
+	a := rec.Column(c.index)
+	var structs []arrow.Array
+	for _, j := range c.path {
+		st, ok := a.(*array.Struct)
+		if !ok || j >= st.NumField() {
+			return false
+		}
+		structs = append(structs, st)
+		a = st.Field(j)
+	}
+	var text func(i int) string
+	switch a := a.(type) {
+	case *array.String:
+		text = a.Value
+	case *array.LargeString:
+		text = a.Value
+	default:
+		return false
+	}
+	n := min(a.Len(), int(rec.NumRows()))
+rows:
+	for i := range n {
+		if a.IsNull(i) {
+			continue
+		}
+		for _, st := range structs {
+			if st.IsNull(i) {
+				continue rows
+			}
+		}
+		if v := text(i); len(v) > 2 || !isAbsent([]byte(v)) {
+			return false
+		}
+	}
+	return true
 }
 
 // arrowSpec says how a column of type t is read into cells: numbers as
@@ -148,12 +246,22 @@ func sendArrowRecord(rec arrow.Record, cols []arrowColumn, s *rowSink, size int6
 	}
 	rows := int(rec.NumRows())
 	arrays := make([]arrow.Array, len(cols))
-	specs := make([]*pqSpec, len(cols)) // the batches' own: never changed
+	structs := make([][]arrow.Array, len(cols)) // of each column, the structs above it
+	specs := make([]*pqSpec, len(cols))         // the batches' own: never changed
 	for i, c := range cols {
 		if c.index >= int(rec.NumCols()) {
 			return fmt.Errorf("record batch lacks column %q", c.name)
 		}
-		arrays[i], specs[i] = rec.Column(c.index), c.spec
+		a := rec.Column(c.index)
+		for _, j := range c.path {
+			st, ok := a.(*array.Struct)
+			if !ok || j >= st.NumField() || st.Len() < rows {
+				return fmt.Errorf("record batch lacks column %q", c.name)
+			}
+			structs[i] = append(structs[i], st)
+			a = st.Field(j)
+		}
+		arrays[i], specs[i] = a, c.spec
 		if arrays[i].Len() < rows {
 			return fmt.Errorf("column %q has %d values for %d rows", c.name, arrays[i].Len(), rows)
 		}
@@ -163,11 +271,28 @@ func sendArrowRecord(rec arrow.Record, cols []arrowColumn, s *rowSink, size int6
 		b := s.startCells(n, specs)
 		for i, a := range arrays {
 			fillArrow(a, b, i, off, n)
+			for _, st := range structs[i] {
+				nullUnder(st, b, i, off, n)
+			}
 		}
 		s.sendCells(n)
 		off += n
 	}
 	return nil
+}
+
+// nullUnder makes the column's rows null where struct st, above it, is
+// null: a struct's null row holds whatever its fields hold there.
+func nullUnder(st arrow.Array, b *cellBatch, col, off, n int) {
+	if st.NullN() == 0 {
+		return
+	}
+	_, nulls := b.column(col)
+	for k := range n {
+		if st.IsNull(off + k) {
+			nulls[k], b.nullIn[col] = true, true
+		}
+	}
 }
 
 func fillNumbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](vals []T, b *cellBatch, col, off, n int) {

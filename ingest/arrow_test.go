@@ -79,6 +79,22 @@ func FuzzArrow(f *testing.F) {
 		_, err := gen.WriteArrowStream(b, reqs, gen.WriteOptions{BadEvery: 7})
 		return err
 	})
+	// A struct column, null in some rows, in two batches.
+	rec := caddyArrowRecord(memory.NewGoAllocator(), caddyPQRows(40))
+	var nested bytes.Buffer
+	w := ipc.NewWriter(&nested, ipc.WithSchema(rec.Schema()))
+	for _, cut := range [][2]int64{{0, 15}, {15, 40}} {
+		part := rec.NewSlice(cut[0], cut[1])
+		if err := w.Write(part); err != nil {
+			f.Fatal(err)
+		}
+		part.Release()
+	}
+	if err := w.Close(); err != nil {
+		f.Fatal(err)
+	}
+	rec.Release()
+	f.Add(nested.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := readBytes(t, data, ingest.Arrow)
 		checkAccounted(t, res, func() (int64, bool) { return arrowRows(data) })
