@@ -116,6 +116,9 @@ type logFormat struct {
 	// haproxy: an HAProxy log-format, whose lines may follow a syslog
 	// header; derive: its timers give upstream_response_time.
 	haproxy, derive bool
+	// given: the user's (--log-format), whose lines a value that does
+	// not read leaves its own, bad (pickLogFormat).
+	given bool
 }
 
 // CompileLogFormat checks a log format as --log-format takes it: an nginx
@@ -134,6 +137,29 @@ func CompileLogFormat(s string) error {
 func CheckLogFormat(s string, schema *Schema) error {
 	_, err := compileLogFormat(s, schema)
 	return err
+}
+
+// compileLogFormats is compileLogFormat, with each of the variants of a
+// known format named (upstreaminfo-0.2x with $req_id and without).
+func compileLogFormats(s string, schema *Schema) ([]*logFormat, error) {
+	f, err := compileLogFormat(s, schema)
+	if err != nil {
+		return nil, err
+	}
+	out := []*logFormat{f}
+	if conf, _, err := confLogFormat(s); err == nil {
+		name := strings.ToLower(strings.TrimSpace(conf))
+		for _, k := range knownFormats[1:] {
+			if k.name == name && k != knownFormatByName(name) {
+				g, err := k.compile(schema)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, g)
+			}
+		}
+	}
+	return out, nil
 }
 
 // compileLogFormat turns a log format (or a known format's name) into
@@ -438,6 +464,9 @@ type nginxParser struct {
 	slots   [numSlots][]byte // an HAProxy line's timers (nginxVar.slot)
 	client  textClient       // the file's client (textclient.go)
 	decolor bool             // its lines are read without terminal escapes
+	// read is where the latest line parsed without error ended: past the
+	// format's end, where text it does not describe begins.
+	read int
 }
 
 func newNginxParser(c *parserConfig) (*nginxParser, error) {
@@ -541,6 +570,7 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 		}
 		trailing = true
 	}
+	p.read = i
 	if f.haproxy {
 		if err := p.hapEnd(r, stamp); err != nil {
 			return false, err
@@ -548,6 +578,31 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 	}
 	r.Finish()
 	return trailing, nil
+}
+
+// secondsListEnd returns where the list of times nginx writes that starts
+// at line[i] ends: items of digits and points, or "-", joined by ", " or
+// " : "; i when none starts there.
+func secondsListEnd(line []byte, i int) int {
+	end := i
+	for {
+		j := i
+		for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == '.' || line[j] == '-') {
+			j++
+		}
+		if j == i {
+			return end // a separator with no item after it is not the list's
+		}
+		end = j
+		switch {
+		case j+1 < len(line) && line[j] == ',' && line[j+1] == ' ':
+			i = j + 2
+		case j+2 < len(line) && line[j] == ' ' && line[j+1] == ':' && line[j+2] == ' ':
+			i = j + 3
+		default:
+			return end
+		}
+	}
 }
 
 // value returns the text the schema reads for v.
@@ -631,6 +686,16 @@ func (v *nginxVar) match(line []byte, i int, lenient, wantEsc bool) (end, next i
 	if len(lit) == 0 {
 		if !lenient {
 			return len(line), len(line), wantEsc && bytes.IndexByte(line[i:], '\\') >= 0, nil
+		}
+		if v.seconds {
+			// nginx's times end where their list does ("0.100, 0.004",
+			// "0.100, - : 0.002"), text the format does not describe
+			// after them.
+			end := secondsListEnd(line, i)
+			if end < len(line) && line[end] != ' ' {
+				return 0, 0, false, &nginxError{want: " ", col: end + 1}
+			}
+			return end, end, false, nil
 		}
 		lit = space
 	}

@@ -41,6 +41,10 @@ type knownFormat struct {
 	// exactly (no trailing text) and with nginx-written times, and not
 	// listed by LogFormatNames.
 	tail bool
+	// open: a tail format whose lines may go on past its times, as a
+	// known format's with fields appended (SPEC §3): its times, nginx's
+	// ("0.123", lists of them), end where the list does.
+	open bool
 }
 
 const (
@@ -120,6 +124,10 @@ func buildKnownFormats() []*knownFormat {
 		// appends $host.
 		{name: "upstreaminfo-0.2x", source: "ingress-nginx", vars: nginxAddr,
 			format: `$remote_addr - [$the_real_ip] - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id`},
+		// The same before $req_id was appended (its configmap's
+		// documented log-format-upstream up to 0.2x).
+		{name: "upstreaminfo-0.2x", source: "ingress-nginx", vars: nginxAddr,
+			format: `$remote_addr - [$the_real_ip] - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status`},
 		// The TokenHub gateway's format (SPEC's sample logs).
 		{name: "tokenhub", source: "nginx:tokenhub", vars: nginxAddr,
 			format: `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time urt="$upstream_response_time" uct="$upstream_connect_time" cr=$connection_requests conn=$connection ssl=$ssl_handshake_time rtt=$tcpinfo_rtt region=$region client_region=$client_region model=$model stream=$stream ttft=$first_token_ms ra=$retry_after`},
@@ -157,7 +165,7 @@ func buildKnownFormats() []*knownFormat {
 	}
 	for _, t := range timed {
 		name := "main+" + t.name
-		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: mainFormat + t.text, vars: timedVars, tail: true})
+		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: mainFormat + t.text, vars: timedVars, tail: true, open: true})
 	}
 	ks = append(ks,
 		// nginx's documentation (admin guide, "Setting Up the Access
@@ -171,11 +179,11 @@ func buildKnownFormats() []*knownFormat {
 	)
 	// combined with the four times quoted, as nginx-prometheus
 	// exporters' configurations log them.
-	ks = append(ks, &knownFormat{name: "combined+quoted_times", source: "nginx:combined+quoted_times", vars: timedVars, tail: true,
+	ks = append(ks, &knownFormat{name: "combined+quoted_times", source: "nginx:combined+quoted_times", vars: timedVars, tail: true, open: true,
 		format: combinedFormat + ` "$request_time" "$upstream_connect_time" "$upstream_header_time" "$upstream_response_time"`})
 	for _, t := range timed[:2] {
 		name := "combined+" + t.name
-		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: combinedFormat + t.text, vars: timedVars, tail: true})
+		ks = append(ks, &knownFormat{name: name, source: "nginx:" + name, format: combinedFormat + t.text, vars: timedVars, tail: true, open: true})
 	}
 	return append(ks,
 		// The format of nginx's default nginx.conf.
@@ -283,7 +291,7 @@ func LogFormatNames() []string {
 		}
 	}
 	sort.Strings(names)
-	return names
+	return slices.Compact(names) // a name of two variants once
 }
 
 // compile compiles k with schema.
@@ -301,7 +309,7 @@ func (k *knownFormat) compile(schema *Schema) (*logFormat, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &logFormat{name: k.name, source: k.source, lenient: !k.tail}
+	f := &logFormat{name: k.name, source: k.source, lenient: !k.tail || k.open}
 	return f, f.build(toks, k.vars, k.join, schema)
 }
 
@@ -321,50 +329,100 @@ func compileKnown(schema *Schema) []*logFormat {
 // guessLines is how many of a file's first lines choose its format.
 const guessLines = 20
 
-// pickLogFormat returns the format among cands that reads the most of the
-// first lines of head, preferring one that reads them to their end with
-// each of their values read (Record.unread), then the earlier in cands; nil when none reads any line. A line the format
-// cuts into a number where it wants one, a number out of bounds (a
-// negative time), follows the format: it is counted, as a bad line of
-// that format, so that one such line does not hand the file to a looser
-// format that reads no time at all. A value that is not a number at all
-// is the format cutting the line wrongly.
+// pickLogFormat returns the format among cands that reads the first
+// lines of head best; nil when none reads any line. A line read to its
+// end with each of its values read (Record.unread) counts 4; one read
+// with text left after the format's end, or a value left unread, 3 when
+// no format reads further into it, else 2 (a format with fields appended
+// that reads them beats its base, which reads every line but less of
+// it); one cut into a number where the format wants one but out of
+// bounds (a negative time: a bad line of that format) 2; one cut into
+// text where the format wants a number ("abc" for $request_time: a bad
+// line of the format, or the format cutting the line wrongly) 1. So one
+// bad value among the first lines does not hand the file to a format
+// that reads no time at all, or to one that cuts every line into values
+// out of bounds. A value that does not read counts 2 in a format given
+// (--log-format) when the file is a text log (pickLogFormatTail's mine):
+// the user says the lines are that format's. Of formats that score as
+// much, the one that reads more lines wins, then the one that reads more
+// to their end, then one given, then the one of more variables, then the
+// earlier in cands.
 //
 // A server's own log lines (ownLogLine) among them follow no format: a
 // format that reads them, cutting their words into its fields, is not
 // chosen for them.
 func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
-	f, _ := pickLogFormatTail(head, cands)
+	f, _ := pickLogFormatTail(head, cands, false)
 	return f
 }
 
 // pickLogFormatTail is pickLogFormat, and reports whether most of the
 // lines the format read go on past its end: a known format that a
-// configuration extended, whose fields after it are not read.
-func pickLogFormatTail(head []byte, cands []*logFormat) (*logFormat, bool) {
+// configuration extended, whose fields after it are not read. With mine,
+// the file is a text log (sniff chose it), and a value of a format given
+// that does not read is that format's bad value; without, a format given
+// reads a line only as a known one does, so that a file of another
+// reader (Gin's, HAProxy's) is not taken for one whose every line is bad.
+func pickLogFormatTail(head []byte, cands []*logFormat, mine bool) (*logFormat, bool) {
 	lines := slices.DeleteFunc(headLines(head, guessLines), ownLogLine)
-	var best *logFormat
-	bestN, bestExact := 0, 0
+	// How each format reads each line: its score but for a line it reads
+	// with text left after its end, and, for such a line, where it ended.
+	type reading struct{ score, read int }
+	reads := make([][]reading, len(cands))
+	most := make([]int, len(lines)) // of each line, the furthest a format read
 	var rec Record
-	for _, f := range cands {
+	for c, f := range cands {
 		p := &nginxParser{f: f, loc: time.UTC}
-		n, exact := 0, 0
-		for _, l := range lines {
+		reads[c] = make([]reading, len(lines))
+		for j, l := range lines {
 			rec.Reset()
 			trailing, err := p.parse(l, &rec)
 			var ve *ValueError
-			if err != nil && !(errors.As(err, &ve) && isNumeric(ve.Value)) {
-				continue
-			}
-			n++
-			if !trailing && rec.unreadFields() == 0 {
+			r := &reads[c][j]
+			switch {
+			case err == nil && !trailing && rec.unreadFields() == 0:
 				// To its end, each value read: a status "200 OK" is a
 				// format's that ends before the phrase, not this one's.
-				exact++
+				r.score, r.read = 4, len(l)
+			case err == nil:
+				r.read = p.read
+				if !trailing {
+					r.read = len(l) // to its end, a value left unread
+				}
+			case errors.As(err, &ve) && (isNumeric(ve.Value) || mine && f.given):
+				r.score = 2
+			case ve != nil:
+				// Not a number where the format wants one: a bad value
+				// of this format ("abc" for $request_time), or the
+				// format cutting the line wrongly.
+				r.score = 1
+			default:
+				r.score = -1 // not read
 			}
+			most[j] = max(most[j], r.read)
 		}
-		if n > bestN || n == bestN && exact > bestExact {
-			best, bestN, bestExact = f, n, exact
+	}
+	var best *logFormat
+	bestScore, bestN, bestExact := 0, 0, 0
+	for c, f := range cands {
+		score, n, exact := 0, 0, 0
+		for j, r := range reads[c] {
+			switch {
+			case r.score == 4:
+				exact++
+			case r.score == 0 && r.read == most[j]:
+				r.score = 3 // read past its end, as far as any format
+			case r.score == 0:
+				r.score = 2 // another format reads further into it
+			}
+			if r.score >= 2 {
+				n++
+			}
+			score += max(r.score, 0)
+		}
+		if n > 0 && (score > bestScore || score == bestScore && (n > bestN || n == bestN && (exact > bestExact ||
+			exact == bestExact && (f.given && !best.given || f.given == best.given && len(f.vars) > len(best.vars))))) {
+			best, bestScore, bestN, bestExact = f, score, n, exact
 		}
 	}
 	return best, best != nil && 2*bestExact < bestN

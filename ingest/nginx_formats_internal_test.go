@@ -91,11 +91,40 @@ func TestKnownFormatTrailing(t *testing.T) {
 		}
 		checkRecord(t, &r, tc.want, tc.absent)
 	}
-	// The timed variants are exact: their last time runs to the line's end.
-	p := testParser(t, "main+request_time")
-	var r Record
-	if err := p.Parse([]byte(tMain+" 0.005 x"), &r); err == nil {
-		t.Errorf("main+request_time read a line with text after the time")
+	// The timed variants read their times, lists of them too, with
+	// text after them; a time not as nginx writes it, or text stuck to
+	// it, is not theirs.
+	for _, tc := range []struct {
+		format, line string
+		rt, urt      float64
+	}{
+		{"main+request_time", tMain + " 0.005 x", 0.005, -1},
+		{"main+request_time+upstream_response_time", tMain + ` 0.105 0.100, 0.004 "api.example.com" 5f2c 3`, 0.105, 0.104},
+		{"main+request_time+upstream_response_time", tMain + " 0.105 0.100, - : 0.002 7", 0.105, 0.102},
+		{"main+request_time+upstream_response_time", tMain + " 0.105 -", 0.105, -1},
+		{"combined+request_time", tCombined + " 0.300 host", 0.3, -1},
+	} {
+		p := testParser(t, tc.format)
+		var r Record
+		if err := p.Parse([]byte(tc.line), &r); err != nil {
+			t.Errorf("%s: Parse(%q): %v", tc.format, tc.line, err)
+			continue
+		}
+		wants := []want{{f: FRequestTime, num: tc.rt}}
+		var absent []Field
+		if tc.urt >= 0 {
+			wants = append(wants, want{f: FUpstreamResponseTime, num: tc.urt})
+		} else {
+			absent = append(absent, FUpstreamResponseTime)
+		}
+		checkRecord(t, &r, wants, absent)
+	}
+	for _, line := range []string{tMain + " 0.005x", tMain + " 5", tMain + " 0.005, x"} {
+		p := testParser(t, "main+request_time")
+		var r Record
+		if err := p.Parse([]byte(line), &r); err == nil {
+			t.Errorf("main+request_time read %q", line)
+		}
 	}
 }
 

@@ -237,11 +237,14 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 
 	p := &pipeline{opts: opts, work: make(chan unit, 2*opts.Workers)}
 	for _, s := range opts.LogFormats {
-		f, err := compileLogFormat(s, opts.Schema)
+		fs, err := compileLogFormats(s, opts.Schema)
 		if err != nil {
 			return nil, nil, fmt.Errorf("log format %q: %w", s, err)
 		}
-		p.given = append(p.given, f)
+		for _, f := range fs {
+			f.given = true
+		}
+		p.given = append(p.given, fs...)
 	}
 	p.pool.New = func() any { b := make([]byte, 0, chunkSize+MaxLine+1); return &b }
 	p.blocks = newBlocks(cap(p.work)+opts.Workers+2, opts.blockSize)

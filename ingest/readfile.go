@@ -197,7 +197,7 @@ func (p *pipeline) textFormat(head []byte) (f *logFormat, tail bool) {
 		p.known, p.compiled = compileKnown(p.opts.Schema), true
 	}
 	cands := append(append([]*logFormat(nil), p.given...), p.known...)
-	if f, tail = pickLogFormatTail(head, cands); f != nil {
+	if f, tail = pickLogFormatTail(head, cands, true); f != nil {
 		return f, tail
 	}
 	if len(p.given) > 0 {
