@@ -30,7 +30,9 @@ func TestFormatPickBadValue(t *testing.T) {
 	}
 	cases := []pickCase{
 		{"given", []string{`$time_iso8601 $status $request_time "$request"`},
-			func(i int, rt string) string { return fmt.Sprintf(`%s 200 %s "POST /v1/chat/completions HTTP/1.1"`, at(i), rt) }, "abc", "nginx"},
+			func(i int, rt string) string {
+				return fmt.Sprintf(`%s 200 %s "POST /v1/chat/completions HTTP/1.1"`, at(i), rt)
+			}, "abc", "nginx"},
 		{"given, bad time", []string{`$time_iso8601 $status $request_time "$request"`},
 			func(i int, rt string) string {
 				ts := at(i)
