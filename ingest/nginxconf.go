@@ -46,8 +46,9 @@ func confLogFormat(s string) (string, bool, error) {
 }
 
 // confWords splits an nginx configuration directive into its words, as
-// nginx reads them: quoted ones unescaped (\" \' \\ \t \r \n), up to the
-// ';' that ends it, after which only blanks and a comment may follow.
+// nginx reads them: quoted ones unescaped (\" \' \\ \t \r \n), comments
+// (# to the end of the line) between them skipped, up to the ';' that
+// ends it, after which only blanks and a comment may follow.
 func confWords(s string) ([]string, error) {
 	var words []string
 	for i := 0; i < len(s); {
@@ -62,7 +63,13 @@ func confWords(s string) ([]string, error) {
 			}
 			return words, nil
 		case c == '#':
-			return nil, errors.New("a comment before the ';' that ends the log_format directive")
+			// A comment, to the end of its line, as nginx reads one
+			// between a directive's words.
+			if nl := strings.IndexByte(s[i:], '\n'); nl >= 0 {
+				i += nl + 1
+			} else {
+				i = len(s)
+			}
 		case c == '\'' || c == '"':
 			var b strings.Builder
 			j := i + 1

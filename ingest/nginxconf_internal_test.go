@@ -22,6 +22,8 @@ func TestConfLogFormat(t *testing.T) {
 		{`'$remote_addr - [$time_local] "$request" $status $request_time'`, main, true, ""},
 		{`'$remote_addr - [$time_local] ' '"$request" $status $request_time';  # the API's`, main, true, ""},
 		{`"$remote_addr - [$time_local] \"$request\" " "$status $request_time";`, main, true, ""},
+		{"log_format withcomments # the API's\n  '$remote_addr - [$time_local] '  # who, when\n  # what\n  '\"$request\" $status $request_time';", main, true, ""},
+		{"log_format main '$remote_addr - [$time_local] \"$request\" $status $request_time'#what;", main, true, ""},
 		{`log_format bare $remote_addr;`, `$remote_addr`, true, ""},
 		{`log_format tabbed '$msec\t$request_time';`, "$msec\t$request_time", true, ""},
 		{main, main, false, ""},
