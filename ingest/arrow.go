@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -219,12 +220,26 @@ func arrowSpec(name string, t arrow.DataType, bs Bindings) *pqSpec {
 		// Without a zone, a wall-clock time (read in --tz); with one,
 		// an instant.
 		sp.kind, sp.nsPer, sp.local = vkInstant, int64(ts.Unit.Multiplier()), ts.TimeZone == ""
+	case arrow.DATE32, arrow.DATE64:
+		// A day, without a zone: its midnight in --tz.
+		sp.kind, sp.nsPer, sp.local = vkInstant, int64(24*time.Hour), true
+		if t.ID() == arrow.DATE64 {
+			sp.nsPer = int64(time.Millisecond)
+		}
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
-		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT32, arrow.FLOAT64:
+		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128:
 		sp.kind = vkDouble
+	case arrow.DURATION:
+		// In its own unit: the cells hold the value in the unit the
+		// column's name is read in.
+		unit, info := bs[0].Unit, &fields[bs[0].Field]
+		if unit == UnitNone {
+			unit = info.unit
+		}
+		sp.kind, sp.perUnit = vkDouble, float64(t.(*arrow.DurationType).Unit.Multiplier())/1e9/seconds[unit]
 	case arrow.BOOL:
 		sp.kind = vkBool
-	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
 		sp.kind = vkBytes
 	case arrow.DICTIONARY:
 		switch t.(*arrow.DictionaryType).ValueType.ID() {
@@ -319,6 +334,28 @@ func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
 		for k, x := range a.TimestampValues()[off : off+n] {
 			cells[k] = uint64(x)
 		}
+	case *array.Date32:
+		for k, x := range a.Date32Values()[off : off+n] {
+			cells[k] = uint64(int64(x))
+		}
+	case *array.Date64:
+		for k, x := range a.Date64Values()[off : off+n] {
+			cells[k] = uint64(int64(x))
+		}
+	case *array.Duration:
+		per := b.specs[col].perUnit
+		for k, x := range a.DurationValues()[off : off+n] {
+			if !nulls[k] {
+				cells[k] = math.Float64bits(float64(x) * per)
+			}
+		}
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		for k := range n {
+			if !nulls[k] {
+				cells[k] = math.Float64bits(a.Value(off + k).ToFloat64(scale))
+			}
+		}
 	// Each array's values as a slice, not a call through an interface
 	// per cell.
 	case *array.Int8:
@@ -356,6 +393,10 @@ func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
 	case *array.Binary:
 		fillText(b, col, off, n, a.Value)
 	case *array.LargeBinary:
+		fillText(b, col, off, n, a.Value)
+	case *array.StringView: // polars' strings
+		fillText(b, col, off, n, a.Value)
+	case *array.BinaryView:
 		fillText(b, col, off, n, a.Value)
 	case *array.Dictionary:
 		switch d := a.Dictionary().(type) {

@@ -95,6 +95,18 @@ func FuzzArrow(f *testing.F) {
 	}
 	rec.Release()
 	f.Add(nested.Bytes())
+	// Date32 days, string views, decimal128 and durations.
+	more, _ := moreTypesRecord(memory.NewGoAllocator())
+	var mb bytes.Buffer
+	mw := ipc.NewWriter(&mb, ipc.WithSchema(more.Schema()))
+	if err := mw.Write(more); err != nil {
+		f.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		f.Fatal(err)
+	}
+	more.Release()
+	f.Add(mb.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := readBytes(t, data, ingest.Arrow)
 		checkAccounted(t, res, func() (int64, bool) { return arrowRows(data) })

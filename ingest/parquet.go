@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -38,12 +39,18 @@ type pqSpec struct {
 	kind  valueKind
 	nsPer int64 // vkInstant: nanoseconds per stored unit
 	// local marks a vkInstant column of wall-clock times, without a
-	// zone: read in --tz (wallZone). int96 marks a Parquet INT96 one.
-	local, int96 bool
-	maxDef       byte
-	div          float64 // a DECIMAL column's 10^scale (decimalOf), 0 for none
-	flba         bool    // a DECIMAL in fixed-length byte arrays, read as doubles
-	text         bool    // every field bs names is a text field
+	// zone: read in --tz (wallZone). int96 marks a Parquet INT96 one,
+	// date a Parquet DATE (days in an int32).
+	local, int96, date bool
+	// uuid marks a Parquet UUID column, read as its text.
+	uuid bool
+	// perUnit is what an Arrow duration's stored unit is in the unit its
+	// column's name is read in.
+	perUnit float64
+	maxDef  byte
+	div     float64 // a DECIMAL column's 10^scale (decimalOf), 0 for none
+	flba    bool    // a DECIMAL in fixed-length byte arrays, read as doubles
+	text    bool    // every field bs names is a text field
 	// num is the field of a column bound to one duration or integer
 	// field, flag set for one bound to one boolean field: their values
 	// are set without Record.setNumber's and Set's walks (cellBatch.set).
@@ -486,6 +493,10 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		case parquet.Int32:
 			sp.kind = vkInt32
 			sp.div, _ = decimalOf(typ)
+			if lt := typ.LogicalType(); lt != nil && isLogical[*format.DateType](lt) {
+				// A day, without a zone: its midnight in --tz.
+				sp.kind, sp.nsPer, sp.local, sp.date = vkInstant, int64(24*time.Hour), true, true
+			}
 		case parquet.Int64:
 			sp.kind = vkInt64
 			sp.div, _ = decimalOf(typ)
@@ -507,6 +518,10 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 			// doubles (flbaDecimals).
 			var decimal bool
 			if sp.div, decimal = decimalOf(typ); !decimal {
+				if lt := typ.LogicalType(); lt != nil && isLogical[*format.UUIDType](lt) && typ.Length() == 16 {
+					sp.kind, sp.uuid = vkBytes, true // an id: a caller's, as text
+					break
+				}
 				continue
 			}
 			sp.kind, sp.flba = vkDouble, true
@@ -638,6 +653,19 @@ func (v *pqValues) load(sp *pqSpec, page parquet.Page) {
 		v.n = len(v.f64)
 		return
 	}
+	if sp.uuid {
+		data, size := d.FixedLenByteArray()
+		v.data, v.offs = uuidTexts(data, size)
+		v.n = max(len(v.offs)-1, 0)
+		return
+	}
+	if sp.date {
+		for _, x := range d.Int32() {
+			v.i64 = append(v.i64, int64(x))
+		}
+		v.n = len(v.i64)
+		return
+	}
 	switch sp.kind {
 	case vkBool:
 		v.bits = d.Boolean()
@@ -665,6 +693,38 @@ func (v *pqValues) load(sp *pqSpec, page parquet.Page) {
 		v.data, v.offs = d.ByteArray()
 		v.n = max(len(v.offs)-1, 0)
 	}
+}
+
+// isLogical reports whether logical type lt is a T.
+func isLogical[T format.LogicalTypeValue](lt *format.LogicalType) bool {
+	_, ok := lt.Value.(T)
+	return ok
+}
+
+// uuidTexts returns the text of UUIDs (16 bytes each), as a page's byte
+// arrays are: their bytes and the offsets between them.
+func uuidTexts(data []byte, size int) ([]byte, []uint32) {
+	if size != 16 {
+		return nil, nil
+	}
+	n := len(data) / 16
+	text := make([]byte, 0, 36*n)
+	offs := make([]uint32, 0, n+1)
+	offs = append(offs, 0)
+	for i := range n {
+		u := data[16*i : 16*i+16]
+		text = hex.AppendEncode(text, u[0:4])
+		text = append(text, '-')
+		text = hex.AppendEncode(text, u[4:6])
+		text = append(text, '-')
+		text = hex.AppendEncode(text, u[6:8])
+		text = append(text, '-')
+		text = hex.AppendEncode(text, u[8:10])
+		text = append(text, '-')
+		text = hex.AppendEncode(text, u[10:16])
+		offs = append(offs, uint32(len(text)))
+	}
+	return text, offs
 }
 
 // pqColumn reads one column chunk row by row across its pages.
