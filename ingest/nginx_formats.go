@@ -150,6 +150,9 @@ func buildKnownFormats() []*knownFormat {
 		// %(status_code)s', without the colours it writes to a
 		// terminal): no time, no request time.
 		{name: "uvicorn", source: "uvicorn", vars: uvicornVars, format: uvicornFormat},
+		// vLLM's OpenAI server writes it after the process's name and
+		// pid ("(APIServer pid=35049) INFO:     …").
+		{name: "uvicorn", source: "uvicorn", vars: uvicornVars, format: `($vllm_process) ` + uvicornFormat},
 		// The same access log under gunicorn's UvicornWorker, which
 		// writes it through gunicorn's logger: no level prefix, no
 		// status phrase. Exact only: the line is short and bare.
@@ -207,6 +210,7 @@ var traefikVars = map[string]varSpec{
 var uvicornVars = map[string]varSpec{
 	"remote_addr":   {field: FRemoteAddr, bound: true, how: howHostPort},
 	"status_phrase": {none: true},
+	"vllm_process":  {none: true},
 }
 
 // uvicornWorkerVars read the line of uvicorn's under gunicorn's

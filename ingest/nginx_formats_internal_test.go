@@ -53,6 +53,15 @@ func TestGuessKnownFormats(t *testing.T) {
 		{"[2025-03-10 08:00:00 +0000] [7] [INFO] Application startup complete.\n" +
 			`10.0.26.60:52683 - "POST /v1/chat/completions HTTP/1.1" 200` + "\n" +
 			`[2001:db8::1]:443 - "GET /health HTTP/1.1" 404` + "\n", "uvicorn"},
+		// vLLM's OpenAI server: uvicorn's line after the process, among
+		// its own lines.
+		{"(APIServer pid=35049) INFO 12-05 10:00:00 [logger.py:43] Received request chatcmpl-f2a7: prompt: 'hi'\n" +
+			`(APIServer pid=35049) INFO:     10.0.0.95:33801 - "POST /v1/chat/completions HTTP/1.1" 200 OK` + "\n" +
+			`(APIServer pid=35049) INFO:     10.0.0.95:33802 - "POST /v1/chat/completions HTTP/1.1" 429 Too Many Requests` + "\n", "uvicorn"},
+		// ingress-nginx's before $req_id was appended.
+		{`192.168.1.7 - [192.168.9.9] - - [04/Dec/2026:10:00:05 +0000] "POST /v1/embeddings HTTP/1.1" 200 2321 "-" "curl/8.4.0" 551 0.125 [default-svc-80] 10.1.0.4:8080 478 0.105 200` + "\n", "upstreaminfo-0.2x"},
+		// main with its times and fields of the configuration's own.
+		{tMain + ` 0.105 0.100, 0.004 "api.example.com" 5f2c 3` + "\n", "main+request_time+upstream_response_time"},
 	}
 	s, _ := NewSchema(nil)
 	for _, tc := range tests {
