@@ -650,6 +650,11 @@ var envoyFields = []sourceField{
 	// headers: the upstream's time (ms) and the path before rewrites.
 	{"x-envoy-upstream-service-time", FUpstreamResponseTime, UnitMilli},
 	{"x-envoy-origin-path", FURI, 0}, {":authority", FHost, 0},
+	// Envoy AI Gateway's access log fields (its observability docs):
+	// the model and tokens of the call, in either spelling.
+	{"genai_model_name", FModel, 0}, {"gen_ai.request.model", FModel, 0}, {"gen_ai.response.model", FModel, 0},
+	{"genai_tokens_input", FPromptTokens, 0}, {"gen_ai.usage.input_tokens", FPromptTokens, 0},
+	{"genai_tokens_output", FCompletionTokens, 0}, {"gen_ai.usage.output_tokens", FCompletionTokens, 0},
 }
 
 // textSources are the sources recognised by their text format, not by
