@@ -148,6 +148,20 @@ var sources = []*source{
 	// 3.9 on ai.proxy.* (its observability namespace), 3.12 adding
 	// usage.time_to_first_token and meta.request_mode (oneshot, stream or
 	// realtime: the last is neither, and is left unread).
+	// Hugging Face text-generation-inference's router, its JSON log
+	// (--json-output: tracing's JSON with the event flattened, the
+	// request's span under "span"): each request's "Success" event
+	// carries the span's times as Rust writes a Duration ("2.731219246s",
+	// "1.799491ms"). The span's name is the route's handler (generate,
+	// generate_stream, chat_completions): the uri. An event without a
+	// span, the server's own ("Connected"), is passed over; a failed
+	// request's ERROR event, with its span but no times, is a request
+	// without request_time.
+	{name: "tgi", title: "text-generation-inference router (JSON)",
+		signatures: []signature{{2, []string{"span.total_time", "span.validation_time", "span.queue_time", "span.inference_time", "span.time_per_token"}}},
+		fields: []sourceField{
+			{"span.total_time", FRequestTime, UnitSecond}, {"span.name", FURI, 0},
+		}},
 	{name: "kong", title: "Kong (log plugins, AI proxy)",
 		signatures: []signature{{2, []string{"started_at", "latencies", "tries", "upstream_uri", "workspace"}}},
 		fields: []sourceField{
