@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // A program that logs through zap writes a duration in the encoding its
@@ -126,4 +128,54 @@ func (s *Schema) withUnit(name string, u Unit) *Schema {
 	}
 	root.derived[key] = d
 	return d
+}
+
+// durationMagnitudes returns, when no name of a JSON-lines file's first
+// record gives request_time, the magnitudes of the first records' values
+// (maxUnitValues lines of body) of those of names that read as a
+// duration's; nil otherwise.
+func durationMagnitudes(body []byte, names []string, s *Schema) map[string]Magnitude {
+	for _, n := range names {
+		for _, b := range s.LookupString(n) {
+			if b.Field == FRequestTime {
+				return nil
+			}
+		}
+	}
+	var out map[string]Magnitude
+	for _, n := range names {
+		if !durationWord(n) {
+			continue
+		}
+		var xs []float64
+		whole := true
+		for _, v := range durationValues(body, n) {
+			x, err := strconv.ParseFloat(string(v), 64)
+			if err != nil || x < 0 || math.IsInf(x, 0) {
+				continue
+			}
+			xs = append(xs, x)
+			whole = whole && x == math.Trunc(x)
+		}
+		if len(xs) == 0 {
+			continue
+		}
+		slices.Sort(xs)
+		if out == nil {
+			out = map[string]Magnitude{}
+		}
+		out[n] = Magnitude{N: len(xs), Median: xs[len(xs)/2], Whole: whole}
+	}
+	return out
+}
+
+// durationWord reports whether a field's name reads as a duration's.
+func durationWord(name string) bool {
+	l := strings.ToLower(name)
+	for _, w := range []string{"time", "duration", "latency", "elapsed", "took"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }

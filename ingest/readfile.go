@@ -108,7 +108,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 		// The first line's keys tell the source; a long first line is
 		// peeked further than the sniffing head.
 		line := firstLine(body)
-		p.applySource(fs, jsonKeys(line, maxNames), jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
+		names := jsonKeys(line, maxNames)
+		p.applySource(fs, names, jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
+		fs.mags = durationMagnitudes(body, names, fs.cfg.schema)
 		if src := fs.cfg.schema.source; src != nil && src.durationFormat != "" {
 			if u, ok := durationUnit(durationValues(body, src.durationFormat)); ok {
 				fs.cfg.schema = fs.cfg.schema.withUnit(src.durationFormat, u)

@@ -22,9 +22,15 @@ type FileStats struct {
 	// Seen lists the field names the file's first record carried, in
 	// their own spelling (at most MaxSeen), so a report that could read
 	// nothing can say what was there.
-	Seen     []string
-	Records  int64
-	BadLines int64
+	Seen []string
+	// Magnitudes holds, of each top-level number of the file's first
+	// JSON records whose name reads as a duration's (time, duration,
+	// latency, elapsed, took) while no name gives request_time, what its
+	// values were like: so that a report that could read no request time
+	// can say in which unit to --map it.
+	Magnitudes map[string]Magnitude
+	Records    int64
+	BadLines   int64
 	// PassedOver counts the records read that the file's source marks as
 	// no request (Langfuse's spans and events): neither records nor bad
 	// lines.
@@ -259,4 +265,12 @@ func fixZero(r *Record, zero float64) {
 	if zero != 0 && r.set&(1<<FStatus) != 0 && r.num[FStatus] == 0 {
 		r.num[FStatus] = zero
 	}
+}
+
+// Magnitude is what a field's first values were like: how many numbers,
+// their median, and whether each was whole.
+type Magnitude struct {
+	N      int
+	Median float64
+	Whole  bool
 }

@@ -311,6 +311,26 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// TGI's span times as Rust's Debug writes a Duration: a number
+	// and its unit (s, ms, µs, ns); a failed request's event has none.
+	"tgi": func(d rawDoc) sourceWant {
+		rt := math.NaN()
+		if v := d.str("span.total_time"); v != "" {
+			for _, u := range []struct {
+				suf string
+				ms  float64
+			}{{"ms", 1}, {"µs", 1e-3}, {"ns", 1e-6}, {"s", 1e3}} {
+				if num, ok := strings.CutSuffix(v, u.suf); ok {
+					x, err := strconv.ParseFloat(num, 64)
+					if err == nil {
+						rt = x * u.ms
+					}
+					break
+				}
+			}
+		}
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: rfc(d.str("timestamp"))}
+	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
 		if math.IsNaN(ups) {
@@ -669,6 +689,7 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
+	"tgi.jsonl": "tgi",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the

@@ -251,14 +251,14 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			continue
 		}
 		if name := numberTimeName(f); name != "" && len(out) < maxMapHints && !hasHint(out, name) {
-			out = append(out, newHint("--map "+MissingField+"="+name+":"+unitGuess(name), "hint.numtime", name))
+			out = append(out, newHint("--map "+MissingField+"="+name+":"+unitFor(name, []ingest.FileStats{f}), "hint.numtime", name))
 		}
 	}
 	for _, name := range durationNames(mappable) {
 		if len(out) == maxMapHints {
 			break
 		}
-		out = append(out, newHint("--map "+MissingField+"="+name+":"+unitGuess(name), "hint.map", name))
+		out = append(out, newHint("--map "+MissingField+"="+name+":"+unitFor(name, mappable), "hint.map", name))
 	}
 	var text, unknown, nginxRead, gunicorn bool
 	past := ""
@@ -447,6 +447,38 @@ func unitGuess(name string) string {
 	return "s"
 }
 
+// unitFor is the unit to --map a field in: its name's (unitGuess), or,
+// when the name does not tell, the one its first values' magnitude
+// tells (FileStats.Magnitudes: OpenRouter's latency 1250 is ms, a
+// duration of 1.234 s).
+func unitFor(name string, files []ingest.FileStats) string {
+	if u := unitGuess(name); u != "s" {
+		return u
+	}
+	for _, f := range files {
+		if m, ok := f.Magnitudes[name]; ok && m.N >= 3 {
+			return magnitudeUnit(m)
+		}
+	}
+	return "s"
+}
+
+// magnitudeUnit is the unit a latency's values of magnitude m are most
+// likely in: a request takes from tens of milliseconds to minutes, so
+// whole numbers past 20 are ms, past 10⁵ µs, past 10⁸ ns; a fraction
+// past 50 ms; the rest s.
+func magnitudeUnit(m ingest.Magnitude) string {
+	switch {
+	case m.Whole && m.Median >= 1e8:
+		return "ns"
+	case m.Whole && m.Median >= 1e5:
+		return "us"
+	case m.Whole && m.Median >= 20, !m.Whole && m.Median >= 50:
+		return "ms"
+	}
+	return "s"
+}
+
 // maxReasonFiles and maxReasonSeen bound the no_data reason line; the
 // Input section and the JSON list every file.
 const (
@@ -569,7 +601,7 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 		// A hint only when the file gave no record one: else its
 		// request_time is read, and these records had no value.
 		if names := durationNames([]ingest.FileStats{f}); len(names) > 0 && f.WithoutRequestTime == f.Records {
-			note += m.f("nd.try", "--map "+MissingField+"="+names[0]+":"+unitGuess(names[0]))
+			note += m.f("nd.try", "--map "+MissingField+"="+names[0]+":"+unitFor(names[0], []ingest.FileStats{f}))
 		}
 		notes = append(notes, note)
 	}

@@ -242,6 +242,30 @@ func TestUnitGuess(t *testing.T) {
 	}
 }
 
+// TestUnitFor: a name that tells no unit takes the one its values'
+// magnitude tells; one that tells keeps it, whatever its values.
+func TestUnitFor(t *testing.T) {
+	mags := map[string]ingest.Magnitude{
+		"latency":         {N: 600, Median: 15202, Whole: true},    // OpenRouter's ms
+		"duration":        {N: 64, Median: 1.234, Whole: false},    // s
+		"elapsed":         {N: 64, Median: 812.5, Whole: false},    // ms with a fraction
+		"took":            {N: 64, Median: 3_500_000, Whole: true}, // µs
+		"time_taken":      {N: 64, Median: 2.5e9, Whole: true},     // ns
+		"response_time":   {N: 64, Median: 3, Whole: true},         // whole seconds
+		"generation_time": {N: 2, Median: 15000, Whole: true},      // too few values
+		"elapsed_ms":      {N: 64, Median: 1.5, Whole: false},      // its name tells
+	}
+	files := []ingest.FileStats{{Path: "a.jsonl"}, {Path: "b.jsonl", Magnitudes: mags}}
+	for name, want := range map[string]string{
+		"latency": "ms", "duration": "s", "elapsed": "ms", "took": "us", "time_taken": "ns",
+		"response_time": "s", "generation_time": "s", "elapsed_ms": "ms", "unseen": "s",
+	} {
+		if got := unitFor(name, files); got != want {
+			t.Errorf("unitFor(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
 // TestInputNoteNamesFilesReadInPart: the verdict's input note counts the
 // bad lines and names the files read only in part with why (at most
 // three, the rest counted), leaves out a file no record was read from
