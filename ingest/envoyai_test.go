@@ -14,7 +14,7 @@ import (
 // documented spellings: Envoy's fields, and the call's model and tokens.
 func TestEnvoyAIGateway(t *testing.T) {
 	lines := map[string]string{
-		"genai": `{"start_time":"2026-12-05T10:00:0%dZ","method":"POST","x-envoy-origin-path":"/v1/chat/completions","response_code":200,"response_flags":"-","duration":%d,"x-envoy-upstream-service-time":"%d","upstream_host":"34.128.142.77:443","upstream_cluster":"httproute/default/aigw/rule/0","downstream_remote_address":"10.2.3.192:39655","genai_model_name":"%s","genai_tokens_input":%d,"genai_tokens_output":%d}`,
+		"genai":  `{"start_time":"2026-12-05T10:00:0%dZ","method":"POST","x-envoy-origin-path":"/v1/chat/completions","response_code":200,"response_flags":"-","duration":%d,"x-envoy-upstream-service-time":"%d","upstream_host":"34.128.142.77:443","upstream_cluster":"httproute/default/aigw/rule/0","downstream_remote_address":"10.2.3.192:39655","genai_model_name":"%s","genai_tokens_input":%d,"genai_tokens_output":%d}`,
 		"gen_ai": `{"start_time":"2026-12-05T10:00:0%dZ","method":"POST","x-envoy-origin-path":"/v1/chat/completions","response_code":200,"response_flags":"-","duration":%d,"x-envoy-upstream-service-time":"%d","upstream_host":"34.128.142.77:443","upstream_cluster":"httproute/default/aigw/rule/0","downstream_remote_address":"10.2.3.192:39655","gen_ai.request.model":"%s","gen_ai.response.model":"%s-2024","gen_ai.usage.input_tokens":%d,"gen_ai.usage.output_tokens":%d}`,
 	}
 	for name, format := range lines {
