@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/parquet-go/parquet-go/compress"
 )
 
 // WriteOptions configure a writer.
@@ -13,6 +15,8 @@ type WriteOptions struct {
 	// BadEvery inserts a bad line after every BadEvery requests (0: none).
 	// The kinds of bad line rotate through the format's own list.
 	BadEvery int
+	// Codec compresses a Parquet file's pages (nil: zstd).
+	Codec compress.Codec
 }
 
 // badJSON are the JSON-lines bad lines, in rotation: truncated JSON,

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
 )
 
 // pqRow is one request as a Parquet row, with the columns and types of
@@ -40,13 +41,17 @@ type pqRow struct {
 // ParquetRowGroup is how many rows WriteParquet puts in one row group.
 const ParquetRowGroup = 10000
 
-// WriteParquet writes a zstd-compressed Parquet file in row groups of
-// ParquetRowGroup rows. A Parquet file cannot hold a malformed line, so
-// BadEvery adds a bad row instead: a copy of the previous request with a
-// negative request_time. It returns how many bad rows it added.
+// WriteParquet writes a Parquet file, compressed with o.Codec (zstd by
+// default), in row groups of ParquetRowGroup rows. A Parquet file cannot
+// hold a malformed line, so BadEvery adds a bad row instead: a copy of
+// the previous request with a negative request_time. It returns how many bad rows it added.
 func WriteParquet(w io.Writer, reqs []Request, o WriteOptions) (int, error) {
+	var codec compress.Codec = &parquet.Zstd
+	if o.Codec != nil {
+		codec = o.Codec
+	}
 	pw := parquet.NewGenericWriter[pqRow](w,
-		parquet.Compression(&parquet.Zstd),
+		parquet.Compression(codec),
 		parquet.MaxRowsPerRowGroup(ParquetRowGroup),
 		parquet.PageBufferSize(64<<10))
 	rows := make([]pqRow, 0, 1024)

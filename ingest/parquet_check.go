@@ -7,6 +7,9 @@ import (
 	"io"
 
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	lz4block "github.com/pierrec/lz4/v4"
 )
 
 // parquet-go trusts the sizes a file claims: it allocates the footer
@@ -71,6 +74,7 @@ func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c
 	if err != nil {
 		return err
 	}
+	lz4 := cols[c].MetaData.Codec == format.Lz4Raw
 	// The chunk is read a window of checkWindow bytes at a time, or of a
 	// header's size when larger: a read per window, not per page.
 	var win []byte
@@ -114,24 +118,62 @@ func checkParquetChunk(src io.ReaderAt, size int64, cols []format.ColumnChunk, c
 		if unzipped < 0 || unzipped > maxPageSize {
 			return fmt.Errorf("page at byte %d claims %d bytes uncompressed", pos, unzipped)
 		}
+		if lz4 {
+			var body []byte
+			if pos >= at && pos+int64(zipped) <= at+int64(len(win)) {
+				body = win[pos-at : pos-at+int64(zipped)]
+			} else {
+				body = make([]byte, zipped)
+				if k, err := src.ReadAt(body, pos); k < len(body) {
+					return fmt.Errorf("page at byte %d: %w", pos, err)
+				}
+			}
+			if err := checkLZ4Page(hdr[:used], body, int(unzipped)); err != nil {
+				return fmt.Errorf("page at byte %d: %w", pos, err)
+			}
+		}
 		pos += int64(zipped)
 	}
 	return nil
 }
 
+// checkLZ4Page checks that the LZ4 block of a page (its header, its body
+// of the size the header claims) decompresses to the size the header
+// claims: parquet-go's LZ4 decoder doubles its buffer for as long as a
+// block does not decompress, without limit on a damaged one. A page of
+// format v2 holds its levels before the block, not compressed, and may
+// hold its values not compressed either.
+func checkLZ4Page(header, body []byte, unzipped int) error {
+	var ph format.PageHeader
+	if err := thrift.Unmarshal(new(thrift.CompactProtocol), header, &ph); err != nil {
+		return err
+	}
+	levels := 0
+	if v2, ok := ph.DataPageHeaderV2.Get(); ok {
+		levels = int(v2.RepetitionLevelsByteLength) + int(v2.DefinitionLevelsByteLength)
+		if levels < 0 || levels > len(body) || levels > unzipped {
+			return fmt.Errorf("levels of %d bytes in a page of %d", levels, len(body))
+		}
+		if compressed, ok := v2.IsCompressed.Get(); ok && !compressed {
+			return nil
+		}
+	}
+	// One byte more than claimed: a block that fills it says more than
+	// its header does.
+	out := make([]byte, unzipped-levels+1)
+	if n, err := lz4block.UncompressBlock(body[levels:], out); err != nil || n != unzipped-levels {
+		return errors.New("its LZ4 block does not decompress to the size its header claims")
+	}
+	return nil
+}
+
 // chunkRange returns the bytes [start, end) of column c's chunk, checking
-// that they lie inside the file of size bytes and that its codec is one
-// whose decoder stays bounded on damaged data.
+// that they lie inside the file of size bytes.
 func chunkRange(cols []format.ColumnChunk, c int, size int64) (start, end int64, err error) {
 	if c >= len(cols) {
 		return 0, 0, errors.New("missing from the footer")
 	}
 	md := &cols[c].MetaData
-	if md.Codec == format.Lz4Raw {
-		// parquet-go's LZ4 decoder doubles its buffer without limit on a
-		// damaged page.
-		return 0, 0, errors.New("LZ4 compression is not read (use zstd, snappy or gzip)")
-	}
 	start = md.DataPageOffset
 	if d := md.DictionaryPageOffset; d > 0 && d < start {
 		start = d
