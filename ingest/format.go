@@ -24,6 +24,7 @@ const (
 	HAProxy Format = "haproxy" // HAProxy's HTTP log (option httplog)
 	Gin     Format = "gin"     // Gin's request log (Ollama, one-api, new-api)
 	W3C     Format = "w3c"     // W3C extended log files: IIS, CloudFront
+	Tracing Format = "tracing" // Rust tracing's text log: TGI, TEI
 	Parquet Format = "parquet"
 	Arrow   Format = "arrow"
 )
@@ -31,12 +32,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, HAProxy, Gin, W3C, Parquet, Arrow:
+	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, HAProxy, Gin, W3C, Tracing, Parquet, Arrow:
 		return f, nil
 	case "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, haproxy, gin, w3c, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, haproxy, gin, w3c, tracing, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -102,6 +103,8 @@ func sniff(head []byte, given []*logFormat) Format {
 		return Nginx // a --log-format reads its lines
 	case haproxyHead(head):
 		return HAProxy
+	case tracingHead(head):
+		return Tracing
 	case ginHead(head):
 		return Gin
 	case looksALB(line): // its quoted lists hold commas: not CSV
@@ -205,6 +208,8 @@ func formatParser(f Format, c *parserConfig) (lineParser, error) {
 		return newGinParser(c), nil
 	case W3C:
 		return newW3CParser(c), nil
+	case Tracing:
+		return newTracingParser(c), nil
 	}
 	return nil, fmt.Errorf("the %s format is not supported yet", f)
 }
@@ -225,6 +230,8 @@ func describeText(f Format, c *parserConfig, head []byte) (source string, seen [
 		return "haproxy", hapNames[:hapUpstream:hapUpstream]
 	case f == Gin:
 		return "gin", ginNames[:]
+	case f == Tracing:
+		return tracingSource(head), tracingNames[:]
 	}
 	return "", nil
 }

@@ -79,7 +79,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 	body := inner
 	if body == nil {
 		peek, _ := br.Peek(64 << 10)
-		body = pastOwnLog(peek)
+		if body = pastOwnLog(peek); tracingHead(peek) {
+			body = peek // a tracing log's every line is dated and levelled
+		}
 		head = body[:min(len(body), 4096)]
 	}
 	fs.format = p.opts.Format
@@ -148,7 +150,11 @@ func (p *pipeline) readFile(fs *fileState) error {
 			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip or zstd, and not text")
 		}
 	}
-	if src, seen := describeText(fs.format, &fs.cfg, head); src != "" || seen != nil {
+	described := head
+	if fs.format == Tracing {
+		described = body // past TGI's start-up lines, to its router's
+	}
+	if src, seen := describeText(fs.format, &fs.cfg, described); src != "" || seen != nil {
 		if fs.source == "" {
 			fs.source = src
 		}

@@ -685,6 +685,8 @@ var textSources = []*source{
 	{name: "ingress-nginx", title: "ingress-nginx upstreaminfo"},
 	{name: "haproxy", title: "HAProxy HTTP log (option httplog, or its log-format given with --log-format)"},
 	{name: "gin", title: "Gin request log (Ollama, one-api, new-api)"},
+	{name: "tei", title: "text-embeddings-inference router (text)"},
+	{name: "tracing", title: "Rust tracing text log of another program (a span's total_time)"},
 	{name: "apache", title: "Apache httpd access log (its LogFormat given with --log-format)"},
 	{name: "gunicorn", title: "gunicorn access log (its access_log_format given with --log-format)"},
 	{name: "uvicorn", title: "uvicorn access log (no request time)"},

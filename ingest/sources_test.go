@@ -756,8 +756,8 @@ func fileClient(t *testing.T, first, d rawDoc, names []string) string {
 
 func textSource(name string) bool {
 	switch name {
-	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "gin", "iis", "cloudfront", "w3c", "apache", "gunicorn", "morgan", "uvicorn":
-		return true // their fixtures are testdata/text's and the HAProxy, Gin, W3C, gunicorn, morgan and uvicorn tests
+	case "nginx", "ltsv", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "gin", "iis", "cloudfront", "w3c", "apache", "gunicorn", "morgan", "uvicorn", "tei", "tracing":
+		return true // their fixtures are testdata/text's and the HAProxy, Gin, W3C, gunicorn, morgan, uvicorn and tracing tests
 	}
 	return false
 }

@@ -1,0 +1,349 @@
+package ingest
+
+// The text log of Rust's tracing-subscriber (its default, "full"
+// format), as Hugging Face's text-generation-inference (TGI) and
+// text-embeddings-inference (TEI) routers write it to stdout:
+//
+//	2026-12-05T10:00:00.637000Z  INFO compat_generate{default_return_full_text=true}:generate_stream{parameters=GenerateParameters { best_of: None, … } total_time="2.731219246s" validation_time="1.210923ms" queue_time="1.799491ms" inference_time="2.728197212s" time_per_token="25.98283ms" seed="None"}: text_generation_router::server: router/src/server.rs:600: Success
+//
+// the time (UTC, RFC 3339), the level, the request's spans — each its
+// name and, in braces, the fields recorded on it — then the event's
+// target, its file and line, and its message. Each request's span gets
+// its times when the request ends (TGI's and TEI's handlers record
+// total_time, validation_time or tokenization_time, queue_time,
+// inference_time), written as Rust's Debug writes a Duration
+// ("2.731219246s", "815.012ms", "350µs"): request_time is total_time,
+// the uri the name of the span that holds it, the route's handler
+// (generate, generate_stream, chat_completions, embed, openai_embed). A
+// warning or an error in a request's span without its times is a
+// request that failed ("Model is overloaded"), without request_time, as
+// the JSON log's is. The server's own lines (start-up, "Connected", the
+// launcher's shard-manager) and other events in a span are not requests:
+// bad lines that say so. A span's field written in Debug form,
+// `parameters=GenerateParameters { best_of: None, stop: [] }`, is
+// skipped whole: its spaces, braces and quotes are the value's. Terminal
+// colours (tracing writes them to a terminal) are read without them.
+
+import (
+	"bytes"
+	"errors"
+	"time"
+)
+
+// The fields of a tracing line.
+const (
+	trTime = iota
+	trLevel
+	trSpan
+	trTotal
+	trValidation
+	trQueue
+	trInference
+	trPerToken
+	trColumns
+)
+
+// tracingNames name the fields, for --map and the report's fields seen.
+var tracingNames = [trColumns]string{"time", "level", "span", "total_time", "validation_time", "queue_time", "inference_time", "time_per_token"}
+
+// tracingOwn is how the fields are read unless --map names them.
+var tracingOwn = [trColumns]Bindings{
+	trTime:  {{Field: FTime, Prio: prioSource}},
+	trSpan:  {{Field: FURI, Prio: prioSource}},
+	trTotal: {{Field: FRequestTime, Prio: prioSource}}, // its text names its unit
+}
+
+var (
+	errTracingOwn   = errors.New("not a request: the server's own message, outside a request's span (want time level span{total_time=…}: target: message)")
+	errTracingEvent = errors.New("not a request: an event within a request's span before it ended (its Success event, or a warning or error, is the request)")
+	errTracingLine  = errors.New("tracing line cut short: want time level span{fields}: target: message")
+	errTracingTime  = errors.New("tracing request's total_time not a duration with its unit")
+)
+
+// tracingParser reads tracing lines. Values point into the line, or into
+// buf for a line read without its colours.
+type tracingParser struct {
+	loc    *time.Location
+	binds  [trColumns]Bindings
+	mapped bool // --map names a field: its value is read as it says
+	vals   [trColumns][]byte
+	buf    []byte
+}
+
+func newTracingParser(c *parserConfig) *tracingParser {
+	p := &tracingParser{loc: c.loc}
+	for i, name := range tracingNames {
+		p.binds[i] = tracingOwn[i]
+		if bs := c.schema.LookupString(name); mapped(bs) {
+			p.binds[i] = bs
+			p.mapped = p.mapped || i == trTotal
+		}
+	}
+	return p
+}
+
+// tracingHead reports whether a line of head is a tracing event within
+// a span that holds a request's total_time: TGI's start-up writes dozens
+// of lines before its first request.
+func tracingHead(head []byte) bool {
+	var p tracingParser
+	for rest := head; len(rest) > 0; {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			break // a line cut by the head's end
+		}
+		if p.split(rest[:nl]) == nil && p.vals[trTotal] != nil {
+			return true
+		}
+		rest = rest[nl+1:]
+	}
+	return false
+}
+
+// tracingSource names the program whose lines head holds: its events'
+// target is the router's or the launcher's crate.
+func tracingSource(head []byte) string {
+	switch {
+	case bytes.Contains(head, []byte("text_generation_router")), bytes.Contains(head, []byte("text_generation_launcher")):
+		return "tgi"
+	case bytes.Contains(head, []byte("text_embeddings_router")):
+		return "tei"
+	}
+	return "tracing"
+}
+
+// split cuts a line into p.vals: nil when the line is a tracing event
+// within a span with fields, errTracingOwn when it is one outside any.
+func (p *tracingParser) split(line []byte) error {
+	p.vals = [trColumns][]byte{}
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		p.buf = appendDecolored(p.buf[:0], line)
+		line = p.buf
+	}
+	line = bytes.TrimRight(line, "\r")
+	ts, rest, ok := cutSpaced(line)
+	if !ok || len(ts) < 19 || ts[0] < '0' || ts[0] > '9' || ts[4] != '-' || (ts[10] != 'T' && ts[10] != ' ') {
+		return errTracingOwn
+	}
+	level, rest, ok := cutSpaced(rest)
+	if !ok || !tracingLevel(level) {
+		return errTracingOwn
+	}
+	p.vals[trTime], p.vals[trLevel] = ts, level
+	rest = bytes.TrimLeft(rest, " \t")
+	end := spansEnd(rest)
+	if end < 0 {
+		return errTracingLine
+	}
+	spans := rest[:end]
+	if bytes.IndexByte(spans, '{') < 0 {
+		return errTracingOwn // the event's target, no span: "text_generation_router::server"
+	}
+	for len(spans) > 0 {
+		n := 0
+		for n < len(spans) && spans[n] != '{' && spans[n] != ':' {
+			n++
+		}
+		name := spans[:n]
+		if p.vals[trSpan] == nil {
+			p.vals[trSpan] = name
+		}
+		spans = spans[n:]
+		if len(spans) > 0 && spans[0] == '{' {
+			close := fieldsEnd(spans)
+			if close < 0 {
+				return errTracingLine
+			}
+			if p.spanFields(spans[1:close]) {
+				p.vals[trSpan] = name
+			}
+			spans = spans[close+1:]
+		}
+		if len(spans) > 0 && spans[0] == ':' {
+			spans = spans[1:]
+		}
+	}
+	return nil
+}
+
+// spanFields reads a span's fields (what its braces hold) into p.vals,
+// the request's times; true when it holds total_time.
+func (p *tracingParser) spanFields(f []byte) bool {
+	total := false
+	for len(f) > 0 {
+		f = bytes.TrimLeft(f, " ")
+		eq := 0
+		for eq < len(f) && isIdent(f[eq]) {
+			eq++
+		}
+		if eq == 0 || eq == len(f) || f[eq] != '=' {
+			return total // not key=value: nothing more is read of it
+		}
+		key := f[:eq]
+		f = f[eq+1:]
+		var val []byte
+		if len(f) > 0 && f[0] == '"' {
+			j := 1
+			for j < len(f) && f[j] != '"' {
+				if f[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			val, f = f[1:min(j, len(f))], f[min(j+1, len(f)):]
+		} else {
+			n := debugValueEnd(f)
+			val, f = f[:n], f[n:]
+		}
+		switch string(key) {
+		case "total_time":
+			p.vals[trTotal], total = val, true
+		case "validation_time", "tokenization_time":
+			p.vals[trValidation] = val
+		case "queue_time":
+			p.vals[trQueue] = val
+		case "inference_time":
+			p.vals[trInference] = val
+		case "time_per_token":
+			p.vals[trPerToken] = val
+		}
+	}
+	return total
+}
+
+// debugValueEnd returns where a value written unquoted (a number, a
+// Debug form: "Some(20)", "GenerateParameters { stop: [] }") ends in f:
+// at a space outside brackets and quotes that a field's "key=" follows,
+// or at f's end.
+func debugValueEnd(f []byte) int {
+	depth, quoted := 0, false
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		switch {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"':
+			quoted = true
+		case c == '{' || c == '[' || c == '(':
+			depth++
+		case c == '}' || c == ']' || c == ')':
+			depth--
+		case c == ' ' && depth <= 0:
+			k := i + 1
+			for k < len(f) && isIdent(f[k]) {
+				k++
+			}
+			if k > i+1 && k < len(f) && f[k] == '=' {
+				return i
+			}
+		}
+	}
+	return len(f)
+}
+
+// fieldsEnd returns the index of the brace that closes the one s starts
+// with, brackets and quotes within skipped; −1 when none does.
+func fieldsEnd(s []byte) int {
+	depth, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"':
+			quoted = true
+		case c == '{':
+			depth++
+		case c == '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// spansEnd returns where the spans before an event's target end: the
+// first ": " outside braces and quotes; −1 when there is none.
+func spansEnd(s []byte) int {
+	depth, quoted := 0, false
+	for i := 0; i+1 < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"':
+			quoted = true
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+		case c == ':' && depth == 0 && s[i+1] == ' ':
+			return i
+		}
+	}
+	return -1
+}
+
+// isIdent reports whether c may be in a field's name.
+func isIdent(c byte) bool {
+	return c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// cutSpaced returns the token s starts with, after any spaces, and what
+// follows it.
+func cutSpaced(s []byte) (tok, rest []byte, ok bool) {
+	s = bytes.TrimLeft(s, " \t")
+	i := bytes.IndexAny(s, " \t")
+	if i <= 0 {
+		return nil, nil, false
+	}
+	return s[:i], s[i:], true
+}
+
+// tracingLevel reports whether t is one of tracing's levels.
+func tracingLevel(t []byte) bool {
+	switch string(t) {
+	case "TRACE", "DEBUG", "INFO", "WARN", "ERROR":
+		return true
+	}
+	return false
+}
+
+// Parse reads one line into r.
+func (p *tracingParser) Parse(line []byte, r *Record) error {
+	if err := p.split(line); err != nil {
+		return err
+	}
+	switch lvl := string(p.vals[trLevel]); {
+	case p.vals[trTotal] != nil:
+	case lvl == "WARN" || lvl == "ERROR":
+	default:
+		return errTracingEvent
+	}
+	if t := p.vals[trTotal]; t != nil && !p.mapped && !endsInUnit(t) {
+		return errTracingTime
+	}
+	for i, v := range p.vals {
+		if len(p.binds[i]) == 0 || len(v) == 0 {
+			continue
+		}
+		if err := r.Set(p.binds[i], v, p.loc); err != nil {
+			return err
+		}
+	}
+	r.Finish()
+	return nil
+}

@@ -1,0 +1,39 @@
+package ingest
+
+import (
+	"testing"
+)
+
+// FuzzTracing reads any line as a tracing event: no crash, a reason for
+// every refusal, and a line read carries its time and, when one of its
+// spans holds total_time, that duration as its request_time.
+func FuzzTracing(f *testing.F) {
+	f.Add(`2026-12-05T10:00:01.000000Z  INFO generate{parameters=GenerateParameters { stop: ["}: x"], seed: None } total_time="815.012ms" queue_time="350µs"}: text_generation_router::server: router/src/server.rs:322: Success`)
+	f.Add(`2026-12-05T10:00:02.000000Z ERROR generate_stream{parameters=P { a: "\"" }}:async_stream:generate_stream: t::infer: x.rs:1: Model is overloaded`)
+	f.Add("\x1b[2m2026-12-05T10:00:03Z\x1b[0m \x1b[32m INFO\x1b[0m \x1b[1mchat\x1b[0m{total_time=\"1m2.5s\"}: t: ok")
+	f.Add(`2026-12-05 10:00:03 WARN a{total_time=9223372036854775807s b=((]}: t: m`)
+	c := textConfig(f, "")
+	f.Fuzz(func(t *testing.T, line string) {
+		p := newTracingParser(c)
+		var r Record
+		if err := p.Parse([]byte(line), &r); err != nil {
+			if err.Error() == "" {
+				t.Fatal("an error without a reason")
+			}
+			return
+		}
+		var q tracingParser
+		if q.split([]byte(line)) != nil {
+			t.Fatal("read a line split refuses")
+		}
+		if !r.Has(FTime) {
+			t.Fatal("a line read without its time")
+		}
+		if total := q.vals[trTotal]; total != nil {
+			want, ok := unitDuration(total)
+			if got, has := r.Float(FRequestTime); !ok || !has || got != want || !(got >= 0 && got <= MaxDurationS) {
+				t.Fatalf("request_time %v (%v), want total_time %q's %v", got, has, total, want)
+			}
+		}
+	})
+}
