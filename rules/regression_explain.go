@@ -246,22 +246,37 @@ func whereTimeWent(now, prev *sketch.Entry) timeWent {
 
 // grewIn names the phase that grew: upstream or network when one grew
 // at least twice as much as the other; first_token when, the upstream
-// having grown, the first token came later by at least half as much.
+// having grown, the first token came later by at least half as much, or
+// when the first token came later while the upstream's mean did not
+// grow (a different mix of calls: non-streaming ones, whose first token
+// is their whole answer) by twice what the network grew. A change of
+// less than grewLeast is no growth: the network's +0.02 ms beside a
+// first token 3 s later is not where the time went.
 func (w timeWent) grewIn() string {
 	if !w.hasUpstream || !w.hasNetwork {
 		return "unknown"
 	}
+	up, net, ttft := max(w.upstream, 0), max(w.network, 0), 0.0
+	if w.hasTTFT {
+		ttft = max(w.ttft, 0)
+	}
 	switch {
-	case w.upstream > 0 && w.upstream >= 2*max(w.network, 0):
-		if w.hasTTFT && w.ttft >= 0.5*w.upstream {
+	case up >= grewLeast && up >= 2*net:
+		if ttft >= 0.5*up {
 			return "first_token"
 		}
 		return "upstream"
-	case w.network > 0 && w.network >= 2*max(w.upstream, 0):
+	case ttft >= grewLeast && ttft >= 2*net:
+		return "first_token"
+	case net >= grewLeast && net >= 2*up && net >= 2*ttft:
 		return "network"
 	}
 	return "unknown"
 }
+
+// grewLeast is the least change of a phase's mean, in ms, that grewIn
+// takes for growth.
+const grewLeast = 1.0
 
 func (w timeWent) evidence() Fields {
 	var out Fields
