@@ -75,8 +75,8 @@ func storm(ms *minuteStats, cfg *stormRule) []Finding {
 			ev = append(ev, Field{"retry_after_mean_s", round(delay, 2)})
 			raText = fmt.Sprintf("Retry-After was %s", seconds(delay))
 		}
-		callers, early := ms.retries(&r, w)
-		ev = append(ev, Field{"callers_429", topNames(callers, 5)})
+		callers, cut, early := ms.retries(&r, w)
+		ev = append(ev, Field{"callers_429", topCallers(callers, cut, 5)})
 		earlyNames := make([]string, 0, len(early))
 		for _, e := range early {
 			earlyNames = append(earlyNames, e.String())
@@ -127,14 +127,16 @@ func (e earlyRetrier) String() string {
 // retries counts each caller's 429s of the run's key in w, and finds the
 // callers whose next request came sooner than the 429's Retry-After.
 // The samples are per minute; a caller's minutes are joined so that a
-// retry in the next minute is seen.
-func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, []earlyRetrier) {
+// retry in the next minute is seen. A sample keeps maxLimitedTimes of a
+// minute's 429s: a caller with a minute of more counts at least what
+// its samples hold (cut).
+func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, map[string]bool, []earlyRetrier) {
 	byClient := map[string][]*retrySample{}
 	// One minute past the window holds the retries of its last 429s.
 	for _, rs := range ms.retrySamplesOf(r.buckets[0].KeyHash(), w.From, w.To) {
 		byClient[rs.Client] = append(byClient[rs.Client], rs)
 	}
-	counts := map[string]int64{}
+	counts, cut := map[string]int64{}, map[string]bool{}
 	var early []earlyRetrier
 	for client, samples := range byClient {
 		sort.Slice(samples, func(i, j int) bool { return samples[i].Minute < samples[j].Minute })
@@ -143,6 +145,7 @@ func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, []earlyRetr
 		for _, s := range samples {
 			reqs = s.requestTimes(reqs)
 			lim = append(lim, s.Limited...)
+			cut[client] = cut[client] || len(s.Limited) >= maxLimitedTimes
 		}
 		e := earlyRetrier{client: client}
 		var gaps []float64
@@ -178,5 +181,17 @@ func (ms *minuteStats) retries(r *run, w *Window) (map[string]int64, []earlyRetr
 		}
 		return early[i].client < early[j].client
 	})
-	return counts, early
+	return counts, cut, early
+}
+
+// topCallers names the n callers of the most 429s with their counts, as
+// topNames does; a count its samples cut is a floor: "app-7 (≥160)".
+func topCallers(counts map[string]int64, cut map[string]bool, n int) []string {
+	out := topNames(counts, n)
+	for i, s := range out {
+		if j := strings.LastIndex(s, " ("); j > 0 && cut[s[:j]] {
+			out[i] = s[:j+2] + "≥" + s[j+2:]
+		}
+	}
+	return out
 }

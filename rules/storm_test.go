@@ -198,3 +198,38 @@ func TestStormRetriesSameWhateverTheSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestStormCallerCounts: a caller whose 429s in a minute pass what the
+// minute's sample keeps is named with a floor of its count, never a
+// count that reads as exact; a caller within it with its exact count.
+func TestStormCallerCounts(t *testing.T) {
+	var recs []rec
+	for m := range 5 {
+		for i := range 100 {
+			r := rec{region: "eu", model: "big-72b", status: 200, rt: 0.5, client: "other"}
+			r.at = t0.Add(time.Duration(m)*time.Minute + time.Duration(i)*time.Minute/100)
+			switch {
+			case i < 60:
+				r.client, r.status, r.retryAfter = "app-007", 429, 2
+			case i < 70:
+				r.client, r.status, r.retryAfter = "app-small", 429, 2
+			}
+			recs = append(recs, r)
+		}
+	}
+	fs := ruleFindings(t, nil, RuleStorm, recs)
+	if len(fs) != 1 {
+		t.Fatalf("%d storm findings, want 1", len(fs))
+	}
+	if n := fs[0].Evidence.Get("responses_429"); n != int64(350) {
+		t.Errorf("responses_429 %v, want 350", n)
+	}
+	names, _ := fs[0].Evidence.Get("callers_429").([]string)
+	if len(names) != 2 || names[1] != "app-small (50)" {
+		t.Fatalf("callers_429 %q, want app-007 then app-small (50)", names)
+	}
+	floor, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(names[0], "app-007 (≥"), ")"))
+	if err != nil || floor < 60 || floor > 300 {
+		t.Errorf("callers_429[0] %q, want app-007 (≥n), n between a minute's 60 and the 300 it had", names[0])
+	}
+}
