@@ -174,6 +174,12 @@ func keepaliveText(m printer, f *rules.Finding) (string, string, bool) {
 	if !ok || !okn || !oks {
 		return "", "", false
 	}
+	_, rtt := number(f.Evidence, "tcpinfo_rtt_mean_ms")
+	_, tls := number(f.Evidence, "tls_handshake_mean_ms")
+	if !rtt && !tls {
+		return m.f("rule.missing_keepalive.title", client),
+			m.f("rule.missing_keepalive.advice_unmeasured", client, 100*share, int64(n)), true
+	}
 	return m.f("rule.missing_keepalive.title", client),
 		m.f("rule.missing_keepalive.advice", client, 100*share, int64(n), f.Impact.MsPerRequest), true
 }

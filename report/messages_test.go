@@ -377,3 +377,21 @@ func breakdownRow(line string) bool {
 	}
 	return false
 }
+
+// TestKeepaliveAdviceUnmeasured: a keep-alive finding whose evidence
+// holds neither an RTT nor a handshake's time says in Chinese, as the
+// rule's English does, that the cost is not in the log, not that it is
+// ~0 ms; with an RTT, it gives the cost.
+func TestKeepaliveAdviceUnmeasured(t *testing.T) {
+	f := rules.Finding{Rule: "missing_keepalive", Key: rules.Fields{{Name: "client", Value: "app-900"}},
+		Evidence: rules.Fields{{Name: "requests", Value: int64(50)}, {Name: "new_connection_share", Value: 0.9}}}
+	zh := printerFor(LangZhCN)
+	if _, advice := zh.finding(&f); !strings.Contains(advice, "日志未记录其代价") || !strings.Contains(advice, "50 个请求中有 90 %") {
+		t.Errorf("unmeasured: %q", advice)
+	}
+	f.Evidence = append(f.Evidence, rules.Field{Name: "tcpinfo_rtt_mean_ms", Value: 12.0})
+	f.Impact.MsPerRequest = 24
+	if _, advice := zh.finding(&f); !strings.Contains(advice, "每次约多花 24 ms") {
+		t.Errorf("with an RTT: %q", advice)
+	}
+}

@@ -77,6 +77,14 @@ func keepalive(cs *callers, cfg *keepaliveRule) []Finding {
 			ev = append(ev, Field{"full_tls_handshakes", cl.FullTLS}, Field{"tls_handshake_mean_ms", round(tls, 1)})
 		}
 		cost := rtt + tls
+		advice := fmt.Sprintf("Enable HTTP keep-alive / a connection pool in %s (idle timeout ~60 s): %.0f %% of its %d requests paid a new connection, ~%.0f ms each.",
+			cl.Client, 100*share, cl.Requests, cost)
+		if cl.RTTKnown == 0 && cl.FullTLS == 0 {
+			// Neither an RTT nor a handshake's time: the cost is unknown,
+			// not nothing.
+			advice = fmt.Sprintf("Enable HTTP keep-alive / a connection pool in %s (idle timeout ~60 s): %.0f %% of its %d requests paid a new connection, at a cost the log does not show (log $tcpinfo_rtt and $ssl_handshake_time to measure it; a new connection costs one to two round trips).",
+				cl.Client, 100*share, cl.Requests)
+		}
 		out = append(out, Finding{
 			Rule:     RuleKeepalive,
 			Severity: Warn,
@@ -84,8 +92,7 @@ func keepalive(cs *callers, cfg *keepaliveRule) []Finding {
 			Title:    fmt.Sprintf("%s opens a new connection for most requests", cl.Client),
 			Evidence: ev,
 			Impact:   impact(cost, fresh),
-			Advice: fmt.Sprintf("Enable HTTP keep-alive / a connection pool in %s (idle timeout ~60 s): %.0f %% of its %d requests paid a new connection, ~%.0f ms each.",
-				cl.Client, 100*share, cl.Requests, cost),
+			Advice:   advice,
 		})
 	}
 	return out

@@ -69,3 +69,20 @@ func TestKeepaliveNotEvaluated(t *testing.T) {
 	recs = conns(60, 60, "")
 	wantNotEvaluated(t, RuleKeepalive, recs, "client")
 }
+
+// TestKeepaliveCostUnmeasured: a caller's new connections with neither
+// an RTT nor a handshake's time logged cost what the log cannot show;
+// the advice says so instead of "~0 ms each".
+func TestKeepaliveCostUnmeasured(t *testing.T) {
+	recs := conns(50, 45, "app-900")
+	for i := range recs {
+		recs[i].hasSSL, recs[i].ssl, recs[i].rttUS = false, 0, 0
+	}
+	fs := ruleFindings(t, nil, RuleKeepalive, recs)
+	if len(fs) != 1 {
+		t.Fatalf("%d findings, want 1", len(fs))
+	}
+	if a := fs[0].Advice; strings.Contains(a, "~0 ms") || !strings.Contains(a, "a cost the log does not show") || !strings.Contains(a, "90 % of its 50 requests") {
+		t.Errorf("advice %q, want 90 %% of 50 at a cost the log does not show", a)
+	}
+}
