@@ -83,11 +83,15 @@ var sources = []*source{
 			{4, []string{"upstream_service_time", "response_code", "input_token", "output_token", "model", "llm_first_token_duration", "llm_service_duration"}}},
 		fields: envoyFields},
 	{name: "traefik", title: "Traefik JSON",
-		signatures: []signature{{2, []string{"RouterName", "DownstreamStatus", "Duration", "OriginDuration", "StartUTC", "ServiceName"}}},
+		// A log that keeps few fields (fields.defaultMode drop) is told
+		// by the names only Traefik writes; OriginStatus is then the
+		// status, when DownstreamStatus was dropped.
+		signatures: []signature{{2, []string{"RouterName", "DownstreamStatus", "Duration", "OriginDuration", "StartUTC", "ServiceName"}},
+			{2, []string{"OriginStatus", "OriginContentSize", "DownstreamContentSize", "ClientHost", "StartLocal", "RetryAttempts", "RequestCount", "GzipRatio", "Overhead", "ServiceURL", "ServiceAddr", "FrontendName", "BackendName", "BackendURL"}}},
 		fields: []sourceField{
 			{"StartUTC", FTime, 0}, {"StartLocal", FTime, 0},
 			{"Duration", FRequestTime, UnitNano}, {"OriginDuration", FUpstreamResponseTime, UnitNano},
-			{"DownstreamStatus", FStatus, 0}, {"OriginStatus", FUpstreamStatus, 0},
+			{"DownstreamStatus", FStatus, 0}, {"OriginStatus", FUpstreamStatus, 0}, {"OriginStatus", FStatus, 0},
 			{"RequestMethod", FMethod, 0}, {"RequestPath", FURI, 0},
 			{"ClientHost", FRemoteAddr, 0}, {"ClientAddr", FRemoteAddr, 0},
 			{"ClientUsername", FClient, 0},
