@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestGrewIn names the phase a regression's time grew in from the mean
 // changes of the phases, each case's answer worked out from the rule
@@ -31,5 +34,46 @@ func TestGrewIn(t *testing.T) {
 		if got := c.w.grewIn(); got != c.want {
 			t.Errorf("%+v: grew in %q, want %q", c.w, got, c.want)
 		}
+	}
+}
+
+// TestExcessShare: a part's share of the growth of a key's slow tail,
+// worked out by hand: of 1,186 requests 61 are above the old p99 where
+// 11.86 were (1 %); the part's 127 requests hold 33 of them where 1.27
+// were: (33 − 1.27) / (61 − 11.86) = 0.6457.
+func TestExcessShare(t *testing.T) {
+	for _, c := range []struct {
+		n, tail, pn, ptail int64
+		want               float64
+	}{
+		{1186, 61, 127, 33, 31.73 / 49.14},
+		{1000, 10, 100, 5, 0},   // the tail did not grow
+		{1000, 60, 1000, 60, 1}, // the part is the key
+		{1000, 60, 100, 0, 0},   // the part's requests hold less than their 1 %
+	} {
+		if got := excessShare(c.n, c.tail, c.pn, c.ptail); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("excessShare(%d, %d, %d, %d) = %v, want %v", c.n, c.tail, c.pn, c.ptail, got, c.want)
+		}
+	}
+}
+
+// bins is a binned of fixed bins.
+type bins [][3]float64 // lower, upper, count
+
+func (b bins) Bins(f func(lower, upper float64, count int64)) {
+	for _, x := range b {
+		f(x[0], x[1], int64(x[2]))
+	}
+}
+
+// TestCountAbove counts only the bins wholly above the value: the bin
+// that holds it holds the values about it.
+func TestCountAbove(t *testing.T) {
+	b := bins{{580, 590, 7}, {590, 600, 40}, {600, 610, 3}, {900, 910, 2}}
+	if got := countAbove(b, 596); got != 5 {
+		t.Errorf("countAbove 596: %d, want 5", got)
+	}
+	if got := countAbove(b, 590); got != 45 {
+		t.Errorf("countAbove 590: %d, want 45", got)
 	}
 }

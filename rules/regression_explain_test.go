@@ -344,3 +344,46 @@ func TestOneCauseTwoRegions(t *testing.T) {
 	}
 	t.Logf("%s explains %v; %s explains %v", a, keys(fa), b, keys(fb))
 }
+
+// TestOneCauseSmallModelTail: a model of an eighth of each region's
+// requests, its upstream twenty times slower, makes each region's tail
+// its own: regions' request_time regresses, their requests are not
+// mostly the model's, and their growth of the slow tail is; the
+// model's request_time finding explains every region that regressed,
+// and no region is a finding of its own.
+func TestOneCauseSmallModelTail(t *testing.T) {
+	const model, factor = "minicpm-2b", 20
+	e := runExperiment(t, gen.Slow{}, func(reqs []gen.Request) {
+		for i := range reqs {
+			r := &reqs[i]
+			if r.Model != model || r.Status != 200 || len(r.UpstreamTimes) != 1 {
+				continue
+			}
+			up := r.UpstreamTimes[0]
+			r.UpstreamTimes = []float64{math.Round(up*factor*1000) / 1000}
+			r.RequestTime = math.Round((r.RequestTime+r.UpstreamTimes[0]-up)*1000) / 1000
+			if !r.Stream {
+				r.TTFTms = r.RequestTime * 1000
+			}
+		}
+	})
+	f := requestTimeFinding(t, e, "model", model)
+	regions := explainsOf(f, "region")
+	n := 0
+	for k := range e.regressed {
+		if k.metric == "request_time" && k.dim == "region" {
+			n++
+			if !regions[k.key] {
+				t.Errorf("region %s regressed (exact p99s), not in the model's explains %v", k.key, f.Explains)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no region's exact request_time p99 regressed: the test shows nothing")
+	}
+	for _, g := range e.regressions()["request_time"] {
+		if k := findingKey(g); k.dim == "region" {
+			t.Errorf("region %s is a finding of its own", k.key)
+		}
+	}
+}
