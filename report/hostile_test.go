@@ -305,3 +305,154 @@ func checkMarkdownEscapes(t *testing.T, r *Report, lang Lang, minTables, minRows
 		}
 	}
 }
+
+// actingRunes are the characters a report must not carry from log text:
+// terminal controls (ESC, BEL, CSI as C1) and every bidirectional
+// formatting character Unicode defines.
+const actingRunes = "\x00\x07\x08\x0b\x0c\x0d\x1b\x7f\u0085\u009b\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+// TestControlsHostileInput: a region that a right-to-left override
+// turns into "evilexe.png" on screen, and a model holding a terminal's
+// set-title sequence, are shown with each such character as a space in
+// Markdown, HTML and Prometheus; JSON keeps them, escaped where JSON
+// says so.
+func TestControlsHostileInput(t *testing.T) {
+	const (
+		region = "evil\u202egnp.exe"
+		model  = "x\x1b]0;pwned\x07y\u2066z\u009b31m"
+	)
+	var b bytes.Buffer
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.FixedZone("+0800", 8*3600))
+	for i := range 6 {
+		line, err := json.Marshal(map[string]any{
+			"time": start.Add(time.Duration(i) * time.Minute).Format(time.RFC3339), "region": region, "model": model,
+			"uri": "/v1/chat", "status": 200, "request_time": 0.5,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	findings := []rules.Finding{{
+		Rule: "cross_region", Severity: rules.Warn,
+		Key:      rules.Fields{{Name: "region", Value: region}},
+		Title:    "slow calls from " + region,
+		Evidence: rules.Fields{{Name: "model", Value: model}},
+		Impact:   rules.Impact{MsPerRequest: 10, Requests: 6, Seconds: 0.06},
+		Advice:   "move " + model,
+	}}
+	r := Build(inputFrom(t, b.Bytes(), nil, 1, 1000, findings))
+
+	md := string(renderIn(t, r, "md", LangEn))
+	for _, want := range []string{
+		"slow calls from evil gnp.exe",
+		"| evil gnp.exe | 6 |",
+		"| model | x \\]0;pwned y z 31m | 6 |",
+		"model = x \\]0;pwned y z 31m",
+		"move x \\]0;pwned y z 31m",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+	if i := strings.IndexAny(md, actingRunes); i >= 0 {
+		t.Errorf("Markdown holds a control character: %q", md[max(0, i-20):min(len(md), i+20)])
+	}
+
+	page := renderIn(t, r, "html", LangEn)
+	if i := bytes.IndexAny(page, actingRunes); i >= 0 {
+		t.Errorf("HTML holds a control character: %q", page[max(0, i-20):min(len(page), i+20)])
+	}
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			texts.WriteString(n.Data + "\n")
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	for _, want := range []string{"1. slow calls from evil gnp.exe \n", "\nevil gnp.exe\n", "\nx ]0;pwned y z 31m\n", "move x ]0;pwned y z 31m"} {
+		if !strings.Contains(texts.String(), want) {
+			t.Errorf("HTML has no text %q", want)
+		}
+	}
+
+	var prom bytes.Buffer
+	if err := r.WritePrometheus(&prom, PromOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`loganalyze_latency_ms{metric="request_time",dim="region",key="evil gnp.exe",quantile="0.5"} `,
+		`loganalyze_latency_ms{metric="request_time",dim="model",key="x ]0;pwned y z 31m",quantile="0.5"} `,
+	} {
+		if !strings.Contains(prom.String(), want) {
+			t.Errorf("Prometheus lacks %q", want)
+		}
+	}
+	if i := strings.IndexAny(prom.String(), actingRunes); i >= 0 {
+		t.Errorf("Prometheus holds a control character: %q", prom.String()[max(0, i-20):min(prom.Len(), i+20)])
+	}
+
+	var js bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if i := bytes.IndexAny(js.Bytes(), "\x00\x07\x1b\x7f"); i >= 0 {
+		t.Errorf("JSON holds a raw control byte at %d", i)
+	}
+	var doc2 struct {
+		Findings []struct {
+			Title string `json:"title"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc2); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc2.Findings) != 1 || doc2.Findings[0].Title != "slow calls from evil\u202egnp.exe" {
+		t.Errorf("JSON findings %+v: want the title as logged", doc2.Findings)
+	}
+	if !strings.Contains(js.String(), `x\u001b]0;pwned\u0007y`) {
+		t.Errorf("JSON lacks the model with its controls escaped")
+	}
+}
+
+// TestControlRunes: each control and bidirectional formatting character
+// becomes a space in a Markdown text, a Prometheus label and an HTML
+// page; a label's line feed stays escaped, a page's tab and line feed
+// and bytes that are not UTF-8 stay as they are.
+func TestControlRunes(t *testing.T) {
+	for _, c := range actingRunes {
+		s := "a" + string(c) + "b"
+		if got := mdText(s); got != "a b" {
+			t.Errorf("mdText(%q) = %q, want \"a b\"", s, got)
+		}
+		if got := promLabel(s); got != "a b" {
+			t.Errorf("promLabel(%q) = %q, want \"a b\"", s, got)
+		}
+		if got := string(replaceControls([]byte(s))); got != "a b" {
+			t.Errorf("replaceControls(%q) = %q, want \"a b\"", s, got)
+		}
+	}
+	for _, s := range []string{"a\u200db", "é\u202fx", "אב", "日本"} { // joiners, spaces and RTL letters are text
+		if got := mdText(s); got != s {
+			t.Errorf("mdText(%q) = %q, want it unchanged", s, got)
+		}
+		if got := promLabel(s); got != s {
+			t.Errorf("promLabel(%q) = %q, want it unchanged", s, got)
+		}
+	}
+	if got := promLabel("a\n\x1bb"); got != `a\n b` {
+		t.Errorf(`promLabel("a\n\x1bb") = %q, want a\n b`, got)
+	}
+	if got := string(replaceControls([]byte("<p>\ta\n\xff\u202e</p>\r\n"))); got != "<p>\ta\n\xff </p> \n" {
+		t.Errorf("replaceControls = %q", got)
+	}
+}

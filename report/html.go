@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"embed"
 	"html/template"
 	"io"
@@ -136,10 +137,18 @@ func (r *Report) WriteHTML(w io.Writer) error { return r.WriteHTMLIn(w, LangEn) 
 
 // WriteHTMLIn writes the report in lang as one self-contained HTML page:
 // inline CSS, one small inline script (table sorting), charts as inline
-// SVG; it fetches nothing. Every log-derived string is escaped.
+// SVG; it fetches nothing. Every log-derived string is escaped, and its
+// control and bidirectional formatting characters (isControl), which
+// html/template leaves as they are, become spaces: the page is rendered
+// whole, then they are replaced, wherever the template put the text.
 func (r *Report) WriteHTMLIn(w io.Writer, lang Lang) error {
 	m := printerFor(lang)
-	return htmlTemplates()[m.lang].Execute(w, r.htmlView(m))
+	var page bytes.Buffer
+	if err := htmlTemplates()[m.lang].Execute(&page, r.htmlView(m)); err != nil {
+		return err
+	}
+	_, err := w.Write(replaceControls(page.Bytes()))
+	return err
 }
 
 func (r *Report) htmlView(m printer) *htmlView {

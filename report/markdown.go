@@ -297,7 +297,8 @@ func ms(v float64) string {
 
 // mdText escapes log-derived text for Markdown prose: every character
 // with a Markdown or HTML meaning is backslash-escaped or replaced, and
-// line breaks and control characters become spaces.
+// line breaks, control characters and bidirectional formatting
+// characters (isControl) become spaces.
 func mdText(s string) string {
 	var b strings.Builder
 	for _, c := range s {
@@ -308,7 +309,7 @@ func mdText(s string) string {
 			b.WriteString("&gt;")
 		case c == '&':
 			b.WriteString("&amp;")
-		case c < ' ' || c == 0x7f || c == '\u2028' || c == '\u2029':
+		case isControl(c):
 			b.WriteByte(' ')
 		case strings.ContainsRune("\\`*_[]|~#!", c):
 			b.WriteByte('\\')

@@ -209,10 +209,11 @@ func promBool(b bool) string {
 }
 
 // promComment makes text safe for one comment line: valid UTF-8, no line
-// breaks or other control characters.
+// breaks, other control characters or bidirectional formatting
+// characters (isControl).
 func promComment(s string) string {
 	return strings.Map(func(c rune) rune {
-		if c < ' ' || c == 0x7f || c == '\u2028' || c == '\u2029' {
+		if isControl(c) {
 			return ' '
 		}
 		return c
@@ -222,9 +223,18 @@ func promComment(s string) string {
 var promEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 // promLabel escapes a label value: backslash, double quote and line
-// feed; invalid UTF-8 becomes U+FFFD, since the format requires UTF-8.
+// feed; invalid UTF-8 becomes U+FFFD, since the format requires UTF-8;
+// the other control and bidirectional formatting characters (isControl)
+// become spaces, as in the other reports, so that printing the file runs
+// no terminal sequence and reorders no text.
 func promLabel(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(c rune) rune { // allocates only when it replaces
+		if c != '\n' && isControl(c) {
+			return ' '
+		}
+		return c
+	}, s)
 	if !strings.ContainsAny(s, "\\\"\n") {
 		return s
 	}

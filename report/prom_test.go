@@ -180,9 +180,12 @@ func TestPrometheusEscapesLabels(t *testing.T) {
 			keys[ls["key"]] = true
 		}
 	}
+	// A value comes back whole but for its carriage returns, which a
+	// label shows as spaces (its line feeds are escaped).
 	for _, s := range hostileStrings {
-		if !keys[s] {
-			t.Errorf("model %q did not survive the round trip; keys: %v", s, keys)
+		want := strings.ReplaceAll(s, "\r", " ")
+		if !keys[want] {
+			t.Errorf("model %q did not come back as %q; keys: %v", s, want, keys)
 		}
 	}
 }
