@@ -9,12 +9,16 @@ import (
 	"loganalyze/rules"
 )
 
-// finish writes every report asked for, then says on stderr which files
-// held data of which not one record could be read, and returns the exit
-// code: 1 for such files (the reports are written all the same), 3 when
-// the verdict reaches --fail-on (no_data counts as warn), else 0.
-func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) (int, error) {
+// finish writes every report asked for, each it can: a target that
+// cannot be written is named on stderr and the others are written all
+// the same, so that one bad path leaves no other report stale. Then it
+// says on stderr which files held data of which not one record could be
+// read, and returns the exit code: 1 for a report not written or such
+// files (the reports are written all the same), 3 when the verdict
+// reaches --fail-on (no_data counts as warn), else 0.
+func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) int {
 	rep := res.Report
+	unwritten := 0
 	for _, out := range []struct {
 		paths  []string
 		render func(io.Writer) error
@@ -26,7 +30,8 @@ func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) (int, err
 	} {
 		for _, path := range out.paths {
 			if err := writeOutput(path, stdout, out.render); err != nil {
-				return 0, err
+				fmt.Fprintf(stderr, "loganalyze: %v\n", err)
+				unwritten++
 			}
 		}
 	}
@@ -36,20 +41,23 @@ func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) (int, err
 	for _, u := range rep.MostlyUnread {
 		fmt.Fprintf(stderr, "loganalyze: %q: mostly not read: %s\n", u.Path, u.Reason)
 	}
-	if len(res.Unread) > 0 || len(rep.MostlyUnread) > 0 {
-		return exitFailed, nil
+	if unwritten > 0 || len(res.Unread) > 0 || len(rep.MostlyUnread) > 0 {
+		return exitFailed
 	}
 	if sev := rep.FailSeverity(); sev >= c.failOn && sev > rules.OK {
-		return exitFindings, nil
+		return exitFindings
 	}
-	return exitOK, nil
+	return exitOK
 }
 
 // writeOutput writes one report: "-" to stdout, anything else with
-// report.WriteFile (atomically where it can).
+// report.WriteFile (atomically where it can). An error names the path.
 func writeOutput(path string, stdout io.Writer, render func(io.Writer) error) error {
 	if path == "-" {
-		return render(stdout)
+		if err := render(stdout); err != nil {
+			return fmt.Errorf("cannot write %q: %w", path, err)
+		}
+		return nil
 	}
 	return report.WriteFile(path, render)
 }

@@ -110,7 +110,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer, now func(
 	if err != nil {
 		return 0, err
 	}
-	return finish(c, res, stdout, stderr)
+	return finish(c, res, stdout, stderr), nil
 }
 
 // rawFlags are the flags whose values config checks and converts into

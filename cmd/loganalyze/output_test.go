@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,5 +43,69 @@ func TestSeveralReportsInOneRun(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "loganalyze_requests_total ") {
 		t.Errorf("stdout lacks the Prometheus report")
+	}
+}
+
+// TestUnwritableReportLeavesTheOthers: a report target that cannot be
+// written is named on stderr and fails the run (exit 1), but every
+// other report is written, the same as in a run without it; so for
+// loganalyze report.
+func TestUnwritableReportLeavesTheOthers(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join("..", "..", "testdata", "logs", "tokenhub-1.jsonl")
+	state := filepath.Join(dir, "state")
+	for _, c := range []struct {
+		name        string
+		cmd, inputs []string
+	}{
+		{"logs", nil, []string{"--state", state, in}},
+		{"report", []string{"report"}, []string{"--state", state}}, // the hours the first case stored
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			good, bad := filepath.Join(dir, c.name+"-good"), filepath.Join(dir, c.name+"-bad")
+			for _, d := range []string{good, bad} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := func(d string, extra ...string) []string {
+				a := append(slices.Clone(c.cmd), "--tz", "UTC", "--md", filepath.Join(d, "out.md"))
+				a = append(a, extra...)
+				a = append(a, "--prom", filepath.Join(d, "out.prom"), "--html", filepath.Join(d, "out.html"))
+				return append(a, c.inputs...)
+			}
+			code, _, errs := runCLI(t, args(good)...)
+			if code != exitOK && code != exitFindings {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			noDir := filepath.Join(dir, "nodir", "x.json")
+			noDir2 := filepath.Join(dir, "nodir2", "y.html")
+			code, _, errs = runCLI(t, args(bad, "--json", noDir, "--html", noDir2)...)
+			if code != exitFailed {
+				t.Errorf("exit %d, want %d", code, exitFailed)
+			}
+			for _, p := range []string{noDir, noDir2} {
+				if want := `loganalyze: cannot write "` + p + `": no such file or directory` + "\n"; !strings.Contains(errs, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, errs)
+				}
+			}
+			if n := strings.Count(errs, "cannot write"); n != 2 {
+				t.Errorf("%d write failures named, want 2:\n%s", n, errs)
+			}
+			for _, name := range []string{"out.md", "out.prom", "out.html"} {
+				want, err := os.ReadFile(filepath.Join(good, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(filepath.Join(bad, name))
+				if err != nil {
+					t.Errorf("%s not written beside the unwritable targets: %v", name, err)
+					continue
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s differs from the run without an unwritable target", name)
+				}
+			}
+		})
 	}
 }
