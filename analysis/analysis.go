@@ -51,9 +51,10 @@ type Config struct {
 	Accuracy float64
 	// Rules are the rules' settings; nil means rules.Default().
 	Rules *rules.Config
-	// Keep, when not zero, prunes the state directory's hour files that
+	// Keep, when not zero, prunes this writer's hour files (Shard's) that
 	// start Keep or more before its newest hour (state.Dir.Prune), under
-	// the same lock, after the window's hours are written. Now is the
+	// the same lock, after the window's hours are written; other
+	// writers' files are left alone. Now is the
 	// clock the newest hour is bounded by (nil: time.Now).
 	Keep time.Duration
 	Now  func() time.Time

@@ -29,9 +29,10 @@ type StoredConfig struct {
 	Top      int
 	Accuracy float64
 	Rules    *rules.Config
-	// Keep, when not zero, prunes each directory first (state.Prune),
-	// as a run with --state does; Now bounds its newest hour (nil:
-	// time.Now).
+	// Keep, when not zero, prunes each directory first (state.Prune):
+	// every writer's hour files, each as a run of that writer with
+	// --state does, under its lock; Now bounds each writer's newest hour
+	// (nil: time.Now).
 	Keep time.Duration
 	Now  func() time.Time
 }

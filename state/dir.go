@@ -38,7 +38,7 @@ func Open(path string) (*Dir, error) { return OpenShard(path, "") }
 // writers for different shards never clobber each other's hours, and
 // two runs of one shard still cannot overlap. "" is Open.
 func OpenShard(path, shard string) (*Dir, error) {
-	if err := checkShard(shard); err != nil {
+	if err := CheckShard(shard); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(path, 0o755); err != nil {
@@ -69,9 +69,10 @@ func OpenShard(path, shard string) (*Dir, error) {
 	return &Dir{path: path, shard: shard, lock: f}, nil
 }
 
-// checkShard accepts a shard name that can stand in a file name:
-// letters, digits, '-' and '_', at most 64.
-func checkShard(shard string) error {
+// CheckShard accepts a shard name that can stand in a file name:
+// letters, digits, '-' and '_', at most 64 bytes; "" is the directory's
+// own writer.
+func CheckShard(shard string) error {
 	if len(shard) > 64 {
 		return fmt.Errorf("shard name %q: longer than 64 bytes", shard)
 	}
@@ -160,7 +161,7 @@ func ReadFile(name string, opts aggregate.Options, collectors []string) (Hour, e
 	if err != nil {
 		return Hour{}, fmt.Errorf("state file %q: %w", name, err)
 	}
-	if want, ok := hourOfName(filepath.Base(name)); ok && want.Unix() != h.Start {
+	if want, _, ok := hourOfName(filepath.Base(name)); ok && want.Unix() != h.Start {
 		return Hour{}, fmt.Errorf("state file %q: %w: holds hour %s", name, errDamaged, time.Unix(h.Start, 0).UTC().Format(hourLayout))
 	}
 	return h, nil

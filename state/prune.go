@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,22 +38,31 @@ func ParseKeep(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Prune deletes the hour files whose hour starts keep or longer before
-// the newest stored hour, so that keep = 3h leaves the newest three
-// hours. The newest hour is never taken after now: a file of a future
+// Prune deletes this writer's hour files (its shard's, or the
+// unsharded files of a directory opened with Open) whose hour starts
+// keep or longer before this writer's newest stored hour, so that keep
+// = 3h leaves its newest three hours. Other writers' files are theirs:
+// they are neither deleted nor measured, since their locks are not
+// held. The newest hour is never taken after now: a file of a future
 // hour (a log with a wrong clock) is kept but cannot prune the present.
 // Only hour files are deleted: a regular file named as FileName names an
 // hour (optionally with a further ".name" before ".sketch") that starts
 // with the state file's magic; the lock, temporary files and anything
 // else in the directory are left alone. It returns the paths removed,
-// oldest first. The directory's lock is held, since d is open.
+// oldest first. This writer's lock is held, since d is open.
 func (d *Dir) Prune(keep time.Duration, now time.Time) ([]string, error) {
 	if keep <= 0 {
 		return nil, fmt.Errorf("cannot prune state directory %q: want a positive retention, got %v", d.path, keep)
 	}
-	files, _, err := d.listHours()
+	all, _, err := d.listHours()
 	if err != nil {
 		return nil, err
+	}
+	var files []hourFile
+	for _, f := range all {
+		if f.writer == d.shard {
+			files = append(files, f)
+		}
 	}
 	if len(files) == 0 {
 		return nil, nil
@@ -76,8 +86,9 @@ func (d *Dir) Prune(keep time.Duration, now time.Time) ([]string, error) {
 
 // hourFile is one hour file of the directory.
 type hourFile struct {
-	path string
-	hour time.Time
+	path   string
+	hour   time.Time
+	writer string // the shard, "" for the directory's own files
 }
 
 // listHours lists the directory's hour files, oldest first (by hour,
@@ -89,7 +100,7 @@ func (d *Dir) listHours() (files []hourFile, foreign []string, err error) {
 		return nil, nil, fmt.Errorf("cannot read state directory %q: %w", d.path, err)
 	}
 	for _, e := range entries {
-		hour, ok := hourOfName(e.Name())
+		hour, writer, ok := hourOfName(e.Name())
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
@@ -98,27 +109,31 @@ func (d *Dir) listHours() (files []hourFile, foreign []string, err error) {
 			foreign = append(foreign, path)
 			continue
 		}
-		files = append(files, hourFile{path, hour})
+		files = append(files, hourFile{path, hour, writer})
 	}
 	sort.SliceStable(files, func(i, j int) bool { return files[i].hour.Before(files[j].hour) })
 	return files, foreign, nil
 }
 
-// hourOfName returns the hour an hour file's name stands for:
-// "2026-11-29T10.sketch", or "2026-11-29T10.NAME.sketch".
-func hourOfName(name string) (time.Time, bool) {
+// hourOfName returns the hour an hour file's name stands for and the
+// writer that names it: "2026-11-29T10.sketch" ("" writer), or
+// "2026-11-29T10.NAME.sketch" (NAME).
+func hourOfName(name string) (hour time.Time, writer string, ok bool) {
 	rest, ok := strings.CutSuffix(name, ".sketch")
 	if !ok || len(rest) < len(hourLayout) {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
-	if len(rest) > len(hourLayout) && (rest[len(hourLayout)] != '.' || len(rest) == len(hourLayout)+1) {
-		return time.Time{}, false
+	if len(rest) > len(hourLayout) {
+		if rest[len(hourLayout)] != '.' || len(rest) == len(hourLayout)+1 {
+			return time.Time{}, "", false
+		}
+		writer = rest[len(hourLayout)+1:]
 	}
 	hour, err := time.ParseInLocation(hourLayout, rest[:len(hourLayout)], time.UTC)
 	if err != nil || hour.Format(hourLayout) != rest[:len(hourLayout)] {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
-	return hour, true
+	return hour, writer, true
 }
 
 // hasMagic says whether the file at path starts as a state file does.
@@ -133,10 +148,42 @@ func hasMagic(path string) bool {
 	return err == nil && string(b) == magic
 }
 
-// Prune opens the state directory at path, taking its lock, prunes it
-// as Dir.Prune does and releases the lock.
+// Prune prunes every writer's hour files in the state directory at
+// path, as Dir.Prune does: each writer's (the directory's own, each
+// shard's) from its own newest hour, under its own lock, taken and
+// released in turn. A writer whose lock another run holds is an error;
+// the writers pruned before it stay pruned. Files named for a writer
+// no shard can be (CheckShard) are left alone. It returns the paths
+// removed, writer by writer in name order, oldest first.
 func Prune(path string, keep time.Duration, now time.Time) ([]string, error) {
-	d, err := Open(path)
+	if keep <= 0 {
+		return nil, fmt.Errorf("cannot prune state directory %q: want a positive retention, got %v", path, keep)
+	}
+	files, _, err := (&Dir{path: path}).listHours()
+	if err != nil {
+		return nil, err
+	}
+	var writers []string
+	for _, f := range files {
+		if CheckShard(f.writer) == nil && !slices.Contains(writers, f.writer) {
+			writers = append(writers, f.writer)
+		}
+	}
+	sort.Strings(writers)
+	var removed []string
+	for _, w := range writers {
+		r, err := pruneWriter(path, w, keep, now)
+		removed = append(removed, r...)
+		if err != nil {
+			return removed, err
+		}
+	}
+	return removed, nil
+}
+
+// pruneWriter prunes one writer's files under its lock.
+func pruneWriter(path, shard string, keep time.Duration, now time.Time) ([]string, error) {
+	d, err := OpenShard(path, shard)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -84,7 +85,8 @@ func TestPruneLeavesForeignFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// An hour file written under a further name (a host) is an hour file.
+	// An hour file written under a further name (a host's shard) is
+	// that writer's, not this one's to prune.
 	hosted := filepath.Join(dir, "2026-11-28T23.gw-1.sketch")
 	if err := os.WriteFile(hosted, stateFile, 0o644); err != nil {
 		t.Fatal(err)
@@ -126,10 +128,10 @@ func TestPruneLeavesForeignFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := append([]string{hosted}, names[:3]...); !slices.Equal(removed, want) {
+	if want := names[:3]; !slices.Equal(removed, want) {
 		t.Errorf("removed %q, want %q", removed, want)
 	}
-	want := []string{lockName, "2026-11-28T19.sketch", "2026-11-28T20.sketch"}
+	want := []string{lockName, filepath.Base(hosted), "2026-11-28T19.sketch", "2026-11-28T20.sketch"}
 	for name := range foreign {
 		want = append(want, name)
 	}
@@ -142,6 +144,96 @@ func TestPruneLeavesForeignFiles(t *testing.T) {
 	}
 	if b, err := os.ReadFile(target); err != nil || string(b) != string(stateFile) {
 		t.Errorf("the link's target was touched: %v", err)
+	}
+}
+
+// openShard opens one writer's share of dir, closed at the test's end.
+func openShard(t *testing.T, dir, shard string) *Dir {
+	t.Helper()
+	d, err := OpenShard(dir, shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// Two shards and the unsharded writer share a directory: each prunes its
+// own files alone, measured from its own newest hour, whatever hours
+// the others hold.
+func TestPruneOwnWriterOnly(t *testing.T) {
+	dir := t.TempDir()
+	day := time.Date(2026, 11, 29, 2, 0, 0, 0, time.UTC) // 10:00 +08:00
+	a, b, own := openShard(t, dir, "a"), openShard(t, dir, "b"), open(t, dir)
+	aNames := writeHours(t, a, day, 6)                          // 02–07 UTC
+	bNames := writeHours(t, b, day.Add(24*time.Hour), 1)        // the next day
+	ownNames := writeHours(t, own, day.Add(-9*24*time.Hour), 2) // nine days before
+	now := day.Add(24*time.Hour + 30*time.Minute)
+
+	// b's newest hour is a day after a's: a prune of b measured from any
+	// writer's newest hour would take all of a's.
+	if removed, err := b.Prune(3*time.Hour, now); err != nil || len(removed) != 0 {
+		t.Errorf("shard b removed %q, %v; want nothing", removed, err)
+	}
+	if removed, err := own.Prune(time.Hour, now); err != nil || !slices.Equal(removed, ownNames[:1]) {
+		t.Errorf("the unsharded writer removed %q, %v; want %q", removed, err, ownNames[:1])
+	}
+	// a measures from its own newest hour, 07 UTC: 3h leaves 05–07.
+	if removed, err := a.Prune(3*time.Hour, now); err != nil || !slices.Equal(removed, aNames[:3]) {
+		t.Errorf("shard a removed %q, %v; want %q", removed, err, aNames[:3])
+	}
+	var want []string
+	for _, n := range append(append(append([]string{}, aNames[3:]...), bNames...), ownNames[1:]...) {
+		want = append(want, filepath.Base(n))
+	}
+	want = append(want, lockName, lockName+".a", lockName+".b")
+	sort.Strings(want)
+	if got := listDir(t, dir); !slices.Equal(got, want) {
+		t.Errorf("left %q\nwant %q", got, want)
+	}
+}
+
+// Prune of a directory (a report's --keep) prunes every writer from its
+// own newest hour under its own lock, and stops at a writer whose lock
+// another run holds.
+func TestPruneEveryWriter(t *testing.T) {
+	dir := t.TempDir()
+	first := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	a, b := openShard(t, dir, "a"), openShard(t, dir, "b")
+	aNames := writeHours(t, a, first, 6)
+	bNames := writeHours(t, b, first.Add(48*time.Hour), 4)
+	own := open(t, dir)
+	ownNames := writeHours(t, own, first.Add(-48*time.Hour), 2)
+	stateFile, err := os.ReadFile(aNames[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No shard can be named "x.y": no writer owns the file.
+	stray := filepath.Join(dir, "2026-11-20T00.x.y.sketch")
+	if err := os.WriteFile(stray, stateFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	own.Close()
+	now := first.Add(72 * time.Hour)
+	// Writers in name order: "" (2 hours, both within 3h of its newest),
+	// then a (6: the oldest 3 go), then b (4: the oldest goes), whose
+	// lock is held.
+	removed, err := Prune(dir, 3*time.Hour, now)
+	if err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Errorf("with shard b's lock held: %v, want a locked error", err)
+	}
+	if !slices.Equal(removed, aNames[:3]) {
+		t.Errorf("with shard b's lock held: removed %q\nwant %q", removed, aNames[:3])
+	}
+	b.Close()
+	if removed, err = Prune(dir, 3*time.Hour, now); err != nil || !slices.Equal(removed, bNames[:1]) {
+		t.Errorf("removed %q, %v\nwant %q", removed, err, bNames[:1])
+	}
+	for _, n := range append(append(append([]string{stray}, ownNames...), aNames[3:]...), bNames[1:]...) {
+		if _, err := os.Stat(n); err != nil {
+			t.Errorf("%s: %v", filepath.Base(n), err)
+		}
 	}
 }
 

@@ -152,7 +152,7 @@ func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (
 	fs.StringArrayVar(&a.Baseline, "baseline", nil, "logs of a reference `PATH` to compare every quantile with (repeatable)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
 	fs.StringVar(&f.lang, "lang", string(report.LangEn), "language of the Markdown and HTML reports: en or zh-CN (JSON and Prometheus keys never change)")
-	fs.StringVar(&f.keep, "keep", "", "with --state: delete hour files older than `DURATION` before the newest hour (14d, 36h, 90m)")
+	fs.StringVar(&f.keep, "keep", "", "with --state: delete this writer's hour files `DURATION` or more before its newest hour (14d, 36h, 90m); with report, every writer's")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "Usage: loganalyze [flags] PATH...\n       loganalyze report --state DIR... [flags]\n\n"+

@@ -188,3 +188,42 @@ func TestKeepBadValues(t *testing.T) {
 		t.Error("a bad --keep still opened the state directory")
 	}
 }
+
+// Shard a stores six hours, one hourly run each; shard b, then the
+// unsharded writer, run with --keep 3h on the next day's log. Neither
+// deletes a's files: a run prunes its own writer's files alone, measured
+// from its own newest hour.
+func TestKeepLeavesOtherShards(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	day := time.Date(2026, 11, 29, 10, 0, 0, 0, time.FixedZone("+08:00", 8*3600))
+	var reqs []gen.Request
+	for i := range 6 {
+		reqs = append(reqs, genHour(uint64(i+1), 100, day.Add(time.Duration(i)*time.Hour))...)
+	}
+	log := writeHour(t, dir, "a.jsonl", reqs)
+	var aFiles []string
+	for i := range 6 {
+		from := day.Add(time.Duration(i) * time.Hour)
+		if code, _, errs := runCLI(t, "--state", st, "--shard", "a", "--since", from.Format(time.RFC3339),
+			"--until", from.Add(time.Hour).Format(time.RFC3339), "--json", os.DevNull, log); code != 0 && code != 3 {
+			t.Fatalf("shard a, hour %d: exit %d: %s", i, code, errs)
+		}
+		aFiles = append(aFiles, from.UTC().Format("2006-01-02T15")+".a.sketch")
+	}
+	next := writeHour(t, dir, "next.jsonl", genHour(9, 100, day.Add(24*time.Hour)))
+	nextFile := day.Add(24 * time.Hour).UTC().Format("2006-01-02T15")
+	for _, shard := range [][]string{{"--shard", "b"}, nil} {
+		args := append([]string{"--state", st, "--keep", "3h", "--json", os.DevNull}, shard...)
+		var errb strings.Builder
+		code := run(append(args, next), strings.NewReader(""), io.Discard, &errb, func() time.Time { return day.Add(25 * time.Hour) })
+		if code != 0 && code != 3 {
+			t.Fatalf("%q --keep 3h: exit %d: %s", shard, code, errb.String())
+		}
+	}
+	want := append(append([]string{}, aFiles...), nextFile+".b.sketch", nextFile+".sketch")
+	slices.Sort(want)
+	if got := storedHours(t, st); !slices.Equal(got, want) {
+		t.Errorf("left %q\nwant %q", got, want)
+	}
+}
