@@ -271,7 +271,7 @@ func TestShards(t *testing.T) {
 			t.Errorf("%s: %v records, want %d (%v)", files[i], h.Acc, want, err)
 		}
 	}
-	for _, bad := range []string{"a/b", "x.y", strings.Repeat("x", 65)} {
+	for _, bad := range []string{"a/b", "x.y", "../evil", "a b", "é", strings.Repeat("x", 65)} {
 		if _, err := OpenShard(dir, bad); err == nil {
 			t.Errorf("shard %q accepted", bad)
 		}

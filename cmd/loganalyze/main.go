@@ -197,6 +197,9 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 	if a.Shard != "" && (c.stored || a.StateDir == "") {
 		return usagef("--shard: names the hour files a run with --state writes")
 	}
+	if err := state.CheckShard(a.Shard); err != nil {
+		return usageError{fmt.Errorf("--shard: %w", err)}
+	}
 	switch f.progress {
 	case "auto", "always", "never":
 		if progress.Enabled(f.progress, stderr) {

@@ -227,3 +227,19 @@ func TestKeepLeavesOtherShards(t *testing.T) {
 		t.Errorf("left %q\nwant %q", got, want)
 	}
 }
+
+// A --shard that cannot name a file is bad usage, refused before any
+// input is read or the state directory made.
+func TestBadShardIsUsage(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	for _, shard := range []string{"../evil", "a.b", "a/b", strings.Repeat("x", 65)} {
+		code, _, errs := runCLI(t, "--state", st, "--shard", shard, "--json", os.DevNull, filepath.Join(dir, "missing.log"))
+		if code != 2 || !strings.HasPrefix(errs, "loganalyze: --shard: ") || !strings.Contains(errs, strconv.Quote(shard)) {
+			t.Errorf("--shard %q: exit %d, stderr %q; want 2 naming the shard", shard, code, errs)
+		}
+		if _, err := os.Stat(st); err == nil {
+			t.Fatalf("--shard %q: the state directory was made", shard)
+		}
+	}
+}
