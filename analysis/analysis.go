@@ -66,6 +66,9 @@ type Result struct {
 	// Unread are the files, the window's then the baseline's, that held
 	// data of which not one record could be read.
 	Unread []report.UnreadFile
+	// Warnings are what the run says besides the report, one line each:
+	// a state directory given twice.
+	Warnings []string
 }
 
 // BaselineError is an error reading the baseline's logs.

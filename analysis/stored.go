@@ -3,6 +3,9 @@ package analysis
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"slices"
 	"time"
 
 	"loganalyze/aggregate"
@@ -18,7 +21,7 @@ import (
 // their logs.
 type StoredConfig struct {
 	// StateDirs are the directories; each is read whole, every writer's
-	// hour files in it.
+	// hour files in it, once however many paths name it.
 	StateDirs []string
 	// Since and Until keep the hours that overlap [Since, Until); nil for
 	// no bound. They are the report's window where given.
@@ -43,7 +46,8 @@ const storedFormat ingest.Format = "state"
 // Stored reads the stored hours and builds the report. A file that
 // cannot be read (damaged, truncated, of another accuracy, or not a
 // state file at all) is named in the result's Unread and skipped; the
-// report of the rest is still built.
+// report of the rest is still built. A directory given twice (by
+// another path) is read once, and said so in the result's Warnings.
 func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	if len(cfg.StateDirs) == 0 {
 		return nil, errors.New("no state directory to read")
@@ -55,8 +59,9 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	opts := aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: rcfg.Collectors(m, cfg.Top, false)}
 	names := rcfg.CollectorNames()
 	read := &ingest.Result{}
+	dirs, warnings := distinctDirs(cfg.StateDirs)
 	var hours []*aggregate.Accumulator
-	for _, dir := range cfg.StateDirs {
+	for _, dir := range dirs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -74,12 +79,31 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 		Aggregate: acc, Read: read, Findings: findings, NotEvaluated: notEval,
 		Location: cfg.Location, Since: cfg.Since, Until: cfg.Until,
 	})
-	return &Result{Report: rep, Unread: rep.Unread}, nil
+	return &Result{Report: rep, Unread: rep.Unread, Warnings: warnings}, nil
+}
+
+// distinctDirs drops the directories of dirs that are one given before
+// (the same directory by another path: "st/", a symbolic link), so that
+// no hour is counted twice, and says which were dropped. A directory
+// that cannot be looked at is kept: reading it names the error.
+func distinctDirs(dirs []string) (kept, warnings []string) {
+	var infos []os.FileInfo
+	for _, d := range dirs {
+		fi, err := os.Stat(d) // nil when err is not
+		if err == nil {
+			if i := slices.IndexFunc(infos, func(o os.FileInfo) bool { return o != nil && os.SameFile(o, fi) }); i >= 0 {
+				warnings = append(warnings, fmt.Sprintf("state directory %q is %q again: read once", d, kept[i]))
+				continue
+			}
+		}
+		kept, infos = append(kept, d), append(infos, fi)
+	}
+	return kept, warnings
 }
 
 // readStored reads one directory's hours in the window, after pruning
 // it when asked; every file read or skipped is listed in read.
-func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []string, read *ingest.Result) ([]*aggregate.Accumulator, error) {
+func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []string, read *ingest.Result) (hours []*aggregate.Accumulator, err error) {
 	if cfg.Keep > 0 {
 		now := time.Now
 		if cfg.Now != nil {
@@ -99,7 +123,6 @@ func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []st
 	for _, f := range foreign {
 		skip(f, "skipped: named as an hour file, but not a state file")
 	}
-	var out []*aggregate.Accumulator
 	for i, f := range files {
 		if !inWindow(starts[i], cfg.Since, cfg.Until) {
 			continue
@@ -112,10 +135,10 @@ func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []st
 			skip(f, "skipped: written by an older version, it holds the latency sketches only, not the counts and rule statistics a report needs")
 		default:
 			read.Files = append(read.Files, ingest.FileStats{Path: f, Format: storedFormat, Source: "loganalyze", Records: h.Acc.Records})
-			out = append(out, h.Acc)
+			hours = append(hours, h.Acc)
 		}
 	}
-	return out, nil
+	return hours, nil
 }
 
 // inWindow says whether the hour starting at start (Unix seconds)

@@ -9,15 +9,19 @@ import (
 	"loganalyze/rules"
 )
 
-// finish writes every report asked for, each it can: a target that
-// cannot be written is named on stderr and the others are written all
-// the same, so that one bad path leaves no other report stale. Then it
-// says on stderr which files held data of which not one record could be
-// read, and returns the exit code: 1 for a report not written or such
-// files (the reports are written all the same), 3 when the verdict
-// reaches --fail-on (no_data counts as warn), else 0.
+// finish says the run's warnings on stderr, then writes every report
+// asked for, each it can: a target that cannot be written is named on
+// stderr and the others are written all the same, so that one bad path
+// leaves no other report stale. Then it says on stderr which files held
+// data of which not one record could be read, and returns the exit
+// code: 1 for a report not written or such files (the reports are
+// written all the same), 3 when the verdict reaches --fail-on (no_data
+// counts as warn), else 0.
 func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) int {
 	rep := res.Report
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "loganalyze: warning: %s\n", w)
+	}
 	unwritten := 0
 	for _, out := range []struct {
 		paths  []string

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -259,5 +260,40 @@ func TestReportUsage(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "report", "--state", filepath.Join(t.TempDir(), "none")); code != 1 {
 		t.Errorf("a missing state directory: exit %d, want 1: %s", code, errs)
+	}
+}
+
+// smallShard stores every other request of two generated hours in st
+// and returns how many it stored.
+func smallShard(t *testing.T, dir, st string) int64 {
+	t.Helper()
+	reqs := append(genHour(5, 300, hourStart), genHour(6, 300, hourStart.Add(time.Hour))...)
+	shard(t, dir, st, reqs, 0)
+	return int64((len(reqs) + 1) / 2)
+}
+
+// One directory given again — with a slash, through a symbolic link — is
+// read once, and the repeat is named on stderr.
+func TestReportReadsADirectoryOnce(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "A")
+	want := smallShard(t, dir, st)
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(st, link); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	code, _, errs := runCLI(t, "report", "--tz", "UTC", "--state", st, "--state", st+"/", "--state", link, "--json", out)
+	if code != 0 && code != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if r := readReport(t, out); r.Input.Records != want || len(r.Input.Files) != 2 {
+		t.Errorf("%d records from %d files, want %d from 2", r.Input.Records, len(r.Input.Files), want)
+	}
+	for _, again := range []string{st + "/", link} {
+		line := fmt.Sprintf("loganalyze: warning: state directory %q is %q again: read once\n", again, st)
+		if !strings.Contains(errs, line) {
+			t.Errorf("stderr lacks %q: %s", line, errs)
+		}
 	}
 }
