@@ -67,7 +67,7 @@ type Result struct {
 	// data of which not one record could be read.
 	Unread []report.UnreadFile
 	// Warnings are what the run says besides the report, one line each:
-	// a state directory given twice.
+	// a state directory given twice, or holding no hour file.
 	Warnings []string
 }
 

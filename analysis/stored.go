@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"loganalyze/aggregate"
@@ -47,7 +49,9 @@ const storedFormat ingest.Format = "state"
 // cannot be read (damaged, truncated, of another accuracy, or not a
 // state file at all) is named in the result's Unread and skipped; the
 // report of the rest is still built. A directory given twice (by
-// another path) is read once, and said so in the result's Warnings.
+// another path) is read once; one that holds no hour file is a problem
+// of the report, and an error when no directory holds one. Both are
+// in the result's Warnings.
 func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	if len(cfg.StateDirs) == 0 {
 		return nil, errors.New("no state directory to read")
@@ -61,15 +65,28 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	read := &ingest.Result{}
 	dirs, warnings := distinctDirs(cfg.StateDirs)
 	var hours []*aggregate.Accumulator
+	var empty []string
+	var problems []ingest.Problem
 	for _, dir := range dirs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		hs, err := readStored(dir, cfg, opts, names, read)
+		hs, named, err := readStored(dir, cfg, opts, names, read)
 		if err != nil {
 			return nil, err
 		}
+		if named == 0 {
+			empty = append(empty, dir)
+			warnings = append(warnings, fmt.Sprintf("state directory %q holds no hour files", dir))
+			problems = append(problems, ingest.Problem{File: dir, Reason: "state directory holds no hour files"})
+		}
 		hours = append(hours, hs...)
+	}
+	if len(empty) == len(dirs) {
+		if len(dirs) == 1 {
+			return nil, fmt.Errorf("state directory %q holds no hour files", dirs[0])
+		}
+		return nil, fmt.Errorf("no state directory holds an hour file: %s", quoteAll(dirs))
 	}
 	acc := aggregate.New(aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: opts.Collectors})
 	acc = aggregate.MergeAll(append([]*aggregate.Accumulator{acc}, hours...))
@@ -77,7 +94,7 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	findings, notEval := rules.Evaluate(acc, rcfg)
 	rep := report.Build(report.BuildInput{
 		Aggregate: acc, Read: read, Findings: findings, NotEvaluated: notEval,
-		Location: cfg.Location, Since: cfg.Since, Until: cfg.Until,
+		Location: cfg.Location, Since: cfg.Since, Until: cfg.Until, Problems: problems,
 	})
 	return &Result{Report: rep, Unread: rep.Unread, Warnings: warnings}, nil
 }
@@ -101,21 +118,32 @@ func distinctDirs(dirs []string) (kept, warnings []string) {
 	return kept, warnings
 }
 
+// quoteAll lists names quoted, comma-separated.
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
 // readStored reads one directory's hours in the window, after pruning
-// it when asked; every file read or skipped is listed in read.
-func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []string, read *ingest.Result) (hours []*aggregate.Accumulator, err error) {
+// it when asked; every file read or skipped is listed in read. named is
+// the number of files in the directory named as hour files, in the
+// window or not, read or not.
+func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []string, read *ingest.Result) (hours []*aggregate.Accumulator, named int, err error) {
 	if cfg.Keep > 0 {
 		now := time.Now
 		if cfg.Now != nil {
 			now = cfg.Now
 		}
 		if _, err := state.Prune(dir, cfg.Keep, now()); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	files, starts, foreign, err := state.HourFiles(dir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	skip := func(path, why string) {
 		read.Files = append(read.Files, ingest.FileStats{Path: path, Format: storedFormat, Incomplete: true, Reason: why})
@@ -138,7 +166,7 @@ func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []st
 			hours = append(hours, h.Acc)
 		}
 	}
-	return hours, nil
+	return hours, len(files) + len(foreign), nil
 }
 
 // inWindow says whether the hour starting at start (Unix seconds)

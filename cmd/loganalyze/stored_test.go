@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -295,5 +296,70 @@ func TestReportReadsADirectoryOnce(t *testing.T) {
 		if !strings.Contains(errs, line) {
 			t.Errorf("stderr lacks %q: %s", line, errs)
 		}
+	}
+}
+
+// A directory without hour files (a log directory given by mistake) is
+// named: exit 1 when no directory given holds one, a warning and a
+// problem of the report beside one that does. A window that selects
+// none of the stored hours is still no_data, exit 0.
+func TestReportDirectoryWithoutHours(t *testing.T) {
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "logs")
+	if err := os.Mkdir(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeHour(t, logs, "access.jsonl", genHour(3, 50, hourStart))
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := runCLI(t, "report", "--state", logs)
+	if want := fmt.Sprintf("loganalyze: state directory %q holds no hour files\n", logs); code != 1 || errs != want || stdout != "" {
+		t.Errorf("a log directory: exit %d, stderr %q, stdout %d bytes; want 1, %q, none", code, errs, len(stdout), want)
+	}
+	code, _, errs = runCLI(t, "report", "--state", logs, "--state", empty)
+	if code != 1 || !strings.Contains(errs, strconv.Quote(logs)) || !strings.Contains(errs, strconv.Quote(empty)) {
+		t.Errorf("two directories without hours: exit %d, stderr %q; want 1 naming both", code, errs)
+	}
+
+	st := filepath.Join(dir, "A")
+	want := smallShard(t, dir, st)
+	out := filepath.Join(dir, "r.json")
+	code, _, errs = runCLI(t, "report", "--tz", "UTC", "--state", st, "--state", logs, "--json", out)
+	if line := fmt.Sprintf("loganalyze: warning: state directory %q holds no hour files\n", logs); (code != 0 && code != 3) || !strings.Contains(errs, line) {
+		t.Errorf("beside a state directory: exit %d, stderr %q; want 0 or 3 and %q", code, errs, line)
+	}
+	var r struct {
+		Input struct {
+			Records  int64 `json:"records"`
+			Problems []struct {
+				File   string `json:"file"`
+				Reason string `json:"reason"`
+			} `json:"problems"`
+		} `json:"input"`
+		Verdict string `json:"verdict"`
+	}
+	b, err := os.ReadFile(out)
+	if err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Input.Records != want || len(r.Input.Problems) != 1 || r.Input.Problems[0].File != logs {
+		t.Errorf("%d records, problems %+v; want %d and %q named", r.Input.Records, r.Input.Problems, want, logs)
+	}
+
+	late := hourStart.Add(48 * time.Hour).Format(time.RFC3339)
+	code, _, errs = runCLI(t, "report", "--state", st, "--since", late, "--json", out)
+	if b, err = os.ReadFile(out); err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || errs != "" || r.Verdict != "no_data" || r.Input.Records != 0 {
+		t.Errorf("a window of no stored hour: exit %d, stderr %q, verdict %s, %d records; want 0, none, no_data, 0", code, errs, r.Verdict, r.Input.Records)
 	}
 }
