@@ -235,17 +235,24 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 	if c.failOn, ok = rules.ParseSeverity(f.failOn); !ok {
 		return usagef("--fail-on: want warn, crit or never, got %q", f.failOn)
 	}
-	if a.Since, err = parseWhen("--since", f.since, now, in.Location); err != nil {
+	// One instant for every relative time: the run's start.
+	start := now()
+	if a.Since, err = parseWhen("--since", f.since, start, in.Location); err != nil {
 		return err
 	}
-	if a.Until, err = parseWhen("--until", f.until, now, in.Location); err != nil {
+	if a.Until, err = parseWhen("--until", f.until, start, in.Location); err != nil {
 		return err
+	}
+	// "The last hour" ends now: without it the window would end at the
+	// last record, or nowhere when there is none.
+	if a.Since != nil && a.Until == nil && relative(f.since) && a.Since.Before(start) {
+		a.Until = &start
 	}
 	if a.Since != nil && a.Until != nil && !a.Until.After(*a.Since) {
 		return usagef("--until %s is not after --since %s", a.Until.Format(time.RFC3339), a.Since.Format(time.RFC3339))
 	}
 	if f.promTime {
-		c.promOpts.Timestamp = now()
+		c.promOpts.Timestamp = start
 	}
 	if f.keep != "" {
 		if len(f.states) == 0 {
@@ -280,13 +287,13 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 // parseWhen reads --since or --until (flag): an RFC 3339 time, a
 // date-time without zone (in loc), or a duration relative to now ("-1h",
 // "-90m"); nil when s is empty.
-func parseWhen(flag, s string, now func() time.Time, loc *time.Location) (*time.Time, error) {
+func parseWhen(flag, s string, now time.Time, loc *time.Location) (*time.Time, error) {
 	if s == "" {
 		return nil, nil
 	}
-	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+	if relative(s) {
 		if d, err := time.ParseDuration(s); err == nil {
-			t := now().Add(d)
+			t := now.Add(d)
 			return &t, nil
 		}
 	} else {
@@ -298,3 +305,7 @@ func parseWhen(flag, s string, now func() time.Time, loc *time.Location) (*time.
 	}
 	return nil, usagef("%s: cannot parse %q as a time or duration", flag, s)
 }
+
+// relative says whether a --since or --until value is a duration from
+// now rather than a time.
+func relative(s string) bool { return strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -292,5 +293,64 @@ func TestVersion(t *testing.T) {
 	// --version needs no input and wins over the other flags.
 	if code, out2, _ := runCLI(t, "--version", "--json", "-", "/no/such.log"); code != 0 || out2 != out {
 		t.Errorf("with other flags: exit %d, %q", code, out2)
+	}
+}
+
+// A relative --since without --until ends the window at the run's start:
+// [now-1h, now), stated so with or without a record in it, and records
+// after now are outside it; the same for a report of stored hours.
+func TestRelativeSinceEndsNow(t *testing.T) {
+	dir := t.TempDir()
+	now := fixedNow()
+	type window struct{ From, To string }
+	var rep struct {
+		Window window
+		Input  struct {
+			Records       int64 `json:"records"`
+			OutsideWindow int64 `json:"outside_window"`
+		}
+	}
+	want := window{now.Add(-time.Hour).Format(time.RFC3339), now.Format(time.RFC3339)}
+	mdWindow := now.Add(-time.Hour).Format("2006-01-02 15:04:05") + " – " + now.Format("2006-01-02 15:04:05 -07:00")
+	before := genHour(4, 300, now.Add(-2*time.Hour))    // 09:00–10:00: none in the window
+	across := genHour(5, 300, now.Add(-30*time.Minute)) // 10:30–11:30: half in it
+	var inAcross int64
+	for _, r := range across {
+		if !r.Time.Before(now.Add(-time.Hour)) && r.Time.Before(now) {
+			inAcross++
+		}
+	}
+	if inAcross == 0 || inAcross == int64(len(across)) {
+		t.Fatalf("%d of %d generated records before now: want some on each side", inAcross, len(across))
+	}
+	st := filepath.Join(dir, "state")
+	common := []string{"--tz", "UTC", "--since", "-1h", "--json", filepath.Join(dir, "r.json"), "--md", filepath.Join(dir, "r.md")}
+	for _, c := range []struct {
+		name string
+		args []string
+		in   int64
+	}{
+		{"none in the window", slices.Concat(common, []string{writeHour(t, dir, "before.jsonl", before)}), 0},
+		{"records after now", slices.Concat(common, []string{writeHour(t, dir, "across.jsonl", across)}), inAcross},
+		{"state", slices.Concat(common, []string{"--state", st, filepath.Join(dir, "across.jsonl")}), inAcross},
+		{"report", slices.Concat([]string{"report", "--state", st}, common), inAcross},
+	} {
+		out, md := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
+		if code, _, errs := runCLI(t, c.args...); code != 0 && code != 3 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+		}
+		b, err := os.ReadFile(out)
+		if err == nil {
+			err = json.Unmarshal(b, &rep)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Window != want || rep.Input.Records-rep.Input.OutsideWindow != c.in {
+			t.Errorf("%s: window %+v, %d records in it; want %+v, %d", c.name, rep.Window, rep.Input.Records-rep.Input.OutsideWindow, want, c.in)
+		}
+		if b, err := os.ReadFile(md); err != nil || !strings.Contains(string(b), mdWindow) {
+			t.Errorf("%s: the Markdown does not state the window %q (%v)", c.name, mdWindow, err)
+		}
 	}
 }
