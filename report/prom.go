@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,17 +12,16 @@ import (
 	"loganalyze/rules"
 )
 
-// KnownRules are the IDs of the built-in rules (SPEC §5). The Prometheus
-// report has a findings sample for each of them, zero when it did not
-// fire, so that alerts always have a series.
-var KnownRules = []string{
-	"cross_region",
-	"error_burst",
-	"latency_regression",
-	"missing_keepalive",
-	"non_streaming_large_model",
-	"rate_limit_storm",
-	"token_cache_miss",
+// KnownRules are the IDs of the built-in rules (SPEC §5), sorted. The
+// Prometheus report has a findings sample for each of them, zero when it
+// did not fire, so that alerts always have a series. They are the rules'
+// own list: a rule added there has its series.
+var KnownRules = knownRules()
+
+func knownRules() []string {
+	ids := rules.RuleIDs()
+	slices.Sort(ids)
+	return ids
 }
 
 // PromOtherKey is the key label of the row that merges a dimension's keys

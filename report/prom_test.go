@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -198,6 +199,20 @@ func checkPromLines(t *testing.T, text []byte) {
 	for i, line := range strings.Split(strings.TrimSuffix(string(text), "\n"), "\n") {
 		if !strings.HasPrefix(line, "loganalyze_") && !strings.HasPrefix(line, "# ") {
 			t.Errorf("line %d is broken: %q", i+1, line)
+		}
+	}
+}
+
+// TestKnownRulesAreTheRules: the Prometheus report has a findings
+// series for every built-in rule, timeout_ceiling among them.
+func TestKnownRulesAreTheRules(t *testing.T) {
+	ids := rules.RuleIDs()
+	if len(KnownRules) != len(ids) || !slices.IsSorted(KnownRules) {
+		t.Fatalf("KnownRules %v, the rules %v", KnownRules, ids)
+	}
+	for _, id := range append(ids, "timeout_ceiling") {
+		if !slices.Contains(KnownRules, id) {
+			t.Errorf("rule %s has no findings series", id)
 		}
 	}
 }
