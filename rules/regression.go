@@ -76,6 +76,11 @@ func regression(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressi
 			}
 		}
 		kept := explain(cfg, pairs, m, cands)
+		for _, c := range kept {
+			if c.dim == aggregate.DimModel && nonStreamingExplains(cfg, pairs, m, c) {
+				c.f.Evidence = append(c.f.Evidence, Field{"explained_by", "non_streaming"})
+			}
+		}
 		for d := -1; d < aggregate.NumDims; d++ {
 			var found []Finding
 			for _, c := range kept {
@@ -141,4 +146,18 @@ func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour str
 		Advice: fmt.Sprintf("Look at what changed for %s since %s (deploys, upstream capacity, traffic mix): its %s p99 went from %.0f ms to %.0f ms%s.",
 			what, hour, metric, prev99, p99, w.clause()),
 	}, true
+}
+
+// nonStreamingExplains says whether a model's regression is its
+// non-streaming calls': they are most of its requests or of its slow
+// tail's growth, and without them the model did not regress. A large
+// model's calls turned non-streaming (or new ones that are) wait for
+// the whole answer before the first byte: non_streaming_large_model's
+// cause, which mergeNonStreaming then makes the one finding.
+func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, m int, c *regressedKey) bool {
+	p := pairs.get(aggregate.DimModel, c.key, aggregate.DimStream, string(aggregate.StreamKey(false)))
+	if p == nil || p.metrics[m] == nil || p.metrics[m].Count() == 0 {
+		return false
+	}
+	return explains(cfg, m, c, []*sketch.Counts{p.metrics[m]})
 }

@@ -387,3 +387,42 @@ func TestOneCauseSmallModelTail(t *testing.T) {
 		}
 	}
 }
+
+// TestOneCauseNonStreamingCalls: a large model's calls turned
+// non-streaming in the second hour make its first token, and its
+// regions', later; that is one cause with one fix, so there is one
+// finding: non_streaming_large_model of the model, listing the model's
+// ttft regression (and what that explained) in its explains, and no
+// latency_regression of the model's or a region's ttft beside it.
+func TestOneCauseNonStreamingCalls(t *testing.T) {
+	const model = "qwen2-72b-instruct"
+	e := runExperiment(t, gen.Slow{}, func(reqs []gen.Request) {
+		for i := range reqs {
+			r := &reqs[i]
+			if r.Model == model && r.Stream && i%3 == 0 {
+				r.Stream = false
+				r.TTFTms = r.RequestTime * 1000
+			}
+		}
+	})
+	if !e.regressed[regressionKey{"ttft", "model", model}] {
+		t.Fatalf("the exact ttft p99 of %s did not regress", model)
+	}
+	var ns *rules.Finding
+	for i, f := range e.findings {
+		if f.Rule == rules.RuleNonStreaming && f.Key.Get("model") == model {
+			ns = &e.findings[i]
+		}
+	}
+	if ns == nil {
+		t.Fatalf("no non_streaming_large_model finding for %s: %v", model, e.findings)
+	}
+	if want := "latency_regression metric=ttft,dimension=model,key=" + model; !explainsOf(*ns, "rule")[want] {
+		t.Errorf("the non-streaming finding does not list %q: %v", want, ns.Explains)
+	}
+	for _, f := range e.regressions()["ttft"] {
+		if k := findingKey(f); k.dim == "model" && k.key == model || k.dim == "region" {
+			t.Errorf("a ttft regression of %s %s beside the non-streaming finding", k.dim, k.key)
+		}
+	}
+}

@@ -85,6 +85,7 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 			notEval = append(notEval, NotEvaluated{Rule: r.id(), Reason: partly})
 		}
 	}
+	findings = mergeNonStreaming(findings)
 	SortFindings(findings)
 	return mergeSameCause(findings), notEval
 }

@@ -38,6 +38,56 @@ func mergeSameCause(fs []Finding) []Finding {
 	return out
 }
 
+// mergeNonStreaming merges each latency_regression of a model that its
+// non-streaming calls explain (evidence explained_by non_streaming) into
+// that model's non_streaming_large_model finding, when there is one:
+// the regression and what it explained are listed in the latter's
+// Explains, which takes the more severe of the two severities. A model
+// made slow by calls that wait for the whole answer is one cause with
+// one fix (stream: true), not a regression to look into beside it.
+func mergeNonStreaming(fs []Finding) []Finding {
+	ns := map[string]int{} // model → index of its non-streaming finding
+	for i, f := range fs {
+		if f.Rule == RuleNonStreaming {
+			if m, ok := f.Key.Get("model").(string); ok {
+				ns[m] = i
+			}
+		}
+	}
+	if len(ns) == 0 {
+		return fs
+	}
+	out := make([]Finding, 0, len(fs))
+	var merged []struct {
+		into int
+		f    Finding
+	}
+	for _, f := range fs {
+		if f.Rule == RuleRegression && f.Key.Get("dimension") == "model" && f.Evidence.Get("explained_by") == "non_streaming" {
+			if i, ok := ns[f.Key.Get("key").(string)]; ok {
+				merged = append(merged, struct {
+					into int
+					f    Finding
+				}{i, f})
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	for _, m := range merged {
+		for i := range out {
+			g := &out[i]
+			if g.Rule != RuleNonStreaming || g.Key.Get("model") != m.f.Key.Get("key") {
+				continue
+			}
+			g.Explains = append(g.Explains, Explained{"rule", m.f.Rule + " " + keyText(m.f.Key)})
+			g.Explains = append(g.Explains, m.f.Explains...)
+			g.Severity = max(g.Severity, m.f.Severity)
+		}
+	}
+	return out
+}
+
 func sameKey(a, b Fields) bool {
 	ka, _ := a.MarshalJSON()
 	kb, _ := b.MarshalJSON()
