@@ -87,7 +87,7 @@ func Evaluate(acc *aggregate.Accumulator, cfg *Config) ([]Finding, []NotEvaluate
 	}
 	findings = mergeNonStreaming(findings)
 	SortFindings(findings)
-	return mergeSameCause(findings), notEval
+	return mergeSameCause(mergeCeilings(findings)), notEval
 }
 
 // absent returns a reason naming the fields no record carried, or "".

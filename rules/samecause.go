@@ -88,13 +88,90 @@ func mergeNonStreaming(fs []Finding) []Finding {
 	return out
 }
 
+// mergeCeilings merges each timeout_ceiling whose requests are error
+// bursts' errors into the burst of the most of them: the time-out's
+// requests are the burst's failures, cut at the limit (a burst of 504s
+// at 60 s is one cause, not a burst and a 60 s ceiling). A ceiling is
+// the bursts' when bursts' errors have its statuses and end, on
+// average, within 2 % of it, and they account for 80 % or more of its
+// requests; it is named in that burst's explains, which takes the more
+// severe of the two severities. fs must be sorted by impact.
+func mergeCeilings(fs []Finding) []Finding {
+	var bursts []int
+	for i, f := range fs {
+		if f.Rule == RuleBurst {
+			bursts = append(bursts, i)
+		}
+	}
+	if len(bursts) == 0 {
+		return fs
+	}
+	drop := map[int]bool{}
+	for i, f := range fs {
+		if f.Rule != RuleTimeout {
+			continue
+		}
+		ceil, ok1 := f.Evidence.Get("ceiling_ms").(float64)
+		n, ok2 := f.Evidence.Get("requests_at_ceiling").(int64)
+		statuses, ok3 := f.Evidence.Get("statuses").(Fields)
+		if !ok1 || !ok2 || !ok3 || ceil <= 0 || n <= 0 {
+			continue
+		}
+		left := map[string]int64{} // the ceiling's requests by status not yet a burst's
+		for _, st := range statuses {
+			if c, ok := st.Value.(int64); ok {
+				left[st.Name] = c
+			}
+		}
+		var covered int64
+		best, bestN := -1, int64(0)
+		for _, b := range bursts {
+			mean, ok := fs[b].Evidence.Get("error_request_time_mean_ms").(float64)
+			by, ok2 := fs[b].Evidence.Get("by_status").(Fields)
+			if !ok || !ok2 || mean < 0.98*ceil || mean > 1.02*ceil {
+				continue
+			}
+			var got int64
+			for _, st := range by {
+				if c, ok := st.Value.(int64); ok {
+					k := min(c, left[st.Name])
+					left[st.Name] -= k
+					got += k
+				}
+			}
+			covered += got
+			if got > bestN {
+				best, bestN = b, got
+			}
+		}
+		if best < 0 || float64(covered) < 0.8*float64(n) {
+			continue
+		}
+		g := &fs[best]
+		g.Explains = append(g.Explains, Explained{"rule", f.Rule + " " + keyText(f.Key)})
+		g.Severity = max(g.Severity, f.Severity)
+		drop[i] = true
+	}
+	if len(drop) == 0 {
+		return fs
+	}
+	out := fs[:0]
+	for i, f := range fs {
+		if !drop[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func sameKey(a, b Fields) bool {
 	ka, _ := a.MarshalJSON()
 	kb, _ := b.MarshalJSON()
 	return string(ka) == string(kb)
 }
 
-// keyText writes a key as "name=value,name=value".
+// keyText writes a key as "name=value,name=value"; a name without a
+// value ("all") alone.
 func keyText(k Fields) string {
 	var b strings.Builder
 	for i, f := range k {
@@ -102,8 +179,8 @@ func keyText(k Fields) string {
 			b.WriteByte(',')
 		}
 		b.WriteString(f.Name)
-		b.WriteByte('=')
-		if s, ok := f.Value.(string); ok {
+		if s, ok := f.Value.(string); ok && s != "" {
+			b.WriteByte('=')
 			b.WriteString(s)
 		}
 	}
