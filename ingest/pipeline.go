@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -91,6 +92,10 @@ type holding struct {
 func (h *holding) hold()          { h.held = true }
 func (h *holding) heldBytes() int { return len(h.scratch) }
 func (h *holding) release()       { h.scratch = h.scratch[:0] }
+
+// errPassOver is what a line parser returns, wrapped, for a line that
+// is well formed and no request: passed over, counted in PassedOver.
+var errPassOver = errors.New("not a request")
 
 // newLine empties the buffer for the next line, unless it is held.
 func (h *holding) newLine() {
@@ -410,6 +415,8 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 			}
 			switch {
 			case err == errDirective, err == errEmpty: // a W3C directive, an envelope's blank line: no request
+			case errors.Is(err, errPassOver): // a request's own event, not a request
+				c.passed++
 			case err == errPartial: // its line's next parts follow
 				if partAt == 0 {
 					partAt = line

@@ -14,12 +14,18 @@ package ingest
 // inference_time), written as Rust's Debug writes a Duration
 // ("2.731219246s", "815.012ms", "350µs"): request_time is total_time,
 // the uri the name of the span that holds it, the route's handler
-// (generate, generate_stream, chat_completions, embed, openai_embed). A
-// warning or an error in a request's span without its times is a
-// request that failed ("Model is overloaded"), without request_time, as
-// the JSON log's is. The server's own lines (start-up, "Connected", the
-// launcher's shard-manager) and other events in a span are not requests:
-// bad lines that say so. A span's field written in Debug form,
+// (generate, generate_stream, chat_completions, embed, openai_embed). An
+// error in a request's span without its times is a request that failed
+// ("Model is overloaded"), without request_time, as the JSON log's is; a
+// span whose fields are all still empty is written without braces
+// ("ERROR embed:try_acquire_permit: text_embeddings_core::infer: …"),
+// told from the event's target by the target that follows it (a path of
+// "::"). The request's other events (its DEBUG input, a warning) are no
+// requests: passed over, counted so, as are the lines of an event
+// written over several after its first (no time begins them). The
+// server's own events (start-up, "Connected", the launcher's
+// shard-manager) are bad lines that say so.
+// A span's field written in Debug form,
 // `parameters=GenerateParameters { best_of: None, stop: [] }`, is
 // skipped whole: its spaces, braces and quotes are the value's. Terminal
 // colours (tracing writes them to a terminal) are read without them.
@@ -27,6 +33,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -54,20 +61,26 @@ var tracingOwn = [trColumns]Bindings{
 }
 
 var (
-	errTracingOwn   = errors.New("not a request: the server's own message, outside a request's span (want time level span{total_time=…}: target: message)")
-	errTracingEvent = errors.New("not a request: an event within a request's span before it ended (its Success event, or a warning or error, is the request)")
+	errTracingOwn = errors.New("not a request: the server's own message, outside a request's span (want time level span{total_time=…}: target: message)")
+	// errTracingMore passes over a line of an event written over
+	// several (a DEBUG event's input, the launcher's pretty-printed
+	// arguments, a table or a traceback), the lines after its first.
+	errTracingMore = fmt.Errorf("%w: a line of an event written over several", errPassOver)
+	// errTracingEvent passes over a request's own event (pipeline.go).
+	errTracingEvent = fmt.Errorf("%w: an event within a request's span (its Success event, or an error, is the request)", errPassOver)
 	errTracingLine  = errors.New("tracing line cut short: want time level span{fields}: target: message")
 	errTracingTime  = errors.New("tracing request's total_time not a duration with its unit")
 )
 
-// tracingParser reads tracing lines. Values point into the line, or into
-// buf for a line read without its colours.
+// tracingParser reads tracing lines. Values point into the line, or,
+// for a line read without its colours, into the held buffer the records
+// may point into until their batch is handed over.
 type tracingParser struct {
+	holding
 	loc    *time.Location
 	binds  [trColumns]Bindings
 	mapped bool // --map names a field: its value is read as it says
 	vals   [trColumns][]byte
-	buf    []byte
 }
 
 func newTracingParser(c *parserConfig) *tracingParser {
@@ -87,12 +100,18 @@ func newTracingParser(c *parserConfig) *tracingParser {
 // of lines before its first request.
 func tracingHead(head []byte) bool {
 	var p tracingParser
+	var plain []byte
 	for rest := head; len(rest) > 0; {
 		nl := bytes.IndexByte(rest, '\n')
 		if nl < 0 {
 			break // a line cut by the head's end
 		}
-		if p.split(rest[:nl]) == nil && p.vals[trTotal] != nil {
+		line := rest[:nl]
+		if coloured(line) {
+			plain = appendDecolored(plain[:0], line)
+			line = plain
+		}
+		if p.split(line) == nil && p.vals[trTotal] != nil {
 			return true
 		}
 		rest = rest[nl+1:]
@@ -112,17 +131,17 @@ func tracingSource(head []byte) string {
 	return "tracing"
 }
 
-// split cuts a line into p.vals: nil when the line is a tracing event
-// within a span with fields, errTracingOwn when it is one outside any.
+// split cuts a line, without colours, into p.vals: nil when the line is
+// a tracing event within a span, errTracingOwn when it is one outside
+// any.
 func (p *tracingParser) split(line []byte) error {
 	p.vals = [trColumns][]byte{}
-	if bytes.IndexByte(line, 0x1b) >= 0 {
-		p.buf = appendDecolored(p.buf[:0], line)
-		line = p.buf
-	}
 	line = bytes.TrimRight(line, "\r")
 	ts, rest, ok := cutSpaced(line)
 	if !ok || len(ts) < 19 || ts[0] < '0' || ts[0] > '9' || ts[4] != '-' || (ts[10] != 'T' && ts[10] != ' ') {
+		if !startsDate(line) {
+			return errTracingMore
+		}
 		return errTracingOwn
 	}
 	level, rest, ok := cutSpaced(rest)
@@ -136,8 +155,10 @@ func (p *tracingParser) split(line []byte) error {
 		return errTracingLine
 	}
 	spans := rest[:end]
-	if bytes.IndexByte(spans, '{') < 0 {
-		return errTracingOwn // the event's target, no span: "text_generation_router::server"
+	if bytes.IndexByte(spans, '{') < 0 && !targetNext(rest[end+2:]) {
+		// The event's target, no span: "text_generation_router::server:
+		// router/src/server.rs:2266: Connected".
+		return errTracingOwn
 	}
 	for len(spans) > 0 {
 		n := 0
@@ -297,6 +318,22 @@ func spansEnd(s []byte) int {
 	return -1
 }
 
+// targetNext reports whether s starts with an event's target, a module
+// path ("text_embeddings_core::infer") then ": ": what follows spans
+// written without fields.
+func targetNext(s []byte) bool {
+	i := bytes.Index(s, []byte(": "))
+	if i <= 0 || !bytes.Contains(s[:i], []byte("::")) {
+		return false
+	}
+	for _, c := range s[:i] {
+		if !isIdent(c) && c != ':' {
+			return false
+		}
+	}
+	return true
+}
+
 // isIdent reports whether c may be in a field's name.
 func isIdent(c byte) bool {
 	return c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
@@ -324,13 +361,17 @@ func tracingLevel(t []byte) bool {
 
 // Parse reads one line into r.
 func (p *tracingParser) Parse(line []byte, r *Record) error {
+	p.newLine()
+	if coloured(line) {
+		// Into the buffer the records may point into.
+		start := len(p.scratch)
+		p.scratch = appendDecolored(p.scratch, line)
+		line = p.scratch[start:len(p.scratch):len(p.scratch)]
+	}
 	if err := p.split(line); err != nil {
 		return err
 	}
-	switch lvl := string(p.vals[trLevel]); {
-	case p.vals[trTotal] != nil:
-	case lvl == "WARN" || lvl == "ERROR":
-	default:
+	if p.vals[trTotal] == nil && string(p.vals[trLevel]) != "ERROR" {
 		return errTracingEvent
 	}
 	if t := p.vals[trTotal]; t != nil && !p.mapped && !endsInUnit(t) {

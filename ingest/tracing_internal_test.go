@@ -23,7 +23,11 @@ func FuzzTracing(f *testing.F) {
 			return
 		}
 		var q tracingParser
-		if q.split([]byte(line)) != nil {
+		plain := []byte(line)
+		if coloured(plain) {
+			plain = appendDecolored(nil, plain)
+		}
+		if q.split(plain) != nil {
 			t.Fatal("read a line split refuses")
 		}
 		if !r.Has(FTime) {

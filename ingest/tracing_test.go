@@ -14,8 +14,9 @@ import (
 // request's Success event is a request whose request_time is its span's
 // total_time (in whichever unit Rust wrote it) and whose uri is that
 // span's name, a Debug-written field with spaces, braces, quotes and
-// "key=" inside is skipped whole, a warning in a request's span is a
-// request without request_time, and a coloured line reads as a plain one.
+// "key=" inside is skipped whole, an error in a request's span is a
+// request without request_time, its DEBUG event is passed over with the
+// line that continues it, and a coloured line reads as a plain one.
 func TestTracingTGI(t *testing.T) {
 	params := `parameters=GenerateParameters { best_of: None, temperature: Some(0.7), stop: ["}: x", "total_time=\"9s\""], max_new_tokens: Some(20), grammar: None }`
 	lines := []string{
@@ -25,17 +26,18 @@ func TestTracingTGI(t *testing.T) {
 		`2026-12-05T10:00:00.637000Z  INFO compat_generate{default_return_full_text=true compute_type=Extension(ComputeType("1-nvidia-a10g"))}:generate_stream{` + params + ` total_time="2.731219246s" validation_time="1.210923ms" queue_time="1.799491ms" inference_time="2.728197212s" time_per_token="25.98283ms" seed="None"}: text_generation_router::server: router/src/server.rs:516: Success`,
 		`2026-12-05T10:00:01.000000Z  INFO generate{` + params + ` total_time="815.012ms" validation_time="2.1ms" queue_time="350µs" inference_time="812.5ms" time_per_token="25ms" seed="Some(42)"}: text_generation_router::server: router/src/server.rs:322: Success`,
 		`2026-12-05T10:00:01.500000Z DEBUG generate{` + params + `}: text_generation_router::server: router/src/server.rs:291: Input: hello`,
+		`and the input's second line`,
 		`2026-12-05T10:00:02.000000Z ERROR generate_stream{` + params + `}:async_stream:generate_stream: text_generation_router::infer: router/src/infer/mod.rs:127: Model is overloaded`,
 		"\x1b[2m2026-12-05T10:00:03.000000Z\x1b[0m \x1b[32m INFO\x1b[0m \x1b[1mchat_completions\x1b[0m\x1b[1m{\x1b[0m\x1b[3mtotal_time\x1b[0m\x1b[2m=\x1b[0m\"1.5s\" \x1b[3mvalidation_time\x1b[0m\x1b[2m=\x1b[0m\"3ms\"\x1b[1m}\x1b[0m\x1b[2m:\x1b[0m \x1b[2mtext_generation_router::server\x1b[0m\x1b[2m:\x1b[0m \x1b[2mrouter/src/server.rs\x1b[0m\x1b[2m:\x1b[0m\x1b[2m600:\x1b[0m Success",
 	}
 	path := writeTemp(t, "tgi.log", strings.Join(lines, "\n")+"\n")
 	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
 	fs := res.Files[0]
-	if fs.Format != ingest.Tracing || fs.Source != "tgi" || len(got) != 4 || fs.BadLines != 4 {
-		t.Fatalf("format %q, source %q, %d records, %d bad %v; want tracing, tgi, 4, 4", fs.Format, fs.Source, len(got), fs.BadLines, res.Problems)
+	if fs.Format != ingest.Tracing || fs.Source != "tgi" || len(got) != 4 || fs.BadLines != 3 || fs.PassedOver != 2 {
+		t.Fatalf("format %q, source %q, %d records, %d bad %v, %d passed over; want tracing, tgi, 4, 3, 2", fs.Format, fs.Source, len(got), fs.BadLines, res.Problems, fs.PassedOver)
 	}
 	for i, p := range res.Problems {
-		if want := []int64{1, 2, 3, 6}[i]; p.Line != want || !strings.Contains(p.Reason, "not a request") {
+		if want := []int64{1, 2, 3}[i]; p.Line != want || !strings.Contains(p.Reason, "not a request") {
 			t.Errorf("problem %d: line %d %q; want line %d, not a request", i, p.Line, p.Reason, want)
 		}
 	}
@@ -61,19 +63,29 @@ func TestTracingTGI(t *testing.T) {
 }
 
 // TestTracingTEI reads text-embeddings-inference's router log, whose
-// spans record tokenization_time where TGI's record validation_time.
+// spans record tokenization_time where TGI's record validation_time, and
+// whose failed requests' spans, their fields all still empty, are
+// written without braces: an error there is a request without
+// request_time, a warning passed over.
 func TestTracingTEI(t *testing.T) {
 	lines := []string{
 		`2026-12-05T10:00:02.798333Z  INFO openai_embed{total_time="1.207716998s" tokenization_time="11.232786ms" queue_time="686.203µs" inference_time="1.195713965s"}: text_embeddings_router::http::server: router/src/http/server.rs:1290: Success`,
+		`2026-12-05T10:00:03.000000Z  WARN openai_embed: text_embeddings_router::http::server: router/src/http/server.rs:1000: model=x has not been found`,
 		`2026-12-05T10:00:03.579418Z  INFO embed{total_time="685.148571ms" tokenization_time="8.812018ms" queue_time="724.303µs" inference_time="675.535478ms"}: text_embeddings_router::http::server: router/src/http/server.rs:714: Success`,
+		`2026-12-05T10:00:04.000000Z ERROR embed:try_acquire_permit: text_embeddings_core::infer: core/src/infer.rs:102: Model is overloaded`,
+		`2026-12-05T10:00:05.000000Z ERROR rerank: text_embeddings_router::http::server: router/src/http/server.rs:400: Input validation error: empty`,
 	}
 	got, res := collect(t, []string{writeTemp(t, "tei.log", strings.Join(lines, "\n")+"\n")}, ingest.Options{Workers: 1, Location: time.UTC})
-	if fs := res.Files[0]; fs.Source != "tei" || len(got) != 2 || fs.BadLines != 0 {
-		t.Fatalf("source %q, %d records, %d bad; want tei, 2, 0", fs.Source, len(got), fs.BadLines)
+	if fs := res.Files[0]; fs.Source != "tei" || len(got) != 4 || fs.BadLines != 0 || fs.PassedOver != 1 {
+		t.Fatalf("source %q, %d records, %d bad %v, %d passed over; want tei, 4, 0, 1", fs.Source, len(got), fs.BadLines, res.Problems, fs.PassedOver)
 	}
-	for i, w := range []float64{1.207716998, 0.685148571} {
-		if math.Abs(got[i].rt-w) > 1e-9 {
-			t.Errorf("row %d: request_time %v s, want %v", i, got[i].rt, w)
+	for i, w := range []struct {
+		uri string
+		rt  float64
+	}{{"openai_embed", 1.207716998}, {"embed", 0.685148571}, {"embed", math.NaN()}, {"rerank", math.NaN()}} {
+		g := got[i]
+		if g.uri != w.uri || math.IsNaN(w.rt) != math.IsNaN(g.rt) || !math.IsNaN(w.rt) && math.Abs(g.rt-w.rt) > 1e-9 {
+			t.Errorf("row %d: %q, request_time %v s; want %q, %v", i, g.uri, g.rt, w.uri, w.rt)
 		}
 	}
 }
