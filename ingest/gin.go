@@ -66,9 +66,11 @@ var (
 var ginMark = []byte("[GIN] ")
 
 // ginParser reads Gin request lines. Values point into the line, or into
-// date for the time rewritten as parseTime reads it, or into path for a
-// path with escapes.
+// date for the time rewritten as parseTime reads it (read at once), or,
+// for a path with escapes, into the held buffer the records may point
+// into until their batch is handed over.
 type ginParser struct {
+	holding
 	loc   *time.Location
 	binds [ginColumns]Bindings
 	// mappedLatency: --map names the latency column, which is then read
@@ -76,7 +78,6 @@ type ginParser struct {
 	mappedLatency bool
 	vals          [ginColumns][]byte
 	date          []byte
-	path          []byte
 }
 
 func newGinParser(c *parserConfig) *ginParser {
@@ -210,6 +211,7 @@ func (p *ginParser) split(line []byte) error {
 
 // Parse reads one line into r.
 func (p *ginParser) Parse(line []byte, r *Record) error {
+	p.newLine()
 	if err := p.split(line); err != nil {
 		return err
 	}
@@ -263,7 +265,7 @@ func (p *ginParser) civilDate(d []byte) ([]byte, error) {
 }
 
 // unquote returns a path as Gin's %#v wrote it without its quotes; one
-// with escapes is unquoted into p.path.
+// with escapes is unquoted into the held buffer.
 func (p *ginParser) unquote(v []byte) []byte {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return v
@@ -276,6 +278,7 @@ func (p *ginParser) unquote(v []byte) []byte {
 	if err != nil {
 		return inner
 	}
-	p.path = append(p.path[:0], s...)
-	return p.path
+	start := len(p.scratch)
+	p.scratch = append(p.scratch, s...)
+	return p.scratch[start:len(p.scratch):len(p.scratch)]
 }
