@@ -42,7 +42,8 @@ type Config struct {
 	// window's logs only. Ingest.Location is also the zone of the report.
 	Ingest ingest.Options
 	// Since and Until keep the window's records in [Since, Until); nil
-	// for no bound. They are the report's window where given.
+	// for no bound. They are the report's window where given; a Since
+	// without Until and without a record in the window ends at Now.
 	Since, Until *time.Time
 	// Top is how many keys per dimension are kept exactly (0 means
 	// DefaultTop); Accuracy is the relative accuracy of every quantile
@@ -54,8 +55,9 @@ type Config struct {
 	// Keep, when not zero, prunes this writer's hour files (Shard's) that
 	// start Keep or more before its newest hour (state.Dir.Prune), under
 	// the same lock, after the window's hours are written; other
-	// writers' files are left alone. Now is the
-	// clock the newest hour is bounded by (nil: time.Now).
+	// writers' files are left alone. Now is the run's clock: it bounds
+	// the newest hour, and ends a window that has no other end (nil:
+	// time.Now).
 	Keep time.Duration
 	Now  func() time.Time
 }
@@ -116,26 +118,49 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if dir != nil && cfg.Keep > 0 {
-		now := time.Now
-		if cfg.Now != nil {
-			now = cfg.Now
-		}
-		if _, err := dir.Prune(cfg.Keep, now()); err != nil {
+		if _, err := dir.Prune(cfg.Keep, clock(cfg.Now)()); err != nil {
 			return nil, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	until := cfg.Until
+	if until == nil && !acc.HasTime {
+		until = openEnd(cfg.Since, cfg.Now)
+	}
 	findings, notEval := rules.Evaluate(acc, rcfg)
 	rep := report.Build(report.BuildInput{
 		Aggregate: acc, Read: read, Findings: findings, NotEvaluated: notEval,
-		Location: cfg.Ingest.Location, Since: cfg.Since, Until: cfg.Until,
+		Location: cfg.Ingest.Location, Since: cfg.Since, Until: until,
 		Baseline: baseRead, Problems: problems,
 		References: references(acc, baseline, cfg.Baseline, mapping, cfg.Top),
 	})
 	unread := append(append([]report.UnreadFile(nil), rep.Unread...), rep.BaselineUnread...)
 	return &Result{Report: rep, Unread: unread}, nil
+}
+
+// clock is now, or time.Now when nil.
+func clock(now func() time.Time) func() time.Time {
+	if now == nil {
+		return time.Now
+	}
+	return now
+}
+
+// openEnd is the end of a window that has a start but no end and no
+// record to end it at: the run's start (now), or since when that is
+// later, so that the window is never stated as ending at the zero time;
+// nil without since.
+func openEnd(since *time.Time, now func() time.Time) *time.Time {
+	if since == nil {
+		return nil
+	}
+	end := clock(now)()
+	if end.Before(*since) {
+		end = *since
+	}
+	return &end
 }
 
 // settings completes a run's settings with their defaults: the rules'

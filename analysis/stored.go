@@ -26,7 +26,9 @@ type StoredConfig struct {
 	// hour files in it, once however many paths name it.
 	StateDirs []string
 	// Since and Until keep the hours that overlap [Since, Until); nil for
-	// no bound. They are the report's window where given.
+	// no bound. The report's window is the hours kept, whole, from the
+	// first one's start to the last one's end; with none, [Since, Until),
+	// a Since alone ending at Now.
 	Since, Until *time.Time
 	// Location is the zone of the report; Top, Accuracy and Rules as in
 	// Config. Accuracy must be the one the hours were written with.
@@ -36,8 +38,8 @@ type StoredConfig struct {
 	Rules    *rules.Config
 	// Keep, when not zero, prunes each directory first (state.Prune):
 	// every writer's hour files, each as a run of that writer with
-	// --state does, under its lock; Now bounds each writer's newest hour
-	// (nil: time.Now).
+	// --state does, under its lock; Now is the run's clock: it bounds
+	// each writer's newest hour (nil: time.Now).
 	Keep time.Duration
 	Now  func() time.Time
 }
@@ -65,16 +67,18 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	read := &ingest.Result{}
 	dirs, warnings := distinctDirs(cfg.StateDirs)
 	var hours []*aggregate.Accumulator
+	var starts []int64 // of the hours read
 	var empty []string
 	var problems []ingest.Problem
 	for _, dir := range dirs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		hs, named, err := readStored(dir, cfg, opts, names, read)
+		hs, hstarts, named, err := readStored(dir, cfg, opts, names, read)
 		if err != nil {
 			return nil, err
 		}
+		starts = append(starts, hstarts...)
 		if named == 0 {
 			empty = append(empty, dir)
 			warnings = append(warnings, fmt.Sprintf("state directory %q holds no hour files", dir))
@@ -92,11 +96,38 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	acc = aggregate.MergeAll(append([]*aggregate.Accumulator{acc}, hours...))
 	acc.History = &aggregate.History{Reason: "a report of stored hours compares no hours"}
 	findings, notEval := rules.Evaluate(acc, rcfg)
+	since, until, requested := storedWindow(starts, cfg)
 	rep := report.Build(report.BuildInput{
 		Aggregate: acc, Read: read, Findings: findings, NotEvaluated: notEval,
-		Location: cfg.Location, Since: cfg.Since, Until: cfg.Until, Problems: problems,
+		Location: cfg.Location, Since: since, Until: until, Requested: requested, Problems: problems,
 	})
 	return &Result{Report: rep, Unread: rep.Unread, Warnings: warnings}, nil
+}
+
+// storedWindow is the window a report of the hours read (their starts)
+// covers: from the first hour's start to the last one's end, since each
+// is kept whole, with the window asked for when that is narrower. With no
+// hour read it is the window asked for, a Since alone ending at Now.
+func storedWindow(starts []int64, cfg StoredConfig) (since, until *time.Time, requested *report.Span) {
+	if len(starts) == 0 {
+		until = cfg.Until
+		if until == nil {
+			until = openEnd(cfg.Since, cfg.Now)
+		}
+		return cfg.Since, until, nil
+	}
+	from := time.Unix(slices.Min(starts), 0)
+	to := time.Unix(slices.Max(starts)+aggregate.HourSeconds, 0)
+	if (cfg.Since != nil && from.Before(*cfg.Since)) || (cfg.Until != nil && to.After(*cfg.Until)) {
+		requested = &report.Span{}
+		if cfg.Since != nil {
+			requested.From = *cfg.Since
+		}
+		if cfg.Until != nil {
+			requested.To = *cfg.Until
+		}
+	}
+	return &from, &to, requested
 }
 
 // distinctDirs drops the directories of dirs that are one given before
@@ -128,22 +159,19 @@ func quoteAll(names []string) string {
 }
 
 // readStored reads one directory's hours in the window, after pruning
-// it when asked; every file read or skipped is listed in read. named is
+// it when asked, and returns them with their starts (Unix seconds);
+// every file read or skipped is listed in read. named is
 // the number of files in the directory named as hour files, in the
 // window or not, read or not.
-func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []string, read *ingest.Result) (hours []*aggregate.Accumulator, named int, err error) {
+func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []string, read *ingest.Result) (hours []*aggregate.Accumulator, hourStarts []int64, named int, err error) {
 	if cfg.Keep > 0 {
-		now := time.Now
-		if cfg.Now != nil {
-			now = cfg.Now
-		}
-		if _, err := state.Prune(dir, cfg.Keep, now()); err != nil {
-			return nil, 0, err
+		if _, err := state.Prune(dir, cfg.Keep, clock(cfg.Now)()); err != nil {
+			return nil, nil, 0, err
 		}
 	}
 	files, starts, foreign, err := state.HourFiles(dir)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	skip := func(path, why string) {
 		read.Files = append(read.Files, ingest.FileStats{Path: path, Format: storedFormat, Incomplete: true, Reason: why})
@@ -164,9 +192,10 @@ func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []st
 		default:
 			read.Files = append(read.Files, ingest.FileStats{Path: f, Format: storedFormat, Source: "loganalyze", Records: h.Acc.Records})
 			hours = append(hours, h.Acc)
+			hourStarts = append(hourStarts, starts[i])
 		}
 	}
-	return hours, len(files) + len(foreign), nil
+	return hours, hourStarts, len(files) + len(foreign), nil
 }
 
 // inWindow says whether the hour starting at start (Unix seconds)

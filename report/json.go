@@ -30,6 +30,15 @@ func quantilesJSON(q Quantiles, withKey bool) obj {
 	)
 }
 
+// rfc3339 is t as the JSON report writes a time; "" for the zero time,
+// an open end.
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339Nano)
+}
+
 func (r *Report) timeString(ns int64) string {
 	return time.Unix(0, ns).In(r.Location).Format(time.RFC3339Nano)
 }
@@ -74,13 +83,12 @@ func nonNil(f rules.Fields) rules.Fields {
 // JSONValue returns the report as an ordered JSON document (SPEC §6,
 // schema_version 1).
 func (r *Report) JSONValue() obj {
-	window := obj{{Name: "from", Value: ""}, {Name: "to", Value: ""}}
+	// An end no record nor bound gives is "", never the zero time.
+	var from, to time.Time
 	if r.Window != nil {
-		window = obj{
-			{Name: "from", Value: r.Window.From.Format(time.RFC3339Nano)},
-			{Name: "to", Value: r.Window.To.Format(time.RFC3339Nano)},
-		}
+		from, to = r.Window.From, r.Window.To
 	}
+	window := obj{{Name: "from", Value: rfc3339(from)}, {Name: "to", Value: rfc3339(to)}}
 	findings := []obj{}
 	for i := range r.Findings {
 		findings = append(findings, r.findingJSON(&r.Findings[i]))

@@ -144,7 +144,25 @@ func (r *Report) windowText(m printer) string {
 	if r.Window == nil {
 		return m.t("notimestamp")
 	}
-	return r.Window.From.Format("2006-01-02 15:04:05") + " – " + r.Window.To.Format("2006-01-02 15:04:05 -07:00")
+	s := spanText(r.Window)
+	if r.Requested != nil {
+		s += m.f("window.whole", spanText(r.Requested))
+	}
+	return s
+}
+
+// spanText is a span as the verdicts show it; an open end is "…".
+func spanText(w *Span) string {
+	from, to := "…", "…"
+	if !w.From.IsZero() {
+		from = w.From.Format("2006-01-02 15:04:05")
+	}
+	if !w.To.IsZero() {
+		to = w.To.Format("2006-01-02 15:04:05 -07:00")
+	} else if !w.From.IsZero() {
+		from += w.From.Format(" -07:00")
+	}
+	return from + " – " + to
 }
 
 func (r *Report) verdictLine(m printer) string {

@@ -204,6 +204,7 @@ var enMessages = map[msgID]string{
 	"verdict.line":      "%s; %s, %s.",
 	"verdict.counts":    " (%d crit, %d warn)",
 	"verdict.fromother": "; %s from other fields",
+	"window.whole":      " (stored hours are kept whole: --since/--until asked for %s)",
 	"verdict.inread":    " in what was read",
 	"verdict.input":     " Input: %s",
 	"partial":           "%s read in part: %s",

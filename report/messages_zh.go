@@ -98,6 +98,7 @@ var zhMessages = map[msgID]string{
 	"verdict.line":      "%s；%s，%s。",
 	"verdict.counts":    "（%d 项严重，%d 项警告）",
 	"verdict.fromother": "；其他字段得出 %s",
+	"window.whole":      "（存储的小时按整小时保留：--since/--until 所请求的是 %s）",
 	"verdict.inread":    "（仅就已读取的内容而言）",
 	"verdict.input":     "输入：%s",
 	"partial":           "%s只读取了一部分：%s",

@@ -22,7 +22,14 @@ const SchemaVersion = 1
 
 // Report is the view model every renderer draws from.
 type Report struct {
-	Window       *Span
+	// Window is what the report covers; nil when neither a record's
+	// time nor --since/--until gives one. An end it cannot know (an
+	// --until alone, no record in the window) is zero, shown as open.
+	Window *Span
+	// Requested is the window --since/--until asked for, when Window
+	// is wider: a report of stored hours keeps the hours that overlap
+	// it whole. nil otherwise.
+	Requested    *Span
 	Input        Input
 	Verdict      rules.Severity
 	Findings     []rules.Finding
@@ -84,9 +91,24 @@ type Point struct {
 	P99   float64 // ms
 }
 
-// Span is a time range.
+// Span is a time range; a zero end is open (not known).
 type Span struct {
 	From, To time.Time
+}
+
+// in is s with its ends in loc; nil for nil.
+func (s *Span) in(loc *time.Location) *Span {
+	if s == nil {
+		return nil
+	}
+	w := *s
+	if !w.From.IsZero() {
+		w.From = w.From.In(loc)
+	}
+	if !w.To.IsZero() {
+		w.To = w.To.In(loc)
+	}
+	return &w
 }
 
 // Input says what was read.
@@ -186,6 +208,8 @@ type BuildInput struct {
 	// Since and Until, where not nil, are the window's bounds instead of
 	// the span of the records' times.
 	Since, Until *time.Time
+	// Requested is the report's (Report).
+	Requested *Span
 	// Baseline is what ingest read of the baseline's logs, or nil: its
 	// problems follow the window's, its unread files are
 	// Report.BaselineUnread.
@@ -221,6 +245,7 @@ func Build(in BuildInput) *Report {
 		NotEvaluated: in.NotEvaluated,
 		Verdict:      rules.Verdict(in.Findings),
 		Window:       window(acc, in.Since, in.Until, loc),
+		Requested:    in.Requested.in(loc),
 		Location:     loc,
 		Sketches:     acc.Set,
 		NoData:       noData(acc, read),

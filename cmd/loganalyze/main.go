@@ -235,8 +235,10 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 	if c.failOn, ok = rules.ParseSeverity(f.failOn); !ok {
 		return usagef("--fail-on: want warn, crit or never, got %q", f.failOn)
 	}
-	// One instant for every relative time: the run's start.
+	// One instant for every relative time: the run's start. It also
+	// ends a window that has a start and nothing else to end it.
 	start := now()
+	a.Now = func() time.Time { return start }
 	if a.Since, err = parseWhen("--since", f.since, start, in.Location); err != nil {
 		return err
 	}
@@ -258,7 +260,6 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 		if len(f.states) == 0 {
 			return usagef("--keep: needs --state, the directory to prune")
 		}
-		a.Now = now
 		if a.Keep, err = state.ParseKeep(f.keep); err != nil {
 			return usageError{fmt.Errorf("--keep: %w", err)}
 		}
