@@ -129,10 +129,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if until == nil && !acc.HasTime {
 		until = openEnd(cfg.Since, cfg.Now)
 	}
+	var stateFrom time.Time
+	if dir != nil && acc.HoursFrom != 0 {
+		stateFrom = time.Unix(acc.HoursFrom, 0)
+	}
 	findings, notEval := rules.Evaluate(acc, rcfg)
 	rep := report.Build(report.BuildInput{
 		Aggregate: acc, Read: read, Findings: findings, NotEvaluated: notEval,
-		Location: cfg.Ingest.Location, Since: cfg.Since, Until: until,
+		Location: cfg.Ingest.Location, Since: cfg.Since, Until: until, StateFrom: stateFrom,
 		Baseline: baseRead, Problems: problems,
 		References: references(acc, baseline, cfg.Baseline, mapping, cfg.Top),
 	})

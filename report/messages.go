@@ -209,6 +209,7 @@ var enMessages = map[msgID]string{
 	"verdict.input":     " Input: %s",
 	"partial":           "%s read in part: %s",
 	"partialfile":       "%s (%s)",
+	"statefrom":         "the hours before %s not stored in the state directory (a run stores the latest %d hours of its log): a report of stored hours will not count them",
 	"word.ok":           "ok",
 	"word.nodata":       "NO DATA",
 	"nothingtofix":      "nothing to fix",

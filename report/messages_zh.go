@@ -103,6 +103,7 @@ var zhMessages = map[msgID]string{
 	"verdict.input":     "输入：%s",
 	"partial":           "%s只读取了一部分：%s",
 	"partialfile":       "%s（%s）",
+	"statefrom":         "%s 之前的小时未写入状态目录（一次运行只保存其日志最近的 %d 个小时）：由存储的小时生成的报告不会计入它们",
 	"word.ok":           "正常",
 	"word.nodata":       "无数据",
 	"nothingtofix":      "没有需要修复的问题",

@@ -29,7 +29,11 @@ type Report struct {
 	// Requested is the window --since/--until asked for, when Window
 	// is wider: a report of stored hours keeps the hours that overlap
 	// it whole. nil otherwise.
-	Requested    *Span
+	Requested *Span
+	// StateFrom, when not zero, is the first hour the run wrote to its
+	// state directory: the log had more hours than a run keeps
+	// (aggregate.MaxHours), and the earlier ones were stored nowhere.
+	StateFrom    time.Time
 	Input        Input
 	Verdict      rules.Severity
 	Findings     []rules.Finding
@@ -208,8 +212,9 @@ type BuildInput struct {
 	// Since and Until, where not nil, are the window's bounds instead of
 	// the span of the records' times.
 	Since, Until *time.Time
-	// Requested is the report's (Report).
+	// Requested and StateFrom are the report's (Report).
 	Requested *Span
+	StateFrom time.Time
 	// Baseline is what ingest read of the baseline's logs, or nil: its
 	// problems follow the window's, its unread files are
 	// Report.BaselineUnread.
@@ -246,6 +251,7 @@ func Build(in BuildInput) *Report {
 		Verdict:      rules.Verdict(in.Findings),
 		Window:       window(acc, in.Since, in.Until, loc),
 		Requested:    in.Requested.in(loc),
+		StateFrom:    in.StateFrom,
 		Location:     loc,
 		Sketches:     acc.Set,
 		NoData:       noData(acc, read),

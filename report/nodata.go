@@ -712,9 +712,10 @@ func (r *Report) unreadText(m printer, code func(string) string) string {
 	return m.f("notread", m.n(r.unreadCount(), "n.file"), strings.Join(names, ", "))
 }
 
-// inputNote says what of the input was bad: the bad lines, and the
-// files read only in part (a compressed file cut short, a damaged
-// Parquet or Arrow file), each with why; "" when nothing was. A file
+// inputNote says what of the input was bad: the bad lines, the files
+// read only in part (a compressed file cut short, a damaged Parquet or
+// Arrow file), each with why, and the hours not stored in the state
+// directory; "" when nothing was. A file
 // no record was read from is not among them: unreadText names it.
 func (r *Report) inputNote(m printer, text, code func(string) string) string {
 	var parts []string
@@ -740,6 +741,9 @@ func (r *Report) inputNote(m printer, text, code func(string) string) string {
 	}
 	if n > 0 {
 		parts = append(parts, m.f("partial", m.n(n, "n.file"), strings.Join(files, m.t("comma"))))
+	}
+	if !r.StateFrom.IsZero() {
+		parts = append(parts, m.f("statefrom", r.StateFrom.In(r.Location).Format("2006-01-02 15:04 -07:00"), aggregate.MaxHours))
 	}
 	return strings.Join(parts, m.t("comma"))
 }

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"loganalyze/gen"
 )
 
 // windowReport is the part of the JSON report that states the window.
@@ -151,6 +154,44 @@ func TestWindowNeverZero(t *testing.T) {
 				t.Errorf("%s: report %d states the zero time", c.name, i)
 			}
 		}
+	}
+}
+
+// A run over a log of more hours than it keeps says in its verdict from
+// which hour the state directory holds the log, and a report of the
+// stored hours afterwards holds exactly those hours.
+func TestStateHoursCutIsStated(t *testing.T) {
+	dir := t.TempDir()
+	reqs := gen.Generate(gen.Config{Seed: 7, N: 2700, Start: hourStart, Duration: 27 * time.Hour})
+	var hours []time.Time
+	for _, r := range reqs {
+		if h := r.Time.UTC().Truncate(time.Hour); !slices.ContainsFunc(hours, h.Equal) {
+			hours = append(hours, h)
+		}
+	}
+	slices.SortFunc(hours, time.Time.Compare)
+	if len(hours) <= 25 {
+		t.Fatalf("the log spans %d hours: want more than a run keeps", len(hours))
+	}
+	first := hours[len(hours)-25]
+	var kept int64
+	for _, r := range reqs {
+		if !r.Time.Before(first) {
+			kept++
+		}
+	}
+	st := filepath.Join(dir, "state")
+	p := writeHour(t, dir, "long.jsonl", reqs)
+	_, md, _ := runWindow(t, dir, "--tz", "UTC", "--state", st, p)
+	want := "Input: the hours before " + first.Format("2006-01-02 15:04 -07:00") + " not stored in the state directory"
+	if !strings.Contains(firstLines(md, 3), want) {
+		t.Errorf("the run's verdict does not say %q:\n%s", want, firstLines(md, 3))
+	}
+	rep, _, _ := runWindow(t, dir, "report", "--tz", "UTC", "--state", st)
+	last := hours[len(hours)-1].Add(time.Hour)
+	if rep.Input.Records != kept || rep.Window.From != first.Format(time.RFC3339) || rep.Window.To != last.Format(time.RFC3339) {
+		t.Errorf("report of the stored hours: %d records, window %+v; want %d, %s – %s", rep.Input.Records, rep.Window,
+			kept, first.Format(time.RFC3339), last.Format(time.RFC3339))
 	}
 }
 
