@@ -137,16 +137,24 @@ func pastOwnLog(head []byte) []byte {
 // whose first lines hold such escapes is read without them: its format
 // told from its lines without them, and each line read so (decolor).
 
+// escOctal is ESC then '[' as rsyslog writes them, escaping the control
+// characters it receives (its default): "#033[2m…" in a coloured log
+// shipped by syslog (TGI's on SageMaker, read from CloudWatch).
+var escOctal = []byte("#033[")
+
 // appendDecolored appends line to b without its terminal escapes (CSI
-// sequences: ESC, '[', parameters, a final letter).
+// sequences: ESC, '[', parameters, a final letter; ESC written "#033").
 func appendDecolored(b, line []byte) []byte {
 	for {
-		i := bytes.IndexByte(line, 0x1b)
+		i, n := bytes.IndexByte(line, 0x1b), 1
+		if j := bytes.Index(line, escOctal); j >= 0 && (i < 0 || j < i) {
+			i, n = j, len(escOctal)-1
+		}
 		if i < 0 {
 			return append(b, line...)
 		}
 		b = append(b, line[:i]...)
-		line = line[i+1:]
+		line = line[i+n:]
 		if len(line) == 0 || line[0] != '[' {
 			continue // a lone ESC: dropped
 		}
@@ -158,5 +166,8 @@ func appendDecolored(b, line []byte) []byte {
 	}
 }
 
-// coloured reports whether head holds a terminal escape.
-func coloured(head []byte) bool { return bytes.IndexByte(head, 0x1b) >= 0 }
+// coloured reports whether head holds a terminal escape, or one as
+// rsyslog writes it.
+func coloured(head []byte) bool {
+	return bytes.IndexByte(head, 0x1b) >= 0 || bytes.Contains(head, escOctal)
+}

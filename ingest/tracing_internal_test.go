@@ -41,3 +41,25 @@ func FuzzTracing(f *testing.F) {
 		}
 	})
 }
+
+// TestDecolored reads lines without their terminal escapes, ESC written
+// as a byte or as rsyslog writes it ("#033"), and leaves other text, a
+// '#' or "#03" among it, as it is.
+func TestDecolored(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"\x1b[2m2026-12-05T10:00:03Z\x1b[0m \x1b[32m INFO\x1b[0m x", "2026-12-05T10:00:03Z  INFO x"},
+		{"#033[2m2026-12-05T10:00:03Z#033[0m #033[32m INFO#033[0m x", "2026-12-05T10:00:03Z  INFO x"},
+		{"a #03 b # c #033x \x1b", "a #03 b # c #033x "}, // a lone ESC is dropped
+		{"#033[1;31", ""},
+	} {
+		if !coloured([]byte(c.in)) {
+			t.Errorf("%q: not coloured", c.in)
+		}
+		if got := string(appendDecolored(nil, []byte(c.in))); got != c.want {
+			t.Errorf("%q: %q, want %q", c.in, got, c.want)
+		}
+	}
+	if coloured([]byte("a #033 b #03[ c")) {
+		t.Error(`"#033 " is no escape`)
+	}
+}
