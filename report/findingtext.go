@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"loganalyze/rules"
@@ -187,6 +188,33 @@ func keepaliveText(m printer, f *rules.Finding) (string, string, bool) {
 // earlyClient is the caller named by an entry of
 // retried_before_retry_after ("app-7: 12 of 15 retries sooner …").
 var earlyClient = regexp.MustCompile(`^(.*): \d+ of \d+ retries`)
+
+// earlyEntry is the whole of such an entry, as the rule writes it.
+var earlyEntry = regexp.MustCompile(`^(.*): (\d+) of (\d+) retries sooner than Retry-After (\S+ s) \(median gap (\S+ s)\)$`)
+
+// evidence returns f's evidence as the printer's language shows it: the
+// storm's retried_before_retry_after, sentences the rule writes in
+// English, in the printer's words; every other value as it is.
+func (m printer) evidence(f *rules.Finding) rules.Fields {
+	early, ok := f.Evidence.Get("retried_before_retry_after").([]string)
+	if !ok || len(early) == 0 || m.lang == LangEn {
+		return f.Evidence
+	}
+	said := make([]string, len(early))
+	for i, e := range early {
+		said[i] = e
+		if c := earlyEntry.FindStringSubmatch(e); c != nil {
+			said[i] = m.f("rule.rate_limit_storm.earlyentry", c[1], c[2], c[3], c[4], c[5])
+		}
+	}
+	out := slices.Clone(f.Evidence)
+	for i := range out {
+		if out[i].Name == "retried_before_retry_after" {
+			out[i].Value = said
+		}
+	}
+	return out
+}
 
 func stormText(m printer, f *rules.Finding) (string, string, bool) {
 	w := where(m, f.Key)

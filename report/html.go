@@ -317,7 +317,7 @@ func (r *Report) htmlFinding(m printer, n int, f *rules.Finding) htmlFinding {
 		Rule:     f.Rule,
 		Title:    title,
 		Key:      htmlFields(f.Key),
-		Evidence: htmlFields(f.Evidence),
+		Evidence: htmlFields(m.evidence(f)),
 		Explains: htmlFields(explainFields(f.Explains)),
 		Advice:   advice,
 		Impact:   m.f("impact", ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds),

@@ -224,7 +224,7 @@ func (r *Report) markdownFinding(b *bufio.Writer, m printer, n int, f *rules.Fin
 			time.Unix(0, f.Window.To).In(r.Location).Format("15:04 -07:00"))
 	}
 	item("f.impact", m.f("impact", ms(f.Impact.MsPerRequest), f.Impact.Requests, f.Impact.Seconds))
-	item("f.evidence", mdFields(f.Evidence))
+	item("f.evidence", mdFields(m.evidence(f)))
 	if len(f.Explains) > 0 {
 		item("f.explains", mdKey(explainFields(f.Explains)))
 	}

@@ -366,6 +366,7 @@ var enMessages = map[msgID]string{
 	"rule.rate_limit_storm.noretryafter":       "no Retry-After was logged",
 	"rule.rate_limit_storm.retryafter":         "Retry-After was %s",
 	"rule.rate_limit_storm.early":              " Fix first: %s, which retried sooner than Retry-After.",
+	"rule.rate_limit_storm.earlyentry":         "%s: %s of %s retries sooner than Retry-After %s (median gap %s)",
 	"rule.token_cache_miss.title":              "%s fetches a token before most calls",
 	"rule.token_cache_miss.advice":             "Cache the token in %s for 80 %% of its TTL and refresh it in the background before it expires, one refresher at a time (single-flight / lock): %d token requests for %d calls.",
 	"rule.error_burst.title":                   "Error burst on %s",

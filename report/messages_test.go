@@ -359,11 +359,31 @@ func TestChineseKeepsNumbersAndKeys(t *testing.T) {
 	if rows < 50 {
 		t.Fatalf("only %d rows compared", rows)
 	}
+	zhp := printerFor(LangZhCN)
 	for i := range r.Findings {
-		ev := mdFields(r.Findings[i].Evidence)
+		ev := mdFields(zhp.evidence(&r.Findings[i]))
 		if !strings.Contains(zh.String(), ev) {
 			t.Errorf("the zh-CN report lacks the evidence %q", ev)
 		}
+	}
+}
+
+// TestChineseStormEvidence: the storm's early retriers, sentences the
+// rule writes in English, read in Chinese with the same caller, counts
+// and times; the English report keeps the rule's own.
+func TestChineseStormEvidence(t *testing.T) {
+	f := rules.Finding{Rule: "rate_limit_storm", Evidence: rules.Fields{{Name: "responses_429", Value: int64(160)},
+		{Name: "retried_before_retry_after", Value: []string{"app-002: 53 of 79 retries sooner than Retry-After 2.0 s (median gap 0.5 s)", "odd entry"}}}}
+	got, _ := printerFor(LangZhCN).evidence(&f).Get("retried_before_retry_after").([]string)
+	want := []string{"app-002：79 次重试中有 53 次早于 Retry-After 2.0 s（间隔中位数 0.5 s）", "odd entry"}
+	if !slices.Equal(got, want) {
+		t.Errorf("zh-CN: %q, want %q", got, want)
+	}
+	if en := english.evidence(&f); mdFields(en) != mdFields(f.Evidence) {
+		t.Errorf("English: %q, want the rule's own", mdFields(en))
+	}
+	if f.Evidence.Get("retried_before_retry_after").([]string)[0] != "app-002: 53 of 79 retries sooner than Retry-After 2.0 s (median gap 0.5 s)" {
+		t.Error("the finding's own evidence was changed")
 	}
 }
 

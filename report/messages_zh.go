@@ -252,6 +252,7 @@ var zhMessages = map[msgID]string{
 	"rule.rate_limit_storm.noretryafter":       "日志中没有 Retry-After",
 	"rule.rate_limit_storm.retryafter":         "Retry-After 为 %s",
 	"rule.rate_limit_storm.early":              "优先修复：%s，它们早于 Retry-After 就发起了重试。",
+	"rule.rate_limit_storm.earlyentry":         "%[1]s：%[3]s 次重试中有 %[2]s 次早于 Retry-After %[4]s（间隔中位数 %[5]s）",
 	"rule.token_cache_miss.title":              "%s 几乎每次调用前都获取令牌（未使用令牌缓存）",
 	"rule.token_cache_miss.advice":             "在 %s 中缓存令牌，缓存时长取令牌有效期（TTL）的 80 %%，在过期前于后台刷新，同一时刻只允许一个刷新者（single-flight / 锁）：%d 次令牌请求对应 %d 次调用。",
 	"rule.error_burst.title":                   "%s 错误突增",
