@@ -250,6 +250,9 @@ func (r *Report) htmlVerdict(m printer, v *htmlView) {
 	crit, warn := r.severityCounts()
 	if len(r.Findings) == 0 {
 		v.Headline = m.t("nothingtofix")
+		if c := r.Triage.tailKey(); c != nil {
+			v.Headline = m.f("headline.tail", c.Dimension, plainText(c.Key), pct(c.SlowShare))
+		}
 		if r.inPart() {
 			v.Headline += m.t("verdict.inread")
 		}

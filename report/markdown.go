@@ -168,6 +168,9 @@ func spanText(w *Span) string {
 func (r *Report) verdictLine(m printer) string {
 	crit, warn := r.severityCounts()
 	head := m.t("verdict.ok")
+	if c := r.Triage.tailKey(); c != nil && len(r.Findings) == 0 {
+		head = m.f("verdict.oktail", c.Dimension, mdCode(c.Key), pct(c.SlowShare))
+	}
 	if r.inPart() {
 		head += m.t("verdict.inread")
 	}

@@ -198,6 +198,7 @@ var enMessages = map[msgID]string{
 
 	// The verdict.
 	"verdict.ok":        "**Verdict: OK** — nothing to fix",
+	"verdict.oktail":    "**Verdict: OK** — no rule fired, but %[1]s %[2]s holds %[3]s %% of the slow tail (below)",
 	"verdict.nodata":    "**Verdict: NO DATA** — latency not judged",
 	"verdict.crit":      "**Verdict: CRIT** — %s",
 	"verdict.warn":      "**Verdict: WARN** — %s",
@@ -213,6 +214,7 @@ var enMessages = map[msgID]string{
 	"word.ok":           "ok",
 	"word.nodata":       "NO DATA",
 	"nothingtofix":      "nothing to fix",
+	"headline.tail":     "no rule fired, but %[1]s %[2]s holds %[3]s %% of the slow tail",
 	"headline.counts":   "%s (%d crit, %d warn)",
 	"headline.other":    "; %s from other fields (%d crit, %d warn)",
 	"inwindow":          "%s in the window (%d more read outside it)",

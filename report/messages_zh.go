@@ -92,6 +92,7 @@ var zhMessages = map[msgID]string{
 	"col.p99ratio":    "p99 倍数",
 
 	"verdict.ok":        "**结论：正常** — 没有需要修复的问题",
+	"verdict.oktail":    "**结论：正常** — 没有规则触发，但 %[1]s %[2]s 占慢请求尾部的 %[3]s %%（见下文）",
 	"verdict.nodata":    "**结论：无数据** — 未能评估延迟",
 	"verdict.crit":      "**结论：严重** — %s",
 	"verdict.warn":      "**结论：警告** — %s",
@@ -107,6 +108,7 @@ var zhMessages = map[msgID]string{
 	"word.ok":           "正常",
 	"word.nodata":       "无数据",
 	"nothingtofix":      "没有需要修复的问题",
+	"headline.tail":     "没有规则触发，但 %[1]s %[2]s 占慢请求尾部的 %[3]s %%",
 	"headline.counts":   "%s（%d 项严重，%d 项警告）",
 	"headline.other":    "；其他字段得出 %s（%d 项严重，%d 项警告）",
 	"inwindow":          "时间窗口内 %s（另有 %d 条记录在窗口之外）",

@@ -218,6 +218,17 @@ func (t *Triage) json() obj {
 
 func pct(share float64) string { return strconv.FormatFloat(100*share, 'f', 1, 64) }
 
+// tailKey returns the key that holds half or more of the slow tail when
+// the triage names one: a verdict of no finding then says no rule fired,
+// not that there is nothing to fix (a region slow for half an hour,
+// without --state, is no rule's).
+func (t *Triage) tailKey() *Concentration {
+	if t == nil || t.Concentration == nil || !t.Concentration.Concentrated || t.Concentration.SlowShare < 0.5 {
+		return nil
+	}
+	return t.Concentration
+}
+
 // text is the paragraph after the verdict line: two or three sentences;
 // key is how a log-derived key is quoted (mdCode, plainText).
 func (t *Triage) text(m printer, key func(string) string) string {
