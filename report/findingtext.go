@@ -289,7 +289,11 @@ func regressionText(m printer, f *rules.Finding) (string, string, bool) {
 		what = m.t("rule.all")
 	}
 	went := grewInText(m, f.Evidence)
-	return m.f("rule.latency_regression.title", k[0], what, p99/prev) + went,
+	title := msgID("rule.latency_regression.title")
+	if a, _ := text(f.Evidence, "against"); a == "day_before" {
+		title = "rule.latency_regression.title_day"
+	}
+	return m.f(title, k[0], what, p99/prev) + went,
 		m.f("rule.latency_regression.advice", what, hour, k[0], prev, p99), true
 }
 

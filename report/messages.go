@@ -379,6 +379,7 @@ var enMessages = map[msgID]string{
 	"rule.error_burst.backend":                 "the backend of %s",
 	"rule.error_burst.timeouts":                " %d of the errors are time-outs (504/499): if that is the client's or gateway's limit, raise it or stream the response.",
 	"rule.latency_regression.title":            "%s p99 of %s rose %.1f× over the previous hour",
+	"rule.latency_regression.title_day":        "%s p99 of %s rose %.1f× over the same hour a day before",
 	"rule.latency_regression.advice":           "Look at what changed for %s since %s (deploys, upstream capacity, traffic mix): its %s p99 went from %.0f ms to %.0f ms.",
 	"rule.latency_regression.upstream":         ", the time grew in the upstream (%+.0f ms mean), not the network (%+.0f ms)",
 	"rule.latency_regression.first_token":      ", the time grew before the first token (%+.0f ms mean; upstream %+.0f ms, network %+.0f ms)",

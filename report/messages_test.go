@@ -415,3 +415,18 @@ func TestKeepaliveAdviceUnmeasured(t *testing.T) {
 		t.Errorf("with an RTT: %q", advice)
 	}
 }
+
+// TestRegressionDayBeforeTitle: a regression against the same hour a
+// day before says so in Chinese as the rule's English does.
+func TestRegressionDayBeforeTitle(t *testing.T) {
+	f := rules.Finding{Rule: "latency_regression", Key: rules.Fields{{Name: "metric", Value: "request_time"}, {Name: "dimension", Value: "region"}, {Name: "key", Value: "ap-beijing"}},
+		Evidence: rules.Fields{{Name: "p99_ms", Value: 4000.0}, {Name: "previous_p99_ms", Value: 1000.0}, {Name: "previous_hour", Value: "2026-12-04T10:00Z"}, {Name: "against", Value: "day_before"}}}
+	title, _ := printerFor(LangZhCN).finding(&f)
+	if !strings.Contains(title, "较前一天同一小时上升到 4.0×") {
+		t.Errorf("day before: %q", title)
+	}
+	f.Evidence = f.Evidence[:3]
+	if title, _ := printerFor(LangZhCN).finding(&f); !strings.Contains(title, "较上一小时上升到 4.0×") {
+		t.Errorf("previous hour: %q", title)
+	}
+}

@@ -265,6 +265,7 @@ var zhMessages = map[msgID]string{
 	"rule.error_burst.backend":                 "%s 的后端负责人",
 	"rule.error_burst.timeouts":                "其中 %d 个错误是超时（504/499）：如果这是客户端或网关的超时上限，请调高上限或改用流式响应。",
 	"rule.latency_regression.title":            "延迟回归：%[2]s 的 %[1]s p99 较上一小时上升到 %.1[3]f×",
+	"rule.latency_regression.title_day":        "延迟回归：%[2]s 的 %[1]s p99 较前一天同一小时上升到 %.1[3]f×",
 	"rule.latency_regression.advice":           "排查 %[1]s 自 %[2]s 以来的变化（发布、上游容量、流量构成）：其 %[3]s p99 从 %.0[4]f ms 升至 %.0[5]f ms。",
 	"rule.latency_regression.upstream":         "；耗时增长在上游（平均 %+.0f ms），不在网络（%+.0f ms）",
 	"rule.latency_regression.first_token":      "；耗时增长在首字之前（平均 %+.0f ms；上游 %+.0f ms，网络 %+.0f ms）",

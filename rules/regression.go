@@ -42,9 +42,9 @@ func regressionNeeds(acc *aggregate.Accumulator) string {
 	switch h := acc.History; {
 	case h == nil:
 		return "needs --state"
-	case h.Previous == nil && h.Reason != "":
+	case h.Previous == nil && h.DayBefore == nil && h.Reason != "":
 		return h.Reason
-	case h.Previous == nil:
+	case h.Previous == nil && h.DayBefore == nil:
 		return "no previous hour in the state directory"
 	}
 	return ""
@@ -54,26 +54,62 @@ func regressionNeeds(acc *aggregate.Accumulator) string {
 // per metric, dimension and key — with the same one in the previous hour
 // of the state directory. Keys whose change a region's or a model's
 // explains are merged into its finding (explain); what is left is
-// capped at max_keys per metric and dimension.
+// capped at max_keys per metric and dimension. Then the same against the
+// same hour a day before (SPEC §7), for the keys that did not regress
+// against the previous hour: a slowdown that began before the previous
+// hour is slow in both, and only the day before shows it.
 func regression(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs) []Finding {
-	hour := time.Unix(acc.History.PreviousHour, 0).UTC().Format("2006-01-02T15:04Z")
-	prev := acc.History.Previous
+	h := acc.History
+	seen := map[regressionKey]bool{}
+	var out []Finding
+	if h.Previous != nil {
+		out = regressionAgainst(acc, cfg, pairs, h.Previous, h.PreviousHour, "", seen)
+	}
+	if h.DayBefore != nil {
+		out = append(out, regressionAgainst(acc, cfg, pairs, h.DayBefore, h.DayBeforeHour, againstDayBefore, seen)...)
+	}
+	return out
+}
+
+// againstDayBefore is the evidence "against" of a regression over the
+// same hour a day before; one over the previous hour has none.
+const againstDayBefore = "day_before"
+
+// regressionKey names one metric × dimension × key.
+type regressionKey struct {
+	m, dim int
+	key    string
+}
+
+// regressionAgainst finds the regressions against the hour prev, which
+// starts at Unix second start: against is "" for the previous hour,
+// againstDayBefore for the day before. Keys in seen are passed over; the
+// keys that regressed are added to it.
+func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs, prev *sketch.Set, start int64, against string, seen map[regressionKey]bool) []Finding {
+	hour := time.Unix(start, 0).UTC().Format("2006-01-02T15:04Z")
 	var out []Finding
 	for m, mc := range sketch.Compare(prev, acc.Set) {
 		var cands []*regressedKey
-		if mc.All != nil {
-			if f, ok := regressed(cfg, m, "all", mc.All, hour, acc.Set.All, prev.All); ok {
-				cands = append(cands, &regressedKey{f: f, dim: -1, key: "all", ch: mc.All, now: acc.Set.All})
+		add := func(d int, dim, key string, ch *sketch.Change, now, before *sketch.Entry) {
+			k := regressionKey{m, d, key}
+			if seen[k] {
+				return
 			}
+			if f, ok := regressed(cfg, m, dim, ch, hour, against, now, before); ok {
+				cands = append(cands, &regressedKey{f: f, dim: d, key: key, ch: ch, now: now})
+			}
+		}
+		if mc.All != nil {
+			add(-1, "all", "all", mc.All, acc.Set.All, prev.All)
 		}
 		for d, dc := range mc.By {
 			for i := range dc.Changes {
 				ch := &dc.Changes[i]
-				now := acc.Set.Dims[d].Get(ch.Key)
-				if f, ok := regressed(cfg, m, dc.Dim, ch, hour, now, prev.Dims[d].Get(ch.Key)); ok {
-					cands = append(cands, &regressedKey{f: f, dim: d, key: ch.Key, ch: ch, now: now})
-				}
+				add(d, dc.Dim, ch.Key, ch, acc.Set.Dims[d].Get(ch.Key), prev.Dims[d].Get(ch.Key))
 			}
+		}
+		for _, c := range cands {
+			seen[regressionKey{m, c.dim, c.key}] = true
 		}
 		kept := explain(cfg, pairs, m, cands)
 		for _, c := range kept {
@@ -109,7 +145,7 @@ func capKeys(fs []Finding, max int64) []Finding {
 	return kept
 }
 
-func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour string, nowE, prevE *sketch.Entry) (Finding, bool) {
+func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour, against string, nowE, prevE *sketch.Entry) (Finding, bool) {
 	now, prev := ch.After, ch.Before
 	if now.Count < c.MinRequests || prev.Count < c.MinRequests {
 		return Finding{}, false
@@ -130,16 +166,23 @@ func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour str
 		what = "all requests"
 	}
 	w := whereTimeWent(nowE, prevE)
+	ev := append(Fields{
+		{"p99_ms", round(p99, 3)}, {"previous_p99_ms", round(prev99, 3)}, {"ratio", round(ratio, 2)},
+		{"requests", now.Count}, {"previous_requests", prev.Count}, {"previous_hour", hour},
+		{"mean_ms", round(now.Mean, 3)}, {"previous_mean_ms", round(prev.Mean, 3)},
+	}, w.evidence()...)
+	over := "the previous hour"
+	if against != "" {
+		// previous_hour is then the hour a day before.
+		ev = append(ev, Field{"against", against})
+		over = "the same hour a day before"
+	}
 	return Finding{
 		Rule:     RuleRegression,
 		Severity: sev,
 		Key:      Fields{{"metric", metric}, {"dimension", dim}, {"key", key}},
-		Title:    fmt.Sprintf("%s p99 of %s rose %.1f× over the previous hour%s", metric, what, ratio, w.clause()),
-		Evidence: append(Fields{
-			{"p99_ms", round(p99, 3)}, {"previous_p99_ms", round(prev99, 3)}, {"ratio", round(ratio, 2)},
-			{"requests", now.Count}, {"previous_requests", prev.Count}, {"previous_hour", hour},
-			{"mean_ms", round(now.Mean, 3)}, {"previous_mean_ms", round(prev.Mean, 3)},
-		}, w.evidence()...),
+		Title:    fmt.Sprintf("%s p99 of %s rose %.1f× over %s%s", metric, what, ratio, over, w.clause()),
+		Evidence: ev,
 		// Impact: how much longer the average request took than in the
 		// previous hour.
 		Impact: impact(now.Mean-prev.Mean, now.Count),

@@ -373,3 +373,63 @@ func touches(reqs []gen.Request, region, dim, key string) bool {
 	}
 	return false
 }
+
+// TestRegressionAgainstDayBefore: a region slowed since before the
+// previous hour is as slow in both hours, so nothing regressed against
+// the previous hour; against the same hour a day before, it did, and
+// the finding says so (against day_before, the day before's hour). With
+// no previous hour at all the day before is compared; a region slowed
+// only in this hour is found against the previous hour, not twice.
+func TestRegressionAgainstDayBefore(t *testing.T) {
+	day := newRegressionHour(t) // the same hour a day before: nothing slow
+	shift := func(reqs []gen.Request, d time.Duration) []gen.Request {
+		out := make([]gen.Request, len(reqs))
+		for i, r := range reqs {
+			r.Time = r.Time.Add(d)
+			out[i] = r
+		}
+		return out
+	}
+	// The previous hour (23 hours later) and this one (a day later), both
+	// with the region four times slower.
+	prevReqs := shift(slowerHour(day.reqs, day.slow, 4), 22*time.Hour) // slowerHour adds one
+	prev := accumulateRequests(t, day.m, prevReqs)
+	prevHour, _ := prev.FirstHour()
+	cur := shift(prevReqs, time.Hour)
+	cfg := regressionConfig(t, regressionSettings)
+	regionFindings := func(h *aggregate.History) []rules.Finding {
+		acc := accumulateRequests(t, day.m, cur)
+		acc.History = h
+		fs, ne := rules.Evaluate(acc, cfg)
+		for _, x := range ne {
+			if x.Rule == rules.RuleRegression {
+				t.Fatalf("not evaluated: %v", x)
+			}
+		}
+		var out []rules.Finding
+		for _, f := range fs {
+			if f.Rule == rules.RuleRegression && f.Key.Get("metric") == "request_time" && f.Key.Get("dimension") == "region" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	dayLabel := time.Unix(day.hour, 0).UTC().Format("2006-01-02T15:04Z")
+	for _, h := range []*aggregate.History{
+		{Previous: prev.Set, PreviousHour: prevHour, DayBefore: day.acc.Set, DayBeforeHour: day.hour},
+		{DayBefore: day.acc.Set, DayBeforeHour: day.hour, Reason: "no previous hour"},
+	} {
+		fs := regionFindings(h)
+		if len(fs) != 1 || fs[0].Key.Get("key") != day.slow || fs[0].Evidence.Get("against") != "day_before" ||
+			fs[0].Evidence.Get("previous_hour") != dayLabel || !strings.Contains(fs[0].Title, "over the same hour a day before") {
+			t.Errorf("previous hour %v: %d region findings %v; want one of %s against the day before (%s)", h.Previous != nil, len(fs), fs, day.slow, dayLabel)
+		}
+	}
+	// Slowed in this hour only: found against the previous hour, once.
+	fresh := accumulateRequests(t, day.m, shift(day.reqs, 23*time.Hour))
+	freshHour, _ := fresh.FirstHour()
+	fs := regionFindings(&aggregate.History{Previous: fresh.Set, PreviousHour: freshHour, DayBefore: day.acc.Set, DayBeforeHour: day.hour})
+	if len(fs) != 1 || fs[0].Evidence.Get("against") != nil {
+		t.Errorf("slowed in this hour: %d region findings %v; want one against the previous hour", len(fs), fs)
+	}
+}
