@@ -83,20 +83,22 @@ type regressionKey struct {
 
 // regressionAgainst finds the regressions against the hour prev, which
 // starts at Unix second start: against is "" for the previous hour,
-// againstDayBefore for the day before. Keys in seen are passed over; the
-// keys that regressed are added to it.
+// againstDayBefore for the day before. Keys in seen (found against the
+// previous hour) are not found again, but still explain others: a
+// region found against the previous hour explains its clients that the
+// previous hour held too few requests of to judge. The keys that
+// regressed are added to seen.
 func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs, prev *sketch.Set, start int64, against string, seen map[regressionKey]bool) []Finding {
 	hour := time.Unix(start, 0).UTC().Format("2006-01-02T15:04Z")
 	var out []Finding
 	for m, mc := range sketch.Compare(prev, acc.Set) {
 		var cands []*regressedKey
+		found := map[*regressedKey]bool{} // found against the previous hour
 		add := func(d int, dim, key string, ch *sketch.Change, now, before *sketch.Entry) {
-			k := regressionKey{m, d, key}
-			if seen[k] {
-				return
-			}
 			if f, ok := regressed(cfg, m, dim, ch, hour, against, now, before); ok {
-				cands = append(cands, &regressedKey{f: f, dim: d, key: key, ch: ch, now: now})
+				c := &regressedKey{f: f, dim: d, key: key, ch: ch, now: now}
+				cands = append(cands, c)
+				found[c] = seen[regressionKey{m, d, key}]
 			}
 		}
 		if mc.All != nil {
@@ -111,7 +113,12 @@ func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *r
 		for _, c := range cands {
 			seen[regressionKey{m, c.dim, c.key}] = true
 		}
-		kept := explain(cfg, pairs, m, cands)
+		var kept []*regressedKey
+		for _, c := range explain(cfg, pairs, m, cands) {
+			if !found[c] {
+				kept = append(kept, c)
+			}
+		}
 		for _, c := range kept {
 			if c.dim == aggregate.DimModel && nonStreamingExplains(cfg, pairs, m, c) {
 				c.f.Evidence = append(c.f.Evidence, Field{"explained_by", "non_streaming"})

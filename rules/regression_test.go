@@ -432,4 +432,15 @@ func TestRegressionAgainstDayBefore(t *testing.T) {
 	if len(fs) != 1 || fs[0].Evidence.Get("against") != nil {
 		t.Errorf("slowed in this hour: %d region findings %v; want one against the previous hour", len(fs), fs)
 	}
+	// Nor is any key the region explains found against the day before:
+	// its clients with too few requests in the previous hour to judge
+	// are the region's against the day before too.
+	acc := accumulateRequests(t, day.m, cur)
+	acc.History = &aggregate.History{Previous: fresh.Set, PreviousHour: freshHour, DayBefore: day.acc.Set, DayBeforeHour: day.hour}
+	all, _ := rules.Evaluate(acc, cfg)
+	for _, f := range all {
+		if f.Rule == rules.RuleRegression && f.Evidence.Get("against") != nil {
+			t.Errorf("slowed in this hour: a finding against the day before: %s %v", f.Title, f.Key)
+		}
+	}
 }
