@@ -222,8 +222,12 @@ func pct(share float64) string { return strconv.FormatFloat(100*share, 'f', 1, 6
 // the triage names one: a verdict of no finding then says no rule fired,
 // not that there is nothing to fix (a region slow for half an hour,
 // without --state, is no rule's).
+//
+// Only a region: a large model is slower than a small one in every
+// healthy hour, and holds their slow tail; regions serve alike.
 func (t *Triage) tailKey() *Concentration {
-	if t == nil || t.Concentration == nil || !t.Concentration.Concentrated || t.Concentration.SlowShare < 0.5 {
+	if t == nil || t.Concentration == nil || !t.Concentration.Concentrated || t.Concentration.SlowShare < 0.5 ||
+		t.Concentration.Dimension != "region" {
 		return nil
 	}
 	return t.Concentration
