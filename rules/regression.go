@@ -114,7 +114,7 @@ func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *r
 			seen[regressionKey{m, c.dim, c.key}] = true
 		}
 		var kept []*regressedKey
-		for _, c := range explain(cfg, pairs, m, cands) {
+		for _, c := range wholeInput(m, explain(cfg, pairs, m, cands)) {
 			if !found[c] {
 				kept = append(kept, c)
 			}
@@ -210,4 +210,32 @@ func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, m int, c 
 		return false
 	}
 	return explains(cfg, m, c, []*sketch.Counts{p.metrics[m]})
+}
+
+// wholeInput merges into the whole input's regression (dimension all)
+// the keys of other dimensions that are the whole input: a status, a
+// stream flag, a uri that 99 % or more of the requests carry regressed
+// with it, by the same requests; listed in its explains, not as findings
+// of their own (with two causes at once, ttft's all, status 200, stream
+// true and the one uri were four findings of the same requests).
+func wholeInput(m int, kept []*regressedKey) []*regressedKey {
+	var all *regressedKey
+	for _, c := range kept {
+		if c.dim < 0 {
+			all = c
+		}
+	}
+	if all == nil || all.now == nil || all.now.Metric(m) == nil {
+		return kept
+	}
+	n := all.now.Metric(m).Count()
+	out := kept[:0]
+	for _, c := range kept {
+		if c != all && !isCause(c.dim) && c.now != nil && c.now.Metric(m) != nil && float64(c.now.Metric(m).Count()) >= 0.99*float64(n) {
+			all.f.Explains = append(all.f.Explains, Explained{dimName(c.dim), c.key})
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
