@@ -82,13 +82,7 @@ type ginParser struct {
 
 func newGinParser(c *parserConfig) *ginParser {
 	p := &ginParser{loc: c.loc}
-	for i, name := range ginNames {
-		p.binds[i] = ginOwn[i]
-		if bs := c.schema.LookupString(name); mapped(bs) {
-			p.binds[i] = bs
-			p.mappedLatency = p.mappedLatency || i == ginLatency
-		}
-	}
+	p.mappedLatency = columnBindings(c.schema, ginNames[:], ginOwn[:], p.binds[:], ginLatency)
 	return p
 }
 
@@ -228,13 +222,8 @@ func (p *ginParser) Parse(line []byte, r *Record) error {
 	if string(p.vals[ginClient]) == "unknown" {
 		p.vals[ginClient] = nil // new-api's, when the request told none
 	}
-	for i, v := range p.vals {
-		if len(p.binds[i]) == 0 || len(v) == 0 {
-			continue
-		}
-		if err := r.Set(p.binds[i], v, p.loc); err != nil {
-			return err
-		}
+	if err := setColumns(r, p.binds[:], p.vals[:], p.loc); err != nil {
+		return err
 	}
 	r.Finish()
 	return nil

@@ -34,6 +34,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -85,13 +86,7 @@ type tracingParser struct {
 
 func newTracingParser(c *parserConfig) *tracingParser {
 	p := &tracingParser{loc: c.loc}
-	for i, name := range tracingNames {
-		p.binds[i] = tracingOwn[i]
-		if bs := c.schema.LookupString(name); mapped(bs) {
-			p.binds[i] = bs
-			p.mapped = p.mapped || i == trTotal
-		}
-	}
+	p.mapped = columnBindings(c.schema, tracingNames[:], tracingOwn[:], p.binds[:], trTotal)
 	return p
 }
 
@@ -237,38 +232,41 @@ func (p *tracingParser) spanFields(f []byte) bool {
 // at a space outside brackets and quotes that a field's "key=" follows,
 // or at f's end.
 func debugValueEnd(f []byte) int {
-	depth, quoted := 0, false
-	for i := 0; i < len(f); i++ {
-		c := f[i]
-		switch {
-		case quoted:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				quoted = false
-			}
-		case c == '"':
-			quoted = true
-		case c == '{' || c == '[' || c == '(':
-			depth++
-		case c == '}' || c == ']' || c == ')':
-			depth--
-		case c == ' ' && depth <= 0:
-			k := i + 1
-			for k < len(f) && isIdent(f[k]) {
-				k++
-			}
-			if k > i+1 && k < len(f) && f[k] == '=' {
-				return i
-			}
+	end := scanUnquoted(f, "{[(", "}])", func(i, depth int) bool {
+		if f[i] != ' ' || depth > 0 {
+			return false
 		}
+		k := i + 1
+		for k < len(f) && isIdent(f[k]) {
+			k++
+		}
+		return k > i+1 && k < len(f) && f[k] == '='
+	})
+	if end < 0 {
+		return len(f)
 	}
-	return len(f)
+	return end
 }
 
 // fieldsEnd returns the index of the brace that closes the one s starts
 // with, brackets and quotes within skipped; −1 when none does.
 func fieldsEnd(s []byte) int {
+	return scanUnquoted(s, "{", "}", func(i, depth int) bool { return s[i] == '}' && depth == 0 })
+}
+
+// spansEnd returns where the spans before an event's target end: the
+// first ": " outside braces and quotes; −1 when there is none.
+func spansEnd(s []byte) int {
+	return scanUnquoted(s, "{", "}", func(i, depth int) bool {
+		return s[i] == ':' && depth == 0 && i+1 < len(s) && s[i+1] == ' '
+	})
+}
+
+// scanUnquoted returns the first index of s outside a quoted string
+// ("…", a backslash escaping the byte after it) that at accepts, given
+// the depth of the brackets opens and closes there (a closing bracket's
+// depth is the one after it); −1 when at accepts none.
+func scanUnquoted(s []byte, opens, closes string, at func(i, depth int) bool) int {
 	depth, quoted := 0, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -279,39 +277,16 @@ func fieldsEnd(s []byte) int {
 			} else if c == '"' {
 				quoted = false
 			}
+			continue
 		case c == '"':
 			quoted = true
-		case c == '{':
+			continue
+		case strings.IndexByte(opens, c) >= 0:
 			depth++
-		case c == '}':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
-// spansEnd returns where the spans before an event's target end: the
-// first ": " outside braces and quotes; −1 when there is none.
-func spansEnd(s []byte) int {
-	depth, quoted := 0, false
-	for i := 0; i+1 < len(s); i++ {
-		c := s[i]
-		switch {
-		case quoted:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				quoted = false
-			}
-		case c == '"':
-			quoted = true
-		case c == '{':
-			depth++
-		case c == '}':
+		case strings.IndexByte(closes, c) >= 0:
 			depth--
-		case c == ':' && depth == 0 && s[i+1] == ' ':
+		}
+		if at(i, depth) {
 			return i
 		}
 	}
@@ -377,13 +352,8 @@ func (p *tracingParser) Parse(line []byte, r *Record) error {
 	if t := p.vals[trTotal]; t != nil && !p.mapped && !endsInUnit(t) {
 		return errTracingTime
 	}
-	for i, v := range p.vals {
-		if len(p.binds[i]) == 0 || len(v) == 0 {
-			continue
-		}
-		if err := r.Set(p.binds[i], v, p.loc); err != nil {
-			return err
-		}
+	if err := setColumns(r, p.binds[:], p.vals[:], p.loc); err != nil {
+		return err
 	}
 	r.Finish()
 	return nil
