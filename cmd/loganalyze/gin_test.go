@@ -25,6 +25,14 @@ func TestGinEscapedPaths(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	checkURICounts(t, path, want)
+}
+
+// checkURICounts runs the command on path with one worker and with two
+// and holds its requests by uri (JSON latency.request_time.by.uri) to
+// want.
+func checkURICounts(t *testing.T, path string, want map[string]int) {
+	t.Helper()
 	for _, workers := range []string{"1", "2"} {
 		code, out, errs := runCLI(t, "--workers", workers, "--tz", "UTC", "--json", "-", path)
 		if code != 0 {

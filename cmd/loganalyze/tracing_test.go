@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,28 +26,5 @@ func TestTracingColouredURIs(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, workers := range []string{"1", "2"} {
-		code, out, errs := runCLI(t, "--workers", workers, "--tz", "UTC", "--json", "-", path)
-		if code != 0 {
-			t.Fatalf("workers %s: exit %d: %s", workers, code, errs)
-		}
-		var rep struct {
-			Latency map[string]struct {
-				By map[string][]struct {
-					Key   string `json:"key"`
-					Count int    `json:"count"`
-				} `json:"by"`
-			} `json:"latency"`
-		}
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]int{}
-		for _, row := range rep.Latency["request_time"].By["uri"] {
-			got[row.Key] = row.Count
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("workers %s: requests by uri %v, want %v", workers, got, want)
-		}
-	}
+	checkURICounts(t, path, want)
 }
