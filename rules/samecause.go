@@ -46,43 +46,35 @@ func mergeSameCause(fs []Finding) []Finding {
 // made slow by calls that wait for the whole answer is one cause with
 // one fix (stream: true), not a regression to look into beside it.
 func mergeNonStreaming(fs []Finding) []Finding {
-	ns := map[string]int{} // model → index of its non-streaming finding
-	for i, f := range fs {
-		if f.Rule == RuleNonStreaming {
-			if m, ok := f.Key.Get("model").(string); ok {
-				ns[m] = i
-			}
+	ns := map[string]bool{} // the models of non-streaming findings
+	for _, f := range fs {
+		if m, ok := f.Key.Get("model").(string); ok && f.Rule == RuleNonStreaming {
+			ns[m] = true
 		}
 	}
 	if len(ns) == 0 {
 		return fs
 	}
+	into := map[string][]Finding{} // a model's regressions its finding takes
 	out := make([]Finding, 0, len(fs))
-	var merged []struct {
-		into int
-		f    Finding
-	}
 	for _, f := range fs {
-		if f.Rule == RuleRegression && f.Key.Get("dimension") == "model" && f.Evidence.Get("explained_by") == "non_streaming" {
-			if i, ok := ns[f.Key.Get("key").(string)]; ok {
-				merged = append(merged, struct {
-					into int
-					f    Finding
-				}{i, f})
-				continue
-			}
+		if m, ok := f.Key.Get("key").(string); ok && ns[m] && f.Rule == RuleRegression &&
+			f.Key.Get("dimension") == "model" && f.Evidence.Get("explained_by") == "non_streaming" {
+			into[m] = append(into[m], f)
+			continue
 		}
 		out = append(out, f)
 	}
-	for _, m := range merged {
-		for i := range out {
-			g := &out[i]
-			if g.Rule != RuleNonStreaming || g.Key.Get("model") != m.f.Key.Get("key") {
-				continue
-			}
-			g.Explains = append(g.Explains, Explained{"rule", m.f.Rule + " " + keyText(m.f.Key)})
-			g.Explains = append(g.Explains, m.f.Explains...)
-			g.Severity = max(g.Severity, m.f.Severity)
+	for i := range out {
+		g := &out[i]
+		m, _ := g.Key.Get("model").(string)
+		if g.Rule != RuleNonStreaming {
+			continue
+		}
+		for _, f := range into[m] {
+			g.Explains = append(g.Explains, Explained{"rule", f.Rule + " " + keyText(f.Key)})
+			g.Explains = append(g.Explains, f.Explains...)
+			g.Severity = max(g.Severity, f.Severity)
 		}
 	}
 	return out
