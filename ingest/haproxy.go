@@ -289,6 +289,9 @@ var nosrv = []byte("<NOSRV>")
 // Parse reads one line into r.
 func (p *haproxyParser) Parse(line []byte, r *Record) error {
 	if err := p.split(line); err != nil {
+		if own := haproxyOwn(line); own != nil {
+			return own
+		}
 		return err
 	}
 	if noServer(p.vals[hapServer]) {

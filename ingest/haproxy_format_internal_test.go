@@ -413,7 +413,8 @@ func TestHAProxyFormatJSONLines(t *testing.T) {
 
 // TestHAProxyBesideLogFormat: a file of HAProxy's HTTP log is read by its
 // reader when the formats given read none of its lines, as when none is
-// given; one a given format reads is read with it.
+// given; one a given format reads is read with it. The proxy's start is
+// passed over.
 func TestHAProxyBesideLogFormat(t *testing.T) {
 	data := "Feb  6 12:14:00 localhost haproxy[14389]: Proxy http-in started.\n" + hapManualLine + "\n"
 	for _, tc := range []struct {
@@ -432,8 +433,8 @@ func TestHAProxyBesideLogFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 		fs := res.Files[0]
-		if fs.Format != tc.format || fs.Source != "haproxy" || fs.Records != 1 || fs.BadLines != 1 {
-			t.Errorf("%q: read as %s (%s), %d records, %d bad lines; want %s (haproxy), 1, 1", tc.formats, fs.Format, fs.Source, fs.Records, fs.BadLines, tc.format)
+		if fs.Format != tc.format || fs.Source != "haproxy" || fs.Records != 1 || fs.BadLines != 0 || fs.PassedOver != 1 {
+			t.Errorf("%q: read as %s (%s), %d records, %d bad lines, %d passed over; want %s (haproxy), 1, 0, 1", tc.formats, fs.Format, fs.Source, fs.Records, fs.BadLines, fs.PassedOver, tc.format)
 		}
 		if got := sinks[0].rt; len(got) != 1 || got[0] != tc.rt {
 			t.Errorf("%q: request_time %v ms, want %v", tc.formats, got, tc.rt)

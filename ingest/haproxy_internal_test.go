@@ -89,7 +89,7 @@ func TestHAProxyParse(t *testing.T) {
 		{name: "cut after the queues", line: noSyslog[:strings.Index(noSyslog, " {")], err: "request not quoted"},
 		{name: "cut in the counters", line: noSyslog[:strings.Index(noSyslog, " 1/1/1/1/0")], err: "cut short"},
 		{name: "a capture not closed", line: strings.Replace(noSyslog, "{1wt.eu} {} ", "{1wt.eu ", 1), err: "not closed by }"},
-		{name: "tcplog", line: `10.0.1.2:33313 [06/Feb/2009:12:12:51.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0`, err: "cut short"},
+		{name: "tcplog", line: `10.0.1.2:33313 [06/Feb/2009:12:12:51.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0`, err: "TCP log line"}, // passed over
 		{name: "nginx combined", line: `10.0.1.2 - - [06/Feb/2009:12:14:14 +0800] "GET / HTTP/1.1" 200 612 "-" "curl/8.0"`, err: "not an HAProxy"},
 		{name: "garbage", line: "\x00\x01 [\xff", err: "not an HAProxy"},
 	}
@@ -166,6 +166,9 @@ func FuzzHAProxy(f *testing.F) {
 	f.Add(`[::1]:1 [06/Feb/2009:12:14:14.655] a b/<NOSRV> +1/-1/0/0/-1 -1 0 - - ---- 0/0/0/0/0 0/0 {a} {b c} "<BADREQ>" x`)
 	f.Add(`1.2.3.4:5 [06/Feb/2009:12:14:14.655] a b/c 9223372036854775807/0/0/0/9223372036854775807 200 0 - - ---- 0/0/0/0/0 0/0 "GET / HTTP/1.1"`)
 	f.Add(`1.2.3.4:5 [06/Feb/2009:12:14:14.655] a b/c 1/2/3/4/1e308 200 0 - - ---- 0/0/0/0/0 0/0 "GET / HTTP/1.1"`)
+	f.Add(`Dec  5 10:00:02 lb1 haproxy[901]: 10.0.1.9:51000 [05/Dec/2026:10:00:02.300] llm-in/tls: SSL handshake failure`)
+	f.Add(`10.0.1.4:40200 [05/Dec/2026:10:00:03.000] redis-in redis/r1 0/0/+5007 212 -- 1/1/0/0/0 0/0`)
+	f.Add(`2026-12-05T10:00:04.5Z [WARNING]  (8) : Server vllm/gpu-1 is DOWN`)
 	c := textConfig(f, "")
 	f.Fuzz(func(t *testing.T, line string) {
 		p := newHAProxyParser(c)

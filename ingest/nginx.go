@@ -503,6 +503,11 @@ func (p *nginxParser) Parse(line []byte, r *Record) error {
 	if err == nil && p.client != clientAsLine {
 		r.clientFrom(p.client)
 	}
+	if err != nil && p.f.haproxy {
+		if own := haproxyOwn(line); own != nil {
+			return own
+		}
+	}
 	return err
 }
 
