@@ -114,6 +114,7 @@ type htmlTable struct {
 type htmlRow struct {
 	Key                    string
 	Count                  int64
+	CountText              string // Count, or its range (Quantiles.Missing)
 	P50, P95, P99, Max     string
 	P50V, P95V, P99V, MaxV string
 	OtherRow               bool
@@ -304,6 +305,12 @@ func (r *Report) htmlMetrics(m printer) []htmlMetric {
 			} else if dl.FoldedKeys > 0 {
 				t.Note = m.f("keysfolded", min(n, TableKeys))
 			}
+			if ranged(dl.Rows[:min(TableKeys, len(dl.Rows))]) {
+				if t.Note != "" {
+					t.Note += "; "
+				}
+				t.Note += m.t("keysranged")
+			}
 			hm.Tables = append(hm.Tables, t)
 		}
 		out = append(out, hm)
@@ -342,7 +349,7 @@ func htmlFields(fs rules.Fields) []htmlField {
 
 func row(q Quantiles) htmlRow {
 	return htmlRow{
-		Key: q.Key, Count: q.Count,
+		Key: q.Key, Count: q.Count, CountText: countText(q),
 		P50: ms(q.P50), P95: ms(q.P95), P99: ms(q.P99),
 		P50V: promFloat(q.P50), P95V: promFloat(q.P95), P99V: promFloat(q.P99),
 		Max: ms(q.Max), MaxV: promFloat(q.Max),

@@ -20,8 +20,13 @@ func quantilesJSON(q Quantiles, withKey bool) obj {
 	if withKey {
 		o = append(o, kv{Name: "key", Value: q.Key})
 	}
+	o = append(o, kv{Name: "count", Value: q.Count})
+	if q.Missing > 0 {
+		// Stored hours merged, some of which folded the key into other:
+		// count is a lower bound, count_max an upper one.
+		o = append(o, kv{Name: "count_max", Value: q.Count + q.Missing})
+	}
 	return append(o,
-		kv{Name: "count", Value: q.Count},
 		kv{Name: "p50_ms", Value: q.P50},
 		kv{Name: "p95_ms", Value: q.P95},
 		kv{Name: "p99_ms", Value: q.P99},
@@ -109,6 +114,9 @@ func (r *Report) JSONValue() obj {
 			by = append(by, kv{Name: dl.Dim, Value: rows})
 			if dl.Other != nil {
 				fo := obj{{Name: "keys", Value: dl.FoldedKeys}}
+				if dl.FoldedUpper {
+					fo = append(fo, kv{Name: "keys_upper_bound", Value: true})
+				}
 				if dl.KeyShare < 1 {
 					fo = append(fo, kv{Name: "key_share", Value: dl.KeyShare})
 				}

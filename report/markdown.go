@@ -126,7 +126,9 @@ func (r *Report) markdownLatency(p func(string, ...any), m printer) {
 		}
 		p("| %s | %s | %s | p50 | p95 | p99 | %s |\n|---|---|--:|--:|--:|--:|--:|\n", m.t("col.dimension"), m.t("col.key"), m.t("col.count"), m.t("col.max"))
 		p("| all | all | %s |\n", mdQuantiles(ml.All))
+		anyRange := false
 		for _, dl := range ml.By {
+			anyRange = anyRange || ranged(dl.Rows[:min(TableKeys, len(dl.Rows))])
 			for _, q := range dl.Rows[:min(TableKeys, len(dl.Rows))] {
 				p("| %s | %s | %s |\n", mdText(dl.Dim), mdCell(q.Key), mdQuantiles(q))
 			}
@@ -135,6 +137,9 @@ func (r *Report) markdownLatency(p func(string, ...any), m printer) {
 			}
 		}
 		p("\n")
+		if anyRange {
+			p("*%s*\n\n", m.t("countrange"))
+		}
 	}
 	p("%s\n\n", m.f("busiestkeys", TableKeys))
 }
@@ -206,7 +211,26 @@ func (r *Report) verdictLine(m printer) string {
 
 // mdQuantiles is the count, p50, p95, p99 and max cells of a table row.
 func mdQuantiles(q Quantiles) string {
-	return fmt.Sprintf("%d | %s | %s | %s | %s", q.Count, ms(q.P50), ms(q.P95), ms(q.P99), ms(q.Max))
+	return fmt.Sprintf("%s | %s | %s | %s | %s", countText(q), ms(q.P50), ms(q.P95), ms(q.P99), ms(q.Max))
+}
+
+// countText is a row's count, or the range of counts it may have when
+// stored hours folded the key into other in some of them: "9920–9925".
+func countText(q Quantiles) string {
+	if q.Missing > 0 {
+		return strconv.FormatInt(q.Count, 10) + "–" + strconv.FormatInt(q.Count+q.Missing, 10)
+	}
+	return strconv.FormatInt(q.Count, 10)
+}
+
+// ranged reports whether a row of rows shows a range of counts.
+func ranged(rows []Quantiles) bool {
+	for _, q := range rows {
+		if q.Missing > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // mdCode shows a field name or a flag the program wrote (never log

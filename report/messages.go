@@ -252,6 +252,8 @@ var enMessages = map[msgID]string{
 	"firstunreadvalues": "First records with a value that could not be read",
 	"keysofn":           "%d of %d keys",
 	"keysfolded":        "busiest %d keys; more were folded by --top",
+	"keysranged":        "a count a–b: some stored hours folded the key into other; a is what they kept, its quantiles those records'",
+	"countrange":        "A count shown a–b is a key some of the stored hours folded into other (each hour keeps its --top keys): a is the records they kept for it, its quantiles theirs, and b the most it can have had.",
 	"keyssampled":       "busiest %d keys of a 1/%d hash sample of the keys (too many to track all); more were folded by --top",
 	"sorthint":          "Click a column header to sort. Each table shows its busiest keys; “other” merges the rest (every key is in the JSON report).",
 	"allsummary":        "all: %d requests · p50 %s · p95 %s · p99 %s · max %s",

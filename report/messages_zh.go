@@ -144,6 +144,8 @@ var zhMessages = map[msgID]string{
 	"firstunreadvalues": "字段值无法读取的前几条记录",
 	"keysofn":           "共 %[2]d 个键，列出 %[1]d 个",
 	"keysfolded":        "请求最多的 %d 个键；其余的键已被 --top 折叠",
+	"keysranged":        "计数 a–b：部分已存小时把该键折叠进 other；a 为保留的记录数，分位数基于这些记录",
+	"countrange":        "计数显示为 a–b 的键，在部分已存小时中被折叠进 other（每个小时只保留其 --top 个键）：a 是这些小时为它保留的记录数，分位数基于这些记录；b 是它最多可能有的记录数。",
 	"keyssampled":       "按哈希抽样 1/%[2]d 的键中请求最多的 %[1]d 个键（键太多无法全部跟踪）；其余的键已被 --top 折叠",
 	"sorthint":          "点击列标题可排序。每个表只列出请求最多的键；“other”合并其余的键（JSON 报告列出全部键）。",
 	"allsummary":        "全部：%d 个请求 · p50 %s · p95 %s · p99 %s · 最大值 %s",

@@ -138,11 +138,16 @@ type Input struct {
 type Quantiles struct {
 	Key   string
 	Count int64
-	P50   float64
-	P95   float64
-	P99   float64
-	Mean  float64
-	Max   float64
+	// Missing, when not 0, is how many more records the key may have
+	// had: stored hours merged, some of which folded it into other
+	// (sketch.Entry.Missing). Count and the quantiles are then those of
+	// the records the hours kept for it.
+	Missing int64
+	P50     float64
+	P95     float64
+	P99     float64
+	Mean    float64
+	Max     float64
 }
 
 // DimLatency is one dimension's rows for one metric, largest count first.
@@ -152,6 +157,9 @@ type DimLatency struct {
 	// Other summarises the keys folded beyond the cap; nil when none were.
 	Other      *Quantiles
 	FoldedKeys int64
+	// FoldedUpper says FoldedKeys is an upper bound: stored hours'
+	// folded keys summed, some perhaps the same.
+	FoldedUpper bool
 	// KeyShare is the share of the dimension's keys the kept ones were
 	// chosen from (sketch.Dim.KeyShare): below 1, FoldedKeys is an
 	// estimate and the kept keys are the heaviest of a hash sample.
@@ -321,7 +329,9 @@ func metricLatency(set *sketch.Set, m int) MetricLatency {
 		dl := DimLatency{Dim: d.Name, Rows: []Quantiles{}}
 		for _, ke := range d.Sorted() {
 			if s := ke.Metric(m); s != nil && s.Count() > 0 {
-				dl.Rows = append(dl.Rows, summarize(ke.Key, s, ke.Count))
+				q := summarize(ke.Key, s, ke.Count)
+				q.Missing = ke.Missing
+				dl.Rows = append(dl.Rows, q)
 			}
 		}
 		sort.SliceStable(dl.Rows, func(i, j int) bool {
@@ -334,6 +344,7 @@ func metricLatency(set *sketch.Set, m int) MetricLatency {
 			q := summarize("other", o.Metric(m), o.Count)
 			dl.Other = &q
 			dl.FoldedKeys = d.Folded()
+			dl.FoldedUpper = d.FoldedUpper()
 			dl.KeyShare = d.KeyShare()
 		}
 		dl.Rest, dl.RestKeys = rest(set, d, m, dl.Rows, dl.FoldedKeys)

@@ -14,7 +14,12 @@ import (
 // when the set finishes, the list becomes sketches. Either way the
 // result is the same sketches.
 type Entry struct {
-	Count   int64
+	Count int64
+	// Missing is how many more records the key may have had that a set
+	// merged into this one folded into its Other: 0 but for the sets of
+	// stored hours merged (a key one hour kept and another folded), whose
+	// Count is then a lower bound and Count + Missing an upper one.
+	Missing int64
 	Metrics []*Sketch
 	few     []fewValue
 	shape   *entryShape
@@ -116,6 +121,7 @@ func (e *Entry) Metric(i int) *Sketch {
 
 func (e *Entry) merge(m *Mapping, o *Entry) {
 	e.Count += o.Count
+	e.Missing += o.Missing
 	own := e.shape.metrics // o may hold combination-only ones past them
 	for _, f := range o.few {
 		if int(f.metric) < own {
@@ -161,6 +167,14 @@ type Dim struct {
 	// shared, when set, is the level this dimension shares with the
 	// sets of the other workers (Admission).
 	shared *admissionDim
+	// bound is the most records a key the dimension does not list may
+	// have in Other, once it has folded keys by their counts (Finish,
+	// or a stored hour's set decoded): what a merge adds to the Missing
+	// of a key the other side lists and this one does not.
+	bound int64
+	// foldedSum says folded is a sum over merged finished sets, which
+	// may have folded the same keys: an upper bound.
+	foldedSum bool
 }
 
 // Other returns the entry that keys beyond the cap were folded into, or
@@ -176,6 +190,11 @@ func (d *Dim) Folded() int64 {
 	d.set.expand()
 	return d.folded
 }
+
+// FoldedUpper reports whether Folded is an upper bound: the sum of the
+// keys that merged finished sets (stored hours) folded, some of them
+// perhaps the same keys.
+func (d *Dim) FoldedUpper() bool { return d.foldedSum }
 
 // KeyShare returns the share of the dimension's keys the kept keys were
 // chosen from: 1 when the kept keys are the heaviest of all, 1/2^k when
@@ -318,9 +337,14 @@ func (d *Dim) finish(top int) {
 	d.level, d.shared = 0, nil // finished: the level is its own again
 	if n > kept {
 		for _, ke := range d.Sorted()[kept:] {
+			d.bound = max(d.bound, ke.Count+ke.Missing)
 			d.otherEntry().merge(d.set.m, ke.Entry)
 			delete(d.keys, ke.Key)
 		}
+	}
+	if d.sampled > 0 && d.other != nil {
+		// A key outside the hash sample was folded whatever its count.
+		d.bound = max(d.bound, d.other.Count)
 	}
 	for _, e := range d.keys {
 		e.flush()
@@ -338,14 +362,32 @@ func (d *Dim) merge(o *Dim) {
 	if o.level > d.level {
 		d.thin(o.level)
 	}
+	// A key one side lists and the other folded by its count (a stored
+	// hour's set) may have up to that side's bound more records.
+	if o.bound > 0 {
+		for k, e := range d.keys {
+			if _, ok := o.keys[k]; !ok {
+				e.Missing += o.bound
+			}
+		}
+	}
 	for k, oe := range o.keys {
+		_, had := d.keys[k]
 		e := d.Entry([]byte(k))
+		if !had && e != d.other {
+			e.Missing += d.bound
+		}
 		e.merge(m, oe)
 	}
 	if o.other != nil {
 		d.otherEntry().merge(m, o.other)
 	}
+	if d.folded > 0 && o.folded > 0 && (d.bound > 0 || o.bound > 0) {
+		d.foldedSum = true
+	}
+	d.foldedSum = d.foldedSum || o.foldedSum
 	d.folded += o.folded
+	d.bound += o.bound
 	d.sampled = max(d.sampled, o.sampled)
 }
 

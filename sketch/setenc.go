@@ -21,7 +21,9 @@ const (
 
 // AppendEncode appends the set to dst: its shape (metric and dimension
 // counts), the "all" entry, then per dimension its keys, heaviest first,
-// each with its entry, the count of folded keys and their entry. An entry
+// each with its entry, the count of folded keys and their entry (a flag
+// before it: 0 none, 1 the kept keys are the heaviest of all, 2 the
+// heaviest of a hash sample, whose level follows in a byte). An entry
 // is its record count, a bit mask of the metrics that have a sketch, and
 // those sketches (Sketch.AppendEncode). Names are the caller's to record.
 func (s *Set) AppendEncode(dst []byte) []byte {
@@ -41,9 +43,13 @@ func (s *Set) AppendEncode(dst []byte) []byte {
 			dst = appendEntry(dst, ke.Entry)
 		}
 		dst = binary.AppendUvarint(dst, uint64(d.folded))
-		if d.other == nil {
+		switch {
+		case d.other == nil:
 			dst = append(dst, 0)
-		} else {
+		case d.sampled > 0:
+			dst = append(dst, 2, d.sampled)
+			dst = appendEntry(dst, d.other)
+		default:
 			dst = append(dst, 1)
 			dst = appendEntry(dst, d.other)
 		}
@@ -133,10 +139,17 @@ func DecodeSet(m *Mapping, metrics int, dims []string, top int, b []byte) (*Set,
 		if folded > math.MaxInt64/2 {
 			return nil, fmt.Errorf("%w: bad folded count", errCorrupt)
 		}
-		if len(d.b) < 1 || d.b[0] > 1 {
+		if len(d.b) < 1 || d.b[0] > 2 {
 			return nil, fmt.Errorf("%w: bad folded flag", errCorrupt)
 		}
-		hasOther := d.b[0] == 1
+		hasOther := d.b[0] >= 1
+		if d.b[0] == 2 {
+			if len(d.b) < 2 || d.b[1] == 0 || d.b[1] > maxLevel {
+				return nil, fmt.Errorf("%w: bad sample level", errCorrupt)
+			}
+			dim.sampled = d.b[1]
+			d.b = d.b[1:]
+		}
 		d.b = d.b[1:]
 		if hasOther {
 			dim.other = d.set.newEntry()
@@ -144,6 +157,7 @@ func DecodeSet(m *Mapping, metrics int, dims []string, top int, b []byte) (*Set,
 				return nil, err
 			}
 			dim.folded = int64(folded)
+			dim.bound = decodedBound(dim)
 		} else if folded != 0 {
 			return nil, fmt.Errorf("%w: folded keys without their entry", errCorrupt)
 		}
@@ -153,6 +167,22 @@ func DecodeSet(m *Mapping, metrics int, dims []string, top int, b []byte) (*Set,
 	}
 	d.set.Finish()
 	return d.set, nil
+}
+
+// decodedBound is the most records a key a decoded dimension does not
+// list may have in its Other: no more than the lightest key it kept,
+// which Finish kept for being heavier (none more than Other holds); all
+// of Other when the kept keys were those of a hash sample, or when it
+// kept none.
+func decodedBound(dim *Dim) int64 {
+	b := dim.other.Count
+	if dim.sampled > 0 {
+		return b
+	}
+	for _, e := range dim.keys {
+		b = min(b, e.Count)
+	}
+	return b
 }
 
 func (d *setDecoder) uvarint() (uint64, error) {

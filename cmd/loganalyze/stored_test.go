@@ -363,3 +363,74 @@ func TestReportDirectoryWithoutHours(t *testing.T) {
 		t.Errorf("a window of no stored hour: exit %d, stderr %q, verdict %s, %d records; want 0, none, no_data, 0", code, errs, r.Verdict, r.Input.Records)
 	}
 }
+
+// TestReportBoundsKeysHoursFolded: each stored hour keeps its --top
+// keys, so a key some hours folded into other has, in a report of the
+// hours, the records the others kept: its count is given as a range
+// (count, count_max) that holds its true count, and a key every hour
+// kept has its exact count. The folded keys, summed over hours, are
+// flagged an upper bound.
+func TestReportBoundsKeysHoursFolded(t *testing.T) {
+	dir := t.TempDir()
+	reqs := sixHours()
+	st := filepath.Join(dir, "st")
+	shard(t, dir, st, reqs, 0, "--top", "3")
+	truth := map[string]int64{}
+	for i, r := range reqs {
+		if i%2 == 0 {
+			truth[r.AppID]++
+		}
+	}
+	out := filepath.Join(dir, "rolled.json")
+	if code, _, errs := runCLI(t, "report", "--tz", "UTC", "--top", "3", "--state", st, "--json", out); code != 0 && code != 3 {
+		t.Fatalf("report: exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Latency map[string]struct {
+			By map[string][]struct {
+				Key      string `json:"key"`
+				Count    int64  `json:"count"`
+				CountMax *int64 `json:"count_max"`
+			} `json:"by"`
+			Folded map[string]struct {
+				Keys       int64 `json:"keys"`
+				UpperBound bool  `json:"keys_upper_bound"`
+			} `json:"folded"`
+		} `json:"latency"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	rt := rep.Latency["request_time"]
+	rows := rt.By["client"]
+	if len(rows) != 3 || len(truth) <= 3 {
+		t.Fatalf("%d client rows of %d clients, want 3 of more", len(rows), len(truth))
+	}
+	exact, ranged, under := 0, 0, 0
+	for _, r := range rows {
+		want := truth[r.Key]
+		if r.Count < want {
+			under++
+		}
+		switch {
+		case r.CountMax == nil && r.Count != want:
+			t.Errorf("client %s: count %d without a range, it has %d", r.Key, r.Count, want)
+		case r.CountMax == nil:
+			exact++
+		case r.Count > want || *r.CountMax < want || *r.CountMax <= r.Count:
+			t.Errorf("client %s: count %d–%d, it has %d", r.Key, r.Count, *r.CountMax, want)
+		default:
+			ranged++
+		}
+	}
+	if f := rt.Folded["client"]; !f.UpperBound || f.Keys < int64(len(truth)-3) {
+		t.Errorf("folded clients %+v, want an upper bound of at least %d", f, len(truth)-3)
+	}
+	if under == 0 {
+		t.Errorf("no client undercounted: the hours were made to fold some of the kept ones (%d exact, %d ranged)", exact, ranged)
+	}
+}
