@@ -60,6 +60,10 @@ type Options struct {
 	// (one worker): what the rules gather beside the sketches.
 	// HourCollectors makes those of each hour's accumulator (Hourly).
 	Collectors, HourCollectors func() []Collector
+	// OptionalCollectors, for Decode: a collector the file's writer did
+	// not keep is left nil rather than an error (an earlier hour read
+	// for what some rule compares with).
+	OptionalCollectors bool
 	// Hourly keeps an accumulator per hour of log time (Hours), for the
 	// state directory; the window is then their sum (MergeAll).
 	Hourly bool

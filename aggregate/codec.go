@@ -43,6 +43,14 @@ func (e *Encoder) Bytes(b []byte) {
 	e.B = append(e.B, b...)
 }
 
+// Counts appends optional bin counts: a presence byte, then the counts.
+func (e *Encoder) Counts(c *sketch.Counts) {
+	e.Bool(c != nil)
+	if c != nil {
+		e.B = c.AppendEncode(e.B)
+	}
+}
+
 // Sketch appends an optional sketch: a presence byte, then the sketch.
 func (e *Encoder) Sketch(s *sketch.Sketch) {
 	e.Bool(s != nil)
@@ -195,6 +203,21 @@ func (d *Decoder) Str() string {
 		return ""
 	}
 	return string(b)
+}
+
+// Counts reads optional bin counts (Encoder.Counts), charged to the
+// input's budget as a sketch is.
+func (d *Decoder) Counts() *sketch.Counts {
+	if !d.Bool() {
+		return nil
+	}
+	c, rest, err := sketch.DecodeCountsWithin(d.m, d.b, d.budget)
+	if err != nil {
+		d.Fail("%v", err)
+		return nil
+	}
+	d.b = rest
+	return c
 }
 
 // Sketch reads an optional sketch.

@@ -34,6 +34,11 @@ type History struct {
 	// or nil.
 	DayBefore     *sketch.Set
 	DayBeforeHour int64
+	// PreviousCollectors and DayBeforeCollectors are those hours' rule
+	// collectors that the reader asked for (Options.Collectors, the
+	// others nil), read from their files; nil when not read, a slot nil
+	// when the file did not keep it.
+	PreviousCollectors, DayBeforeCollectors []Collector
 }
 
 // FirstHour returns the start (Unix seconds) of the hour holding the

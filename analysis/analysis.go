@@ -211,7 +211,9 @@ func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState boo
 	opts := aggregateOptions(cfg, m, rcfg)
 	opts.Hourly = withState || len(cfg.Baseline) > 0
 	opts.Collectors = rcfg.SharedCollectors(m, cfg.Top, withState)
-	opts.HourCollectors = rcfg.Collectors(m, cfg.Top, false)
+	// An hour file keeps latency_regression's pairs too, which explain
+	// a later window against it.
+	opts.HourCollectors = rcfg.Collectors(m, cfg.Top, withState)
 	accs, read, err := ingest.Run(cfg.Paths, cfg.Ingest, func() *aggregate.Accumulator { return aggregate.New(opts) })
 	if err != nil {
 		return nil, nil, err

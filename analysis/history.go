@@ -32,8 +32,10 @@ func history(ctx context.Context, dir *state.Dir, cfg Config, acc, baseline *agg
 	if dir != nil {
 		var p []ingest.Problem
 		rcfg := rulesOf(cfg)
-		// The earlier hours are compared by their sets alone.
-		acc.History, p = loadHistory(dir, acc, cfg.Since, aggregate.Options{Mapping: m, Top: cfg.Top}, rcfg.CollectorNames())
+		// The earlier hours are compared by their sets, and explained by
+		// latency_regression's pairs; their other statistics are skipped.
+		acc.History, p = loadHistory(dir, acc, cfg.Since, aggregate.Options{Mapping: m, Top: cfg.Top,
+			Collectors: rcfg.HistoryCollectors(m, cfg.Top), OptionalCollectors: true}, rcfg.CollectorNames())
 		problems = append(problems, p...)
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -68,10 +70,13 @@ func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, opt
 	}
 	var problems []ingest.Problem
 	prevLayout := false
-	read := func(hour int64) *sketch.Set {
+	read := func(hour int64) (*sketch.Set, []aggregate.Collector) {
 		h, err := d.Read(hour, opts, collectors)
 		if err == nil {
-			return h.Acc.Set
+			if !h.Full {
+				return h.Acc.Set, nil
+			}
+			return h.Acc.Set, h.Acc.Collectors
 		}
 		if hour == first-aggregate.HourSeconds {
 			prevLayout = errors.Is(err, state.ErrLayout)
@@ -79,12 +84,12 @@ func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, opt
 		if !errors.Is(err, fs.ErrNotExist) {
 			problems = append(problems, ingest.Problem{File: d.FileName(hour), Reason: "state file skipped: " + err.Error()})
 		}
-		return nil
+		return nil, nil
 	}
 	h.PreviousHour = first - aggregate.HourSeconds
 	h.DayBeforeHour = first - 24*aggregate.HourSeconds
-	h.Previous = read(h.PreviousHour)
-	h.DayBefore = read(h.DayBeforeHour)
+	h.Previous, h.PreviousCollectors = read(h.PreviousHour)
+	h.DayBefore, h.DayBeforeCollectors = read(h.DayBeforeHour)
 	if h.Previous == nil {
 		h.Reason = "no previous hour in the state directory (" + hourLabel(h.PreviousHour) + ")"
 		if len(problems) > 0 && problems[0].File == d.FileName(h.PreviousHour) {

@@ -90,6 +90,44 @@ func (c *Config) Collectors(m *sketch.Mapping, top int, withHistory bool) func()
 	return c.collectors(m, top, withHistory, false)
 }
 
+// HistoryCollectors returns the constructor of the collectors an
+// earlier hour is read with, for what the rules compare the window with
+// (aggregate.History): latency_regression's pairs when it is enabled,
+// every other slot nil, so that its file's other statistics are
+// skipped.
+func (c *Config) HistoryCollectors(m *sketch.Mapping, top int) func() []aggregate.Collector {
+	all := c.collectors(m, top, true, false)
+	slot, _, _, _ := c.slots()
+	keep := -1
+	for i, r := range c.rules {
+		if r.id() == RuleRegression && r.on() {
+			keep = slot[i]
+		}
+	}
+	return func() []aggregate.Collector {
+		out := all()
+		for i := range out {
+			if i != keep {
+				out[i] = nil
+			}
+		}
+		return out
+	}
+}
+
+// historyPairs returns latency_regression's pairs among an earlier
+// hour's collectors (HistoryCollectors), or nil when it has none.
+func (c *Config) historyPairs(cols []aggregate.Collector) *regressionPairs {
+	slot, _, _, _ := c.slots()
+	for i, r := range c.rules {
+		if r.id() == RuleRegression && slot[i] >= 0 && slot[i] < len(cols) {
+			p, _ := cols[slot[i]].(*regressionPairs)
+			return p
+		}
+	}
+	return nil
+}
+
 // SharedCollectors is Collectors for the workers of one input: their
 // collectors share the bounds that stay exact when shared (the storm
 // rule's retry samples keep the smallest hashes of all the workers'

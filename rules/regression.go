@@ -34,8 +34,8 @@ func (r *regressionRule) params() []param {
 
 func (*regressionRule) needs(acc *aggregate.Accumulator) string { return regressionNeeds(acc) }
 
-func (r *regressionRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collector, _ *Config) ([]Finding, string) {
-	return regression(acc, r, col.(*regressionPairs)), ""
+func (r *regressionRule) evaluate(acc *aggregate.Accumulator, col aggregate.Collector, cfg *Config) ([]Finding, string) {
+	return regression(acc, r, col.(*regressionPairs), cfg), ""
 }
 
 func regressionNeeds(acc *aggregate.Accumulator) string {
@@ -58,15 +58,15 @@ func regressionNeeds(acc *aggregate.Accumulator) string {
 // same hour a day before (SPEC §7), for the keys that did not regress
 // against the previous hour: a slowdown that began before the previous
 // hour is slow in both, and only the day before shows it.
-func regression(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs) []Finding {
+func regression(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs, all *Config) []Finding {
 	h := acc.History
 	seen := map[regressionKey]bool{}
 	var out []Finding
 	if h.Previous != nil {
-		out = regressionAgainst(acc, cfg, pairs, h.Previous, h.PreviousHour, "", seen)
+		out = regressionAgainst(acc, cfg, pairs, h.Previous, history{all.historyPairs(h.PreviousCollectors)}, h.PreviousHour, "", seen)
 	}
 	if h.DayBefore != nil {
-		out = append(out, regressionAgainst(acc, cfg, pairs, h.DayBefore, h.DayBeforeHour, againstDayBefore, seen)...)
+		out = append(out, regressionAgainst(acc, cfg, pairs, h.DayBefore, history{all.historyPairs(h.DayBeforeCollectors)}, h.DayBeforeHour, againstDayBefore, seen)...)
 	}
 	return out
 }
@@ -87,8 +87,9 @@ type regressionKey struct {
 // previous hour) are not found again, but still explain others: a
 // region found against the previous hour explains its clients that the
 // previous hour held too few requests of to judge. The keys that
-// regressed are added to seen.
-func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs, prev *sketch.Set, start int64, against string, seen map[regressionKey]bool) []Finding {
+// regressed are added to seen. then holds that hour's pairs, which say
+// what a key measured without a cause's requests then too.
+func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs, prev *sketch.Set, then history, start int64, against string, seen map[regressionKey]bool) []Finding {
 	hour := time.Unix(start, 0).UTC().Format("2006-01-02T15:04Z")
 	var out []Finding
 	for m, mc := range sketch.Compare(prev, acc.Set) {
@@ -96,7 +97,7 @@ func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *r
 		found := map[*regressedKey]bool{} // found against the previous hour
 		add := func(d int, dim, key string, ch *sketch.Change, now, before *sketch.Entry) {
 			if f, ok := regressed(cfg, m, dim, ch, hour, against, now, before); ok {
-				c := &regressedKey{f: f, dim: d, key: key, ch: ch, now: now}
+				c := &regressedKey{f: f, dim: d, key: key, ch: ch, now: now, prev: before}
 				cands = append(cands, c)
 				found[c] = seen[regressionKey{m, d, key}]
 			}
@@ -114,13 +115,13 @@ func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *r
 			seen[regressionKey{m, c.dim, c.key}] = true
 		}
 		var kept []*regressedKey
-		for _, c := range wholeInput(m, explain(cfg, pairs, m, cands)) {
+		for _, c := range wholeInput(m, explain(cfg, pairs, then, m, cands)) {
 			if !found[c] {
 				kept = append(kept, c)
 			}
 		}
 		for _, c := range kept {
-			if c.dim == aggregate.DimModel && nonStreamingExplains(cfg, pairs, m, c) {
+			if c.dim == aggregate.DimModel && nonStreamingExplains(cfg, pairs, then, m, c) {
 				c.f.Evidence = append(c.f.Evidence, Field{"explained_by", "non_streaming"})
 			}
 		}
@@ -204,12 +205,19 @@ func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour, ag
 // model's calls turned non-streaming (or new ones that are) wait for
 // the whole answer before the first byte: non_streaming_large_model's
 // cause, which mergeNonStreaming then makes the one finding.
-func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, m int, c *regressedKey) bool {
-	p := pairs.get(aggregate.DimModel, c.key, aggregate.DimStream, string(aggregate.StreamKey(false)))
+func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, before history, m int, c *regressedKey) bool {
+	ns := string(aggregate.StreamKey(false))
+	p := pairs.get(aggregate.DimModel, c.key, aggregate.DimStream, ns)
 	if p == nil || p.metrics[m] == nil || p.metrics[m].Count() == 0 {
 		return false
 	}
-	return explains(cfg, m, c, []*sketch.Counts{p.metrics[m]})
+	var bp *sketch.Counts
+	if before.pairs != nil {
+		if q := before.pairs.get(aggregate.DimModel, c.key, aggregate.DimStream, ns); q != nil {
+			bp = q.metrics[m]
+		}
+	}
+	return explains(cfg, m, c, []*sketch.Counts{p.metrics[m]}, []*sketch.Counts{bp}, before.pairs != nil)
 }
 
 // wholeInput merges into the whole input's regression (dimension all)

@@ -25,8 +25,7 @@ import (
 //     tail threshold is Adtributor's 0.67, and a key of a set must carry
 //     at least 0.1 of the tail. Adtributor's surprise (how unlike the
 //     previous period a share is), which picks between dimensions, is
-//     left out: the previous hour's sketches hold no pairs, and the
-//     candidate dimensions are fixed (region and model).
+//     left out: the candidate dimensions are fixed (region and model).
 //   - HotSpot (Sun et al., 2018) scores a candidate by the ripple
 //     effect: an anomaly of a set of elements spreads to every aggregate
 //     that contains them in proportion, so a good candidate reproduces
@@ -35,7 +34,11 @@ import (
 //     ripple effect for derived measures (Li et al., ISSRE 2019): the
 //     other key without the candidate's requests (its sketch less their
 //     bins) must be back within the rule's thresholds of its previous
-//     p99. Like Squeeze, candidates are searched within one attribute
+//     p99 without them too — the previous hour's pairs, which its hour
+//     file keeps, or its whole p99 when the file kept none (an older
+//     build's) or too few requests are left to judge. Without the pairs
+//     a region slowed on its own beside a model slowed everywhere was
+//     merged into the model when the model had held the region's tail. Like Squeeze, candidates are searched within one attribute
 //     at a time, a set of its keys when no single key suffices: two
 //     slow regions together explain a model that neither explains
 //     alone, and the model is listed in both findings' explains.
@@ -60,7 +63,14 @@ type regressedKey struct {
 	key       string
 	ch        *sketch.Change
 	now       *sketch.Entry
+	prev      *sketch.Entry // in the hour compared with; nil when it had none
 	explained bool
+}
+
+// history is what a regression is judged against: the hour compared
+// with, its pairs (nil when its hour file kept none).
+type history struct {
+	pairs *regressionPairs
 }
 
 func isCause(d int) bool { return d == aggregate.DimRegion || d == aggregate.DimModel }
@@ -74,7 +84,7 @@ func dimName(d int) string {
 
 // explain merges the regressions of metric m that a region's or a
 // model's explains into its finding and returns the others.
-func explain(cfg *regressionRule, pairs *regressionPairs, m int, cands []*regressedKey) []*regressedKey {
+func explain(cfg *regressionRule, pairs *regressionPairs, before history, m int, cands []*regressedKey) []*regressedKey {
 	var causes []*regressedKey
 	for _, c := range cands {
 		if isCause(c.dim) {
@@ -89,7 +99,7 @@ func explain(cfg *regressionRule, pairs *regressionPairs, m int, cands []*regres
 		return causes[i].dim < causes[j].dim || causes[i].dim == causes[j].dim && causes[i].key < causes[j].key
 	})
 	for i, c := range causes {
-		for _, by := range explainedBy(cfg, pairs, m, c, causes[:i]) {
+		for _, by := range explainedBy(cfg, pairs, before, m, c, causes[:i]) {
 			by.f.Explains = append(by.f.Explains, Explained{dimName(c.dim), c.key})
 			c.explained = true
 		}
@@ -98,7 +108,7 @@ func explain(cfg *regressionRule, pairs *regressionPairs, m int, cands []*regres
 		if isCause(c.dim) {
 			continue
 		}
-		for _, by := range explainedBy(cfg, pairs, m, c, causes) {
+		for _, by := range explainedBy(cfg, pairs, before, m, c, causes) {
 			by.f.Explains = append(by.f.Explains, Explained{dimName(c.dim), c.key})
 			c.explained = true
 		}
@@ -115,7 +125,7 @@ func explain(cfg *regressionRule, pairs *regressionPairs, m int, cands []*regres
 // explainedBy returns the causes that explain f's regression: one, or
 // failing that the fewest keys of one cause dimension, largest impact
 // first; nil when none does.
-func explainedBy(cfg *regressionRule, pairs *regressionPairs, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
+func explainedBy(cfg *regressionRule, pairs *regressionPairs, before history, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
 	part := func(c *regressedKey) *sketch.Counts {
 		if c.explained || c.dim == f.dim {
 			return nil
@@ -131,21 +141,45 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, m int, f *regresse
 		}
 		return nil
 	}
+	// prevPart is c's part of f in the hour compared with: nil when it
+	// had none; known false when that hour kept no pairs to tell.
+	prevPart := func(c *regressedKey) (p *sketch.Counts, known bool) {
+		if f.dim < 0 {
+			if c.prev != nil {
+				if s := c.prev.Metric(m); s != nil {
+					return s.Counts(), true
+				}
+			}
+			return nil, true
+		}
+		if before.pairs == nil {
+			return nil, false
+		}
+		if bp := before.pairs.get(c.dim, c.key, f.dim, f.key); bp != nil {
+			return bp.metrics[m], true
+		}
+		return nil, true
+	}
 	for _, c := range causes {
-		if s := part(c); s != nil && explains(cfg, m, f, []*sketch.Counts{s}) {
-			return []*regressedKey{c}
+		if s := part(c); s != nil {
+			bp, known := prevPart(c)
+			if explains(cfg, m, f, []*sketch.Counts{s}, []*sketch.Counts{bp}, known) {
+				return []*regressedKey{c}
+			}
 		}
 	}
 	for _, cd := range causeDims {
 		var set []*regressedKey
-		var parts []*sketch.Counts
+		var parts, prevParts []*sketch.Counts
+		known := true
 		for _, c := range causes {
 			if c.dim != cd {
 				continue
 			}
 			if s := part(c); s != nil && tailShare(f, m, s) >= explainMinShare {
-				set, parts = append(set, c), append(parts, s)
-				if len(set) > 1 && explains(cfg, m, f, parts) {
+				bp, k := prevPart(c)
+				set, parts, prevParts, known = append(set, c), append(parts, s), append(prevParts, bp), known && k
+				if len(set) > 1 && explains(cfg, m, f, parts, prevParts, known) {
 					return set
 				}
 			}
@@ -156,8 +190,10 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, m int, f *regresse
 
 // explains says whether the requests of parts (disjoint parts of f's)
 // explain f's regression: they are most of f's requests or of its slow
-// tail, and without them f did not regress.
-func explains(cfg *regressionRule, m int, f *regressedKey, parts []*sketch.Counts) bool {
+// tail, and without them f did not regress — against f without the same
+// causes' requests in the hour compared with (prevParts, their parts
+// then, nil for none) when known, else against f's whole previous p99.
+func explains(cfg *regressionRule, m int, f *regressedKey, parts, prevParts []*sketch.Counts, known bool) bool {
 	all := f.now.Metric(m)
 	if all == nil || all.Count() == 0 {
 		return false
@@ -182,8 +218,20 @@ func explains(cfg *regressionRule, m int, f *regressedKey, parts []*sketch.Count
 		// the cause's.
 		return true
 	}
+	base := prev99
+	if known && f.prev != nil && f.prev.Metric(m) != nil {
+		was := f.prev.Metric(m)
+		for _, p := range prevParts {
+			if p != nil {
+				was = was.Without(p)
+			}
+		}
+		if was.Count() >= cfg.MinRequests {
+			base = was.Quantile(0.99)
+		}
+	}
 	p99 := rest.Quantile(0.99)
-	return p99 < cfg.MinRatio*prev99 || p99-prev99 < cfg.MinIncreaseMs
+	return p99 < cfg.MinRatio*base || p99-base < cfg.MinIncreaseMs
 }
 
 // binned is a sketch or bin counts.

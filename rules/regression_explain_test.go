@@ -12,6 +12,7 @@ import (
 	"loganalyze/aggregate"
 	"loganalyze/gen"
 	"loganalyze/rules"
+	"loganalyze/sketch"
 )
 
 // The acceptance experiment of one cause, one finding (SPEC §5): two
@@ -119,6 +120,13 @@ type experiment struct {
 // hour.
 func runExperiment(t *testing.T, slow gen.Slow, edit func([]gen.Request)) *experiment {
 	t.Helper()
+	return runExperimentBoth(t, slow, nil, edit)
+}
+
+// runExperimentBoth is runExperiment with both hours edited: the first
+// by editBoth, the second by editBoth then edit.
+func runExperimentBoth(t *testing.T, slow gen.Slow, editBoth func([]gen.Request) []gen.Request, edit func([]gen.Request)) *experiment {
+	t.Helper()
 	n := 30000
 	if testing.Short() {
 		n = 15000
@@ -126,15 +134,31 @@ func runExperiment(t *testing.T, slow gen.Slow, edit func([]gen.Request)) *exper
 	start := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 	prev := gen.Generate(gen.Config{Seed: 41, N: n, Start: start, Plants: gen.All})
 	cur := gen.Generate(gen.Config{Seed: 41, N: n, Start: start.Add(time.Hour), Plants: gen.All, Slow: slow})
+	if editBoth != nil {
+		prev, cur = editBoth(prev), editBoth(cur)
+	}
 	if edit != nil {
 		edit(cur)
 	}
 	h := newRegressionHourOf(t, prev)
 	acc := accumulateRequests(t, h.m, cur)
-	acc.History = &aggregate.History{Previous: h.acc.Set, PreviousHour: h.hour}
+	acc.History = &aggregate.History{Previous: h.acc.Set, PreviousHour: h.hour, PreviousCollectors: storedCollectors(t, h.m, h.acc)}
 	findings, _ := rules.Evaluate(acc, rules.Default())
 	reg, border := exactRegressions(prev, cur)
 	return &experiment{prev: prev, cur: cur, findings: findings, regressed: reg, borderline: border}
+}
+
+// storedCollectors is what a run reads, for its history, of the rule
+// statistics of an hour file holding acc: acc written, and read back with
+// the history's collectors.
+func storedCollectors(t *testing.T, m *sketch.Mapping, acc *aggregate.Accumulator) []aggregate.Collector {
+	t.Helper()
+	cfg := rules.Default()
+	back, err := aggregate.Decode(aggregate.Options{Mapping: m, Top: 1000, Collectors: cfg.HistoryCollectors(m, 1000), OptionalCollectors: true}, acc.AppendBinary(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back.Collectors
 }
 
 // regressions returns the latency_regression findings by metric.
@@ -424,5 +448,65 @@ func TestOneCauseNonStreamingCalls(t *testing.T) {
 		if k := findingKey(f); k.dim == "model" && k.key == model || k.dim == "region" {
 			t.Errorf("a ttft regression of %s %s beside the non-streaming finding", k.dim, k.key)
 		}
+	}
+}
+
+// TestOneCauseRegionBesideModel: a large model slowed everywhere, and a
+// region slowed on its own. The model held the region's slow tail in
+// the previous hour, so the region without the model's requests is below
+// the region's whole previous p99: judged against that, the region looked
+// explained by the model. Against the region without the model's
+// requests in the previous hour too (the hour's pairs), it regressed on
+// its own, as the exact p99s say: it is a finding of its own, not in the
+// model's explains.
+func TestOneCauseRegionBesideModel(t *testing.T) {
+	const region, model = "ap-beijing", "qwen2-72b-instruct"
+	// The region serves the model and the small ones: the model alone
+	// holds its slow tail.
+	small := map[string]bool{"qwen2-7b-instruct": true, "hunyuan-lite": true, "minicpm-2b": true, model: true, "": true}
+	only := func(reqs []gen.Request) []gen.Request {
+		out := reqs[:0]
+		for _, r := range reqs {
+			if r.Region != region || small[r.Model] {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	e := runExperimentBoth(t, gen.Slow{Model: model, Factor: 2.5}, only, func(reqs []gen.Request) { slowUpstream(reqs, region, 1.8) })
+	// The oracle: the region's exact request_time p99 without the model,
+	// before and after, and the region's whole previous p99.
+	p99 := func(reqs []gen.Request, in func(gen.Request) bool) float64 {
+		var v []float64
+		for _, r := range reqs {
+			if in(r) && !math.IsNaN(metricValues(r)[aggregate.RequestTime]) {
+				v = append(v, metricValues(r)[aggregate.RequestTime])
+			}
+		}
+		p, _ := exactP99(v)
+		return p
+	}
+	rest := func(r gen.Request) bool { return r.Region == region && r.Model != model }
+	before, after := p99(e.prev, rest), p99(e.cur, rest)
+	whole := p99(e.prev, func(r gen.Request) bool { return r.Region == region })
+	rc := regressionSettings
+	if !(after >= rc.MinRatio*before*1.05 && after-before >= rc.MinIncreaseMs) {
+		t.Fatalf("%s without %s: p99 %v ms after, %v before: not the regression this test needs", region, model, after, before)
+	}
+	if after >= rc.MinRatio*whole {
+		t.Fatalf("%s without %s: p99 %v ms, its whole previous p99 %v: the model did not hold its tail", region, model, after, whole)
+	}
+	var own bool
+	for _, f := range e.regressions()["request_time"] {
+		k := findingKey(f)
+		if k.dim == "region" && k.key == region {
+			own = true
+		}
+		if k.dim == "model" && explainsOf(f, "region")[region] {
+			t.Errorf("model %s explains region %s, which regressed without it (p99 %v → %v ms)", k.key, region, before, after)
+		}
+	}
+	if !own {
+		t.Errorf("region %s regressed on its own (p99 without %s %v → %v ms) and has no finding", region, model, before, after)
 	}
 }

@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -263,6 +263,14 @@ func (c *regressionPairs) fold() {
 	if c.n < c.env.limit() {
 		return
 	}
+	c.foldTo(c.env.top)
+}
+
+// foldTo keeps the top heaviest pairs (ties by cause, dimension and key).
+func (c *regressionPairs) foldTo(top int) {
+	if c.n <= top {
+		return
+	}
 	type ref struct {
 		ci, d int
 		ck, k string
@@ -279,7 +287,7 @@ func (c *regressionPairs) fold() {
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].count > all[j].count })
-	for _, x := range all[c.env.top:] {
+	for _, x := range all[top:] {
 		cp := c.causes[x.ci][x.ck]
 		delete(cp.byDim[x.d], x.k)
 		c.n--
@@ -322,15 +330,81 @@ func (c *regressionPairs) get(causeDim int, cause string, dim int, key string) *
 	return cp.byDim[dim][key]
 }
 
-// AppendBinary writes nothing: the pairs explain the window against the
-// previous hour, whose sketch set is all an hour file needs for that,
-// and a report from stored hours compares no hours.
-func (c *regressionPairs) AppendBinary(b []byte) []byte { return b }
-
-// UnmarshalBinary accepts only what AppendBinary wrote: nothing.
-func (c *regressionPairs) UnmarshalBinary(b []byte) error {
-	if len(b) != 0 {
-		return fmt.Errorf("%w: %d bytes of regression pairs", errCollector, len(b))
+// AppendBinary writes the pairs, so that the window's explanations can
+// take a cause's requests out of the previous hour too (prevWithout):
+// the folded count, then per cause dimension its keys, each with, per
+// dimension, its pairs' keys, counts and metrics' bin counts, in key
+// order. The pairs are first folded to --top.
+func (c *regressionPairs) AppendBinary(b []byte) []byte {
+	c = c.shallow()
+	c.foldTo(c.env.top)
+	e := &encoder{B: b}
+	e.Uint(uint64(c.folded))
+	for ci := range c.causes {
+		encodeMap(e, c.causes[ci], func(_ string, cp *causePairs) {
+			for _, m := range cp.byDim {
+				encodeMap(e, m, func(_ string, p *pairStats) {
+					e.Uint(uint64(p.count))
+					for _, s := range p.metrics {
+						e.Counts(s)
+					}
+				})
+			}
+		})
 	}
-	return nil
+	return e.B
+}
+
+// shallow returns a copy of c whose maps are its own and whose pairs are
+// c's: one to fold without changing c.
+func (c *regressionPairs) shallow() *regressionPairs {
+	o := &regressionPairs{env: c.env, n: c.n, folded: c.folded}
+	for ci := range c.causes {
+		o.causes[ci] = make(map[string]*causePairs, len(c.causes[ci]))
+		for ck, cp := range c.causes[ci] {
+			ncp := &causePairs{}
+			for d, m := range cp.byDim {
+				if m != nil {
+					ncp.byDim[d] = maps.Clone(m)
+				}
+			}
+			o.causes[ci][ck] = ncp
+		}
+	}
+	return o
+}
+
+// UnmarshalBinary reads what AppendBinary wrote; an hour file of a build
+// that kept no pairs has none.
+func (c *regressionPairs) UnmarshalBinary(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	d := newDecoder(c.env.m, b)
+	c.folded = d.Count()
+	n := 0
+	for ci := range c.causes {
+		c.causes[ci] = decodeMap(d, 2, func(string) *causePairs {
+			cp := &causePairs{}
+			for dim := range cp.byDim {
+				m := decodeMap(d, 2+aggregate.NumMetrics, func(string) *pairStats {
+					p := &pairStats{count: d.Count()}
+					for i := range p.metrics {
+						p.metrics[i] = d.Counts()
+					}
+					return p
+				})
+				if len(m) > 0 {
+					if !pairs(causeDims[ci], dim) {
+						d.Fail("pairs of %s with %s", aggregate.DimNames[causeDims[ci]], aggregate.DimNames[dim])
+					}
+					cp.byDim[dim] = m
+					n += len(m)
+				}
+			}
+			return cp
+		})
+	}
+	c.n = n
+	return d.Done()
 }

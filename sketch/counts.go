@@ -1,6 +1,10 @@
 package sketch
 
-import "math"
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
 
 // Counts is the bin counts of values with a sketch's mapping, without
 // the sum, the extremes or the sketch's store: the cheapest record of
@@ -223,4 +227,90 @@ func (s *Sketch) Counts() *Counts {
 		return false
 	})
 	return c
+}
+
+// AppendEncode appends the counts: the zeros, then the non-empty bins,
+// their count and each one's index (the first's, then the step from the
+// one before) and count.
+func (c *Counts) AppendEncode(dst []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(c.zero))
+	n := 0
+	for _, x := range c.bins {
+		if x > 0 {
+			n++
+		}
+	}
+	dst = binary.AppendUvarint(dst, uint64(n))
+	prev := 0
+	first := true
+	for k, x := range c.bins {
+		if x == 0 {
+			continue
+		}
+		if i := c.off + k; first {
+			dst = binary.AppendVarint(dst, int64(i))
+			prev, first = i, false
+		} else {
+			dst = binary.AppendUvarint(dst, uint64(i-prev))
+			prev = i
+		}
+		dst = binary.AppendUvarint(dst, uint64(x))
+	}
+	return dst
+}
+
+// DecodeCountsWithin reads counts AppendEncode wrote, of mapping m, and
+// returns them with the bytes after them. The bins they span are charged
+// to budget first: damaged or crafted input gives an error, never a
+// panic or a large allocation.
+func DecodeCountsWithin(m *Mapping, b []byte, budget *Budget) (*Counts, []byte, error) {
+	zero, b, err := uvarint(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, b, err := uvarint(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if zero > math.MaxUint32 || n > uint64(len(b))/2 { // a bin takes at least 2 bytes
+		return nil, nil, fmt.Errorf("%w: %d zeros, %d bins in %d bytes", errCorrupt, zero, n, len(b))
+	}
+	c := NewCounts(m)
+	c.zero = uint32(zero)
+	bins := make([]BinCount, 0, n)
+	idx, first := 0, 0
+	for k := range n {
+		if k == 0 {
+			v, k := binary.Varint(b)
+			if k <= 0 || v < -maxIndexSpan || v > maxIndexSpan {
+				return nil, nil, fmt.Errorf("%w: bad bin index", errCorrupt)
+			}
+			idx, b = int(v), b[k:]
+			first = idx
+		} else {
+			var step uint64
+			if step, b, err = uvarint(b); err != nil {
+				return nil, nil, err
+			}
+			if step == 0 || step > maxIndexSpan || idx+int(step)-first > maxIndexSpan {
+				return nil, nil, fmt.Errorf("%w: bad bin step", errCorrupt)
+			}
+			idx += int(step)
+		}
+		var x uint64
+		if x, b, err = uvarint(b); err != nil {
+			return nil, nil, err
+		}
+		if x == 0 || x > math.MaxUint32 {
+			return nil, nil, fmt.Errorf("%w: bad bin count", errCorrupt)
+		}
+		bins = append(bins, BinCount{Index: idx, N: uint32(x)})
+	}
+	if len(bins) > 0 {
+		if budget.bins -= int64(bins[len(bins)-1].Index-bins[0].Index) + 1; budget.bins < 0 {
+			return nil, nil, fmt.Errorf("%w: the counts span more bins than the input allows", errCorrupt)
+		}
+	}
+	c.AddCounts(bins, 0)
+	return c, b, nil
 }

@@ -1,0 +1,67 @@
+package sketch
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestCountsEncodeRoundTrip: counts decode to the same bins and zeros,
+// and a sketch without them is the same as without the original.
+func TestCountsEncodeRoundTrip(t *testing.T) {
+	m := testMapping(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	all, part := New(m), NewCounts(m)
+	for i := range 5000 {
+		v := distributions["lognormal"](r)
+		if i%7 == 0 {
+			v = 0
+		}
+		all.AddBin(m.Bin(v))
+		if i%3 == 0 {
+			part.AddBin(m.Bin(v))
+		}
+	}
+	b := part.AppendEncode(nil)
+	got, rest, err := DecodeCountsWithin(m, append(b, 9), NewBudget(len(b)))
+	if err != nil || len(rest) != 1 || rest[0] != 9 {
+		t.Fatalf("decode: %v, rest %v", err, rest)
+	}
+	if got.Count() != part.Count() || got.zero != part.zero {
+		t.Fatalf("count %d (zeros %d), want %d (%d)", got.Count(), got.zero, part.Count(), part.zero)
+	}
+	a, b2 := all.Without(part), all.Without(got)
+	for _, q := range []float64{0.5, 0.9, 0.99} {
+		if a.Quantile(q) != b2.Quantile(q) {
+			t.Errorf("q%v without the decoded counts %v, without the counts %v", q, b2.Quantile(q), a.Quantile(q))
+		}
+	}
+	empty, _, err := DecodeCountsWithin(m, NewCounts(m).AppendEncode(nil), NewBudget(0))
+	if err != nil || empty.Count() != 0 {
+		t.Errorf("empty counts: %v, %d", err, empty.Count())
+	}
+}
+
+// FuzzDecodeCounts: any bytes decode or fail with an error, never a
+// panic, within their budget; what decodes encodes to counts that
+// decode the same.
+func FuzzDecodeCounts(f *testing.F) {
+	m := testMapping(f)
+	c := NewCounts(m)
+	for _, v := range []float64{0, 1, 2, 1000, 1e6} {
+		c.AddBin(m.Bin(v))
+	}
+	f.Add(c.AppendEncode(nil))
+	f.Add([]byte{0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 1, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, rest, err := DecodeCountsWithin(m, b, NewBudget(len(b)))
+		if err != nil {
+			return
+		}
+		_ = rest
+		back := got.AppendEncode(nil)
+		again, left, err := DecodeCountsWithin(m, back, NewBudget(len(back)))
+		if err != nil || len(left) != 0 || string(again.AppendEncode(nil)) != string(back) || again.Count() != got.Count() {
+			t.Fatalf("%x decoded, encoded as %x, decodes again: %v", b, back, err)
+		}
+	})
+}
