@@ -220,6 +220,15 @@ func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, before hi
 	return explains(cfg, m, c, []*sketch.Counts{p.metrics[m]}, []*sketch.Counts{bp}, before.pairs != nil)
 }
 
+// wholeOf says whether key c, of another dimension than a cause's, is
+// the whole input all: 99 % or more of metric m's requests carry it.
+func wholeOf(m int, all, c *regressedKey) bool {
+	if all == nil || all.now == nil || all.now.Metric(m) == nil || isCause(c.dim) || c.dim < 0 || c.now == nil || c.now.Metric(m) == nil {
+		return false
+	}
+	return float64(c.now.Metric(m).Count()) >= 0.99*float64(all.now.Metric(m).Count())
+}
+
 // wholeInput merges into the whole input's regression (dimension all)
 // the keys of other dimensions that are the whole input: a status, a
 // stream flag, a uri that 99 % or more of the requests carry regressed
@@ -236,10 +245,9 @@ func wholeInput(m int, kept []*regressedKey) []*regressedKey {
 	if all == nil || all.now == nil || all.now.Metric(m) == nil {
 		return kept
 	}
-	n := all.now.Metric(m).Count()
 	out := kept[:0]
 	for _, c := range kept {
-		if c != all && !isCause(c.dim) && c.now != nil && c.now.Metric(m) != nil && float64(c.now.Metric(m).Count()) >= 0.99*float64(n) {
+		if c != all && wholeOf(m, all, c) {
 			all.f.Explains = append(all.f.Explains, Explained{dimName(c.dim), c.key})
 			continue
 		}

@@ -104,11 +104,22 @@ func explain(cfg *regressionRule, pairs *regressionPairs, before history, m int,
 			c.explained = true
 		}
 	}
+	// The whole input comes first: a key that is the whole input (a
+	// status, stream flag or uri 99 % of the requests carry) is explained
+	// by what explains it.
+	var all *regressedKey
+	var allBy []*regressedKey
 	for _, c := range cands {
 		if isCause(c.dim) {
 			continue
 		}
-		for _, by := range explainedBy(cfg, pairs, before, m, c, causes) {
+		by := explainedBy(cfg, pairs, before, m, c, causes)
+		if c.dim < 0 {
+			all, allBy = c, by
+		} else if by == nil && allBy != nil && wholeOf(m, all, c) {
+			by = allBy
+		}
+		for _, by := range by {
 			by.f.Explains = append(by.f.Explains, Explained{dimName(c.dim), c.key})
 			c.explained = true
 		}
@@ -168,6 +179,11 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, before history, m 
 			}
 		}
 	}
+	if f.dim < 0 {
+		if set := regionAndModel(cfg, pairs, before, m, f, causes); set != nil {
+			return set
+		}
+	}
 	for _, cd := range causeDims {
 		var set []*regressedKey
 		var parts, prevParts []*sketch.Counts
@@ -182,6 +198,50 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, before history, m 
 				if len(set) > 1 && explains(cfg, m, f, parts, prevParts, known) {
 					return set
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// regionAndModel returns a region and a model, both regressed, that
+// explain the whole input's regression f together when neither does
+// alone (a region slowed on its own beside a model slowed everywhere):
+// the requests of either, those of both counted once (the region ×
+// model pair). Largest impact first; nil when no two do.
+func regionAndModel(cfg *regressionRule, pairs *regressionPairs, before history, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
+	counts := func(e *sketch.Entry) *sketch.Counts {
+		if e != nil {
+			if s := e.Metric(m); s != nil {
+				return s.Counts()
+			}
+		}
+		return nil
+	}
+	// union is a's and b's requests, their shared ones (p) once.
+	union := func(a, b *sketch.Entry, p *regressionPairs, ra, mb string) *sketch.Counts {
+		u := sketch.NewCounts(pairs.env.m)
+		u.Merge(counts(a))
+		u.Merge(counts(b))
+		if p != nil {
+			if both := p.get(aggregate.DimRegion, ra, aggregate.DimModel, mb); both != nil {
+				u.Sub(both.metrics[m])
+			}
+		}
+		return u
+	}
+	for _, r := range causes {
+		if r.explained || r.dim != aggregate.DimRegion {
+			continue
+		}
+		for _, md := range causes {
+			if md.explained || md.dim != aggregate.DimModel {
+				continue
+			}
+			now := union(r.now, md.now, pairs, r.key, md.key)
+			was := union(r.prev, md.prev, before.pairs, r.key, md.key)
+			if tailShare(f, m, now) >= explainMinShare && explains(cfg, m, f, []*sketch.Counts{now}, []*sketch.Counts{was}, before.pairs != nil) {
+				return []*regressedKey{r, md}
 			}
 		}
 	}

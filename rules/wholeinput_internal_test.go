@@ -38,36 +38,60 @@ func twoCausesHour(seed uint64, start time.Time, beijing, big float64) []rec {
 
 // TestWholeInputOneFinding: a region slowed and a model slowed
 // everywhere, at once: the whole input's ttft regresses, explained by
-// neither alone, and with it the status, the stream flag and the uri
-// that every request carries, by the same requests: one finding, the
-// whole input's, listing them, not four.
+// neither alone but by the two together (their requests, those of both
+// once), and with it the status, the stream flag and the uri that every
+// request carries, by the same requests. The two causes are the
+// findings, each listing the whole input and those keys; none of the
+// four is a finding of its own.
+// Judged with the previous hour's pairs and without (an older file's).
 func TestWholeInputOneFinding(t *testing.T) {
+	for _, withPairs := range []bool{true, false} {
+		t.Run(map[bool]string{true: "pairs", false: "no pairs"}[withPairs], func(t *testing.T) { wholeInputOneFinding(t, withPairs) })
+	}
+}
+
+func wholeInputOneFinding(t *testing.T, withPairs bool) {
 	cfg := Default()
 	prev := accumulate(t, cfg, twoCausesHour(1, t0.Add(-time.Hour), 0, 0))
 	hour, _ := prev.FirstHour()
 	acc := accumulate(t, cfg, twoCausesHour(2, t0, 4, 8))
 	acc.History = &aggregate.History{Previous: prev.Set, PreviousHour: hour}
+	if withPairs {
+		acc.History.PreviousCollectors = prev.Collectors
+		if cfg.historyPairs(prev.Collectors) == nil {
+			t.Fatal("the previous hour has no pairs")
+		}
+	}
 	fs, _ := Evaluate(acc, cfg)
-	var whole []Finding
+	causes := map[string]Finding{}
 	for _, f := range fs {
 		if f.Rule != RuleRegression || f.Key.Get("metric") != "ttft" {
 			continue
 		}
-		switch f.Key.Get("dimension") {
+		switch d := f.Key.Get("dimension").(string); d {
 		case "all", "status", "stream", "uri":
-			whole = append(whole, f)
+			t.Errorf("a ttft finding of the whole input's requests: %s", f.Title)
+		case "region", "model":
+			causes[d+"="+f.Key.Get("key").(string)] = f
 		}
 	}
-	if len(whole) != 1 || whole[0].Key.Get("dimension") != "all" {
-		t.Fatalf("ttft findings of the whole input's requests: %v; want one, all's", whole)
-	}
-	got := map[Explained]bool{}
-	for _, x := range whole[0].Explains {
-		got[x] = true
-	}
-	for _, x := range []Explained{{"status", "200"}, {"stream", "true"}, {"uri", "/v1/chat/completions"}} {
-		if !got[x] {
-			t.Errorf("the whole input's finding does not list %v: %v", x, whole[0].Explains)
+	for _, key := range []string{"region=ap-beijing", "model=llama-3-70b-instruct"} {
+		f, ok := causes[key]
+		if !ok {
+			t.Errorf("no ttft finding of %s: %v", key, causes)
+			continue
 		}
+		got := map[Explained]bool{}
+		for _, x := range f.Explains {
+			got[x] = true
+		}
+		for _, x := range []Explained{{"all", "all"}, {"status", "200"}, {"stream", "true"}, {"uri", "/v1/chat/completions"}} {
+			if !got[x] {
+				t.Errorf("%s's finding does not list %v: %v", key, x, f.Explains)
+			}
+		}
+	}
+	if len(causes) != 2 {
+		t.Errorf("ttft findings of regions and models: %d, want the two slowed", len(causes))
 	}
 }

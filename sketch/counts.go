@@ -83,6 +83,21 @@ func (c *Counts) Merge(o *Counts) {
 	}
 }
 
+// Sub takes o's counts out of c, a bin's count not below zero: c less a
+// part of its values (two overlapping parts' union, their shared values
+// taken out once).
+func (c *Counts) Sub(o *Counts) {
+	if o == nil {
+		return
+	}
+	c.zero -= min(c.zero, o.zero)
+	for k, n := range o.bins {
+		if i := o.off + k - c.off; n > 0 && i >= 0 && i < len(c.bins) {
+			c.bins[i] -= min(c.bins[i], n)
+		}
+	}
+}
+
 // AddMetric adds the values of entry e's metric i, made with mapping m,
 // as AddBin would add each: a light entry's listed values one by one, a
 // sketch's bin counts (AppendCounts). It returns c, or, when c is nil

@@ -65,3 +65,33 @@ func FuzzDecodeCounts(f *testing.F) {
 		}
 	})
 }
+
+// TestCountsSub: a union less one part is the other part, bin by bin;
+// a count never goes below zero.
+func TestCountsSub(t *testing.T) {
+	m := testMapping(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	a, b, u := NewCounts(m), NewCounts(m), NewCounts(m)
+	for i := range 3000 {
+		v := distributions["lognormal"](r)
+		if i%5 == 0 {
+			v = 0
+		}
+		if i%2 == 0 {
+			a.AddBin(m.Bin(v))
+		} else {
+			b.AddBin(m.Bin(v * 3))
+		}
+	}
+	u.Merge(a)
+	u.Merge(b)
+	u.Sub(a)
+	if string(u.AppendEncode(nil)) != string(b.AppendEncode(nil)) {
+		t.Errorf("union less a: %d values, want b's %d, bin for bin", u.Count(), b.Count())
+	}
+	u.Sub(a) // a again: what is left of a's bins is none
+	u.Sub(b)
+	if u.Count() != 0 {
+		t.Errorf("%d values left after taking out more than was there", u.Count())
+	}
+}
