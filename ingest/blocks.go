@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -89,6 +90,33 @@ func (s *blockSource) fill(p []byte) (int, error) {
 	return n, nil
 }
 
+// csvHeader reads a CSV or TSV file's header row, its first line, and
+// counts it in line. With Options.CSVHeader, that is the header, and the
+// first line is read as a record unless it is that header.
+func (p *pipeline) csvHeader(br *bufio.Reader, line *int64) ([]byte, error) {
+	given := p.opts.CSVHeader
+	if given == "" {
+		h, err := br.ReadSlice('\n')
+		if err != nil && err != io.EOF {
+			return nil, readError(err)
+		}
+		*line++
+		return bytes.TrimRight(h, "\r\n"), nil
+	}
+	b, err := br.Peek(len(given) + 3) // a BOM's three bytes before it
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, readError(err)
+	}
+	first := bytes.TrimPrefix(b, utf8BOM)
+	if rest, ok := bytes.CutPrefix(first, []byte(given)); ok && (len(rest) == 0 || rest[0] == '\n' || rest[0] == '\r') {
+		if _, err := br.ReadSlice('\n'); err != nil && err != io.EOF {
+			return nil, readError(err)
+		}
+		*line++
+	}
+	return []byte(given), nil
+}
+
 // readLines sends the content to the workers in blocks of whole lines,
 // which the workers cut. The partial line at the end of a block starts the
 // next one; a line that grows past MaxLine there is counted bad and
@@ -97,11 +125,10 @@ func (s *blockSource) fill(p []byte) (int, error) {
 func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error {
 	line := int64(1)
 	if fs.format == CSV || fs.format == TSV {
-		h, err := br.ReadSlice('\n')
-		if err != nil && err != io.EOF {
-			return readError(err)
+		h, err := p.csvHeader(br, &line)
+		if err != nil {
+			return err
 		}
-		h = bytes.TrimRight(h, "\r\n")
 		if fs.cfg.envelope != NoEnvelope {
 			var d topReader
 			if w, err := unwrap(fs.cfg.envelope, h, &d); err == nil {
@@ -120,7 +147,6 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		} else {
 			p.applySource(fs, names, nil, nil)
 		}
-		line++
 	}
 	src := &blockSource{br: br, r: r}
 	buf := p.blocks.get(0)

@@ -32,9 +32,13 @@ type Options struct {
 	// read with the one, given or known, that most of its first lines
 	// follow.
 	LogFormats []string
-	Schema     *Schema        // field names; nil means the built-in one
-	Location   *time.Location // zone of timestamps without one; nil is UTC
-	Workers    int            // parallel parsers; 0 means one per CPU
+	// CSVHeader, when set, is the header row of CSV and TSV files written
+	// without one ("time,region,request_time", cut as the file's rows
+	// are): a file whose first row is not this row has it as a record.
+	CSVHeader string
+	Schema    *Schema        // field names; nil means the built-in one
+	Location  *time.Location // zone of timestamps without one; nil is UTC
+	Workers   int            // parallel parsers; 0 means one per CPU
 	// MaxProblems is how many bad lines are sampled per file (default 20).
 	MaxProblems int
 	Stdin       io.Reader // read for the path "-"

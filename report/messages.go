@@ -336,6 +336,7 @@ var enMessages = map[msgID]string{
 	"hint.gunicorn":   "the gunicorn access_log_format read has no request time: add %%(L)s (seconds) or %%(D)s (µs) to gunicorn's --access-logformat and give that format",
 	"hint.logformat":  "for a text log in a custom format: its nginx log_format, Envoy format, Apache LogFormat, HAProxy log-format, gunicorn access_log_format or morgan format string",
 	"hint.inputfmt":   "when the format was guessed wrong: jsonl, json, csv, tsv, ltsv, nginx, clb, haproxy, gin, w3c, parquet or arrow",
+	"hint.csvheader":  "%s has no header row, its first row holds values: name its columns, as its rows cut them",
 	"hint.window":     "every record read is outside the window",
 	"note.noread":     "no record read: %s",
 	"note.incomplete": "incomplete: %s",

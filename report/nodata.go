@@ -1,6 +1,7 @@
 package report
 
 import (
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -230,6 +231,19 @@ func seenNames(files []ingest.FileStats) []string {
 	return out
 }
 
+// valuesRow reports whether the names a CSV file's header gave are a
+// row of values: more than half of them numbers or times (a digit first, then
+// digits and the marks of numbers, dates and times).
+func valuesRow(names []string) bool {
+	values := 0
+	for _, n := range names {
+		if n != "" && n[0] >= '0' && n[0] <= '9' && strings.Trim(n, "0123456789.:-+/TZ ") == "" {
+			values++
+		}
+	}
+	return 2*values > len(names)
+}
+
 // maxMapHints is how many --map suggestions a no_data reason makes.
 const maxMapHints = 3
 
@@ -261,7 +275,7 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		out = append(out, newHint("--map "+MissingField+"="+name+":"+unitFor(name, mappable), "hint.map", name))
 	}
 	var text, unknown, nginxRead, gunicorn bool
-	past := ""
+	past, headerless := "", ""
 	for _, f := range files {
 		if f.Records > 0 && f.PastFormat && past == "" {
 			past = f.Source
@@ -274,12 +288,20 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			gunicorn = true
 		case f.Records > 0 && f.Format == ingest.Nginx:
 			nginxRead = true
+		case f.Records == 0 && (f.Format == ingest.CSV || f.Format == ingest.TSV) && valuesRow(f.Seen):
+			// Its header is a row of values: no log_format would help.
+			if headerless == "" {
+				headerless = filepath.Base(f.Path)
+			}
 		case f.Records == 0 && (f.BadLines > 0 || f.Incomplete) && f.Format != ingest.Parquet && f.Format != ingest.Arrow:
 			// A log_format describes a text log, never JSON, nor a
 			// W3C log, whose #Fields directive describes it.
 			text = text || f.Format != ingest.JSONL && f.Format != ingest.JSONDoc && f.Format != ingest.W3C
 			unknown = unknown || f.Format != ingest.Nginx
 		}
+	}
+	if headerless != "" {
+		out = append(out, newHint("--csv-header", "hint.csvheader", headerless))
 	}
 	if gunicorn && n.Records > 0 {
 		out = append(out, newHint("--log-format", "hint.gunicorn"))

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -453,5 +454,36 @@ func TestNoDataHintsGateway(t *testing.T) {
 	if want := "--map request_time=totalLatency:s --map request_time=serviceLatency:s"; !strings.HasPrefix(strings.Join(flags, " "), want) ||
 		strings.Contains(strings.Join(flags, " "), "__time__") || strings.Contains(strings.Join(flags, " "), "requestHandleTime") {
 		t.Errorf("hints %q, want them to begin %q and offer no instant", flags, want)
+	}
+}
+
+// TestCSVHeaderHint: a CSV or TSV file that read nothing and whose
+// header is a row of values (a time, numbers) is a file without a header
+// row: the first hint is --csv-header, naming it, and no --log-format; a
+// file of names, or a text log of one line read as a header, gets none.
+func TestCSVHeaderHint(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	for _, c := range []struct {
+		f    ingest.FileStats
+		want bool
+	}{
+		{ingest.FileStats{Path: "/x/cos.csv", Format: ingest.CSV, BadLines: 3, Seen: []string{"2026-12-05T10:00:00Z", "ap-beijing", "qwen", "200", "0.5"}}, true},
+		{ingest.FileStats{Path: "/x/cos.tsv", Format: ingest.TSV, BadLines: 3, Seen: []string{"1764928800", "10.0.0.1", "200", "0.512"}}, true},
+		{ingest.FileStats{Path: "/x/names.csv", Format: ingest.CSV, BadLines: 3, Seen: []string{"ts", "host", "latency"}}, false},
+		{ingest.FileStats{Path: "/x/one.log", Format: ingest.TSV, Seen: []string{"2026/11/29 10:00:01.000", "INFO"}}, false},
+	} {
+		r := Build(BuildInput{Aggregate: acc, Read: &ingest.Result{Files: []ingest.FileStats{c.f}}, Location: time.UTC})
+		var flags []string
+		for _, h := range r.NoData.Hints {
+			flags = append(flags, h.Flag)
+		}
+		got := len(flags) > 0 && flags[0] == "--csv-header"
+		if got != c.want || got && strings.Contains(strings.Join(flags, " "), "--log-format") {
+			t.Errorf("%s: hints %q, want --csv-header first: %v, and no --log-format", c.f.Path, flags, c.want)
+		}
+		if got && !strings.Contains(r.NoData.Hints[0].Why, filepath.Base(c.f.Path)+" has no header row") {
+			t.Errorf("%s: hint %q does not name the file", c.f.Path, r.NoData.Hints[0].Why)
+		}
 	}
 }

@@ -137,6 +137,7 @@ func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (
 	fs.StringVar(&f.format, "input-format", "auto", "input format: auto, jsonl, json, csv, ltsv, tsv, nginx, clb, haproxy, gin, w3c, parquet or arrow")
 	fs.StringArrayVar(&in.LogFormats, "log-format", nil, "log format of text logs: an nginx log_format or Envoy format `STRING`, or a known format ("+
 		strings.Join(ingest.LogFormatNames(), ", ")+"); repeatable: each file is read with the one, given or known, most of its first lines follow")
+	fs.StringVar(&in.CSVHeader, "csv-header", "", "the header row of CSV/TSV files written without one: `NAMES` as the file cuts its rows (\"time,region,model,status,request_time\"); a file whose first row is this header reads it as one")
 	fs.StringVar(&in.Source, "source", "", "force the source schema instead of detecting it per file: "+strings.Join(ingest.SourceNames(), ", "))
 	fs.StringArrayVar(&f.maps, "map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
 	fs.StringVar(&f.tz, "tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
