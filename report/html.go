@@ -307,7 +307,7 @@ func (r *Report) htmlMetrics(m printer) []htmlMetric {
 			}
 			if ranged(dl.Rows[:min(TableKeys, len(dl.Rows))]) {
 				if t.Note != "" {
-					t.Note += "; "
+					t.Note += m.t("semicolon")
 				}
 				t.Note += m.t("keysranged")
 			}
