@@ -151,3 +151,33 @@ func FuzzCollectorDecode(f *testing.F) {
 		}
 	})
 }
+
+// An hour file written while latency_regression was disabled keeps no
+// pairs: read for a later run's history (HistoryCollectors, its
+// collectors optional), its pairs are nil and its sketches read; read as
+// a report's whole state, it is an error naming the slot.
+func TestHistoryReadsFileWithoutPairs(t *testing.T) {
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := rules.Parse("rules.yaml", []byte("rules:\n  latency_regression: {enabled: false}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := aggregate.New(aggregate.Options{Mapping: m, Top: 100, Collectors: off.Collectors(m, 100, true)})
+	b := acc.AppendBinary(nil)
+	cfg := rules.Default()
+	back, err := aggregate.Decode(aggregate.Options{Mapping: m, Top: 100, Collectors: cfg.HistoryCollectors(m, 100), OptionalCollectors: true}, b)
+	if err != nil {
+		t.Fatalf("history read: %v", err)
+	}
+	for i, c := range back.Collectors {
+		if c != nil {
+			t.Errorf("collector %s read from a file that kept none", cfg.CollectorNames()[i])
+		}
+	}
+	if _, err := aggregate.Decode(aggregate.Options{Mapping: m, Top: 100, Collectors: cfg.HistoryCollectors(m, 100)}, b); err == nil {
+		t.Error("read without optional collectors: no error for the slot the file did not keep")
+	}
+}
