@@ -179,3 +179,72 @@ func durationWord(name string) bool {
 	}
 	return false
 }
+
+// ttftSecondsName is the generic name of the time to first token that
+// programs write in either unit: milliseconds (Helicone, which its source
+// reads so) or seconds (Langfuse's and Braintrust's exports, OpenTelemetry's
+// gen_ai.server.time_to_first_token). The generic table reads it in ms,
+// the canonical first_token_ms's unit.
+const ttftSecondsName = "time_to_first_token"
+
+// ttftInSeconds returns s, or s reading ttftSecondsName in seconds when
+// a JSON-lines file's first records (body) say their values are seconds:
+// at least minUnitValues of them, their median below 10 — a first token
+// within 10 ms of the request is not an LLM's; one within 10 s is. Only
+// when the name, top level among names, feeds ttft by the generic table
+// (a source or --map saying otherwise is kept).
+func (s *Schema) ttftInSeconds(body []byte, names []string) *Schema {
+	name := ""
+	for _, n := range names {
+		if strings.EqualFold(n, ttftSecondsName) {
+			name = n
+		}
+	}
+	if name == "" {
+		return s
+	}
+	bs := s.LookupString(name)
+	if len(bs) != 1 || bs[0].Field != FTTFT || bs[0].Prio < prioAlias || bs[0].Unit != UnitNone {
+		return s
+	}
+	var xs []float64
+	for _, v := range durationValues(body, name) {
+		if x, err := strconv.ParseFloat(string(v), 64); err == nil && x >= 0 && !math.IsInf(x, 0) {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) < minUnitValues {
+		return s
+	}
+	slices.Sort(xs)
+	if xs[len(xs)/2] >= 10 {
+		return s
+	}
+	return s.withMapped(mapping{field: FTTFT, name: strings.ToLower(name), unit: UnitSecond})
+}
+
+// withMapped returns s with one mapping more, as --map gives one: built
+// once per schema and shared.
+func (s *Schema) withMapped(m mapping) *Schema {
+	root := s.root
+	if root == nil {
+		root = s
+	}
+	srcName := ""
+	if s.source != nil {
+		srcName = s.source.name
+	}
+	key := "map\x00" + srcName + "\x00" + s.client + "\x00" + m.name + "\x00" + strconv.Itoa(int(m.field)) + "\x00" + strconv.Itoa(int(m.unit))
+	root.mu.Lock()
+	defer root.mu.Unlock()
+	if d := root.derived[key]; d != nil {
+		return d
+	}
+	d := build(append(slices.Clone(s.maps), m), s.source, s.client)
+	d.root = root
+	if root.derived == nil {
+		root.derived = map[string]*Schema{}
+	}
+	root.derived[key] = d
+	return d
+}

@@ -118,6 +118,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 				fs.cfg.schema = fs.cfg.schema.withUnit(src.durationFormat, u)
 			}
 		}
+		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(body, names)
 	} else if fs.format == CLB {
 		fs.source = "clb"
 		p.applySource(fs, nil, nil, nil)
