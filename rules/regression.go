@@ -123,6 +123,8 @@ func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *r
 		for _, c := range kept {
 			if c.dim == aggregate.DimModel && nonStreamingExplains(cfg, pairs, then, m, c) {
 				c.f.Evidence = append(c.f.Evidence, Field{"explained_by", "non_streaming"})
+			} else if model := mixExplains(cfg, pairs, then, m, c); model != "" {
+				c.f.Evidence = append(c.f.Evidence, Field{"explained_by", "model_mix"}, Field{"model", model})
 			}
 		}
 		for d := -1; d < aggregate.NumDims; d++ {
@@ -218,6 +220,84 @@ func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, before hi
 		}
 	}
 	return explains(cfg, m, c, []*sketch.Counts{p.metrics[m]}, []*sketch.Counts{bp}, before.pairs != nil)
+}
+
+// mixExplains returns the model whose requests explain the regression
+// of a key no regressed cause explained (a client, a client region, a
+// route, a uri), or "": the key sent more of its requests to a model
+// that did not regress, one slow before too — traffic moved to it, or
+// a large model's calls turned non-streaming beside its slow ones. The
+// key without the model's requests did not regress, nor did the key's
+// requests of the model, and the model's share of the key grew: a mix,
+// judged with the previous hour's pairs (none without them). The
+// key's finding stays, saying so; a non_streaming_large_model finding of
+// the model takes it (mergeNonStreaming).
+func mixExplains(cfg *regressionRule, pairs *regressionPairs, then history, m int, c *regressedKey) string {
+	if c.dim < 0 || isCause(c.dim) || pairs == nil || then.pairs == nil || c.prev == nil {
+		return ""
+	}
+	all, was := c.now.Metric(m), c.prev.Metric(m)
+	if all == nil || was == nil || all.Count() == 0 || was.Count() == 0 {
+		return ""
+	}
+	var best string
+	var grew float64
+	for _, model := range sortedKeys(pairs.causes[1]) {
+		p := pairs.get(aggregate.DimModel, model, c.dim, c.key)
+		if p == nil || p.metrics[m] == nil {
+			continue
+		}
+		var bp *sketch.Counts
+		if q := then.pairs.get(aggregate.DimModel, model, c.dim, c.key); q != nil {
+			bp = q.metrics[m]
+		}
+		rest, restWas := all.Without(p.metrics[m]), was
+		var before int64
+		if bp != nil {
+			restWas, before = was.Without(bp), bp.Count()
+		}
+		if rest.Count() < cfg.MinRequests || restWas.Count() < cfg.MinRequests || pairRegressed(cfg, p.metrics[m], bp) {
+			continue
+		}
+		if r, b := rest.Quantile(0.99), restWas.Quantile(0.99); r >= cfg.MinRatio*b && r-b >= cfg.MinIncreaseMs {
+			continue // the key without the model regressed too
+		}
+		g := float64(p.metrics[m].Count())/float64(all.Count()) - float64(before)/float64(was.Count())
+		if g > grew {
+			best, grew = model, g
+		}
+	}
+	return best
+}
+
+// pairRegressed says whether a pair's requests regressed by the rule's
+// thresholds: its p99 now against its p99 in the hour compared with,
+// when that hour had enough of them to judge.
+func pairRegressed(cfg *regressionRule, now, before *sketch.Counts) bool {
+	if before == nil || before.Count() < cfg.MinRequests || now.Count() < cfg.MinRequests {
+		return false
+	}
+	a, b := countsQuantile(now, 0.99), countsQuantile(before, 0.99)
+	return a >= cfg.MinRatio*b && a-b >= cfg.MinIncreaseMs
+}
+
+// countsQuantile is the value at quantile q of bin counts: the middle
+// of the bin holding the value of rank q(n−1), within the mapping's
+// accuracy.
+func countsQuantile(c *sketch.Counts, q float64) float64 {
+	rank := int64(q * float64(c.Count()-1))
+	var v float64
+	var seen int64
+	done := false
+	c.Bins(func(lower, upper float64, n int64) {
+		if done {
+			return
+		}
+		if seen += n; seen > rank {
+			v, done = (lower+upper)/2, true
+		}
+	})
+	return v
 }
 
 // wholeOf says whether key c, of another dimension than a cause's, is

@@ -63,6 +63,12 @@ func mergeNonStreaming(fs []Finding) []Finding {
 			into[m] = append(into[m], f)
 			continue
 		}
+		// A key's regression its requests of the model explain.
+		if m, ok := f.Evidence.Get("model").(string); ok && ns[m] && f.Rule == RuleRegression &&
+			f.Evidence.Get("explained_by") == "model_mix" {
+			into[m] = append(into[m], f)
+			continue
+		}
 		out = append(out, f)
 	}
 	for i := range out {

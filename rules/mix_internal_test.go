@@ -1,0 +1,103 @@
+package rules
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"loganalyze/aggregate"
+	"loganalyze/sketch"
+)
+
+// mixHour makes an hour of 6,000 calls from 30 clients over one region,
+// a tenth of them app-0's: model big answers in about 10 s, model small
+// in about 1 s. Client app-0 sends share of its calls to big, the
+// others a fifth of theirs.
+func mixHour(seed uint64, start time.Time, share float64) []rec {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var out []rec
+	for range 6000 {
+		c := 1 + rng.IntN(29)
+		if rng.Float64() < 0.1 {
+			c = 0
+		}
+		model, rt := "small", 0.8+0.4*rng.Float64()
+		if p := 0.2; c == 0 && rng.Float64() < share || c != 0 && rng.Float64() < p {
+			model, rt = "big", 9+2*rng.Float64()
+		}
+		out = append(out, rec{at: start.Add(time.Duration(rng.Float64() * float64(time.Hour))), client: "app-" + strconv.Itoa(c),
+			from: "ap-beijing", region: "ap-beijing", model: model, uri: "/v1/chat/completions", stream: yes, status: 200,
+			rt: rt, urt: rt - 0.002, hasURT: true, ttft: 300})
+	}
+	return out
+}
+
+// TestModelMixExplainsKey: a client that moved its calls to a model slow
+// before too regresses, by neither the model (which did not) nor its
+// region: its finding stays, saying its requests of that model explain
+// it (explained_by model_mix, model big), judged with the previous
+// hour's pairs.
+func TestModelMixExplainsKey(t *testing.T) {
+	cfg := Default()
+	prev := accumulate(t, cfg, mixHour(1, t0.Add(-time.Hour), 0.002))
+	hour, _ := prev.FirstHour()
+	acc := accumulate(t, cfg, mixHour(2, t0, 0.3))
+	acc.History = &aggregate.History{Previous: prev.Set, PreviousHour: hour, PreviousCollectors: prev.Collectors}
+	fs, _ := Evaluate(acc, cfg)
+	var mine *Finding
+	for i, f := range fs {
+		if f.Rule != RuleRegression || f.Key.Get("metric") != "request_time" {
+			continue
+		}
+		switch dim, key := f.Key.Get("dimension"), f.Key.Get("key"); {
+		case dim == "client" && key == "app-0":
+			mine = &fs[i]
+		default:
+			t.Errorf("a request_time regression of %v %v: only app-0 moved", dim, key)
+		}
+	}
+	if mine == nil {
+		t.Fatal("app-0, which moved 30 % of its calls to the slow model, has no request_time regression")
+	}
+	if mine.Evidence.Get("explained_by") != "model_mix" || mine.Evidence.Get("model") != "big" {
+		t.Errorf("app-0's evidence %v: want explained_by model_mix, model big", mine.Evidence)
+	}
+
+}
+
+// TestPairRegressed: a pair's p99 from its bin counts is the exact p99
+// within the mapping's accuracy, and the pair regressed by the rule's
+// thresholds only when both hours hold enough of its requests.
+func TestPairRegressed(t *testing.T) {
+	cfg := setting[*regressionRule](Default())
+	m, err := sketch.NewMapping(sketch.DefaultAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := func(n int, scale float64) (*sketch.Counts, float64) {
+		c := sketch.NewCounts(m)
+		var v []float64
+		for i := range n {
+			x := scale * (1 + float64(i%97))
+			v = append(v, x)
+			c.AddBin(m.Bin(x))
+		}
+		slices.Sort(v)
+		return c, v[int(0.99*float64(n-1))]
+	}
+	a, exact := counts(500, 10)
+	if got := countsQuantile(a, 0.99); math.Abs(got-exact) > 0.01*exact {
+		t.Errorf("p99 of the counts %v, exact %v", got, exact)
+	}
+	slower, _ := counts(500, 20)
+	few, _ := counts(int(cfg.MinRequests)-1, 10)
+	if !pairRegressed(cfg, slower, a) {
+		t.Error("a pair twice as slow did not regress")
+	}
+	if pairRegressed(cfg, a, a) || pairRegressed(cfg, slower, few) || pairRegressed(cfg, slower, nil) {
+		t.Error("a pair regressed against itself, or against too few requests to judge")
+	}
+}
