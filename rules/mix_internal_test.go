@@ -101,3 +101,52 @@ func TestPairRegressed(t *testing.T) {
 		t.Error("a pair regressed against itself, or against too few requests to judge")
 	}
 }
+
+// TestNonStreamingExplainsKey: a client whose calls turn non-streaming
+// (a third of them) regresses in ttft, the others sending a fifth of
+// theirs so in both hours: its finding says its non-streaming calls
+// explain it.
+func TestNonStreamingExplainsKey(t *testing.T) {
+	hourOf := func(seed uint64, start time.Time, share float64) []rec {
+		rng := rand.New(rand.NewPCG(seed, seed))
+		var out []rec
+		for range 6000 {
+			c := 1 + rng.IntN(29)
+			if rng.Float64() < 0.1 {
+				c = 0
+			}
+			gen := 8 + 2*rng.Float64()
+			stream, ttft := yes, 250+100*rng.Float64()
+			if c == 0 && rng.Float64() < share || c != 0 && rng.Float64() < 0.2 {
+				stream, ttft = no, gen*1000
+			}
+			out = append(out, rec{at: start.Add(time.Duration(rng.Float64() * float64(time.Hour))), client: "app-" + strconv.Itoa(c),
+				from: "ap-beijing", region: "ap-beijing", model: "big", uri: "/v1/chat/completions", stream: stream, status: 200,
+				rt: gen, urt: gen - 0.002, hasURT: true, ttft: ttft})
+		}
+		return out
+	}
+	cfg := Default()
+	prev := accumulate(t, cfg, hourOf(1, t0.Add(-time.Hour), 0))
+	hour, _ := prev.FirstHour()
+	acc := accumulate(t, cfg, hourOf(2, t0, 0.33))
+	acc.History = &aggregate.History{Previous: prev.Set, PreviousHour: hour, PreviousCollectors: prev.Collectors}
+	fs, _ := Evaluate(acc, cfg)
+	var mine *Finding
+	for i, f := range fs {
+		if f.Rule != RuleRegression || f.Key.Get("metric") != "ttft" {
+			continue
+		}
+		if f.Key.Get("dimension") == "client" && f.Key.Get("key") == "app-0" {
+			mine = &fs[i]
+		} else {
+			t.Errorf("a ttft regression of %v %v: only app-0 changed", f.Key.Get("dimension"), f.Key.Get("key"))
+		}
+	}
+	if mine == nil {
+		t.Fatal("app-0, a third of whose calls turned non-streaming, has no ttft regression")
+	}
+	if mine.Evidence.Get("explained_by") != "non_streaming" {
+		t.Errorf("app-0's evidence %v: want explained_by non_streaming", mine.Evidence)
+	}
+}

@@ -123,7 +123,9 @@ func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *r
 		for _, c := range kept {
 			if c.dim == aggregate.DimModel && nonStreamingExplains(cfg, pairs, then, m, c) {
 				c.f.Evidence = append(c.f.Evidence, Field{"explained_by", "non_streaming"})
-			} else if model := mixExplains(cfg, pairs, then, m, c); model != "" {
+			} else if model, ok := mixExplains(cfg, pairs, then, m, c); ok && model == "" {
+				c.f.Evidence = append(c.f.Evidence, Field{"explained_by", "non_streaming"})
+			} else if ok {
 				c.f.Evidence = append(c.f.Evidence, Field{"explained_by", "model_mix"}, Field{"model", model})
 			}
 		}
@@ -224,31 +226,37 @@ func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, before hi
 
 // mixExplains returns the model whose requests explain the regression
 // of a key no regressed cause explained (a client, a client region, a
-// route, a uri), or "": the key sent more of its requests to a model
-// that did not regress, one slow before too — traffic moved to it, or
-// a large model's calls turned non-streaming beside its slow ones. The
+// route, a uri), "" for the key's non-streaming calls, and whether
+// either does: the key sent more of its requests to a model that did
+// not regress, one slow before too (traffic moved to it), or more of
+// them without streaming, whose first token waits for the answer. The
 // key without the model's requests did not regress, nor did the key's
 // requests of the model, and the model's share of the key grew: a mix,
 // judged with the previous hour's pairs (none without them). The
 // key's finding stays, saying so; a non_streaming_large_model finding of
 // the model takes it (mergeNonStreaming).
-func mixExplains(cfg *regressionRule, pairs *regressionPairs, then history, m int, c *regressedKey) string {
-	if c.dim < 0 || isCause(c.dim) || pairs == nil || then.pairs == nil || c.prev == nil {
-		return ""
+func mixExplains(cfg *regressionRule, pairs *regressionPairs, then history, m int, c *regressedKey) (model string, ok bool) {
+	if c.dim < 0 || isCause(c.dim) || c.dim == aggregate.DimStream || pairs == nil || then.pairs == nil || c.prev == nil {
+		return "", false
 	}
 	all, was := c.now.Metric(m), c.prev.Metric(m)
 	if all == nil || was == nil || all.Count() == 0 || was.Count() == 0 {
-		return ""
+		return "", false
 	}
 	var best string
 	var grew float64
-	for _, model := range sortedKeys(pairs.causes[1]) {
-		p := pairs.get(aggregate.DimModel, model, c.dim, c.key)
+	// The models, then the non-streaming calls ("" names them).
+	for _, model := range append(sortedKeys(pairs.causes[1]), "") {
+		cd, ck := aggregate.DimModel, model
+		if model == "" {
+			cd, ck = aggregate.DimStream, string(aggregate.StreamKey(false))
+		}
+		p := pairs.get(cd, ck, c.dim, c.key)
 		if p == nil || p.metrics[m] == nil {
 			continue
 		}
 		var bp *sketch.Counts
-		if q := then.pairs.get(aggregate.DimModel, model, c.dim, c.key); q != nil {
+		if q := then.pairs.get(cd, ck, c.dim, c.key); q != nil {
 			bp = q.metrics[m]
 		}
 		rest, restWas := all.Without(p.metrics[m]), was
@@ -264,10 +272,10 @@ func mixExplains(cfg *regressionRule, pairs *regressionPairs, then history, m in
 		}
 		g := float64(p.metrics[m].Count())/float64(all.Count()) - float64(before)/float64(was.Count())
 		if g > grew {
-			best, grew = model, g
+			best, grew, ok = model, g, true
 		}
 	}
-	return best
+	return best, ok
 }
 
 // pairRegressed says whether a pair's requests regressed by the rule's

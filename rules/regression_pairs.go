@@ -2,6 +2,7 @@ package rules
 
 import (
 	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,8 +64,10 @@ func (r *regressionRule) collector() (string, func(collectEnv) aggregate.Collect
 }
 
 // causeDims are the dimensions whose keys can explain others: where a
-// request is served (region) and what serves it (model).
-var causeDims = [...]int{aggregate.DimRegion, aggregate.DimModel}
+// request is served (region) and what serves it (model); and the stream
+// flag, whose pairs say what a key's non-streaming calls measured (a
+// key's mix, mixExplains), never a cause of explain's (isCause).
+var causeDims = [...]int{aggregate.DimRegion, aggregate.DimModel, aggregate.DimStream}
 
 // pairs says whether cause dimension cd keeps pairs with dimension d.
 // A region's pair with a route is its pair with the route's client
@@ -77,6 +80,8 @@ func pairs(cd, d int) bool {
 		return false
 	case cd == aggregate.DimRegion && d == aggregate.DimRoute:
 		return false
+	case cd == aggregate.DimStream && (d == aggregate.DimRegion || d == aggregate.DimModel):
+		return false // kept under the region and the model
 	}
 	return true
 }
@@ -309,7 +314,8 @@ func (c *regressionPairs) foldTo(top int) {
 // get returns the pair of a cause key and another dimension's key, or
 // nil when it was not kept.
 func (c *regressionPairs) get(causeDim int, cause string, dim int, key string) *pairStats {
-	if causeDim == aggregate.DimModel && dim == aggregate.DimRegion {
+	if causeDim == aggregate.DimModel && dim == aggregate.DimRegion ||
+		causeDim == aggregate.DimStream && (dim == aggregate.DimRegion || dim == aggregate.DimModel) {
 		causeDim, cause, dim, key = dim, key, causeDim, cause
 	}
 	if causeDim == aggregate.DimRegion && dim == aggregate.DimRoute {
@@ -319,9 +325,9 @@ func (c *regressionPairs) get(causeDim int, cause string, dim int, key string) *
 		}
 		dim, key = aggregate.DimClientRegion, from
 	}
-	ci := 0
-	if causeDim == aggregate.DimModel {
-		ci = 1
+	ci := slices.Index(causeDims[:], causeDim)
+	if ci < 0 {
+		return nil
 	}
 	cp := c.causes[ci][cause]
 	if cp == nil {
