@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -104,30 +105,17 @@ func (s *Schema) withUnit(name string, u Unit) *Schema {
 	if src == nil {
 		return s
 	}
-	root := s.root
-	if root == nil {
-		root = s
-	}
 	key := src.name + "\x00" + s.client + "\x00" + name + "\x00" + strconv.Itoa(int(u))
-	root.mu.Lock()
-	defer root.mu.Unlock()
-	if d := root.derived[key]; d != nil {
-		return d
-	}
-	v := *src
-	v.fields = slices.Clone(src.fields)
-	for i := range v.fields {
-		if v.fields[i].name == name {
-			v.fields[i].unit = u
+	return s.cached(key, func(root *Schema) *Schema {
+		v := *src
+		v.fields = slices.Clone(src.fields)
+		for i := range v.fields {
+			if v.fields[i].name == name {
+				v.fields[i].unit = u
+			}
 		}
-	}
-	d := build(root.maps, &v, s.client)
-	d.root = root
-	if root.derived == nil {
-		root.derived = map[string]*Schema{}
-	}
-	root.derived[key] = d
-	return d
+		return build(root.maps, &v, s.client)
+	})
 }
 
 // durationMagnitudes returns, when no name of a JSON-lines file's first
@@ -224,27 +212,11 @@ func (s *Schema) ttftInSeconds(body []byte, names []string) *Schema {
 }
 
 // withMapped returns s with one mapping more, as --map gives one: built
-// once per schema and shared.
+// once per schema and shared. The key names s itself (a source's schema
+// may have been derived with a unit of its own, withUnit).
 func (s *Schema) withMapped(m mapping) *Schema {
-	root := s.root
-	if root == nil {
-		root = s
-	}
-	srcName := ""
-	if s.source != nil {
-		srcName = s.source.name
-	}
-	key := "map\x00" + srcName + "\x00" + s.client + "\x00" + m.name + "\x00" + strconv.Itoa(int(m.field)) + "\x00" + strconv.Itoa(int(m.unit))
-	root.mu.Lock()
-	defer root.mu.Unlock()
-	if d := root.derived[key]; d != nil {
-		return d
-	}
-	d := build(append(slices.Clone(s.maps), m), s.source, s.client)
-	d.root = root
-	if root.derived == nil {
-		root.derived = map[string]*Schema{}
-	}
-	root.derived[key] = d
-	return d
+	key := fmt.Sprintf("%p\x00map\x00%s\x00%d\x00%d", s, m.name, m.field, m.unit)
+	return s.cached(key, func(*Schema) *Schema {
+		return build(append(slices.Clone(s.maps), m), s.source, s.client)
+	})
 }

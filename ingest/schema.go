@@ -389,12 +389,23 @@ func (s *Schema) derive(src *source, client string) *Schema {
 	if src != nil {
 		key = src.name + "\x00" + client
 	}
+	return s.cached(key, func(root *Schema) *Schema { return build(root.maps, src, client) })
+}
+
+// cached returns the schema derived from s that key names, made by mk
+// (given the root) the first time: every schema derived from one root
+// is built once and shared, under the root's lock.
+func (s *Schema) cached(key string, mk func(root *Schema) *Schema) *Schema {
+	root := s.root
+	if root == nil {
+		root = s
+	}
 	root.mu.Lock()
 	defer root.mu.Unlock()
 	if d := root.derived[key]; d != nil {
 		return d
 	}
-	d := build(root.maps, src, client)
+	d := mk(root)
 	d.root = root
 	if root.derived == nil {
 		root.derived = map[string]*Schema{}

@@ -12,11 +12,11 @@ import (
 	"loganalyze/sketch"
 )
 
-// mixHour makes an hour of 6,000 calls from 30 clients over one region,
-// a tenth of them app-0's: model big answers in about 10 s, model small
-// in about 1 s. Client app-0 sends share of its calls to big, the
-// others a fifth of theirs.
-func mixHour(seed uint64, start time.Time, share float64) []rec {
+// clientHour makes an hour of 6,000 calls from 30 clients over one
+// region, a tenth of them app-0's, each made by base: app-0's calls are
+// changed by moved with probability share, the others' with
+// probability a fifth.
+func clientHour(seed uint64, start time.Time, share float64, base, moved func(rng *rand.Rand, r *rec)) []rec {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	var out []rec
 	for range 6000 {
@@ -24,15 +24,53 @@ func mixHour(seed uint64, start time.Time, share float64) []rec {
 		if rng.Float64() < 0.1 {
 			c = 0
 		}
-		model, rt := "small", 0.8+0.4*rng.Float64()
-		if p := 0.2; c == 0 && rng.Float64() < share || c != 0 && rng.Float64() < p {
-			model, rt = "big", 9+2*rng.Float64()
+		r := rec{client: "app-" + strconv.Itoa(c), from: "ap-beijing", region: "ap-beijing", uri: "/v1/chat/completions", stream: yes, status: 200, hasURT: true}
+		base(rng, &r)
+		if c == 0 && rng.Float64() < share || c != 0 && rng.Float64() < 0.2 {
+			moved(rng, &r)
 		}
-		out = append(out, rec{at: start.Add(time.Duration(rng.Float64() * float64(time.Hour))), client: "app-" + strconv.Itoa(c),
-			from: "ap-beijing", region: "ap-beijing", model: model, uri: "/v1/chat/completions", stream: yes, status: 200,
-			rt: rt, urt: rt - 0.002, hasURT: true, ttft: 300})
+		r.at = start.Add(time.Duration(rng.Float64() * float64(time.Hour)))
+		r.urt = r.rt - 0.002
+		out = append(out, r)
 	}
 	return out
+}
+
+// mixHour is a clientHour where model big answers in about 10 s, model
+// small in about 1 s: app-0 sends share of its calls to big.
+func mixHour(seed uint64, start time.Time, share float64) []rec {
+	return clientHour(seed, start, share,
+		func(rng *rand.Rand, r *rec) { r.model, r.rt, r.ttft = "small", 0.8+0.4*rng.Float64(), 300 },
+		func(rng *rand.Rand, r *rec) { r.model, r.rt = "big", 9+2*rng.Float64() })
+}
+
+// clientRegression evaluates the rules over cur with prev as the
+// previous hour (its sets and its pairs), checks that of metric's
+// regressions there is app-0's alone, and returns it.
+func clientRegression(t *testing.T, prev, cur []rec, metric string) *Finding {
+	t.Helper()
+	cfg := Default()
+	p := accumulate(t, cfg, prev)
+	hour, _ := p.FirstHour()
+	acc := accumulate(t, cfg, cur)
+	acc.History = &aggregate.History{Previous: p.Set, PreviousHour: hour, PreviousCollectors: p.Collectors}
+	fs, _ := Evaluate(acc, cfg)
+	var mine *Finding
+	for i, f := range fs {
+		if f.Rule != RuleRegression || f.Key.Get("metric") != metric {
+			continue
+		}
+		switch dim, key := f.Key.Get("dimension"), f.Key.Get("key"); {
+		case dim == "client" && key == "app-0":
+			mine = &fs[i]
+		default:
+			t.Errorf("a %s regression of %v %v: only app-0 changed", metric, dim, key)
+		}
+	}
+	if mine == nil {
+		t.Fatalf("app-0 has no %s regression", metric)
+	}
+	return mine
 }
 
 // TestModelMixExplainsKey: a client that moved its calls to a model slow
@@ -41,31 +79,10 @@ func mixHour(seed uint64, start time.Time, share float64) []rec {
 // it (explained_by model_mix, model big), judged with the previous
 // hour's pairs.
 func TestModelMixExplainsKey(t *testing.T) {
-	cfg := Default()
-	prev := accumulate(t, cfg, mixHour(1, t0.Add(-time.Hour), 0.002))
-	hour, _ := prev.FirstHour()
-	acc := accumulate(t, cfg, mixHour(2, t0, 0.3))
-	acc.History = &aggregate.History{Previous: prev.Set, PreviousHour: hour, PreviousCollectors: prev.Collectors}
-	fs, _ := Evaluate(acc, cfg)
-	var mine *Finding
-	for i, f := range fs {
-		if f.Rule != RuleRegression || f.Key.Get("metric") != "request_time" {
-			continue
-		}
-		switch dim, key := f.Key.Get("dimension"), f.Key.Get("key"); {
-		case dim == "client" && key == "app-0":
-			mine = &fs[i]
-		default:
-			t.Errorf("a request_time regression of %v %v: only app-0 moved", dim, key)
-		}
-	}
-	if mine == nil {
-		t.Fatal("app-0, which moved 30 % of its calls to the slow model, has no request_time regression")
-	}
+	mine := clientRegression(t, mixHour(1, t0.Add(-time.Hour), 0.002), mixHour(2, t0, 0.3), "request_time")
 	if mine.Evidence.Get("explained_by") != "model_mix" || mine.Evidence.Get("model") != "big" {
 		t.Errorf("app-0's evidence %v: want explained_by model_mix, model big", mine.Evidence)
 	}
-
 }
 
 // TestPairRegressed: a pair's p99 from its bin counts is the exact p99
@@ -108,44 +125,11 @@ func TestPairRegressed(t *testing.T) {
 // explain it.
 func TestNonStreamingExplainsKey(t *testing.T) {
 	hourOf := func(seed uint64, start time.Time, share float64) []rec {
-		rng := rand.New(rand.NewPCG(seed, seed))
-		var out []rec
-		for range 6000 {
-			c := 1 + rng.IntN(29)
-			if rng.Float64() < 0.1 {
-				c = 0
-			}
-			gen := 8 + 2*rng.Float64()
-			stream, ttft := yes, 250+100*rng.Float64()
-			if c == 0 && rng.Float64() < share || c != 0 && rng.Float64() < 0.2 {
-				stream, ttft = no, gen*1000
-			}
-			out = append(out, rec{at: start.Add(time.Duration(rng.Float64() * float64(time.Hour))), client: "app-" + strconv.Itoa(c),
-				from: "ap-beijing", region: "ap-beijing", model: "big", uri: "/v1/chat/completions", stream: stream, status: 200,
-				rt: gen, urt: gen - 0.002, hasURT: true, ttft: ttft})
-		}
-		return out
+		return clientHour(seed, start, share,
+			func(rng *rand.Rand, r *rec) { r.model, r.rt, r.ttft = "big", 8+2*rng.Float64(), 250+100*rng.Float64() },
+			func(_ *rand.Rand, r *rec) { r.stream, r.ttft = no, r.rt*1000 })
 	}
-	cfg := Default()
-	prev := accumulate(t, cfg, hourOf(1, t0.Add(-time.Hour), 0))
-	hour, _ := prev.FirstHour()
-	acc := accumulate(t, cfg, hourOf(2, t0, 0.33))
-	acc.History = &aggregate.History{Previous: prev.Set, PreviousHour: hour, PreviousCollectors: prev.Collectors}
-	fs, _ := Evaluate(acc, cfg)
-	var mine *Finding
-	for i, f := range fs {
-		if f.Rule != RuleRegression || f.Key.Get("metric") != "ttft" {
-			continue
-		}
-		if f.Key.Get("dimension") == "client" && f.Key.Get("key") == "app-0" {
-			mine = &fs[i]
-		} else {
-			t.Errorf("a ttft regression of %v %v: only app-0 changed", f.Key.Get("dimension"), f.Key.Get("key"))
-		}
-	}
-	if mine == nil {
-		t.Fatal("app-0, a third of whose calls turned non-streaming, has no ttft regression")
-	}
+	mine := clientRegression(t, hourOf(1, t0.Add(-time.Hour), 0), hourOf(2, t0, 0.33), "ttft")
 	if mine.Evidence.Get("explained_by") != "non_streaming" {
 		t.Errorf("app-0's evidence %v: want explained_by non_streaming", mine.Evidence)
 	}

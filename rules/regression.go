@@ -63,10 +63,10 @@ func regression(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressi
 	seen := map[regressionKey]bool{}
 	var out []Finding
 	if h.Previous != nil {
-		out = regressionAgainst(acc, cfg, pairs, h.Previous, history{all.historyPairs(h.PreviousCollectors)}, h.PreviousHour, "", seen)
+		out = regressionAgainst(acc, cfg, pairs, h.Previous, all.historyPairs(h.PreviousCollectors), h.PreviousHour, "", seen)
 	}
 	if h.DayBefore != nil {
-		out = append(out, regressionAgainst(acc, cfg, pairs, h.DayBefore, history{all.historyPairs(h.DayBeforeCollectors)}, h.DayBeforeHour, againstDayBefore, seen)...)
+		out = append(out, regressionAgainst(acc, cfg, pairs, h.DayBefore, all.historyPairs(h.DayBeforeCollectors), h.DayBeforeHour, againstDayBefore, seen)...)
 	}
 	return out
 }
@@ -89,7 +89,7 @@ type regressionKey struct {
 // previous hour held too few requests of to judge. The keys that
 // regressed are added to seen. then holds that hour's pairs, which say
 // what a key measured without a cause's requests then too.
-func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs, prev *sketch.Set, then history, start int64, against string, seen map[regressionKey]bool) []Finding {
+func regressionAgainst(acc *aggregate.Accumulator, cfg *regressionRule, pairs *regressionPairs, prev *sketch.Set, then *regressionPairs, start int64, against string, seen map[regressionKey]bool) []Finding {
 	hour := time.Unix(start, 0).UTC().Format("2006-01-02T15:04Z")
 	var out []Finding
 	for m, mc := range sketch.Compare(prev, acc.Set) {
@@ -209,19 +209,14 @@ func regressed(c *regressionRule, m int, dim string, ch *sketch.Change, hour, ag
 // model's calls turned non-streaming (or new ones that are) wait for
 // the whole answer before the first byte: non_streaming_large_model's
 // cause, which mergeNonStreaming then makes the one finding.
-func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, before history, m int, c *regressedKey) bool {
+func nonStreamingExplains(cfg *regressionRule, pairs, before *regressionPairs, m int, c *regressedKey) bool {
 	ns := string(aggregate.StreamKey(false))
-	p := pairs.get(aggregate.DimModel, c.key, aggregate.DimStream, ns)
-	if p == nil || p.metrics[m] == nil || p.metrics[m].Count() == 0 {
+	p := pairs.metric(aggregate.DimModel, c.key, aggregate.DimStream, ns, m)
+	if p == nil || p.Count() == 0 {
 		return false
 	}
-	var bp *sketch.Counts
-	if before.pairs != nil {
-		if q := before.pairs.get(aggregate.DimModel, c.key, aggregate.DimStream, ns); q != nil {
-			bp = q.metrics[m]
-		}
-	}
-	return explains(cfg, m, c, []*sketch.Counts{p.metrics[m]}, []*sketch.Counts{bp}, before.pairs != nil)
+	bp := before.metric(aggregate.DimModel, c.key, aggregate.DimStream, ns, m)
+	return explains(cfg, m, c, []*sketch.Counts{p}, []*sketch.Counts{bp}, before != nil)
 }
 
 // mixExplains returns the model whose requests explain the regression
@@ -235,8 +230,8 @@ func nonStreamingExplains(cfg *regressionRule, pairs *regressionPairs, before hi
 // judged with the previous hour's pairs (none without them). The
 // key's finding stays, saying so; a non_streaming_large_model finding of
 // the model takes it (mergeNonStreaming).
-func mixExplains(cfg *regressionRule, pairs *regressionPairs, then history, m int, c *regressedKey) (model string, ok bool) {
-	if c.dim < 0 || isCause(c.dim) || c.dim == aggregate.DimStream || pairs == nil || then.pairs == nil || c.prev == nil {
+func mixExplains(cfg *regressionRule, pairs, then *regressionPairs, m int, c *regressedKey) (model string, ok bool) {
+	if c.dim < 0 || isCause(c.dim) || c.dim == aggregate.DimStream || pairs == nil || then == nil || c.prev == nil {
 		return "", false
 	}
 	all, was := c.now.Metric(m), c.prev.Metric(m)
@@ -251,26 +246,23 @@ func mixExplains(cfg *regressionRule, pairs *regressionPairs, then history, m in
 		if model == "" {
 			cd, ck = aggregate.DimStream, string(aggregate.StreamKey(false))
 		}
-		p := pairs.get(cd, ck, c.dim, c.key)
-		if p == nil || p.metrics[m] == nil {
+		p := pairs.metric(cd, ck, c.dim, c.key, m)
+		if p == nil {
 			continue
 		}
-		var bp *sketch.Counts
-		if q := then.pairs.get(cd, ck, c.dim, c.key); q != nil {
-			bp = q.metrics[m]
-		}
-		rest, restWas := all.Without(p.metrics[m]), was
+		bp := then.metric(cd, ck, c.dim, c.key, m)
+		rest, restWas := all.Without(p), was
 		var before int64
 		if bp != nil {
 			restWas, before = was.Without(bp), bp.Count()
 		}
-		if rest.Count() < cfg.MinRequests || restWas.Count() < cfg.MinRequests || pairRegressed(cfg, p.metrics[m], bp) {
+		if rest.Count() < cfg.MinRequests || restWas.Count() < cfg.MinRequests || pairRegressed(cfg, p, bp) {
 			continue
 		}
 		if r, b := rest.Quantile(0.99), restWas.Quantile(0.99); r >= cfg.MinRatio*b && r-b >= cfg.MinIncreaseMs {
 			continue // the key without the model regressed too
 		}
-		g := float64(p.metrics[m].Count())/float64(all.Count()) - float64(before)/float64(was.Count())
+		g := float64(p.Count())/float64(all.Count()) - float64(before)/float64(was.Count())
 		if g > grew {
 			best, grew, ok = model, g, true
 		}

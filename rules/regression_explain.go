@@ -67,12 +67,6 @@ type regressedKey struct {
 	explained bool
 }
 
-// history is what a regression is judged against: the hour compared
-// with, its pairs (nil when its hour file kept none).
-type history struct {
-	pairs *regressionPairs
-}
-
 func isCause(d int) bool { return d == aggregate.DimRegion || d == aggregate.DimModel }
 
 func dimName(d int) string {
@@ -83,8 +77,10 @@ func dimName(d int) string {
 }
 
 // explain merges the regressions of metric m that a region's or a
-// model's explains into its finding and returns the others.
-func explain(cfg *regressionRule, pairs *regressionPairs, before history, m int, cands []*regressedKey) []*regressedKey {
+// model's explains into its finding and returns the others. pairs are
+// the window's; before the hour's compared with (nil when its file kept
+// none).
+func explain(cfg *regressionRule, pairs, before *regressionPairs, m int, cands []*regressedKey) []*regressedKey {
 	var causes []*regressedKey
 	for _, c := range cands {
 		if isCause(c.dim) {
@@ -136,7 +132,7 @@ func explain(cfg *regressionRule, pairs *regressionPairs, before history, m int,
 // explainedBy returns the causes that explain f's regression: one, or
 // failing that the fewest keys of one cause dimension, largest impact
 // first; nil when none does.
-func explainedBy(cfg *regressionRule, pairs *regressionPairs, before history, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
+func explainedBy(cfg *regressionRule, pairs, before *regressionPairs, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
 	part := func(c *regressedKey) *sketch.Counts {
 		if c.explained || c.dim == f.dim {
 			return nil
@@ -147,10 +143,7 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, before history, m 
 			}
 			return nil
 		}
-		if p := pairs.get(c.dim, c.key, f.dim, f.key); p != nil {
-			return p.metrics[m]
-		}
-		return nil
+		return pairs.metric(c.dim, c.key, f.dim, f.key, m)
 	}
 	// prevPart is c's part of f in the hour compared with: nil when it
 	// had none; known false when that hour kept no pairs to tell.
@@ -163,13 +156,7 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, before history, m 
 			}
 			return nil, true
 		}
-		if before.pairs == nil {
-			return nil, false
-		}
-		if bp := before.pairs.get(c.dim, c.key, f.dim, f.key); bp != nil {
-			return bp.metrics[m], true
-		}
-		return nil, true
+		return before.metric(c.dim, c.key, f.dim, f.key, m), before != nil
 	}
 	for _, c := range causes {
 		if s := part(c); s != nil {
@@ -209,7 +196,7 @@ func explainedBy(cfg *regressionRule, pairs *regressionPairs, before history, m 
 // alone (a region slowed on its own beside a model slowed everywhere):
 // the requests of either, those of both counted once (the region ×
 // model pair). Largest impact first; nil when no two do.
-func regionAndModel(cfg *regressionRule, pairs *regressionPairs, before history, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
+func regionAndModel(cfg *regressionRule, pairs, before *regressionPairs, m int, f *regressedKey, causes []*regressedKey) []*regressedKey {
 	counts := func(e *sketch.Entry) *sketch.Counts {
 		if e != nil {
 			if s := e.Metric(m); s != nil {
@@ -223,11 +210,7 @@ func regionAndModel(cfg *regressionRule, pairs *regressionPairs, before history,
 		u := sketch.NewCounts(pairs.env.m)
 		u.Merge(counts(a))
 		u.Merge(counts(b))
-		if p != nil {
-			if both := p.get(aggregate.DimRegion, ra, aggregate.DimModel, mb); both != nil {
-				u.Sub(both.metrics[m])
-			}
-		}
+		u.Sub(p.metric(aggregate.DimRegion, ra, aggregate.DimModel, mb, m))
 		return u
 	}
 	for _, r := range causes {
@@ -239,8 +222,8 @@ func regionAndModel(cfg *regressionRule, pairs *regressionPairs, before history,
 				continue
 			}
 			now := union(r.now, md.now, pairs, r.key, md.key)
-			was := union(r.prev, md.prev, before.pairs, r.key, md.key)
-			if tailShare(f, m, now) >= explainMinShare && explains(cfg, m, f, []*sketch.Counts{now}, []*sketch.Counts{was}, before.pairs != nil) {
+			was := union(r.prev, md.prev, before, r.key, md.key)
+			if tailShare(f, m, now) >= explainMinShare && explains(cfg, m, f, []*sketch.Counts{now}, []*sketch.Counts{was}, before != nil) {
 				return []*regressedKey{r, md}
 			}
 		}

@@ -336,6 +336,19 @@ func (c *regressionPairs) get(causeDim int, cause string, dim int, key string) *
 	return cp.byDim[dim][key]
 }
 
+// metric returns metric m's bin counts of the pair of a cause key and
+// another dimension's key (get), or nil when the pair was not kept, has
+// no value of it, or c is nil (an hour file that kept no pairs).
+func (c *regressionPairs) metric(causeDim int, cause string, dim int, key string, m int) *sketch.Counts {
+	if c == nil {
+		return nil
+	}
+	if p := c.get(causeDim, cause, dim, key); p != nil {
+		return p.metrics[m]
+	}
+	return nil
+}
+
 // AppendBinary writes the pairs, so that the window's explanations can
 // take a cause's requests out of the previous hour too (prevWithout):
 // the folded count, then per cause dimension its keys, each with, per
