@@ -339,6 +339,7 @@ var enMessages = map[msgID]string{
 	"hint.csvheader":  "%s has no header row, its first row holds values: name its columns, as its rows cut them",
 	"hint.window":     "every record read is outside the window",
 	"note.noread":     "no record read: %s",
+	"why.noheader":    "its first row holds values, not names: no header row (--csv-header names its columns)",
 	"note.incomplete": "incomplete: %s",
 	"note.passedover": "%s passed over, no requests to %s",
 	"note.without":    "%s without %s, not in the latency figures",

@@ -228,6 +228,7 @@ var zhMessages = map[msgID]string{
 	"hint.csvheader":  "%s 没有表头行，首行是数据：按其行的分隔方式给出列名",
 	"hint.window":     "读取到的全部记录都在时间窗口之外",
 	"note.noread":     "未读取到记录：%s",
+	"why.noheader":    "首行是数据而非列名：没有表头行（用 --csv-header 给出列名）",
 	"note.incomplete": "不完整：%s",
 	"note.passedover": "跳过 %s：对 %s 而言不是请求",
 	"note.without":    "%s 不带 %s，未计入延迟统计",

@@ -160,6 +160,9 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 		if f.Incomplete {
 			why += m.t("semicolon") + f.Reason
 		}
+		if (f.Format == ingest.CSV || f.Format == ingest.TSV) && valuesRow(f.Seen) {
+			why += m.t("semicolon") + m.t("why.noheader")
+		}
 		return why
 	case f.Records == 0 && f.PassedOver > 0:
 		// Read, every one a record its source says is no request

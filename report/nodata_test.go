@@ -485,5 +485,9 @@ func TestCSVHeaderHint(t *testing.T) {
 		if got && !strings.Contains(r.NoData.Hints[0].Why, filepath.Base(c.f.Path)+" has no header row") {
 			t.Errorf("%s: hint %q does not name the file", c.f.Path, r.NoData.Hints[0].Why)
 		}
+		// The file's own note says it too, as in a run that read others.
+		if note := r.fileNote(english, c.f); strings.Contains(note, "no header row") != c.want {
+			t.Errorf("%s: file note %q, want it to say no header row: %v", c.f.Path, note, c.want)
+		}
 	}
 }
