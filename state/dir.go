@@ -109,7 +109,7 @@ func (d *Dir) Write(hour int64, acc *aggregate.Accumulator, collectors []string)
 	}
 	err = f.Chmod(0o644)
 	if err == nil {
-		_, err = f.Write(Encode(hour, acc, collectors))
+		err = WriteTo(f, hour, acc, collectors) // three writes: no buffer needed
 	}
 	if err == nil {
 		err = f.Sync()

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math"
 	"slices"
 
@@ -64,6 +65,31 @@ type Hour struct {
 // Encode returns the state file of one hour's accumulator, whose
 // collectors are named collectors (rules.Config.CollectorNames).
 func Encode(hour int64, acc *aggregate.Accumulator, collectors []string) []byte {
+	head, payload := encodeParts(hour, acc, collectors)
+	b := append(head, payload...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+// WriteTo writes the state file Encode returns to w, without joining
+// its header and payload in one buffer first: a busy hour's payload is
+// megabytes, and a copy of it is as much memory again at the run's end,
+// when its heap is largest.
+func WriteTo(w io.Writer, hour int64, acc *aggregate.Accumulator, collectors []string) error {
+	head, payload := encodeParts(hour, acc, collectors)
+	crc := crc32.Update(crc32.Update(0, crcTable, head), crcTable, payload)
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	if _, err := w.Write(payload); err != nil {
+		return err
+	}
+	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc))
+	return err
+}
+
+// encodeParts returns a state file's bytes up to its payload, the
+// payload's length last, and the payload.
+func encodeParts(hour int64, acc *aggregate.Accumulator, collectors []string) (head, payload []byte) {
 	b := []byte(magic)
 	b = append(b, version)
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(acc.Set.Mapping().Accuracy()))
@@ -71,10 +97,8 @@ func Encode(hour int64, acc *aggregate.Accumulator, collectors []string) []byte 
 	b = appendNames(b, aggregate.MetricNames[:])
 	b = appendNames(b, aggregate.DimNames)
 	b = appendNames(b, collectors)
-	payload := acc.AppendBinary(nil)
-	b = binary.AppendUvarint(b, uint64(len(payload)))
-	b = append(b, payload...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+	payload = acc.AppendBinary(nil)
+	return binary.AppendUvarint(b, uint64(len(payload))), payload
 }
 
 func appendNames(b []byte, names []string) []byte {

@@ -72,6 +72,11 @@ func TestRoundTrip(t *testing.T) {
 	if got := filepath.Base(d.FileName(hour)); got != "2026-11-29T02.sketch" {
 		t.Errorf("file name %q", got)
 	}
+	// Write puts the header, payload and checksum down in parts: the
+	// file is Encode's bytes all the same.
+	if b, err := os.ReadFile(d.FileName(hour)); err != nil || !bytes.Equal(b, encodeSet(hour, set)) {
+		t.Errorf("the file written differs from Encode's %d bytes (%v)", len(encodeSet(hour, set)), err)
+	}
 	back, err := d.readSet(hour, m, 100)
 	if err != nil {
 		t.Fatal(err)
