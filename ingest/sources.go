@@ -237,6 +237,29 @@ var sources = []*source{
 		},
 		requests: []string{"llm", "embedding"},
 		loc:      time.UTC},
+	// Braintrust's logs and experiments: the events its API fetches
+	// (GET /v1/project_logs/{id}/fetch, {"events":[…],"cursor":…}; a
+	// BTQL query's {"data":[…]}) and the SDKs' JSON dumps of them. An
+	// event is a span: span_attributes.type says what of (llm, task,
+	// function, tool, score, eval); llm spans are the calls to a model,
+	// the others passed over. metrics.start and metrics.end are Unix
+	// seconds, the duration end − start; metrics.time_to_first_token is
+	// seconds, as the SDKs' wrappers measure it (the OpenAI Agents
+	// processor's timedelta.total_seconds()). The model is the call's
+	// parameters' (metadata.model, as wrap_openai logs them), stream
+	// among them. error is the exception's text, no HTTP status; created
+	// is when the row was written, not the call's start.
+	{name: "braintrust", title: "Braintrust logs (API fetch, BTQL, SDK dumps)",
+		signatures: []signature{{2, []string{"_xact_id", "root_span_id", "span_parents", "span_attributes", "_pagination_key", "is_root"}}},
+		fields: []sourceField{
+			{"metrics.start", FTime, 0}, {"metrics.end", FEndTime, 0},
+			{"metrics.time_to_first_token", FTTFT, UnitSecond},
+			{"metrics.prompt_tokens", FPromptTokens, 0}, {"metrics.completion_tokens", FCompletionTokens, 0},
+			{"metadata.model", FModel, 0}, {"metadata.stream", FStream, 0},
+			{"span_attributes.type", FKind, 0},
+			{"created", ignored, 0}, {"error", ignored, 0},
+		},
+		requests: []string{"llm"}},
 	// Langfuse's observations, as its blob export writes them
 	// (observations_v2/, enriched with the trace's user_id, and the legacy
 	// observations/; JSON lines, JSON or CSV: snake_case, times

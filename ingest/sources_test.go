@@ -311,6 +311,23 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// Braintrust: spans, llm ones the calls; metrics.start and .end Unix
+	// seconds, time_to_first_token seconds; the call's parameters in
+	// metadata (model, stream); no HTTP status, no caller.
+	"braintrust": func(d rawDoc) sourceWant {
+		w := sourceWant{rt: math.NaN(), ups: math.NaN(), ttft: math.NaN(), stream: -1, tokens: true,
+			prompt: d.count("metrics.prompt_tokens"), completion: d.count("metrics.completion_tokens"),
+			timeNS: decimalNS(d.get("metrics.start").(json.Number)), model: d.str("metadata.model")}
+		if end := d.num("metrics.end"); !math.IsNaN(end) {
+			w.rt = (end - d.num("metrics.start")) * 1000
+		}
+		w.ttft = d.num("metrics.time_to_first_token") * 1000
+		if s, ok := d.get("metadata.stream").(bool); ok {
+			w.stream = map[bool]int{false: 0, true: 1}[s]
+		}
+		w.passed = d.str("span_attributes.type") != "llm"
+		return w
+	},
 	// TGI's span times as Rust's Debug writes a Duration: a number
 	// and its unit (s, ms, µs, ns); a failed request's event has none.
 	"tgi": func(d rawDoc) sourceWant {
@@ -689,7 +706,7 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
-	"tgi.jsonl": "tgi",
+	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -817,6 +834,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["result"] // a Cloudflare API response
 		} else if ok && m["runs"] != nil && m["cursors"] != nil {
 			v = m["runs"] // LangSmith's runs query
+		} else if ok && m["events"] != nil && m["cursor"] != nil {
+			v = m["events"] // Braintrust's fetch
 		} else if ok && m["resourceSpans"] != nil {
 			docs = append(docs, otelSpans(t, m)...)
 			continue
@@ -832,6 +851,18 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			t.Fatalf("%s: a %T, not a record", path, v)
 		}
 	}
+}
+
+// decimalNS is the Unix time in ns of n, seconds written in decimal,
+// worked out from its digits: no float's rounding.
+func decimalNS(n json.Number) int64 {
+	whole, frac, _ := strings.Cut(n.String(), ".")
+	s, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || len(frac) > 9 {
+		panic("decimalNS: " + n.String())
+	}
+	ns, _ := strconv.ParseInt((frac + "000000000")[:9], 10, 64)
+	return s*1e9 + ns
 }
 
 func nearSrc(a, b float64) bool {
