@@ -147,6 +147,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		} else {
 			p.applySource(fs, names, nil, nil)
 		}
+		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, func(n string) [][]byte { return columnValues(next, names, sep, n) })
 	}
 	src := &blockSource{br: br, r: r}
 	buf := p.blocks.get(0)

@@ -176,12 +176,13 @@ func durationWord(name string) bool {
 const ttftSecondsName = "time_to_first_token"
 
 // ttftInSeconds returns s, or s reading ttftSecondsName in seconds when
-// a JSON-lines file's first records (body) say their values are seconds:
-// at least minUnitValues of them, their median below 10 — a first token
-// within 10 ms of the request is not an LLM's; one within 10 s is. Only
-// when the name, top level among names, feeds ttft by the generic table
-// (a source or --map saying otherwise is kept).
-func (s *Schema) ttftInSeconds(body []byte, names []string) *Schema {
+// a file's first records say their values are seconds: at least
+// minUnitValues of them, their median below 10 — a first token within
+// 10 ms of the request is not an LLM's; one within 10 s is. values gives
+// the raw texts of a name's first values (a JSON-lines file's, or a CSV
+// or TSV file's column). Only when the name, among names, feeds ttft by
+// the generic table (a source or --map saying otherwise is kept).
+func (s *Schema) ttftInSeconds(names []string, values func(name string) [][]byte) *Schema {
 	name := ""
 	for _, n := range names {
 		if strings.EqualFold(n, ttftSecondsName) {
@@ -196,8 +197,8 @@ func (s *Schema) ttftInSeconds(body []byte, names []string) *Schema {
 		return s
 	}
 	var xs []float64
-	for _, v := range durationValues(body, name) {
-		if x, err := strconv.ParseFloat(string(v), 64); err == nil && x >= 0 && !math.IsInf(x, 0) {
+	for _, v := range values(name) {
+		if x, err := strconv.ParseFloat(string(bytes.TrimSpace(v)), 64); err == nil && x >= 0 && !math.IsInf(x, 0) {
 			xs = append(xs, x)
 		}
 	}
@@ -209,6 +210,29 @@ func (s *Schema) ttftInSeconds(body []byte, names []string) *Schema {
 		return s
 	}
 	return s.withMapped(mapping{field: FTTFT, name: strings.ToLower(name), unit: UnitSecond})
+}
+
+// columnValues returns the cells of column name in the rows of b, a CSV
+// or TSV file's first rows past its header (of names, cut by sep), at
+// most maxUnitValues of them: ttftInSeconds's values.
+func columnValues(b []byte, names []string, sep byte, name string) [][]byte {
+	col := slices.Index(names, name)
+	if col < 0 {
+		return nil
+	}
+	var vs [][]byte
+	p := &csvParser{sep: sep}
+	for len(vs) < maxUnitValues {
+		row, rest := firstRow(b)
+		if row == nil {
+			break
+		}
+		b = rest
+		if cells, err := p.split(row); err == nil && col < len(cells) && len(cells[col]) > 0 {
+			vs = append(vs, bytes.Clone(cells[col]))
+		}
+	}
+	return vs
 }
 
 // withMapped returns s with one mapping more, as --map gives one: built

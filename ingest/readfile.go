@@ -118,7 +118,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 				fs.cfg.schema = fs.cfg.schema.withUnit(src.durationFormat, u)
 			}
 		}
-		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(body, names)
+		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, func(n string) [][]byte { return durationValues(body, n) })
 	} else if fs.format == CLB {
 		fs.source = "clb"
 		p.applySource(fs, nil, nil, nil)

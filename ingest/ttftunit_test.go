@@ -10,7 +10,7 @@ import (
 	"loganalyze/ingest"
 )
 
-// TestTTFTSecondsOrMillis: a JSON-lines file whose top-level
+// TestTTFTSecondsOrMillis: a JSON-lines, CSV or TSV file whose
 // time_to_first_token (a name programs write in seconds or in
 // milliseconds) has values of seconds — median under 10 — is read in
 // seconds; one of milliseconds in milliseconds; --map decides over both.
@@ -18,10 +18,23 @@ func TestTTFTSecondsOrMillis(t *testing.T) {
 	write := func(name string, scale float64) (string, []float64) {
 		var b strings.Builder
 		var want []float64
+		switch {
+		case strings.HasSuffix(name, ".csv"):
+			b.WriteString("time,model,request_time,time_to_first_token\r\n")
+		case strings.HasSuffix(name, ".tsv"):
+			b.WriteString("time\tmodel\trequest_time\ttime_to_first_token\n")
+		}
 		for i := range 40 {
 			s := 0.15 + float64(i%17)*0.11 // 0.15 – 1.91 s
 			want = append(want, s*1000)
-			fmt.Fprintf(&b, `{"time":"2026-12-05T10:00:%02dZ","model":"m","request_time":%.3f,"time_to_first_token":%g}`+"\n", i, s+1.5, s*scale)
+			switch {
+			case strings.HasSuffix(name, ".csv"): // every value quoted, as CLS writes them
+				fmt.Fprintf(&b, `"2026-12-05T10:00:%02dZ","m","%.3f","%g"`+"\r\n", i, s+1.5, s*scale)
+			case strings.HasSuffix(name, ".tsv"):
+				fmt.Fprintf(&b, "2026-12-05T10:00:%02dZ\tm\t%.3f\t%g\n", i, s+1.5, s*scale)
+			default:
+				fmt.Fprintf(&b, `{"time":"2026-12-05T10:00:%02dZ","model":"m","request_time":%.3f,"time_to_first_token":%g}`+"\n", i, s+1.5, s*scale)
+			}
 		}
 		return writeTemp(t, name, b.String()), want
 	}
@@ -38,6 +51,14 @@ func TestTTFTSecondsOrMillis(t *testing.T) {
 		if math.Abs(sg-sw) > 1e-6*sw {
 			t.Errorf("%s: ttft sums to %v ms, the file's to %v ms", what, sg, sw)
 		}
+	}
+	for _, ext := range []string{".csv", ".tsv"} {
+		sec, want := write("s"+ext, 1)
+		got, _ := collect(t, []string{sec}, ingest.Options{Workers: 2, Location: time.UTC})
+		check(ext+" seconds", got, want)
+		ms, _ := write("ms"+ext, 1000)
+		got, _ = collect(t, []string{ms}, ingest.Options{Workers: 2, Location: time.UTC})
+		check(ext+" milliseconds", got, want)
 	}
 	sec, want := write("s.jsonl", 1)
 	got, _ := collect(t, []string{sec}, ingest.Options{Workers: 2, Location: time.UTC})
