@@ -148,6 +148,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 			p.applySource(fs, names, nil, nil)
 		}
 		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, func(n string) [][]byte { return columnValues(next, names, sep, n) })
+		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return columnPairs(next, names, sep, a, b) })
 	}
 	src := &blockSource{br: br, r: r}
 	buf := p.blocks.get(0)

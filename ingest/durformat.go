@@ -216,23 +216,50 @@ func (s *Schema) ttftInSeconds(names []string, values func(name string) [][]byte
 // or TSV file's first rows past its header (of names, cut by sep), at
 // most maxUnitValues of them: ttftInSeconds's values.
 func columnValues(b []byte, names []string, sep byte, name string) [][]byte {
-	col := slices.Index(names, name)
-	if col < 0 {
+	var vs [][]byte
+	for _, p := range columnPairs(b, names, sep, name, name) {
+		vs = append(vs, p[0])
+	}
+	return vs
+}
+
+// columnPairs returns the cells of columns a and c in each of the rows
+// of b (as columnValues reads them) that has both, at most maxUnitValues.
+func columnPairs(b []byte, names []string, sep byte, a, c string) [][2][]byte {
+	ia, ic := slices.Index(names, a), slices.Index(names, c)
+	if ia < 0 || ic < 0 {
 		return nil
 	}
-	var vs [][]byte
+	var ps [][2][]byte
 	p := &csvParser{sep: sep}
-	for len(vs) < maxUnitValues {
+	for len(ps) < maxUnitValues {
 		row, rest := firstRow(b)
 		if row == nil {
 			break
 		}
 		b = rest
-		if cells, err := p.split(row); err == nil && col < len(cells) && len(cells[col]) > 0 {
-			vs = append(vs, bytes.Clone(cells[col]))
+		if cells, err := p.split(row); err == nil && max(ia, ic) < len(cells) && len(cells[ia]) > 0 && len(cells[ic]) > 0 {
+			ps = append(ps, [2][]byte{bytes.Clone(cells[ia]), bytes.Clone(cells[ic])})
 		}
 	}
-	return vs
+	return ps
+}
+
+// jsonPairs returns the raw texts of top-level keys a and c in each of
+// the JSON lines of body that has both, at most maxUnitValues.
+func jsonPairs(body []byte, a, c string) [][2][]byte {
+	var ps [][2][]byte
+	for len(body) > 0 && len(ps) < maxUnitValues {
+		i := bytes.IndexByte(body, '\n')
+		if i < 0 {
+			break // none, or a line the peek cut
+		}
+		if va, vc := jsonValue(body[:i], a), jsonValue(body[:i], c); va != nil && vc != nil {
+			ps = append(ps, [2][]byte{va, vc})
+		}
+		body = body[i+1:]
+	}
+	return ps
 }
 
 // withMapped returns s with one mapping more, as --map gives one: built

@@ -190,6 +190,7 @@ type fileState struct {
 	source string               // FileStats.Source
 	seen   []string             // FileStats.Seen
 	mags   map[string]Magnitude // FileStats.Magnitudes
+	zone   string               // FileStats.Zone
 	cfg    parserConfig
 	// Written by the reader only, read after the run.
 	incomplete bool
@@ -290,7 +291,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 
 	res := &Result{}
 	for _, fs := range files {
-		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Incomplete: fs.incomplete, Reason: fs.reason,
+		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Zone: fs.zone, Incomplete: fs.incomplete, Reason: fs.reason,
 			PastFormat: fs.pastFormat && fs.cfg.nginx != nil && fs.cfg.nginx.lenient}
 		var probs, vprobs []Problem
 		for _, t := range append(tallies, p.reader) {

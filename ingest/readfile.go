@@ -119,6 +119,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 			}
 		}
 		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, func(n string) [][]byte { return durationValues(body, n) })
+		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return jsonPairs(body, a, b) })
 	} else if fs.format == CLB {
 		fs.source = "clb"
 		p.applySource(fs, nil, nil, nil)
@@ -251,6 +252,18 @@ func (p *pipeline) applySource(fs *fileState, names, paths []string, later iter.
 	}
 	if loc != nil {
 		fs.cfg.loc = loc
+	}
+}
+
+// applyEpochZone reads the file's times written without a zone in the
+// zone its records' epochs tell (epochZone), when they tell one.
+// A source that names its zone keeps it.
+func (p *pipeline) applyEpochZone(fs *fileState, names []string, pairs func(a, b string) [][2][]byte) {
+	if src := fs.cfg.schema.source; src != nil && src.loc != nil {
+		return
+	}
+	if loc := epochZone(fs.cfg.schema, names, pairs, fs.cfg.loc); loc != nil {
+		fs.cfg.loc, fs.zone = loc, loc.String()
 	}
 }
 

@@ -29,8 +29,12 @@ type FileStats struct {
 	// values were like: so that a report that could read no request time
 	// can say in which unit to --map it.
 	Magnitudes map[string]Magnitude
-	Records    int64
-	BadLines   int64
+	// Zone, when set, is the zone the file's times written without one
+	// were read in ("UTC+08:00"), not --tz's: the epoch each record
+	// carries beside them (SLS's __time__) told it.
+	Zone     string
+	Records  int64
+	BadLines int64
 	// PassedOver counts the records read that the file's source marks as
 	// no request (Langfuse's spans and events): neither records nor bad
 	// lines.

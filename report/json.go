@@ -188,6 +188,9 @@ func (r *Report) inputJSON() obj {
 		if f.PassedOver > 0 {
 			fo = append(fo, kv{Name: "passed_over", Value: f.PassedOver})
 		}
+		if f.Zone != "" {
+			fo = append(fo, kv{Name: "zone", Value: f.Zone})
+		}
 		if f.WithoutRequestTime > 0 {
 			fo = append(fo, kv{Name: "without_request_time", Value: f.WithoutRequestTime})
 		}

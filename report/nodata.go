@@ -621,6 +621,9 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 	if f.PassedOver > 0 {
 		notes = append(notes, m.f("note.passedover", m.n(int(f.PassedOver), "n.record"), f.Source))
 	}
+	if f.Zone != "" {
+		notes = append(notes, m.f("note.zone", f.Zone))
+	}
 	if f.WithoutRequestTime > 0 && r.NoData == nil { // else the no_data reason tells
 		note := m.f("note.without", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		// A hint only when the file gave no record one: else its

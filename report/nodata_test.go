@@ -397,6 +397,39 @@ func TestPassedOver(t *testing.T) {
 	}
 }
 
+// TestZoneNote: a file whose zone-less times were read in the zone its
+// epochs gave (ingest.FileStats.Zone) says so in the Input table, in
+// each language, and the JSON names the zone; other files say nothing.
+func TestZoneNote(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	in := &ingest.Result{Files: []ingest.FileStats{
+		{Path: "sls.jsonl", Format: ingest.JSONL, Records: 5, Zone: "UTC+08:00"},
+		{Path: "c.jsonl", Format: ingest.JSONL, Records: 2},
+	}}
+	r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
+	note := "its times without a zone read in UTC+08:00, as the log service's epoch beside them (\\_\\_time\\_\\_) gives them, not --tz's"
+	md := string(render(t, r, "md"))
+	for _, want := range []string{"| sls.jsonl | jsonl | 5 | 0 | " + note + " |", "| c.jsonl | jsonl | 2 | 0 |  |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if page := string(render(t, r, "html")); !strings.Contains(page, "read in UTC&#43;08:00, as the log service&#39;s epoch beside them (__time__)") {
+		t.Errorf("HTML lacks the note")
+	}
+	if zh := string(renderIn(t, r, "md", LangZhCN)); !strings.Contains(zh, "其无时区的时间按 UTC+08:00 读取") {
+		t.Errorf("zh-CN Markdown lacks the note")
+	}
+	files := jsonDoc(t, r)["input"].(map[string]any)["files"].([]any)
+	for i, want := range []string{"UTC+08:00", ""} {
+		got, ok := files[i].(map[string]any)["zone"].(string)
+		if got != want || ok != (want != "") {
+			t.Errorf("file %d: zone %q (present %v), want %q", i, got, ok, want)
+		}
+	}
+}
+
 // TestNoDataAppServers: a uvicorn access log, which has no request time
 // whatever its configuration, says so for its file and offers no flag;
 // a gunicorn log read with a format that logs none offers the atoms
