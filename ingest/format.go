@@ -164,6 +164,9 @@ type parserConfig struct {
 	// unwrapped: a document's reader hands on the lines within its
 	// elements (readDoc), which the parser reads as they are.
 	unwrapped bool
+	// server: a text file no log format reads, which is a server's own
+	// log (serverlog.go): each of its lines is passed over.
+	server *serverLog
 	// otel: the document is an OTLP trace export, whose spans are read
 	// (otel.go); otelCalls: its records are the spans of LLM calls,
 	// else those of HTTP servers.
@@ -193,6 +196,9 @@ func formatParser(f Format, c *parserConfig) (lineParser, error) {
 	case JSONL:
 		return newJSONParser(c.schema, c.loc), nil
 	case Nginx:
+		if c.server != nil {
+			return newServerLogParser(c.server), nil
+		}
 		p, err := newNginxParser(c)
 		if err != nil {
 			return nil, err

@@ -166,6 +166,7 @@ func (p *pipeline) docLines(fs *fileState, chunk []byte, spans []docSpan) error 
 	case Nginx:
 		fs.cfg.nginx, fs.pastFormat = p.textFormat(head)
 		fs.cfg.client = textClientOf(fs.cfg.nginx, pastOwnLog(head))
+		p.applyServerLog(fs, head)
 	case LTSV, HAProxy, Gin, Tracing:
 	default:
 		return fmt.Errorf("%s lines within a %s are not read", f, fs.cfg.envelope.describe())

@@ -76,9 +76,10 @@ func (p *pipeline) readFile(fs *fileState) error {
 	// from: as much of the file as the first line was peeked in (a
 	// proxy's start-up lines may fill the head), past a server's own
 	// first lines (ownlog.go); the lines within an envelope's.
-	body := inner
+	body, raw := inner, inner
 	if body == nil {
 		peek, _ := br.Peek(64 << 10)
+		raw = peek
 		if body = pastOwnLog(peek); tracingHead(peek) {
 			body = peek // a tracing log's every line is dated and levelled
 		}
@@ -147,6 +148,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		}
 		fs.cfg.nginx, fs.pastFormat = p.textFormat(formatHead)
 		fs.cfg.client = textClientOf(fs.cfg.nginx, clientHead)
+		p.applyServerLog(fs, raw)
 		if !looksText(head) && (fs.cfg.nginx == nil || len(p.given) == 0) {
 			// (A known format may cut a random line into numbers.)
 			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip or zstd, and not text")
@@ -252,6 +254,14 @@ func (p *pipeline) applySource(fs *fileState, names, paths []string, later iter.
 	}
 	if loc != nil {
 		fs.cfg.loc = loc
+	}
+}
+
+// applyServerLog reads a text file as a server's own log when its first
+// lines, raw (before any is skipped as a server's own), are one's.
+func (p *pipeline) applyServerLog(fs *fileState, raw []byte) {
+	if s := serverLogOf(raw); s != nil {
+		fs.cfg.server, fs.source = s, s.name
 	}
 }
 

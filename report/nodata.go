@@ -164,6 +164,9 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 			why += m.t("semicolon") + m.t("why.noheader")
 		}
 		return why
+	case f.Records == 0 && f.PassedOver > 0 && ingest.ServerLogTitle(f.Source) != "":
+		// A server's own log (nginx's error.log beside its access log).
+		return m.f("why.serverlog", m.t(msgID("srv."+f.Source)), m.n(int(f.PassedOver), "n.line"))
 	case f.Records == 0 && f.PassedOver > 0:
 		// Read, every one a record its source says is no request
 		// (Langfuse's spans and events).

@@ -430,6 +430,35 @@ func TestZoneNote(t *testing.T) {
 	}
 }
 
+// TestServerLogNotes: a file that is a server's own log says what it is
+// and how many of its lines were passed over, in each language, for each
+// server log ingest tells.
+func TestServerLogNotes(t *testing.T) {
+	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
+	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
+	for _, name := range ingest.ServerLogNames() {
+		for _, cat := range []map[msgID]string{enMessages, zhMessages} {
+			if cat[msgID("srv."+name)] == "" {
+				t.Errorf("no message srv.%s", name)
+			}
+		}
+	}
+	in := &ingest.Result{Files: []ingest.FileStats{
+		{Path: "access.log", Format: ingest.Nginx, Source: "nginx:combined", Records: 5},
+		{Path: "error.log", Format: ingest.Nginx, Source: "nginx-error", PassedOver: 11},
+	}}
+	r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
+	if len(r.Unread) != 0 {
+		t.Errorf("unread %v: an error log is read", r.Unread)
+	}
+	if md := string(render(t, r, "md")); !strings.Contains(md, "| error.log | nginx | 0 | 0 | no record read: nginx's error log, which holds no request: 11 lines passed over |") {
+		t.Errorf("Markdown lacks the error log's note:\n%s", md)
+	}
+	if zh := string(renderIn(t, r, "md", LangZhCN)); !strings.Contains(zh, "nginx 的错误日志，其中没有请求：跳过 11 行") {
+		t.Errorf("zh-CN Markdown lacks the error log's note")
+	}
+}
+
 // TestNoDataAppServers: a uvicorn access log, which has no request time
 // whatever its configuration, says so for its file and offers no flag;
 // a gunicorn log read with a format that logs none offers the atoms

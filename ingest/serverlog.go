@@ -1,0 +1,126 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+)
+
+// A directory of a server's logs holds its own log beside its access
+// log: nginx's error.log beside access.log, Apache httpd's error_log,
+// Envoy's and Traefik's own logs. Such a file holds no request. Read as
+// a text log of unknown format, it was a file not one record could be
+// read from, which fails the run (exit 1) every hour a cron job reads
+// the directory. A text file no log format reads whose first lines are
+// all one of these logs' lines is read as such: each of its lines that
+// is one is passed over (counted, not a bad line), any other is a bad
+// line.
+
+// serverLog is one server's own log, told by its lines' shape.
+type serverLog struct {
+	name  string // FileStats.Source
+	title string // what the report calls it
+	line  *regexp.Regexp
+}
+
+// serverLogs are the shapes their programs' documentation and sources
+// give: nginx's error log (ngx_log_error: "2026/12/04 09:00:00 [error]
+// 29#29: *1054 upstream timed out …"); Apache httpd 2.4's ErrorLogFormat
+// default and 2.2's ("[Thu Dec 04 09:00:00.123456 2026] [proxy:error]
+// [pid 35708:tid 4328] …", "[Thu Dec 04 09:00:00 2026] [error] …");
+// Envoy's default log format ("[2026-12-04 09:00:00.123][1][info][main]
+// [source/server/server.cc:430] …"); Traefik's own log, v3's console
+// format ("2026-12-04T09:00:00Z INF Traefik version 3.1.2") and v2's
+// logfmt ("time=\"2026-12-04T09:00:00Z\" level=info msg=\"…\"").
+var serverLogs = []serverLog{
+	{"nginx-error", "nginx's error log", regexp.MustCompile(
+		`^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} \[(debug|info|notice|warn|error|crit|alert|emerg)\] \d+#\d+: `)},
+	{"apache-error", "Apache httpd's error log", regexp.MustCompile(
+		`^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}(\.\d+)? \d{4}\] \[([\w-]+:)?(emerg|alert|crit|error|warn|notice|info|debug|trace[1-8])\] `)},
+	{"envoy-own", "Envoy's own log", regexp.MustCompile(
+		`^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[(trace|debug|info|warning|error|critical)\]\[[\w.]+\] `)},
+	{"traefik-own", "Traefik's own log", regexp.MustCompile(
+		`^(\d{4}-\d{2}-\d{2}T\S+ (TRC|DBG|INF|WRN|ERR|FTL|PNC) |time="[^"]+" level=(trace|debug|info|warning|error|fatal|panic) msg=)`)},
+}
+
+// ServerLogNames are the FileStats.Source names of the servers' own
+// logs.
+func ServerLogNames() []string {
+	var names []string
+	for _, s := range serverLogs {
+		names = append(names, s.name)
+	}
+	return names
+}
+
+// ServerLogTitle returns what a report calls the server's own log of
+// FileStats.Source name ("nginx's error log"), or "" when name is none.
+func ServerLogTitle(name string) string {
+	for _, s := range serverLogs {
+		if s.name == name {
+			return s.title
+		}
+	}
+	return ""
+}
+
+// serverLogOf returns the server log whose shape nine in ten of the
+// whole lines of b that are not blank have (at most serverLogLines of
+// them, at least one), or nil: a file's first lines as peeked, past any
+// a log format might read. An error log with a stack trace's lines in it
+// is one; a container's log whose server wrote its start-up lines
+// before its access log's is not.
+func serverLogOf(b []byte) *serverLog {
+	var s *serverLog
+	n, match := 0, 0
+	for len(b) > 0 && n < serverLogLines {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break // none, or a line the peek cut
+		}
+		l := bytes.TrimRight(b[:i], "\r")
+		b = b[i+1:]
+		if blank(l) {
+			continue
+		}
+		n++
+		if s == nil {
+			for k := range serverLogs {
+				if serverLogs[k].line.Match(l) {
+					s = &serverLogs[k]
+					break
+				}
+			}
+		}
+		if s != nil && s.line.Match(l) {
+			match++
+		}
+	}
+	if match == 0 || 10*match < 9*n {
+		return nil
+	}
+	return s
+}
+
+// serverLogLines bounds the lines serverLogOf looks at.
+const serverLogLines = 1000
+
+// serverLogParser reads a server's own log: no line of it is a request.
+type serverLogParser struct {
+	passed, other error
+	s             *serverLog
+}
+
+func newServerLogParser(s *serverLog) *serverLogParser {
+	return &serverLogParser{s: s,
+		passed: fmt.Errorf("%w: a line of %s", errPassOver, s.title),
+		other:  fmt.Errorf("not a line of %s, the file's first lines are", s.title)}
+}
+
+// Parse passes over a line of the server's log; any other is bad.
+func (p *serverLogParser) Parse(line []byte, _ *Record) error {
+	if p.s.line.Match(line) {
+		return p.passed
+	}
+	return p.other
+}

@@ -1,0 +1,106 @@
+package ingest_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/ingest"
+)
+
+// nonBlankLines counts the lines of the file at path that hold more
+// than spaces: the oracle of what a server log's reader passes over.
+func nonBlankLines(t *testing.T, path string) int64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(0)
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestServerLogs: a server's own log (nginx's error.log, Apache's
+// error_log, Envoy's and Traefik's own logs), written as its program
+// writes it, is read as one: every line passed over, no record, no bad
+// line, its source named; so it is no file that could not be read. A
+// line of another shape after its first lines is a bad line.
+func TestServerLogs(t *testing.T) {
+	for file, src := range map[string]string{
+		"nginx-error.log": "nginx-error", "apache-error.log": "apache-error",
+		"envoy-own.log": "envoy-own", "traefik-own.log": "traefik-own",
+	} {
+		t.Run(src, func(t *testing.T) {
+			path := filepath.Join("testdata", "text", file)
+			lines := nonBlankLines(t, path)
+			got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
+			f := res.Files[0]
+			if len(got) != 0 || f.Records != 0 || f.BadLines != 0 || f.PassedOver != lines || f.Source != src || f.Incomplete {
+				t.Fatalf("%+v, %d records; want %d lines passed over as %s, nothing else", f, len(got), lines, src)
+			}
+			if ingest.ServerLogTitle(src) == "" {
+				t.Errorf("source %s has no title", src)
+			}
+			// A line of another shape among nine in ten of the log's.
+			b, _ := os.ReadFile(path)
+			mixed := writeTemp(t, file, string(b)+string(b)+"goroutine 1 [running]:\n")
+			_, res = collect(t, []string{mixed}, ingest.Options{Workers: 1, Location: time.UTC})
+			if f := res.Files[0]; f.PassedOver != 2*lines || f.BadLines != 1 || len(res.Problems) != 1 || res.Problems[0].Line != 2*lines+1 {
+				t.Errorf("with a stack trace's line: %+v, problems %v; want %d passed over, line %d bad", f, res.Problems, 2*lines, 2*lines+1)
+			}
+		})
+	}
+}
+
+// TestServerLogBesideAccessLog: a directory of nginx's logs, access.log
+// and error.log, reads the requests of the one and passes over the
+// other: neither is unread.
+func TestServerLogBesideAccessLog(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"nginx-combined-rt.log", "nginx-error.log"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "text", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := map[string]string{"nginx-combined-rt.log": "access.log", "nginx-error.log": "error.log"}[f]
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	access := nonBlankLines(t, filepath.Join(dir, "access.log"))
+	errs := nonBlankLines(t, filepath.Join(dir, "error.log"))
+	got, res := collect(t, []string{dir}, ingest.Options{Workers: 2, Location: time.UTC})
+	if int64(len(got)) != access || res.BadLines() != 0 {
+		t.Fatalf("%d records, %d bad lines; want %d, 0: %+v", len(got), res.BadLines(), access, res.Files)
+	}
+	for _, f := range res.Files {
+		if strings.HasSuffix(f.Path, "error.log") && (f.PassedOver != errs || f.Source != "nginx-error") {
+			t.Errorf("error.log: %+v, want %d lines passed over", f, errs)
+		}
+	}
+}
+
+// TestNotServerLog: a text log whose lines begin with a date and a
+// level but are no server log's known shape (an app's request lines
+// through Python's logging) is not passed over: its format is unknown,
+// and the file is unread, as before.
+func TestNotServerLog(t *testing.T) {
+	path := writeTemp(t, "app.log",
+		`2026-12-04 09:00:00,123 INFO 10.0.0.5 - "POST /v1/chat/completions HTTP/1.1" 200 1.234`+"\n"+
+			`2026-12-04 09:00:01,456 INFO 10.0.0.6 - "POST /v1/chat/completions HTTP/1.1" 200 2.345`+"\n")
+	_, res, err := ingest.Run([]string{path}, ingest.Options{Workers: 1, Location: time.UTC}, func() *collector { return &collector{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Files[0]; f.PassedOver != 0 || f.Source != "" || f.Records != 0 || !f.Incomplete {
+		t.Errorf("%+v: want an unread file of unknown format, nothing passed over", f)
+	}
+}
