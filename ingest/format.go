@@ -167,6 +167,10 @@ type parserConfig struct {
 	// server: a text file no log format reads, which is a server's own
 	// log (serverlog.go): each of its lines is passed over.
 	server *serverLog
+	// ownJSON: a JSON-lines file that is a program's own log
+	// (jsonOwnLog): its records with no field but the time are passed
+	// over.
+	ownJSON bool
 	// otel: the document is an OTLP trace export, whose spans are read
 	// (otel.go); otelCalls: its records are the spans of LLM calls,
 	// else those of HTTP servers.

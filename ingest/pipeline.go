@@ -430,6 +430,8 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				continue
 			case err != nil:
 				t.badErr(u.file, line, err, err.Error())
+			case u.file.cfg.ownJSON && rec.set&^(1<<FTime|1<<FKind) == 0:
+				c.passed++ // a program's own log line (jsonOwnLog)
 			case rec.Fields() == 0:
 				// Well-formed, but nothing in it is a request field:
 				// a header-less CSV, a foreign log, an empty object.

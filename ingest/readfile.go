@@ -114,6 +114,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 		names := jsonKeys(line, maxNames)
 		p.applySource(fs, names, jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
 		fs.mags = durationMagnitudes(body, names, fs.cfg.schema)
+		if jsonOwnLog(fs.cfg.schema, names, fs.mags) {
+			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName
+		}
 		if src := fs.cfg.schema.source; src != nil && src.durationFormat != "" {
 			if u, ok := durationUnit(durationValues(body, src.durationFormat)); ok {
 				fs.cfg.schema = fs.cfg.schema.withUnit(src.durationFormat, u)

@@ -44,13 +44,13 @@ var serverLogs = []serverLog{
 }
 
 // ServerLogNames are the FileStats.Source names of the servers' own
-// logs.
+// logs, jsonOwnLog's last.
 func ServerLogNames() []string {
 	var names []string
 	for _, s := range serverLogs {
 		names = append(names, s.name)
 	}
-	return names
+	return append(names, jsonOwnLogName)
 }
 
 // ServerLogTitle returns what a report calls the server's own log of
@@ -61,7 +61,44 @@ func ServerLogTitle(name string) string {
 			return s.title
 		}
 	}
+	if name == jsonOwnLogName {
+		return jsonOwnLogTitle
+	}
 	return ""
+}
+
+// A program's own log in JSON lines, as Go's and Python's structured
+// loggers write it (Traefik's {"level":"info","msg":…,"time":…}), beside
+// its access log, is no request log either: a JSON-lines file of no
+// known source whose first record has a level and a message and no
+// field loganalyze reads but its time is one (jsonOwnLog), and each of
+// its records with no field but the time is passed over. A file that
+// has names of durations loganalyze does not read is read as before,
+// its records without request_time, so that the report offers --map.
+const (
+	jsonOwnLogName  = "own-log"
+	jsonOwnLogTitle = "a program's own log"
+)
+
+// jsonOwnLog reports whether a JSON-lines file's first record, of names,
+// is a program's own log line: a level, a message (msg or message) and
+// no name s reads but a time's or a kind's. mags are the file's
+// durations' magnitudes (FileStats.Magnitudes): with any, it is not.
+func jsonOwnLog(s *Schema, names []string, mags map[string]Magnitude) bool {
+	if src := s.source; src != nil && src != tokenhub || len(mags) > 0 {
+		return false
+	}
+	level, msg := false, false
+	for _, n := range names {
+		level = level || n == "level"
+		msg = msg || n == "msg" || n == "message"
+		for _, b := range s.LookupString(n) {
+			if b.Field != FTime && b.Field != FKind && b.Field != ignored {
+				return false
+			}
+		}
+	}
+	return level && msg
 }
 
 // serverLogOf returns the server log whose shape nine in ten of the

@@ -104,3 +104,28 @@ func TestNotServerLog(t *testing.T) {
 		t.Errorf("%+v: want an unread file of unknown format, nothing passed over", f)
 	}
 }
+
+// TestJSONOwnLog: a JSON-lines file that is a program's own log (a
+// level, a message, a time and nothing loganalyze reads) has its lines
+// passed over, not read as records without request_time; its records
+// that are requests are read. A file whose first record has a duration
+// loganalyze does not read is read as before, so that the report can
+// offer --map.
+func TestJSONOwnLog(t *testing.T) {
+	own := writeTemp(t, "traefik.log",
+		`{"level":"info","msg":"Traefik version 3.1.2 built on 2024-08-06T13:39:26Z","time":"2026-12-04T09:00:00Z"}`+"\n"+
+			`{"level":"error","error":"service \"llm\" error: no IP","container":"llm-8f2","providerName":"docker","time":"2026-12-04T09:00:01Z","message":"Skip container llm"}`+"\n"+
+			`{"level":"info","msg":"request","time":"2026-12-04T09:00:02Z","status":200,"request_time":0.5}`+"\n"+
+			`{"level":"warn","msg":"no time"}`+"\n")
+	got, res := collect(t, []string{own}, ingest.Options{Workers: 1, Location: time.UTC})
+	if f := res.Files[0]; len(got) != 1 || f.Records != 1 || f.PassedOver != 3 || f.BadLines != 0 || f.Source != "own-log" || got[0].status != 200 {
+		t.Errorf("own log: %+v, records %+v; want 3 passed over, the one request read", f, got)
+	}
+	timed := writeTemp(t, "app.log",
+		`{"level":"info","msg":"handled","time":"2026-12-04T09:00:00Z","latency_ms":123}`+"\n"+
+			`{"level":"info","msg":"handled","time":"2026-12-04T09:00:01Z","latency_ms":456}`+"\n")
+	got, res = collect(t, []string{timed}, ingest.Options{Workers: 1, Location: time.UTC})
+	if f := res.Files[0]; len(got) != 2 || f.PassedOver != 0 || f.WithoutRequestTime != 2 || f.Source != "" {
+		t.Errorf("app log with a duration: %+v; want 2 records without request_time", f)
+	}
+}

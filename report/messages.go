@@ -329,6 +329,7 @@ var enMessages = map[msgID]string{
 	"srv.apache-error": "Apache httpd's error log",
 	"srv.envoy-own":    "Envoy's own log",
 	"srv.traefik-own":  "Traefik's own log",
+	"srv.own-log":      "a program's own log (its levels and messages)",
 	"why.headeronly":   "one line, read as a %s header, and no row after it",
 	"why.nonewindow":   "%s, none in the window with %s",
 	"why.without":      "%s without %s",

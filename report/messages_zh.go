@@ -218,6 +218,7 @@ var zhMessages = map[msgID]string{
 	"srv.apache-error": "Apache httpd 的错误日志",
 	"srv.envoy-own":    "Envoy 自身的日志",
 	"srv.traefik-own":  "Traefik 自身的日志",
+	"srv.own-log":      "程序自身的日志（级别与消息）",
 	"why.headeronly":   "只有一行，已作为 %s 表头读取，其后没有数据行",
 	"why.nonewindow":   "%s，时间窗口内没有带 %s 的记录",
 	"why.without":      "%s，均不带 %s",
