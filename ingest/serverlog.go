@@ -101,15 +101,15 @@ func jsonOwnLog(s *Schema, names []string, mags map[string]Magnitude) bool {
 	return level && msg
 }
 
-// serverLogOf returns the server log whose shape nine in ten of the
-// whole lines of b that are not blank have (at most serverLogLines of
-// them, at least one), or nil: a file's first lines as peeked, past any
-// a log format might read. An error log with a stack trace's lines in it
-// is one; a container's log whose server wrote its start-up lines
+// serverLogOf returns the server log whose shape the first of the whole
+// lines of b that are not blank has, and nine in ten of them (at most
+// serverLogLines), or nil: a file's first lines as peeked, before any
+// is skipped as a server's own. An error log with a stack trace's lines
+// in it is one; a container's log whose server wrote its start-up lines
 // before its access log's is not.
 func serverLogOf(b []byte) *serverLog {
 	var s *serverLog
-	n, match := 0, 0
+	n, miss := 0, 0
 	for len(b) > 0 && n < serverLogLines {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
@@ -128,12 +128,16 @@ func serverLogOf(b []byte) *serverLog {
 					break
 				}
 			}
-		}
-		if s != nil && s.line.Match(l) {
-			match++
+			if s == nil {
+				return nil // an access log's, most likely: one look
+			}
+		} else if !s.line.Match(l) {
+			if miss++; 10*miss > serverLogLines {
+				return nil
+			}
 		}
 	}
-	if match == 0 || 10*match < 9*n {
+	if s == nil || 10*miss > n {
 		return nil
 	}
 	return s
