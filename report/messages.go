@@ -350,7 +350,7 @@ var enMessages = map[msgID]string{
 	"note.incomplete":  "incomplete: %s",
 	"note.passedover":  "%s passed over, no requests to %s",
 	"note.without":     "%s without %s, not in the latency figures",
-	"note.zone":        "its times without a zone read in %s, as the log service's epoch beside them (__time__) gives them, not --tz's",
+	"note.zone":        "its times without a zone read in %s, as the epoch the log service keeps beside them gives them, not --tz's",
 
 	// Why a rule was not evaluated (findingtext.go).
 	"reason.state":          "needs --state",

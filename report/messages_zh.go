@@ -239,7 +239,7 @@ var zhMessages = map[msgID]string{
 	"note.incomplete":  "不完整：%s",
 	"note.passedover":  "跳过 %s：对 %s 而言不是请求",
 	"note.without":     "%s 不带 %s，未计入延迟统计",
-	"note.zone":        "其无时区的时间按 %s 读取：依日志服务在旁记下的纪元时间（__time__），而非 --tz",
+	"note.zone":        "其无时区的时间按 %s 读取：依日志服务在旁记下的纪元时间，而非 --tz",
 
 	"reason.state":                             "需要 --state",
 	"reason.noprevious":                        "状态目录中没有上一小时的数据",

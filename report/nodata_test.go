@@ -408,14 +408,14 @@ func TestZoneNote(t *testing.T) {
 		{Path: "c.jsonl", Format: ingest.JSONL, Records: 2},
 	}}
 	r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
-	note := "its times without a zone read in UTC+08:00, as the log service's epoch beside them (\\_\\_time\\_\\_) gives them, not --tz's"
+	note := "its times without a zone read in UTC+08:00, as the epoch the log service keeps beside them gives them, not --tz's"
 	md := string(render(t, r, "md"))
 	for _, want := range []string{"| sls.jsonl | jsonl | 5 | 0 | " + note + " |", "| c.jsonl | jsonl | 2 | 0 |  |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
 	}
-	if page := string(render(t, r, "html")); !strings.Contains(page, "read in UTC&#43;08:00, as the log service&#39;s epoch beside them (__time__)") {
+	if page := string(render(t, r, "html")); !strings.Contains(page, "read in UTC&#43;08:00, as the epoch the log service keeps beside them") {
 		t.Errorf("HTML lacks the note")
 	}
 	if zh := string(renderIn(t, r, "md", LangZhCN)); !strings.Contains(zh, "其无时区的时间按 UTC+08:00 读取") {

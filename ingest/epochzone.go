@@ -5,9 +5,11 @@ import (
 	"time"
 )
 
-// slsTime is the name Alibaba Cloud SLS gives each log's time, in epoch
-// seconds, beside the log's own fields.
-const slsTime = "__time__"
+// epochNames are the names log services give each log's time, as an
+// epoch, beside the log's own fields: Alibaba Cloud SLS's __time__
+// (seconds), Tencent Cloud CLS's __TIMESTAMP__ (milliseconds; µs in some
+// exports). Their magnitude tells the unit.
+var epochNames = [...]string{"__time__", "__TIMESTAMP__"}
 
 // Bounds of the zone epochZone tells: a zone's offset is a whole number
 // of quarter hours, within 14 hours of UTC; a log's epoch may lag the
@@ -22,8 +24,8 @@ const (
 
 // epochZone returns the zone of a file's times written without one,
 // when the file gives each record its time twice: in its own field,
-// without a zone (read in loc, --tz), and as an epoch beside it (SLS's
-// __time__). The epoch is an instant; the zone is the offset that makes
+// without a zone (read in loc, --tz), and as an epoch beside it
+// (epochNames). The epoch is an instant; the zone is the offset that makes
 // the written times agree with it, when at least zoneFewer of the
 // first records' do, all to the same quarter hour, and it is not loc's
 // own offset then. names are the first record's names; values gives the
@@ -31,19 +33,23 @@ const (
 // both. A fixed offset: a file that spans
 // a change to or from summer time is read in the first's.
 func epochZone(s *Schema, names []string, pairs func(a, b string) [][2][]byte, loc *time.Location) *time.Location {
-	has, name, best := false, "", Binding{Prio: 255}
+	epoch, name, best := "", "", Binding{Prio: 255}
 	for _, n := range names {
-		has = has || n == slsTime
+		for _, e := range epochNames {
+			if n == e && epoch == "" {
+				epoch = n
+			}
+		}
 		for _, b := range s.LookupString(n) {
 			if b.Field == FTime && b.Prio < best.Prio {
 				name, best = n, b
 			}
 		}
 	}
-	if !has || name == "" || name == slsTime {
+	if epoch == "" || name == "" || name == epoch {
 		return nil
 	}
-	both := pairs(name, slsTime)
+	both := pairs(name, epoch)
 	if len(both) < zoneFewer {
 		return nil
 	}
@@ -56,7 +62,10 @@ func epochZone(s *Schema, names []string, pairs func(a, b string) [][2][]byte, l
 		if !ok || !ok2 || asUTC == elsewhere {
 			return nil // unread, or it carries its zone
 		}
-		at, ok := parseEpoch(e, UnitSecond)
+		if len(e) == 0 || !isEpoch(e) {
+			return nil
+		}
+		at, ok := parseEpoch(e, UnitNone)
 		if !ok {
 			return nil
 		}
@@ -67,7 +76,7 @@ func epochZone(s *Schema, names []string, pairs func(a, b string) [][2][]byte, l
 		}
 		offset, agree = q, agree+1
 	}
-	first, _ := parseEpoch(unquote(both[0][1]), UnitSecond)
+	first, _ := parseEpoch(unquote(both[0][1]), UnitNone)
 	if _, own := time.Unix(0, first).In(loc).Zone(); time.Duration(own)*time.Second == offset {
 		return nil // --tz reads them right
 	}

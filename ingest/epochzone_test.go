@@ -86,6 +86,17 @@ func TestEpochZone(t *testing.T) {
 		path, want = slsLog(t, "some"+ext, 20, shanghai, local, func(i int) bool { return i%2 == 1 })
 		check(ext+", every other epoch", path, time.UTC, want, "UTC+08:00")
 	}
+	// Tencent Cloud CLS's __TIMESTAMP__, epoch ms, beside a time of
+	// nginx's $time_iso8601 written without its zone.
+	var cls strings.Builder
+	var clsWant []time.Time
+	for i := range 8 {
+		tm := time.Date(2026, 12, 4, 1, i, 7, 250e6, time.UTC)
+		fmt.Fprintf(&cls, `{"__TIMESTAMP__":"%d","time":%q,"request_time":"0.5","status":"200"}`+"\n",
+			tm.UnixMilli(), tm.In(shanghai).Format("2006-01-02T15:04:05.000"))
+		clsWant = append(clsWant, tm)
+	}
+	check("CLS", writeTemp(t, "cls.jsonl", cls.String()), time.UTC, clsWant, "UTC+08:00")
 	// Epochs that disagree on the zone tell none: --tz stands.
 	var b strings.Builder
 	var want []time.Time
