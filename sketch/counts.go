@@ -10,11 +10,17 @@ import (
 // the sum, the extremes or the sketch's store: the cheapest record of
 // which bins a part of a sketch's values fell in, to take it out of the
 // sketch again (Sketch.Without). A bin's count saturates at 2³²−1.
+//
+// The counts are 16 bits a bin until one passes 2¹⁶−1, then 32: an
+// hour's latency_regression pairs hold some 6,500 of them, most of a few
+// hundred values, at the end of a run with --state when its heap is
+// largest.
 type Counts struct {
 	m    *Mapping
 	zero uint32
-	off  int // index of bins[0]
-	bins []uint32
+	off  int      // index of the first bin
+	bins []uint16 // the bins' counts while each is under 2¹⁶; nil once wide
+	wide []uint32 // the bins' counts once one reached 2¹⁶
 }
 
 // NewCounts returns empty counts with mapping m.
@@ -26,22 +32,70 @@ func (c *Counts) AddBin(b Bin) {
 		c.zero = satAdd(c.zero, 1)
 		return
 	}
-	i := c.slot(b.index)
-	c.bins[i] = satAdd(c.bins[i], 1)
+	c.add(c.slot(b.index), 1)
 }
 
-// slot returns the position of bin index in c.bins, growing it.
+// slot returns the position of bin index in c's counts, growing them.
 func (c *Counts) slot(index int) int {
 	var k int
-	c.bins, c.off, k = growSlot(c.bins, c.off, index)
+	if c.wide != nil {
+		c.wide, c.off, k = growSlot(c.wide, c.off, index)
+	} else {
+		c.bins, c.off, k = growSlot(c.bins, c.off, index)
+	}
 	return k
+}
+
+// n is the number of bins c's counts span.
+func (c *Counts) n() int {
+	if c.wide != nil {
+		return len(c.wide)
+	}
+	return len(c.bins)
+}
+
+// at returns the count of the bin at position k.
+func (c *Counts) at(k int) uint32 {
+	if c.wide != nil {
+		return c.wide[k]
+	}
+	return uint32(c.bins[k])
+}
+
+// add adds n to the count of the bin at position k, widening the counts
+// when it passes what 16 bits hold.
+func (c *Counts) add(k int, n uint32) {
+	if c.wide != nil {
+		c.wide[k] = satAdd(c.wide[k], n)
+		return
+	}
+	v := satAdd(uint32(c.bins[k]), n)
+	if v <= math.MaxUint16 {
+		c.bins[k] = uint16(v)
+		return
+	}
+	c.wide = make([]uint32, len(c.bins), cap(c.bins))
+	for i, x := range c.bins {
+		c.wide[i] = uint32(x)
+	}
+	c.bins = nil
+	c.wide[k] = v
+}
+
+// sub takes n from the count of the bin at position k, not below zero.
+func (c *Counts) sub(k int, n uint32) {
+	if c.wide != nil {
+		c.wide[k] -= min(c.wide[k], n)
+		return
+	}
+	c.bins[k] -= uint16(min(uint32(c.bins[k]), n))
 }
 
 // growSlot makes room for bin index in bins, whose first is bin off,
 // and returns them with the position of index: it grows them by half
 // again (at least 32 bins) on the side that needs it, so that a range
 // filled from the middle out is copied a few times, not once per bin.
-func growSlot[T uint8 | uint32](bins []T, off, index int) ([]T, int, int) {
+func growSlot[T uint8 | uint16 | uint32](bins []T, off, index int) ([]T, int, int) {
 	switch {
 	case len(bins) == 0:
 		off = index - 16
@@ -67,6 +121,7 @@ func growSlot[T uint8 | uint32](bins []T, off, index int) ([]T, int, int) {
 func (c *Counts) Reset() {
 	c.zero = 0
 	clear(c.bins)
+	clear(c.wide)
 }
 
 // Merge adds o's counts; both must share a mapping.
@@ -75,10 +130,9 @@ func (c *Counts) Merge(o *Counts) {
 		return
 	}
 	c.zero = satAdd(c.zero, o.zero)
-	for k, n := range o.bins {
-		if n > 0 {
-			i := c.slot(o.off + k)
-			c.bins[i] = satAdd(c.bins[i], n)
+	for k := range o.n() {
+		if n := o.at(k); n > 0 {
+			c.add(c.slot(o.off+k), n)
 		}
 	}
 }
@@ -91,9 +145,9 @@ func (c *Counts) Sub(o *Counts) {
 		return
 	}
 	c.zero -= min(c.zero, o.zero)
-	for k, n := range o.bins {
-		if i := o.off + k - c.off; n > 0 && i >= 0 && i < len(c.bins) {
-			c.bins[i] -= min(c.bins[i], n)
+	for k := range o.n() {
+		if i, n := o.off+k-c.off, o.at(k); n > 0 && i >= 0 && i < c.n() {
+			c.sub(i, n)
 		}
 	}
 }
@@ -153,16 +207,15 @@ func (c *Counts) AddCounts(bins []BinCount, zero uint32) {
 	c.slot(bins[0].Index) // the range grows to hold both ends
 	c.slot(bins[len(bins)-1].Index)
 	for _, b := range bins {
-		k := b.Index - c.off
-		c.bins[k] = satAdd(c.bins[k], b.N)
+		c.add(b.Index-c.off, b.N)
 	}
 }
 
 // Count returns how many values were added.
 func (c *Counts) Count() int64 {
 	n := int64(c.zero)
-	for _, x := range c.bins {
-		n += int64(x)
+	for k := range c.n() {
+		n += int64(c.at(k))
 	}
 	return n
 }
@@ -173,8 +226,8 @@ func (c *Counts) Bins(f func(lower, upper float64, count int64)) {
 	if c.zero > 0 {
 		f(0, 0, int64(c.zero))
 	}
-	for k, n := range c.bins {
-		if n > 0 {
+	for k := range c.n() {
+		if n := c.at(k); n > 0 {
 			f(c.m.m.LowerBound(c.off+k), c.m.m.LowerBound(c.off+k+1), int64(n))
 		}
 	}
@@ -199,8 +252,8 @@ func (s *Sketch) Without(c *Counts) *Sketch {
 	var lo, hi int
 	first := true
 	s.pos.ForEach(func(i int, cnt float64) bool {
-		if c != nil && i >= c.off && i < c.off+len(c.bins) {
-			cnt -= float64(c.bins[i-c.off])
+		if c != nil && i >= c.off && i < c.off+c.n() {
+			cnt -= float64(c.at(i - c.off))
 		}
 		if cnt > 0 {
 			n.pos.AddWithCount(i, cnt)
@@ -237,8 +290,7 @@ func (s *Sketch) Counts() *Counts {
 	c := NewCounts(s.m)
 	c.zero = uint32(min(s.zero, math.MaxUint32))
 	s.pos.ForEach(func(i int, n float64) bool {
-		k := c.slot(i)
-		c.bins[k] = uint32(min(n, math.MaxUint32))
+		c.add(c.slot(i), uint32(min(n, math.MaxUint32)))
 		return false
 	})
 	return c
@@ -250,15 +302,16 @@ func (s *Sketch) Counts() *Counts {
 func (c *Counts) AppendEncode(dst []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(c.zero))
 	n := 0
-	for _, x := range c.bins {
-		if x > 0 {
+	for k := range c.n() {
+		if c.at(k) > 0 {
 			n++
 		}
 	}
 	dst = binary.AppendUvarint(dst, uint64(n))
 	prev := 0
 	first := true
-	for k, x := range c.bins {
+	for k := range c.n() {
+		x := c.at(k)
 		if x == 0 {
 			continue
 		}

@@ -95,3 +95,66 @@ func TestCountsSub(t *testing.T) {
 		t.Errorf("%d values left after taking out more than was there", u.Count())
 	}
 }
+
+// TestCountsWiden: a bin past 2¹⁶−1 values widens the counts, exactly:
+// its count and every other bin's are kept through adding, merging
+// either way, taking out and encoding, against counts kept in a map.
+func TestCountsWiden(t *testing.T) {
+	m := testMapping(t)
+	r := rand.New(rand.NewPCG(5, 6))
+	want := map[int]int64{}
+	narrow, heavy := NewCounts(m), NewCounts(m)
+	for range 2000 {
+		b := m.Bin(distributions["lognormal"](r))
+		narrow.AddBin(b)
+		want[b.index]++
+	}
+	hot := m.Bin(250)
+	for range 70000 {
+		heavy.AddBin(hot)
+	}
+	heavy.AddCounts([]BinCount{{Index: hot.index, N: 100000}, {Index: hot.index + 40, N: 3}}, 2)
+	if heavy.wide == nil || heavy.bins != nil {
+		t.Fatalf("a bin of %d values is not in wide counts", heavy.Count())
+	}
+	check := func(what string, c *Counts, want map[int]int64, zero uint32) {
+		t.Helper()
+		got := map[int]int64{}
+		for k := range c.n() {
+			if n := c.at(k); n > 0 {
+				got[c.off+k] = int64(n)
+			}
+		}
+		if len(got) != len(want) || c.zero != zero {
+			t.Fatalf("%s: %d bins (zeros %d), want %d (%d)", what, len(got), c.zero, len(want), zero)
+		}
+		for i, n := range want {
+			if got[i] != n {
+				t.Errorf("%s: bin %d holds %d, want %d", what, i, got[i], n)
+			}
+		}
+		back, _, err := DecodeCountsWithin(m, c.AppendEncode(nil), NewBudget(1<<20))
+		if err != nil || string(back.AppendEncode(nil)) != string(c.AppendEncode(nil)) || back.Count() != c.Count() {
+			t.Errorf("%s: encoded and decoded: %v", what, err)
+		}
+	}
+	hw := map[int]int64{hot.index: 170000, hot.index + 40: 3}
+	check("heavy", heavy, hw, 2)
+	both := map[int]int64{}
+	for i, n := range want {
+		both[i] += n
+	}
+	for i, n := range hw {
+		both[i] += n
+	}
+	a := NewCounts(m) // narrow, a wide one merged in
+	a.Merge(narrow)
+	a.Merge(heavy)
+	check("narrow + heavy", a, both, 2)
+	b := NewCounts(m) // wide, a narrow one merged in
+	b.Merge(heavy)
+	b.Merge(narrow)
+	check("heavy + narrow", b, both, 2)
+	b.Sub(heavy)
+	check("less heavy", b, want, 0)
+}
