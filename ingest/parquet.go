@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -44,13 +45,16 @@ type pqSpec struct {
 	local, int96, date bool
 	// uuid marks a Parquet UUID column, read as its text.
 	uuid bool
-	// perUnit is what an Arrow duration's stored unit is in the unit its
-	// column's name is read in.
+	// perUnit is what an Arrow duration's stored unit (a Parquet
+	// INTERVAL's second) is in the unit its column's name is read in.
 	perUnit float64
 	maxDef  byte
 	div     float64 // a DECIMAL column's 10^scale (decimalOf), 0 for none
 	flba    bool    // a DECIMAL in fixed-length byte arrays, read as doubles
-	text    bool    // every field bs names is a text field
+	// interval marks an INTERVAL column (months, days and milliseconds),
+	// read as a duration: seconds times perUnit.
+	interval bool
+	text     bool // every field bs names is a text field
 	// num is the field of a column bound to one duration or integer
 	// field, flag set for one bound to one boolean field: their values
 	// are set without Record.setNumber's and Set's walks (cellBatch.set).
@@ -522,6 +526,17 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 					sp.kind, sp.uuid = vkBytes, true // an id: a caller's, as text
 					break
 				}
+				if ct := typ.ConvertedType(); ct != nil && *ct == deprecated.Interval && typ.Length() == 12 {
+					// A duration (DuckDB's COPY of end − start): in its
+					// own unit, given in the unit the column's name is
+					// read in, as an Arrow duration.
+					unit := bs[0].Unit
+					if unit == UnitNone {
+						unit = fields[bs[0].Field].unit
+					}
+					sp.kind, sp.interval, sp.perUnit = vkDouble, true, 1/seconds[unit]
+					break
+				}
 				continue
 			}
 			sp.kind, sp.flba = vkDouble, true
@@ -572,6 +587,20 @@ func decimalOf(t parquet.Type) (div float64, ok bool) {
 		div = math.Pow10(int(d.Scale))
 	}
 	return div, ok
+}
+
+// intervalValues returns the INTERVAL values in data, 12 bytes each:
+// months, days and milliseconds as little-endian uint32s (Parquet's
+// LogicalTypes.md), in seconds times per. A month is 30 days, as DuckDB
+// takes one for an interval's length in seconds.
+func intervalValues(data []byte, per float64) []float64 {
+	out := make([]float64, len(data)/12)
+	for i := range out {
+		b := data[i*12 : i*12+12]
+		months, days, ms := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
+		out[i] = (float64(months)*30*86400 + float64(days)*86400 + float64(ms)/1e3) * per
+	}
+	return out
 }
 
 // flbaDecimals reads the fixed-length big-endian two's complement
@@ -650,6 +679,12 @@ func (v *pqValues) load(sp *pqSpec, page parquet.Page) {
 	if sp.flba {
 		data, size := d.FixedLenByteArray()
 		v.f64 = flbaDecimals(data, size, sp.div)
+		v.n = len(v.f64)
+		return
+	}
+	if sp.interval {
+		data, _ := d.FixedLenByteArray()
+		v.f64 = intervalValues(data, sp.perUnit)
 		v.n = len(v.f64)
 		return
 	}
