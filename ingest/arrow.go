@@ -237,6 +237,14 @@ func arrowSpec(name string, t arrow.DataType, bs Bindings) *pqSpec {
 			unit = info.unit
 		}
 		sp.kind, sp.perUnit = vkDouble, float64(t.(*arrow.DurationType).Unit.Multiplier())/1e9/seconds[unit]
+	case arrow.INTERVAL_MONTH_DAY_NANO, arrow.INTERVAL_DAY_TIME:
+		// DuckDB's end − start (month_day_nano), as a Parquet INTERVAL:
+		// seconds, a month 30 days, in the unit the name is read in.
+		unit := bs[0].Unit
+		if unit == UnitNone {
+			unit = fields[bs[0].Field].unit
+		}
+		sp.kind, sp.perUnit = vkDouble, 1/seconds[unit]
 	case arrow.BOOL:
 		sp.kind = vkBool
 	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
@@ -341,6 +349,20 @@ func fillArrow(a arrow.Array, b *cellBatch, col, off, n int) {
 	case *array.Date64:
 		for k, x := range a.Date64Values()[off : off+n] {
 			cells[k] = uint64(int64(x))
+		}
+	case *array.MonthDayNanoInterval:
+		per := b.specs[col].perUnit
+		for k, x := range a.MonthDayNanoIntervalValues()[off : off+n] {
+			if !nulls[k] {
+				cells[k] = math.Float64bits((float64(x.Months)*30*86400 + float64(x.Days)*86400 + float64(x.Nanoseconds)/1e9) * per)
+			}
+		}
+	case *array.DayTimeInterval:
+		per := b.specs[col].perUnit
+		for k, x := range a.DayTimeIntervalValues()[off : off+n] {
+			if !nulls[k] {
+				cells[k] = math.Float64bits((float64(x.Days)*86400 + float64(x.Milliseconds)/1e3) * per)
+			}
 		}
 	case *array.Duration:
 		per := b.specs[col].perUnit

@@ -185,3 +185,56 @@ func TestArrowDurationUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestArrowIntervals reads Arrow intervals as the durations they hold,
+// in their own unit whatever the name's: DuckDB's end − start as
+// month_day_nano (a request_time) and day_time (a duration, ms by name);
+// a day counts 86,400 s.
+func TestArrowIntervals(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "time", Type: &arrow.TimestampType{Unit: arrow.Second, TimeZone: "UTC"}},
+		{Name: "request_time", Type: arrow.FixedWidthTypes.MonthDayNanoInterval, Nullable: true},
+		{Name: "upstream_service_time", Type: arrow.FixedWidthTypes.DayTimeInterval},
+	}, nil)
+	mem := memory.NewGoAllocator()
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	var rts, urts []float64 // s; NaN when null
+	for i := range 12 {
+		b.Field(0).(*array.TimestampBuilder).Append(arrow.Timestamp(1764900000 + i))
+		ns := int64(1_250_000_000 + 3_000_000*i)
+		switch {
+		case i == 5:
+			b.Field(1).AppendNull()
+			rts = append(rts, math.NaN())
+		case i == 7:
+			b.Field(1).(*array.MonthDayNanoIntervalBuilder).Append(arrow.MonthDayNanoInterval{Days: 1, Nanoseconds: ns})
+			rts = append(rts, 86400+float64(ns)/1e9)
+		default:
+			b.Field(1).(*array.MonthDayNanoIntervalBuilder).Append(arrow.MonthDayNanoInterval{Nanoseconds: ns})
+			rts = append(rts, float64(ns)/1e9)
+		}
+		ms := int32(900 + 11*i)
+		b.Field(2).(*array.DayTimeIntervalBuilder).Append(arrow.DayTimeInterval{Milliseconds: ms})
+		urts = append(urts, float64(ms)/1e3)
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, res := collect(t, []string{"-"}, ingest.Options{Workers: 1, Stdin: bytes.NewReader(buf.Bytes())})
+	if len(got) != len(rts) || res.BadLines() != 0 {
+		t.Fatalf("%d records, %d bad; want %d", len(got), res.BadLines(), len(rts))
+	}
+	for i, g := range got {
+		if math.IsNaN(rts[i]) != math.IsNaN(g.rt) || !math.IsNaN(rts[i]) && math.Abs(g.rt-rts[i]) > 1e-9 || math.Abs(g.urt-urts[i]) > 1e-9 {
+			t.Errorf("row %d: request_time %v s, upstream %v s; want %v, %v", i, g.rt, g.urt, rts[i], urts[i])
+		}
+	}
+}
