@@ -154,6 +154,11 @@ type Record struct {
 	// noAddrClient: the file's client has a name of its own, so a record
 	// without it has no client rather than one from remote_addr.
 	noAddrClient bool
+	// noCall: the record says it is no call to a model (APISIX's
+	// request_type traditional_http, which also writes 0 for its
+	// llm_time_to_first_token and token counts): Finish drops a ttft or
+	// token count of 0.
+	noCall bool
 	// DictKey, when not 0, stands for the record's region, model,
 	// client, client_region, uri, status and stream: another record of
 	// the same worker with the same DictKey has the same (a Parquet
@@ -173,12 +178,14 @@ type Record struct {
 // Reset clears r for the next line, keeping nothing.
 func (r *Record) Reset() {
 	r.set, r.DictKey, r.unread = 0, 0, 0
+	r.noCall = false
 }
 
 // reset clears r for the next line of a file read with schema s.
 func (r *Record) reset(s *Schema) {
 	r.set, r.DictKey, r.unread = 0, 0, 0
 	r.noAddrClient = s.client != "" && s.client != noClient
+	r.noCall = false
 }
 
 // unreadable notes that field f's value val was there but could not be
@@ -304,6 +311,13 @@ func (r *Record) putText(f Field, p uint8, b []byte) {
 // request_time and ttft from end and first-token instants. Parsers call
 // it once a line is read.
 func (r *Record) Finish() {
+	if r.noCall {
+		for _, f := range [...]Field{FTTFT, FPromptTokens, FCompletionTokens} {
+			if v, ok := r.Float(f); ok && v == 0 {
+				r.set &^= 1 << f // the template's 0, not a value
+			}
+		}
+	}
 	if !r.Has(FClient) && r.Has(FRemoteAddr) && !r.noAddrClient {
 		if c := hostOnly(r.text[FRemoteAddr]); len(c) > 0 {
 			r.putText(FClient, prioDerived, c)

@@ -148,7 +148,8 @@ var sources = []*source{
 		}},
 	// Kong's AI analytics moved as it grew: 3.6 wrote ai.meta.* and
 	// ai.usage.*; 3.7 and 3.8 ai.<plugin>.meta.* and .usage.* under the
-	// plugin's name (ai-proxy), 3.7 with prompt_token, completion_token;
+	// plugin's name (ai-proxy, ai-proxy-advanced: kong/llm/drivers/
+	// shared.lua), 3.7 with prompt_token, completion_token;
 	// 3.9 on ai.proxy.* (its observability namespace), 3.12 adding
 	// usage.time_to_first_token and meta.request_mode (oneshot, stream or
 	// realtime: the last is neither, and is left unread).
@@ -173,15 +174,19 @@ var sources = []*source{
 			{"latencies.request", FRequestTime, UnitMilli}, {"latencies.proxy", FUpstreamResponseTime, UnitMilli},
 			{"ai.proxy.meta.llm_latency", FUpstreamResponseTime, UnitMilli},
 			{"ai.ai-proxy.meta.llm_latency", FUpstreamResponseTime, UnitMilli},
+			{"ai.ai-proxy-advanced.meta.llm_latency", FUpstreamResponseTime, UnitMilli},
 			{"response.status", FStatus, 0}, {"request.method", FMethod, 0}, {"request.uri", FURI, 0},
 			{"client_ip", FRemoteAddr, 0}, {"consumer.username", FClient, 0}, {"consumer.id", FClient, 0},
 			{"ai.proxy.meta.response_model", FModel, 0}, {"ai.proxy.meta.request_model", FModel, 0},
 			{"ai.ai-proxy.meta.response_model", FModel, 0}, {"ai.meta.response_model", FModel, 0},
+			{"ai.ai-proxy-advanced.meta.response_model", FModel, 0},
 			{"ai.proxy.usage.prompt_tokens", FPromptTokens, 0}, {"ai.proxy.usage.prompt_token", FPromptTokens, 0},
 			{"ai.ai-proxy.usage.prompt_tokens", FPromptTokens, 0}, {"ai.ai-proxy.usage.prompt_token", FPromptTokens, 0},
+			{"ai.ai-proxy-advanced.usage.prompt_tokens", FPromptTokens, 0}, {"ai.ai-proxy-advanced.usage.prompt_token", FPromptTokens, 0},
 			{"ai.usage.prompt_tokens", FPromptTokens, 0},
 			{"ai.proxy.usage.completion_tokens", FCompletionTokens, 0}, {"ai.proxy.usage.completion_token", FCompletionTokens, 0},
 			{"ai.ai-proxy.usage.completion_tokens", FCompletionTokens, 0}, {"ai.ai-proxy.usage.completion_token", FCompletionTokens, 0},
+			{"ai.ai-proxy-advanced.usage.completion_tokens", FCompletionTokens, 0}, {"ai.ai-proxy-advanced.usage.completion_token", FCompletionTokens, 0},
 			{"ai.usage.completion_tokens", FCompletionTokens, 0},
 			{"ai.proxy.usage.time_to_first_token", FTTFT, UnitMilli},
 			{"ai.proxy.meta.request_mode", FStream, 0},
@@ -191,12 +196,19 @@ var sources = []*source{
 		fields: []sourceField{
 			{"start_time", FTime, UnitMilli},
 			{"latency", FRequestTime, UnitMilli}, {"upstream_latency", FUpstreamResponseTime, UnitMilli},
-			{"llm_summary.duration", FUpstreamResponseTime, UnitMilli},
+			// ai-proxy's logging summary (logging.summaries): its duration
+			// is llm_time_to_first_token (ai-proxy's set_logging), its
+			// upstream_response_time $apisix_upstream_response_time,
+			// whole ms for an AI call.
+			{"llm_summary.duration", FTTFT, UnitMilli},
+			{"llm_summary.upstream_response_time", FUpstreamResponseTime, UnitMilli},
+			{"llm_summary.stream", FStream, 0},
 			{"response.status", FStatus, 0}, {"request.method", FMethod, 0}, {"request.uri", FURI, 0},
 			{"client_ip", FRemoteAddr, 0}, {"consumer.username", FClient, 0}, {"consumer_name", FClient, 0},
 			{"upstream", FUpstreamAddr, 0},
 			{"request_type", FStream, 0}, {"llm_time_to_first_token", FTTFT, UnitMilli},
 			{"llm_model", FModel, 0}, {"llm_summary.model", FModel, 0}, {"request_llm_model", FModel, 0},
+			{"llm_summary.request_model", FModel, 0},
 			{"llm_prompt_tokens", FPromptTokens, 0}, {"llm_summary.prompt_tokens", FPromptTokens, 0},
 			{"llm_completion_tokens", FCompletionTokens, 0}, {"llm_summary.completion_tokens", FCompletionTokens, 0},
 		}},

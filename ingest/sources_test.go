@@ -366,16 +366,36 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("duration"), ups: d.num("upstream_service_time"), ttft: ai.num("llm_first_token_duration"),
 			status: int(d.num("response_code")), model: ai.str("model"), stream: boolOf(ai.get("response_type")), timeNS: rfc(d.str("start_time"))}
 	},
+	// APISIX: ai-proxy's variables at the top level, or its logging
+	// summary (llm_summary: duration is llm_time_to_first_token, ms); a
+	// request to no model (request_type traditional_http) has no first
+	// token nor tokens, whatever 0 APISIX writes there.
 	"apisix": func(d rawDoc) sourceWant {
-		return sourceWant{rt: d.num("latency"), ups: d.num("upstream_latency"), ttft: d.num("llm_time_to_first_token"),
+		w := sourceWant{rt: d.num("latency"), ups: or(d.num("upstream_latency"), d.num("llm_summary.upstream_response_time")),
+			ttft:   or(d.num("llm_time_to_first_token"), d.num("llm_summary.duration")),
 			status: int(d.num("response.status")), model: d.str("llm_model"), client: d.str("consumer.username"),
 			stream: boolOf(d.get("request_type")), timeNS: int64(d.num("start_time")) * 1e6}
+		if w.model == "" {
+			w.model = d.str("llm_summary.model")
+		}
+		if w.stream == -1 {
+			w.stream = boolOf(d.get("llm_summary.stream"))
+		}
+		w.tokens, w.prompt, w.completion = true, d.count("llm_prompt_tokens"), d.count("llm_completion_tokens")
+		if w.prompt < 0 {
+			w.prompt, w.completion = d.count("llm_summary.prompt_tokens"), d.count("llm_summary.completion_tokens")
+		}
+		if d.str("request_type") == "traditional_http" {
+			w.ttft, w.prompt, w.completion = math.NaN(), -1, -1
+		}
+		return w
 	},
 	"kong": func(d rawDoc) sourceWant {
 		// The AI analytics' parent by Kong version: ai (3.6), ai.ai-proxy
-		// (3.7, 3.8: the plugin's name), ai.proxy (3.9 on); token
+		// or ai.ai-proxy-advanced (3.7, 3.8: the plugin's name), ai.proxy
+		// (3.9 on); token
 		// counts prompt_token in 3.7, prompt_tokens in the others.
-		ai := d.first("ai.proxy", "ai.ai-proxy", "ai.meta")
+		ai := d.first("ai.proxy", "ai.ai-proxy", "ai.ai-proxy-advanced", "ai.meta")
 		ai = strings.TrimSuffix(ai, ".meta")
 		proxy := d.num("latencies.proxy")
 		if proxy < 0 { // Kong's -1: no upstream wait timed

@@ -112,7 +112,9 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *clocks) e
 	case putBool:
 		if v, ok := parseBool(val); ok {
 			r.SetFloat(b.Field, v)
-		} else if !noFlag(val) {
+		} else if noFlag(val) {
+			r.noCall = true
+		} else {
 			r.unreadable(b.Field, val)
 		}
 		return nil

@@ -94,7 +94,9 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 	case KindBool:
 		if v, ok := parseBool(val); ok {
 			r.put(f, b.Prio, v)
-		} else if !noFlag(val) {
+		} else if noFlag(val) {
+			r.noCall = true
+		} else {
 			r.unreadable(f, val)
 		}
 	case KindFloat:
@@ -399,5 +401,6 @@ func parseBool(b []byte) (float64, bool) {
 
 // noFlag reports whether a boolean field's value says the flag does not
 // apply: APISIX's request_type of a request to no model
-// ("traditional_http"), absent rather than unreadable.
+// ("traditional_http"), absent rather than unreadable; the record is then
+// no call (Record.noCall).
 func noFlag(b []byte) bool { return string(b) == "traditional_http" }
