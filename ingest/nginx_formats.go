@@ -76,7 +76,10 @@ const (
 	// Apache's Common Log Format: combined without the referer and the
 	// user agent (morgan's common).
 	commonFormat = `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent`
-	istioFormat  = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
+	// Istio 1.3 to 1.8's default (EnvoyTextLogFormat13): the Mixer's
+	// policy status and the transport failure, quoted, after the flags.
+	istio13Format = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% "%DYNAMIC_METADATA(istio.mixer:status)%" "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
+	istioFormat   = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER_RAW% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%`
 )
 
 // nginxAddr reads the address slot of the nginx formats as real logs fill
@@ -136,6 +139,9 @@ func buildKnownFormats() []*knownFormat {
 		{name: "apisix-ai", source: "apisix", format: strings.Replace(apisixAIFormat, `" "$llm_prompt`, `"  "$llm_prompt`, 1), vars: apisixAIVars, join: true, tail: true},
 		{name: "apisix", source: "apisix", format: apisixFormat, vars: nginxAddr, join: true},
 		{name: "istio", source: "istio", format: istioFormat},
+		// Before envoy's, whose leading fields it shares: read as
+		// envoy's, its bytes received were taken for its duration.
+		{name: "istio", source: "istio", format: istio13Format},
 		{name: "traefik", source: "traefik", format: traefikFormat, vars: traefikVars},
 		{name: "aws-alb", source: "aws-alb", format: albFormat, vars: albVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},

@@ -178,6 +178,20 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 		w.method, w.uri = request(q[1])
 		return envoyTimes(t, w, f[2], f[3])
 	},
+	// Istio 1.3–1.8: the Mixer's status and the transport failure
+	// quoted after the flags, the times after them.
+	"istio13.log": func(t *testing.T, line string) textWant {
+		q := quoted(line)
+		f := strings.Fields(q[6]) // received sent duration upstream
+		last := strings.Fields(q[len(q)-1])
+		addr := last[3]
+		w := textWant{status: atoi(t, strings.Fields(q[2])[0]), client: addr[:strings.LastIndex(addr, ":")]}
+		if w.status == 0 {
+			w.status = 499 // a response never begun: the client left (README)
+		}
+		w.method, w.uri = request(q[1])
+		return envoyTimes(t, w, f[2], f[3])
+	},
 	"apisix.log": func(t *testing.T, line string) textWant {
 		return apisixBase(t, line)
 	},
@@ -332,6 +346,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"nginx-upstream-time.log", "nginx", "nginx:upstream_time", []string{"upstream_header_time"}},
 		{"envoy-default.log", "nginx", "envoy", []string{"START_TIME", "DURATION", "RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)"}},
 		{"istio-text.log", "nginx", "istio", []string{"RESPONSE_CODE_DETAILS", "DOWNSTREAM_REMOTE_ADDRESS"}},
+		{"istio13.log", "nginx", "istio", []string{"DYNAMIC_METADATA(istio.mixer:status)", "DOWNSTREAM_REMOTE_ADDRESS"}},
 		{"apisix.log", "nginx", "apisix", []string{"http_host", "upstream_uri"}},
 		{"traefik-clf.log", "nginx", "traefik", []string{"traefik_router_name", "traefik_duration"}},
 		{"aws-alb.log", "nginx", "aws-alb", []string{"elb_status_code", "request_creation_time", "target_processing_time"}},
