@@ -736,6 +736,12 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 		err = errNoFieldErr
 	}
 	if err != nil {
+		if errors.Is(err, errPassOver) {
+			return err
+		}
+		if w.stderr && ownLogLine(in) {
+			return errOwnLine // the program's own message, of a known shape
+		}
 		if w.stderr {
 			return &stderrError{err}
 		}

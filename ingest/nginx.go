@@ -508,8 +508,15 @@ func (p *nginxParser) Parse(line []byte, r *Record) error {
 			return own
 		}
 	}
+	if err != nil && ownLogLine(line) {
+		return errOwnLine
+	}
 	return err
 }
+
+// errOwnLine is the reason a server's own line among its access log's
+// (ownlog.go) is passed over: no request, and no bad line either.
+var errOwnLine = fmt.Errorf("%w: a server's own log line (its start-up, a warning), no request", errPassOver)
 
 // parse reads line into r and reports whether text after the end of a
 // lenient format was ignored.

@@ -1,6 +1,9 @@
 package ingest
 
-import "bytes"
+import (
+	"bytes"
+	"regexp"
+)
 
 // A server that writes its access log to stdout writes its own log there
 // too: a container's log (kubectl logs, docker logs) starts with the
@@ -18,6 +21,9 @@ import "bytes"
 // (2025-03-10 or 2025/03/10, its time joined to it or not), then at most
 // a time and a zone, then a level (INF, info, [notice], [WARN], ERROR:).
 func ownLogLine(line []byte) bool {
+	if ownOtherShape(line) {
+		return true
+	}
 	rest, ok := cutToken(line)
 	if !ok || !startsDate(rest.tok) {
 		return false
@@ -32,6 +38,32 @@ func ownLogLine(line []byte) bool {
 		case !clockOrZone(rest.tok):
 			return false
 		}
+	}
+	return false
+}
+
+// ownShapes are a server's own lines that begin otherwise than with a
+// date and a level, as containers' logs hold them before the access
+// log's: Envoy's own log ("[2026-12-04 09:00:00.123][1][info][main]
+// [source/server/server.cc:430] …"); klog's, Kubernetes' controllers'
+// (ingress-nginx: "I1204 09:00:00.123456       7 controller.go:190]
+// …"); the official nginx image's entrypoint and its scripts
+// ("/docker-entrypoint.sh: Configuration complete; ready for start up",
+// "10-listen-on-ipv6-by-default.sh: info: …"); and ingress-nginx's banner
+// (a rule of dashes, "NGINX Ingress controller", "  Release:       v1.9.4").
+var ownShapes = regexp.MustCompile(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
+	`|[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w./-]+:\d+\] ` +
+	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
+	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
+
+// ownOtherShape reports whether line is one of ownShapes.
+func ownOtherShape(line []byte) bool {
+	if len(line) == 0 {
+		return false
+	}
+	switch c := line[0]; {
+	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 'I' || c == 'W' || c == 'E' || c == 'F' || c >= '0' && c <= '9':
+		return ownShapes.Match(line)
 	}
 	return false
 }
