@@ -285,3 +285,31 @@ func nginxFixture(t *testing.T) ([]string, []row, *ingest.Result) {
 	want, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
 	return strings.Split(strings.TrimRight(string(data), "\n"), "\n"), want, res
 }
+
+// TestCopytruncateHole: a log that logrotate's copytruncate left with a
+// hole of NUL bytes where its writer went on at its old offset (at its
+// start, or after lines written since) is read as the log without the
+// hole: the same records, no bad line, not "binary content".
+func TestCopytruncateHole(t *testing.T) {
+	plain := filepath.Join("testdata", "text", "nginx-combined-rt.log")
+	want, wantRes := collect(t, []string{plain}, ingest.Options{Workers: 1, Location: time.UTC})
+	data, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	hole := strings.Repeat("\x00", 8192)
+	for name, content := range map[string]string{
+		"at its start":        hole + string(data),
+		"one NUL":             "\x00" + string(data),
+		"after two lines":     strings.Join(lines[:2], "") + hole + strings.Join(lines[2:], ""),
+		"past the first peek": strings.Repeat("\x00", 200<<10) + string(data),
+	} {
+		path := writeTemp(t, "access.log", content)
+		got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
+		f, wf := res.Files[0], wantRes.Files[0]
+		if f.Records != wf.Records || f.BadLines != wf.BadLines || f.Source != wf.Source || f.Incomplete || !slices.EqualFunc(got, want, sameRow) {
+			t.Errorf("%s: %+v; want the log's own %d records, %d bad lines, source %s", name, f, wf.Records, wf.BadLines, wf.Source)
+		}
+	}
+}

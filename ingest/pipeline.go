@@ -403,6 +403,9 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 		if n := len(l); n > 0 && l[n-1] == '\r' {
 			l = l[:n-1]
 		}
+		if len(l) > 0 && l[0] == 0 {
+			l = bytes.TrimLeft(l, "\x00") // a copytruncate hole before the line (skipNULs)
+		}
 		if long {
 			t.bad(u.file, line, errLongLine)
 		} else if !blank(l) {

@@ -49,6 +49,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
 		br.Discard(len(utf8BOM))
 	}
+	skipNULs(br)
 	head, _ := br.Peek(4096)
 	// The lines within an envelope's first lines tell the format and
 	// source, which a name's extension then does not.
@@ -501,10 +502,33 @@ func cellPaths(names []string, row []byte, sep byte) []string {
 // looksText reports whether head, a file's first bytes, may be a text
 // log: no NUL byte, and few control bytes (not a tab or a line's end).
 // Bytes past ASCII are left alone: a log may be in GBK as well as UTF-8.
+// skipNULs discards the NUL bytes a file begins with: the hole that
+// logrotate's copytruncate leaves when the program writing the log keeps
+// its offset (it does not append), its next lines written past it.
+func skipNULs(br *bufio.Reader) {
+	for {
+		b, _ := br.Peek(64 << 10)
+		n := 0
+		for n < len(b) && b[n] == 0 {
+			n++
+		}
+		if n == 0 {
+			return
+		}
+		br.Discard(n)
+		if n < len(b) {
+			return
+		}
+	}
+}
+
 func looksText(head []byte) bool {
 	control := 0
-	for _, c := range head {
+	for i, c := range head {
 		switch {
+		case c == 0 && (i == 0 || head[i-1] == '\n' || head[i-1] == 0):
+			// A run of NULs where a line begins: a hole logrotate's
+			// copytruncate left (nulLead), no binary content.
 		case c == 0:
 			return false
 		case c < ' ' && c != '\t' && c != '\n' && c != '\r' && c != 0x1b, c == 0x7f: // ESC: a terminal's colours
