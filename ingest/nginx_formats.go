@@ -171,6 +171,10 @@ func buildKnownFormats() []*knownFormat {
 		{"request_time+upstream_response_time", ` $request_time $upstream_response_time`},
 		{"request_time", ` $request_time`},
 		{"upstream_time", ` ` + upstreamTime},
+		// The two times the other way round: told from the usual order
+		// by the lines only it reads, an upstream list or "-" first
+		// (nginx never writes either for $request_time).
+		{"upstream_response_time+request_time", ` $upstream_response_time $request_time`},
 	}
 	for _, t := range timed {
 		name := "main+" + t.name

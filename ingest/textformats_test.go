@@ -135,6 +135,15 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 		w.urt, w.hasURT = sumTimes(t, strings.Join(f[1:], " "))
 		return w
 	},
+	// main, then $upstream_response_time and $request_time, the other
+	// way round: the request's time is the last number.
+	"nginx-main-urt-rt.log": func(t *testing.T, line string) textWant {
+		w := nginxBase(t, line)
+		f := strings.Fields(quoted(line)[8])
+		w.rt, w.hasRT = sumTimes(t, f[len(f)-1])
+		w.urt, w.hasURT = sumTimes(t, strings.Join(f[:len(f)-1], " "))
+		return w
+	},
 	"nginx-combined-rt.log": func(t *testing.T, line string) textWant {
 		w := nginxBase(t, line)
 		w.rt, w.hasRT = sumTimes(t, quoted(line)[6])
@@ -347,6 +356,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"envoy-default.log", "nginx", "envoy", []string{"START_TIME", "DURATION", "RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)"}},
 		{"istio-text.log", "nginx", "istio", []string{"RESPONSE_CODE_DETAILS", "DOWNSTREAM_REMOTE_ADDRESS"}},
 		{"istio13.log", "nginx", "istio", []string{"DYNAMIC_METADATA(istio.mixer:status)", "DOWNSTREAM_REMOTE_ADDRESS"}},
+		{"nginx-main-urt-rt.log", "nginx", "nginx:main+upstream_response_time+request_time", []string{"upstream_response_time", "request_time"}},
 		{"apisix.log", "nginx", "apisix", []string{"http_host", "upstream_uri"}},
 		{"traefik-clf.log", "nginx", "traefik", []string{"traefik_router_name", "traefik_duration"}},
 		{"aws-alb.log", "nginx", "aws-alb", []string{"elb_status_code", "request_creation_time", "target_processing_time"}},
