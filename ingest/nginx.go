@@ -497,8 +497,12 @@ func (e *nginxError) Error() string {
 	return fmt.Sprintf("want %q after column %d", e.want, e.col)
 }
 
-// Parse reads line into r.
+// Parse reads line into r. Spaces and tabs after the line's end are
+// none of its values: an editor or a pipe that pads lines leaves them.
 func (p *nginxParser) Parse(line []byte, r *Record) error {
+	for n := len(line); n > 0 && (line[n-1] == ' ' || line[n-1] == '\t'); n-- {
+		line = line[:n-1]
+	}
 	_, err := p.parse(line, r)
 	if err == nil && p.client != clientAsLine {
 		r.clientFrom(p.client)

@@ -164,7 +164,7 @@ func TestNginxBadLines(t *testing.T) {
 		// A format given as text is read strictly; the known formats
 		// accept trailing fields (TestKnownFormatTrailing).
 		{combinedFormat, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-" extra`, `text after the end of the log format at column 72`},
-		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" `, `line ends at column 69, want "\" \""`},
+		{combined, `1.2.3.4 - - [29/Nov/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" `, `line ends at column 68, want "\" \""`}, // the trailing space is none of the line's
 		{combined, `1.2.3.4 - - [31/Foo/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, `time: cannot read "31/Foo/2026:10:00:00 +0800"`},
 		{`$status rt=$request_time`, `200 rt=abc`, `request_time: cannot read "abc"`},
 		{`$status rt=$request_time`, `200 rt=-1`, `request_time: cannot read "-1"`},

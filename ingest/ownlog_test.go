@@ -313,3 +313,22 @@ func TestCopytruncateHole(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailingSpaces: spaces and tabs after a text log's lines are none
+// of their values: a log read with its format given, which must read a
+// line to its end, reads the same records with them as without.
+func TestTrailingSpaces(t *testing.T) {
+	const format = `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" "$http_x_forwarded_for" $request_time $upstream_response_time`
+	plain := filepath.Join("testdata", "text", "nginx-main-times.log")
+	opts := ingest.Options{Workers: 1, Location: time.UTC, LogFormats: []string{format}}
+	want, wantRes := collect(t, []string{plain}, opts)
+	data, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	padded := strings.ReplaceAll(string(data), "\n", " \t \n")
+	got, res := collect(t, []string{writeTemp(t, "padded.log", padded)}, opts)
+	if len(want) == 0 || res.BadLines() != wantRes.BadLines() || !slices.EqualFunc(got, want, sameRow) {
+		t.Errorf("padded: %d records, %d bad lines %v; want %d, %d", len(got), res.BadLines(), res.Problems, len(want), wantRes.BadLines())
+	}
+}
