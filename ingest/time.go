@@ -284,6 +284,8 @@ var slowLayouts = []string{
 	time.RFC1123Z,
 	time.RFC1123,
 	"2006/01/02 15:04:05",
+	// Envoy's documented %START_TIME(%Y/%m/%dT%H:%M:%S%z)%.
+	"2006/01/02T15:04:05-0700",
 	"02/Jan/2006:15:04:05 -0700",
 	time.DateTime,
 }

@@ -74,6 +74,9 @@ func TestParseTime(t *testing.T) {
 		{"29/Nov/2026:10:00:00 +0800", 0, time.UTC, want - 36e6},
 		{"29/Nov/2026:02:00:00 +0000", 0, time.UTC, want - 36e6},
 		{"2026-11-29T01:00:00.036-01:00", 0, time.UTC, want},
+		// Envoy's documented %START_TIME(%Y/%m/%dT%H:%M:%S%z)%.
+		{"2026/11/29T10:00:00+0800", 0, time.UTC, want - 36e6},
+		{"2026/11/29T02:00:00.036+0000", 0, time.UTC, want},
 	} {
 		got, ok := parseTime([]byte(c.in), c.unit, c.loc)
 		if !ok || got != c.want {
