@@ -165,17 +165,7 @@ func TestArrowDurationUnit(t *testing.T) {
 		b.Field(1).(*array.DurationBuilder).Append(arrow.Duration(us))
 		want = append(want, float64(us)/1e6)
 	}
-	rec := b.NewRecord()
-	defer rec.Release()
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	got, res := collect(t, []string{"-"}, ingest.Options{Workers: 1, Stdin: bytes.NewReader(buf.Bytes())})
+	got, res := collectRecord(t, b.NewRecord())
 	if len(got) != len(want) || res.BadLines() != 0 {
 		t.Fatalf("%d records, %d bad; want %d", len(got), res.BadLines(), len(want))
 	}
@@ -218,17 +208,7 @@ func TestArrowIntervals(t *testing.T) {
 		b.Field(2).(*array.DayTimeIntervalBuilder).Append(arrow.DayTimeInterval{Milliseconds: ms})
 		urts = append(urts, float64(ms)/1e3)
 	}
-	rec := b.NewRecord()
-	defer rec.Release()
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	got, res := collect(t, []string{"-"}, ingest.Options{Workers: 1, Stdin: bytes.NewReader(buf.Bytes())})
+	got, res := collectRecord(t, b.NewRecord())
 	if len(got) != len(rts) || res.BadLines() != 0 {
 		t.Fatalf("%d records, %d bad; want %d", len(got), res.BadLines(), len(rts))
 	}
@@ -237,4 +217,20 @@ func TestArrowIntervals(t *testing.T) {
 			t.Errorf("row %d: request_time %v s, upstream %v s; want %v, %v", i, g.rt, g.urt, rts[i], urts[i])
 		}
 	}
+}
+
+// collectRecord writes rec, which it releases, as an Arrow IPC stream
+// and reads it back from stdin with one worker.
+func collectRecord(t *testing.T, rec arrow.Record) ([]row, *ingest.Result) {
+	t.Helper()
+	defer rec.Release()
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return collect(t, []string{"-"}, ingest.Options{Workers: 1, Stdin: bytes.NewReader(buf.Bytes())})
 }

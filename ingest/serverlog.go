@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 )
@@ -108,37 +107,27 @@ func jsonOwnLog(s *Schema, names []string, mags map[string]Magnitude) bool {
 // in it is one; a container's log whose server wrote its start-up lines
 // before its access log's is not.
 func serverLogOf(b []byte) *serverLog {
+	lines := headLines(b, serverLogLines)
+	if len(lines) == 0 {
+		return nil
+	}
 	var s *serverLog
-	n, miss := 0, 0
-	for len(b) > 0 && n < serverLogLines {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			break // none, or a line the peek cut
+	for k := range serverLogs {
+		if serverLogs[k].line.Match(lines[0]) {
+			s = &serverLogs[k]
+			break
 		}
-		l := bytes.TrimRight(b[:i], "\r")
-		b = b[i+1:]
-		if blank(l) {
-			continue
-		}
-		n++
-		if s == nil {
-			for k := range serverLogs {
-				if serverLogs[k].line.Match(l) {
-					s = &serverLogs[k]
-					break
-				}
-			}
-			if s == nil {
-				return nil // an access log's, most likely: one look
-			}
-		} else if !s.line.Match(l) {
-			if miss++; 10*miss > serverLogLines {
+	}
+	if s == nil {
+		return nil // an access log's, most likely: one look
+	}
+	miss := 0
+	for _, l := range lines[1:] {
+		if !s.line.Match(l) {
+			if miss++; 10*miss > len(lines) {
 				return nil
 			}
 		}
-	}
-	if s == nil || 10*miss > n {
-		return nil
 	}
 	return s
 }
