@@ -99,6 +99,9 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *clocks) e
 		if end, v, ok := scanNumber(val, 0); ok && end == len(val) {
 			return p.setNumber(r, v, val, loc)
 		}
+		if noNumber(val) {
+			return nil
+		}
 		if v, ok = parseNumber(val); ok {
 			return p.setNumber(r, v, val, loc)
 		}
@@ -131,6 +134,9 @@ func (p *putter) set(r *Record, val []byte, loc *time.Location, clock *clocks) e
 			}
 		}
 	case putTime:
+		if noNumber(val) {
+			return nil // R's NA: no time, as null
+		}
 		if ns, ok := clock.read(val, loc); ok && checkTime(ns) == fine {
 			r.SetTime(ns)
 			return nil

@@ -19,6 +19,9 @@ func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
 		return nil
 	}
 	for _, b := range bs {
+		if k := fields[b.Field].kind; (k == KindFloat || k == KindInt || k == KindTime) && noNumber(val) {
+			continue
+		}
 		if !r.claim(b.Field, b.Prio) {
 			continue
 		}
@@ -69,8 +72,27 @@ func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Locati
 // isAbsent reports whether val is no value: empty, "-", or SQL's NULL as
 // mysql -B and PostgreSQL's COPY write it (\N).
 func isAbsent(val []byte) bool {
-	return len(val) == 0 || len(val) == 1 && val[0] == '-' || len(val) == 2 && val[0] == '\\' && val[1] == 'N'
+	switch len(val) {
+	case 0:
+		return true
+	case 1:
+		return val[0] == '-'
+	case 2:
+		return val[0] == '\\' && val[1] == 'N'
+	case 4:
+		// SQL's NULL as mysql -B and DuckDB's NULLSTR write it, and
+		// JSON's as a text export of it does.
+		return string(val) == "NULL" || string(val) == "null"
+	}
+	return false
 }
+
+// noNumber reports whether val is what R's write.csv puts where a value
+// is missing, NA: absent to a number or a time, as null is (SPEC §3),
+// not unreadable; a text field keeps it (a region may be NA, North
+// America).
+// NaN stays unreadable: SPEC §3 makes a request_time of NaN a bad line.
+func noNumber(val []byte) bool { return len(val) == 2 && val[0] == 'N' && val[1] == 'A' }
 
 func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 	f := b.Field
