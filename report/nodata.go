@@ -243,8 +243,11 @@ func seenNames(files []ingest.FileStats) []string {
 func valuesRow(names []string) bool {
 	values := 0
 	for _, n := range names {
-		if n != "" && n[0] >= '0' && n[0] <= '9' && strings.Trim(n, "0123456789.:-+/TZ ") == "" {
-			values++
+		switch {
+		case n != "" && n[0] >= '0' && n[0] <= '9' && strings.Trim(n, "0123456789.:-+/TZ ") == "":
+			values++ // a number or a time
+		case n == "", n == "-", n == `\N`, n == "NULL", n == "true", n == "false":
+			values++ // a missing value or a flag: no column's name
 		}
 	}
 	return 2*values > len(names)

@@ -532,6 +532,10 @@ func TestCSVHeaderHint(t *testing.T) {
 	}{
 		{ingest.FileStats{Path: "/x/cos.csv", Format: ingest.CSV, BadLines: 3, Seen: []string{"2026-12-05T10:00:00Z", "ap-beijing", "qwen", "200", "0.5"}}, true},
 		{ingest.FileStats{Path: "/x/cos.tsv", Format: ingest.TSV, BadLines: 3, Seen: []string{"1764928800", "10.0.0.1", "200", "0.512"}}, true},
+		// DuckDB's HEADER false: a missing value, a flag in the first row;
+		// PostgreSQL's \copy: \N.
+		{ingest.FileStats{Path: "/x/duck.csv", Format: ingest.CSV, BadLines: 3, Seen: []string{"2026-11-29 02:00:00+00", "app-a", "ap-beijing", "gpt-4o", "502", "false", "3.05", "", "3.019", "2716", "50", "POST", "/v1/chat/completions"}}, true},
+		{ingest.FileStats{Path: "/x/copy.tsv", Format: ingest.TSV, BadLines: 3, Seen: []string{"2026-11-29 02:00:00+00", "app-a", "gpt-4o", "502", "f", "3.05", `\N`, "3.019", `\N`, "POST", "/v1/chat/completions"}}, true},
 		{ingest.FileStats{Path: "/x/names.csv", Format: ingest.CSV, BadLines: 3, Seen: []string{"ts", "host", "latency"}}, false},
 		{ingest.FileStats{Path: "/x/one.log", Format: ingest.TSV, Seen: []string{"2026/11/29 10:00:01.000", "INFO"}}, false},
 	} {
