@@ -48,7 +48,8 @@ func TestCSVSeparators(t *testing.T) {
 	if len(want) != len(rows)-1 || wres.BadLines() != 0 || want[0].model != "m,1|x;y" {
 		t.Fatalf("comma: %d records, %v", len(want), wres.Problems)
 	}
-	for _, c := range []struct{ name, sep string }{{"bar.csv", "|"}, {"semicolon.txt", ";"}, {"bar.log", "|"}} {
+	// A tab-separated file named .csv (DuckDB's DELIMITER '\t') too.
+	for _, c := range []struct{ name, sep string }{{"bar.csv", "|"}, {"semicolon.txt", ";"}, {"bar.log", "|"}, {"tabs.csv", "\t"}} {
 		got, res := collect(t, []string{write(c.name, c.sep)}, opts)
 		if res.BadLines() != 0 || res.Files[0].Format != ingest.CSV || fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
 			t.Errorf("%s: format %s, %d records, %v; want the comma file's", c.name, res.Files[0].Format, len(got), res.Problems)

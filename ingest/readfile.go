@@ -357,7 +357,13 @@ func fieldSep(f Format, c *parserConfig) byte {
 // by '|' has values, not names, in its first line.
 func otherSep(header []byte, s *Schema, forced bool) byte {
 	header = bytes.TrimPrefix(header, utf8BOM)
-	for _, sep := range []byte{'|', ';'} {
+	seps := []byte{'|', ';'}
+	if forced {
+		// A tab-separated file named .csv (DuckDB's DELIMITER '\t',
+		// a spreadsheet's "CSV" of tabs): its header has tabs, no commas.
+		seps = append(seps, '\t')
+	}
+	for _, sep := range seps {
 		n := bytes.Count(header, []byte{sep})
 		if n < 2 || n <= bytes.Count(header, []byte{','}) {
 			continue
