@@ -35,6 +35,7 @@ type csvParser struct {
 	// (csvJSON); json reads those objects, nil when there are none.
 	names [][]byte
 	json  *jsonParser
+	comma []byte // decimalComma's value
 }
 
 // tsvQuotes: in TSV a quote that does not begin a field is text, as
@@ -126,6 +127,8 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 			case csvSkip:
 			case csvJSON:
 				setErr = p.object(r, n, val)
+			case csvNum:
+				setErr = p.cols[n].set(r, p.decimalComma(val), p.loc, &p.clock)
 			default:
 				setErr = p.cols[n].set(r, val, p.loc, &p.clock)
 			}
@@ -165,7 +168,9 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 					if val := line[i:j]; !isAbsent(val) {
 						r.SetText(p.cols[n].bind[0].Field, val)
 					}
-				case csvNum, csvOther:
+				case csvNum:
+					setErr = p.cols[n].set(r, p.decimalComma(line[i:j]), p.loc, &p.clock)
+				case csvOther:
 					setErr = p.cols[n].set(r, line[i:j], p.loc, &p.clock)
 				case csvJSON:
 					setErr = p.object(r, n, line[i:j])
@@ -186,6 +191,27 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 	}
 	r.Finish()
 	return nil
+}
+
+// decimalComma returns a number column's value of a ';'-separated file
+// with its decimal comma as a point: Excel, where a decimal comma is the
+// locale's (much of Europe), writes ';' between fields and "3,05" for
+// 3.05. Any other value is returned as it is.
+func (p *csvParser) decimalComma(val []byte) []byte {
+	if p.sep != ';' {
+		return val
+	}
+	c := bytes.IndexByte(val, ',')
+	if c <= 0 || c == len(val)-1 || bytes.IndexByte(val[c+1:], ',') >= 0 {
+		return val
+	}
+	for k, b := range val {
+		if k != c && (b < '0' || b > '9') && !(k == 0 && b == '-') {
+			return val
+		}
+	}
+	p.comma = append(append(append(p.comma[:0], val[:c]...), '.'), val[c+1:]...)
+	return p.comma
 }
 
 // How Parse sets a column's values (csvParser.ops).

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +70,29 @@ func TestCSVSeparators(t *testing.T) {
 		LogFormats: []string{"$remote_addr|$time_local|$request|$status|$request_time"}})
 	if len(got) != 10 || res.Files[0].Format != ingest.Nginx || got[3].rt != 0.323 {
 		t.Errorf("the '|' text log: format %s, %d records, %v", res.Files[0].Format, len(got), res.Problems)
+	}
+}
+
+// TestCSVDecimalComma: Excel where a decimal comma is the locale's (much
+// of Europe) writes ';' between fields and "3,05" for 3.05: a ';' file's
+// numbers are read so, quoted or not; its text is kept as written.
+func TestCSVDecimalComma(t *testing.T) {
+	path := writeTemp(t, "excel.csv", "time;model;status;request_time;first_token_ms\r\n"+
+		"2026-11-29 02:00:00+00:00;gpt-4o;502;3,05;\r\n"+
+		"2026-11-29 02:00:23+00:00;a,b;200;0,837;\"234,5\"\r\n"+
+		"2026-11-29 02:01:00+00:00;m;200;12;-1,5\r\n")
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 3 || res.BadLines() != 0 {
+		t.Fatalf("%d records, %d bad lines %v; want 3, 0", len(got), res.BadLines(), res.Problems)
+	}
+	for i, w := range []struct {
+		rt    float64
+		model string
+		ttft  float64
+	}{{3.05, "gpt-4o", math.NaN()}, {0.837, "a,b", 234.5}, {12, "m", math.NaN()}} {
+		g := got[i]
+		if math.Abs(g.rt-w.rt) > 1e-12 || g.model != w.model || math.IsNaN(g.ttft) != math.IsNaN(w.ttft) || !math.IsNaN(w.ttft) && g.ttft != w.ttft {
+			t.Errorf("record %d: request_time %v, model %q, ttft %v; want %v, %q, %v", i, g.rt, g.model, g.ttft, w.rt, w.model, w.ttft)
+		}
 	}
 }
