@@ -226,9 +226,12 @@ const (
 // object reads the JSON object in column n's value into r by its
 // members' paths under the column's name, as a JSON line's nested object
 // is read. A value that is not an object (empty, "-", a plain text) is
-// passed over; an object that is not valid JSON makes the row bad, as it
-// does a JSON line. Decoded strings go to the parser's scratch buffer,
-// which the records keep as they keep its unescaped fields.
+// passed over. An object that is not valid JSON (a Python dict's repr,
+// as pandas writes one) is a value that cannot be read: the fields below
+// the column are left out and the record kept (SPEC §3), unless the
+// time or request_time is among them, which makes the row bad. Decoded
+// strings go to the parser's scratch buffer, which the records keep as
+// they keep its unescaped fields.
 func (p *csvParser) object(r *Record, n int, val []byte) error {
 	if len(val) == 0 || val[0] != '{' {
 		return nil
@@ -244,7 +247,11 @@ func (p *csvParser) object(r *Record, n int, val []byte) error {
 	}
 	p.scratch, j.scratch = j.scratch, nil
 	if err != nil {
-		return fmt.Errorf("%s: %w", p.names[n], err)
+		below := j.schema.prefixFields(p.names[n]) &^ (1 << ignored)
+		if below&(1<<FTime|1<<FRequestTime) != 0 || below == 0 {
+			return fmt.Errorf("%s: %w", p.names[n], err)
+		}
+		r.unreadable(Field(bits.TrailingZeros64(below)), val)
 	}
 	return nil
 }

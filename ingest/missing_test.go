@@ -61,3 +61,31 @@ func TestMissingValueSpellings(t *testing.T) {
 		t.Errorf("NA record 1: %+v; want no time, status or request_time", r)
 	}
 }
+
+// TestCSVBadJSONCell: a CSV cell that should hold a JSON object and
+// holds something else that begins as one (a Python dict's repr, as
+// pandas writes a dict) is a value that cannot be read: the fields below
+// its column are left out and counted, the record kept. One whose
+// fields below include the request_time (Higress's ai_log) makes the
+// row bad, as SPEC §3 makes an unreadable request_time.
+func TestCSVBadJSONCell(t *testing.T) {
+	opts := ingest.Options{Workers: 1, Location: time.UTC}
+	lf := "trace_id,project_id,type,start_time,end_time,provided_model_name,usage_details\n" +
+		`t1,p1,GENERATION,2026-11-29 02:00:00,2026-11-29 02:00:03.05,gpt-4o,"{""input"": 2716, ""output"": 50}"` + "\n" +
+		`t2,p1,GENERATION,2026-11-29 02:00:10,2026-11-29 02:00:10.837,gpt-4o,"{'input': 287, 'output': 520}"` + "\n"
+	got, res := collect(t, []string{writeTemp(t, "lf.csv", lf)}, opts)
+	f := res.Files[0]
+	if f.Source != "langfuse" || len(got) != 2 || res.BadLines() != 0 || f.UnreadValues[ingest.FPromptTokens] != 1 {
+		t.Fatalf("%+v, %d records; want langfuse, 2 records, 0 bad lines, one prompt_tokens unread", f, len(got))
+	}
+	if got[0].prompt != 2716 || got[1].prompt != -1 || math.Abs(got[1].rt-0.837) > 1e-9 {
+		t.Errorf("records %+v; want the first's 2716 tokens, the second's none and its 0.837 s", got)
+	}
+	higress := "time,status,ai_log\n" +
+		`2026-11-29T02:00:00Z,200,"{""model"": ""qwen"", ""llm_service_duration"": 1200}"` + "\n" +
+		`2026-11-29T02:00:01Z,200,"{'model': 'qwen', 'llm_service_duration': 900}"` + "\n"
+	got, res = collect(t, []string{writeTemp(t, "hg.csv", higress)}, opts)
+	if len(got) != 1 || res.BadLines() != 1 || res.Problems[0].Line != 3 {
+		t.Errorf("ai_log: %d records, %d bad lines %v; want 1 and line 3 bad", len(got), res.BadLines(), res.Problems)
+	}
+}

@@ -145,8 +145,9 @@ type mapping struct {
 type Schema struct {
 	byName map[string]*entry
 	// prefixes holds the parents of dotted names ("ai_log" for
-	// "ai_log.model"), so that nested objects are only walked when useful.
-	prefixes map[string]bool
+	// "ai_log.model"), so that nested objects are only walked when
+	// useful: bit f for each field a name below binds.
+	prefixes map[string]uint64
 	maps     []mapping
 	source   *source // nil for the generic schema
 	client   string  // the one name client is read from; "" for any
@@ -189,7 +190,7 @@ func NewSchema(maps []string) (*Schema, error) {
 // build makes the schema of one source (nil: generic) whose client is
 // read from the name client only ("": any client name).
 func build(maps []mapping, src *source, client string) *Schema {
-	s := &Schema{byName: map[string]*entry{}, prefixes: map[string]bool{}, maps: maps, source: src, client: client}
+	s := &Schema{byName: map[string]*entry{}, prefixes: map[string]uint64{}, maps: maps, source: src, client: client}
 	for f := Field(0); f < NumFields; f++ {
 		if f == FKind {
 			continue // a source's names only
@@ -302,7 +303,7 @@ func (s *Schema) add(name string, b Binding, spelled bool) {
 		}
 	}
 	for i := strings.LastIndexByte(lower, '.'); i > 0; i = strings.LastIndexByte(lower[:i], '.') {
-		s.prefixes[lower[:i]] = true
+		s.prefixes[lower[:i]] |= 1 << b.Field
 	}
 }
 
@@ -362,6 +363,14 @@ func (s *Schema) LookupString(name string) Bindings {
 // IsPrefix reports whether name is the parent of some dotted source name,
 // so a nested object under it is worth walking.
 func (s *Schema) IsPrefix(name []byte) bool {
+	var buf [64]byte
+	_, ok := s.prefixes[string(lowerName(&buf, name))]
+	return ok
+}
+
+// prefixFields returns, of a dotted names' parent, a bit for each field
+// a name below it binds.
+func (s *Schema) prefixFields(name []byte) uint64 {
 	var buf [64]byte
 	return s.prefixes[string(lowerName(&buf, name))]
 }
