@@ -81,32 +81,15 @@ func FuzzArrow(f *testing.F) {
 	})
 	// A struct column, null in some rows, in two batches.
 	rec := caddyArrowRecord(memory.NewGoAllocator(), caddyPQRows(40))
-	var nested bytes.Buffer
-	w := ipc.NewWriter(&nested, ipc.WithSchema(rec.Schema()))
-	for _, cut := range [][2]int64{{0, 15}, {15, 40}} {
-		part := rec.NewSlice(cut[0], cut[1])
-		if err := w.Write(part); err != nil {
-			f.Fatal(err)
-		}
-		part.Release()
-	}
-	if err := w.Close(); err != nil {
-		f.Fatal(err)
-	}
+	first, second := rec.NewSlice(0, 15), rec.NewSlice(15, 40)
+	f.Add(arrowStream(f, first, second))
+	first.Release()
+	second.Release()
 	rec.Release()
-	f.Add(nested.Bytes())
 	// Date32 days, string views, decimal128 and durations.
 	more, _ := moreTypesRecord(memory.NewGoAllocator())
-	var mb bytes.Buffer
-	mw := ipc.NewWriter(&mb, ipc.WithSchema(more.Schema()))
-	if err := mw.Write(more); err != nil {
-		f.Fatal(err)
-	}
-	if err := mw.Close(); err != nil {
-		f.Fatal(err)
-	}
+	f.Add(arrowStream(f, more))
 	more.Release()
-	f.Add(mb.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := readBytes(t, data, ingest.Arrow)
 		checkAccounted(t, res, func() (int64, bool) { return arrowRows(data) })

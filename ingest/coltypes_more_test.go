@@ -224,13 +224,21 @@ func TestArrowIntervals(t *testing.T) {
 func collectRecord(t *testing.T, rec arrow.Record) ([]row, *ingest.Result) {
 	t.Helper()
 	defer rec.Release()
+	return collect(t, []string{"-"}, ingest.Options{Workers: 1, Stdin: bytes.NewReader(arrowStream(t, rec))})
+}
+
+// arrowStream returns recs, of one schema, as an Arrow IPC stream.
+func arrowStream(tb testing.TB, recs ...arrow.Record) []byte {
+	tb.Helper()
 	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
+	w := ipc.NewWriter(&buf, ipc.WithSchema(recs[0].Schema()))
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	if err := w.Close(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return collect(t, []string{"-"}, ingest.Options{Workers: 1, Stdin: bytes.NewReader(buf.Bytes())})
+	return buf.Bytes()
 }

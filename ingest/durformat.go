@@ -85,15 +85,8 @@ const maxUnitValues = 64
 // lines of body, at most maxUnitValues of them.
 func durationValues(body []byte, name string) [][]byte {
 	var vs [][]byte
-	for len(body) > 0 && len(vs) < maxUnitValues {
-		i := bytes.IndexByte(body, '\n')
-		if i < 0 {
-			break // none, or a line the peek cut
-		}
-		if v := jsonValue(body[:i], name); v != nil {
-			vs = append(vs, v)
-		}
-		body = body[i+1:]
+	for _, p := range jsonPairs(body, name, name) {
+		vs = append(vs, p[0])
 	}
 	return vs
 }
@@ -254,7 +247,11 @@ func jsonPairs(body []byte, a, c string) [][2][]byte {
 		if i < 0 {
 			break // none, or a line the peek cut
 		}
-		if va, vc := jsonValue(body[:i], a), jsonValue(body[:i], c); va != nil && vc != nil {
+		va, vc := jsonValue(body[:i], a), []byte(nil)
+		if vc = va; c != a {
+			vc = jsonValue(body[:i], c)
+		}
+		if va != nil && vc != nil {
 			ps = append(ps, [2][]byte{va, vc})
 		}
 		body = body[i+1:]
