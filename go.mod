@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/google/go-cmp v0.7.0
+	github.com/itchyny/timefmt-go v0.1.9
 	github.com/klauspost/compress v1.20.4
 	github.com/parquet-go/parquet-go v0.32.1
 	github.com/pierrec/lz4/v4 v4.1.33

@@ -139,6 +139,9 @@ func apacheLookupName(n string) string {
 	case "D", "T", "{s}T", "{ms}T", "{us}T":
 		return "request_time"
 	}
+	if strings.HasPrefix(n, "{") && strings.HasSuffix(n, "}t") {
+		return "time" // a time in a format of its own (strftime.go)
+	}
 	if i := strings.IndexByte(n, '{'); i >= 0 {
 		if j := strings.IndexByte(n, '}'); j > i {
 			return strings.ReplaceAll(strings.ToLower(n[i+1:j]), "-", "_")

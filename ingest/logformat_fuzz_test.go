@@ -87,6 +87,10 @@ func FuzzLogFormatRun(f *testing.F) {
 			"10.0.0.2 [29/Nov/2026:09:00:41 +0000] \"POST /v1/chat/completions HTTP/1.1\" 504 60.001 \"-\" ups=- model=m"))
 	f.Add(`[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %DURATION% "%REQ(X-FORWARDED-FOR)%"`,
 		[]byte("[2016-04-15T20:17:00.310Z] \"POST /api/v1/locations HTTP/2\" 204 12 \"1.2.3.4, 10.0.0.1\"\n"))
+	f.Add(`[%START_TIME(%Y/%m/%dT%H:%M:%S%z %s)%] "%REQ(:METHOD)% %REQ(:PATH)% %PROTOCOL%" %RESPONSE_CODE% %DURATION%`,
+		[]byte("[2026/12/04T18:00:00+0800 1796378400] \"POST /v1/chat HTTP/1.1\" 200 1234\n"))
+	f.Add(`%h [%{%d/%b/%Y %T}t.%{msec_frac}t %{%z}t] "%r" %>s %{msec}t %D`,
+		[]byte("10.1.1.1 [04/Dec/2026 10:00:00.123 +0000] \"POST /v1/chat HTTP/1.1\" 200 1796378400123 1234\n"))
 	f.Add(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" %D %{ms}T %^FB %U%q`,
 		[]byte("10.1.1.1 - frank [10/Oct/2026:13:55:36 -0700] \"POST /v1/chat HTTP/1.1\" 200 2326 \"-\" \"curl/8\" 6210452 6210 412 /v1/chat?a=b\n"))
 	f.Add(`%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %tsc %hr %{+Q}r %ID`, head(filepath.Join("testdata", "text", "haproxy-custom.log"), 6))

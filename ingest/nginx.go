@@ -54,6 +54,10 @@ const (
 	// howHAPServer: an HAProxy server, absent when none was chosen
 	// ("backend/<NOSRV>", "<NOSRV>").
 	howHAPServer
+	// howStrftime: a time written with a strftime(3) format of the
+	// writer's choosing (nginxVar.strftime: Envoy's
+	// %START_TIME(FORMAT)%, Apache's %{FORMAT}t).
+	howStrftime
 )
 
 // nginxVar is one variable of a compiled log_format and the literal text
@@ -95,6 +99,10 @@ type nginxVar struct {
 	// escQuote: a double quote inside the value is written \" (gunicorn),
 	// so a following literal that starts with one is not found there.
 	escQuote bool
+	// strftime is the format of a howStrftime time; spaces, the spaces
+	// a time written with it holds, which are no end of its value.
+	strftime string
+	spaces   int
 	// find finds next (a space for the last variable of a lenient
 	// format); put sets the value's fields; fuse: how the value may be
 	// read in the pass that finds its end. Filled by prepare.
@@ -415,8 +423,12 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 	default:
 		vs, ok = writerVars[t.name]
 	}
+	if !ok && (t.envoy || t.apache) {
+		vs, ok = strftimeSpec(t.name, t.envoy)
+	}
 	if ok {
 		v.how, v.seconds, v.code = vs.how, vs.seconds, vs.code
+		v.strftime, v.spaces = vs.strftime, vs.spaces
 		switch {
 		case vs.bound:
 			v.bind = Bindings{{Field: vs.field, Unit: vs.unit, Prio: prioCanonical + vs.prio}}
@@ -647,6 +659,8 @@ func (p *nginxParser) value(v *nginxVar, val []byte, esc bool) []byte {
 		if noServer(val) {
 			return nil
 		}
+	case howStrftime:
+		return p.strftimeValue(v, val)
 	}
 	return val
 }
@@ -716,6 +730,9 @@ func (v *nginxVar) match(line []byte, i int, lenient, wantEsc bool) (end, next i
 		lit = space
 	}
 	from := i
+	if v.spaces > 0 && lit[0] == ' ' {
+		from = pastSpaces(line, i, v.spaces)
+	}
 	if v.timeLocal && lit[0] == ' ' && i+21 <= len(line) && line[i+2] == '/' && line[i+20] == ' ' {
 		from = i + 21 // past the space before the zone
 		esc = wantEsc && bytes.IndexByte(line[i:from], '\\') >= 0

@@ -28,6 +28,9 @@ type varSpec struct {
 	code    bool  // nginxVar.code
 	slot    uint8 // nginxVar.slot
 	lead    byte  // nginxVar.lead
+	// strftime, spaces: nginxVar's, of a time of howStrftime.
+	strftime string
+	spaces   int
 }
 
 // knownFormat is a log format loganalyze knows.

@@ -1,0 +1,153 @@
+package ingest
+
+// Times written with a format of the writer's choosing: Envoy's
+// %START_TIME(FORMAT)% and Apache httpd's %{FORMAT}t take a strftime(3)
+// format, which the time is read back with (timefmt-go's strptime).
+//
+// Envoy adds %[1-9]f, the fraction of the second in that many digits
+// ("%f" is nine), and %s, the seconds since the epoch, which read the
+// time on their own. Apache's argument may begin with "begin:" or "end:"
+// (when the time is taken, the request's start by default), or be one of
+// its own words: sec, msec and usec, the epoch in that unit; msec_frac
+// and usec_frac, the fraction alone, which no time is read from (its
+// manual's example writes the time in three such directives, of which
+// the first, the date and the time to the second, is read).
+
+import (
+	"strings"
+	"time"
+
+	"github.com/itchyny/timefmt-go"
+)
+
+// strftimeSpec returns the binding of the operator (envoy) or directive
+// named name, when it is a time written with a format: ok false when it
+// is not one.
+func strftimeSpec(name string, envoy bool) (vs varSpec, ok bool) {
+	var f string
+	if envoy {
+		arg, found := strings.CutPrefix(name, "START_TIME(")
+		if !found || !strings.HasSuffix(arg, ")") {
+			return varSpec{}, false
+		}
+		f = envoyStrftime(strings.TrimSuffix(arg, ")"))
+	} else {
+		arg, found := strings.CutPrefix(name, "{")
+		if !found || !strings.HasSuffix(arg, "}t") {
+			return varSpec{}, false
+		}
+		arg = strings.TrimSuffix(arg, "}t")
+		if a, cut := strings.CutPrefix(arg, "begin:"); cut {
+			arg = a
+		} else if a, cut := strings.CutPrefix(arg, "end:"); cut {
+			arg = a
+		}
+		switch arg {
+		case "sec":
+			return varSpec{field: FTime, unit: UnitSecond, bound: true}, true
+		case "msec":
+			return varSpec{field: FTime, unit: UnitMilli, bound: true}, true
+		case "usec":
+			return varSpec{field: FTime, unit: UnitMicro, bound: true}, true
+		case "msec_frac", "usec_frac":
+			return varSpec{none: true}, true
+		}
+		f = arg
+	}
+	if !datedFormat(f) {
+		// A time of day or a zone alone ("%z", "%T") is no time of its
+		// own: the directive with the date is read.
+		return varSpec{none: true}, true
+	}
+	return varSpec{field: FTime, bound: true, how: howStrftime, strftime: f, spaces: formatSpaces(f)}, true
+}
+
+// envoyStrftime returns Envoy's format f as strftime's: %[1-9]f, a
+// fraction of as many digits, is %f, which reads any number of them.
+func envoyStrftime(f string) string {
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] == '%' && i+2 < len(f) && f[i+1] >= '1' && f[i+1] <= '9' && f[i+2] == 'f' {
+			b.WriteString("%f")
+			i += 2
+			continue
+		}
+		if f[i] == '%' && i+1 < len(f) {
+			b.WriteString(f[i : i+2])
+			i++
+			continue
+		}
+		b.WriteByte(f[i])
+	}
+	return b.String()
+}
+
+// datedFormat reports whether strftime format f writes a date: a year,
+// or the seconds since the epoch.
+func datedFormat(f string) bool {
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		switch f[i+1] {
+		case 'Y', 'y', 'G', 'F', 'D', 'c', 'x', 's':
+			return true
+		}
+		i++ // "%%" and any other directive
+	}
+	return false
+}
+
+// formatSpaces counts the spaces a time written with strftime format f
+// holds: its own and those of the directives that write some (%c, %r).
+// %e pads a day under 10 with a space, which is not counted: a format
+// with it is read on days that have two digits only.
+func formatSpaces(f string) int {
+	n := 0
+	for i := 0; i < len(f); i++ {
+		switch {
+		case f[i] == ' ':
+			n++
+		case f[i] == '%' && i+1 < len(f):
+			switch f[i+1] {
+			case 'c':
+				n += 4 // "Thu Dec  4 10:00:00 2026": the day padded
+			case 'r':
+				n++ // "10:00:00 AM"
+			}
+			i++
+		}
+	}
+	return n
+}
+
+// pastSpaces returns the index past the n-th space from line[i], or i
+// when the line holds fewer: the value is then found as any other.
+func pastSpaces(line []byte, i, n int) int {
+	from := i
+	for ; n > 0; n-- {
+		j := indexByte(line[from:], ' ')
+		if j < 0 {
+			return i
+		}
+		from += j + 1
+	}
+	return from
+}
+
+// strftimeValue returns the time val, written with v's format, as RFC
+// 3339 text, which the time's field reads; val itself when the format
+// does not read it, which the field then refuses (a bad line).
+func (p *nginxParser) strftimeValue(v *nginxVar, val []byte) []byte {
+	loc := p.loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	t, err := timefmt.ParseInLocation(string(val), v.strftime, loc)
+	if err != nil {
+		return val
+	}
+	from := len(p.scratch)
+	p.scratch = t.AppendFormat(p.scratch, time.RFC3339Nano)
+	return p.scratch[from:len(p.scratch):len(p.scratch)]
+}
