@@ -84,6 +84,7 @@ func run() error {
 			return err
 		}
 		defer mf.Close()
+		runtime.GC() // the profile holds what was allocated by the last collection
 		if err := pprof.Lookup("allocs").WriteTo(mf, 0); err != nil {
 			return err
 		}
