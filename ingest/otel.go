@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -671,5 +672,59 @@ func noFieldReason(text []byte) string {
 			return "an OTLP export of " + strings.ToLower(strings.TrimPrefix(k, "resource")) + " (" + k + "): of OTLP, only traces (resourceSpans) are read"
 		}
 	}
+	if orient := pandasOrient(text); orient != "" {
+		return "a pandas DataFrame.to_json() document (orient='" + orient +
+			"'), not records: write it with to_json(PATH, orient='records', lines=True)"
+	}
 	return errNoField
+}
+
+// pandasOrient returns the orient of pandas' DataFrame.to_json() that
+// wrote the JSON object text, whose members are no records: "columns"
+// (the default: {"col":{"0":v,"1":v},…}), "index" ({"0":{"col":v},…})
+// or "split" ({"columns":[…],"index":[…],"data":[[…]]}); "" for any
+// other text. Its orient "records" and "table" write records, which are
+// read.
+func pandasOrient(text []byte) string {
+	keys := topKeys(text, 4)
+	if slices.Contains(keys, "columns") && slices.Contains(keys, "data") && !slices.Contains(keys, "schema") {
+		return "split"
+	}
+	var p jsonParser
+	s := scanner{b: text}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return ""
+	}
+	s.i++
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return ""
+	}
+	k, err := p.str(&s)
+	if err != nil {
+		return ""
+	}
+	outerIndex := allDigits(k)
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != ':' {
+		return ""
+	}
+	s.i++
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return ""
+	}
+	if outerIndex {
+		return "index"
+	}
+	s.i++
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return ""
+	}
+	if k, err := p.str(&s); err == nil && allDigits(k) {
+		return "columns"
+	}
+	return ""
 }
