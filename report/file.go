@@ -16,7 +16,27 @@ import (
 // replaced, in that file's directory, and the link stays. A replaced
 // file keeps its permission bits; a new one is 0644. Anything else
 // (/dev/null, a pipe) is written directly, never replaced.
+//
+// The process's own standard output and error, named as a path
+// (/dev/stdout, /dev/fd/2, /proc/self/fd/1), are written as "-" is: in
+// a shell's "{ …; } > file" or a pipe, at the stream's place, the file
+// never replaced.
 func WriteFile(path string, render func(io.Writer) error) error {
+	if f := stdStream(path); f != nil {
+		w := bufio.NewWriter(f)
+		if err := render(w); err != nil {
+			return fmt.Errorf("cannot write %q: %w", path, err)
+		}
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("cannot write %q: %w", path, unwrap(err))
+		}
+		return nil
+	}
+	// A link the kernel makes to what is no file (/proc/self/fd/N of a
+	// pipe, "pipe:[…]") resolves to no path: its own stat tells.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return writeDirect(path, path, render)
+	}
 	target, err := resolve(path)
 	if err != nil {
 		return fmt.Errorf("cannot write %q: %w", path, unwrap(err))
@@ -60,6 +80,18 @@ func WriteFile(path string, render func(io.Writer) error) error {
 	if err := os.Rename(tmp.Name(), target); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("cannot write %q: %w", path, unwrap(err))
+	}
+	return nil
+}
+
+// stdStream returns os.Stdout or os.Stderr when path names the process's
+// own, nil otherwise.
+func stdStream(path string) *os.File {
+	switch filepath.Clean(path) {
+	case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+		return os.Stdout
+	case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2":
+		return os.Stderr
 	}
 	return nil
 }

@@ -173,3 +173,47 @@ func TestWriteFileSymlinkLoop(t *testing.T) {
 		t.Errorf("files made beside the links: %v", entries)
 	}
 }
+
+// TestWriteFileStdStreams: the process's standard output named as a
+// path is written where the stream is, as "-" is: after what a shell
+// wrote before it to the same file, which is not replaced; a pipe named
+// by /proc/self/fd/N is written, though the kernel's link names no path.
+func TestWriteFileStdStreams(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "comb.txt")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("HEADER\n"); err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = f
+	defer func() { os.Stdout = stdout }()
+	for _, name := range []string{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"} {
+		if err := WriteFile(name, writeText(name+"\n")); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	os.Stdout = stdout
+	if _, err := f.WriteString("FOOTER\n"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "HEADER\n/dev/stdout\n/dev/fd/1\n/proc/self/fd/1\nFOOTER\n" {
+		t.Errorf("file holds %q, %v", b, err)
+	}
+
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got := make(chan string)
+	go func() { b, _ := io.ReadAll(r); got <- string(b) }()
+	err = WriteFile(fmt.Sprintf("/proc/self/fd/%d", w.Fd()), writeText("through the pipe"))
+	w.Close()
+	if s := <-got; err != nil || s != "through the pipe" {
+		t.Errorf("pipe: read %q, %v", s, err)
+	}
+}
