@@ -282,3 +282,66 @@ func TestZstdFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksHiddenAndTwice: a directory's symbolic links are read, to
+// files and to directories (a Kubernetes node's /var/log/containers,
+// all links), a link back up walked once; a glob's "*" skips hidden
+// files as a shell's does, and ".*" takes them; a file named twice (its
+// directory and itself, a link and its target) is read once.
+func TestLinksHiddenAndTwice(t *testing.T) {
+	parts := mixedParts(t)
+	pods := t.TempDir()
+	for _, p := range parts {
+		if err := os.WriteFile(filepath.Join(pods, p.name), p.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	containers := t.TempDir()
+	if err := os.Symlink(filepath.Join(pods, parts[0].name), filepath.Join(containers, "gw_"+parts[0].name)); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(containers, "sub")
+	if err := os.Symlink(pods, sub); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(containers, filepath.Join(pods, "up")); err != nil { // a loop
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(pods, "gone"), filepath.Join(containers, "dangling.log")); err != nil {
+		t.Fatal(err)
+	}
+	want := int64(0)
+	for _, p := range parts {
+		want += int64(len(p.reqs))
+	}
+	_, res := collect(t, []string{containers}, ingest.Options{Workers: 2})
+	if got := res.Records(); got != want || len(res.Files) != len(parts) {
+		t.Errorf("links: %d records in %d files, want %d in %d: %+v", got, len(res.Files), want, len(parts), res.Files)
+	}
+	if res.Files[0].Path != filepath.Join(containers, "gw_"+parts[0].name) {
+		t.Errorf("first file %q, want the link's own path", res.Files[0].Path)
+	}
+
+	// Named twice: the directory, then a file in it.
+	_, res = collect(t, []string{pods, filepath.Join(pods, parts[1].name)}, ingest.Options{})
+	if got := res.Records(); got != want || len(res.Files) != len(parts) {
+		t.Errorf("twice: %d records in %d files, want %d in %d", got, len(res.Files), want, len(parts))
+	}
+
+	hidden := t.TempDir()
+	for _, name := range []string{"a.jsonl", ".a.jsonl.Xy12Ab"} {
+		if err := os.WriteFile(filepath.Join(hidden, name), parts[1].data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one := int64(len(parts[1].reqs))
+	for _, c := range []struct {
+		glob    string
+		records int64
+	}{{"*", one}, {"*.jsonl*", one}, {".*", one}, {"*a*", one}} {
+		_, res := collect(t, []string{filepath.Join(hidden, c.glob)}, ingest.Options{})
+		if got := res.Records(); got != c.records {
+			t.Errorf("glob %q: %d records, want %d", c.glob, got, c.records)
+		}
+	}
+}

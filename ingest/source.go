@@ -16,9 +16,39 @@ import (
 )
 
 // expand turns the command-line paths into files: a directory gives every
-// regular file below it (sorted, hidden ones skipped), a glob its matches,
-// "-" stays stdin. A path that names nothing is an error.
+// regular file below it (sorted, hidden ones skipped), symbolic links
+// followed (a Kubernetes node's /var/log/containers holds nothing else),
+// a glob its matches (hidden ones only where the pattern starts its name
+// with a dot, as a shell's), "-" stays stdin. A file named twice (a glob
+// and its directory, a link and its target) is read once, where it was
+// first named. A path that names nothing is an error.
 func expand(paths []string) ([]string, error) {
+	out, err := expandPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(out))
+	kept := out[:0]
+	for _, p := range out {
+		if p != "-" {
+			key := p
+			if abs, err := filepath.Abs(p); err == nil {
+				key = abs
+			}
+			if real, err := filepath.EvalSymlinks(key); err == nil {
+				key = real
+			}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		kept = append(kept, p)
+	}
+	return kept, nil
+}
+
+func expandPaths(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		if p == "-" {
@@ -32,10 +62,11 @@ func expand(paths []string) ([]string, error) {
 				if gerr != nil {
 					return nil, fmt.Errorf("bad glob %q: %w", p, gerr)
 				}
+				matches = unhidden(p, matches)
 				if len(matches) == 0 {
 					return nil, fmt.Errorf("no file matches %q", p)
 				}
-				sub, err := expand(matches)
+				sub, err := expandPaths(matches)
 				if err != nil {
 					return nil, err
 				}
@@ -49,29 +80,87 @@ func expand(paths []string) ([]string, error) {
 			continue
 		}
 		var found []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return fmt.Errorf("cannot read %q: %w", path, unwrapPathError(err))
-			}
-			name := d.Name()
-			if path != p && strings.HasPrefix(name, ".") {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.Type().IsRegular() {
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil {
+		if err := walkFiles(p, map[string]bool{}, &found); err != nil {
 			return nil, err
 		}
 		sort.Strings(found)
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// walkFiles appends the regular files below directory root to found,
+// hidden ones skipped, following symbolic links to files and
+// directories; a directory already walked (a link back up) is not
+// walked again.
+func walkFiles(root string, walked map[string]bool, found *[]string) error {
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		if walked[real] {
+			return nil
+		}
+		walked[real] = true
+	}
+	if st, err := os.Lstat(root); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		// WalkDir does not follow its root when that is a link; a
+		// trailing separator does.
+		root += string(filepath.Separator)
+	}
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("cannot read %q: %w", path, unwrapPathError(err))
+		}
+		if path != root && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() && path != root {
+			if real, err := filepath.EvalSymlinks(path); err == nil {
+				if walked[real] {
+					return filepath.SkipDir
+				}
+				walked[real] = true
+			}
+		}
+		switch {
+		case d.Type().IsRegular():
+			*found = append(*found, path)
+		case d.Type()&fs.ModeSymlink != 0:
+			st, err := os.Stat(path)
+			if err != nil {
+				return nil // a link to nothing: no file to read
+			}
+			if st.Mode().IsRegular() {
+				*found = append(*found, path)
+			} else if st.IsDir() {
+				return walkFiles(path, walked, found)
+			}
+		}
+		return nil
+	})
+}
+
+// unhidden drops the matches of glob pattern whose names begin with a
+// dot where the pattern's do not: a shell's "*" matches no hidden file
+// (an rsync's temporary copy, an editor's swap file).
+func unhidden(pattern string, matches []string) []string {
+	pat := strings.Split(filepath.ToSlash(pattern), "/")
+	kept := matches[:0]
+	for _, m := range matches {
+		parts := strings.Split(filepath.ToSlash(m), "/")
+		hidden := false
+		for i, part := range parts {
+			if i < len(pat) && hasMeta(pat[i]) && !strings.HasPrefix(pat[i], ".") && strings.HasPrefix(part, ".") {
+				hidden = true
+				break
+			}
+		}
+		if !hidden {
+			kept = append(kept, m)
+		}
+	}
+	return kept
 }
 
 func hasMeta(p string) bool { return strings.ContainsAny(p, "*?[") }
