@@ -60,7 +60,7 @@ func (d *Dir) Prune(keep time.Duration, now time.Time) ([]string, error) {
 	}
 	var files []hourFile
 	for _, f := range all {
-		if f.writer == d.shard {
+		if f.writer == d.shard && !f.link { // a link's file is another directory's
 			files = append(files, f)
 		}
 	}
@@ -89,6 +89,7 @@ type hourFile struct {
 	path   string
 	hour   time.Time
 	writer string // the shard, "" for the directory's own files
+	link   bool   // a symbolic link to the file: read, never pruned
 }
 
 // listHours lists the directory's hour files, oldest first (by hour,
@@ -101,15 +102,26 @@ func (d *Dir) listHours() (files []hourFile, foreign []string, err error) {
 	}
 	for _, e := range entries {
 		hour, writer, ok := hourOfName(e.Name())
-		if !ok || !e.Type().IsRegular() {
+		if !ok || e.IsDir() {
 			continue
 		}
 		path := filepath.Join(d.path, e.Name())
+		link := !e.Type().IsRegular()
+		if link {
+			// A link is read as the file it names (an hour copied from
+			// another host's directory by a link); a link to nothing, a
+			// pipe or a device named as an hour file is no hour file,
+			// and is said to be one, never opened.
+			if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+				foreign = append(foreign, path)
+				continue
+			}
+		}
 		if !hasMagic(path) {
 			foreign = append(foreign, path)
 			continue
 		}
-		files = append(files, hourFile{path, hour, writer})
+		files = append(files, hourFile{path, hour, writer, link})
 	}
 	sort.SliceStable(files, func(i, j int) bool { return files[i].hour.Before(files[j].hour) })
 	return files, foreign, nil

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -313,5 +314,42 @@ func TestRefusesOtherMetrics(t *testing.T) {
 	// The same file with this build's list reads.
 	if _, err := Decode(Encode(hour, acc, nil), aggregate.Options{Mapping: m, Top: 100}, nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestHourFilesLinks: an hour file that is a symbolic link is read as
+// the file it names; a link to nothing and a pipe named as hour files
+// are listed as no hour files (never opened: a pipe would block), not
+// passed over without a word.
+func TestHourFilesLinks(t *testing.T) {
+	m := mapping(t)
+	set, _ := hourSet(m, 1, 200)
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	d := open(t, dir)
+	if err := os.WriteFile(d.FileName(hour), encodeSet(hour, set), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := open(t, elsewhere)
+	if err := os.WriteFile(other.FileName(hour+3600), encodeSet(hour+3600, set), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other.FileName(hour+3600), d.FileName(hour+3600)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "gone"), d.FileName(hour+2*3600)); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(d.FileName(hour+3*3600), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, hours, foreign, err := HourFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 || len(hours) != 2 || hours[0] != hour || hours[1] != hour+3600 {
+		t.Errorf("files %v, hours %v; want the file and the link, hours %d and %d", files, hours, hour, hour+3600)
+	}
+	if len(foreign) != 2 || foreign[0] != d.FileName(hour+2*3600) || foreign[1] != d.FileName(hour+3*3600) {
+		t.Errorf("foreign %v, want the dangling link and the pipe", foreign)
 	}
 }
