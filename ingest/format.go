@@ -99,6 +99,12 @@ func sniff(head []byte, given []*logFormat) Format {
 		return JSONDoc
 	case looksLTSV(line):
 		return LTSV
+	case mostLines(head, jsonLine):
+		// A first line that is none of the file's: a line cut short
+		// (tail -c, split -b, a copytruncate), a program's warning.
+		return JSONL
+	case mostLines(head, looksCLB):
+		return CLB
 	case len(given) > 0 && pickLogFormat(head, given) != nil:
 		return Nginx // a --log-format reads its lines
 	case haproxyHead(head):
@@ -117,6 +123,43 @@ func sniff(head []byte, given []*logFormat) Format {
 		return CSV
 	}
 	return Nginx
+}
+
+// sniffLines is how many of a file's first lines mostLines looks at.
+const sniffLines = 20
+
+// mostLines reports whether most of head's first non-blank lines after
+// the first (up to sniffLines; one cut short by head's end left out),
+// and at least two, are of the kind is tells. The first is left out: it
+// is the one sniff read, and of no kind it knows.
+func mostLines(head []byte, is func([]byte) bool) bool {
+	seen, yes := 0, 0
+	for first := true; len(head) > 0 && seen < sniffLines; {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			break // cut short by the head's end, or the last line
+		}
+		l := bytes.TrimRight(head[:i], "\r")
+		head = head[i+1:]
+		if blank(l) {
+			continue
+		}
+		if first {
+			first = false
+			continue
+		}
+		seen++
+		if is(l) {
+			yes++
+		}
+	}
+	return yes >= 2 && 2*yes > seen
+}
+
+// jsonLine reports whether line looks like a JSON object's line.
+func jsonLine(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	return len(line) >= 2 && line[0] == '{' && line[len(line)-1] == '}'
 }
 
 // opensArray reports whether a line starts a JSON array of objects or

@@ -345,3 +345,37 @@ func TestLinksHiddenAndTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstLineNotTheFiles: a JSON-lines or CLB file whose first line is
+// none of its own (a program's warning, a line cut short by tail -c or
+// split -b, garbage) is read as what its other lines are, that one line
+// bad; named .log, so that only its content tells.
+func TestFirstLineNotTheFiles(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 21, N: 400})
+	jsonl, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteJSONL)
+	clb, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteCLB)
+	cut := func(b []byte) []byte { return b[bytes.IndexByte(b, ',')+1:] } // the first line's start lost
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		format ingest.Format
+		want   int
+	}{
+		{"warning", append([]byte("nginx: [warn] could not build optimal types_hash, you should increase types_hash_max_size\n"), jsonl...), ingest.JSONL, len(reqs)},
+		{"cut", cut(jsonl), ingest.JSONL, len(reqs) - 1},
+		{"garbage", append([]byte("\x1b[0m#!garbage line\n"), jsonl...), ingest.JSONL, len(reqs)},
+		{"clb", append([]byte("=== log rotated ===\n"), clb...), ingest.CLB, len(reqs)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeTemp(t, "access.log", string(c.data))
+			rows, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
+			f := res.Files[0]
+			if f.Format != c.format || len(rows) != c.want || f.BadLines != 1 {
+				t.Errorf("%s, %d records, %d bad lines; want %s, %d, 1: %v", f.Format, len(rows), f.BadLines, c.format, c.want, res.Problems)
+			}
+			if len(res.Problems) > 0 && res.Problems[0].Line != 1 {
+				t.Errorf("the bad line is line %d, want 1", res.Problems[0].Line)
+			}
+		})
+	}
+}

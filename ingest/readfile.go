@@ -111,7 +111,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if fs.format == JSONL {
 		// The first line's keys tell the source; a long first line is
 		// peeked further than the sniffing head.
-		line := firstLine(body)
+		line := firstObjectLine(body)
 		names := jsonKeys(line, maxNames)
 		p.applySource(fs, names, jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
 		fs.mags = durationMagnitudes(body, names, fs.cfg.schema)
@@ -316,6 +316,25 @@ func laterRecords(b []byte, n int) iter.Seq2[[]string, []string] {
 
 // firstLine returns the first line of b that is not blank, without its
 // line end (cut at the end of b when b holds no full line).
+// firstObjectLine returns the first line of b that starts a JSON object,
+// or its first line when none does: a JSON-lines file's names are its
+// records', not those of a first line cut short or a warning before
+// them.
+func firstObjectLine(b []byte) []byte {
+	for rest := b; len(rest) > 0; {
+		l := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if t := bytes.TrimLeft(l, " \t\ufeff"); len(t) > 0 && t[0] == '{' {
+			return bytes.TrimRight(l, "\r")
+		}
+	}
+	return firstLine(b)
+}
+
 func firstLine(b []byte) []byte {
 	for len(b) > 0 {
 		l := b
