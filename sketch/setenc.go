@@ -165,7 +165,19 @@ func DecodeSet(m *Mapping, metrics int, dims []string, top int, b []byte) (*Set,
 	if len(d.b) != 0 {
 		return nil, fmt.Errorf("%w: %d bytes after the set", errCorrupt, len(d.b))
 	}
+	// Finished at the width it was written with, when that is wider
+	// than top: a set folded now, before the sets it is merged with,
+	// would fold each key by its count in this one alone (a report of
+	// many hours with a smaller --top than they were written with kept
+	// keys that are heavy in one hour, and lost the records others had
+	// in the hours where they were not). The merged set folds to top.
+	wide := top
+	for _, dim := range d.set.Dims {
+		wide = max(wide, len(dim.keys))
+	}
+	d.set.top = wide
 	d.set.Finish()
+	d.set.top = top
 	return d.set, nil
 }
 

@@ -128,6 +128,32 @@ func TestReportMergesShards(t *testing.T) {
 	if checked < 50 {
 		t.Errorf("only %d keys with ≥ 200 requests compared", checked)
 	}
+
+	// A smaller --top than the hours were written with: the report keeps
+	// the keys the one run keeps, with their whole counts, folded after
+	// the hours are merged, not each hour by itself.
+	one5, rolled5 := filepath.Join(dir, "one5.json"), filepath.Join(dir, "rolled5.json")
+	if code, _, errs := runCLI(t, "--tz", "UTC", "--top", "3", "--json", one5, all); code != 0 {
+		t.Fatalf("one run --top 3: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "report", "--tz", "UTC", "--top", "3", "--state", a, "--state", b, "--json", rolled5); code != 0 {
+		t.Fatalf("report --top 3: exit %d: %s", code, errs)
+	}
+	want, got = readReport(t, one5), readReport(t, rolled5)
+	for metric, w := range want.Latency {
+		for dim, rows := range w.By {
+			g := got.Latency[metric].By[dim]
+			if len(g) != len(rows) {
+				t.Errorf("--top 3: %s %s: %d keys, want %d", metric, dim, len(g), len(rows))
+				continue
+			}
+			for i := range rows {
+				if g[i].Key != rows[i].Key || g[i].Count != rows[i].Count {
+					t.Errorf("--top 3: %s %s #%d: %q %d, want %q %d", metric, dim, i, g[i].Key, g[i].Count, rows[i].Key, rows[i].Count)
+				}
+			}
+		}
+	}
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
