@@ -187,6 +187,8 @@ func (r *Report) verdictLine(m printer) string {
 		}
 	case r.Verdict == rules.Crit:
 		head = m.f("verdict.crit", m.n(len(r.Findings), "n.finding"))
+	case r.warnUnread:
+		head = m.t("verdict.warnunread")
 	case r.Verdict == rules.Warn:
 		head = m.f("verdict.warn", m.n(len(r.Findings), "n.finding"))
 	}

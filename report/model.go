@@ -66,6 +66,9 @@ type Report struct {
 	// MostlyUnread are the window's files of which records were read, but
 	// more of whose lines were bad than read.
 	MostlyUnread []UnreadFile
+	// warnUnread: the verdict is warn for input that went unread alone,
+	// no finding.
+	warnUnread bool
 	// Breakdown is where each request class's time goes (breakdown.go);
 	// Triage, the verdict's paragraph (triage.go), nil with no data.
 	Breakdown []aggregate.ClassMeans
@@ -266,6 +269,11 @@ func Build(in BuildInput) *Report {
 		Unread:       unreadFiles(read),
 		MostlyUnread: mostlyUnread(read),
 		TimeHints:    timeHints(acc, read.Files),
+	}
+	if r.Verdict == rules.OK && (len(r.Unread) > 0 || len(r.MostlyUnread) > 0) {
+		// Never OK about what was not read: a script that reads the
+		// verdict alone is told to look.
+		r.Verdict, r.warnUnread = rules.Warn, true
 	}
 	if in.Baseline != nil {
 		r.Input.Problems = append(r.Input.Problems, in.Baseline.Problems...)
