@@ -379,3 +379,31 @@ func TestFirstLineNotTheFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestGzipMembersAndPadding: a gzip file of two members (cat a.gz b.gz)
+// reads both; zero bytes after the last member (a copy padded to a
+// block) are its end, not damage, as gzip -t takes them; anything else
+// after it makes the file incomplete, what was read before kept.
+func TestGzipMembersAndPadding(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 31, N: 300})
+	jsonl, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteJSONL)
+	one := gzipBytes(t, jsonl)
+	for _, c := range []struct {
+		name       string
+		data       []byte
+		records    int
+		incomplete bool
+	}{
+		{"two members", append(append([]byte(nil), one...), one...), 2 * len(reqs), false},
+		{"zero padding", append(append([]byte(nil), one...), make([]byte, 4096)...), len(reqs), false},
+		{"two members, padded between and after", append(append(append(append([]byte(nil), one...), make([]byte, 512)...), one...), make([]byte, 10)...), 2 * len(reqs), false},
+		{"text after", append(append([]byte(nil), one...), "garbage\n"...), len(reqs), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows, res := collect(t, []string{writeTemp(t, "a.jsonl.gz", string(c.data))}, ingest.Options{Workers: 2, Location: time.UTC})
+			if f := res.Files[0]; len(rows) != c.records || f.Incomplete != c.incomplete {
+				t.Errorf("%d records, incomplete %v (%s); want %d, %v", len(rows), f.Incomplete, f.Reason, c.records, c.incomplete)
+			}
+		})
+	}
+}

@@ -203,7 +203,8 @@ func decompress(r io.Reader, name string, decoders int) (io.Reader, string, erro
 		if err != nil {
 			return nil, base, fmt.Errorf("bad gzip header: %w", err)
 		}
-		return zr, base, nil
+		zr.Multistream(false)
+		return &gzipMembers{zr: zr, br: br}, base, nil
 	case len(magic) == 4 && zstdFrameMagic(binary.LittleEndian.Uint32(magic)):
 		base = strings.TrimSuffix(strings.TrimSuffix(name, ".zst"), ".zstd")
 		if decoders > 1 {
@@ -220,6 +221,52 @@ func decompress(r io.Reader, name string, decoders int) (io.Reader, string, erro
 		return zstdReader{zr}, base, nil
 	}
 	return br, base, nil
+}
+
+// gzipMembers reads a gzip file's members one after another (cat a.gz
+// b.gz), as gzip -d does, and its zero bytes after the last as its end:
+// a file padded to a block's size (a tape's, a copy's) holds them, which
+// gzip -t accepts and a reader that takes them for the next member's
+// header calls damage.
+type gzipMembers struct {
+	zr *gzip.Reader
+	br *bufio.Reader
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		if err != io.EOF {
+			return n, err
+		}
+		if n > 0 {
+			return n, nil
+		}
+		if !g.nextMember() {
+			return 0, io.EOF
+		}
+		if err := g.zr.Reset(g.br); err != nil {
+			return 0, err
+		}
+		g.zr.Multistream(false)
+	}
+}
+
+// nextMember skips zero bytes and reports whether anything follows them,
+// the next member (or what Reset then refuses).
+func (g *gzipMembers) nextMember() bool {
+	for {
+		b, err := g.br.Peek(1)
+		if err != nil {
+			return false
+		}
+		if b[0] != 0 {
+			return true
+		}
+		if _, err := g.br.Discard(1); err != nil {
+			return false
+		}
+	}
 }
 
 // zstdReader reports a stream cut short as io.ErrUnexpectedEOF.
