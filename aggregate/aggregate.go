@@ -64,6 +64,13 @@ type Options struct {
 	// not keep is left nil rather than an error (an earlier hour read
 	// for what some rule compares with).
 	OptionalCollectors bool
+	// Stored are spans of hours (Unix nanoseconds, by the hour's start in
+	// Unix seconds) whose records the state directory holds already: a
+	// record in one goes to the window, not to its hour's accumulator,
+	// which adds to the stored hour only what it lacks (an hourly cron
+	// run whose window began seconds into an hour the run before it
+	// stored the start of).
+	Stored map[int64][][2]int64
 	// Hourly keeps an accumulator per hour of log time (Hours), for the
 	// state directory; the window is then their sum (MergeAll).
 	Hourly bool
@@ -316,7 +323,7 @@ func (a *Accumulator) AddBatch(rs []ingest.Record) {
 	run, hour, start := a.run[:0], (*Accumulator)(nil), int64(0)
 	for _, i := range kept {
 		r := &rs[i]
-		if hour != nil && r.Has(ingest.FTime) && hourStart(r) == start {
+		if hour != nil && r.Has(ingest.FTime) && hourStart(r) == start && !a.stored(r) {
 			run = append(run, i)
 			continue
 		}

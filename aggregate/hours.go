@@ -66,7 +66,7 @@ func (a *Accumulator) SortedHours() []int64 {
 // the window; TestHoursAddUpToTheWindow holds the two together.
 func (a *Accumulator) hourOf(r *ingest.Record) *Accumulator {
 	h := hourStart(r)
-	if a.hoursCut && h <= a.hourCut {
+	if a.hoursCut && h <= a.hourCut || a.stored(r) {
 		return nil
 	}
 	hour := a.Hours[h]
@@ -80,6 +80,20 @@ func (a *Accumulator) hourOf(r *ingest.Record) *Accumulator {
 		hour = a.Hours[h]
 	}
 	return hour
+}
+
+// stored reports whether r's time is in a span of its hour that the
+// state directory holds already (Options.Stored).
+func (a *Accumulator) stored(r *ingest.Record) bool {
+	if a.opts.Stored == nil {
+		return false
+	}
+	for _, sp := range a.opts.Stored[hourStart(r)] {
+		if r.TimeNS >= sp[0] && r.TimeNS < sp[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // hourStart is the Unix second of the start of a record's hour.

@@ -99,7 +99,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		defer dir.Close()
 	}
-	acc, read, err := readWindow(cfg, mapping, rcfg, dir != nil)
+	var plan hourPlan
+	if dir != nil {
+		plan = planHours(dir, cfg, mapping, rcfg.CollectorNames())
+	}
+	acc, read, err := readWindow(cfg, mapping, rcfg, dir != nil, plan.merge)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +117,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	problems, err := history(ctx, dir, cfg, acc, baseline, mapping)
+	problems, err := history(ctx, dir, cfg, acc, baseline, mapping, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -207,9 +211,10 @@ func aggregateOptions(cfg Config, m *sketch.Mapping, rcfg *rules.Config) aggrega
 
 // readWindow reads the window's logs. Hour sets are kept for the state
 // files and for the peak / off-peak split of a baseline comparison.
-func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState bool) (*aggregate.Accumulator, *ingest.Result, error) {
+func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState bool, stored map[int64][][2]int64) (*aggregate.Accumulator, *ingest.Result, error) {
 	opts := aggregateOptions(cfg, m, rcfg)
 	opts.Hourly = withState || len(cfg.Baseline) > 0
+	opts.Stored = stored
 	opts.Collectors = rcfg.SharedCollectors(m, cfg.Top, withState)
 	// An hour file keeps latency_regression's pairs too, which explain
 	// a later window against it.

@@ -1,10 +1,13 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,7 +30,7 @@ const (
 // (unless ctx is done by then). It returns the problems for the report:
 // state files skipped, and hours not kept for the state files or the
 // peak / off-peak split.
-func history(ctx context.Context, dir *state.Dir, cfg Config, acc, baseline *aggregate.Accumulator, m *sketch.Mapping) ([]ingest.Problem, error) {
+func history(ctx context.Context, dir *state.Dir, cfg Config, acc, baseline *aggregate.Accumulator, m *sketch.Mapping, plan hourPlan) ([]ingest.Problem, error) {
 	var problems []ingest.Problem
 	if dir != nil {
 		var p []ingest.Problem
@@ -40,7 +43,8 @@ func history(ctx context.Context, dir *state.Dir, cfg Config, acc, baseline *agg
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := writeHours(dir, acc, rcfg.CollectorNames()); err != nil {
+		hourOpts := aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: rcfg.Collectors(m, cfg.Top, true)}
+		if err := writeHours(dir, acc, rcfg.CollectorNames(), plan, hourOpts); err != nil {
 			return nil, err
 		}
 		problems = append(problems, hoursCut(stateHours, acc)...)
@@ -102,14 +106,123 @@ func loadHistory(d *state.Dir, acc *aggregate.Accumulator, since *time.Time, opt
 	return h, problems
 }
 
-// writeHours replaces the state file of every hour the window holds.
-func writeHours(d *state.Dir, acc *aggregate.Accumulator, collectors []string) error {
+// hourPlan is how a run with a state directory writes the hours of its
+// window that the directory holds already. An hour file says which spans
+// of its hour it holds the records of (state.Hour.Spans). A run whose
+// window within the hour covers them all replaces the file, as a run
+// over the same window again does; a run whose window leaves some out
+// (an hourly cron run, --since -1h, starting seconds later than the one
+// before, whose window ended seconds into this hour) adds to it what the
+// file lacks: the records of the stored spans go to the window alone
+// (aggregate.Options.Stored), and the hour written is the stored one
+// merged with the rest.
+type hourPlan struct {
+	// merge holds the stored spans of the hours added to.
+	merge map[int64][][2]int64
+	// from and to bound the window (Unix nanoseconds) when bounded; a
+	// run without --since covers whole hours.
+	from, to int64
+	bounded  bool
+}
+
+// planHours reads the spans of the hour files the window meets.
+func planHours(d *state.Dir, cfg Config, m *sketch.Mapping, collectors []string) hourPlan {
+	if cfg.Since == nil {
+		return hourPlan{}
+	}
+	p := hourPlan{from: cfg.Since.UnixNano(), to: math.MaxInt64, bounded: true}
+	end := cfg.Until
+	if end == nil {
+		end = openEnd(cfg.Since, cfg.Now)
+	}
+	p.to = end.UnixNano()
+	first := cfg.Since.Unix() / aggregate.HourSeconds * aggregate.HourSeconds
+	for h := first; h*1e9 < p.to; h += aggregate.HourSeconds {
+		spans, err := d.Spans(h, m, collectors)
+		if err != nil || len(spans) == 0 {
+			continue // no file, one that does not say, or damage: replaced
+		}
+		if span := p.span(h); !within(spans, span) {
+			if p.merge == nil {
+				p.merge = map[int64][][2]int64{}
+			}
+			p.merge[h] = spans
+		}
+	}
+	return p
+}
+
+// span is the part of hour h the window covers.
+func (p hourPlan) span(h int64) [2]int64 {
+	s := [2]int64{h * 1e9, (h + aggregate.HourSeconds) * 1e9}
+	if p.bounded {
+		s[0], s[1] = max(s[0], p.from), min(s[1], p.to)
+	}
+	return s
+}
+
+// within reports whether every span of spans is inside s.
+func within(spans [][2]int64, s [2]int64) bool {
+	for _, sp := range spans {
+		if sp[0] < s[0] || sp[1] > s[1] {
+			return false
+		}
+	}
+	return true
+}
+
+// union returns spans with s added: in order, those that meet joined.
+func union(spans [][2]int64, s [2]int64) [][2]int64 {
+	all := append(append([][2]int64(nil), spans...), s)
+	slices.SortFunc(all, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	out := all[:1]
+	for _, sp := range all[1:] {
+		if last := &out[len(out)-1]; sp[0] <= last[1] {
+			last[1] = max(last[1], sp[1])
+		} else {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// writeHours writes the state file of every hour the window holds: the
+// hour's records and the span the window covers of it, or, for an hour
+// the plan adds to, the stored hour merged with them and its spans
+// joined with the window's.
+func writeHours(d *state.Dir, acc *aggregate.Accumulator, collectors []string, plan hourPlan, opts aggregate.Options) error {
 	for _, h := range acc.SortedHours() {
-		if err := d.Write(h, acc.Hours[h], collectors); err != nil {
+		span := plan.span(h)
+		hour, spans := acc.Hours[h], [][2]int64{span}
+		if stored := plan.merge[h]; stored != nil {
+			if merged, ok := mergeStored(d, h, hour, collectors, opts); ok {
+				hour, spans = merged, union(stored, span)
+			}
+		}
+		if err := d.WriteSpans(h, hour, collectors, spans); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mergeStored returns the stored hour h merged with hour, a window's
+// hour whose collectors a merge has taken apart (their states kept for
+// the file): it is read back from its encoding, as a report of stored
+// hours would read it. ok is false when the stored hour cannot be read
+// now, which the window's hour then replaces.
+func mergeStored(d *state.Dir, h int64, hour *aggregate.Accumulator, collectors []string, opts aggregate.Options) (*aggregate.Accumulator, bool) {
+	stored, err := d.Read(h, opts, collectors)
+	if err != nil || !stored.Full {
+		return nil, false
+	}
+	mine, err := state.Decode(state.Encode(h, hour, collectors), opts, collectors)
+	if err != nil {
+		return nil, false
+	}
+	mine.Acc.Merge(stored.Acc)
+	mine.Acc.Set.Finish() // folded to --top, as the hours a run writes
+	return mine.Acc, true
 }
 
 // references are the periods the window is compared with: the baseline

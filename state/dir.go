@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"loganalyze/aggregate"
+	"loganalyze/sketch"
 )
 
 // lockName is the lock file in the state directory; it holds the pid of
@@ -102,6 +103,12 @@ func (d *Dir) FileName(hour int64) string {
 // directory, then rename), so a reader sees the old file or the new one.
 // collectors name acc's collectors (rules.Config.CollectorNames).
 func (d *Dir) Write(hour int64, acc *aggregate.Accumulator, collectors []string) error {
+	return d.WriteSpans(hour, acc, collectors, nil)
+}
+
+// WriteSpans is Write of a file that says which spans of the hour it
+// holds the records of (Hour.Spans).
+func (d *Dir) WriteSpans(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64) error {
 	name := d.FileName(hour)
 	f, err := os.CreateTemp(d.path, ".tmp-*.sketch")
 	if err != nil {
@@ -109,7 +116,7 @@ func (d *Dir) Write(hour int64, acc *aggregate.Accumulator, collectors []string)
 	}
 	err = f.Chmod(0o644)
 	if err == nil {
-		err = WriteTo(f, hour, acc, collectors) // three writes: no buffer needed
+		err = WriteTo(f, hour, acc, collectors, spans) // three writes: no buffer needed
 	}
 	if err == nil {
 		err = f.Sync()
@@ -141,6 +148,35 @@ func (d *Dir) Read(hour int64, opts aggregate.Options, collectors []string) (Hou
 	}
 	return h, nil
 }
+
+// Spans returns the spans of the hour this writer's file holds the
+// records of (Hour.Spans), read from its head alone, without the
+// checksum a whole read checks; none when the file does not say, and an
+// error wrapping fs.ErrNotExist when there is no file.
+func (d *Dir) Spans(hour int64, m *sketch.Mapping, collectors []string) ([][2]int64, error) {
+	name := d.FileName(hour)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxHead))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read state file %q: %w", name, err)
+	}
+	_, start, spans, _, err := decodeHead(b, m, collectors)
+	if err == nil && start != hour {
+		err = fmt.Errorf("%w: holds hour %s", errDamaged, time.Unix(start, 0).UTC().Format(hourLayout))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state file %q: %w", name, err)
+	}
+	return spans, nil
+}
+
+// maxHead is more than a state file's head takes: its names (three lists
+// of at most maxNames names of maxName bytes) and spans.
+const maxHead = 3*maxNames*(maxName+2) + 16 + maxSpans*20 + 64
 
 // ReadFile reads one hour file (Decode). An error names the file; one
 // wrapping fs.ErrNotExist when it is not there.

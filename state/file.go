@@ -27,7 +27,11 @@ import (
 //	hour       int64, little endian: Unix seconds of the hour's start
 //	metrics    uvarint count, then each name as uvarint length + bytes
 //	dimensions the same
-//	collectors the same: the rules' collectors (version 2)
+//	collectors the same: the rules' collectors (version 2 and 3)
+//	spans      (version 3) uvarint count (at most maxSpans), then each
+//	           span of the hour the file holds the records of, its
+//	           start and end as varints of Unix nanoseconds, in order
+//	           and apart; none when not known (a file of version 2)
 //	payload    uvarint length + the hour's accumulator
 //	           (aggregate.Accumulator.AppendBinary; version 1: the
 //	           sketch set, sketch.Set.AppendEncode)
@@ -36,8 +40,11 @@ import (
 // Names are at most maxName bytes, at most maxNames of each kind.
 const (
 	magic   = "LGASTATE"
-	version = 2
-	maxName = 255
+	version = 3
+	// maxSpans bounds the spans a file lists: a run's window is one, and
+	// the runs of a cron whose windows meet add to one.
+	maxSpans = 64
+	maxName  = 255
 	// maxNames bounds the metric and dimension lists.
 	maxNames = 64
 )
@@ -60,12 +67,25 @@ type Hour struct {
 	// alone: Full is false and Acc has only its Set.
 	Acc  *aggregate.Accumulator
 	Full bool
+	// Spans are the parts of the hour whose records the file holds
+	// (Unix nanoseconds, [start, end), in order and apart): the window of
+	// the run that wrote it within the hour, the whole hour for a run
+	// without one, or more than one span when runs whose windows did not
+	// overlap added to it (Dir.WriteSpans). None when not known (an
+	// older file).
+	Spans [][2]int64
 }
 
 // Encode returns the state file of one hour's accumulator, whose
 // collectors are named collectors (rules.Config.CollectorNames).
 func Encode(hour int64, acc *aggregate.Accumulator, collectors []string) []byte {
-	head, payload := encodeParts(hour, acc, collectors)
+	return EncodeSpans(hour, acc, collectors, nil)
+}
+
+// EncodeSpans is Encode of a file that says which spans of the hour it
+// holds the records of (Hour.Spans).
+func EncodeSpans(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64) []byte {
+	head, payload := encodeParts(hour, acc, collectors, spans)
 	b := append(head, payload...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
 }
@@ -74,8 +94,8 @@ func Encode(hour int64, acc *aggregate.Accumulator, collectors []string) []byte 
 // its header and payload in one buffer first: a busy hour's payload is
 // megabytes, and a copy of it is as much memory again at the run's end,
 // when its heap is largest.
-func WriteTo(w io.Writer, hour int64, acc *aggregate.Accumulator, collectors []string) error {
-	head, payload := encodeParts(hour, acc, collectors)
+func WriteTo(w io.Writer, hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64) error {
+	head, payload := encodeParts(hour, acc, collectors, spans)
 	crc := crc32.Update(crc32.Update(0, crcTable, head), crcTable, payload)
 	if _, err := w.Write(head); err != nil {
 		return err
@@ -89,7 +109,7 @@ func WriteTo(w io.Writer, hour int64, acc *aggregate.Accumulator, collectors []s
 
 // encodeParts returns a state file's bytes up to its payload, the
 // payload's length last, and the payload.
-func encodeParts(hour int64, acc *aggregate.Accumulator, collectors []string) (head, payload []byte) {
+func encodeParts(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64) (head, payload []byte) {
 	b := []byte(magic)
 	b = append(b, version)
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(acc.Set.Mapping().Accuracy()))
@@ -97,6 +117,11 @@ func encodeParts(hour int64, acc *aggregate.Accumulator, collectors []string) (h
 	b = appendNames(b, aggregate.MetricNames[:])
 	b = appendNames(b, aggregate.DimNames)
 	b = appendNames(b, collectors)
+	b = binary.AppendUvarint(b, uint64(len(spans)))
+	for _, sp := range spans {
+		b = binary.AppendVarint(b, sp[0])
+		b = binary.AppendVarint(b, sp[1])
+	}
 	payload = acc.AppendBinary(nil)
 	return binary.AppendUvarint(b, uint64(len(payload))), payload
 }
@@ -117,34 +142,10 @@ func appendNames(b []byte, names []string) []byte {
 // file's size allows.
 func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error) {
 	all := b
-	if len(b) < len(magic)+1+16+4 || string(b[:len(magic)]) != magic {
-		return Hour{}, fmt.Errorf("%w: not a state file", errDamaged)
-	}
-	b = b[len(magic):]
-	ver := b[0]
-	if ver != 1 && ver != version {
-		return Hour{}, fmt.Errorf("state file of version %d, this build reads 1 and %d", ver, version)
-	}
 	m := opts.Mapping
-	acc := math.Float64frombits(binary.LittleEndian.Uint64(b[1:]))
-	hour := int64(binary.LittleEndian.Uint64(b[9:]))
-	b = b[17:]
-	if acc != m.Accuracy() {
-		return Hour{}, fmt.Errorf("state file of accuracy %v, this run uses %v", acc, m.Accuracy())
-	}
-	if hour%aggregate.HourSeconds != 0 {
-		return Hour{}, fmt.Errorf("%w: hour %d is not the start of an hour", errDamaged, hour)
-	}
-	kinds := []string{"metrics", "dimensions", "collectors"}
-	lists := [][]string{aggregate.MetricNames[:], aggregate.DimNames}
-	if ver == version {
-		lists = append(lists, collectors)
-	}
-	var err error
-	for i, want := range lists {
-		if b, err = checkNames(b, kinds[i], want); err != nil {
-			return Hour{}, err
-		}
+	ver, hour, spans, b, err := decodeHead(b, m, collectors)
+	if err != nil {
+		return Hour{}, err
 	}
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)-k) || uint64(len(b)-k)-n != 4 {
@@ -155,7 +156,7 @@ func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error)
 	if crc32.Checksum(all[:len(all)-4], crcTable) != sum {
 		return Hour{}, fmt.Errorf("%w: checksum mismatch", errDamaged)
 	}
-	h := Hour{Start: hour, Full: ver == version}
+	h := Hour{Start: hour, Full: ver >= 2, Spans: spans}
 	if ver == 1 {
 		set, err := sketch.DecodeSet(m, aggregate.NumMetrics, aggregate.DimNames, opts.Top, payload)
 		if err != nil {
@@ -169,6 +170,68 @@ func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error)
 		return Hour{}, fmt.Errorf("%w: %w", errDamaged, err)
 	}
 	return h, nil
+}
+
+// decodeHead reads a state file's bytes up to its payload's length: its
+// version, hour and spans, and the rest.
+func decodeHead(b []byte, m *sketch.Mapping, collectors []string) (ver byte, hour int64, spans [][2]int64, rest []byte, err error) {
+	if len(b) < len(magic)+1+16+4 || string(b[:len(magic)]) != magic {
+		return 0, 0, nil, nil, fmt.Errorf("%w: not a state file", errDamaged)
+	}
+	b = b[len(magic):]
+	ver = b[0]
+	if ver < 1 || ver > version {
+		return 0, 0, nil, nil, fmt.Errorf("state file of version %d, this build reads 1 to %d", ver, version)
+	}
+	acc := math.Float64frombits(binary.LittleEndian.Uint64(b[1:]))
+	hour = int64(binary.LittleEndian.Uint64(b[9:]))
+	b = b[17:]
+	if acc != m.Accuracy() {
+		return 0, 0, nil, nil, fmt.Errorf("state file of accuracy %v, this run uses %v", acc, m.Accuracy())
+	}
+	if hour%aggregate.HourSeconds != 0 {
+		return 0, 0, nil, nil, fmt.Errorf("%w: hour %d is not the start of an hour", errDamaged, hour)
+	}
+	kinds := []string{"metrics", "dimensions", "collectors"}
+	lists := [][]string{aggregate.MetricNames[:], aggregate.DimNames}
+	if ver >= 2 {
+		lists = append(lists, collectors)
+	}
+	for i, want := range lists {
+		if b, err = checkNames(b, kinds[i], want); err != nil {
+			return 0, 0, nil, nil, err
+		}
+	}
+	if ver >= 3 {
+		if spans, b, err = readSpans(b, hour); err != nil {
+			return 0, 0, nil, nil, err
+		}
+	}
+	return ver, hour, spans, b, nil
+}
+
+// readSpans reads a file's spans of hour: within it, in order, apart.
+func readSpans(b []byte, hour int64) (spans [][2]int64, rest []byte, err error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > maxSpans {
+		return nil, nil, fmt.Errorf("%w: bad span count", errDamaged)
+	}
+	b = b[k:]
+	from, to := hour*1e9, (hour+aggregate.HourSeconds)*1e9
+	for range n {
+		s, k1 := binary.Varint(b)
+		if k1 <= 0 {
+			return nil, nil, fmt.Errorf("%w: bad span", errDamaged)
+		}
+		e, k2 := binary.Varint(b[k1:])
+		if k2 <= 0 || s < from || e <= s || e > to {
+			return nil, nil, fmt.Errorf("%w: bad span", errDamaged)
+		}
+		from = e
+		spans = append(spans, [2]int64{s, e})
+		b = b[k1+k2:]
+	}
+	return spans, b, nil
 }
 
 // checkNames reads a name list of a kind and checks it is want.

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -201,6 +202,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(encodeSet(hour, set))
 	f.Add(encodeSet(hour, sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, 10)))
 	f.Add([]byte(magic))
+	f.Add(EncodeSpans(hour, accOf(set), nil, [][2]int64{{hour * 1e9, hour*1e9 + 20e9}, {hour*1e9 + 40e9, hour*1e9 + 3600e9}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h, s, err := decodeSet(b, m, 100)
 		if err != nil {
@@ -351,5 +353,43 @@ func TestHourFilesLinks(t *testing.T) {
 	}
 	if len(foreign) != 2 || foreign[0] != d.FileName(hour+2*3600) || foreign[1] != d.FileName(hour+3*3600) {
 		t.Errorf("foreign %v, want the dangling link and the pipe", foreign)
+	}
+}
+
+// TestSpans: a file says which spans of its hour it holds, read back
+// whole and from its head alone; a file without them (Encode) says none;
+// spans outside the hour, out of order or overlapping are damage.
+func TestSpans(t *testing.T) {
+	m := mapping(t)
+	set, _ := hourSet(m, 1, 100)
+	d := open(t, t.TempDir())
+	h0 := hour * 1e9
+	spans := [][2]int64{{h0, h0 + 20e9}, {h0 + 30e9, h0 + 3600e9}}
+	if err := d.WriteSpans(hour, accOf(set), nil, spans); err != nil {
+		t.Fatal(err)
+	}
+	h, err := d.Read(hour, aggregate.Options{Mapping: m, Top: 100}, nil)
+	if err != nil || !slices.Equal(h.Spans, spans) {
+		t.Errorf("read spans %v, %v; want %v", h.Spans, err, spans)
+	}
+	if got, err := d.Spans(hour, m, nil); err != nil || !slices.Equal(got, spans) {
+		t.Errorf("head's spans %v, %v; want %v", got, err, spans)
+	}
+	if h, err := Decode(Encode(hour, accOf(set), nil), aggregate.Options{Mapping: m, Top: 100}, nil); err != nil || h.Spans != nil {
+		t.Errorf("no spans written: %v, %v", h.Spans, err)
+	}
+	if _, err := d.Spans(hour+3600, m, nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no file: %v", err)
+	}
+	for _, bad := range [][][2]int64{
+		{{h0 - 1, h0 + 10}},
+		{{h0, h0 + 3601e9}},
+		{{h0 + 10, h0 + 10}},
+		{{h0 + 50, h0 + 60}, {h0 + 10, h0 + 20}},
+		{{h0, h0 + 20}, {h0 + 10, h0 + 30}},
+	} {
+		if _, err := Decode(EncodeSpans(hour, accOf(set), nil, bad), aggregate.Options{Mapping: m, Top: 100}, nil); err == nil {
+			t.Errorf("spans %v read", bad)
+		}
 	}
 }
