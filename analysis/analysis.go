@@ -117,7 +117,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	problems, err := history(ctx, dir, cfg, acc, baseline, mapping, plan)
+	problems, err := history(ctx, dir, cfg, acc, read, baseline, mapping, plan)
 	if err != nil {
 		return nil, err
 	}

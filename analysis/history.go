@@ -30,7 +30,7 @@ const (
 // (unless ctx is done by then). It returns the problems for the report:
 // state files skipped, and hours not kept for the state files or the
 // peak / off-peak split.
-func history(ctx context.Context, dir *state.Dir, cfg Config, acc, baseline *aggregate.Accumulator, m *sketch.Mapping, plan hourPlan) ([]ingest.Problem, error) {
+func history(ctx context.Context, dir *state.Dir, cfg Config, acc *aggregate.Accumulator, read *ingest.Result, baseline *aggregate.Accumulator, m *sketch.Mapping, plan hourPlan) ([]ingest.Problem, error) {
 	var problems []ingest.Problem
 	if dir != nil {
 		var p []ingest.Problem
@@ -44,7 +44,7 @@ func history(ctx context.Context, dir *state.Dir, cfg Config, acc, baseline *agg
 			return nil, err
 		}
 		hourOpts := aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: rcfg.Collectors(m, cfg.Top, true)}
-		if err := writeHours(dir, acc, rcfg.CollectorNames(), plan, hourOpts); err != nil {
+		if err := writeHours(dir, acc, rcfg.CollectorNames(), plan, hourOpts, read); err != nil {
 			return nil, err
 		}
 		problems = append(problems, hoursCut(stateHours, acc)...)
@@ -190,39 +190,67 @@ func union(spans [][2]int64, s [2]int64) [][2]int64 {
 // hour's records and the span the window covers of it, or, for an hour
 // the plan adds to, the stored hour merged with them and its spans
 // joined with the window's.
-func writeHours(d *state.Dir, acc *aggregate.Accumulator, collectors []string, plan hourPlan, opts aggregate.Options) error {
-	for _, h := range acc.SortedHours() {
+func writeHours(d *state.Dir, acc *aggregate.Accumulator, collectors []string, plan hourPlan, opts aggregate.Options, read *ingest.Result) error {
+	hours := acc.SortedHours()
+	for i, h := range hours {
 		span := plan.span(h)
 		hour, spans := acc.Hours[h], [][2]int64{span}
+		in := runInput(read, i == len(hours)-1)
 		if stored := plan.merge[h]; stored != nil {
-			if merged, ok := mergeStored(d, h, hour, collectors, opts); ok {
+			if merged, was, ok := mergeStored(d, h, hour, collectors, opts); ok {
 				hour, spans = merged, union(stored, span)
+				was.Add(in)
+				in = was
 			}
 		}
-		if err := d.WriteSpans(h, hour, collectors, spans); err != nil {
+		if err := d.WriteSpans(h, hour, collectors, spans, in); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// mergeStored returns the stored hour h merged with hour, a window's
-// hour whose collectors a merge has taken apart (their states kept for
-// the file): it is read back from its encoding, as a report of stored
-// hours would read it. ok is false when the stored hour cannot be read
+// runInput is what the run could not read, as an hour file keeps it
+// (state.Input): the bad lines and their samples for the last hour it
+// writes (last), the files not read to their end or at all for each.
+func runInput(read *ingest.Result, last bool) state.Input {
+	var in state.Input
+	if read == nil {
+		return in
+	}
+	if last {
+		in.BadLines = read.BadLines()
+		in.Problems = read.Problems[:min(len(read.Problems), 20)]
+	}
+	for _, f := range read.Files {
+		switch {
+		case f.Incomplete:
+			in.Incomplete = append(in.Incomplete, fmt.Sprintf("%q: %s", f.Path, f.Reason))
+		case f.Records == 0 && f.BadLines > 0:
+			in.Incomplete = append(in.Incomplete, fmt.Sprintf("%q: not read, %d bad lines", f.Path, f.BadLines))
+		}
+	}
+	return in
+}
+
+// mergeStored returns the stored hour h merged with hour, and what the
+// runs that wrote it could not read. hour is a window's hour whose
+// collectors a merge has taken apart (their states kept for the file):
+// it is read back from its encoding, as a report of stored hours would
+// read it. ok is false when the stored hour cannot be read
 // now, which the window's hour then replaces.
-func mergeStored(d *state.Dir, h int64, hour *aggregate.Accumulator, collectors []string, opts aggregate.Options) (*aggregate.Accumulator, bool) {
+func mergeStored(d *state.Dir, h int64, hour *aggregate.Accumulator, collectors []string, opts aggregate.Options) (*aggregate.Accumulator, state.Input, bool) {
 	stored, err := d.Read(h, opts, collectors)
 	if err != nil || !stored.Full {
-		return nil, false
+		return nil, state.Input{}, false
 	}
 	mine, err := state.Decode(state.Encode(h, hour, collectors), opts, collectors)
 	if err != nil {
-		return nil, false
+		return nil, state.Input{}, false
 	}
 	mine.Acc.Merge(stored.Acc)
 	mine.Acc.Set.Finish() // folded to --top, as the hours a run writes
-	return mine.Acc, true
+	return mine.Acc, stored.Input, true
 }
 
 // references are the periods the window is compared with: the baseline

@@ -104,6 +104,10 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	return &Result{Report: rep, Unread: rep.Unread, Warnings: warnings}, nil
 }
 
+// maxStoredProblems is how many of the hours' problems a report of
+// stored hours keeps, as a run keeps 20 samples.
+const maxStoredProblems = 20
+
 // storedWindow is the window a report of the hours read (their starts)
 // covers: from the first hour's start to the last one's end, since each
 // is kept whole, with the window asked for when that is narrower. With no
@@ -190,7 +194,19 @@ func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []st
 		case !h.Full:
 			skip(f, "skipped: written by an older version, it holds the latency sketches only, not the counts and rule statistics a report needs")
 		default:
-			read.Files = append(read.Files, ingest.FileStats{Path: f, Format: storedFormat, Source: "loganalyze", Records: h.Acc.Records})
+			// What the runs that wrote the hour could not read is the
+			// hour file's: a roll-up is as truthful as they were.
+			fs := ingest.FileStats{Path: f, Format: storedFormat, Source: "loganalyze", Records: h.Acc.Records,
+				BadLines: h.Input.BadLines, Incomplete: len(h.Input.Incomplete) > 0}
+			if fs.Incomplete {
+				fs.Reason = "the runs that wrote it did not read all their input: " + strings.Join(h.Input.Incomplete, "; ")
+			}
+			read.Files = append(read.Files, fs)
+			for _, p := range h.Input.Problems {
+				if len(read.Problems) < maxStoredProblems {
+					read.Problems = append(read.Problems, p)
+				}
+			}
 			hours = append(hours, h.Acc)
 			hourStarts = append(hourStarts, starts[i])
 		}

@@ -103,12 +103,12 @@ func (d *Dir) FileName(hour int64) string {
 // directory, then rename), so a reader sees the old file or the new one.
 // collectors name acc's collectors (rules.Config.CollectorNames).
 func (d *Dir) Write(hour int64, acc *aggregate.Accumulator, collectors []string) error {
-	return d.WriteSpans(hour, acc, collectors, nil)
+	return d.WriteSpans(hour, acc, collectors, nil, Input{})
 }
 
 // WriteSpans is Write of a file that says which spans of the hour it
 // holds the records of (Hour.Spans).
-func (d *Dir) WriteSpans(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64) error {
+func (d *Dir) WriteSpans(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64, in Input) error {
 	name := d.FileName(hour)
 	f, err := os.CreateTemp(d.path, ".tmp-*.sketch")
 	if err != nil {
@@ -116,7 +116,7 @@ func (d *Dir) WriteSpans(hour int64, acc *aggregate.Accumulator, collectors []st
 	}
 	err = f.Chmod(0o644)
 	if err == nil {
-		err = WriteTo(f, hour, acc, collectors, spans) // three writes: no buffer needed
+		err = WriteTo(f, hour, acc, collectors, spans, in) // three writes: no buffer needed
 	}
 	if err == nil {
 		err = f.Sync()
@@ -164,7 +164,7 @@ func (d *Dir) Spans(hour int64, m *sketch.Mapping, collectors []string) ([][2]in
 	if err != nil {
 		return nil, fmt.Errorf("cannot read state file %q: %w", name, err)
 	}
-	_, start, spans, _, err := decodeHead(b, m, collectors)
+	_, start, spans, _, _, err := decodeHead(b, m, collectors)
 	if err == nil && start != hour {
 		err = fmt.Errorf("%w: holds hour %s", errDamaged, time.Unix(start, 0).UTC().Format(hourLayout))
 	}
@@ -175,8 +175,8 @@ func (d *Dir) Spans(hour int64, m *sketch.Mapping, collectors []string) ([][2]in
 }
 
 // maxHead is more than a state file's head takes: its names (three lists
-// of at most maxNames names of maxName bytes) and spans.
-const maxHead = 3*maxNames*(maxName+2) + 16 + maxSpans*20 + 64
+// of at most maxNames names of maxName bytes), spans and input.
+const maxHead = 3*maxNames*(maxName+2) + 16 + maxSpans*20 + 3*maxProblems*(maxText+10) + 64
 
 // ReadFile reads one hour file (Decode). An error names the file; one
 // wrapping fs.ErrNotExist when it is not there.

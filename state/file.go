@@ -16,6 +16,7 @@ import (
 	"slices"
 
 	"loganalyze/aggregate"
+	"loganalyze/ingest"
 	"loganalyze/sketch"
 )
 
@@ -32,6 +33,12 @@ import (
 //	           span of the hour the file holds the records of, its
 //	           start and end as varints of Unix nanoseconds, in order
 //	           and apart; none when not known (a file of version 2)
+//	input      (version 3) what the runs that wrote the hour could not
+//	           read: uvarint bad lines; uvarint count (at most
+//	           maxProblems) of problems, each its file (uvarint length +
+//	           bytes), line (uvarint) and reason; uvarint count (at most
+//	           maxProblems) of the files not read to their end or not at
+//	           all, each its note (uvarint length + bytes)
 //	payload    uvarint length + the hour's accumulator
 //	           (aggregate.Accumulator.AppendBinary; version 1: the
 //	           sketch set, sketch.Set.AppendEncode)
@@ -41,6 +48,11 @@ import (
 const (
 	magic   = "LGASTATE"
 	version = 3
+	// maxProblems bounds the problems and the unread files a file
+	// keeps, as a run's report keeps 20 samples; maxText the bytes of
+	// each text.
+	maxProblems = 20
+	maxText     = 4096
 	// maxSpans bounds the spans a file lists: a run's window is one, and
 	// the runs of a cron whose windows meet add to one.
 	maxSpans = 64
@@ -74,18 +86,123 @@ type Hour struct {
 	// overlap added to it (Dir.WriteSpans). None when not known (an
 	// older file).
 	Spans [][2]int64
+	// Input is what the runs that wrote the hour could not read.
+	Input Input
+}
+
+// Input is what the runs that wrote an hour could not read, for a
+// report of stored hours to be as truthful as theirs: the bad lines of
+// a run are kept by the last hour it wrote (a line that cannot be read
+// has no time to tell its hour by), its problems' samples with them;
+// the files it could not read to their end, or at all, by every hour it
+// wrote.
+type Input struct {
+	BadLines   int64
+	Problems   []ingest.Problem
+	Incomplete []string // "\"x.jsonl.gz\": truncated: unexpected EOF"
+}
+
+// Add adds o to in, its samples up to maxProblems, its notes once.
+func (in *Input) Add(o Input) {
+	in.BadLines += o.BadLines
+	for _, p := range o.Problems {
+		if len(in.Problems) < maxProblems {
+			in.Problems = append(in.Problems, p)
+		}
+	}
+	for _, n := range o.Incomplete {
+		if len(in.Incomplete) < maxProblems && !slices.Contains(in.Incomplete, n) {
+			in.Incomplete = append(in.Incomplete, n)
+		}
+	}
+}
+
+func appendText(b []byte, s string) []byte {
+	s = s[:min(len(s), maxText)]
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func (in *Input) appendBinary(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(max(in.BadLines, 0)))
+	ps := in.Problems[:min(len(in.Problems), maxProblems)]
+	b = binary.AppendUvarint(b, uint64(len(ps)))
+	for _, p := range ps {
+		b = appendText(b, p.File)
+		b = binary.AppendUvarint(b, uint64(max(p.Line, 0)))
+		b = appendText(b, p.Reason)
+	}
+	ns := in.Incomplete[:min(len(in.Incomplete), maxProblems)]
+	b = binary.AppendUvarint(b, uint64(len(ns)))
+	for _, n := range ns {
+		b = appendText(b, n)
+	}
+	return b
+}
+
+func readUvarint(b []byte) (uint64, []byte, error) {
+	v, k := binary.Uvarint(b)
+	if k <= 0 {
+		return 0, nil, fmt.Errorf("%w: bad input section", errDamaged)
+	}
+	return v, b[k:], nil
+}
+
+func readText(b []byte) (string, []byte, error) {
+	n, b, err := readUvarint(b)
+	if err != nil || n > maxText || n > uint64(len(b)) {
+		return "", nil, fmt.Errorf("%w: bad input section", errDamaged)
+	}
+	return string(b[:n]), b[n:], nil
+}
+
+func readInput(b []byte) (in Input, rest []byte, err error) {
+	bad, b, err := readUvarint(b)
+	if err != nil || bad > math.MaxInt64/2 {
+		return Input{}, nil, fmt.Errorf("%w: bad input section", errDamaged)
+	}
+	in.BadLines = int64(bad)
+	n, b, err := readUvarint(b)
+	if err != nil || n > maxProblems {
+		return Input{}, nil, fmt.Errorf("%w: bad input section", errDamaged)
+	}
+	for range n {
+		var p ingest.Problem
+		var line uint64
+		if p.File, b, err = readText(b); err != nil {
+			return Input{}, nil, err
+		}
+		if line, b, err = readUvarint(b); err != nil || line > math.MaxInt64/2 {
+			return Input{}, nil, fmt.Errorf("%w: bad input section", errDamaged)
+		}
+		p.Line = int64(line)
+		if p.Reason, b, err = readText(b); err != nil {
+			return Input{}, nil, err
+		}
+		in.Problems = append(in.Problems, p)
+	}
+	if n, b, err = readUvarint(b); err != nil || n > maxProblems {
+		return Input{}, nil, fmt.Errorf("%w: bad input section", errDamaged)
+	}
+	for range n {
+		var note string
+		if note, b, err = readText(b); err != nil {
+			return Input{}, nil, err
+		}
+		in.Incomplete = append(in.Incomplete, note)
+	}
+	return in, b, nil
 }
 
 // Encode returns the state file of one hour's accumulator, whose
 // collectors are named collectors (rules.Config.CollectorNames).
 func Encode(hour int64, acc *aggregate.Accumulator, collectors []string) []byte {
-	return EncodeSpans(hour, acc, collectors, nil)
+	return EncodeSpans(hour, acc, collectors, nil, Input{})
 }
 
 // EncodeSpans is Encode of a file that says which spans of the hour it
 // holds the records of (Hour.Spans).
-func EncodeSpans(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64) []byte {
-	head, payload := encodeParts(hour, acc, collectors, spans)
+func EncodeSpans(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64, in Input) []byte {
+	head, payload := encodeParts(hour, acc, collectors, spans, in)
 	b := append(head, payload...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
 }
@@ -94,8 +211,8 @@ func EncodeSpans(hour int64, acc *aggregate.Accumulator, collectors []string, sp
 // its header and payload in one buffer first: a busy hour's payload is
 // megabytes, and a copy of it is as much memory again at the run's end,
 // when its heap is largest.
-func WriteTo(w io.Writer, hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64) error {
-	head, payload := encodeParts(hour, acc, collectors, spans)
+func WriteTo(w io.Writer, hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64, in Input) error {
+	head, payload := encodeParts(hour, acc, collectors, spans, in)
 	crc := crc32.Update(crc32.Update(0, crcTable, head), crcTable, payload)
 	if _, err := w.Write(head); err != nil {
 		return err
@@ -109,7 +226,7 @@ func WriteTo(w io.Writer, hour int64, acc *aggregate.Accumulator, collectors []s
 
 // encodeParts returns a state file's bytes up to its payload, the
 // payload's length last, and the payload.
-func encodeParts(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64) (head, payload []byte) {
+func encodeParts(hour int64, acc *aggregate.Accumulator, collectors []string, spans [][2]int64, in Input) (head, payload []byte) {
 	b := []byte(magic)
 	b = append(b, version)
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(acc.Set.Mapping().Accuracy()))
@@ -122,6 +239,7 @@ func encodeParts(hour int64, acc *aggregate.Accumulator, collectors []string, sp
 		b = binary.AppendVarint(b, sp[0])
 		b = binary.AppendVarint(b, sp[1])
 	}
+	b = in.appendBinary(b)
 	payload = acc.AppendBinary(nil)
 	return binary.AppendUvarint(b, uint64(len(payload))), payload
 }
@@ -143,7 +261,7 @@ func appendNames(b []byte, names []string) []byte {
 func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error) {
 	all := b
 	m := opts.Mapping
-	ver, hour, spans, b, err := decodeHead(b, m, collectors)
+	ver, hour, spans, in, b, err := decodeHead(b, m, collectors)
 	if err != nil {
 		return Hour{}, err
 	}
@@ -156,7 +274,7 @@ func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error)
 	if crc32.Checksum(all[:len(all)-4], crcTable) != sum {
 		return Hour{}, fmt.Errorf("%w: checksum mismatch", errDamaged)
 	}
-	h := Hour{Start: hour, Full: ver >= 2, Spans: spans}
+	h := Hour{Start: hour, Full: ver >= 2, Spans: spans, Input: in}
 	if ver == 1 {
 		set, err := sketch.DecodeSet(m, aggregate.NumMetrics, aggregate.DimNames, opts.Top, payload)
 		if err != nil {
@@ -174,23 +292,23 @@ func Decode(b []byte, opts aggregate.Options, collectors []string) (Hour, error)
 
 // decodeHead reads a state file's bytes up to its payload's length: its
 // version, hour and spans, and the rest.
-func decodeHead(b []byte, m *sketch.Mapping, collectors []string) (ver byte, hour int64, spans [][2]int64, rest []byte, err error) {
+func decodeHead(b []byte, m *sketch.Mapping, collectors []string) (ver byte, hour int64, spans [][2]int64, in Input, rest []byte, err error) {
 	if len(b) < len(magic)+1+16+4 || string(b[:len(magic)]) != magic {
-		return 0, 0, nil, nil, fmt.Errorf("%w: not a state file", errDamaged)
+		return 0, 0, nil, Input{}, nil, fmt.Errorf("%w: not a state file", errDamaged)
 	}
 	b = b[len(magic):]
 	ver = b[0]
 	if ver < 1 || ver > version {
-		return 0, 0, nil, nil, fmt.Errorf("state file of version %d, this build reads 1 to %d", ver, version)
+		return 0, 0, nil, Input{}, nil, fmt.Errorf("state file of version %d, this build reads 1 to %d", ver, version)
 	}
 	acc := math.Float64frombits(binary.LittleEndian.Uint64(b[1:]))
 	hour = int64(binary.LittleEndian.Uint64(b[9:]))
 	b = b[17:]
 	if acc != m.Accuracy() {
-		return 0, 0, nil, nil, fmt.Errorf("state file of accuracy %v, this run uses %v", acc, m.Accuracy())
+		return 0, 0, nil, Input{}, nil, fmt.Errorf("state file of accuracy %v, this run uses %v", acc, m.Accuracy())
 	}
 	if hour%aggregate.HourSeconds != 0 {
-		return 0, 0, nil, nil, fmt.Errorf("%w: hour %d is not the start of an hour", errDamaged, hour)
+		return 0, 0, nil, Input{}, nil, fmt.Errorf("%w: hour %d is not the start of an hour", errDamaged, hour)
 	}
 	kinds := []string{"metrics", "dimensions", "collectors"}
 	lists := [][]string{aggregate.MetricNames[:], aggregate.DimNames}
@@ -199,15 +317,18 @@ func decodeHead(b []byte, m *sketch.Mapping, collectors []string) (ver byte, hou
 	}
 	for i, want := range lists {
 		if b, err = checkNames(b, kinds[i], want); err != nil {
-			return 0, 0, nil, nil, err
+			return 0, 0, nil, Input{}, nil, err
 		}
 	}
 	if ver >= 3 {
 		if spans, b, err = readSpans(b, hour); err != nil {
-			return 0, 0, nil, nil, err
+			return 0, 0, nil, Input{}, nil, err
+		}
+		if in, b, err = readInput(b); err != nil {
+			return 0, 0, nil, Input{}, nil, err
 		}
 	}
-	return ver, hour, spans, b, nil
+	return ver, hour, spans, in, b, nil
 }
 
 // readSpans reads a file's spans of hour: within it, in order, apart.

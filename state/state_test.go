@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"loganalyze/aggregate"
+	"loganalyze/ingest"
 	"loganalyze/sketch"
 )
 
@@ -202,7 +204,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(encodeSet(hour, set))
 	f.Add(encodeSet(hour, sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, 10)))
 	f.Add([]byte(magic))
-	f.Add(EncodeSpans(hour, accOf(set), nil, [][2]int64{{hour * 1e9, hour*1e9 + 20e9}, {hour*1e9 + 40e9, hour*1e9 + 3600e9}}))
+	f.Add(EncodeSpans(hour, accOf(set), nil, [][2]int64{{hour * 1e9, hour*1e9 + 20e9}, {hour*1e9 + 40e9, hour*1e9 + 3600e9}}, Input{BadLines: 3, Problems: []ingest.Problem{{File: "a.log", Line: 7, Reason: "not JSON"}}, Incomplete: []string{`"b.gz": truncated`}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h, s, err := decodeSet(b, m, 100)
 		if err != nil {
@@ -365,7 +367,7 @@ func TestSpans(t *testing.T) {
 	d := open(t, t.TempDir())
 	h0 := hour * 1e9
 	spans := [][2]int64{{h0, h0 + 20e9}, {h0 + 30e9, h0 + 3600e9}}
-	if err := d.WriteSpans(hour, accOf(set), nil, spans); err != nil {
+	if err := d.WriteSpans(hour, accOf(set), nil, spans, Input{}); err != nil {
 		t.Fatal(err)
 	}
 	h, err := d.Read(hour, aggregate.Options{Mapping: m, Top: 100}, nil)
@@ -388,8 +390,29 @@ func TestSpans(t *testing.T) {
 		{{h0 + 50, h0 + 60}, {h0 + 10, h0 + 20}},
 		{{h0, h0 + 20}, {h0 + 10, h0 + 30}},
 	} {
-		if _, err := Decode(EncodeSpans(hour, accOf(set), nil, bad), aggregate.Options{Mapping: m, Top: 100}, nil); err == nil {
+		if _, err := Decode(EncodeSpans(hour, accOf(set), nil, bad, Input{}), aggregate.Options{Mapping: m, Top: 100}, nil); err == nil {
 			t.Errorf("spans %v read", bad)
 		}
+	}
+}
+
+// TestInputKept: what the runs that wrote an hour could not read is read
+// back as written; Add sums the bad lines, keeps 20 samples and each
+// note once.
+func TestInputKept(t *testing.T) {
+	m := mapping(t)
+	set, _ := hourSet(m, 1, 100)
+	in := Input{BadLines: 30, Problems: []ingest.Problem{{File: "a.log", Line: 7, Reason: "not JSON"}, {File: "a.log", Line: 9, Reason: "time: cannot read \"x\""}},
+		Incomplete: []string{`"b.jsonl.gz": truncated: unexpected EOF`}}
+	h, err := Decode(EncodeSpans(hour, accOf(set), nil, nil, in), aggregate.Options{Mapping: m, Top: 100}, nil)
+	if err != nil || !reflect.DeepEqual(h.Input, in) {
+		t.Errorf("read %+v, %v; want %+v", h.Input, err, in)
+	}
+	var sum Input
+	for range 15 {
+		sum.Add(in)
+	}
+	if sum.BadLines != 450 || len(sum.Problems) != 20 || len(sum.Incomplete) != 1 {
+		t.Errorf("sum: %d bad lines, %d problems, %d notes; want 450, 20, 1", sum.BadLines, len(sum.Problems), len(sum.Incomplete))
 	}
 }

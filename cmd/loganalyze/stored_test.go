@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -500,5 +502,73 @@ func TestCronWindowsAddUp(t *testing.T) {
 	got := readReport(t, rolled)
 	if got.Input.Records != want || !reflect.DeepEqual(got.Status, statuses) {
 		t.Errorf("report: %d records, statuses %v; the windows' union holds %d, %v", got.Input.Records, got.Status, want, statuses)
+	}
+}
+
+// TestReportKeepsWhatWasNotRead: a report of stored hours says what the
+// runs that wrote them could not read, as their own reports did: the
+// bad lines and their samples, and a file not read to its end.
+func TestReportKeepsWhatWasNotRead(t *testing.T) {
+	dir := t.TempDir()
+	reqs := gen.Generate(gen.Config{Seed: 8, N: 3000, Start: hourStart, Duration: 2 * time.Hour})
+	var buf bytes.Buffer
+	bad, err := gen.WriteJSONL(&buf, reqs, gen.WriteOptions{BadEvery: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(log, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(buf.Bytes())
+	zw.Close()
+	cut := filepath.Join(dir, "cut.jsonl.gz")
+	if err := os.WriteFile(cut, gz.Bytes()[:gz.Len()*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		log        string
+		incomplete bool
+	}{{"bad lines", log, false}, {"a file cut short", cut, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			st := filepath.Join(t.TempDir(), "state")
+			one, rolled := filepath.Join(dir, "one.json"), filepath.Join(dir, "rolled.json")
+			if code, _, errs := runCLI(t, "--tz", "UTC", "--state", st, "--json", one, c.log); code != 0 && code != 3 {
+				t.Fatalf("run: exit %d: %s", code, errs)
+			}
+			if code, _, errs := runCLI(t, "report", "--tz", "UTC", "--state", st, "--json", rolled); code != 0 && code != 3 {
+				t.Fatalf("report: exit %d: %s", code, errs)
+			}
+			type input struct {
+				Records    int64             `json:"records"`
+				BadLines   int64             `json:"bad_lines"`
+				Problems   []json.RawMessage `json:"problems"`
+				Incomplete bool              `json:"incomplete"`
+			}
+			var a, b struct {
+				Input input `json:"input"`
+			}
+			for p, v := range map[string]any{one: &a, rolled: &b} {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(data, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if a.Input.BadLines == 0 || a.Input.Incomplete != c.incomplete || !c.incomplete && a.Input.BadLines != int64(bad) {
+				t.Fatalf("the run: %+v; want %d bad lines, incomplete %v", a.Input, bad, c.incomplete)
+			}
+			if b.Input.Records != a.Input.Records || b.Input.BadLines != a.Input.BadLines ||
+				len(b.Input.Problems) != len(a.Input.Problems) || b.Input.Incomplete != c.incomplete {
+				t.Errorf("report: %d records, %d bad lines, %d problems, incomplete %v; the run: %d, %d, %d, %v",
+					b.Input.Records, b.Input.BadLines, len(b.Input.Problems), b.Input.Incomplete,
+					a.Input.Records, a.Input.BadLines, len(a.Input.Problems), a.Input.Incomplete)
+			}
+		})
 	}
 }
