@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -190,6 +191,31 @@ func TestStateRegression(t *testing.T) {
 	}
 	if rep.DayBefore != nil {
 		t.Error("a day-before comparison without that hour's file")
+	}
+
+	// A report of the second hour from the state directory alone finds
+	// the same: the previous hour is in the directory too.
+	since, until := hourStart.Add(time.Hour), hourStart.Add(2*time.Hour)
+	res, err := Stored(context.Background(), StoredConfig{StateDirs: []string{st}, Since: &since, Until: &until, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := res.Report.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var stored stateReport
+	if err := json.Unmarshal(b.Bytes(), &stored); err != nil {
+		t.Fatal(err)
+	}
+	if r := regressionReason(stored); r != "" {
+		t.Errorf("stored: not evaluated: %s", r)
+	}
+	if !reflect.DeepEqual(stored.Findings, rep.Findings) {
+		t.Errorf("stored: findings %v, the run's %v", stored.Findings, rep.Findings)
+	}
+	if stored.Comparison.Against != "previous_hour" || !reflect.DeepEqual(stored.Comparison.RequestTime, rep.Comparison.RequestTime) {
+		t.Errorf("stored: comparison against %q %+v, the run's %+v", stored.Comparison.Against, stored.Comparison.RequestTime, rep.Comparison.RequestTime)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"loganalyze/ingest"
 	"loganalyze/report"
 	"loganalyze/rules"
+	"loganalyze/sketch"
 	"loganalyze/state"
 )
 
@@ -62,7 +63,7 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: rcfg.Collectors(m, cfg.Top, false)}
+	opts := aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: rcfg.Collectors(m, cfg.Top, true)}
 	names := rcfg.CollectorNames()
 	read := &ingest.Result{}
 	dirs, warnings := distinctDirs(cfg.StateDirs)
@@ -94,14 +95,77 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 	}
 	acc := aggregate.New(aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: opts.Collectors})
 	acc = aggregate.MergeAll(append([]*aggregate.Accumulator{acc}, hours...))
-	acc.History = &aggregate.History{Reason: "a report of stored hours compares no hours"}
+	acc.History = &aggregate.History{Reason: "no hour was read, so there is no previous hour"}
+	if len(starts) > 0 {
+		histOpts := aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: rcfg.HistoryCollectors(m, cfg.Top), OptionalCollectors: true}
+		var p []ingest.Problem
+		acc.History, p = storedHistory(dirs, slices.Min(starts), m, cfg.Top, histOpts, names)
+		problems = append(problems, p...)
+	}
 	findings, notEval := rules.Evaluate(acc, rcfg)
 	since, until, requested := storedWindow(starts, cfg)
 	rep := report.Build(report.BuildInput{
 		Aggregate: acc, Read: read, Findings: findings, NotEvaluated: notEval,
 		Location: cfg.Location, Since: since, Until: until, Requested: requested, Problems: problems,
+		References: references(acc, nil, nil, m, cfg.Top),
 	})
 	return &Result{Report: rep, Unread: rep.Unread, Warnings: warnings}, nil
+}
+
+// storedHistory reads, from the state directories, the hour before the
+// report's first hour and the same hour a day before, as a run with
+// --state does from its own directory: each the merge of every
+// directory's and writer's file of that hour (the hosts' shares of it).
+// A damaged file is skipped, and a problem for the report.
+func storedHistory(dirs []string, first int64, m *sketch.Mapping, top int, opts aggregate.Options, names []string) (*aggregate.History, []ingest.Problem) {
+	h := &aggregate.History{PreviousHour: first - aggregate.HourSeconds, DayBeforeHour: first - 24*aggregate.HourSeconds}
+	var problems []ingest.Problem
+	read := func(hour int64) (*sketch.Set, []aggregate.Collector) {
+		var set *sketch.Set
+		var cs []aggregate.Collector
+		for _, dir := range dirs {
+			files, starts, _, err := state.HourFiles(dir)
+			if err != nil {
+				continue // named when the window's hours were read
+			}
+			for i, f := range files {
+				if starts[i] != hour {
+					continue
+				}
+				hr, err := state.ReadFile(f, opts, names)
+				if err != nil {
+					problems = append(problems, ingest.Problem{File: f, Reason: "state file skipped: " + err.Error()})
+					continue
+				}
+				if set == nil {
+					set = sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, top)
+				}
+				set.Merge(hr.Acc.Set)
+				if !hr.Full {
+					continue
+				}
+				if cs == nil {
+					cs = hr.Acc.Collectors
+					continue
+				}
+				for j, c := range cs {
+					if c != nil && j < len(hr.Acc.Collectors) && hr.Acc.Collectors[j] != nil {
+						c.Merge(hr.Acc.Collectors[j])
+					}
+				}
+			}
+		}
+		if set != nil {
+			set.Finish()
+		}
+		return set, cs
+	}
+	h.Previous, h.PreviousCollectors = read(h.PreviousHour)
+	h.DayBefore, h.DayBeforeCollectors = read(h.DayBeforeHour)
+	if h.Previous == nil {
+		h.Reason = "no previous hour in the state directories (" + hourLabel(h.PreviousHour) + ")"
+	}
+	return h, problems
 }
 
 // maxStoredProblems is how many of the hours' problems a report of
