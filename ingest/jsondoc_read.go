@@ -280,6 +280,10 @@ func jsonShape(br *bufio.Reader, s *Schema) Format {
 		return JSONL
 	case d.enveloped || d.unwrapped || err == nil && d.tops > 1:
 		return JSONDoc
+	case d.tops > 1 && e != nil && e.eof && !multiline:
+		// Objects one after another with no line between them (a
+		// Firehose delivery to S3), past the head.
+		return JSONDoc
 	case err == nil || e == nil || !e.eof || !multiline:
 		// One object, a damaged line, or a line longer than the head.
 		return JSONL

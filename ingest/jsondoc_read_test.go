@@ -436,3 +436,25 @@ func sourceDuration(t *testing.T, e map[string]any) float64 {
 	}
 	return 0
 }
+
+// TestConcatenatedPastTheHead: objects one after another with no line
+// between them, or a space, more than the 64 KiB the shape is told from
+// (a Firehose delivery to S3), are a document's elements, every one read.
+func TestConcatenatedPastTheHead(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 41, N: 600})
+	var lines bytes.Buffer
+	if _, err := gen.WriteJSONL(&lines, reqs, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	objs := bytes.Split(bytes.TrimSuffix(lines.Bytes(), []byte("\n")), []byte("\n"))
+	for _, sep := range []string{"", " ", "\r\n"} {
+		doc := bytes.Join(objs, []byte(sep))
+		if len(doc) < 2*64<<10 {
+			t.Fatalf("%d bytes: no more than the head", len(doc))
+		}
+		rows, res := collect(t, []string{writeTemp(t, "firehose.json", string(doc))}, ingest.Options{Workers: 2, Location: time.UTC})
+		if len(rows) != len(reqs) || res.BadLines() != 0 {
+			t.Errorf("separator %q: %d records, %d bad lines, want %d, 0: %v", sep, len(rows), res.BadLines(), len(reqs), res.Problems)
+		}
+	}
+}
