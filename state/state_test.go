@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -343,7 +342,10 @@ func TestHourFilesLinks(t *testing.T) {
 	if err := os.Symlink(filepath.Join(elsewhere, "gone"), d.FileName(hour+2*3600)); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(d.FileName(hour+3*3600), 0o644); err != nil {
+	wantForeign := []string{d.FileName(hour + 2*3600), d.FileName(hour + 3*3600)}
+	if err := mkfifo(d.FileName(hour + 3*3600)); errors.Is(err, errors.ErrUnsupported) {
+		wantForeign = wantForeign[:1] // no named pipes here
+	} else if err != nil {
 		t.Fatal(err)
 	}
 	files, hours, foreign, err := HourFiles(dir)
@@ -353,8 +355,8 @@ func TestHourFilesLinks(t *testing.T) {
 	if len(files) != 2 || len(hours) != 2 || hours[0] != hour || hours[1] != hour+3600 {
 		t.Errorf("files %v, hours %v; want the file and the link, hours %d and %d", files, hours, hour, hour+3600)
 	}
-	if len(foreign) != 2 || foreign[0] != d.FileName(hour+2*3600) || foreign[1] != d.FileName(hour+3*3600) {
-		t.Errorf("foreign %v, want the dangling link and the pipe", foreign)
+	if !slices.Equal(foreign, wantForeign) {
+		t.Errorf("foreign %v, want the dangling link and the pipe, %v", foreign, wantForeign)
 	}
 }
 
