@@ -407,3 +407,44 @@ func TestGzipMembersAndPadding(t *testing.T) {
 		})
 	}
 }
+
+// TestUTF16: text in UTF-16 (Windows PowerShell's "> file", Excel's
+// "Unicode text"), with its byte-order mark or without, little or big
+// endian, is read as the UTF-8 it decodes to: every record, no bad line.
+func TestUTF16(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 51, N: 2000})
+	jsonl, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteJSONL)
+	tsv, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteTSV)
+	// utf16 writes ASCII text b in UTF-16: each byte beside a zero.
+	utf16 := func(b []byte, bom []byte, big bool) []byte {
+		out := append([]byte(nil), bom...)
+		for _, c := range b {
+			if c >= 0x80 {
+				t.Fatalf("not ASCII: %q", c)
+			}
+			if big {
+				out = append(out, 0, c)
+			} else {
+				out = append(out, c, 0)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"a.jsonl", utf16(jsonl, []byte{0xff, 0xfe}, false)},
+		{"b.jsonl", utf16(jsonl, []byte{0xfe, 0xff}, true)},
+		{"c.log", utf16(jsonl, nil, false)},
+		{"d.txt", utf16(tsv, []byte{0xff, 0xfe}, false)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows, res := collect(t, []string{writeTemp(t, c.name, string(c.data))}, ingest.Options{Workers: 2, Location: time.FixedZone("+0800", 8*3600)})
+			if res.BadLines() != 0 {
+				t.Errorf("%d bad lines: %v", res.BadLines(), res.Problems)
+			}
+			checkRows(t, c.name, rows, reqs)
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"golang.org/x/text/transform"
 	"io"
 	"iter"
 	"os"
@@ -44,6 +45,13 @@ func (p *pipeline) readFile(fs *fileState) error {
 		defer c.Close()
 	}
 	br := bufio.NewReaderSize(r, MaxLine+1)
+	if enc := utf16Of(br); enc != nil {
+		// Windows PowerShell's "> file" and Excel's "Unicode text"
+		// write UTF-16: read as the UTF-8 it decodes to. r too: the
+		// blocks of text are read from it past br's buffer.
+		r = transform.NewReader(br, enc.NewDecoder())
+		br = bufio.NewReaderSize(r, MaxLine+1)
+	}
 	// A byte-order mark (what Windows tools write before UTF-8 text: a
 	// CLS export saved again) is no part of the first line.
 	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
