@@ -448,3 +448,22 @@ func TestUTF16(t *testing.T) {
 		})
 	}
 }
+
+// TestProseIsNoKnownFormat: a README in a log directory is unread as a
+// text of its own format, not taken for a known format that cuts its
+// prose into fields and reads no line of it (it was an AWS ALB log,
+// every line bad).
+func TestProseIsNoKnownFormat(t *testing.T) {
+	const readme = "# alp-json\n\n" +
+		"- Repository: tkuchiki/alp — `example/logs/json_access.log`; commit adb01416feb3; MIT\n" +
+		"- Format: JSON lines from an nginx `log_format ... escape=json`: `time` (RFC 3339 +09:00), `method`, `uri`, `status`\n" +
+		"- Records: 5000, 12 bad lines\n" +
+		"- 2026-11-29 10:00:00 the first record, 2026-11-29 11:00:00 the last\n" +
+		"\n" +
+		"Computed with jq and sort: p50 0.12 s, p99 1.5 s.\n"
+	_, res := collect(t, []string{writeTemp(t, "SOURCE.md", readme)}, ingest.Options{Workers: 1, Location: time.UTC})
+	f := res.Files[0]
+	if f.Source != "" || f.Records != 0 || !strings.Contains(f.Reason, "a format of its own") {
+		t.Errorf("source %q, %d records, reason %q; want no source, unread as a format of its own", f.Source, f.Records, f.Reason)
+	}
+}

@@ -422,7 +422,7 @@ func pickLogFormatTail(head []byte, cands []*logFormat, mine bool) (*logFormat, 
 	var best *logFormat
 	bestScore, bestN, bestExact := 0, 0, 0
 	for c, f := range cands {
-		score, n, exact := 0, 0, 0
+		score, n, exact, whole := 0, 0, 0, 0
 		for j, r := range reads[c] {
 			switch {
 			case r.score == 4:
@@ -435,9 +435,15 @@ func pickLogFormatTail(head []byte, cands []*logFormat, mine bool) (*logFormat, 
 			if r.score >= 2 {
 				n++
 			}
+			if r.score >= 3 {
+				whole++
+			}
 			score += max(r.score, 0)
 		}
-		if n > 0 && (score > bestScore || score == bestScore && (n > bestN || n == bestN && (exact > bestExact ||
+		// A format that reads none of the lines without an error is not
+		// theirs, however many of them it cuts into fields (a README's
+		// prose in a log directory is no AWS ALB log).
+		if n > 0 && whole > 0 && (score > bestScore || score == bestScore && (n > bestN || n == bestN && (exact > bestExact ||
 			exact == bestExact && (f.given && !best.given || f.given == best.given && len(f.vars) > len(best.vars))))) {
 			best, bestScore, bestN, bestExact = f, score, n, exact
 		}
