@@ -455,12 +455,12 @@ func TestUTF16(t *testing.T) {
 // every line bad).
 func TestProseIsNoKnownFormat(t *testing.T) {
 	const readme = "# alp-json\n\n" +
-		"- Repository: tkuchiki/alp — `example/logs/json_access.log`; commit adb01416feb3; MIT\n" +
-		"- Format: JSON lines from an nginx `log_format ... escape=json`: `time` (RFC 3339 +09:00), `method`, `uri`, `status`\n" +
-		"- Records: 5000, 12 bad lines\n" +
-		"- 2026-11-29 10:00:00 the first record, 2026-11-29 11:00:00 the last\n" +
-		"\n" +
-		"Computed with jq and sort: p50 0.12 s, p99 1.5 s.\n"
+		"- Repository: tkuchiki/alp — `example/logs/json_access.log`; commit adb01416feb3b2ecec3cb07a94346c55ac669be0; MIT\n" +
+		"- Format: JSON lines from an nginx `log_format ... escape=json`: `time` (RFC 3339 +09:00), `method`, `uri`, `status`, `body_bytes`, `response_time` (seconds; `\"-\"` when absent); the last line also has `request_time`.\n\n" +
+		"## Independent facts\n" +
+		"- 14 lines, all valid JSON objects. Status 200 11, 400 2, 504 1.\n" +
+		"- response_time (ms, n=11, `-` excluded): p50 123, p95/p99 lower-rank 432 / nearest 60000; max 60000.\n" +
+		"- response_time-or-request_time (n=12): p50 123, p95/p99 lower-rank 432; mean 5159.7; max 60000.\n"
 	_, res := collect(t, []string{writeTemp(t, "SOURCE.md", readme)}, ingest.Options{Workers: 1, Location: time.UTC})
 	f := res.Files[0]
 	if f.Source != "" || f.Records != 0 || !strings.Contains(f.Reason, "a format of its own") {
