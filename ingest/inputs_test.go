@@ -1,6 +1,8 @@
 package ingest_test
 
 import (
+	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"io"
 	"os"
@@ -465,5 +467,42 @@ func TestProseIsNoKnownFormat(t *testing.T) {
 	f := res.Files[0]
 	if f.Source != "" || f.Records != 0 || !strings.Contains(f.Reason, "a format of its own") {
 		t.Errorf("source %q, %d records, reason %q; want no source, unread as a format of its own", f.Source, f.Records, f.Reason)
+	}
+}
+
+// TestArchivesNamed: an archive or a compression that is not read is
+// unread with a reason that names it and says how to give its logs: a
+// tar (also within gzip), a zip, xz and bzip2; never a log read with a
+// record lost to a header.
+func TestArchivesNamed(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 61, N: 200})
+	jsonl, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteJSONL)
+	var tb bytes.Buffer
+	tw := tar.NewWriter(&tb)
+	if err := tw.WriteHeader(&tar.Header{Name: "access.jsonl", Mode: 0o644, Size: int64(len(jsonl))}); err != nil {
+		t.Fatal(err)
+	}
+	tw.Write(jsonl)
+	tw.Close()
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	w, _ := zw.Create("access.jsonl")
+	w.Write(jsonl)
+	zw.Close()
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"logs.tar", tb.String(), "a tar archive"},
+		{"logs.tar.gz", string(gzipBytes(t, tb.Bytes())), "a tar archive"},
+		{"logs.zip", zb.String(), "a zip archive"},
+		{"a.jsonl.xz", "\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4\x46\x02\x00\x21\x01", "xz-compressed"},
+		{"a.jsonl.bz2", "BZh91AY&SY\x00\x00\x00\x00", "bzip2-compressed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows, res := collect(t, []string{writeTemp(t, c.name, c.data)}, ingest.Options{Workers: 1, Location: time.UTC})
+			if f := res.Files[0]; len(rows) != 0 || !strings.Contains(f.Reason, c.want) {
+				t.Errorf("%d records, reason %q; want none, %q", len(rows), f.Reason, c.want)
+			}
+		})
 	}
 }

@@ -59,6 +59,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 	}
 	skipNULs(br)
 	head, _ := br.Peek(4096)
+	if what := archiveOf(head); what != "" {
+		return errors.New(what)
+	}
 	// The lines within an envelope's first lines tell the format and
 	// source, which a name's extension then does not.
 	var inner []byte
@@ -341,6 +344,27 @@ func firstObjectLine(b []byte) []byte {
 		}
 	}
 	return firstLine(b)
+}
+
+// archiveOf names what head is when it is an archive or a compression
+// that is not read, and how to read the logs within; "" when it is
+// neither. head is past any gzip or zstd: a .tar.gz is a tar here. (A
+// tar of one log was read as the log, its first line lost to the
+// header, a tar of several with their headers among the lines.)
+func archiveOf(head []byte) string {
+	switch {
+	case len(head) > 262 && string(head[257:262]) == "ustar":
+		return "a tar archive, whose files are not read: unpack it (tar -xf) and give the directory"
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return "a zip archive, whose files are not read: unpack it (unzip) and give the directory"
+	case bytes.HasPrefix(head, []byte("\xfd7zXZ\x00")):
+		return "xz-compressed, which is not read (gzip and zstd are): give it as xz -dc FILE | loganalyze -"
+	case bytes.HasPrefix(head, []byte("BZh")) && len(head) > 3 && head[3] >= '1' && head[3] <= '9':
+		return "bzip2-compressed, which is not read (gzip and zstd are): give it as bzip2 -dc FILE | loganalyze -"
+	case bytes.HasPrefix(head, []byte("7z\xbc\xaf\x27\x1c")):
+		return "a 7z archive, whose files are not read: unpack it and give the directory"
+	}
+	return ""
 }
 
 func firstLine(b []byte) []byte {
