@@ -305,7 +305,9 @@ func decodeHead(b []byte, m *sketch.Mapping, collectors []string) (ver byte, hou
 	hour = int64(binary.LittleEndian.Uint64(b[9:]))
 	b = b[17:]
 	if acc != m.Accuracy() {
-		return 0, 0, nil, Input{}, nil, fmt.Errorf("state file of accuracy %v, this run uses %v", acc, m.Accuracy())
+		// %.6g: the mapping's accuracy is computed from --accuracy, and
+		// prints as 0.020000000000000018 in full.
+		return 0, 0, nil, Input{}, nil, fmt.Errorf("state file of accuracy %.6g, this run uses %.6g (--accuracy)", acc, m.Accuracy())
 	}
 	if hour%aggregate.HourSeconds != 0 {
 		return 0, 0, nil, Input{}, nil, fmt.Errorf("%w: hour %d is not the start of an hour", errDamaged, hour)

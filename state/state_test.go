@@ -418,3 +418,19 @@ func TestInputKept(t *testing.T) {
 		t.Errorf("sum: %d bad lines, %d problems, %d notes; want 450, 20, 1", sum.BadLines, len(sum.Problems), len(sum.Incomplete))
 	}
 }
+
+// TestOtherAccuracyNamed: a file of another accuracy is refused with
+// both accuracies as --accuracy gives them, not the float the mapping
+// computes from them (0.020000000000000018).
+func TestOtherAccuracyNamed(t *testing.T) {
+	m := mapping(t)
+	m2, err := sketch.NewMapping(0.02)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, _ := hourSet(m2, 1, 10)
+	_, err = Decode(Encode(hour, accOf(set), nil), aggregate.Options{Mapping: m, Top: 100}, nil)
+	if err == nil || !strings.Contains(err.Error(), "state file of accuracy 0.02, this run uses 0.01 (--accuracy)") {
+		t.Errorf("error %v", err)
+	}
+}
