@@ -6,6 +6,7 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"loganalyze/aggregate"
@@ -71,6 +72,10 @@ type Result struct {
 	// Warnings are what the run says besides the report, one line each:
 	// a state directory given twice, or holding no hour file.
 	Warnings []string
+	// StateError is why the window's hour files were not all written
+	// (the run failed: exit 1, its reports written all the same and
+	// naming it under input.problems); nil when they were.
+	StateError error
 }
 
 // BaselineError is an error reading the baseline's logs.
@@ -118,7 +123,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	problems, err := history(ctx, dir, cfg, acc, read, baseline, mapping, plan)
-	if err != nil {
+	var stateErr *StateWriteError
+	if err != nil && !errors.As(err, &stateErr) {
 		return nil, err
 	}
 	if dir != nil && cfg.Keep > 0 {
@@ -145,7 +151,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		References: references(acc, baseline, cfg.Baseline, mapping, cfg.Top),
 	})
 	unread := append(append([]report.UnreadFile(nil), rep.Unread...), rep.BaselineUnread...)
-	return &Result{Report: rep, Unread: unread}, nil
+	res := &Result{Report: rep, Unread: unread}
+	if stateErr != nil {
+		res.StateError = stateErr.Err
+	}
+	return res, nil
 }
 
 // clock is now, or time.Now when nil.

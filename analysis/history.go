@@ -45,7 +45,11 @@ func history(ctx context.Context, dir *state.Dir, cfg Config, acc *aggregate.Acc
 		}
 		hourOpts := aggregate.Options{Mapping: m, Top: cfg.Top, Collectors: rcfg.Collectors(m, cfg.Top, true)}
 		if err := writeHours(dir, acc, rcfg.CollectorNames(), plan, hourOpts, read); err != nil {
-			return nil, err
+			// The reports are written all the same, saying so: a full
+			// disk under the state directory left the last run's report,
+			// verdict ok, as the latest.
+			problems = append(problems, ingest.Problem{File: cfg.StateDir, Reason: "hour files not written: " + err.Error()})
+			return problems, &StateWriteError{Err: err}
 		}
 		problems = append(problems, hoursCut(stateHours, acc)...)
 	} else if baseline != nil {
@@ -53,6 +57,13 @@ func history(ctx context.Context, dir *state.Dir, cfg Config, acc *aggregate.Acc
 	}
 	return append(problems, hoursCut(peakHours, baseline)...), nil
 }
+
+// StateWriteError is the error of a run whose hour files could not all
+// be written: its reports are written all the same (Result.StateError).
+type StateWriteError struct{ Err error }
+
+func (e *StateWriteError) Error() string { return e.Err.Error() }
+func (e *StateWriteError) Unwrap() error { return e.Err }
 
 // hourLabel names an hour (Unix seconds) in UTC, as state files are named.
 func hourLabel(h int64) string {

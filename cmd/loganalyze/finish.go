@@ -45,7 +45,10 @@ func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) int {
 	for _, u := range rep.MostlyUnread {
 		fmt.Fprintf(stderr, "loganalyze: %q: mostly not read: %s\n", u.Path, u.Reason)
 	}
-	if unwritten > 0 || len(res.Unread) > 0 || len(rep.MostlyUnread) > 0 {
+	if res.StateError != nil {
+		fmt.Fprintf(stderr, "loganalyze: %v\n", res.StateError)
+	}
+	if unwritten > 0 || len(res.Unread) > 0 || len(rep.MostlyUnread) > 0 || res.StateError != nil {
 		return exitFailed
 	}
 	if sev := rep.FailSeverity(); sev >= c.failOn && sev > rules.OK {

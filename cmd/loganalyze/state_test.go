@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -241,5 +242,48 @@ func TestBadShardIsUsage(t *testing.T) {
 		if _, err := os.Stat(st); err == nil {
 			t.Fatalf("--shard %q: the state directory was made", shard)
 		}
+	}
+}
+
+// TestStateNotWrittenStillReports: when an hour file cannot be written
+// (here a directory holds its name; a full disk does the same), the run
+// fails (exit 1, stderr naming the file) but writes its reports all the
+// same, saying so under input.problems: the last run's report, verdict
+// ok, is not left as the latest.
+func TestStateNotWrittenStillReports(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "state")
+	if err := os.MkdirAll(filepath.Join(st, "2026-11-29T09.sketch"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reqs := gen.Generate(gen.Config{Seed: 3, N: 500, Start: hourStart})
+	log := writeHour(t, dir, "h.jsonl", reqs)
+	js := filepath.Join(dir, "r.json")
+	code, _, errs := runCLI(t, "--tz", "UTC", "--state", st, "--json", js, log)
+	if code != 1 || !strings.Contains(errs, "2026-11-29T09.sketch") {
+		t.Errorf("exit %d, stderr %q; want 1 naming the hour file", code, errs)
+	}
+	var rep struct {
+		Input struct {
+			Records  int64 `json:"records"`
+			Problems []struct {
+				File   string `json:"file"`
+				Reason string `json:"reason"`
+			} `json:"problems"`
+		} `json:"input"`
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatalf("no report: %v", err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	said := false
+	for _, p := range rep.Input.Problems {
+		said = said || p.File == st && strings.HasPrefix(p.Reason, "hour files not written: ")
+	}
+	if rep.Input.Records != int64(len(reqs)) || !said {
+		t.Errorf("report: %d records, problems %+v; want %d, and the hour files not written", rep.Input.Records, rep.Input.Problems, len(reqs))
 	}
 }
