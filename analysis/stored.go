@@ -244,6 +244,13 @@ func readStored(dir string, cfg StoredConfig, opts aggregate.Options, names []st
 	skip := func(path, why string) {
 		read.Files = append(read.Files, ingest.FileStats{Path: path, Format: storedFormat, Incomplete: true, Reason: why})
 	}
+	first := len(read.Files)
+	defer func() {
+		// In the order of their hours (their names), the skipped among
+		// them, as the directory lists them.
+		fs := read.Files[first:]
+		slices.SortStableFunc(fs, func(a, b ingest.FileStats) int { return strings.Compare(a.Path, b.Path) })
+	}()
 	for _, f := range foreign {
 		skip(f, "skipped: named as an hour file, but not a state file")
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -271,6 +272,14 @@ func TestReportSkipsDamagedFiles(t *testing.T) {
 	}
 	if r.Input.Records != kept {
 		t.Errorf("%d records from the undamaged hours, want %d", r.Input.Records, kept)
+	}
+	// The files in the order of their hours, the skipped among them.
+	var paths []string
+	for _, f := range r.Input.Files {
+		paths = append(paths, filepath.Base(f.Path))
+	}
+	if !slices.Equal(paths, names) {
+		t.Errorf("files %v, want %v", paths, names)
 	}
 }
 
