@@ -133,27 +133,17 @@ const sniffLines = 20
 // and at least two, are of the kind is tells. The first is left out: it
 // is the one sniff read, and of no kind it knows.
 func mostLines(head []byte, is func([]byte) bool) bool {
-	seen, yes := 0, 0
-	for first := true; len(head) > 0 && seen < sniffLines; {
-		i := bytes.IndexByte(head, '\n')
-		if i < 0 {
-			break // cut short by the head's end, or the last line
-		}
-		l := bytes.TrimRight(head[:i], "\r")
-		head = head[i+1:]
-		if blank(l) {
-			continue
-		}
-		if first {
-			first = false
-			continue
-		}
-		seen++
+	lines := headLines(head, sniffLines+1)
+	if len(lines) < 3 {
+		return false
+	}
+	yes := 0
+	for _, l := range lines[1:] {
 		if is(l) {
 			yes++
 		}
 	}
-	return yes >= 2 && 2*yes > seen
+	return yes >= 2 && 2*yes > len(lines)-1
 }
 
 // jsonLine reports whether line looks like a JSON object's line.

@@ -692,35 +692,29 @@ func pandasOrient(text []byte) string {
 	}
 	var p jsonParser
 	s := scanner{b: text}
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		return ""
+	// at reports whether the next byte past spaces is c, taking it when
+	// it is not a string's quote (which p.str reads).
+	at := func(c byte) bool {
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != c {
+			return false
+		}
+		if c != '"' {
+			s.i++
+		}
+		return true
 	}
-	s.i++
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != '"' {
+	if !at('{') || !at('"') {
 		return ""
 	}
 	k, err := p.str(&s)
-	if err != nil {
+	if err != nil || !at(':') || !at('{') {
 		return ""
 	}
-	outerIndex := allDigits(k)
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != ':' {
-		return ""
-	}
-	s.i++
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		return ""
-	}
-	if outerIndex {
+	if allDigits(k) {
 		return "index"
 	}
-	s.i++
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != '"' {
+	if !at('"') {
 		return ""
 	}
 	if k, err := p.str(&s); err == nil && allDigits(k) {

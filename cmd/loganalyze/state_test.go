@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -263,22 +262,7 @@ func TestStateNotWrittenStillReports(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "2026-11-29T09.sketch") {
 		t.Errorf("exit %d, stderr %q; want 1 naming the hour file", code, errs)
 	}
-	var rep struct {
-		Input struct {
-			Records  int64 `json:"records"`
-			Problems []struct {
-				File   string `json:"file"`
-				Reason string `json:"reason"`
-			} `json:"problems"`
-		} `json:"input"`
-	}
-	b, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatalf("no report: %v", err)
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, js)
 	said := false
 	for _, p := range rep.Input.Problems {
 		said = said || p.File == st && strings.HasPrefix(p.Reason, "hour files not written: ")

@@ -33,6 +33,10 @@ type jsonReport struct {
 			Path   string `json:"path"`
 			Reason string `json:"reason"`
 		} `json:"files"`
+		Problems []struct {
+			File   string `json:"file"`
+			Reason string `json:"reason"`
+		} `json:"problems"`
 	} `json:"input"`
 	Verdict  string            `json:"verdict"`
 	Status   map[string]int64  `json:"status"`
