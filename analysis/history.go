@@ -139,7 +139,12 @@ type hourPlan struct {
 // planHours reads the spans of the hour files the window meets.
 func planHours(d *state.Dir, cfg Config, m *sketch.Mapping, collectors []string) hourPlan {
 	if cfg.Since == nil {
-		return hourPlan{}
+		if cfg.Until == nil {
+			return hourPlan{}
+		}
+		// An --until alone: the hours before it are the log's whole, the
+		// last cut at it; each replaces its file.
+		return hourPlan{from: math.MinInt64, to: cfg.Until.UnixNano(), bounded: true}
 	}
 	p := hourPlan{from: cfg.Since.UnixNano(), to: math.MaxInt64, bounded: true}
 	end := cfg.Until
