@@ -392,12 +392,13 @@ func (b *cellBatch) textOf(dict [][]byte, x uint64) []byte {
 // loops of their own, without a call per cell. A row's first error is
 // its own (errs[k], nil for a good row); the columns after it are not
 // set into it, as set stops at it.
-func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location) (errs []error) {
+func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location, parts []partConst) (errs []error) {
 	b.errs = slices.Grow(b.errs[:0], len(recs))[:len(recs)]
 	errs = b.errs
 	clear(errs)
 	for k := range recs {
 		recs[k].reset(s)
+		recs[k].parts = parts
 	}
 	// bound has bit f once a column before has bound field f: a record
 	// was reset, so a column's field that none before binds is its to
@@ -614,6 +615,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 		for j := range b.n {
 			rec := f.record()
 			rec.reset(fs.cfg.schema)
+			rec.parts = fs.partConsts()
 			if err := b.set(rec, j, fs.cfg.loc); err != nil {
 				t.badErr(fs, b.first+int64(j), err, err.Error())
 				continue
@@ -639,7 +641,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	for j := 0; f.batch != nil && j < b.n; {
 		recs := f.recs[f.n:]
 		recs = recs[:min(len(recs), b.n-j)]
-		errs := b.setRows(recs, j, fs.cfg.schema, fs.cfg.loc)
+		errs := b.setRows(recs, j, fs.cfg.schema, fs.cfg.loc, fs.partConsts())
 		if keys.ok {
 			keys.fill(b, j, len(recs))
 		}

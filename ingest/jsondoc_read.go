@@ -214,6 +214,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		start = e.end
 		rec := f.record()
 		rec.reset(u.file.cfg.schema)
+		rec.parts = u.file.partConsts()
 		if err := lp.Parse(text, rec); err != nil {
 			t.badErr(u.file, e.line, err, docReason(err, text, e))
 		} else if rec.Fields() == 0 {

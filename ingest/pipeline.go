@@ -198,6 +198,10 @@ type fileState struct {
 	// pastFormat: most of the first lines go on past the end of the
 	// known format read (FileStats.PastFormat).
 	pastFormat bool
+	// parts are the fields its records take from its directories
+	// (partConsts), made once its schema is known.
+	partsOnce sync.Once
+	parts     []partConst
 }
 
 // unit is one piece of work: a run of whole lines, the elements of a JSON
@@ -390,6 +394,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	records := c.records
 	f.use(lp)
 	zero, tcp := zeroStatus(u.file.source), tcpLines(u.file.source)
+	parts := u.file.partConsts()
 	partAt := int64(0) // the first line of a cut line's parts
 	joined := int64(0) // the lines a CSV row took after its first
 	for len(data) > 0 {
@@ -411,6 +416,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 		} else if !blank(l) {
 			rec := f.record()
 			rec.reset(u.file.cfg.schema)
+			rec.parts = parts
 			err := lp.Parse(l, rec)
 			if err != nil && len(data) > 0 && openQuote(err) {
 				// A CSV row whose quoted field holds a line break: it goes

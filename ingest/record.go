@@ -173,6 +173,10 @@ type Record struct {
 	unread      uint64
 	unreadField Field
 	unreadText  []byte
+	// parts are the fields the record takes from its file's directories
+	// when it does not carry them (partition.go), set where it is reset
+	// for its file.
+	parts []partConst
 }
 
 // Reset clears r for the next line, keeping nothing.
@@ -311,6 +315,9 @@ func (r *Record) putText(f Field, p uint8, b []byte) {
 // request_time and ttft from end and first-token instants. Parsers call
 // it once a line is read.
 func (r *Record) Finish() {
+	if r.parts != nil {
+		r.addParts()
+	}
 	if r.noCall {
 		for _, f := range [...]Field{FTTFT, FPromptTokens, FCompletionTokens} {
 			if v, ok := r.Float(f); ok && v == 0 {
