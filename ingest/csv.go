@@ -36,7 +36,14 @@ type csvParser struct {
 	names [][]byte
 	json  *jsonParser
 	comma []byte // decimalComma's value
+	// header is the header row, which a file joined from several (cat
+	// a.csv b.csv, or their .gz) holds again where each began.
+	header []byte
 }
+
+// errHeaderAgain is the reason a row that is the header again is passed
+// over: no request, and no bad line either.
+var errHeaderAgain = fmt.Errorf("%w: the header row again (files joined one after another)", errPassOver)
 
 // tsvQuotes: in TSV a quote that does not begin a field is text, as
 // databases write it: mysql -B and PostgreSQL's COPY quote no field, and
@@ -55,6 +62,7 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 	if len(header) == 0 {
 		return p
 	}
+	p.header = bytes.TrimRight(header, "\r\n")
 	// On an error, names holds the columns read before the damage.
 	names, _ := p.split(header)
 	for _, name := range names {
@@ -101,6 +109,10 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 // an unquoted field is found by knowing where the row's next quote is
 // (q), looked for once per row and after each quoted field.
 func (p *csvParser) Parse(line []byte, r *Record) error {
+	if len(p.header) > 0 && len(line) >= len(p.header) && (line[0] == p.header[0] || line[0] == utf8BOM[0]) &&
+		bytes.Equal(bytes.TrimPrefix(line, utf8BOM), p.header) {
+		return errHeaderAgain
+	}
 	p.newLine()
 	var setErr error
 	sc := sepScan{rep: swarLo * uint64(p.sep), at: -8}

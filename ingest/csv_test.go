@@ -463,3 +463,30 @@ func TestCSVQuotedLineBreak(t *testing.T) {
 		t.Errorf("%d bad lines %v, want line 11's open quote", res.BadLines(), res.Problems)
 	}
 }
+
+// TestCSVJoined: CSV files joined one after another (cat a.csv b.csv,
+// or their .gz: one file of two members) hold the header row again
+// where each began, a BOM before it or not: that row is passed over, no
+// bad line, and every row of both is read.
+func TestCSVJoined(t *testing.T) {
+	a := gen.Generate(gen.Config{Seed: 81, N: 300})
+	b := gen.Generate(gen.Config{Seed: 82, N: 300})
+	ca, _ := encode(t, a, gen.WriteOptions{}, gen.WriteCSV)
+	cb, _ := encode(t, b, gen.WriteOptions{}, gen.WriteCSV)
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"joined.csv", append(append([]byte(nil), ca...), cb...)},
+		{"bom.csv", append(append([]byte("\ufeff"), ca...), append([]byte("\ufeff"), cb...)...)},
+		{"joined.csv.gz", append(gzipBytes(t, ca), gzipBytes(t, cb)...)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows, res := collect(t, []string{writeTemp(t, c.name, string(c.data))}, ingest.Options{Workers: 2, Location: time.FixedZone("+0800", 8*3600)})
+			if res.BadLines() != 0 || res.Files[0].PassedOver != 1 {
+				t.Errorf("%d bad lines, %d passed over; want 0, 1: %v", res.BadLines(), res.Files[0].PassedOver, res.Problems)
+			}
+			checkRows(t, c.name, rows, append(append([]gen.Request(nil), a...), b...))
+		})
+	}
+}
