@@ -497,11 +497,13 @@ func TestArchivesNamed(t *testing.T) {
 		{"logs.zip", zb.String(), "a zip archive"},
 		{"a.jsonl.xz", "\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4\x46\x02\x00\x21\x01", "xz-compressed"},
 		{"a.jsonl.bz2", "BZh91AY&SY\x00\x00\x00\x00", "bzip2-compressed"},
+		{"random.bin", "\x00\x01\x02\xfe\x88\x97binary\x00\x13\x07\x1b\xff\xd8\x01\x02\x03\x04\x05\x06", "binary content"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rows, res := collect(t, []string{writeTemp(t, c.name, c.data)}, ingest.Options{Workers: 1, Location: time.UTC})
-			if f := res.Files[0]; len(rows) != 0 || !strings.Contains(f.Reason, c.want) {
-				t.Errorf("%d records, reason %q; want none, %q", len(rows), f.Reason, c.want)
+			// No reader's format either: none read it.
+			if f := res.Files[0]; len(rows) != 0 || !strings.Contains(f.Reason, c.want) || f.Format != "" {
+				t.Errorf("%d records, format %q, reason %q; want none, no format, %q", len(rows), f.Format, f.Reason, c.want)
 			}
 		})
 	}
