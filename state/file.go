@@ -234,6 +234,7 @@ func encodeParts(hour int64, acc *aggregate.Accumulator, collectors []string, sp
 	b = appendNames(b, aggregate.MetricNames[:])
 	b = appendNames(b, aggregate.DimNames)
 	b = appendNames(b, collectors)
+	spans = capSpans(spans)
 	b = binary.AppendUvarint(b, uint64(len(spans)))
 	for _, sp := range spans {
 		b = binary.AppendVarint(b, sp[0])
@@ -331,6 +332,28 @@ func decodeHead(b []byte, m *sketch.Mapping, collectors []string) (ver byte, hou
 		}
 	}
 	return ver, hour, spans, in, b, nil
+}
+
+// capSpans returns spans, in order and apart, joined where they are
+// nearest until at most maxSpans are left: a file lists no more (runs of
+// windows a few seconds apart, every minute, could leave more gaps), and
+// a gap it claims is one few records fall in.
+func capSpans(spans [][2]int64) [][2]int64 {
+	if len(spans) <= maxSpans {
+		return spans
+	}
+	out := slices.Clone(spans)
+	for len(out) > maxSpans {
+		best := 1
+		for i := 2; i < len(out); i++ {
+			if out[i][0]-out[i-1][1] < out[best][0]-out[best-1][1] {
+				best = i
+			}
+		}
+		out[best-1][1] = out[best][1]
+		out = slices.Delete(out, best, best+1)
+	}
+	return out
 }
 
 // readSpans reads a file's spans of hour: within it, in order, apart.

@@ -434,3 +434,27 @@ func TestOtherAccuracyNamed(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestManySpansCapped: a file of more spans than it may list joins the
+// nearest until it lists maxSpans, and reads back whole.
+func TestManySpansCapped(t *testing.T) {
+	m := mapping(t)
+	set, _ := hourSet(m, 1, 10)
+	h0 := hour * 1e9
+	var spans [][2]int64
+	for i := range int64(100) {
+		gap := int64(1e9)
+		if i%10 == 0 {
+			gap = 5e9 // the widest gaps stay
+		}
+		start := h0 + i*20e9 + gap
+		spans = append(spans, [2]int64{start, start + 10e9})
+	}
+	h, err := Decode(EncodeSpans(hour, accOf(set), nil, spans, Input{}), aggregate.Options{Mapping: m, Top: 100}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Spans) != maxSpans || h.Spans[0][0] != spans[0][0] || h.Spans[len(h.Spans)-1][1] != spans[99][1] {
+		t.Errorf("%d spans from %d to %d; want %d from %d to %d", len(h.Spans), h.Spans[0][0], h.Spans[len(h.Spans)-1][1], maxSpans, spans[0][0], spans[99][1])
+	}
+}
