@@ -120,38 +120,46 @@ func Stored(ctx context.Context, cfg StoredConfig) (*Result, error) {
 func storedHistory(dirs []string, first int64, m *sketch.Mapping, top int, opts aggregate.Options, names []string) (*aggregate.History, []ingest.Problem) {
 	h := &aggregate.History{PreviousHour: first - aggregate.HourSeconds, DayBeforeHour: first - 24*aggregate.HourSeconds}
 	var problems []ingest.Problem
+	type hourFile struct {
+		path  string
+		start int64
+	}
+	var all []hourFile // every directory's, listed once for both hours
+	for _, dir := range dirs {
+		files, starts, _, err := state.HourFiles(dir)
+		if err != nil {
+			continue // named when the window's hours were read
+		}
+		for i, f := range files {
+			all = append(all, hourFile{f, starts[i]})
+		}
+	}
 	read := func(hour int64) (*sketch.Set, []aggregate.Collector) {
 		var set *sketch.Set
 		var cs []aggregate.Collector
-		for _, dir := range dirs {
-			files, starts, _, err := state.HourFiles(dir)
-			if err != nil {
-				continue // named when the window's hours were read
+		for _, hf := range all {
+			if hf.start != hour {
+				continue
 			}
-			for i, f := range files {
-				if starts[i] != hour {
-					continue
-				}
-				hr, err := state.ReadFile(f, opts, names)
-				if err != nil {
-					problems = append(problems, ingest.Problem{File: f, Reason: "state file skipped: " + err.Error()})
-					continue
-				}
-				if set == nil {
-					set = sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, top)
-				}
-				set.Merge(hr.Acc.Set)
-				if !hr.Full {
-					continue
-				}
-				if cs == nil {
-					cs = hr.Acc.Collectors
-					continue
-				}
-				for j, c := range cs {
-					if c != nil && j < len(hr.Acc.Collectors) && hr.Acc.Collectors[j] != nil {
-						c.Merge(hr.Acc.Collectors[j])
-					}
+			hr, err := state.ReadFile(hf.path, opts, names)
+			if err != nil {
+				problems = append(problems, ingest.Problem{File: hf.path, Reason: "state file skipped: " + err.Error()})
+				continue
+			}
+			if set == nil {
+				set = sketch.NewSet(m, aggregate.NumMetrics, aggregate.DimNames, top)
+			}
+			set.Merge(hr.Acc.Set)
+			if !hr.Full {
+				continue
+			}
+			if cs == nil {
+				cs = hr.Acc.Collectors
+				continue
+			}
+			for j, c := range cs {
+				if c != nil && j < len(hr.Acc.Collectors) && hr.Acc.Collectors[j] != nil {
+					c.Merge(hr.Acc.Collectors[j])
 				}
 			}
 		}

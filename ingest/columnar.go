@@ -612,10 +612,11 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	good, noRT := int64(0), int64(0)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
 	if f.batch == nil {
+		parts := fs.partConsts()
 		for j := range b.n {
 			rec := f.record()
 			rec.reset(fs.cfg.schema)
-			rec.parts = fs.partConsts()
+			rec.parts = parts
 			if err := b.set(rec, j, fs.cfg.loc); err != nil {
 				t.badErr(fs, b.first+int64(j), err, err.Error())
 				continue
