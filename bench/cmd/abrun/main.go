@@ -7,6 +7,13 @@
 // would miss what the change does to the caches the rest of the run
 // shares. It also checks that both wrote the same JSON report.
 //
+// With -pause D, each run waits D first. Back to back, a run takes the
+// pages the run before it freed, still backed; under a hypervisor that
+// takes free memory back (free page reporting), pages freed a few seconds
+// ago must be supplied again, and each megabyte a run touches then costs
+// milliseconds: so it is between the other tool's runs in versus, and in
+// cron. -pause 4s measures a change to what a run touches as users meet it.
+//
 // With -state DIR, each run is a cron run after the hours DIR holds: it
 // is given --state, a fresh copy of DIR (not timed), and the two
 // binaries' hour files of their last runs are compared too.
@@ -43,9 +50,10 @@ func run() error {
 	out := flag.String("out", ".", "directory for old.txt, new.txt and the two reports")
 	name := flag.String("name", "", "the benchmark's name in the files (default: from the input's file name)")
 	state := flag.String("state", "", "a state directory each run starts from, copied afresh and given as --state")
+	pause := flag.Duration("pause", 0, "wait before each run, so that the host takes back the pages the run before it freed (4s)")
 	flag.Parse()
 	if *oldBin == "" || *newBin == "" || flag.NArg() == 0 || *n < 1 {
-		return errors.New("usage: abrun -old BIN -new BIN [-n RUNS] [-workers N] [-out DIR] [-state DIR] INPUT...")
+		return errors.New("usage: abrun -old BIN -new BIN [-n RUNS] [-pause D] [-workers N] [-out DIR] [-state DIR] INPUT...")
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -66,6 +74,7 @@ func run() error {
 				}
 				args = append([]string{"--state", dir}, args...)
 			}
+			time.Sleep(*pause)
 			wall, cpu, rss, err := timeRun(side.bin, *workers, report, args)
 			if err != nil {
 				return fmt.Errorf("%s run %d: %w", side.label, i+1, err)
