@@ -198,6 +198,9 @@ type fileState struct {
 	// pastFormat: most of the first lines go on past the end of the
 	// known format read (FileStats.PastFormat).
 	pastFormat bool
+	// archive: a tar or zip archive whose files were read as files of
+	// their own (readArchive), listed in its place.
+	archive bool
 	// parts are the fields its records take from its directories
 	// (partConsts), made once its schema is known.
 	partsOnce sync.Once
@@ -276,10 +279,8 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 		}()
 	}
 	p.reader = &tally{max: opts.MaxProblems, badN: &opts.Progress.BadLines}
-	var files []*fileState
-	for i, in := range inputs {
-		fs := &fileState{index: i, path: in, cfg: parserConfig{schema: opts.Schema, loc: opts.Location}}
-		files = append(files, fs)
+	for _, in := range inputs {
+		fs := p.newFile(in)
 		p.opts.Progress.Files.Add(1)
 		before := p.opts.Progress.BytesRead.Load()
 		if err := p.readFile(fs); err != nil {
@@ -294,7 +295,10 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	wg.Wait()
 
 	res := &Result{}
-	for _, fs := range files {
+	for _, fs := range p.files {
+		if fs.archive && !fs.incomplete {
+			continue // its files are listed, each read as any other
+		}
 		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Zone: fs.zone, Incomplete: fs.incomplete, Reason: fs.reason,
 			PastFormat: fs.pastFormat && fs.cfg.nginx != nil && fs.cfg.nginx.lenient}
 		var probs, vprobs []Problem
@@ -338,6 +342,7 @@ func (emptyReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 type pipeline struct {
 	opts   Options
+	files  []*fileState // in the order read: each path, an archive's files after it
 	work   chan unit
 	pool   sync.Pool // the buffers of JSON documents' elements
 	blocks *blocks   // the buffers of text files' lines
@@ -346,6 +351,14 @@ type pipeline struct {
 	// compiled when a text log is first read (textFormat).
 	given, known []*logFormat
 	compiled     bool
+}
+
+// newFile starts the state of one more file to read, on the reader's
+// goroutine.
+func (p *pipeline) newFile(path string) *fileState {
+	fs := &fileState{index: len(p.files), path: path, cfg: parserConfig{schema: p.opts.Schema, loc: p.opts.Location}}
+	p.files = append(p.files, fs)
+	return fs
 }
 
 func (p *pipeline) worker(sink Sink, t *tally) {

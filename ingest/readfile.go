@@ -29,6 +29,25 @@ func (p *pipeline) readFile(fs *fileState) error {
 			size = st.Size()
 		}
 	}
+	return p.readStream(fs, input{r: got, raw: rc, size: size, got: got})
+}
+
+// input is the bytes of one file as readStream reads them.
+type input struct {
+	r    io.Reader // the file's bytes, perhaps compressed
+	raw  io.Reader // what r reads: an *os.File for a file on disk
+	size int64     // a regular file's size when opened; −1 when unknown
+	// got counts what r read of a regular file (nil for an archive's
+	// file, whose reader fails on a cut itself).
+	got *countingReader
+	// within: a file of an archive, where another archive is not read.
+	within bool
+}
+
+// readStream detects one input's compression and format and sends its
+// content to the workers; a tar or zip archive's files are read in turn,
+// each as a file of its own (readArchive).
+func (p *pipeline) readStream(fs *fileState, in input) error {
 	// A zstd stream's frames are decoded on goroutines of their own when
 	// the workers parse faster than one core decodes: from three, with
 	// about one decoder for two workers (a core decodes about twice the
@@ -37,7 +56,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if w := p.opts.Workers; w >= 3 {
 		decoders = min(maxDecoders, max(2, w/2))
 	}
-	r, name, err := decompress(got, fs.path, decoders)
+	r, name, err := decompress(in.r, fs.path, decoders)
 	if err != nil {
 		return err
 	}
@@ -59,6 +78,9 @@ func (p *pipeline) readFile(fs *fileState) error {
 	}
 	skipNULs(br)
 	head, _ := br.Peek(4096)
+	if kind := archiveKind(head); kind != "" && !in.within {
+		return p.readArchive(fs, kind, br, r, in)
+	}
 	if what := archiveOf(head); what != "" {
 		return errors.New(what)
 	}
@@ -117,7 +139,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 		fs.format = jsonShape(br, fs.cfg.schema)
 	}
 	if fs.format.columnar() {
-		return p.readColumnar(fs, br, r, rc)
+		return p.readColumnar(fs, br, r, in.raw)
 	}
 	if fs.format == JSONL {
 		// The first line's keys tell the source; a long first line is
@@ -191,7 +213,7 @@ func (p *pipeline) readFile(fs *fileState) error {
 	if err := p.readLines(fs, br, r); err != nil {
 		return err
 	}
-	if _, plain := r.(*bufio.Reader); plain && got.read < size {
+	if _, plain := r.(*bufio.Reader); plain && in.got != nil && in.got.read < in.size {
 		return errChanged
 	}
 	return nil
@@ -354,14 +376,8 @@ func firstObjectLine(b []byte) []byte {
 // header, a tar of several with their headers among the lines.)
 func archiveOf(head []byte) string {
 	switch {
-	case len(head) > 262 && string(head[257:262]) == "ustar":
-		return "a tar archive, whose files are not read: unpack it (tar -xf) and give the directory"
-	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
-		return "a zip archive, whose files are not read: unpack it (unzip) and give the directory"
-	case bytes.HasPrefix(head, []byte("\xfd7zXZ\x00")):
-		return "xz-compressed, which is not read (gzip and zstd are): give it as xz -dc FILE | loganalyze -"
-	case bytes.HasPrefix(head, []byte("BZh")) && len(head) > 3 && head[3] >= '1' && head[3] <= '9':
-		return "bzip2-compressed, which is not read (gzip and zstd are): give it as bzip2 -dc FILE | loganalyze -"
+	case archiveKind(head) != "":
+		return "a " + archiveKind(head) + " archive within an archive, whose files are not read: unpack the outer one and give the directory"
 	case bytes.HasPrefix(head, []byte("7z\xbc\xaf\x27\x1c")):
 		return "a 7z archive, whose files are not read: unpack it and give the directory"
 	}

@@ -1,6 +1,8 @@
 package ingest_test
 
 import (
+	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"fmt"
 	"os"
@@ -80,6 +82,25 @@ func FuzzRun(f *testing.F) {
 	f.Add([]byte("\x5f\x2a\x4d\x18\xff\xff\xff\xff"))
 	f.Add([]byte("PAR1"))
 	f.Add([]byte("ARROW1"))
+	// A tar and a zip of two small logs; a tar's header alone; bzip2's
+	// and xz's magic.
+	small := [][2]string{{"a.jsonl", "{\"time\":\"2026-11-29T10:00:00Z\",\"request_time\":0.5,\"status\":200}\n"},
+		{"b.log", "10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\" 0.5\n"}}
+	var tb, zb bytes.Buffer
+	tw, zw := tar.NewWriter(&tb), zip.NewWriter(&zb)
+	for _, m := range small {
+		tw.WriteHeader(&tar.Header{Name: m[0], Mode: 0o644, Size: int64(len(m[1]))})
+		tw.Write([]byte(m[1]))
+		w, _ := zw.Create(m[0])
+		w.Write([]byte(m[1]))
+	}
+	tw.Close()
+	zw.Close()
+	f.Add(tb.Bytes())
+	f.Add(zb.Bytes())
+	f.Add(tb.Bytes()[:512])
+	f.Add([]byte("BZh91AY&SY\x00\x00"))
+	f.Add([]byte("\xfd7zXZ\x00\x00\x04"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sinks, res, err := ingest.Run([]string{"-"}, ingest.Options{Stdin: bytes.NewReader(data), Workers: 2},
 			func() *countSink { return &countSink{} })

@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"bufio"
+	"bytes"
+	"compress/bzip2"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
 )
 
 // expand turns the command-line paths into files: a directory gives every
@@ -196,7 +199,17 @@ func decompress(r io.Reader, name string, decoders int) (io.Reader, string, erro
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(4)
 	base := name
-	switch {
+	switch head, _ := br.Peek(10); {
+	case bzip2Magic(head):
+		base = strings.TrimSuffix(strings.TrimSuffix(name, ".bz2"), ".bzip2")
+		return bzip2.NewReader(br), base, nil
+	case bytes.HasPrefix(head, xzMagic):
+		base = strings.TrimSuffix(name, ".xz")
+		zr, err := xz.NewReader(br)
+		if err != nil {
+			return nil, base, fmt.Errorf("bad xz stream: %w", err)
+		}
+		return zr, base, nil
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		base = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".gzip")
 		zr, err := gzip.NewReader(br)
@@ -221,6 +234,20 @@ func decompress(r io.Reader, name string, decoders int) (io.Reader, string, erro
 		return zstdReader{zr}, base, nil
 	}
 	return br, base, nil
+}
+
+// xzMagic begins an xz stream.
+var xzMagic = []byte("\xfd7zXZ\x00")
+
+// bzip2Magic reports whether head begins a bzip2 stream: "BZh", the
+// block size's digit, then a block's magic (π's digits) or the empty
+// stream's end (√π's), so that a text line beginning "BZh1" is not one.
+func bzip2Magic(head []byte) bool {
+	if len(head) < 10 || string(head[:3]) != "BZh" || head[3] < '1' || head[3] > '9' {
+		return false
+	}
+	m := string(head[4:10])
+	return m == "\x31\x41\x59\x26\x53\x59" || m == "\x17\x72\x45\x38\x50\x90"
 }
 
 // gzipMembers reads a gzip file's members one after another (cat a.gz

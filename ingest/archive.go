@@ -1,0 +1,143 @@
+package ingest
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+)
+
+// An archive's kinds that readArchive reads.
+const (
+	tarArchive = "tar"
+	zipArchive = "zip"
+)
+
+// archiveKind returns tarArchive or zipArchive when head begins one (a
+// POSIX or GNU tar: "ustar" at byte 257; a zip's first local file
+// header), else "".
+func archiveKind(head []byte) string {
+	switch {
+	case len(head) > 262 && string(head[257:262]) == "ustar":
+		return tarArchive
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return zipArchive
+	}
+	return ""
+}
+
+// memberSep joins an archive's path and the name of a file within it,
+// as the report lists the file: "logs.tar.gz!/nginx/access.log".
+const memberSep = "!/"
+
+// readArchive reads each regular file of a tar (within gzip or zstd
+// too) or zip archive as a file of its own, after fs in the files the
+// report lists, in the archive's order: its format, source and bad
+// lines are its own, as a directory's files are. Directories, links and
+// hidden files (a name or directory beginning with a dot, macOS's
+// __MACOSX) are not files to read; an archive within one is named, not
+// read. fs itself is then not listed, unless no file of it was read (a
+// damaged first header, an archive of none): the error says so. An
+// archive cut short marks the last file read from it incomplete.
+func (p *pipeline) readArchive(fs *fileState, kind string, br *bufio.Reader, r io.Reader, in input) error {
+	fs.archive = true
+	files := 0
+	var last *fileState
+	member := func(name string, open func() (io.ReadCloser, error)) {
+		name = path.Clean("/" + strings.ReplaceAll(name, "\\", "/"))[1:]
+		if name == "" || hiddenMember(name) {
+			return
+		}
+		files++
+		m := p.newFile(fs.path + memberSep + name)
+		last = m
+		rc, err := open()
+		if err == nil {
+			err = p.readStream(m, input{r: rc, raw: rc, size: -1, within: true})
+			rc.Close()
+		}
+		if err != nil {
+			m.incomplete, m.reason = true, err.Error()
+		}
+	}
+	switch kind {
+	case tarArchive:
+		tr := tar.NewReader(br)
+		for {
+			h, err := tr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				err = readError(err)
+				if last == nil {
+					return fmt.Errorf("a tar archive whose first file does not read: %w", err)
+				}
+				// The archive was read in part: its files read are
+				// listed, the last one with where the rest was lost
+				// (already when the cut was within it).
+				if !last.incomplete {
+					last.incomplete, last.reason = true, "the tar archive is damaged or cut short after this file: "+err.Error()
+				}
+				return nil
+			}
+			if h.Typeflag != tar.TypeReg { // (the reader gives the old '\x00' as TypeReg)
+				continue
+			}
+			member(h.Name, func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
+		}
+	case zipArchive:
+		src, size, err := readerAt(br, r, in)
+		if err != nil {
+			return readError(fmt.Errorf("a zip archive not read whole: %w", err))
+		}
+		zr, err := zip.NewReader(src, size)
+		if err != nil {
+			return fmt.Errorf("a zip archive whose directory does not read: %w", err)
+		}
+		for _, f := range zr.File {
+			if !f.Mode().IsRegular() {
+				continue
+			}
+			member(f.Name, func() (io.ReadCloser, error) {
+				rc, err := f.Open()
+				if errors.Is(err, zip.ErrAlgorithm) {
+					return nil, fmt.Errorf("compressed with method %d, which zip readers seldom read: unpack it (unzip) and give the file", f.Method)
+				}
+				return rc, err
+			})
+		}
+	}
+	if files == 0 {
+		return fmt.Errorf("a %s archive with no file in it", kind)
+	}
+	return nil
+}
+
+// readerAt returns an archive's bytes for random access: the file on
+// disk itself when it is one, not compressed; else all of it, read.
+func readerAt(br *bufio.Reader, r io.Reader, in input) (io.ReaderAt, int64, error) {
+	if f, ok := in.raw.(*os.File); ok && isPlain(r) && in.size >= 0 {
+		return f, in.size, nil
+	}
+	data, err := io.ReadAll(br)
+	return bytes.NewReader(data), int64(len(data)), err
+}
+
+// hiddenMember reports whether an archive's file is hidden: a name or a
+// directory that begins with a dot (an editor's swap file, macOS's ._
+// resource forks), or macOS's __MACOSX directory of them.
+func hiddenMember(name string) bool {
+	for _, part := range strings.Split(name, "/") {
+		if strings.HasPrefix(part, ".") || part == "__MACOSX" {
+			return true
+		}
+	}
+	return false
+}
