@@ -79,7 +79,9 @@ func (r *Report) WritePrometheus(w io.Writer, opts PromOptions) error {
 	}
 
 	family("loganalyze_requests_total", "gauge", "Records analysed in the window.")
-	sample("loganalyze_requests_total", nil, strconv.FormatInt(r.Input.Records, 10))
+	// The window's, as its latencies and statuses are: not those read
+	// outside --since/--until.
+	sample("loganalyze_requests_total", nil, strconv.FormatInt(r.Input.Records-r.Input.OutsideWindow, 10))
 
 	family("loganalyze_status_total", "gauge", "Responses in the window by HTTP status.")
 	codes := make([]StatusCount, len(r.Status))

@@ -145,7 +145,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--tz", "Mars/Olympus", "x"}, 2, `unknown zone "Mars/Olympus"`},
 		{[]string{"--since", "yesterday", "x"}, 2, `--since: cannot parse "yesterday"`},
 		{[]string{"--fail-on", "sometimes", "x"}, 2, "--fail-on"},
-		{[]string{"--map", "nonsense", "x"}, 1, "--map"},
+		{[]string{"--map", "nonsense", "x"}, 2, "--map"},
 		{[]string{"/no/such.log"}, 1, `cannot open "/no/such.log"`},
 		{[]string{"--keep", "3h", "x"}, 2, "--keep: needs --state"},
 	} {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,5 +108,44 @@ func TestUnwritableReportLeavesTheOthers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPromRequestsInWindow: with --since/--until, loganalyze_requests_total
+// counts the window's records, as its latencies and statuses do, not
+// those read outside it; counted here from the file's own times.
+func TestPromRequestsInWindow(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "logs", "tokenhub-1.jsonl")
+	raw, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	since := time.Date(2026, 11, 29, 10, 3, 0, 0, time.FixedZone("CST", 8*3600))
+	until := since.Add(4 * time.Minute)
+	want, outside := 0, 0
+	for _, line := range strings.Split(string(raw), "\n") {
+		_, rest, ok := strings.Cut(line, `"time":"`)
+		if !ok {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339Nano, rest[:strings.IndexByte(rest, '"')])
+		if err != nil {
+			continue
+		}
+		if !at.Before(since) && at.Before(until) {
+			want++
+		} else {
+			outside++
+		}
+	}
+	if want == 0 || outside == 0 {
+		t.Fatalf("the window holds %d records, %d outside: want both", want, outside)
+	}
+	code, stdout, stderr := runCLI(t, "--since", since.Format(time.RFC3339), "--until", until.Format(time.RFC3339), "--prom", "-", in)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if line := fmt.Sprintf("\nloganalyze_requests_total %d\n", want); !strings.Contains(stdout, line) {
+		t.Errorf("want %q (%d outside the window):\n%s", strings.TrimSpace(line), outside, stdout)
 	}
 }
