@@ -201,6 +201,8 @@ type fileState struct {
 	// archive: a tar or zip archive whose files were read as files of
 	// their own (readArchive), listed in its place.
 	archive bool
+	// unopened: nothing of it was seen (FileStats.Unopened).
+	unopened bool
 	// parts are the fields its records take from its directories
 	// (partConsts), made once its schema is known.
 	partsOnce sync.Once
@@ -225,7 +227,7 @@ type unit struct {
 // It returns the sinks for the caller to merge. The error is for a run that
 // cannot start (a missing path); damaged input is reported in the Result.
 func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, error) {
-	inputs, err := expand(paths)
+	inputs, unopened, err := expand(paths)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -282,9 +284,14 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	for _, in := range inputs {
 		fs := p.newFile(in)
 		p.opts.Progress.Files.Add(1)
+		if why, no := unopened[in]; no {
+			fs.incomplete, fs.unopened, fs.reason = true, true, why
+			continue
+		}
 		before := p.opts.Progress.BytesRead.Load()
 		if err := p.readFile(fs); err != nil {
-			fs.incomplete, fs.reason = true, err.Error()
+			var oe *openError
+			fs.incomplete, fs.reason, fs.unopened = true, err.Error(), errors.As(err, &oe)
 		}
 		// Columnar files are read in place, not through the counter.
 		if st, err := os.Stat(in); in != "-" && err == nil && st.Mode().IsRegular() {
@@ -299,7 +306,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 		if fs.archive && !fs.incomplete {
 			continue // its files are listed, each read as any other
 		}
-		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Zone: fs.zone, Incomplete: fs.incomplete, Reason: fs.reason,
+		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Zone: fs.zone, Incomplete: fs.incomplete, Reason: fs.reason, Unopened: fs.unopened,
 			PastFormat: fs.pastFormat && fs.cfg.nginx != nil && fs.cfg.nginx.lenient}
 		var probs, vprobs []Problem
 		for _, t := range append(tallies, p.reader) {

@@ -318,10 +318,32 @@ func TestWorkersAgree(t *testing.T) {
 	}
 }
 
+// TestMissingPath: a path that names nothing, and a glob that matches
+// nothing, are listed unread in their places, unopened, with why, and
+// the paths beside them are read as without them (SPEC §3: the reports
+// are still written); a bad glob is an error.
 func TestMissingPath(t *testing.T) {
-	_, _, err := ingest.Run([]string{"/no/such/file.jsonl"}, ingest.Options{}, func() *aggregate.Accumulator { return nil })
-	if err == nil || !strings.Contains(err.Error(), `cannot open "/no/such/file.jsonl"`) {
-		t.Errorf("err = %v", err)
+	good := filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl")
+	_, alone := collect(t, []string{good}, ingest.Options{Workers: 2})
+	glob := filepath.Join(t.TempDir(), "*.log")
+	_, res := collect(t, []string{"/no/such/file.jsonl", good, glob, "/no/such/file.jsonl"}, ingest.Options{Workers: 2})
+	if len(res.Files) != 3 {
+		t.Fatalf("%d files listed, want 3 (the missing one once): %+v", len(res.Files), res.Files)
+	}
+	for i, want := range []string{`cannot open "/no/such/file.jsonl": no such file or directory`, "", `no file matches "` + glob + `"`} {
+		f := res.Files[i]
+		if want == "" {
+			if f.Records != alone.Files[0].Records || f.Incomplete || f.Unopened {
+				t.Errorf("%s: %d records, incomplete %v; want %d as read alone", f.Path, f.Records, f.Incomplete, alone.Files[0].Records)
+			}
+			continue
+		}
+		if f.Records != 0 || !f.Incomplete || !f.Unopened || f.Reason != want {
+			t.Errorf("%s: %d records, incomplete %v, unopened %v, reason %q; want none, unopened, %q", f.Path, f.Records, f.Incomplete, f.Unopened, f.Reason, want)
+		}
+	}
+	if _, _, err := ingest.Run([]string{filepath.Join(t.TempDir(), "[")}, ingest.Options{}, func() *aggregate.Accumulator { return nil }); err == nil || !strings.Contains(err.Error(), "bad glob") {
+		t.Errorf("a bad glob: error %v", err)
 	}
 }
 

@@ -56,6 +56,10 @@ type FileStats struct {
 	// it (SPEC §3: only time and request_time make a line bad). Nil when
 	// there are none.
 	UnreadValues map[Field]int64
+	// Unopened: the file could not be found or opened (a missing path, a
+	// glob that matched nothing, no permission): nothing of it was seen,
+	// so no flag for its format would help (Reason says why).
+	Unopened bool
 	// Incomplete is set when the file could not be read to its end
 	// (truncated compression, damaged Parquet/Arrow); Reason says why.
 	Incomplete bool

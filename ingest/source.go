@@ -24,16 +24,28 @@ import (
 // a glob its matches (hidden ones only where the pattern starts its name
 // with a dot, as a shell's), "-" stays stdin. A file named twice (a glob
 // and its directory, a link and its target) is read once, where it was
-// first named. A path that names nothing is an error.
-func expand(paths []string) ([]string, error) {
-	out, err := expandPaths(paths)
+// first named. A path that names nothing (a glob that matches nothing,
+// a directory that cannot be read) is kept in its place with the reason
+// in unopened, to be listed unread beside what the others give; a bad
+// glob is an error.
+func expand(paths []string) (files []string, unopened map[string]string, err error) {
+	unopened = map[string]string{}
+	out, err := expandPaths(paths, unopened)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	seen := make(map[string]bool, len(out))
 	kept := out[:0]
 	for _, p := range out {
-		if p != "-" {
+		if _, no := unopened[p]; p != "-" {
+			if no {
+				if seen["\x00"+p] {
+					continue
+				}
+				seen["\x00"+p] = true
+				kept = append(kept, p)
+				continue
+			}
 			key := p
 			if abs, err := filepath.Abs(p); err == nil {
 				key = abs
@@ -48,10 +60,10 @@ func expand(paths []string) ([]string, error) {
 		}
 		kept = append(kept, p)
 	}
-	return kept, nil
+	return kept, unopened, nil
 }
 
-func expandPaths(paths []string) ([]string, error) {
+func expandPaths(paths []string, unopened map[string]string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		if p == "-" {
@@ -67,25 +79,25 @@ func expandPaths(paths []string) ([]string, error) {
 				}
 				matches = unhidden(p, matches)
 				if len(matches) == 0 {
-					return nil, fmt.Errorf("no file matches %q", p)
+					out, unopened[p] = append(out, p), fmt.Sprintf("no file matches %q", p)
+					continue
 				}
-				sub, err := expandPaths(matches)
+				sub, err := expandPaths(matches, unopened)
 				if err != nil {
 					return nil, err
 				}
 				out = append(out, sub...)
 				continue
 			}
-			return nil, fmt.Errorf("cannot open %q: %w", p, unwrapPathError(err))
+			out, unopened[p] = append(out, p), fmt.Sprintf("cannot open %q: %v", p, unwrapPathError(err))
+			continue
 		}
 		if !st.IsDir() {
 			out = append(out, p)
 			continue
 		}
 		var found []string
-		if err := walkFiles(p, map[string]bool{}, &found); err != nil {
-			return nil, err
-		}
+		walkFiles(p, map[string]bool{}, &found, unopened)
 		sort.Strings(found)
 		out = append(out, found...)
 	}
@@ -95,8 +107,9 @@ func expandPaths(paths []string) ([]string, error) {
 // walkFiles appends the regular files below directory root to found,
 // hidden ones skipped, following symbolic links to files and
 // directories; a directory already walked (a link back up) is not
-// walked again.
-func walkFiles(root string, walked map[string]bool, found *[]string) error {
+// walked again. One that cannot be read is found, its reason in
+// unopened.
+func walkFiles(root string, walked map[string]bool, found *[]string, unopened map[string]string) error {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		if walked[real] {
 			return nil
@@ -110,7 +123,11 @@ func walkFiles(root string, walked map[string]bool, found *[]string) error {
 	}
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("cannot read %q: %w", path, unwrapPathError(err))
+			*found, unopened[path] = append(*found, path), fmt.Sprintf("cannot read %q: %v", path, unwrapPathError(err))
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if path != root && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
@@ -137,7 +154,7 @@ func walkFiles(root string, walked map[string]bool, found *[]string) error {
 			if st.Mode().IsRegular() {
 				*found = append(*found, path)
 			} else if st.IsDir() {
-				return walkFiles(path, walked, found)
+				return walkFiles(path, walked, found, unopened)
 			}
 		}
 		return nil
@@ -182,10 +199,16 @@ func open(path string, stdin io.Reader) (io.ReadCloser, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open %q: %w", path, unwrapPathError(err))
+		return nil, &openError{fmt.Errorf("cannot open %q: %w", path, unwrapPathError(err))}
 	}
 	return f, nil
 }
+
+// openError is a file that could not be opened: nothing of it was seen.
+type openError struct{ err error }
+
+func (e *openError) Error() string { return e.err.Error() }
+func (e *openError) Unwrap() error { return e.err }
 
 // decompress recognises gzip and zstd by their magic bytes (a zstd
 // stream by its first frame's, skippable or not) and returns the

@@ -262,6 +262,13 @@ const maxMapHints = 3
 func hints(n *NoData, files []ingest.FileStats) []Hint {
 	var out []Hint
 	var mappable []ingest.FileStats
+	opened := files[:0:0]
+	for _, f := range files {
+		if !f.Unopened { // nothing of it seen: no flag reads it
+			opened = append(opened, f)
+		}
+	}
+	files = opened
 	for _, f := range files {
 		if f.Records > 0 || f.PassedOver == 0 {
 			mappable = append(mappable, f)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -147,5 +148,49 @@ func TestPromRequestsInWindow(t *testing.T) {
 	}
 	if line := fmt.Sprintf("\nloganalyze_requests_total %d\n", want); !strings.Contains(stdout, line) {
 		t.Errorf("want %q (%d outside the window):\n%s", strings.TrimSpace(line), outside, stdout)
+	}
+}
+
+// TestMissingPathStillReports: a path that names nothing fails the run
+// (exit 1, named on stderr) but the reports are still written, of what
+// the other paths gave, the missing one listed unread (SPEC §3); with
+// nothing else, the report is NO DATA and points at no flag, for no
+// flag reads a file that is not there.
+func TestMissingPathStillReports(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join("..", "..", "testdata", "logs", "tokenhub-1.jsonl")
+	missing := filepath.Join(dir, "gone.log")
+	js := filepath.Join(dir, "r.json")
+	code, md, stderr := runCLI(t, "--json", js, "--md", "-", missing, good)
+	if code != exitFailed || !strings.Contains(stderr, `cannot open "`+missing+`"`) {
+		t.Fatalf("exit %d, stderr %q; want 1 naming the missing path", code, stderr)
+	}
+	var rep struct {
+		Input struct {
+			Records int64
+			Unread  []struct{ Path, Reason string }
+		}
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatalf("no JSON report: %v", err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	_, alone, _ := runCLI(t, "--json", "-", good)
+	var one struct{ Input struct{ Records int64 } }
+	if err := json.Unmarshal([]byte(alone), &one); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Input.Records != one.Input.Records || len(rep.Input.Unread) != 1 || rep.Input.Unread[0].Path != missing {
+		t.Errorf("records %d (alone %d), unread %+v; want the good file's, the missing one unread", rep.Input.Records, one.Input.Records, rep.Input.Unread)
+	}
+	if !strings.Contains(md, "gone.log") {
+		t.Errorf("the Markdown report does not name the missing file:\n%s", md)
+	}
+	code, md, _ = runCLI(t, missing)
+	if first, _, _ := strings.Cut(md, "\n"); code != exitFailed || !strings.Contains(first, "NO DATA") || strings.Contains(md, "--log-format") || strings.Contains(md, "--input-format") {
+		t.Errorf("exit %d, report:\n%s\nwant exit 1, NO DATA, no format flag", code, md)
 	}
 }
