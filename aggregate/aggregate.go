@@ -56,6 +56,12 @@ type Options struct {
 	// its Has flag is set); so are records without a time when a bound is.
 	Since, Until       int64
 	HasSince, HasUntil bool
+	// Latest, when not 0, skips the records dated at or after it too,
+	// counted in Future as well as Skipped: a window without --until
+	// ends a day past the run's start, so that one record dated years
+	// ahead (a client's clock set wrong) cannot move the window and
+	// stretch its time line. Records without a time are kept.
+	Latest int64
 	// Collectors, when set, makes the collectors of one accumulator
 	// (one worker): what the rules gather beside the sketches.
 	// HourCollectors makes those of each hour's accumulator (Hourly).
@@ -91,6 +97,10 @@ type Accumulator struct {
 	Records int64
 	// Skipped counts the records outside the --since/--until window.
 	Skipped int64
+	// Future counts those of Skipped dated at or after Options.Latest
+	// (Latest here); FirstFuture is the earliest of their times.
+	Future, Latest int64
+	FirstFuture    int64
 	// MinTime and MaxTime bound the records' times (Unix ns); HasTime is
 	// false when no record had one.
 	MinTime, MaxTime int64
@@ -390,6 +400,14 @@ func (a *Accumulator) addSteps(rs []ingest.Record, idx []int32, vs []Values) {
 // outside reports whether a record is outside the --since/--until
 // window.
 func (a *Accumulator) outside(r *ingest.Record) bool {
+	if a.opts.Latest != 0 && r.TimeNS >= a.opts.Latest && r.Has(ingest.FTime) {
+		if a.Future == 0 || r.TimeNS < a.FirstFuture {
+			a.FirstFuture = r.TimeNS
+		}
+		a.Future++
+		a.Latest = a.opts.Latest
+		return true
+	}
 	if !a.opts.HasSince && !a.opts.HasUntil {
 		return false
 	}
@@ -663,6 +681,11 @@ func (a *Accumulator) mergeRest(o *Accumulator) {
 func (a *Accumulator) mergeCounts(o *Accumulator) {
 	a.Records += o.Records
 	a.Skipped += o.Skipped
+	if o.Future > 0 && (a.Future == 0 || o.FirstFuture < a.FirstFuture) {
+		a.FirstFuture = o.FirstFuture
+	}
+	a.Future += o.Future
+	a.Latest = max(a.Latest, o.Latest)
 	if o.HasTime {
 		a.HasTime = true
 		a.MinTime = min(a.MinTime, o.MinTime)

@@ -7,6 +7,9 @@ package analysis
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"loganalyze/aggregate"
@@ -123,6 +126,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	problems, err := history(ctx, dir, cfg, acc, read, baseline, mapping, plan)
+	problems = append(problems, futureProblem(acc, acc.Latest)...)
 	var stateErr *StateWriteError
 	if err != nil && !errors.As(err, &stateErr) {
 		return nil, err
@@ -215,8 +219,53 @@ func aggregateOptions(cfg Config, m *sketch.Mapping, rcfg *rules.Config) aggrega
 	}
 	if cfg.Until != nil {
 		opts.Until, opts.HasUntil = cfg.Until.UnixNano(), true
+	} else {
+		opts.Latest = latest(cfg.Paths, clock(cfg.Now)()).Add(FutureSlack).UnixNano()
 	}
 	return opts
+}
+
+// FutureSlack is how far past the run's start, or the latest write of a
+// file it reads, a record may be dated and still be in a window without
+// --until: a day, more than any zone or clock drift puts a record of
+// now ahead; a record dated later (a clock set years wrong) is outside
+// the window, said so (futureProblem), and cannot move it.
+const FutureSlack = 24 * time.Hour
+
+// latest is now, or the last time a path given (a file, a directory, a
+// glob's matches) was written when that is later: no line of a log is
+// written after its file, whichever clock, the writer's or this
+// machine's, is the one set wrong.
+func latest(paths []string, now time.Time) time.Time {
+	for _, p := range paths {
+		names := []string{p}
+		if p == "-" {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			names, _ = filepath.Glob(p)
+		}
+		for _, n := range names {
+			if st, err := os.Stat(n); err == nil && st.ModTime().After(now) {
+				now = st.ModTime()
+			}
+		}
+	}
+	return now
+}
+
+// futureProblem says how many records were dated too far ahead to be in
+// the window; nil when none were.
+func futureProblem(acc *aggregate.Accumulator, latest int64) []ingest.Problem {
+	if acc == nil || acc.Future == 0 {
+		return nil
+	}
+	first := time.Unix(0, acc.FirstFuture).UTC().Format(time.RFC3339)
+	what := fmt.Sprintf("%d records dated more than a day after the run's start and its files' last writes (%s), the first at %s, are", acc.Future, time.Unix(0, latest).Add(-FutureSlack).UTC().Format(time.RFC3339), first)
+	if acc.Future == 1 {
+		what = fmt.Sprintf("1 record dated more than a day after the run's start and its files' last writes (%s), at %s, is", time.Unix(0, latest).Add(-FutureSlack).UTC().Format(time.RFC3339), first)
+	}
+	return []ingest.Problem{{File: "window", Reason: what + " outside the window: a clock set wrong"}}
 }
 
 // readWindow reads the window's logs. Hour sets are kept for the state

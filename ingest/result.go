@@ -76,7 +76,13 @@ type Problem struct {
 // before orders problems as the lines of their file.
 func (p Problem) before(o Problem) bool { return p.Line < o.Line }
 
-func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason) }
+// A problem of line 0 is of the run or the file as a whole: "file: reason".
+func (p Problem) String() string {
+	if p.Line == 0 {
+		return p.File + ": " + p.Reason
+	}
+	return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason)
+}
 
 // Result is what a run read.
 type Result struct {

@@ -100,6 +100,10 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 		if len(list.ps) > 0 {
 			p("\n%s%s\n\n", m.t(list.title), strings.TrimSpace(m.t("colon")))
 			for _, pr := range list.ps {
+				if pr.Line == 0 { // of the run or the file as a whole
+					p("- %s: %s\n", mdText(pr.File), mdText(pr.Reason))
+					continue
+				}
 				p("- %s:%d: %s\n", mdText(pr.File), pr.Line, mdText(pr.Reason))
 			}
 		}

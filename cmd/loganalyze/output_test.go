@@ -194,3 +194,73 @@ func TestMissingPathStillReports(t *testing.T) {
 		t.Errorf("exit %d, report:\n%s\nwant exit 1, NO DATA, no format flag", code, md)
 	}
 }
+
+// TestFutureRecordCannotMoveTheWindow: one record dated decades ahead (a
+// client's clock set wrong) is outside the window (SPEC §3: no single
+// value moves the window): the window, the time line and the hour files
+// are those of the file without it, and the report says why it is out.
+// A record dated past the run's clock but before its file was last
+// written is in: the clock that is wrong may be this machine's.
+func TestFutureRecordCannotMoveTheWindow(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "logs", "tokenhub-1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "plain.jsonl")
+	skewed := filepath.Join(dir, "skewed.jsonl")
+	if err := os.WriteFile(plain, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(skewed, append(append([]byte(nil), raw...), `{"time":"2099-12-31T00:00:00Z","request_time":0.2,"status":200}`+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type report struct {
+		Window         struct{ From, To string }
+		TimelineBucket int `json:"timeline_bucket_s"`
+		Input          struct {
+			Records       int64
+			OutsideWindow int64 `json:"outside_window"`
+			Problems      []struct{ File, Reason string }
+		}
+	}
+	read := func(args ...string) report {
+		t.Helper()
+		code, out, stderr := runCLI(t, append([]string{"--json", "-"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	want := read(plain)
+	state := filepath.Join(dir, "state")
+	got := read("--state", state, skewed)
+	if got.Window != want.Window || got.TimelineBucket != want.TimelineBucket || got.Input.Records != want.Input.Records+1 || got.Input.OutsideWindow != want.Input.OutsideWindow+1 {
+		t.Errorf("window %+v, bucket %d s, %d records (%d outside); want %+v, %d s, %d (%d)", got.Window, got.TimelineBucket, got.Input.Records, got.Input.OutsideWindow,
+			want.Window, want.TimelineBucket, want.Input.Records+1, want.Input.OutsideWindow+1)
+	}
+	said := false
+	for _, p := range got.Input.Problems {
+		said = said || p.File == "window" && strings.Contains(p.Reason, "2099-12-31T00:00:00Z") && strings.Contains(p.Reason, "1 record")
+	}
+	if !said {
+		t.Errorf("no problem says the record is outside the window: %+v", got.Input.Problems)
+	}
+	hours, _ := filepath.Glob(filepath.Join(state, "2099*"))
+	if all, _ := filepath.Glob(filepath.Join(state, "*.sketch")); len(hours) != 0 || len(all) == 0 {
+		t.Errorf("hour files %v; want the log's hours, none of 2099", all)
+	}
+	// This machine's clock days behind the file's records (runCLI's is
+	// 2026-11-29T11:00Z): a file written now holds them, in the window.
+	late := filepath.Join(dir, "late.jsonl")
+	if err := os.WriteFile(late, []byte(`{"time":"2026-12-04T10:00:00Z","request_time":0.2,"status":200}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := read(late); r.Input.Records != 1 || r.Input.OutsideWindow != 0 {
+		t.Errorf("a file written after the run's clock: %d records, %d outside; want 1 in the window", r.Input.Records, r.Input.OutsideWindow)
+	}
+}
