@@ -278,7 +278,9 @@ func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState boo
 	// An hour file keeps latency_regression's pairs too, which explain
 	// a later window against it.
 	opts.HourCollectors = rcfg.Collectors(m, cfg.Top, withState)
-	accs, read, err := ingest.Run(cfg.Paths, cfg.Ingest, func() *aggregate.Accumulator { return aggregate.New(opts) })
+	in := cfg.Ingest
+	in.Window = ingest.Window{Since: opts.Since, Until: opts.Until, HasSince: opts.HasSince, HasUntil: opts.HasUntil}
+	accs, read, err := ingest.Run(cfg.Paths, in, func() *aggregate.Accumulator { return aggregate.New(opts) })
 	if err != nil {
 		return nil, nil, err
 	}

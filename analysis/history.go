@@ -227,15 +227,17 @@ func writeHours(d *state.Dir, acc *aggregate.Accumulator, collectors []string, p
 }
 
 // runInput is what the run could not read, as an hour file keeps it
-// (state.Input): the bad lines and their samples for the last hour it
-// writes (last), the files not read to their end or at all for each.
+// (state.Input): the bad lines the window placed in it and their samples
+// for the last hour it writes (last), the files not read to their end or at all for each.
 func runInput(read *ingest.Result, last bool) state.Input {
 	var in state.Input
 	if read == nil {
 		return in
 	}
 	if last {
-		in.BadLines = read.BadLines()
+		// The window's: a cron's hourly runs over one growing file
+		// store each bad line once between them (BadLinesInWindow).
+		in.BadLines = read.BadLinesInWindow()
 		in.Problems = read.Problems[:min(len(read.Problems), 20)]
 	}
 	for _, f := range read.Files {

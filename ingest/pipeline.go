@@ -25,6 +25,10 @@ const chunkSize = 256 << 10
 // Options configure a run of the pipeline.
 type Options struct {
 	Format Format // Auto detects per file
+	// Window, when it has a bound, places the bad lines of text files in
+	// or outside it (FileStats.BadLinesOutside); records are the sink's
+	// to keep or skip.
+	Window Window
 	// Source forces a source schema (SourceNames); "" detects it per file.
 	Source string
 	// LogFormats are log formats (nginx log_format or Envoy format
@@ -313,6 +317,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 			if fs.index < len(t.files) {
 				c := &t.files[fs.index]
 				st.Records += c.records
+				st.BadLinesOutside += c.badOut
 				st.WithoutRequestTime += c.noRT
 				st.TimeNumbers += c.timeNumbers
 				st.BadLines += c.bad
@@ -358,6 +363,18 @@ type pipeline struct {
 	// compiled when a text log is first read (textFormat).
 	given, known []*logFormat
 	compiled     bool
+}
+
+// Window is a run's [Since, Until) in Unix nanoseconds, each bound only
+// when its Has flag is set.
+type Window struct {
+	Since, Until       int64
+	HasSince, HasUntil bool
+}
+
+// holds reports whether time ns is within the window.
+func (w *Window) holds(ns int64) bool {
+	return (!w.HasSince || ns >= w.Since) && (!w.HasUntil || ns < w.Until)
 }
 
 // newFile starts the state of one more file to read, on the reader's
@@ -417,6 +434,11 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	parts := u.file.partConsts()
 	partAt := int64(0) // the first line of a cut line's parts
 	joined := int64(0) // the lines a CSV row took after its first
+	// A bad line is placed in or outside the window as the timed record
+	// before it in the unit is; before the unit's first, as that one is.
+	win := &p.opts.Window
+	windowed := win.HasSince || win.HasUntil
+	placed, timed, prevIn := c.bad, false, true
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -471,6 +493,13 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				t.bad(u.file, line, errOnlyTime)
 			default:
 				fixZero(rec, zero)
+				if windowed && rec.Has(FTime) {
+					in := win.holds(rec.TimeNS)
+					if timed && !prevIn || !timed && !in {
+						c.badOut += c.bad - placed
+					}
+					placed, timed, prevIn = c.bad, true, in
+				}
 				c.records++
 				c.noRT += rec.lacks(FRequestTime)
 				if rec.unread != 0 {
@@ -487,6 +516,9 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 		// The line's end is in the next unit, which reads it alone.
 		t.bad(u.file, partAt, errCutLine)
 		e.drop()
+	}
+	if timed && !prevIn { // those after the unit's last timed record
+		c.badOut += c.bad - placed
 	}
 	f.flush()
 	p.opts.Progress.Records.Add(c.records - records)

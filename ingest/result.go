@@ -56,6 +56,13 @@ type FileStats struct {
 	// it (SPEC §3: only time and request_time make a line bad). Nil when
 	// there are none.
 	UnreadValues map[Field]int64
+	// BadLinesOutside are the bad lines (of BadLines) a window
+	// (Options.Window) places outside it: a bad line has no time of its
+	// own, and is the time's of the records about it in its file, the
+	// one before it (the one after, before a block's first). So the
+	// hourly runs of a cron over one growing file, each of its own
+	// hour, count each bad line once between them.
+	BadLinesOutside int64
 	// Unopened: the file could not be found or opened (a missing path, a
 	// glob that matched nothing, no permission): nothing of it was seen,
 	// so no flag for its format would help (Reason says why).
@@ -109,6 +116,15 @@ func (r *Result) BadLines() (n int64) {
 	return n
 }
 
+// BadLinesInWindow counts the bad lines placed in Options.Window: all
+// of them without one (FileStats.BadLinesOutside).
+func (r *Result) BadLinesInWindow() (n int64) {
+	for _, f := range r.Files {
+		n += f.BadLines - f.BadLinesOutside
+	}
+	return n
+}
+
 // Incomplete reports whether some file could not be read to its end.
 func (r *Result) Incomplete() bool {
 	for _, f := range r.Files {
@@ -122,6 +138,7 @@ func (r *Result) Incomplete() bool {
 // counters are one worker's (or the reader's) tallies for one file.
 type counters struct {
 	records, bad, passed int64
+	badOut               int64 // of bad, those placed outside Options.Window (lines)
 	noRT                 int64 // records without a request_time
 	timeNumbers          int64 // bad lines whose time was a plain number (timeNumber)
 	problems             []Problem

@@ -264,3 +264,60 @@ func TestFutureRecordCannotMoveTheWindow(t *testing.T) {
 		t.Errorf("a file written after the run's clock: %d records, %d outside; want 1 in the window", r.Input.Records, r.Input.OutsideWindow)
 	}
 }
+
+// TestHourlyRunsCountEachBadLineOnce: hourly runs over one growing file,
+// each with its own --since/--until, store each bad line once between
+// them: a bad line is placed in the window of the record before it (of
+// the one after, before the first), so the roll-up of their hours counts
+// the bad lines one run over the whole file does, and each hour those
+// about its records.
+func TestHourlyRunsCountEachBadLineOnce(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(hh, mm int) string {
+		return fmt.Sprintf(`{"time":"2026-11-29T%02d:%02d:00Z","request_time":0.5,"status":200,"region":"ap-beijing"}`, hh, mm)
+	}
+	lines := []string{"not json: placed with the first record", rec(1, 57), rec(1, 58), "{broken", rec(1, 59),
+		rec(2, 0), "also not json", rec(2, 1), rec(2, 2), "{\"time\":", rec(2, 3)}
+	log := filepath.Join(dir, "app.log.jsonl")
+	if err := os.WriteFile(log, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badOf := func(out string) int64 {
+		t.Helper()
+		var r struct {
+			Input struct {
+				BadLines int64 `json:"bad_lines"`
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Input.BadLines
+	}
+	_, whole, _ := runCLI(t, "--json", "-", log)
+	if n := badOf(whole); n != 4 {
+		t.Fatalf("one run over the file: %d bad lines, want 4", n)
+	}
+	state := filepath.Join(dir, "state")
+	for _, w := range [][2]string{{"2026-11-29T01:00:00Z", "2026-11-29T02:00:00Z"}, {"2026-11-29T02:00:00Z", "2026-11-29T03:00:00Z"}} {
+		if code, _, stderr := runCLI(t, "--state", state, "--since", w[0], "--until", w[1], "--json", "-", log); code != exitOK {
+			t.Fatalf("run %v: exit %d: %s", w, code, stderr)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want int64
+	}{
+		{nil, 4},
+		{[]string{"--since", "2026-11-29T01:00:00Z", "--until", "2026-11-29T02:00:00Z"}, 2},
+		{[]string{"--since", "2026-11-29T02:00:00Z", "--until", "2026-11-29T03:00:00Z"}, 2},
+	} {
+		code, out, stderr := runCLI(t, append([]string{"report", "--state", state, "--json", "-"}, c.args...)...)
+		if code != exitOK {
+			t.Fatalf("report %v: exit %d: %s", c.args, code, stderr)
+		}
+		if n := badOf(out); n != c.want {
+			t.Errorf("report %v: %d bad lines, want %d", c.args, n, c.want)
+		}
+	}
+}
