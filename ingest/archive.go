@@ -93,7 +93,8 @@ func (p *pipeline) readArchive(fs *fileState, kind string, br *bufio.Reader, r i
 			member(h.Name, func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		}
 	case zipArchive:
-		src, size, err := readerAt(br, r, in)
+		src, size, done, err := readerAt(br, r, in)
+		defer done()
 		if err != nil {
 			return readError(fmt.Errorf("a zip archive not read whole: %w", err))
 		}
@@ -120,14 +121,27 @@ func (p *pipeline) readArchive(fs *fileState, kind string, br *bufio.Reader, r i
 	return nil
 }
 
-// readerAt returns an archive's bytes for random access: the file on
-// disk itself when it is one, not compressed; else all of it, read.
-func readerAt(br *bufio.Reader, r io.Reader, in input) (io.ReaderAt, int64, error) {
+// readerAt returns an archive's bytes for random access (a zip's
+// directory is at its end): the file on disk itself when it is one, not
+// compressed; else a copy in a temporary file, which done removes, so
+// that a zip on stdin takes no memory of its size (in memory only when
+// no temporary file can be made).
+func readerAt(br *bufio.Reader, r io.Reader, in input) (src io.ReaderAt, size int64, done func(), err error) {
+	done = func() {}
 	if f, ok := in.raw.(*os.File); ok && isPlain(r) && in.size >= 0 {
-		return f, in.size, nil
+		return f, in.size, done, nil
 	}
-	data, err := io.ReadAll(br)
-	return bytes.NewReader(data), int64(len(data)), err
+	tmp, terr := os.CreateTemp("", "loganalyze-*.zip")
+	if terr != nil {
+		data, err := io.ReadAll(br)
+		return bytes.NewReader(data), int64(len(data)), done, err
+	}
+	done = func() {
+		tmp.Close()
+		os.Remove(tmp.Name())
+	}
+	size, err = io.Copy(tmp, br)
+	return tmp, size, done, err
 }
 
 // hiddenMember reports whether an archive's file is hidden: a name or a

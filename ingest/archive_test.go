@@ -146,6 +146,8 @@ func TestArchiveFilesRead(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			opts := ingest.Options{Workers: 2, Location: time.UTC}
 			path := c.name
+			tmp := t.TempDir() // where a zip on stdin is copied, and removed after
+			t.Setenv("TMPDIR", tmp)
 			if c.stdin {
 				opts.Stdin = bytes.NewReader(c.data)
 			} else {
@@ -172,6 +174,9 @@ func TestArchiveFilesRead(t *testing.T) {
 			}
 			if int64(len(rows)) != wantTotal {
 				t.Errorf("%d records read, want %d", len(rows), wantTotal)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
+				t.Errorf("%d temporary files left behind", len(left))
 			}
 		})
 	}
