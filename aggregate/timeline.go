@@ -151,7 +151,11 @@ func (tl *Timeline) add(m *sketch.Mapping, t int64, status int64, hasRT bool, rt
 		}
 	}
 	if b.RT == nil {
-		b.RT = sketch.New(m)
+		var like *sketch.Sketch
+		if before := tl.buckets[start-tl.Width]; before != nil {
+			like = before.RT
+		}
+		b.RT = sketch.NewLike(m, like)
 	}
 	b.RT.AddBin(rt)
 }
@@ -194,7 +198,7 @@ func (tl *Timeline) regionSketch(m *sketch.Mapping, region []byte, start int64) 
 	}
 	sk := s[start]
 	if sk == nil {
-		sk = sketch.New(m)
+		sk = sketch.NewLike(m, s[start-tl.Width]) // sized as the bucket before
 		s[start] = sk
 	}
 	return sk

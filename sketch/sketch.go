@@ -107,6 +107,28 @@ func (s *Sketch) AddBin(b Bin) {
 	}
 }
 
+// NewLike returns an empty sketch with room for the bins like holds,
+// from its lowest to its highest (none when like is nil or empty): the
+// values of a time line's bucket, which spread as those of the bucket
+// before it did, are then counted without its store growing a few dozen
+// bins at a time, each a slice made again.
+func NewLike(m *Mapping, like *Sketch) *Sketch {
+	s := New(m)
+	if like == nil {
+		return s
+	}
+	lo, errLo := like.pos.MinIndex()
+	hi, errHi := like.pos.MaxIndex()
+	if errLo != nil || errHi != nil || lo >= hi {
+		return s
+	}
+	// The store takes the range, then is emptied: Clear keeps the room.
+	s.pos.AddWithCount(hi, 1)
+	s.pos.AddWithCount(lo, 1)
+	s.pos.Clear()
+	return s
+}
+
 // Mapping returns the sketch's mapping.
 func (s *Sketch) Mapping() *Mapping { return s.m }
 
