@@ -127,20 +127,25 @@ func (p *pipeline) readArchive(fs *fileState, kind string, br *bufio.Reader, r i
 // that a zip on stdin takes no memory of its size (in memory only when
 // no temporary file can be made).
 func readerAt(br *bufio.Reader, r io.Reader, in input) (src io.ReaderAt, size int64, done func(), err error) {
-	done = func() {}
 	if f, ok := in.raw.(*os.File); ok && isPlain(r) && in.size >= 0 {
-		return f, in.size, done, nil
+		return f, in.size, func() {}, nil
 	}
-	tmp, terr := os.CreateTemp("", "loganalyze-*.zip")
+	return spool(br)
+}
+
+// spool copies what r gives to a temporary file for random access, which
+// done removes; into memory only when no temporary file can be made.
+func spool(r io.Reader) (src io.ReaderAt, size int64, done func(), err error) {
+	tmp, terr := os.CreateTemp("", "loganalyze-*")
 	if terr != nil {
-		data, err := io.ReadAll(br)
-		return bytes.NewReader(data), int64(len(data)), done, err
+		data, err := io.ReadAll(r)
+		return bytes.NewReader(data), int64(len(data)), func() {}, err
 	}
 	done = func() {
 		tmp.Close()
 		os.Remove(tmp.Name())
 	}
-	size, err = io.Copy(tmp, br)
+	size, err = io.Copy(tmp, r)
 	return tmp, size, done, err
 }
 

@@ -286,3 +286,39 @@ func TestCompressedBzip2Xz(t *testing.T) {
 		t.Errorf("a CSV whose header begins BZh1: format %q, incomplete %v (%q); want csv, read", f.Format, f.Incomplete, f.Reason)
 	}
 }
+
+// TestColumnarSpooled: a Parquet or Arrow file that is no file on disk
+// (stdin, gzip-compressed) is read as the file itself is, through a
+// temporary file that is removed after, not its size in memory.
+func TestColumnarSpooled(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 74, N: 400})
+	for _, c := range []struct {
+		name  string
+		write func(io.Writer, []gen.Request, gen.WriteOptions) (int, error)
+	}{{"r.parquet", gen.WriteParquet}, {"r.arrow", gen.WriteArrow}} {
+		data, _ := encode(t, reqs, gen.WriteOptions{}, c.write)
+		_, plain := collect(t, []string{writeTemp(t, c.name, string(data))}, ingest.Options{Workers: 2, Location: time.UTC})
+		want := plain.Files[0].Records
+		if want == 0 {
+			t.Fatalf("%s: no record read from the file itself", c.name)
+		}
+		for _, how := range []string{"stdin", "gzip"} {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			opts := ingest.Options{Workers: 2, Location: time.UTC}
+			path := "-"
+			if how == "stdin" {
+				opts.Stdin = bytes.NewReader(data)
+			} else {
+				path = writeTemp(t, c.name+".gz", string(gzipBytes(t, data)))
+			}
+			_, res := collect(t, []string{path}, opts)
+			if f := res.Files[0]; f.Records != want || f.Incomplete {
+				t.Errorf("%s by %s: %d records, incomplete %v (%q); want %d", c.name, how, f.Records, f.Incomplete, f.Reason, want)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
+				t.Errorf("%s by %s: %d temporary files left behind", c.name, how, len(left))
+			}
+		}
+	}
+}

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -197,9 +196,10 @@ func (p *pipeline) readColumnar(fs *fileState, br *bufio.Reader, content io.Read
 	}
 	if st != nil && st.Mode().IsRegular() {
 		src, size = f, st.Size()
-	} else { // stdin, a pipe, compressed content
-		data, err := io.ReadAll(br)
-		src, size, readErr = bytes.NewReader(data), int64(len(data)), err
+	} else { // stdin, a pipe, compressed content: a temporary file, not memory of its size
+		var done func()
+		src, size, done, readErr = spool(br)
+		defer done()
 	}
 	s := &rowSink{p: p, fs: fs}
 	var err error
