@@ -134,20 +134,72 @@ func readerAt(br *bufio.Reader, r io.Reader, in input) (src io.ReaderAt, size in
 }
 
 // spool copies what r gives to a temporary file for random access, which
-// done removes; into memory only when no temporary file can be made.
+// done removes; into memory when no temporary file can be made, or when
+// writing it fails (a full disk): what it held is read back first, so
+// nothing r gave is lost.
 func spool(r io.Reader) (src io.ReaderAt, size int64, done func(), err error) {
-	tmp, terr := os.CreateTemp("", "loganalyze-*")
-	if terr != nil {
-		data, err := io.ReadAll(r)
-		return bytes.NewReader(data), int64(len(data)), func() {}, err
+	inMemory := func(head []byte) (io.ReaderAt, int64, func(), error) {
+		buf := bytes.NewBuffer(head) // the rest read after it, not copied again
+		_, err := buf.ReadFrom(r)
+		return bytes.NewReader(buf.Bytes()), int64(buf.Len()), func() {}, err
+	}
+	tmp, err := createTemp()
+	if err != nil {
+		return inMemory(nil)
 	}
 	done = func() {
 		tmp.Close()
 		os.Remove(tmp.Name())
 	}
-	size, err = io.Copy(tmp, r)
+	w := &spoolWriter{f: tmp}
+	size, err = io.Copy(w, r)
+	if w.err != nil { // the file is short of what was read: memory then
+		head := make([]byte, w.n, w.n+int64(len(w.rest)))
+		if _, rerr := tmp.ReadAt(head, 0); rerr != nil && rerr != io.EOF {
+			done()
+			return nil, 0, func() {}, fmt.Errorf("cannot read back a temporary copy: %w", rerr)
+		}
+		done()
+		return inMemory(append(head, w.rest...))
+	}
 	return tmp, size, done, err
 }
+
+// spoolFile is a temporary file as spool uses it.
+type spoolFile interface {
+	io.Writer
+	io.ReaderAt
+	Close() error
+	Name() string
+}
+
+// createTemp makes spool's temporary file (a test's, one that fills).
+var createTemp = func() (spoolFile, error) { return os.CreateTemp("", "loganalyze-*") }
+
+// spoolWriter writes to a temporary file and, once a write fails, keeps
+// the rest of that write for memory (spool): n bytes are in the file.
+type spoolWriter struct {
+	f    spoolFile
+	n    int64
+	err  error
+	rest []byte
+}
+
+func (w *spoolWriter) Write(b []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	k, err := w.f.Write(b)
+	w.n += int64(k)
+	if err != nil {
+		w.err, w.rest = err, append([]byte(nil), b[k:]...)
+		return len(b), errSpoolFull // the caller stops; spool reads on
+	}
+	return k, nil
+}
+
+// errSpoolFull stops io.Copy at a failed write of a temporary copy.
+var errSpoolFull = errors.New("temporary copy not written")
 
 // hiddenMember reports whether an archive's file is hidden: a name or a
 // directory that begins with a dot (an editor's swap file, macOS's ._
