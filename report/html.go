@@ -58,6 +58,7 @@ type htmlView struct {
 	Status       []htmlStatus
 	Files        []htmlFile
 	Problems     []string
+	Notes        []string // problems of the run or a file as a whole (line 0)
 	Records      int64
 	BadLines     int64
 	Quantiles    string // how the quantiles are defined
@@ -233,6 +234,10 @@ func (r *Report) htmlView(m printer) *htmlView {
 		v.Files = append(v.Files, htmlFile{Path: f.Path, Format: formatLabel(f), Records: f.Records, BadLine: f.BadLines, Note: r.fileNote(m, f)})
 	}
 	for _, p := range r.Input.Problems {
+		if p.Line == 0 {
+			v.Notes = append(v.Notes, p.String())
+			continue
+		}
 		v.Problems = append(v.Problems, p.String())
 	}
 	return v

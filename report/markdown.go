@@ -93,14 +93,24 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 	for _, h := range r.TimeHints {
 		p("\n%s%s\n", m.f("timehint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
 	}
+	// A problem of line 0 is of the run or a file as a whole (the window,
+	// the hours kept): a note, not a bad line.
+	var notes, bad []ingest.Problem
+	for _, pr := range r.Input.Problems {
+		if pr.Line == 0 {
+			notes = append(notes, pr)
+		} else {
+			bad = append(bad, pr)
+		}
+	}
 	for _, list := range []struct {
 		title msgID
 		ps    []ingest.Problem
-	}{{"firstbadlines", r.Input.Problems}, {"firstunreadvalues", r.Input.ValueProblems}} {
+	}{{"inputnotes", notes}, {"firstbadlines", bad}, {"firstunreadvalues", r.Input.ValueProblems}} {
 		if len(list.ps) > 0 {
 			p("\n%s%s\n\n", m.t(list.title), strings.TrimSpace(m.t("colon")))
 			for _, pr := range list.ps {
-				if pr.Line == 0 { // of the run or the file as a whole
+				if pr.Line == 0 {
 					p("- %s: %s\n", mdText(pr.File), mdText(pr.Reason))
 					continue
 				}

@@ -136,6 +136,7 @@ var enMessages = map[msgID]string{
 	"input":         "Input",
 	"latency":       "Latency (ms)",
 	"firstbadlines": "First bad lines",
+	"inputnotes":    "Notes on the input",
 	"comparedwith":  "Compared with %s (ms)",
 
 	// The breakdown and the triage (breakdown.go, triage.go).

@@ -33,6 +33,7 @@ var zhMessages = map[msgID]string{
 	"input":         "输入",
 	"latency":       "延迟（ms）",
 	"firstbadlines": "最先出现的无法解析的行",
+	"inputnotes":    "关于输入的说明",
 	"comparedwith":  "与%s对比（ms）",
 
 	"breakdown":                     "时间花在哪里（每个请求的平均 ms）",

@@ -250,6 +250,12 @@ func TestFutureRecordCannotMoveTheWindow(t *testing.T) {
 	if !said {
 		t.Errorf("no problem says the record is outside the window: %+v", got.Input.Problems)
 	}
+	// In the Markdown, a note on the input, not a bad line.
+	_, md, _ := runCLI(t, "--md", "-", skewed)
+	notes, bad, note := strings.Index(md, "Notes on the input:"), strings.Index(md, "First bad lines:"), strings.Index(md, "- window: 1 record dated")
+	if notes < 0 || bad < 0 || note < notes || note > bad {
+		t.Errorf("the window's note is not under its own heading, before the bad lines (notes at %d, note at %d, bad lines at %d)", notes, note, bad)
+	}
 	hours, _ := filepath.Glob(filepath.Join(state, "2099*"))
 	if all, _ := filepath.Glob(filepath.Join(state, "*.sketch")); len(hours) != 0 || len(all) == 0 {
 		t.Errorf("hour files %v; want the log's hours, none of 2099", all)
