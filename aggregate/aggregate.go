@@ -97,10 +97,9 @@ type Accumulator struct {
 	Records int64
 	// Skipped counts the records outside the --since/--until window.
 	Skipped int64
-	// Future counts those of Skipped dated at or after Options.Latest
-	// (Latest here); FirstFuture is the earliest of their times.
-	Future, Latest int64
-	FirstFuture    int64
+	// Future counts those of Skipped dated at or after Options.Latest;
+	// FirstFuture is the earliest of their times.
+	Future, FirstFuture int64
 	// MinTime and MaxTime bound the records' times (Unix ns); HasTime is
 	// false when no record had one.
 	MinTime, MaxTime int64
@@ -397,6 +396,10 @@ func (a *Accumulator) addSteps(rs []ingest.Record, idx []int32, vs []Values) {
 	}
 }
 
+// Latest is Options.Latest: the date from which records are skipped as
+// Future (0 for none).
+func (a *Accumulator) Latest() int64 { return a.opts.Latest }
+
 // outside reports whether a record is outside the --since/--until
 // window.
 func (a *Accumulator) outside(r *ingest.Record) bool {
@@ -405,7 +408,6 @@ func (a *Accumulator) outside(r *ingest.Record) bool {
 			a.FirstFuture = r.TimeNS
 		}
 		a.Future++
-		a.Latest = a.opts.Latest
 		return true
 	}
 	if !a.opts.HasSince && !a.opts.HasUntil {
@@ -685,7 +687,6 @@ func (a *Accumulator) mergeCounts(o *Accumulator) {
 		a.FirstFuture = o.FirstFuture
 	}
 	a.Future += o.Future
-	a.Latest = max(a.Latest, o.Latest)
 	if o.HasTime {
 		a.HasTime = true
 		a.MinTime = min(a.MinTime, o.MinTime)

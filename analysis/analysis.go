@@ -126,7 +126,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	problems, err := history(ctx, dir, cfg, acc, read, baseline, mapping, plan)
-	problems = append(problems, futureProblem(acc, acc.Latest)...)
+	problems = append(problems, futureProblem(acc, acc.Latest())...)
 	var stateErr *StateWriteError
 	if err != nil && !errors.As(err, &stateErr) {
 		return nil, err

@@ -37,16 +37,8 @@ func expand(paths []string) (files []string, unopened map[string]string, err err
 	seen := make(map[string]bool, len(out))
 	kept := out[:0]
 	for _, p := range out {
-		if _, no := unopened[p]; p != "-" {
-			if no {
-				if seen["\x00"+p] {
-					continue
-				}
-				seen["\x00"+p] = true
-				kept = append(kept, p)
-				continue
-			}
-			key := p
+		if p != "-" {
+			key := p // one that names nothing: by its absolute path too
 			if abs, err := filepath.Abs(p); err == nil {
 				key = abs
 			}

@@ -233,11 +233,11 @@ func (r *Report) htmlView(m printer) *htmlView {
 	for _, f := range r.Input.Files {
 		v.Files = append(v.Files, htmlFile{Path: f.Path, Format: formatLabel(f), Records: f.Records, BadLine: f.BadLines, Note: r.fileNote(m, f)})
 	}
-	for _, p := range r.Input.Problems {
-		if p.Line == 0 {
-			v.Notes = append(v.Notes, p.String())
-			continue
-		}
+	notes, bad := r.inputNotes()
+	for _, p := range notes {
+		v.Notes = append(v.Notes, p.String())
+	}
+	for _, p := range bad {
 		v.Problems = append(v.Problems, p.String())
 	}
 	return v

@@ -93,16 +93,7 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 	for _, h := range r.TimeHints {
 		p("\n%s%s\n", m.f("timehint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
 	}
-	// A problem of line 0 is of the run or a file as a whole (the window,
-	// the hours kept): a note, not a bad line.
-	var notes, bad []ingest.Problem
-	for _, pr := range r.Input.Problems {
-		if pr.Line == 0 {
-			notes = append(notes, pr)
-		} else {
-			bad = append(bad, pr)
-		}
-	}
+	notes, bad := r.inputNotes()
 	for _, list := range []struct {
 		title msgID
 		ps    []ingest.Problem

@@ -496,3 +496,17 @@ func (r *Report) severityCounts() (crit, warn int) {
 	}
 	return crit, warn
 }
+
+// inputNotes splits the input's problems: those of line 0, of the run or
+// a file as a whole (a record outside the window for its date, the
+// hours kept), are notes, not bad lines.
+func (r *Report) inputNotes() (notes, bad []ingest.Problem) {
+	for _, p := range r.Input.Problems {
+		if p.Line == 0 {
+			notes = append(notes, p)
+		} else {
+			bad = append(bad, p)
+		}
+	}
+	return notes, bad
+}
