@@ -62,6 +62,11 @@ type Options struct {
 	// ahead (a client's clock set wrong) cannot move the window and
 	// stretch its time line. Records without a time are kept.
 	Latest int64
+	// HoldStrays holds aside the records that may be strays, dated long
+	// before the others (strays.go), until SettleStrays: a window
+	// without --since, which a clock reset to 2001 would otherwise
+	// start in 2001.
+	HoldStrays bool
 	// Collectors, when set, makes the collectors of one accumulator
 	// (one worker): what the rules gather beside the sketches.
 	// HourCollectors makes those of each hour's accumulator (Hourly).
@@ -100,6 +105,9 @@ type Accumulator struct {
 	// Future counts those of Skipped dated at or after Options.Latest;
 	// FirstFuture is the earliest of their times.
 	Future, FirstFuture int64
+	// Past counts those of Skipped that SettleStrays found strays;
+	// FirstPast and LastPast are the earliest and latest of their times.
+	Past, FirstPast, LastPast int64
 	// MinTime and MaxTime bound the records' times (Unix ns); HasTime is
 	// false when no record had one.
 	MinTime, MaxTime int64
@@ -167,6 +175,7 @@ type Accumulator struct {
 	kept   []int32  // AddBatch's records inside the window
 	run    []int32  // AddBatch's records of one hour
 	tokens tokenMatcher
+	strays strays // Options.HoldStrays
 }
 
 // New returns an empty accumulator.
@@ -177,6 +186,7 @@ func New(opts Options) *Accumulator {
 		Set:     newSet(opts),
 		MinTime: math.MaxInt64,
 		MaxTime: math.MinInt64,
+		strays:  strays{addedMin: math.MaxInt64, addedMax: math.MinInt64, firstMax: math.MinInt64, latest: math.MinInt64},
 	}
 	if opts.Admission != nil {
 		a.Set.Share(opts.Admission)
@@ -286,6 +296,12 @@ func (a *Accumulator) Add(r *ingest.Record) {
 		a.Skipped++
 		return
 	}
+	if a.opts.HoldStrays && a.holds(r) {
+		if a.strays.released != nil {
+			a.release()
+		}
+		return
+	}
 	// The values live in the accumulator: passed to the collectors
 	// through an interface, a local would escape, once per record.
 	v := &a.vals
@@ -307,6 +323,14 @@ func (a *Accumulator) Add(r *ingest.Record) {
 // each run of records of one hour is added so to that hour's
 // accumulator.
 func (a *Accumulator) AddBatch(rs []ingest.Record) {
+	a.addBatch(rs)
+	if a.strays.released != nil {
+		a.release()
+	}
+}
+
+// addBatch is AddBatch but for the records it releases.
+func (a *Accumulator) addBatch(rs []ingest.Record) {
 	if a.batch == nil {
 		a.batch = make([]Values, ingest.BatchSize)
 		a.kept = make([]int32, 0, ingest.BatchSize)
@@ -316,6 +340,9 @@ func (a *Accumulator) AddBatch(rs []ingest.Record) {
 	for i := range rs {
 		if a.outside(&rs[i]) {
 			a.Skipped++
+			continue
+		}
+		if a.opts.HoldStrays && a.holds(&rs[i]) {
 			continue
 		}
 		a.values(&rs[i], &vs[i])
@@ -687,6 +714,13 @@ func (a *Accumulator) mergeCounts(o *Accumulator) {
 		a.FirstFuture = o.FirstFuture
 	}
 	a.Future += o.Future
+	if o.Past > 0 {
+		if a.Past == 0 || o.FirstPast < a.FirstPast {
+			a.FirstPast = o.FirstPast
+		}
+		a.LastPast = max(a.LastPast, o.LastPast)
+	}
+	a.Past += o.Past
 	if o.HasTime {
 		a.HasTime = true
 		a.MinTime = min(a.MinTime, o.MinTime)

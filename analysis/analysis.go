@@ -127,6 +127,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	problems, err := history(ctx, dir, cfg, acc, read, baseline, mapping, plan)
 	problems = append(problems, futureProblem(acc, acc.Latest())...)
+	problems = append(problems, pastProblem(acc)...)
 	var stateErr *StateWriteError
 	if err != nil && !errors.As(err, &stateErr) {
 		return nil, err
@@ -268,6 +269,25 @@ func futureProblem(acc *aggregate.Accumulator, latest int64) []ingest.Problem {
 	return []ingest.Problem{{File: "window", Reason: what + " outside the window: a clock set wrong"}}
 }
 
+// pastProblem says how many records were dated so long before the
+// others that they were left outside the window (aggregate.SettleStrays);
+// nil when none were.
+func pastProblem(acc *aggregate.Accumulator) []ingest.Problem {
+	if acc == nil || acc.Past == 0 {
+		return nil
+	}
+	at := func(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339) }
+	rest := "all the others"
+	if acc.HasTime {
+		rest += " (from " + at(acc.MinTime) + ")"
+	}
+	what := fmt.Sprintf("1 record dated %s, more than a day before %s, is", at(acc.FirstPast), rest)
+	if acc.Past > 1 {
+		what = fmt.Sprintf("%d records dated %s to %s, more than a day before %s, are", acc.Past, at(acc.FirstPast), at(acc.LastPast), rest)
+	}
+	return []ingest.Problem{{File: "window", Reason: what + " outside the window: a clock set wrong"}}
+}
+
 // readWindow reads the window's logs. Hour sets are kept for the state
 // files and for the peak / off-peak split of a baseline comparison.
 func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState bool, stored map[int64][][2]int64) (*aggregate.Accumulator, *ingest.Result, error) {
@@ -278,12 +298,16 @@ func readWindow(cfg Config, m *sketch.Mapping, rcfg *rules.Config, withState boo
 	// An hour file keeps latency_regression's pairs too, which explain
 	// a later window against it.
 	opts.HourCollectors = rcfg.Collectors(m, cfg.Top, withState)
+	// Without --since, a record dated long before all the others (a
+	// clock reset) cannot start the window (pastProblem).
+	opts.HoldStrays = !opts.HasSince
 	in := cfg.Ingest
 	in.Window = ingest.Window{Since: opts.Since, Until: opts.Until, HasSince: opts.HasSince, HasUntil: opts.HasUntil}
 	accs, read, err := ingest.Run(cfg.Paths, in, func() *aggregate.Accumulator { return aggregate.New(opts) })
 	if err != nil {
 		return nil, nil, err
 	}
+	aggregate.SettleStrays(accs)
 	return aggregate.MergeAll(accs), read, nil
 }
 

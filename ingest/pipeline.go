@@ -128,6 +128,7 @@ type feed struct {
 	n     int           // records read into recs
 	held  scratchParser // the parser reading into recs, held
 	keys  dictKeys      // cellRows', the records' DictKeys
+	file  int32         // the index of the file the records are read from
 }
 
 func newFeed(sink Sink) *feed {
@@ -160,6 +161,7 @@ func (f *feed) record() *Record {
 // add hands over the record read into record's.
 func (f *feed) add() {
 	if f.batch == nil {
+		f.rec.File = f.file
 		f.sink.Add(&f.rec)
 	} else if f.n++; f.n == len(f.recs) || f.held != nil && f.held.heldBytes() > heldMax {
 		f.flush()
@@ -178,6 +180,9 @@ func (f *feed) addRead(n int) {
 func (f *feed) flush() {
 	if n := f.n; n > 0 {
 		f.n = 0 // first: a panic in AddBatch does not give them twice
+		for i := range f.recs[:n] {
+			f.recs[i].File = f.file
+		}
 		f.batch.AddBatch(f.recs[:n])
 	}
 	if f.held != nil {
@@ -390,6 +395,7 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 	var pq pqReader // the Parquet columns and buffers row groups reuse
 	f := newFeed(sink)
 	for u := range p.work {
+		f.file = int32(u.file.index)
 		if u.cells != nil {
 			p.cellRows(&u, f, t)
 			continue

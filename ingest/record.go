@@ -149,6 +149,10 @@ type Record struct {
 	text [NumFields][]byte  // KindText values
 	// TimeNS is the request time in Unix nanoseconds, when Has(FTime).
 	TimeNS int64
+	// File is the pipeline's number of the file the record was read
+	// from, set as the record is handed over: the records of one file
+	// share it, those of two files do not.
+	File int32
 	// endNS and firstNS hold FEndTime and FFirstTokenTime.
 	endNS, firstNS int64
 	// noAddrClient: the file's client has a name of its own, so a record
@@ -177,6 +181,38 @@ type Record struct {
 	// when it does not carry them (partition.go), set where it is reset
 	// for its file.
 	parts []partConst
+}
+
+// Clone returns a copy of r that owns its texts, valid once r is reset
+// and its buffers read over: a record a sink keeps past the batch it
+// came in. The copy has no DictKey, which stands for its worker's
+// records of one file's dictionaries only.
+func (r *Record) Clone() Record {
+	c := *r
+	n := len(r.unreadText)
+	for f := range r.text {
+		if r.set&(1<<f) != 0 {
+			n += len(r.text[f])
+		}
+	}
+	buf := make([]byte, 0, n)
+	own := func(b []byte) []byte {
+		if b == nil {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, b...)
+		return buf[start:len(buf):len(buf)]
+	}
+	for f := range c.text {
+		c.text[f] = nil
+		if r.set&(1<<f) != 0 {
+			c.text[f] = own(r.text[f])
+		}
+	}
+	c.unreadText = own(r.unreadText)
+	c.DictKey = 0
+	return c
 }
 
 // Reset clears r for the next line, keeping nothing.

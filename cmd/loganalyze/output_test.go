@@ -271,6 +271,99 @@ func TestFutureRecordCannotMoveTheWindow(t *testing.T) {
 	}
 }
 
+// TestPastRecordCannotMoveTheWindow: records dated years before all the
+// others of their file (a clock reset to 2001), one the first line, are
+// outside the window, said so, and leave the window, the time line, the
+// hour files and every number of the report as they are without them,
+// whatever the workers and the order of the lines; a file all of whose
+// records are that old is read into the window, a log of its own.
+func TestPastRecordCannotMoveTheWindow(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "logs", "tokenhub-1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	stray := func(hh int) string {
+		return fmt.Sprintf(`{"time":"2001-01-01T%02d:00:00Z","request_time":0.2,"status":200,"region":"ap-beijing"}`+"\n", hh)
+	}
+	write := func(name string, ls []string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(ls, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	plain := write("plain.jsonl", lines)
+	skewed := write("skewed.jsonl", slices.Concat([]string{stray(0)}, lines[:300], []string{stray(5)}, lines[300:]))
+	reversed := slices.Concat([]string{stray(0)}, lines[:300], []string{stray(5)}, lines[300:])
+	slices.Reverse(reversed)
+	backwards := write("backwards.jsonl", reversed)
+	type report struct {
+		Window         struct{ From, To string }
+		TimelineBucket int `json:"timeline_bucket_s"`
+		Input          struct {
+			Records       int64
+			OutsideWindow int64 `json:"outside_window"`
+			Problems      []struct{ File, Reason string }
+		}
+	}
+	read := func(args ...string) (report, string) {
+		t.Helper()
+		code, out, stderr := runCLI(t, append([]string{"--json", "-"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r, out
+	}
+	// The report but its input part, which counts the records read.
+	body := func(out string) string {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "input")
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	want, plainOut := read(plain)
+	_, plainState := read("--state", filepath.Join(dir, "plain-state"), plain)
+	state := filepath.Join(dir, "state")
+	for _, c := range [][]string{{"--state", state, skewed}, {"--workers", "1", skewed}, {"--workers", "7", skewed}, {backwards}} {
+		got, out := read(c...)
+		wantOut := plainOut
+		if c[0] == "--state" {
+			wantOut = plainState
+		}
+		if got.Window != want.Window || got.TimelineBucket != want.TimelineBucket || got.Input.Records != want.Input.Records+2 || got.Input.OutsideWindow != 2 {
+			t.Errorf("%v: window %+v, bucket %d s, %d records (%d outside); want %+v, %d s, %d (2)", c, got.Window, got.TimelineBucket, got.Input.Records, got.Input.OutsideWindow,
+				want.Window, want.TimelineBucket, want.Input.Records+2)
+		}
+		if body(out) != body(wantOut) {
+			t.Errorf("%v: the report differs from the log's without the two records", c)
+		}
+		said := false
+		for _, p := range got.Input.Problems {
+			said = said || p.File == "window" && strings.Contains(p.Reason, "2 records dated 2001-01-01T00:00:00Z to 2001-01-01T05:00:00Z") && strings.Contains(p.Reason, "outside the window")
+		}
+		if !said {
+			t.Errorf("%v: no problem says the records are outside the window: %+v", c, got.Input.Problems)
+		}
+	}
+	if hours, _ := filepath.Glob(filepath.Join(state, "2001*")); len(hours) != 0 {
+		t.Errorf("hour files %v; want none of 2001", hours)
+	}
+	// An old file of its own beside the log: its records are read.
+	old := write("old.jsonl", []string{stray(0), stray(5)})
+	if got, _ := read(plain, old); got.Input.OutsideWindow != 0 || !strings.HasPrefix(got.Window.From, "2001-01-01T00:00:00") {
+		t.Errorf("with a file of 2001: window %+v, %d outside; want from 2001, none outside", got.Window, got.Input.OutsideWindow)
+	}
+}
+
 // TestHourlyRunsCountEachBadLineOnce: hourly runs over one growing file,
 // each with its own --since/--until, store each bad line once between
 // them: a bad line is placed in the window of the record before it (of
