@@ -18,16 +18,21 @@ import (
 // are: what a record is does not depend on the order of the lines or
 // their split between workers, only on the times of all the records.
 //
-// The strays are the earliest j records, j at most MaxStrays, when the
-// record after them comes more than StrayGap after the last of them and
-// more than the rest of the records span, and each of them is of a file
-// that has records after them too: more records that early, or a file
-// all of whose records are that early, are a log of their own (an old
-// file beside new ones), and a gap no wider than the rest's span is a
-// quiet time in it.
+// The strays are the earliest j records, j at most MaxStrays and at most
+// one in StrayShare of the records with a time, when the record after
+// them comes more than StrayGap after the last of them and more than the
+// rest of the records span, and each of them is of a file that has
+// records after them too: more records that early, or a file all of
+// whose records are that early, are a log of their own (an old file
+// beside new ones; a sample of lines from years apart), and a gap no
+// wider than the rest's span is a quiet time in it.
 
 // MaxStrays bounds the records that can be strays.
 const MaxStrays = 64
+
+// StrayShare is how many records with a time there are at least for
+// each stray: strays are a few among many.
+const StrayShare = 100
 
 // StrayGap is how much later than the strays the rest of the records
 // must all be: a day, as a record may be dated ahead of the run
@@ -48,6 +53,7 @@ type strays struct {
 	firstMax  int64           // the latest of them
 	addedMin  int64           // the earliest time of a record added
 	addedMax  int64           // the latest
+	timed     int64           // records with a time, held or added
 	releasing bool            // adding released records: none is held
 	// fileMax is the latest time of a record added, by file; file and
 	// latest are those of the records added last, not yet in it.
@@ -65,6 +71,7 @@ func (a *Accumulator) holds(r *ingest.Record) bool {
 	}
 	t := r.TimeNS
 	if !s.releasing {
+		s.timed++
 		if s.first < MaxStrays {
 			s.first++
 			s.firstMax = max(s.firstMax, t)
@@ -147,6 +154,7 @@ func SettleStrays(accs []*Accumulator) {
 	}
 	var all []held
 	addedMin, latest := int64(math.MaxInt64), int64(math.MinInt64)
+	timed := int64(0)
 	fileMax := map[int32]int64{} // the latest time of each file's records
 	later := func(f int32, t int64) {
 		if u, ok := fileMax[f]; !ok || t > u {
@@ -159,6 +167,7 @@ func SettleStrays(accs []*Accumulator) {
 		}
 		s := &a.strays
 		addedMin, latest = min(addedMin, s.addedMin), max(latest, s.addedMax)
+		timed += s.timed
 		s.noteFile()
 		for f, t := range s.fileMax {
 			later(f, t)
@@ -171,7 +180,7 @@ func SettleStrays(accs []*Accumulator) {
 	}
 	slices.SortFunc(all, func(a, b held) int { return cmpTime(a.t, b.t) })
 	cut, found := int64(0), false
-	for j := min(MaxStrays, len(all)); j >= 1 && !found; j-- {
+	for j := min(MaxStrays, len(all), int(timed/StrayShare)); j >= 1 && !found; j-- {
 		next := addedMin
 		if j < len(all) {
 			next = min(next, all[j].t)

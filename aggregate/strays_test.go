@@ -12,14 +12,15 @@ import (
 )
 
 // strayOracle is the definition of strays, on all the times at once:
-// the earliest j records (j ≤ MaxStrays, the largest such) when the
+// the earliest j records (j ≤ MaxStrays and j ≤ n/100, the largest
+// such) when the
 // record after them is more than a day later than the last of them and
 // than the rest span, and each is of a file with a record after them.
 // The first own records of the sorted times are a file of their own.
 func strayOracle(times []int64, own int) int {
 	ts := slices.Sorted(slices.Values(times))
 	n := len(ts)
-	for j := min(MaxStrays, n-1); j >= 1; j-- {
+	for j := min(MaxStrays, n-1, n/100); j >= 1; j-- {
 		gap := ts[j] - ts[j-1]
 		if gap > int64(24*time.Hour) && gap > ts[n-1]-ts[j] && own == 0 {
 			return j
@@ -58,13 +59,16 @@ func TestStraysWhateverTheOrderAndSplit(t *testing.T) {
 		{"none", bulk(3000, int64(time.Hour)), 0, 0},
 		{"one in 2001", append(bulk(3000, int64(time.Hour)), at(2001, 0)), 1, 0},
 		{"three in 2001 and 2010", append(bulk(3000, int64(time.Hour)), at(2001, 0), at(2001, time.Minute), at(2010, 0)), 3, 0},
-		{"as many as can be", append(bulk(3000, int64(time.Hour)), slices.Repeat([]int64{at(2001, 0)}, MaxStrays)...), MaxStrays, 0},
-		{"one too many: a log of their own", append(bulk(3000, int64(time.Hour)), slices.Repeat([]int64{at(2001, 0)}, MaxStrays+1)...), 0, 0},
+		{"as many as can be", append(bulk(6400, int64(time.Hour)), slices.Repeat([]int64{at(2001, 0)}, MaxStrays)...), MaxStrays, 0},
+		{"one too many: a log of their own", append(bulk(8000, int64(time.Hour)), slices.Repeat([]int64{at(2001, 0)}, MaxStrays+1)...), 0, 0},
+		{"more than one in a hundred", append(bulk(1000, int64(time.Hour)), slices.Repeat([]int64{at(2001, 0)}, 11)...), 0, 0},
+		{"one in a hundred", append(bulk(1089, int64(time.Hour)), slices.Repeat([]int64{at(2001, 0)}, 11)...), 11, 0},
+		{"a sample of lines years apart", []int64{at(2016, 0), at(2016, time.Hour), at(2016, 2*time.Hour), at(2017, 0), at(2017, time.Hour), at(2017, 2*time.Hour), at(2018, 0)}, 0, 0},
 		{"five ten days early", append(bulk(3000, int64(time.Hour)), base-10*day, base-10*day+1, base-10*day+2, base-10*day+3, base-10*day+4), 5, 0},
 		{"a hundred a month early", append(bulk(3000, int64(time.Hour)), slices.Repeat([]int64{base - 30*day}, 100)...), 0, 0},
 		{"a quiet week in a month", append(bulk(3000, 30*day), base-7*day, base-7*day+5), 0, 0},
 		{"half a day early", append(bulk(3000, int64(time.Hour)), base-day/2), 0, 0},
-		{"tiny log", []int64{at(2001, 0), base, base + int64(time.Minute)}, 1, 0},
+		{"tiny log", []int64{at(2001, 0), base, base + int64(time.Minute)}, 0, 0},
 		{"one record", []int64{at(2001, 0)}, 0, 0},
 		{"an old file of its own", append(bulk(3000, int64(time.Hour)), at(2020, 0), at(2020, time.Minute)), 0, 2},
 	}
