@@ -610,6 +610,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	c := t.get(fs.index)
 	zero, tcp := zeroStatus(fs.source), tcpLines(fs.source)
 	good, noRT := int64(0), int64(0)
+	place := newBadPlacer(&p.opts.Window, c)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
 	if f.batch == nil {
 		parts := fs.partConsts()
@@ -627,6 +628,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			fixZero(rec, zero)
+			place.record(c, rec)
 			if rec.unread != 0 {
 				t.unreadValues(fs, b.first+int64(j), rec)
 			}
@@ -658,6 +660,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				continue
 			}
 			fixZero(&recs[k], zero)
+			place.record(c, &recs[k])
 			if recs[k].unread != 0 {
 				t.unreadValues(fs, b.first+int64(j+k), &recs[k])
 			}
@@ -674,6 +677,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 		good += int64(n)
 		j += len(recs)
 	}
+	place.end(c)
 	f.flush() // before the batch's bytes go back to the pool
 	c.records, c.noRT = c.records+good, c.noRT+noRT
 	p.opts.Progress.Records.Add(good)

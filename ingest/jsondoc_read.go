@@ -204,6 +204,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	f.use(lp)
 	zero, tcp := zeroStatus(u.file.source), tcpLines(u.file.source)
 	otel, _ := lp.(*otelParser)
+	place := newBadPlacer(&p.opts.Window, c)
 	for _, e := range u.elems {
 		if otel != nil {
 			// The span's resource, and the span after it.
@@ -225,6 +226,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 			t.bad(u.file, e.line, errOnlyTime)
 		} else {
 			fixZero(rec, zero)
+			place.record(c, rec)
 			c.records++
 			c.noRT += rec.lacks(FRequestTime)
 			if rec.unread != 0 {
@@ -233,6 +235,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 			f.add()
 		}
 	}
+	place.end(c)
 	f.flush() // before the unit's buffer goes back to the pool
 	p.opts.Progress.Records.Add(c.records - records)
 }

@@ -25,9 +25,9 @@ const chunkSize = 256 << 10
 // Options configure a run of the pipeline.
 type Options struct {
 	Format Format // Auto detects per file
-	// Window, when it has a bound, places the bad lines of text files in
-	// or outside it (FileStats.BadLinesOutside); records are the sink's
-	// to keep or skip.
+	// Window, when it has a bound, places the bad lines, elements and
+	// rows in or outside it (FileStats.BadLinesOutside; badPlacer);
+	// records are the sink's to keep or skip.
 	Window Window
 	// Source forces a source schema (SourceNames); "" detects it per file.
 	Source string
@@ -382,6 +382,43 @@ func (w *Window) holds(ns int64) bool {
 	return (!w.HasSince || ns >= w.Since) && (!w.HasUntil || ns < w.Until)
 }
 
+// badPlacer places a unit's bad lines (or elements, or rows) in or
+// outside a window, as the timed record before each in the unit is;
+// before the unit's first, as that one is; in, in a unit without one.
+// A bad line has no time of its own, and is its neighbours' in its file:
+// so the hourly runs of a cron over one growing file, each of its own
+// hour, count each bad line once between them (FileStats.BadLinesOutside).
+type badPlacer struct {
+	win           *Window
+	on            bool  // the window has a bound
+	placed        int64 // the file's bad lines placed so far (counters.bad)
+	timed, prevIn bool  // a timed record was met; the last one was in
+}
+
+func newBadPlacer(win *Window, c *counters) badPlacer {
+	return badPlacer{win: win, on: win.HasSince || win.HasUntil, placed: c.bad, prevIn: true}
+}
+
+// record places the bad lines since the last timed record at rec, a
+// good record of the unit.
+func (b *badPlacer) record(c *counters, rec *Record) {
+	if !b.on || !rec.Has(FTime) {
+		return
+	}
+	in := b.win.holds(rec.TimeNS)
+	if b.timed && !b.prevIn || !b.timed && !in {
+		c.badOut += c.bad - b.placed
+	}
+	b.placed, b.timed, b.prevIn = c.bad, true, in
+}
+
+// end places the bad lines after the unit's last timed record.
+func (b *badPlacer) end(c *counters) {
+	if b.on && b.timed && !b.prevIn {
+		c.badOut += c.bad - b.placed
+	}
+}
+
 // newFile starts the state of one more file to read, on the reader's
 // goroutine.
 func (p *pipeline) newFile(path string) *fileState {
@@ -440,11 +477,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	parts := u.file.partConsts()
 	partAt := int64(0) // the first line of a cut line's parts
 	joined := int64(0) // the lines a CSV row took after its first
-	// A bad line is placed in or outside the window as the timed record
-	// before it in the unit is; before the unit's first, as that one is.
-	win := &p.opts.Window
-	windowed := win.HasSince || win.HasUntil
-	placed, timed, prevIn := c.bad, false, true
+	place := newBadPlacer(&p.opts.Window, c)
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -499,13 +532,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 				t.bad(u.file, line, errOnlyTime)
 			default:
 				fixZero(rec, zero)
-				if windowed && rec.Has(FTime) {
-					in := win.holds(rec.TimeNS)
-					if timed && !prevIn || !timed && !in {
-						c.badOut += c.bad - placed
-					}
-					placed, timed, prevIn = c.bad, true, in
-				}
+				place.record(c, rec)
 				c.records++
 				c.noRT += rec.lacks(FRequestTime)
 				if rec.unread != 0 {
@@ -523,9 +550,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 		t.bad(u.file, partAt, errCutLine)
 		e.drop()
 	}
-	if timed && !prevIn { // those after the unit's last timed record
-		c.badOut += c.bad - placed
-	}
+	place.end(c)
 	f.flush()
 	p.opts.Progress.Records.Add(c.records - records)
 }

@@ -138,7 +138,7 @@ func (r *Result) Incomplete() bool {
 // counters are one worker's (or the reader's) tallies for one file.
 type counters struct {
 	records, bad, passed int64
-	badOut               int64 // of bad, those placed outside Options.Window (lines)
+	badOut               int64 // of bad, those placed outside Options.Window
 	noRT                 int64 // records without a request_time
 	timeNumbers          int64 // bad lines whose time was a plain number (timeNumber)
 	problems             []Problem
