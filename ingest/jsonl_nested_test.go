@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -62,6 +63,27 @@ func TestHigressAILog(t *testing.T) {
 		}
 		if !g.hasStatus || g.status != w.code {
 			t.Errorf("line %d: status %d, want %d", i+1, g.status, w.code)
+		}
+	}
+}
+
+// TestHigressFirstLineWithoutAI: a Higress log whose first line is of a
+// route without AI (its ai_log "-", the rest Envoy's fields) is Higress's
+// all the same, as its later lines show, its ttft read from them.
+func TestHigressFirstLineWithoutAI(t *testing.T) {
+	envoy := `"authority":"gw","method":"%s","path":"%s","response_code":"200","response_flags":"-","start_time":"2026-11-29T02:00:0%d.000Z","upstream_service_time":"%d","duration":"%d"`
+	lines := []string{
+		`{"ai_log":"-",` + fmt.Sprintf(envoy, "GET", "/healthz", 0, 3, 4) + `}`,
+		`{"ai_log":"{\"model\":\"qwen-max\",\"llm_first_token_duration\":\"300\",\"llm_service_duration\":\"4770\",\"response_type\":\"stream\"}",` + fmt.Sprintf(envoy, "POST", "/v1/chat/completions", 1, 4769, 4770) + `}`,
+		`{"ai_log":"{\"model\":\"qwen-max\",\"llm_first_token_duration\":\"250\",\"llm_service_duration\":\"2616\",\"response_type\":\"normal\"}",` + fmt.Sprintf(envoy, "POST", "/v1/chat/completions", 2, 2615, 2616) + `}`,
+	}
+	rows, res := readLines(t, "higress.jsonl", lines, ingest.Options{})
+	if len(res.Files) != 1 || res.Files[0].Source != "higress" || len(rows) != 3 {
+		t.Fatalf("files %+v, %d records; want one Higress file of 3", res.Files, len(rows))
+	}
+	for i, want := range []float64{math.NaN(), 300, 250} {
+		if g := rows[i].ttft; math.IsNaN(want) != math.IsNaN(g) || !math.IsNaN(want) && g != want {
+			t.Errorf("line %d: ttft %v ms, want %v", i+1, g, want)
 		}
 	}
 }

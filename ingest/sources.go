@@ -785,6 +785,19 @@ func detectSource(names, paths []string) *source {
 	return nil
 }
 
+// before reports whether detectSource tries source a before source b.
+func before(a, b *source) bool {
+	for _, s := range sources {
+		switch s {
+		case b:
+			return false
+		case a:
+			return true
+		}
+	}
+	return false
+}
+
 func (sig signature) matches(names, paths []string) bool {
 	n := 0
 	for _, want := range sig.names {
@@ -922,14 +935,17 @@ func (s *Schema) ForNames(names, paths []string, forced string, later iter.Seq2[
 	var src *source
 	if forced != "" {
 		src = sourceByName(forced)
-	} else if src = detectSource(names, paths); src == nil && later != nil {
+	} else if src = detectSource(names, paths); later != nil {
 		// The first record may be no request (a server's own log line,
 		// Traefik's {"level":"info","msg":…}): the first of the later
 		// ones whose names are a source's tells the file's, and its
-		// client name.
+		// client name. Or it may lack what a later one shows, as a
+		// Higress log's line of a route without AI (its ai_log "-") is
+		// Envoy's: a later record of a source that detectSource tries
+		// before the first's, a more particular one, tells the file's.
 		for n, p := range later {
-			if src = detectSource(n, p); src != nil {
-				names, paths = n, p
+			if s := detectSource(n, p); s != nil && (src == nil || before(s, src)) {
+				src, names, paths = s, n, p
 				break
 			}
 		}
