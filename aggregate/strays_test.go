@@ -70,6 +70,13 @@ func TestStraysWhateverTheOrderAndSplit(t *testing.T) {
 		{"half a day early", append(bulk(3000, int64(time.Hour)), base-day/2), 0, 0},
 		{"tiny log", []int64{at(2001, 0), base, base + int64(time.Minute)}, 0, 0},
 		{"one record", []int64{at(2001, 0)}, 0, 0},
+		{"each a day and more before the one before", func() []int64 {
+			ts := make([]int64, 1000)
+			for i := range ts {
+				ts[i] = base - int64(i)*(2*day+1)
+			}
+			return ts
+		}(), 0, 0},
 		{"an old file of its own", append(bulk(3000, int64(time.Hour)), at(2020, 0), at(2020, time.Minute)), 0, 2},
 	}
 	for _, c := range cases {
