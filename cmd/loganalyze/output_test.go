@@ -195,6 +195,32 @@ func TestMissingPathStillReports(t *testing.T) {
 	}
 }
 
+// boundsReport is what the tests of the window's bounds read of a JSON report.
+type boundsReport struct {
+	Window         struct{ From, To string }
+	TimelineBucket int `json:"timeline_bucket_s"`
+	Input          struct {
+		Records       int64
+		OutsideWindow int64 `json:"outside_window"`
+		Problems      []struct{ File, Reason string }
+	}
+}
+
+// readBounds runs the command with --json - and args, and returns
+// the report read and written; it fails the test unless the run exits 0.
+func readBounds(t *testing.T, args ...string) (boundsReport, string) {
+	t.Helper()
+	code, out, stderr := runCLI(t, append([]string{"--json", "-"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r boundsReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r, out
+}
+
 // TestFutureRecordCannotMoveTheWindow: one record dated decades ahead (a
 // client's clock set wrong) is outside the window (SPEC §3: no single
 // value moves the window): the window, the time line and the hour files
@@ -215,25 +241,9 @@ func TestFutureRecordCannotMoveTheWindow(t *testing.T) {
 	if err := os.WriteFile(skewed, append(append([]byte(nil), raw...), `{"time":"2099-12-31T00:00:00Z","request_time":0.2,"status":200}`+"\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	type report struct {
-		Window         struct{ From, To string }
-		TimelineBucket int `json:"timeline_bucket_s"`
-		Input          struct {
-			Records       int64
-			OutsideWindow int64 `json:"outside_window"`
-			Problems      []struct{ File, Reason string }
-		}
-	}
-	read := func(args ...string) report {
+	read := func(args ...string) boundsReport {
 		t.Helper()
-		code, out, stderr := runCLI(t, append([]string{"--json", "-"}, args...)...)
-		if code != exitOK {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		var r report
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatal(err)
-		}
+		r, _ := readBounds(t, args...)
 		return r
 	}
 	want := read(plain)
@@ -299,27 +309,6 @@ func TestPastRecordCannotMoveTheWindow(t *testing.T) {
 	reversed := slices.Concat([]string{stray(0)}, lines[:300], []string{stray(5)}, lines[300:])
 	slices.Reverse(reversed)
 	backwards := write("backwards.jsonl", reversed)
-	type report struct {
-		Window         struct{ From, To string }
-		TimelineBucket int `json:"timeline_bucket_s"`
-		Input          struct {
-			Records       int64
-			OutsideWindow int64 `json:"outside_window"`
-			Problems      []struct{ File, Reason string }
-		}
-	}
-	read := func(args ...string) (report, string) {
-		t.Helper()
-		code, out, stderr := runCLI(t, append([]string{"--json", "-"}, args...)...)
-		if code != exitOK {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		var r report
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatal(err)
-		}
-		return r, out
-	}
 	// The report but its input part, which counts the records read.
 	body := func(out string) string {
 		var m map[string]json.RawMessage
@@ -330,11 +319,11 @@ func TestPastRecordCannotMoveTheWindow(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return string(b)
 	}
-	want, plainOut := read(plain)
-	_, plainState := read("--state", filepath.Join(dir, "plain-state"), plain)
+	want, plainOut := readBounds(t, plain)
+	_, plainState := readBounds(t, "--state", filepath.Join(dir, "plain-state"), plain)
 	state := filepath.Join(dir, "state")
 	for _, c := range [][]string{{"--state", state, skewed}, {"--workers", "1", skewed}, {"--workers", "7", skewed}, {backwards}} {
-		got, out := read(c...)
+		got, out := readBounds(t, c...)
 		wantOut := plainOut
 		if c[0] == "--state" {
 			wantOut = plainState
@@ -359,7 +348,7 @@ func TestPastRecordCannotMoveTheWindow(t *testing.T) {
 	}
 	// An old file of its own beside the log: its records are read.
 	old := write("old.jsonl", []string{stray(0), stray(5)})
-	if got, _ := read(plain, old); got.Input.OutsideWindow != 0 || !strings.HasPrefix(got.Window.From, "2001-01-01T00:00:00") {
+	if got, _ := readBounds(t, plain, old); got.Input.OutsideWindow != 0 || !strings.HasPrefix(got.Window.From, "2001-01-01T00:00:00") {
 		t.Errorf("with a file of 2001: window %+v, %d outside; want from 2001, none outside", got.Window, got.Input.OutsideWindow)
 	}
 }
