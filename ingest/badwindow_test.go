@@ -23,9 +23,7 @@ type badRow struct {
 // element or row, which has no time, is placed in or outside it as the
 // timed record before it is (the one after, before the first), in JSON
 // lines, a JSON document and Parquet alike: two hours' windows over one
-// log place its four bad entries two and two, each once. (A document's
-// element that is no object at all is told by the reader, which reads
-// no time, and is in every window.)
+// log place its four bad entries two and two, each once.
 func TestBadLinesPlacedInTheWindowEveryFormat(t *testing.T) {
 	dir := t.TempDir()
 	// The entries in order: "bad" is a bad one, else the record's minute
@@ -38,10 +36,13 @@ func TestBadLinesPlacedInTheWindowEveryFormat(t *testing.T) {
 	}
 	var lines, elems []string
 	var rows []badRow
+	// A document's bad elements: no object, told by the reader, and a
+	// record whose time is bad, by the worker.
+	badElems := []string{`"not an object"`, `{"time":"not a time","request_time":0.5,"status":200}`}
 	for _, e := range order {
 		if e == "bad" {
 			lines = append(lines, "{broken")
-			elems = append(elems, `{"time":"not a time","request_time":0.5,"status":200}`)
+			elems = append(elems, badElems[len(rows)%2])
 			rows = append(rows, badRow{Time: stamp("0"), RequestTime: -1, Status: 200})
 			continue
 		}

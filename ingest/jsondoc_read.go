@@ -17,12 +17,23 @@ type docSpan struct {
 	res, resEnd int
 }
 
+// docBad is an element of a document the reader finds bad (no object, a
+// message missing): counted by the worker that parses the elements about
+// it, before element before of its unit, so that a window places it as
+// those (badPlacer).
+type docBad struct {
+	before int
+	line   int64
+	reason string
+}
+
 // readDoc sends the elements of a JSON document to the workers: each unit
 // holds whole elements, newlines kept, and the lines they start on.
 func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	buf := p.pool.Get().(*[]byte)
 	chunk := (*buf)[:0]
 	var spans []docSpan
+	var bads []docBad
 	// The first element's names with a value (jsonKeys, as a JSON-lines
 	// file's) pick the file's source, and when it names no caller, the
 	// next ones its client (as a JSON-lines file's next lines do): the elements wait in the chunk until there are
@@ -55,11 +66,15 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		apply()
 		if len(spans) > 0 && innerErr == nil {
 			*buf = chunk
-			p.work <- unit{file: fs, data: chunk, elems: spans, buf: buf}
+			p.work <- unit{file: fs, data: chunk, elems: spans, bads: bads, buf: buf}
 			buf = p.pool.Get().(*[]byte)
 			spans = make([]docSpan, 0, cap(spans))
+		} else {
+			for _, b := range bads { // no unit: no worker to place them
+				p.reader.bad(fs, b.line, b.reason)
+			}
 		}
-		chunk, spans = (*buf)[:0], spans[:0]
+		chunk, spans, bads = (*buf)[:0], spans[:0], nil
 		resGen = -1
 	}
 	// A list of CloudWatch Logs events, or of log shippers' records (an
@@ -68,7 +83,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	first, env := true, (*topReader)(nil)
 	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
 		if e.bad != "" {
-			p.reader.bad(fs, e.line, e.bad)
+			bads = append(bads, docBad{before: len(spans), line: e.line, reason: e.bad})
 			return
 		}
 		if first {
@@ -107,7 +122,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			}
 			switch {
 			case !ok:
-				p.reader.bad(fs, e.line, "not a "+fs.cfg.envelope.describe()+": its message is missing")
+				bads = append(bads, docBad{before: len(spans), line: e.line, reason: "not a " + fs.cfg.envelope.describe() + ": its message is missing"})
 				return
 			case blank(msg):
 				return // a blank line
@@ -205,7 +220,12 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	zero, tcp := zeroStatus(u.file.source), tcpLines(u.file.source)
 	otel, _ := lp.(*otelParser)
 	place := newBadPlacer(&p.opts.Window, c)
-	for _, e := range u.elems {
+	bads := u.bads
+	for i, e := range u.elems {
+		for len(bads) > 0 && bads[0].before <= i {
+			t.bad(u.file, bads[0].line, bads[0].reason)
+			bads = bads[1:]
+		}
 		if otel != nil {
 			// The span's resource, and the span after it.
 			otel.res = u.data[e.res:e.resEnd]
@@ -234,6 +254,9 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 			}
 			f.add()
 		}
+	}
+	for _, b := range bads { // after the unit's last element
+		t.bad(u.file, b.line, b.reason)
 	}
 	place.end(c)
 	f.flush() // before the unit's buffer goes back to the pool

@@ -225,6 +225,7 @@ type unit struct {
 	line   int64 // number of the first line in data
 	data   []byte
 	elems  []docSpan     // a document's elements in data; nil for lines
+	bads   []docBad      // the document's bad elements among elems, in order
 	fields []byte        // a W3C file's #Fields line in force at data's start
 	buf    *[]byte       // returned to the pool when done
 	cells  *cellBatch    // rows of a columnar file as cells; returned to cellPool
