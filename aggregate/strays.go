@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -104,29 +105,26 @@ func (s *strays) noteFile() {
 	if s.fileMax == nil {
 		s.fileMax = map[int32]int64{}
 	}
-	if t, ok := s.fileMax[s.file]; !ok || s.latest > t {
-		s.fileMax[s.file] = s.latest
-	}
+	later(s.fileMax, s.file, s.latest)
 	s.latest = math.MinInt64
+}
+
+// later makes m[f] t when t is later than it, or m has no f.
+func later(m map[int32]int64, f int32, t int64) {
+	if u, ok := m[f]; !ok || t > u {
+		m[f] = t
+	}
 }
 
 // trim keeps the MaxStrays earliest records held and releases the rest.
 func (s *strays) trim() {
-	slices.SortStableFunc(s.held, func(a, b ingest.Record) int { return cmpTime(a.TimeNS, b.TimeNS) })
+	slices.SortStableFunc(s.held, byTime)
 	s.released = append(s.released, s.held[MaxStrays:]...)
 	clear(s.held[MaxStrays:])
 	s.held = s.held[:MaxStrays]
 }
 
-func cmpTime(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+func byTime(a, b ingest.Record) int { return cmp.Compare(a.TimeNS, b.TimeNS) }
 
 // release adds the records released, in batches.
 func (a *Accumulator) release() {
@@ -156,11 +154,6 @@ func SettleStrays(accs []*Accumulator) {
 	addedMin, latest := int64(math.MaxInt64), int64(math.MinInt64)
 	timed := int64(0)
 	fileMax := map[int32]int64{} // the latest time of each file's records
-	later := func(f int32, t int64) {
-		if u, ok := fileMax[f]; !ok || t > u {
-			fileMax[f] = t
-		}
-	}
 	for _, a := range accs {
 		if !a.opts.HoldStrays {
 			continue
@@ -170,15 +163,15 @@ func SettleStrays(accs []*Accumulator) {
 		timed += s.timed
 		s.noteFile()
 		for f, t := range s.fileMax {
-			later(f, t)
+			later(fileMax, f, t)
 		}
 		for _, r := range s.held {
 			all = append(all, held{r.TimeNS, r.File})
 			latest = max(latest, r.TimeNS)
-			later(r.File, r.TimeNS)
+			later(fileMax, r.File, r.TimeNS)
 		}
 	}
-	slices.SortFunc(all, func(a, b held) int { return cmpTime(a.t, b.t) })
+	slices.SortFunc(all, func(a, b held) int { return cmp.Compare(a.t, b.t) })
 	cut, found := int64(0), false
 	for j := min(MaxStrays, len(all), int(timed/StrayShare)); j >= 1 && !found; j-- {
 		next := addedMin
@@ -203,7 +196,7 @@ func SettleStrays(accs []*Accumulator) {
 			continue
 		}
 		s := &a.strays
-		slices.SortStableFunc(s.held, func(a, b ingest.Record) int { return cmpTime(a.TimeNS, b.TimeNS) })
+		slices.SortStableFunc(s.held, byTime)
 		rest := s.held[:0]
 		for _, r := range s.held {
 			if found && r.TimeNS <= cut {
