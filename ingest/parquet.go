@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -90,6 +91,17 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	}
 	names, paths := parquetNames(pf.Schema(), pf.Metadata())
 	s.p.applySource(s.fs, names, paths, nil)
+	// A client column the statistics did not show absent, which the
+	// first rows do not fill either, names no client (unfilledColumn).
+	for range maxUnfilledClients {
+		c := s.fs.cfg.schema.client
+		if c == "" || c == noClient || !unfilledColumn(src, size, pf, c) {
+			break
+		}
+		names, paths = slices.DeleteFunc(names, func(n string) bool { return n == c }),
+			slices.DeleteFunc(paths, func(n string) bool { return n == c })
+		s.p.applySource(s.fs, names, paths, nil)
+	}
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	unread := s.fs.cfg.schema.unread()
 	var rd pqReader // the reader's, reused
@@ -444,6 +456,107 @@ func parquetNames(ps *parquet.Schema, meta *format.FileMetaData) (names, paths [
 		paths = append(paths, strings.Join(path, "."))
 	}
 	return names, paths
+}
+
+// maxUnfilledClients bounds the client columns of a file that
+// readParquet reads the first rows of, one after the other.
+const maxUnfilledClients = 4
+
+// firstRows is how many rows of a column unfilledColumn reads: as many
+// as a CSV file's first rows that tell whether a column is filled.
+const firstRows = 65
+
+// unfilledColumn reports whether column name (a top-level name or a
+// dotted path) holds nothing but nulls, "" or "-" in the file's first
+// rows, where the footer's statistics do not show it filled: a writer
+// may leave statistics out (Polars' statistics=False, AWS DMS's
+// EnableStatistics false) or a column's bounds (parquet-go's
+// SkipPageBounds), and a column of "" then passed absentColumn. The
+// first row group that has rows is read, its chunk checked first as
+// every chunk read is; a column that cannot be read so counts as
+// filled, as it did before.
+func unfilledColumn(src io.ReaderAt, size int64, pf *parquet.File, name string) bool {
+	ps, meta := pf.Schema(), pf.Metadata()
+	leaf, ok := ps.Lookup(name)
+	if !ok {
+		if leaf, ok = ps.Lookup(strings.Split(name, ".")...); !ok {
+			return false
+		}
+	}
+	ci := leaf.ColumnIndex
+	for _, rg := range meta.RowGroups {
+		if ci < len(rg.Columns) && filledByStats(&rg.Columns[ci].MetaData) {
+			return false
+		}
+	}
+	for g, rg := range pf.RowGroups() {
+		if rg.NumRows() == 0 {
+			continue
+		}
+		chunks := rg.ColumnChunks()
+		if g >= len(meta.RowGroups) || ci >= len(chunks) {
+			return false
+		}
+		var hdr []byte
+		if checkParquetChunk(src, size, meta.RowGroups[g].Columns, ci, &hdr) != nil {
+			return false
+		}
+		return !firstFilled(chunks[ci].Pages(), firstRows)
+	}
+	return false
+}
+
+// filledByStats reports whether a column chunk's statistics show a
+// value other than null, "" and "-": text bounds past "-", or, for a
+// column of another type, fewer nulls than values.
+func filledByStats(md *format.ColumnMetaData) bool {
+	st := &md.Statistics
+	if md.Type == format.ByteArray || md.Type == format.FixedLenByteArray {
+		return st.MaxValue != nil && bytes.Compare(st.MaxValue, []byte("-")) > 0
+	}
+	return md.NumValues > 0 && st.NullCount < md.NumValues && (st.MaxValue != nil || st.NullCount > 0)
+}
+
+// firstFilled reports whether one of the first n values of pages is
+// other than null, "" and "-"; true when they cannot be read.
+func firstFilled(pages parquet.Pages, n int) bool {
+	defer pages.Close()
+	buf := make([]parquet.Value, n)
+	for n > 0 {
+		page, err := pages.ReadPage()
+		if err != nil {
+			return err != io.EOF
+		}
+		filled, k, err := pageFilled(page.Values(), buf[:n])
+		parquet.Release(page)
+		if filled || err != nil {
+			return true
+		}
+		n -= k
+	}
+	return false
+}
+
+// pageFilled reads up to len(buf) values of a page, to its end, and
+// reports whether one is filled (firstFilled) and how many it read.
+func pageFilled(vr parquet.ValueReader, buf []parquet.Value) (filled bool, read int, err error) {
+	for read < len(buf) {
+		k, err := vr.ReadValues(buf[:len(buf)-read])
+		for _, v := range buf[:k] {
+			if !v.IsNull() && (v.Kind() != parquet.ByteArray && v.Kind() != parquet.FixedLenByteArray ||
+				len(v.ByteArray()) > 0 && string(v.ByteArray()) != "-") {
+				return true, read, nil
+			}
+		}
+		read += k
+		if err == io.EOF {
+			return false, read, nil
+		}
+		if err != nil {
+			return false, read, err
+		}
+	}
+	return false, read, nil
 }
 
 // absentColumn reports whether every row group's statistics show leaf

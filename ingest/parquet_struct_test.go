@@ -77,3 +77,35 @@ func TestParquetStructColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestParquetUnfilledClientWithoutBounds: a column the footer gives no
+// bounds for (a writer told to leave them out) names no client when none of the first rows fills it, as a
+// JSON record without it would not: Caddy's user_id, "" in every row,
+// leaves the client to request.client_ip. Filled, it is the client.
+func TestParquetUnfilledClientWithoutBounds(t *testing.T) {
+	for _, filled := range []bool{false, true} {
+		rows := caddyPQRows(300)
+		if filled {
+			for i := range rows {
+				rows[i].UserID = "user-" + string(rune('a'+i%5))
+			}
+		}
+		path := filepath.Join(t.TempDir(), "caddy.parquet")
+		if err := parquet.WriteFile(path, rows, parquet.MaxRowsPerRowGroup(64), parquet.SkipPageBounds("user_id")); err != nil {
+			t.Fatal(err)
+		}
+		got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
+		if len(got) != len(rows) || res.BadLines() != 0 || res.Files[0].Source != "caddy" {
+			t.Fatalf("%d records, %d bad lines, source %q; want %d, 0, caddy: %v", len(got), res.BadLines(), res.Files[0].Source, len(rows), res.Problems)
+		}
+		for i, g := range got {
+			client := rows[i].UserID
+			if w := rows[i]; !filled && w.Request != nil && w.Request.ClientIP != nil {
+				client = *w.Request.ClientIP
+			}
+			if g.client != client {
+				t.Fatalf("user_id filled %v: row %d: client %q; want %q", filled, i, g.client, client)
+			}
+		}
+	}
+}

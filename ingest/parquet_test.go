@@ -135,6 +135,13 @@ func FuzzParquet(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(nested.Bytes())
+	// The same without bounds for its user_id, "" in every row: read
+	// for its first rows (unfilledColumn).
+	var bare bytes.Buffer
+	if err := parquet.Write(&bare, caddyPQRows(40), parquet.MaxRowsPerRowGroup(16), parquet.SkipPageBounds("user_id")); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(bare.Bytes())
 	// Spark's INT96 times, a null among them, beside a TIMESTAMP.
 	type sparkRow struct {
 		Time        *deprecated.Int96 `parquet:"time,optional"`
