@@ -369,6 +369,8 @@ type pipeline struct {
 	// compiled when a text log is first read (textFormat).
 	given, known []*logFormat
 	compiled     bool
+	// The readers inputs were read with, for the next (readerPool).
+	headReaders, lineReaders readerPool
 }
 
 // Window is a run's [Since, Until) in Unix nanoseconds, each bound only

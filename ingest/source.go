@@ -202,16 +202,20 @@ type openError struct{ err error }
 func (e *openError) Error() string { return e.err.Error() }
 func (e *openError) Unwrap() error { return e.err }
 
+// headBuffer is the buffer decompress is given its input in, from
+// which it peeks the magic bytes.
+const headBuffer = 64 << 10
+
 // decompress recognises gzip and zstd by their magic bytes (a zstd
-// stream by its first frame's, skippable or not) and returns the
-// decompressed stream, and the name without its compression suffix (for
-// the format's extension).
+// stream by its first frame's, skippable or not) in br, an input's
+// bytes buffered, and returns the decompressed stream (br itself for
+// plain bytes), and the name without its compression suffix (for the
+// format's extension).
 //
 // With decoders of 2 or more, a zstd stream is decoded a frame per
 // goroutine on that many (zstdFrames); a reader that is an io.Closer is
 // to be closed.
-func decompress(r io.Reader, name string, decoders int) (io.Reader, string, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+func decompress(br *bufio.Reader, name string, decoders int) (io.Reader, string, error) {
 	magic, _ := br.Peek(4)
 	base := name
 	switch head, _ := br.Peek(10); {
