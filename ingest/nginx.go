@@ -127,6 +127,8 @@ type logFormat struct {
 	// given: the user's (--log-format), whose lines a value that does
 	// not read leaves its own, bad (pickLogFormat).
 	given bool
+	// names are its variables' names, each once (varNames).
+	names []string
 }
 
 // CompileLogFormat checks a log format as --log-format takes it: an nginx

@@ -10,6 +10,7 @@ import "fmt"
 // followed by a space is left to match, which skips the spaces inside
 // the list.
 func (f *logFormat) prepare() {
+	f.names = uniqueNames(f.vars)
 	binds := make([]Bindings, len(f.vars))
 	for k := range f.vars {
 		binds[k] = f.vars[k].bind

@@ -491,13 +491,20 @@ func headLines(head []byte, max int) [][]byte {
 	return out
 }
 
-// varNames returns the names of f's variables, each once, at most max.
+// varNames returns the names of f's variables, each once, at most max:
+// the format's own list (prepare), which every file read with it shares
+// (a copy for each was most of what twenty thousand small files held),
+// its capacity cut so that an append copies it.
 func (f *logFormat) varNames(max int) []string {
+	n := min(len(f.names), max)
+	return f.names[:n:n]
+}
+
+// uniqueNames returns the names of vars, each once, in order.
+func uniqueNames(vars []nginxVar) []string {
 	var out []string
-	seen := map[string]bool{}
-	for _, v := range f.vars {
-		if !seen[v.name] && len(out) < max {
-			seen[v.name] = true
+	for _, v := range vars {
+		if !slices.Contains(out, v.name) {
 			out = append(out, v.name)
 		}
 	}
