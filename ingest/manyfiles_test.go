@@ -1,8 +1,6 @@
 package ingest_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,13 +35,6 @@ func TestManyFilesEachAsAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gz := func(b []byte) []byte {
-		var buf bytes.Buffer
-		w := gzip.NewWriter(&buf)
-		w.Write(b)
-		w.Close()
-		return buf.Bytes()
-	}
 	utf16 := func(b []byte) []byte {
 		out := []byte{0xff, 0xfe}
 		for _, c := range b {
@@ -69,7 +60,7 @@ func TestManyFilesEachAsAlone(t *testing.T) {
 		case 2:
 			write(name+".csv", append([]byte(header), pick(cl)...))
 		case 3:
-			write(name+".log.gz", gz(pick(nl)))
+			write(name+".log.gz", gzipBytes(t, pick(nl)))
 		case 4:
 			write(name+".jsonl", utf16(pick(jl)))
 		case 5:
