@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 )
 
 // A JSON document (SPEC §3) holds its records as the elements of an
@@ -194,6 +196,20 @@ func (d *docReader) element(top bool) error {
 		return nil
 	}
 	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
+	if !top && wholeElements {
+		if n, lines, ok := wholeElement(d.buf[d.pos:]); ok {
+			// Read whole from the buffer, as object would read it.
+			d.elem = append(d.elem, d.buf[d.pos:d.pos+n]...)
+			d.pos, d.line = d.pos+n, d.line+lines
+			d.elemLine, d.keep = 0, false
+			d.out = docElem{line: line, at: line, text: d.elem}
+			if d.otel {
+				d.out.res, d.out.resGen = d.res, d.resGen
+			}
+			d.emit(&d.out)
+			return nil
+		}
+	}
 	if err := d.object(1, top); err != nil {
 		return err
 	}
@@ -428,16 +444,23 @@ const maxKey = 64
 // d.key (up to maxKey+1 bytes, so that a longer key is seen as one).
 func (d *docReader) str(capture bool) error {
 	d.take1()
-	esc := false
+	esc := false // the buffer before ended in a backslash
 	for d.more() {
 		b := d.buf[d.pos:]
 		i := 0
-		for ; i < len(b); i++ {
-			c := b[i]
-			if c == '\n' || c == '"' && !esc {
+		if esc && b[0] != '\n' {
+			i = 1 // the byte it escapes
+		}
+		esc = false
+		for i = strStop(b, i); i < len(b) && b[i] == '\\'; i = strStop(b, i+2) {
+			if i+1 == len(b) {
+				esc, i = true, len(b)
 				break
 			}
-			esc = c == '\\' && !esc
+			if b[i+1] == '\n' {
+				i++
+				break
+			}
 		}
 		if capture {
 			if n := min(i, maxKey+1-len(d.key)); n > 0 {
@@ -456,6 +479,156 @@ func (d *docReader) str(capture bool) error {
 		return nil
 	}
 	return d.truncated()
+}
+
+// wholeElements has element read an element whole when it can
+// (wholeElement); a variable, so that a test can compare the two ways.
+var wholeElements = true
+
+// wholeElement returns the length of the element object that b begins
+// with and the line ends within it, when b holds all of it, it is no
+// longer than MaxLine and object reads it without an error and without
+// a _source key of its own (which is the element then), and false
+// otherwise, for object to read it (refilling the buffer, reporting the
+// error). It checks what object and nested check, no more and no less:
+// keys, colons and commas at the element's level, literals as runs of
+// their bytes, strings without a line's end, brackets that match below.
+// Read so, a byte at a time with no call per token, an array of records
+// is cut as fast as JSON lines are: object took a core for what the
+// workers parsed in a third of the time.
+func wholeElement(b []byte) (n int, lines int64, ok bool) {
+	b = b[:min(len(b), MaxLine)]
+	i := 1 // past '{'
+	ws := func() bool {
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '\n':
+				lines++
+			case ' ', '\t', '\r':
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	// str passes over the string at b[i], true when it ends in b.
+	str := func() bool {
+		for i = strStop(b, i+1); i < len(b) && b[i] == '\\'; i = strStop(b, i+2) {
+			if i+1 >= len(b) || b[i+1] == '\n' {
+				return false
+			}
+		}
+		if i == len(b) || b[i] == '\n' {
+			return false
+		}
+		i++
+		return true
+	}
+	if !ws() {
+		return 0, 0, false
+	}
+	if b[i] == '}' {
+		return i + 1, lines, true
+	}
+	for {
+		if b[i] != '"' {
+			return 0, 0, false
+		}
+		key := i
+		if !str() || string(b[key:i]) == `"_source"` || !ws() || b[i] != ':' {
+			return 0, 0, false
+		}
+		i++
+		if !ws() {
+			return 0, 0, false
+		}
+		switch b[i] {
+		case '"':
+			if !str() {
+				return 0, 0, false
+			}
+		case '{', '[':
+			var open uint64 // bit k: the bracket open at depth k is a brace
+			for depth := 0; ; {
+				if i == len(b) {
+					return 0, 0, false
+				}
+				switch c := b[i]; c {
+				case '"':
+					if !str() {
+						return 0, 0, false
+					}
+					continue
+				case '\n':
+					lines++
+				case '{', '[':
+					if depth == 64 {
+						return 0, 0, false // deeper: nested's own count
+					}
+					open = open&^(1<<depth) | uint64(b2u(c == '{'))<<depth
+					depth++
+				case '}', ']':
+					depth--
+					if brace := open&(1<<depth) != 0; brace != (c == '}') {
+						return 0, 0, false
+					}
+				}
+				i++
+				if depth == 0 {
+					break
+				}
+			}
+		default:
+			start := i
+			for i < len(b) && isLiteral(b[i]) {
+				i++
+			}
+			if i == start || i == len(b) {
+				return 0, 0, false
+			}
+		}
+		if !ws() {
+			return 0, 0, false
+		}
+		switch b[i] {
+		case ',':
+			i++
+			if !ws() {
+				return 0, 0, false
+			}
+		case '}':
+			return i + 1, lines, true
+		default:
+			return 0, 0, false
+		}
+	}
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// strStop returns the first index at or after i of a quote, a
+// backslash or a line's end in b, or len(b); eight bytes at a time,
+// where a byte at a time was a third of a JSON document's reading.
+func strStop(b []byte, i int) int {
+	const qq, bb, nn = swarLo * '"', swarLo * '\\', swarLo * '\n'
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if m := zeroBytes(w^qq) | zeroBytes(w^bb) | zeroBytes(w^nn); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c == '\n' {
+			return i
+		}
+	}
+	return len(b)
 }
 
 // docSpecial marks the bytes nested looks at.

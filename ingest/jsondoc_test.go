@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -383,6 +385,35 @@ func FuzzJSONDoc(f *testing.F) {
 		var members []json.RawMessage
 		if json.Unmarshal(data, &members) == nil && len(members) != elems {
 			t.Fatalf("%d elements, want %d", elems, len(members))
+		}
+	})
+}
+
+// FuzzWholeElement: a document read with its elements read whole where
+// they can be (wholeElement) gives the elements, bad elements and error
+// of its reading token by token: the same text, lines and reasons. The
+// buffers are large, so that elements fit in them, and small, so that
+// they do not.
+func FuzzWholeElement(f *testing.F) {
+	for _, c := range docCases {
+		f.Add([]byte(c.in), uint16(4096))
+	}
+	f.Add([]byte("[{\"a\":1,\"b\":\"x\\\"y\",\"c\":{\"d\":[1,{\"e\":\"]\"}]},\"_source\":{\"f\":2}},\n{ \"g\" : true }\n,{\"h\":\"\\\\\"}]"), uint16(64))
+	f.Add([]byte("[{\"a\":1,}, {\"a\" 1}, {\"a\":1 \"b\":2}, {\"a\":[}, {\"a\":\"x\ny\"}, {\"a\":}]"), uint16(4096))
+	s := testSchema(f)
+	read := func(data []byte, size int, whole bool) (out []string) {
+		defer func(was bool) { wholeElements = was }(wholeElements)
+		wholeElements = whole
+		d := newDocReader(bufio.NewReaderSize(bytes.NewReader(data), size), s, func(e *docElem) {
+			out = append(out, fmt.Sprintf("%d %d %q %q", e.line, e.at, e.text, e.bad))
+		})
+		return append(out, fmt.Sprintf("error %v", d.run()))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
+		n := max(int(size), 16)
+		want := read(data, n, false)
+		if got := read(data, n, true); !slices.Equal(got, want) {
+			t.Fatalf("buffer %d:\nwhole: %q\ntoken by token: %q", n, got, want)
 		}
 	})
 }
