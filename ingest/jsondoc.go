@@ -196,8 +196,8 @@ func (d *docReader) element(top bool) error {
 		return nil
 	}
 	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
-	if !top && wholeElements {
-		if n, lines, ok := wholeElement(d.buf[d.pos:]); ok {
+	if wholeElements {
+		if n, lines, ok := wholeElement(d.buf[d.pos:], top); ok {
 			// Read whole from the buffer, as object would read it.
 			d.elem = append(d.elem, d.buf[d.pos:d.pos+n]...)
 			d.pos, d.line = d.pos+n, d.line+lines
@@ -488,7 +488,9 @@ var wholeElements = true
 // wholeElement returns the length of the element object that b begins
 // with and the line ends within it, when b holds all of it, it is no
 // longer than MaxLine and object reads it without an error and without
-// a _source key of its own (which is the element then), and false
+// a key member reads for more than its value (readsKey: a _source of its
+// own, which is the element then; a top-level object's envelope keys),
+// and false
 // otherwise, for object to read it (refilling the buffer, reporting the
 // error). It checks what object and nested check, no more and no less:
 // keys, colons and commas at the element's level, literals as runs of
@@ -496,7 +498,7 @@ var wholeElements = true
 // Read so, a byte at a time with no call per token, an array of records
 // is cut as fast as JSON lines are: object took a core for what the
 // workers parsed in a third of the time.
-func wholeElement(b []byte) (n int, lines int64, ok bool) {
+func wholeElement(b []byte, top bool) (n int, lines int64, ok bool) {
 	b = b[:min(len(b), MaxLine)]
 	i := 1 // past '{'
 	ws := func() bool {
@@ -535,7 +537,7 @@ func wholeElement(b []byte) (n int, lines int64, ok bool) {
 			return 0, 0, false
 		}
 		key := i
-		if !str() || string(b[key:i]) == `"_source"` || !ws() || b[i] != ':' {
+		if !str() || readsKey(b[key+1:i-1], top) || !ws() || b[i] != ':' {
 			return 0, 0, false
 		}
 		i++
@@ -602,6 +604,15 @@ func wholeElement(b []byte) (n int, lines int64, ok bool) {
 			return 0, 0, false
 		}
 	}
+}
+
+// readsKey reports whether member reads key k of an element's level
+// for more than its value: a hit's _source, and in a top-level object an
+// envelope's keys (which an envelope holds only with an array or object,
+// and before any record field: wholeElement leaves all that to member).
+func readsKey(k []byte, top bool) bool {
+	s := string(k)
+	return s == "_source" || top && (isEnvelopeKey(k) || s == "Response" || s == "resourceSpans")
 }
 
 // b2u is 1 for true, 0 for false.

@@ -400,6 +400,7 @@ func FuzzWholeElement(f *testing.F) {
 	}
 	f.Add([]byte("[{\"a\":1,\"b\":\"x\\\"y\",\"c\":{\"d\":[1,{\"e\":\"]\"}]},\"_source\":{\"f\":2}},\n{ \"g\" : true }\n,{\"h\":\"\\\\\"}]"), uint16(64))
 	f.Add([]byte("[{\"a\":1,}, {\"a\" 1}, {\"a\":1 \"b\":2}, {\"a\":[}, {\"a\":\"x\ny\"}, {\"a\":}]"), uint16(4096))
+	f.Add([]byte("{\n  \"a\": 1,\n  \"b\": {\"c\": [2]}\n}\n{\"data\": [{\"a\": 2}]}\n{\"x\": 1, \"hits\": {\"hits\": [{\"_source\": {\"a\": 3}}]}}\n{\"resourceSpans\": []}{\"Response\": {\"Results\": [{\"a\": 4}]}}"), uint16(4096))
 	s := testSchema(f)
 	read := func(data []byte, size int, whole bool) (out []string) {
 		defer func(was bool) { wholeElements = was }(wholeElements)
