@@ -197,12 +197,16 @@ func (d *docReader) element(top bool) error {
 	}
 	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
 	if wholeElements {
-		if n, lines, ok := wholeElement(d.buf[d.pos:], top); ok {
+		if n, lines, src, srcLines, ok := wholeElement(d.buf[d.pos:], top); ok {
 			// Read whole from the buffer, as object would read it.
 			d.elem = append(d.elem, d.buf[d.pos:d.pos+n]...)
 			d.pos, d.line = d.pos+n, d.line+lines
 			d.elemLine, d.keep = 0, false
 			d.out = docElem{line: line, at: line, text: d.elem}
+			if src[1] > 0 { // a hit's _source is the record
+				d.src, d.srcLine, d.unwrapped = src, line+srcLines, true
+				d.out.text, d.out.at = d.elem[src[0]:src[1]], d.srcLine
+			}
 			if d.otel {
 				d.out.res, d.out.resGen = d.res, d.resGen
 			}
@@ -488,9 +492,8 @@ var wholeElements = true
 // wholeElement returns the length of the element object that b begins
 // with and the line ends within it, when b holds all of it, it is no
 // longer than MaxLine and object reads it without an error and without
-// a key member reads for more than its value (readsKey: a _source of its
-// own, which is the element then; a top-level object's envelope keys),
-// and false
+// a key member reads for more than its value (readsKey: a top-level
+// object's envelope keys), and false
 // otherwise, for object to read it (refilling the buffer, reporting the
 // error). It checks what object and nested check, no more and no less:
 // keys, colons and commas at the element's level, literals as runs of
@@ -498,7 +501,7 @@ var wholeElements = true
 // Read so, a byte at a time with no call per token, an array of records
 // is cut as fast as JSON lines are: object took a core for what the
 // workers parsed in a third of the time.
-func wholeElement(b []byte, top bool) (n int, lines int64, ok bool) {
+func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines int64, ok bool) {
 	b = b[:min(len(b), MaxLine)]
 	i := 1 // past '{'
 	ws := func() bool {
@@ -527,52 +530,56 @@ func wholeElement(b []byte, top bool) (n int, lines int64, ok bool) {
 		return true
 	}
 	if !ws() {
-		return 0, 0, false
+		return 0, 0, src, 0, false
 	}
 	if b[i] == '}' {
-		return i + 1, lines, true
+		return i + 1, lines, src, srcLines, true
 	}
 	for {
 		if b[i] != '"' {
-			return 0, 0, false
+			return 0, 0, src, 0, false
 		}
 		key := i
 		if !str() || readsKey(b[key+1:i-1], top) || !ws() || b[i] != ':' {
-			return 0, 0, false
+			return 0, 0, src, 0, false
 		}
+		source := string(b[key+1:i-1]) == "_source"
 		i++
 		if !ws() {
-			return 0, 0, false
+			return 0, 0, src, 0, false
 		}
 		switch b[i] {
 		case '"':
 			if !str() {
-				return 0, 0, false
+				return 0, 0, src, 0, false
 			}
 		case '{', '[':
+			if source && b[i] == '{' {
+				src, srcLines = [2]int{i, 0}, lines
+			}
 			var open uint64 // bit k: the bracket open at depth k is a brace
 			for depth := 0; ; {
 				if i == len(b) {
-					return 0, 0, false
+					return 0, 0, src, 0, false
 				}
 				switch c := b[i]; c {
 				case '"':
 					if !str() {
-						return 0, 0, false
+						return 0, 0, src, 0, false
 					}
 					continue
 				case '\n':
 					lines++
 				case '{', '[':
 					if depth == 64 {
-						return 0, 0, false // deeper: nested's own count
+						return 0, 0, src, 0, false // deeper: nested's own count
 					}
 					open = open&^(1<<depth) | uint64(b2u(c == '{'))<<depth
 					depth++
 				case '}', ']':
 					depth--
 					if brace := open&(1<<depth) != 0; brace != (c == '}') {
-						return 0, 0, false
+						return 0, 0, src, 0, false
 					}
 				}
 				i++
@@ -580,39 +587,42 @@ func wholeElement(b []byte, top bool) (n int, lines int64, ok bool) {
 					break
 				}
 			}
+			if src[0] > 0 && src[1] == 0 {
+				src[1] = i
+			}
 		default:
 			start := i
 			for i < len(b) && isLiteral(b[i]) {
 				i++
 			}
 			if i == start || i == len(b) {
-				return 0, 0, false
+				return 0, 0, src, 0, false
 			}
 		}
 		if !ws() {
-			return 0, 0, false
+			return 0, 0, src, 0, false
 		}
 		switch b[i] {
 		case ',':
 			i++
 			if !ws() {
-				return 0, 0, false
+				return 0, 0, src, 0, false
 			}
 		case '}':
-			return i + 1, lines, true
+			return i + 1, lines, src, srcLines, true
 		default:
-			return 0, 0, false
+			return 0, 0, src, 0, false
 		}
 	}
 }
 
 // readsKey reports whether member reads key k of an element's level
-// for more than its value: a hit's _source, and in a top-level object an
-// envelope's keys (which an envelope holds only with an array or object,
-// and before any record field: wholeElement leaves all that to member).
+// for more than its value, and wholeElement leaves it to member: in a
+// top-level object, an envelope's keys (which an envelope holds only
+// with an array or object, and before any record field).
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
-	return s == "_source" || top && (isEnvelopeKey(k) || s == "Response" || s == "resourceSpans")
+	return top && (isEnvelopeKey(k) || s == "Response" || s == "resourceSpans")
 }
 
 // b2u is 1 for true, 0 for false.

@@ -401,6 +401,7 @@ func FuzzWholeElement(f *testing.F) {
 	f.Add([]byte("[{\"a\":1,\"b\":\"x\\\"y\",\"c\":{\"d\":[1,{\"e\":\"]\"}]},\"_source\":{\"f\":2}},\n{ \"g\" : true }\n,{\"h\":\"\\\\\"}]"), uint16(64))
 	f.Add([]byte("[{\"a\":1,}, {\"a\" 1}, {\"a\":1 \"b\":2}, {\"a\":[}, {\"a\":\"x\ny\"}, {\"a\":}]"), uint16(4096))
 	f.Add([]byte("{\n  \"a\": 1,\n  \"b\": {\"c\": [2]}\n}\n{\"data\": [{\"a\": 2}]}\n{\"x\": 1, \"hits\": {\"hits\": [{\"_source\": {\"a\": 3}}]}}\n{\"resourceSpans\": []}{\"Response\": {\"Results\": [{\"a\": 4}]}}"), uint16(4096))
+	f.Add([]byte("{\"hits\":{\"hits\":[{\"_index\":\"x\",\"_source\":{\"a\":1,\n\"b\":[2]},\"_score\":1},{\"_source\":\"y\"},{\"_source\":{\"c\":3},\"_source\":{\"d\":\n4}}]}}\n[{\"_source\":{\"e\":5}}]"), uint16(4096))
 	s := testSchema(f)
 	read := func(data []byte, size int, whole bool) (out []string) {
 		defer func(was bool) { wholeElements = was }(wholeElements)
@@ -408,7 +409,8 @@ func FuzzWholeElement(f *testing.F) {
 		d := newDocReader(bufio.NewReaderSize(bytes.NewReader(data), size), s, func(e *docElem) {
 			out = append(out, fmt.Sprintf("%d %d %q %q", e.line, e.at, e.text, e.bad))
 		})
-		return append(out, fmt.Sprintf("error %v", d.run()))
+		err := d.run()
+		return append(out, fmt.Sprintf("error %v; %d tops, enveloped %v, unwrapped %v", err, d.tops, d.enveloped, d.unwrapped))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
 		n := max(int(size), 16)
