@@ -493,14 +493,15 @@ var wholeElements = true
 // with and the line ends within it, when b holds all of it, it is no
 // longer than MaxLine and object reads it without an error and without
 // a key member reads for more than its value (readsKey: a top-level
-// object's envelope keys), and false
-// otherwise, for object to read it (refilling the buffer, reporting the
-// error). It checks what object and nested check, no more and no less:
-// keys, colons and commas at the element's level, literals as runs of
-// their bytes, strings without a line's end, brackets that match below.
-// Read so, a byte at a time with no call per token, an array of records
-// is cut as fast as JSON lines are: object took a core for what the
-// workers parsed in a third of the time.
+// object's envelope keys); and where a hit's _source object lies in it
+// (src, zero when none) and the line ends before that. Otherwise it
+// returns false, for object to read the element (refilling the buffer,
+// reporting the error). It checks what object and nested check, no more
+// and no less: keys, colons and commas at the element's level, literals
+// as runs of their bytes, strings without a line's end, brackets that
+// match below. Read so, a byte at a time with no call per token, an
+// array of records takes 40 % of the time it took: object kept a core
+// busy for what the workers parsed in a third of the time.
 func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines int64, ok bool) {
 	b = b[:min(len(b), MaxLine)]
 	i := 1 // past '{'
