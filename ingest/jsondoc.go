@@ -575,7 +575,11 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 					if depth == 64 {
 						return 0, 0, src, 0, false // deeper: nested's own count
 					}
-					open = open&^(1<<depth) | uint64(b2u(c == '{'))<<depth
+					if c == '{' {
+						open |= 1 << depth
+					} else {
+						open &^= 1 << depth
+					}
 					depth++
 				case '}', ']':
 					depth--
@@ -624,14 +628,6 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
 	return top && (isEnvelopeKey(k) || s == "Response" || s == "resourceSpans")
-}
-
-// b2u is 1 for true, 0 for false.
-func b2u(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // strStop returns the first index at or after i of a quote, a

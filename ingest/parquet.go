@@ -485,8 +485,10 @@ func unfilledColumn(src io.ReaderAt, size int64, pf *parquet.File, name string) 
 	}
 	ci := leaf.ColumnIndex
 	for _, rg := range meta.RowGroups {
-		if ci < len(rg.Columns) && filledByStats(&rg.Columns[ci].MetaData) {
-			return false
+		if ci < len(rg.Columns) {
+			if _, filled := chunkStats(&rg.Columns[ci].MetaData); filled {
+				return false
+			}
 		}
 	}
 	for g, rg := range pf.RowGroups() {
@@ -506,15 +508,20 @@ func unfilledColumn(src io.ReaderAt, size int64, pf *parquet.File, name string) 
 	return false
 }
 
-// filledByStats reports whether a column chunk's statistics show a
-// value other than null, "" and "-": text bounds past "-", or, for a
-// column of another type, fewer nulls than values.
-func filledByStats(md *format.ColumnMetaData) bool {
+// chunkStats says what a column chunk's statistics show: every value
+// absent (all null, or text that sorts no later than "-": a log's "" and
+// "-"; any other such text begins with a space or one of
+// !"#$%&'()*+,), or some value filled (text bounds past "-", or, for a
+// column of another type, fewer nulls than values); neither when they
+// do not say.
+func chunkStats(md *format.ColumnMetaData) (absent, filled bool) {
 	st := &md.Statistics
+	allNull := md.NumValues > 0 && st.NullCount == md.NumValues
 	if md.Type == format.ByteArray || md.Type == format.FixedLenByteArray {
-		return st.MaxValue != nil && bytes.Compare(st.MaxValue, []byte("-")) > 0
+		pastDash := st.MaxValue != nil && bytes.Compare(st.MaxValue, []byte("-")) > 0
+		return allNull || md.Type == format.ByteArray && st.MaxValue != nil && !pastDash, pastDash
 	}
-	return md.NumValues > 0 && st.NullCount < md.NumValues && (st.MaxValue != nil || st.NullCount > 0)
+	return allNull, md.NumValues > 0 && st.NullCount < md.NumValues && (st.MaxValue != nil || st.NullCount > 0)
 }
 
 // firstFilled reports whether one of the first n values of pages is
@@ -560,9 +567,8 @@ func pageFilled(vr parquet.ValueReader, buf []parquet.Value) (filled bool, read 
 }
 
 // absentColumn reports whether every row group's statistics show leaf
-// column ci holding nothing but nulls, or text that sorts no later than
-// "-" (a log's "" and "-": any other such text begins with a space or one
-// of !"#$%&'()*+,); false when one does not say.
+// column ci holding nothing but absent values (chunkStats); false when
+// one does not say.
 func absentColumn(meta *format.FileMetaData, ci int) bool {
 	if len(meta.RowGroups) == 0 {
 		return false
@@ -571,12 +577,7 @@ func absentColumn(meta *format.FileMetaData, ci int) bool {
 		if ci >= len(rg.Columns) {
 			return false
 		}
-		md := &rg.Columns[ci].MetaData
-		st := &md.Statistics
-		switch {
-		case md.NumValues > 0 && st.NullCount == md.NumValues:
-		case md.Type == format.ByteArray && st.MaxValue != nil && bytes.Compare(st.MaxValue, []byte("-")) <= 0:
-		default:
+		if absent, _ := chunkStats(&rg.Columns[ci].MetaData); !absent {
 			return false
 		}
 	}
