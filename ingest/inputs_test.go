@@ -292,7 +292,8 @@ func TestZstdFrames(t *testing.T) {
 // files and to directories (a Kubernetes node's /var/log/containers,
 // all links), a link back up walked once; a glob's "*" skips hidden
 // files as a shell's does, and ".*" takes them; a file named twice (its
-// directory and itself, a link and its target) is read once.
+// directory and itself, a link and its target, two hard links) is read
+// once, and counted once in the bytes the progress shows.
 func TestLinksHiddenAndTwice(t *testing.T) {
 	parts := mixedParts(t)
 	pods := t.TempDir()
@@ -331,6 +332,32 @@ func TestLinksHiddenAndTwice(t *testing.T) {
 	_, res = collect(t, []string{pods, filepath.Join(pods, parts[1].name)}, ingest.Options{})
 	if got := res.Records(); got != want || len(res.Files) != len(parts) {
 		t.Errorf("twice: %d records in %d files, want %d in %d", got, len(res.Files), want, len(parts))
+	}
+
+	// Two hard links of one file, and a relative path to it: one file.
+	hard := t.TempDir()
+	first := filepath.Join(hard, "access.log")
+	if err := os.WriteFile(first, parts[1].data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(first, filepath.Join(hard, "access.log.1")); err != nil {
+		t.Fatal(err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := &ingest.Progress{}
+	_, res = collect(t, []string{hard, rel}, ingest.Options{Progress: prog})
+	if got := res.Records(); got != int64(len(parts[1].reqs)) || len(res.Files) != 1 || res.Files[0].Path != first {
+		t.Errorf("hard links: %d records in %+v, want %d in %q", got, res.Files, len(parts[1].reqs), first)
+	}
+	if n := int64(len(parts[1].data)); prog.TotalBytes.Load() != n || prog.BytesRead.Load() != n {
+		t.Errorf("hard links: progress %d of %d bytes, want %d of %d", prog.BytesRead.Load(), prog.TotalBytes.Load(), n, n)
 	}
 
 	hidden := t.TempDir()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sort"
 	"sync"
@@ -237,7 +236,7 @@ type unit struct {
 // It returns the sinks for the caller to merge. The error is for a run that
 // cannot start (a missing path); damaged input is reported in the Result.
 func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, error) {
-	inputs, unopened, err := expand(paths)
+	inputs, sizes, unopened, err := expand(paths)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -262,7 +261,11 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	if opts.Progress == nil {
 		opts.Progress = &Progress{}
 	}
-	opts.Progress.TotalBytes.Store(fileSizes(inputs))
+	var total int64
+	for _, n := range sizes {
+		total += max(n, 0)
+	}
+	opts.Progress.TotalBytes.Store(total)
 	opts.Progress.FileCount.Store(int64(len(inputs)))
 
 	p := &pipeline{opts: opts, work: make(chan unit, 2*opts.Workers)}
@@ -291,7 +294,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 		}()
 	}
 	p.reader = &tally{max: opts.MaxProblems, badN: &opts.Progress.BadLines}
-	for _, in := range inputs {
+	for i, in := range inputs {
 		fs := p.newFile(in)
 		p.opts.Progress.Files.Add(1)
 		if why, no := unopened[in]; no {
@@ -304,8 +307,8 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 			fs.incomplete, fs.reason, fs.unopened = true, err.Error(), errors.As(err, &oe)
 		}
 		// Columnar files are read in place, not through the counter.
-		if st, err := os.Stat(in); in != "-" && err == nil && st.Mode().IsRegular() {
-			p.opts.Progress.BytesRead.Store(before + st.Size())
+		if sizes[i] >= 0 {
+			p.opts.Progress.BytesRead.Store(before + sizes[i])
 		}
 	}
 	close(p.work)

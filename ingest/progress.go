@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"io"
-	"os"
 	"sync/atomic"
 )
 
@@ -34,18 +33,4 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n.Add(int64(n))
 	c.read += int64(n)
 	return n, err
-}
-
-// fileSizes returns the total size of the regular files among inputs.
-func fileSizes(inputs []string) int64 {
-	var total int64
-	for _, in := range inputs {
-		if in == "-" {
-			continue
-		}
-		if st, err := os.Stat(in); err == nil && st.Mode().IsRegular() {
-			total += st.Size()
-		}
-	}
-	return total
 }

@@ -23,36 +23,66 @@ import (
 // followed (a Kubernetes node's /var/log/containers holds nothing else),
 // a glob its matches (hidden ones only where the pattern starts its name
 // with a dot, as a shell's), "-" stays stdin. A file named twice (a glob
-// and its directory, a link and its target) is read once, where it was
-// first named. A path that names nothing (a glob that matches nothing,
-// a directory that cannot be read) is kept in its place with the reason
-// in unopened, to be listed unread beside what the others give; a bad
-// glob is an error.
-func expand(paths []string) (files []string, unopened map[string]string, err error) {
+// and its directory, a link and its target, two hard links) is read
+// once, where it was first named. A path that names nothing (a glob that
+// matches nothing, a directory that cannot be read) is kept in its place
+// with the reason in unopened, to be listed unread beside what the others
+// give; a bad glob is an error. sizes holds each file's size when it is
+// a regular file, else −1.
+func expand(paths []string) (files []string, sizes []int64, unopened map[string]string, err error) {
 	unopened = map[string]string{}
 	out, err := expandPaths(paths, unopened)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	seen := make(map[string]bool, len(out))
+	seen := make(map[fileKey]bool, len(out))
 	kept := out[:0]
 	for _, p := range out {
+		size := int64(-1)
 		if p != "-" {
-			key := p // one that names nothing: by its absolute path too
-			if abs, err := filepath.Abs(p); err == nil {
-				key = abs
-			}
-			if real, err := filepath.EvalSymlinks(key); err == nil {
-				key = real
-			}
+			var key fileKey
+			key, size = identify(p)
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
 		}
 		kept = append(kept, p)
+		sizes = append(sizes, size)
 	}
-	return kept, unopened, nil
+	return kept, sizes, unopened, nil
+}
+
+// fileKey names a file: by its device and inode where the system gives
+// them, else by its absolute path with its links resolved.
+type fileKey struct {
+	dev, ino uint64
+	path     string
+}
+
+// identify returns the key of the file path names, and its size when it
+// is a regular file (else −1). One stat names a file by its inode, where
+// resolving each link of its path took one per directory above it, per
+// file: most of the work of listing a directory of many small files.
+func identify(path string) (fileKey, int64) {
+	size := int64(-1)
+	st, err := os.Stat(path)
+	if err == nil {
+		if st.Mode().IsRegular() {
+			size = st.Size()
+		}
+		if dev, ino, ok := fileID(st); ok {
+			return fileKey{dev: dev, ino: ino}, size
+		}
+	}
+	key := path // one that names nothing: by its absolute path too
+	if abs, err := filepath.Abs(path); err == nil {
+		key = abs
+	}
+	if real, err := filepath.EvalSymlinks(key); err == nil {
+		key = real
+	}
+	return fileKey{path: key}, size
 }
 
 func expandPaths(paths []string, unopened map[string]string) ([]string, error) {
@@ -189,7 +219,7 @@ func open(path string, stdin io.Reader) (io.ReadCloser, error) {
 	if path == "-" {
 		return io.NopCloser(stdin), nil
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, &openError{fmt.Errorf("cannot open %q: %w", path, unwrapPathError(err))}
 	}
