@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -773,17 +774,90 @@ func CheckSource(name string) error {
 }
 
 // detectSource returns the first source of the table whose signature
-// the names and paths match, or nil.
+// the names and paths match, or nil. A signature matches when at least
+// need of its names are carried: each by a name of the record, one
+// ending in "*" by a name it starts, and a dotted one by a nested
+// value's path too.
+//
+// The names are looked up once, in an index of every signature's names
+// (signatureIndex), instead of each signature's names being sought among
+// the record's: a JSON-lines file's source is detected on its first
+// records, and over many small files that search was most of the run.
 func detectSource(names, paths []string) *source {
+	x := signatureIndex()
+	var small [8]uint64
+	have := small[:]
+	if n := (len(x.wants) + 63) / 64; n > len(small) {
+		have = make([]uint64, n)
+	}
+	set := func(place int32) { have[place/64] |= 1 << (place % 64) }
+	for _, n := range names {
+		for _, place := range x.places[n] {
+			set(place)
+		}
+	}
+	for _, place := range x.prefixes {
+		start := strings.TrimSuffix(x.wants[place], "*")
+		for _, n := range names {
+			if strings.HasPrefix(n, start) {
+				set(place)
+				break
+			}
+		}
+	}
+	for _, p := range paths {
+		for _, place := range x.places[p] {
+			if x.dotted[place] {
+				set(place)
+			}
+		}
+	}
+	place := int32(0)
 	for _, s := range sources {
 		for _, sig := range s.signatures {
-			if sig.matches(names, paths) {
+			n := 0
+			for range sig.names {
+				if have[place/64]&(1<<(place%64)) != 0 {
+					n++
+				}
+				place++
+			}
+			if n >= sig.need {
 				return s
 			}
 		}
 	}
 	return nil
 }
+
+// sigIndex is every signature's names, in the table's order, each at
+// its place (one per name of each signature).
+type sigIndex struct {
+	wants    []string           // by place
+	places   map[string][]int32 // the places of each name
+	prefixes []int32            // the places of the names ending in "*"
+	dotted   []bool             // by place: also carried by a nested value's path
+}
+
+// signatureIndex indexes the signatures of the sources table, once.
+var signatureIndex = sync.OnceValue(func() *sigIndex {
+	x := &sigIndex{places: map[string][]int32{}}
+	for _, s := range sources {
+		for _, sig := range s.signatures {
+			for _, want := range sig.names {
+				place := int32(len(x.wants))
+				x.wants = append(x.wants, want)
+				x.places[want] = append(x.places[want], place)
+				prefix := strings.HasSuffix(want, "*")
+				if prefix {
+					x.prefixes = append(x.prefixes, place)
+				}
+				x.dotted = append(x.dotted, strings.Contains(want, ".") && !prefix)
+			}
+		}
+	}
+	return x
+})
 
 // before reports whether detectSource tries source a before source b.
 func before(a, b *source) bool {
@@ -792,29 +866,6 @@ func before(a, b *source) bool {
 		case b:
 			return false
 		case a:
-			return true
-		}
-	}
-	return false
-}
-
-func (sig signature) matches(names, paths []string) bool {
-	n := 0
-	for _, want := range sig.names {
-		// A dotted name is a nested value's path too; a prefix is a
-		// top-level name's only.
-		if carries(names, want) || strings.Contains(want, ".") && !strings.HasSuffix(want, "*") && carries(paths, want) {
-			n++
-		}
-	}
-	return n >= sig.need
-}
-
-// carries reports whether names holds want, or a name that want, ending
-// in "*", is the start of.
-func carries(names []string, want string) bool {
-	for _, have := range names {
-		if want == have || strings.HasSuffix(want, "*") && strings.HasPrefix(have, want[:len(want)-1]) {
 			return true
 		}
 	}
