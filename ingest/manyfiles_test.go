@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,5 +97,83 @@ func TestManyFilesEachAsAlone(t *testing.T) {
 	slices.Sort(b)
 	if !slices.Equal(a, b) {
 		t.Errorf("the run's %d records differ from the %d of the files read alone", len(a), len(b))
+	}
+}
+
+// TestGzipFiles: gzip files read one after another in one run (each
+// reader kept for the next) give every line of theirs, as a record or a
+// bad line, and read as each does alone: one of two members, one cut
+// short, one whose header is damaged, one within a tar.gz before a plain
+// file larger than the line reader's buffer (the tar.gz's stream is
+// still read after the .gz file within it is), and whole ones before and
+// after them.
+func TestGzipFiles(t *testing.T) {
+	reqs := gen.Generate(gen.Config{Seed: 78, N: 300})
+	nginx, _ := encode(t, reqs, gen.WriteOptions{}, gen.WriteNginx)
+	ls := strings.SplitAfter(strings.TrimSuffix(string(nginx), "\n"), "\n")
+	part := func(from, n int) []byte { return []byte(strings.Join(ls[from:from+n], "")) }
+	big, _ := encode(t, gen.Generate(gen.Config{Seed: 79, N: 8000}), gen.WriteOptions{}, gen.WriteNginx)
+	whole := gzipBytes(t, part(200, 40))
+	cut := gzipBytes(t, part(0, 60))
+	damaged := append([]byte{0x1f, 0x8b, 0x08, 0xff}, gzipBytes(t, part(60, 5))[4:]...)
+	dir := t.TempDir()
+	// lines: every line the file gives; −1 for one read in part (some of
+	// its lines), 0 for one not read.
+	files := []struct {
+		name  string
+		data  []byte
+		lines int64
+	}{
+		{"a.log.gz", gzipBytes(t, part(100, 30)), 30},
+		{"b.log.gz", append(gzipBytes(t, part(130, 20)), gzipBytes(t, part(150, 25))...), 45},
+		{"c.log.gz", cut[:len(cut)*2/3], -1},
+		{"d.log.gz", damaged, 0},
+		{"e.tar.gz", gzipBytes(t, tarOf(t, []dumpFile{{name: "x.log.gz", data: gzipBytes(t, part(175, 10))}, {name: "y.log", data: big}})), 0},
+		{"e.tar.gz!/x.log.gz", nil, 10},
+		{"e.tar.gz!/y.log", nil, int64(bytes.Count(big, []byte("\n")))},
+		{"f.log.gz", whole, 40},
+		{"g.log.gz", whole[:len(whole)-3], -1},
+		{"h.log.gz", gzipBytes(t, part(240, 50)), 50},
+	}
+	want := map[string]int64{}
+	for _, f := range files {
+		want[filepath.Join(dir, f.name)] = f.lines
+		if f.data == nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := ingest.Options{Workers: 2, Location: time.FixedZone("+0800", 8*3600)}
+	_, res := collect(t, []string{dir}, opts)
+	seen := 0
+	for _, f := range res.Files {
+		lines, ok := want[f.Path]
+		if !ok {
+			t.Errorf("%s: not a file of the test", f.Path)
+			continue
+		}
+		seen++
+		got := f.Records + f.BadLines
+		switch {
+		case lines > 0 && (got != lines || f.Incomplete):
+			t.Errorf("%s: %d records and %d bad lines, incomplete %v (%s); want %d lines, whole", f.Path, f.Records, f.BadLines, f.Incomplete, f.Reason, lines)
+		case lines < 0 && (got == 0 || !f.Incomplete):
+			t.Errorf("%s: %d records and %d bad lines, incomplete %v; want some, in part", f.Path, f.Records, f.BadLines, f.Incomplete)
+		case lines == 0 && got != 0:
+			t.Errorf("%s: %d records and %d bad lines, want none", f.Path, f.Records, f.BadLines)
+		}
+		alone, _, _ := strings.Cut(f.Path, "!/") // an archive's file: the archive alone
+		_, one := collect(t, []string{alone}, opts)
+		for _, g := range one.Files {
+			if g.Path == f.Path && (f.Records != g.Records || f.BadLines != g.BadLines || f.Incomplete != g.Incomplete || f.Reason != g.Reason) {
+				t.Errorf("%s in the run: %d records, %d bad, incomplete %v (%s); alone: %d, %d, %v (%s)",
+					f.Path, f.Records, f.BadLines, f.Incomplete, f.Reason, g.Records, g.BadLines, g.Incomplete, g.Reason)
+			}
+		}
+	}
+	if seen < len(files)-1 { // the tar.gz itself may be listed or not
+		t.Errorf("%d files listed, want the %d of the test", seen, len(files))
 	}
 }

@@ -374,6 +374,7 @@ type pipeline struct {
 	compiled     bool
 	// The readers inputs were read with, for the next (readerPool).
 	headReaders, lineReaders readerPool
+	gzips                    gzipPool
 }
 
 // Window is a run's [Since, Until) in Unix nanoseconds, each bound only

@@ -84,9 +84,17 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		decoders = min(maxDecoders, max(2, w/2))
 	}
 	hr := p.headReaders.get(in.r, headBuffer)
-	r, name, err := decompress(hr, fs.path, decoders)
+	r, name, err := decompress(hr, fs.path, decoders, &p.gzips)
 	if err != nil {
 		return err
+	}
+	if g, ok := r.(*gzipMembers); ok {
+		// Read on this goroutine only, as its head reader is: both kept
+		// for the next file (a 64 KB buffer and a decompressor's window
+		// and tables made anew per file were most of what a directory of
+		// small .gz files allocated).
+		defer p.gzips.put(g.zr)
+		defer p.headReaders.put(hr)
 	}
 	if r == io.Reader(hr) { // a decompressor may read it on after Close
 		defer p.headReaders.put(hr)

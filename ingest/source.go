@@ -245,7 +245,10 @@ const headBuffer = 64 << 10
 // With decoders of 2 or more, a zstd stream is decoded a frame per
 // goroutine on that many (zstdFrames); a reader that is an io.Closer is
 // to be closed.
-func decompress(br *bufio.Reader, name string, decoders int) (io.Reader, string, error) {
+//
+// A gzip reader is taken from gz (nil: a new one), to be put back once
+// the stream is read (gzipMembers.zr).
+func decompress(br *bufio.Reader, name string, decoders int, gz *gzipPool) (io.Reader, string, error) {
 	magic, _ := br.Peek(4)
 	base := name
 	switch head, _ := br.Peek(10); {
@@ -261,7 +264,7 @@ func decompress(br *bufio.Reader, name string, decoders int) (io.Reader, string,
 		return zr, base, nil
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		base = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".gzip")
-		zr, err := gzip.NewReader(br)
+		zr, err := gz.get(br)
 		if err != nil {
 			return nil, base, fmt.Errorf("bad gzip header: %w", err)
 		}
@@ -298,6 +301,31 @@ func bzip2Magic(head []byte) bool {
 	m := string(head[4:10])
 	return m == "\x31\x41\x59\x26\x53\x59" || m == "\x17\x72\x45\x38\x50\x90"
 }
+
+// gzipPool keeps the gzip readers files were read with, for the next
+// on the same goroutine: a reader's window and tables, made and cleared
+// anew for each file, were a fifth of reading a directory of many small
+// .gz files (rotated logs). A file within an archive takes one of its
+// own while the archive's is in use.
+type gzipPool struct{ free []*gzip.Reader }
+
+// get returns a reader of the gzip stream r: a kept one reset to it, or
+// a new one; nil gz makes a new one.
+func (gz *gzipPool) get(r io.Reader) (*gzip.Reader, error) {
+	if gz == nil || len(gz.free) == 0 {
+		return gzip.NewReader(r)
+	}
+	zr := gz.free[len(gz.free)-1]
+	gz.free = gz.free[:len(gz.free)-1]
+	if err := zr.Reset(r); err != nil {
+		gz.free = append(gz.free, zr) // Reset makes it anew the next time
+		return nil, err
+	}
+	return zr, nil
+}
+
+// put keeps zr, whose stream is read, for a later get.
+func (gz *gzipPool) put(zr *gzip.Reader) { gz.free = append(gz.free, zr) }
 
 // gzipMembers reads a gzip file's members one after another (cat a.gz
 // b.gz), as gzip -d does, and its zero bytes after the last as its end:

@@ -236,7 +236,7 @@ func BenchmarkZstdFrames(b *testing.B) {
 		b.Run(map[int]string{1: "streaming", 2: "frames2"}[dec], func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				r, _, err := decompress(bufio.NewReaderSize(bytes.NewReader(data), headBuffer), "x.jsonl.zst", dec)
+				r, _, err := decompress(bufio.NewReaderSize(bytes.NewReader(data), headBuffer), "x.jsonl.zst", dec, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
