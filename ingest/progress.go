@@ -26,13 +26,18 @@ type countingReader struct {
 	r    io.Reader
 	n    *atomic.Int64
 	read int64
-	eof  bool
+	// size is a regular file's size when it was opened, when sized.
+	size  int64
+	sized bool
+	eof   bool
 }
 
 // Read reads from r; once r has reported its end, the end again without
 // a call to the system: each look further ahead at a small file's start
 // (the magic bytes, the head, the first block) read its end anew, five
-// reads of nothing per file.
+// reads of nothing per file. A regular file is at its end, too, when a
+// read gives less than asked once its size at opening is read: the
+// read of nothing that would tell so was one of a small file's two.
 func (c *countingReader) Read(p []byte) (int, error) {
 	if c.eof {
 		return 0, io.EOF
@@ -40,6 +45,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
 	c.read += int64(n)
-	c.eof = err == io.EOF
+	c.eof = err == io.EOF || err == nil && c.sized && n < len(p) && c.read >= c.size
+	if c.eof && n == 0 {
+		return 0, io.EOF
+	}
 	return n, err
 }

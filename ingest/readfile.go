@@ -23,12 +23,13 @@ func (p *pipeline) readFile(fs *fileState) error {
 	// A regular file's size when opened: an uncompressed text file
 	// that gives fewer bytes was cut shorter while it was read
 	// (logrotate's copytruncate), and is reported read in part.
-	size, got := int64(-1), &countingReader{r: rc, n: &p.opts.Progress.BytesRead}
+	size := int64(-1)
 	if f, ok := rc.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			size = st.Size()
 		}
 	}
+	got := &countingReader{r: rc, n: &p.opts.Progress.BytesRead, size: size, sized: size >= 0}
 	return p.readStream(fs, input{r: got, raw: rc, size: size, got: got})
 }
 
