@@ -371,6 +371,7 @@ type pipeline struct {
 	// The compiled log formats: given (Options.LogFormats), then known,
 	// compiled when a text log is first read (textFormat).
 	given, known []*logFormat
+	cands        []*logFormat // given, then known: what a text file's format is chosen among
 	compiled     bool
 	// The readers inputs were read with, for the next (readerPool).
 	headReaders, lineReaders readerPool

@@ -89,15 +89,17 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	if err != nil {
 		return err
 	}
-	if g, ok := r.(*gzipMembers); ok {
-		// Read on this goroutine only, as its head reader is: both kept
-		// for the next file (a 64 KB buffer and a decompressor's window
-		// and tables made anew per file were most of what a directory of
-		// small .gz files allocated).
-		defer p.gzips.put(g.zr)
-		defer p.headReaders.put(hr)
+	// The head reader is kept for the next file unless a decompressor
+	// may read it on after Close (zstd's frames, on goroutines); a gzip
+	// stream is read on this goroutine only, and its reader is kept too
+	// (a 64 KB buffer and a decompressor's window and tables made anew
+	// per file were most of what a directory of small .gz files
+	// allocated).
+	gz, gzipped := r.(*gzipMembers)
+	if gzipped {
+		defer p.gzips.put(gz.zr)
 	}
-	if r == io.Reader(hr) { // a decompressor may read it on after Close
+	if r == io.Reader(hr) || gzipped {
 		defer p.headReaders.put(hr)
 	}
 	if c, ok := r.(io.Closer); ok {
@@ -287,9 +289,9 @@ var errChanged = errors.New("the file was cut shorter while it was read")
 func (p *pipeline) textFormat(head []byte) (f *logFormat, tail bool) {
 	if !p.compiled { // once, on the reader's goroutine: a run of no text log compiles none
 		p.known, p.compiled = compileKnown(p.opts.Schema), true
+		p.cands = append(append([]*logFormat(nil), p.given...), p.known...)
 	}
-	cands := append(append([]*logFormat(nil), p.given...), p.known...)
-	if f, tail = pickLogFormatTail(head, cands, true); f != nil {
+	if f, tail = pickLogFormatTail(head, p.cands, true); f != nil {
 		return f, tail
 	}
 	if len(p.given) > 0 {
