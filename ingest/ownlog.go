@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bytes"
-	"regexp"
 )
 
 // A server that writes its access log to stdout writes its own log there
@@ -51,21 +50,32 @@ func ownLogLine(line []byte) bool {
 // ("/docker-entrypoint.sh: Configuration complete; ready for start up",
 // "10-listen-on-ipv6-by-default.sh: info: …"); and ingress-nginx's banner
 // (a rule of dashes, "NGINX Ingress controller", "  Release:       v1.9.4").
-var ownShapes = regexp.MustCompile(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
+var ownShapes = lazyRegexp(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
 	`|[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w./-]+:\d+\] ` +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
 
-// ownOtherShape reports whether line is one of ownShapes.
+// ownOtherShape reports whether line is one of ownShapes, compiled only
+// for a line that begins as one can: an access log's first line, an
+// address or a "{", is told none without it.
 func ownOtherShape(line []byte) bool {
-	if len(line) == 0 {
-		return false
+	if len(line) < 3 {
+		return false // each shape is longer
 	}
 	switch c := line[0]; {
-	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 'I' || c == 'W' || c == 'E' || c == 'F' || c >= '0' && c <= '9':
-		return ownShapes.Match(line)
+	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ':
+	case c == 'I' || c == 'W' || c == 'E' || c == 'F': // klog's
+		if !isDigit(line[1]) {
+			return false
+		}
+	case isDigit(c): // a start-up script's "10-listen-on-ipv6…sh: "
+		if !isDigit(line[1]) || line[2] != '-' {
+			return false
+		}
+	default:
+		return false
 	}
-	return false
+	return ownShapes().Match(line)
 }
 
 // token is a line's next token and what follows it.

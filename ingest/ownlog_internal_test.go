@@ -56,12 +56,23 @@ func TestPastOwnLog(t *testing.T) {
 }
 
 // FuzzPastOwnLog: any head gives a suffix of itself, which starts with a
-// line that is no server's own unless it is head itself.
+// line that is no server's own unless it is head itself. Each of its
+// lines is one of ownShapes exactly when the expression matches it.
 func FuzzPastOwnLog(f *testing.F) {
 	f.Add([]byte("2025-03-10T08:00:00Z INF start\n203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] \"GET / HTTP/1.1\" 200 1\n"))
 	f.Add([]byte("2025/03/10 08:00:00 [notice] 1#0: x\n{\"a\":1}\n"))
 	f.Add([]byte("2025-03-10\t08:00\t+0800\tWARN:\n"))
+	f.Add([]byte("[2026-12-04 09:00:00.123][1][info][main] [source/server/server.cc:430] x\n" +
+		"I1204 09:00:00.123456       7 controller.go:190] x\n/docker-entrypoint.sh: Configuration complete\n" +
+		"10-listen-on-ipv6-by-default.sh: info: x\n20-envsubst-on-templates.envsh: x\n" +
+		"-------------------------------------------------------------------------------\n" +
+		"NGINX Ingress controller\n  Release:       v1.9.4\n10.0.0.1 - - x\nE1204\nI12\n1-x.sh: x\n"))
 	f.Fuzz(func(t *testing.T, head []byte) {
+		for _, l := range bytes.Split(head, []byte("\n")) {
+			if ownOtherShape(l) != ownShapes().Match(l) {
+				t.Fatalf("ownOtherShape(%q) = %v, the expression says otherwise", l, ownOtherShape(l))
+			}
+		}
 		past := pastOwnLog(head)
 		if !bytes.HasSuffix(head, past) {
 			t.Fatalf("pastOwnLog(%q) = %q, not a suffix", head, past)

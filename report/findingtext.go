@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"loganalyze/rules"
 )
@@ -77,10 +78,17 @@ func texts(fs rules.Fields, names ...string) ([]string, bool) {
 	return out, true
 }
 
+// The expressions are compiled at their first use, by a report that
+// names such evidence: at start-up they were a part of every run's.
 var (
-	counted = regexp.MustCompile(`^(.*) \(\d+\)$`)
-	moreN   = regexp.MustCompile(`^\d+ more$`)
+	counted = lazyRegexp(`^(.*) \(\d+\)$`)
+	moreN   = lazyRegexp(`^\d+ more$`)
 )
+
+// lazyRegexp compiles expr at its first use.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // names are the first n names of a list of "name (count)" evidence,
 // without the count and without the "N more" entry.
@@ -91,10 +99,10 @@ func names(fs rules.Fields, field string, n int) []string {
 		if len(out) == n {
 			break
 		}
-		if moreN.MatchString(s) {
+		if moreN().MatchString(s) {
 			continue
 		}
-		if m := counted.FindStringSubmatch(s); m != nil {
+		if m := counted().FindStringSubmatch(s); m != nil {
 			s = m[1]
 		}
 		out = append(out, s)
@@ -187,10 +195,10 @@ func keepaliveText(m printer, f *rules.Finding) (string, string, bool) {
 
 // earlyClient is the caller named by an entry of
 // retried_before_retry_after ("app-7: 12 of 15 retries sooner …").
-var earlyClient = regexp.MustCompile(`^(.*): \d+ of \d+ retries`)
+var earlyClient = lazyRegexp(`^(.*): \d+ of \d+ retries`)
 
 // earlyEntry is the whole of such an entry, as the rule writes it.
-var earlyEntry = regexp.MustCompile(`^(.*): (\d+) of (\d+) retries sooner than Retry-After (\S+ s) \(median gap (\S+ s)\)$`)
+var earlyEntry = lazyRegexp(`^(.*): (\d+) of (\d+) retries sooner than Retry-After (\S+ s) \(median gap (\S+ s)\)$`)
 
 // evidence returns f's evidence as the printer's language shows it: the
 // storm's retried_before_retry_after, sentences the rule writes in
@@ -203,7 +211,7 @@ func (m printer) evidence(f *rules.Finding) rules.Fields {
 	said := make([]string, len(early))
 	for i, e := range early {
 		said[i] = e
-		if c := earlyEntry.FindStringSubmatch(e); c != nil {
+		if c := earlyEntry().FindStringSubmatch(e); c != nil {
 			said[i] = m.f("rule.rate_limit_storm.earlyentry", c[1], c[2], c[3], c[4], c[5])
 		}
 	}
@@ -226,7 +234,7 @@ func stormText(m printer, f *rules.Finding) (string, string, bool) {
 	early, _ := f.Evidence.Get("retried_before_retry_after").([]string)
 	var who []string
 	for _, e := range early[:min(3, len(early))] {
-		if c := earlyClient.FindStringSubmatch(e); c != nil {
+		if c := earlyClient().FindStringSubmatch(e); c != nil {
 			e = c[1]
 		}
 		who = append(who, e)
