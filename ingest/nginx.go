@@ -12,6 +12,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -313,7 +314,9 @@ func percentItems(s string, l *tokenList, item func(i, start int) (int, error)) 
 
 // nginxTokens splits an nginx log_format into literals and $variables.
 func nginxTokens(s string) ([]formatToken, error) {
-	var toks []formatToken
+	// A variable and the text before it each: sized once, not grown
+	// (every text log's run compiles the known formats).
+	toks := make([]formatToken, 0, 2*strings.Count(s, "$")+1)
 	var lit []byte
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -364,6 +367,13 @@ func nginxTokens(s string) ([]formatToken, error) {
 // "$upstream_scheme://$upstream_host$upstream_uri", given) are joined
 // all the same: nothing is lost in not telling them apart.
 func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool, schema *Schema) error {
+	named := 0
+	for _, t := range toks {
+		if t.name != "" {
+			named++
+		}
+	}
+	f.vars = slices.Grow(f.vars, named)
 	prevVar := false
 	for _, t := range toks {
 		if t.name == "" {

@@ -418,3 +418,18 @@ func TestMilliAsSeconds(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCompileKnown: what every run that reads a text log pays to
+// compile the known formats it picks from.
+func BenchmarkCompileKnown(b *testing.B) {
+	s, err := NewSchema(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(compileKnown(s)) != len(knownFormats) {
+			b.Fatal("a known format was not compiled")
+		}
+	}
+}
