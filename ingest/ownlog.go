@@ -1,8 +1,6 @@
 package ingest
 
-import (
-	"bytes"
-)
+import "bytes"
 
 // A server that writes its access log to stdout writes its own log there
 // too: a container's log (kubectl logs, docker logs) starts with the
