@@ -11,6 +11,11 @@
 //	go tool trace -pprof=sync trace.out > sync.out   # where goroutines waited
 //	/tmp/profile -mem mem.out FILE   # what the run allocated: each byte a page to fault in
 //	go tool pprof -sample_index=alloc_space -top /tmp/profile mem.out
+//
+// With -trace it also splits the processors' time (P-time): busy, idle
+// while a goroutine waited to run (a worker woken onto the queue of a
+// processor busy with another), and idle with nothing to run (what one
+// goroutine does alone: a footer read, a merge, the report).
 package main
 
 import (
@@ -93,5 +98,12 @@ func run() error {
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("%d records in %v, %v of CPU: %.2f cores busy; %.1f MB allocated\n", res.Report.Input.Records,
 		wall.Round(time.Millisecond), used.Round(time.Millisecond), used.Seconds()/wall.Seconds(), float64(ms.TotalAlloc)/1e6)
+	if *tr != "" {
+		p, err := idleOf(*tr, runtime.GOMAXPROCS(0))
+		if err != nil {
+			return err
+		}
+		fmt.Println(p)
+	}
 	return nil
 }
