@@ -72,9 +72,13 @@ func readyState(s trace.GoState) int {
 
 // idleOf reads the execution trace at path, of a run on procs
 // processors, and returns its P-time. It reads the trace twice: first
-// for the collector's workers, known by their stacks, then for the time.
+// for the goroutines that are not the run's, known by their stacks, then
+// for the time. The CPU profile's writer is left out: it waits for
+// samples in the runtime without a transition the trace records, so it
+// would seem to run throughout, on a processor the run left idle.
 func idleOf(path string, procs int) (*procTime, error) {
-	gc := map[trace.GoID]bool{}
+	const gcWorker, profiler = 1, 2
+	not := map[trace.GoID]int{}
 	if err := eachEvent(path, func(ev *trace.Event) {
 		if ev.Kind() != trace.EventStateTransition {
 			return
@@ -84,8 +88,11 @@ func idleOf(path string, procs int) (*procTime, error) {
 			return
 		}
 		for f := range st.Stack.Frames() {
-			if f.Func == "runtime.gcBgMarkWorker" {
-				gc[st.Resource.Goroutine()] = true
+			switch f.Func {
+			case "runtime.gcBgMarkWorker":
+				not[st.Resource.Goroutine()] = gcWorker
+			case "runtime/pprof.profileWriter":
+				not[st.Resource.Goroutine()] = profiler
 			}
 		}
 	}); err != nil {
@@ -101,8 +108,10 @@ func idleOf(path string, procs int) (*procTime, error) {
 		if st.Resource.Kind != trace.ResourceGoroutine {
 			return
 		}
-		from, to := st.Goroutine()
-		p.move(from, to, gc[st.Resource.Goroutine()])
+		if kind := not[st.Resource.Goroutine()]; kind != profiler {
+			from, to := st.Goroutine()
+			p.move(from, to, kind == gcWorker)
+		}
 	})
 	return p, err
 }

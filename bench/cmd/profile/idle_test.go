@@ -1,6 +1,11 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	rtrace "runtime/trace"
 	"testing"
 	"time"
 
@@ -54,5 +59,42 @@ func TestProcTime(t *testing.T) {
 	}
 	if total, wall := p.busy+p.gc+p.waiting+p.alone, 2*52*time.Millisecond; total != wall {
 		t.Errorf("P-time %v, want %v: two processors for 52 ms", total, wall)
+	}
+}
+
+// TestIdleOfLeavesOutTheProfiler traces a process that sleeps with a CPU
+// profile on: its processors are idle, though the profile's writer,
+// started within the trace, then waits for samples without a transition
+// the trace records.
+func TestIdleOfLeavesOutTheProfiler(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "trace.out")
+	tf, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tf.Close()
+	if err := rtrace.Start(tf); err != nil {
+		t.Fatal(err)
+	}
+	cpu, err := os.Create(filepath.Join(dir, "cpu.out"))
+	if err != nil {
+		rtrace.Stop()
+		t.Fatal(err)
+	}
+	defer cpu.Close()
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		rtrace.Stop()
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	pprof.StopCPUProfile()
+	rtrace.Stop()
+	p, err := idleOf(path, runtime.GOMAXPROCS(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.alone < 4*p.busy {
+		t.Errorf("%v: a sleeping process's processors should be idle", p)
 	}
 }
