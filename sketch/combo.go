@@ -373,17 +373,18 @@ func (c *comboCounts) merge(o *comboCounts) {
 	for idx, n := range o.carry {
 		c.carryAdd(idx, n)
 	}
-	first, last := -1, -1
-	for k, n := range o.bins {
-		if n > 0 {
-			if first < 0 {
-				first = k
-			}
-			last = k
-		}
+	// The ends of o's counts, looked for from each side: its range is
+	// grown by half again at a time, so its margins are empty and its
+	// middle need not be read for them.
+	first, last := 0, len(o.bins)-1
+	for first <= last && o.bins[first] == 0 {
+		first++
 	}
-	if first < 0 {
+	if first > last {
 		return
+	}
+	for o.bins[last] == 0 {
+		last--
 	}
 	c.slot(o.off + first) // the range grows to hold both ends
 	c.slot(o.off + last)
