@@ -12,10 +12,11 @@
 //	/tmp/profile -mem mem.out FILE   # what the run allocated: each byte a page to fault in
 //	go tool pprof -sample_index=alloc_space -top /tmp/profile mem.out
 //
-// With -trace it also splits the processors' time (P-time): busy, idle
-// while a goroutine waited to run (a worker woken onto the queue of a
-// processor busy with another), and idle with nothing to run (what one
-// goroutine does alone: a footer read, a merge, the report).
+// With -trace it also splits the processors' time (P-time): busy, the
+// collector's workers, idle while a goroutine waited to run (a worker
+// woken onto the queue of a processor busy with another), and idle with
+// nothing to run (what one goroutine does alone: a footer read, a merge,
+// the report). The CPU profile's own writer is left out (idleOf).
 package main
 
 import (
