@@ -368,11 +368,10 @@ type pipeline struct {
 	pool   sync.Pool // the buffers of JSON documents' elements
 	blocks *blocks   // the buffers of text files' lines
 	reader *tally    // bad lines found by the reader (over-long lines, bad rows)
-	// The compiled log formats: given (Options.LogFormats), then known,
-	// compiled when a text log is first read (textFormat).
-	given, known []*logFormat
-	cands        []*logFormat // given, then known: what a text file's format is chosen among
-	compiled     bool
+	// The log formats given (Options.LogFormats), and what a text file's
+	// format is chosen among: those, then the known ones, compiled when a
+	// text log is first read (textFormat).
+	given, cands []*logFormat
 	// The readers inputs were read with, for the next (readerPool).
 	headReaders, lineReaders readerPool
 	gzips                    gzipPool

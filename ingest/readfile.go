@@ -287,9 +287,8 @@ var errChanged = errors.New("the file was cut shorter while it was read")
 // the bad lines say why; nil when none is given and none fits. tail
 // reports whether most of the lines it reads go on past its end.
 func (p *pipeline) textFormat(head []byte) (f *logFormat, tail bool) {
-	if !p.compiled { // once, on the reader's goroutine: a run of no text log compiles none
-		p.known, p.compiled = compileKnown(p.opts.Schema), true
-		p.cands = append(append([]*logFormat(nil), p.given...), p.known...)
+	if p.cands == nil { // once, on the reader's goroutine: a run of no text log compiles none
+		p.cands = append(append([]*logFormat(nil), p.given...), compileKnown(p.opts.Schema)...)
 	}
 	if f, tail = pickLogFormatTail(head, p.cands, true); f != nil {
 		return f, tail
