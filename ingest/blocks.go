@@ -122,12 +122,15 @@ func (p *pipeline) csvHeader(br *bufio.Reader, line *int64) ([]byte, error) {
 // next one; a line that grows past MaxLine there is counted bad and
 // skipped to its end. A block's unit carries the number of its first line,
 // so that bad lines are reported where they are.
-func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error {
+//
+// A plain regular file, whose place br is at says (nil for any other
+// input), may be read in place instead (mapped.go): mapped is then true.
+func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at func() (mapSource, bool)) (mapped bool, err error) {
 	line := int64(1)
 	if fs.format == CSV || fs.format == TSV {
 		h, err := p.csvHeader(br, &line)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if fs.cfg.envelope != NoEnvelope {
 			var d topReader
@@ -150,14 +153,21 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, func(n string) [][]byte { return columnValues(next, names, sep, n) })
 		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return columnPairs(next, names, sep, a, b) })
 	}
-	src := &blockSource{br: br, r: r}
-	buf := p.blocks.get(0)
-	data := (*buf)[:0]
-	skipping := false // within a line over MaxLine, already counted
 	var w3c *w3cTracker
 	if fs.format == W3C {
 		w3c = &w3cTracker{}
 	}
+	if at != nil {
+		if ms, ok := at(); ok {
+			if mapped, err := p.readMapped(fs, ms, line, w3c); mapped {
+				return true, err
+			}
+		}
+	}
+	src := &blockSource{br: br, r: r}
+	buf := p.blocks.get(0)
+	data := (*buf)[:0]
+	skipping := false // within a line over MaxLine, already counted
 	for {
 		// data holds no line end before old: it is a partial line.
 		old := len(data)
@@ -169,7 +179,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 				data = data[:0]
 				if err != nil {
 					p.blocks.put(buf)
-					return endError(err)
+					return false, endError(err)
 				}
 				continue
 			}
@@ -184,7 +194,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader) error
 			} else {
 				p.blocks.put(buf)
 			}
-			return endError(err)
+			return false, endError(err)
 		}
 		end := 0
 		if i := bytes.LastIndexByte(data[old:], '\n'); i >= 0 {

@@ -50,6 +50,9 @@ type Options struct {
 	// blockSize is the bytes per read of a text file; 0 is blockSize.
 	// Tests make it small to cut lines at every place.
 	blockSize int
+	// mapping says whether plain text files are mapped (mapped.go);
+	// tests take each way.
+	mapping mapMode
 }
 
 // Sink consumes records. Each worker has its own, so a Sink need not be
@@ -203,6 +206,7 @@ type fileState struct {
 	// Written by the reader only, read after the run.
 	incomplete bool
 	reason     string
+	mapped     *fileMap // of a file read in place (mapped.go)
 	// pastFormat: most of the first lines go on past the end of the
 	// known format read (FileStats.PastFormat).
 	pastFormat bool
@@ -223,10 +227,12 @@ type unit struct {
 	file   *fileState
 	line   int64 // number of the first line in data
 	data   []byte
-	elems  []docSpan     // a document's elements in data; nil for lines
-	bads   []docBad      // the document's bad elements among elems, in order
-	fields []byte        // a W3C file's #Fields line in force at data's start
-	buf    *[]byte       // returned to the pool when done
+	elems  []docSpan // a document's elements in data; nil for lines
+	bads   []docBad  // the document's bad elements among elems, in order
+	fields []byte    // a W3C file's #Fields line in force at data's start
+	buf    *[]byte   // returned to the pool when done
+	mapped *fileMap  // the mapping data is a part of, as unit seq of its file (mapped.go)
+	seq    int
 	cells  *cellBatch    // rows of a columnar file as cells; returned to cellPool
 	groups chan *pqGroup // a run of row groups of a Parquet file, for the worker to decode in turn
 }
@@ -313,6 +319,11 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	}
 	close(p.work)
 	wg.Wait()
+	for _, fs := range p.files {
+		if fs.mapped != nil && fs.mapped.faulted.Load() && !fs.incomplete {
+			fs.incomplete, fs.reason = true, errChanged.Error()
+		}
+	}
 
 	res := &Result{}
 	for _, fs := range p.files {
@@ -471,7 +482,11 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 		if w, ok := lp.(*w3cParser); ok {
 			w.use(u.fields)
 		}
-		p.lines(&u, lp, f, t)
+		if u.mapped != nil {
+			p.mappedLines(&u, lp, f, t)
+		} else {
+			p.lines(&u, lp, f, t)
+		}
 		if u.buf != nil {
 			p.blocks.put(u.buf)
 		}

@@ -254,7 +254,13 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	if fs.format == JSONDoc {
 		return p.readDoc(fs, br)
 	}
-	if err := p.readLines(fs, br, r); err != nil {
+	var at func() (mapSource, bool) // where br is in the file, to map it from there
+	if f, ok := in.raw.(*os.File); ok && r == io.Reader(hr) && in.got != nil && in.size >= 0 {
+		at = func() (mapSource, bool) {
+			return mapSource{f: f, start: in.got.read - int64(hr.Buffered()) - int64(br.Buffered()), read: in.got.read}, true
+		}
+	}
+	if mapped, err := p.readLines(fs, br, r, at); err != nil || mapped {
 		return err
 	}
 	if _, plain := r.(*bufio.Reader); plain && in.got != nil && in.got.read < in.size {

@@ -1,0 +1,280 @@
+package ingest
+
+import (
+	"bytes"
+	"os"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A plain regular file may be read in place: mapped into memory, its
+// units of whole lines are slices of the mapping, so that no byte is
+// copied into the workers' blocks. The reader cuts the mapping exactly
+// where readBlocks would cut the same bytes read (the last line end
+// before each block's worth from where the lines start), so the units,
+// and with them the report, are the same either way.
+//
+// Which way is faster depends on the machine. Where a page entering the
+// process's page tables is cheap (a kernel that maps the page cache's
+// large folios in one fault, a hypervisor with nested paging), mapping
+// saves the copy: on the harness's 1.3 GB of JSON lines the read's copy
+// was a tenth of the run's CPU. Under a hypervisor that shadows the page
+// tables, a mapped page costs several times the copy. So the reader
+// times the two on the file's first blocks (probeMap) and maps only
+// where touching the first block's pages took less than twice the read
+// of the second.
+//
+// A mapped file is read as it was when opened: lines written to it
+// after that are not read. A file cut shorter while mapped
+// (logrotate's copytruncate) makes the pages past its new end fault;
+// the goroutines reading a mapping turn such a fault into a panic
+// (debug.SetPanicOnFault), which they recover: the file is then
+// reported read in part, as a read file cut shorter is.
+
+// mapMode says whether plain text files are mapped (Options.mapping).
+type mapMode int8
+
+const (
+	mapAuto  mapMode = iota // where the first blocks say mapping is faster
+	mapNever                // always read
+	mapAlways
+)
+
+// fileMap is one file mapped into memory, unmapped when the reader and
+// every unit sent from it are done.
+type fileMap struct {
+	data    []byte
+	refs    atomic.Int64
+	faulted atomic.Bool // a page of it faulted: the file shrank
+	// The pages before the first unit not done with leave the
+	// resident set, dropBatch bytes or more at a time: no unit reads
+	// them again, and a drop per unit would cost a call and the other
+	// cores' TLB flush each.
+	mu      sync.Mutex
+	ends    []int  // of each unit sent (by seq), its end
+	isDone  []bool // by seq
+	next    int    // the first unit not done
+	dropped int    // the offset up to which pages are dropped
+}
+
+// dropBatch is the least a drop takes out of the resident set, but at
+// the end of the file.
+const dropBatch = 8 << 20
+
+// pageSize is the unit in which pages leave the resident set.
+var pageSize = os.Getpagesize()
+
+func (m *fileMap) hold() { m.refs.Add(1) }
+
+// release drops a reference, unmapping at the last.
+func (m *fileMap) release() {
+	if m.refs.Add(-1) == 0 {
+		unmap(m.data)
+	}
+}
+
+// send notes the next unit, ending at end, and holds the mapping for
+// it, before the reader sends it; it returns the unit's number.
+func (m *fileMap) send(end int) int {
+	m.hold()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.ends, m.isDone = append(m.ends, end), append(m.isDone, false)
+	return len(m.ends) - 1
+}
+
+// done is called by a worker when it is done with unit seq: the pages
+// before the first unit not done with leave the resident set (they stay
+// in the page cache) once they are dropBatch bytes or the file's end.
+func (m *fileMap) done(seq int) {
+	m.mu.Lock()
+	m.isDone[seq] = true
+	for m.next < len(m.isDone) && m.isDone[m.next] {
+		m.next++
+	}
+	lo, hi := m.dropped, m.dropped
+	if m.next > 0 {
+		hi = m.ends[m.next-1]
+	}
+	if hi < len(m.data) && hi > 0 {
+		// The page holding byte hi−1 holds the next unit's first bytes
+		// too: dropped before that unit is read, it would be faulted
+		// back, with the large folio around it, past what a later drop
+		// takes out.
+		hi = (hi - 1) &^ (pageSize - 1)
+	}
+	if hi-lo >= dropBatch || hi == len(m.data) && hi > lo {
+		m.dropped = hi
+	} else {
+		hi = lo
+	}
+	m.mu.Unlock()
+	if hi > lo {
+		dropPages(m.data, lo, hi-lo)
+	}
+	m.release()
+}
+
+// contains says whether addr is in the mapping.
+func (m *fileMap) contains(addr uintptr) bool {
+	return len(m.data) > 0 && addr >= dataAddr(m.data) && addr < dataAddr(m.data)+uintptr(len(m.data))
+}
+
+// faultIn notes a fault in a page of m, the panic value v that
+// debug.SetPanicOnFault made of it; any other panic goes on.
+func (m *fileMap) faultIn(v any) {
+	if e, ok := v.(interface{ Addr() uintptr }); ok && m.contains(e.Addr()) {
+		m.faulted.Store(true)
+		return
+	}
+	panic(v)
+}
+
+// mapSource is a plain regular file being read, and the offset of the
+// first byte its line reader has not given out.
+type mapSource struct {
+	f     *os.File
+	start int64
+	read  int64 // how far the reads got: the progress counted that much
+}
+
+// readMapped reads the lines of ms's file from its start offset, line
+// being the number of the line there, by mapping it, and returns true;
+// false, having sent nothing, when it is not mapped: too small for a
+// mapping to pay (two blocks), mapping refused, or slower (probeMap).
+func (p *pipeline) readMapped(fs *fileState, ms mapSource, line int64, w3c *w3cTracker) (bool, error) {
+	if !canMap || p.opts.mapping == mapNever || fs.cfg.envelope == EnvCRI || fs.cfg.envelope == EnvDocker {
+		return false, nil // a container runtime's parts are held together by readBlocks (holdParts)
+	}
+	st, err := ms.f.Stat()
+	size := p.blocks.size
+	if err != nil || !st.Mode().IsRegular() || st.Size() != int64(int(st.Size())) || st.Size()-ms.start < int64(2*size) {
+		return false, nil
+	}
+	data, err := mapFile(ms.f, int(st.Size()))
+	if err != nil {
+		return false, nil
+	}
+	if p.opts.mapping == mapAuto && !p.probeMap(ms, data) {
+		unmap(data)
+		return false, nil
+	}
+	m := &fileMap{data: data}
+	m.hold() // the reader's
+	fs.mapped = m
+	defer m.release()
+	return true, p.sendMapped(fs, m, ms, line, w3c)
+}
+
+// probeMap says whether mapping the file is faster than reading it:
+// whether the first touch of the pages of its first block (data from
+// ms.start) took less than twice the read of the block after it. The
+// touch is what the mapped units cost the workers: a fault, a trap
+// into the kernel (and under a hypervisor, perhaps out of the machine),
+// for each page or each large folio of the page cache a fault maps.
+func (p *pipeline) probeMap(ms mapSource, data []byte) bool {
+	size := p.blocks.size
+	t := time.Now()
+	touch(data[ms.start : ms.start+int64(size)])
+	mapped := time.Since(t)
+	buf := p.blocks.get(0)
+	defer p.blocks.put(buf)
+	t = time.Now()
+	_, err := ms.f.ReadAt((*buf)[:size], ms.start+int64(size))
+	read := time.Since(t)
+	return err == nil && mapped < 2*read
+}
+
+// touched keeps what touch read, so that the reads are made.
+var touched atomic.Uint32
+
+// touch reads a byte of each page of b, which faults each in.
+func touch(b []byte) {
+	var sum byte
+	for i := 0; i < len(b); i += pageSize {
+		sum |= b[i]
+	}
+	touched.Store(uint32(sum))
+}
+
+// sendMapped sends the units of m from ms.start, cut as readBlocks cuts
+// what it reads a block at a time: at the last line end before each
+// block's worth of bytes, a partial line longer than MaxLine counted
+// bad and passed over, the last line whole at the end. A fault in the
+// mapping (the file cut shorter) ends it with errChanged.
+func (p *pipeline) sendMapped(fs *fileState, m *fileMap, ms mapSource, line int64, w3c *w3cTracker) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if v := recover(); v != nil {
+			m.faultIn(v)
+			err = errChanged
+		}
+	}()
+	data, size := m.data, p.blocks.size
+	n := len(data)
+	counted := int(ms.read) // the progress has counted the bytes before it
+	send := func(from, end int, first int64) {
+		seq := m.send(end)
+		u := data[from:end:end]
+		p.work <- unit{file: fs, line: first, data: u, mapped: m, seq: seq, fields: w3c.next(u)}
+	}
+	from, skipping := int(ms.start), false
+	for win := from; win < n; win += size {
+		lim := min(win+size, n)
+		if lim > counted {
+			p.opts.Progress.BytesRead.Add(int64(lim - counted))
+			counted = lim
+		}
+		if skipping {
+			i := bytes.IndexByte(data[win:lim], '\n')
+			if i < 0 {
+				continue
+			}
+			from, skipping = win+i+1, false
+			line++
+		}
+		if lim < win+size { // the end: the rest, whatever it holds
+			break
+		}
+		// The bytes before win, the partial line carried, hold no
+		// line end.
+		end, at := from, max(from, win)
+		if i := bytes.LastIndexByte(data[at:lim], '\n'); i >= 0 {
+			end = at + i + 1
+		}
+		if lim-end > MaxLine {
+			skipping = true
+		}
+		if end > from {
+			first := line
+			line += int64(bytes.Count(data[from:end], []byte{'\n'}))
+			send(from, end, first)
+		}
+		if skipping {
+			p.reader.bad(fs, line, errLongLine)
+		}
+		from = end
+	}
+	if !skipping && from < n {
+		send(from, n, line)
+	}
+	return nil
+}
+
+// mappedLines runs the worker's lines over a unit of a mapping, turning
+// a fault in it into the file's being read in part.
+func (p *pipeline) mappedLines(u *unit, lp lineParser, f *feed, t *tally) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if v := recover(); v != nil {
+			f.flush() // the records before the fault: their bytes were read
+			u.mapped.faultIn(v)
+		}
+		u.mapped.done(u.seq)
+	}()
+	p.lines(u, lp, f, t)
+}

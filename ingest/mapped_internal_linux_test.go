@@ -1,0 +1,368 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// mappedCase writes n JSON lines of about 230 bytes to a file and opens it.
+func mappedCase(t *testing.T, n int) (*os.File, string) {
+	t.Helper()
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"request_time":%d,"pad":"%s"}`+"\n", i, strings.Repeat("x", 200))
+	}
+	path := filepath.Join(t.TempDir(), "in.log")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f, path
+}
+
+// mappedPipeline is a pipeline that maps every file it may, with a work
+// channel of units and blocks of size bytes.
+func mappedPipeline(units, size int) *pipeline {
+	return &pipeline{
+		opts:   Options{Progress: &Progress{}, mapping: mapAlways},
+		work:   make(chan unit, units),
+		blocks: newBlocks(4, size),
+		reader: &tally{max: 20, badN: new(atomic.Int64)},
+	}
+}
+
+// runModes runs Run over path with each way of reading a plain file,
+// read and mapped, with blocks of size bytes, and returns the request
+// times (sorted) and the Result of each.
+func runModes(t *testing.T, path string, size int) (times [2][]float64, res [2]*Result) {
+	t.Helper()
+	for i, mode := range []mapMode{mapNever, mapAlways} {
+		sinks, r, err := Run([]string{path}, Options{Workers: 2, blockSize: size, MaxProblems: 1 << 10, mapping: mode},
+			func() *timeSink { return &timeSink{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sinks {
+			times[i] = append(times[i], s.times...)
+		}
+		slices.Sort(times[i])
+		res[i] = r
+	}
+	return times, res
+}
+
+// sameRuns fails t where the mapped run (1) read otherwise than the
+// read one (0): its records, its file's stats, its bad lines and where.
+func sameRuns(t *testing.T, times [2][]float64, res [2]*Result) {
+	t.Helper()
+	if !slices.Equal(times[0], times[1]) {
+		t.Fatalf("read %d request times, mapped %d", len(times[0]), len(times[1]))
+	}
+	rf, mf := res[0].Files[0], res[1].Files[0]
+	if fmt.Sprint(rf) != fmt.Sprint(mf) {
+		t.Fatalf("read:   %+v\nmapped: %+v", rf, mf)
+	}
+	if len(res[0].Problems) != len(res[1].Problems) {
+		t.Fatalf("%d problems read, %d mapped", len(res[0].Problems), len(res[1].Problems))
+	}
+	for i := range res[0].Problems {
+		r, m := res[0].Problems[i], res[1].Problems[i]
+		if m.Line != r.Line || m.Reason != r.Reason {
+			t.Errorf("problem %d: read %v, mapped %v", i, r, m)
+		}
+	}
+}
+
+// A file mapped is cut into the units a read cuts: the same records,
+// bad lines where they are, whatever the block size, over lines longer
+// than a block, a line longer than MaxLine (passed over, counted bad),
+// blank lines, CRLF, and a last line without its end.
+func TestMappedAsRead(t *testing.T) {
+	var b bytes.Buffer
+	want := 0
+	line := func(s string) { b.WriteString(s) }
+	for i := range 3000 {
+		switch i % 7 {
+		case 0:
+			line(fmt.Sprintf(`{"request_time":%d,"pad":"%s"}`+"\n", i, strings.Repeat("y", i%300)))
+		case 1:
+			line("\n")
+			continue
+		case 2:
+			line(fmt.Sprintf(`{"request_time":%d}`+"\r\n", i))
+		case 3:
+			line(`{"request_time":` + "\n") // bad
+			continue
+		default:
+			line(fmt.Sprintf(`{"request_time":%d,"status":200}`+"\n", i))
+		}
+		want++
+		if i == 1500 {
+			// Too long: the reader passes over it, at every block size,
+			// as its part in a block goes past MaxLine.
+			line(`{"request_time":1,"pad":"` + strings.Repeat("z", 2*MaxLine+(1<<20)) + "\"}\n")
+		}
+	}
+	line(`{"request_time":7}`) // no line end
+	want++
+	path := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{333, 4096, 64 << 10, 1 << 20} { // and 1 to 64 in FuzzMappedAsRead
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			times, res := runModes(t, path, size)
+			sameRuns(t, times, res)
+			if len(times[1]) != want {
+				t.Errorf("%d records mapped, want %d", len(times[1]), want)
+			}
+			long := 0
+			for _, p := range res[1].Problems {
+				if p.Reason == errLongLine {
+					long++
+				}
+			}
+			if long != 1 {
+				t.Errorf("%d long lines reported mapped, want 1: %v", long, res[1].Problems)
+			}
+		})
+	}
+}
+
+// A file ending in a line longer than MaxLine, without its end, or
+// with it, is read mapped as it is read.
+func TestMappedLongLastLine(t *testing.T) {
+	for _, end := range []string{"", "\n"} {
+		path := filepath.Join(t.TempDir(), "in.jsonl")
+		body := strings.Repeat(`{"request_time":2}`+"\n", 100) + `{"request_time":3,"pad":"` + strings.Repeat("q", MaxLine+10000) + `"}` + end
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		times, res := runModes(t, path, 4096)
+		sameRuns(t, times, res)
+		if len(times[1]) != 100 || len(res[1].Problems) != 1 {
+			t.Errorf("end %q: %d records, problems %v; want 100 and the long line", end, len(times[1]), res[1].Problems)
+		}
+	}
+}
+
+// A W3C log's #Fields lines are in force in the units mapped as in
+// those read: the fields change within the file.
+func TestMappedW3CFields(t *testing.T) {
+	var b bytes.Buffer
+	for part := range 4 {
+		if part%2 == 0 {
+			b.WriteString("#Fields: date time time-taken sc-status\n")
+		} else {
+			b.WriteString("#Fields: date time sc-status time-taken\n")
+		}
+		for i := range 500 {
+			if part%2 == 0 {
+				fmt.Fprintf(&b, "2026-11-29 10:%02d:00 %d 200\n", i%60, part*1000+i)
+			} else {
+				fmt.Fprintf(&b, "2026-11-29 10:%02d:00 200 %d\n", i%60, part*1000+i)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "u_ex261129.log")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	times, res := runModes(t, path, 1000)
+	sameRuns(t, times, res)
+	if res[1].Files[0].Format != W3C || len(times[1]) != 2000 {
+		t.Fatalf("mapped: format %v, %d records; want W3C and 2000", res[1].Files[0].Format, len(times[1]))
+	}
+}
+
+// A CSV file is mapped from past its header, its rows as read.
+func TestMappedCSV(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("request_time,status,model\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "%d.25,%d,m%d\n", i, 200+i%3*100, i%5)
+	}
+	path := filepath.Join(t.TempDir(), "in.csv")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	times, res := runModes(t, path, 999)
+	sameRuns(t, times, res)
+	if len(times[1]) != 5000 || times[1][0] != 0.25 {
+		t.Fatalf("mapped: %d records from %v; want 5000 from 0.25", len(times[1]), times[1][:min(1, len(times[1]))])
+	}
+}
+
+// A file cut shorter after its units were sent (logrotate's
+// copytruncate) makes the workers' reads of them fault: the run goes on,
+// and the file is marked read in part; the mapping is let go.
+func TestMappedFileCutShorterUnderTheWorkers(t *testing.T) {
+	f, path := mappedCase(t, 4000) // about 0.9 MB: some 55 units of 16 KiB
+	p := mappedPipeline(100, 16<<10)
+	fs := &fileState{path: path, format: JSONL, cfg: parserConfig{schema: mustSchema(t)}}
+	mapped, err := p.readMapped(fs, mapSource{f: f}, 1, nil)
+	if !mapped || err != nil {
+		t.Fatalf("readMapped = %v, %v; want the file mapped and sent", mapped, err)
+	}
+	sent := len(p.work)
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	close(p.work)
+	sink, tl := &timeSink{}, &tally{max: 20, badN: new(atomic.Int64)}
+	p.worker(sink, tl)
+	if !fs.mapped.faulted.Load() {
+		t.Error("no fault noted in a mapping of a file cut to nothing")
+	}
+	if len(sink.times) != 0 || sent < 50 {
+		t.Errorf("%d records read from %d units of a file cut to nothing", len(sink.times), sent)
+	}
+	if n := fs.mapped.refs.Load(); n != 0 {
+		t.Errorf("%d references to the mapping left", n)
+	}
+}
+
+// A file cut shorter before the reader cut it into units ends the
+// reading with errChanged, having sent nothing of what is gone.
+func TestMappedFileCutShorterUnderTheReader(t *testing.T) {
+	f, path := mappedCase(t, 4000)
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, int(st.Size()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &fileMap{data: data}
+	m.hold()
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	p := mappedPipeline(100, 16<<10)
+	fs := &fileState{path: path, format: JSONL}
+	if err := p.sendMapped(fs, m, mapSource{f: f}, 1, nil); err != errChanged {
+		t.Errorf("sendMapped over a file cut to nothing: %v, want %v", err, errChanged)
+	}
+	if n := len(p.work); n != 0 || !m.faulted.Load() {
+		t.Errorf("%d units sent, fault noted %v; want none and the fault", n, m.faulted.Load())
+	}
+	m.release()
+}
+
+// A panic that is not a fault in the mapping is not swallowed.
+func TestMappedOtherPanicGoesOn(t *testing.T) {
+	m := &fileMap{data: make([]byte, 10)}
+	defer func() {
+		if v := recover(); v != "boom" {
+			t.Errorf("recovered %v, want the panic that was not a fault", v)
+		}
+	}()
+	func() {
+		defer func() { m.faultIn(recover()) }()
+		panic("boom")
+	}()
+	t.Error("the panic was swallowed")
+}
+
+// mappedRSS reads the resident size of the process's mappings of path,
+// in bytes (/proc/self/smaps).
+func mappedRSS(t testing.TB, path string) int64 {
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	in := false
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 5 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
+			in = f[len(f)-1] == path // a mapping's first line ends with its file
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, "Rss:"); ok && in {
+			var kb int64
+			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), &kb)
+			total += kb << 10
+		}
+	}
+	return total
+}
+
+// The reader runs ahead of the workers by the work channel's units, and
+// the pages of the units done leave the resident set a batch at a time:
+// a file of 24 MB mapped keeps a batch and a few units resident at
+// most, and none once every unit is done.
+func TestMappedPagesLeave(t *testing.T) {
+	f, path := mappedCase(t, 110000) // about 24 MB
+	p := mappedPipeline(4, 1<<20)
+	fs := &fileState{path: path, format: JSONL}
+	errc := make(chan error, 1)
+	go func() {
+		mapped, err := p.readMapped(fs, mapSource{f: f}, 1, nil)
+		if !mapped && err == nil {
+			err = fmt.Errorf("not mapped")
+		}
+		close(p.work)
+		errc <- err
+	}()
+	var sum byte
+	units, peak := 0, int64(0)
+	var m *fileMap
+	for u := range p.work {
+		if m == nil {
+			m = u.mapped
+			m.hold() // keeps the mapping, to look at it after its units are done
+		}
+		for i := 0; i < len(u.data); i += pageSize { // as a worker reads it
+			sum += u.data[i]
+		}
+		m.done(u.seq)
+		peak = max(peak, mappedRSS(t, path))
+		units++
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	defer m.release()
+	if sum == 0 {
+		t.Log("a sum of the bytes read, that keeps the reads") // never: every page holds JSON
+	}
+	if units < 20 {
+		t.Fatalf("%d units; want more than two drops' worth", units)
+	}
+	if got := mappedRSS(t, path); got != 0 {
+		t.Errorf("%d KiB of the mapping still resident after every unit was done in order", got>>10)
+	}
+	if peak > dropBatch+8<<20 {
+		t.Errorf("%d KiB of the mapping resident at most; want a drop's batch and a few units", peak>>10)
+	}
+}
+
+// FuzzMappedAsRead reads the same bytes from a file, mapped and read,
+// with small blocks: the records, the bad lines and where they are, and
+// the file's state must be the same.
+func FuzzMappedAsRead(f *testing.F) {
+	f.Add([]byte("{\"request_time\":1}\n{\"request_time\":\n\n{\"request_time\":3}\r\n{\"request_time\":4}"), uint8(3))
+	f.Add([]byte("request_time,status\n1,200\n2,500\nx,y\n3,200\n"), uint8(1))
+	f.Add([]byte("10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 5 \"-\" \"-\"\n"), uint8(7))
+	f.Add([]byte(strings.Repeat("{\"request_time\":2,\"pad\":\"xxxxxxxx\"}\n", 40)), uint8(0))
+	f.Add([]byte("\xef\xbb\xbf{\"request_time\":5}\n\x00\x00{\"request_time\":6}\n"), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, size uint8) {
+		path := filepath.Join(t.TempDir(), "in")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		times, res := runModes(t, path, 1+int(size)%64)
+		sameRuns(t, times, res)
+	})
+}
