@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // mappedCase writes n JSON lines of about 230 bytes to a file and opens it.
@@ -365,4 +366,54 @@ func FuzzMappedAsRead(f *testing.F) {
 		times, res := runModes(t, path, 1+int(size)%64)
 		sameRuns(t, times, res)
 	})
+}
+
+// The probe maps a file where touching a block took less than twice the
+// read of the next, the least of two pairs (one where the file holds
+// fewer than four blocks).
+func TestProbeMap(t *testing.T) {
+	f, _ := mappedCase(t, 200) // about 46 KB
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, int(st.Size()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unmap(data)
+	const size = 4096
+	for _, c := range []struct {
+		name   string
+		start  int64
+		length int   // of the mapping looked at
+		touch  []int // each touch's time, in turn
+		read   []int
+		pairs  int
+		want   bool
+	}{
+		{"touch cheap", 0, 40000, []int{10, 10}, []int{10, 10}, 2, true},
+		{"touch dear", 0, 40000, []int{30, 30}, []int{10, 10}, 2, false},
+		{"twice the read is too much", 0, 40000, []int{20, 20}, []int{10, 10}, 2, false},
+		{"a slow touch passed over", 0, 40000, []int{500, 10}, []int{10, 10}, 2, true},
+		{"a slow read passed over", 0, 40000, []int{30, 30}, []int{10, 900}, 2, false},
+		{"three blocks: one pair", 100, 100 + 3*size, []int{10}, []int{100}, 1, true},
+		{"four blocks: two pairs", 100, 100 + 4*size, []int{10, 10}, []int{100, 100}, 2, true},
+	} {
+		p := mappedPipeline(1, size)
+		var touches, reads int
+		p.timed = func(read bool, fn func()) time.Duration {
+			fn()
+			if read {
+				reads++
+				return time.Duration(c.read[reads-1])
+			}
+			touches++
+			return time.Duration(c.touch[touches-1])
+		}
+		got := p.probeMap(mapSource{f: f, start: c.start}, data[:c.length])
+		if got != c.want || touches != c.pairs || reads != c.pairs {
+			t.Errorf("%s: map %v after %d touches and %d reads, want %v after %d of each", c.name, got, touches, reads, c.want, c.pairs)
+		}
+	}
 }
