@@ -123,8 +123,9 @@ func (p *pipeline) csvHeader(br *bufio.Reader, line *int64) ([]byte, error) {
 // skipped to its end. A block's unit carries the number of its first line,
 // so that bad lines are reported where they are.
 //
-// A plain regular file, whose place br is at says (nil for any other
-// input), may be read in place instead (mapped.go): mapped is then true.
+// at, for a plain regular file (nil for any other input), says where in
+// the file br is: such a file may be read in place instead (mapped.go),
+// and mapped is then true.
 func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at func() (mapSource, bool)) (mapped bool, err error) {
 	line := int64(1)
 	if fs.format == CSV || fs.format == TSV {

@@ -31,6 +31,21 @@ func mappedCase(t *testing.T, n int) (*os.File, string) {
 	return f, path
 }
 
+// mappedData is mappedCase's file, mapped whole: the caller unmaps it.
+func mappedData(t *testing.T, n int) (*os.File, string, []byte) {
+	t.Helper()
+	f, path := mappedCase(t, n)
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, int(st.Size()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, path, data
+}
+
 // mappedPipeline is a pipeline that maps every file it may, with a work
 // channel of units and blocks of size bytes.
 func mappedPipeline(units, size int) *pipeline {
@@ -236,15 +251,7 @@ func TestMappedFileCutShorterUnderTheWorkers(t *testing.T) {
 // A file cut shorter before the reader cut it into units ends the
 // reading with errChanged, having sent nothing of what is gone.
 func TestMappedFileCutShorterUnderTheReader(t *testing.T) {
-	f, path := mappedCase(t, 4000)
-	st, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := mapFile(f, int(st.Size()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, path, data := mappedData(t, 4000)
 	m := &fileMap{data: data}
 	m.hold()
 	if err := os.Truncate(path, 0); err != nil {
@@ -372,15 +379,7 @@ func FuzzMappedAsRead(f *testing.F) {
 // read of the next, the least of two pairs (one where the file holds
 // fewer than four blocks).
 func TestProbeMap(t *testing.T) {
-	f, _ := mappedCase(t, 200) // about 46 KB
-	st, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := mapFile(f, int(st.Size()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, _, data := mappedData(t, 200) // about 46 KB
 	defer unmap(data)
 	const size = 4096
 	for _, c := range []struct {

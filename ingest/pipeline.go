@@ -385,10 +385,10 @@ type pipeline struct {
 	given, cands []*logFormat
 	// The readers inputs were read with, for the next (readerPool).
 	headReaders, lineReaders readerPool
+	gzips                    gzipPool
 	// timed times the probe's touch and read (probeMap); nil is
 	// timeOf, tests give their own.
 	timed func(read bool, f func()) time.Duration
-	gzips gzipPool
 }
 
 // Window is a run's [Since, Until) in Unix nanoseconds, each bound only
