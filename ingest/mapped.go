@@ -171,10 +171,10 @@ func (p *pipeline) readMapped(fs *fileState, ms mapSource, line int64, w3c *w3cT
 
 // probeMap says whether mapping the file is faster than reading it:
 // whether the first touch of the pages of a block took less than twice
-// the read of the block after it, the least of two such pairs from
-// ms.start (of one where the file holds fewer than four blocks): a
-// single pair was seen to take 16 times its usual time, once in twenty
-// runs. The touch is what the mapped units cost the workers: a fault, a
+// the read of the block after it. Two such pairs are timed from
+// ms.start (one where the file holds fewer than four blocks) and the
+// least of each kind compared: a single touch was seen to take 16 times
+// its usual time, once in eighteen runs. The touch is what the mapped units cost the workers: a fault, a
 // trap into the kernel (and under a hypervisor, perhaps out of the
 // machine), for each page or each large folio of the page cache a fault
 // maps.
