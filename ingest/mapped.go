@@ -158,11 +158,11 @@ func (p *pipeline) readMapped(fs *fileState, ms mapSource, line int64, w3c *w3cT
 	if err != nil {
 		return false, nil
 	}
-	if p.opts.mapping == mapAuto && !p.probeMap(ms, data) {
+	m := &fileMap{data: data}
+	if p.opts.mapping == mapAuto && !p.probeSafely(m, ms) {
 		unmap(data)
 		return false, nil
 	}
-	m := &fileMap{data: data}
 	m.hold() // the reader's
 	fs.mapped = m
 	defer m.release()
@@ -196,6 +196,20 @@ func (p *pipeline) probeMap(ms mapSource, data []byte) bool {
 		}
 	}
 	return mapped < 2*read
+}
+
+// probeSafely is probeMap, false when the file was cut shorter under
+// it (its touch faulted): then it is read, and the read finds it cut.
+func (p *pipeline) probeSafely(m *fileMap, ms mapSource) (faster bool) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if v := recover(); v != nil {
+			m.faultIn(v)
+			faster = false
+		}
+	}()
+	return p.probeMap(ms, m.data)
 }
 
 // timeOf returns how long f took (pipeline.timed); read says whether f

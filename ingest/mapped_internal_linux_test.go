@@ -416,3 +416,26 @@ func TestProbeMap(t *testing.T) {
 		}
 	}
 }
+
+// A file cut shorter between its mapping and the probe's touch faults
+// under the probe: the probe says read, and the process goes on.
+func TestProbeOfFileCutShorter(t *testing.T) {
+	_, path, data := mappedData(t, 4000)
+	defer unmap(data)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	p := mappedPipeline(1, 16<<10)
+	m := &fileMap{data: data}
+	if p.probeSafely(m, mapSource{f: f}) {
+		t.Error("the probe of a file cut to nothing says map it")
+	}
+	if !m.faulted.Load() {
+		t.Error("no fault noted: the probe touched none of the pages gone")
+	}
+}
