@@ -23,7 +23,8 @@ import (
 // saves the copy: on the harness's 1.3 GB of JSON lines the read's copy
 // was a tenth of the run's CPU. Under a hypervisor that shadows the page
 // tables, a mapped page costs several times the copy. So the reader
-// times the two on the file's first blocks (probeMap) and maps only
+// times the two on the first blocks of the run's first file of two
+// blocks or more (probeMap), and maps that file and the later ones only
 // where touching a block's pages took less than twice the read of the
 // next block.
 //
@@ -159,7 +160,17 @@ func (p *pipeline) readMapped(fs *fileState, ms mapSource, line int64, w3c *w3cT
 		return false, nil
 	}
 	m := &fileMap{data: data}
-	if p.opts.mapping == mapAuto && !p.probeSafely(m, ms) {
+	if p.opts.mapping == mapAuto && p.probed == mapAuto {
+		// Once a run: the machine is the same for every file, and the
+		// probe's copy of a block is a few per cent of a file of three.
+		p.probed = mapNever
+		if p.probeSafely(m, ms) {
+			p.probed = mapAlways
+		} else if m.faulted.Load() {
+			p.probed = mapAuto // cut shorter under the probe: the next file probes
+		}
+	}
+	if p.opts.mapping == mapAuto && p.probed != mapAlways {
 		unmap(data)
 		return false, nil
 	}

@@ -439,3 +439,32 @@ func TestProbeOfFileCutShorter(t *testing.T) {
 		t.Error("no fault noted: the probe touched none of the pages gone")
 	}
 }
+
+// A run probes once: its first file large enough to map is probed, and
+// the later ones are mapped, or read, as the probe found.
+func TestProbeOncePerRun(t *testing.T) {
+	for _, faster := range []bool{true, false} {
+		p := mappedPipeline(1000, 16<<10)
+		p.opts.mapping = mapAuto
+		calls := 0
+		p.timed = func(read bool, fn func()) time.Duration {
+			fn()
+			calls++
+			if read == faster {
+				return 10 // the read dear (mapping faster), or the touch
+			}
+			return 1
+		}
+		for i := range 3 {
+			f, path := mappedCase(t, 4000)
+			fs := &fileState{path: path, format: JSONL}
+			mapped, err := p.readMapped(fs, mapSource{f: f}, 1, nil)
+			if mapped != faster || err != nil {
+				t.Errorf("mapping faster %v: file %d mapped %v, %v", faster, i, mapped, err)
+			}
+		}
+		if calls != 4 {
+			t.Errorf("mapping faster %v: %d timings over three files, want the first file's two pairs", faster, calls)
+		}
+	}
+}

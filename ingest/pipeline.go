@@ -387,8 +387,10 @@ type pipeline struct {
 	headReaders, lineReaders readerPool
 	gzips                    gzipPool
 	// timed times the probe's touch and read (probeMap); nil is
-	// timeOf, tests give their own.
-	timed func(read bool, f func()) time.Duration
+	// timeOf, tests give their own. probed is what the run's probe
+	// found, mapNever or mapAlways; mapAuto before it (the reader's).
+	timed  func(read bool, f func()) time.Duration
+	probed mapMode
 }
 
 // Window is a run's [Since, Until) in Unix nanoseconds, each bound only
