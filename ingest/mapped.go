@@ -119,6 +119,23 @@ func (m *fileMap) done(seq int) {
 	m.release()
 }
 
+// guard runs f, which reads m, and returns true; false when a page of m
+// faulted under it (the file was cut shorter), which it notes. The
+// goroutine's faults are panics meanwhile (debug.SetPanicOnFault); a
+// panic that is no fault in m goes on.
+func (m *fileMap) guard(f func()) (ok bool) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if v := recover(); v != nil {
+			m.faultIn(v)
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
 // contains says whether addr is in the mapping.
 func (m *fileMap) contains(addr uintptr) bool {
 	return len(m.data) > 0 && addr >= dataAddr(m.data) && addr < dataAddr(m.data)+uintptr(len(m.data))
@@ -211,16 +228,9 @@ func (p *pipeline) probeMap(ms mapSource, data []byte) bool {
 
 // probeSafely is probeMap, false when the file was cut shorter under
 // it (its touch faulted): then it is read, and the read finds it cut.
-func (p *pipeline) probeSafely(m *fileMap, ms mapSource) (faster bool) {
-	old := debug.SetPanicOnFault(true)
-	defer func() {
-		debug.SetPanicOnFault(old)
-		if v := recover(); v != nil {
-			m.faultIn(v)
-			faster = false
-		}
-	}()
-	return p.probeMap(ms, m.data)
+func (p *pipeline) probeSafely(m *fileMap, ms mapSource) bool {
+	faster := false
+	return m.guard(func() { faster = p.probeMap(ms, m.data) }) && faster
 }
 
 // timeOf returns how long f took (pipeline.timed); read says whether f
@@ -248,15 +258,15 @@ func touch(b []byte) {
 // block's worth of bytes, a partial line longer than MaxLine counted
 // bad and passed over, the last line whole at the end. A fault in the
 // mapping (the file cut shorter) ends it with errChanged.
-func (p *pipeline) sendMapped(fs *fileState, m *fileMap, ms mapSource, line int64, w3c *w3cTracker) (err error) {
-	old := debug.SetPanicOnFault(true)
-	defer func() {
-		debug.SetPanicOnFault(old)
-		if v := recover(); v != nil {
-			m.faultIn(v)
-			err = errChanged
-		}
-	}()
+func (p *pipeline) sendMapped(fs *fileState, m *fileMap, ms mapSource, line int64, w3c *w3cTracker) error {
+	if !m.guard(func() { p.cutMapped(fs, m, ms, line, w3c) }) {
+		return errChanged
+	}
+	return nil
+}
+
+// cutMapped is sendMapped's work, unguarded.
+func (p *pipeline) cutMapped(fs *fileState, m *fileMap, ms mapSource, line int64, w3c *w3cTracker) {
 	data, size := m.data, p.blocks.size
 	n := len(data)
 	counted := int(ms.read) // the progress has counted the bytes before it
@@ -305,20 +315,13 @@ func (p *pipeline) sendMapped(fs *fileState, m *fileMap, ms mapSource, line int6
 	if !skipping && from < n {
 		send(from, n, line)
 	}
-	return nil
 }
 
 // mappedLines runs the worker's lines over a unit of a mapping, turning
 // a fault in it into the file's being read in part.
 func (p *pipeline) mappedLines(u *unit, lp lineParser, f *feed, t *tally) {
-	old := debug.SetPanicOnFault(true)
-	defer func() {
-		debug.SetPanicOnFault(old)
-		if v := recover(); v != nil {
-			f.flush() // the records before the fault: their bytes were read
-			u.mapped.faultIn(v)
-		}
-		u.mapped.done(u.seq)
-	}()
-	p.lines(u, lp, f, t)
+	if !u.mapped.guard(func() { p.lines(u, lp, f, t) }) {
+		f.flush() // the records before the fault: their bytes were read
+	}
+	u.mapped.done(u.seq)
 }
