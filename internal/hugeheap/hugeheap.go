@@ -10,7 +10,10 @@
 // pages for its heap, so Advise has it map a region up front, asks the
 // kernel for huge pages there, and hands the region back to the runtime
 // free. The runtime's page allocator takes the lowest free addresses
-// first, so the heap grows into the region before it maps more.
+// first, so the heap grows into the region before it maps more. Not
+// every host gains: where faults are cheap and a huge page is memory the
+// host must fault in anew, huge pages cost more than they save, and a
+// probe at start decides (cheaper, on Linux).
 package hugeheap
 
 import (

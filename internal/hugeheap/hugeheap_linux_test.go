@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -51,6 +52,9 @@ func vmFlags(t *testing.T, p uintptr) []string {
 // are checked, which are the region's.
 func TestAdviseHeapGrowsIntoHugePages(t *testing.T) {
 	t.Setenv("GODEBUG", "")
+	defer keepProbes()()
+	measureSmall = func() (time.Duration, bool) { return 7 * time.Millisecond, true } // 14 µs a page
+	measureHuge = func() (time.Duration, bool) { return time.Millisecond, true }
 	err := Advise(64 << 20)
 	if err != nil && !errors.Is(err, syscall.EINVAL) {
 		t.Fatalf("Advise: %v", err)
@@ -115,4 +119,111 @@ func TestPadToHugePage(t *testing.T) {
 		}
 		seen[p] = true
 	}
+}
+
+// keepProbes returns a function that puts back the probes a test
+// replaces.
+func keepProbes() func() {
+	small, huge := measureSmall, measureHuge
+	return func() { measureSmall, measureHuge = small, huge }
+}
+
+// probeCase is what a test's probes measure: the small pages of 2 MB,
+// then a huge page; !ok, not measured.
+type probeCase struct {
+	small, huge     time.Duration
+	smallOK, hugeOK bool
+}
+
+// use makes c the probes, which count their calls in asked.
+func (c probeCase) use(asked *[2]int) {
+	measureSmall = func() (time.Duration, bool) { asked[0]++; return c.small, c.smallOK }
+	measureHuge = func() (time.Duration, bool) { asked[1]++; return c.huge, c.hugeOK }
+}
+
+// TestAdviseWhereHugePagesDoNotPay: where the small pages' faults are
+// cheap, where a huge page costs more than its small pages, or where
+// either cannot be measured, Advise does not pad the heap, the step
+// before it maps the region.
+func TestAdviseWhereHugePagesDoNotPay(t *testing.T) {
+	t.Setenv("GODEBUG", "")
+	defer keepProbes()()
+	ms := time.Millisecond
+	for _, c := range []probeCase{
+		{ms, ms / 5, true, true},     // 2 µs a small page: this host's
+		{7 * ms, 8 * ms, true, true}, // a huge page dearer still
+		{7 * ms, 7 * ms, true, true}, // as dear
+		{7 * ms, 0, true, false},     // no huge pages
+		{0, 0, false, true},          // no small probe
+	} {
+		var asked [2]int
+		c.use(&asked)
+		before := len(pad)
+		if err := Advise(64 << 20); err != nil {
+			t.Fatalf("%+v: Advise: %v", c, err)
+		}
+		if len(pad) != before {
+			t.Errorf("%+v: %d paddings taken, want none", c, len(pad)-before)
+		}
+		if asked[0] != 1 || asked[1] > 1 {
+			t.Errorf("%+v: probes asked %v times, want once and at most once", c, asked)
+		}
+	}
+}
+
+// TestCheaper: huge pages only where a small page's fault costs at
+// least dearSmallFault and huge pages cost less; the huge pages are not
+// probed where the small pages decide.
+func TestCheaper(t *testing.T) {
+	ms, limit := time.Millisecond, dearSmallFault*(hugePage/smallPage)
+	for _, c := range []struct {
+		probeCase
+		want      bool
+		hugeAsked int
+	}{
+		{probeCase{7 * ms, ms / 5, true, true}, true, 1},
+		{probeCase{limit, limit - 1, true, true}, true, 1},
+		{probeCase{limit - 1, ms / 5, true, true}, false, 0},
+		{probeCase{ms, ms / 5, true, true}, false, 0},
+		{probeCase{7 * ms, 7 * ms, true, true}, false, 1},
+		{probeCase{7 * ms, 9 * ms, true, true}, false, 1},
+		{probeCase{7 * ms, ms / 5, true, false}, false, 1},
+		{probeCase{7 * ms, ms / 5, false, true}, false, 0},
+	} {
+		var asked [2]int
+		c.use(&asked)
+		if got := cheaper(measureSmall, measureHuge); got != c.want || asked[1] != c.hugeAsked {
+			t.Errorf("%+v: cheaper = %v, huge pages probed %d times; want %v, %d", c.probeCase, got, asked[1], c.want, c.hugeAsked)
+		}
+	}
+}
+
+// TestProbes: the probes map and time, and unmap what they mapped: the
+// process has as many mappings after as before. The huge pages' probe
+// is measured where the kernel has transparent huge pages (the sysfs
+// switch exists).
+func TestProbes(t *testing.T) {
+	before := mappings(t)
+	small, ok := probeSmall()
+	if !ok || small <= 0 {
+		t.Fatalf("probeSmall = %v, %v: want a time and ok", small, ok)
+	}
+	huge, ok := probeHuge()
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err == nil && (!ok || huge <= 0) {
+		t.Fatalf("probeHuge = %v, %v: want a time and ok", huge, ok)
+	}
+	t.Logf("first touch of 2 MB: %v in small pages, %v in a huge page (%v)", small, huge, ok)
+	if after := mappings(t); after != before {
+		t.Errorf("%d mappings after the probes, %d before", after, before)
+	}
+}
+
+// mappings counts the process's mappings.
+func mappings(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(b), "\n")
 }
