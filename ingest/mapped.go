@@ -15,7 +15,10 @@ import (
 // copied into the workers' blocks. The reader cuts the mapping exactly
 // where readBlocks would cut the same bytes read (the last line end
 // before each block's worth from where the lines start), so the units,
-// and with them the report, are the same either way.
+// and with them the report, are the same either way. It reads no byte
+// but those it cuts at: the workers count their units' lines, and a
+// problem's line in the file is worked out after the run
+// (resolveMapped).
 //
 // Which way is faster depends on the machine. Where a page entering the
 // process's page tables is cheap (a kernel that maps the page cache's
@@ -270,10 +273,16 @@ func (p *pipeline) cutMapped(fs *fileState, m *fileMap, ms mapSource, line int64
 	data, size := m.data, p.blocks.size
 	n := len(data)
 	counted := int(ms.read) // the progress has counted the bytes before it
-	send := func(from, end int, first int64) {
+	// The workers count the units' lines (resolveMapped numbers the
+	// problems in the file after the run): the reader reads no byte
+	// but those it cuts at.
+	fs.mapFirst = line
+	sent, skipped := 0, int64(0) // the units sent; the lines passed over since the last
+	send := func(from, end int) {
 		seq := m.send(end)
 		u := data[from:end:end]
-		p.work <- unit{file: fs, line: first, data: u, mapped: m, seq: seq, fields: w3c.next(u)}
+		p.work <- unit{file: fs, line: 1, data: u, mapped: m, seq: seq, fields: w3c.next(u)}
+		sent, skipped = seq+1, 0
 	}
 	from, skipping := int(ms.start), false
 	for win := from; win < n; win += size {
@@ -288,7 +297,6 @@ func (p *pipeline) cutMapped(fs *fileState, m *fileMap, ms mapSource, line int64
 				continue
 			}
 			from, skipping = win+i+1, false
-			line++
 		}
 		if lim < win+size { // the end: the rest, whatever it holds
 			break
@@ -303,25 +311,32 @@ func (p *pipeline) cutMapped(fs *fileState, m *fileMap, ms mapSource, line int64
 			skipping = true
 		}
 		if end > from {
-			first := line
-			line += int64(bytes.Count(data[from:end], []byte{'\n'}))
-			send(from, end, first)
+			send(from, end)
 		}
 		if skipping {
-			p.reader.bad(fs, line, errLongLine)
+			skipped++
+			for len(fs.mapSkips) <= sent {
+				fs.mapSkips = append(fs.mapSkips, 0)
+			}
+			fs.mapSkips[sent] = skipped
+			p.reader.passedOver(fs, sent, skipped)
 		}
 		from = end
 	}
 	if !skipping && from < n {
-		send(from, n, line)
+		send(from, n)
 	}
 }
 
 // mappedLines runs the worker's lines over a unit of a mapping, turning
 // a fault in it into the file's being read in part.
 func (p *pipeline) mappedLines(u *unit, lp lineParser, f *feed, t *tally) {
-	if !u.mapped.guard(func() { p.lines(u, lp, f, t) }) {
+	t.unit = u.seq + 1
+	var n int64
+	if !u.mapped.guard(func() { n = p.lines(u, lp, f, t) }) {
 		f.flush() // the records before the fault: their bytes were read
 	}
+	t.unit = 0
+	t.unitLines(u.file.index, u.seq, n)
 	u.mapped.done(u.seq)
 }

@@ -468,3 +468,70 @@ func TestProbeOncePerRun(t *testing.T) {
 		}
 	}
 }
+
+// The problems of a mapped file are numbered in the file, though its
+// workers count their units' lines and its reader none: bad lines,
+// unreadable values and lines over MaxLine, those two in a row, one
+// first and one last without its end, at the lines they were written
+// at, whatever the block size and the workers; and with few problems
+// kept, the first ones.
+func TestMappedNumbersLinesInTheFile(t *testing.T) {
+	var b bytes.Buffer
+	var bad, unread []int64 // the lines written so, from 1
+	n := int64(0)
+	line := func(s string) { b.WriteString(s); n++ }
+	long := func() {
+		line(`{"request_time":1,"pad":"` + strings.Repeat("z", MaxLine+(1<<19)) + "\"}\n")
+		bad = append(bad, n)
+	}
+	long()
+	for i := range 4000 {
+		switch {
+		case i == 1000 || i == 2500:
+			long()
+			long()
+		case i%97 == 5:
+			line(`{"request_time":` + "\n")
+			bad = append(bad, n)
+		case i%89 == 7:
+			line(fmt.Sprintf(`{"request_time":%d,"status":"abc"}`+"\n", i))
+			unread = append(unread, n)
+		default:
+			line(fmt.Sprintf(`{"request_time":%d,"status":200,"pad":"%s"}`+"\n", i, strings.Repeat("y", i%200)))
+		}
+	}
+	line(`{"request_time":1,"pad":"` + strings.Repeat("z", MaxLine+10) + `"}`)
+	bad = append(bad, n)
+	path := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := func(ps []Problem) []int64 {
+		var ls []int64
+		for _, p := range ps {
+			ls = append(ls, p.Line)
+		}
+		return ls
+	}
+	for _, size := range []int{4096, 64 << 10, 1 << 20} {
+		for _, workers := range []int{1, 2, 3} {
+			for _, most := range []int{1 << 10, 5} {
+				_, res, err := Run([]string{path}, Options{Workers: workers, blockSize: size, MaxProblems: most, mapping: mapAlways},
+					func() *timeSink { return &timeSink{} })
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantBad, wantUnread := bad[:min(most, len(bad))], unread[:min(most, len(unread))]
+				if got := lines(res.Problems); !slices.Equal(got, wantBad) {
+					t.Errorf("block %d, %d workers, %d kept: bad lines at %v, want %v", size, workers, most, got, wantBad)
+				}
+				if got := lines(res.ValueProblems); !slices.Equal(got, wantUnread) {
+					t.Errorf("block %d, %d workers, %d kept: unread values at %v, want %v", size, workers, most, got, wantUnread)
+				}
+				if res.Files[0].BadLines != int64(len(bad)) {
+					t.Errorf("block %d, %d workers: %d bad lines, want %d", size, workers, res.Files[0].BadLines, len(bad))
+				}
+			}
+		}
+	}
+}

@@ -207,6 +207,11 @@ type fileState struct {
 	incomplete bool
 	reason     string
 	mapped     *fileMap // of a file read in place (mapped.go)
+	// mapFirst is the line a mapped file's first unit begins at;
+	// mapSkips[u] counts the lines over MaxLine its reader passed over
+	// before unit u (resolveMapped).
+	mapFirst int64
+	mapSkips []int64
 	// pastFormat: most of the first lines go on past the end of the
 	// known format read (FileStats.PastFormat).
 	pastFormat bool
@@ -320,7 +325,11 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 	close(p.work)
 	wg.Wait()
 	for _, fs := range p.files {
-		if fs.mapped != nil && fs.mapped.faulted.Load() && !fs.incomplete {
+		if fs.mapped == nil {
+			continue
+		}
+		resolveMapped(fs, append(tallies, p.reader))
+		if fs.mapped.faulted.Load() && !fs.incomplete {
 			fs.incomplete, fs.reason = true, errChanged.Error()
 		}
 	}
@@ -498,8 +507,9 @@ func (p *pipeline) worker(sink Sink, t *tally) {
 	}
 }
 
-// lines cuts a unit of lines and parses each into the worker's sink.
-func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
+// lines cuts a unit of lines and parses each into the worker's sink,
+// and returns how many it cut.
+func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
 	c := t.get(u.file.index)
 	data, line := u.data, u.line
 	records := c.records
@@ -584,6 +594,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) {
 	place.end(c)
 	f.flush()
 	p.opts.Progress.Records.Add(c.records - records)
+	return line - u.line
 }
 
 // errCutLine is the reason for the first parts of a line that a

@@ -78,10 +78,26 @@ type Problem struct {
 	File   string
 	Line   int64 // line, or row for columnar files, from 1
 	Reason string
+	// unit, while the run goes, is 1 + the unit of a mapped file the
+	// line is in, Line then its line within the unit, from 1; with
+	// lead, 1 + the unit before which the reader passed over the line,
+	// Line then its place among the lines passed over there. A unit's
+	// first line is known once the units before it are counted
+	// (resolveMapped).
+	unit int
+	lead bool
 }
 
 // before orders problems as the lines of their file.
-func (p Problem) before(o Problem) bool { return p.Line < o.Line }
+func (p Problem) before(o Problem) bool {
+	if p.unit != o.unit {
+		return p.unit < o.unit
+	}
+	if p.lead != o.lead {
+		return p.lead
+	}
+	return p.Line < o.Line
+}
 
 // A problem of line 0 is of the run or the file as a whole: "file: reason".
 func (p Problem) String() string {
@@ -144,12 +160,91 @@ type counters struct {
 	problems             []Problem
 	unread               []int64   // per field, records with an unreadable value of it; nil for none
 	valueProblems        []Problem // samples of those records
+	// units holds the lines of each unit of a mapped file the worker
+	// read (by unit; 0 for the other workers').
+	units []int64
 }
 
 type tally struct {
 	max   int
 	files []counters
 	badN  *atomic.Int64 // the run's progress count of bad lines
+	unit  int           // Problem.unit of the lines being read
+}
+
+// unitLines notes that unit seq of file i held n lines.
+func (t *tally) unitLines(i, seq int, n int64) {
+	c := t.get(i)
+	for len(c.units) <= seq {
+		c.units = append(c.units, 0)
+	}
+	c.units[seq] = n
+}
+
+// passedOver counts a line over MaxLine that the reader of a mapped
+// file passed over before unit seq, the j-th since the unit before.
+func (t *tally) passedOver(fs *fileState, seq int, j int64) {
+	c := t.get(fs.index)
+	c.bad++
+	t.badN.Add(1)
+	keepProblem(&c.problems, Problem{File: fs.path, Line: j, Reason: errLongLine, unit: seq + 1, lead: true}, t.max)
+}
+
+// resolveMapped numbers the problems of a mapped file's units in the
+// file, from every worker's counts of its units' lines, the lines its
+// reader passed over before each unit (fs.mapSkips) and the line its
+// first unit begins at (fs.mapFirst).
+func resolveMapped(fs *fileState, tallies []*tally) {
+	var counts []int64 // of each unit, its lines
+	for _, t := range tallies {
+		if fs.index < len(t.files) {
+			for u, n := range t.files[fs.index].units {
+				for len(counts) <= u {
+					counts = append(counts, 0)
+				}
+				counts[u] += n // one worker read it; the others hold 0
+			}
+		}
+	}
+	skips := func(u int) int64 {
+		if u < len(fs.mapSkips) {
+			return fs.mapSkips[u]
+		}
+		return 0
+	}
+	// starts[u] is unit u's first line; the one past the last unit
+	// follows the lines passed over at the file's end.
+	n := max(len(counts), len(fs.mapSkips))
+	starts := make([]int64, n+1)
+	starts[0] = fs.mapFirst + skips(0)
+	for u := range n {
+		c := int64(0)
+		if u < len(counts) {
+			c = counts[u]
+		}
+		starts[u+1] = starts[u] + c + skips(u+1)
+	}
+	resolve := func(ps []Problem) {
+		for i := range ps {
+			p := &ps[i]
+			if p.unit == 0 || p.unit > len(starts) {
+				continue
+			}
+			u := p.unit - 1
+			if p.lead {
+				p.Line += starts[u] - skips(u) - 1
+			} else {
+				p.Line += starts[u] - 1
+			}
+			p.unit, p.lead = 0, false
+		}
+	}
+	for _, t := range tallies {
+		if fs.index < len(t.files) {
+			resolve(t.files[fs.index].problems)
+			resolve(t.files[fs.index].valueProblems)
+		}
+	}
 }
 
 func (t *tally) get(i int) *counters {
@@ -165,7 +260,7 @@ func (t *tally) bad(fs *fileState, line int64, reason string) {
 	c := t.get(fs.index)
 	c.bad++
 	t.badN.Add(1)
-	keepProblem(&c.problems, Problem{File: fs.path, Line: line, Reason: reason}, t.max)
+	keepProblem(&c.problems, Problem{File: fs.path, Line: line, Reason: reason, unit: t.unit}, t.max)
 }
 
 // keepProblem keeps p in *ps if it is among the first max lines of its
@@ -206,10 +301,10 @@ func (t *tally) unreadValues(fs *fileState, line int64, r *Record) {
 	for f := range NumFields {
 		c.unread[f] += int64(u >> f & 1)
 	}
-	if len(c.valueProblems) >= t.max && !(Problem{Line: line}).before(c.valueProblems[worstProblem(c.valueProblems)]) {
+	if len(c.valueProblems) >= t.max && !(Problem{Line: line, unit: t.unit}).before(c.valueProblems[worstProblem(c.valueProblems)]) {
 		return // later than every sample: no reason is built
 	}
-	keepProblem(&c.valueProblems, Problem{File: fs.path, Line: line, Reason: unreadReason(r, u)}, t.max)
+	keepProblem(&c.valueProblems, Problem{File: fs.path, Line: line, Reason: unreadReason(r, u), unit: t.unit}, t.max)
 }
 
 // unreadReason says which of r's values u could not be read: the first
