@@ -1,6 +1,10 @@
 package ingest
 
-import "bytes"
+import (
+	"bytes"
+
+	"loganalyze/internal/lazyre"
+)
 
 // A server that writes its access log to stdout writes its own log there
 // too: a container's log (kubectl logs, docker logs) starts with the
@@ -48,7 +52,7 @@ func ownLogLine(line []byte) bool {
 // ("/docker-entrypoint.sh: Configuration complete; ready for start up",
 // "10-listen-on-ipv6-by-default.sh: info: …"); and ingress-nginx's banner
 // (a rule of dashes, "NGINX Ingress controller", "  Release:       v1.9.4").
-var ownShapes = lazyRegexp(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
+var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
 	`|[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w./-]+:\d+\] ` +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"sync"
+
+	"loganalyze/internal/lazyre"
 )
 
 // A directory of a server's logs holds its own log beside its access
@@ -43,11 +44,6 @@ func mayBeServerLine(line []byte) bool {
 		(line[4] == '/' || line[4] == '-')
 }
 
-// lazyRegexp compiles expr at its first use.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
-
 // serverLogs are the shapes their programs' documentation and sources
 // give: nginx's error log (ngx_log_error: "2026/12/04 09:00:00 [error]
 // 29#29: *1054 upstream timed out …"); Apache httpd 2.4's ErrorLogFormat
@@ -58,13 +54,13 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 // format ("2026-12-04T09:00:00Z INF Traefik version 3.1.2") and v2's
 // logfmt ("time=\"2026-12-04T09:00:00Z\" level=info msg=\"…\"").
 var serverLogs = []serverLog{
-	{"nginx-error", "nginx's error log", lazyRegexp(
+	{"nginx-error", "nginx's error log", lazyre.New(
 		`^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} \[(debug|info|notice|warn|error|crit|alert|emerg)\] \d+#\d+: `)},
-	{"apache-error", "Apache httpd's error log", lazyRegexp(
+	{"apache-error", "Apache httpd's error log", lazyre.New(
 		`^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}(\.\d+)? \d{4}\] \[([\w-]+:)?(emerg|alert|crit|error|warn|notice|info|debug|trace[1-8])\] `)},
-	{"envoy-own", "Envoy's own log", lazyRegexp(
+	{"envoy-own", "Envoy's own log", lazyre.New(
 		`^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[(trace|debug|info|warning|error|critical)\]\[[\w.]+\] `)},
-	{"traefik-own", "Traefik's own log", lazyRegexp(
+	{"traefik-own", "Traefik's own log", lazyre.New(
 		`^(\d{4}-\d{2}-\d{2}T\S+ (TRC|DBG|INF|WRN|ERR|FTL|PNC) |time="[^"]+" level=(trace|debug|info|warning|error|fatal|panic) msg=)`)},
 }
 

@@ -2,11 +2,10 @@ package report
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
+	"loganalyze/internal/lazyre"
 	"loganalyze/rules"
 )
 
@@ -81,14 +80,9 @@ func texts(fs rules.Fields, names ...string) ([]string, bool) {
 // The expressions are compiled at their first use, by a report that
 // names such evidence: at start-up they were a part of every run's.
 var (
-	counted = lazyRegexp(`^(.*) \(\d+\)$`)
-	moreN   = lazyRegexp(`^\d+ more$`)
+	counted = lazyre.New(`^(.*) \(\d+\)$`)
+	moreN   = lazyre.New(`^\d+ more$`)
 )
-
-// lazyRegexp compiles expr at its first use.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
 
 // names are the first n names of a list of "name (count)" evidence,
 // without the count and without the "N more" entry.
@@ -195,10 +189,10 @@ func keepaliveText(m printer, f *rules.Finding) (string, string, bool) {
 
 // earlyClient is the caller named by an entry of
 // retried_before_retry_after ("app-7: 12 of 15 retries sooner …").
-var earlyClient = lazyRegexp(`^(.*): \d+ of \d+ retries`)
+var earlyClient = lazyre.New(`^(.*): \d+ of \d+ retries`)
 
 // earlyEntry is the whole of such an entry, as the rule writes it.
-var earlyEntry = lazyRegexp(`^(.*): (\d+) of (\d+) retries sooner than Retry-After (\S+ s) \(median gap (\S+ s)\)$`)
+var earlyEntry = lazyre.New(`^(.*): (\d+) of (\d+) retries sooner than Retry-After (\S+ s) \(median gap (\S+ s)\)$`)
 
 // evidence returns f's evidence as the printer's language shows it: the
 // storm's retried_before_retry_after, sentences the rule writes in
