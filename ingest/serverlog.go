@@ -130,8 +130,8 @@ func jsonOwnLog(s *Schema, names []string, mags map[string]Magnitude) bool {
 // before its access log's is not.
 func serverLogOf(b []byte) *serverLog {
 	lines := headLines(b, serverLogLines)
-	if len(lines) == 0 {
-		return nil
+	if len(lines) == 0 || !mayBeServerLine(lines[0]) {
+		return nil // an access log's, most likely: one look, not one per shape
 	}
 	var s *serverLog
 	for k := range serverLogs {
@@ -141,7 +141,7 @@ func serverLogOf(b []byte) *serverLog {
 		}
 	}
 	if s == nil {
-		return nil // an access log's, most likely: one look
+		return nil
 	}
 	miss := 0
 	for _, l := range lines[1:] {
