@@ -337,6 +337,10 @@ func (p *pipeline) mappedLines(u *unit, lp lineParser, f *feed, t *tally) {
 		f.flush() // the records before the fault: their bytes were read
 	}
 	t.unit = 0
+	// A unit that faulted counts no line: the file was cut shorter
+	// under it, and the units after it fault too, but for one another
+	// worker read before the cut, whose problems are then numbered
+	// short by this unit's lines read.
 	t.unitLines(u.file.index, u.seq, n)
 	u.mapped.done(u.seq)
 }
