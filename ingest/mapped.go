@@ -205,10 +205,10 @@ func (p *pipeline) readMapped(fs *fileState, ms mapSource, line int64, w3c *w3cT
 // the read of the block after it. Two such pairs are timed from
 // ms.start (one where the file holds fewer than four blocks) and the
 // least of each kind compared: a single touch was seen to take 16 times
-// its usual time, once in eighteen runs. The touch is what the mapped units cost the workers: a fault, a
-// trap into the kernel (and under a hypervisor, perhaps out of the
-// machine), for each page or each large folio of the page cache a fault
-// maps.
+// its usual time, once in eighteen runs. The touch is what the mapped
+// units cost the workers: a fault, a trap into the kernel (and under a
+// hypervisor, perhaps out of the machine), for each page or each large
+// folio of the page cache a fault maps.
 func (p *pipeline) probeMap(ms mapSource, data []byte) bool {
 	timed := p.timed
 	if timed == nil {
@@ -273,16 +273,15 @@ func (p *pipeline) cutMapped(fs *fileState, m *fileMap, ms mapSource, line int64
 	data, size := m.data, p.blocks.size
 	n := len(data)
 	counted := int(ms.read) // the progress has counted the bytes before it
-	// The workers count the units' lines (resolveMapped numbers the
-	// problems in the file after the run): the reader reads no byte
-	// but those it cuts at.
+	// A unit's lines are numbered from 1: the workers count them
+	// (resolveMapped).
 	fs.mapFirst = line
-	sent, skipped := 0, int64(0) // the units sent; the lines passed over since the last
+	sent := 0 // the units sent
 	send := func(from, end int) {
 		seq := m.send(end)
 		u := data[from:end:end]
 		p.work <- unit{file: fs, line: 1, data: u, mapped: m, seq: seq, fields: w3c.next(u)}
-		sent, skipped = seq+1, 0
+		sent = seq + 1
 	}
 	from, skipping := int(ms.start), false
 	for win := from; win < n; win += size {
@@ -314,12 +313,11 @@ func (p *pipeline) cutMapped(fs *fileState, m *fileMap, ms mapSource, line int64
 			send(from, end)
 		}
 		if skipping {
-			skipped++
 			for len(fs.mapSkips) <= sent {
 				fs.mapSkips = append(fs.mapSkips, 0)
 			}
-			fs.mapSkips[sent] = skipped
-			p.reader.passedOver(fs, sent, skipped)
+			fs.mapSkips[sent]++
+			p.reader.passedOver(fs, sent, fs.mapSkips[sent])
 		}
 		from = end
 	}

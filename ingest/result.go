@@ -184,10 +184,7 @@ func (t *tally) unitLines(i, seq int, n int64) {
 // passedOver counts a line over MaxLine that the reader of a mapped
 // file passed over before unit seq, the j-th since the unit before.
 func (t *tally) passedOver(fs *fileState, seq int, j int64) {
-	c := t.get(fs.index)
-	c.bad++
-	t.badN.Add(1)
-	keepProblem(&c.problems, Problem{File: fs.path, Line: j, Reason: errLongLine, unit: seq + 1, lead: true}, t.max)
+	t.badProblem(fs, Problem{File: fs.path, Line: j, Reason: errLongLine, unit: seq + 1, lead: true})
 }
 
 // resolveMapped numbers the problems of a mapped file's units in the
@@ -257,10 +254,16 @@ func (t *tally) get(i int) *counters {
 // bad counts a bad line and keeps it if it is among the first t.max lines
 // of its file seen so far.
 func (t *tally) bad(fs *fileState, line int64, reason string) {
+	t.badProblem(fs, Problem{File: fs.path, Line: line, Reason: reason, unit: t.unit})
+}
+
+// badProblem counts a bad line of fs and keeps p, its problem, as bad
+// does.
+func (t *tally) badProblem(fs *fileState, p Problem) {
 	c := t.get(fs.index)
 	c.bad++
 	t.badN.Add(1)
-	keepProblem(&c.problems, Problem{File: fs.path, Line: line, Reason: reason, unit: t.unit}, t.max)
+	keepProblem(&c.problems, p, t.max)
 }
 
 // keepProblem keeps p in *ps if it is among the first max lines of its
