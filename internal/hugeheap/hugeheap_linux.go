@@ -170,11 +170,17 @@ func probeSmall() (time.Duration, bool) {
 	// always), this mapping asks for small ones; refused, it is small
 	// anyway (smaller than a huge page, and not aligned to one).
 	_ = syscall.Madvise(b, syscall.MADV_NOHUGEPAGE)
+	return firstTouch(b, smallPage) * (hugePage / smallProbe), true
+}
+
+// firstTouch writes a byte of each page of b, pages of size bytes, and
+// returns how long that took: their faults.
+func firstTouch(b []byte, size int) time.Duration {
 	start := time.Now()
-	for i := 0; i < len(b); i += smallPage {
+	for i := 0; i < len(b); i += size {
 		b[i] = 1
 	}
-	return time.Since(start) * (hugePage / smallProbe), true
+	return time.Since(start)
 }
 
 // hugeProbe is how many huge pages probeHuge touches.
@@ -200,9 +206,5 @@ func probeHuge() (time.Duration, bool) {
 	if syscall.Madvise(h, syscall.MADV_HUGEPAGE) != nil {
 		return 0, false
 	}
-	start := time.Now()
-	for i := 0; i < len(h); i += hugePage {
-		h[i] = 1
-	}
-	return time.Since(start) / hugeProbe, true
+	return firstTouch(h, hugePage) / hugeProbe, true
 }
