@@ -99,8 +99,7 @@ func (p *clbParser) Parse(line []byte, r *Record) error {
 			return err
 		}
 	}
-	r.Finish()
-	return nil
+	return r.Finish()
 }
 
 // hostOf returns the address of "addr:port": "[::1]:443" and "[::1]" give

@@ -622,7 +622,10 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				t.badErr(fs, b.first+int64(j), err, err.Error())
 				continue
 			}
-			rec.Finish()
+			if err := rec.Finish(); err != nil {
+				t.badErr(fs, b.first+int64(j), err, err.Error())
+				continue
+			}
 			if !fs.cfg.schema.request(rec) || tcp && connection(rec) {
 				c.passed++
 				continue
@@ -654,7 +657,10 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				t.badErr(fs, b.first+int64(j+k), errs[k], errs[k].Error())
 				continue
 			}
-			recs[k].Finish()
+			if err := recs[k].Finish(); err != nil {
+				t.badErr(fs, b.first+int64(j+k), err, err.Error())
+				continue
+			}
 			if !fs.cfg.schema.request(&recs[k]) || tcp && connection(&recs[k]) {
 				c.passed++
 				continue

@@ -201,8 +201,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 	if setErr != nil {
 		return setErr
 	}
-	r.Finish()
-	return nil
+	return r.Finish()
 }
 
 // decimalComma returns a number column's value of a ';'-separated file

@@ -225,8 +225,7 @@ func (p *ginParser) Parse(line []byte, r *Record) error {
 	if err := setColumns(r, p.binds[:], p.vals[:], p.loc); err != nil {
 		return err
 	}
-	r.Finish()
-	return nil
+	return r.Finish()
 }
 
 // civilDate rewrites Gin's "2026/12/04 - 10:00:01" (or "2026/12/04

@@ -312,6 +312,5 @@ func (p *haproxyParser) Parse(line []byte, r *Record) error {
 			return err
 		}
 	}
-	r.Finish()
-	return nil
+	return r.Finish()
 }

@@ -53,8 +53,7 @@ func (p *jsonParser) Parse(line []byte, r *Record) error {
 	if len(p.shape.keys) > 0 && (p.misses < shapeTries || p.misses <= p.hits) {
 		if p.parseShaped(line, r) {
 			p.hits++
-			r.Finish()
-			return nil
+			return r.Finish()
 		}
 		r.set, r.unread = 0, 0 // read again from the start
 		p.misses++
@@ -91,8 +90,7 @@ func (p *jsonParser) parse(line []byte, r *Record) error {
 	if s.i != len(s.b) {
 		return s.fail("text after the object")
 	}
-	r.Finish()
-	return nil
+	return r.Finish()
 }
 
 // object reads the object at s.i; prefix is the dotted path of a nested

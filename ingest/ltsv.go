@@ -115,8 +115,7 @@ func (p *ltsvParser) Parse(line []byte, r *Record) error {
 	if bad != nil {
 		return bad
 	}
-	r.Finish()
-	return nil
+	return r.Finish()
 }
 
 // bindings returns the bindings of the n-th label of the line.

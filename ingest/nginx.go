@@ -616,7 +616,9 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 			return false, err
 		}
 	}
-	r.Finish()
+	if err := r.Finish(); err != nil {
+		return false, err
+	}
 	return trailing, nil
 }
 

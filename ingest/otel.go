@@ -279,8 +279,7 @@ func (p *otelParser) Parse(span []byte, r *Record) error {
 		kind = kindCall
 	}
 	r.putText(FKind, prioSource, kind)
-	r.Finish()
-	return nil
+	return r.Finish()
 }
 
 // resource reads the attributes of a resource object.

@@ -349,8 +349,12 @@ func (r *Record) putText(f Field, p uint8, b []byte) {
 // Finish derives the fields that come from others: client from
 // remote_addr (without its port), method and uri from request,
 // request_time and ttft from end and first-token instants. Parsers call
-// it once a line is read.
-func (r *Record) Finish() {
+// it once a line is read, and the line is bad when it returns an error:
+// a request_time of an end instant before the time, or more than
+// MaxDurationS after it (a clock reset, the two instants swapped or
+// damaged), as a request_time read so is. A first-token instant so is
+// an unreadable ttft: the record is kept without it.
+func (r *Record) Finish() error {
 	if r.parts != nil {
 		r.addParts()
 	}
@@ -376,13 +380,73 @@ func (r *Record) Finish() {
 		}
 	}
 	if r.Has(FTime) {
-		if !r.Has(FRequestTime) && r.Has(FEndTime) && r.endNS >= r.TimeNS {
-			r.put(FRequestTime, prioDerived, float64(r.endNS-r.TimeNS)/1e9)
+		if !r.Has(FRequestTime) && r.Has(FEndTime) {
+			v, err := span(FRequestTime, FEndTime, r.TimeNS, r.endNS, 1e9)
+			if err != nil {
+				return err
+			}
+			r.put(FRequestTime, prioDerived, v)
 		}
-		if !r.Has(FTTFT) && r.Has(FFirstTokenTime) && r.firstNS >= r.TimeNS {
-			r.put(FTTFT, prioDerived, float64(r.firstNS-r.TimeNS)/1e6)
+		if !r.Has(FTTFT) && r.Has(FFirstTokenTime) {
+			v, err := span(FTTFT, FFirstTokenTime, r.TimeNS, r.firstNS, 1e6)
+			if err == nil {
+				r.put(FTTFT, prioDerived, v)
+			} else {
+				if r.unread == 0 {
+					r.unreadField, r.unreadText = FTTFT, err.appendSpan(r.unreadText[:0])
+				}
+				r.unread |= 1 << FTTFT
+			}
 		}
 	}
+	return nil
+}
+
+// maxSpanNS is MaxDurationS in nanoseconds.
+const maxSpanNS = MaxDurationS * 1e9
+
+// span returns duration field f from the time, from, to the instant of
+// field at, to (Unix ns), in units of per ns; an error when to is before
+// from or more than MaxDurationS after it.
+func span(f, at Field, from, to int64, per float64) (float64, *spanError) {
+	if to < from {
+		return 0, &spanError{Field: f, From: at, Seconds: -float64(uint64(from)-uint64(to)) / 1e9, Why: unreadable}
+	}
+	d := uint64(to) - uint64(from) // exact: to ≥ from
+	if d > maxSpanNS {
+		return 0, &spanError{Field: f, From: at, Seconds: float64(d) / 1e9, Why: tooLong}
+	}
+	return float64(d) / per, nil
+}
+
+// spanError is a duration field derived from two instants that cannot
+// be read: the time and the instant of field From are Seconds apart
+// (negative: From is the earlier).
+type spanError struct {
+	Field, From Field
+	Seconds     float64
+	Why         flaw
+}
+
+func (e *spanError) Error() string {
+	b := append([]byte(fields[e.Field].name), ": "...)
+	return string(e.appendSpan(b))
+}
+
+// appendSpan appends what is wrong with the two instants: "end_time is
+// 3.2 s before time", or "end_time is 265894930.6 s after time, longer
+// than 1e7 s".
+func (e *spanError) appendSpan(b []byte) []byte {
+	b = append(append(b, fields[e.From].name...), " is "...)
+	b = strconv.AppendFloat(b, math.Abs(e.Seconds), 'f', -1, 64)
+	if e.Seconds < 0 {
+		return append(b, " s before time"...)
+	}
+	b = append(b, " s after time"...)
+	if why := e.Why.String(); why != "" {
+		b = append(append(b, ", "...), why...)
+	}
+	return b
 }
 
 // hostOnly returns the address of a client without its port: "1.2.3.4"

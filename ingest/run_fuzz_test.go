@@ -74,6 +74,10 @@ func FuzzRun(f *testing.F) {
 	for _, s := range wrappedSeeds {
 		f.Add([]byte(s))
 	}
+	// Instants that make no request_time or ttft (Record.Finish): an
+	// end before the start, a first token 1e7 s after it.
+	f.Add([]byte(`{"startTime":1796374800.1,"endTime":1796374799.6,"completionStartTime":1796374800.6,"model":"m","api_base":"b"}` + "\n" +
+		`{"startTime":1796374800.1,"endTime":1796374802.35,"completionStartTime":1806374800.6,"model":"m","api_base":"b"}` + "\n"))
 	f.Add(manyRowGroups(f.Fatal))
 	f.Add([]byte("{\n  \"request_time\": 1\n}\n{\n  \"request_time\": 2\n}\n"))
 	f.Add([]byte("\x1f\x8b"))

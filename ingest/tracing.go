@@ -355,6 +355,5 @@ func (p *tracingParser) Parse(line []byte, r *Record) error {
 	if err := setColumns(r, p.binds[:], p.vals[:], p.loc); err != nil {
 		return err
 	}
-	r.Finish()
-	return nil
+	return r.Finish()
 }

@@ -307,6 +307,5 @@ func (p *w3cParser) Parse(line []byte, r *Record) error {
 			return err
 		}
 	}
-	r.Finish()
-	return nil
+	return r.Finish()
 }
