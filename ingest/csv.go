@@ -50,6 +50,39 @@ var errHeaderAgain = fmt.Errorf("%w: the header row again (files joined one afte
 // a JSON column's text holds quotes (new-api's other, LiteLLM's
 // metadata). A field that begins with one is quoted, as in CSV.
 
+// spacedFields: in a CSV file, and one cut by ';' or '|', the spaces
+// around a field are padding, not its text, as Python's csv module reads
+// with skipinitialspace: a header "time, status, request_time" and rows
+// "2026-12-05 10:00:00, 200, 0.5", written by hand or by a tool that
+// aligns its columns (psql's output, whose rule under the header and
+// count of rows after them are passed over: psqlDecoration), are read as
+// their values, and a field whose padding is followed by a quote is
+// quoted. A TSV file's fields are read as they are.
+
+// errPsqlDecoration is the reason psql's rule under the header and its
+// "(3 rows)" after the rows are passed over.
+var errPsqlDecoration = fmt.Errorf("%w: psql's rule under the header, or its count of rows", errPassOver)
+
+// psqlDecoration reports whether line is one psql writes around the rows
+// of its aligned output ('|' between the columns): the rule under the
+// header, of '-' and '+', or "(1 row)", "(3 rows)".
+func psqlDecoration(line []byte) bool {
+	line = bytes.TrimRight(line, "\r")
+	if len(line) >= 3 && len(bytes.Trim(line, "-+")) == 0 && line[0] == '-' {
+		return true
+	}
+	n, ok := bytes.CutPrefix(line, []byte("("))
+	if !ok {
+		return false
+	}
+	digits := 0
+	for digits < len(n) && n[digits] >= '0' && n[digits] <= '9' {
+		digits++
+	}
+	rest := n[digits:]
+	return digits > 0 && (bytes.Equal(rest, []byte(" row)")) || bytes.Equal(rest, []byte(" rows)")))
+}
+
 // utf8BOM is the byte-order mark some exporters put before the header.
 var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 
@@ -113,6 +146,9 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 		bytes.Equal(bytes.TrimPrefix(line, utf8BOM), p.header) {
 		return errHeaderAgain
 	}
+	if p.sep == '|' && len(line) > 0 && (line[0] == '-' || line[0] == '(') && psqlDecoration(line) {
+		return errPsqlDecoration
+	}
 	p.newLine()
 	var setErr error
 	sc := sepScan{rep: swarLo * uint64(p.sep), at: -8}
@@ -126,12 +162,20 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 		if n < len(p.ops) && setErr == nil {
 			op = p.ops[n]
 		}
+		if p.sep != '\t' {
+			for i < len(line) && line[i] == ' ' { // padding (spacedFields)
+				i++
+			}
+		}
 		var j int
 		switch {
 		case i >= len(line) || line[i] == p.sep:
 			j = i // an empty field: absent
 		case line[i] == '"':
 			val, k, err := p.quoted(line, i)
+			if err == nil {
+				k, err = p.afterQuoted(line, k, p.sep != '\t')
+			}
 			if err != nil {
 				return err
 			}
@@ -175,17 +219,23 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 						q += j
 					}
 				}
+				val := line[i:j]
+				if p.sep != '\t' {
+					for len(val) > 0 && val[len(val)-1] == ' ' { // padding (spacedFields)
+						val = val[:len(val)-1]
+					}
+				}
 				switch op {
 				case csvText:
-					if val := line[i:j]; !isAbsent(val) {
+					if !isAbsent(val) {
 						r.SetText(p.cols[n].bind[0].Field, val)
 					}
 				case csvNum:
-					setErr = p.cols[n].set(r, p.decimalComma(line[i:j]), p.loc, &p.clock)
+					setErr = p.cols[n].set(r, p.decimalComma(val), p.loc, &p.clock)
 				case csvOther:
-					setErr = p.cols[n].set(r, line[i:j], p.loc, &p.clock)
+					setErr = p.cols[n].set(r, val, p.loc, &p.clock)
 				case csvJSON:
-					setErr = p.object(r, n, line[i:j])
+					setErr = p.object(r, n, val)
 				}
 			}
 		}
@@ -394,10 +444,15 @@ func (p *csvParser) field(line []byte, i int) (val []byte, end int, err error) {
 		}
 		return line[i:j], j, nil
 	}
-	return p.quoted(line, i)
+	if val, end, err = p.quoted(line, i); err == nil {
+		end, err = p.afterQuoted(line, end, false)
+	}
+	return val, end, err
 }
 
-// quoted cuts the quoted field that starts at line[i], as field.
+// quoted cuts the quoted field that starts at line[i] and returns its
+// value and the index past its closing quote (afterQuoted checks what
+// follows).
 func (p *csvParser) quoted(line []byte, i int) (val []byte, end int, err error) {
 	start := i + 1
 	j := start
@@ -419,11 +474,20 @@ func (p *csvParser) quoted(line []byte, i int) (val []byte, end int, err error) 
 	if escaped {
 		val = p.unescape(val)
 	}
-	j++ // the closing quote
-	if j < len(line) && line[j] != p.sep {
-		return nil, 0, &csvError{col: j + 1, msg: "text after a quoted field"}
+	return val, j + 1, nil // past the closing quote
+}
+
+// afterQuoted returns the index of the separator after a quoted field
+// whose closing quote ends at line[j-1]; with padding, past the spaces
+// before it (spacedFields).
+func (p *csvParser) afterQuoted(line []byte, j int, padding bool) (int, error) {
+	for padding && j < len(line) && line[j] == ' ' {
+		j++
 	}
-	return val, j, nil
+	if j < len(line) && line[j] != p.sep {
+		return 0, &csvError{col: j + 1, msg: "text after a quoted field"}
+	}
+	return j, nil
 }
 
 // unescape turns "" into " in a quoted field's text, in the scratch

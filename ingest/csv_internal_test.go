@@ -260,6 +260,7 @@ func FuzzCSV(f *testing.F) {
 	}
 	f.Add(header, `"unterminated,1`, false)
 	f.Add(`"a""b",c`, `"x""",`, false)
+	f.Add(`time, status, request_time`, `2026-12-05 10:00:00 , 200,  "0.5" `, false) // spacedFields
 	f.Add(`time,ai_log`, `2026-11-29 10:00:00,"{""model"":""q\""w"",""llm_service_duration"":1500,""x"":{""y"":[1]}}"`, false)
 	f.Fuzz(func(t *testing.T, header, line string, tsv bool) {
 		sep := byte(',')
