@@ -287,6 +287,43 @@ func TestCompressedBzip2Xz(t *testing.T) {
 	}
 }
 
+// TestCompressedLZ4: a file the lz4 tool compressed (v1.9.4: its frame
+// format, and its legacy format, lz4 -l) is read as its text is; two
+// frames joined are read whole; one cut short is named incomplete,
+// truncated, and one whose header is damaged is unread with why.
+func TestCompressedLZ4(t *testing.T) {
+	dir := filepath.Join("testdata", "compressed")
+	_, res := collect(t, []string{filepath.Join(dir, "access.jsonl")}, ingest.Options{Workers: 2, Location: time.UTC})
+	want := res.Files[0].Records
+	frame, err := os.ReadFile(filepath.Join(dir, "access.jsonl.lz4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		n    int64
+	}{
+		{filepath.Join(dir, "access.jsonl.lz4"), want},
+		{filepath.Join(dir, "access.jsonl.legacy.lz4"), want},
+		{writeTemp(t, "two.jsonl.lz4", string(frame)+string(frame)), 2 * want},
+	} {
+		_, res := collect(t, []string{c.path}, ingest.Options{Workers: 2, Location: time.UTC})
+		if f := res.Files[0]; f.Records != c.n || f.Incomplete || f.Format != ingest.JSONL {
+			t.Errorf("%s: %d records, incomplete %v (%q), format %q; want %d, whole, jsonl", c.path, f.Records, f.Incomplete, f.Reason, f.Format, c.n)
+		}
+	}
+	_, res = collect(t, []string{writeTemp(t, "cut.jsonl.lz4", string(frame[:len(frame)/2]))}, ingest.Options{Workers: 2, Location: time.UTC})
+	if f := res.Files[0]; !f.Incomplete || !strings.Contains(f.Reason, "truncated") {
+		t.Errorf("cut in half: incomplete %v, reason %q; want incomplete, truncated", f.Incomplete, f.Reason)
+	}
+	damaged := append([]byte(nil), frame...)
+	damaged[6] ^= 0xff // the frame descriptor's header checksum no longer holds
+	_, res = collect(t, []string{writeTemp(t, "bad.jsonl.lz4", string(damaged))}, ingest.Options{Workers: 2, Location: time.UTC})
+	if f := res.Files[0]; f.Records != 0 || !f.Incomplete || !strings.Contains(f.Reason, "bad lz4 stream") {
+		t.Errorf("damaged header: %d records, incomplete %v, reason %q; want none, a bad lz4 stream", f.Records, f.Incomplete, f.Reason)
+	}
+}
+
 // TestColumnarSpooled: a Parquet or Arrow file that is no file on disk
 // (stdin, gzip-compressed) is read as the file itself is, through a
 // temporary file that is removed after, not its size in memory.

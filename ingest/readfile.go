@@ -233,7 +233,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		if !looksText(head) && (fs.cfg.nginx == nil || len(p.given) == 0) {
 			// (A known format may cut a random line into numbers.)
 			fs.format = "" // no reader's: no text log's either
-			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip, zstd, xz, bzip2, tar or zip, and not text")
+			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip, zstd, xz, bzip2, lz4, tar or zip, and not text")
 		}
 	}
 	described := head

@@ -64,7 +64,7 @@ func FuzzRun(f *testing.F) {
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json",
 		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json",
 		"sources/langsmith.jsonl", "sources/langsmith-api.json",
-		"sources/otel.jsonl", "sources/otel-http.json"} {
+		"sources/otel.jsonl", "sources/otel-http.json", "compressed/access.jsonl.lz4"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 	"github.com/ulikunitz/xz"
 )
 
@@ -270,6 +272,10 @@ func decompress(br *bufio.Reader, name string, decoders int, gz *gzipPool) (io.R
 		}
 		zr.Multistream(false)
 		return &gzipMembers{zr: zr, br: br}, base, nil
+	case len(magic) == 4 && lz4FrameMagic(binary.LittleEndian.Uint32(magic)):
+		base = strings.TrimSuffix(name, ".lz4")
+		zr := lz4.NewReader(br) // frames one after another, on the caller's goroutine
+		return lz4Reader{zr}, base, nil
 	case len(magic) == 4 && zstdFrameMagic(binary.LittleEndian.Uint32(magic)):
 		base = strings.TrimSuffix(strings.TrimSuffix(name, ".zst"), ".zstd")
 		if decoders > 1 {
@@ -286,6 +292,26 @@ func decompress(br *bufio.Reader, name string, decoders int, gz *gzipPool) (io.R
 		return zstdReader{zr}, base, nil
 	}
 	return br, base, nil
+}
+
+// lz4FrameMagic reports whether magic begins an LZ4 frame, as the lz4
+// command writes it (a .lz4 file), or its legacy frame (lz4 -l). A
+// skippable frame's magic, which LZ4 and zstd share, is read as zstd's.
+func lz4FrameMagic(magic uint32) bool { return magic == 0x184D2204 || magic == 0x184C2102 }
+
+// lz4Reader says what failed of an LZ4 stream: a stream cut short is
+// truncated, as a gzip one is.
+type lz4Reader struct{ r *lz4.Reader }
+
+func (z lz4Reader) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	if err != nil && err != io.EOF {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return n, io.ErrUnexpectedEOF
+		}
+		err = fmt.Errorf("bad lz4 stream: %w", err)
+	}
+	return n, err
 }
 
 // xzMagic begins an xz stream.
