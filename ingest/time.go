@@ -288,6 +288,10 @@ var slowLayouts = []string{
 	"2006/01/02T15:04:05-0700",
 	"02/Jan/2006:15:04:05 -0700",
 	time.DateTime,
+	// Kibana's default dateFormat (MMM D, YYYY @ HH:mm:ss.SSS), as its
+	// CSV export of Discover writes @timestamp: in its dateFormat:tz,
+	// the browser's by default, so in --tz here.
+	"Jan 2, 2006 @ 15:04:05",
 }
 
 func parseTimeSlow(b []byte, loc *time.Location) (int64, bool) {

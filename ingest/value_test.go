@@ -77,6 +77,10 @@ func TestParseTime(t *testing.T) {
 		// Envoy's documented %START_TIME(%Y/%m/%dT%H:%M:%S%z)%.
 		{"2026/11/29T10:00:00+0800", 0, time.UTC, want - 36e6},
 		{"2026/11/29T02:00:00.036+0000", 0, time.UTC, want},
+		// Kibana's CSV export: its dateFormat, without a zone.
+		{"Nov 29, 2026 @ 10:00:00.036", 0, shanghai, want},
+		{"Nov 29, 2026 @ 02:00:00.036", 0, time.UTC, want},
+		{"Dec 5, 2026 @ 10:00:00", 0, time.UTC, time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC).UnixNano()},
 	} {
 		got, ok := parseTime([]byte(c.in), c.unit, c.loc)
 		if !ok || got != c.want {
