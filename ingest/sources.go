@@ -691,6 +691,30 @@ var sources = []*source{
 			{"clientip", FRemoteAddr, 0}, {"url", FURI, 0}, {"requesturl", FRequest, 0},
 			{"http_host", FHost, 0}, {"domain", FHost, 0}, {"host", ignored, 0},
 		}},
+	// Elastic Common Schema: the documents Filebeat's and Elastic Agent's
+	// integrations (nginx, Apache, HAProxy, Traefik, AWS ELB, …) and
+	// Elastic APM keep in Elasticsearch, as an export gives them (its
+	// hits' _source, a document a line, Kibana's CSV of their fields).
+	// event.duration is nanoseconds, APM's transaction.duration.us
+	// microseconds; of APM's documents (processor.event: transaction,
+	// span, error, metric) only transactions are requests. Dotted names
+	// read a nested object's members and a flat key alike.
+	{name: "ecs", title: "Elastic Common Schema (Elasticsearch documents of Filebeat, Elastic Agent, APM)",
+		signatures: []signature{{1, []string{"ecs.version"}},
+			{3, []string{"event.dataset", "event.module", "event.duration", "http.response.status_code", "url.original", "user_agent.original", "source.ip"}},
+			{2, []string{"processor.event", "transaction.duration.us", "transaction.id"}}},
+		fields: []sourceField{
+			{"@timestamp", FTime, 0},
+			{"event.duration", FRequestTime, UnitNano}, {"transaction.duration.us", FRequestTime, UnitMicro},
+			{"http.response.status_code", FStatus, 0}, {"http.request.method", FMethod, 0},
+			{"url.path", FURI, 0}, {"url.original", FURI, 0},
+			{"source.ip", FRemoteAddr, 0}, {"source.address", FRemoteAddr, 0},
+			{"client.ip", FRemoteAddr, 0}, {"client.address", FRemoteAddr, 0},
+			{"user.name", FClient, 0}, {"user.id", FClient, 0},
+			{"cloud.region", FRegion, 0},
+			{"processor.event", FKind, 0},
+		},
+		requests: []string{"transaction"}},
 	{name: "tokenhub", title: "TokenHub / CLS JSON and CSV",
 		signatures: []signature{{1, []string{"__TIMESTAMP__", "__TAG__.*", "__SOURCE__"}},
 			{2, []string{"request_time", "first_token_ms", "region", "client_region", "upstream_response_time", "model"}}}},

@@ -170,6 +170,21 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	},
 	// Google Cloud: httpRequest.latency is a protobuf Duration, seconds
 	// with an "s".
+	// Elastic Common Schema: event.duration ns (Filebeat's, Elastic
+	// Agent's integrations), else APM's transaction.duration.us; of APM's
+	// documents only transactions are requests. The client is the user
+	// when the file names one, else the address.
+	"ecs": func(d rawDoc) sourceWant {
+		rt := d.num("event.duration") / 1e6
+		if math.IsNaN(rt) {
+			rt = d.num("transaction.duration.us") / 1e3
+		}
+		kind := d.str("processor.event")
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("http.response.status_code")), stream: -1,
+			timeNS:   rfc(d.str("@timestamp")),
+			clientBy: []string{"user.name", "user.id", "source.ip", "source.address", "client.ip", "client.address"},
+			passed:   kind != "" && kind != "transaction"}
+	},
 	"gcp": func(d rawDoc) sourceWant {
 		lat, err := time.ParseDuration(d.str("httpRequest.latency"))
 		if err != nil {
@@ -715,6 +730,7 @@ var sourceFixtures = map[string]string{
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
+	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
 	"nginx-elk.json":      "nginx-elk",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
