@@ -260,7 +260,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 // 3.05. Any other value is returned as it is.
 func (p *csvParser) decimalComma(val []byte) []byte {
 	if p.sep != ';' {
-		return val
+		return p.grouped(val)
 	}
 	c := bytes.IndexByte(val, ',')
 	if c <= 0 || c == len(val)-1 || bytes.IndexByte(val[c+1:], ',') >= 0 {
@@ -273,6 +273,41 @@ func (p *csvParser) decimalComma(val []byte) []byte {
 	}
 	p.comma = append(append(append(p.comma[:0], val[:c]...), '.'), val[c+1:]...)
 	return p.comma
+}
+
+// grouped returns a number column's value of a file not cut by ';'
+// without the commas that group its thousands: "1,234,000,000", as
+// Kibana's CSV export writes a number (its default format, 0,0.[000])
+// and spreadsheets do when told to, quoted in a CSV file. Any other
+// value is returned as it is ("0,5" and "1,23" are no grouped number).
+func (p *csvParser) grouped(val []byte) []byte {
+	c := bytes.IndexByte(val, ',')
+	if c < 0 {
+		return val
+	}
+	sign := 0
+	if val[0] == '-' {
+		sign = 1
+	}
+	if n := c - sign; n < 1 || n > 3 || !allDigits(val[sign:c]) {
+		return val
+	}
+	out := append(p.comma[:0], val[:c]...)
+	k := c
+	for ; k < len(val) && val[k] == ','; k += 4 {
+		if k+4 > len(val) || !allDigits(val[k+1:k+4]) {
+			return val
+		}
+		out = append(out, val[k+1:k+4]...)
+	}
+	if k < len(val) {
+		if val[k] != '.' || k+1 == len(val) || !allDigits(val[k+1:]) {
+			return val
+		}
+		out = append(out, val[k:]...)
+	}
+	p.comma = out
+	return out
 }
 
 // How Parse sets a column's values (csvParser.ops).

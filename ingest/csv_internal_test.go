@@ -353,3 +353,25 @@ func BenchmarkTSV(b *testing.B) {
 	p := newCSVParser(textConfig(b, lines[0]), '\t')
 	benchTextParse(b, p, lines[1:])
 }
+
+// TestGroupedThousands: a number column's value in a file not cut by ';'
+// loses the commas that group its thousands, and nothing else does.
+func TestGroupedThousands(t *testing.T) {
+	for in, want := range map[string]string{
+		"1,234": "1234", "-1,234.5": "-1234.5", "1,234,567": "1234567", "12,345,678.25": "12345678.25",
+		"0,5": "0,5", "1,23": "1,23", "1234,567": "1234,567", ",123": ",123", "1,234,": "1,234,",
+		"1,234.": "1,234.", "1,2345": "1,2345", "1,234x": "1,234x", "a,123": "a,123", "-,123": "-,123", "1,234.5.6": "1,234.5.6",
+	} {
+		for _, sep := range []byte{',', '\t', '|'} {
+			p := &csvParser{sep: sep}
+			if got := string(p.decimalComma([]byte(in))); got != want {
+				t.Errorf("sep %q: %q gave %q, want %q", sep, in, got, want)
+			}
+		}
+	}
+	// A ';' file's comma is its decimal point (decimalComma).
+	p := &csvParser{sep: ';'}
+	if got := string(p.decimalComma([]byte("1,234"))); got != "1.234" {
+		t.Errorf("sep ';': 1,234 gave %q, want 1.234", got)
+	}
+}

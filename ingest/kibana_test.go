@@ -38,3 +38,24 @@ func TestKibanaCSVExport(t *testing.T) {
 		}
 	}
 }
+
+// TestKibanaECSExport: Kibana's CSV of Elastic Common Schema fields
+// writes numbers in its default format, their thousands grouped
+// ("1,234,000,000" ns of event.duration), quoted.
+func TestKibanaECSExport(t *testing.T) {
+	path := writeTemp(t, "ecs.csv", `"@timestamp","event.duration","http.response.status_code","url.original","source.ip"
+"Dec 5, 2026 @ 10:00:00.123","1,234,000,000",200,"/v1/chat/completions","10.0.0.1"
+"Dec 5, 2026 @ 10:00:01.456","532,000,000","502","/v1/chat/completions","10.0.0.2"
+"Dec 5, 2026 @ 10:00:02.000","12,500",200,"/v1/models","10.0.0.2"
+`)
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	want := []float64{1.234, 0.532, 12500e-9}
+	if f := res.Files[0]; f.Source != "ecs" || f.BadLines != 0 || len(got) != len(want) {
+		t.Fatalf("source %q, %d records, %d bad lines (%v); want ecs, %d, none", f.Source, len(got), f.BadLines, res.Problems, len(want))
+	}
+	for i, g := range got {
+		if !nearSrc(g.rt, want[i]) || g.client != []string{"10.0.0.1", "10.0.0.2", "10.0.0.2"}[i] {
+			t.Errorf("record %d: %v s, client %q; want %v s", i, g.rt, g.client, want[i])
+		}
+	}
+}
