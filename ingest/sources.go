@@ -715,9 +715,40 @@ var sources = []*source{
 			{"processor.event", FKind, 0},
 		},
 		requests: []string{"transaction"}},
+	// Datadog's logs as its Logs API returns them: v2's search,
+	// {"data":[{"id","type":"log","attributes":{"timestamp","host",
+	// "service","status","message","tags","attributes":{…}}}],"links",
+	// "meta"}, and v1's list, {"logs":[{"id","content":{…}}]}. A log's
+	// own attributes are a level further in, named by Datadog's standard
+	// attributes: duration ns, http.status_code, http.method,
+	// http.url_details.path (else http.url), network.client.ip, usr.id
+	// (else usr.name) the caller.
+	{name: "datadog", title: "Datadog logs (Logs API: v2 search, v1 list)",
+		signatures: []signature{{3, []string{"attributes.timestamp", "attributes.host", "attributes.service", "attributes.status", "attributes.message", "attributes.tags"}},
+			{3, []string{"content.timestamp", "content.host", "content.service", "content.message", "content.tags"}}},
+		fields: datadogFields()},
 	{name: "tokenhub", title: "TokenHub / CLS JSON and CSV",
 		signatures: []signature{{1, []string{"__TIMESTAMP__", "__TAG__.*", "__SOURCE__"}},
 			{2, []string{"request_time", "first_token_ms", "region", "client_region", "upstream_response_time", "model"}}}},
+}
+
+// datadogFields are the names of Datadog's logs: the same under v2's
+// attributes and v1's content.
+func datadogFields() []sourceField {
+	var fs []sourceField
+	for _, in := range []string{"attributes.", "content."} {
+		at := in + "attributes."
+		fs = append(fs,
+			sourceField{in + "timestamp", FTime, 0},
+			sourceField{at + "duration", FRequestTime, UnitNano},
+			sourceField{at + "http.status_code", FStatus, 0},
+			sourceField{at + "http.method", FMethod, 0},
+			sourceField{at + "http.url_details.path", FURI, 0}, sourceField{at + "http.url", FURI, 0},
+			sourceField{at + "network.client.ip", FRemoteAddr, 0},
+			sourceField{at + "usr.id", FClient, 0}, sourceField{at + "usr.name", FClient, 0},
+		)
+	}
+	return fs
 }
 
 // envoyFields are the names of Envoy's JSON access logs (Istio's default

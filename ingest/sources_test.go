@@ -185,6 +185,19 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			clientBy: []string{"user.name", "user.id", "source.ip", "source.address", "client.ip", "client.address"},
 			passed:   kind != "" && kind != "transaction"}
 	},
+	// Datadog's logs: v2's attributes, v1's content, the log's own
+	// attributes within; duration ns; the caller usr.id, else the
+	// address.
+	"datadog": func(d rawDoc) sourceWant {
+		in := "attributes."
+		if d.get("content") != nil {
+			in = "content."
+		}
+		at := in + "attributes."
+		return sourceWant{rt: d.num(at+"duration") / 1e6, ups: math.NaN(), ttft: math.NaN(), status: int(d.num(at + "http.status_code")),
+			stream: -1, timeNS: rfc(d.str(in + "timestamp")),
+			clientBy: []string{at + "usr.id", at + "usr.name", at + "network.client.ip"}}
+	},
 	"gcp": func(d rawDoc) sourceWant {
 		lat, err := time.ParseDuration(d.str("httpRequest.latency"))
 		if err != nil {
@@ -730,7 +743,7 @@ var sourceFixtures = map[string]string{
 	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
-	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs",
+	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs", "datadog-v2.json": "datadog", "datadog-v1.json": "datadog",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
 	"nginx-elk.json":      "nginx-elk",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
@@ -864,8 +877,10 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 		}
 		if m, ok := v.(map[string]any); ok && len(m) == 1 && m["records"] != nil {
 			v = m["records"]
-		} else if ok && m["data"] != nil && (len(m) == 1 || len(m) == 2 && m["meta"] != nil) {
+		} else if ok && m["data"] != nil && (len(m) == 1 || len(m) == 2 && m["meta"] != nil || len(m) == 3 && m["meta"] != nil && m["links"] != nil) {
 			v = m["data"]
+		} else if _, next := m["nextLogId"]; ok && m["logs"] != nil && next {
+			v = m["logs"] // Datadog's v1 list
 		} else if ok && m["result"] != nil && m["success"] != nil {
 			v = m["result"] // a Cloudflare API response
 		} else if ok && m["runs"] != nil && m["cursors"] != nil {
