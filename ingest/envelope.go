@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -70,13 +71,60 @@ const (
 	// (ms); or a log collected as full text, {"__CONTENT__":"LINE",
 	// "__TIMESTAMP__":…,"__SOURCE__":…,…}, the line in __CONTENT__.
 	EnvCLS Envelope = "cls"
+	// EnvRawCSV is a CSV export of a log platform's search whose rows
+	// hold each log line as it was written, in a column of its own:
+	// Splunk's (_raw, its time _time) and CloudWatch Logs Insights'
+	// (@message, @timestamp), when no other column gives a request time
+	// (rawColumns). A row is one line of the file; a line the export
+	// quoted across lines is a bad line of each.
+	EnvRawCSV Envelope = "csv-raw"
 )
+
+// rawColumns is the layout of an EnvRawCSV file: its header, how many
+// columns it has, which holds the line and which its time (−1: none).
+type rawColumns struct {
+	header    []byte
+	n         int
+	raw, time int
+}
+
+// rawCSVHeader returns the layout of a CSV header whose columns hold a
+// log platform's lines (EnvRawCSV): a column _raw or @message, and none
+// that s reads as a request time. ok false for any other line.
+func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
+	line = bytes.TrimRight(line, "\r")
+	if bytes.IndexByte(line, ',') < 0 {
+		return rawColumns{}, false
+	}
+	names, err := (&csvParser{sep: ','}).split(line)
+	if err != nil {
+		return rawColumns{}, false
+	}
+	c := rawColumns{header: line, n: len(names), raw: -1, time: -1}
+	for i, n := range names {
+		switch string(bytes.TrimSpace(n)) {
+		case "_raw", "@message":
+			c.raw = i
+		case "_time", "@timestamp":
+			c.time = i
+		}
+		for _, b := range s.Lookup(bytes.TrimSpace(n)) {
+			if b.Field == FRequestTime {
+				return rawColumns{}, false
+			}
+		}
+	}
+	return c, c.raw >= 0
+}
+
+// errRawHeader is the reason an EnvRawCSV file's header is passed over.
+var errRawHeader = fmt.Errorf("%w: the CSV export's header", errPassOver)
 
 // wrapsLines reports whether e wraps a file's lines (rather than a
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvRawCSV:
 		return true
 	}
 	return false
@@ -231,6 +279,9 @@ func dockerLine(line []byte) bool {
 // the line within is unescaped into its scratch buffer.
 type topReader struct {
 	p jsonParser // its str and scratch only
+	// raw is an EnvRawCSV file's layout, and csv the splitter of its rows.
+	raw rawColumns
+	csv csvParser
 	// Of the last object top read: the members whose keys are not in
 	// its keys, the text of the objects that are values of its keys, and
 	// that of the numbers and literals (true, false, null).
@@ -630,8 +681,32 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, errors.New("not a JSON line behind a syslog header")
 		}
 		return wrappedLine{inner: in, stamp: stamp}, nil
+	case EnvRawCSV:
+		return d.rawRow(line)
 	}
 	return wrappedLine{inner: line}, nil
+}
+
+// rawRow returns the line and time of a row of an EnvRawCSV file.
+func (d *topReader) rawRow(line []byte) (wrappedLine, error) {
+	line = bytes.TrimRight(line, "\r")
+	if bytes.Equal(line, d.raw.header) {
+		return wrappedLine{}, errRawHeader
+	}
+	d.csv.sep, d.csv.scratch = ',', d.p.scratch[:0]
+	cells, err := d.csv.split(line)
+	d.p.scratch = d.csv.scratch
+	if err != nil {
+		return wrappedLine{}, err
+	}
+	if len(cells) != d.raw.n {
+		return wrappedLine{}, fmt.Errorf("want %d fields, got %d", d.raw.n, len(cells))
+	}
+	w := wrappedLine{inner: cells[d.raw.raw]}
+	if d.raw.time >= 0 {
+		w.stamp = cells[d.raw.time]
+	}
+	return w, nil
 }
 
 // unwrapHead returns the lines within the whole lines of head, a file's
@@ -640,9 +715,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 // wrote on stdout come first: a server's own messages on stderr (klog's
 // at an ingress controller's start, Envoy's) fill a container log's
 // first lines before the requests come.
-func unwrapHead(e Envelope, head []byte) []byte {
+func unwrapHead(e Envelope, head []byte) []byte { return unwrapHeadOf(e, head, rawColumns{}) }
+
+// unwrapHeadOf is unwrapHead of an EnvRawCSV file of layout raw.
+func unwrapHeadOf(e Envelope, head []byte, raw rawColumns) []byte {
 	var out, errs []byte
-	var d topReader
+	d := topReader{raw: raw}
 	for len(head) > 0 {
 		i := bytes.IndexByte(head, '\n')
 		if i < 0 {
@@ -726,7 +804,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS {
+	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvRawCSV {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -807,6 +885,8 @@ func (e Envelope) describe() string {
 		return "Splunk search export (JSON)"
 	case EnvCLS:
 		return "CLS record (LogJson or __CONTENT__)"
+	case EnvRawCSV:
+		return "CSV export of log lines (Splunk's _raw, CloudWatch Logs Insights' @message)"
 	}
 	return "log"
 }

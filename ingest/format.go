@@ -197,6 +197,8 @@ type parserConfig struct {
 	// unwrapped: a document's reader hands on the lines within its
 	// elements (readDoc), which the parser reads as they are.
 	unwrapped bool
+	// raw is the layout of an EnvRawCSV file.
+	raw rawColumns
 	// server: a text file no log format reads, which is a server's own
 	// log (serverlog.go): each of its lines is passed over.
 	server *serverLog
@@ -219,7 +221,9 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 	if c.within.wrapsLines() {
 		lp = newEnvParser(c.within, lp, c.loc)
 	}
-	return newEnvParser(c.envelope, lp, c.loc), nil
+	ep := newEnvParser(c.envelope, lp, c.loc)
+	ep.d.raw = c.raw
+	return ep, nil
 }
 
 // formatParser returns a parser of format f's lines.

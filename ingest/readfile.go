@@ -135,7 +135,11 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		// A first line longer than the sniffing head is peeked whole.
 		peek, _ := br.Peek(64 << 10)
 		first := firstLine(peek)
-		if env := envelopeOf(first); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald || env == EnvCLS) && p.ownFields(first)) {
+		if raw, ok := rawCSVHeader(first, fs.cfg.schema); ok && (p.opts.Format == Auto || p.opts.Format == "") {
+			fs.cfg.envelope, fs.cfg.raw = EnvRawCSV, raw
+			inner = unwrapHeadOf(EnvRawCSV, peek, raw)
+			head = inner
+		} else if env := envelopeOf(first); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald || env == EnvCLS) && p.ownFields(first)) {
 			if env == EnvCRI || env == EnvDocker {
 				// Past a server's first messages on stderr.
 				peek, _ = br.Peek(512 << 10)

@@ -78,6 +78,8 @@ func FuzzRun(f *testing.F) {
 	// end before the start, a first token 1e7 s after it.
 	f.Add([]byte(`{"startTime":1796374800.1,"endTime":1796374799.6,"completionStartTime":1796374800.6,"model":"m","api_base":"b"}` + "\n" +
 		`{"startTime":1796374800.1,"endTime":1796374802.35,"completionStartTime":1806374800.6,"model":"m","api_base":"b"}` + "\n"))
+	// A CSV export of log lines (Splunk's _raw), one quoted across lines.
+	f.Add([]byte("_time,host,_raw\n2026-12-05T10:00:00Z,gw,\"{\"\"request_time\"\":0.5}\"\n2026-12-05T10:00:01Z,gw,\"{\n\"\"status\"\":200}\"\n"))
 	f.Add(manyRowGroups(f.Fatal))
 	f.Add([]byte("{\n  \"request_time\": 1\n}\n{\n  \"request_time\": 2\n}\n"))
 	f.Add([]byte("\x1f\x8b"))

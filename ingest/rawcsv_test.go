@@ -1,0 +1,104 @@
+package ingest_test
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/ingest"
+)
+
+// csvOf writes rows, the header first, as encoding/csv writes them.
+func csvOf(t *testing.T, rows [][]string) string {
+	t.Helper()
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	if err := w.WriteAll(rows); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestRawCSVSplunk: Splunk's CSV export of a search, each row's log line
+// in _raw, reads as the lines themselves do (EnvRawCSV).
+func TestRawCSVSplunk(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")[:60]
+	rows := [][]string{{"_serial", "_time", "source", "sourcetype", "host", "index", "splunk_server", "_raw"}}
+	for i, l := range lines {
+		rows = append(rows, []string{string(rune('0' + i%10)), "2026-11-29T10:00:00.000+08:00", "/var/log/nginx/access.log", "nginx", "gw-1", "main", "idx-1", l})
+	}
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := ingest.Options{Workers: 2, Location: shanghai}
+	want, wres := collect(t, []string{writeTemp(t, "lines.log", strings.Join(lines, "\n")+"\n")}, opts)
+	got, res := collect(t, []string{writeTemp(t, "splunk.csv", csvOf(t, rows))}, opts)
+	f := res.Files[0]
+	if f.Envelope != ingest.EnvRawCSV || f.Source != wres.Files[0].Source || f.BadLines != wres.Files[0].BadLines || len(got) != len(want) {
+		t.Fatalf("envelope %q, source %q, %d records, %d bad lines; want csv-raw, %q, %d, %d",
+			f.Envelope, f.Source, len(got), f.BadLines, wres.Files[0].Source, len(want), wres.Files[0].BadLines)
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		g.rt, g.urt, g.ttft, w.rt, w.urt, w.ttft = 0, 0, 0, 0, 0, 0 // NaN for none: compared apart
+		if g != w || !nearSrc(got[i].rt, want[i].rt) || !nearSrc(got[i].urt, want[i].urt) || !nearSrc(got[i].ttft, want[i].ttft) {
+			t.Errorf("record %d: %+v, the line itself %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestRawCSVInsights: CloudWatch Logs Insights' CSV export, each row's
+// event in @message (an API Gateway's JSON access log), its time in
+// @timestamp; a message without a time of its own takes it.
+func TestRawCSVInsights(t *testing.T) {
+	rows := [][]string{{"@timestamp", "@message", "@logStream", "@log"}}
+	latencies := []int{512, 1234, 86}
+	for i, ms := range latencies {
+		msg, _ := json.Marshal(map[string]any{"requestId": "r", "ip": "10.0.0.7", "requestTime": "05/Dec/2026:10:00:0" + string(rune('0'+i)) + " +0000",
+			"httpMethod": "POST", "resourcePath": "/v1/chat/completions", "status": "200", "protocol": "HTTP/1.1",
+			"responseLength": "900", "responseLatency": ms, "integrationLatency": ms - 10})
+		rows = append(rows, []string{"2026-12-05 10:00:0" + string(rune('0'+i)) + ".000", string(msg), "s", "123456789012:API-Gateway-Execution-Logs"})
+	}
+	// A message of no time, a blank one, one no format reads, a row
+	// short of a field.
+	rows = append(rows, []string{"2026-12-05 10:00:09.000", `{"status":200,"request_time":0.25}`, "s", "g"},
+		[]string{"2026-12-05 10:00:10.000", "", "s", "g"},
+		[]string{"2026-12-05 10:00:11.000", "garbage", "s", "g"})
+	text := csvOf(t, rows) + "2026-12-05 10:00:12.000,short\n"
+	got, res := collect(t, []string{writeTemp(t, "insights.csv", text)}, ingest.Options{Workers: 1, Location: time.UTC})
+	f := res.Files[0]
+	if f.Envelope != ingest.EnvRawCSV || f.Source != "aws-apigateway" || len(got) != 4 || f.BadLines != 2 {
+		t.Fatalf("envelope %q, source %q, %d records, %d bad lines (%v); want csv-raw, aws-apigateway, 4, 2", f.Envelope, f.Source, len(got), f.BadLines, res.Problems)
+	}
+	for i, ms := range latencies {
+		if at := time.Date(2026, 12, 5, 10, 0, i, 0, time.UTC).UnixNano(); got[i].timeNS != at || !nearSrc(got[i].rt*1000, float64(ms)) {
+			t.Errorf("record %d: %v, %v ms; want %v, %d ms", i, time.Unix(0, got[i].timeNS).UTC(), got[i].rt*1000, time.Unix(0, at).UTC(), ms)
+		}
+	}
+	if at := time.Date(2026, 12, 5, 10, 0, 9, 0, time.UTC).UnixNano(); got[3].timeNS != at || !nearSrc(got[3].rt, 0.25) {
+		t.Errorf("the message of no time: %v, %v s; want @timestamp's %v, 0.25 s", time.Unix(0, got[3].timeNS).UTC(), got[3].rt, time.Unix(0, at).UTC())
+	}
+	if len(res.Problems) != 2 || res.Problems[0].Line != 7 || res.Problems[1].Line != 8 {
+		t.Errorf("bad lines %v; want the garbage's line 7 and the short row's line 8", res.Problems)
+	}
+}
+
+// TestRawCSVOwnFields: a CSV that has a _raw column beside one of a
+// request time (an export of extracted fields) is read as the CSV it is.
+func TestRawCSVOwnFields(t *testing.T) {
+	text := csvOf(t, [][]string{{"_time", "request_time", "status", "_raw"},
+		{"2026-12-05T10:00:00Z", "0.5", "200", "GET / HTTP/1.1"}, {"2026-12-05T10:00:01Z", "1.5", "502", "x"}})
+	got, res := collect(t, []string{writeTemp(t, "fields.csv", text)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if f := res.Files[0]; f.Envelope != ingest.NoEnvelope || f.Format != ingest.CSV || len(got) != 2 || !nearSrc(got[1].rt, 1.5) {
+		t.Errorf("envelope %q, format %q, %d records; want none, csv, 2 of request_time 0.5 and 1.5 s", f.Envelope, f.Format, len(got))
+	}
+}
