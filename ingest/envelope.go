@@ -81,15 +81,19 @@ const (
 )
 
 // rawColumns is the layout of an EnvRawCSV file: its header, how many
-// columns it has, which holds the line and which its time (−1: none).
+// columns it has, which holds the line and which its time (−1: none);
+// message: the line's column is "message", which may hold a program's
+// own text rather than a log line (rawMessages).
 type rawColumns struct {
 	header    []byte
 	n         int
 	raw, time int
+	message   bool
 }
 
 // rawCSVHeader returns the layout of a CSV header whose columns hold a
-// log platform's lines (EnvRawCSV): a column _raw or @message, and none
+// log platform's lines (EnvRawCSV): a column _raw or @message, or
+// message (Kibana's export of a Filebeat index, Graylog's), and none
 // that s reads as a request time. ok false for any other line.
 func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	line = bytes.TrimRight(line, "\r")
@@ -104,8 +108,12 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	for i, n := range names {
 		switch string(bytes.TrimSpace(n)) {
 		case "_raw", "@message":
-			c.raw = i
-		case "_time", "@timestamp":
+			c.raw, c.message = i, false
+		case "message":
+			if c.raw < 0 {
+				c.raw, c.message = i, true
+			}
+		case "_time", "@timestamp", "timestamp":
 			c.time = i
 		}
 		for _, b := range s.Lookup(bytes.TrimSpace(n)) {

@@ -102,3 +102,36 @@ func TestRawCSVOwnFields(t *testing.T) {
 		t.Errorf("envelope %q, format %q, %d records; want none, csv, 2 of request_time 0.5 and 1.5 s", f.Envelope, f.Format, len(got))
 	}
 }
+
+// TestRawCSVMessage: a column "message" holds a log line in Kibana's
+// export of a Filebeat index (and Graylog's): read as the lines within
+// when its first messages are a format's lines; a message column of a
+// program's own text leaves the file the CSV of its columns.
+func TestRawCSVMessage(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")[:30]
+	rows := [][]string{{"@timestamp", "host.name", "log.file.path", "message"}}
+	for _, l := range lines {
+		rows = append(rows, []string{"Nov 29, 2026 @ 10:30:00.000", "gw-1", "/var/log/nginx/access.log", l})
+	}
+	opts := ingest.Options{Workers: 1, Location: time.UTC}
+	want, _ := collect(t, []string{writeTemp(t, "lines.log", strings.Join(lines, "\n")+"\n")}, opts)
+	got, res := collect(t, []string{writeTemp(t, "discover.csv", csvOf(t, rows))}, opts)
+	if f := res.Files[0]; f.Envelope != ingest.EnvRawCSV || f.Format != ingest.Nginx || len(got) != len(want) {
+		t.Fatalf("envelope %q, format %q, %d records; want csv-raw, nginx, %d", f.Envelope, f.Format, len(got), len(want))
+	}
+	for i := range got {
+		if got[i].timeNS != want[i].timeNS || !nearSrc(got[i].rt, want[i].rt) || got[i].status != want[i].status {
+			t.Errorf("record %d: %+v, the line itself %+v", i, got[i], want[i])
+		}
+	}
+	own := csvOf(t, [][]string{{"time", "status", "uri", "message"},
+		{"2026-12-05T10:00:00Z", "200", "/v1/x", "user 1 logged in"}, {"2026-12-05T10:00:01Z", "404", "/v1/y", "no such page"}})
+	got, res = collect(t, []string{writeTemp(t, "app.csv", own)}, opts)
+	if f := res.Files[0]; f.Envelope != ingest.NoEnvelope || f.Format != ingest.CSV || len(got) != 2 || got[1].status != 404 {
+		t.Errorf("a message of the program's own: envelope %q, format %q, %d records; want none, csv, 2", f.Envelope, f.Format, len(got))
+	}
+}

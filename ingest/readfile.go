@@ -135,7 +135,8 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		// A first line longer than the sniffing head is peeked whole.
 		peek, _ := br.Peek(64 << 10)
 		first := firstLine(peek)
-		if raw, ok := rawCSVHeader(first, fs.cfg.schema); ok && (p.opts.Format == Auto || p.opts.Format == "") {
+		if raw, ok := rawCSVHeader(first, fs.cfg.schema); ok && (p.opts.Format == Auto || p.opts.Format == "") &&
+			(!raw.message || p.rawMessages(unwrapHeadOf(EnvRawCSV, peek, raw))) {
 			fs.cfg.envelope, fs.cfg.raw = EnvRawCSV, raw
 			inner = unwrapHeadOf(EnvRawCSV, peek, raw)
 			head = inner
@@ -287,6 +288,20 @@ func (p *pipeline) ownFields(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// rawMessages reports whether the messages of a CSV file's message
+// column (inner, one a line) are log lines of a request: the first a
+// JSON record with a request field of its own, or text lines that a log
+// format given or known reads. A message column of a program's own text
+// leaves the file a CSV of its columns.
+func (p *pipeline) rawMessages(inner []byte) bool {
+	first := firstLine(inner)
+	if jsonLine(first) {
+		return p.ownFields(first)
+	}
+	f, _ := p.textFormat(inner[:min(len(inner), 4096)])
+	return f != nil && pickLogFormat(inner[:min(len(inner), 4096)], []*logFormat{f}) != nil
 }
 
 // errChanged is the reason for a file cut shorter while it was read.
