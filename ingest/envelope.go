@@ -413,7 +413,7 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp",
 	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP"}
 
-var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR`)
+var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Fluent Bit's "log" beside "date" alone`)
 
 // shipped returns the line a log shipper's record holds, its time, and
 // whether the record is journald's.
@@ -441,9 +441,36 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 		}
 		msg, stamp, journald = d.bytes, vals[7], true
 	default:
-		return nil, nil, false, errNotShipped
+		var ok bool
+		if msg, stamp, ok = d.fluentBit(line); !ok {
+			return nil, nil, false, errNotShipped
+		}
 	}
 	return bytes.TrimRight(msg, "\r\n"), stamp, journald, nil
+}
+
+// fluentBitKeys are the members of Fluent Bit's record of a line its
+// tail input read: the line in log, and the time its JSON outputs put
+// beside it (json_date_key: date by default, epoch seconds).
+var fluentBitKeys = []string{"log", "date"}
+
+// fluentBit returns the line and time of Fluent Bit's record of a line,
+// {"date":1764928800.123,"log":"LINE"} (its stdout, s3 and http outputs'
+// json_lines) or {"log":"LINE"} (its file output's plain format): those
+// members and no other. Docker's record, whose stream is beside its log,
+// is dockerLine's.
+func (d *topReader) fluentBit(line []byte) (msg, stamp []byte, ok bool) {
+	var vals [2][]byte
+	found, strs, err := d.top(line, fluentBitKeys, vals[:])
+	if err != nil || strs&1 == 0 || d.others != 0 {
+		return nil, nil, false
+	}
+	if found&2 != 0 {
+		if stamp = vals[1]; stamp == nil {
+			stamp = d.lits[1] // a number: epoch seconds
+		}
+	}
+	return vals[0], stamp, true
 }
 
 // appendByteArray appends the bytes a JSON array of numbers from 0 to

@@ -130,12 +130,12 @@ func wrapSyslog(lines []string) wrapped {
 }
 
 // wrapShipper puts each line in a log shipper's record, in turn as
-// Filebeat, Logstash and Vector write theirs.
+// Filebeat, Logstash, Vector and Fluent Bit (two ways) write theirs.
 func wrapShipper(t *testing.T, lines []string) wrapped {
 	var b bytes.Buffer
 	for i, l := range lines {
 		var rec any
-		switch i % 3 {
+		switch i % 5 {
 		case 0:
 			rec = map[string]any{"@timestamp": stampAt(i), "@metadata": map[string]any{"beat": "filebeat"},
 				"log":     map[string]any{"offset": i * 200, "file": map[string]any{"path": "/var/log/nginx/access.log"}},
@@ -145,6 +145,11 @@ func wrapShipper(t *testing.T, lines []string) wrapped {
 			rec = map[string]any{"@version": "1", "@timestamp": stampAt(i), "message": l, "path": "/var/log/nginx/access.log", "host": "gw-1"}
 		case 2:
 			rec = map[string]any{"file": "/var/log/nginx/access.log", "host": "gw-1", "message": l, "source_type": "file", "timestamp": stampAt(i)}
+		case 3: // Fluent Bit's json_lines: the time in epoch seconds
+			at, _ := time.Parse(time.RFC3339Nano, stampAt(i))
+			rec = map[string]any{"date": float64(at.UnixMilli()) / 1000, "log": l}
+		case 4: // Fluent Bit's plain format
+			rec = map[string]any{"log": l}
 		}
 		writeJSONLine(t, &b, rec)
 	}
@@ -445,6 +450,14 @@ func TestEnvelopeOf(t *testing.T) {
 		{`{"message":"x","source_type":"file","timestamp":"2026-12-04T10:00:00Z"}`, ingest.EnvShipper},
 		{`{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1796378400000000","MESSAGE":"[GIN] 2026/12/04 - 10:00:01 | 200 | 3.4s | 127.0.0.1 | POST \"/api/chat\""}`, ingest.EnvJournald},
 		{`{"MESSAGE":"x","PRIORITY":"6"}`, ingest.NoEnvelope},
+		// Fluent Bit's record of a line: its json_lines outputs', its
+		// file output's plain format; a log's own JSON with a "log" and
+		// more, or a "log" that is no string, is none.
+		{`{"date":1796378400.123,"log":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1"}`, ingest.EnvShipper},
+		{`{"log":"{\"status\":200}"}`, ingest.EnvShipper},
+		{`{"date":"2026-12-04T10:00:00Z","log":"x"}`, ingest.EnvShipper},
+		{`{"log":"x","level":"info"}`, ingest.NoEnvelope},
+		{`{"log":{"file":"/var/log/x"},"date":1796378400}`, ingest.NoEnvelope},
 		{`{"labels":{"job":"nginx"},"line":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","timestamp":"2026-12-04T10:00:00.123456789+08:00"}`, ingest.EnvLoki},
 		{`{"line":"{\"status\":200}","timestamp":"2026-12-04T02:00:00Z"}`, ingest.EnvLoki},
 		{` { "timestamp" : "2026-12-04T02:00:00.5Z" , "labels" : { } , "line" : "" } `, ingest.EnvLoki},
