@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -11,8 +12,9 @@ import (
 // FuzzEnvelope: a line of any bytes, read in every envelope, never
 // panics, and an error has a reason. A line within a CRI or stamped
 // envelope built around the input, and a Docker record of it, give the
-// input back as the line within, as do a line of logcli's jsonl and a
-// row of Splunk's JSON search export.
+// input back as the line within, as do a line of logcli's jsonl, a
+// row of Splunk's JSON search export, a row of a CSV export of log lines
+// (csv-raw, as encoding/csv writes and reads it) and Fluent Bit's record.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -30,8 +32,9 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"Time":1795917608321,"TopicId":"t","LogJson":"{\"request_time\":\"1.5\"}","PkgLogId":"65536"}`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvRawCSV} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
+			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
 			for range 2 { // a part, then the line it starts
 				if err := p.Parse([]byte(in), &r); err != nil && err.Error() == "" {
@@ -39,6 +42,7 @@ func FuzzEnvelope(f *testing.F) {
 				}
 			}
 			envelopeOf([]byte(in))
+			rawCSVHeader([]byte(in), mustSchema(t))
 			cloudWatchMessage([]byte(in), &topReader{})
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
@@ -87,6 +91,36 @@ func FuzzEnvelope(f *testing.F) {
 			}
 			if json.Unmarshal(srec, &back) != nil || string(w.inner) != strings.TrimRight(back.Result.Raw, "\r\n") {
 				t.Fatalf("Splunk: %q; want %q", w.inner, back.Result.Raw)
+			}
+		}
+		// A CSV export's row (csv-raw): its line as encoding/csv writes
+		// and reads it.
+		var cb strings.Builder
+		cw := csv.NewWriter(&cb)
+		if err := cw.Write([]string{"2026-12-04T10:00:00Z", in}); err != nil {
+			t.Fatal(err)
+		}
+		cw.Flush()
+		row := strings.TrimSuffix(cb.String(), "\n")
+		if !strings.Contains(row, "\n") {
+			rd := topReader{raw: rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}}
+			back, rerr := csv.NewReader(strings.NewReader(row)).Read()
+			if w, err := unwrap(EnvRawCSV, []byte(row), &rd); rerr == nil && len(back) == 2 &&
+				(err != nil || string(w.inner) != back[1] || string(w.stamp) != back[0]) {
+				t.Fatalf("csv-raw: %q gave %+v, %v; want %q", row, w, err, back[1])
+			}
+		}
+		// Fluent Bit's record of a line.
+		fb, err := json.Marshal(map[string]any{"date": 1796378400.5, "log": in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvShipper, fb, &d); err != nil || string(w.stamp) != "1796378400.5" {
+			t.Fatalf("Fluent Bit: %+v, %v", w, err)
+		} else {
+			var back struct{ Log string }
+			if json.Unmarshal(fb, &back) != nil || string(w.inner) != strings.TrimRight(back.Log, "\r\n") {
+				t.Fatalf("Fluent Bit: %q; want %q", w.inner, back.Log)
 			}
 		}
 		crec, err := json.Marshal(map[string]any{"__CONTENT__": in, "__TIMESTAMP__": "1795917607501", "__SOURCE__": "10.0.0.1", "__TAG__.pod": "gw"})
