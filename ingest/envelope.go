@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -116,6 +117,9 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		case "_time", "@timestamp", "timestamp":
 			c.time = i
 		}
+		if sourceRequestTime(string(bytes.TrimSpace(n))) {
+			return rawColumns{}, false
+		}
 		for _, b := range s.Lookup(bytes.TrimSpace(n)) {
 			if b.Field == FRequestTime {
 				return rawColumns{}, false
@@ -124,6 +128,29 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	}
 	return c, c.raw >= 0
 }
+
+// sourceRequestTime reports whether some source reads a column of this
+// name as the request time (ECS's event.duration, Datadog's duration):
+// a CSV export of extracted fields beside the lines, which the file's
+// source, once detected, reads.
+func sourceRequestTime(name string) bool {
+	requestTimeNamesOnce.Do(func() {
+		requestTimeNames = map[string]bool{}
+		for _, src := range sources {
+			for _, f := range src.fields {
+				if f.field == FRequestTime {
+					requestTimeNames[f.name] = true
+				}
+			}
+		}
+	})
+	return requestTimeNames[name]
+}
+
+var (
+	requestTimeNamesOnce sync.Once
+	requestTimeNames     map[string]bool
+)
 
 // errRawHeader is the reason an EnvRawCSV file's header is passed over.
 var errRawHeader = fmt.Errorf("%w: the CSV export's header", errPassOver)

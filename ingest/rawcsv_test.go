@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +134,38 @@ func TestRawCSVMessage(t *testing.T) {
 	got, res = collect(t, []string{writeTemp(t, "app.csv", own)}, opts)
 	if f := res.Files[0]; f.Envelope != ingest.NoEnvelope || f.Format != ingest.CSV || len(got) != 2 || got[1].status != 404 {
 		t.Errorf("a message of the program's own: envelope %q, format %q, %d records; want none, csv, 2", f.Envelope, f.Format, len(got))
+	}
+}
+
+// TestRawCSVSourceFields: a Kibana export with ECS's event.duration
+// beside the message is read as ECS's CSV: a column some source reads
+// as the request time keeps a file the CSV of its columns.
+func TestRawCSVSourceFields(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")[:5]
+	rows := [][]string{{"@timestamp", "event.duration", "message"}}
+	for i, l := range lines {
+		rows = append(rows, []string{"Nov 29, 2026 @ 10:30:00.000", []string{"100000000", "250000000", "5000000", "1200000000", "70000"}[i], l})
+	}
+	got, res := collect(t, []string{writeTemp(t, "ecs.csv", csvOf(t, rows))}, ingest.Options{Workers: 1, Location: time.UTC})
+	want := []float64{0.1, 0.25, 0.005, 1.2, 0.00007}
+	if f := res.Files[0]; f.Envelope != ingest.NoEnvelope || f.Source != "ecs" || len(got) != len(want) {
+		t.Fatalf("envelope %q, source %q, %d records; want none, ecs, %d", f.Envelope, f.Source, len(got), len(want))
+	}
+	// The records come in time order; these share one time.
+	var rts []float64
+	for _, g := range got {
+		rts = append(rts, g.rt)
+	}
+	sort.Float64s(rts)
+	sort.Float64s(want)
+	for i := range want {
+		if !nearSrc(rts[i], want[i]) {
+			t.Errorf("request times %v s, want %v", rts, want)
+			break
+		}
 	}
 }

@@ -698,9 +698,10 @@ var sources = []*source{
 	// event.duration is nanoseconds, APM's transaction.duration.us
 	// microseconds; of APM's documents (processor.event: transaction,
 	// span, error, metric) only transactions are requests. Dotted names
-	// read a nested object's members and a flat key alike.
+	// read a nested object's members and a flat key alike. event.duration
+	// alone tells it: ECS's name, in a Kibana export of a few columns.
 	{name: "ecs", title: "Elastic Common Schema (Elasticsearch documents of Filebeat, Elastic Agent, APM)",
-		signatures: []signature{{1, []string{"ecs.version"}},
+		signatures: []signature{{1, []string{"ecs.version", "event.duration"}},
 			{3, []string{"event.dataset", "event.module", "event.duration", "http.response.status_code", "url.original", "user_agent.original", "source.ip"}},
 			{2, []string{"processor.event", "transaction.duration.us", "transaction.id"}}},
 		fields: []sourceField{
