@@ -152,9 +152,6 @@ var (
 	requestTimeNames     map[string]bool
 )
 
-// errRawHeader is the reason an EnvRawCSV file's header is passed over.
-var errRawHeader = fmt.Errorf("%w: the CSV export's header", errPassOver)
-
 // wrapsLines reports whether e wraps a file's lines (rather than a
 // document's elements).
 func (e Envelope) wrapsLines() bool {
@@ -753,7 +750,7 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 func (d *topReader) rawRow(line []byte) (wrappedLine, error) {
 	line = bytes.TrimRight(line, "\r")
 	if bytes.Equal(line, d.raw.header) {
-		return wrappedLine{}, errRawHeader
+		return wrappedLine{}, errEmpty // the header: no record, no bad line, as a blank line
 	}
 	d.csv.sep, d.csv.scratch = ',', d.p.scratch[:0]
 	cells, err := d.csv.split(line)

@@ -44,9 +44,9 @@ func TestRawCSVSplunk(t *testing.T) {
 	want, wres := collect(t, []string{writeTemp(t, "lines.log", strings.Join(lines, "\n")+"\n")}, opts)
 	got, res := collect(t, []string{writeTemp(t, "splunk.csv", csvOf(t, rows))}, opts)
 	f := res.Files[0]
-	if f.Envelope != ingest.EnvRawCSV || f.Source != wres.Files[0].Source || f.BadLines != wres.Files[0].BadLines || len(got) != len(want) {
-		t.Fatalf("envelope %q, source %q, %d records, %d bad lines; want csv-raw, %q, %d, %d",
-			f.Envelope, f.Source, len(got), f.BadLines, wres.Files[0].Source, len(want), wres.Files[0].BadLines)
+	if f.Envelope != ingest.EnvRawCSV || f.Source != wres.Files[0].Source || f.BadLines != wres.Files[0].BadLines || len(got) != len(want) || f.PassedOver != 0 {
+		t.Fatalf("envelope %q, source %q, %d records, %d bad lines, %d passed over; want csv-raw, %q, %d, %d, none (the header is no record)",
+			f.Envelope, f.Source, len(got), f.BadLines, f.PassedOver, wres.Files[0].Source, len(want), wres.Files[0].BadLines)
 	}
 	for i := range got {
 		g, w := got[i], want[i]
