@@ -135,11 +135,18 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		// A first line longer than the sniffing head is peeked whole.
 		peek, _ := br.Peek(64 << 10)
 		first := firstLine(peek)
-		if raw, ok := rawCSVHeader(first, fs.cfg.schema); ok && (p.opts.Format == Auto || p.opts.Format == "") &&
-			(!raw.message || p.rawMessages(unwrapHeadOf(EnvRawCSV, peek, raw))) {
+		// A CSV export of log lines (EnvRawCSV), unless a format is
+		// given: its rows' lines tell the format and source.
+		var rawHead []byte
+		raw, ok := rawCSVHeader(first, fs.cfg.schema)
+		if ok && (p.opts.Format == Auto || p.opts.Format == "") {
+			if rawHead = unwrapHeadOf(EnvRawCSV, peek, raw); raw.message && !p.rawMessages(rawHead) {
+				rawHead = nil // a message column of a program's own text
+			}
+		}
+		if rawHead != nil {
 			fs.cfg.envelope, fs.cfg.raw = EnvRawCSV, raw
-			inner = unwrapHeadOf(EnvRawCSV, peek, raw)
-			head = inner
+			inner, head = rawHead, rawHead
 		} else if env := envelopeOf(first); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald || env == EnvCLS) && p.ownFields(first)) {
 			if env == EnvCRI || env == EnvDocker {
 				// Past a server's first messages on stderr.
