@@ -105,7 +105,7 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	if err != nil {
 		return rawColumns{}, false
 	}
-	c := rawColumns{header: line, n: len(names), raw: -1, time: -1}
+	c := rawColumns{header: bytes.Clone(line), n: len(names), raw: -1, time: -1} // line is the reader's buffer, which the next reads overwrite
 	for i, n := range names {
 		switch string(bytes.TrimSpace(n)) {
 		case "_raw", "@message":
