@@ -74,8 +74,10 @@ const (
 	EnvCLS Envelope = "cls"
 	// EnvRawCSV is a CSV export of a log platform's search whose rows
 	// hold each log line as it was written, in a column of its own:
-	// Splunk's (_raw, its time _time) and CloudWatch Logs Insights'
-	// (@message, @timestamp), when no other column gives a request time
+	// Splunk's (_raw, its time _time), CloudWatch Logs Insights'
+	// (@message, @timestamp) and Tencent Cloud CLS's of a log collected
+	// as full text (__CONTENT__, __TIMESTAMP__), when no other column
+	// gives a request time
 	// (rawColumns). A row is one line of the file; a line the export
 	// quoted across lines is a bad line of each.
 	EnvRawCSV Envelope = "csv-raw"
@@ -93,9 +95,10 @@ type rawColumns struct {
 }
 
 // rawCSVHeader returns the layout of a CSV header whose columns hold a
-// log platform's lines (EnvRawCSV): a column _raw or @message, or
-// message (Kibana's export of a Filebeat index, Graylog's), and none
-// that s reads as a request time. ok false for any other line.
+// log platform's lines (EnvRawCSV): a column _raw or @message, CLS's
+// __CONTENT__ (a log collected as full text), or message (Kibana's
+// export of a Filebeat index, Graylog's), and none that s reads as a
+// request time. ok false for any other line.
 func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	line = bytes.TrimRight(line, "\r")
 	if bytes.IndexByte(line, ',') < 0 {
@@ -108,13 +111,13 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	c := rawColumns{header: bytes.Clone(line), n: len(names), raw: -1, time: -1} // line is the reader's buffer, which the next reads overwrite
 	for i, n := range names {
 		switch string(bytes.TrimSpace(n)) {
-		case "_raw", "@message":
+		case "_raw", "@message", "__CONTENT__":
 			c.raw, c.message = i, false
 		case "message":
 			if c.raw < 0 {
 				c.raw, c.message = i, true
 			}
-		case "_time", "@timestamp", "timestamp":
+		case "_time", "@timestamp", "timestamp", "__TIMESTAMP__":
 			c.time = i
 		}
 		if sourceRequestTime(string(bytes.TrimSpace(n))) {

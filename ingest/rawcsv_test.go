@@ -205,3 +205,29 @@ func TestRawCSVManyFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestRawCSVCLS: Tencent Cloud CLS's CSV download of a log collected as
+// full text keeps each line in __CONTENT__, its time __TIMESTAMP__ (ms):
+// read as the lines within, as its JSON record is (EnvCLS).
+func TestRawCSVCLS(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")[:25]
+	rows := [][]string{{"__TIMESTAMP__", "__SOURCE__", "__FILENAME__", "__CONTENT__"}}
+	for _, l := range lines {
+		rows = append(rows, []string{"1796002200123", "10.0.0.1", "/var/log/nginx/access.log", l})
+	}
+	opts := ingest.Options{Workers: 2, Location: time.UTC}
+	want, wres := collect(t, []string{writeTemp(t, "lines.log", strings.Join(lines, "\n")+"\n")}, opts)
+	got, res := collect(t, []string{writeTemp(t, "cls.csv", csvOf(t, rows))}, opts)
+	if f := res.Files[0]; f.Envelope != ingest.EnvRawCSV || f.Source != wres.Files[0].Source || len(got) != len(want) {
+		t.Fatalf("envelope %q, source %q, %d records; want csv-raw, %q, %d", f.Envelope, f.Source, len(got), wres.Files[0].Source, len(want))
+	}
+	for i := range got {
+		if got[i].timeNS != want[i].timeNS || !nearSrc(got[i].rt, want[i].rt) || got[i].client != want[i].client {
+			t.Errorf("record %d: %+v, the line itself %+v", i, got[i], want[i])
+		}
+	}
+}
