@@ -14,6 +14,16 @@ import (
 	"loganalyze/ingest"
 )
 
+// nginxSample returns the first n lines of the sample nginx log.
+func nginxSample(t *testing.T, n int) []string {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(text)), "\n")[:n]
+}
+
 // csvOf writes rows, the header first, as encoding/csv writes them.
 func csvOf(t *testing.T, rows [][]string) string {
 	t.Helper()
@@ -28,11 +38,7 @@ func csvOf(t *testing.T, rows [][]string) string {
 // TestRawCSVSplunk: Splunk's CSV export of a search, each row's log line
 // in _raw, reads as the lines themselves do (EnvRawCSV).
 func TestRawCSVSplunk(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(text)), "\n")[:60]
+	lines := nginxSample(t, 60)
 	rows := [][]string{{"_serial", "_time", "source", "sourcetype", "host", "index", "splunk_server", "_raw"}}
 	for i, l := range lines {
 		rows = append(rows, []string{string(rune('0' + i%10)), "2026-11-29T10:00:00.000+08:00", "/var/log/nginx/access.log", "nginx", "gw-1", "main", "idx-1", l})
@@ -110,11 +116,7 @@ func TestRawCSVOwnFields(t *testing.T) {
 // when its first messages are a format's lines; a message column of a
 // program's own text leaves the file the CSV of its columns.
 func TestRawCSVMessage(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(text)), "\n")[:30]
+	lines := nginxSample(t, 30)
 	rows := [][]string{{"@timestamp", "host.name", "log.file.path", "message"}}
 	for _, l := range lines {
 		rows = append(rows, []string{"Nov 29, 2026 @ 10:30:00.000", "gw-1", "/var/log/nginx/access.log", l})
@@ -142,11 +144,7 @@ func TestRawCSVMessage(t *testing.T) {
 // beside the message is read as ECS's CSV: a column some source reads
 // as the request time keeps a file the CSV of its columns.
 func TestRawCSVSourceFields(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(text)), "\n")[:5]
+	lines := nginxSample(t, 5)
 	rows := [][]string{{"@timestamp", "event.duration", "message"}}
 	for i, l := range lines {
 		rows = append(rows, []string{"Nov 29, 2026 @ 10:30:00.000", []string{"100000000", "250000000", "5000000", "1200000000", "70000"}[i], l})
@@ -210,11 +208,7 @@ func TestRawCSVManyFiles(t *testing.T) {
 // full text keeps each line in __CONTENT__, its time __TIMESTAMP__ (ms):
 // read as the lines within, as its JSON record is (EnvCLS).
 func TestRawCSVCLS(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join("..", "testdata", "logs", "tokenhub-4-nginx.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(text)), "\n")[:25]
+	lines := nginxSample(t, 25)
 	rows := [][]string{{"__TIMESTAMP__", "__SOURCE__", "__FILENAME__", "__CONTENT__"}}
 	for _, l := range lines {
 		rows = append(rows, []string{"1796002200123", "10.0.0.1", "/var/log/nginx/access.log", l})

@@ -307,8 +307,10 @@ func (p *pipeline) rawMessages(inner []byte) bool {
 	if jsonLine(first) {
 		return p.ownFields(first)
 	}
-	f, _ := p.textFormat(inner[:min(len(inner), 4096)])
-	return f != nil && pickLogFormat(inner[:min(len(inner), 4096)], []*logFormat{f}) != nil
+	// textFormat falls back on a given format that reads none of them.
+	head := inner[:min(len(inner), 4096)]
+	f, _ := p.textFormat(head)
+	return f != nil && pickLogFormat(head, []*logFormat{f}) != nil
 }
 
 // errChanged is the reason for a file cut shorter while it was read.
