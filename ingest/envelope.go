@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -38,6 +39,12 @@ const (
 	// message a line of any format (an API Gateway's JSON, the nginx
 	// text the CloudWatch agent sends).
 	EnvCloudWatch Envelope = "cloudwatch"
+	// EnvInsights is CloudWatch Logs Insights' results of a query (aws
+	// logs get-query-results, or the console's export of its table)
+	// whose fields hold each event's line in @message, its time in
+	// @timestamp (UTC), and no field read as the request time
+	// (insightsRows).
+	EnvInsights Envelope = "cloudwatch-insights"
 	// EnvSyslog is a JSON or LTSV line behind a syslog header, as rsyslog and
 	// syslog-ng store what nginx's access_log syslog: sends, and
 	// journalctl prints: RFC 3164's "<PRI>Mmm dd hh:mm:ss HOST TAG: "
@@ -120,13 +127,8 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		case "_time", "@timestamp", "timestamp", "__TIMESTAMP__":
 			c.time = i
 		}
-		if sourceRequestTime(string(bytes.TrimSpace(n))) {
+		if readsRequestTime(string(bytes.TrimSpace(n)), s) {
 			return rawColumns{}, false
-		}
-		for _, b := range s.Lookup(bytes.TrimSpace(n)) {
-			if b.Field == FRequestTime {
-				return rawColumns{}, false
-			}
 		}
 	}
 	return c, c.raw >= 0
@@ -326,6 +328,8 @@ type topReader struct {
 	arrs   [8][]byte // the text of the arrays that are values of its keys
 	// bytes holds a journald MESSAGE written as its bytes' numbers.
 	bytes []byte
+	// ms holds an Insights result's time as epoch ms (insightsMessage).
+	ms []byte
 }
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
@@ -660,20 +664,90 @@ func withTime(b, rec, stamp []byte) []byte {
 }
 
 // cloudWatchKeys are the keys of a CloudWatch Logs event (aws logs
-// filter-log-events, get-log-events): its message, and those of which
-// one marks it.
-var cloudWatchKeys = []string{"message", "eventId", "ingestionTime", "logStreamName"}
+// filter-log-events, get-log-events): its message, those of which one
+// marks it, and its time (epoch ms).
+var cloudWatchKeys = []string{"message", "eventId", "ingestionTime", "logStreamName", "timestamp"}
 
 // cloudWatchMessage returns the line an element of a CloudWatch Logs
 // event list holds in its "message", decoded into d's scratch buffer,
-// without its line end; false for any other element.
-func cloudWatchMessage(elem []byte, d *topReader) ([]byte, bool) {
-	var vals [4][]byte
+// without its line end, and the event's time (epoch ms; nil when it has
+// none); false for any other element.
+func cloudWatchMessage(elem []byte, d *topReader) (msg, stamp []byte, ok bool) {
+	var vals [5][]byte
 	found, strs, err := d.top(elem, cloudWatchKeys, vals[:])
-	if err != nil || strs&1 == 0 || found&^1 == 0 {
-		return nil, false
+	if err != nil || strs&1 == 0 || found&0b1110 == 0 {
+		return nil, nil, false
 	}
-	return bytes.TrimRight(vals[0], "\r\n"), true
+	return bytes.TrimRight(vals[0], "\r\n"), d.lits[4], true
+}
+
+// insightsKeys are the fields of a CloudWatch Logs Insights result
+// (insightsObject's object of a row of aws logs get-query-results, or
+// the console's export of a query's table): the event's line, and
+// those of which one marks it, the first its time.
+var insightsKeys = []string{"@message", "@timestamp", "@ptr", "@logStream", "@log", "@ingestionTime"}
+
+// insightsMessage returns the line an Insights result holds in its
+// @message, decoded into d's scratch buffer, without its line end, and
+// its @timestamp as epoch ms, nil when it has none (epochMs); false for
+// any other element.
+func (d *topReader) insightsMessage(elem []byte) (msg, stamp []byte, ok bool) {
+	var vals [6][]byte
+	found, strs, err := d.top(elem, insightsKeys, vals[:])
+	if err != nil || strs&1 == 0 || found&^1 == 0 {
+		return nil, nil, false
+	}
+	if strs&2 != 0 {
+		stamp = epochMs(d.ms[:0], vals[1])
+		if stamp != nil {
+			d.ms = stamp
+		}
+	}
+	return bytes.TrimRight(vals[0], "\r\n"), stamp, true
+}
+
+// epochMs appends to b the epoch milliseconds of stamp, an Insights
+// time: in UTC, as insightsObject writes it ("2026-11-29T02:00:00.000Z")
+// or as Insights does ("2026-11-29 02:00:00.000"). nil when it is
+// neither.
+func epochMs(b, stamp []byte) []byte {
+	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.ParseInLocation(layout, string(stamp), time.UTC); err == nil && t.Unix() >= 0 {
+			return strconv.AppendInt(b, t.UnixMilli(), 10)
+		}
+	}
+	return nil
+}
+
+// insightsRows reports whether the Insights results whose first is
+// first (an object of its fields) hold the lines in @message
+// (insightsMessage): unless a field beside it is one s, or a source,
+// reads as the request time (a query's fields extracted from the line,
+// which the records are then read by), as a CSV export's (rawCSVHeader).
+func insightsRows(first []byte, s *Schema) bool {
+	if _, _, ok := new(topReader).insightsMessage(first); !ok {
+		return false
+	}
+	for _, k := range topKeys(first, 1<<10) {
+		if readsRequestTime(k, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsRequestTime reports whether s, or a source, reads a field of
+// this name as the request time.
+func readsRequestTime(name string, s *Schema) bool {
+	if sourceRequestTime(name) {
+		return true
+	}
+	for _, b := range s.LookupString(name) {
+		if b.Field == FRequestTime {
+			return true
+		}
+	}
+	return false
 }
 
 // wrappedLine is what an envelope's line holds: the line within, its
@@ -935,6 +1009,8 @@ func (e Envelope) describe() string {
 		return "timestamped log"
 	case EnvCloudWatch:
 		return "CloudWatch Logs event list"
+	case EnvInsights:
+		return "CloudWatch Logs Insights result"
 	case EnvSyslog:
 		return "syslog file"
 	case EnvShipper:

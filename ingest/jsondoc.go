@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math/bits"
@@ -17,7 +18,11 @@ import (
 // "messages":[]}), {"runs":[…]} (LangSmith's POST /api/v1/runs/query:
 // {"runs":[…],"cursors":{…},"parsed_query":…}), {"hits":{"hits":[…]}},
 // {"Response":{"Results":[…]}} (Tencent Cloud's SearchLog API, whose
-// elements' LogJson hold the records).
+// elements' LogJson hold the records), {"results":[…]}; and CloudWatch
+// Logs Insights' query results (aws logs get-query-results:
+// {"results":[[{"field":"@timestamp","value":"…"},…],…],"statistics":
+// {…},"status":"Complete"}), each row handed on as the object of its
+// fields (insightsRow).
 // An element with an
 // object "_source" (an Elasticsearch / OpenSearch hit) stands for that
 // object. The docReader finds the elements in a stream, copying one at a
@@ -74,13 +79,16 @@ type docReader struct {
 	fields   bool     // the top-level object carries a record field
 	inEnv    bool     // the top-level object is an envelope
 	key      []byte   // the last key read, while it is short
+	row      []byte   // an Insights row's fields as an object
 	open     []uint64 // bit i: the bracket open at depth i is a brace
 	out      docElem  // handed to emit, so that it is not allocated
 
 	// What the reader found, for telling documents from JSON lines.
-	tops      int  // top-level values
-	enveloped bool // an envelope's array
-	unwrapped bool // a hit's _source
+	tops      int    // top-level values
+	enveloped bool   // an envelope's array
+	unwrapped bool   // a hit's _source
+	rows      bool   // Insights' rows
+	status    []byte // the "status" after Insights' rows ("Complete")
 
 	// An OTLP trace export (otel.go): its spans are the elements, each
 	// handed on with the resource read before it.
@@ -300,14 +308,23 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		d.src, d.srcLine, d.unwrapped = [2]int{start, len(d.elem)}, line, true
 		return nil
 	case envelope && c == '[' && isEnvelopeKey(k):
-		// An envelope's array holds objects; {"data":["x"]} is a record.
+		// An envelope's array holds objects, or Insights' rows, arrays
+		// (in "results"); {"data":["x"]} is a record.
 		d.take1()
-		if c, ok := d.ws(); ok && c != '{' && c != ']' {
+		c, ok := d.ws()
+		rows := ok && c == '[' && string(k) == "results"
+		if ok && c != '{' && c != ']' && !rows {
 			d.open = append(d.open[:0], 0)
 			return d.nested(1)
 		}
-		err := d.array()
+		var err error
+		if rows {
+			err = d.arrayOf(d.insightsRow)
+		} else {
+			err = d.array()
+		}
 		d.elem, d.keep, d.inEnv, d.enveloped = d.elem[:0], false, true, true
+		d.rows = d.rows || rows
 		return err
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
 		return d.object(2, true)
@@ -315,6 +332,12 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		d.keep, d.enveloped, d.otel = false, true, true
 		err := d.resourceSpans()
 		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
+		return err
+	}
+	if top && level == 1 && d.rows && c == '"' && string(k) == "status" {
+		d.key = d.key[:0]
+		err := d.str(true)
+		d.status = append(d.status[:0], d.key...)
 		return err
 	}
 	if top && !d.fields && len(k) <= maxKey && len(d.schema.Lookup(k)) > 0 {
@@ -327,7 +350,205 @@ func (d *docReader) member(level int, top bool, c byte) error {
 func isEnvelopeKey(k []byte) bool {
 	s := string(k)
 	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits" || s == "events" ||
-		s == "result" || s == "runs" || s == "Results"
+		s == "result" || s == "results" || s == "runs" || s == "Results"
+}
+
+// insightsRow reads the element at d.pos as a row of CloudWatch Logs
+// Insights' query results, an array of {"field":…,"value":…}, and hands
+// it on as the object of its fields (insightsObject): a field's name
+// its key, its value the value. Any other element is a bad one.
+func (d *docReader) insightsRow() error {
+	line := d.line
+	d.elemLine = line
+	d.elem, d.keep, d.over = d.elem[:0], true, false
+	if d.buf[d.pos] != '[' {
+		d.keep = false
+		if err := d.value(); err != nil {
+			return err
+		}
+		d.out = docElem{line: line, bad: errNotRow.Error()}
+		d.emit(&d.out)
+		d.elemLine = 0
+		return nil
+	}
+	if err := d.nested(0); err != nil {
+		return err
+	}
+	d.elemLine, d.keep = 0, false
+	var ok bool
+	switch d.row, ok = insightsObject(d.row[:0], d.elem); {
+	case d.over:
+		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
+	case !ok:
+		d.out = docElem{line: line, bad: errNotRow.Error()}
+	default:
+		d.out = docElem{line: line, at: line, text: d.row}
+	}
+	d.emit(&d.out)
+	return nil
+}
+
+var errNotRow = errors.New(`not a CloudWatch Logs Insights result row: want an array of {"field":…,"value":…}`)
+
+// insightsObject appends to b the object of the fields of row, an
+// Insights result row: {"f1":v1,"f2":v2,…}, each name and value as row
+// writes them (escapes kept), on one line; a field without a value, or
+// a null one, is left out. @timestamp, which Insights writes in UTC
+// without saying so ("2026-11-29 02:00:00.000"), is written as the
+// instant it is ("2026-11-29T02:00:00.000Z"). false when row is not an
+// array of such objects.
+func insightsObject(b, row []byte) ([]byte, bool) {
+	s := scanner{b: row}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '[' {
+		return b, false
+	}
+	s.i++
+	b = append(b, '{')
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		return append(b, '}'), true
+	}
+	some := false // a field was written
+	for {
+		name, val, ok := insightsPair(&s)
+		if !ok {
+			return b, false
+		}
+		if name != nil && val != nil && string(val) != "null" {
+			if some {
+				b = append(b, ',')
+			}
+			some = true
+			if string(name) == `"@timestamp"` {
+				b = utcStamp(append(append(b, name...), ':'), val)
+			} else {
+				b = append(append(append(b, name...), ':'), val...)
+			}
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return b, false
+		}
+		s.i++
+		switch s.b[s.i-1] {
+		case ',':
+			s.ws()
+			continue
+		case ']':
+			return append(b, '}'), true
+		}
+		return b, false
+	}
+}
+
+// insightsPair reads the object {"field":…,"value":…} at s.i: the raw
+// text of the field's name, a string, and of its value (nil when the
+// object has none; the last of each when given twice). false when it is
+// no such object.
+func insightsPair(s *scanner) (name, val []byte, ok bool) {
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return nil, nil, false
+	}
+	s.i++
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return nil, nil, true
+	}
+	for {
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return nil, nil, false
+		}
+		from := s.i
+		if skipString(s) != nil {
+			return nil, nil, false
+		}
+		key := s.b[from:s.i]
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return nil, nil, false
+		}
+		s.i++
+		s.ws()
+		if s.i >= len(s.b) {
+			return nil, nil, false
+		}
+		from = s.i
+		switch c := s.b[s.i]; {
+		case c == '"':
+			if skipString(s) != nil {
+				return nil, nil, false
+			}
+		case c == '{' || c == '[':
+			if s.skip() != nil {
+				return nil, nil, false
+			}
+		default:
+			for s.i < len(s.b) && isLiteral(s.b[s.i]) {
+				s.i++
+			}
+			if s.i == from {
+				return nil, nil, false
+			}
+		}
+		v := s.b[from:s.i]
+		switch string(key) {
+		case `"field"`:
+			if v[0] != '"' {
+				return nil, nil, false
+			}
+			name = v
+		case `"value"`:
+			val = v
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return nil, nil, false
+		}
+		s.i++
+		switch s.b[s.i-1] {
+		case ',':
+			s.ws()
+			continue
+		case '}':
+			return name, val, true
+		}
+		return nil, nil, false
+	}
+}
+
+// utcStamp appends val, the raw text of an Insights @timestamp, to b:
+// as the UTC instant it is, "2026-11-29T02:00:00.000Z", when it is
+// written as Insights writes it, "2026-11-29 02:00:00.000"; else as it
+// is.
+func utcStamp(b, val []byte) []byte {
+	in := val
+	if len(in) < len(`"2006-01-02 15:04:05"`) || in[0] != '"' || in[len(in)-1] != '"' {
+		return append(b, val...)
+	}
+	in = in[1 : len(in)-1]
+	if len(in) == len("2006-01-02 15:04:05.") {
+		return append(b, val...)
+	}
+	for i, c := range in {
+		want := byte('0')
+		switch i {
+		case 4, 7:
+			want = '-'
+		case 10:
+			want = ' '
+		case 13, 16:
+			want = ':'
+		case 19:
+			want = '.'
+		}
+		if want == '0' && !isDigit(c) || want != '0' && c != want {
+			return append(b, val...)
+		}
+	}
+	b = append(append(append(b, '"'), in[:10]...), 'T')
+	return append(append(b, in[11:]...), 'Z', '"')
 }
 
 // value passes over the value at d.pos.

@@ -91,8 +91,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			fs.cfg.otel = e.resGen > 0
 			if fs.cfg.otel {
 				// An OTLP trace export: its spans are the records.
-			} else if _, ok := cloudWatchMessage(e.text, &topReader{}); ok {
+			} else if _, _, ok := cloudWatchMessage(e.text, &topReader{}); ok {
 				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
+			} else if insightsRows(e.text, fs.cfg.schema) {
+				env, fs.cfg.envelope = &topReader{}, EnvInsights
 			} else if rec, _, err := new(topReader).clsRecord(e.text); err == nil && rec[0] == '{' {
 				env, fs.cfg.envelope = &topReader{}, EnvCLS
 			} else if _, _, journald, err := new(topReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
@@ -118,7 +120,18 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					env.bytes = msg
 				}
 			default:
-				msg, ok = cloudWatchMessage(e.text, env)
+				// An event's time (epoch ms) is the record's when it has
+				// none of its own, as a CLS record's.
+				var stamp []byte
+				if fs.cfg.envelope == EnvInsights {
+					msg, stamp, ok = env.insightsMessage(e.text)
+				} else {
+					msg, stamp, ok = cloudWatchMessage(e.text, env)
+				}
+				if ok && len(msg) > 0 && msg[0] == '{' && stamp != nil {
+					msg = withTime(env.bytes[:0], msg, stamp)
+					env.bytes = msg
+				}
 			}
 			switch {
 			case !ok:
@@ -156,6 +169,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	p.pool.Put(buf)
 	if innerErr != nil {
 		return innerErr
+	}
+	if err == nil && d.rows && len(d.status) > 0 && string(d.status) != "Complete" {
+		// Scheduled, Running (the results so far), Timeout, Cancelled…
+		return fmt.Errorf("the CloudWatch Logs Insights query's status is %q, not Complete: its results may be partial", d.status)
 	}
 	return err
 }
@@ -301,9 +318,10 @@ func jsonShape(br *bufio.Reader, s *Schema) Format {
 	d, err := probeDoc(first, s)
 	e, _ := err.(*docError)
 	switch {
-	case d.enveloped && d.tops == 1 && hasField(first, s):
+	case d.enveloped && d.tops == 1 && !d.rows && hasField(first, s):
 		// A JSON line whose "items" list comes before its fields: the
 		// reader, which cannot look ahead, would take it for an envelope.
+		// Insights' results, whose "status" follows them, are none.
 		return JSONL
 	case d.enveloped || d.unwrapped || err == nil && d.tops > 1:
 		return JSONDoc

@@ -124,6 +124,20 @@ var docCases = []struct {
 	{"brackets and quotes in strings", `[{"s":"a \"}]{[ b\\","t":"\"","u":"\\\\"}]`,
 		[]wantElem{rec(1, `{"s":"a \"}]{[ b\\","t":"\"","u":"\\\\"}`)}, "", JSONDoc},
 	{"escaped key", `{"d\u0061ta":[{"a":1}]}`, []wantElem{rec(1, `{"d\u0061ta":[{"a":1}]}`)}, "", JSONL},
+	{"insights rows", "{\n  \"results\": [\n    [\n      {\"field\": \"@timestamp\", \"value\": \"2026-11-29 02:00:00.000\"},\n      {\"field\": \"@message\", \"value\": \"x \\\"y\\\" }]\"}\n    ],\n" +
+		"    [{\"field\":\"status\",\"value\":\"200\"},{\"field\":\"n\",\"value\":null},{\"value\":\"v\"},{\"field\":\"o\",\"value\":{\"b\":[1]}},{}],\n    []\n  ],\n" +
+		"  \"statistics\": {\"recordsMatched\": 2.0, \"recordsScanned\": 9.0},\n  \"status\": \"Complete\"\n}\n",
+		[]wantElem{rec(3, `{"@timestamp":"2026-11-29T02:00:00.000Z","@message":"x \"y\" }]"}`), rec(7, `{"status":"200","o":{"b":[1]}}`), rec(8, `{}`)}, "", JSONDoc},
+	{"insights rows on one line", `{"results":[[{"field":"@timestamp","value":"2026-11-29 02:00:00"},{"value":"m","field":"@message"}]],"statistics":{},"status":"Complete"}`,
+		[]wantElem{rec(1, `{"@timestamp":"2026-11-29T02:00:00Z","@message":"m"}`)}, "", JSONDoc},
+	{"insights time of another layout", `{"results":[[{"field":"@timestamp","value":"2026-11-29T02:00:00+08:00"},{"field":"@timestamp","value":"2026-11-29 02:00:00."}]]}`,
+		[]wantElem{rec(1, `{"@timestamp":"2026-11-29T02:00:00+08:00","@timestamp":"2026-11-29 02:00:00."}`)}, "", JSONDoc},
+	{"insights bad rows", "{\"results\":[[{\"field\":1,\"value\":\"x\"}],\n\"s\",[{\"field\":\"a\"} {}],[1],[{\"field\":\"a\",\"value\":\"b\"}]]}",
+		[]wantElem{bad(1, "not a CloudWatch Logs Insights result row"), bad(2, "not a CloudWatch Logs Insights result row"),
+			bad(2, "not a CloudWatch Logs Insights result row"), bad(2, "not a CloudWatch Logs Insights result row"), rec(2, `{"a":"b"}`)}, "", JSONDoc},
+	{"results of objects", `{"results":[{"a":1}],"next":null}`, []wantElem{rec(1, `{"a":1}`)}, "", JSONDoc},
+	{"results after a field", `{"status":"Complete","results":[[{"field":"a","value":"b"}]]}`,
+		[]wantElem{rec(1, `{"status":"Complete","results":[[{"field":"a","value":"b"}]]}`)}, "", JSONL},
 	{"not objects", "[1, \"x\", null, true, [{\"a\":1}],\n{\"a\": 1}, -2.5e3]",
 		[]wantElem{bad(1, "not a JSON object"), bad(1, "not a JSON object"), bad(1, "not a JSON object"),
 			bad(1, "not a JSON object"), bad(1, "not a JSON object"), rec(2, `{"a":1}`), bad(2, "not a JSON object")}, "", JSONDoc},
@@ -348,7 +362,7 @@ func FuzzJSONDoc(f *testing.F) {
 	p := newJSONParser(s, time.UTC)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := int64(bytes.Count(data, []byte{'\n'})) + 1
-		elems := 0
+		elems, valid := 0, json.Valid(data)
 		d := newDocReader(bufio.NewReaderSize(bytes.NewReader(data), 16), s, func(e *docElem) {
 			elems++
 			if e.line < 1 || e.line > lines {
@@ -359,6 +373,9 @@ func FuzzJSONDoc(f *testing.F) {
 			}
 			if n := len(e.text); n < 2 || n > MaxLine || e.text[0] != '{' || e.text[n-1] != '}' || e.at < e.line || e.at > lines {
 				t.Fatalf("record %q on line %d at %d", e.text, e.line, e.at)
+			}
+			if valid && !json.Valid(e.text) {
+				t.Fatalf("record %q of a valid document is no JSON", e.text)
 			}
 			var r Record
 			_ = p.Parse(e.text, &r)
