@@ -352,28 +352,50 @@ func probeDoc(b []byte, s *Schema) (*docReader, error) {
 	return d, err
 }
 
-// hasField reports whether a top-level key of the object in line is a
-// record field.
+// hasField reports whether a top-level member of the object in line is
+// a record field: one whose key s reads, with a value that can be its
+// (a number's field takes no string of words: the "status" of an API's
+// answer, "done" or "Complete", is none).
 func hasField(line []byte, s *Schema) bool {
-	for _, k := range topKeys(line, 1<<10) {
-		if len(s.LookupString(k)) > 0 {
-			return true
+	found := false
+	eachTop(line, 1<<10, func(k string, val []byte) bool {
+		for _, b := range s.LookupString(k) {
+			if kind := b.Field.Kind(); (kind != KindInt && kind != KindFloat) || !wordString(val) {
+				found = true
+			}
 		}
-	}
-	return false
+		return !found
+	})
+	return found
+}
+
+// wordString reports whether val, a JSON value's text, is a string that
+// holds no number: no digit at all.
+func wordString(val []byte) bool {
+	return len(val) > 1 && val[0] == '"' && bytes.IndexFunc(val, func(r rune) bool { return r >= '0' && r <= '9' }) < 0
 }
 
 // topKeys returns the keys of the object in text, in order, at most max.
 func topKeys(text []byte, max int) []string {
+	var keys []string
+	eachTop(text, max, func(k string, _ []byte) bool {
+		keys = append(keys, k)
+		return true
+	})
+	return keys
+}
+
+// eachTop calls f with the key and the value's text of each member of
+// the object in text, in order, at most max, until f returns false.
+func eachTop(text []byte, max int, f func(key string, val []byte) bool) {
 	var p jsonParser
 	s := scanner{b: text}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		return nil
+		return
 	}
 	s.i++
-	var keys []string
-	for len(keys) < max {
+	for n := 0; n < max; n++ {
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != '"' {
 			break
@@ -382,31 +404,38 @@ func topKeys(text []byte, max int) []string {
 		if err != nil {
 			break
 		}
-		keys = append(keys, string(k))
+		key := string(k)
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			f(key, nil) // a key cut short of its value still names it
 			break
 		}
 		s.i++
 		s.ws()
 		if s.i >= len(s.b) {
+			f(key, nil)
 			break
 		}
+		from := s.i
 		switch s.b[s.i] {
 		case '{', '[':
 			err = s.skip()
 		case '"':
-			_, err = p.str(&s)
+			err = skipString(&s)
 		default:
 			for s.i < len(s.b) && isLiteral(s.b[s.i]) {
 				s.i++
 			}
 		}
+		// A value cut short still names its key, as the object's first
+		// bytes do.
+		if !f(key, s.b[from:s.i]) || err != nil {
+			break
+		}
 		s.ws()
-		if err != nil || s.i >= len(s.b) || s.b[s.i] != ',' {
+		if s.i >= len(s.b) || s.b[s.i] != ',' {
 			break
 		}
 		s.i++
 	}
-	return keys
 }

@@ -120,6 +120,8 @@ var docCases = []struct {
 	{"data holding scalars", "{\"data\": [ \"x\", [1]],\n \"request_time\": 1}", []wantElem{rec(1, `{"data":["x",[1]],"request_time":1}`)}, "", JSONDoc},
 	{"items holding numbers", `{"items":[1,2]}`, []wantElem{rec(1, `{"items":[1,2]}`)}, "", JSONL},
 	{"items before the fields", `{"items":[{"sku":1}],"request_time":0.5}`, []wantElem{rec(1, `{"sku":1}`)}, "", JSONL},
+	{"datadog v1 on one line", `{"logs":[{"a":1},{"b":2}],"nextLogId":null,"status":"done"}`, []wantElem{rec(1, `{"a":1}`), rec(1, `{"b":2}`)}, "", JSONDoc},
+	{"items before a status", `{"items":[{"sku":1}],"status":"200"}`, []wantElem{rec(1, `{"sku":1}`)}, "", JSONL},
 	{"record with a data object", `{"data":{"total":1}}`, []wantElem{rec(1, `{"data":{"total":1}}`)}, "", JSONL},
 	{"brackets and quotes in strings", `[{"s":"a \"}]{[ b\\","t":"\"","u":"\\\\"}]`,
 		[]wantElem{rec(1, `{"s":"a \"}]{[ b\\","t":"\"","u":"\\\\"}`)}, "", JSONDoc},
