@@ -133,6 +133,12 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 		if err != nil {
 			return false, err
 		}
+		if fs.cfg.sep == '|' && p.opts.CSVHeader == "" && tableRule(h) {
+			// An ASCII table's rule above its header.
+			if h, err = p.csvHeader(br, &line); err != nil {
+				return false, err
+			}
+		}
 		if fs.cfg.envelope != NoEnvelope {
 			var d topReader
 			if w, err := unwrap(fs.cfg.envelope, h, &d); err == nil {

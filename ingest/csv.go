@@ -59,28 +59,57 @@ var errHeaderAgain = fmt.Errorf("%w: the header row again (files joined one afte
 // their values, and a field whose padding is followed by a quote is
 // quoted. A TSV file's fields are read as they are.
 
-// errPsqlDecoration is the reason psql's rule under the header and its
-// "(3 rows)" after the rows are passed over.
-var errPsqlDecoration = fmt.Errorf("%w: psql's rule under the header, or its count of rows", errPassOver)
+// errPsqlDecoration is the reason the lines a SQL client writes around
+// a table's rows are passed over.
+var errPsqlDecoration = fmt.Errorf("%w: a SQL client's rule around the table, or its count of rows (psql, mysql -t)", errPassOver)
 
-// psqlDecoration reports whether line is one psql writes around the rows
-// of its aligned output ('|' between the columns): the rule under the
-// header, of '-' and '+', or "(1 row)", "(3 rows)".
+// psqlDecoration reports whether line is one a SQL client writes around
+// the rows of its aligned output ('|' between the columns): psql's rule
+// under the header, of '-' and '+', and "(1 row)", "(3 rows)"; the
+// rules of mysql -t, MariaDB and sqlite3's .mode table above and below
+// the header and under the rows, "+----+----+" (tableRule), and mysql's
+// "3 rows in set (0.00 sec)", "1 row in set, 1 warning (0.01 sec)",
+// "Empty set (0.00 sec)".
 func psqlDecoration(line []byte) bool {
 	line = bytes.TrimRight(line, "\r")
-	if len(line) >= 3 && len(bytes.Trim(line, "-+")) == 0 && line[0] == '-' {
+	if len(line) >= 3 && len(bytes.Trim(line, "-+")) == 0 && line[0] == '-' || tableRule(line) {
 		return true
 	}
-	n, ok := bytes.CutPrefix(line, []byte("("))
-	if !ok {
-		return false
+	if bytes.HasPrefix(line, []byte("Empty set")) {
+		return true
 	}
+	n, paren := bytes.CutPrefix(line, []byte("("))
 	digits := 0
 	for digits < len(n) && n[digits] >= '0' && n[digits] <= '9' {
 		digits++
 	}
 	rest := n[digits:]
-	return digits > 0 && (bytes.Equal(rest, []byte(" row)")) || bytes.Equal(rest, []byte(" rows)")))
+	if digits == 0 {
+		return false
+	}
+	if paren {
+		return bytes.Equal(rest, []byte(" row)")) || bytes.Equal(rest, []byte(" rows)"))
+	}
+	return bytes.HasPrefix(rest, []byte(" row in set")) || bytes.HasPrefix(rest, []byte(" rows in set"))
+}
+
+// tableRule reports whether line is a rule of an ASCII table as mysql
+// -t, MariaDB and sqlite3's .mode table draw it: "+-----+----+", at
+// least one column, spaces after it.
+func tableRule(line []byte) bool {
+	line = bytes.TrimRight(line, " \t\r")
+	return len(line) >= 3 && line[0] == '+' && line[1] == '-' && line[len(line)-1] == '+' && len(bytes.Trim(line, "-+")) == 0
+}
+
+// tableRow returns the cells of an ASCII table's row as a '|'-separated
+// line without the table's outer bars ("| a | b |" gives " a | b "); ok
+// is false for a line not between bars.
+func tableRow(line []byte) ([]byte, bool) {
+	line = bytes.TrimRight(line, " \t\r")
+	if len(line) < 2 || line[0] != '|' || line[len(line)-1] != '|' {
+		return nil, false
+	}
+	return line[1 : len(line)-1], true
 }
 
 // utf8BOM is the byte-order mark some exporters put before the header.
@@ -146,7 +175,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 		bytes.Equal(bytes.TrimPrefix(line, utf8BOM), p.header) {
 		return errHeaderAgain
 	}
-	if p.sep == '|' && len(line) > 0 && (line[0] == '-' || line[0] == '(') && psqlDecoration(line) {
+	if p.sep == '|' && len(line) > 0 && (line[0] == '-' || line[0] == '(' || line[0] == '+' || line[0] == 'E' || isDigit(line[0])) && psqlDecoration(line) {
 		return errPsqlDecoration
 	}
 	p.newLine()

@@ -74,3 +74,34 @@ func TestPsqlOutput(t *testing.T) {
 		}, 1, 2)
 	}
 }
+
+// TestMySQLTable: the ASCII table mysql -t (MariaDB's, sqlite3's
+// .mode table) draws is read as a '|'-separated file: its rules above
+// and below the header and under the rows, and mysql's count of rows,
+// are passed over, not bad lines; its NULL is absent. A line of another
+// number of cells is still bad.
+func TestMySQLTable(t *testing.T) {
+	out := `+---------------------+--------+--------------+----------+----------------------+
+| time                | status | request_time | model    | uri                  |
++---------------------+--------+--------------+----------+----------------------+
+| 2026-12-05 10:00:00 |    200 |        0.500 | gpt-4o   | /v1/chat/completions |
+| 2026-12-05 10:00:01 |    502 |        1.125 | qwen-72b | NULL                 |
+| 2026-12-05 10:00:02 |    429 |
+| 2026-12-05 10:00:03 |    200 |        2.000 | NULL     | /v1/embeddings       |
++---------------------+--------+--------------+----------+----------------------+
+4 rows in set, 1 warning (0.01 sec)
+
+`
+	want := []spacedRow{
+		{0.5, 200, "gpt-4o", "/v1/chat/completions", "2026-12-05 10:00:00"},
+		{1.125, 502, "qwen-72b", "", "2026-12-05 10:00:01"},
+		{2, 200, "", "/v1/embeddings", "2026-12-05 10:00:03"},
+	}
+	for _, name := range []string{"mysql.txt", "mysql.csv"} {
+		checkSpacedRows(t, writeTemp(t, name, out), want, 1, 3)
+		checkSpacedRows(t, writeTemp(t, "crlf-"+name, strings.ReplaceAll(out, "\n", "\r\n")), want, 1, 3)
+	}
+	// sqlite3's .mode table has no count of rows after it.
+	sqlite := strings.Replace(out, "4 rows in set, 1 warning (0.01 sec)\n", "", 1)
+	checkSpacedRows(t, writeTemp(t, "sqlite.txt", sqlite), want, 1, 2)
+}

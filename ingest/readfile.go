@@ -231,6 +231,10 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		// A header of names cut by '|' or ';' (otherSep).
 		if sep := otherSep(firstLine(body), p.opts.Schema, fs.format == CSV); sep != 0 {
 			fs.format, fs.cfg.sep = CSV, sep
+		} else if h, ok := tableHeader(body); ok && otherSep(h, p.opts.Schema, false) == '|' {
+			// An ASCII table (mysql -t): its rules and outer bars are
+			// passed over, its cells read as a '|' file's.
+			fs.format, fs.cfg.sep = CSV, '|'
 		}
 	}
 	if fs.format == Nginx {
@@ -492,6 +496,18 @@ func fieldSep(f Format, c *parserConfig) byte {
 		return '\t'
 	}
 	return c.csvSep()
+}
+
+// tableHeader returns the header of an ASCII table as mysql -t draws
+// it, its cells without the outer bars (tableRow), when b's first line
+// is a rule (tableRule) and its next the header.
+func tableHeader(b []byte) ([]byte, bool) {
+	first := firstLine(b)
+	if !tableRule(first) {
+		return nil, false
+	}
+	rest := b[bytes.Index(b, first)+len(first):]
+	return tableRow(firstLine(rest))
 }
 
 // otherSep returns the separator of a CSV header that is no comma: '|'
