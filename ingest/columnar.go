@@ -608,7 +608,7 @@ func putInstants(recs []Record, cells []uint64, nulls []bool, sp *pqSpec, errs [
 func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	b, fs := u.cells, u.file
 	c := t.get(fs.index)
-	zero, tcp := zeroStatus(fs.source), tcpLines(fs.source)
+	fix, tcp := statusFixOf(fs.source), tcpLines(fs.source)
 	good, noRT := int64(0), int64(0)
 	place := newBadPlacer(&p.opts.Window, c)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
@@ -630,7 +630,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				c.passed++
 				continue
 			}
-			fixZero(rec, zero)
+			fixStatus(rec, fix)
 			place.record(c, rec)
 			if rec.unread != 0 {
 				t.unreadValues(fs, b.first+int64(j), rec)
@@ -665,7 +665,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				c.passed++
 				continue
 			}
-			fixZero(&recs[k], zero)
+			fixStatus(&recs[k], fix)
 			place.record(c, &recs[k])
 			if recs[k].unread != 0 {
 				t.unreadValues(fs, b.first+int64(j+k), &recs[k])

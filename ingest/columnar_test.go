@@ -20,6 +20,7 @@ type row struct {
 	hasStatus                  bool
 	stream, hasStream          bool
 	client, region, model, uri string
+	clientRegion               string
 	remoteAddr                 string
 	hasModel                   bool
 	prompt, completion         int64 // -1 when absent
@@ -39,6 +40,7 @@ func (c *collector) Add(r *ingest.Record) {
 	w.client = string(r.Text(ingest.FClient))
 	w.remoteAddr = string(r.Text(ingest.FRemoteAddr))
 	w.region = string(r.Text(ingest.FRegion))
+	w.clientRegion = string(r.Text(ingest.FClientRegion))
 	w.model, w.hasModel = string(r.Text(ingest.FModel)), r.Has(ingest.FModel)
 	w.uri = string(r.Text(ingest.FURI))
 	w.prompt, w.completion = -1, -1

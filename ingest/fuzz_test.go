@@ -36,10 +36,12 @@ func FuzzJSONL(f *testing.F) {
 		`{"ai_log":"{\"model\":\"m\",\"llm_service_duration\":\"12\"}"}`,
 		`{"ai_log":{"model":"m"}}`,
 		`{"time":"not-a-time"}`, `{"request_time":"abc"}`, `{"a":[[[[`, `{"\ud800":"\udc00"}`,
+		// Objects within an array under a mapped path (a stream's chunks).
+		`{"chunks":[1,"x",[{}],{"usage":{"in":7}},{"usage":[{"in":8}]}],"status":200}`, `{"chunks":[{"usage":{"in":`, `{"chunks":[,]}`,
 	} {
 		f.Add([]byte(s))
 	}
-	s, err := NewSchema([]string{"client=secret_id", "ttft=first_byte:s"})
+	s, err := NewSchema([]string{"client=secret_id", "ttft=first_byte:s", "prompt_tokens=chunks.usage.in"})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -234,7 +234,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	c := t.get(u.file.index)
 	records, start := c.records, 0
 	f.use(lp)
-	zero, tcp := zeroStatus(u.file.source), tcpLines(u.file.source)
+	fix, tcp := statusFixOf(u.file.source), tcpLines(u.file.source)
 	otel, _ := lp.(*otelParser)
 	place := newBadPlacer(&p.opts.Window, c)
 	bads := u.bads
@@ -262,7 +262,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		} else if u.file.cfg.schema.stray(rec) {
 			t.bad(u.file, e.line, errOnlyTime)
 		} else {
-			fixZero(rec, zero)
+			fixStatus(rec, fix)
 			place.record(c, rec)
 			c.records++
 			c.noRT += rec.lacks(FRequestTime)

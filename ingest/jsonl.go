@@ -164,7 +164,11 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 				return err
 			}
 		case c == '[':
-			if err := s.skip(); err != nil {
+			if p.isPrefix(prefix, key) {
+				if err := p.array(s, r, p.joinPath(depth, prefix, key), depth+1); err != nil {
+					return err
+				}
+			} else if err := s.skip(); err != nil {
 				return err
 			}
 		default:
@@ -184,6 +188,58 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 			return nil
 		default:
 			return s.fail("want ',' or '}'")
+		}
+	}
+}
+
+// array reads the array at s.i whose path, a parent of dotted names, is
+// path: each object in it is read as the object at path would be (a
+// stream's chunks, whose last carries the call's metrics: Amazon
+// Bedrock's invocation log), its other values passed over.
+func (p *jsonParser) array(s *scanner, r *Record, path []byte, depth int) error {
+	s.i++ // '['
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		return nil
+	}
+	for {
+		s.ws()
+		if s.i >= len(s.b) {
+			return s.fail("truncated")
+		}
+		var err error
+		switch s.b[s.i] {
+		case '{':
+			err = p.object(s, r, path, depth)
+		case '[':
+			err = s.skip()
+		case '"':
+			err = skipString(s)
+		default:
+			from := s.i
+			for s.i < len(s.b) && isLiteral(s.b[s.i]) {
+				s.i++
+			}
+			if s.i == from {
+				err = s.fail("want a value")
+			}
+		}
+		if err != nil {
+			return err
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return s.fail("truncated")
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return nil
+		default:
+			return s.fail("want ',' or ']'")
 		}
 	}
 }

@@ -182,7 +182,12 @@ func FuzzJSONLWarm(f *testing.F) {
 	f.Add([]byte(`{"a\\":1,"model":"m"}`), []byte(`{"a\\":1,"model":"m"}`))
 	f.Add([]byte(`{"model":"m"}`), []byte(`{"model\":"m"}`))
 	f.Add([]byte(`{"model\\":"m"}`), []byte(`{"model\":"m"}`))
-	s, _ := NewSchema(nil)
+	// An array whose objects hold a mapped path, and one that holds none.
+	f.Add([]byte(`{"model":"m","spans":[{"ms":1}],"tags":[{"ms":2}]}`), []byte(`{"model":"n","spans":[{"x":1},{"ms":3}],"tags":[{"ms":4}]}`))
+	s, err := NewSchema([]string{"request_time=spans.ms:ms"})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, prev, line []byte) { checkWarm(t, s, prev, line) })
 }
 

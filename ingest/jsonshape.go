@@ -153,8 +153,8 @@ func (p *jsonParser) parseShaped(line []byte, r *Record) bool {
 				return false
 			}
 		case '[':
-			if s.skip() != nil {
-				return false
+			if k.nested || s.skip() != nil {
+				return false // an array to walk: the general reader walks it
 			}
 		default:
 			// A plain decimal, or null, as literal reads them.
@@ -305,7 +305,7 @@ func (p *jsonParser) scanShape(line []byte, spans *[shapeMaxKeys + 1][2]int) (in
 				return 0, false
 			}
 		case '[':
-			if s.skip() != nil {
+			if k.nested || s.skip() != nil {
 				return 0, false
 			}
 		default:

@@ -514,7 +514,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
 	data, line := u.data, u.line
 	records := c.records
 	f.use(lp)
-	zero, tcp := zeroStatus(u.file.source), tcpLines(u.file.source)
+	fix, tcp := statusFixOf(u.file.source), tcpLines(u.file.source)
 	parts := u.file.partConsts()
 	partAt := int64(0) // the first line of a cut line's parts
 	joined := int64(0) // the lines a CSV row took after its first
@@ -572,7 +572,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
 			case u.file.cfg.schema.stray(rec):
 				t.bad(u.file, line, errOnlyTime)
 			default:
-				fixZero(rec, zero)
+				fixStatus(rec, fix)
 				place.record(c, rec)
 				c.records++
 				c.noRT += rec.lacks(FRequestTime)

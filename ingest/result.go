@@ -350,20 +350,29 @@ func timeNumber(err error) bool {
 // the connection before the response.
 const statusClientClosed = 499
 
-// zeroStatus is the status a status 0 stands for in the log of source,
-// as its program documents it; 0 when it stands for none. Envoy's
-// (Istio's, Higress's) 0 is a response it never began: "this generally
-// means that the (downstream) client disconnected", nginx's 499, as is
-// CloudFront's 000, the viewer gone before the response. Azure Front
-// Door's is its request to the origin timing out: a 504.
-func zeroStatus(source string) float64 {
+// statusFix is how the records of a source's log take their status
+// (fixStatus): zero, the status a status 0 stands for, as its program
+// documents it (0 when it stands for none); none, the status of a record
+// that has none (0: none).
+//
+// Envoy's (Istio's, Higress's) 0 is a response it never began: "this
+// generally means that the (downstream) client disconnected", nginx's
+// 499, as is CloudFront's 000, the viewer gone before the response.
+// Azure Front Door's is its request to the origin timing out: a 504.
+// Amazon Bedrock's invocation log writes an errorCode for a call that
+// failed and nothing for one that did not: a 200.
+type statusFix struct{ zero, none float64 }
+
+func statusFixOf(source string) statusFix {
 	switch source {
 	case "envoy", "istio", "higress", "cloudfront":
-		return statusClientClosed
+		return statusFix{zero: statusClientClosed}
 	case "azure-frontdoor":
-		return 504
+		return statusFix{zero: 504}
+	case "bedrock":
+		return statusFix{none: 200}
 	}
-	return 0
+	return statusFix{}
 }
 
 // tcpLines reports whether the log of source holds TCP connections beside
@@ -388,11 +397,14 @@ func connection(r *Record) bool {
 	return r.set&(1<<FMethod|1<<FURI) == 0 && r.set&(1<<FStatus) != 0 && r.num[FStatus] == 0
 }
 
-// fixZero sets a record's status 0 to what it stands for, zero
-// (zeroStatus), when that is not 0.
-func fixZero(r *Record, zero float64) {
-	if zero != 0 && r.set&(1<<FStatus) != 0 && r.num[FStatus] == 0 {
-		r.num[FStatus] = zero
+// fixStatus gives r the status its source's log means (statusFix).
+// A status that could not be read is left unread.
+func fixStatus(r *Record, f statusFix) {
+	if f.zero != 0 && r.set&(1<<FStatus) != 0 && r.num[FStatus] == 0 {
+		r.num[FStatus] = f.zero
+	}
+	if f.none != 0 && (r.set|r.unread)&(1<<FStatus) == 0 {
+		r.put(FStatus, prioDerived, f.none)
 	}
 }
 

@@ -468,6 +468,34 @@ var sources = []*source{
 			{"httpRequest.requestUrl", FURI, 0}, {"httpRequest.serverIp", FUpstreamAddr, 0},
 			{"timestamp", FTime, 0},
 		}},
+	// Amazon Bedrock's model invocation log, as CloudWatch Logs keeps it
+	// and as it is delivered to S3 (JSON lines, gzipped): one call to a
+	// model (modelId: a model, or an inference profile's ARN), its caller
+	// identity.arn, made in region and, when cross-region inference sent
+	// it elsewhere, run in inferenceRegion. Its duration is only in the
+	// response body, which the log keeps when its text data delivery is
+	// on: Converse's metrics.latencyMs, ConverseStream's last event's
+	// metadata.metrics.latencyMs, a response stream's last chunk's
+	// amazon-bedrock-invocationMetrics (invocationLatency, and
+	// firstByteLatency: the first token); InvokeModel's body has none,
+	// nor a body too large for the log (outputBodyS3Path). A call that
+	// failed has an errorCode (ThrottlingException …) and no output: its
+	// status is the HTTP status Bedrock answers that exception with
+	// (errorStatus), and one without succeeded (statusFix).
+	{name: "bedrock", title: "Amazon Bedrock model invocation log",
+		signatures: []signature{{3, []string{"schemaType", "schemaVersion", "accountId", "modelId", "inferenceRegion", "requestMetadata"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, 0}, {"modelId", FModel, 0},
+			{"inferenceRegion", FRegion, 0}, {"region", FRegion, 0}, {"region", FClientRegion, 0},
+			{"identity.arn", FClient, 0},
+			{"input.inputTokenCount", FPromptTokens, 0}, {"output.outputTokenCount", FCompletionTokens, 0},
+			{"output.outputBodyJson.metrics.latencyMs", FRequestTime, UnitMilli},
+			{"output.outputBodyJson.metadata.metrics.latencyMs", FRequestTime, UnitMilli},
+			{"output.outputBodyJson.amazon-bedrock-invocationMetrics.invocationLatency", FRequestTime, UnitMilli},
+			{"output.outputBodyJson.amazon-bedrock-invocationMetrics.firstByteLatency", FTTFT, UnitMilli},
+			{"operation", FStream, 0}, {"errorCode", FStatus, 0},
+			{"status", ignored, 0}, {"requestId", ignored, 0},
+		}},
 	// Amazon API Gateway's access log (REST and HTTP APIs) is a format of
 	// $context variables its owner writes; most keep the key names of
 	// the console's JSON template (requestId, ip, requestTime as CLF

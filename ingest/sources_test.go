@@ -185,6 +185,50 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			clientBy: []string{"user.name", "user.id", "source.ip", "source.address", "client.ip", "client.address"},
 			passed:   kind != "" && kind != "transaction"}
 	},
+	// Amazon Bedrock's invocation log: a duration only in the kept
+	// response body (Converse's metrics.latencyMs, a ConverseStream's
+	// metadata event's, a response stream's last chunk's
+	// amazon-bedrock-invocationMetrics, its firstByteLatency the first
+	// token), ms; the status errorCode's HTTP status (Bedrock's API
+	// reference), 200 without one; streaming by the operation.
+	"bedrock": func(d rawDoc) sourceWant {
+		w := sourceWant{rt: math.NaN(), ttft: math.NaN(), ups: math.NaN(), status: 200, model: d.str("modelId"),
+			client: d.str("identity.arn"), stream: -1, timeNS: rfc(d.str("timestamp")),
+			tokens: true, prompt: d.count("input.inputTokenCount"), completion: d.count("output.outputTokenCount")}
+		var parts []any
+		switch b := d.get("output.outputBodyJson").(type) {
+		case map[string]any:
+			parts = []any{b}
+		case []any:
+			parts = b
+		}
+		for _, p := range parts {
+			m, ok := p.(map[string]any)
+			if !ok {
+				continue
+			}
+			part := rawDoc(m)
+			for _, name := range []string{"metrics.latencyMs", "metadata.metrics.latencyMs", "amazon-bedrock-invocationMetrics.invocationLatency"} {
+				if v := part.num(name); !math.IsNaN(v) {
+					w.rt = v
+				}
+			}
+			if v := part.num("amazon-bedrock-invocationMetrics.firstByteLatency"); !math.IsNaN(v) {
+				w.ttft = v
+			}
+		}
+		if code := d.str("errorCode"); code != "" {
+			w.status = map[string]int{"ThrottlingException": 429, "ResourceNotFoundException": 404, "ValidationException": 400,
+				"ModelTimeoutException": 408, "InternalServerException": 500, "ServiceUnavailableException": 503}[code]
+		}
+		switch d.str("operation") {
+		case "Converse", "InvokeModel":
+			w.stream = 0
+		case "ConverseStream", "InvokeModelWithResponseStream":
+			w.stream = 1
+		}
+		return w
+	},
 	// Datadog's logs: v2's attributes, v1's content, the log's own
 	// attributes within; duration ns; the caller usr.id, else the
 	// address.
@@ -744,6 +788,7 @@ var sourceFixtures = map[string]string{
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs", "datadog-v2.json": "datadog", "datadog-v1.json": "datadog",
+	"bedrock.jsonl":       "bedrock",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
 	"nginx-elk.json":      "nginx-elk",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",

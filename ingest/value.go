@@ -110,6 +110,8 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		}
 		if ok && isInt(v) {
 			r.put(f, b.Prio, v+0) // +0 turns -0 into 0
+		} else if code, known := errorStatus[string(val)]; known && f == FStatus {
+			r.put(f, b.Prio, code)
 		} else {
 			r.unreadable(f, val)
 		}
@@ -409,16 +411,30 @@ func nextListItem(b []byte) (item, rest []byte) {
 func parseBool(b []byte) (float64, bool) {
 	switch string(b) {
 	case "true", "True", "TRUE", "1", "stream", "ai_stream", "yes",
-		"t": // PostgreSQL's text of a boolean (COPY, psql)
+		"t", // PostgreSQL's text of a boolean (COPY, psql)
+		// Amazon Bedrock's operations that stream the answer.
+		"ConverseStream", "InvokeModelWithResponseStream", "InvokeModelWithBidirectionalStream":
 		return 1, true
 	case "false", "False", "FALSE", "0", "normal", "no", "ai_normal", "ai_chat", "oneshot",
-		"f":
+		"f", "Converse", "InvokeModel":
 		return 0, true
 	}
 	if v, ok := parseNumber(b); ok && (v == 0 || v == 1) {
 		return v + 0, true // +0 turns -0 into 0
 	}
 	return 0, false
+}
+
+// errorStatus is the HTTP status with which Amazon Bedrock's runtime
+// answers each of its exceptions (its API reference), which its
+// invocation log writes as a failed call's errorCode: a status where
+// the log has a word.
+var errorStatus = map[string]float64{
+	"ValidationException": 400, "ServiceQuotaExceededException": 400,
+	"AccessDeniedException": 403, "ResourceNotFoundException": 404,
+	"ModelTimeoutException": 408, "ModelErrorException": 424, "ModelStreamErrorException": 424,
+	"ThrottlingException": 429, "ModelNotReadyException": 429,
+	"InternalServerException": 500, "ServiceUnavailableException": 503,
 }
 
 // noFlag reports whether a boolean field's value says the flag does not
