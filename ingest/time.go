@@ -232,6 +232,9 @@ func civil(year, month, day, hour, min, sec, nsec int, zone []byte, loc *time.Lo
 			return time.Date(year, time.Month(month), day, hour, min, sec, nsec, loc).UnixNano(), true
 		}
 	case len(zone) == 1 && (zone[0] == 'Z' || zone[0] == 'z'):
+	case string(zone) == "UTC" || string(zone) == "GMT":
+		// BigQuery's text of a TIMESTAMP ("2026-12-05 10:00:00.123456
+		// UTC"), in its exports to CSV and JSON.
 	case zone[0] == '+' || zone[0] == '-':
 		h, ok := digits(zone[1:], 2)
 		if !ok {
@@ -292,6 +295,17 @@ var slowLayouts = []string{
 	// CSV export of Discover writes @timestamp: in its dateFormat:tz,
 	// the browser's by default, so in --tz here.
 	"Jan 2, 2006 @ 15:04:05",
+	// C's asctime and ctime, Python's time.ctime(), Go's ANSIC.
+	time.ANSIC,
+	// ISO 8601's basic format (AWS's X-Amz-Date: 20261205T100000Z).
+	"20060102T150405Z0700",
+	"20060102T150405Z07:00",
+	"20060102T150405",
+	// ISO 8601 without seconds.
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04",
+	// A day first, with dots: Europe's (Germany's, Russia's).
+	"02.01.2006 15:04:05",
 }
 
 func parseTimeSlow(b []byte, loc *time.Location) (int64, bool) {

@@ -81,13 +81,30 @@ func TestParseTime(t *testing.T) {
 		{"Nov 29, 2026 @ 10:00:00.036", 0, shanghai, want},
 		{"Nov 29, 2026 @ 02:00:00.036", 0, time.UTC, want},
 		{"Dec 5, 2026 @ 10:00:00", 0, time.UTC, time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC).UnixNano()},
+		// BigQuery's text of a TIMESTAMP: UTC, whatever --tz says.
+		{"2026-11-29 02:00:00.036 UTC", 0, shanghai, want},
+		{"2026-11-29 02:00:00.036000 UTC", 0, time.UTC, want},
+		{"2026-11-29T02:00:00.036 GMT", 0, shanghai, want},
+		// asctime, ISO 8601's basic format and its minutes, a dotted day
+		// first.
+		{"Sun Nov 29 10:00:00 2026", 0, shanghai, want - 36e6},
+		{"Sun Nov 29 02:00:00 2026", 0, time.UTC, want - 36e6},
+		{"20261129T020000.036Z", 0, shanghai, want},
+		{"20261129T100000.036+0800", 0, time.UTC, want},
+		{"20261129T100000.036", 0, shanghai, want},
+		{"2026-11-29T02:00Z", 0, shanghai, want - 36e6},
+		{"2026-11-29T10:00", 0, shanghai, want - 36e6},
+		{"29.11.2026 10:00:00.036", 0, shanghai, want},
 	} {
 		got, ok := parseTime([]byte(c.in), c.unit, c.loc)
 		if !ok || got != c.want {
 			t.Errorf("parseTime(%q) = %v, %v; want %v", c.in, time.Unix(0, got).UTC(), ok, time.Unix(0, c.want).UTC())
 		}
 	}
-	for _, s := range []string{"not-a-time", "2026-13-29T10:00:00Z", "29/Foo/2026:10:00:00 +0800", "2026-11-29T10:00:00+25:00", "1.2.3", "abc"} {
+	// A zone by a name other than UTC or GMT (CST is China's, or the
+	// USA's Central) is not guessed.
+	for _, s := range []string{"not-a-time", "2026-13-29T10:00:00Z", "29/Foo/2026:10:00:00 +0800", "2026-11-29T10:00:00+25:00", "1.2.3", "abc",
+		"2026-11-29 10:00:00 CST", "2026-11-29 10:00:00 UTCX", "29.13.2026 10:00:00", "20261329T100000Z"} {
 		if v, ok := parseTime([]byte(s), 0, time.UTC); ok {
 			t.Errorf("parseTime(%q) = %v, want failure", s, v)
 		}
