@@ -99,6 +99,9 @@ type rawColumns struct {
 	n         int
 	raw, time int
 	message   bool
+	// utc: the time is CloudWatch Logs Insights' @timestamp beside its
+	// @message, which Insights writes in UTC without saying so.
+	utc bool
 }
 
 // rawCSVHeader returns the layout of a CSV header whose columns hold a
@@ -130,6 +133,9 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		if readsRequestTime(string(bytes.TrimSpace(n)), s) {
 			return rawColumns{}, false
 		}
+	}
+	if c.raw >= 0 && c.time >= 0 && string(bytes.TrimSpace(names[c.raw])) == "@message" && string(bytes.TrimSpace(names[c.time])) == "@timestamp" {
+		c.utc = true
 	}
 	return c, c.raw >= 0
 }
@@ -963,7 +969,11 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	}
 	if !r.Has(FTime) && stamp != nil {
 		// A bad time here is no reason to refuse the record.
-		_ = r.Set(stampBinding, stamp, p.loc)
+		loc := p.loc
+		if p.d.raw.utc {
+			loc = time.UTC
+		}
+		_ = r.Set(stampBinding, stamp, loc)
 	}
 	return nil
 }

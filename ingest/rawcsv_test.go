@@ -66,7 +66,8 @@ func TestRawCSVSplunk(t *testing.T) {
 
 // TestRawCSVInsights: CloudWatch Logs Insights' CSV export, each row's
 // event in @message (an API Gateway's JSON access log), its time in
-// @timestamp; a message without a time of its own takes it.
+// @timestamp; a message without a time of its own takes it, in UTC,
+// as Insights writes it, whatever --tz says.
 func TestRawCSVInsights(t *testing.T) {
 	rows := [][]string{{"@timestamp", "@message", "@logStream", "@log"}}
 	latencies := []int{512, 1234, 86}
@@ -82,7 +83,7 @@ func TestRawCSVInsights(t *testing.T) {
 		[]string{"2026-12-05 10:00:10.000", "", "s", "g"},
 		[]string{"2026-12-05 10:00:11.000", "garbage", "s", "g"})
 	text := csvOf(t, rows) + "2026-12-05 10:00:12.000,short\n"
-	got, res := collect(t, []string{writeTemp(t, "insights.csv", text)}, ingest.Options{Workers: 1, Location: time.UTC})
+	got, res := collect(t, []string{writeTemp(t, "insights.csv", text)}, ingest.Options{Workers: 1, Location: time.FixedZone("", 8*3600)})
 	f := res.Files[0]
 	if f.Envelope != ingest.EnvRawCSV || f.Source != "aws-apigateway" || len(got) != 4 || f.BadLines != 2 {
 		t.Fatalf("envelope %q, source %q, %d records, %d bad lines (%v); want csv-raw, aws-apigateway, 4, 2", f.Envelope, f.Source, len(got), f.BadLines, res.Problems)

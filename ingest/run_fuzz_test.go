@@ -53,7 +53,7 @@ func FuzzRun(f *testing.F) {
 	// properties.*) and the cloud gateways' JSON; Langfuse's
 	// observations, some passed over, some CSV cells JSON objects;
 	// LangSmith's runs, in lines and in the runs query's envelope; OTLP
-	// trace exports, their spans with their resources.
+	// trace exports, their spans with their resources; Bedrock's calls.
 	for _, name := range []string{"jsondoc/litellm-spend-logs.json", "jsondoc/es-export.json",
 		"text/access.ltsv", "text/envoy-default.log", "text/istio-text.log", "text/apisix.log",
 		"text/iis.log", "text/cloudfront.log",
@@ -64,7 +64,9 @@ func FuzzRun(f *testing.F) {
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json",
 		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json",
 		"sources/langsmith.jsonl", "sources/langsmith-api.json",
-		"sources/otel.jsonl", "sources/otel-http.json", "compressed/access.jsonl.lz4"} {
+		"sources/otel.jsonl", "sources/otel-http.json", "compressed/access.jsonl.lz4",
+		// Bedrock's invocation log: response streams' chunks in arrays.
+		"sources/bedrock.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
