@@ -714,13 +714,11 @@ func (d *topReader) insightsMessage(elem []byte) (msg, stamp []byte, ok bool) {
 
 // epochMs appends to b the epoch milliseconds of stamp, an Insights
 // time: in UTC, as insightsObject writes it ("2026-11-29T02:00:00.000Z")
-// or as Insights does ("2026-11-29 02:00:00.000"). nil when it is
-// neither.
+// or as Insights does ("2026-11-29 02:00:00.000"); nil when it is no
+// time.
 func epochMs(b, stamp []byte) []byte {
-	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999"} {
-		if t, err := time.ParseInLocation(layout, string(stamp), time.UTC); err == nil && t.Unix() >= 0 {
-			return strconv.AppendInt(b, t.UnixMilli(), 10)
-		}
+	if ns, ok := parseTime(stamp, 0, time.UTC); ok && ns >= 0 {
+		return strconv.AppendInt(b, ns/1e6, 10)
 	}
 	return nil
 }

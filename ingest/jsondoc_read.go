@@ -77,7 +77,8 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		chunk, spans, bads = (*buf)[:0], spans[:0], nil
 		resGen = -1
 	}
-	// A list of CloudWatch Logs events, or of log shippers' records (an
+	// A list of CloudWatch Logs events, CloudWatch Logs Insights'
+	// results of their @message, or log shippers' records (an
 	// Elasticsearch search's hits), told from its first element, has
 	// each element read as the line in its message.
 	first, env := true, (*topReader)(nil)
