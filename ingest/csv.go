@@ -61,7 +61,7 @@ var errHeaderAgain = fmt.Errorf("%w: the header row again (files joined one afte
 
 // errPsqlDecoration is the reason the lines a SQL client writes around
 // a table's rows are passed over.
-var errPsqlDecoration = fmt.Errorf("%w: a SQL client's rule around the table, or its count of rows (psql, mysql -t)", errPassOver)
+var errPsqlDecoration = fmt.Errorf("%w: a table's rule, or a SQL client's count of rows (psql, mysql -t, Markdown)", errPassOver)
 
 // psqlDecoration reports whether line is one a SQL client writes around
 // the rows of its aligned output ('|' between the columns): psql's rule
@@ -69,10 +69,11 @@ var errPsqlDecoration = fmt.Errorf("%w: a SQL client's rule around the table, or
 // rules of mysql -t, MariaDB and sqlite3's .mode table above and below
 // the header and under the rows, "+----+----+" (tableRule), and mysql's
 // "3 rows in set (0.00 sec)", "1 row in set, 1 warning (0.01 sec)",
-// "Empty set (0.00 sec)".
+// "Empty set (0.00 sec)"; a Markdown table's rule under its header
+// (markdownRule).
 func psqlDecoration(line []byte) bool {
 	line = bytes.TrimRight(line, "\r")
-	if len(line) >= 3 && len(bytes.Trim(line, "-+")) == 0 && line[0] == '-' || tableRule(line) {
+	if len(line) >= 3 && len(bytes.Trim(line, "-+")) == 0 && line[0] == '-' || tableRule(line) || markdownRule(line) {
 		return true
 	}
 	if bytes.HasPrefix(line, []byte("Empty set")) {
@@ -99,6 +100,22 @@ func psqlDecoration(line []byte) bool {
 func tableRule(line []byte) bool {
 	line = bytes.TrimRight(line, " \t\r")
 	return len(line) >= 3 && line[0] == '+' && line[1] == '-' && line[len(line)-1] == '+' && len(bytes.Trim(line, "-+")) == 0
+}
+
+// markdownRule reports whether line is the rule under a Markdown
+// table's header: "|---|:--:|", of bars, dashes, colons and spaces, at
+// least one dash between two bars.
+func markdownRule(line []byte) bool {
+	line = bytes.TrimRight(line, " \t\r")
+	if len(line) < 3 || line[0] != '|' || line[len(line)-1] != '|' || bytes.IndexByte(line, '-') < 0 {
+		return false
+	}
+	for _, c := range line {
+		if c != '|' && c != '-' && c != ':' && c != ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // tableRow returns the cells of an ASCII table's row as a '|'-separated
@@ -175,7 +192,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 		bytes.Equal(bytes.TrimPrefix(line, utf8BOM), p.header) {
 		return errHeaderAgain
 	}
-	if p.sep == '|' && len(line) > 0 && (line[0] == '-' || line[0] == '(' || line[0] == '+' || line[0] == 'E' || isDigit(line[0])) && psqlDecoration(line) {
+	if p.sep == '|' && len(line) > 0 && (line[0] == '-' || line[0] == '(' || line[0] == '+' || line[0] == 'E' || line[0] == '|' || isDigit(line[0])) && psqlDecoration(line) {
 		return errPsqlDecoration
 	}
 	p.newLine()

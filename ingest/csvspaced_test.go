@@ -105,3 +105,24 @@ func TestMySQLTable(t *testing.T) {
 	sqlite := strings.Replace(out, "4 rows in set, 1 warning (0.01 sec)\n", "", 1)
 	checkSpacedRows(t, writeTemp(t, "sqlite.txt", sqlite), want, 1, 2)
 }
+
+// TestMarkdownTable: a Markdown table (DuckDB's .mode markdown, pandas'
+// to_markdown) is read as a '|'-separated file, the rule under its
+// header passed over; a row of another number of cells is still bad.
+func TestMarkdownTable(t *testing.T) {
+	out := `|        time         | status | request_time |  model   |         uri          |
+|:--------------------|-------:|-------------:|:---------|:---------------------|
+| 2026-12-05 10:00:00 |    200 |        0.500 | gpt-4o   | /v1/chat/completions |
+| 2026-12-05 10:00:01 |    502 |        1.125 | qwen-72b | NULL                 |
+| 2026-12-05 10:00:02 |    429 |
+| 2026-12-05 10:00:03 |    200 |            2 |          | /v1/embeddings       |
+`
+	want := []spacedRow{
+		{0.5, 200, "gpt-4o", "/v1/chat/completions", "2026-12-05 10:00:00"},
+		{1.125, 502, "qwen-72b", "", "2026-12-05 10:00:01"},
+		{2, 200, "", "/v1/embeddings", "2026-12-05 10:00:03"},
+	}
+	for _, name := range []string{"table.md", "table.txt"} {
+		checkSpacedRows(t, writeTemp(t, name, out), want, 1, 1)
+	}
+}

@@ -500,14 +500,19 @@ func fieldSep(f Format, c *parserConfig) byte {
 
 // tableHeader returns the header of an ASCII table as mysql -t draws
 // it, its cells without the outer bars (tableRow), when b's first line
-// is a rule (tableRule) and its next the header.
+// is a rule (tableRule) and its next the header; or of a Markdown table
+// (DuckDB's .mode markdown, pandas' to_markdown), its first line, when
+// the next is the rule under it.
 func tableHeader(b []byte) ([]byte, bool) {
 	first := firstLine(b)
-	if !tableRule(first) {
-		return nil, false
+	second := firstLine(b[bytes.Index(b, first)+len(first):])
+	if tableRule(first) {
+		return tableRow(second)
 	}
-	rest := b[bytes.Index(b, first)+len(first):]
-	return tableRow(firstLine(rest))
+	if markdownRule(second) {
+		return tableRow(first) // a Markdown table's header, its rule under it
+	}
+	return nil, false
 }
 
 // otherSep returns the separator of a CSV header that is no comma: '|'
