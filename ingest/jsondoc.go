@@ -2,11 +2,13 @@ package ingest
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
+	"time"
 )
 
 // A JSON document (SPEC §3) holds its records as the elements of an
@@ -70,18 +72,21 @@ type docReader struct {
 	done   bool  // the input ended
 	err    error // the read error that ended it, if any
 
-	elem     []byte   // the element being read
-	elemLine int64    // its first line; 0 between elements
-	keep     bool     // bytes read go to elem
-	over     bool     // elem passed MaxLine and was dropped
-	src      [2]int   // elem[src[0]:src[1]] is the element's _source
-	srcLine  int64    // the line _source starts on
-	fields   bool     // the top-level object carries a record field
-	inEnv    bool     // the top-level object is an envelope
-	key      []byte   // the last key read, while it is short
-	row      []byte   // an Insights row's fields as an object
-	open     []uint64 // bit i: the bracket open at depth i is a brace
-	out      docElem  // handed to emit, so that it is not allocated
+	elem     []byte // the element being read
+	elemLine int64  // its first line; 0 between elements
+	keep     bool   // bytes read go to elem
+	over     bool   // elem passed MaxLine and was dropped
+	src      [2]int // elem[src[0]:src[1]] is the element's _source
+	srcLine  int64  // the line _source starts on
+	fields   bool   // the top-level object carries a record field
+	inEnv    bool   // the top-level object is an envelope
+	key      []byte // the last key read, while it is short
+	row      []byte // an Insights row's fields as an object
+	// stream: the element is a Loki stream ("stream" read); spent: its
+	// "values" were handed on, a line each (lokiValue).
+	stream, spent bool
+	open          []uint64 // bit i: the bracket open at depth i is a brace
+	out           docElem  // handed to emit, so that it is not allocated
 
 	// What the reader found, for telling documents from JSON lines.
 	tops      int    // top-level values
@@ -204,6 +209,7 @@ func (d *docReader) element(top bool) error {
 		return nil
 	}
 	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
+	d.stream, d.spent = false, false
 	if wholeElements {
 		if n, lines, src, srcLines, ok := wholeElement(d.buf[d.pos:], top); ok {
 			// Read whole from the buffer, as object would read it.
@@ -228,7 +234,7 @@ func (d *docReader) element(top bool) error {
 	d.elemLine, d.keep = 0, false // the whitespace after it is not kept
 	d.out = docElem{line: line, at: line, text: d.elem}
 	switch {
-	case d.inEnv:
+	case d.inEnv, d.spent: // an envelope, or a Loki stream whose lines were handed on
 		return nil
 	case d.over:
 		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
@@ -326,6 +332,15 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		d.elem, d.keep, d.inEnv, d.enveloped = d.elem[:0], false, true, true
 		d.rows = d.rows || rows
 		return err
+	case !top && level == 1 && c == '{' && string(k) == "stream":
+		d.stream = true // an array's element: a Loki query's stream
+		return d.value()
+	case !top && level == 1 && c == '[' && string(k) == "values" && d.stream:
+		// A Loki stream's lines, a record each: not kept with the
+		// element, which is not handed on.
+		d.keep, d.spent = false, true
+		d.take1()
+		return d.arrayOf(d.lokiValue)
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
 		return d.object(2, true)
 	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
@@ -340,10 +355,46 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		d.status = append(d.status[:0], d.key...)
 		return err
 	}
-	if top && !d.fields && len(k) <= maxKey && len(d.schema.Lookup(k)) > 0 {
+	if top && !d.fields && len(k) <= maxKey && !d.wordAhead(c, d.schema.Lookup(k)) {
 		d.fields = true
 	}
 	return d.value()
+}
+
+// wordAhead reports whether the value at d.pos, whose first byte is c,
+// can be no value of the fields of bind: there are none, or they are
+// numbers and it is a short string without a digit ("success", "done":
+// an API answer's status, as hasField tells).
+func (d *docReader) wordAhead(c byte, bind Bindings) bool {
+	if len(bind) == 0 {
+		return true
+	}
+	if c != '"' {
+		return false
+	}
+	for _, b := range bind {
+		if kind := b.Field.Kind(); kind != KindInt && kind != KindFloat {
+			return false
+		}
+	}
+	rest := d.ahead(maxKey + 2)[1:]
+	end := bytes.IndexByte(rest[:min(len(rest), maxKey+1)], '"')
+	return end > 0 && bytes.IndexFunc(rest[:end], func(r rune) bool { return r >= '0' && r <= '9' || r == '\\' }) < 0
+}
+
+// ahead returns the unread bytes, at least n of them when the input
+// holds them and the reader's buffer has room, so that what is told from
+// them does not depend on where the buffer was cut.
+func (d *docReader) ahead(n int) []byte {
+	if len(d.buf)-d.pos < n && !d.done {
+		d.br.Discard(d.pos)
+		d.pos = 0
+		d.buf, _ = d.br.Peek(min(n, d.br.Size()))
+		if more := d.br.Buffered(); more > len(d.buf) {
+			d.buf, _ = d.br.Peek(more)
+		}
+	}
+	return d.buf[d.pos:]
 }
 
 // isEnvelopeKey reports whether k names the array of an API envelope.
@@ -351,6 +402,109 @@ func isEnvelopeKey(k []byte) bool {
 	s := string(k)
 	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits" || s == "events" ||
 		s == "result" || s == "results" || s == "runs" || s == "Results"
+}
+
+// lokiValue reads the element at d.pos as one of a Loki stream's values,
+// [ts, line] (Loki's query and query_range API: ts epoch nanoseconds as
+// a string; a third item, the line's structured metadata, is passed
+// over), and hands it on as logcli's jsonl writes a line:
+// {"timestamp":"2026-12-04T10:00:00.123456789Z","line":"…"}. Any other
+// element is a bad one.
+func (d *docReader) lokiValue() error {
+	line := d.line
+	d.elemLine = line
+	d.elem, d.keep, d.over = d.elem[:0], true, false
+	if d.buf[d.pos] != '[' {
+		d.keep = false
+		if err := d.value(); err != nil {
+			return err
+		}
+		d.out = docElem{line: line, bad: errNotLokiValue.Error()}
+		d.emit(&d.out)
+		d.elemLine = 0
+		return nil
+	}
+	if err := d.nested(0); err != nil {
+		return err
+	}
+	d.elemLine, d.keep = 0, false
+	var ok bool
+	switch d.row, ok = lokiObject(d.row[:0], d.elem); {
+	case d.over:
+		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
+	case !ok:
+		d.out = docElem{line: line, bad: errNotLokiValue.Error()}
+	default:
+		d.out = docElem{line: line, at: line, text: d.row}
+	}
+	d.emit(&d.out)
+	return nil
+}
+
+var errNotLokiValue = errors.New(`not a Loki stream's value: want ["<epoch ns>","<line>"]`)
+
+// lokiObject appends to b logcli's jsonl object of value, a Loki
+// stream's ["<epoch ns>","<line>"(, {metadata})]: the time as RFC 3339
+// in UTC, the line as value writes it (escapes kept). false when value
+// is no such array.
+func lokiObject(b, value []byte) ([]byte, bool) {
+	s := scanner{b: value}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '[' {
+		return b, false
+	}
+	s.i++
+	s.ws()
+	from := s.i
+	if s.i >= len(s.b) || s.b[s.i] != '"' || skipString(&s) != nil {
+		return b, false
+	}
+	ns, ok := epochDigits(s.b[from+1 : s.i-1])
+	if !ok {
+		return b, false
+	}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != ',' {
+		return b, false
+	}
+	s.i++
+	s.ws()
+	from = s.i
+	if s.i >= len(s.b) || s.b[s.i] != '"' || skipString(&s) != nil {
+		return b, false
+	}
+	text := s.b[from:s.i]
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ',' { // structured metadata
+		s.i++
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != '{' || s.skip() != nil {
+			return b, false
+		}
+		s.ws()
+	}
+	if s.i >= len(s.b) || s.b[s.i] != ']' {
+		return b, false
+	}
+	b = append(b, `{"timestamp":"`...)
+	b = time.Unix(0, ns).UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(append(append(b, `","line":`...), text...), '}')
+	return b, true
+}
+
+// epochDigits reads b, the decimal digits of an epoch in nanoseconds.
+func epochDigits(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, n >= 0
 }
 
 // insightsRow reads the element at d.pos as a row of CloudWatch Logs
@@ -845,10 +999,14 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 // readsKey reports whether member reads key k of an element's level
 // for more than its value, and wholeElement leaves it to member: in a
 // top-level object, an envelope's keys (which an envelope holds only
-// with an array or object, and before any record field).
+// with an array or object, and before any record field); in an array's
+// element, "values" (a Loki stream's lines, when "stream" came before).
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
-	return top && (isEnvelopeKey(k) || s == "Response" || s == "resourceSpans")
+	if !top {
+		return s == "values" // a Loki stream's lines
+	}
+	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans"
 }
 
 // strStop returns the first index at or after i of a quote, a

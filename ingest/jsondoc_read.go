@@ -78,9 +78,9 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		resGen = -1
 	}
 	// A list of CloudWatch Logs events, CloudWatch Logs Insights'
-	// results of their @message, or log shippers' records (an
-	// Elasticsearch search's hits), told from its first element, has
-	// each element read as the line in its message.
+	// results of their @message, a Loki query's streams, or log
+	// shippers' records (an Elasticsearch search's hits), told from its
+	// first element, has each element read as the line in its message.
 	first, env := true, (*topReader)(nil)
 	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
 		if e.bad != "" {
@@ -96,6 +96,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
 			} else if insightsRows(e.text, fs.cfg.schema) {
 				env, fs.cfg.envelope = &topReader{}, EnvInsights
+			} else if _, _, err := new(topReader).loki(e.text); err == nil {
+				// A Loki query's streams (lokiValue), or logcli's lines
+				// in an array.
+				env, fs.cfg.envelope = &topReader{}, EnvLoki
 			} else if rec, _, err := new(topReader).clsRecord(e.text); err == nil && rec[0] == '{' {
 				env, fs.cfg.envelope = &topReader{}, EnvCLS
 			} else if _, _, journald, err := new(topReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
@@ -124,9 +128,19 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				// An event's time (epoch ms) is the record's when it has
 				// none of its own, as a CLS record's.
 				var stamp []byte
-				if fs.cfg.envelope == EnvInsights {
+				switch fs.cfg.envelope {
+				case EnvInsights:
 					msg, stamp, ok = env.insightsMessage(e.text)
-				} else {
+				case EnvLoki:
+					var err error
+					msg, stamp, err = env.loki(e.text)
+					if ok = err == nil; ok {
+						stamp = epochMs(env.ms[:0], stamp)
+						if stamp != nil {
+							env.ms = stamp
+						}
+					}
+				default:
 					msg, stamp, ok = cloudWatchMessage(e.text, env)
 				}
 				if ok && len(msg) > 0 && msg[0] == '{' && stamp != nil {

@@ -82,10 +82,12 @@ func FuzzRun(f *testing.F) {
 		`{"startTime":1796374800.1,"endTime":1796374802.35,"completionStartTime":1806374800.6,"model":"m","api_base":"b"}` + "\n"))
 	// A CSV export of log lines (Splunk's _raw), one quoted across lines.
 	f.Add([]byte("_time,host,_raw\n2026-12-05T10:00:00Z,gw,\"{\"\"request_time\"\":0.5}\"\n2026-12-05T10:00:01Z,gw,\"{\n\"\"status\"\":200}\"\n"))
-	// An ASCII table as mysql -t draws it, a Markdown table; CloudWatch Logs Insights'
+	// An ASCII table as mysql -t draws it, a Markdown table; a Loki query's
+	// answer; CloudWatch Logs Insights'
 	// results of a line and of extracted fields.
 	f.Add([]byte("+------+--------+--------------+\n| time | status | request_time |\n+------+--------+--------------+\n| 2026-12-05 10:00:00 | 200 | 0.5 |\n+------+--------+--------------+\n1 row in set (0.00 sec)\n"))
 	f.Add([]byte("| time | status | request_time |\n|:--|--:|--:|\n| 2026-12-05 10:00:00 | 200 | 0.5 |\n"))
+	f.Add([]byte(`{"status":"success","data":{"resultType":"streams","result":[{"stream":{"app":"gw"},"values":[["1796392800000000000","{\"request_time\":0.5}"],["1796392800000000001","x",{}]]}]}}`))
 	f.Add([]byte(`{"results":[[{"field":"@timestamp","value":"2026-12-05 10:00:00.000"},{"field":"@message","value":"{\"request_time\":0.5}"}],[{"field":"@timestamp","value":"2026-12-05 10:00:01.000"},{"field":"status","value":"200"}]],"statistics":{},"status":"Running"}`))
 	f.Add(manyRowGroups(f.Fatal))
 	f.Add([]byte("{\n  \"request_time\": 1\n}\n{\n  \"request_time\": 2\n}\n"))
@@ -213,10 +215,12 @@ func FuzzBatches(f *testing.F) {
 	for _, s := range wrappedSeeds {
 		f.Add([]byte(s))
 	}
-	// An ASCII table as mysql -t draws it, a Markdown table; CloudWatch Logs Insights'
+	// An ASCII table as mysql -t draws it, a Markdown table; a Loki query's
+	// answer; CloudWatch Logs Insights'
 	// results of a line and of extracted fields.
 	f.Add([]byte("+------+--------+--------------+\n| time | status | request_time |\n+------+--------+--------------+\n| 2026-12-05 10:00:00 | 200 | 0.5 |\n+------+--------+--------------+\n1 row in set (0.00 sec)\n"))
 	f.Add([]byte("| time | status | request_time |\n|:--|--:|--:|\n| 2026-12-05 10:00:00 | 200 | 0.5 |\n"))
+	f.Add([]byte(`{"status":"success","data":{"resultType":"streams","result":[{"stream":{"app":"gw"},"values":[["1796392800000000000","{\"request_time\":0.5}"],["1796392800000000001","x",{}]]}]}}`))
 	f.Add([]byte(`{"results":[[{"field":"@timestamp","value":"2026-12-05 10:00:00.000"},{"field":"@message","value":"{\"request_time\":0.5}"}],[{"field":"@timestamp","value":"2026-12-05 10:00:01.000"},{"field":"status","value":"200"}]],"statistics":{},"status":"Running"}`))
 	f.Add(manyRowGroups(f.Fatal)) // a batch sink's rows are set a column at a time
 	for _, name := range []string{"tokenhub-5.parquet", "tokenhub-6.arrow"} {

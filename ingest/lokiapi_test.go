@@ -1,0 +1,97 @@
+package ingest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/ingest"
+)
+
+// lokiAnswer returns lines as Loki's query_range API answers them
+// ({"status":"success","data":{"resultType":"streams","result":[…]}}),
+// in streams of per lines each, the i-th line's time at+i ms.
+func lokiAnswer(t *testing.T, lines []string, per int, at time.Time) []byte {
+	t.Helper()
+	type stream struct {
+		Stream map[string]string `json:"stream"`
+		Values [][2]string       `json:"values"`
+	}
+	var result []stream
+	for i, l := range lines {
+		if i%per == 0 {
+			result = append(result, stream{Stream: map[string]string{"app": "gw", "pod": fmt.Sprintf("gw-%d", i/per)}})
+		}
+		s := &result[len(result)-1]
+		s.Values = append(s.Values, [2]string{fmt.Sprint(at.Add(time.Duration(i) * time.Millisecond).UnixNano()), l})
+	}
+	doc, err := json.Marshal(map[string]any{"status": "success",
+		"data": map[string]any{"resultType": "streams", "result": result, "stats": map[string]any{"summary": map[string]int{"totalLinesProcessed": len(lines)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestLokiQueryAPI: the answer of Loki's query and query_range API (as
+// curl or Grafana's inspector saves it) gives the records of the lines
+// in its streams' values, as the lines alone do; pretty-printed too.
+func TestLokiQueryAPI(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range []string{"testdata/sources/litellm.json", "testdata/sources/traefik.json",
+		"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
+		name := filepath.Base(src)
+		raw, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
+		doc := lokiAnswer(t, lines, 7, time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC))
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, doc, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		want, base := encodedRun(t, src, ingest.Options{Workers: 2, MaxProblems: 100})
+		for kind, b := range map[string][]byte{"compact": doc, "pretty": pretty.Bytes()} {
+			path := filepath.Join(dir, kind+"-"+name+".json")
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, res := encodedRun(t, path, ingest.Options{Workers: 2, MaxProblems: 100})
+			f0, f := base.Files[0], res.Files[0]
+			if f0.Records == 0 || f.Envelope != ingest.EnvLoki || f.Format != f0.Format || f.Source != f0.Source {
+				t.Fatalf("%s %s: read as %q %s (%s), alone %s (%s), %d records", kind, name, f.Envelope, f.Format, f.Source, f0.Format, f0.Source, f0.Records)
+			}
+			if f.Records != f0.Records || f.BadLines != f0.BadLines {
+				t.Fatalf("%s %s: %d records and %d bad lines, want %d and %d", kind, name, f.Records, f.BadLines, f0.Records, f0.BadLines)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s %s: the accumulator differs from the lines' alone", kind, name)
+			}
+		}
+	}
+}
+
+// TestLokiQueryTime: a JSON line of no time of its own takes its
+// value's time (epoch ns), whatever --tz says; one with its own keeps
+// it.
+func TestLokiQueryTime(t *testing.T) {
+	at := time.Date(2026, 12, 5, 10, 0, 0, 250e6, time.UTC)
+	doc := lokiAnswer(t, []string{`{"status":200,"request_time":0.25,"model":"m"}`,
+		`{"time":"2026-12-05T18:30:00+08:00","status":502,"request_time":1.5}`}, 5, at)
+	got, res := collect(t, []string{writeTemp(t, "q.json", string(doc))}, ingest.Options{Workers: 1, Location: time.FixedZone("", 8*3600)})
+	if f := res.Files[0]; f.Envelope != ingest.EnvLoki || len(got) != 2 || f.BadLines != 0 {
+		t.Fatalf("envelope %q, %d records, %d bad lines; want loki, 2, 0", f.Envelope, len(got), f.BadLines)
+	}
+	if got[0].timeNS != at.UnixNano() || !nearSrc(got[0].rt, 0.25) {
+		t.Errorf("the line of no time: %v, %v s; want %v, 0.25 s", time.Unix(0, got[0].timeNS).UTC(), got[0].rt, at)
+	}
+	if want := time.Date(2026, 12, 5, 10, 30, 0, 0, time.UTC).UnixNano(); got[1].timeNS != want || got[1].status != 502 {
+		t.Errorf("the line of its own time: %v, %d; want %v, 502", time.Unix(0, got[1].timeNS).UTC(), got[1].status, time.Unix(0, want).UTC())
+	}
+}
