@@ -45,13 +45,9 @@ func TestInsightsResults(t *testing.T) {
 	for _, src := range []string{"testdata/sources/aws-apigateway.json", "testdata/sources/litellm.json",
 		"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
 		name := filepath.Base(src)
-		raw, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var rows [][]insightsField
 		var table []map[string]string
-		for i, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+		for i, l := range fileLines(t, src) {
 			stamp := time.Date(2026, 12, 4, 2, 0, i%60, 0, time.UTC).Format("2006-01-02 15:04:05.000")
 			rows = append(rows, []insightsField{{"@timestamp", stamp}, {"@message", l},
 				{"@logStream", "i-0abc/access.log"}, {"@log", "123456789012:/gw/access"}, {"@ptr", fmt.Sprintf("CmAKJw%d", i)}})
@@ -61,23 +57,45 @@ func TestInsightsResults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, base := encodedRun(t, src, ingest.Options{Workers: 2, MaxProblems: 100})
-		for kind, doc := range map[string][]byte{"get-query-results": insightsDoc(t, rows), "console": console} {
-			path := filepath.Join(dir, kind+"-"+name+".json")
-			if err := os.WriteFile(path, doc, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			got, res := encodedRun(t, path, ingest.Options{Workers: 2, MaxProblems: 100})
-			f0, f := base.Files[0], res.Files[0]
-			if f0.Records == 0 || f.Envelope != ingest.EnvInsights || f.Format != f0.Format || f.Source != f0.Source {
-				t.Fatalf("%s of %s: read as %q %s (%s), alone %s (%s), %d records", kind, name, f.Envelope, f.Format, f.Source, f0.Format, f0.Source, f0.Records)
-			}
-			if f.Records != f0.Records || f.BadLines != f0.BadLines {
-				t.Fatalf("%s of %s: %d records and %d bad lines, want %d and %d", kind, name, f.Records, f.BadLines, f0.Records, f0.BadLines)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s of %s: the accumulator differs from the lines' alone", kind, name)
-			}
+		checkAsLines(t, src, ingest.EnvInsights, map[string][]byte{
+			filepath.Join(dir, "get-query-results-"+name+".json"): insightsDoc(t, rows),
+			filepath.Join(dir, "console-"+name+".json"):           console,
+		})
+	}
+}
+
+// fileLines returns the lines of the file at path.
+func fileLines(t *testing.T, path string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
+}
+
+// checkAsLines writes each document of docs, which hold the lines of
+// src within envelope env, and checks that it reads as src does: its
+// format, source, records and bad lines, and an accumulator byte for
+// byte the same.
+func checkAsLines(t *testing.T, src string, env ingest.Envelope, docs map[string][]byte) {
+	t.Helper()
+	want, base := encodedRun(t, src, ingest.Options{Workers: 2, MaxProblems: 100})
+	for path, doc := range docs {
+		if err := os.WriteFile(path, doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, res := encodedRun(t, path, ingest.Options{Workers: 2, MaxProblems: 100})
+		f0, f := base.Files[0], res.Files[0]
+		name := filepath.Base(path)
+		if f0.Records == 0 || f.Envelope != env || f.Format != f0.Format || f.Source != f0.Source {
+			t.Fatalf("%s: read as %q %s (%s), the lines alone %s (%s), %d records", name, f.Envelope, f.Format, f.Source, f0.Format, f0.Source, f0.Records)
+		}
+		if f.Records != f0.Records || f.BadLines != f0.BadLines {
+			t.Fatalf("%s: %d records and %d bad lines, want %d and %d", name, f.Records, f.BadLines, f0.Records, f0.BadLines)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the accumulator differs from the lines' alone", name)
 		}
 	}
 }

@@ -410,7 +410,12 @@ func isEnvelopeKey(k []byte) bool {
 // over), and hands it on as logcli's jsonl writes a line:
 // {"timestamp":"2026-12-04T10:00:00.123456789Z","line":"…"}. Any other
 // element is a bad one.
-func (d *docReader) lokiValue() error {
+func (d *docReader) lokiValue() error { return d.arrayItem(errNotLokiValue, lokiObject) }
+
+// arrayItem reads the element at d.pos, an array, and hands on the
+// object convert makes of its text; an element that is no array, or
+// one convert refuses, is a bad one of reason bad.
+func (d *docReader) arrayItem(bad error, convert func(b, item []byte) ([]byte, bool)) error {
 	line := d.line
 	d.elemLine = line
 	d.elem, d.keep, d.over = d.elem[:0], true, false
@@ -419,7 +424,7 @@ func (d *docReader) lokiValue() error {
 		if err := d.value(); err != nil {
 			return err
 		}
-		d.out = docElem{line: line, bad: errNotLokiValue.Error()}
+		d.out = docElem{line: line, bad: bad.Error()}
 		d.emit(&d.out)
 		d.elemLine = 0
 		return nil
@@ -429,11 +434,11 @@ func (d *docReader) lokiValue() error {
 	}
 	d.elemLine, d.keep = 0, false
 	var ok bool
-	switch d.row, ok = lokiObject(d.row[:0], d.elem); {
+	switch d.row, ok = convert(d.row[:0], d.elem); {
 	case d.over:
 		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
 	case !ok:
-		d.out = docElem{line: line, bad: errNotLokiValue.Error()}
+		d.out = docElem{line: line, bad: bad.Error()}
 	default:
 		d.out = docElem{line: line, at: line, text: d.row}
 	}
@@ -459,7 +464,7 @@ func lokiObject(b, value []byte) ([]byte, bool) {
 	if s.i >= len(s.b) || s.b[s.i] != '"' || skipString(&s) != nil {
 		return b, false
 	}
-	ns, ok := epochDigits(s.b[from+1 : s.i-1])
+	ns, ok := nanos(s.b[from+1 : s.i-1])
 	if !ok {
 		return b, false
 	}
@@ -492,55 +497,11 @@ func lokiObject(b, value []byte) ([]byte, bool) {
 	return b, true
 }
 
-// epochDigits reads b, the decimal digits of an epoch in nanoseconds.
-func epochDigits(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 19 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, n >= 0
-}
-
 // insightsRow reads the element at d.pos as a row of CloudWatch Logs
 // Insights' query results, an array of {"field":…,"value":…}, and hands
 // it on as the object of its fields (insightsObject): a field's name
 // its key, its value the value. Any other element is a bad one.
-func (d *docReader) insightsRow() error {
-	line := d.line
-	d.elemLine = line
-	d.elem, d.keep, d.over = d.elem[:0], true, false
-	if d.buf[d.pos] != '[' {
-		d.keep = false
-		if err := d.value(); err != nil {
-			return err
-		}
-		d.out = docElem{line: line, bad: errNotRow.Error()}
-		d.emit(&d.out)
-		d.elemLine = 0
-		return nil
-	}
-	if err := d.nested(0); err != nil {
-		return err
-	}
-	d.elemLine, d.keep = 0, false
-	var ok bool
-	switch d.row, ok = insightsObject(d.row[:0], d.elem); {
-	case d.over:
-		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
-	case !ok:
-		d.out = docElem{line: line, bad: errNotRow.Error()}
-	default:
-		d.out = docElem{line: line, at: line, text: d.row}
-	}
-	d.emit(&d.out)
-	return nil
-}
+func (d *docReader) insightsRow() error { return d.arrayItem(errNotRow, insightsObject) }
 
 var errNotRow = errors.New(`not a CloudWatch Logs Insights result row: want an array of {"field":…,"value":…}`)
 

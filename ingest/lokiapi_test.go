@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -46,34 +44,15 @@ func TestLokiQueryAPI(t *testing.T) {
 	for _, src := range []string{"testdata/sources/litellm.json", "testdata/sources/traefik.json",
 		"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
 		name := filepath.Base(src)
-		raw, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
-		doc := lokiAnswer(t, lines, 7, time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC))
+		doc := lokiAnswer(t, fileLines(t, src), 7, time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC))
 		var pretty bytes.Buffer
 		if err := json.Indent(&pretty, doc, "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		want, base := encodedRun(t, src, ingest.Options{Workers: 2, MaxProblems: 100})
-		for kind, b := range map[string][]byte{"compact": doc, "pretty": pretty.Bytes()} {
-			path := filepath.Join(dir, kind+"-"+name+".json")
-			if err := os.WriteFile(path, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			got, res := encodedRun(t, path, ingest.Options{Workers: 2, MaxProblems: 100})
-			f0, f := base.Files[0], res.Files[0]
-			if f0.Records == 0 || f.Envelope != ingest.EnvLoki || f.Format != f0.Format || f.Source != f0.Source {
-				t.Fatalf("%s %s: read as %q %s (%s), alone %s (%s), %d records", kind, name, f.Envelope, f.Format, f.Source, f0.Format, f0.Source, f0.Records)
-			}
-			if f.Records != f0.Records || f.BadLines != f0.BadLines {
-				t.Fatalf("%s %s: %d records and %d bad lines, want %d and %d", kind, name, f.Records, f.BadLines, f0.Records, f0.BadLines)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s %s: the accumulator differs from the lines' alone", kind, name)
-			}
-		}
+		checkAsLines(t, src, ingest.EnvLoki, map[string][]byte{
+			filepath.Join(dir, "compact-"+name+".json"): doc,
+			filepath.Join(dir, "pretty-"+name+".json"):  pretty.Bytes(),
+		})
 	}
 }
 
