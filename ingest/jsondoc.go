@@ -83,10 +83,18 @@ type docReader struct {
 	key      []byte // the last key read, while it is short
 	row      []byte // an Insights row's fields as an object
 	// stream: the element is a Loki stream ("stream" read); spent: its
-	// "values" were handed on, a line each (lokiValue).
+	// "values" were handed on, a line each (lokiValue), or its "rows"
+	// (tableRow).
 	stream, spent bool
-	open          []uint64 // bit i: the bracket open at depth i is a brace
-	out           docElem  // handed to emit, so that it is not allocated
+	// inTables: the elements are a query answer's tables (Azure Monitor
+	// Logs' and Kusto's {"tables":[{"columns":[…],"rows":[…]}]}); cols
+	// are the raw names of the columns of the table being read, in
+	// colNames.
+	inTables bool
+	cols     [][]byte
+	colNames []byte
+	open     []uint64 // bit i: the bracket open at depth i is a brace
+	out      docElem  // handed to emit, so that it is not allocated
 
 	// What the reader found, for telling documents from JSON lines.
 	tops      int    // top-level values
@@ -210,6 +218,7 @@ func (d *docReader) element(top bool) error {
 	}
 	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
 	d.stream, d.spent = false, false
+	d.cols, d.colNames = d.cols[:0], d.colNames[:0]
 	if wholeElements {
 		if n, lines, src, srcLines, ok := wholeElement(d.buf[d.pos:], top); ok {
 			// Read whole from the buffer, as object would read it.
@@ -324,9 +333,15 @@ func (d *docReader) member(level int, top bool, c byte) error {
 			return d.nested(1)
 		}
 		var err error
-		if rows {
+		tables := string(k) == "tables" || string(k) == "Tables"
+		switch {
+		case rows:
 			err = d.arrayOf(d.insightsRow)
-		} else {
+		case tables:
+			d.inTables = true
+			err = d.array()
+			d.inTables = false
+		default:
 			err = d.array()
 		}
 		d.elem, d.keep, d.inEnv, d.enveloped = d.elem[:0], false, true, true
@@ -341,6 +356,20 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		d.keep, d.spent = false, true
 		d.take1()
 		return d.arrayOf(d.lokiValue)
+	case !top && level == 1 && c == '[' && d.inTables && (string(k) == "columns" || string(k) == "Columns"):
+		// A query answer's table: its columns' names, for its rows.
+		from := len(d.elem)
+		err := d.value()
+		if err == nil && d.keep && !d.over && from <= len(d.elem) {
+			d.cols, d.colNames = tableColumns(d.cols[:0], d.colNames[:0], d.elem[from:])
+		}
+		return err
+	case !top && level == 1 && c == '[' && d.inTables && (string(k) == "rows" || string(k) == "Rows"):
+		// Its rows, a record each, by the columns read before them: not
+		// kept with the table, which is not handed on.
+		d.keep, d.spent = false, true
+		d.take1()
+		return d.arrayOf(d.tableRow)
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
 		return d.object(2, true)
 	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
@@ -401,7 +430,108 @@ func (d *docReader) ahead(n int) []byte {
 func isEnvelopeKey(k []byte) bool {
 	s := string(k)
 	return s == "data" || s == "items" || s == "logs" || s == "records" || s == "hits" || s == "events" ||
-		s == "result" || s == "results" || s == "runs" || s == "Results"
+		s == "result" || s == "results" || s == "runs" || s == "Results" || s == "tables" || s == "Tables"
+}
+
+// tableRow reads the element at d.pos as a row of a query answer's
+// table, an array of values in the order of its columns, and hands it
+// on as the object of its columns (tableObject).
+func (d *docReader) tableRow() error { return d.arrayItem(errNotTableRow, d.tableObject) }
+
+var errNotTableRow = errors.New("not a row of the table's columns: want an array of one value per column")
+
+// tableObject appends to b the object of row, an array of values, its
+// i-th value under the table's i-th column's name ({"c1":v1,…}; values
+// as row writes them, a null left out); false when row is no array of
+// as many values as the table has columns.
+func (d *docReader) tableObject(b, row []byte) ([]byte, bool) {
+	s := scanner{b: row}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '[' || len(d.cols) == 0 {
+		return b, false
+	}
+	s.i++
+	s.ws()
+	b = append(b, '{')
+	some := false
+	for n := 0; n < len(d.cols); n++ {
+		v, ok := s.rawValue()
+		if !ok {
+			return b, false
+		}
+		if string(v) != "null" {
+			b, some = fieldTo(b, some, d.cols[n], v), true
+		}
+		end, err := s.next(']')
+		switch {
+		case err != nil:
+			return b, false
+		case end:
+			return append(b, '}'), n+1 == len(d.cols)
+		}
+		s.ws()
+	}
+	return b, false
+}
+
+// tableColumns reads the columns of a query answer's table, an array of
+// {"name":"…","type":"…"} (Azure Monitor Logs) or {"ColumnName":"…",
+// "DataType":"…"} (Kusto), into cols: each name's raw text, held in
+// names. None when a column has no name.
+func tableColumns(cols [][]byte, names, arr []byte) ([][]byte, []byte) {
+	s := scanner{b: arr}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '[' {
+		return cols[:0], names
+	}
+	s.i++
+	s.ws()
+	var spans [][2]int
+	for {
+		col, ok := s.rawValue()
+		name := []byte(nil)
+		if ok && col[0] == '{' {
+			name = columnName(col)
+		}
+		if name == nil {
+			return cols[:0], names
+		}
+		spans = append(spans, [2]int{len(names), len(names) + len(name)})
+		names = append(names, name...)
+		end, err := s.next(']')
+		if err != nil {
+			return cols[:0], names
+		}
+		if end {
+			break
+		}
+		s.ws()
+	}
+	for _, sp := range spans {
+		cols = append(cols, names[sp[0]:sp[1]])
+	}
+	return cols, names
+}
+
+// columnName returns the raw text of the "name" (or "ColumnName") string
+// of a table's column, nil when it has none.
+func columnName(col []byte) []byte {
+	s := scanner{b: col}
+	s.i++ // '{'
+	s.ws()
+	for {
+		key, v, ok := member(&s)
+		if !ok {
+			return nil
+		}
+		if (string(key) == `"name"` || string(key) == `"ColumnName"`) && len(v) > 2 && v[0] == '"' {
+			return v
+		}
+		if end, err := s.next('}'); end || err != nil {
+			return nil
+		}
+		s.ws()
+	}
 }
 
 // lokiValue reads the element at d.pos as one of a Loki stream's values,
@@ -460,35 +590,29 @@ func lokiObject(b, value []byte) ([]byte, bool) {
 	}
 	s.i++
 	s.ws()
-	from := s.i
-	if s.i >= len(s.b) || s.b[s.i] != '"' || skipString(&s) != nil {
-		return b, false
-	}
-	ns, ok := nanos(s.b[from+1 : s.i-1])
-	if !ok {
-		return b, false
-	}
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != ',' {
-		return b, false
-	}
-	s.i++
-	s.ws()
-	from = s.i
-	if s.i >= len(s.b) || s.b[s.i] != '"' || skipString(&s) != nil {
-		return b, false
-	}
-	text := s.b[from:s.i]
-	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == ',' { // structured metadata
-		s.i++
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != '{' || s.skip() != nil {
+	var items [3][]byte // the time, the line, the metadata
+	n := 0
+	for {
+		v, ok := s.rawValue()
+		if !ok || n == len(items) {
 			return b, false
+		}
+		items[n], n = v, n+1
+		end, err := s.next(']')
+		if err != nil {
+			return b, false
+		}
+		if end {
+			break
 		}
 		s.ws()
 	}
-	if s.i >= len(s.b) || s.b[s.i] != ']' {
+	ts, text, meta := items[0], items[1], items[2]
+	if n < 2 || ts[0] != '"' || text[0] != '"' || meta != nil && meta[0] != '{' {
+		return b, false
+	}
+	ns, ok := nanos(ts[1 : len(ts)-1])
+	if !ok {
 		return b, false
 	}
 	b = append(b, `{"timestamp":"`...)
@@ -504,6 +628,35 @@ func lokiObject(b, value []byte) ([]byte, bool) {
 func (d *docReader) insightsRow() error { return d.arrayItem(errNotRow, insightsObject) }
 
 var errNotRow = errors.New(`not a CloudWatch Logs Insights result row: want an array of {"field":…,"value":…}`)
+
+// rawValue passes over the value at s.i and returns its text; false
+// when there is none there, or it is cut short.
+func (s *scanner) rawValue() ([]byte, bool) {
+	from := s.i
+	var err error
+	switch {
+	case s.i >= len(s.b):
+		return nil, false
+	case s.b[s.i] == '"':
+		err = skipString(s)
+	case s.b[s.i] == '{' || s.b[s.i] == '[':
+		err = s.skip()
+	default:
+		for s.i < len(s.b) && isLiteral(s.b[s.i]) {
+			s.i++
+		}
+	}
+	return s.b[from:s.i], err == nil && s.i > from
+}
+
+// fieldTo appends "name":val to the object being written in b, a comma
+// before it when some is.
+func fieldTo(b []byte, some bool, name, val []byte) []byte {
+	if some {
+		b = append(b, ',')
+	}
+	return append(append(append(b, name...), ':'), val...)
+}
 
 // insightsObject appends to b the object of the fields of row, an
 // Insights result row: {"f1":v1,"f2":v2,…}, each name and value as row
@@ -531,29 +684,21 @@ func insightsObject(b, row []byte) ([]byte, bool) {
 			return b, false
 		}
 		if name != nil && val != nil && string(val) != "null" {
-			if some {
-				b = append(b, ',')
+			if string(name) == `"@timestamp"` {
+				b = utcStamp(fieldTo(b, some, name, nil), val)
+			} else {
+				b = fieldTo(b, some, name, val)
 			}
 			some = true
-			if string(name) == `"@timestamp"` {
-				b = utcStamp(append(append(b, name...), ':'), val)
-			} else {
-				b = append(append(append(b, name...), ':'), val...)
-			}
 		}
-		s.ws()
-		if s.i >= len(s.b) {
+		end, err := s.next(']')
+		switch {
+		case err != nil:
 			return b, false
-		}
-		s.i++
-		switch s.b[s.i-1] {
-		case ',':
-			s.ws()
-			continue
-		case ']':
+		case end:
 			return append(b, '}'), true
 		}
-		return b, false
+		s.ws()
 	}
 }
 
@@ -572,42 +717,10 @@ func insightsPair(s *scanner) (name, val []byte, ok bool) {
 		return nil, nil, true
 	}
 	for {
-		if s.i >= len(s.b) || s.b[s.i] != '"' {
+		key, v, ok := member(s)
+		if !ok {
 			return nil, nil, false
 		}
-		from := s.i
-		if skipString(s) != nil {
-			return nil, nil, false
-		}
-		key := s.b[from:s.i]
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return nil, nil, false
-		}
-		s.i++
-		s.ws()
-		if s.i >= len(s.b) {
-			return nil, nil, false
-		}
-		from = s.i
-		switch c := s.b[s.i]; {
-		case c == '"':
-			if skipString(s) != nil {
-				return nil, nil, false
-			}
-		case c == '{' || c == '[':
-			if s.skip() != nil {
-				return nil, nil, false
-			}
-		default:
-			for s.i < len(s.b) && isLiteral(s.b[s.i]) {
-				s.i++
-			}
-			if s.i == from {
-				return nil, nil, false
-			}
-		}
-		v := s.b[from:s.i]
 		switch string(key) {
 		case `"field"`:
 			if v[0] != '"' {
@@ -617,20 +730,36 @@ func insightsPair(s *scanner) (name, val []byte, ok bool) {
 		case `"value"`:
 			val = v
 		}
-		s.ws()
-		if s.i >= len(s.b) {
+		end, err := s.next('}')
+		switch {
+		case err != nil:
 			return nil, nil, false
-		}
-		s.i++
-		switch s.b[s.i-1] {
-		case ',':
-			s.ws()
-			continue
-		case '}':
+		case end:
 			return name, val, true
 		}
+		s.ws()
+	}
+}
+
+// member reads the member of an object at s.i: the raw texts of its key
+// and its value.
+func member(s *scanner) (key, val []byte, ok bool) {
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
 		return nil, nil, false
 	}
+	from := s.i
+	if skipString(s) != nil {
+		return nil, nil, false
+	}
+	key = s.b[from:s.i]
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != ':' {
+		return nil, nil, false
+	}
+	s.i++
+	s.ws()
+	val, ok = s.rawValue()
+	return key, val, ok
 }
 
 // utcStamp appends val, the raw text of an Insights @timestamp, to b:
@@ -961,11 +1090,13 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 // for more than its value, and wholeElement leaves it to member: in a
 // top-level object, an envelope's keys (which an envelope holds only
 // with an array or object, and before any record field); in an array's
-// element, "values" (a Loki stream's lines, when "stream" came before).
+// element, "values" (a Loki stream's lines, when "stream" came before),
+// "columns" and "rows" (a query answer's table).
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
 	if !top {
-		return s == "values" // a Loki stream's lines
+		// A Loki stream's lines, a query answer's table's.
+		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns"
 	}
 	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans"
 }

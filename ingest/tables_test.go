@@ -1,0 +1,95 @@
+package ingest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestQueryTables: a Log Analytics table, as the Azure Monitor Logs
+// query API answers it ({"tables":[{"name":…,"columns":[{"name","type"}],
+// "rows":[[…]]}]}) and as Kusto's REST API v1 does ({"Tables":[{"Columns":
+// [{"ColumnName",…}],"Rows":[…]}]}), reads as the same records written
+// as an array of objects, as az monitor log-analytics query writes them.
+func TestQueryTables(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"azure-apim-la.json", "azure-appgw-la.json", "azure-frontdoor-la.json", "azure-openai-la.json"} {
+		src := filepath.Join("testdata", "sources", name)
+		raw, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The columns in the order the records first name them.
+		var records []json.RawMessage
+		if err := json.Unmarshal(raw, &records); err != nil {
+			t.Fatal(err)
+		}
+		var cols []string
+		seen := map[string]bool{}
+		var values []map[string]json.RawMessage
+		for _, rec := range records {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(rec, &m); err != nil {
+				t.Fatal(err)
+			}
+			values = append(values, m)
+			for _, k := range objectKeys(t, rec) {
+				if !seen[k] {
+					seen[k], cols = true, append(cols, k)
+				}
+			}
+		}
+		rows := make([][]json.RawMessage, len(values))
+		for i, m := range values {
+			for _, c := range cols {
+				v, ok := m[c]
+				if !ok {
+					v = json.RawMessage("null")
+				}
+				rows[i] = append(rows[i], v)
+			}
+		}
+		var la []map[string]string
+		var kusto []map[string]string
+		for _, c := range cols {
+			la = append(la, map[string]string{"name": c, "type": "string"})
+			kusto = append(kusto, map[string]string{"ColumnName": c, "DataType": "String"})
+		}
+		laDoc, err := json.Marshal(map[string]any{"tables": []any{map[string]any{"name": "PrimaryResult", "columns": la, "rows": rows}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kustoDoc, err := json.MarshalIndent(map[string]any{"Tables": []any{map[string]any{"TableName": "Table_0", "Columns": kusto, "Rows": rows}}}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAsLines(t, src, "", map[string][]byte{
+			filepath.Join(dir, "la-"+name):    laDoc,
+			filepath.Join(dir, "kusto-"+name): kustoDoc,
+		})
+	}
+}
+
+// objectKeys returns the keys of the JSON object obj, in order.
+func objectKeys(t *testing.T, obj json.RawMessage) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", obj)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
