@@ -100,7 +100,7 @@ type docReader struct {
 	tops      int    // top-level values
 	enveloped bool   // an envelope's array
 	unwrapped bool   // a hit's _source
-	rows      bool   // Insights' rows
+	rows      bool   // Insights' rows, or an SQL answer's
 	status    []byte // the "status" after Insights' rows ("Complete")
 
 	// An OTLP trace export (otel.go): its spans are the elements, each
@@ -370,6 +370,23 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		d.keep, d.spent = false, true
 		d.take1()
 		return d.arrayOf(d.tableRow)
+	case top && level == 1 && c == '[' && !d.fields && (string(k) == "columns" || string(k) == "schema"):
+		// An SQL answer's columns (Elasticsearch's SQL and ES|QL,
+		// OpenSearch's SQL and PPL), for its rows after them.
+		from := len(d.elem)
+		err := d.value()
+		if err == nil && d.keep && !d.over && from <= len(d.elem) {
+			d.cols, d.colNames = tableColumns(d.cols[:0], d.colNames[:0], d.elem[from:])
+		}
+		return err
+	case top && level == 1 && c == '[' && len(d.cols) > 0 && (string(k) == "rows" || string(k) == "values" || string(k) == "datarows"):
+		// Its rows, a record each; the answer is no record, whatever
+		// follows them (OpenSearch's "status":200).
+		d.keep, d.inEnv, d.enveloped, d.rows = false, true, true, true
+		d.take1()
+		err := d.arrayOf(d.tableRow)
+		d.elem = d.elem[:0]
+		return err
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
 		return d.object(2, true)
 	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
@@ -1091,14 +1108,15 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 // top-level object, an envelope's keys (which an envelope holds only
 // with an array or object, and before any record field); in an array's
 // element, "values" (a Loki stream's lines, when "stream" came before),
-// "columns" and "rows" (a query answer's table).
+// "columns" and "rows" (a query answer's table); in a top-level object,
+// "columns" and "schema" too (an SQL answer's).
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
 	if !top {
 		// A Loki stream's lines, a query answer's table's.
 		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns"
 	}
-	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans"
+	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "columns" || s == "schema"
 }
 
 // strStop returns the first index at or after i of a quote, a

@@ -336,7 +336,8 @@ func jsonShape(br *bufio.Reader, s *Schema) Format {
 	case d.enveloped && d.tops == 1 && !d.rows && hasField(first, s):
 		// A JSON line whose "items" list comes before its fields: the
 		// reader, which cannot look ahead, would take it for an envelope.
-		// Insights' results, whose "status" follows them, are none.
+		// Insights' results and an SQL answer's rows, whose "status"
+		// may follow them, are none.
 		return JSONL
 	case d.enveloped || d.unwrapped || err == nil && d.tops > 1:
 		return JSONDoc

@@ -11,8 +11,11 @@ import (
 // TestQueryTables: a Log Analytics table, as the Azure Monitor Logs
 // query API answers it ({"tables":[{"name":…,"columns":[{"name","type"}],
 // "rows":[[…]]}]}) and as Kusto's REST API v1 does ({"Tables":[{"Columns":
-// [{"ColumnName",…}],"Rows":[…]}]}), reads as the same records written
-// as an array of objects, as az monitor log-analytics query writes them.
+// [{"ColumnName",…}],"Rows":[…]}]}), and the same rows as Elasticsearch's
+// ES|QL ({"columns":…,"values":…}) and SQL ({"columns":…,"rows":…}) and
+// OpenSearch's SQL ({"schema":…,"datarows":…,"status":200}) answer them,
+// read as the same records written as an array of objects, as az monitor
+// log-analytics query writes them.
 func TestQueryTables(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"azure-apim-la.json", "azure-appgw-la.json", "azure-frontdoor-la.json", "azure-openai-la.json"} {
@@ -65,9 +68,26 @@ func TestQueryTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		answer := func(v any) []byte {
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
 		checkAsLines(t, src, "", map[string][]byte{
 			filepath.Join(dir, "la-"+name):    laDoc,
 			filepath.Join(dir, "kusto-"+name): kustoDoc,
+			// Elasticsearch's ES|QL and SQL, OpenSearch's SQL.
+			filepath.Join(dir, "esql-"+name):  answer(map[string]any{"took": 3, "is_partial": false, "columns": la, "values": rows}),
+			filepath.Join(dir, "essql-"+name): answer(map[string]any{"columns": la, "rows": rows, "cursor": "c"}),
+			// In its order: the schema before the rows, the status after.
+			filepath.Join(dir, "ossql-"+name): answer(struct {
+				Schema   []map[string]string `json:"schema"`
+				Datarows [][]json.RawMessage `json:"datarows"`
+				Total    int                 `json:"total"`
+				Status   int                 `json:"status"`
+			}{la, rows, len(rows), 200}),
 		})
 	}
 }
