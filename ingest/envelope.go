@@ -45,6 +45,11 @@ const (
 	// @timestamp (UTC), and no field read as the request time
 	// (insightsRows).
 	EnvInsights Envelope = "cloudwatch-insights"
+	// EnvSumo is Sumo Logic's search messages (its Search Job API's
+	// {"fields":[…],"messages":[{"map":{"_raw":"LINE","_messagetime":
+	// "<epoch ms>",…}},…]}): each message's line in _raw, unless a
+	// field beside it gives a request time (sumoMessage).
+	EnvSumo Envelope = "sumo"
 	// EnvSyslog is a JSON or LTSV line behind a syslog header, as rsyslog and
 	// syslog-ng store what nginx's access_log syslog: sends, and
 	// journalctl prints: RFC 3164's "<PRI>Mmm dd hh:mm:ss HOST TAG: "
@@ -740,6 +745,43 @@ func insightsRows(first []byte, s *Schema) bool {
 	return true
 }
 
+// sumoKeys are the fields of a Sumo Logic message's map: its line, its
+// time (epoch ms, a string), and those of which one marks it.
+var sumoKeys = []string{"_raw", "_messagetime", "_receipttime", "_sourcecategory", "_collector", "_messageid"}
+
+// sumoMessage returns the map of an element of Sumo Logic's search
+// messages ({"map":{…}} and nothing else), the line in its _raw, decoded
+// into d's scratch buffer, without its line end, and its _messagetime
+// (epoch ms); ok false for any other element, raw false for a map of no
+// _raw or one whose fields give a request time (a query that parsed the
+// lines: its fields are the record).
+func (d *topReader) sumoMessage(elem []byte, s *Schema) (m, msg, stamp []byte, raw, ok bool) {
+	var outer [1][]byte
+	if found, _, err := d.top(elem, []string{"map"}, outer[:]); err != nil || found != 1 || d.others != 0 || d.objs[0] == nil {
+		return nil, nil, nil, false, false
+	}
+	m = d.objs[0]
+	var vals [6][]byte
+	found, strs, err := d.top(m, sumoKeys, vals[:])
+	if err != nil || found&^1 == 0 {
+		return nil, nil, nil, false, false
+	}
+	if strs&2 != 0 && len(vals[1]) > 0 && bytes.IndexFunc(vals[1], func(r rune) bool { return r < '0' || r > '9' }) < 0 {
+		stamp = vals[1]
+	}
+	if strs&1 == 0 {
+		return m, nil, stamp, false, true
+	}
+	if s != nil {
+		for _, k := range topKeys(m, 1<<10) {
+			if readsRequestTime(k, s) {
+				return m, nil, stamp, false, true
+			}
+		}
+	}
+	return m, bytes.TrimRight(vals[0], "\r\n"), stamp, true, true
+}
+
 // readsRequestTime reports whether s, or a source, reads a field of
 // this name as the request time.
 func readsRequestTime(name string, s *Schema) bool {
@@ -1019,6 +1061,8 @@ func (e Envelope) describe() string {
 		return "CloudWatch Logs event list"
 	case EnvInsights:
 		return "CloudWatch Logs Insights result"
+	case EnvSumo:
+		return "Sumo Logic message"
 	case EnvSyslog:
 		return "syslog file"
 	case EnvShipper:

@@ -24,15 +24,11 @@ type insightsField struct {
 // AWS CLI writes it.
 func insightsDoc(t *testing.T, rows [][]insightsField) []byte {
 	t.Helper()
-	doc, err := json.MarshalIndent(map[string]any{
+	return jsonOf(t, map[string]any{
 		"results":    rows,
 		"statistics": map[string]float64{"recordsMatched": float64(len(rows)), "recordsScanned": float64(len(rows)), "bytesScanned": 1e4},
 		"status":     "Complete",
-	}, "", "    ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
+	}, "    ")
 }
 
 // TestInsightsResults: CloudWatch Logs Insights' results of its default
@@ -42,8 +38,7 @@ func insightsDoc(t *testing.T, rows [][]insightsField) []byte {
 // their @message, as the lines alone do.
 func TestInsightsResults(t *testing.T) {
 	dir := t.TempDir()
-	for _, src := range []string{"testdata/sources/aws-apigateway.json", "testdata/sources/litellm.json",
-		"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
+	for _, src := range lineSamples {
 		name := filepath.Base(src)
 		var rows [][]insightsField
 		var table []map[string]string
@@ -53,14 +48,58 @@ func TestInsightsResults(t *testing.T) {
 				{"@logStream", "i-0abc/access.log"}, {"@log", "123456789012:/gw/access"}, {"@ptr", fmt.Sprintf("CmAKJw%d", i)}})
 			table = append(table, map[string]string{"@timestamp": stamp, "@message": l, "@logStream": "i-0abc/access.log"})
 		}
-		console, err := json.MarshalIndent(table, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
+		console := jsonOf(t, table, "  ")
 		checkAsLines(t, src, ingest.EnvInsights, map[string][]byte{
 			filepath.Join(dir, "get-query-results-"+name+".json"): insightsDoc(t, rows),
 			filepath.Join(dir, "console-"+name+".json"):           console,
 		})
+	}
+}
+
+// lineSamples are logs of lines of several formats and sources, which
+// the tests of envelopes write within theirs: JSON lines of two sources
+// told by their names, nginx text of a known format and an
+// ingress-nginx log.
+var lineSamples = []string{"testdata/sources/aws-apigateway.json", "testdata/sources/litellm.json", "testdata/sources/traefik.json",
+	"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"}
+
+// jsonOf returns v as encoding/json writes it, indented by indent
+// unless it is "".
+func jsonOf(t *testing.T, v any, indent string) []byte {
+	t.Helper()
+	var b []byte
+	var err error
+	if indent == "" {
+		b, err = json.Marshal(v)
+	} else {
+		b, err = json.MarshalIndent(v, "", indent)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// timedLines are two JSON lines, one of no time of its own (0.25 s) and
+// one of its own (502 at 2026-12-05 10:30 UTC), whose times
+// checkEnvelopeTime checks.
+var timedLines = []string{`{"status":200,"request_time":0.25,"model":"m"}`,
+	`{"time":"2026-12-05T18:30:00+08:00","status":502,"request_time":1.5}`}
+
+// checkEnvelopeTime reads doc, which holds timedLines within envelope
+// env, the first at at, in the zone loc (--tz), and checks that the line
+// of no time of its own takes at, the other its own.
+func checkEnvelopeTime(t *testing.T, doc []byte, env ingest.Envelope, at time.Time, loc *time.Location) {
+	t.Helper()
+	got, res := collect(t, []string{writeTemp(t, "timed.json", string(doc))}, ingest.Options{Workers: 1, Location: loc})
+	if f := res.Files[0]; f.Envelope != env || len(got) != 2 || f.BadLines != 0 {
+		t.Fatalf("envelope %q, %d records, %d bad lines; want %q, 2, 0", f.Envelope, len(got), f.BadLines, env)
+	}
+	if got[0].timeNS != at.UnixNano() || !nearSrc(got[0].rt, 0.25) {
+		t.Errorf("the line of no time: %v, %v s; want %v, 0.25 s", time.Unix(0, got[0].timeNS).UTC(), got[0].rt, at)
+	}
+	if want := time.Date(2026, 12, 5, 10, 30, 0, 0, time.UTC).UnixNano(); got[1].timeNS != want || got[1].status != 502 {
+		t.Errorf("the line of its own time: %v, %d; want %v, 502", time.Unix(0, got[1].timeNS).UTC(), got[1].status, time.Unix(0, want).UTC())
 	}
 }
 

@@ -322,7 +322,7 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		}
 		d.src, d.srcLine, d.unwrapped = [2]int{start, len(d.elem)}, line, true
 		return nil
-	case envelope && c == '[' && isEnvelopeKey(k):
+	case envelope && c == '[' && (isEnvelopeKey(k) || string(k) == "messages" && d.mapsAhead()):
 		// An envelope's array holds objects, or Insights' rows, arrays
 		// (in "results"); {"data":["x"]} is a record.
 		d.take1()
@@ -426,6 +426,27 @@ func (d *docReader) wordAhead(c byte, bind Bindings) bool {
 	rest := d.ahead(maxKey + 2)[1:]
 	end := bytes.IndexByte(rest[:min(len(rest), maxKey+1)], '"')
 	return end > 0 && bytes.IndexFunc(rest[:end], func(r rune) bool { return r >= '0' && r <= '9' || r == '\\' }) < 0
+}
+
+// mapsAhead reports whether the array at d.pos begins as Sumo Logic's
+// search messages do, [{"map":{…}: an LLM call's "messages" are no
+// envelope.
+func (d *docReader) mapsAhead() bool {
+	b := d.ahead(64)
+	i := 0
+	for _, want := range []byte("[{") {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+			i++
+		}
+		if i >= len(b) || b[i] != want {
+			return false
+		}
+		i++
+	}
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return bytes.HasPrefix(b[i:], []byte(`"map"`))
 }
 
 // ahead returns the unread bytes, at least n of them when the input
@@ -1109,14 +1130,15 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 // with an array or object, and before any record field); in an array's
 // element, "values" (a Loki stream's lines, when "stream" came before),
 // "columns" and "rows" (a query answer's table); in a top-level object,
-// "columns" and "schema" too (an SQL answer's).
+// "columns" and "schema" too (an SQL answer's), and "messages" (Sumo
+// Logic's).
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
 	if !top {
 		// A Loki stream's lines, a query answer's table's.
 		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns"
 	}
-	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "columns" || s == "schema"
+	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "columns" || s == "schema" || s == "messages"
 }
 
 // strStop returns the first index at or after i of a quote, a

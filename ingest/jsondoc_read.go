@@ -82,6 +82,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	// shippers' records (an Elasticsearch search's hits), told from its
 	// first element, has each element read as the line in its message.
 	first, env := true, (*topReader)(nil)
+	var sumoMaps *topReader // Sumo Logic's messages whose maps are the records
 	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
 		if e.bad != "" {
 			bads = append(bads, docBad{before: len(spans), line: e.line, reason: e.bad})
@@ -96,6 +97,14 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
 			} else if insightsRows(e.text, fs.cfg.schema) {
 				env, fs.cfg.envelope = &topReader{}, EnvInsights
+			} else if _, _, _, raw, ok := new(topReader).sumoMessage(e.text, fs.cfg.schema); ok {
+				// Sumo Logic's messages: their lines, or, when the query
+				// parsed them, the fields of their maps.
+				if raw {
+					env, fs.cfg.envelope = &topReader{}, EnvSumo
+				} else {
+					sumoMaps = &topReader{}
+				}
 			} else if _, _, err := new(topReader).loki(e.text); err == nil {
 				// A Loki query's streams (lokiValue), or logcli's lines
 				// in an array.
@@ -106,6 +115,14 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				env, fs.cfg.envelope = &topReader{}, EnvShipper
 			}
 			fs.cfg.unwrapped = env != nil
+		}
+		if sumoMaps != nil {
+			m, _, _, _, ok := sumoMaps.sumoMessage(e.text, nil)
+			if !ok {
+				bads = append(bads, docBad{before: len(spans), line: e.line, reason: "not a Sumo Logic message: want {\"map\":{…}}"})
+				return
+			}
+			e.text = m
 		}
 		if env != nil {
 			env.p.scratch = env.p.scratch[:0]
@@ -131,6 +148,8 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				switch fs.cfg.envelope {
 				case EnvInsights:
 					msg, stamp, ok = env.insightsMessage(e.text)
+				case EnvSumo:
+					_, msg, stamp, ok, _ = env.sumoMessage(e.text, nil)
 				case EnvLoki:
 					var err error
 					msg, stamp, err = env.loki(e.text)

@@ -28,12 +28,8 @@ func lokiAnswer(t *testing.T, lines []string, per int, at time.Time) []byte {
 		s := &result[len(result)-1]
 		s.Values = append(s.Values, [2]string{fmt.Sprint(at.Add(time.Duration(i) * time.Millisecond).UnixNano()), l})
 	}
-	doc, err := json.Marshal(map[string]any{"status": "success",
-		"data": map[string]any{"resultType": "streams", "result": result, "stats": map[string]any{"summary": map[string]int{"totalLinesProcessed": len(lines)}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
+	return jsonOf(t, map[string]any{"status": "success",
+		"data": map[string]any{"resultType": "streams", "result": result, "stats": map[string]any{"summary": map[string]int{"totalLinesProcessed": len(lines)}}}}, "")
 }
 
 // TestLokiQueryAPI: the answer of Loki's query and query_range API (as
@@ -41,8 +37,7 @@ func lokiAnswer(t *testing.T, lines []string, per int, at time.Time) []byte {
 // in its streams' values, as the lines alone do; pretty-printed too.
 func TestLokiQueryAPI(t *testing.T) {
 	dir := t.TempDir()
-	for _, src := range []string{"testdata/sources/litellm.json", "testdata/sources/traefik.json",
-		"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
+	for _, src := range lineSamples {
 		name := filepath.Base(src)
 		doc := lokiAnswer(t, fileLines(t, src), 7, time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC))
 		var pretty bytes.Buffer
@@ -61,16 +56,5 @@ func TestLokiQueryAPI(t *testing.T) {
 // it.
 func TestLokiQueryTime(t *testing.T) {
 	at := time.Date(2026, 12, 5, 10, 0, 0, 250e6, time.UTC)
-	doc := lokiAnswer(t, []string{`{"status":200,"request_time":0.25,"model":"m"}`,
-		`{"time":"2026-12-05T18:30:00+08:00","status":502,"request_time":1.5}`}, 5, at)
-	got, res := collect(t, []string{writeTemp(t, "q.json", string(doc))}, ingest.Options{Workers: 1, Location: time.FixedZone("", 8*3600)})
-	if f := res.Files[0]; f.Envelope != ingest.EnvLoki || len(got) != 2 || f.BadLines != 0 {
-		t.Fatalf("envelope %q, %d records, %d bad lines; want loki, 2, 0", f.Envelope, len(got), f.BadLines)
-	}
-	if got[0].timeNS != at.UnixNano() || !nearSrc(got[0].rt, 0.25) {
-		t.Errorf("the line of no time: %v, %v s; want %v, 0.25 s", time.Unix(0, got[0].timeNS).UTC(), got[0].rt, at)
-	}
-	if want := time.Date(2026, 12, 5, 10, 30, 0, 0, time.UTC).UnixNano(); got[1].timeNS != want || got[1].status != 502 {
-		t.Errorf("the line of its own time: %v, %d; want %v, 502", time.Unix(0, got[1].timeNS).UTC(), got[1].status, time.Unix(0, want).UTC())
-	}
+	checkEnvelopeTime(t, lokiAnswer(t, timedLines, 5, at), ingest.EnvLoki, at, time.FixedZone("", 8*3600))
 }

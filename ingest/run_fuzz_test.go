@@ -83,11 +83,12 @@ func FuzzRun(f *testing.F) {
 	// A CSV export of log lines (Splunk's _raw), one quoted across lines.
 	f.Add([]byte("_time,host,_raw\n2026-12-05T10:00:00Z,gw,\"{\"\"request_time\"\":0.5}\"\n2026-12-05T10:00:01Z,gw,\"{\n\"\"status\"\":200}\"\n"))
 	// An ASCII table as mysql -t draws it, a Markdown table; a Loki query's
-	// answer, a Log Analytics query's; CloudWatch Logs Insights'
-	// results of a line and of extracted fields.
+	// answer, a Log Analytics query's, Sumo Logic's messages; CloudWatch
+	// Logs Insights' results of a line and of extracted fields.
 	f.Add([]byte("+------+--------+--------------+\n| time | status | request_time |\n+------+--------+--------------+\n| 2026-12-05 10:00:00 | 200 | 0.5 |\n+------+--------+--------------+\n1 row in set (0.00 sec)\n"))
 	f.Add([]byte("| time | status | request_time |\n|:--|--:|--:|\n| 2026-12-05 10:00:00 | 200 | 0.5 |\n"))
 	f.Add([]byte(`{"status":"success","data":{"resultType":"streams","result":[{"stream":{"app":"gw"},"values":[["1796392800000000000","{\"request_time\":0.5}"],["1796392800000000001","x",{}]]}]}}`))
+	f.Add([]byte(`{"fields":[],"messages":[{"map":{"_raw":"{\"request_time\":0.5}","_messagetime":"1796392800000"}},{"map":{"_raw":"x"}},{"x":1}]}`))
 	f.Add([]byte(`{"tables":[{"name":"PrimaryResult","columns":[{"name":"TimeGenerated","type":"datetime"},{"name":"DurationMs","type":"long"},{"name":"ResultSignature","type":"string"}],"rows":[["2026-12-04T15:00:00Z",5230,"200"],[null,1,"429"],[1]]}]}`))
 	f.Add([]byte(`{"results":[[{"field":"@timestamp","value":"2026-12-05 10:00:00.000"},{"field":"@message","value":"{\"request_time\":0.5}"}],[{"field":"@timestamp","value":"2026-12-05 10:00:01.000"},{"field":"status","value":"200"}]],"statistics":{},"status":"Running"}`))
 	f.Add(manyRowGroups(f.Fatal))
@@ -217,11 +218,12 @@ func FuzzBatches(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	// An ASCII table as mysql -t draws it, a Markdown table; a Loki query's
-	// answer, a Log Analytics query's; CloudWatch Logs Insights'
-	// results of a line and of extracted fields.
+	// answer, a Log Analytics query's, Sumo Logic's messages; CloudWatch
+	// Logs Insights' results of a line and of extracted fields.
 	f.Add([]byte("+------+--------+--------------+\n| time | status | request_time |\n+------+--------+--------------+\n| 2026-12-05 10:00:00 | 200 | 0.5 |\n+------+--------+--------------+\n1 row in set (0.00 sec)\n"))
 	f.Add([]byte("| time | status | request_time |\n|:--|--:|--:|\n| 2026-12-05 10:00:00 | 200 | 0.5 |\n"))
 	f.Add([]byte(`{"status":"success","data":{"resultType":"streams","result":[{"stream":{"app":"gw"},"values":[["1796392800000000000","{\"request_time\":0.5}"],["1796392800000000001","x",{}]]}]}}`))
+	f.Add([]byte(`{"fields":[],"messages":[{"map":{"_raw":"{\"request_time\":0.5}","_messagetime":"1796392800000"}},{"map":{"_raw":"x"}},{"x":1}]}`))
 	f.Add([]byte(`{"tables":[{"name":"PrimaryResult","columns":[{"name":"TimeGenerated","type":"datetime"},{"name":"DurationMs","type":"long"},{"name":"ResultSignature","type":"string"}],"rows":[["2026-12-04T15:00:00Z",5230,"200"],[null,1,"429"],[1]]}]}`))
 	f.Add([]byte(`{"results":[[{"field":"@timestamp","value":"2026-12-05 10:00:00.000"},{"field":"@message","value":"{\"request_time\":0.5}"}],[{"field":"@timestamp","value":"2026-12-05 10:00:01.000"},{"field":"status","value":"200"}]],"statistics":{},"status":"Running"}`))
 	f.Add(manyRowGroups(f.Fatal)) // a batch sink's rows are set a column at a time

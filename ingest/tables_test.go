@@ -60,21 +60,9 @@ func TestQueryTables(t *testing.T) {
 			la = append(la, map[string]string{"name": c, "type": "string"})
 			kusto = append(kusto, map[string]string{"ColumnName": c, "DataType": "String"})
 		}
-		laDoc, err := json.Marshal(map[string]any{"tables": []any{map[string]any{"name": "PrimaryResult", "columns": la, "rows": rows}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		kustoDoc, err := json.MarshalIndent(map[string]any{"Tables": []any{map[string]any{"TableName": "Table_0", "Columns": kusto, "Rows": rows}}}, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		answer := func(v any) []byte {
-			b, err := json.Marshal(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
-		}
+		laDoc := jsonOf(t, map[string]any{"tables": []any{map[string]any{"name": "PrimaryResult", "columns": la, "rows": rows}}}, "")
+		kustoDoc := jsonOf(t, map[string]any{"Tables": []any{map[string]any{"TableName": "Table_0", "Columns": kusto, "Rows": rows}}}, "  ")
+		answer := func(v any) []byte { return jsonOf(t, v, "") }
 		checkAsLines(t, src, "", map[string][]byte{
 			filepath.Join(dir, "la-"+name):    laDoc,
 			filepath.Join(dir, "kusto-"+name): kustoDoc,
