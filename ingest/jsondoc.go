@@ -102,6 +102,7 @@ type docReader struct {
 	unwrapped bool   // a hit's _source
 	rows      bool   // Insights' rows, or an SQL answer's
 	status    []byte // the "status" after Insights' rows ("Complete")
+	partial   string // the top-level key that said true to a partial answer
 
 	// An OTLP trace export (otel.go): its spans are the elements, each
 	// handed on with the resource read before it.
@@ -394,6 +395,12 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		err := d.resourceSpans()
 		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
 		return err
+	}
+	if top && level == 1 && c == 't' && (string(k) == "is_partial" || string(k) == "timed_out") && d.partial == "" {
+		// An answer that says it holds only some of the records
+		// (ES|QL's is_partial, a search's timed_out): read with what
+		// it holds, and said (readDoc).
+		d.partial = string(k)
 	}
 	if top && level == 1 && d.rows && c == '"' && string(k) == "status" {
 		d.key = d.key[:0]

@@ -204,6 +204,9 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	if innerErr != nil {
 		return innerErr
 	}
+	if err == nil && d.enveloped && d.partial != "" {
+		return fmt.Errorf("the answer says it is partial (%s: true): records it could not gather are missing", d.partial)
+	}
 	if err == nil && d.rows && len(d.status) > 0 && string(d.status) != "Complete" {
 		// Scheduled, Running (the results so far), Timeout, Cancelled…
 		return fmt.Errorf("the CloudWatch Logs Insights query's status is %q, not Complete: its results may be partial", d.status)
