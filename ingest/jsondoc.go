@@ -400,7 +400,16 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		// An answer that says it holds only some of the records
 		// (ES|QL's is_partial, a search's timed_out): read with what
 		// it holds, and said (readDoc).
-		d.partial = string(k)
+		d.partial = string(k) + ": true"
+	}
+	if top && level == 1 && c == '{' && string(k) == "_shards" && d.partial == "" && d.keep {
+		// A search's shards, of which some failed: its hits are partial.
+		from := len(d.elem)
+		err := d.value()
+		if err == nil && !d.over && from <= len(d.elem) && shardsFailed(d.elem[from:]) {
+			d.partial = "_shards.failed"
+		}
+		return err
 	}
 	if top && level == 1 && d.rows && c == '"' && string(k) == "status" {
 		d.key = d.key[:0]
@@ -433,6 +442,19 @@ func (d *docReader) wordAhead(c byte, bind Bindings) bool {
 	rest := d.ahead(maxKey + 2)[1:]
 	end := bytes.IndexByte(rest[:min(len(rest), maxKey+1)], '"')
 	return end > 0 && bytes.IndexFunc(rest[:end], func(r rune) bool { return r >= '0' && r <= '9' || r == '\\' }) < 0
+}
+
+// shardsFailed reports whether a search answer's _shards object says
+// some shards failed: a "failed" count above 0.
+func shardsFailed(obj []byte) bool {
+	var d topReader
+	var vals [1][]byte
+	found, _, err := d.top(obj, []string{"failed"}, vals[:])
+	if err != nil || found != 1 {
+		return false
+	}
+	n, ok := parseNumber(d.lits[0])
+	return ok && n > 0
 }
 
 // mapsAhead reports whether the array at d.pos begins as Sumo Logic's

@@ -205,7 +205,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		return innerErr
 	}
 	if err == nil && d.enveloped && d.partial != "" {
-		return fmt.Errorf("the answer says it is partial (%s: true): records it could not gather are missing", d.partial)
+		return fmt.Errorf("the answer says it is partial (%s): records it could not gather are missing", d.partial)
 	}
 	if err == nil && d.rows && len(d.status) > 0 && string(d.status) != "Complete" {
 		// Scheduled, Running (the results so far), Timeout, Cancelled…
