@@ -154,6 +154,16 @@ const smallPage = 4 << 10
 // tests.
 var measureSmall, measureHuge = probeSmall, probeHuge
 
+// probeMap maps n bytes of anonymous memory for a probe, and probeUnmap
+// unmaps them; variables, so that a test can hold the probes to
+// unmapping what they map.
+var (
+	probeMap = func(n int) ([]byte, error) {
+		return syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS)
+	}
+	probeUnmap = func(b []byte) { _ = syscall.Munmap(b) }
+)
+
 // smallProbe is what probeSmall touches: 64 small pages.
 const smallProbe = 64 * smallPage
 
@@ -161,11 +171,11 @@ const smallProbe = 64 * smallPage
 // in a mapping of its own outside the heap, unmapped after, and scales
 // it to a huge page's 2 MB. ok is false when the mapping is refused.
 func probeSmall() (time.Duration, bool) {
-	b, err := syscall.Mmap(-1, 0, smallProbe, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS)
+	b, err := probeMap(smallProbe)
 	if err != nil {
 		return 0, false
 	}
-	defer syscall.Munmap(b)
+	defer probeUnmap(b)
 	// Where the kernel gives huge pages to all memory (enabled =
 	// always), this mapping asks for small ones; refused, it is small
 	// anyway (smaller than a huge page, and not aligned to one).
@@ -195,11 +205,11 @@ const hugeProbe = 2
 // take small pages anyway.
 func probeHuge() (time.Duration, bool) {
 	const n = hugeProbe * hugePage
-	b, err := syscall.Mmap(-1, 0, n+hugePage, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS)
+	b, err := probeMap(n + hugePage)
 	if err != nil {
 		return 0, false
 	}
-	defer syscall.Munmap(b)
+	defer probeUnmap(b)
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	off := int((hugePage - p%hugePage) % hugePage)
 	h := b[off : off+n]
