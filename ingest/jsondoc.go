@@ -20,11 +20,18 @@ import (
 // "messages":[]}), {"runs":[…]} (LangSmith's POST /api/v1/runs/query:
 // {"runs":[…],"cursors":{…},"parsed_query":…}), {"hits":{"hits":[…]}},
 // {"Response":{"Results":[…]}} (Tencent Cloud's SearchLog API, whose
-// elements' LogJson hold the records), {"results":[…]}; and CloudWatch
-// Logs Insights' query results (aws logs get-query-results:
-// {"results":[[{"field":"@timestamp","value":"…"},…],…],"statistics":
-// {…},"status":"Complete"}), each row handed on as the object of its
-// fields (insightsRow).
+// elements' LogJson hold the records), {"results":[…]}, {"messages":
+// [{"map":…}]} (Sumo Logic's search messages, mapsAhead). Some answers
+// hold their records in arrays, each handed on as an object as it is
+// read (arrayItem): CloudWatch Logs Insights' query results (aws logs
+// get-query-results: {"results":[[{"field":"@timestamp","value":"…"},
+// …],…],"statistics":{…},"status":"Complete"}), each row the object of
+// its fields (insightsRow); Loki's query API streams ({"data":{"result":
+// [{"stream":{…},"values":[["<ns>","LINE"],…]}]}}), each value logcli's
+// object of a line (lokiValue); a query answer's tables ({"tables":
+// [{"columns":[…],"rows":[[…]]}]}: Azure Monitor Logs, Kusto) and an SQL
+// answer's columns and rows (Elasticsearch's ES|QL and SQL, OpenSearch's
+// SQL), each row the object of its columns (tableRow).
 // An element with an
 // object "_source" (an Elasticsearch / OpenSearch hit) stands for that
 // object. The docReader finds the elements in a stream, copying one at a
@@ -81,7 +88,7 @@ type docReader struct {
 	fields   bool   // the top-level object carries a record field
 	inEnv    bool   // the top-level object is an envelope
 	key      []byte // the last key read, while it is short
-	row      []byte // an Insights row's fields as an object
+	row      []byte // an array's item as an object (arrayItem)
 	// stream: the element is a Loki stream ("stream" read); spent: its
 	// "values" were handed on, a line each (lokiValue), or its "rows"
 	// (tableRow).
@@ -102,7 +109,7 @@ type docReader struct {
 	unwrapped bool   // a hit's _source
 	rows      bool   // Insights' rows, or an SQL answer's
 	status    []byte // the "status" after Insights' rows ("Complete")
-	partial   string // the top-level key that said true to a partial answer
+	partial   string // what said the answer is partial ("is_partial: true")
 
 	// An OTLP trace export (otel.go): its spans are the elements, each
 	// handed on with the resource read before it.
@@ -244,7 +251,7 @@ func (d *docReader) element(top bool) error {
 	d.elemLine, d.keep = 0, false // the whitespace after it is not kept
 	d.out = docElem{line: line, at: line, text: d.elem}
 	switch {
-	case d.inEnv, d.spent: // an envelope, or a Loki stream whose lines were handed on
+	case d.inEnv, d.spent: // an envelope, or a Loki stream or a table whose lines or rows were handed on
 		return nil
 	case d.over:
 		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
@@ -398,8 +405,8 @@ func (d *docReader) member(level int, top bool, c byte) error {
 	}
 	if top && level == 1 && c == 't' && (string(k) == "is_partial" || string(k) == "timed_out") && d.partial == "" {
 		// An answer that says it holds only some of the records
-		// (ES|QL's is_partial, a search's timed_out): read with what
-		// it holds, and said (readDoc).
+		// (ES|QL's is_partial, a search's timed_out; its failed shards
+		// below): read with what it holds, and said (readDoc).
 		d.partial = string(k) + ": true"
 	}
 	if top && level == 1 && c == '{' && string(k) == "_shards" && d.partial == "" && d.keep {
