@@ -709,23 +709,21 @@ func (d *topReader) insightsMessage(elem []byte) (msg, stamp []byte, ok bool) {
 		return nil, nil, false
 	}
 	if strs&2 != 0 {
-		stamp = epochMs(d.ms[:0], vals[1])
-		if stamp != nil {
-			d.ms = stamp
-		}
+		stamp = d.epochMs(vals[1])
 	}
 	return bytes.TrimRight(vals[0], "\r\n"), stamp, true
 }
 
-// epochMs appends to b the epoch milliseconds of stamp, an Insights
-// time: in UTC, as insightsObject writes it ("2026-11-29T02:00:00.000Z")
-// or as Insights does ("2026-11-29 02:00:00.000"); nil when it is no
-// time.
-func epochMs(b, stamp []byte) []byte {
-	if ns, ok := parseTime(stamp, 0, time.UTC); ok && ns >= 0 {
-		return strconv.AppendInt(b, ns/1e6, 10)
+// epochMs returns the epoch milliseconds of stamp, a time in UTC when it
+// has no zone (Insights' "2026-11-29 02:00:00.000", insightsObject's and
+// Loki's RFC 3339), written in d's buffer; nil when it is no time.
+func (d *topReader) epochMs(stamp []byte) []byte {
+	ns, ok := parseTime(stamp, 0, time.UTC)
+	if !ok || ns < 0 {
+		return nil
 	}
-	return nil
+	d.ms = strconv.AppendInt(d.ms[:0], ns/1e6, 10)
+	return d.ms
 }
 
 // insightsRows reports whether the Insights results whose first is
@@ -737,12 +735,7 @@ func insightsRows(first []byte, s *Schema) bool {
 	if _, _, ok := new(topReader).insightsMessage(first); !ok {
 		return false
 	}
-	for _, k := range topKeys(first, 1<<10) {
-		if readsRequestTime(k, s) {
-			return false
-		}
-	}
-	return true
+	return !givesRequestTime(first, s)
 }
 
 // sumoKeys are the fields of a Sumo Logic message's map: its line, its
@@ -772,14 +765,21 @@ func (d *topReader) sumoMessage(elem []byte, s *Schema) (m, msg, stamp []byte, r
 	if strs&1 == 0 {
 		return m, nil, stamp, false, true
 	}
-	if s != nil {
-		for _, k := range topKeys(m, 1<<10) {
-			if readsRequestTime(k, s) {
-				return m, nil, stamp, false, true
-			}
-		}
+	if s != nil && givesRequestTime(m, s) {
+		return m, nil, stamp, false, true
 	}
 	return m, bytes.TrimRight(vals[0], "\r\n"), stamp, true, true
+}
+
+// givesRequestTime reports whether a top-level key of the object obj
+// names a field s, or a source, reads as the request time.
+func givesRequestTime(obj []byte, s *Schema) bool {
+	for _, k := range topKeys(obj, 1<<10) {
+		if readsRequestTime(k, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // readsRequestTime reports whether s, or a source, reads a field of

@@ -366,12 +366,7 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		return d.arrayOf(d.lokiValue)
 	case !top && level == 1 && c == '[' && d.inTables && (string(k) == "columns" || string(k) == "Columns"):
 		// A query answer's table: its columns' names, for its rows.
-		from := len(d.elem)
-		err := d.value()
-		if err == nil && d.keep && !d.over && from <= len(d.elem) {
-			d.cols, d.colNames = tableColumns(d.cols[:0], d.colNames[:0], d.elem[from:])
-		}
-		return err
+		return d.readColumns()
 	case !top && level == 1 && c == '[' && d.inTables && (string(k) == "rows" || string(k) == "Rows"):
 		// Its rows, a record each, by the columns read before them: not
 		// kept with the table, which is not handed on.
@@ -381,12 +376,7 @@ func (d *docReader) member(level int, top bool, c byte) error {
 	case top && level == 1 && c == '[' && !d.fields && (string(k) == "columns" || string(k) == "schema"):
 		// An SQL answer's columns (Elasticsearch's SQL and ES|QL,
 		// OpenSearch's SQL and PPL), for its rows after them.
-		from := len(d.elem)
-		err := d.value()
-		if err == nil && d.keep && !d.over && from <= len(d.elem) {
-			d.cols, d.colNames = tableColumns(d.cols[:0], d.colNames[:0], d.elem[from:])
-		}
-		return err
+		return d.readColumns()
 	case top && level == 1 && c == '[' && len(d.cols) > 0 && (string(k) == "rows" || string(k) == "values" || string(k) == "datarows"):
 		// Its rows, a record each; the answer is no record, whatever
 		// follows them (OpenSearch's "status":200).
@@ -411,9 +401,8 @@ func (d *docReader) member(level int, top bool, c byte) error {
 	}
 	if top && level == 1 && c == '{' && string(k) == "_shards" && d.partial == "" && d.keep {
 		// A search's shards, of which some failed: its hits are partial.
-		from := len(d.elem)
-		err := d.value()
-		if err == nil && !d.over && from <= len(d.elem) && shardsFailed(d.elem[from:]) {
+		shards, err := d.keptValue()
+		if shardsFailed(shards) {
 			d.partial = "_shards.failed"
 		}
 		return err
@@ -431,24 +420,38 @@ func (d *docReader) member(level int, top bool, c byte) error {
 }
 
 // wordAhead reports whether the value at d.pos, whose first byte is c,
-// can be no value of the fields of bind: there are none, or they are
-// numbers and it is a short string without a digit ("success", "done":
-// an API answer's status, as hasField tells).
+// can be no value of the fields of bind (noValueOf, as hasField tells a
+// JSON line's): "success", "done", an API answer's status, when it is a
+// short string, as far as ahead shows.
 func (d *docReader) wordAhead(c byte, bind Bindings) bool {
-	if len(bind) == 0 {
-		return true
-	}
 	if c != '"' {
-		return false
+		return len(bind) == 0
 	}
-	for _, b := range bind {
-		if kind := b.Field.Kind(); kind != KindInt && kind != KindFloat {
-			return false
-		}
+	rest := d.ahead(maxKey + 2)
+	end := bytes.IndexByte(rest[1:min(len(rest), maxKey+2)], '"')
+	return end >= 0 && noValueOf(bind, rest[:end+2]) || len(bind) == 0
+}
+
+// keptValue reads the value at d.pos and returns its text as the
+// element keeps it; nil when the element is not kept (or grew past
+// MaxLine).
+func (d *docReader) keptValue() ([]byte, error) {
+	from, kept := len(d.elem), d.keep
+	err := d.value()
+	if err != nil || !kept || d.over || from > len(d.elem) {
+		return nil, err
 	}
-	rest := d.ahead(maxKey + 2)[1:]
-	end := bytes.IndexByte(rest[:min(len(rest), maxKey+1)], '"')
-	return end > 0 && bytes.IndexFunc(rest[:end], func(r rune) bool { return r >= '0' && r <= '9' || r == '\\' }) < 0
+	return d.elem[from:], nil
+}
+
+// readColumns reads the columns of a query answer's table, or of an SQL
+// answer, at d.pos: their names name its rows (tableObject).
+func (d *docReader) readColumns() error {
+	cols, err := d.keptValue()
+	if cols != nil {
+		d.cols, d.colNames = tableColumns(d.cols[:0], d.colNames[:0], cols)
+	}
+	return err
 }
 
 // shardsFailed reports whether a search answer's _shards object says

@@ -154,10 +154,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					var err error
 					msg, stamp, err = env.loki(e.text)
 					if ok = err == nil; ok {
-						stamp = epochMs(env.ms[:0], stamp)
-						if stamp != nil {
-							env.ms = stamp
-						}
+						stamp = env.epochMs(stamp)
 					}
 				default:
 					msg, stamp, ok = cloudWatchMessage(e.text, env)
@@ -397,20 +394,26 @@ func probeDoc(b []byte, s *Schema) (*docReader, error) {
 func hasField(line []byte, s *Schema) bool {
 	found := false
 	eachTop(line, 1<<10, func(k string, val []byte) bool {
-		for _, b := range s.LookupString(k) {
-			if kind := b.Field.Kind(); (kind != KindInt && kind != KindFloat) || !wordString(val) {
-				found = true
-			}
-		}
+		found = !noValueOf(s.LookupString(k), val)
 		return !found
 	})
 	return found
 }
 
-// wordString reports whether val, a JSON value's text, is a string that
-// holds no number: no digit at all.
-func wordString(val []byte) bool {
-	return len(val) > 1 && val[0] == '"' && bytes.IndexFunc(val, func(r rune) bool { return r >= '0' && r <= '9' }) < 0
+// noValueOf reports whether val, a JSON value's raw text, can be the
+// value of none of the fields of bind: there are none, or they are
+// numbers and val is a string that holds no digit (nor an escape, which
+// may write one).
+func noValueOf(bind Bindings, val []byte) bool {
+	if len(bind) == 0 {
+		return true
+	}
+	for _, b := range bind {
+		if kind := b.Field.Kind(); kind != KindInt && kind != KindFloat {
+			return false
+		}
+	}
+	return len(val) > 1 && val[0] == '"' && bytes.IndexFunc(val, func(r rune) bool { return r >= '0' && r <= '9' || r == '\\' }) < 0
 }
 
 // topKeys returns the keys of the object in text, in order, at most max.

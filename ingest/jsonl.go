@@ -228,18 +228,8 @@ func (p *jsonParser) array(s *scanner, r *Record, path []byte, depth int) error 
 		if err != nil {
 			return err
 		}
-		s.ws()
-		if s.i >= len(s.b) {
-			return s.fail("truncated")
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return nil
-		default:
-			return s.fail("want ',' or ']'")
+		if end, err := s.next(']'); end || err != nil {
+			return err
 		}
 	}
 }
