@@ -66,7 +66,9 @@ func FuzzRun(f *testing.F) {
 		"sources/langsmith.jsonl", "sources/langsmith-api.json",
 		"sources/otel.jsonl", "sources/otel-http.json", "compressed/access.jsonl.lz4",
 		// Bedrock's invocation log: response streams' chunks in arrays.
-		"sources/bedrock.jsonl"} {
+		"sources/bedrock.jsonl",
+		// Bifrost's logs: a kind that passes over, a status from a kind.
+		"sources/bifrost.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

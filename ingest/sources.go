@@ -53,6 +53,10 @@ type source struct {
 	// failed, whose first-token time is no first token (the source
 	// writes the call's end there): such a record has no ttft.
 	failed string
+	// succeeded, when set, is the kind of the source's record of a call
+	// that succeeded, whose status is 200 when it has none (the source
+	// writes an HTTP status for a failed call only).
+	succeeded string
 	// wholeSeconds: the source may write its start and end instants to
 	// the second (Cloudflare's unix and rfc3339 timestamp formats); a
 	// request_time derived from two such (0, 1000, 2000 ms for calls of 2
@@ -393,6 +397,29 @@ var sources = []*source{
 			{"time_to_first_token", FTTFT, UnitSecond}, {"status_code", FStatus, 0}, {"status", ignored, 0},
 			{"customer_identifier", FClient, 0}, {"model", FModel, 0}, {"stream", FStream, 0},
 		}},
+	// Bifrost's request logs (its logs API's {"logs":[…]}, or its logs
+	// table exported from SQLite or PostgreSQL): one row a provider call,
+	// a fallback's call a row of its own. latency and time_to_first_token
+	// are ms (the provider call's, from Go's Milliseconds()); status is
+	// "success", "error" or "processing" (a call not finished, no request
+	// yet). An error's HTTP status is error_details.status_code, absent
+	// for an error Bifrost raised itself (a timeout); a success has none:
+	// 200. The caller is the virtual key; selected_key_* is the provider
+	// key Bifrost chose, not a caller.
+	{name: "bifrost", title: "Bifrost request logs",
+		signatures: []signature{{2, []string{"selected_key_id", "selected_key_name", "virtual_key_id", "virtual_key_name",
+			"number_of_retries", "fallback_index", "routing_rule_id", "routing_engines_used"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, 0}, {"latency", FRequestTime, UnitMilli},
+			{"time_to_first_token", FTTFT, UnitMilli},
+			{"status", FKind, 0}, {"error_details.status_code", FStatus, 0},
+			{"virtual_key_name", FClient, 0}, {"virtual_key_id", FClient, 0}, {"user_id", FClient, 0},
+			{"model", FModel, 0}, {"stream", FStream, 0},
+			{"token_usage.prompt_tokens", FPromptTokens, 0}, {"token_usage.completion_tokens", FCompletionTokens, 0},
+			{"prompt_tokens", FPromptTokens, 0}, {"completion_tokens", FCompletionTokens, 0},
+		},
+		requests:  []string{"success", "error"},
+		succeeded: "success"},
 	// Portkey's log export columns (req_units, res_units: tokens;
 	// stream_mode TRUE/FALSE; virtual_key) and its analytics record, the
 	// same names with stream_mode 0/1, api_key_id, and the gateway's times
@@ -973,6 +1000,9 @@ func (s *Schema) request(r *Record) bool {
 	kind := r.Text(FKind)
 	if s.source.failed != "" && strings.EqualFold(string(kind), s.source.failed) {
 		r.set &^= 1 << FTTFT
+	}
+	if s.source.succeeded != "" && (r.set|r.unread)&(1<<FStatus) == 0 && strings.EqualFold(string(kind), s.source.succeeded) {
+		r.put(FStatus, prioDerived, 200)
 	}
 	if s.source.requests == nil {
 		return true

@@ -546,6 +546,21 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: d.num("time_to_first_token"), status: int(d.num("status")),
 			model: d.str("response_model"), client: d.str("user_id"), stream: -1, timeNS: rfc(d.str("request_created_at"))}
 	},
+	// Bifrost: latency and time_to_first_token in ms; an error's status
+	// its error_details.status_code, a success's 200 (none written); a
+	// call still processing is no request.
+	"bifrost": func(d rawDoc) sourceWant {
+		status := 0
+		if c := d.num("error_details.status_code"); !math.IsNaN(c) {
+			status = int(c)
+		} else if d.str("status") == "success" {
+			status = 200
+		}
+		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: d.num("time_to_first_token"), status: status,
+			model: d.str("model"), clientBy: []string{"virtual_key_name", "virtual_key_id", "user_id"}, stream: boolOf(d.get("stream")),
+			timeNS: rfc(d.str("timestamp")), tokens: true, prompt: d.count("token_usage.prompt_tokens"), completion: d.count("token_usage.completion_tokens"),
+			passed: d.str("status") == "processing"}
+	},
 	// Keywords AI: latency and time_to_first_token in s (its docs).
 	"keywordsai": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("latency") * 1000, ups: math.NaN(), ttft: d.num("time_to_first_token") * 1000, status: int(d.num("status_code")),
@@ -798,7 +813,7 @@ var sourceFixtures = map[string]string{
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
-	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "tencent-apigw.json": "tencent-apigw",
+	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }
@@ -875,7 +890,7 @@ func textSource(name string) bool {
 
 // readRawDocs decodes a fixture's records with encoding/json: JSON lines,
 // or JSON documents (an array of records; Azure's {"records":[…]}; an
-// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}); or, for a .csv file, with encoding/csv:
+// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; Bifrost's {"logs":[…],"pagination":…}); or, for a .csv file, with encoding/csv:
 // each row's values as strings, an empty one absent.
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
@@ -932,6 +947,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["runs"] // LangSmith's runs query
 		} else if ok && m["events"] != nil && m["cursor"] != nil {
 			v = m["events"] // Braintrust's fetch
+		} else if ok && m["logs"] != nil && m["pagination"] != nil {
+			v = m["logs"] // Bifrost's logs API
 		} else if ok && m["resourceSpans"] != nil {
 			docs = append(docs, otelSpans(t, m)...)
 			continue
