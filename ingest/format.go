@@ -20,6 +20,7 @@ const (
 	TSV     Format = "tsv"
 	Nginx   Format = "nginx"
 	LTSV    Format = "ltsv"
+	Logfmt  Format = "logfmt" // key=value pairs: Go's loggers, Heroku's router
 	CLB     Format = "clb"
 	HAProxy Format = "haproxy" // HAProxy's HTTP log (option httplog)
 	Gin     Format = "gin"     // Gin's request log (Ollama, one-api, new-api)
@@ -32,12 +33,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, HAProxy, Gin, W3C, Tracing, Parquet, Arrow:
+	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, Logfmt, HAProxy, Gin, W3C, Tracing, Parquet, Arrow:
 		return f, nil
 	case "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, haproxy, gin, w3c, tracing, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, logfmt, haproxy, gin, w3c, tracing, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -247,6 +248,8 @@ func formatParser(f Format, c *parserConfig) (lineParser, error) {
 		return p, nil
 	case LTSV:
 		return newLTSVParser(c), nil
+	case Logfmt:
+		return newLogfmtParser(c), nil
 	case CSV, TSV, CLB:
 		return newTextParser(f, c), nil
 	case HAProxy:
@@ -273,6 +276,8 @@ func describeText(f Format, c *parserConfig, head []byte) (source string, seen [
 			seen = ltsvLabels(lines[0], MaxSeen)
 		}
 		return "ltsv", seen
+	case f == Logfmt:
+		return "logfmt", logfmtKeys(logfmtFirst(head), MaxSeen)
 	case f == HAProxy:
 		return "haproxy", hapNames[:hapUpstream:hapUpstream]
 	case f == Gin:

@@ -227,6 +227,19 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			}
 		}
 	}
+	if fs.format == Nginx && !forced && p.logfmtFile(head, raw) {
+		fs.format = Logfmt
+	}
+	if fs.format == Logfmt {
+		// The first line's keys tell the source, as a JSON line's do; a
+		// program's own log (a level and a message, no request's key)
+		// has its lines with no field but the time passed over.
+		keys := logfmtKeys(logfmtFirst(body), maxNames)
+		p.applySource(fs, keys, nil, nil)
+		if jsonOwnLog(fs.cfg.schema, keys, nil) {
+			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName
+		}
+	}
 	if fs.format == Nginx && !forced || fs.format == CSV {
 		// A header of names cut by '|' or ';' (otherSep).
 		if sep := otherSep(firstLine(body), p.opts.Schema, fs.format == CSV); sep != 0 {
@@ -289,7 +302,27 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 // own (request_time, status or uri): a record to read as it is, not as
 // the line in its message.
 func (p *pipeline) ownFields(line []byte) bool {
-	names, paths := jsonKeys(line, maxNames), jsonPaths(line, maxNames)
+	return p.requestNames(jsonKeys(line, maxNames), jsonPaths(line, maxNames))
+}
+
+// logfmtFile reports whether a text file whose first lines are head
+// (raw: before any was skipped as a server's own) is logfmt: most of
+// its first lines are, no log format given or known reads them, and
+// they are no server's own log (Traefik v2's time="…" level=info
+// msg="…") unless their keys carry a request's fields.
+func (p *pipeline) logfmtFile(head, raw []byte) bool {
+	if !logfmtHead(head) {
+		return false
+	}
+	if f, _ := p.textFormat(head); f != nil && pickLogFormat(head, []*logFormat{f}) != nil {
+		return false
+	}
+	return serverLogOf(raw) == nil || p.requestNames(logfmtKeys(logfmtFirst(head), maxNames), nil)
+}
+
+// requestNames reports whether a record of names (and nested paths)
+// carries a request field: request_time, status or uri.
+func (p *pipeline) requestNames(names, paths []string) bool {
 	sch, _, _ := p.opts.Schema.ForNames(names, paths, p.opts.Source, nil)
 	for _, n := range append(names, paths...) {
 		for _, b := range sch.LookupString(n) {

@@ -397,6 +397,19 @@ var sources = []*source{
 			{"time_to_first_token", FTTFT, UnitSecond}, {"status_code", FStatus, 0}, {"status", ignored, 0},
 			{"customer_identifier", FClient, 0}, {"model", FModel, 0}, {"stream", FStream, 0},
 		}},
+	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
+	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
+	// bytes=… protocol=https), as `heroku logs` prints it after its time
+	// and "heroku[router]:". connect is the time to connect to the dyno,
+	// service the time spent proxying between the client and the dyno,
+	// both ms; fwd is the caller's address, dyno the one that answered.
+	{name: "heroku-router", title: "Heroku router log",
+		signatures: []signature{{4, []string{"at", "fwd", "dyno", "connect", "service", "protocol", "request_id"}}},
+		fields: []sourceField{
+			{"service", FRequestTime, UnitMilli}, {"connect", FUpstreamConnectTime, UnitMilli},
+			{"fwd", FRemoteAddr, 0}, {"dyno", FUpstreamAddr, 0}, {"status", FStatus, 0},
+			{"method", FMethod, 0}, {"path", FURI, 0}, {"host", FHost, 0},
+		}},
 	// Bifrost's request logs (its logs API's {"logs":[…]}, or its logs
 	// table exported from SQLite or PostgreSQL): one row a provider call,
 	// a fallback's call a row of its own. latency and time_to_first_token

@@ -344,7 +344,7 @@ var enMessages = map[msgID]string{
 	"hint.nginx":       "the nginx format read has no $request_time: log it (e.g. $request_time $upstream_response_time after the main format) and give that log_format; for Apache httpd's log, its LogFormat (e.g. '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D')",
 	"hint.gunicorn":    "the gunicorn access_log_format read has no request time: add %%(L)s (seconds) or %%(D)s (µs) to gunicorn's --access-logformat and give that format",
 	"hint.logformat":   "for a text log in a custom format: its nginx log_format, Envoy format, Apache LogFormat, HAProxy log-format, gunicorn access_log_format or morgan format string",
-	"hint.inputfmt":    "when the format was guessed wrong: jsonl, json, csv, tsv, ltsv, nginx, clb, haproxy, gin, w3c, parquet or arrow",
+	"hint.inputfmt":    "when the format was guessed wrong: jsonl, json, csv, tsv, ltsv, logfmt, nginx, clb, haproxy, gin, w3c, parquet or arrow",
 	"hint.csvheader":   "%s has no header row, its first row holds values: name its columns, as its rows cut them",
 	"hint.window":      "every record read is outside the window",
 	"note.noread":      "no record read: %s",

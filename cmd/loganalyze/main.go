@@ -134,7 +134,7 @@ func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (
 	fs.StringArrayVar(&c.html, "html", nil, "write the HTML report to `FILE` (- is stdout)")
 	fs.StringArrayVar(&c.prom, "prom", nil, "write Prometheus text for node_exporter's textfile collector to `FILE` (- is stdout)")
 	fs.BoolVar(&f.promTime, "prom-timestamp", false, "add loganalyze_last_run_timestamp_seconds (the time of the run) to --prom")
-	fs.StringVar(&f.format, "input-format", "auto", "input format: auto, jsonl, json, csv, ltsv, tsv, nginx, clb, haproxy, gin, w3c, tracing, parquet or arrow")
+	fs.StringVar(&f.format, "input-format", "auto", "input format: auto, jsonl, json, csv, ltsv, logfmt, tsv, nginx, clb, haproxy, gin, w3c, tracing, parquet or arrow")
 	fs.StringArrayVar(&in.LogFormats, "log-format", nil, "log format of text logs: an nginx log_format or Envoy format `STRING`, or a known format ("+
 		strings.Join(ingest.LogFormatNames(), ", ")+"); repeatable: each file is read with the one, given or known, most of its first lines follow")
 	fs.StringVar(&in.CSVHeader, "csv-header", "", "the header row of CSV/TSV files written without one: `NAMES` as the file cuts its rows (\"time,region,model,status,request_time\"); a file whose first row is this header reads it as one")
