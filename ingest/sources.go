@@ -397,6 +397,23 @@ var sources = []*source{
 			{"time_to_first_token", FTTFT, UnitSecond}, {"status_code", FStatus, 0}, {"status", ignored, 0},
 			{"customer_identifier", FClient, 0}, {"model", FModel, 0}, {"stream", FStream, 0},
 		}},
+	// pino-http's request log (Node's Express and Koa servers), and
+	// Fastify's, whose logger is pino: a request's line has res.statusCode
+	// and responseTime (ms, from the request's start to the response's
+	// end); pino-http's has the request too (req.method, req.url,
+	// req.remoteAddress). Fastify logs a request twice, "incoming request"
+	// (the request, no response) and "request completed" (the response):
+	// the message is the record's kind, and only pino-http's and
+	// Fastify's messages of a response are requests, the incoming lines
+	// and the server's own ("Server listening at …") passed over.
+	{name: "pino", title: "pino-http / Fastify request log",
+		signatures: []signature{{2, []string{"responseTime", "res.statusCode", "req.remoteAddress", "req.remotePort", "reqId"}}},
+		fields: []sourceField{
+			{"responseTime", FRequestTime, UnitMilli}, {"res.statusCode", FStatus, 0},
+			{"req.method", FMethod, 0}, {"req.url", FURI, 0}, {"req.remoteAddress", FRemoteAddr, 0},
+			{"req.headers.host", FHost, 0}, {"req.hostname", FHost, 0}, {"msg", FKind, 0},
+		},
+		requests: []string{"request completed", "request errored", "request aborted"}},
 	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
 	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
 	// bytes=… protocol=https), as `heroku logs` prints it after its time

@@ -546,6 +546,15 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: d.num("time_to_first_token"), status: int(d.num("status")),
 			model: d.str("response_model"), client: d.str("user_id"), stream: -1, timeNS: rfc(d.str("request_created_at"))}
 	},
+	// pino-http and Fastify: responseTime ms, res.statusCode; the lines
+	// whose message is no response's (Fastify's "incoming request", the
+	// server's own) are no requests. The caller is its address.
+	"pino": func(d rawDoc) sourceWant {
+		msg := d.str("msg")
+		return sourceWant{rt: d.num("responseTime"), ups: math.NaN(), ttft: math.NaN(), status: int(d.num("res.statusCode")),
+			client: d.str("req.remoteAddress"), stream: -1, timeNS: int64(d.num("time")) * 1e6,
+			passed: msg != "request completed" && msg != "request errored"}
+	},
 	// Bifrost: latency and time_to_first_token in ms; an error's status
 	// its error_details.status_code, a success's 200 (none written); a
 	// call still processing is no request.
@@ -813,7 +822,7 @@ var sourceFixtures = map[string]string{
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
-	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "tencent-apigw.json": "tencent-apigw",
+	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }
