@@ -414,6 +414,18 @@ var sources = []*source{
 			{"req.headers.host", FHost, 0}, {"req.hostname", FHost, 0}, {"msg", FKind, 0},
 		},
 		requests: []string{"request completed", "request errored", "request aborted"}},
+	// Echo's request logger (Go's labstack/echo middleware.Logger),
+	// JSON lines from its template: latency is Go's time.Duration as an
+	// integer, ns; latency_human the same as Duration.String() ("2.48s",
+	// "912.345µs"), which a template may keep alone; remote_ip the
+	// caller's address.
+	{name: "echo", title: "Echo request log",
+		signatures: []signature{{2, []string{"latency_human", "remote_ip", "bytes_in", "bytes_out"}}},
+		fields: []sourceField{
+			{"latency", FRequestTime, UnitNano}, {"latency_human", FRequestTime, UnitMilli},
+			{"remote_ip", FRemoteAddr, 0}, {"uri", FURI, 0}, {"status", FStatus, 0},
+			{"method", FMethod, 0}, {"host", FHost, 0},
+		}},
 	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
 	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
 	// bytes=… protocol=https), as `heroku logs` prints it after its time

@@ -546,6 +546,19 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: d.num("time_to_first_token"), status: int(d.num("status")),
 			model: d.str("response_model"), client: d.str("user_id"), stream: -1, timeNS: rfc(d.str("request_created_at"))}
 	},
+	// Echo: latency ns, else latency_human, Go's Duration.String().
+	"echo": func(d rawDoc) sourceWant {
+		rt := d.num("latency") / 1e6
+		if math.IsNaN(rt) {
+			h, err := time.ParseDuration(strings.ReplaceAll(d.str("latency_human"), "µs", "us"))
+			if err != nil {
+				panic("fixture: latency_human " + d.str("latency_human"))
+			}
+			rt = float64(h) / 1e6
+		}
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
+			client: d.str("remote_ip"), stream: -1, timeNS: rfc(d.str("time"))}
+	},
 	// pino-http and Fastify: responseTime ms, res.statusCode; the lines
 	// whose message is no response's (Fastify's "incoming request", the
 	// server's own) are no requests. The caller is its address.
@@ -822,7 +835,8 @@ var sourceFixtures = map[string]string{
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
-	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino", "tencent-apigw.json": "tencent-apigw",
+	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
+	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }
