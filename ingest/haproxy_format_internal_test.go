@@ -394,8 +394,9 @@ func TestHAProxyFormatJSONLines(t *testing.T) {
 		rt      []float64
 	}{
 		{[]string{"combined", format}, Nginx, 2, []float64{1234, -1}},
-		// Without it, JSON lines, none of whose names is known.
-		{[]string{"combined"}, JSONL, 0, nil},
+		// Without it, JSON lines, whose one name known is ts, the time:
+		// records without a request_time.
+		{[]string{"combined"}, JSONL, 2, []float64{-1, -1}},
 	} {
 		sinks, res, err := Run([]string{"-"}, Options{LogFormats: tc.formats, Stdin: strings.NewReader(data), Workers: 1},
 			func() *hapRows { return &hapRows{} })

@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
-// tsJSONL writes n records timed by zap's "ts" (epoch seconds, a
-// fraction) or by name, each with a request_time.
+// tsJSONL writes n records timed by name (epoch seconds, a fraction),
+// each with a request_time.
 func tsJSONL(n int, name string) []byte {
 	var b bytes.Buffer
 	for i := range n {
@@ -30,26 +31,29 @@ func tsJSONL(n int, name string) []byte {
 // day, in every renderer; records with a time get none, and their JSON
 // report keeps its shape.
 func TestTimeHints(t *testing.T) {
-	r := buildFrom(t, tsJSONL(200, "ts"), nil, 2, 10, nil)
-	if r.Window != nil || len(r.TimeHints) != 1 || r.TimeHints[0].Flag != "--map time=ts" {
-		t.Fatalf("window %v, hints %+v; want no window and --map time=ts", r.Window, r.TimeHints)
+	r := buildFrom(t, tsJSONL(200, "eventTime"), nil, 2, 10, nil)
+	if r.Window != nil || len(r.TimeHints) != 1 || r.TimeHints[0].Flag != "--map time=eventTime" {
+		t.Fatalf("window %v, hints %+v; want no window and --map time=eventTime", r.Window, r.TimeHints)
 	}
-	if md := string(render(t, r, "md")); !strings.Contains(md, "No record carries a time") || !strings.Contains(md, "try `--map time=ts`; ts looks like the requests' time") {
+	if md := string(render(t, r, "md")); !strings.Contains(md, "No record carries a time") || !strings.Contains(md, "try `--map time=eventTime`; eventTime looks like the requests' time") {
 		t.Errorf("Markdown lacks the hint:\n%s", md)
 	}
-	if page := string(render(t, r, "html")); !strings.Contains(page, "try --map time=ts; ts looks like the requests&#39; time") {
+	if page := string(render(t, r, "html")); !strings.Contains(page, "try --map time=eventTime; eventTime looks like the requests&#39; time") {
 		t.Error("HTML lacks the hint")
 	}
 	input, _ := jsonDoc(t, r)["input"].(map[string]any)
 	hints, _ := input["time_hints"].([]any)
-	if len(hints) != 1 || hints[0].(map[string]any)["flag"] != "--map time=ts" {
+	if len(hints) != 1 || hints[0].(map[string]any)["flag"] != "--map time=eventTime" {
 		t.Errorf("JSON input.time_hints %v", input["time_hints"])
 	}
 
-	timed := buildFrom(t, tsJSONL(200, "time"), nil, 2, 10, nil)
-	if timed.Window == nil || timed.TimeHints != nil {
-		t.Fatalf("timed records: window %v, hints %+v", timed.Window, timed.TimeHints)
+	for _, name := range []string{"time", "ts"} { // the canonical name, and zap's
+		timed := buildFrom(t, tsJSONL(200, name), nil, 2, 10, nil)
+		if timed.Window == nil || timed.TimeHints != nil || !timed.Window.From.Equal(time.Unix(1795000000, 250e6)) {
+			t.Fatalf("records timed by %s: window %+v, hints %+v", name, timed.Window, timed.TimeHints)
+		}
 	}
+	timed := buildFrom(t, tsJSONL(200, "time"), nil, 2, 10, nil)
 	input, _ = jsonDoc(t, timed)["input"].(map[string]any)
 	if _, ok := input["time_hints"]; ok {
 		t.Error("JSON input.time_hints present for records with a time")
