@@ -626,7 +626,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				t.badErr(fs, b.first+int64(j), err, err.Error())
 				continue
 			}
-			if !fs.cfg.schema.request(rec) || tcp && connection(rec) {
+			if !fs.cfg.schema.request(rec) || tcp != nil && tcp(rec) {
 				c.passed++
 				continue
 			}
@@ -661,7 +661,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 				t.badErr(fs, b.first+int64(j+k), err, err.Error())
 				continue
 			}
-			if !fs.cfg.schema.request(&recs[k]) || tcp && connection(&recs[k]) {
+			if !fs.cfg.schema.request(&recs[k]) || tcp != nil && tcp(&recs[k]) {
 				c.passed++
 				continue
 			}

@@ -291,7 +291,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 			t.badErr(u.file, e.line, err, docReason(err, text, e))
 		} else if rec.Fields() == 0 {
 			t.bad(u.file, e.line, noFieldReason(text))
-		} else if !u.file.cfg.schema.request(rec) || tcp && connection(rec) {
+		} else if !u.file.cfg.schema.request(rec) || tcp != nil && tcp(rec) {
 			c.passed++
 		} else if u.file.cfg.schema.stray(rec) {
 			t.bad(u.file, e.line, errOnlyTime)

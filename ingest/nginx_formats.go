@@ -65,6 +65,10 @@ const (
 	// AWS Application Load Balancer's access log, its fields through
 	// request_creation_time (the ones after it vary by date and are
 	// left over). Names as AWS's documentation gives them, ":" as "_".
+	// AWS's Classic Load Balancer's access log (its documented fields;
+	// a TCP listener's line has "-" for the statuses and "- - - " for
+	// the request).
+	elbFormat = `$time $elb $client_port $backend_port $request_processing_time $backend_processing_time $response_processing_time $elb_status_code $backend_status_code $received_bytes $sent_bytes "$request" "$user_agent" $ssl_cipher $ssl_protocol`
 	albFormat = `$type $time $elb $client_port $target_port $request_processing_time $target_processing_time $response_processing_time $elb_status_code $target_status_code $received_bytes $sent_bytes "$request" "$user_agent" $ssl_cipher $ssl_protocol $target_group_arn "$trace_id" "$domain_name" "$chosen_cert_arn" $matched_rule_priority $request_creation_time`
 	// morgan's predefined formats (expressjs/morgan index.js): dev's
 	// colours as it writes them, and without them, as a collector that
@@ -147,6 +151,7 @@ func buildKnownFormats() []*knownFormat {
 		{name: "istio", source: "istio", format: istio13Format},
 		{name: "traefik", source: "traefik", format: traefikFormat, vars: traefikVars},
 		{name: "aws-alb", source: "aws-alb", format: albFormat, vars: albVars},
+		{name: "aws-elb", source: "aws-elb", format: elbFormat, vars: elbVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
 		{name: "morgan-dev", source: "morgan", format: morganDev},
 		{name: "morgan-dev", source: "morgan", format: morganDevPlain, tail: true},
@@ -263,6 +268,33 @@ var albVars = map[string]varSpec{
 	"trace_id":                 {none: true},
 	"chosen_cert_arn":          {none: true},
 	"matched_rule_priority":    {none: true},
+}
+
+// elbVars read AWS's Classic Load Balancer's fields. Its one time is
+// when the load balancer received the request, and its three processing
+// times end when the response began (AWS: request_processing_time until
+// the request was sent to the instance, backend_processing_time until the
+// instance began its response headers, response_processing_time until the
+// load balancer began to send the response): no duration of the whole
+// response, which a streamed answer's body outlasts. So no request_time:
+// the backend's time to its headers is upstream_header_time, -1 (the
+// instance never answered) absent.
+var elbVars = map[string]varSpec{
+	"time":                     {field: FTime, bound: true},
+	"client_port":              {field: FRemoteAddr, bound: true, how: howHostPort},
+	"backend_port":             {field: FUpstreamAddr, bound: true},
+	"backend_processing_time":  {field: FUpstreamHeaderTime, bound: true},
+	"elb_status_code":          {field: FStatus, bound: true},
+	"backend_status_code":      {field: FUpstreamStatus, bound: true},
+	"request":                  {field: FRequest, bound: true},
+	"elb":                      {none: true},
+	"request_processing_time":  {none: true},
+	"response_processing_time": {none: true},
+	"received_bytes":           {none: true},
+	"sent_bytes":               {none: true},
+	"user_agent":               {none: true},
+	"ssl_cipher":               {none: true},
+	"ssl_protocol":             {none: true},
 }
 
 // looksALB reports whether a line starts as AWS ALB's access log does:

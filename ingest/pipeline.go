@@ -567,7 +567,7 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
 				// Well-formed, but nothing in it is a request field:
 				// a header-less CSV, a foreign log, an empty object.
 				t.bad(u.file, line, noFieldReason(l))
-			case !u.file.cfg.schema.request(rec), tcp && connection(rec):
+			case !u.file.cfg.schema.request(rec), tcp != nil && tcp(rec):
 				c.passed++
 			case u.file.cfg.schema.stray(rec):
 				t.bad(u.file, line, errOnlyTime)

@@ -482,6 +482,9 @@ func splitRequest(b []byte) (method, uri []byte) {
 		return nil, nil
 	}
 	method, rest := b[:i], b[i+1:]
+	if len(method) == 1 && method[0] == '-' {
+		return nil, nil // no request: a TCP connection's "- - -"
+	}
 	for len(rest) > 0 && rest[0] == ' ' {
 		rest = rest[1:]
 	}

@@ -375,26 +375,37 @@ func statusFixOf(source string) statusFix {
 	return statusFix{}
 }
 
-// tcpLines reports whether the log of source holds TCP connections beside
-// its HTTP requests: Envoy's (Istio's, Higress's) access log writes a TCP
-// proxy's connection as a line of its own, "- - -" where an HTTP request
-// has its method, path and protocol, its status 0 and its duration the
-// connection's life (an hour-long database connection).
-func tcpLines(source string) bool {
+// tcpLines returns how a record of source's log is told to be a TCP
+// connection rather than an HTTP request, or nil when its log holds
+// none. Envoy's (Istio's, Higress's) access log writes a TCP proxy's
+// connection as a line of its own, "- - -" where an HTTP request has its
+// method, path and protocol, its status 0 and its duration the
+// connection's life (an hour-long database connection); AWS's Classic
+// Load Balancer's, a TCP listener's connection with "- - - " for the
+// request and "-" for both statuses.
+func tcpLines(source string) func(*Record) bool {
 	switch source {
 	case "envoy", "istio", "higress":
-		return true
+		return connection
+	case "aws-elb":
+		return elbConnection
 	}
-	return false
+	return nil
 }
 
-// connection reports whether r, of a log with TCP connections (tcpLines),
-// is one: it has neither a method nor a path, and status 0 (an HTTP
-// request Envoy could not read, "- - HTTP/1.1" 400 DPE, has its status; a
-// Higress line of its AI plugin's fields alone has none). It is passed
-// over, no request.
+// connection reports whether r, of Envoy's log, is a TCP connection: it
+// has neither a method nor a path, and status 0 (an HTTP request Envoy
+// could not read, "- - HTTP/1.1" 400 DPE, has its status; a Higress line
+// of its AI plugin's fields alone has none). It is passed over, no
+// request.
 func connection(r *Record) bool {
 	return r.set&(1<<FMethod|1<<FURI) == 0 && r.set&(1<<FStatus) != 0 && r.num[FStatus] == 0
+}
+
+// elbConnection reports whether r, of the Classic Load Balancer's log, is
+// a TCP listener's connection: no method, path or status.
+func elbConnection(r *Record) bool {
+	return r.set&(1<<FMethod|1<<FURI|1<<FStatus) == 0
 }
 
 // fixStatus gives r the status its source's log means (statusFix).

@@ -336,6 +336,7 @@ var enMessages = map[msgID]string{
 	"why.nonewindow":   "%s, none in the window with %s",
 	"why.without":      "%s without %s",
 	"why.uvicorn":      "%s without %s: uvicorn's access log writes no request time, in any configuration; time the requests where they pass (the proxy in front: nginx's $request_time, Envoy's %%DURATION%%) and read that log",
+	"why.awselb":       "%s without %s: the Classic Load Balancer's access log has no duration of the whole response, its three processing times ending when the response began (the backend's time to its headers is read as upstream_header_time); a streamed answer's body outlasts them. An Application Load Balancer's log has it (request_creation_time to time), or time the requests behind the load balancer (nginx's $request_time)",
 	"hint.map":         "%s looks like a duration (unit s, ms, us or ns)",
 	"hint.numtime":     "%s holds numbers where a time was read, most likely a duration in s, ms, us or ns",
 	"hint.maptime":     "%s looks like the requests' time (an epoch number in s, ms, us or ns, or a date and time)",

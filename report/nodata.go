@@ -183,6 +183,9 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	if f.Source == "uvicorn" {
 		return m.f("why.uvicorn", m.n(int(f.Records), "n.record"), MissingField)
 	}
+	if f.Source == "aws-elb" {
+		return m.f("why.awselb", m.n(int(f.Records), "n.record"), MissingField)
+	}
 	return m.f("why.without", m.n(int(f.Records), "n.record"), MissingField)
 }
 
@@ -270,7 +273,9 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 	}
 	files = opened
 	for _, f := range files {
-		if f.Records > 0 || f.PassedOver == 0 {
+		// The Classic Load Balancer's times all end when the response
+		// began: none is the request's (why.awselb).
+		if (f.Records > 0 || f.PassedOver == 0) && f.Source != "aws-elb" {
 			mappable = append(mappable, f)
 		}
 	}
@@ -297,7 +302,7 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			past = f.Source
 		}
 		switch {
-		case f.Records > 0 && f.Source == "uvicorn":
+		case f.Records > 0 && (f.Source == "uvicorn" || f.Source == "aws-elb"):
 			// No format of uvicorn's has a request time: the file's
 			// reason says so, and no flag would read one.
 		case f.Records > 0 && f.Source == "gunicorn":
