@@ -65,6 +65,14 @@ const (
 	// AWS Application Load Balancer's access log, its fields through
 	// request_creation_time (the ones after it vary by date and are
 	// left over). Names as AWS's documentation gives them, ":" as "_".
+	// Go's chi router's request logger (middleware.Logger, its
+	// DefaultLogFormatter) through Go's log package: the date and time
+	// log.LstdFlags writes, the request line with the absolute URL, the
+	// client's host:port, the status, the bytes written and the time the
+	// handler took, as time.Duration prints it; with chi's RequestID
+	// middleware, the request's id in brackets after the date.
+	chiFormat   = `$chi_time "$request" from $remote_addr - $status ${body_bytes_sent}B in $chi_duration`
+	chiIDFormat = `$chi_time [$request_id] "$request" from $remote_addr - $status ${body_bytes_sent}B in $chi_duration`
 	// AWS's Classic Load Balancer's access log (its documented fields;
 	// a TCP listener's line has "-" for the statuses and "- - - " for
 	// the request).
@@ -152,6 +160,8 @@ func buildKnownFormats() []*knownFormat {
 		{name: "traefik", source: "traefik", format: traefikFormat, vars: traefikVars},
 		{name: "aws-alb", source: "aws-alb", format: albFormat, vars: albVars},
 		{name: "aws-elb", source: "aws-elb", format: elbFormat, vars: elbVars},
+		{name: "chi", source: "chi", format: chiFormat, vars: chiVars},
+		{name: "chi", source: "chi", format: chiIDFormat, vars: chiVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
 		{name: "morgan-dev", source: "morgan", format: morganDev},
 		{name: "morgan-dev", source: "morgan", format: morganDevPlain, tail: true},
@@ -268,6 +278,16 @@ var albVars = map[string]varSpec{
 	"trace_id":                 {none: true},
 	"chosen_cert_arn":          {none: true},
 	"matched_rule_priority":    {none: true},
+}
+
+// chiVars read chi's request log: Go's log date without a zone (--tz),
+// the client's host:port, the duration with its unit ("1.234567ms",
+// "2.5s", "850µs": the whole request as the handler served it).
+var chiVars = map[string]varSpec{
+	"chi_time":     {field: FTime, bound: true, how: howStrftime, strftime: "%Y/%m/%d %H:%M:%S", spaces: 1},
+	"remote_addr":  {field: FRemoteAddr, bound: true, how: howHostPort},
+	"chi_duration": {field: FRequestTime, bound: true},
+	"request_id":   {none: true},
 }
 
 // elbVars read AWS's Classic Load Balancer's fields. Its one time is

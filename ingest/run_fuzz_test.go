@@ -70,7 +70,9 @@ func FuzzRun(f *testing.F) {
 		// Bifrost's logs: a kind that passes over, a status from a kind.
 		"sources/bifrost.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl",
 		// logfmt: Go's loggers', Heroku's router's, a program's own.
-		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log"} {
+		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log",
+		// AWS's Classic LB (a TCP connection passed over), chi's log.
+		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

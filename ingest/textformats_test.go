@@ -86,6 +86,24 @@ func request(req string) (method, uri string) {
 	return f[0], f[1]
 }
 
+// chiLine is a line of chi's request log, its request id or none.
+var chiLine = regexp.MustCompile(`^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} (?:\[[^\]]*\] )?"([^"]*)" from (\S+) - (\d{3}) \d+B in (\S+)$`)
+
+func chiOracle(t *testing.T, line string) textWant {
+	m := chiLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{} // a bad line: the server's own
+	}
+	d, err := time.ParseDuration(strings.ReplaceAll(m[4], "µs", "us"))
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	host := m[2][:strings.LastIndex(m[2], ":")]
+	w := textWant{ok: true, status: atoi(t, m[3]), client: strings.Trim(host, "[]"), rt: d.Seconds(), hasRT: true}
+	w.method, w.uri = request(m[1])
+	return w
+}
+
 func atoi(t *testing.T, s string) int64 {
 	t.Helper()
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -221,6 +239,11 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 		w.rt, w.hasRT = end.Sub(start).Seconds(), true
 		return w
 	},
+	// chi's request log: Go's log date, the request, the client's
+	// host:port, the status and the handler's time as time.Duration
+	// prints it; the server's own lines are bad lines.
+	"chi.log":       chiOracle,
+	"chi-reqid.log": chiOracle,
 	// AWS's Classic Load Balancer: no request_time (its times end when
 	// the response began); the status elb_status_code, "-" for a TCP
 	// listener's connection (passed over); the client the address of
@@ -375,6 +398,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"traefik-clf.log", "nginx", "traefik", []string{"traefik_router_name", "traefik_duration"}},
 		{"aws-alb.log", "nginx", "aws-alb", []string{"elb_status_code", "request_creation_time", "target_processing_time"}},
 		{"aws-elb.log", "nginx", "aws-elb", []string{"elb_status_code", "backend_processing_time"}},
+		{"chi.log", "nginx", "chi", []string{"chi_duration", "remote_addr"}},
+		{"chi-reqid.log", "nginx", "chi", []string{"request_id", "chi_duration"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
