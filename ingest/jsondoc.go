@@ -85,10 +85,19 @@ type docReader struct {
 	over     bool   // elem passed MaxLine and was dropped
 	src      [2]int // elem[src[0]:src[1]] is the element's _source
 	srcLine  int64  // the line _source starts on
-	fields   bool   // the top-level object carries a record field
-	inEnv    bool   // the top-level object is an envelope
-	key      []byte // the last key read, while it is short
-	row      []byte // an array's item as an object (arrayItem)
+	// A search hit without a _source (Kibana's Discover asks for its
+	// fields instead: "_source": false): hit, the element has _index or
+	// _id; hitFields, elem[hitFields[0]:hitFields[1]] is its "fields"
+	// object, each field's values an array, and hitRec that object with
+	// each one-value array written as its value (hitRecord).
+	hit          bool
+	hitFields    [2]int
+	hitFieldLine int64
+	hitRec       []byte
+	fields       bool   // the top-level object carries a record field
+	inEnv        bool   // the top-level object is an envelope
+	key          []byte // the last key read, while it is short
+	row          []byte // an array's item as an object (arrayItem)
 	// stream: the element is a Loki stream ("stream" read); spent: its
 	// "values" were handed on, a line each (lokiValue), or its "rows"
 	// (tableRow).
@@ -225,6 +234,7 @@ func (d *docReader) element(top bool) error {
 		return nil
 	}
 	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
+	d.hit, d.hitFields = false, [2]int{}
 	d.stream, d.spent = false, false
 	d.cols, d.colNames = d.cols[:0], d.colNames[:0]
 	if wholeElements {
@@ -257,6 +267,9 @@ func (d *docReader) element(top bool) error {
 		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
 	case d.src[1] > 0:
 		d.out.text, d.out.at = d.elem[d.src[0]:d.src[1]], d.srcLine
+	case d.hit && d.hitFields[1] > 0:
+		d.hitRec = hitRecord(d.hitRec[:0], d.elem[d.hitFields[0]:d.hitFields[1]])
+		d.out.text, d.out.at, d.unwrapped = d.hitRec, d.hitFieldLine, true
 	}
 	if d.otel {
 		d.out.res, d.out.resGen = d.res, d.resGen
@@ -322,7 +335,18 @@ func (d *docReader) object(level int, top bool) error {
 func (d *docReader) member(level int, top bool, c byte) error {
 	k := d.key
 	envelope := top && (d.inEnv || !d.fields)
+	if level == 1 && !d.inEnv && (string(k) == "_index" || string(k) == "_id") {
+		d.hit = true
+	}
 	switch {
+	case level == 1 && c == '{' && string(k) == "fields" && !d.inEnv:
+		// A hit's fields, the record when it has no _source.
+		start, line := len(d.elem), d.line
+		if err := d.nested(0); err != nil {
+			return err
+		}
+		d.hitFields, d.hitFieldLine = [2]int{start, len(d.elem)}, line
+		return nil
 	case level == 1 && c == '{' && string(k) == "_source" && !d.inEnv:
 		start, line := len(d.elem), d.line
 		if err := d.nested(0); err != nil {
@@ -1087,8 +1111,9 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 			return 0, 0, src, 0, false
 		}
 		source := string(b[key+1:i-1]) == "_source"
+		fields := string(b[key+1:i-1]) == "fields"
 		i++
-		if !ws() {
+		if !ws() || fields && b[i] == '{' { // a hit's fields: object reads them (hitRecord)
 			return 0, 0, src, 0, false
 		}
 		switch b[i] {
@@ -1263,3 +1288,120 @@ func (d *docReader) truncated() error {
 }
 
 func (d *docReader) syntax(msg string) error { return &docError{line: d.line, msg: msg} }
+
+// hitRecord appends to dst the record of a search hit's "fields" object
+// obj, as Elasticsearch and OpenSearch return it when asked for fields
+// (Kibana's Discover, "_source": false): every field's values in an
+// array, {"status":[200],"url.path":["/v1/x"],"tags":["a","b"]}. A
+// field of one value is written as that value, of none as null, of more
+// as its array. obj was read whole by the document reader, so it is
+// valid JSON; anything else is appended as it is.
+func hitRecord(dst, obj []byte) []byte {
+	s := scanner{b: obj}
+	s.ws()
+	if s.i >= len(obj) || obj[s.i] != '{' {
+		return append(dst, obj...)
+	}
+	s.i++
+	start := len(dst)
+	dst = append(dst, '{')
+	for n := 0; ; n++ {
+		s.ws()
+		if s.i < len(obj) && obj[s.i] == '}' {
+			return append(dst, '}')
+		}
+		if n > 0 {
+			if s.i >= len(obj) || obj[s.i] != ',' {
+				break
+			}
+			s.i++
+			s.ws()
+		}
+		k := s.i
+		if !s.skipString() {
+			break
+		}
+		key := obj[k:s.i]
+		s.ws()
+		if s.i >= len(obj) || obj[s.i] != ':' {
+			break
+		}
+		s.i++
+		s.ws()
+		v := s.i
+		if !s.skipValue() {
+			break
+		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(append(dst, key...), ':')
+		dst = append(dst, oneValue(obj[v:s.i])...)
+	}
+	return append(dst[:start], obj...) // not as read: as it is
+}
+
+// oneValue returns an array of one scalar as that scalar, an empty array
+// as null, any other value as it is.
+func oneValue(v []byte) []byte {
+	if len(v) < 2 || v[0] != '[' {
+		return v
+	}
+	s := scanner{b: v, i: 1}
+	s.ws()
+	if s.i < len(v) && v[s.i] == ']' {
+		return nullValue
+	}
+	first := s.i
+	if s.i >= len(v) || v[s.i] == '{' || v[s.i] == '[' || !s.skipValue() {
+		return v
+	}
+	end := s.i
+	s.ws()
+	if s.i != len(v)-1 || v[s.i] != ']' {
+		return v // more than one value
+	}
+	return v[first:end]
+}
+
+var nullValue = []byte("null")
+
+// skipString passes over the string at s.i, false when there is none.
+func (s *scanner) skipString() bool {
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return false
+	}
+	for s.i++; s.i < len(s.b); s.i++ {
+		switch s.b[s.i] {
+		case '\\':
+			s.i++
+		case '"':
+			s.i++
+			return true
+		}
+	}
+	return false
+}
+
+// skipValue passes over the value at s.i: a string, an object or array,
+// or a number or literal up to the next delimiter.
+func (s *scanner) skipValue() bool {
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i] {
+	case '"':
+		return s.skipString()
+	case '{', '[':
+		return s.skip() == nil
+	}
+	start := s.i
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return s.i > start
+		}
+		s.i++
+	}
+	return s.i > start
+}
