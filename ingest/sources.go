@@ -426,6 +426,18 @@ var sources = []*source{
 			{"remote_ip", FRemoteAddr, 0}, {"uri", FURI, 0}, {"status", FStatus, 0},
 			{"method", FMethod, 0}, {"host", FHost, 0},
 		}},
+	// express-winston's request log (Node's Express through winston's
+	// JSON format): the request, the response and responseTime (ms) under
+	// its metaField, "meta" by default; originalUrl is the path as the
+	// client asked it, url the router's part of it. Without a metaField
+	// its names are pino-http's, which that source reads.
+	{name: "express-winston", title: "express-winston request log",
+		signatures: []signature{{2, []string{"meta.responseTime", "meta.res.statusCode", "meta.req.method", "meta.req.originalUrl"}}},
+		fields: []sourceField{
+			{"meta.responseTime", FRequestTime, UnitMilli}, {"meta.res.statusCode", FStatus, 0},
+			{"meta.req.method", FMethod, 0}, {"meta.req.originalUrl", FURI, 0}, {"meta.req.url", FURI, 0},
+			{"meta.req.headers.host", FHost, 0},
+		}},
 	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
 	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
 	// bytes=… protocol=https), as `heroku logs` prints it after its time

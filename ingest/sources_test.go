@@ -546,6 +546,11 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: d.num("time_to_first_token"), status: int(d.num("status")),
 			model: d.str("response_model"), client: d.str("user_id"), stream: -1, timeNS: rfc(d.str("request_created_at"))}
 	},
+	// express-winston: meta.responseTime ms, meta.res.statusCode.
+	"express-winston": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("meta.responseTime"), ups: math.NaN(), ttft: math.NaN(), status: int(d.num("meta.res.statusCode")),
+			stream: -1, timeNS: rfc(d.str("timestamp"))}
+	},
 	// Echo: latency ns, else latency_human, Go's Duration.String().
 	"echo": func(d rawDoc) sourceWant {
 		rt := d.num("latency") / 1e6
@@ -836,7 +841,7 @@ var sourceFixtures = map[string]string{
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
-	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "tencent-apigw.json": "tencent-apigw",
+	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }
