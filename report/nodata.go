@@ -645,8 +645,11 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 	if f.WithoutRequestTime > 0 && r.NoData == nil { // else the no_data reason tells
 		note := m.f("note.without", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		// A hint only when the file gave no record one: else its
-		// request_time is read, and these records had no value.
-		if names := durationNames([]ingest.FileStats{f}); len(names) > 0 && f.WithoutRequestTime == f.Records {
+		// request_time is read, and these records had no value. The
+		// Classic Load Balancer's log has none to map: its note says so.
+		if f.Source == "aws-elb" {
+			note = m.f("why.awselb", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
+		} else if names := durationNames([]ingest.FileStats{f}); len(names) > 0 && f.WithoutRequestTime == f.Records {
 			note += m.f("nd.try", "--map "+MissingField+"="+names[0]+":"+unitFor(names[0], []ingest.FileStats{f}))
 		}
 		notes = append(notes, note)

@@ -472,6 +472,11 @@ func TestNoDataAppServers(t *testing.T) {
 		{"uvicorn", `INFO:     10.0.0.5:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK` + "\n" +
 			`INFO:     10.0.0.6:51240 - "GET /v1/models HTTP/1.1" 404 Not Found` + "\n", nil,
 			"- (nginx, uvicorn): 2 records without request_time: uvicorn's access log writes no request time", ""},
+		// AWS's Classic Load Balancer: its times end when the response
+		// began, none to map.
+		{"aws-elb", `2026-12-05T10:00:00.120453Z lb 203.0.113.7:2817 10.0.0.1:80 0.000073 2.481048 0.000057 200 200 812 5316 "POST http://api:80/v1/chat/completions HTTP/1.1" "curl/8" - -` + "\n" +
+			`2026-12-05T10:00:01.5Z lb 203.0.113.8:2818 10.0.0.1:80 0.000051 0.012001 0.000019 429 429 790 96 "POST http://api:80/v1/chat/completions HTTP/1.1" "curl/8" - -` + "\n", nil,
+			"- (nginx, aws-elb): 2 records without request_time: the Classic Load Balancer's access log has no duration of the whole response", ""},
 		{"gunicorn", `10.0.0.5 - - [04/Dec/2026:10:00:01 +0000] "POST /v1/chat/completions HTTP/1.1" 200 1532 "-" "curl/8"` + "\n",
 			[]string{`%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"`},
 			"- (nginx, gunicorn): 1 record without request_time", "--log-format the gunicorn access_log_format read has no request time: add %(L)s"},
@@ -497,6 +502,22 @@ func TestNoDataAppServers(t *testing.T) {
 				t.Errorf("hints %q, want %q", got, tc.hint)
 			}
 		})
+	}
+}
+
+// TestELBFileNote: a Classic Load Balancer's log read beside logs with a
+// request_time is noted with why it has none, and offers no --map of
+// its processing times, which end when the response began.
+func TestELBFileNote(t *testing.T) {
+	f := ingest.FileStats{Path: "elb.log", Format: ingest.Nginx, Source: "aws-elb", Records: 4, WithoutRequestTime: 4,
+		Seen: []string{"time", "elb", "request_processing_time", "backend_processing_time", "response_processing_time"}}
+	note := (&Report{}).fileNote(english, f)
+	if !strings.Contains(note, "Classic Load Balancer's access log has no duration") || strings.Contains(note, "--map") {
+		t.Errorf("note %q", note)
+	}
+	f.Source = "" // the same names of another log: the map is offered
+	if note := (&Report{}).fileNote(english, f); !strings.Contains(note, "--map request_time=request_processing_time") {
+		t.Errorf("note %q lacks the map", note)
 	}
 }
 
