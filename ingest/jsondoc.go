@@ -1310,12 +1310,8 @@ func hitRecord(dst, obj []byte) []byte {
 		if s.i < len(obj) && obj[s.i] == '}' {
 			return append(dst, '}')
 		}
-		if n > 0 {
-			if s.i >= len(obj) || obj[s.i] != ',' {
-				break
-			}
-			s.i++
-			s.ws()
+		if n > 0 && !s.expect(',') {
+			break
 		}
 		k := s.i
 		if !s.skipString() {
@@ -1323,11 +1319,9 @@ func hitRecord(dst, obj []byte) []byte {
 		}
 		key := obj[k:s.i]
 		s.ws()
-		if s.i >= len(obj) || obj[s.i] != ':' {
+		if !s.expect(':') {
 			break
 		}
-		s.i++
-		s.ws()
 		v := s.i
 		if !s.skipValue() {
 			break
@@ -1365,6 +1359,17 @@ func oneValue(v []byte) []byte {
 }
 
 var nullValue = []byte("null")
+
+// expect passes over byte c and the white space after it; false, where
+// c is not next.
+func (s *scanner) expect(c byte) bool {
+	if s.i >= len(s.b) || s.b[s.i] != c {
+		return false
+	}
+	s.i++
+	s.ws()
+	return true
+}
 
 // skipString passes over the string at s.i, false when there is none.
 func (s *scanner) skipString() bool {

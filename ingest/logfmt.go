@@ -204,10 +204,9 @@ var logfmtTime = Bindings{{Field: FTime, Prio: prioDerived - 1}}
 // their keys looks each up once.
 type logfmtParser struct {
 	holding
+	keyBinds
 	schema *Schema
 	loc    *time.Location
-	keys   [][]byte // by position in the line, owned copies
-	binds  []Bindings
 	// heroku: the file is Heroku's log as `heroku logs` prints it, whose
 	// lines of other processes than the router are passed over.
 	heroku bool
@@ -285,16 +284,10 @@ func (p *logfmtParser) Parse(line []byte, r *Record) error {
 
 // bindings returns the bindings of the n-th key of the line.
 func (p *logfmtParser) bindings(n int, key []byte) Bindings {
-	if n < len(p.keys) && bytes.Equal(p.keys[n], key) {
-		return p.binds[n]
+	if b, ok := p.kept(n, key); ok {
+		return b
 	}
 	b := p.schema.Lookup(key)
-	if n < len(p.keys) {
-		p.keys[n] = append(p.keys[n][:0], key...)
-		p.binds[n] = b
-	} else if n == len(p.keys) {
-		p.keys = append(p.keys, append([]byte(nil), key...))
-		p.binds = append(p.binds, b)
-	}
+	p.keep(n, key, b)
 	return b
 }

@@ -27,13 +27,12 @@ var ltsvOnly = map[string]Bindings{
 // Nothing is allocated per line once warm.
 type ltsvParser struct {
 	holding // scratch: unescaped text the records point into
-	schema  *Schema
-	loc     *time.Location
-	labels  [][]byte // by position in the line, owned copies
-	binds   []Bindings
-	puts    []putter // of binds; nil after a change of labels
-	vals    [][]byte // the current line's values, by position
-	clock   clocks
+	keyBinds
+	schema *Schema
+	loc    *time.Location
+	puts   []putter // of binds; nil after a change of labels
+	vals   [][]byte // the current line's values, by position
+	clock  clocks
 }
 
 func newLTSVParser(c *parserConfig) *ltsvParser {
@@ -120,21 +119,43 @@ func (p *ltsvParser) Parse(line []byte, r *Record) error {
 
 // bindings returns the bindings of the n-th label of the line.
 func (p *ltsvParser) bindings(n int, label []byte) Bindings {
-	if n < len(p.labels) && bytes.Equal(p.labels[n], label) {
-		return p.binds[n]
+	if b, ok := p.kept(n, label); ok {
+		return b
 	}
 	b := p.schema.Lookup(label)
 	if only, ok := ltsvOnly[string(label)]; ok && !mapped(b) {
 		b = only
 	}
-	if n < len(p.labels) {
-		p.labels[n] = append(p.labels[n][:0], label...)
-		p.binds[n] = b
-	} else if n == len(p.labels) {
-		p.labels = append(p.labels, append([]byte(nil), label...))
-		p.binds = append(p.binds, b)
-	}
+	p.keep(n, label, b)
 	return b
+}
+
+// keyBinds are the names of the last line of a format of named values
+// (LTSV's labels, logfmt's keys) by their place in it, with their
+// bindings: a file whose lines repeat their names looks each one up once.
+type keyBinds struct {
+	labels [][]byte // owned copies
+	binds  []Bindings
+}
+
+// kept returns the bindings of name when it is the one kept at place n.
+func (k *keyBinds) kept(n int, name []byte) (Bindings, bool) {
+	if n < len(k.labels) && bytes.Equal(k.labels[n], name) {
+		return k.binds[n], true
+	}
+	return nil, false
+}
+
+// keep keeps name and its bindings b at place n (the next place at
+// most).
+func (k *keyBinds) keep(n int, name []byte, b Bindings) {
+	if n < len(k.labels) {
+		k.labels[n] = append(k.labels[n][:0], name...)
+		k.binds[n] = b
+	} else if n == len(k.labels) {
+		k.labels = append(k.labels, append([]byte(nil), name...))
+		k.binds = append(k.binds, b)
+	}
 }
 
 // value returns the text the schema reads: nginx's \xHH escapes decoded

@@ -255,29 +255,35 @@ var uvicornWorkerVars = map[string]varSpec{
 // times stop at the target's headers; -1 (a step not reached) is absent.
 // The other names, some of which mean something else elsewhere, feed
 // nothing.
-var albVars = map[string]varSpec{
-	"time":                     {field: FEndTime, bound: true},
-	"request_creation_time":    {field: FTime, bound: true},
-	"client_port":              {field: FRemoteAddr, bound: true, how: howHostPort},
-	"target_port":              {field: FUpstreamAddr, bound: true},
-	"target_processing_time":   {field: FUpstreamHeaderTime, bound: true},
-	"elb_status_code":          {field: FStatus, bound: true},
-	"target_status_code":       {field: FUpstreamStatus, bound: true},
-	"request":                  {field: FRequest, bound: true},
-	"domain_name":              {field: FHost, bound: true},
-	"type":                     {none: true},
-	"elb":                      {none: true},
-	"request_processing_time":  {none: true},
-	"response_processing_time": {none: true},
-	"received_bytes":           {none: true},
-	"sent_bytes":               {none: true},
-	"user_agent":               {none: true},
-	"ssl_cipher":               {none: true},
-	"ssl_protocol":             {none: true},
-	"target_group_arn":         {none: true},
-	"trace_id":                 {none: true},
-	"chosen_cert_arn":          {none: true},
-	"matched_rule_priority":    {none: true},
+var albVars = withNone(map[string]varSpec{
+	"time":                   {field: FEndTime, bound: true},
+	"request_creation_time":  {field: FTime, bound: true},
+	"client_port":            {field: FRemoteAddr, bound: true, how: howHostPort},
+	"target_port":            {field: FUpstreamAddr, bound: true},
+	"target_processing_time": {field: FUpstreamHeaderTime, bound: true},
+	"elb_status_code":        {field: FStatus, bound: true},
+	"target_status_code":     {field: FUpstreamStatus, bound: true},
+	"request":                {field: FRequest, bound: true},
+	"domain_name":            {field: FHost, bound: true},
+	"type":                   {none: true},
+	"target_group_arn":       {none: true},
+	"trace_id":               {none: true},
+	"chosen_cert_arn":        {none: true},
+	"matched_rule_priority":  {none: true},
+}, awsLBNone)
+
+// awsLBNone are the names of AWS's load balancers' logs, Application and
+// Classic, that feed nothing (elbFormat's fields, the most of albFormat's).
+var awsLBNone = []string{"elb", "request_processing_time", "response_processing_time",
+	"received_bytes", "sent_bytes", "user_agent", "ssl_cipher", "ssl_protocol"}
+
+// withNone returns vars, to which it adds each of names as feeding
+// nothing.
+func withNone(vars map[string]varSpec, names []string) map[string]varSpec {
+	for _, n := range names {
+		vars[n] = varSpec{none: true}
+	}
+	return vars
 }
 
 // chiVars read chi's request log: Go's log date without a zone (--tz),
@@ -299,23 +305,15 @@ var chiVars = map[string]varSpec{
 // response, which a streamed answer's body outlasts. So no request_time:
 // the backend's time to its headers is upstream_header_time, -1 (the
 // instance never answered) absent.
-var elbVars = map[string]varSpec{
-	"time":                     {field: FTime, bound: true},
-	"client_port":              {field: FRemoteAddr, bound: true, how: howHostPort},
-	"backend_port":             {field: FUpstreamAddr, bound: true},
-	"backend_processing_time":  {field: FUpstreamHeaderTime, bound: true},
-	"elb_status_code":          {field: FStatus, bound: true},
-	"backend_status_code":      {field: FUpstreamStatus, bound: true},
-	"request":                  {field: FRequest, bound: true},
-	"elb":                      {none: true},
-	"request_processing_time":  {none: true},
-	"response_processing_time": {none: true},
-	"received_bytes":           {none: true},
-	"sent_bytes":               {none: true},
-	"user_agent":               {none: true},
-	"ssl_cipher":               {none: true},
-	"ssl_protocol":             {none: true},
-}
+var elbVars = withNone(map[string]varSpec{
+	"time":                    {field: FTime, bound: true},
+	"client_port":             {field: FRemoteAddr, bound: true, how: howHostPort},
+	"backend_port":            {field: FUpstreamAddr, bound: true},
+	"backend_processing_time": {field: FUpstreamHeaderTime, bound: true},
+	"elb_status_code":         {field: FStatus, bound: true},
+	"backend_status_code":     {field: FUpstreamStatus, bound: true},
+	"request":                 {field: FRequest, bound: true},
+}, awsLBNone)
 
 // looksALB reports whether a line starts as AWS ALB's access log does:
 // the request's type, then an RFC 3339 time in UTC.
