@@ -102,6 +102,9 @@ func (p *pipeline) readArchive(fs *fileState, kind string, br *bufio.Reader, r i
 		if err != nil {
 			return fmt.Errorf("a zip archive whose directory does not read: %w", err)
 		}
+		if doc := officeDocument(zr.File); doc != "" {
+			return fmt.Errorf("%s, not a log this reads: save its sheet as CSV (UTF-8) and give that file", doc)
+		}
 		for _, f := range zr.File {
 			if !f.Mode().IsRegular() {
 				continue
@@ -211,4 +214,30 @@ func hiddenMember(name string) bool {
 		}
 	}
 	return false
+}
+
+// officeDocument names the office document a zip archive is, or "": an
+// Office Open XML one (Excel's .xlsx, Word's .docx, PowerPoint's .pptx:
+// "[Content_Types].xml" and the application's folder) or an
+// OpenDocument one (its first member "mimetype"). Its members are XML,
+// no log's lines.
+func officeDocument(files []*zip.File) string {
+	types, dirs := false, map[string]bool{}
+	for _, f := range files {
+		if f.Name == "[Content_Types].xml" {
+			types = true
+		}
+		if dir, _, ok := strings.Cut(f.Name, "/"); ok {
+			dirs[dir] = true
+		}
+	}
+	switch {
+	case types && dirs["xl"]:
+		return "an Excel workbook (.xlsx)"
+	case types && (dirs["word"] || dirs["ppt"]):
+		return "an Office document (.docx, .pptx)"
+	case len(files) > 0 && files[0].Name == "mimetype" && dirs["META-INF"]:
+		return "an OpenDocument file (.ods, .odt)"
+	}
+	return ""
 }

@@ -359,3 +359,35 @@ func TestColumnarSpooled(t *testing.T) {
 		}
 	}
 }
+
+// TestOfficeDocuments: a spreadsheet or document saved by an office
+// suite is a zip of XML, no log: the file is named as what it is, with
+// what to do, and not one of its members is read as a log of its own.
+func TestOfficeDocuments(t *testing.T) {
+	dir := t.TempDir()
+	for name, files := range map[string][]dumpFile{
+		"logs.xlsx": {{name: "[Content_Types].xml", data: []byte(`<?xml version="1.0" encoding="UTF-8"?><Types/>`)},
+			{name: "xl/workbook.xml", data: []byte(`<workbook/>`)}, {name: "xl/worksheets/sheet1.xml", data: []byte(`<worksheet/>`)}},
+		"notes.docx": {{name: "[Content_Types].xml", data: []byte(`<Types/>`)}, {name: "word/document.xml", data: []byte(`<document/>`)}},
+		"logs.ods": {{name: "mimetype", data: []byte("application/vnd.oasis.opendocument.spreadsheet")},
+			{name: "META-INF/manifest.xml", data: []byte(`<manifest/>`)}, {name: "content.xml", data: []byte(`<a b="1" c="2"/>`)}},
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, zipOf(t, files), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, res := collect(t, []string{p}, ingest.Options{Workers: 1})
+		if len(res.Files) != 1 || res.Files[0].Records != 0 || !strings.Contains(res.Files[0].Reason, "not a log this reads: save its sheet as CSV") {
+			t.Errorf("%s: files %+v, want one unread, named an office document", name, res.Files)
+		}
+	}
+	// A zip of logs that holds an XML file is still read member by member.
+	logs := zipOf(t, []dumpFile{{name: "a.jsonl", data: []byte(`{"status":200,"request_time":0.5}` + "\n")}, {name: "config.xml", data: []byte(`<a/>`)}})
+	p := filepath.Join(dir, "logs.zip")
+	if err := os.WriteFile(p, logs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, res := collect(t, []string{p}, ingest.Options{Workers: 1}); len(res.Files) != 2 || res.Files[0].Records != 1 {
+		t.Errorf("a zip of logs: %+v", res.Files)
+	}
+}

@@ -138,7 +138,7 @@ func looksLogfmt(line []byte) bool {
 		}
 		if !eq {
 			if pairs == 0 {
-				if words++; words > logfmtPrefixMax {
+				if words++; words > logfmtPrefixMax || key[0] == '<' { // XML's or HTML's attributes
 					return false
 				}
 			}

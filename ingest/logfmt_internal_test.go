@@ -36,6 +36,8 @@ func TestLogfmtScan(t *testing.T) {
 		{`a="open b=2`, false, []string{"a"}},
 		{`a=1 flag b=2`, true, []string{"a", "b"}},
 		{`a{x}=1 b=2`, false, []string{"a{x}", "b"}},
+		{`<?xml version="1.0" encoding="UTF-8"?>`, false, []string{"version", "encoding"}},
+		{`<a b="1" c="2"/>`, false, []string{"b", "c"}},
 		{`10.0.0.1 - - [05/Dec/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 5 rt=0.1 urt=0.1`, false, []string{"rt", "urt"}},
 	}
 	for _, tc := range tests {
