@@ -82,8 +82,10 @@ var aliases = map[Field][]alias{
 	FRegion:       {{"__TAG__.region", 0}, {"server_region", 0}, {"endpoint_region", 0}},
 	FModel: {{"model_id", 0}, {"ModelName", 0}, {"model_name", 0}, {"llm_model", 0},
 		{"ai_log.model", 0}},
-	FStream:  {{"llm_stream", 0}, {"is_stream", 0}, {"response_type", 0}, {"request_type", 0}},
-	FStatus:  {{"response_code", 0}, {"rsp_st", 0}, {"DownstreamStatus", 0}},
+	FStream: {{"llm_stream", 0}, {"is_stream", 0}, {"response_type", 0}, {"request_type", 0}},
+	FStatus: {{"response_code", 0}, {"rsp_st", 0}, {"DownstreamStatus", 0}},
+
+	FMethod:  {{"request_method", 0}}, // nginx's $request_method
 	FURI:     {{"request_uri", 0}, {"path", 0}, {"RequestPath", 0}},
 	FRequest: {{"req", 0}},
 	FRequestTime: {{"req_t", 0}, {"reqtime", UnitSecond}, {"duration", UnitMilli}, {"request_duration", UnitMilli},

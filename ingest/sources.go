@@ -438,6 +438,23 @@ var sources = []*source{
 			{"meta.req.method", FMethod, 0}, {"meta.req.originalUrl", FURI, 0}, {"meta.req.url", FURI, 0},
 			{"meta.req.headers.host", FHost, 0},
 		}},
+	// Alibaba Cloud API Gateway's access log (its shared and dedicated
+	// instances), as Simple Log Service keeps it, every value a string:
+	// totalLatency the request's whole time and serviceLatency the
+	// backend's (getting a connection, connecting, calling it), both ms;
+	// requestHandleTime when the request came, UTC. The caller is the
+	// calling application (appName, else appId), empty for an API without
+	// app authentication, whose caller is then its address.
+	{name: "aliyun-apigw", title: "Alibaba Cloud API Gateway access log",
+		signatures: []signature{{2, []string{"apiGroupName", "apiGroupUid", "apiStageName", "apiUid", "serviceLatency",
+			"totalLatency", "requestHandleTime", "providerAliUid", "consumerAppKey"}}},
+		fields: []sourceField{
+			{"requestHandleTime", FTime, 0}, {"totalLatency", FRequestTime, UnitMilli},
+			{"serviceLatency", FUpstreamResponseTime, UnitMilli}, {"statusCode", FStatus, 0},
+			{"httpMethod", FMethod, 0}, {"path", FURI, 0}, {"domain", FHost, 0}, {"clientIp", FRemoteAddr, 0},
+			{"appName", FClient, 0}, {"appId", FClient, 0}, {"region", FRegion, 0},
+		},
+		loc: time.UTC},
 	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
 	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
 	// bytes=… protocol=https), as `heroku logs` prints it after its time

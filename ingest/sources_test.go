@@ -551,6 +551,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("meta.responseTime"), ups: math.NaN(), ttft: math.NaN(), status: int(d.num("meta.res.statusCode")),
 			stream: -1, timeNS: rfc(d.str("timestamp"))}
 	},
+	// Alibaba Cloud API Gateway: totalLatency and serviceLatency ms, as
+	// strings; the caller appName, else appId.
+	"aliyun-apigw": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("totalLatency"), ups: d.num("serviceLatency"), ttft: math.NaN(), status: int(d.num("statusCode")),
+			model: "", clientBy: []string{"appName", "appId"}, stream: -1, timeNS: rfc(d.str("requestHandleTime"))}
+	},
 	// Echo: latency ns, else latency_human, Go's Duration.String().
 	"echo": func(d rawDoc) sourceWant {
 		rt := d.num("latency") / 1e6
@@ -841,7 +847,8 @@ var sourceFixtures = map[string]string{
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
-	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston", "tencent-apigw.json": "tencent-apigw",
+	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
+	"aliyun-apigw.json": "aliyun-apigw", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }
