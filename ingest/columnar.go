@@ -53,7 +53,7 @@ func (s *rowSink) drop() {
 func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Location) error {
 	for _, bd := range bs {
 		f := bd.Field
-		if !r.claim(f, bd.Prio) {
+		if bd.MinusOne && v == -1 || !r.claim(f, bd.Prio) { // -1: the source's "no value"
 			continue
 		}
 		info := &fields[f]

@@ -42,6 +42,10 @@ type Binding struct {
 	Field Field
 	Unit  Unit  // the source's unit; UnitNone means the canonical unit
 	Prio  uint8 // lower wins when several sources set one field
+	// MinusOne: the source writes -1 for a number it has no value of
+	// (EdgeOne's integers): -1 is absent, not a negative duration or a
+	// status. Such a binding takes the general setters' path.
+	MinusOne bool
 }
 
 // Bindings is the set of canonical fields one source column feeds (most
@@ -232,7 +236,7 @@ func build(maps []mapping, src *source, client string) *Schema {
 				s.byName[strings.ToLower(sf.name)] = &entry{ignored: true}
 				continue
 			}
-			s.add(sf.name, Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i)}, false)
+			s.add(sf.name, Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i), MinusOne: src.minusOne}, false)
 		}
 	}
 	if client != "" {

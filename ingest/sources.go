@@ -53,6 +53,9 @@ type source struct {
 	// failed, whose first-token time is no first token (the source
 	// writes the call's end there): such a record has no ttft.
 	failed string
+	// minusOne: the source writes -1 for a number it has no value of
+	// (Binding.MinusOne).
+	minusOne bool
 	// succeeded, when set, is the kind of the source's record of a call
 	// that succeeded, whose status is 200 when it has none (the source
 	// writes an HTTP status for a failed call only).
@@ -455,6 +458,28 @@ var sources = []*source{
 			{"appName", FClient, 0}, {"appId", FClient, 0}, {"region", FRegion, 0},
 		},
 		loc: time.UTC},
+	// Tencent Cloud EdgeOne's L7 access log (its site acceleration log:
+	// offline logs, JSON lines in hourly .gz files, and real-time logs
+	// pushed to CLS or an endpoint), times in UTC. EdgeResponseTime (ms)
+	// runs from the edge receiving the request until the client has
+	// received the response; EdgeInternalTime (ms) to the response's
+	// first byte, the origin's as Tencent first documented it, the
+	// edge's to the client as it now does: read as the upstream's time
+	// to its headers. A string with no value is "-", an integer -1. A
+	// real-time WebSocket record of a connection not yet ended
+	// (RequestStatus 0) is no request.
+	{name: "edgeone", title: "Tencent Cloud EdgeOne L7 access log",
+		signatures: []signature{{2, []string{"EdgeResponseTime", "EdgeInternalTime", "EdgeResponseStatusCode", "EdgeCacheStatus",
+			"EdgeServerIP", "EdgeServerID", "EdgeResponseBytes", "RequestUrlQueryString", "ClientISP"}}},
+		fields: []sourceField{
+			{"RequestTime", FTime, 0}, {"EdgeResponseTime", FRequestTime, UnitMilli},
+			{"EdgeInternalTime", FUpstreamHeaderTime, UnitMilli}, {"EdgeResponseStatusCode", FStatus, 0},
+			{"RequestMethod", FMethod, 0}, {"RequestUrl", FURI, 0}, {"RequestHost", FHost, 0},
+			{"ClientIP", FRemoteAddr, 0}, {"ClientRegion", FClientRegion, 0}, {"RequestStatus", FKind, 0},
+		},
+		requests: []string{"1", "2"},
+		minusOne: true,
+		loc:      time.UTC},
 	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
 	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
 	// bytes=… protocol=https), as `heroku logs` prints it after its time

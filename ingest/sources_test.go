@@ -557,6 +557,17 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("totalLatency"), ups: d.num("serviceLatency"), ttft: math.NaN(), status: int(d.num("statusCode")),
 			model: "", clientBy: []string{"appName", "appId"}, stream: -1, timeNS: rfc(d.str("requestHandleTime"))}
 	},
+	// EdgeOne: EdgeResponseTime and EdgeInternalTime ms, -1 an integer's
+	// "no value"; a WebSocket's record of a connection not ended
+	// (RequestStatus 0) is no request.
+	"edgeone": func(d rawDoc) sourceWant {
+		rt := d.num("EdgeResponseTime")
+		if rt == -1 {
+			rt = math.NaN()
+		}
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("EdgeResponseStatusCode")),
+			client: d.str("ClientIP"), stream: -1, timeNS: rfc(d.str("RequestTime")), passed: d.num("RequestStatus") == 0}
+	},
 	// Echo: latency ns, else latency_human, Go's Duration.String().
 	"echo": func(d rawDoc) sourceWant {
 		rt := d.num("latency") / 1e6
@@ -848,7 +859,7 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
-	"aliyun-apigw.json": "aliyun-apigw", "tencent-apigw.json": "tencent-apigw",
+	"aliyun-apigw.json": "aliyun-apigw", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }

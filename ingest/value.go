@@ -19,7 +19,7 @@ func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
 		return nil
 	}
 	for _, b := range bs {
-		if k := fields[b.Field].kind; (k == KindFloat || k == KindInt || k == KindTime) && noNumber(val) {
+		if k := fields[b.Field].kind; (k == KindFloat || k == KindInt || k == KindTime) && (noNumber(val) || b.MinusOne && string(val) == "-1") {
 			continue
 		}
 		if !r.claim(b.Field, b.Prio) {
@@ -37,7 +37,7 @@ func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
 func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Location) error {
 	for _, b := range bs {
 		f := b.Field
-		if !r.claim(f, b.Prio) {
+		if b.MinusOne && v == -1 || !r.claim(f, b.Prio) { // -1: the source's "no value"
 			continue
 		}
 		// An nginx list of this one number reads as the number: its sum
