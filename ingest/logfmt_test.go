@@ -158,7 +158,7 @@ func TestHerokuRouter(t *testing.T) {
 			status: st, uri: kv["path"], client: kv["fwd"]})
 	}
 	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
-	if len(res.Files) != 1 || res.Files[0].Source != "heroku-router" || res.Files[0].PassedOver != passed || passed != 2 {
+	if len(res.Files) != 1 || res.Files[0].Source != "heroku-router" || res.Files[0].PassedOver != passed || passed != 3 {
 		t.Fatalf("files %+v, want source heroku-router with %d lines passed over", res.Files, passed)
 	}
 	if len(got) != len(wants) || res.BadLines() != 0 {

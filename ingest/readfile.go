@@ -234,8 +234,12 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		// The first line's keys tell the source, as a JSON line's do; a
 		// program's own log (a level and a message, no request's key)
 		// has its lines with no field but the time passed over.
+		// The lines after it tell a source its keys do not (an app's own
+		// logfmt line before Heroku's router's).
 		keys := logfmtKeys(logfmtFirst(body), maxNames)
-		p.applySource(fs, keys, nil, nil)
+		p.applySource(fs, keys, nil, laterLines(body, clientLookahead, func(l []byte) ([]string, []string) {
+			return logfmtKeys(l, maxNames), nil
+		}))
 		if jsonOwnLog(fs.cfg.schema, keys, nil) {
 			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName
 		}
@@ -437,6 +441,13 @@ const clientLookahead = 64
 // its first that is not blank, at most n: the records the reader has
 // peeked at beyond the first. Each range over it starts again.
 func laterRecords(b []byte, n int) iter.Seq2[[]string, []string] {
+	return laterLines(b, n, func(l []byte) ([]string, []string) { return jsonKeys(l, maxNames), jsonPaths(l, maxNames) })
+}
+
+// laterLines yields the names and paths keys reads of the whole lines
+// of b after its first that is not blank, at most n, as laterRecords
+// does for JSON lines.
+func laterLines(b []byte, n int, keys func(line []byte) (names, paths []string)) iter.Seq2[[]string, []string] {
 	return func(yield func([]string, []string) bool) {
 		b, n := b, n
 		first := true
@@ -455,7 +466,7 @@ func laterRecords(b []byte, n int) iter.Seq2[[]string, []string] {
 				continue
 			}
 			n--
-			if !yield(jsonKeys(l, maxNames), jsonPaths(l, maxNames)) {
+			if !yield(keys(l)) {
 				return
 			}
 		}
