@@ -73,6 +73,14 @@ const (
 	// middleware, the request's id in brackets after the date.
 	chiFormat   = `$chi_time "$request" from $remote_addr - $status ${body_bytes_sent}B in $chi_duration`
 	chiIDFormat = `$chi_time [$request_id] "$request" from $remote_addr - $status ${body_bytes_sent}B in $chi_duration`
+	// Huawei Cloud API Gateway's (APIG's dedicated gateways') access
+	// log, its 54 fields as Huawei's "Log Analysis" page lists them; the
+	// scheme and host are one token ("http://host").
+	huaweiAPIGFormat = `$remote_addr $request_id $api_id $user_id $app_id [$time_local] $request_time $request_method $scheme://$host $router_uri $server_protocol $status $bytes_sent $request_length "$http_user_agent" "$http_x_forwarded_for" "$upstream_addr" $upstream_uri "$upstream_status" "$upstream_connect_time" "$upstream_header_time" "$upstream_response_time" $region_id $all_upstream_response_time $errorType $auth_type $access_model1 $access_model2 $inner_time $proxy_protocol_vni $proxy_protocol_vpce_id "$proxy_protocol_addr" $body_bytes_sent $api_name $app_name $provider_app_id $provider_app_name "$custom_data_log1" "$custom_data_log2" "$custom_data_log3" "$custom_data_log4" "$custom_data_log5" "$custom_data_log6" "$custom_data_log7" "$custom_data_log8" "$custom_data_log9" "$custom_data_log10" "$response_source" "$gzip_ratio" "$upstream_scheme" "$group_id" "$apig_err_code" "$function_urn"`
+	// Huawei Cloud ELB's layer-7 access log (its documented format, which
+	// "cannot be modified"), through its 22nd field: later versions append
+	// more (the pool, the tenant, TLS, tcpinfo_rtt …), read past.
+	huaweiELBFormat = `$msec $access_log_topic_id [$time_iso8601] $log_ver $remote_addr:$remote_port $status "$request" $request_length $bytes_sent $body_bytes_sent $request_time "$upstream_status" "$upstream_connect_time" "$upstream_header_time" "$upstream_response_time" "$upstream_addr" "$http_user_agent" "$http_referer" "$http_x_forwarded_for" $lb_name $listener_name $listener_id`
 	// AWS's Classic Load Balancer's access log (its documented fields;
 	// a TCP listener's line has "-" for the statuses and "- - - " for
 	// the request).
@@ -161,6 +169,8 @@ func buildKnownFormats() []*knownFormat {
 		{name: "aws-alb", source: "aws-alb", format: albFormat, vars: albVars},
 		{name: "aws-elb", source: "aws-elb", format: elbFormat, vars: elbVars},
 		{name: "chi", source: "chi", format: chiFormat, vars: chiVars},
+		{name: "huawei-apig", source: "huawei-apig", format: huaweiAPIGFormat, vars: huaweiAPIGVars},
+		{name: "huawei-elb", source: "huawei-elb", format: huaweiELBFormat, vars: huaweiELBVars},
 		{name: "chi", source: "chi", format: chiIDFormat, vars: chiVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
 		{name: "morgan-dev", source: "morgan", format: morganDev},
@@ -294,6 +304,33 @@ var chiVars = map[string]varSpec{
 	"remote_addr":  {field: FRemoteAddr, bound: true, how: howHostPort},
 	"chi_duration": {field: FRequestTime, bound: true},
 	"request_id":   {none: true},
+}
+
+// huaweiAPIGVars read Huawei Cloud APIG's fields: its times in seconds
+// (nginx's), region_id the gateway's region; the others feed nothing,
+// the caller's app_id and the address as the generic names read them.
+var huaweiAPIGVars = map[string]varSpec{
+	"remote_addr":                {field: FRemoteAddr, bound: true, how: howAddrSlot},
+	"region_id":                  {field: FRegion, bound: true},
+	"router_uri":                 {field: FURI, bound: true},
+	"scheme":                     {none: true},
+	"api_name":                   {none: true},
+	"app_name":                   {none: true},
+	"inner_time":                 {none: true},
+	"errorType":                  {none: true},
+	"all_upstream_response_time": {none: true},
+}
+
+// huaweiELBVars read Huawei Cloud ELB's fields: the time its ISO 8601
+// one (msec, when the line was written, is the same instant to the ms),
+// the client's address before its port, its times in seconds.
+var huaweiELBVars = map[string]varSpec{
+	"msec":         {none: true},
+	"time_iso8601": {field: FTime, bound: true},
+	"remote_addr":  {field: FRemoteAddr, bound: true},
+	"remote_port":  {none: true},
+	"log_ver":      {none: true},
+	"lb_name":      {none: true},
 }
 
 // elbVars read AWS's Classic Load Balancer's fields. Its one time is

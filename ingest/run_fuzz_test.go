@@ -72,7 +72,9 @@ func FuzzRun(f *testing.F) {
 		// logfmt: Go's loggers', Heroku's router's, a program's own.
 		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log",
 		// AWS's Classic LB (a TCP connection passed over), chi's log.
-		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log"} {
+		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log",
+		// Huawei Cloud's API Gateway and ELB.
+		"text/huawei-apig.log", "text/huawei-elb.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -86,6 +86,21 @@ func request(req string) (method, uri string) {
 	return f[0], f[1]
 }
 
+// huaweiToken is a field of a Huawei Cloud log line: bracketed, quoted
+// or bare.
+var huaweiToken = regexp.MustCompile(`\[[^\]]*\]|"[^"]*"|\S+`)
+
+func huaweiTokens(line string) []string { return huaweiToken.FindAllString(line, -1) }
+
+// parseSeconds reads a number of seconds.
+func parseSeconds(t *testing.T, s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return v
+}
+
 // chiLine is a line of chi's request log, its request id or none.
 var chiLine = regexp.MustCompile(`^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} (?:\[[^\]]*\] )?"([^"]*)" from (\S+) - (\d{3}) \d+B in (\S+)$`)
 
@@ -237,6 +252,29 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 		w := textWant{ok: true, status: atoi(t, head[8]), client: strings.Trim(addr, "[]")}
 		w.method, w.uri = request(q[1])
 		w.rt, w.hasRT = end.Sub(start).Seconds(), true
+		return w
+	},
+	// Huawei Cloud APIG: its 54 fields, request_time and the upstream's
+	// in seconds (a list of tries summed), the client app_id, else the
+	// address.
+	"huawei-apig.log": func(t *testing.T, line string) textWant {
+		f := huaweiTokens(line)
+		w := textWant{ok: true, status: atoi(t, f[11]), method: f[7], uri: f[9], client: f[4]}
+		if w.client == "-" {
+			w.client = f[0]
+		}
+		w.rt, w.hasRT = parseSeconds(t, f[6]), true
+		w.urt, w.hasURT = sumTimes(t, strings.Trim(f[21], `"`))
+		return w
+	},
+	// Huawei Cloud ELB: request_time and the upstream's in seconds, the
+	// client the address of remote_addr:remote_port.
+	"huawei-elb.log": func(t *testing.T, line string) textWant {
+		f := huaweiTokens(line)
+		w := textWant{ok: true, status: atoi(t, f[5]), client: f[4][:strings.LastIndex(f[4], ":")]}
+		w.method, w.uri = request(strings.Trim(f[6], `"`))
+		w.rt, w.hasRT = parseSeconds(t, f[10]), true
+		w.urt, w.hasURT = sumTimes(t, strings.Trim(f[14], `"`))
 		return w
 	},
 	// chi's request log: Go's log date, the request, the client's
@@ -399,6 +437,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"aws-alb.log", "nginx", "aws-alb", []string{"elb_status_code", "request_creation_time", "target_processing_time"}},
 		{"aws-elb.log", "nginx", "aws-elb", []string{"elb_status_code", "backend_processing_time"}},
 		{"chi.log", "nginx", "chi", []string{"chi_duration", "remote_addr"}},
+		{"huawei-apig.log", "nginx", "huawei-apig", []string{"router_uri", "region_id", "inner_time"}},
+		{"huawei-elb.log", "nginx", "huawei-elb", []string{"access_log_topic_id", "listener_id"}},
 		{"chi-reqid.log", "nginx", "chi", []string{"request_id", "chi_duration"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
