@@ -480,6 +480,24 @@ var sources = []*source{
 		requests: []string{"1", "2"},
 		minusOne: true,
 		loc:      time.UTC},
+	// Gravitee APIM's request metrics, as its file reporter writes them
+	// (JSON lines, a request each): a v2 API's "request" record, the
+	// whole request proxyResponseTimeMs and the backend's
+	// apiResponseTimeMs, and a v4 API's "v4-metrics" record,
+	// gatewayResponseTimeMs and endpointResponseTimeMs, all ms; timestamp
+	// epoch ms at the request's start. v4 records before reporter-api
+	// 1.33 write -1 for a time or length not taken.
+	{name: "gravitee", title: "Gravitee APIM request metrics (file reporter)",
+		signatures: []signature{{2, []string{"proxyResponseTimeMs", "apiResponseTimeMs", "proxyLatencyMs",
+			"gatewayResponseTimeMs", "endpointResponseTimeMs", "gatewayLatencyMs", "transactionId", "clientIdentifier"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, 0}, {"proxyResponseTimeMs", FRequestTime, UnitMilli}, {"gatewayResponseTimeMs", FRequestTime, UnitMilli},
+			{"apiResponseTimeMs", FUpstreamResponseTime, UnitMilli}, {"endpointResponseTimeMs", FUpstreamResponseTime, UnitMilli},
+			{"status", FStatus, 0}, {"httpMethod", FMethod, 0}, {"uri", FURI, 0}, {"host", FHost, 0},
+			{"remoteAddress", FRemoteAddr, 0}, {"endpoint", FUpstreamAddr, 0},
+			{"application", FClient, 0}, {"applicationId", FClient, 0}, {"clientIdentifier", FClient, 0},
+		},
+		minusOne: true},
 	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
 	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
 	// bytes=… protocol=https), as `heroku logs` prints it after its time

@@ -568,6 +568,20 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("EdgeResponseStatusCode")),
 			client: d.str("ClientIP"), stream: -1, timeNS: rfc(d.str("RequestTime")), passed: d.num("RequestStatus") == 0}
 	},
+	// Gravitee: v2's proxyResponseTimeMs and apiResponseTimeMs, v4's
+	// gatewayResponseTimeMs and endpointResponseTimeMs, ms, -1 none; the
+	// client the application.
+	"gravitee": func(d rawDoc) sourceWant {
+		rt, ups := d.num("proxyResponseTimeMs"), d.num("apiResponseTimeMs")
+		if math.IsNaN(rt) {
+			rt, ups = d.num("gatewayResponseTimeMs"), d.num("endpointResponseTimeMs")
+		}
+		if ups == -1 {
+			ups = math.NaN()
+		}
+		return sourceWant{rt: rt, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
+			clientBy: []string{"application", "applicationId", "clientIdentifier"}, stream: -1, timeNS: int64(d.num("timestamp")) * 1e6}
+	},
 	// Echo: latency ns, else latency_human, Go's Duration.String().
 	"echo": func(d rawDoc) sourceWant {
 		rt := d.num("latency") / 1e6
@@ -859,7 +873,8 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
-	"aliyun-apigw.json": "aliyun-apigw", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone", "tencent-apigw.json": "tencent-apigw",
+	"aliyun-apigw.json": "aliyun-apigw", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
+	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }
