@@ -498,6 +498,26 @@ var sources = []*source{
 			{"application", FClient, 0}, {"applicationId", FClient, 0}, {"clientIdentifier", FClient, 0},
 		},
 		minusOne: true},
+	// Google Apigee's analytics records, as its analytics data export
+	// writes them (to Cloud Storage as CSV or JSON, or to BigQuery):
+	// total_response_time (from Apigee receiving the request to sending
+	// the response) and target_response_time (the target service's) in
+	// ms, the latter and target_response_code null when the call never
+	// reached the target (a cached response, a failed policy);
+	// client_received_start_timestamp the request's start, as BigQuery
+	// writes a TIMESTAMP ("… UTC"). developer_app is "(not set)" without
+	// an API key or OAuth check.
+	{name: "apigee", title: "Apigee analytics export",
+		signatures: []signature{{2, []string{"total_response_time", "target_response_time", "request_processing_latency",
+			"response_processing_latency", "client_received_start_timestamp", "apiproxy", "gateway_flow_id", "proxy_basepath"}}},
+		fields: []sourceField{
+			{"client_received_start_timestamp", FTime, 0}, {"total_response_time", FRequestTime, UnitMilli},
+			{"target_response_time", FUpstreamResponseTime, UnitMilli}, {"response_status_code", FStatus, 0},
+			{"target_response_code", FUpstreamStatus, 0}, {"request_verb", FMethod, 0},
+			{"request_path", FURI, 0}, {"request_uri", FURI, 0}, {"client_ip", FRemoteAddr, 0},
+			{"developer_app", FClient, 0}, {"client_id", FClient, 0}, {"target_host", FUpstreamAddr, 0},
+		},
+		loc: time.UTC},
 	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
 	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
 	// bytes=… protocol=https), as `heroku logs` prints it after its time

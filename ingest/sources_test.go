@@ -582,6 +582,16 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: rt, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
 			clientBy: []string{"application", "applicationId", "clientIdentifier"}, stream: -1, timeNS: int64(d.num("timestamp")) * 1e6}
 	},
+	// Apigee: total_response_time and target_response_time ms; the
+	// start a BigQuery TIMESTAMP ("2026-12-05 02:00:00.120 UTC").
+	"apigee": func(d rawDoc) sourceWant {
+		tm, err := time.Parse("2006-01-02 15:04:05.999999999 MST", d.str("client_received_start_timestamp"))
+		if err != nil {
+			panic("fixture: " + err.Error())
+		}
+		return sourceWant{rt: d.num("total_response_time"), ups: d.num("target_response_time"), ttft: math.NaN(),
+			status: int(d.num("response_status_code")), clientBy: []string{"developer_app", "client_id"}, stream: -1, timeNS: tm.UnixNano()}
+	},
 	// Echo: latency ns, else latency_human, Go's Duration.String().
 	"echo": func(d rawDoc) sourceWant {
 		rt := d.num("latency") / 1e6
@@ -874,7 +884,7 @@ var sourceFixtures = map[string]string{
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
 	"aliyun-apigw.json": "aliyun-apigw", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
-	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "tencent-apigw.json": "tencent-apigw",
+	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 }
