@@ -157,7 +157,9 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 		} else {
 			p.applySource(fs, names, nil, nil)
 		}
-		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, func(n string) [][]byte { return columnValues(next, names, sep, n) })
+		cells := func(n string) [][]byte { return columnValues(next, names, sep, n) }
+		fs.refused = implausibleDurations(names, fs.cfg.schema, cells)
+		fs.cfg.schema = fs.cfg.schema.without(fs.refused).ttftInSeconds(names, cells)
 		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return columnPairs(next, names, sep, a, b) })
 	}
 	var w3c *w3cTracker

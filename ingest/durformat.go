@@ -98,8 +98,8 @@ func (s *Schema) withUnit(name string, u Unit) *Schema {
 	if src == nil {
 		return s
 	}
-	key := src.name + "\x00" + s.client + "\x00" + name + "\x00" + strconv.Itoa(int(u))
-	return s.cached(key, func(root *Schema) *Schema {
+	key := fmt.Sprintf("%p\x00unit\x00%s\x00%d", s, name, u)
+	return s.cached(key, func(*Schema) *Schema {
 		v := *src
 		v.fields = slices.Clone(src.fields)
 		for i := range v.fields {
@@ -107,7 +107,7 @@ func (s *Schema) withUnit(name string, u Unit) *Schema {
 				v.fields[i].unit = u
 			}
 		}
-		return build(root.maps, &v, s.client)
+		return build(s.maps, &v, s.client)
 	})
 }
 
@@ -148,6 +148,86 @@ func durationMagnitudes(body []byte, names []string, s *Schema) map[string]Magni
 		out[n] = Magnitude{N: len(xs), Median: xs[len(xs)/2], Whole: whole}
 	}
 	return out
+}
+
+// A generic name's values may also be in a larger unit than its own:
+// nginx's JSON log_format examples write "duration":$request_time, in
+// seconds, which SPEC §3's "duration" reads in ms. nginx writes it, and
+// $upstream_response_time, with three decimals always ("0.500"), which a
+// JSON encoder never does: such values are read in seconds.
+
+// maxPlausibleSeconds is the longest median request a file's durations
+// may tell in the unit a generic name is read in: past it, the values
+// are in a smaller unit (Go's log/slog and logrus write a time.Duration
+// as whole nanoseconds, under whatever name the program gives it).
+const maxPlausibleSeconds = 1000
+
+// implausibleDurations returns, of the names of a file's first record
+// (a JSON line's keys, a CSV header's columns), those the schema reads
+// as request_time by one of SPEC §3's aliases (not the canonical name,
+// whose values past any duration are bad lines, nor a source's name or
+// a --map) whose first numbers (values gives their texts) are not in the
+// alias's unit: in it, their median request lasts maxPlausibleSeconds or
+// more ("duration", read in ms, written in ns by slog), and the name is
+// left unread rather than read 10⁶ times too long, the report naming the
+// --map to give; or they are written as nginx writes $request_time, and
+// the name is read in seconds (Schema.without).
+func implausibleDurations(names []string, s *Schema, values func(name string) [][]byte) []Refused {
+	var out []Refused
+	for _, n := range names {
+		unit, ok := genericDuration(s.LookupString(n))
+		if !ok {
+			continue
+		}
+		var xs []float64
+		whole, nginx, zero := true, true, false
+		for _, v := range values(n) {
+			v = bytes.TrimSpace(v)
+			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+				v = v[1 : len(v)-1] // a number in a string (CLS's exports)
+			}
+			// A text with its unit ("1.5ms") is no number here.
+			x, err := strconv.ParseFloat(string(v), 64)
+			if err != nil || x < 0 || math.IsInf(x, 0) {
+				continue
+			}
+			xs = append(xs, x)
+			whole = whole && x == math.Trunc(x)
+			dot := bytes.IndexByte(v, '.')
+			nginx = nginx && dot >= 0 && len(v)-dot-1 == 3
+			zero = zero || v[len(v)-1] == '0'
+		}
+		if len(xs) < minUnitValues {
+			continue
+		}
+		slices.Sort(xs)
+		r := Refused{Name: n, Unit: unit, Magnitude: Magnitude{N: len(xs), Median: xs[len(xs)/2], Whole: whole}}
+		switch {
+		case nginx && zero && unit != UnitSecond:
+			// Three decimals, some ending in 0, which no JSON encoder
+			// writes (0.5, not 0.500): a template's text, nginx's
+			// $request_time ("duration":$request_time), seconds.
+			r.ReadIn = UnitSecond
+			out = append(out, r)
+		case r.Median*seconds[unit] >= maxPlausibleSeconds:
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// genericDuration returns the unit a name's request_time binding reads
+// it in, when that binding is one of SPEC §3's aliases.
+func genericDuration(bs Bindings) (Unit, bool) {
+	for _, b := range bs {
+		if b.Field == FRequestTime && b.generic() {
+			if b.Unit == UnitNone {
+				return UnitSecond, true
+			}
+			return b.Unit, true
+		}
+	}
+	return UnitNone, false
 }
 
 // durationWord reports whether a field's name reads as a duration's.
@@ -263,7 +343,7 @@ func jsonPairs(body []byte, a, c string) [][2][]byte {
 // once per schema and shared. The key names s itself (a source's schema
 // may have been derived with a unit of its own, withUnit).
 func (s *Schema) withMapped(m mapping) *Schema {
-	key := fmt.Sprintf("%p\x00map\x00%s\x00%d\x00%d", s, m.name, m.field, m.unit)
+	key := fmt.Sprintf("%p\x00map\x00%s\x00%d\x00%d\x00%d", s, m.name, m.field, m.unit, m.generic)
 	return s.cached(key, func(*Schema) *Schema {
 		return build(append(slices.Clone(s.maps), m), s.source, s.client)
 	})

@@ -2,7 +2,9 @@ package ingest_test
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,5 +44,85 @@ func TestDurationMagnitudes(t *testing.T) {
 	}
 	if m := res.Files[0].Magnitudes; m != nil {
 		t.Errorf("a file with request_time: magnitudes %v", m)
+	}
+}
+
+// TestImplausibleDurations: a generic name of request_time whose first
+// values, in its unit, make the median request last 1000 s or more is
+// left unread and named (Go's slog writes "duration" in ns, which SPEC
+// §3 reads in ms); one whose values fit its unit is read, in a JSON line
+// and a CSV alike, and a --map reads the name refused in its own unit.
+// Values written as nginx writes $request_time (three decimals, some
+// ending in 0) are read in seconds.
+func TestImplausibleDurations(t *testing.T) {
+	line := func(b *strings.Builder, name string, v float64) {
+		fmt.Fprintf(b, `{"time":"2026-12-05T10:00:00Z","level":"INFO","msg":"request","status":200,%q:%s}`+"\n", name, strconv.FormatFloat(v, 'f', -1, 64))
+	}
+	var slog, envoy, csv, nginx strings.Builder
+	csv.WriteString("time,status,duration\n")
+	var ns []float64
+	for i := range 40 {
+		d := float64(200_000_000 + (i*7919)%3_000_000_000) // 0.2–3.2 s in ns
+		ns = append(ns, d)
+		line(&slog, "duration", d)
+		line(&envoy, "duration", float64(200+(i*7919)%3000)) // ms, to 3.2 s
+		fmt.Fprintf(&csv, "2026-12-05T10:00:00Z,200,%d\n", int64(d))
+		// "duration":$request_time: seconds, three decimals always.
+		fmt.Fprintf(&nginx, `{"time":"2026-12-05T10:00:00+08:00","status":200,"duration":%d.%03d}`+"\n", i/7, (i*137)%1000)
+	}
+	slices.Sort(ns)
+	for _, c := range []struct {
+		name, text string
+		maps       []string
+		refused    bool
+		readIn     ingest.Unit
+		wantRT     func(i int) float64 // s; nil: none read
+	}{
+		{"slog.jsonl", slog.String(), nil, true, 0, nil},
+		{"slog.csv", csv.String(), nil, true, 0, nil},
+		{"mapped.jsonl", slog.String(), []string{"request_time=duration:ns"}, false, 0, func(i int) float64 { return float64(200_000_000+(i*7919)%3_000_000_000) / 1e9 }},
+		{"envoy.jsonl", envoy.String(), nil, false, 0, func(i int) float64 { return float64(200+(i*7919)%3000) / 1000 }},
+		{"nginx.jsonl", nginx.String(), nil, true, ingest.UnitSecond, func(i int) float64 { return float64(i/7) + float64((i*137)%1000)/1000 }},
+	} {
+		schema, err := ingest.NewSchema(c.maps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, res, err := ingest.Run([]string{writeTemp(t, c.name, c.text)}, ingest.Options{Workers: 1, Schema: schema}, func() *collector { return &collector{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := res.Files[0]
+		if f.Records != 40 {
+			t.Errorf("%s: %d records, want 40", c.name, f.Records)
+		}
+		if c.refused != (len(f.Refused) == 1) {
+			t.Errorf("%s: refused %+v, want refused %v", c.name, f.Refused, c.refused)
+		} else if c.readIn != ingest.UnitNone {
+			if r := f.Refused[0]; r.Name != "duration" || r.Unit != ingest.UnitMilli || r.ReadIn != c.readIn {
+				t.Errorf("%s: refused %+v, want duration in ms read in %v", c.name, r, c.readIn)
+			}
+		} else if c.refused {
+			if r := f.Refused[0]; r.Name != "duration" || r.Unit != ingest.UnitMilli || r.ReadIn != 0 || r.N != 40 || !r.Whole || r.Median != ns[20] {
+				t.Errorf("%s: refused %+v, want duration in ms, 40 whole values of median %v", c.name, r, ns[20])
+			}
+		}
+		var rows []row
+		for _, g := range got {
+			rows = append(rows, g.rows...)
+		}
+		rts := 0
+		for i, r := range rows {
+			if !math.IsNaN(r.rt) {
+				rts++
+			}
+			if c.wantRT != nil && math.Abs(r.rt-c.wantRT(i)) > 1e-9 {
+				t.Errorf("%s: record %d request_time %v, want %v", c.name, i, r.rt, c.wantRT(i))
+				break
+			}
+		}
+		if c.wantRT == nil && rts != 0 {
+			t.Errorf("%s: %d records with request_time, want none", c.name, rts)
+		}
 	}
 }

@@ -195,14 +195,15 @@ func (f *feed) flush() {
 // fileState is one input while it is read. The reader fills it before
 // sending the file's first unit; workers only read it.
 type fileState struct {
-	index  int
-	path   string
-	format Format
-	source string               // FileStats.Source
-	seen   []string             // FileStats.Seen
-	mags   map[string]Magnitude // FileStats.Magnitudes
-	zone   string               // FileStats.Zone
-	cfg    parserConfig
+	index   int
+	path    string
+	format  Format
+	source  string               // FileStats.Source
+	seen    []string             // FileStats.Seen
+	mags    map[string]Magnitude // FileStats.Magnitudes
+	refused []Refused            // FileStats.Refused
+	zone    string               // FileStats.Zone
+	cfg     parserConfig
 	// Written by the reader only, read after the run.
 	incomplete bool
 	reason     string
@@ -339,7 +340,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 		if fs.archive && !fs.incomplete {
 			continue // its files are listed, each read as any other
 		}
-		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Zone: fs.zone, Incomplete: fs.incomplete, Reason: fs.reason, Unopened: fs.unopened,
+		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Refused: fs.refused, Zone: fs.zone, Incomplete: fs.incomplete, Reason: fs.reason, Unopened: fs.unopened,
 			PastFormat: fs.pastFormat && fs.cfg.nginx != nil && fs.cfg.nginx.lenient}
 		var probs, vprobs []Problem
 		for _, t := range append(tallies, p.reader) {

@@ -203,6 +203,8 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		line := firstObjectLine(body)
 		names := jsonKeys(line, maxNames)
 		p.applySource(fs, names, jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
+		fs.refused = implausibleDurations(names, fs.cfg.schema, func(n string) [][]byte { return durationValues(body, n) })
+		fs.cfg.schema = fs.cfg.schema.without(fs.refused)
 		fs.mags = durationMagnitudes(body, names, fs.cfg.schema)
 		if jsonOwnLog(fs.cfg.schema, names, fs.mags) {
 			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName

@@ -29,6 +29,10 @@ type FileStats struct {
 	// values were like: so that a report that could read no request time
 	// can say in which unit to --map it.
 	Magnitudes map[string]Magnitude
+	// Refused lists the names of the file's first records that are
+	// request_time's generic names whose values are not in its unit:
+	// each left unread, or read in the unit its values are written in.
+	Refused []Refused
 	// Zone, when set, is the zone the file's times written without one
 	// were read in ("UTC+08:00"), not --tz's: the epoch each record
 	// carries beside them (SLS's __time__) told it.
@@ -417,6 +421,18 @@ func fixStatus(r *Record, f statusFix) {
 	if f.none != 0 && (r.set|r.unread)&(1<<FStatus) == 0 {
 		r.put(FStatus, prioDerived, f.none)
 	}
+}
+
+// Refused is a generic name of request_time not read in Unit, the unit
+// SPEC §3 reads it in, for its first values: their median in Unit is no
+// request's (ReadIn UnitNone: the name is left unread), or they are
+// written as nginx writes $request_time, seconds with three decimals
+// (ReadIn UnitSecond: read so).
+type Refused struct {
+	Name   string
+	Unit   Unit
+	ReadIn Unit
+	Magnitude
 }
 
 // Magnitude is what a field's first values were like: how many numbers,

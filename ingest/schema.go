@@ -23,6 +23,10 @@ const (
 // seconds is the length of one unit in seconds.
 var seconds = [...]float64{UnitNone: 1, UnitSecond: 1, UnitMilli: 1e-3, UnitMicro: 1e-6, UnitNano: 1e-9}
 
+// UnitSeconds is the length of one unit u in seconds (1 for UnitNone,
+// a canonical duration's second).
+func UnitSeconds(u Unit) float64 { return seconds[u] }
+
 func parseUnit(s string) (Unit, bool) {
 	switch s {
 	case "s", "sec":
@@ -47,6 +51,9 @@ type Binding struct {
 	// status. Such a binding takes the general setters' path.
 	MinusOne bool
 }
+
+// generic reports whether b is one of SPEC §3's aliases of its field.
+func (b Binding) generic() bool { return b.Prio >= prioAlias && b.Prio < prioDerived }
 
 // Bindings is the set of canonical fields one source column feeds (most
 // feed one; none means the column is ignored).
@@ -146,7 +153,18 @@ type mapping struct {
 	field Field
 	name  string // lower case
 	unit  Unit
+	// generic, when set, changes only what the name feeds field by one
+	// of SPEC §3's aliases (Binding.generic), nothing else:
+	// genericDrop leaves it unread, genericUnit reads it in unit
+	// (Schema.without).
+	generic uint8
 }
+
+// mapping.generic's changes.
+const (
+	genericDrop = 1 + iota
+	genericUnit
+)
 
 // Schema maps source column names (case-insensitive) to canonical fields.
 // It is built once and shared read-only by every parser. The schema of a
@@ -243,6 +261,15 @@ func build(maps []mapping, src *source, client string) *Schema {
 		s.keepClient(client)
 	}
 	for _, m := range maps {
+		if m.generic != 0 {
+			if e := s.byName[m.name]; e != nil {
+				e.plain = m.changeGeneric(e.plain)
+				for i := range e.spelled {
+					e.spelled[i].b = m.changeGeneric(e.spelled[i].b)
+				}
+			}
+			continue
+		}
 		// The mapping replaces what the name fed into this field before,
 		// and the time and request_time it fed unmapped: a value of the
 		// field mapped that is no time, or no duration, would make each
@@ -263,6 +290,22 @@ func build(maps []mapping, src *source, client string) *Schema {
 		s.add(m.name, Binding{Field: m.field, Unit: m.unit, Prio: prioMapped}, false)
 	}
 	return s
+}
+
+// changeGeneric returns bs, in an array of its own, with m's change made
+// to its generic binding of m.field.
+func (m mapping) changeGeneric(bs Bindings) Bindings {
+	generic := func(b Binding) bool { return b.Field == m.field && b.generic() }
+	if m.generic == genericDrop {
+		return without(bs, generic)
+	}
+	bs = slices.Clone(bs)
+	for i := range bs {
+		if generic(bs[i]) {
+			bs[i].Unit = m.unit
+		}
+	}
+	return bs
 }
 
 // without is bs without the bindings drop reports, in an array of its
@@ -408,6 +451,20 @@ func (s *Schema) derive(src *source, client string) *Schema {
 		key = src.name + "\x00" + client
 	}
 	return s.cached(key, func(root *Schema) *Schema { return build(root.maps, src, client) })
+}
+
+// without returns s with the names refused left unread as request_time
+// by SPEC §3's generic names, or read in the unit their values are
+// written in (implausibleDurations); s itself for none.
+func (s *Schema) without(refused []Refused) *Schema {
+	for _, r := range refused {
+		m := mapping{field: FRequestTime, name: strings.ToLower(r.Name), generic: genericDrop}
+		if r.ReadIn != UnitNone {
+			m.generic, m.unit = genericUnit, r.ReadIn
+		}
+		s = s.withMapped(m)
+	}
+	return s
 }
 
 // cached returns the schema derived from s that key names, made by mk

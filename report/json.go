@@ -191,6 +191,19 @@ func (r *Report) inputJSON() obj {
 		if f.Zone != "" {
 			fo = append(fo, kv{Name: "zone", Value: f.Zone})
 		}
+		if len(f.Refused) > 0 {
+			// Generic names of request_time not read in SPEC §3's unit:
+			// the unit read in, or "" for a name left unread.
+			units := obj{}
+			for _, u := range f.Refused {
+				in := ""
+				if u.ReadIn != ingest.UnitNone {
+					in = unitText[u.ReadIn]
+				}
+				units = append(units, kv{Name: u.Name, Value: in})
+			}
+			fo = append(fo, kv{Name: "units", Value: units})
+		}
 		if f.WithoutRequestTime > 0 {
 			fo = append(fo, kv{Name: "without_request_time", Value: f.WithoutRequestTime})
 		}

@@ -338,6 +338,7 @@ var enMessages = map[msgID]string{
 	"why.uvicorn":      "%s without %s: uvicorn's access log writes no request time, in any configuration; time the requests where they pass (the proxy in front: nginx's $request_time, Envoy's %%DURATION%%) and read that log",
 	"why.awselb":       "%s without %s: the Classic Load Balancer's access log has no duration of the whole response, its three processing times ending when the response began (the backend's time to its headers is read as upstream_header_time); a streamed answer's body outlasts them. An Application Load Balancer's log has it (request_creation_time to time), or time the requests behind the load balancer (nginx's $request_time)",
 	"hint.map":         "%s looks like a duration (unit s, ms, us or ns)",
+	"hint.refused":     "%s is read in %s by default, but its values (median %s) would make the median request last %s: they are in a smaller unit, most likely the one suggested, and were not read",
 	"hint.numtime":     "%s holds numbers where a time was read, most likely a duration in s, ms, us or ns",
 	"hint.maptime":     "%s looks like the requests' time (an epoch number in s, ms, us or ns, or a date and time)",
 	"timehint":         "No record carries a time, which the time line, the window and the rules that judge minutes need: try %s; %s",
@@ -353,6 +354,8 @@ var enMessages = map[msgID]string{
 	"note.incomplete":  "incomplete: %s",
 	"note.passedover":  "%s passed over, no requests to %s",
 	"note.without":     "%s without %s, not in the latency figures",
+	"note.readin":      "%s read in %s, not %s: its values are written as nginx writes $request_time, seconds with three decimals",
+	"note.refused":     "%s not read: read in %s, its values (median %s) would make the median request last %s; try %s",
 	"note.zone":        "its times without a zone read in %s, as the epoch the log service keeps beside them gives them, not --tz's",
 
 	// Why a rule was not evaluated (findingtext.go).

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"loganalyze/aggregate"
 	"loganalyze/ingest"
@@ -289,6 +292,17 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			out = append(out, newHint("--map "+MissingField+"="+name+":"+unitFor(name, []ingest.FileStats{f}), "hint.numtime", name))
 		}
 	}
+	// A name read by default in a unit its values cannot be in (Go's
+	// slog writes a duration in ns, under the name "duration", read in
+	// ms): the unit they tell.
+	for _, f := range mappable {
+		for _, r := range f.Refused {
+			if r.ReadIn == ingest.UnitNone && len(out) < maxMapHints && !hasHint(out, r.Name) {
+				out = append(out, newHint("--map "+MissingField+"="+r.Name+":"+magnitudeUnit(r.Magnitude), "hint.refused",
+					r.Name, unitText[r.Unit], strconv.FormatFloat(r.Median, 'f', -1, 64), refusedLength(r)))
+			}
+		}
+	}
 	for _, name := range durationNames(mappable) {
 		if len(out) == maxMapHints {
 			break
@@ -522,6 +536,19 @@ func magnitudeUnit(m ingest.Magnitude) string {
 	return "s"
 }
 
+// unitText names a unit as --map takes it.
+var unitText = [...]string{ingest.UnitNone: "s", ingest.UnitSecond: "s", ingest.UnitMilli: "ms", ingest.UnitMicro: "us", ingest.UnitNano: "ns"}
+
+// refusedLength is the median request a refused name's values would
+// make, in its default unit, as Go writes a duration (65h38m39s).
+func refusedLength(r ingest.Refused) string {
+	s := r.Median * ingest.UnitSeconds(r.Unit)
+	if s >= float64(math.MaxInt64/int64(time.Second)) {
+		return strconv.FormatFloat(s, 'g', 3, 64) + "s"
+	}
+	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
+}
+
 // maxReasonFiles and maxReasonSeen bound the no_data reason line; the
 // Input section and the JSON list every file.
 const (
@@ -641,6 +668,14 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 	}
 	if f.Zone != "" {
 		notes = append(notes, m.f("note.zone", f.Zone))
+	}
+	for _, u := range f.Refused {
+		if u.ReadIn != ingest.UnitNone {
+			notes = append(notes, m.f("note.readin", u.Name, unitText[u.ReadIn], unitText[u.Unit]))
+		} else if r.NoData == nil { // else the no_data reason tells
+			notes = append(notes, m.f("note.refused", u.Name, unitText[u.Unit], strconv.FormatFloat(u.Median, 'f', -1, 64), refusedLength(u),
+				"--map "+MissingField+"="+u.Name+":"+magnitudeUnit(u.Magnitude)))
+		}
 	}
 	if f.WithoutRequestTime > 0 && r.NoData == nil { // else the no_data reason tells
 		note := m.f("note.without", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)

@@ -578,3 +578,34 @@ func TestCSVHeaderHint(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedHint: a generic name left unread for its values' size is
+// offered to --map in the unit they tell, saying why; one read in the
+// unit its values are written in is named in the file's note, as is
+// one left unread in a report that judged latency from other files.
+func TestRefusedHint(t *testing.T) {
+	refused := ingest.Refused{Name: "duration", Unit: ingest.UnitMilli, Magnitude: ingest.Magnitude{N: 40, Median: 138095545, Whole: true}}
+	files := []ingest.FileStats{{Path: "a.jsonl", Format: ingest.JSONL, Records: 40, Seen: []string{"time", "status", "duration"}, Refused: []ingest.Refused{refused}}}
+	hs := hints(&NoData{Records: 40}, files)
+	if len(hs) == 0 || hs[0].Flag != "--map request_time=duration:ns" || hs[0].id != "hint.refused" {
+		t.Fatalf("hints %+v, want --map request_time=duration:ns first, for its values", hs)
+	}
+	// 138095545 ms is 38 h 21 min 35.545 s.
+	if why := hs[0].why(english); !strings.Contains(why, "median 138095545") || !strings.Contains(why, "38h21m36s") {
+		t.Errorf("hint's reason %q lacks the median and the request it would make", why)
+	}
+	r := &Report{}
+	if note := r.fileNote(english, files[0]); !strings.Contains(note, "duration not read") || !strings.Contains(note, "--map request_time=duration:ns") {
+		t.Errorf("note %q does not name the name left unread and its --map", note)
+	}
+	readIn := files[0]
+	readIn.Refused = []ingest.Refused{{Name: "duration", Unit: ingest.UnitMilli, ReadIn: ingest.UnitSecond, Magnitude: ingest.Magnitude{N: 40, Median: 1.183}}}
+	if note := r.fileNote(english, readIn); !strings.Contains(note, "duration read in s, not ms") {
+		t.Errorf("note %q does not say duration was read in s", note)
+	}
+	for _, h := range hints(&NoData{Records: 40}, []ingest.FileStats{readIn}) {
+		if h.id == "hint.refused" {
+			t.Errorf("a name read in its values' unit is offered to --map: %+v", h)
+		}
+	}
+}
