@@ -345,9 +345,17 @@ var sources = []*source{
 			// completionStartTime, which is then no first token. The
 			// duration is endTime − startTime.
 			{"status", FKind, 0}, {"response_time", ignored, 0}, {"model_id", ignored, 0},
+			// A failed call's HTTP status, as LiteLLM's exception
+			// mapping gives it ("429"): the payload's error_information
+			// (logging_spec.md), SpendLogs' metadata's, and the
+			// LiteLLM_ErrorLogs table's status_code. A call that
+			// succeeded has none: it is 200 (succeeded).
+			{"error_information.error_code", FStatus, 0}, {"metadata.error_information.error_code", FStatus, 0},
+			{"status_code", FStatus, 0},
 		},
-		failed: "failure",
-		loc:    time.UTC},
+		failed:    "failure",
+		succeeded: "success",
+		loc:       time.UTC},
 	// The logs table of new-api and one-api holds more than calls: a
 	// row's type is 1 a top-up, 2 a call billed (consume), 3 an
 	// administrator's action, 4 a system entry; 5 is new-api's failed
@@ -362,6 +370,11 @@ var sources = []*source{
 			{"token_name", FClient, 0}, {"username", FClient, 0}, {"ip", FRemoteAddr, 0},
 			{"channel_name", FUpstreamAddr, 0}, {"channel", FUpstreamAddr, 0},
 			{"type", FKind, 0},
+			// A failed call's (type 5) HTTP status, which new-api
+			// writes in other when its error log is on
+			// (ErrorLogEnabled); a billed call (2) has none, and is
+			// counted with the responses but not by status.
+			{"other.status_code", FStatus, 0},
 		},
 		requests: []string{"2", "5"}},
 	{name: "one-api", title: "one-api log export",

@@ -509,9 +509,23 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		if d.str("status") == "failure" {
 			ttft = math.NaN()
 		}
+		// A failed call's error code, the HTTP status LiteLLM maps its
+		// exception to: the payload's, or in SpendLogs' metadata (a
+		// JSON cell in CSV); a call that succeeded is 200.
+		status, code := 0, d.num("error_information.error_code")
+		for _, c := range []float64{d.num("metadata.error_information.error_code"), d.inner("metadata").num("error_information.error_code"), d.num("status_code")} {
+			if math.IsNaN(code) {
+				code = c
+			}
+		}
+		if !math.IsNaN(code) {
+			status = int(code)
+		} else if d.str("status") == "success" {
+			status = 200
+		}
 		// The key's alias; the key (SpendLogs' api_key, the payload's
 		// hash); its owner; the caller's end user.
-		return sourceWant{rt: float64(en.Sub(st)) / 1e6, ups: math.NaN(), ttft: ttft, model: d.str("model"),
+		return sourceWant{rt: float64(en.Sub(st)) / 1e6, ups: math.NaN(), ttft: ttft, model: d.str("model"), status: status,
 			stream: boolOf(d.get("stream")), timeNS: st.UnixNano(),
 			tokens: true, prompt: d.count("prompt_tokens"), completion: d.count("completion_tokens"),
 			clientBy: []string{"metadata.user_api_key_alias", "api_key", "metadata.user_api_key_hash", "user", "end_user"}}
@@ -520,7 +534,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	// top-ups, refunds, system and administrators' entries, and one-api's
 	// channel tests (its 5), are no requests.
 	"new-api": func(d rawDoc) sourceWant {
-		return sourceWant{rt: d.num("use_time") * 1000, ups: math.NaN(), ttft: d.inner("other").num("frt"), model: d.str("model_name"),
+		// A failed call's HTTP status is in other; a billed call has none.
+		status := 0
+		if c := d.inner("other").num("status_code"); !math.IsNaN(c) {
+			status = int(c)
+		}
+		return sourceWant{rt: d.num("use_time") * 1000, ups: math.NaN(), ttft: d.inner("other").num("frt"), model: d.str("model_name"), status: status,
 			client: d.str("token_name"), stream: boolOf(d.get("is_stream")), timeNS: int64(d.num("created_at")) * 1e9,
 			passed: d.num("type") != 2 && d.num("type") != 5}
 	},

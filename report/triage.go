@@ -53,9 +53,12 @@ type Triage struct {
 	// of the requests above the overall p99; nil when no dimension has
 	// two keys or nothing is above the p99.
 	Concentration *Concentration
-	// RateLimited is the count of 429 responses and their share.
+	// RateLimited is the count of 429 responses and their share of the
+	// requests; StatusRead is false when no record had a status, and
+	// the two are then no count.
 	RateLimited      int64
 	RateLimitedShare float64
+	StatusRead       bool
 	Action           string
 }
 
@@ -144,8 +147,12 @@ func triage(classes []aggregate.ClassMeans, set *sketch.Set, status map[int]int6
 			t.RateLimited = k
 		}
 	}
+	// Of every request, not only those with a status: a log may write
+	// one for failed calls only (new-api's error log; a billed call
+	// has none).
 	if all > 0 {
-		t.RateLimitedShare = round3(float64(t.RateLimited) / float64(all))
+		t.StatusRead = true
+		t.RateLimitedShare = round3(float64(t.RateLimited) / float64(max(all, set.All.Count)))
 	}
 	return t
 }
@@ -211,8 +218,10 @@ func (t *Triage) json() obj {
 			{Name: "request_share", Value: c.RequestShare}, {Name: "concentrated", Value: c.Concentrated},
 		}})
 	}
-	o = append(o, kv{Name: "status_429", Value: t.RateLimited}, kv{Name: "status_429_share", Value: t.RateLimitedShare},
-		kv{Name: "action", Value: t.Action})
+	if t.StatusRead {
+		o = append(o, kv{Name: "status_429", Value: t.RateLimited}, kv{Name: "status_429_share", Value: t.RateLimitedShare})
+	}
+	o = append(o, kv{Name: "action", Value: t.Action})
 	return o
 }
 

@@ -50,7 +50,9 @@ func buildHeaders(t *testing.T, calls []call, uht float64) *Report {
 		if c.stream >= 0 {
 			r.SetFloat(ingest.FStream, float64(c.stream))
 		}
-		r.SetFloat(ingest.FStatus, float64(c.status))
+		if c.status != 0 { // 0: a record without a status
+			r.SetFloat(ingest.FStatus, float64(c.status))
+		}
 		r.SetFloat(ingest.FRequestTime, c.rt)
 		if c.urt > 0 {
 			r.SetFloat(ingest.FUpstreamResponseTime, c.urt)
@@ -192,6 +194,17 @@ func TestTriageConcentrationAnd429(t *testing.T) {
 				t.Errorf("%s: the report lacks the triage", lang)
 			}
 		}
+	}
+	// A log that writes a status for failed calls only (new-api's error
+	// log): the 429s' share is of every request, not of those with a
+	// status; a log with no status has no 429 count at all.
+	partial := build(t, append(repeat(970, call{"ap-a", "m", "/v1/chat", 1, 0, 0.1, 0.099, 50}), repeat(30, call{"ap-a", "m", "/v1/chat", 1, 429, 0.01, 0.009, 0})...))
+	if tr := partial.Triage; tr.RateLimited != 30 || tr.RateLimitedShare != 0.03 || !tr.StatusRead {
+		t.Errorf("429s of a log with statuses for failures only: %d, share %v, want 30, 0.03", tr.RateLimited, tr.RateLimitedShare)
+	}
+	none := build(t, repeat(100, call{"ap-a", "m", "/v1/chat", 1, 0, 0.1, 0.099, 50}))
+	if got := string(mustJSON(t, none)); none.Triage.StatusRead || strings.Contains(got, `"status_429`) {
+		t.Errorf("a log without statuses reports 429s: %s", got[strings.Index(got, `"triage"`):][:200])
 	}
 	// An even spread is not called a concentration.
 	even := build(t, append(repeat(500, call{"ap-a", "m", "/v1/chat", 1, 200, 0.1, 0.099, 50}),

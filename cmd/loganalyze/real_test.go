@@ -216,8 +216,8 @@ func higressOracle(t *testing.T, path string) realWant {
 }
 
 // litellmOracle: request_time = endTime − startTime, ttft =
-// completionStartTime − startTime (UTC, no zone written); the
-// pretty-printed files hold one document each.
+// completionStartTime − startTime (UTC, no zone written), status 200 for
+// "success"; the pretty-printed files hold one document each.
 func litellmOracle(t *testing.T, path string) realWant {
 	w := realWant{status: map[string]int64{}, models: map[string]int64{}, source: "litellm"}
 	data, err := os.ReadFile(path)
@@ -239,6 +239,11 @@ func litellmOracle(t *testing.T, path string) realWant {
 		w.rt = append(w.rt, float64(en.Sub(st))/1e6)
 		w.ttft = append(w.ttft, float64(cs.Sub(st))/1e6)
 		w.models[m["model"].(string)]++
+		// "success" is a call that succeeded: 200; a failure's status
+		// is its error_information.error_code (none here).
+		if m["status"] == "success" {
+			w.status["200"]++
+		}
 	}
 	return w
 }
