@@ -341,7 +341,11 @@ func docReason(err error, text []byte, e docSpan) string {
 // makes JSON lines, the fast path.
 func jsonShape(br *bufio.Reader, s *Schema) Format {
 	head, _ := br.Peek(64 << 10)
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
+	// A container's log may begin with the server's own lines (Envoy's
+	// "[2025-03-10 17:59:52.968][1][warning][main] …", before Envoy
+	// Gateway's JSON access log): its shape is the lines' after them.
+	head = pastOwnLog(bytes.TrimPrefix(head, []byte("\ufeff")))
+	head = bytes.TrimLeft(head, " \t\r\n")
 	if len(head) == 0 || head[0] != '{' && head[0] != '[' {
 		return JSONL
 	}

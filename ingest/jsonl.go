@@ -80,6 +80,11 @@ func (p *jsonParser) parse(line []byte, r *Record) error {
 	s := scanner{b: line}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		if ownLogLine(line) {
+			// The server's own line beside its JSON access log
+			// (Envoy's, Istio's pilot-agent's in a pod's log).
+			return errOwnLine
+		}
 		return errNotObject
 	}
 	var err error

@@ -18,7 +18,9 @@ import (
 // holds them: the server's own start-up lines first (Traefik's, Istio's
 // pilot-agent's, the nginx notices under Kong), and its own JSON log
 // lines among a JSON access log. Each is read as the log without them is
-// (the same source, the same records), the server's lines counted bad.
+// (the same source, the same records), the server's text lines passed
+// over, in a text log and a JSON one alike, and its JSON lines, which
+// are no request of its JSON access log, counted bad.
 func TestServerLinesBeforeAccessLog(t *testing.T) {
 	traefikStart := strings.Repeat("2025-03-10T08:00:00Z INF Traefik version 3.0.0-rc3 built on 2024-03-13T15:49:38Z version=3.0.0-rc3\n", 1) +
 		strings.Repeat("2025-03-10T08:00:00Z INF Stats collection is enabled.\n", 4) +
@@ -53,11 +55,11 @@ func TestServerLinesBeforeAccessLog(t *testing.T) {
 	for _, c := range []struct {
 		name, fixture, before, among string
 		own                          int  // the server's lines added
-		passed                       bool // passed over (a text log's), else bad lines (a JSON log's)
+		passed                       bool // passed over (text lines), else bad lines (JSON ones)
 	}{
 		{"traefik text", "text/traefik-clf.log", traefikStart, "", 13, true},
 		{"istio text", "text/istio-text.log", pilot, "", 41, true},
-		{"kong json", "sources/kong.json", notices, "", 3, false},
+		{"kong json", "sources/kong.json", notices, "", 3, true},
 		{"traefik json", "sources/traefik.json", ownJSON, ownJSON, 2, false},
 		{"ingress kubectl", "../../testdata/shared/real/ingress-nginx-upstreaminfo.log", ingress, "", 29, true},
 		{"envoy kubectl", "text/envoy-default.log", envoyOwn, "", 27, true},

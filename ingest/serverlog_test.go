@@ -2,6 +2,8 @@ package ingest_test
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,5 +129,39 @@ func TestJSONOwnLog(t *testing.T) {
 	got, res = collect(t, []string{timed}, ingest.Options{Workers: 1, Location: time.UTC})
 	if f := res.Files[0]; len(got) != 2 || f.PassedOver != 0 || f.WithoutRequestTime != 2 || f.Source != "" {
 		t.Errorf("app log with a duration: %+v; want 2 records without request_time", f)
+	}
+}
+
+// TestJSONAccessLogBesideOwnLines: a pod's log of Envoy's JSON access log
+// (Envoy Gateway's, Contour's, an Istio sidecar's with JSON encoding)
+// whose first line is Envoy's own ("[2025-03-10 17:59:52.968][1][warning]
+// …", which begins with '[' as a JSON document does) is read as JSON
+// lines, each access line a record and each own line, Envoy's or Istio
+// pilot-agent's, passed over: none a bad line.
+func TestJSONAccessLogBesideOwnLines(t *testing.T) {
+	own := []string{
+		"[2025-03-10 17:59:52.968][1][warning][main] [source/server/server.cc:936] Usage of the deprecated runtime key overload.global_downstream_max_connections",
+		"2025-03-10T17:59:53.112345Z\tinfo\txdsproxy\tconnected to upstream XDS server: istiod.istio-system.svc:15012",
+	}
+	var b strings.Builder
+	b.WriteString(own[0] + "\n")
+	var rts []float64
+	for i := range 30 {
+		if i == 12 {
+			b.WriteString(own[1] + "\n")
+		}
+		d := 100 + (i*37)%900
+		rts = append(rts, float64(d)/1000)
+		fmt.Fprintf(&b, `{"start_time":"2025-03-10T18:00:%02d.000Z","method":"POST","x-envoy-origin-path":"/v1/chat/completions","protocol":"HTTP/1.1","response_code":200,"response_flags":"-","duration":%d,"upstream_host":"10.42.0.9:8000"}`+"\n", i, d)
+	}
+	got, res := collect(t, []string{writeTemp(t, "envoy-gateway-pod.log", b.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+	f := res.Files[0]
+	if f.Format != ingest.JSONL || f.Source != "envoy" || f.Records != 30 || f.BadLines != 0 || f.PassedOver != 2 {
+		t.Fatalf("file %+v, want 30 Envoy records of JSON lines, 2 lines passed over, none bad", f)
+	}
+	for i, r := range got {
+		if math.Abs(r.rt-rts[i]) > 1e-9 {
+			t.Errorf("record %d: request_time %v, want %v", i, r.rt, rts[i])
+		}
 	}
 }
