@@ -19,7 +19,12 @@ var envoyOperators = map[string]varSpec{
 	"RESPONSE_CODE":                       {field: FStatus, bound: true},
 	"DURATION":                            {field: FRequestTime, unit: UnitMilli, bound: true},
 	"RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)": {field: FUpstreamResponseTime, unit: UnitMilli, bound: true},
-	"UPSTREAM_HOST":                       {field: FUpstreamAddr, bound: true},
+	// From the request's start to the first byte read from the
+	// upstream (ms): when the upstream's response began, as nginx's
+	// $upstream_header_time tells it. RESPONSE_TX_DURATION, the rest to
+	// the last byte sent, is DURATION less it.
+	"RESPONSE_DURATION": {field: FUpstreamHeaderTime, unit: UnitMilli, bound: true},
+	"UPSTREAM_HOST":     {field: FUpstreamAddr, bound: true},
 	// The peer's address beats the X-Forwarded-For list when a format
 	// has both (Istio's).
 	"DOWNSTREAM_REMOTE_ADDRESS":              {field: FRemoteAddr, bound: true, how: howHostPort},

@@ -173,6 +173,22 @@ func compileLogFormats(s string, schema *Schema) ([]*logFormat, error) {
 	return out, nil
 }
 
+// withoutLineEnd is format s without the end of line it may end with:
+// Envoy's formats end in one, which Envoy writes only where the format
+// says ("…\"%UPSTREAM_HOST%\"\n" in its documentation, Istio's and
+// Contour's configuration), given as the two characters \n or as a line
+// break. A line read has none: its end is the format's.
+func withoutLineEnd(s string) string {
+	for {
+		t := strings.TrimRight(s, " \t\r\n")
+		t = strings.TrimSuffix(t, `\n`)
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
 // compileLogFormat turns a log format (or a known format's name) into
 // segments; with a nil schema the variables are left unbound.
 func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
@@ -186,6 +202,7 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("the log format is empty")
 	}
+	s = withoutLineEnd(s)
 	var toks []formatToken
 	switch {
 	case strings.Contains(s, "$"):

@@ -219,6 +219,22 @@ func TestEnvoyFormatGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRecord(t, &r, []want{{f: FRequestTime, num: 2}}, nil)
+
+	// Envoy's formats end in a line break, which Envoy writes only where
+	// the format says: given as \n (its documentation's, Istio's and
+	// Contour's configurations) or as a line break, it is the line's end.
+	// %RESPONSE_DURATION% is when the upstream's response began.
+	const envoyFormat = `%START_TIME(%s.%3f)% %REQ(:METHOD)% %RESPONSE_CODE% %DURATION% %RESPONSE_DURATION% %RESPONSE_TX_DURATION% "%UPSTREAM_HOST%"`
+	for _, format := range []string{envoyFormat + `\n`, envoyFormat + "\n", envoyFormat + ` \n` + "\r\n"} {
+		p := testParser(t, format)
+		r.Reset()
+		line := `1741615200.631 POST 200 8845 363 8482 "10.42.2.9:8000"`
+		if err := p.Parse([]byte(line), &r); err != nil {
+			t.Fatalf("format %q: Parse(%q): %v", format, line, err)
+		}
+		checkRecord(t, &r, []want{{f: FTime, num: 1741615200.631}, {f: FStatus, num: 200}, {f: FRequestTime, num: 8.845},
+			{f: FUpstreamHeaderTime, num: 0.363}, {f: FUpstreamAddr, text: "10.42.2.9:8000"}}, nil)
+	}
 }
 
 // APISIX's "$upstream_host$upstream_uri" is two variables without text

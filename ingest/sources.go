@@ -962,6 +962,9 @@ var envoyFields = []sourceField{
 	// headers: the upstream's time (ms) and the path before rewrites.
 	{"x-envoy-upstream-service-time", FUpstreamResponseTime, UnitMilli},
 	{"x-envoy-origin-path", FURI, 0}, {":authority", FHost, 0},
+	// %RESPONSE_DURATION% under its own name (ms): the upstream's
+	// response began (the text format's operator, envoy.go).
+	{"response_duration", FUpstreamHeaderTime, UnitMilli},
 	// Envoy AI Gateway's access log fields (its observability docs):
 	// the model and tokens of the call, in either spelling.
 	{"genai_model_name", FModel, 0}, {"gen_ai.request.model", FModel, 0}, {"gen_ai.response.model", FModel, 0},
