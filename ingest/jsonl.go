@@ -59,7 +59,7 @@ func (p *jsonParser) Parse(line []byte, r *Record) error {
 		p.misses++
 	}
 	if err := p.parse(line, r); err != nil {
-		return err
+		return p.parseBare(line, r, err)
 	}
 	// Learning costs a pass over the line: a log whose lines keep
 	// changing shape, or have none, is read the general way.
@@ -77,6 +77,11 @@ const shapeTries = 64
 // parse reads line into r the general way.
 func (p *jsonParser) parse(line []byte, r *Record) error {
 	p.newLine()
+	return p.parseFrom(line, r)
+}
+
+// parseFrom is parse but for the scratch buffer, kept as it is.
+func (p *jsonParser) parseFrom(line []byte, r *Record) error {
 	s := scanner{b: line}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {

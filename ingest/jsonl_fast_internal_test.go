@@ -237,11 +237,14 @@ func TestLiteralValues(t *testing.T) {
 				want = fmt.Sprintf("invalid JSON at column %d: truncated", col)
 			}
 		}
+		// No JSON, but maybe a value nginx writes bare (nothing, "-", a
+		// list): then read as its text (TestBareValuesRead).
+		_, bare := quoteBare(nil, []byte(line))
 		var r Record
 		r.reset(s)
 		err := p.Parse([]byte(line), &r)
 		if want != "" {
-			if err == nil || err.Error() != want {
+			if err == nil && !bare || err != nil && err.Error() != want {
 				t.Errorf("%q: error %v, want %q", line, err, want)
 			}
 		} else if err != nil && strings.Contains(err.Error(), fmt.Sprintf("column %d:", col)) {
