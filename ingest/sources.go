@@ -872,11 +872,18 @@ var sources = []*source{
 		fields: []sourceField{
 			{"reqtime_microsec", FRequestTime, UnitMicro}, {"apptime", FUpstreamResponseTime, UnitMicro},
 		}},
+	// alp's JSON log_format (its README): "request_time":$request_time,
+	// "response_time":"$upstream_response_time", "host":"$remote_addr",
+	// "vhost":"$host". Its example log writes response_time alone ("-"
+	// beside a request_time of its own): there it is the request's time
+	// too, the best the record has.
 	{name: "alp", title: "nginx escape=json (alp convention)",
 		signatures: []signature{{2, []string{"response_time", "body_bytes", "uri", "apptime"}}},
 		fields: []sourceField{
-			{"response_time", FRequestTime, UnitSecond}, {"reqtime", FRequestTime, UnitSecond},
-			{"apptime", FUpstreamResponseTime, UnitSecond},
+			{"request_time", FRequestTime, UnitSecond},
+			{"response_time", FUpstreamResponseTime, UnitSecond}, {"response_time", FRequestTime, UnitSecond},
+			{"reqtime", FRequestTime, UnitSecond}, {"apptime", FUpstreamResponseTime, UnitSecond},
+			{"host", FRemoteAddr, 0}, {"vhost", FHost, 0},
 		}},
 	// The JSON log_format of countless ELK / Filebeat / Logstash guides
 	// (access_json): $request_time as "responsetime", the upstream's

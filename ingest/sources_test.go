@@ -769,9 +769,16 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("reqtime_microsec") / 1000, ups: d.num("apptime") / 1000, ttft: math.NaN(), status: int(d.num("status")),
 			stream: -1, timeNS: rfc(d.str("time"))}
 	},
+	// alp's README format: request_time the request's, response_time
+	// the upstream's ("-" for none), host the client's address. Its
+	// example log writes response_time alone: the request's time too.
 	"alp": func(d rawDoc) sourceWant {
-		return sourceWant{rt: d.num("response_time") * 1000, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
-			stream: -1, timeNS: rfc(d.str("time"))}
+		rt := d.num("request_time")
+		if math.IsNaN(rt) {
+			rt = d.num("response_time")
+		}
+		return sourceWant{rt: rt * 1000, ups: d.num("response_time") * 1000, ttft: math.NaN(), status: int(d.num("status")),
+			stream: -1, timeNS: rfc(d.str("time")), client: d.str("host")}
 	},
 }
 

@@ -99,10 +99,15 @@ var realCases = []struct {
 			m := decode(t, l)
 			w.records++
 			statusOf(m, "status", w.status)
+			// request_time, else response_time (alp's README: the
+			// upstream's, "-" when none), the best the record has.
+			if v, ok := number(m["request_time"]); ok {
+				w.rt = append(w.rt, v*1000)
+			} else if v, ok := number(m["response_time"]); ok {
+				w.rt = append(w.rt, v*1000)
+			}
 			if v, ok := number(m["response_time"]); ok {
-				w.rt = append(w.rt, v*1000)
-			} else if v, ok := number(m["request_time"]); ok {
-				w.rt = append(w.rt, v*1000)
+				w.ups = append(w.ups, v*1000)
 			}
 		}
 		return w
