@@ -51,9 +51,13 @@ func ownLogLine(line []byte) bool {
 // …"); the official nginx image's entrypoint and its scripts
 // ("/docker-entrypoint.sh: Configuration complete; ready for start up",
 // "10-listen-on-ipv6-by-default.sh: info: …"); and ingress-nginx's banner
-// (a rule of dashes, "NGINX Ingress controller", "  Release:       v1.9.4").
+// (a rule of dashes, "NGINX Ingress controller", "  Release:       v1.9.4");
+// and logrus' text lines, Traefik v2's own log beside its CLF access log
+// ("time=\"2025-03-10T08:00:00Z\" level=info msg=\"Configuration loaded
+// from flags.\"").
 var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
 	`|[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w./-]+:\d+\] ` +
+	`|time="\d{4}-\d{2}-\d{2}[^"]*" level=(?:trace|debug|info|warning|error|fatal|panic) msg=` +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
 
@@ -65,7 +69,7 @@ func ownOtherShape(line []byte) bool {
 		return false // each shape is longer
 	}
 	switch c := line[0]; {
-	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ':
+	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 't':
 	case c == 'I' || c == 'W' || c == 'E' || c == 'F': // klog's
 		if !isDigit(line[1]) {
 			return false

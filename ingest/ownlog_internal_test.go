@@ -21,6 +21,10 @@ func TestOwnLogLine(t *testing.T) {
 		{"2025-03-10 08:00:00,123 ERROR:root:boom", false}, // "ERROR:root:boom" is no level alone
 		{"2025-03-10 08:00:00,123 WARNING uvicorn.error: slow", true},
 		{"2025-03-10 08:00:00 +0800 [INFO] ready", true},
+		// Traefik v2's own log (logrus' text), beside its CLF access log.
+		{`time="2025-03-10T08:00:00Z" level=info msg="Configuration loaded from flags."`, true},
+		{`time="2025-03-10T08:00:01+08:00" level=warning msg="Could not find TLS certificate" providerName=file`, true},
+		{`time="2025-03-10T08:00:00Z" status=200 msg="request"`, false}, // no level where logrus writes it
 		// Access lines, whatever their first field.
 		{`203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] "GET /api HTTP/1.1" 200 9178 "-" "curl/8" 5 "r@docker" "http://10.0.1.5:8080" 9ms`, false},
 		{`[2025-03-10T08:00:50.000Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0" "8496" "h" "10.0.0.1:80"`, false},

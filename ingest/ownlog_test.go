@@ -25,6 +25,9 @@ func TestServerLinesBeforeAccessLog(t *testing.T) {
 	traefikStart := strings.Repeat("2025-03-10T08:00:00Z INF Traefik version 3.0.0-rc3 built on 2024-03-13T15:49:38Z version=3.0.0-rc3\n", 1) +
 		strings.Repeat("2025-03-10T08:00:00Z INF Stats collection is enabled.\n", 4) +
 		strings.Repeat("2025-03-10T08:00:00Z INF Starting provider *crd.Provider\n", 8)
+	// Traefik v2's own log is logrus' text.
+	traefikV2 := `time="2025-03-10T08:00:00Z" level=info msg="Configuration loaded from flags."` + "\n" +
+		`time="2025-03-10T08:00:01Z" level=error msg="Error while building configuration" providerName=docker` + "\n"
 	pilot := strings.Repeat("2025-03-10T07:59:58.123456Z\tinfo\tFLAG: --concurrency=\"2\"\n", 40) +
 		"2025-03-10T07:59:58.200000Z\tinfo\tProxy role\tips=[10.244.0.11] type=sidecar\n"
 	notices := "2025/03/10 08:00:00 [notice] 1#0: using the \"epoll\" event method\n" +
@@ -58,6 +61,7 @@ func TestServerLinesBeforeAccessLog(t *testing.T) {
 		passed                       bool // passed over (text lines), else bad lines (JSON ones)
 	}{
 		{"traefik text", "text/traefik-clf.log", traefikStart, "", 13, true},
+		{"traefik v2 text", "text/traefik-clf.log", traefikV2, traefikV2, 4, true},
 		{"istio text", "text/istio-text.log", pilot, "", 41, true},
 		{"kong json", "sources/kong.json", notices, "", 3, true},
 		{"traefik json", "sources/traefik.json", ownJSON, ownJSON, 2, false},
