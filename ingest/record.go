@@ -160,8 +160,8 @@ type Record struct {
 	noAddrClient bool
 	// noCall: the record says it is no call to a model (APISIX's
 	// request_type traditional_http, which also writes 0 for its
-	// llm_time_to_first_token and token counts): Finish drops a ttft or
-	// token count of 0.
+	// llm_time_to_first_token and token counts): Finish drops a token
+	// count of 0 (and a ttft of 0, as of any record).
 	noCall bool
 	// DictKey, when not 0, stands for the record's region, model,
 	// client, client_region, uri, status and stream: another record of
@@ -359,11 +359,18 @@ func (r *Record) Finish() error {
 		r.addParts()
 	}
 	if r.noCall {
-		for _, f := range [...]Field{FTTFT, FPromptTokens, FCompletionTokens} {
+		for _, f := range [...]Field{FPromptTokens, FCompletionTokens} {
 			if v, ok := r.Float(f); ok && v == 0 {
 				r.set &^= 1 << f // the template's 0, not a value
 			}
 		}
+	}
+	// A first token at 0 ms is none: what a template writes for a call
+	// that had none (APISIX's llm_time_to_first_token, "0" until the
+	// model answers, for a call that never reached it; its
+	// traditional_http requests to no model).
+	if v, ok := r.Float(FTTFT); ok && v == 0 {
+		r.set &^= 1 << FTTFT
 	}
 	if !r.Has(FClient) && r.Has(FRemoteAddr) && !r.noAddrClient {
 		if c := hostOnly(r.text[FRemoteAddr]); len(c) > 0 {

@@ -441,7 +441,8 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	// APISIX: ai-proxy's variables at the top level, or its logging
 	// summary (llm_summary: duration is llm_time_to_first_token, ms); a
 	// request to no model (request_type traditional_http) has no first
-	// token nor tokens, whatever 0 APISIX writes there.
+	// token nor tokens, whatever 0 APISIX writes there, and a call that
+	// never reached its model keeps llm_time_to_first_token's "0": none.
 	"apisix": func(d rawDoc) sourceWant {
 		w := sourceWant{rt: d.num("latency"), ups: or(d.num("upstream_latency"), d.num("llm_summary.upstream_response_time")),
 			ttft:   or(d.num("llm_time_to_first_token"), d.num("llm_summary.duration")),
@@ -459,6 +460,9 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		if d.str("request_type") == "traditional_http" {
 			w.ttft, w.prompt, w.completion = math.NaN(), -1, -1
+		}
+		if w.ttft == 0 { // "0" until the model answers: a call that never reached it
+			w.ttft = math.NaN()
 		}
 		return w
 	},
