@@ -200,7 +200,11 @@ var sources = []*source{
 			{"ai.proxy.meta.request_mode", FStream, 0},
 		}},
 	{name: "apisix", title: "APISIX (loggers, ai-proxy, BlueKing AI gateway)",
-		signatures: []signature{{2, []string{"apisix_latency", "upstream_latency", "route_id", "service_id", "request_type", "llm_time_to_first_token", "llm_summary"}}},
+		signatures: []signature{{2, []string{"apisix_latency", "upstream_latency", "route_id", "service_id", "request_type", "llm_time_to_first_token", "llm_summary"}},
+			// The loggers' full log before 2.13 (log-util's
+			// get_full_log): no apisix_latency nor upstream_latency, and
+			// service_id "" for a route without a service.
+			{3, []string{"route_id", "server.hostname", "server.version"}}},
 		fields: []sourceField{
 			{"start_time", FTime, UnitMilli},
 			{"latency", FRequestTime, UnitMilli}, {"upstream_latency", FUpstreamResponseTime, UnitMilli},

@@ -913,7 +913,7 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
-	"aliyun-apigw.json": "aliyun-apigw", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
+	"aliyun-apigw.json": "aliyun-apigw", "apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
