@@ -20,6 +20,18 @@ var clbColumns = [...]string{
 // clbFields is the number of bracketed fields of a CLB line.
 const clbFields = len(clbColumns)
 
+// clbLayouts are the layouts CLB has written, told by their number of
+// fields: today's (clbColumns, Configuring Access Logs, 214/35063); the
+// same before it added [$uri] [$server_protocol], ending at [$vip_vpcid]
+// (27); and the log it stored to COS (Storing Request Logs to COS,
+// 214/10329: 26 fields, no [$upstream_addr], ending at
+// [$ssl_session_reused]). Their times are all seconds.
+var clbLayouts = [][]string{
+	clbColumns[:],
+	clbColumns[:27],
+	append(append(append([]string(nil), clbColumns[:7]...), clbColumns[8:26]...), "ssl_session_reused"),
+}
+
 // How a CLB column's text becomes the value the schema reads.
 const (
 	clbPlain    = iota
@@ -27,27 +39,37 @@ const (
 	clbSSL      // "reused:handshake:…": the full handshake time
 )
 
-// clbParser reads the Tencent CLB access log: 29 fields, each in square
-// brackets, separated by single spaces. A field ends at "] [" or at the
-// line's final "]", so a value may hold a "]" of its own. The column names
-// go through the schema, so --map applies to them as to any other format.
+// clbParser reads the Tencent CLB access log: 29 fields (or an older
+// layout's 27 or 26: clbLayouts), each in square brackets, separated by
+// single spaces. A field ends at "] [" or at the line's final "]", so a
+// value may hold a "]" of its own. The column names go through the
+// schema, so --map applies to them as to any other format.
 type clbParser struct {
-	loc   *time.Location
-	binds [clbFields]Bindings
-	how   [clbFields]uint8
-	vals  [clbFields][]byte
+	loc     *time.Location
+	layouts []clbLayout
+	vals    [clbFields][]byte
+}
+
+// clbLayout is one layout's bindings and readings, by column.
+type clbLayout struct {
+	binds []Bindings
+	how   []uint8
 }
 
 func newCLBParser(c *parserConfig) *clbParser {
 	p := &clbParser{loc: c.loc}
-	for i, name := range clbColumns {
-		p.binds[i] = c.schema.LookupString(name)
-		switch name {
-		case "server_addr", "remote_addr":
-			p.how[i] = clbHostPort
-		case "ssl_handshake_time":
-			p.how[i] = clbSSL
+	for _, cols := range clbLayouts {
+		l := clbLayout{binds: make([]Bindings, len(cols)), how: make([]uint8, len(cols))}
+		for i, name := range cols {
+			l.binds[i] = c.schema.LookupString(name)
+			switch name {
+			case "server_addr", "remote_addr":
+				l.how[i] = clbHostPort
+			case "ssl_handshake_time":
+				l.how[i] = clbSSL
+			}
 		}
+		p.layouts = append(p.layouts, l)
 	}
 	return p
 }
@@ -81,21 +103,26 @@ func (p *clbParser) Parse(line []byte, r *Record) error {
 		p.vals[n] = body[start:]
 	}
 	n++
-	if n != clbFields {
-		return fmt.Errorf("want %d bracketed fields, got %d", clbFields, n)
+	var l *clbLayout
+	for i := range p.layouts {
+		if len(p.layouts[i].binds) == n {
+			l = &p.layouts[i]
+		}
 	}
-	for i := range p.vals {
-		if len(p.binds[i]) == 0 {
+	if l == nil {
+		return fmt.Errorf("want %d bracketed fields (or an older layout's 27 or 26), got %d", clbFields, n)
+	}
+	for i, v := range p.vals[:n] {
+		if len(l.binds[i]) == 0 {
 			continue
 		}
-		v := p.vals[i]
-		switch p.how[i] {
+		switch l.how[i] {
 		case clbHostPort:
 			v = hostOf(v)
 		case clbSSL:
 			v = clbHandshake(v)
 		}
-		if err := r.Set(p.binds[i], v, p.loc); err != nil {
+		if err := r.Set(l.binds[i], v, p.loc); err != nil {
 			return err
 		}
 	}

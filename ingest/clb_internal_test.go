@@ -21,6 +21,25 @@ func clbLine(repl map[string]string) string {
 	return "[" + strings.Join(vals, "] [") + "]"
 }
 
+// clbLayout27 is clbLine(nil) as CLB wrote it before [$uri] and
+// [$server_protocol] (Configuring Access Logs, earlier).
+func clbLayout27() string {
+	l := clbLine(nil)
+	for range 2 {
+		l = l[:strings.LastIndex(l, " [")]
+	}
+	return l
+}
+
+// clbLayout26 is clbLine(nil) as CLB stored it to COS (Storing Request
+// Logs to COS, 214/10329): no [$upstream_addr], [$ssl_session_reused]
+// after [$ssl_protocol].
+func clbLayout26() string {
+	fields := strings.Split(strings.Trim(clbLine(nil), "[]"), "] [")
+	fields = append(append(fields[:7:7], fields[8:26]...), "r")
+	return "[" + strings.Join(fields, "] [") + "]"
+}
+
 func TestCLBParse(t *testing.T) {
 	// 29/Nov/2026:10:00:00 +0800.
 	const t0 = int64(1795917600) * 1e9
@@ -81,10 +100,15 @@ func TestCLBParse(t *testing.T) {
 		{name: "bad time", line: clbLine(map[string]string{"time_local": "not-a-time"}), err: `time: cannot read "not-a-time"`},
 		{name: "bad request time", line: clbLine(map[string]string{"request_time": "abc"}), err: `request_time: cannot read "abc"`},
 		{name: "a value holding the separator", line: clbLine(map[string]string{"http_user_agent": "a] [b"}),
-			err: "want 29 bracketed fields, got 30"},
-		{name: "a field short", line: clbLine(nil)[:strings.LastIndex(clbLine(nil), " [")], err: "want 29 bracketed fields, got 28"},
+			err: "want 29 bracketed fields (or an older layout's 27 or 26), got 30"},
+		{name: "a field short", line: clbLine(nil)[:strings.LastIndex(clbLine(nil), " [")], err: "want 29 bracketed fields (or an older layout's 27 or 26), got 28"},
+		// The layouts CLB wrote before: without [$uri] [$server_protocol]
+		// (27, the request line gives the uri), and the log it stored to
+		// COS (26: no [$upstream_addr], [$ssl_session_reused] last).
+		{name: "27 fields", line: clbLayout27(), want: base()},
+		{name: "COS's 26 fields", line: clbLayout26(), want: wantsWithout(base(), FUpstreamAddr)},
 		{name: "broken", line: "[broken clb line", err: "not a CLB access log line"},
-		{name: "empty brackets", line: "[]", err: "want 29 bracketed fields, got 1"},
+		{name: "empty brackets", line: "[]", err: "want 29 bracketed fields (or an older layout's 27 or 26), got 1"},
 		{name: "garbage", line: "\x00\x01\x02binary\xff\xfe garbage", err: "not a CLB access log line"},
 	}
 	c := textConfig(t, "")
@@ -122,6 +146,8 @@ func FuzzCLB(f *testing.F) {
 		f.Add(l)
 	}
 	f.Add(clbLine(map[string]string{"remote_addr": "[::1]:443", "http_user_agent": "a]b"}))
+	f.Add(clbLayout27())
+	f.Add(clbLayout26())
 	f.Fuzz(func(t *testing.T, line string) {
 		p := newCLBParser(textConfig(t, ""))
 		var r Record
@@ -132,10 +158,14 @@ func FuzzCLB(f *testing.F) {
 			}
 			return
 		}
-		// What parses is bracketed and has 29 fields.
+		// What parses is bracketed and has a layout's fields: 29, 27
+		// or 26.
 		l := strings.TrimRight(line, " ")
-		if !strings.HasPrefix(l, "[") || !strings.HasSuffix(l, "]") || strings.Count(l[1:len(l)-1], "] [") != clbFields-1 {
-			t.Fatalf("parsed %q, which is not 29 bracketed fields", line)
+		if !strings.HasPrefix(l, "[") || !strings.HasSuffix(l, "]") {
+			t.Fatalf("parsed %q, which is not bracketed", line)
+		}
+		if n := strings.Count(l[1:len(l)-1], "] [") + 1; n != 29 && n != 27 && n != 26 {
+			t.Fatalf("parsed %q, which is %d bracketed fields", line, n)
 		}
 	})
 }
