@@ -1,12 +1,14 @@
 package ingest_test
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"loganalyze/ingest"
 )
@@ -123,6 +125,49 @@ func TestImplausibleDurations(t *testing.T) {
 		}
 		if c.wantRT == nil && rts != 0 {
 			t.Errorf("%s: %d records with request_time, want none", c.name, rts)
+		}
+	}
+}
+
+// slogRow is a Go slog request log converted to Parquet (DuckDB's COPY of
+// its JSON lines): duration a BIGINT of ns.
+type slogRow struct {
+	Time     int64 `parquet:"time,timestamp(millisecond)"`
+	Status   int32 `parquet:"status"`
+	Duration int64 `parquet:"duration"`
+}
+
+// TestImplausibleDurationsParquet: a Parquet column under an alias of
+// request_time is held to its unit as a JSON line's value is: slog's ns
+// under "duration" are left unread and named, ms ones read.
+func TestImplausibleDurationsParquet(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		scale   int64 // the value of a ms
+		refused bool
+	}{{"ns.parquet", 1_000_000, true}, {"ms.parquet", 1, false}} {
+		var rows []slogRow
+		for i := range 100 {
+			rows = append(rows, slogRow{Time: 1796436000000 + int64(i)*1000, Status: 200, Duration: int64(200+(i*7919)%3000) * c.scale})
+		}
+		var buf bytes.Buffer
+		if err := writeRows(&buf, rows); err != nil {
+			t.Fatal(err)
+		}
+		got, res := collect(t, []string{writeTemp(t, c.name, buf.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+		f := res.Files[0]
+		if f.Records != 100 || c.refused != (len(f.Refused) == 1 && f.Refused[0].Name == "duration" && f.Refused[0].ReadIn == 0) {
+			t.Fatalf("%s: %d records, refused %+v; want 100, refused %v", c.name, f.Records, f.Refused, c.refused)
+		}
+		for i, r := range got {
+			want := float64(200+(i*7919)%3000) / 1000
+			if c.refused {
+				want = math.NaN()
+			}
+			if !(math.IsNaN(want) && math.IsNaN(r.rt)) && math.Abs(r.rt-want) > 1e-9 {
+				t.Errorf("%s: record %d request_time %v, want %v", c.name, i, r.rt, want)
+				break
+			}
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -102,6 +103,10 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 			slices.DeleteFunc(paths, func(n string) bool { return n == c })
 		s.p.applySource(s.fs, names, paths, nil)
 	}
+	// An alias's numbers not in its unit (Go's slog's ns under
+	// "duration", converted to Parquet): as a JSON line's or a CSV's.
+	s.fs.refused = implausibleDurations(names, s.fs.cfg.schema, func(n string) [][]byte { return parquetNumbers(src, size, pf, n) })
+	s.fs.cfg.schema = s.fs.cfg.schema.without(s.fs.refused)
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	unread := s.fs.cfg.schema.unread()
 	var rd pqReader // the reader's, reused
@@ -506,6 +511,76 @@ func unfilledColumn(src io.ReaderAt, size int64, pf *parquet.File, name string) 
 		return !firstFilled(chunks[ci].Pages(), firstRows)
 	}
 	return false
+}
+
+// parquetNumbers returns, as text, the first values (maxUnitValues at
+// most) of column name of the first row group that has rows, when its
+// values are plain numbers (integers, floats, or text): a DECIMAL, a
+// time, a date or an INTERVAL is read in its own scale and unit, and
+// gives none. None either when it cannot be read.
+func parquetNumbers(src io.ReaderAt, size int64, pf *parquet.File, name string) [][]byte {
+	ps, meta := pf.Schema(), pf.Metadata()
+	leaf, ok := ps.Lookup(name)
+	if !ok {
+		if leaf, ok = ps.Lookup(strings.Split(name, ".")...); !ok {
+			return nil
+		}
+	}
+	t := leaf.Node.Type()
+	if lt := t.LogicalType(); lt != nil && !isLogical[*format.IntType](lt) && !isLogical[*format.StringType](lt) {
+		return nil // a decimal, a time, a date: its own scale and unit
+	}
+	if _, dec := decimalOf(t); dec || t.Kind() == parquet.FixedLenByteArray || t.Kind() == parquet.Int96 {
+		return nil
+	}
+	if ns, _ := timestampUnit(t); ns != 0 {
+		return nil
+	}
+	ci := leaf.ColumnIndex
+	for g, rg := range pf.RowGroups() {
+		if rg.NumRows() == 0 {
+			continue
+		}
+		chunks := rg.ColumnChunks()
+		if g >= len(meta.RowGroups) || ci >= len(chunks) {
+			return nil
+		}
+		var hdr []byte
+		if checkParquetChunk(src, size, meta.RowGroups[g].Columns, ci, &hdr) != nil {
+			return nil
+		}
+		return firstNumbers(chunks[ci].Pages(), maxUnitValues)
+	}
+	return nil
+}
+
+// firstNumbers returns the texts of the first n values of pages that are
+// not null.
+func firstNumbers(pages parquet.Pages, n int) (out [][]byte) {
+	defer pages.Close()
+	buf := make([]parquet.Value, n)
+	for len(out) < n {
+		page, err := pages.ReadPage()
+		if err != nil {
+			return out
+		}
+		k, err := page.Values().ReadValues(buf[:n-len(out)])
+		for _, v := range buf[:k] {
+			switch v.Kind() {
+			case parquet.Int32, parquet.Int64:
+				out = append(out, strconv.AppendInt(nil, v.Int64(), 10))
+			case parquet.Float, parquet.Double:
+				out = append(out, strconv.AppendFloat(nil, v.Double(), 'f', -1, 64))
+			case parquet.ByteArray:
+				out = append(out, bytes.Clone(v.ByteArray()))
+			}
+		}
+		parquet.Release(page)
+		if err != nil && err != io.EOF {
+			return out
+		}
+	}
+	return out
 }
 
 // chunkStats says what a column chunk's statistics show: every value
