@@ -201,6 +201,9 @@ func (p *pipeline) readColumnar(fs *fileState, br *bufio.Reader, content io.Read
 		src, size, done, readErr = spool(br)
 		defer done()
 	}
+	if size == 0 && readErr == nil {
+		return nil // an empty file, as a text one of no bytes: no failure
+	}
 	s := &rowSink{p: p, fs: fs}
 	var err error
 	switch fs.format {

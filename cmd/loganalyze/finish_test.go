@@ -72,6 +72,8 @@ func TestNeverOKAboutWhatWasNotRead(t *testing.T) {
 	png := writeFile(t, dir, "x.png", pngBytes)
 	src := goSources(t, dir)
 	empty := writeFile(t, dir, "empty.log", nil)
+	emptyParquet := writeFile(t, dir, "empty.parquet", nil)
+	emptyArrow := writeFile(t, dir, "empty.arrow", nil)
 	blank := writeFile(t, dir, "blank.log", []byte("\n  \n\t\n"))
 	combined := writeFile(t, dir, "access.log", []byte(
 		`10.0.0.1 - - [29/Nov/2026:10:00:00 +0800] "POST /v1/chat/completions HTTP/1.1" 200 512 "-" "curl/8"`+"\n"+
@@ -95,6 +97,7 @@ func TestNeverOKAboutWhatWasNotRead(t *testing.T) {
 		{"empty file, fail-on warn", []string{"--fail-on", "warn", empty}, 3, "no_data", nil, ""},
 		{"empty file, fail-on crit", []string{"--fail-on", "crit", empty}, 0, "no_data", nil, ""},
 		{"blank lines", []string{"--fail-on", "warn", blank}, 3, "no_data", nil, "blank.log: empty"},
+		{"empty parquet and arrow files", []string{emptyParquet, emptyArrow}, 0, "no_data", nil, "empty.parquet: empty"},
 		{"no latency field", []string{combined}, 0, "no_data", nil, "No record carries request_time; 2 records in the window carry"},
 		{"no latency field, fail-on warn", []string{"--fail-on", "warn", combined}, 3, "no_data", nil, "--log-format"},
 		// Nothing to fix in what was read, but never OK about what was
