@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -141,7 +142,7 @@ func parseFlags(args []string, stdout, stderr io.Writer, now func() time.Time) (
 	fs.StringVar(&in.Source, "source", "", "force the source schema instead of detecting it per file: "+strings.Join(ingest.SourceNames(), ", "))
 	fs.StringArrayVar(&f.maps, "map", nil, "read a canonical field from another name: `canonical=source[:unit]` (repeatable; unit s, ms, us, ns)")
 	fs.StringVar(&f.tz, "tz", "Local", "`ZONE` of timestamps that carry none (IANA name, UTC or Local)")
-	fs.StringVar(&f.since, "since", "", "keep records at or after `T` (RFC 3339, or relative like -1h)")
+	fs.StringVar(&f.since, "since", "", "keep records at or after `T` (RFC 3339, or relative like -1h or -7d)")
 	fs.StringVar(&f.until, "until", "", "keep records before `T` (RFC 3339, or relative like -30m)")
 	fs.StringVar(&f.rules, "rules", "", "rule thresholds from the YAML `FILE` (unknown keys are an error)")
 	fs.StringVar(&f.failOn, "fail-on", "never", "exit 3 when a finding of this severity or worse exists: warn, crit or never")
@@ -288,13 +289,13 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 
 // parseWhen reads --since or --until (flag): an RFC 3339 time, a
 // date-time without zone (in loc), or a duration relative to now ("-1h",
-// "-90m"); nil when s is empty.
+// "-90m", "-7d"); nil when s is empty.
 func parseWhen(flag, s string, now time.Time, loc *time.Location) (*time.Time, error) {
 	if s == "" {
 		return nil, nil
 	}
 	if relative(s) {
-		if d, err := time.ParseDuration(s); err == nil {
+		if d, ok := relDuration(s); ok {
 			t := now.Add(d)
 			return &t, nil
 		}
@@ -307,6 +308,27 @@ func parseWhen(flag, s string, now time.Time, loc *time.Location) (*time.Time, e
 	}
 	return nil, usagef("%s: cannot parse %q as a time or duration", flag, s)
 }
+
+// relDuration reads a relative --since or --until value: whole days, as
+// --keep takes them ("-7d"), or Go's units ("-90m", "-1h30m").
+func relDuration(s string) (time.Duration, bool) {
+	if days, ok := strings.CutSuffix(s[1:], "d"); ok {
+		n, err := strconv.ParseUint(days, 10, 32)
+		if err != nil || days[0] == '+' || n > uint64(maxDays) {
+			return 0, false
+		}
+		d := time.Duration(n) * 24 * time.Hour
+		if s[0] == '-' {
+			d = -d
+		}
+		return d, true
+	}
+	d, err := time.ParseDuration(s)
+	return d, err == nil
+}
+
+// maxDays is the most days a time.Duration holds.
+const maxDays = int64(1<<63-1) / int64(24*time.Hour)
 
 // relative says whether a --since or --until value is a duration from
 // now rather than a time.

@@ -11,7 +11,7 @@ import (
 // panic; a refused value gets the one message the flags print; a value
 // that is RFC 3339 means that instant, and the instant written back in
 // RFC 3339 reads as itself; a relative value is the clock moved by that
-// duration.
+// duration (whole days, "-7d", as --keep takes them).
 func FuzzParseWhen(f *testing.F) {
 	for _, s := range []string{
 		// main_test.go's values, SPEC §2's examples.
@@ -19,6 +19,7 @@ func FuzzParseWhen(f *testing.F) {
 		"2026-11-29T09:30:00Z", "2026-11-29T10:00:00.123456789-07:30", "2026-11-29", "2026-11-29T10:15",
 		"2026-11-29 10:15:00", "+15m", "-0s", "-1h30m15.5s", "-9223372036854775807ns", "-", "+",
 		"0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999+23:59", "2026-02-30T00:00:00Z", "2026-11-29T24:00:00Z",
+		"-7d", "+1d", "-d", "-1.5d", "-+1d", "-106751d", "-106752d",
 	} {
 		f.Add(s)
 	}
@@ -40,6 +41,13 @@ func FuzzParseWhen(f *testing.F) {
 		}
 		if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
 			d, err := time.ParseDuration(s)
+			if days, ok := strings.CutSuffix(s[1:], "d"); ok { // whole days, as --keep's
+				n, perr := strconv.Atoi(days)
+				d, err = time.Duration(n)*24*time.Hour, perr
+				if s[0] == '-' {
+					d = -d
+				}
+			}
 			if err != nil || !got.Equal(now.Add(d)) {
 				t.Fatalf("parseWhen(%q) = %v; the clock %v moved by %v (%v)", s, got, now, d, err)
 			}
