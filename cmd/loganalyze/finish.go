@@ -13,7 +13,8 @@ import (
 // asked for, each it can: a target that cannot be written is named on
 // stderr and the others are written all the same, so that one bad path
 // leaves no other report stale. Then it says on stderr which files held
-// data of which not one record could be read, and returns the exit
+// data of which not one record could be read, or were read in part, and
+// returns the exit
 // code: 1 for a report not written or such files (the reports are
 // written all the same), 3 when the verdict reaches --fail-on (no_data
 // counts as warn), else 0.
@@ -42,8 +43,18 @@ func finish(c *config, res *analysis.Result, stdout, stderr io.Writer) int {
 	for _, u := range res.Unread {
 		fmt.Fprintf(stderr, "loganalyze: %q: no record read: %s\n", u.Path, u.Reason)
 	}
+	mostly := map[string]bool{}
 	for _, u := range rep.MostlyUnread {
 		fmt.Fprintf(stderr, "loganalyze: %q: mostly not read: %s\n", u.Path, u.Reason)
+		mostly[u.Path] = true
+	}
+	// A file read in part (a truncated archive, a damaged row group):
+	// the exit code stays (SPEC §3), but cron mails stderr, and the
+	// verdict is of what was read.
+	for _, f := range rep.Input.Files {
+		if f.Incomplete && f.Records > 0 && !mostly[f.Path] {
+			fmt.Fprintf(stderr, "loganalyze: warning: %q: read in part (%d records): %s\n", f.Path, f.Records, f.Reason)
+		}
 	}
 	if res.StateError != nil {
 		fmt.Fprintf(stderr, "loganalyze: %v\n", res.StateError)
