@@ -745,6 +745,11 @@ var sources = []*source{
 				"properties.WAFEvaluationTime", "properties.error_info"}},
 			{3, []string{"TransactionId", "ServerResponseLatency", "ServerRouted", "ServerStatus", "ClientResponseTime",
 				"OriginalRequestUriWithArgs", "UpstreamSourcePort", "WafEvaluationTime"}},
+			// The same in Log Analytics' AzureDiagnostics table, each
+			// property a column suffixed by its type (_s text, _d
+			// number, _g GUID), as Front Door's are.
+			{3, []string{"transactionId_g", "serverResponseLatency_s", "serverRouted_s", "serverStatus_s", "clientResponseTime_d",
+				"originalRequestUriWithArgs_s", "upstreamSourcePort_s", "WAFEvaluationTime_s", "error_info_s"}},
 		},
 		fields: []sourceField{
 			{"timeStamp", FTime, 0}, {"time", FTime, 0}, {"TimeGenerated", FTime, 0},
@@ -760,6 +765,10 @@ var sources = []*source{
 			{"properties.clientIP", FRemoteAddr, 0}, {"ClientIp", FRemoteAddr, 0},
 			{"properties.host", FHost, 0}, {"Host", FHost, 0},
 			{"properties.originalHost", FHost, 0}, {"OriginalHost", FHost, 0},
+			{"timeTaken_d", FRequestTime, UnitSecond}, {"serverResponseLatency_s", FUpstreamResponseTime, UnitSecond},
+			{"httpStatus_d", FStatus, 0}, {"serverStatus_s", FUpstreamStatus, 0}, {"serverRouted_s", FUpstreamAddr, 0},
+			{"httpMethod_s", FMethod, 0}, {"requestUri_s", FURI, 0}, {"originalRequestUriWithArgs_s", FURI, 0},
+			{"clientIP_s", FRemoteAddr, 0}, {"host_s", FHost, 0}, {"originalHost_s", FHost, 0},
 		}},
 	// Azure Front Door's access log, Standard/Premium (FrontDoorAccessLog)
 	// and classic (FrontdoorAccessLog): the resource log in storage or

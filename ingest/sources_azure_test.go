@@ -39,16 +39,17 @@ func strOf(d rawDoc, paths ...string) string {
 }
 
 // appgwOracle: Application Gateway v2's resource log (properties.*,
+// its AzureDiagnostics columns suffixed _s and _d,
 // timeStamp) or AGWAccessLogs's columns; timeTaken and
 // serverResponseLatency in seconds, as Microsoft's v2 reference says,
 // here in ms. The log names no caller: the client is the address.
 func appgwOracle(d rawDoc) sourceWant {
 	at := rfc(strOf(d, "timeStamp", "time", "TimeGenerated"))
-	return sourceWant{rt: numOf(d, "properties.timeTaken", "TimeTaken") * 1000,
-		ups:    numOf(d, "properties.serverResponseLatency", "ServerResponseLatency") * 1000,
+	return sourceWant{rt: numOf(d, "properties.timeTaken", "TimeTaken", "timeTaken_d") * 1000,
+		ups:    numOf(d, "properties.serverResponseLatency", "ServerResponseLatency", "serverResponseLatency_s") * 1000,
 		ttft:   math.NaN(),
-		status: int(numOf(d, "properties.httpStatus", "HttpStatus")), stream: -1, timeNS: at,
-		client: strOf(d, "properties.clientIP", "ClientIp")}
+		status: int(numOf(d, "properties.httpStatus", "HttpStatus", "httpStatus_d")), stream: -1, timeNS: at,
+		client: strOf(d, "properties.clientIP", "ClientIp", "clientIP_s")}
 }
 
 // frontdoorOracle: Front Door's resource log (properties.*, Standard/

@@ -906,7 +906,7 @@ var sourceFixtures = map[string]string{
 	"nginx-elk.json":      "nginx-elk",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
 	"azure-apim.json": "azure-apim", "azure-apim-records.json": "azure-apim", "azure-apim-la.json": "azure-apim",
-	"azure-appgw.json": "azure-appgw", "azure-appgw-records.json": "azure-appgw", "azure-appgw-la.json": "azure-appgw",
+	"azure-appgw.json": "azure-appgw", "azure-appgw-records.json": "azure-appgw", "azure-appgw-la.json": "azure-appgw", "azure-appgw-diag.json": "azure-appgw",
 	"azure-frontdoor.json": "azure-frontdoor", "azure-frontdoor-records.json": "azure-frontdoor", "azure-frontdoor-la.json": "azure-frontdoor",
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
