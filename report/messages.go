@@ -337,6 +337,7 @@ var enMessages = map[msgID]string{
 	"why.without":      "%s without %s",
 	"why.uvicorn":      "%s without %s: uvicorn's access log writes no request time, in any configuration; time the requests where they pass (the proxy in front: nginx's $request_time, Envoy's %%DURATION%%) and read that log",
 	"why.awselb":       "%s without %s: the Classic Load Balancer's access log has no duration of the whole response, its three processing times ending when the response began (the backend's time to its headers is read as upstream_header_time); a streamed answer's body outlasts them. An Application Load Balancer's log has it (request_creation_time to time), or time the requests behind the load balancer (nginx's $request_time)",
+	"why.cloudflare":   "%s without %s: a Cloudflare Logpush record's duration is EdgeEndTimestamp − EdgeStartTimestamp, which needs both fields and times finer than the second: set the job's timestamp_format to unixnano (the API's default; rfc3339 and unix, the dashboard's default, write whole seconds, which are not read)",
 	"hint.map":         "%s looks like a duration (unit s, ms, us or ns)",
 	"hint.refused":     "%s is read in %s by default, but its values (median %s) would make the median request last %s: they are in a smaller unit, most likely the one suggested, and were not read",
 	"hint.numtime":     "%s holds numbers where a time was read, most likely a duration in s, ms, us or ns",

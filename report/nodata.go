@@ -189,6 +189,9 @@ func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	if f.Source == "aws-elb" {
 		return m.f("why.awselb", m.n(int(f.Records), "n.record"), MissingField)
 	}
+	if f.Source == "cloudflare" {
+		return m.f("why.cloudflare", m.n(int(f.Records), "n.record"), MissingField)
+	}
 	return m.f("why.without", m.n(int(f.Records), "n.record"), MissingField)
 }
 
@@ -684,6 +687,8 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 		// Classic Load Balancer's log has none to map: its note says so.
 		if f.Source == "aws-elb" {
 			note = m.f("why.awselb", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
+		} else if f.Source == "cloudflare" && f.WithoutRequestTime == f.Records {
+			note = m.f("why.cloudflare", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if names := durationNames([]ingest.FileStats{f}); len(names) > 0 && f.WithoutRequestTime == f.Records {
 			note += m.f("nd.try", "--map "+MissingField+"="+names[0]+":"+unitFor(names[0], []ingest.FileStats{f}))
 		}
