@@ -16,8 +16,9 @@ import (
 // out of a search (the SearchLog API's answer, its Results alone, and
 // its results one a line: each record the JSON object in a LogJson
 // string, its time Time in ms) and as CLS keeps a log collected as full
-// text (the line in __CONTENT__): the same records as the JSON lines and
-// the nginx text they hold.
+// text (the line in __CONTENT__, or in a search result's LogJson as
+// {"__CONTENT__":"LINE"}): the same records as the JSON lines and the
+// nginx text they hold.
 func TestCLSRecords(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -27,8 +28,8 @@ func TestCLSRecords(t *testing.T) {
 		}
 		return path
 	}
-	var plain, lines, text, content strings.Builder
-	var results []map[string]any
+	var plain, lines, text, content, ftLines strings.Builder
+	var results, ftResults []map[string]any
 	for i := range 20 {
 		ms := int64(1795917600000 + i*1500)
 		rec := map[string]any{"app_id": fmt.Sprintf("app-%d", i%3), "model": "hunyuan-lite", "status": "200",
@@ -51,6 +52,14 @@ func TestCLSRecords(t *testing.T) {
 		b, _ = json.Marshal(map[string]string{"__CONTENT__": line, "__SOURCE__": "10.0.0.1", "__FILENAME__": "/var/log/gw/access.log",
 			"__TIMESTAMP__": fmt.Sprint(ms), "__TAG__.pod_name": "gw-6"})
 		content.Write(append(b, '\n'))
+		// A full-text topic's search result: its LogJson holds the line
+		// under __CONTENT__, its source and file the result's own.
+		inner, _ = json.Marshal(map[string]string{"__CONTENT__": line})
+		ft := map[string]any{"Time": ms, "TopicId": "c3d4", "TopicName": "gw-access", "Source": "10.0.0.1",
+			"FileName": "/var/log/gw/access.log", "PkgId": "D660", "PkgLogId": "65537", "HighLights": []string{}, "LogJson": string(inner)}
+		ftResults = append(ftResults, ft)
+		b, _ = json.Marshal(ft)
+		ftLines.Write(append(b, '\n'))
 	}
 	response, _ := json.MarshalIndent(map[string]any{"Response": map[string]any{"Context": "x", "ListOver": true, "Analysis": false,
 		"ColNames": []string{}, "Results": results, "RequestId": "r-1"}}, "", "  ")
@@ -69,9 +78,16 @@ func TestCLSRecords(t *testing.T) {
 		}
 	}
 	wantText, tres := collect(t, []string{write("plain.log", text.String())}, opts)
-	got, res := collect(t, []string{write("content.jsonl", content.String())}, opts)
-	if len(wantText) != 20 || tres.BadLines() != 0 || res.BadLines() != 0 || res.Files[0].Envelope != ingest.EnvCLS ||
-		fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", wantText) {
-		t.Errorf("__CONTENT__: envelope %q, %d records, %v; want the text's %d", res.Files[0].Envelope, len(got), res.Problems, len(wantText))
+	if len(wantText) != 20 || tres.BadLines() != 0 {
+		t.Fatalf("plain text: %d records, %v", len(wantText), tres.Problems)
+	}
+	ftResponse, _ := json.MarshalIndent(map[string]any{"Response": map[string]any{"Context": "y", "ListOver": true,
+		"Results": ftResults, "RequestId": "r-2"}}, "", "  ")
+	for name, doc := range map[string]string{"content.jsonl": content.String(), "fulltext-response.json": string(ftResponse),
+		"fulltext-results.jsonl": ftLines.String()} {
+		got, res := collect(t, []string{write(name, doc)}, opts)
+		if res.BadLines() != 0 || res.Files[0].Envelope != ingest.EnvCLS || fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", wantText) {
+			t.Errorf("%s: envelope %q, %d records, %v; want the text's %d", name, res.Files[0].Envelope, len(got), res.Problems, len(wantText))
+		}
 	}
 }

@@ -647,7 +647,15 @@ func (d *topReader) clsRecord(line []byte) (rec, stamp []byte, err error) {
 		if len(rec) < 2 || rec[0] != '{' {
 			return nil, nil, errNotCLS
 		}
-		return rec, d.lits[1], nil
+		stamp := d.lits[1]
+		// A full-text topic's result: its LogJson is
+		// {"__CONTENT__":"LINE"}, the line the record (its source and
+		// file are the result's own Source and FileName).
+		var content [1][]byte
+		if _, strs, err := d.top(rec, clsKeys[4:5], content[:]); err == nil && strs&1 != 0 {
+			return bytes.TrimRight(content[0], "\r\n"), stamp, nil
+		}
+		return rec, stamp, nil
 	case strs&(1<<4) != 0 && found&(1<<6|1<<7) != 0:
 		stamp := vals[5]
 		if strs&(1<<5) == 0 {
@@ -656,6 +664,14 @@ func (d *topReader) clsRecord(line []byte) (rec, stamp []byte, err error) {
 		return bytes.TrimRight(vals[4], "\r\n"), stamp, nil
 	}
 	return nil, nil, errNotCLS
+}
+
+// clsResult reports whether elem is a CLS search result: a LogJson
+// string beside TopicId or PkgLogId.
+func clsResult(elem []byte) bool {
+	var vals [4][]byte
+	found, strs, err := new(topReader).top(elem, clsKeys[:4], vals[:])
+	return err == nil && strs&1 != 0 && found&(1<<2|1<<3) != 0
 }
 
 // withTime appends rec, a JSON object, to b with stamp (epoch ms, CLS's

@@ -109,7 +109,9 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				// A Loki query's streams (lokiValue), or logcli's lines
 				// in an array.
 				env, fs.cfg.envelope = &topReader{}, EnvLoki
-			} else if rec, _, err := new(topReader).clsRecord(e.text); err == nil && rec[0] == '{' {
+			} else if rec, _, err := new(topReader).clsRecord(e.text); err == nil && (rec[0] == '{' || clsResult(e.text)) {
+				// A CLS record, or a search result of a full-text topic,
+				// whose LogJson holds a line.
 				env, fs.cfg.envelope = &topReader{}, EnvCLS
 			} else if _, _, journald, err := new(topReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
 				env, fs.cfg.envelope = &topReader{}, EnvShipper
@@ -137,9 +139,12 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				// The search result's Time is the record's when it has
 				// none of its own: put before its members.
 				rec, stamp, err := env.clsRecord(e.text)
-				if ok = err == nil && len(rec) > 0 && rec[0] == '{'; ok {
-					msg = withTime(env.bytes[:0], rec, stamp)
-					env.bytes = msg
+				if ok = err == nil && len(rec) > 0; ok {
+					msg = rec // a full-text topic's line
+					if rec[0] == '{' {
+						msg = withTime(env.bytes[:0], rec, stamp)
+						env.bytes = msg
+					}
 				}
 			default:
 				// An event's time (epoch ms) is the record's when it has

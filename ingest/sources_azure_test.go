@@ -144,15 +144,18 @@ var azureFields = map[string]func(t *testing.T, d rawDoc) azureRow{
 	// the Host header after them (host), the backend it routed to and
 	// that backend's status; no time to first byte, no region.
 	"azure-appgw": func(t *testing.T, d rawDoc) azureRow {
-		us, _ := strconv.ParseInt(strOf(d, "properties.serverStatus", "ServerStatus"), 10, 64)
-		uri := strOf(d, "properties.requestUri", "RequestUri")
+		// Its AzureDiagnostics rows name each property with a suffix
+		// of its type (_s text).
+		us, _ := strconv.ParseInt(strOf(d, "properties.serverStatus", "ServerStatus", "serverStatus_s"), 10, 64)
+		uri := strOf(d, "properties.requestUri", "RequestUri", "requestUri_s")
 		if uri == "" {
-			uri = strOf(d, "properties.originalRequestUriWithArgs", "OriginalRequestUriWithArgs")
+			uri = strOf(d, "properties.originalRequestUriWithArgs", "OriginalRequestUriWithArgs", "originalRequestUriWithArgs_s")
 		}
-		return azureRow{method: strOf(d, "properties.httpMethod", "HttpMethod"), uri: urlPath(t, uri),
-			host:     strOf(d, "properties.host", "Host", "properties.originalHost", "OriginalHost"),
-			upstream: strOf(d, "properties.serverRouted", "ServerRouted"), addr: strOf(d, "properties.clientIP", "ClientIp"),
-			ttfb: "absent", upstreamStatus: us}
+		return azureRow{method: strOf(d, "properties.httpMethod", "HttpMethod", "httpMethod_s"), uri: urlPath(t, uri),
+			host:     strOf(d, "properties.host", "Host", "host_s", "properties.originalHost", "OriginalHost", "originalHost_s"),
+			upstream: strOf(d, "properties.serverRouted", "ServerRouted", "serverRouted_s"),
+			addr:     strOf(d, "properties.clientIP", "ClientIp", "clientIP_s"),
+			ttfb:     "absent", upstreamStatus: us}
 	},
 	// Azure OpenAI: the caller's address and the resource's region
 	// (location; a Log Analytics row has none); no method or path (the
