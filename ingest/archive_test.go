@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/snappy"
 	"github.com/ulikunitz/xz"
 
 	"loganalyze/gen"
@@ -83,6 +84,10 @@ func zipOf(t *testing.T, files []dumpFile) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+func snappyBytes(t *testing.T, b []byte) []byte {
+	return compressed(t, b, func(w io.Writer) (io.WriteCloser, error) { return snappy.NewBufferedWriter(w), nil })
 }
 
 func xzBytes(t *testing.T, b []byte) []byte {
@@ -249,8 +254,9 @@ func TestArchiveCut(t *testing.T) {
 }
 
 // TestCompressedBzip2Xz: a file compressed with bzip2 (a fixture the
-// bzip2 tool wrote; two streams joined, as pbzip2 writes) or xz is read
-// as its text is; text that begins "BZh1" is text.
+// bzip2 tool wrote; two streams joined, as pbzip2 writes), xz or snappy
+// (its framing format) is read as its text is; text that begins "BZh1"
+// is text.
 func TestCompressedBzip2Xz(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("testdata", "compressed", "access.jsonl"))
 	if err != nil {
@@ -274,6 +280,9 @@ func TestCompressedBzip2Xz(t *testing.T) {
 		{"access.jsonl.bz2", bz, want},
 		{"two.jsonl.bz2", append(append([]byte(nil), bz...), bz...), 2 * want},
 		{"access.jsonl.xz", xzBytes(t, text), want},
+		// Snappy's framing format, as CLS ships logs to COS with it.
+		{"202612031500_000_1.snappy", snappyBytes(t, text), want},
+		{"access.jsonl", snappyBytes(t, text), want}, // told by its bytes, not its name
 	} {
 		_, res := collect(t, []string{writeTemp(t, c.name, string(c.data))}, ingest.Options{Workers: 2, Location: time.UTC})
 		if f := res.Files[0]; f.Records != c.n || f.Incomplete || f.Format != ingest.JSONL {

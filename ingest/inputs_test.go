@@ -509,6 +509,10 @@ func TestArchivesNamed(t *testing.T) {
 		name, data, want string
 	}{
 		{"logs.7z", "7z\xbc\xaf\x27\x1c\x00\x04\x8d\x9b\xd5\x0f", "a 7z archive"},
+		// lzop's magic and header, as CLS ships logs to COS with lzop.
+		{"202612031500_000_2.lzo", "\x89LZO\x00\r\n\x1a\n\x10\x40\x20\xa0\x09\x40\x01\x05\x03\x00\x00\x01", "lzop-compressed"},
+		// Raw snappy blocks under snappy's name: no framing to tell them.
+		{"202612031500_000_3.snappy", "\xa5\x8c\x11\x98{\"request_time\":\x01\x02\xfe\x00\x00\x13", "not snappy's framing format"},
 		{"random.bin", "\x00\x01\x02\xfe\x88\x97binary\x00\x13\x07\x1b\xff\xd8\x01\x02\x03\x04\x05\x06", "binary content"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

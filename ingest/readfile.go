@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"strings"
 )
 
 // readFile opens one input, detects its compression and format and sends
@@ -268,7 +269,10 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		if !looksText(head) && (fs.cfg.nginx == nil || len(p.given) == 0) {
 			// (A known format may cut a random line into numbers.)
 			fs.format = "" // no reader's: no text log's either
-			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip, zstd, xz, bzip2, lz4, tar or zip, and not text")
+			if strings.HasSuffix(fs.path, ".snappy") {
+				return errors.New("named .snappy, but not snappy's framing format (sNaPpY), the one read: raw snappy blocks are not; decompress it first and give the file")
+			}
+			return errors.New("binary content, not a log this reads: its first bytes are none of JSON, CSV, TSV, LTSV, Parquet, Arrow IPC, gzip, zstd, xz, bzip2, lz4, snappy, tar or zip, and not text")
 		}
 	}
 	described := head
@@ -496,6 +500,9 @@ func firstObjectLine(b []byte) []byte {
 	return firstLine(b)
 }
 
+// lzopMagic begins an lzop file.
+var lzopMagic = []byte("\x89LZO\x00\r\n\x1a\n")
+
 // archiveOf names what head is when it is an archive or a compression
 // that is not read, and how to read the logs within; "" when it is
 // neither. head is past any gzip or zstd: a .tar.gz is a tar here. (A
@@ -507,6 +514,9 @@ func archiveOf(head []byte) string {
 		return "a " + archiveKind(head) + " archive within an archive, whose files are not read: unpack the outer one and give the directory"
 	case bytes.HasPrefix(head, []byte("7z\xbc\xaf\x27\x1c")):
 		return "a 7z archive, whose files are not read: unpack it and give the directory"
+	case bytes.HasPrefix(head, lzopMagic):
+		// Tencent Cloud CLS ships logs to COS so, when asked.
+		return "lzop-compressed, which is not read: decompress it first (lzop -d) and give the file"
 	}
 	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/klauspost/compress/snappy"
 	"github.com/parquet-go/parquet-go"
 
 	"loganalyze/ingest"
@@ -107,6 +108,11 @@ func FuzzRun(f *testing.F) {
 	f.Add([]byte("\x5f\x2a\x4d\x18\xff\xff\xff\xff"))
 	f.Add([]byte("PAR1"))
 	f.Add([]byte("ARROW1"))
+	// Snappy's framing: a stream of one chunk, and its identifier alone;
+	// lzop's magic.
+	f.Add(snappyFramed([]byte(`{"request_time":0.5,"status":200}` + "\n")))
+	f.Add([]byte("\xff\x06\x00\x00sNaPpY"))
+	f.Add([]byte("\x89LZO\x00\r\n\x1a\n"))
 	// A tar and a zip of two small logs; a tar's header alone; bzip2's
 	// and xz's magic.
 	small := [][2]string{{"a.jsonl", "{\"time\":\"2026-11-29T10:00:00Z\",\"request_time\":0.5,\"status\":200}\n"},
@@ -257,4 +263,13 @@ func FuzzBatches(f *testing.F) {
 			t.Fatalf("records given in batches differ from those given one at a time:\n%s\n---\n%s", batched[0].b, single[0].b)
 		}
 	})
+}
+
+// snappyFramed is b in snappy's framing format.
+func snappyFramed(b []byte) []byte {
+	var out bytes.Buffer
+	w := snappy.NewBufferedWriter(&out)
+	w.Write(b)
+	w.Close()
+	return out.Bytes()
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 	"github.com/ulikunitz/xz"
@@ -272,6 +273,11 @@ func decompress(br *bufio.Reader, name string, decoders int, gz *gzipPool) (io.R
 		}
 		zr.Multistream(false)
 		return &gzipMembers{zr: zr, br: br}, base, nil
+	case bytes.HasPrefix(head, snappyMagic):
+		// Snappy's framing format (snappy's framing_format.txt): what
+		// Tencent Cloud CLS ships to COS with snappy compression.
+		base = strings.TrimSuffix(name, ".snappy")
+		return snappyReader{snappy.NewReader(br)}, base, nil
 	case len(magic) == 4 && lz4FrameMagic(binary.LittleEndian.Uint32(magic)):
 		base = strings.TrimSuffix(name, ".lz4")
 		zr := lz4.NewReader(br) // frames one after another, on the caller's goroutine
@@ -310,6 +316,25 @@ func (z lz4Reader) Read(p []byte) (int, error) {
 			return n, io.ErrUnexpectedEOF
 		}
 		err = fmt.Errorf("bad lz4 stream: %w", err)
+	}
+	return n, err
+}
+
+// snappyMagic begins a stream of snappy's framing format: its stream
+// identifier chunk.
+var snappyMagic = []byte("\xff\x06\x00\x00sNaPpY")
+
+// snappyReader says what failed of a snappy stream: one cut short is
+// truncated, as a gzip one is.
+type snappyReader struct{ r *snappy.Reader }
+
+func (z snappyReader) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	if err != nil && err != io.EOF {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return n, io.ErrUnexpectedEOF
+		}
+		err = fmt.Errorf("bad snappy stream: %w", err)
 	}
 	return n, err
 }
