@@ -56,8 +56,9 @@ const (
 	upstreamTime   = `rt=$request_time uct="$upstream_connect_time" uht="$upstream_header_time" urt="$upstream_response_time"`
 	apisixFormat   = `$remote_addr - $remote_user [$time_local] $http_host "$request" $status $body_bytes_sent $request_time "$http_referer" "$http_user_agent" $upstream_addr $upstream_status $upstream_response_time "$upstream_scheme://$upstream_host$upstream_uri"`
 	// The access log format of APISIX's ai-proxy documentation.
-	apisixAIFormat = `$remote_addr - $remote_user [$time_local] $http_host "$request_line" $status $body_bytes_sent $request_time "$http_referer" "$http_user_agent" $upstream_addr $upstream_status $apisix_upstream_response_time "$upstream_scheme://$upstream_host$upstream_uri" "$apisix_request_id" "$request_type" "$llm_time_to_first_token" "$llm_model" "$request_llm_model" "$llm_prompt_tokens" "$llm_completion_tokens"`
-	envoyFormat    = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%"`
+	apisixAIFormat   = `$remote_addr - $remote_user [$time_local] $http_host "$request_line" $status $body_bytes_sent $request_time "$http_referer" "$http_user_agent" $upstream_addr $upstream_status $apisix_upstream_response_time "$upstream_scheme://$upstream_host$upstream_uri" "$apisix_request_id" "$request_type" "$llm_time_to_first_token" "$llm_model" "$request_llm_model" "$llm_prompt_tokens" "$llm_completion_tokens"`
+	haproxyCLFFormat = `%{+Q}o %{-Q}ci - - [%trg] %r %ST %B "" "" %cp %ms %ft %b %s %TR %Tw %Tc %Tr %Ta %tsc %ac %fc %bc %sc %rc %sq %bq %CC %CS %hrl %hsl`
+	envoyFormat      = `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%"`
 	// Traefik's default access log, its "Common Log Format" (CommonLogFormatter):
 	// combined, then the requests Traefik received since it started, the
 	// router, the server's URL and the duration in whole ms with "ms".
@@ -173,6 +174,9 @@ func buildKnownFormats() []*knownFormat {
 		{name: "huawei-elb", source: "huawei-elb", format: huaweiELBFormat, vars: huaweiELBVars},
 		{name: "chi", source: "chi", format: chiIDFormat, vars: chiVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
+		// HAProxy's option httplog clf: its source's clf_http_log_format
+		// (src/log.c), a CLF line and HAProxy's fields after it.
+		{name: "haproxy-clf", source: "haproxy", format: haproxyCLFFormat},
 		{name: "morgan-dev", source: "morgan", format: morganDev},
 		{name: "morgan-dev", source: "morgan", format: morganDevPlain, tail: true},
 		// short before tiny, which reads a short line's address as its
@@ -405,6 +409,16 @@ func (k *knownFormat) compile(schema *Schema) (*logFormat, error) {
 	switch {
 	case k.source == "morgan":
 		toks, err = morganTokens(k.format)
+	case k.source == "haproxy":
+		if toks, err = haproxyTokens(k.format); err != nil {
+			return nil, err
+		}
+		f := &logFormat{name: k.name, source: k.source, haproxy: true}
+		if err := f.build(toks, nil, false, schema); err != nil {
+			return nil, err
+		}
+		f.derive = hapDerives(f.vars)
+		return f, nil
 	case strings.Contains(k.format, "$"):
 		toks, err = nginxTokens(k.format)
 	default:
