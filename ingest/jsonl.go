@@ -40,6 +40,15 @@ func newJSONParser(s *Schema, loc *time.Location) *jsonParser {
 
 var errNotObject = errors.New("not a JSON object")
 
+// Kong writes each request to its own proxy access log too, in
+// kong_log_format (combined, then kong_request_id: "…"), into the same
+// stream as a file-log plugin's record of it when both go to a pod's
+// stdout: that line is passed over in a file of Kong's records.
+var (
+	kongRequestID    = []byte(` kong_request_id: "`)
+	errKongProxyLine = fmt.Errorf("%w: Kong's proxy access line (kong_log_format), the request its file-log record gives", errPassOver)
+)
+
 type jsonError struct {
 	col int
 	msg string
@@ -89,6 +98,9 @@ func (p *jsonParser) parseFrom(line []byte, r *Record) error {
 			// The server's own line beside its JSON access log
 			// (Envoy's, Istio's pilot-agent's in a pod's log).
 			return errOwnLine
+		}
+		if bytes.Contains(line, kongRequestID) && p.schema.Source() == "kong" {
+			return errKongProxyLine
 		}
 		return errNotObject
 	}

@@ -33,6 +33,8 @@ func TestServerLinesBeforeAccessLog(t *testing.T) {
 	notices := "2025/03/10 08:00:00 [notice] 1#0: using the \"epoll\" event method\n" +
 		"2025/03/10 08:00:00 [notice] 1#0: openresty/1.25.3.1\n" +
 		"2025/03/10 08:00:00 [notice] 1#0: OS: Linux 6.5.0-35-generic\n"
+	kongProxy := `10.2.0.2 - - [05/Dec/2025:10:00:05 +0800] "POST /v1/chat/completions HTTP/1.1" 504 1483 "-" "OpenAI/Python 1.54.3" kong_request_id: "6b0d549b6f03675a1600a35a"` + "\n" +
+		`10.2.0.1 - - [05/Dec/2025:10:00:06 +0800] "POST /v1/chat/completions HTTP/1.1" 200 7068 "-" "OpenAI/Python 1.54.3" kong_request_id: "4a23d5962217beaddbc496cb"` + "\n"
 	ownJSON := `{"level":"info","msg":"Configuration loaded from file: /etc/traefik/traefik.yml","time":"2025-03-10T08:00:00Z"}` + "\n"
 	// kubectl logs of ingress-nginx's controller: its banner, klog lines,
 	// an event's (commas and quotes, as a CSV row has them).
@@ -64,6 +66,9 @@ func TestServerLinesBeforeAccessLog(t *testing.T) {
 		{"traefik v2 text", "text/traefik-clf.log", traefikV2, traefikV2, 4, true},
 		{"istio text", "text/istio-text.log", pilot, "", 41, true},
 		{"kong json", "sources/kong.json", notices, "", 3, true},
+		// Kong's proxy access log beside its file-log records, both on
+		// the pod's stdout.
+		{"kong kubectl", "sources/kong.json", notices, kongProxy, 5, true},
 		{"traefik json", "sources/traefik.json", ownJSON, ownJSON, 2, false},
 		{"ingress kubectl", "../../testdata/shared/real/ingress-nginx-upstreaminfo.log", ingress, "", 29, true},
 		{"envoy kubectl", "text/envoy-default.log", envoyOwn, "", 27, true},
