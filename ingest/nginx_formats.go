@@ -162,6 +162,9 @@ func buildKnownFormats() []*knownFormat {
 		// The same with the two spaces of the documentation's example.
 		{name: "apisix-ai", source: "apisix", format: strings.Replace(apisixAIFormat, `" "$llm_prompt`, `"  "$llm_prompt`, 1), vars: apisixAIVars, join: true, tail: true},
 		{name: "apisix", source: "apisix", format: apisixFormat, vars: nginxAddr, join: true},
+		// APISIX 1.0 to 2.0's, before the upstream's URL was appended
+		// (2.1): matched exactly, a line of today's going on past it.
+		{name: "apisix", source: "apisix", format: apisixFormat[:strings.LastIndex(apisixFormat, ` "$upstream_scheme`)], vars: nginxAddr, tail: true},
 		{name: "istio", source: "istio", format: istioFormat},
 		// Before envoy's, whose leading fields it shares: read as
 		// envoy's, its bytes received were taken for its duration.

@@ -41,6 +41,8 @@ func TestGuessKnownFormats(t *testing.T) {
 		{tIstio + "\n", "istio"},
 		{tAPISIX + "\n", "apisix"},
 		{strings.Replace(tAPISIX, "1.201", "0.100, 1.201", 1) + "\n", "apisix"},
+		// APISIX 1.0 to 2.0's, before the upstream's URL was appended.
+		{tAPISIX[:strings.LastIndex(tAPISIX, ` "http:`)] + "\n", "apisix"},
 		// Envoy's line with fields of the configuration's own after it.
 		{tEnvoy + " extra 12\n", "envoy"},
 		// ingress-nginx's default before 0.24, and with Alibaba Cloud's
