@@ -161,7 +161,8 @@ func (r *Report) windowText(m printer) string {
 	return s
 }
 
-// spanText is a span as the verdicts show it; an open end is "…".
+// spanText is a span as the verdicts show it; an open end is "…". The
+// offset is written once, after the end, when both ends share it.
 func spanText(w *Span) string {
 	from, to := "…", "…"
 	if !w.From.IsZero() {
@@ -169,7 +170,13 @@ func spanText(w *Span) string {
 	}
 	if !w.To.IsZero() {
 		to = w.To.Format("2006-01-02 15:04:05 -07:00")
-	} else if !w.From.IsZero() {
+	}
+	// The end's offset is the start's too, unless a change of daylight
+	// saving time lies between (--tz America/New_York: 00:00 -04:00 to
+	// 02:59 -05:00 is four hours, not three).
+	_, fromOff := w.From.Zone()
+	_, toOff := w.To.Zone()
+	if !w.From.IsZero() && (w.To.IsZero() || fromOff != toOff) {
 		from += w.From.Format(" -07:00")
 	}
 	return from + " – " + to
