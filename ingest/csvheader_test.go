@@ -16,13 +16,16 @@ import (
 // has it read as its header, not as a record.
 func TestCSVHeaderGiven(t *testing.T) {
 	const rows = 50
-	var body, tsv strings.Builder
+	var body, tsv, tabUA strings.Builder
 	var sum float64
 	for i := range rows {
 		rt := float64(100+7*i) / 1000
 		sum += rt
 		fmt.Fprintf(&body, "2026-12-05T10:%02d:00Z,ap-beijing,qwen2-7b-instruct,200,%.3f\n", i, rt)
 		fmt.Fprintf(&tsv, "2026-12-05T10:%02d:00Z\tap-beijing\tqwen2-7b-instruct\t200\t%.3f\n", i, rt)
+		// Tabs in a file named .csv, a user agent's "; " twice in each
+		// row: the header given tells the separator, not a row.
+		fmt.Fprintf(&tabUA, "2026-12-05T10:%02d:00Z\tap-beijing\tqwen2-7b-instruct\t200\t%.3f\tMozilla/5.0 (Windows NT 10.0; Win64; x64)\n", i, rt)
 	}
 	const header = "time,region,model,status,request_time"
 	for _, c := range []struct {
@@ -32,6 +35,7 @@ func TestCSVHeaderGiven(t *testing.T) {
 		{"head.csv", header + "\n" + body.String(), header},
 		{"bom.csv", "\ufeff" + header + "\r\n" + body.String(), header},
 		{"nohead.tsv", tsv.String(), strings.ReplaceAll(header, ",", "\t")},
+		{"tabs.csv", tabUA.String(), strings.ReplaceAll(header, ",", "\t") + "\thttp_user_agent"},
 	} {
 		path := writeTemp(t, c.name, c.content)
 		got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC, CSVHeader: c.header})

@@ -248,8 +248,14 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		}
 	}
 	if fs.format == Nginx && !forced || fs.format == CSV {
-		// A header of names cut by '|' or ';' (otherSep).
-		if sep := otherSep(firstLine(body), p.opts.Schema, fs.format == CSV); sep != 0 {
+		// A header of names cut by '|' or ';' (otherSep): the one
+		// --csv-header gives, when given, not the file's first row, a
+		// record (whose user agent may hold "; " twice).
+		header := firstLine(body)
+		if p.opts.CSVHeader != "" {
+			header = []byte(p.opts.CSVHeader)
+		}
+		if sep := otherSep(header, p.opts.Schema, fs.format == CSV); sep != 0 {
 			fs.format, fs.cfg.sep = CSV, sep
 		} else if h, ok := tableHeader(body); ok && otherSep(h, p.opts.Schema, false) == '|' {
 			// An ASCII table (mysql -t): its rules and outer bars are
