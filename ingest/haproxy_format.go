@@ -361,8 +361,9 @@ func hapToken(a hapAlias, flags hapFlags, start int) formatToken {
 }
 
 // hapParseFlags applies the flags of args ("+Q,-X") to flags. The
-// encodings of a whole line are refused: JSON lines are read without
-// --log-format, CBOR not at all.
+// encodings of a whole line are refused as text formats: JSON lines are
+// read as such, the format's named items as --map overrides
+// (HAProxyJSONMaps), CBOR not at all.
 func hapParseFlags(s, args string, start int, flags hapFlags) (hapFlags, error) {
 	for _, a := range strings.Split(args, ",") {
 		if len(a) < 2 || a[0] != '+' && a[0] != '-' {
@@ -376,7 +377,7 @@ func hapParseFlags(s, args string, start int, flags hapFlags) (hapFlags, error) 
 			flags.hex = on
 		case "json":
 			if on {
-				return flags, fmt.Errorf("%q: the +json flag at column %d writes JSON, which is read as JSON lines without --log-format", s, start+1)
+				return flags, fmt.Errorf("%q: the +json flag at column %d writes JSON, which is read as JSON lines by its items' names (HAProxyJSONMaps), not as text", s, start+1)
 			}
 		case "cbor":
 			if on {

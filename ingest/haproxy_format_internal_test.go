@@ -281,7 +281,7 @@ func TestHAProxyTokens(t *testing.T) {
 		`%ci %{+Q} %ST`:          "flags at column 5 are followed by no alias",
 		`%ci %5 %ST`:             "the % at column 5 starts no alias",
 		`%ci %ST %`:              "the % at column 9 starts no alias",
-		`%{+json}o %ci %ST`:      "+json flag at column 1 writes JSON, which is read as JSON lines without --log-format",
+		`%{+json}o %ci %ST`:      "+json flag at column 1 writes JSON, which is read as JSON lines by its items' names",
 		`%ci %HM%HU %ST`:         "%HM and %HU are not separated",
 		`%ci %ST%[req.hdr(a)]`:   "%ST and %[req.hdr(a)] are not separated",
 		`%ci %(name %ST`:         "name of the item at column 5 is not closed",

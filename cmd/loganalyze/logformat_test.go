@@ -202,3 +202,22 @@ func TestAppServerLogs(t *testing.T) {
 		})
 	}
 }
+
+// An HAProxy log-format that encodes its line as JSON (%{+json}o) is
+// no usage error: its lines are read as JSON lines, each member by its
+// item's alias (%(time_active)Ta the request time, in ms).
+func TestHAProxyJSONLogFormat(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "haproxy.log")
+	var b strings.Builder
+	for i := range 10 {
+		b.WriteString(`{"client_ip":"192.0.2.7","request_date":"20/Nov/2026:10:00:0` + strconv.Itoa(i) + `.464","time_active":` + strconv.Itoa(1000+100*i) + `,"status_code":200}` + "\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := reportOf(t, "--tz", "UTC", "--log-format", "%{+json}o %(client_ip)ci %(request_date)tr %(time_active)Ta %(status_code)ST", "--json", "-", path)
+	if rep.Input.Records != 10 || rep.Input.BadLines != 0 || rep.Verdict == "no_data" {
+		t.Errorf("%d records, %d bad lines, verdict %s; want 10, 0, judged", rep.Input.Records, rep.Input.BadLines, rep.Verdict)
+	}
+}

@@ -274,7 +274,20 @@ func (f *rawFlags) config(c *config, stderr io.Writer, now func() time.Time) err
 			return err
 		}
 	}
-	if in.Schema, err = ingest.NewSchema(f.maps); err != nil {
+	// An HAProxy log-format that encodes its line as JSON (%{+json}o)
+	// writes JSON lines, read as such: its named items say which member
+	// is which, as --map would (the user's own --map after, and winning).
+	var maps []string
+	texts := in.LogFormats[:0:0]
+	for _, lf := range in.LogFormats {
+		if m, ok := ingest.HAProxyJSONMaps(lf); ok {
+			maps = append(maps, m...)
+			continue
+		}
+		texts = append(texts, lf)
+	}
+	in.LogFormats = texts
+	if in.Schema, err = ingest.NewSchema(append(maps, f.maps...)); err != nil {
 		return usagef("--map: %w", err)
 	}
 	// With the names --map binds: two variables with no text between
