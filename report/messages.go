@@ -173,6 +173,7 @@ var enMessages = map[msgID]string{
 	"action.upstream":               "the time is in the upstream's connect and header wait, so check the upstream's capacity",
 	"action.upstream_body":          "the time is in the upstream's body after its headers, which for a streamed answer is its generation: log ttft and completion_tokens to tell long answers (cap max_tokens) from a slow model",
 	"action.split_first_token":      "log the first-token time (ttft) and the upstream times, to separate the first token from the total",
+	"action.split_upstream":         "log the upstream times (upstream_response_time, upstream_header_time), and the first-token time where it is missing (calls without streaming), to place what the first-token time leaves in no phase",
 	"triage.then.conc":              "; then %[1]s %[2]s, where the p99 concentrates",
 	"triage.then.429":               "; then the 429s (%[1]s %% of responses), a rate-limit signal: honour Retry-After and back off",
 

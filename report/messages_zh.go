@@ -69,6 +69,7 @@ var zhMessages = map[msgID]string{
 	"action.upstream":               "时间花在上游建连与响应头等待，应排查上游容量",
 	"action.upstream_body":          "时间花在上游响应头之后的响应体，流式回答即其生成过程：记录 ttft 与 completion_tokens，以区分回答过长（限制 max_tokens）与模型生成慢",
 	"action.split_first_token":      "记录首字时间（ttft）与上游耗时，以区分首字时间与总耗时",
+	"action.split_upstream":         "记录上游耗时（upstream_response_time、upstream_header_time），并在缺少首字时间处（非流式调用）补记，以定位首字时间之外未归入任何阶段的耗时",
 	"triage.then.conc":              "；其次排查 p99 集中的 %[1]s %[2]s",
 	"triage.then.429":               "；再看 429（占响应的 %[1]s %%），这是限流信号：遵守 Retry-After 并退避重试",
 

@@ -32,6 +32,9 @@ const (
 	ActionUpstream     = "upstream"          // connect and header wait
 	ActionUpstreamBody = "upstream_body"     // the body after the headers: streamed tokens
 	ActionSplitTTFT    = "split_first_token" // no phase known: log ttft
+	// ActionSplitUpstream: the records carry ttft, but most of the time
+	// is in no phase still: the upstream's times would tell.
+	ActionSplitUpstream = "split_upstream"
 )
 
 // minSlow is the fewest slow requests a concentration is named on.
@@ -139,6 +142,9 @@ func triage(classes []aggregate.ClassMeans, set *sketch.Set, status map[int]int6
 		t.WhereShare = round3(best / total)
 	}
 	t.Action = whereActions[t.Where]
+	if _, ttft := group[WhereFirstToken]; t.Where == "" && ttft {
+		t.Action = ActionSplitUpstream // ttft is logged: not that again
+	}
 	t.Concentration = concentration(set)
 	var all int64
 	for code, k := range status {

@@ -106,6 +106,11 @@ func TestTriageWhere(t *testing.T) {
 		{"nothing known", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 2.0, 0, 0}), "", 0, "action.split_first_token", 0},
 		// 10 ms of network known, 1990 ms in no phase: too little known.
 		{"mostly unknown", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 2.0, 1.99, 0}), "", 0, "action.split_first_token", 0},
+		// ttft logged for the streamed calls, nothing for the others
+		// (new-api's frt): most of the time in no phase still. Logging
+		// ttft again is no advice; the upstream's times are.
+		{"ttft of some", append(repeat(30, call{"r", "m", "/v1/chat", 1, 200, 2.0, 0, 500}), repeat(70, call{"r", "m", "/v1/chat", 0, 200, 6.0, 0, 0})...),
+			"", 0, "action.split_upstream", 0},
 		// A gateway's log, no ttft: headers after 0.3 s of a 5.99 s upstream
 		// time, the rest of it the body (a streamed answer).
 		{"upstream body", repeat(100, call{"r", "m", "/v1/chat", 1, 200, 6.0, 5.99, 0}), WhereUpstreamBody, 5.69 / 6.0, "action.upstream_body", 0.3},
