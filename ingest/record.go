@@ -365,6 +365,16 @@ func (r *Record) Finish() error {
 			}
 		}
 	}
+	// An upstream status of 0 is no upstream's answer (Cloudflare's
+	// OriginResponseStatus for a response its edge served, a 429 of its
+	// rate limiting): its time of 0 beside it is none either, not an
+	// origin that answered at once.
+	if st, ok := r.Int(FUpstreamStatus); ok && st == 0 {
+		r.set &^= 1 << FUpstreamStatus
+		if v, ok := r.Float(FUpstreamResponseTime); ok && v == 0 {
+			r.set &^= 1 << FUpstreamResponseTime
+		}
+	}
 	// A first token at 0 ms is none: what a template writes for a call
 	// that had none (APISIX's llm_time_to_first_token, "0" until the
 	// model answers, for a call that never reached it; its

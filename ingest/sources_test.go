@@ -151,7 +151,11 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			start, end = start*1e9, end*1e9
 			rt = math.NaN() // a duration to the second is none
 		}
-		return sourceWant{rt: rt, ups: d.num("OriginResponseDurationMs"), ttft: math.NaN(),
+		ups := d.num("OriginResponseDurationMs")
+		if d.num("OriginResponseStatus") == 0 {
+			ups = math.NaN() // the edge answered: no origin's time
+		}
+		return sourceWant{rt: rt, ups: ups, ttft: math.NaN(),
 			status: int(d.num("EdgeResponseStatus")), client: d.str("ClientIP"), stream: -1, timeNS: start}
 	},
 	// Cloudflare AI Gateway: the API's duration has no documented unit
