@@ -164,18 +164,19 @@ const maxPlausibleSeconds = 1000
 
 // implausibleDurations returns, of the names of a file's first record
 // (a JSON line's keys, a CSV header's columns), those the schema reads
-// as request_time by one of SPEC §3's aliases (not the canonical name,
-// whose values past any duration are bad lines, nor a source's name or
-// a --map) whose first numbers (values gives their texts) are not in the
-// alias's unit: in it, their median request lasts maxPlausibleSeconds or
-// more ("duration", read in ms, written in ns by slog), and the name is
+// as request_time by SPEC §3's canonical name or one of its aliases (not
+// a source's name, nor a --map) whose first numbers (values gives their
+// texts) are not in the name's unit: in it, their median request lasts
+// maxPlausibleSeconds or more ("duration", read in ms, written in ns by
+// slog; the canonical name's seconds only when every value is whole,
+// integers of ms), and the name is
 // left unread rather than read 10⁶ times too long, the report naming the
 // --map to give; or they are written as nginx writes $request_time, and
 // the name is read in seconds (Schema.without).
 func implausibleDurations(names []string, s *Schema, values func(name string) [][]byte) []Refused {
 	var out []Refused
 	for _, n := range names {
-		unit, ok := genericDuration(s.LookupString(n))
+		unit, canonical, ok := genericDuration(s.LookupString(n))
 		if !ok {
 			continue
 		}
@@ -209,7 +210,11 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 			// $request_time ("duration":$request_time), seconds.
 			r.ReadIn = UnitSecond
 			out = append(out, r)
-		case r.Median*seconds[unit] >= maxPlausibleSeconds:
+		case r.Median*seconds[unit] >= maxPlausibleSeconds && (whole || !canonical):
+			// The canonical name's seconds only when every value is
+			// whole: integers of ms ("request_time":4370), which no
+			// nginx writes ($request_time has three decimals); a log of
+			// long sessions (websockets) has its fractions.
 			out = append(out, r)
 		}
 	}
@@ -218,16 +223,16 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 
 // genericDuration returns the unit a name's request_time binding reads
 // it in, when that binding is one of SPEC §3's aliases.
-func genericDuration(bs Bindings) (Unit, bool) {
+func genericDuration(bs Bindings) (u Unit, canonical, ok bool) {
 	for _, b := range bs {
 		if b.Field == FRequestTime && b.generic() {
 			if b.Unit == UnitNone {
-				return UnitSecond, true
+				return UnitSecond, b.Prio == prioCanonical, true
 			}
-			return b.Unit, true
+			return b.Unit, b.Prio == prioCanonical, true
 		}
 	}
-	return UnitNone, false
+	return UnitNone, false, false
 }
 
 // durationWord reports whether a field's name reads as a duration's.

@@ -60,7 +60,7 @@ func TestImplausibleDurations(t *testing.T) {
 	line := func(b *strings.Builder, name string, v float64) {
 		fmt.Fprintf(b, `{"time":"2026-12-05T10:00:00Z","level":"INFO","msg":"request","status":200,%q:%s}`+"\n", name, strconv.FormatFloat(v, 'f', -1, 64))
 	}
-	var slog, envoy, csv, nginx strings.Builder
+	var slog, envoy, csv, nginx, rtMS, sessions strings.Builder
 	csv.WriteString("time,status,duration\n")
 	var ns []float64
 	for i := range 40 {
@@ -69,6 +69,8 @@ func TestImplausibleDurations(t *testing.T) {
 		line(&slog, "duration", d)
 		line(&envoy, "duration", float64(200+(i*7919)%3000)) // ms, to 3.2 s
 		fmt.Fprintf(&csv, "2026-12-05T10:00:00Z,200,%d\n", int64(d))
+		fmt.Fprintf(&rtMS, `{"time":"2026-12-05T10:00:00Z","status":200,"request_time":%d}`+"\n", 1200+(i*7919)%30000)
+		fmt.Fprintf(&sessions, `{"time":"2026-12-05T10:00:00Z","status":101,"request_time":%d.125}`+"\n", 1800+i)
 		// "duration":$request_time: seconds, three decimals always.
 		fmt.Fprintf(&nginx, `{"time":"2026-12-05T10:00:00+08:00","status":200,"duration":%d.%03d}`+"\n", i/7, (i*137)%1000)
 	}
@@ -85,6 +87,12 @@ func TestImplausibleDurations(t *testing.T) {
 		{"mapped.jsonl", slog.String(), []string{"request_time=duration:ns"}, false, 0, func(i int) float64 { return float64(200_000_000+(i*7919)%3_000_000_000) / 1e9 }},
 		{"envoy.jsonl", envoy.String(), nil, false, 0, func(i int) float64 { return float64(200+(i*7919)%3000) / 1000 }},
 		{"nginx.jsonl", nginx.String(), nil, true, ingest.UnitSecond, func(i int) float64 { return float64(i/7) + float64((i*137)%1000)/1000 }},
+		// The canonical name: integers of ms are refused, and read with
+		// the map; long sessions' seconds (a websocket's), with their
+		// fractions, are read.
+		{"rtms.jsonl", rtMS.String(), nil, true, 0, nil},
+		{"rtms-mapped.jsonl", rtMS.String(), []string{"request_time=request_time:ms"}, false, 0, func(i int) float64 { return float64(1200+(i*7919)%30000) / 1000 }},
+		{"sessions.jsonl", sessions.String(), nil, false, 0, func(i int) float64 { return float64(1800+i) + 0.125 }},
 	} {
 		schema, err := ingest.NewSchema(c.maps)
 		if err != nil {
@@ -105,7 +113,11 @@ func TestImplausibleDurations(t *testing.T) {
 				t.Errorf("%s: refused %+v, want duration in ms read in %v", c.name, r, c.readIn)
 			}
 		} else if c.refused {
-			if r := f.Refused[0]; r.Name != "duration" || r.Unit != ingest.UnitMilli || r.ReadIn != 0 || r.N != 40 || !r.Whole || r.Median != ns[20] {
+			if r := f.Refused[0]; c.name == "rtms.jsonl" {
+				if r.Name != "request_time" || r.Unit != ingest.UnitSecond || r.ReadIn != 0 || !r.Whole {
+					t.Errorf("%s: refused %+v, want request_time in s, whole values", c.name, r)
+				}
+			} else if r.Name != "duration" || r.Unit != ingest.UnitMilli || r.ReadIn != 0 || r.N != 40 || !r.Whole || r.Median != ns[20] {
 				t.Errorf("%s: refused %+v, want duration in ms, 40 whole values of median %v", c.name, r, ns[20])
 			}
 		}

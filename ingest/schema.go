@@ -52,8 +52,9 @@ type Binding struct {
 	MinusOne bool
 }
 
-// generic reports whether b is one of SPEC §3's aliases of its field.
-func (b Binding) generic() bool { return b.Prio >= prioAlias && b.Prio < prioDerived }
+// generic reports whether b is SPEC §3's canonical name of its field or
+// one of its aliases: no source's name, nor a --map.
+func (b Binding) generic() bool { return b.Prio >= prioCanonical && b.Prio < prioDerived }
 
 // Bindings is the set of canonical fields one source column feeds (most
 // feed one; none means the column is ignored).
