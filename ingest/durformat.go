@@ -162,6 +162,12 @@ func durationMagnitudes(body []byte, names []string, s *Schema) map[string]Magni
 // as whole nanoseconds, under whatever name the program gives it).
 const maxPlausibleSeconds = 1000
 
+// maxTailSeconds is the longest a file's 90th percentile request may
+// last in that unit: a Go service's log whose most lines are health
+// checks of µs (a median of 0.7 ms, 680,373 as "ms") has its requests'
+// ns in its tail (4.6e9 "ms": 53 days).
+const maxTailSeconds = 86400
+
 // implausibleDurations returns, of the names of a file's first record
 // (a JSON line's keys, a CSV header's columns), those the schema reads
 // as request_time by SPEC §3's canonical name or one of its aliases (not
@@ -202,7 +208,8 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 			continue
 		}
 		slices.Sort(xs)
-		r := Refused{Name: n, Unit: unit, Magnitude: Magnitude{N: len(xs), Median: xs[len(xs)/2], Whole: whole}}
+		r := Refused{Name: n, Unit: unit, Magnitude: Magnitude{N: len(xs), Median: xs[len(xs)/2], Whole: whole},
+			Tail: xs[(len(xs)-1)*9/10]}
 		switch {
 		case nginx && zero && unit != UnitSecond:
 			// Three decimals, some ending in 0, which no JSON encoder
@@ -210,7 +217,7 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 			// $request_time ("duration":$request_time), seconds.
 			r.ReadIn = UnitSecond
 			out = append(out, r)
-		case r.Median*seconds[unit] >= maxPlausibleSeconds && (whole || !canonical):
+		case (r.Median*seconds[unit] >= maxPlausibleSeconds || r.Tail*seconds[unit] >= maxTailSeconds) && (whole || !canonical):
 			// The canonical name's seconds only when every value is
 			// whole: integers of ms ("request_time":4370), which no
 			// nginx writes ($request_time has three decimals); a log of

@@ -60,7 +60,7 @@ func TestImplausibleDurations(t *testing.T) {
 	line := func(b *strings.Builder, name string, v float64) {
 		fmt.Fprintf(b, `{"time":"2026-12-05T10:00:00Z","level":"INFO","msg":"request","status":200,%q:%s}`+"\n", name, strconv.FormatFloat(v, 'f', -1, 64))
 	}
-	var slog, envoy, csv, nginx, rtMS, sessions strings.Builder
+	var slog, envoy, csv, nginx, rtMS, sessions, probes strings.Builder
 	csv.WriteString("time,status,duration\n")
 	var ns []float64
 	for i := range 40 {
@@ -70,6 +70,14 @@ func TestImplausibleDurations(t *testing.T) {
 		line(&envoy, "duration", float64(200+(i*7919)%3000)) // ms, to 3.2 s
 		fmt.Fprintf(&csv, "2026-12-05T10:00:00Z,200,%d\n", int64(d))
 		fmt.Fprintf(&rtMS, `{"time":"2026-12-05T10:00:00Z","status":200,"request_time":%d}`+"\n", 1200+(i*7919)%30000)
+		// slog's ns of a service whose most lines are health checks of
+		// µs: a median of 0.6 ms (600,000 as "ms", under 1000 s), its
+		// requests' seconds in the tail.
+		p := int64(40_000 + i*20_000)
+		if i%3 == 0 {
+			p = int64(500_000_000 + i*100_000_000)
+		}
+		line(&probes, "duration", float64(p))
 		fmt.Fprintf(&sessions, `{"time":"2026-12-05T10:00:00Z","status":101,"request_time":%d.125}`+"\n", 1800+i)
 		// "duration":$request_time: seconds, three decimals always.
 		fmt.Fprintf(&nginx, `{"time":"2026-12-05T10:00:00+08:00","status":200,"duration":%d.%03d}`+"\n", i/7, (i*137)%1000)
@@ -91,6 +99,7 @@ func TestImplausibleDurations(t *testing.T) {
 		// the map; long sessions' seconds (a websocket's), with their
 		// fractions, are read.
 		{"rtms.jsonl", rtMS.String(), nil, true, 0, nil},
+		{"probes.jsonl", probes.String(), nil, true, 0, nil},
 		{"rtms-mapped.jsonl", rtMS.String(), []string{"request_time=request_time:ms"}, false, 0, func(i int) float64 { return float64(1200+(i*7919)%30000) / 1000 }},
 		{"sessions.jsonl", sessions.String(), nil, false, 0, func(i int) float64 { return float64(1800+i) + 0.125 }},
 	} {
@@ -113,7 +122,11 @@ func TestImplausibleDurations(t *testing.T) {
 				t.Errorf("%s: refused %+v, want duration in ms read in %v", c.name, r, c.readIn)
 			}
 		} else if c.refused {
-			if r := f.Refused[0]; c.name == "rtms.jsonl" {
+			if r := f.Refused[0]; c.name == "probes.jsonl" {
+				if r.Name != "duration" || r.Unit != ingest.UnitMilli || r.Median*1e-3 >= 1000 || r.Tail*1e-3 < 86400 {
+					t.Errorf("%s: refused %+v, want duration refused for its tail, its median under 1000 s", c.name, r)
+				}
+			} else if c.name == "rtms.jsonl" {
 				if r.Name != "request_time" || r.Unit != ingest.UnitSecond || r.ReadIn != 0 || !r.Whole {
 					t.Errorf("%s: refused %+v, want request_time in s, whole values", c.name, r)
 				}

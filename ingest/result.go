@@ -433,6 +433,9 @@ type Refused struct {
 	Unit   Unit
 	ReadIn Unit
 	Magnitude
+	// Tail is the first values' 90th percentile: a log whose most
+	// requests are health checks of µs has its requests' size there.
+	Tail float64
 }
 
 // Magnitude is what a field's first values were like: how many numbers,

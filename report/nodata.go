@@ -301,7 +301,7 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 	for _, f := range mappable {
 		for _, r := range f.Refused {
 			if r.ReadIn == ingest.UnitNone && len(out) < maxMapHints && !hasHint(out, r.Name) {
-				out = append(out, newHint("--map "+MissingField+"="+r.Name+":"+magnitudeUnit(r.Magnitude), "hint.refused",
+				out = append(out, newHint("--map "+MissingField+"="+r.Name+":"+refusedUnit(r), "hint.refused",
 					r.Name, unitText[r.Unit], strconv.FormatFloat(r.Median, 'f', -1, 64), refusedLength(r)))
 			}
 		}
@@ -542,6 +542,25 @@ func magnitudeUnit(m ingest.Magnitude) string {
 // unitText names a unit as --map takes it.
 var unitText = [...]string{ingest.UnitNone: "s", ingest.UnitSecond: "s", ingest.UnitMilli: "ms", ingest.UnitMicro: "us", ingest.UnitNano: "ns"}
 
+// refusedUnit is the unit a refused name's values are most likely in:
+// of the units finer than the one refused in which their 90th percentile
+// lasts ten minutes at most (a service's requests, past its health
+// checks), the one that makes their median request nearest a second;
+// ns when none does.
+func refusedUnit(r ingest.Refused) string {
+	best, dist := ingest.UnitNano, math.Inf(1)
+	for u := r.Unit + 1; u <= ingest.UnitNano; u++ {
+		sec := ingest.UnitSeconds(u)
+		if r.Tail*sec > 600 {
+			continue
+		}
+		if d := math.Abs(math.Log10(max(r.Median*sec, 1e-9))); d < dist {
+			best, dist = u, d
+		}
+	}
+	return unitText[best]
+}
+
 // refusedLength is the median request a refused name's values would
 // make, in its default unit, as Go writes a duration (65h38m39s).
 func refusedLength(r ingest.Refused) string {
@@ -677,7 +696,7 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 			notes = append(notes, m.f("note.readin", u.Name, unitText[u.ReadIn], unitText[u.Unit]))
 		} else if r.NoData == nil { // else the no_data reason tells
 			notes = append(notes, m.f("note.refused", u.Name, unitText[u.Unit], strconv.FormatFloat(u.Median, 'f', -1, 64), refusedLength(u),
-				"--map "+MissingField+"="+u.Name+":"+magnitudeUnit(u.Magnitude)))
+				"--map "+MissingField+"="+u.Name+":"+refusedUnit(u)))
 		}
 	}
 	if f.WithoutRequestTime > 0 && r.NoData == nil { // else the no_data reason tells

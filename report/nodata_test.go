@@ -613,3 +613,23 @@ func TestRefusedHint(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedUnit: the unit offered for a refused name's values is the
+// one that makes their tail a request's (ten minutes at most) and their
+// median nearest a second: slog's ns, with or without a service's health
+// checks of µs; integer ms under request_time's seconds.
+func TestRefusedUnit(t *testing.T) {
+	for _, c := range []struct {
+		r    ingest.Refused
+		want string
+	}{
+		{ingest.Refused{Unit: ingest.UnitMilli, Magnitude: ingest.Magnitude{Median: 150e6}, Tail: 540e6}, "ns"},  // 0.15 s, 0.54 s
+		{ingest.Refused{Unit: ingest.UnitMilli, Magnitude: ingest.Magnitude{Median: 680373}, Tail: 4.6e9}, "ns"}, // probes
+		{ingest.Refused{Unit: ingest.UnitSecond, Magnitude: ingest.Magnitude{Median: 15000}, Tail: 30000}, "ms"},
+		{ingest.Refused{Unit: ingest.UnitSecond, Magnitude: ingest.Magnitude{Median: 2e6}, Tail: 9e6}, "us"},
+	} {
+		if got := refusedUnit(c.r); got != c.want {
+			t.Errorf("refusedUnit(%+v) = %s, want %s", c.r, got, c.want)
+		}
+	}
+}
