@@ -87,16 +87,23 @@ func newGinParser(c *parserConfig) *ginParser {
 }
 
 // ginHead reports whether one of the first lines of head is a Gin request
-// line: a log's first lines may be the server's start messages.
+// line: a log's first lines may be the server's start messages, and
+// Ollama's are many before its first request (its config, its slog lines,
+// a [GIN-debug] line for each of its routes: `ollama serve`, `journalctl
+// -u ollama`), so ginHeadLines are looked at, not guessLines.
 func ginHead(head []byte) bool {
 	var p ginParser
-	for _, l := range headLines(head, guessLines) {
+	for _, l := range headLines(head, ginHeadLines) {
 		if p.split(l) == nil {
 			return true
 		}
 	}
 	return false
 }
+
+// ginHeadLines is how many first lines may hold a Gin log's first
+// request line.
+const ginHeadLines = 200
 
 // ginField returns the next '|'-separated field of rest, its colour
 // escapes and spaces trimmed, and what follows its '|'; ok is false when

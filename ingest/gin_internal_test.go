@@ -130,12 +130,19 @@ func TestGinMap(t *testing.T) {
 // it.
 func TestSniffGin(t *testing.T) {
 	start := "[GIN-debug] [WARNING] Running in \"debug\" mode.\n[SYS] 2026/12/04 - 10:00:00 | New API started\n"
+	ollamaStart := `2026/12/04 09:59:50 routes.go:1123: INFO server config env="map[OLLAMA_HOST:http://0.0.0.0:11434]"` + "\n" +
+		strings.Repeat(`time=2026-12-04T09:59:50.520+08:00 level=INFO source=images.go:782 msg="total blobs: 12"`+"\n", 4) +
+		strings.Repeat(`[GIN-debug] POST   /api/generate             --> github.com/ollama/ollama/server.(*Server).GenerateHandler-fm (5 handlers)`+"\n", 30) +
+		strings.Repeat(`time=2026-12-04T09:59:50.521+08:00 level=INFO source=routes.go:1170 msg="Listening on [::]:11434 (version 0.5.1)"`+"\n", 5)
 	for _, c := range []struct {
 		head string
 		want Format
 	}{
 		{ginDefaultLine + "\n", Gin},
 		{start + ginDefaultLine + "\n", Gin},
+		// Ollama's start: its config, its slog lines, a [GIN-debug]
+		// line for each of its routes, 40 lines before a request.
+		{ollamaStart + ginDefaultLine + "\n", Gin},
 		{hapManualLine + "\n", HAProxy},
 		{`10.0.1.2 - - [06/Feb/2009:12:14:14 +0800] "GET / HTTP/1.1" 200 612 "-" "curl/8.0"` + "\n", Nginx},
 		{`[be8874ccdedaed58] [29/Nov/2026:10:00:00 +0800] [HTTPS]` + "\n", CLB},
