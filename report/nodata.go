@@ -520,6 +520,14 @@ func unitFor(name string, files []ingest.FileStats) string {
 			return magnitudeUnit(m)
 		}
 	}
+	for _, f := range files {
+		// Cloudflare AI Gateway's API gives its duration no unit; its
+		// Logpush dataset's durationMs is ms, the unit the README
+		// offers to map it in.
+		if f.Source == "cloudflare-aig" && name == "duration" {
+			return "ms"
+		}
+	}
 	return "s"
 }
 

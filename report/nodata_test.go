@@ -177,7 +177,7 @@ func TestNoDataHints(t *testing.T) {
 
 // TestMapHintsBySource: the --map hints offer a name a file's source
 // leaves unread (Cloudflare AI Gateway's API duration, whose unit it does
-// not document), though the generic names read it, and never a cost
+// not document: ms, its Logpush durationMs's), though the generic names read it, and never a cost
 // without a unit of time (money, in an LLM gateway's log).
 func TestMapHintsBySource(t *testing.T) {
 	seen := []string{"id", "cached", "created_at", "duration", "model", "path", "provider", "tokens_in", "cost", "custom_cost", "queue_cost_ms"}
@@ -185,7 +185,7 @@ func TestMapHintsBySource(t *testing.T) {
 		source string
 		want   []string
 	}{
-		{"cloudflare-aig", []string{"--map request_time=duration:s", "--map request_time=queue_cost_ms:ms"}},
+		{"cloudflare-aig", []string{"--map request_time=duration:ms", "--map request_time=queue_cost_ms:ms"}},
 		{"", []string{"--map request_time=queue_cost_ms:ms"}}, // duration is request_time's generic name
 	} {
 		files := []ingest.FileStats{{Path: "a.json", Format: ingest.JSONDoc, Source: c.source, Records: 5, Seen: seen}}
