@@ -77,6 +77,8 @@ var aliases = map[Field][]alias{
 	FTime: {{"__TIMESTAMP__", UnitMilli}, {"time_local", 0}, {"time_iso8601", 0},
 		{"msec", UnitSecond}, {"timestamp", 0}, {"@timestamp", 0}, {"start_time", 0},
 		{"startTime", 0}, {"RequestTime", 0}, {"created_at", 0}, {"StartUTC", 0},
+		// Azure Log Analytics' time of every row of every table.
+		{"TimeGenerated", 0},
 		// Go's zap (epoch s with a fraction, or ISO 8601), go-kit's and
 		// Loki's logfmt: the time of a structured log's line.
 		{"ts", 0},

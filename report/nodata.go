@@ -386,7 +386,10 @@ func numberTimeName(f ingest.FileStats) string {
 // timeOfDayWords are what a name that holds a time of day, not a
 // duration, is likely to hold.
 // (handletime: Alibaba API Gateway's requestHandleTime, a GMT instant.)
-var timeOfDayWords = []string{"stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone", "handletime"}
+var timeOfDayWords = []string{"stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone", "handletime",
+	// Azure Log Analytics' TimeGenerated, Vertex AI's logging_time, a
+	// shipper's received and ingestion times: instants.
+	"generated", "logging_time", "received", "ingest"}
 
 func bindsTime(bs ingest.Bindings) bool {
 	for _, b := range bs {
