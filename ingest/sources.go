@@ -446,6 +446,20 @@ var sources = []*source{
 			{"remote_ip", FRemoteAddr, 0}, {"uri", FURI, 0}, {"status", FStatus, 0},
 			{"method", FMethod, 0}, {"host", FHost, 0},
 		}},
+	// samber's slog middlewares (slog-gin, slog-echo, slog-fiber,
+	// slog-chi): the request and the response as groups of a log/slog
+	// record, the latency a slog.Duration: whole ns in JSON (the
+	// JSONHandler writes a Duration so), a Go duration's text with its
+	// unit in the TextHandler's logfmt (response.latency=2.93s). The
+	// record's time is when it was written; request.time its start.
+	{name: "slog-http", title: "samber's slog-gin / slog-echo / slog-fiber / slog-chi request log",
+		signatures: []signature{{3, []string{"request.method", "request.path", "request.route", "request.ip",
+			"response.status", "response.latency", "response.length"}}},
+		fields: []sourceField{
+			{"request.time", FTime, 0}, {"response.latency", FRequestTime, UnitNano},
+			{"response.status", FStatus, 0}, {"request.method", FMethod, 0}, {"request.path", FURI, 0},
+			{"request.ip", FRemoteAddr, 0}, {"request.host", FHost, 0},
+		}},
 	// express-winston's request log (Node's Express through winston's
 	// JSON format): the request, the response and responseTime (ms) under
 	// its metaField, "meta" by default; originalUrl is the path as the

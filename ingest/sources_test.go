@@ -780,6 +780,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	// alp's README format: request_time the request's, response_time
 	// the upstream's ("-" for none), host the client's address. Its
 	// example log writes response_time alone: the request's time too.
+	// samber's slog middlewares: the latency a slog.Duration, ns in
+	// JSON; the request's start its time; the client its address.
+	"slog-http": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("response.latency") / 1e6, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("response.status")),
+			stream: -1, timeNS: rfc(d.str("request.time")), client: d.str("request.ip")}
+	},
 	"alp": func(d rawDoc) sourceWant {
 		rt := d.num("request_time")
 		if math.IsNaN(rt) {
@@ -916,7 +922,7 @@ var sourceFixtures = map[string]string{
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
-	"echo.jsonl": "echo", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
+	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
 	"aliyun-apigw.json": "aliyun-apigw", "apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
