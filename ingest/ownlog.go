@@ -58,6 +58,10 @@ func ownLogLine(line []byte) bool {
 var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
 	`|[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w./-]+:\d+\] ` +
 	`|time="\d{4}-\d{2}-\d{2}[^"]*" level=(?:trace|debug|info|warning|error|fatal|panic) msg=` +
+	// vLLM's own lines (its logger's "%(levelname)s %(asctime)s
+	// [%(filename)s:%(lineno)d]", a month and day; v1 names its process
+	// first), beside the uvicorn access lines it writes.
+	`|(?:\(\w+ pid=\d+\) )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w.-]+\.py:\d+\] ` +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
 
@@ -69,9 +73,9 @@ func ownOtherShape(line []byte) bool {
 		return false // each shape is longer
 	}
 	switch c := line[0]; {
-	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 't':
-	case c == 'I' || c == 'W' || c == 'E' || c == 'F': // klog's
-		if !isDigit(line[1]) {
+	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 't' || c == '(' || c == 'D' || c == 'C':
+	case c == 'I' || c == 'W' || c == 'E' || c == 'F': // klog's, or vLLM's level
+		if !isDigit(line[1]) && !(line[1] >= 'A' && line[1] <= 'Z') {
 			return false
 		}
 	case isDigit(c): // a start-up script's "10-listen-on-ipv6…sh: "

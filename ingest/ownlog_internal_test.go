@@ -21,6 +21,12 @@ func TestOwnLogLine(t *testing.T) {
 		{"2025-03-10 08:00:00,123 ERROR:root:boom", false}, // "ERROR:root:boom" is no level alone
 		{"2025-03-10 08:00:00,123 WARNING uvicorn.error: slow", true},
 		{"2025-03-10 08:00:00 +0800 [INFO] ready", true},
+		// vLLM's own lines beside its uvicorn access lines, v1's with its
+		// process first; its access line itself is no own line.
+		{"(APIServer pid=35049) INFO 09-05 10:00:05 [logger.py:41] Received request chatcmpl-0: prompt: 'hi', params: SamplingParams(n=1)", true},
+		{"INFO 09-05 10:00:05 logger.py:36] Received request chat-0: prompt: 'hi'", true},
+		{"WARNING 09-05 10:00:05 [config.py:1234] Casting torch.bfloat16 to torch.float16.", true},
+		{`(APIServer pid=35049) INFO:     10.0.0.95:33801 - "POST /v1/chat/completions HTTP/1.1" 200 OK`, false},
 		// Traefik v2's own log (logrus' text), beside its CLF access log.
 		{`time="2025-03-10T08:00:00Z" level=info msg="Configuration loaded from flags."`, true},
 		{`time="2025-03-10T08:00:01+08:00" level=warning msg="Could not find TLS certificate" providerName=file`, true},
