@@ -116,6 +116,11 @@ func (s *Schema) withUnit(name string, u Unit) *Schema {
 // (maxUnitValues lines of body) of those of names that read as a
 // duration's; nil otherwise.
 func durationMagnitudes(body []byte, names []string, s *Schema) map[string]Magnitude {
+	return magnitudesOf(names, s, func(n string) [][]byte { return durationValues(body, n) })
+}
+
+// magnitudesOf is durationMagnitudes of the values values gives a name.
+func magnitudesOf(names []string, s *Schema, values func(name string) [][]byte) map[string]Magnitude {
 	for _, n := range names {
 		for _, b := range s.LookupString(n) {
 			if b.Field == FRequestTime {
@@ -130,7 +135,7 @@ func durationMagnitudes(body []byte, names []string, s *Schema) map[string]Magni
 		}
 		var xs []float64
 		whole := true
-		for _, v := range durationValues(body, n) {
+		for _, v := range values(n) {
 			x, err := strconv.ParseFloat(string(v), 64)
 			if err != nil || x < 0 || math.IsInf(x, 0) {
 				continue
@@ -240,6 +245,36 @@ func genericDuration(bs Bindings) (u Unit, canonical, ok bool) {
 		}
 	}
 	return UnitNone, false, false
+}
+
+// logfmtValues returns the values of key name in the logfmt lines of
+// body (maxUnitValues of its first lines at most), unquoted ones as
+// written: what a duration's magnitude is told from.
+func logfmtValues(body []byte, name string) [][]byte {
+	var out [][]byte
+	key := []byte(name + "=")
+	for _, l := range headLines(body, maxUnitValues) {
+		for i := 0; i+len(key) <= len(l); {
+			j := bytes.Index(l[i:], key)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if at > 0 && l[at-1] != ' ' {
+				i = at + 1
+				continue
+			}
+			v := l[at+len(key):]
+			if k := bytes.IndexByte(v, ' '); k >= 0 {
+				v = v[:k]
+			}
+			if len(v) > 0 && v[0] != '"' {
+				out = append(out, v)
+			}
+			break
+		}
+	}
+	return out
 }
 
 // durationWord reports whether a field's name reads as a duration's.

@@ -196,3 +196,31 @@ func TestImplausibleDurationsParquet(t *testing.T) {
 		}
 	}
 }
+
+// TestLogfmtMagnitudes: a logfmt file's duration-like numbers are told as
+// a JSON line's are (gin-logrus' text: latency=2932, ms, the report's
+// --map hint told from them), and a duration alias not in its unit is
+// left unread there too. statusCode is the status (gin-logrus', Node's).
+func TestLogfmtMagnitudes(t *testing.T) {
+	var b, ns strings.Builder
+	var lat []float64
+	for i := range 40 {
+		l := float64(150 + (i*7919)%30000)
+		lat = append(lat, l)
+		fmt.Fprintf(&b, `time="2026-12-05T10:00:%02dZ" level=info msg="request" clientIP=10.0.3.18 latency=%g method=POST path=/v1/chat statusCode=200`+"\n", i%60, l)
+		fmt.Fprintf(&ns, `time=2026-12-05T10:00:%02dZ level=INFO msg=request duration=%d status=200`+"\n", i%60, int64(l)*1_000_000)
+	}
+	got, res := collect(t, []string{writeTemp(t, "ginlogrus.log", b.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+	slices.Sort(lat)
+	f := res.Files[0]
+	if m := f.Magnitudes["latency"]; f.Format != ingest.Logfmt || m.N != 40 || !m.Whole || m.Median != lat[20] {
+		t.Errorf("format %s, latency %+v; want logfmt, 40 whole values of median %v", f.Format, m, lat[20])
+	}
+	if len(got) != 40 || got[0].status != 200 {
+		t.Errorf("%d records, first status %d; want 40, 200", len(got), got[0].status)
+	}
+	_, res = collect(t, []string{writeTemp(t, "slog.log", ns.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+	if r := res.Files[0].Refused; len(r) != 1 || r[0].Name != "duration" {
+		t.Errorf("slog text's duration in ns: refused %+v, want duration", r)
+	}
+}

@@ -243,6 +243,12 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		p.applySource(fs, keys, nil, laterLines(body, clientLookahead, func(l []byte) ([]string, []string) {
 			return logfmtKeys(l, maxNames), nil
 		}))
+		// As a JSON line's: a duration alias not in its unit, and the
+		// magnitudes a report's --map hint is told from.
+		values := func(n string) [][]byte { return logfmtValues(body, n) }
+		fs.refused = implausibleDurations(keys, fs.cfg.schema, values)
+		fs.cfg.schema = fs.cfg.schema.without(fs.refused)
+		fs.mags = magnitudesOf(keys, fs.cfg.schema, values)
 		if jsonOwnLog(fs.cfg.schema, keys, nil) {
 			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName
 		}

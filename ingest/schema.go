@@ -97,7 +97,9 @@ var aliases = map[Field][]alias{
 	FModel: {{"model_id", 0}, {"ModelName", 0}, {"model_name", 0}, {"llm_model", 0},
 		{"ai_log.model", 0}},
 	FStream: {{"llm_stream", 0}, {"is_stream", 0}, {"response_type", 0}, {"request_type", 0}},
-	FStatus: {{"response_code", 0}, {"rsp_st", 0}, {"DownstreamStatus", 0}},
+	FStatus: {{"response_code", 0}, {"rsp_st", 0}, {"DownstreamStatus", 0},
+		// Node's res.statusCode, gin-logrus' statusCode.
+		{"statusCode", 0}},
 
 	FMethod:  {{"request_method", 0}}, // nginx's $request_method
 	FURI:     {{"request_uri", 0}, {"path", 0}, {"RequestPath", 0}},
