@@ -481,36 +481,50 @@ const firstRows = 65
 // every chunk read is; a column that cannot be read so counts as
 // filled, as it did before.
 func unfilledColumn(src io.ReaderAt, size int64, pf *parquet.File, name string) bool {
-	ps, meta := pf.Schema(), pf.Metadata()
-	leaf, ok := ps.Lookup(name)
+	leaf, ok := pqLeaf(pf.Schema(), name)
 	if !ok {
-		if leaf, ok = ps.Lookup(strings.Split(name, ".")...); !ok {
-			return false
-		}
+		return false
 	}
 	ci := leaf.ColumnIndex
-	for _, rg := range meta.RowGroups {
+	for _, rg := range pf.Metadata().RowGroups {
 		if ci < len(rg.Columns) {
 			if _, filled := chunkStats(&rg.Columns[ci].MetaData); filled {
 				return false
 			}
 		}
 	}
+	chunk, ok := firstChunk(src, size, pf, ci)
+	return ok && !firstFilled(chunk.Pages(), firstRows)
+}
+
+// firstChunk returns column ci's chunk of the file's first row group that
+// has rows, checked as every chunk read is; false when there is none, or
+// it is damaged.
+func firstChunk(src io.ReaderAt, size int64, pf *parquet.File, ci int) (parquet.ColumnChunk, bool) {
+	meta := pf.Metadata()
 	for g, rg := range pf.RowGroups() {
 		if rg.NumRows() == 0 {
 			continue
 		}
 		chunks := rg.ColumnChunks()
 		if g >= len(meta.RowGroups) || ci >= len(chunks) {
-			return false
+			return nil, false
 		}
 		var hdr []byte
 		if checkParquetChunk(src, size, meta.RowGroups[g].Columns, ci, &hdr) != nil {
-			return false
+			return nil, false
 		}
-		return !firstFilled(chunks[ci].Pages(), firstRows)
+		return chunks[ci], true
 	}
-	return false
+	return nil, false
+}
+
+// pqLeaf is the leaf column of name, a column's name or its dotted path.
+func pqLeaf(ps *parquet.Schema, name string) (parquet.LeafColumn, bool) {
+	if leaf, ok := ps.Lookup(name); ok {
+		return leaf, true
+	}
+	return ps.Lookup(strings.Split(name, ".")...)
 }
 
 // parquetNumbers returns, as text, the first values (maxUnitValues at
@@ -519,12 +533,9 @@ func unfilledColumn(src io.ReaderAt, size int64, pf *parquet.File, name string) 
 // time, a date or an INTERVAL is read in its own scale and unit, and
 // gives none. None either when it cannot be read.
 func parquetNumbers(src io.ReaderAt, size int64, pf *parquet.File, name string) [][]byte {
-	ps, meta := pf.Schema(), pf.Metadata()
-	leaf, ok := ps.Lookup(name)
+	leaf, ok := pqLeaf(pf.Schema(), name)
 	if !ok {
-		if leaf, ok = ps.Lookup(strings.Split(name, ".")...); !ok {
-			return nil
-		}
+		return nil
 	}
 	t := leaf.Node.Type()
 	if lt := t.LogicalType(); lt != nil && !isLogical[*format.IntType](lt) && !isLogical[*format.StringType](lt) {
@@ -536,22 +547,11 @@ func parquetNumbers(src io.ReaderAt, size int64, pf *parquet.File, name string) 
 	if ns, _ := timestampUnit(t); ns != 0 {
 		return nil
 	}
-	ci := leaf.ColumnIndex
-	for g, rg := range pf.RowGroups() {
-		if rg.NumRows() == 0 {
-			continue
-		}
-		chunks := rg.ColumnChunks()
-		if g >= len(meta.RowGroups) || ci >= len(chunks) {
-			return nil
-		}
-		var hdr []byte
-		if checkParquetChunk(src, size, meta.RowGroups[g].Columns, ci, &hdr) != nil {
-			return nil
-		}
-		return firstNumbers(chunks[ci].Pages(), maxUnitValues)
+	chunk, ok := firstChunk(src, size, pf, leaf.ColumnIndex)
+	if !ok {
+		return nil
 	}
-	return nil
+	return firstNumbers(chunk.Pages(), maxUnitValues)
 }
 
 // firstNumbers returns the texts of the first n values of pages that are

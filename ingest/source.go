@@ -277,11 +277,11 @@ func decompress(br *bufio.Reader, name string, decoders int, gz *gzipPool) (io.R
 		// Snappy's framing format (snappy's framing_format.txt): what
 		// Tencent Cloud CLS ships to COS with snappy compression.
 		base = strings.TrimSuffix(name, ".snappy")
-		return snappyReader{snappy.NewReader(br)}, base, nil
+		return streamReader{snappy.NewReader(br), "snappy"}, base, nil
 	case len(magic) == 4 && lz4FrameMagic(binary.LittleEndian.Uint32(magic)):
 		base = strings.TrimSuffix(name, ".lz4")
 		zr := lz4.NewReader(br) // frames one after another, on the caller's goroutine
-		return lz4Reader{zr}, base, nil
+		return streamReader{zr, "lz4"}, base, nil
 	case len(magic) == 4 && zstdFrameMagic(binary.LittleEndian.Uint32(magic)):
 		base = strings.TrimSuffix(strings.TrimSuffix(name, ".zst"), ".zstd")
 		if decoders > 1 {
@@ -305,17 +305,21 @@ func decompress(br *bufio.Reader, name string, decoders int, gz *gzipPool) (io.R
 // skippable frame's magic, which LZ4 and zstd share, is read as zstd's.
 func lz4FrameMagic(magic uint32) bool { return magic == 0x184D2204 || magic == 0x184C2102 }
 
-// lz4Reader says what failed of an LZ4 stream: a stream cut short is
-// truncated, as a gzip one is.
-type lz4Reader struct{ r *lz4.Reader }
+// streamReader says what failed of a decompressed stream (an LZ4 or a
+// snappy one): a stream cut short is truncated, as a gzip one is, any
+// other error bad, named.
+type streamReader struct {
+	r    io.Reader
+	what string // "lz4", "snappy"
+}
 
-func (z lz4Reader) Read(p []byte) (int, error) {
+func (z streamReader) Read(p []byte) (int, error) {
 	n, err := z.r.Read(p)
 	if err != nil && err != io.EOF {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return n, io.ErrUnexpectedEOF
 		}
-		err = fmt.Errorf("bad lz4 stream: %w", err)
+		err = fmt.Errorf("bad %s stream: %w", z.what, err)
 	}
 	return n, err
 }
@@ -323,21 +327,6 @@ func (z lz4Reader) Read(p []byte) (int, error) {
 // snappyMagic begins a stream of snappy's framing format: its stream
 // identifier chunk.
 var snappyMagic = []byte("\xff\x06\x00\x00sNaPpY")
-
-// snappyReader says what failed of a snappy stream: one cut short is
-// truncated, as a gzip one is.
-type snappyReader struct{ r *snappy.Reader }
-
-func (z snappyReader) Read(p []byte) (int, error) {
-	n, err := z.r.Read(p)
-	if err != nil && err != io.EOF {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return n, io.ErrUnexpectedEOF
-		}
-		err = fmt.Errorf("bad snappy stream: %w", err)
-	}
-	return n, err
-}
 
 // xzMagic begins an xz stream.
 var xzMagic = []byte("\xfd7zXZ\x00")
