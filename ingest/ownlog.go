@@ -22,7 +22,7 @@ import (
 // (2025-03-10 or 2025/03/10, its time joined to it or not), then at most
 // a time and a zone, then a level (INF, info, [notice], [WARN], ERROR:).
 func ownLogLine(line []byte) bool {
-	if ownOtherShape(line) {
+	if ownOtherShape(line) || uvicornOwnLine(line) {
 		return true
 	}
 	rest, ok := cutToken(line)
@@ -86,6 +86,33 @@ func ownOtherShape(line []byte) bool {
 		return false
 	}
 	return ownShapes().Match(line)
+}
+
+// uvicornLevels are the level prefixes uvicorn writes, padded to ten
+// columns ("INFO:     "), before its own messages and its access lines.
+var uvicornLevels = [][]byte{[]byte("INFO:"), []byte("WARNING:"), []byte("ERROR:"), []byte("DEBUG:"), []byte("CRITICAL:")}
+
+// uvicornOwnLine reports whether line is uvicorn's own message ("INFO:
+// Started server process [35049]", "INFO:     Application startup
+// complete."), vLLM's process name before it or not: its level prefix
+// then text that is no access line's address and request ("10.0.0.5:51234
+// - \"POST …").
+func uvicornOwnLine(line []byte) bool {
+	if len(line) > 0 && line[0] == '(' { // vLLM v1's "(APIServer pid=35049) "
+		if i := bytes.Index(line, []byte(") ")); i > 0 && i < 40 {
+			line = line[i+2:]
+		}
+	}
+	for _, lv := range uvicornLevels {
+		rest, ok := bytes.CutPrefix(line, lv)
+		if !ok || len(rest) == 0 || rest[0] != ' ' {
+			continue
+		}
+		rest = bytes.TrimLeft(rest, " ")
+		addr, after, _ := bytes.Cut(rest, []byte(" "))
+		return len(rest) > 0 && !(len(addr) > 0 && bytes.HasPrefix(after, []byte(`- "`)))
+	}
+	return false
 }
 
 // token is a line's next token and what follows it.

@@ -27,6 +27,11 @@ func TestOwnLogLine(t *testing.T) {
 		{"INFO 09-05 10:00:05 logger.py:36] Received request chat-0: prompt: 'hi'", true},
 		{"WARNING 09-05 10:00:05 [config.py:1234] Casting torch.bfloat16 to torch.float16.", true},
 		{`(APIServer pid=35049) INFO:     10.0.0.95:33801 - "POST /v1/chat/completions HTTP/1.1" 200 OK`, false},
+		// uvicorn's own messages, beside its access lines.
+		{"INFO:     Started server process [35049]", true},
+		{"(APIServer pid=35049) INFO:     Application startup complete.", true},
+		{"INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)", true},
+		{"INFO:", false},
 		// Traefik v2's own log (logrus' text), beside its CLF access log.
 		{`time="2025-03-10T08:00:00Z" level=info msg="Configuration loaded from flags."`, true},
 		{`time="2025-03-10T08:00:01+08:00" level=warning msg="Could not find TLS certificate" providerName=file`, true},
