@@ -158,8 +158,8 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 			p.applySource(fs, names, nil, nil)
 		}
 		cells := func(n string) [][]byte { return columnValues(next, names, sep, n) }
-		fs.refused = implausibleDurations(names, fs.cfg.schema, cells)
-		fs.cfg.schema = fs.cfg.schema.without(fs.refused).ttftInSeconds(names, cells)
+		fs.refuseImplausible(names, cells)
+		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, cells)
 		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return columnPairs(next, names, sep, a, b) })
 	}
 	var w3c *w3cTracker

@@ -233,6 +233,14 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 	return out
 }
 
+// refuseImplausible sets the file's names refused as request_time
+// (implausibleDurations, values giving each name's first texts) and its
+// schema without them, or reading them in their values' unit.
+func (fs *fileState) refuseImplausible(names []string, values func(name string) [][]byte) {
+	fs.refused = implausibleDurations(names, fs.cfg.schema, values)
+	fs.cfg.schema = fs.cfg.schema.without(fs.refused)
+}
+
 // genericDuration returns the unit a name's request_time binding reads
 // it in, when that binding is one of SPEC §3's aliases.
 func genericDuration(bs Bindings) (u Unit, canonical, ok bool) {

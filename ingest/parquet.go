@@ -105,8 +105,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	}
 	// An alias's numbers not in its unit (Go's slog's ns under
 	// "duration", converted to Parquet): as a JSON line's or a CSV's.
-	s.fs.refused = implausibleDurations(names, s.fs.cfg.schema, func(n string) [][]byte { return parquetNumbers(src, size, pf, n) })
-	s.fs.cfg.schema = s.fs.cfg.schema.without(s.fs.refused)
+	s.fs.refuseImplausible(names, func(n string) [][]byte { return parquetNumbers(src, size, pf, n) })
 	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
 	unread := s.fs.cfg.schema.unread()
 	var rd pqReader // the reader's, reused

@@ -204,8 +204,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		line := firstObjectLine(body)
 		names := jsonKeys(line, maxNames)
 		p.applySource(fs, names, jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
-		fs.refused = implausibleDurations(names, fs.cfg.schema, func(n string) [][]byte { return durationValues(body, n) })
-		fs.cfg.schema = fs.cfg.schema.without(fs.refused)
+		fs.refuseImplausible(names, func(n string) [][]byte { return durationValues(body, n) })
 		fs.mags = durationMagnitudes(body, names, fs.cfg.schema)
 		if jsonOwnLog(fs.cfg.schema, names, fs.mags) {
 			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName
@@ -246,8 +245,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		// As a JSON line's: a duration alias not in its unit, and the
 		// magnitudes a report's --map hint is told from.
 		values := func(n string) [][]byte { return logfmtValues(body, n) }
-		fs.refused = implausibleDurations(keys, fs.cfg.schema, values)
-		fs.cfg.schema = fs.cfg.schema.without(fs.refused)
+		fs.refuseImplausible(keys, values)
 		fs.mags = magnitudesOf(keys, fs.cfg.schema, values)
 		if jsonOwnLog(fs.cfg.schema, keys, nil) {
 			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName
