@@ -66,7 +66,7 @@ func (k *shapeKey) atBytes(b []byte, pos int) bool {
 // newShapeKey returns the key of lit.
 func newShapeKey(lit []byte, bind Bindings, nested bool) shapeKey {
 	k := shapeKey{lit: lit, bind: bind, nested: nested, long: len(lit) > 32, wide: len(lit) > 16}
-	if len(bind) == 1 && !bind[0].MinusOne { // -1 absent: the general setters read it
+	if len(bind) == 1 && !bind[0].general() { // -1 absent: the general setters read it
 		switch info := &fields[bind[0].Field]; info.kind {
 		case KindFloat, KindInt:
 			k.num = info

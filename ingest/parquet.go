@@ -739,7 +739,7 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 // plainField returns the field of bs when it binds one duration or
 // integer field, and whether it binds one boolean field.
 func plainField(bs Bindings) (num *fieldInfo, flag bool) {
-	if len(bs) != 1 || bs[0].MinusOne {
+	if len(bs) != 1 || bs[0].general() {
 		return nil, false
 	}
 	switch info := &fields[bs[0].Field]; info.kind {

@@ -50,7 +50,15 @@ type Binding struct {
 	// (EdgeOne's integers): -1 is absent, not a negative duration or a
 	// status. Such a binding takes the general setters' path.
 	MinusOne bool
+	// Outcome: the source writes a call's outcome where a status is, a
+	// word or an error's message as well as a number (statusOfText).
+	// Such a binding takes the general setters' path.
+	Outcome bool
 }
+
+// general reports whether b's values are read only by the general
+// setters (Record.Set): a source's -1 or its outcome words.
+func (b Binding) general() bool { return b.MinusOne || b.Outcome }
 
 // generic reports whether b is SPEC §3's canonical name of its field or
 // one of its aliases: no source's name, nor a --map.
@@ -259,7 +267,8 @@ func build(maps []mapping, src *source, client string) *Schema {
 				s.byName[strings.ToLower(sf.name)] = &entry{ignored: true}
 				continue
 			}
-			s.add(sf.name, Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i), MinusOne: src.minusOne}, false)
+			s.add(sf.name, Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i), MinusOne: src.minusOne,
+				Outcome: src.outcome && sf.field == FStatus}, false)
 		}
 	}
 	if client != "" {

@@ -60,6 +60,9 @@ type source struct {
 	// that succeeded, whose status is 200 when it has none (the source
 	// writes an HTTP status for a failed call only).
 	succeeded string
+	// outcome: the source's statuses are outcomes, words and error
+	// messages (Binding.Outcome, statusOfText), besides numbers.
+	outcome bool
 	// wholeSeconds: the source may write its start and end instants to
 	// the second (Cloudflare's unix and rfc3339 timestamp formats); a
 	// request_time derived from two such (0, 1000, 2000 ms for calls of 2
@@ -237,8 +240,10 @@ var sources = []*source{
 	// and its tokens are theirs summed: the others are passed over. The
 	// duration is end_time − start_time, the time to first token
 	// first_token_time − start_time. status ("success", "error",
-	// "pending") is no HTTP status. session_id is the project the run
-	// was traced to, not a caller, and a run names no caller: no client.
+	// "pending") is the run's outcome: a success is a 200, a failure the
+	// HTTP status its error's text names, or none (statusOfText).
+	// session_id is the project the run was traced to, not a caller, and
+	// a run names no caller: no client.
 	{name: "langsmith", title: "LangSmith runs (list_runs JSON, runs query API)",
 		// Names of a run no other program writes so; run_type,
 		// parent_run_id and trace_id are in every run the SDK dumps.
@@ -253,13 +258,14 @@ var sources = []*source{
 			{"extra.metadata.ls_model_name", FModel, 0},
 			{"extra.invocation_params.model", FModel, 0}, {"extra.invocation_params.model_name", FModel, 0},
 			{"prompt_tokens", FPromptTokens, 0}, {"completion_tokens", FCompletionTokens, 0},
-			{"status", ignored, 0},
+			{"error", FStatus, 0}, {"status", FStatus, 0},
 			// The model object's streaming setting, which LangChain puts
 			// in the invocation parameters whether or not the call was
 			// made by stream(): not whether the call streamed.
 			{"extra.invocation_params.stream", ignored, 0},
 		},
 		requests: []string{"llm", "embedding"},
+		outcome:  true,
 		loc:      time.UTC},
 	// Braintrust's logs and experiments: the events its API fetches
 	// (GET /v1/project_logs/{id}/fetch, {"events":[…],"cursor":…}; a
@@ -271,8 +277,10 @@ var sources = []*source{
 	// seconds, as the SDKs' wrappers measure it (the OpenAI Agents
 	// processor's timedelta.total_seconds()). The model is the call's
 	// parameters' (metadata.model, as wrap_openai logs them), stream
-	// among them. error is the exception's text, no HTTP status; created
-	// is when the row was written, not the call's start.
+	// among them. error is the exception's text: the HTTP status it
+	// names, or none (statusOfText); a span without one is a 200
+	// (statusFix). created is when the row was written, not the call's
+	// start.
 	{name: "braintrust", title: "Braintrust logs (API fetch, BTQL, SDK dumps)",
 		signatures: []signature{{2, []string{"_xact_id", "root_span_id", "span_parents", "span_attributes", "_pagination_key", "is_root"}}},
 		fields: []sourceField{
@@ -281,9 +289,10 @@ var sources = []*source{
 			{"metrics.prompt_tokens", FPromptTokens, 0}, {"metrics.completion_tokens", FCompletionTokens, 0},
 			{"metadata.model", FModel, 0}, {"metadata.stream", FStream, 0},
 			{"span_attributes.type", FKind, 0},
-			{"created", ignored, 0}, {"error", ignored, 0},
+			{"error", FStatus, 0}, {"created", ignored, 0},
 		},
-		requests: []string{"llm"}},
+		requests: []string{"llm"},
+		outcome:  true},
 	// Langfuse's observations, as its blob export writes them
 	// (observations_v2/, enriched with the trace's user_id, and the legacy
 	// observations/; JSON lines, JSON or CSV: snake_case, times
@@ -296,8 +305,10 @@ var sources = []*source{
 	// token completion start − start, to the microsecond: the export's
 	// latency and time_to_first_token are seconds, or milliseconds for
 	// an integration made before 2026-04-01, which the file does not
-	// say. level ERROR is no HTTP status; model_id is Langfuse's id of
-	// its price definition, not a model's name.
+	// say. level is the outcome: ERROR a failure, whose HTTP status is
+	// the one its status message names, or none (statusOfText); the
+	// others (DEFAULT, DEBUG, WARNING) a 200. model_id is Langfuse's id
+	// of its price definition, not a model's name.
 	{name: "langfuse", title: "Langfuse observations (blob export, public API)",
 		// Names no other program writes so: the export's, three of them
 		// (a root span's usage_details and cost_details are {}, its parent
@@ -314,6 +325,7 @@ var sources = []*source{
 			{"end_time", FEndTime, 0}, {"endTime", FEndTime, 0},
 			{"completion_start_time", FFirstTokenTime, 0}, {"completionStartTime", FFirstTokenTime, 0},
 			{"type", FKind, 0},
+			{"status_message", FStatus, 0}, {"statusMessage", FStatus, 0}, {"level", FStatus, 0},
 			{"provided_model_name", FModel, 0}, {"providedModelName", FModel, 0}, {"model", FModel, 0},
 			// The v1 API's usage is deprecated for usageDetails, which
 			// both APIs give: usage is not read.
@@ -327,6 +339,7 @@ var sources = []*source{
 			{"created_at", ignored, 0}, // the row's creation, not the call's start
 		},
 		requests: []string{"GENERATION", "EMBEDDING"},
+		outcome:  true,
 		loc:      time.UTC},
 	{name: "litellm", title: "LiteLLM SpendLogs / StandardLoggingPayload",
 		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +43,24 @@ type sourceWant struct {
 	// passed: the source marks the record as no request, and the run
 	// passes it over (FileStats.PassedOver).
 	passed bool
+}
+
+// tracedCode finds the HTTP status a fixture's error text names, as the
+// SDKs write it: OpenAI's and Anthropic's Python "Error code: 429 - …",
+// Google's "429 RESOURCE_EXHAUSTED: …".
+var tracedCode = regexp.MustCompile(`^([1-5][0-9][0-9]) |Error code: ([1-5][0-9][0-9])\b`)
+
+// tracedStatus is the status of a tracing platform's call: the one its
+// error text names, else 200 when it succeeded, else none (0).
+func tracedStatus(text string, succeeded bool) int {
+	if m := tracedCode.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.Atoi(m[1] + m[2])
+		return n
+	}
+	if succeeded {
+		return 200
+	}
+	return 0
 }
 
 // rawDoc is one fixture line decoded by encoding/json, an oracle the
@@ -351,12 +370,16 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 				w.clientBy = []string{n}
 			}
 		}
+		// level ERROR a failure, the status its message names; any
+		// other level a 200 (tracedStatus).
+		w.status = tracedStatus(d.str("status_message")+d.str("statusMessage"), d.str("level") != "ERROR")
 		return w
 	},
 	// LangSmith: ISO 8601 times, UTC when written without a zone (as the
 	// API writes them); llm and embedding runs are the calls, the others
 	// passed over; the model is the ls_model_name LangChain names, else
-	// the invocation parameters'; "success"/"error" no HTTP status.
+	// the invocation parameters'; a success is a 200, an error the status
+	// its text names (tracedStatus).
 	"langsmith": func(d rawDoc) sourceWant {
 		at := func(name string) (time.Time, bool) {
 			s := d.str(name)
@@ -380,6 +403,7 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			w.ttft = float64(first.Sub(start)) / 1e6
 		}
 		w.passed = d.str("run_type") != "llm" && d.str("run_type") != "embedding"
+		w.status = tracedStatus(d.str("error"), d.str("status") == "success")
 		for _, n := range []string{"extra.metadata.ls_model_name", "extra.invocation_params.model", "extra.invocation_params.model_name"} {
 			if w.model == "" {
 				w.model = d.str(n)
@@ -389,7 +413,8 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	},
 	// Braintrust: spans, llm ones the calls; metrics.start and .end Unix
 	// seconds, time_to_first_token seconds; the call's parameters in
-	// metadata (model, stream); no HTTP status, no caller.
+	// metadata (model, stream); no caller; a span without an error a 200,
+	// one with the status its text names (tracedStatus).
 	"braintrust": func(d rawDoc) sourceWant {
 		w := sourceWant{rt: math.NaN(), ups: math.NaN(), ttft: math.NaN(), stream: -1, tokens: true,
 			prompt: d.count("metrics.prompt_tokens"), completion: d.count("metrics.completion_tokens"),
@@ -402,6 +427,7 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			w.stream = map[bool]int{false: 0, true: 1}[s]
 		}
 		w.passed = d.str("span_attributes.type") != "llm"
+		w.status = tracedStatus(d.str("error"), d.get("error") == nil)
 		return w
 	},
 	// TGI's span times as Rust's Debug writes a Duration: a number
@@ -1730,9 +1756,9 @@ func TestLangSmithDetected(t *testing.T) {
 			t.Errorf("%s: the first record at %s, want %s", file, at, first)
 		}
 		for i := range utc {
-			if utc[i].timeNS != east[i].timeNS || utc[i].hasStream || utc[i].hasStatus {
-				t.Errorf("%s: record %d at %d under UTC, %d under +08; stream %v, status %v: want the same instant, no stream, no status",
-					file, i, utc[i].timeNS, east[i].timeNS, utc[i].hasStream, utc[i].hasStatus)
+			if utc[i].timeNS != east[i].timeNS || utc[i].hasStream {
+				t.Errorf("%s: record %d at %d under UTC, %d under +08; stream %v: want the same instant, no stream",
+					file, i, utc[i].timeNS, east[i].timeNS, utc[i].hasStream)
 			}
 		}
 	}
@@ -1742,8 +1768,8 @@ func TestLangSmithDetected(t *testing.T) {
 	few := writeTemp(t, "runs.jsonl", `{"run_type":"llm","start_time":"2026-12-04T09:00:00","end_time":"2026-12-04T09:00:01.5","status":"success"}`+"\n"+
 		`{"run_type":"chain","start_time":"2026-12-04T09:00:00","end_time":"2026-12-04T09:00:02","status":"success"}`+"\n")
 	got, res := collect(t, []string{few}, ingest.Options{Workers: 1, Location: time.UTC, Source: "langsmith"})
-	if len(got) != 1 || res.Files[0].Source != "langsmith" || res.Files[0].PassedOver != 1 || !nearSrc(got[0].rt, 1.5) || got[0].hasStatus {
-		t.Errorf("forced: %+v, %+v; want one llm run of 1.5 s without status, the chain passed over", got, res.Files)
+	if len(got) != 1 || res.Files[0].Source != "langsmith" || res.Files[0].PassedOver != 1 || !nearSrc(got[0].rt, 1.5) || got[0].status != 200 {
+		t.Errorf("forced: %+v, %+v; want one llm run of 1.5 s, a success (200), the chain passed over", got, res.Files)
 	}
 
 	// Look-alikes: an app's JSON log with start_time, end_time and an

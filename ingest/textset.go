@@ -55,7 +55,7 @@ func newPutters(binds []Bindings) []putter {
 }
 
 func putKind(bs Bindings, writers *[NumFields]int) uint8 {
-	if len(bs) != 1 || writers[bs[0].Field] != 1 || bs[0].MinusOne {
+	if len(bs) != 1 || writers[bs[0].Field] != 1 || bs[0].general() {
 		return putGeneric
 	}
 	info := &fields[bs[0].Field]

@@ -112,6 +112,8 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 			r.put(f, b.Prio, v+0) // +0 turns -0 into 0
 		} else if code, known := errorStatus[string(val)]; known && f == FStatus {
 			r.put(f, b.Prio, code)
+		} else if code, known := statusOfText(val); known && b.Outcome {
+			r.put(f, b.Prio, code)
 		} else {
 			r.unreadable(f, val)
 		}

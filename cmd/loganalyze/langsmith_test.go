@@ -5,8 +5,9 @@ import "testing"
 // TestLangSmithRuns: LangSmith's runs, a list_runs dump and a runs
 // query's {"runs":[…]}, read end to end: each file named langsmith, its
 // llm and embedding runs the records, its chains, tools, retrievers,
-// prompts and parsers passed over; no status (a run's "success" is none)
-// and the longest call the 429 that took 09:05:00 to 09:05:30.017.
+// prompts and parsers passed over; a success a 200, an error the 429
+// its text names ("Error code: 429 - …"), the pending run none; the
+// longest call the 429 that took 09:05:00 to 09:05:30.017.
 func TestLangSmithRuns(t *testing.T) {
 	rep := reportOf(t, "--json", "-", "../../ingest/testdata/sources/langsmith.jsonl", "../../ingest/testdata/sources/langsmith-api.json")
 	if rep.Verdict == "no_data" || rep.Input.Records != 10 || len(rep.Input.Files) != 2 {
@@ -30,8 +31,12 @@ func TestLangSmithRuns(t *testing.T) {
 	for _, m := range rt.By["model"] {
 		models[m.Key] = m.Count
 	}
-	if len(rt.By["status"]) != 0 || models["gpt-4o-mini"] != 4 || models["claude-sonnet-4-5"] != 2 || models["gpt-4o"] != 2 ||
+	statuses := map[string]int64{}
+	for _, s := range rt.By["status"] {
+		statuses[s.Key] = s.Count
+	}
+	if len(statuses) != 2 || statuses["200"] != 7 || statuses["429"] != 2 || models["gpt-4o-mini"] != 4 || models["claude-sonnet-4-5"] != 2 || models["gpt-4o"] != 2 ||
 		models["text-embedding-3-small"] != 1 {
-		t.Errorf("statuses %v, models %v", rt.By["status"], models)
+		t.Errorf("statuses %v, models %v; want 200 7 times, 429 twice", statuses, models)
 	}
 }
