@@ -178,6 +178,12 @@ var sources = []*source{
 		fields: []sourceField{
 			{"span.total_time", FRequestTime, UnitSecond}, {"span.name", FURI, 0},
 		}},
+	// Tencent Cloud TSE's Kong gateway writes to CLS through its CLS Log
+	// plugin a record of flat names, every value a string (its manual's
+	// "插件上报日志到 CLS", cloud.tencent.com/document/product/1364):
+	// request_time, upstream_response_time, latency_proxy and
+	// latency_kong are Kong's latencies, ms (its example: 3 = 1 + 2), not
+	// nginx's seconds; resp_status, req_method, req_uri, consumer_name.
 	{name: "kong", title: "Kong (log plugins, AI proxy)",
 		signatures: []signature{{2, []string{"started_at", "latencies", "tries", "upstream_uri", "workspace"}}},
 		fields: []sourceField{
@@ -188,6 +194,10 @@ var sources = []*source{
 			{"ai.ai-proxy-advanced.meta.llm_latency", FUpstreamResponseTime, UnitMilli},
 			{"response.status", FStatus, 0}, {"request.method", FMethod, 0}, {"request.uri", FURI, 0},
 			{"client_ip", FRemoteAddr, 0}, {"consumer.username", FClient, 0}, {"consumer.id", FClient, 0},
+			{"request_time", FRequestTime, UnitMilli},
+			{"upstream_response_time", FUpstreamResponseTime, UnitMilli}, {"latency_proxy", FUpstreamResponseTime, UnitMilli},
+			{"resp_status", FStatus, 0}, {"req_method", FMethod, 0}, {"req_uri", FURI, 0},
+			{"consumer_name", FClient, 0},
 			{"ai.proxy.meta.response_model", FModel, 0}, {"ai.proxy.meta.request_model", FModel, 0},
 			{"ai.ai-proxy.meta.response_model", FModel, 0}, {"ai.meta.response_model", FModel, 0},
 			{"ai.ai-proxy-advanced.meta.response_model", FModel, 0},

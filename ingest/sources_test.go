@@ -518,9 +518,19 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		case "oneshot":
 			stream = 0
 		}
-		return sourceWant{rt: d.num("latencies.request"), ups: or(proxy, d.num(ai+".meta.llm_latency")),
-			ttft: d.num(ai + ".usage.time_to_first_token"), status: int(d.num("response.status")),
-			model: d.str(ai + ".meta.response_model"), client: d.str("consumer.username"), stream: stream,
+		// TSE's CLS Log plugin: flat names, strings, Kong's ms.
+		status := d.num("response.status")
+		if math.IsNaN(status) {
+			status = d.num("resp_status")
+		}
+		client := d.str("consumer.username")
+		if client == "" {
+			client = d.str("consumer_name")
+		}
+		return sourceWant{rt: or(d.num("latencies.request"), d.num("request_time")),
+			ups:  or(or(proxy, d.num(ai+".meta.llm_latency")), or(d.num("upstream_response_time"), d.num("latency_proxy"))),
+			ttft: d.num(ai + ".usage.time_to_first_token"), status: int(status),
+			model: d.str(ai + ".meta.response_model"), client: client, stream: stream,
 			timeNS: int64(d.num("started_at")) * 1e6, tokens: true, prompt: prompt, completion: completion}
 	},
 	"litellm": func(d rawDoc) sourceWant {
@@ -933,7 +943,7 @@ func markOTelCalls(docs []rawDoc) {
 var sourceFixtures = map[string]string{
 	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
-	"kong.json": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs", "datadog-v2.json": "datadog", "datadog-v1.json": "datadog",
