@@ -72,6 +72,7 @@ func hasApacheDirective(s string) bool {
 // unless it has an argument, is read with the brackets Apache writes
 // around it; "%U%q", the path and its query, is one uri.
 func apacheTokens(s string) ([]formatToken, error) {
+	s = joinApacheTime(s)
 	var l tokenList
 	err := percentItems(s, &l, func(i, start int) (int, error) {
 		var name strings.Builder

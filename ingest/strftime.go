@@ -9,15 +9,18 @@ package ingest
 // time on their own. Apache's argument may begin with "begin:" or "end:"
 // (when the time is taken, the request's start by default), or be one of
 // its own words: sec, msec and usec, the epoch in that unit; msec_frac
-// and usec_frac, the fraction alone, which no time is read from (its
-// manual's example writes the time in three such directives, of which
-// the first, the date and the time to the second, is read).
+// and usec_frac, the fraction alone, which no time is read from on its
+// own (its manual's example writes the time in three such directives,
+// the date and the time to the second, the fraction, the zone: they are
+// joined into one, joinApacheTime).
 
 import (
 	"strings"
 	"time"
 
 	"github.com/itchyny/timefmt-go"
+
+	"loganalyze/internal/lazyre"
 )
 
 // strftimeSpec returns the binding of the operator (envoy) or directive
@@ -150,4 +153,47 @@ func (p *nginxParser) strftimeValue(v *nginxVar, val []byte) []byte {
 	from := len(p.scratch)
 	p.scratch = t.AppendFormat(p.scratch, time.RFC3339Nano)
 	return p.scratch[from:len(p.scratch):len(p.scratch)]
+}
+
+// apacheSplitTime matches a time Apache's manual writes in pieces: a
+// dated %{FORMAT}t, then literal text and %{msec_frac}t or
+// %{usec_frac}t, then literal text and a %{FORMAT}t of the zone, one or
+// both ("%{%d/%b/%Y %T}t.%{msec_frac}t %{%z}t",
+// "%{%Y-%m-%dT%H:%M:%S}t.%{msec_frac}t%{%z}t").
+var apacheSplitTime = lazyre.New(`%\{((?:begin:|end:)?)([^}%]*(?:%[^}][^}%]*)*)\}t` +
+	`(?:([^%{}]*)%\{(?:begin:|end:)?(msec_frac|usec_frac)\}t)?` +
+	`(?:([^%{}]*)%\{(?:begin:|end:)?([^}]*)\}t)?`)
+
+// joinApacheTime returns Apache LogFormat s with a time written in
+// pieces (apacheSplitTime) as one %{FORMAT}t that reads them all: the
+// fraction as %f, the zone as its own directive. Read apart, the pieces
+// after the date were dropped, and with them the zone: a time written
+// with +0800 was read in --tz.
+func joinApacheTime(s string) string {
+	return apacheSplitTime().ReplaceAllStringFunc(s, func(m string) string {
+		g := apacheSplitTime().FindStringSubmatch(m)
+		prefix, date, lit1, frac, lit2, zone := g[1], g[2], g[3], g[4], g[5], g[6]
+		if !datedFormat(date) || strings.ContainsAny(lit1+lit2, "%") {
+			return m
+		}
+		zoned := zone != "" && !datedFormat(zone) && (strings.Contains(zone, "%z") || strings.Contains(zone, "%Z")) &&
+			!strings.Contains(zone, ":")
+		if frac == "" && !zoned {
+			return m
+		}
+		joined := date
+		if frac != "" {
+			joined += lit1 + "%f"
+		} else {
+			lit2 = lit1 + lit2
+		}
+		rest := ""
+		if zoned {
+			joined += lit2 + zone
+		} else if zone != "" {
+			// Not a zone: the directive after stays its own.
+			rest = lit2 + "%{" + zone + "}t"
+		}
+		return "%{" + prefix + joined + "}t" + rest
+	})
 }

@@ -33,11 +33,19 @@ func TestStrftimeTimes(t *testing.T) {
 			`10.1.1.1 [04/Dec/2026:05:00:00 -0500] "POST /v1/chat HTTP/1.1" 200 1234`, sec},
 		{"Apache's msec", `%h %{msec}t "%r" %>s %D`, `10.1.1.1 1796378400123 "POST /v1/chat HTTP/1.1" 200 1234`, ms},
 		{"Apache's sec", `%h %{sec}t "%r" %>s %D`, `10.1.1.1 1796378400 "POST /v1/chat HTTP/1.1" 200 1234`, sec},
-		// mod_log_config's own example: the date and time to the second
-		// are read; the fraction and the zone, in directives of their
-		// own, are not a time.
+		// mod_log_config's own example: the date and time to the
+		// second, the fraction and the zone, in directives of their own,
+		// are read as one time.
 		{"Apache's manual's three directives", `%h [%{%d/%b/%Y %T}t.%{msec_frac}t %{%z}t] "%r" %>s %D`,
-			`10.1.1.1 [04/Dec/2026 10:00:00.123 +0000] "POST /v1/chat HTTP/1.1" 200 1234`, sec},
+			`10.1.1.1 [04/Dec/2026 18:00:00.123 +0800] "POST /v1/chat HTTP/1.1" 200 1234`, ms},
+		{"Apache's three directives, ISO 8601", `%h [%{%Y-%m-%dT%H:%M:%S}t.%{usec_frac}t%{%z}t] "%r" %>s %D`,
+			`10.1.1.1 [2026-12-04T05:00:00.123000-0500] "POST /v1/chat HTTP/1.1" 200 1234`, ms},
+		{"Apache's date and zone apart", `%h [%{begin:%d/%b/%Y:%H:%M:%S}t %{begin:%z}t] "%r" %>s %D`,
+			`10.1.1.1 [04/Dec/2026:18:00:00 +0800] "POST /v1/chat HTTP/1.1" 200 1234`, sec},
+		{"Apache's date and fraction, no zone: --tz", `%h [%{%d/%b/%Y %T}t.%{msec_frac}t] "%r" %>s %D`,
+			`10.1.1.1 [04/Dec/2026 10:00:00.123] "POST /v1/chat HTTP/1.1" 200 1234`, ms},
+		{"Apache's date and an hour apart: the date read", `%h [%{%d/%b/%Y %T}t %{%H}t] "%r" %>s %D`,
+			`10.1.1.1 [04/Dec/2026 10:00:00 10] "POST /v1/chat HTTP/1.1" 200 1234`, sec},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
