@@ -54,8 +54,11 @@ func ownLogLine(line []byte) bool {
 // (a rule of dashes, "NGINX Ingress controller", "  Release:       v1.9.4");
 // and logrus' text lines, Traefik v2's own log beside its CLF access log
 // ("time=\"2025-03-10T08:00:00Z\" level=info msg=\"Configuration loaded
-// from flags.\"").
+// from flags.\""); and Linkerd's proxy's, its uptime first
+// ("[     0.001952s]  INFO ThreadId(01) linkerd2_proxy: release …"),
+// beside the access log it writes to the same stream.
 var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
+	`|\[ *\d+\.\d+s\] +(?:TRACE|DEBUG|INFO|WARN|ERROR) ` +
 	`|[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w./-]+:\d+\] ` +
 	`|time="\d{4}-\d{2}-\d{2}[^"]*" level=(?:trace|debug|info|warning|error|fatal|panic) msg=` +
 	// vLLM's own lines (its logger's "%(levelname)s %(asctime)s

@@ -165,3 +165,34 @@ func TestJSONAccessLogBesideOwnLines(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkerdAccessLogBesideOwnLines: the log of a pod's linkerd-proxy
+// container, whose json access lines follow the proxy's own ("[
+// 0.001952s]  INFO ThreadId(01) linkerd2_proxy: release …", its uptime
+// first, which begins with '[' as a JSON document does), is read as
+// Linkerd's JSON lines: total_ns the request's time in ns, the own lines
+// passed over, none a bad line.
+func TestLinkerdAccessLogBesideOwnLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[     0.001952s]  INFO ThreadId(01) linkerd2_proxy: release 2.270.0 (abc1234) by linkerd on 2026-11-20T00:00:00Z\n")
+	b.WriteString("[     0.004210s]  INFO ThreadId(01) linkerd2_proxy: Admin interface on 0.0.0.0:4191\n")
+	var rts []float64
+	for i := range 20 {
+		if i == 9 {
+			b.WriteString("[   812.553017s]  WARN ThreadId(02) inbound: linkerd_app_core::serve: Server failed to accept connection\n")
+		}
+		ns := 1_000_000 + i*987_654_321
+		rts = append(rts, float64(ns)/1e9)
+		fmt.Fprintf(&b, `{"client.addr":"10.42.0.70:32996","client.id":"web.apps.serviceaccount.identity.linkerd.cluster.local","timestamp":"2026-12-05T10:00:%02d.505000123Z","method":"POST","uri":"http://llm-gw:8000/v1/chat/completions","version":"HTTP/2.0","trace_id":"","request_bytes":"1285","user_agent":"openai-python/1.54.3","host":"llm-gw:8000","response_bytes":"1344","status":200,"total_ns":"%d","processing_ns":"171999"}`+"\n", i, ns)
+	}
+	got, res := collect(t, []string{writeTemp(t, "linkerd-proxy.log", b.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+	f := res.Files[0]
+	if f.Format != ingest.JSONL || f.Source != "linkerd" || f.Records != 20 || f.BadLines != 0 || f.PassedOver != 3 {
+		t.Fatalf("file %+v, want 20 Linkerd records of JSON lines, 3 lines passed over, none bad", f)
+	}
+	for i, r := range got {
+		if math.Abs(r.rt-rts[i]) > 1e-9 || r.uri != "http://llm-gw:8000/v1/chat/completions" || r.status != 200 {
+			t.Errorf("record %d: request_time %v s, uri %q, status %v; want %v s, the URL, 200", i, r.rt, r.uri, r.status, rts[i])
+		}
+	}
+}

@@ -672,6 +672,20 @@ var sources = []*source{
 			{"tokens_in", FPromptTokens, 0}, {"tokens_out", FCompletionTokens, 0},
 			{"request_type", ignored, 0},
 		}},
+	// Linkerd's proxy's HTTP access log in its json format (the
+	// config.linkerd.io/access-log annotation; linkerd2-proxy's
+	// linkerd/http/access-log): total_ns, the request's time, ns, as a
+	// decimal string; processing_ns the proxy's own part of it, no
+	// upstream's; client.id the caller's mTLS identity ("-" without one),
+	// client.addr its address and port; uri the whole URL.
+	{name: "linkerd", title: "Linkerd proxy access log (json)",
+		signatures: []signature{{2, []string{"client.addr", "client.id", "total_ns", "processing_ns", "request_bytes", "response_bytes"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, 0}, {"total_ns", FRequestTime, UnitNano}, {"status", FStatus, 0},
+			{"method", FMethod, 0}, {"uri", FURI, 0}, {"host", FHost, 0},
+			{"client.id", FClient, 0}, {"client.addr", FRemoteAddr, 0},
+			{"processing_ns", ignored, 0},
+		}},
 	// Google Cloud's request logs (external Application Load Balancer,
 	// Cloud Run, GKE ingress) in Cloud Logging's LogEntry: the request
 	// in httpRequest, its latency a protobuf Duration ("6.210452s").

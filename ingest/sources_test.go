@@ -68,6 +68,9 @@ func tracedStatus(text string, succeeded bool) int {
 type rawDoc map[string]any
 
 func (d rawDoc) get(path string) any {
+	if v, ok := d[path]; ok { // a flat key with dots (Linkerd's "client.id")
+		return v
+	}
 	var v any = map[string]any(d)
 	for _, k := range strings.Split(path, ".") {
 		m, ok := v.(map[string]any)
@@ -808,6 +811,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// Linkerd's proxy, json: total_ns a decimal string of ns; the caller
+	// its mTLS identity, "-" none.
+	"linkerd": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("total_ns") / 1e6, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
+			stream: -1, timeNS: rfc(d.str("timestamp")), clientBy: []string{"client.id"}}
+	},
 	// Apache's %D, microseconds, in both labels (alp's Apache format).
 	"apache-ltsv": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("reqtime_microsec") / 1000, ups: d.num("apptime") / 1000, ttft: math.NaN(), status: int(d.num("status")),
@@ -943,7 +952,7 @@ func markOTelCalls(docs []rawDoc) {
 var sourceFixtures = map[string]string{
 	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
-	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs", "datadog-v2.json": "datadog", "datadog-v1.json": "datadog",
