@@ -29,6 +29,14 @@ func parseTime(b []byte, unit Unit, loc *time.Location) (int64, bool) {
 			return ns, true
 		}
 	}
+	if n := len(b); n >= 22 && b[0] == '[' && b[n-1] == ']' && b[3] == '/' && b[7] == '/' && b[12] == ':' {
+		// CLF's time with its brackets, as Apache's %t writes it into a
+		// JSON LogFormat ("time":"%t") and Tomcat's JsonAccessLogValve
+		// into its "time": "[05/Dec/2026:10:00:09 +0800]". CLF's only:
+		// a text format's time read from "[2026-12-04T03:01:34.510Z]"
+		// would take Envoy's lines for another format's.
+		return parseNginxTime(b[1:n-1], loc)
+	}
 	return parseTimeSlow(b, loc)
 }
 

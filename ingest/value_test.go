@@ -95,6 +95,9 @@ func TestParseTime(t *testing.T) {
 		{"2026-11-29T02:00Z", 0, shanghai, want - 36e6},
 		{"2026-11-29T10:00", 0, shanghai, want - 36e6},
 		{"29.11.2026 10:00:00.036", 0, shanghai, want},
+		// CLF's time with its brackets, as Apache's %t writes it into a
+		// JSON LogFormat and Tomcat's JsonAccessLogValve into "time".
+		{"[29/Nov/2026:10:00:00 +0800]", 0, time.UTC, want - 36e6},
 	} {
 		got, ok := parseTime([]byte(c.in), c.unit, c.loc)
 		if !ok || got != c.want {
@@ -104,7 +107,9 @@ func TestParseTime(t *testing.T) {
 	// A zone by a name other than UTC or GMT (CST is China's, or the
 	// USA's Central) is not guessed.
 	for _, s := range []string{"not-a-time", "2026-13-29T10:00:00Z", "29/Foo/2026:10:00:00 +0800", "2026-11-29T10:00:00+25:00", "1.2.3", "abc",
-		"2026-11-29 10:00:00 CST", "2026-11-29 10:00:00 UTCX", "29.13.2026 10:00:00", "20261329T100000Z"} {
+		"2026-11-29 10:00:00 CST", "2026-11-29 10:00:00 UTCX", "29.13.2026 10:00:00", "20261329T100000Z",
+		"[]", "[[29/Nov/2026:10:00:00 +0800]]", "[29/Nov/2026:10:00:00 +0800", "[abc]",
+		"[2026-11-29T02:00:00.036Z]"} {
 		if v, ok := parseTime([]byte(s), 0, time.UTC); ok {
 			t.Errorf("parseTime(%q) = %v, want failure", s, v)
 		}
