@@ -160,3 +160,70 @@ func hasApacheToken(toks []formatToken) bool {
 	}
 	return false
 }
+
+// apacheConfFormat returns the format an Apache LogFormat copied from
+// httpd.conf gives, and whether s is one: the directive whole
+// (`LogFormat "%h %l %u %t \"%r\" %>s %b" common`, its nickname
+// dropped), its quoted string, or the text within the quotes, whose
+// quotes httpd.conf escapes (`%h %t \"%r\" %>s %D`), as its manual
+// writes them. httpd reads the quoted string with \" and \\ unescaped
+// (ap_getword_conf); an nginx format (a $variable) is none of these.
+func apacheConfFormat(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	if strings.Contains(t, "$") {
+		return s, false
+	}
+	if rest, ok := cutWordFold(t, "LogFormat"); ok {
+		t = strings.TrimSpace(rest)
+		if !strings.HasPrefix(t, `"`) {
+			// Unquoted: one word (a format without spaces).
+			if i := strings.IndexAny(t, " \t"); i >= 0 {
+				t = t[:i]
+			}
+			return t, true
+		}
+	}
+	if strings.HasPrefix(t, `"`) {
+		if f, ok := confQuoted(t); ok && apacheOnly(f) {
+			return f, true
+		}
+		return s, false
+	}
+	if f := strings.ReplaceAll(strings.ReplaceAll(t, `\\`, `\`), `\"`, `"`); strings.Contains(t, `\"`) && apacheOnly(f) {
+		return f, true
+	}
+	return s, false
+}
+
+// apacheOnly reports whether format f is Apache's and no other
+// program's whose items begin with '%' (Envoy's, HAProxy's, gunicorn's).
+func apacheOnly(f string) bool {
+	return hasApacheDirective(f) && !hasEnvoyOperator(f) && !hasHAProxyAlias(f) && !hasGunicornAtom(f)
+}
+
+// cutWordFold returns s after its first word when that is word, in any
+// case, followed by a blank.
+func cutWordFold(s, word string) (string, bool) {
+	if len(s) <= len(word) || !strings.EqualFold(s[:len(word)], word) || s[len(word)] != ' ' && s[len(word)] != '\t' {
+		return s, false
+	}
+	return s[len(word)+1:], true
+}
+
+// confQuoted returns the double-quoted string s begins with, \" and \\
+// unescaped, and whether it is closed.
+func confQuoted(s string) (string, bool) {
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\'):
+			b.WriteByte(s[i+1])
+			i++
+		case c == '"':
+			return b.String(), true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", false
+}

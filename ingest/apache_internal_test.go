@@ -42,6 +42,16 @@ func TestApacheFormatGiven(t *testing.T) {
 			`203.0.113.7, 10.0.0.2 10.0.0.9 [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 200 6210452`,
 			[]want{{f: FRemoteAddr, text: "10.0.0.9"}, {f: FTime, num: t0}, {f: FRequestTime, num: 6.210452}}},
 	}
+	// The same format copied from httpd.conf as its manual writes it:
+	// the directive whole, its quoted string, or the text within, its
+	// quotes escaped.
+	combined := tests[0]
+	escaped := strings.ReplaceAll(apacheCombinedD, `"`, `\"`)
+	for _, f := range []string{`LogFormat "` + escaped + `" combinedD`, "logformat \t\"" + escaped + "\"", `"` + escaped + `"`, escaped} {
+		c := combined
+		c.name, c.format = "copied from httpd.conf: "+f, f
+		tests = append(tests, c)
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testParser(t, tc.format)

@@ -20,6 +20,9 @@ import (
 // quote and ends with ';'. A format of double-quoted fields as nginx
 // writes them ("$request" "$http_referer") is none of these.
 func confLogFormat(s string) (string, bool, error) {
+	if f, ok := apacheConfFormat(s); ok {
+		return f, true, nil
+	}
 	t := strings.TrimSpace(s)
 	directive := strings.HasPrefix(t, "log_format") && (len(t) == len("log_format") || isConfSpace(t[len("log_format")]))
 	if !directive && !strings.HasPrefix(t, "'") && !(strings.HasPrefix(t, `"`) && strings.HasSuffix(t, ";")) {
