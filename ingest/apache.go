@@ -12,6 +12,7 @@ package ingest
 
 import (
 	"fmt"
+	"html"
 	"strings"
 )
 
@@ -172,6 +173,15 @@ func apacheConfFormat(s string) (string, bool) {
 	t := strings.TrimSpace(s)
 	if strings.Contains(t, "$") {
 		return s, false
+	}
+	if strings.Contains(t, "&quot;") {
+		// Tomcat's AccessLogValve pattern as server.xml writes it,
+		// pattern="%h %l %u %t &quot;%r&quot; %s %b %D": XML's
+		// entities. (Its %D is ms before Tomcat 10, µs since: the
+		// format does not say which, README.)
+		if f := html.UnescapeString(t); apacheOnly(f) {
+			return f, true
+		}
 	}
 	if rest, ok := cutWordFold(t, "LogFormat"); ok {
 		t = strings.TrimSpace(rest)

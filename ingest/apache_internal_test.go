@@ -52,6 +52,10 @@ func TestApacheFormatGiven(t *testing.T) {
 		c.name, c.format = "copied from httpd.conf: "+f, f
 		tests = append(tests, c)
 	}
+	// Tomcat's AccessLogValve pattern as server.xml writes it.
+	c := combined
+	c.name, c.format = "copied from server.xml", strings.ReplaceAll(apacheCombinedD, `"`, "&quot;")
+	tests = append(tests, c)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testParser(t, tc.format)
