@@ -26,7 +26,9 @@ const (
 	EnvCRI Envelope = "cri"
 	// EnvDocker is Docker's json-file log, and a log shipper's record of
 	// it (Fluent Bit, Fluentd): {"log":"LINE\n","stream":"stdout",…}; a
-	// line cut at 16 KB has a part without the "\n".
+	// line cut at 16 KB has a part without the "\n". Fluent Bit's record
+	// of a CRI line, {"time":…,"stream":"stdout","_p":"F","log":"LINE"},
+	// is read as one too (containerRecord).
 	EnvDocker Envelope = "docker"
 	// EnvStamped is a JSON line behind its time: kubectl logs
 	// --timestamps, a CloudWatch Logs export to S3 ("TIME LINE"), aws
@@ -314,12 +316,13 @@ func stampedLine(line []byte) ([]byte, bool) {
 	return nil, false
 }
 
-// dockerLine reports whether line is a json-file record: an object whose
+// dockerLine reports whether line is a container log's record (Docker's
+// json-file record, a shipper's record of a CRI line): an object whose
 // "log" is a string and whose "stream" is "stdout" or "stderr".
 func dockerLine(line []byte) bool {
 	var d topReader
-	_, stream, _, err := d.fields(line)
-	return err == nil && (string(stream) == "stdout" || string(stream) == "stderr")
+	c, err := d.fields(line)
+	return err == nil && (string(c.stream) == "stdout" || string(c.stream) == "stderr")
 }
 
 // topReader reads the top-level members of a wrapper's JSON record
@@ -345,21 +348,50 @@ type topReader struct {
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
 
-// dockerKeys are the keys of a json-file record fields reads.
-var dockerKeys = []string{"log", "stream", "time"}
+// dockerKeys are the keys of a container log's record that fields
+// reads: Docker's json-file record's, and the tag "_p" that Fluent Bit's
+// record of a CRI line has beside them.
+var dockerKeys = []string{"log", "stream", "time", "_p"}
 
-// fields returns a json-file record's "log", "stream" and "time"
-// values; log is decoded into d's scratch buffer when it holds escapes.
-func (d *topReader) fields(line []byte) (log, stream, stamp []byte, err error) {
-	var vals [3][]byte
+// containerRecord is what a container log's record holds: the line
+// within, its stream and time, and whether it is a part of a line that
+// the next records continue.
+type containerRecord struct {
+	log, stream, stamp []byte
+	partial            bool
+}
+
+// fields reads a container log's record; its line is decoded into d's
+// scratch buffer when it holds escapes.
+func (d *topReader) fields(line []byte) (c containerRecord, err error) {
+	var vals [4][]byte
 	_, strs, err := d.top(line, dockerKeys, vals[:])
 	if err != nil {
-		return nil, nil, nil, err
+		return c, err
 	}
 	if strs&1 == 0 {
-		return nil, nil, nil, errNoLog
+		return c, errNoLog
 	}
-	return vals[0], vals[1], vals[2], nil
+	c.log, c.stream, c.stamp = vals[0], vals[1], vals[2]
+	if strs&8 != 0 {
+		// Fluent Bit's record of a CRI line, read by its tail input's cri
+		// multiline parser (src/multiline/flb_ml_parser_cri.c: the regex
+		// "^(?<time>.+?) (?<stream>stdout|stderr) (?<_p>F|P) (?<log>.*)$",
+		// the parts joined in log while _p is not F): the line is whole,
+		// without a line end, whatever its _p. A line cut in parts is
+		// one record, the first part's members around the joined log
+		// (src/multiline/flb_ml.c, package_content keeps the first
+		// record, flb_ml_flush_stream_group puts the joined text in its
+		// log), so its _p is the first part's P.
+		c.log = bytes.TrimSuffix(c.log, []byte("\r"))
+		return c, nil
+	}
+	// Docker's: the line and its "\n", or a part cut at 16 KB without it.
+	c.partial = true
+	if n := len(c.log); n > 0 && c.log[n-1] == '\n' {
+		c.log, c.partial = bytes.TrimSuffix(c.log[:n-1], []byte("\r")), false
+	}
+	return c, nil
 }
 
 // top reads the members of the JSON object line whose keys are in keys:
@@ -833,15 +865,11 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		stderr := line[len(stamp)+1+len("std")] == 'e'
 		return wrappedLine{criLine(line), stamp, partial, stderr}, nil
 	case EnvDocker:
-		log, stream, stamp, err := d.fields(line)
+		c, err := d.fields(line)
 		if err != nil {
 			return w, err
 		}
-		w = wrappedLine{inner: log, stamp: stamp, partial: true, stderr: string(stream) == "stderr"}
-		if n := len(log); n > 0 && log[n-1] == '\n' {
-			w.inner, w.partial = bytes.TrimSuffix(log[:n-1], []byte("\r")), false
-		}
-		return w, nil
+		return wrappedLine{inner: c.log, stamp: c.stamp, partial: c.partial, stderr: string(c.stream) == "stderr"}, nil
 	case EnvStamped:
 		in, ok := stampedLine(line)
 		if !ok {
@@ -1034,11 +1062,21 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	return nil
 }
 
-// pending reports whether the parts of a cut line wait for its end.
-func (p *envParser) pending() bool { return p.parts }
+// pending reports whether the parts of a cut line wait for its end,
+// in this envelope or in the one its lines hold (a Docker record in a
+// Loki line).
+func (p *envParser) pending() bool {
+	in, ok := p.inner.(*envParser)
+	return p.parts || ok && in.pending()
+}
 
 // drop forgets the parts of a cut line whose end did not come.
-func (p *envParser) drop() { p.part, p.parts = p.part[:0], false }
+func (p *envParser) drop() {
+	p.part, p.parts = p.part[:0], false
+	if in, ok := p.inner.(*envParser); ok {
+		in.drop()
+	}
+}
 
 // hold, heldBytes and release hold the inner parser's buffer with the
 // envelope's own.

@@ -14,7 +14,8 @@ import (
 // envelope built around the input, and a Docker record of it, give the
 // input back as the line within, as do a line of logcli's jsonl, a
 // row of Splunk's JSON search export, a row of a CSV export of log lines
-// (csv-raw, as encoding/csv writes and reads it) and Fluent Bit's record.
+// (csv-raw, as encoding/csv writes and reads it), Fluent Bit's record,
+// and Fluent Bit's record of a CRI line, whole whatever its tag.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -30,6 +31,7 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"preview":true,"offset":1,"lastrow":true,"result":{"_time":"2026-10-08 13:48:34.000 GMT","_raw":"a\u0000b","x":["1","2"]}}`)
 	f.Add(`{"preview":false,"lastrow":true}`)
 	f.Add(`{"Time":1795917608321,"TopicId":"t","LogJson":"{\"request_time\":\"1.5\"}","PkgLogId":"65536"}`)
+	f.Add(`{"time":"2026-12-04T02:00:01.125000000Z","stream":"stdout","_p":"P","log":"{\"status\":200}","kubernetes":{"labels":{"app":"gw"}}}`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvRawCSV} {
@@ -138,6 +140,23 @@ func FuzzEnvelope(f *testing.F) {
 			}
 		}
 		want := bytes.TrimSuffix([]byte(in), []byte("\r"))
+		// Fluent Bit's record of a CRI line: the line whole, whatever its
+		// tag.
+		for _, tag := range []string{"F", "P"} {
+			fb, err := json.Marshal(map[string]any{"time": "2026-12-04T02:00:01.125000000Z", "stream": "stderr", "_p": tag, "log": in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back struct{ Log string }
+			if json.Unmarshal(fb, &back) != nil {
+				t.Fatal("cannot decode ", fb)
+			}
+			if w, err := unwrap(EnvDocker, fb, &d); err != nil || w.partial || !w.stderr || string(w.inner) != strings.TrimSuffix(back.Log, "\r") {
+				t.Fatalf("Fluent Bit's CRI record %s: %+v, %v; want %q", fb, w, err, back.Log)
+			} else if envelopeOf(fb) != EnvDocker {
+				t.Fatalf("Fluent Bit's CRI record %s told as %q", fb, envelopeOf(fb))
+			}
+		}
 		if w, err := unwrap(EnvDocker, rec, &d); err != nil || w.partial || !bytes.Equal(w.inner, want) {
 			got := w.inner
 			// json.Marshal writes invalid UTF-8 as U+FFFD: compare with

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -681,5 +683,172 @@ func TestShipperHits(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: the accumulator differs from the lines' alone", src)
 		}
+	}
+}
+
+// fluentBitLine is what a test reads of a Fluent Bit record of an nginx
+// line in testdata: its stream, and the line's status, request_time and
+// time, decoded here with encoding/json and the nginx line split by hand.
+type fluentBitLine struct {
+	stderr bool
+	status int64
+	rt     float64
+	timeNS int64
+}
+
+// readFluentBitCRI decodes the records of a file of Fluent Bit's records
+// of CRI lines, each the members given.
+func readFluentBitCRI(t *testing.T, path, logKey string) (recs []map[string]any, want []fluentBitLine) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+		line := rec[logKey].(string)
+		if rec["stream"] == "stderr" {
+			want = append(want, fluentBitLine{stderr: true})
+			continue
+		}
+		// REMOTE - - [TIME] "REQUEST" STATUS BYTES "REF" "UA" "XFF" RT URT
+		at, err := time.Parse("02/Jan/2006:15:04:05 -0700", line[strings.IndexByte(line, '[')+1:strings.IndexByte(line, ']')])
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := strings.Fields(line[strings.LastIndex(line, `HTTP/1.1"`)+len(`HTTP/1.1"`):])
+		status, err := strconv.ParseInt(after[0], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt, err := strconv.ParseFloat(after[len(after)-2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, fluentBitLine{status: status, rt: rt, timeNS: at.UnixNano()})
+	}
+	return recs, want
+}
+
+// checkFluentBitRows compares the rows read of a file of Fluent Bit's
+// records with what the records hold: a record of each stdout line, and
+// the stderr ones (nginx's own error lines) passed over.
+func checkFluentBitRows(t *testing.T, what string, rows []row, res *ingest.Result, want []fluentBitLine, env ingest.Envelope) {
+	t.Helper()
+	var requests []fluentBitLine
+	stderr := int64(0)
+	for _, w := range want {
+		if w.stderr {
+			stderr++
+		} else {
+			requests = append(requests, w)
+		}
+	}
+	sort.Slice(requests, func(i, j int) bool { return requests[i].timeNS < requests[j].timeNS })
+	f := res.Files[0]
+	if f.Envelope != env || f.BadLines != 0 || f.PassedOver != stderr || len(rows) != len(requests) {
+		t.Fatalf("%s: %d rows, %+v, %+v; want %d rows, %d passed over", what, len(rows), f, res.Problems, len(requests), stderr)
+	}
+	for i, r := range rows {
+		w := requests[i]
+		if !r.hasTime || r.timeNS != w.timeNS || r.status != w.status || r.rt != w.rt {
+			t.Errorf("%s: row %d: %+v; want %+v", what, i, r, w)
+		}
+	}
+}
+
+// TestFluentBitCRI: Fluent Bit's record of a CRI line, as its tail
+// input's cri multiline parser makes it ({"time":…,"stream":…,"_p":"F",
+// "log":"LINE"}), holds a whole line, also when its _p is P (the record
+// of a line the runtime cut, joined by Fluent Bit), as stored, and as a
+// Loki line (out_loki's line_format json).
+func TestFluentBitCRI(t *testing.T) {
+	const path = "testdata/text/fluentbit-cri.log"
+	recs, want := readFluentBitCRI(t, path, "log")
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1, MaxProblems: 10})
+	checkFluentBitRows(t, path, rows, res, want, ingest.EnvDocker)
+
+	var b bytes.Buffer
+	for _, rec := range recs {
+		delete(rec, "kubernetes")
+		line, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeJSONLine(t, &b, map[string]any{"labels": map[string]string{"job": "fluent-bit"}, "line": string(line), "timestamp": rec["time"]})
+	}
+	loki := filepath.Join(t.TempDir(), "loki.jsonl")
+	if err := os.WriteFile(loki, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res = collect(t, []string{loki}, ingest.Options{Workers: 1, MaxProblems: 10})
+	checkFluentBitRows(t, "in Loki", rows, res, want, ingest.EnvLoki)
+}
+
+// TestFluentBitCRISources: logs of several formats in Fluent Bit's
+// records of CRI lines give the records they give alone, whatever the
+// workers and wherever the blocks cut the file.
+func TestFluentBitCRISources(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range []string{"../testdata/shared/examples/tokenhub-sample.jsonl", "../testdata/shared/real/ingress-nginx-upstreaminfo.log", "testdata/text/envoy-default.log"} {
+		raw, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		for i, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+			tag := "F"
+			if i%5 == 2 {
+				tag = "P" // a line cut by the runtime, joined by Fluent Bit: its first part's tag
+			}
+			writeJSONLine(t, &b, map[string]any{"time": stampAt(i), "stream": "stdout", "_p": tag, "log": l,
+				"kubernetes": map[string]any{"pod_name": "gw-0", "labels": map[string]string{"app": "gw"}}})
+		}
+		path := filepath.Join(dir, filepath.Base(src))
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, base := encodedRun(t, src, ingest.Options{Workers: 1, MaxProblems: 1000})
+		for _, workers := range []int{1, 3} {
+			for _, block := range []int{0, 1000} {
+				got, res := encodedRun(t, path, ingest.WithBlockSize(ingest.Options{Workers: workers, MaxProblems: 1000}, block))
+				f0, f := base.Files[0], res.Files[0]
+				if f0.Records == 0 || f.Envelope != ingest.EnvDocker || f.Format != f0.Format || f.Source != f0.Source ||
+					f.Records != f0.Records || f.BadLines != f0.BadLines {
+					t.Fatalf("%s, %d workers, blocks of %d: read as %+v, alone %+v", src, workers, block, f, f0)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s, %d workers, blocks of %d: the accumulator differs from the log's alone", src, workers, block)
+				}
+			}
+		}
+	}
+}
+
+// TestLokiDockerCut: a Docker record in a Loki line that is the first
+// part of a line whose end is not in the file is a bad line, as it is
+// outside Loki.
+func TestLokiDockerCut(t *testing.T) {
+	var b bytes.Buffer
+	parts := []string{`{"request_time":0.5,"status":200}` + "\n", `{"request_time":0.25,`}
+	for i, p := range parts {
+		rec, err := json.Marshal(map[string]string{"log": p, "stream": "stdout", "time": stampAt(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeJSONLine(t, &b, map[string]any{"labels": map[string]string{"job": "gw"}, "line": string(rec), "timestamp": stampAt(i)})
+	}
+	path := filepath.Join(t.TempDir(), "loki.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1, MaxProblems: 10})
+	if f := res.Files[0]; len(rows) != 1 || f.Envelope != ingest.EnvLoki || f.BadLines != 1 ||
+		len(res.Problems) != 1 || res.Problems[0].Line != 2 || !strings.Contains(res.Problems[0].Reason, "cut in parts") {
+		t.Fatalf("%d rows, %+v, %+v", len(rows), f, res.Problems)
 	}
 }
