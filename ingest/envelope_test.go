@@ -852,3 +852,35 @@ func TestLokiDockerCut(t *testing.T) {
 		t.Fatalf("%d rows, %+v, %+v", len(rows), f, res.Problems)
 	}
 }
+
+// TestFluentBitHits: an Elasticsearch search's hits of Fluent Bit's
+// records of a container's lines (its es output, the EFK stack), of a
+// CRI log's or of Docker's, give the records of the lines they hold.
+func TestFluentBitHits(t *testing.T) {
+	recs, want := readFluentBitCRI(t, "testdata/text/fluentbit-cri.log", "log")
+	dir := t.TempDir()
+	for _, runtime := range []string{"cri", "docker"} {
+		var hits []any
+		for i, rec := range recs {
+			src := map[string]any{"@timestamp": rec["time"]}
+			for k, v := range rec {
+				src[k] = v
+			}
+			if runtime == "docker" {
+				delete(src, "_p")
+				src["log"] = rec["log"].(string) + "\n"
+			}
+			hits = append(hits, map[string]any{"_index": "logstash-2026.12.04", "_id": fmt.Sprint(i), "_source": src})
+		}
+		doc, err := json.MarshalIndent(map[string]any{"took": 3, "timed_out": false, "hits": map[string]any{"total": map[string]any{"value": len(hits)}, "hits": hits}}, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, runtime+".json")
+		if err := os.WriteFile(path, doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rows, res := collect(t, []string{path}, ingest.Options{Workers: 2, MaxProblems: 10})
+		checkFluentBitRows(t, runtime+" hits", rows, res, want, ingest.EnvDocker)
+	}
+}

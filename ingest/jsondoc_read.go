@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"iter"
 )
@@ -113,6 +114,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				// A CLS record, or a search result of a full-text topic,
 				// whose LogJson holds a line.
 				env, fs.cfg.envelope = &topReader{}, EnvCLS
+			} else if dockerLine(e.text) {
+				// Fluent Bit's records of a container's lines, Docker's
+				// or a CRI log's (its es output: the EFK stack).
+				env, fs.cfg.envelope = &topReader{}, EnvDocker
 			} else if _, _, journald, err := new(topReader).shipped(e.text); err == nil && !journald && !p.ownFields(e.text) {
 				env, fs.cfg.envelope = &topReader{}, EnvShipper
 			}
@@ -160,6 +165,15 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					msg, stamp, err = env.loki(e.text)
 					if ok = err == nil; ok {
 						stamp = env.epochMs(stamp)
+					}
+				case EnvDocker:
+					// Each record is read as a whole line: the parts of
+					// a cut line are not joined across a document's
+					// elements (Fluent Bit's docker and cri multiline
+					// parsers join them before they are stored).
+					c, err := env.fields(e.text)
+					if ok = err == nil; ok {
+						msg, stamp = c.log, env.epochMs(c.stamp)
 					}
 				default:
 					msg, stamp, ok = cloudWatchMessage(e.text, env)
@@ -292,7 +306,9 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		rec := f.record()
 		rec.reset(u.file.cfg.schema)
 		rec.parts = u.file.partConsts()
-		if err := lp.Parse(text, rec); err != nil {
+		if err := lp.Parse(text, rec); errors.Is(err, errPassOver) {
+			c.passed++ // a server's own line in an element's message, as in a file's lines
+		} else if err != nil {
 			t.badErr(u.file, e.line, err, docReason(err, text, e))
 		} else if rec.Fields() == 0 {
 			t.bad(u.file, e.line, noFieldReason(text))

@@ -21,7 +21,8 @@ import (
 
 // wrappedSeeds are lines in each wrapper: containerd's (a cut line, a
 // stderr line), Docker's, a time before JSON (tabs, Fluentd's), syslog,
-// a shipper's record, journald's, and a CloudWatch event list of text.
+// a shipper's record, journald's, a CloudWatch event list of text, and
+// Fluent Bit's records of CRI lines.
 var wrappedSeeds = []string{
 	"2026-12-04T10:00:00.1Z stdout P {\"request_time\":\n2026-12-04T10:00:00.1Z stdout F 0.5,\"status\":200}\n2026-12-04T10:00:01Z stderr F I1204 starting\n",
 	`{"log":"{\"request_time\":0.5,\"status\":200}\n","stream":"stdout","time":"2026-12-04T10:00:00Z"}` + "\n",
@@ -30,6 +31,12 @@ var wrappedSeeds = []string{
 	`{"@timestamp":"2026-12-04T10:00:00Z","message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5"}` + "\n",
 	`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1796378400000000","MESSAGE":"{\"request_time\":0.5}"}` + "\n",
 	`{"events":[{"message":"{\"request_time\":0.5}\n","timestamp":1,"eventId":"1"},{"message":"START x","eventId":"2"}]}`,
+	// Fluent Bit's records of CRI lines, as stored and as an
+	// Elasticsearch search's hits.
+	`{"time":"2026-12-04T02:00:00Z","stream":"stdout","_p":"P","log":"{\"request_time\":0.5,\"status\":200}","kubernetes":{"pod_name":"gw"}}` + "\n" +
+		`{"time":"2026-12-04T02:00:01Z","stream":"stderr","_p":"F","log":"I1204 starting"}` + "\n",
+	`{"hits":{"hits":[{"_id":"1","_source":{"@timestamp":"2026-12-04T02:00:00Z","time":"2026-12-04T02:00:00Z","stream":"stdout","_p":"F","log":"{\"request_time\":0.5}"}},` +
+		`{"_id":"2","_source":{"stream":"stderr","log":"2026/12/04 10:00:00 [error] 1#1: x\n"}}]}}`,
 }
 
 func FuzzRun(f *testing.F) {
