@@ -27,8 +27,9 @@ const (
 	// EnvDocker is Docker's json-file log, and a log shipper's record of
 	// it (Fluent Bit, Fluentd): {"log":"LINE\n","stream":"stdout",…}; a
 	// line cut at 16 KB has a part without the "\n". Fluent Bit's record
-	// of a CRI line, {"time":…,"stream":"stdout","_p":"F","log":"LINE"},
-	// is read as one too (containerRecord).
+	// of a CRI line, {"time":…,"stream":"stdout","_p":"F","log":"LINE"}
+	// or {"time":…,"stream":"stdout","logtag":"F","message":"LINE"}, is
+	// read as one too (containerRecord).
 	EnvDocker Envelope = "docker"
 	// EnvStamped is a JSON line behind its time: kubectl logs
 	// --timestamps, a CloudWatch Logs export to S3 ("TIME LINE"), aws
@@ -349,9 +350,13 @@ type topReader struct {
 var errNoLog = errors.New(`no "log" string in the container log's record`)
 
 // dockerKeys are the keys of a container log's record that fields
-// reads: Docker's json-file record's, and the tag "_p" that Fluent Bit's
-// record of a CRI line has beside them.
-var dockerKeys = []string{"log", "stream", "time", "_p"}
+// reads: Docker's json-file record's; the tag "_p" that Fluent Bit's
+// record of a CRI line has beside them; the tag and line of a CRI line
+// read by the cri parser of Fluent Bit's parsers.conf (or Fluentd's
+// fluent-plugin-parser-cri), "logtag" and "message"; and the time
+// Fluent Bit's JSON outputs put beside a record (json_date_key, epoch
+// seconds), which is the line's when the parser dropped its "time".
+var dockerKeys = []string{"log", "stream", "time", "_p", "logtag", "message", "date"}
 
 // containerRecord is what a container log's record holds: the line
 // within, its stream and time, and whether it is a part of a line that
@@ -364,15 +369,29 @@ type containerRecord struct {
 // fields reads a container log's record; its line is decoded into d's
 // scratch buffer when it holds escapes.
 func (d *topReader) fields(line []byte) (c containerRecord, err error) {
-	var vals [4][]byte
-	_, strs, err := d.top(line, dockerKeys, vals[:])
+	var vals [7][]byte
+	found, strs, err := d.top(line, dockerKeys, vals[:])
 	if err != nil {
 		return c, err
 	}
-	if strs&1 == 0 {
-		return c, errNoLog
-	}
 	c.log, c.stream, c.stamp = vals[0], vals[1], vals[2]
+	if found&4 == 0 && found&64 != 0 {
+		if c.stamp = vals[6]; c.stamp == nil {
+			c.stamp = d.lits[6] // a number
+		}
+	}
+	if strs&1 == 0 {
+		if strs&(16|32) != 16|32 {
+			return c, errNoLog
+		}
+		// The cri parser of Fluent Bit's conf/parsers.conf,
+		// "^(?<time>[^ ]+) (?<stream>stdout|stderr) (?<logtag>[^ ]*)
+		// (?<message>.*)$", and Fluentd's fluent-plugin-parser-cri:
+		// one record a CRI line, its tag as the runtime wrote it, a line
+		// cut in parts (P, then F) not joined.
+		c.log, c.partial = vals[5], len(vals[4]) > 0 && vals[4][0] == 'P'
+		return c, nil
+	}
 	if strs&8 != 0 {
 		// Fluent Bit's record of a CRI line, read by its tail input's cri
 		// multiline parser (src/multiline/flb_ml_parser_cri.c: the regex

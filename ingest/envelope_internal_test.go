@@ -15,7 +15,8 @@ import (
 // input back as the line within, as do a line of logcli's jsonl, a
 // row of Splunk's JSON search export, a row of a CSV export of log lines
 // (csv-raw, as encoding/csv writes and reads it), Fluent Bit's record,
-// and Fluent Bit's record of a CRI line, whole whatever its tag.
+// and Fluent Bit's record of a CRI line, whole whatever its tag, or by
+// its classic cri parser, a part when its tag is P.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -32,6 +33,7 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"preview":false,"lastrow":true}`)
 	f.Add(`{"Time":1795917608321,"TopicId":"t","LogJson":"{\"request_time\":\"1.5\"}","PkgLogId":"65536"}`)
 	f.Add(`{"time":"2026-12-04T02:00:01.125000000Z","stream":"stdout","_p":"P","log":"{\"status\":200}","kubernetes":{"labels":{"app":"gw"}}}`)
+	f.Add(`{"date":1796349601,"stream":"stdout","logtag":"P","message":"{\"status\":"}`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvRawCSV} {
@@ -155,6 +157,23 @@ func FuzzEnvelope(f *testing.F) {
 				t.Fatalf("Fluent Bit's CRI record %s: %+v, %v; want %q", fb, w, err, back.Log)
 			} else if envelopeOf(fb) != EnvDocker {
 				t.Fatalf("Fluent Bit's CRI record %s told as %q", fb, envelopeOf(fb))
+			}
+		}
+		// Its record by the classic cri parser: the line, a part when
+		// its logtag is P.
+		for _, tag := range []string{"F", "P"} {
+			fb, err := json.Marshal(map[string]any{"date": 1796349601.125, "stream": "stdout", "logtag": tag, "message": in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back struct{ Message string }
+			if json.Unmarshal(fb, &back) != nil {
+				t.Fatal("cannot decode ", fb)
+			}
+			if w, err := unwrap(EnvDocker, fb, &d); err != nil || w.partial != (tag == "P") || string(w.stamp) != "1796349601.125" || string(w.inner) != back.Message {
+				t.Fatalf("Fluent Bit's classic CRI record %s: %+v, %v; want %q", fb, w, err, back.Message)
+			} else if envelopeOf(fb) != EnvDocker {
+				t.Fatalf("Fluent Bit's classic CRI record %s told as %q", fb, envelopeOf(fb))
 			}
 		}
 		if w, err := unwrap(EnvDocker, rec, &d); err != nil || w.partial || !bytes.Equal(w.inner, want) {

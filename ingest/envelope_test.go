@@ -697,20 +697,27 @@ type fluentBitLine struct {
 }
 
 // readFluentBitCRI decodes the records of a file of Fluent Bit's records
-// of CRI lines, each the members given.
+// of CRI lines, each line in the member logKey; a record whose "logtag"
+// is P (the classic cri parser's, which does not join parts) is a part
+// of the line the next records end.
 func readFluentBitCRI(t *testing.T, path, logKey string) (recs []map[string]any, want []fluentBitLine) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	part := ""
 	for _, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(l), &rec); err != nil {
 			t.Fatal(err)
 		}
 		recs = append(recs, rec)
-		line := rec[logKey].(string)
+		line := part + rec[logKey].(string)
+		if part = ""; rec["logtag"] == "P" {
+			part = line
+			continue
+		}
 		if rec["stream"] == "stderr" {
 			want = append(want, fluentBitLine{stderr: true})
 			continue
@@ -882,5 +889,30 @@ func TestFluentBitHits(t *testing.T) {
 		}
 		rows, res := collect(t, []string{path}, ingest.Options{Workers: 2, MaxProblems: 10})
 		checkFluentBitRows(t, runtime+" hits", rows, res, want, ingest.EnvDocker)
+	}
+}
+
+// TestFluentBitCRIClassic: Fluent Bit's record of a CRI line read by the
+// cri parser of its parsers.conf ({"time":…,"stream":…,"logtag":"F",
+// "message":"LINE"}) holds the line; a line cut in parts (logtag P, then
+// F) is joined; the time of Fluent Bit's JSON output (date) is the
+// record's when the parser dropped "time" and the line has none.
+func TestFluentBitCRIClassic(t *testing.T) {
+	const path = "testdata/text/fluentbit-cri-classic.log"
+	_, want := readFluentBitCRI(t, path, "message")
+	for _, workers := range []int{1, 2} {
+		for _, block := range []int{0, 700} {
+			rows, res := collect(t, []string{path}, ingest.WithBlockSize(ingest.Options{Workers: workers, MaxProblems: 10}, block))
+			checkFluentBitRows(t, fmt.Sprintf("%s, %d workers, blocks of %d", path, workers, block), rows, res, want, ingest.EnvDocker)
+		}
+	}
+	dated := `{"date":1796349601.125,"stream":"stdout","logtag":"F","message":"{\"request_time\":0.5,\"status\":200,\"uri\":\"/v1/chat/completions\"}"}` + "\n"
+	dpath := filepath.Join(t.TempDir(), "dated.log")
+	if err := os.WriteFile(dpath, []byte(dated), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res := collect(t, []string{dpath}, ingest.Options{Workers: 1, MaxProblems: 10})
+	if len(rows) != 1 || res.Files[0].Envelope != ingest.EnvDocker || !rows[0].hasTime || rows[0].timeNS != 1796349601125e6 || rows[0].rt != 0.5 {
+		t.Fatalf("%+v, %+v, %+v", rows, res.Files, res.Problems)
 	}
 }

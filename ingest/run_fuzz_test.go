@@ -34,7 +34,9 @@ var wrappedSeeds = []string{
 	// Fluent Bit's records of CRI lines, as stored and as an
 	// Elasticsearch search's hits.
 	`{"time":"2026-12-04T02:00:00Z","stream":"stdout","_p":"P","log":"{\"request_time\":0.5,\"status\":200}","kubernetes":{"pod_name":"gw"}}` + "\n" +
-		`{"time":"2026-12-04T02:00:01Z","stream":"stderr","_p":"F","log":"I1204 starting"}` + "\n",
+		`{"time":"2026-12-04T02:00:01Z","stream":"stderr","_p":"F","log":"I1204 starting"}` + "\n" +
+		`{"date":1796349601.5,"stream":"stdout","logtag":"P","message":"{\"request_time\":"}` + "\n" +
+		`{"date":1796349601.5,"stream":"stdout","logtag":"F","message":"0.5}"}` + "\n",
 	`{"hits":{"hits":[{"_id":"1","_source":{"@timestamp":"2026-12-04T02:00:00Z","time":"2026-12-04T02:00:00Z","stream":"stdout","_p":"F","log":"{\"request_time\":0.5}"}},` +
 		`{"_id":"2","_source":{"stream":"stderr","log":"2026/12/04 10:00:00 [error] 1#1: x\n"}}]}}`,
 }
