@@ -33,8 +33,9 @@ const (
 	EnvDocker Envelope = "docker"
 	// EnvStamped is a JSON line behind its time: kubectl logs
 	// --timestamps, a CloudWatch Logs export to S3 ("TIME LINE"), aws
-	// logs tail ("TIME STREAM LINE") and Fluentd's out_file
-	// ("TIME\tTAG\tRECORD").
+	// logs tail ("TIME STREAM LINE"), Fluentd's out_file
+	// ("TIME\tTAG\tRECORD") and Fluent Bit's file output ("TAG: [TIME,
+	// RECORD]", fluentBitFileLine).
 	EnvStamped Envelope = "stamped"
 	// EnvCloudWatch is a JSON document of CloudWatch Logs events (aws
 	// logs filter-log-events, get-log-events): {"events":[{"message":
@@ -205,7 +206,7 @@ func envelopeOf(line []byte) Envelope {
 		}
 		return EnvShipper
 	}
-	if _, ok := stampedLine(line); ok {
+	if _, _, ok := stampedLine(line); ok {
 		return EnvStamped
 	}
 	if _, _, ok := syslogLine(line); ok {
@@ -296,25 +297,53 @@ func criLine(line []byte) []byte {
 	return nil
 }
 
-// stampedLine returns the JSON line behind a time, and the time's stream
-// name when there is one (aws logs tail).
-func stampedLine(line []byte) ([]byte, bool) {
+// stampedLine returns the JSON line behind a time, past the time's
+// stream name when there is one (aws logs tail), and the time.
+func stampedLine(line []byte) (in, stamp []byte, ok bool) {
 	n := stampLen(line)
 	if n == 0 {
-		return nil, false
+		return fluentBitFileLine(line)
 	}
 	rest := bytes.TrimLeft(line[n+1:], " \t")
 	if len(rest) > 0 && rest[0] == '{' {
-		return rest, true
+		return rest, line[:n], true
 	}
 	// aws logs tail: a log stream's name, then the line; Fluentd's
 	// out_file: a tab, the tag, a tab, the record.
 	if i := bytes.IndexAny(rest, " \t"); i > 0 && bytes.IndexByte(rest[:i], '{') < 0 {
 		if r := bytes.TrimLeft(rest[i+1:], " \t"); len(r) > 0 && r[0] == '{' {
-			return r, true
+			return r, line[:n], true
 		}
 	}
-	return nil, false
+	return nil, nil, false
+}
+
+// fluentBitFileLine returns the record and the time of a line of Fluent
+// Bit's file output in its default format, "TAG: [TIME, RECORD]", TIME
+// epoch seconds (plugins/out_file/file.c: "%s: [%"PRIu64".%09lu, %s]",
+// and "%s: [%f, %s]" before v2.0).
+func fluentBitFileLine(line []byte) (rec, stamp []byte, ok bool) {
+	i := bytes.Index(line, []byte(": ["))
+	if i <= 0 || bytes.IndexAny(line[:i], " \t\"{[") >= 0 {
+		return nil, nil, false
+	}
+	rest := line[i+len(": ["):]
+	j := bytes.IndexByte(rest, ',')
+	if j <= 0 || !epochSeconds(rest[:j]) {
+		return nil, nil, false
+	}
+	rec = bytes.TrimRight(bytes.TrimLeft(rest[j+1:], " "), " ")
+	if len(rec) < 3 || rec[0] != '{' || rec[len(rec)-1] != ']' {
+		return nil, nil, false
+	}
+	return rec[:len(rec)-1], rest[:j], true
+}
+
+// epochSeconds reports whether b is a number of epoch seconds as Fluent
+// Bit writes one: digits, a point and digits.
+func epochSeconds(b []byte) bool {
+	dot := bytes.IndexByte(b, '.')
+	return dot > 0 && dot < len(b)-1 && allDigits(b[:dot]) && allDigits(b[dot+1:])
 }
 
 // dockerLine reports whether line is a container log's record (Docker's
@@ -890,11 +919,11 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		}
 		return wrappedLine{inner: c.log, stamp: c.stamp, partial: c.partial, stderr: string(c.stream) == "stderr"}, nil
 	case EnvStamped:
-		in, ok := stampedLine(line)
+		in, stamp, ok := stampedLine(line)
 		if !ok {
 			return w, errors.New("not a JSON line behind its time")
 		}
-		return wrappedLine{inner: in, stamp: line[:stampLen(line)]}, nil
+		return wrappedLine{inner: in, stamp: stamp}, nil
 	case EnvShipper, EnvJournald:
 		msg, stamp, _, err := d.shipped(line)
 		if err != nil {

@@ -16,7 +16,8 @@ import (
 // row of Splunk's JSON search export, a row of a CSV export of log lines
 // (csv-raw, as encoding/csv writes and reads it), Fluent Bit's record,
 // and Fluent Bit's record of a CRI line, whole whatever its tag, or by
-// its classic cri parser, a part when its tag is P.
+// its classic cri parser, a part when its tag is P; and that record in
+// a line of Fluent Bit's file output.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -34,6 +35,7 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"Time":1795917608321,"TopicId":"t","LogJson":"{\"request_time\":\"1.5\"}","PkgLogId":"65536"}`)
 	f.Add(`{"time":"2026-12-04T02:00:01.125000000Z","stream":"stdout","_p":"P","log":"{\"status\":200}","kubernetes":{"labels":{"app":"gw"}}}`)
 	f.Add(`{"date":1796349601,"stream":"stdout","logtag":"P","message":"{\"status\":"}`)
+	f.Add(`nginx.access: [1796349601.125000, {"log":"a"}]`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvRawCSV} {
@@ -175,6 +177,13 @@ func FuzzEnvelope(f *testing.F) {
 			} else if envelopeOf(fb) != EnvDocker {
 				t.Fatalf("Fluent Bit's classic CRI record %s told as %q", fb, envelopeOf(fb))
 			}
+		}
+		// Fluent Bit's file output: its record behind the tag and time.
+		ofile := "kube.gw: [1796349601.125000000, " + string(fb) + "]"
+		if w, err := unwrap(EnvStamped, []byte(ofile), &d); err != nil || string(w.inner) != string(fb) || string(w.stamp) != "1796349601.125000000" {
+			t.Fatalf("Fluent Bit's file output %q: %+v, %v", ofile, w, err)
+		} else if envelopeOf([]byte(ofile)) != EnvStamped {
+			t.Fatalf("Fluent Bit's file output %q told as %q", ofile, envelopeOf([]byte(ofile)))
 		}
 		if w, err := unwrap(EnvDocker, rec, &d); err != nil || w.partial || !bytes.Equal(w.inner, want) {
 			got := w.inner

@@ -722,23 +722,30 @@ func readFluentBitCRI(t *testing.T, path, logKey string) (recs []map[string]any,
 			want = append(want, fluentBitLine{stderr: true})
 			continue
 		}
-		// REMOTE - - [TIME] "REQUEST" STATUS BYTES "REF" "UA" "XFF" RT URT
-		at, err := time.Parse("02/Jan/2006:15:04:05 -0700", line[strings.IndexByte(line, '[')+1:strings.IndexByte(line, ']')])
-		if err != nil {
-			t.Fatal(err)
-		}
-		after := strings.Fields(line[strings.LastIndex(line, `HTTP/1.1"`)+len(`HTTP/1.1"`):])
-		status, err := strconv.ParseInt(after[0], 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rt, err := strconv.ParseFloat(after[len(after)-2], 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, fluentBitLine{status: status, rt: rt, timeNS: at.UnixNano()})
+		want = append(want, nginxMainLine(t, line))
 	}
 	return recs, want
+}
+
+// nginxMainLine splits by hand an nginx line of the format main with
+// $request_time $upstream_response_time after it.
+func nginxMainLine(t *testing.T, line string) fluentBitLine {
+	t.Helper()
+	// REMOTE - - [TIME] "REQUEST" STATUS BYTES "REF" "UA" "XFF" RT URT
+	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", line[strings.IndexByte(line, '[')+1:strings.IndexByte(line, ']')])
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := strings.Fields(line[strings.LastIndex(line, `HTTP/1.1"`)+len(`HTTP/1.1"`):])
+	status, err := strconv.ParseInt(after[0], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := strconv.ParseFloat(after[len(after)-2], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fluentBitLine{status: status, rt: rt, timeNS: at.UnixNano()}
 }
 
 // checkFluentBitRows compares the rows read of a file of Fluent Bit's
@@ -914,5 +921,46 @@ func TestFluentBitCRIClassic(t *testing.T) {
 	rows, res := collect(t, []string{dpath}, ingest.Options{Workers: 1, MaxProblems: 10})
 	if len(rows) != 1 || res.Files[0].Envelope != ingest.EnvDocker || !rows[0].hasTime || rows[0].timeNS != 1796349601125e6 || rows[0].rt != 0.5 {
 		t.Fatalf("%+v, %+v, %+v", rows, res.Files, res.Problems)
+	}
+}
+
+// TestFluentBitFile: the lines of Fluent Bit's file output in its
+// default format, "TAG: [TIME, RECORD]" (nine decimals since v2.0, six
+// before), give the records of the lines they hold, as Fluent Bit's
+// record of a line ({"log":"LINE"}), and of the records a parser made,
+// TIME their time when they have none.
+func TestFluentBitFile(t *testing.T) {
+	const path = "testdata/text/fluentbit-outfile.log"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []fluentBitLine
+	for _, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+		rec := l[strings.Index(l, ", {")+2 : len(l)-1]
+		var r struct{ Log string }
+		if err := json.Unmarshal([]byte(rec), &r); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, nginxMainLine(t, r.Log))
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 2, MaxProblems: 10})
+	checkFluentBitRows(t, path, rows, res, want, ingest.EnvStamped)
+
+	parsed := `kube.var.log.containers.gw-0_ai-gw_nginx-0123.log: [1796349601.125000000, {"request_time":"0.188","status":"200","uri":"/v1/chat/completions"}]` + "\n" +
+		`kube.var.log.containers.gw-0_ai-gw_nginx-0123.log: [1796349609.301000, {"request_time":"2.5","status":"504","uri":"/v1/chat/completions"}]` + "\n"
+	ppath := filepath.Join(t.TempDir(), "parsed.log")
+	if err := os.WriteFile(ppath, []byte(parsed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res = collect(t, []string{ppath}, ingest.Options{Workers: 1, MaxProblems: 10})
+	wantNS := []int64{1796349601125e6, 1796349609301e6}
+	if len(rows) != 2 || res.Files[0].Envelope != ingest.EnvStamped || res.Files[0].BadLines != 0 {
+		t.Fatalf("%+v, %+v, %+v", rows, res.Files, res.Problems)
+	}
+	for i, r := range rows {
+		if !r.hasTime || r.timeNS != wantNS[i] {
+			t.Errorf("parsed row %d: time %d (%v), want %d", i, r.timeNS, r.hasTime, wantNS[i])
+		}
 	}
 }

@@ -156,8 +156,13 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			fs.cfg.envelope, inner = env, unwrapHead(env, peek)
 			// A container runtime's record within another's line: a
 			// Docker json-file or CRI line that Promtail or Vector
-			// shipped as it was, without its docker or cri stage.
-			if in := envelopeOf(firstLine(inner)); (in == EnvDocker || in == EnvCRI) && env != EnvDocker && env != EnvCRI {
+			// shipped as it was, without its docker or cri stage; and
+			// Fluent Bit's record of a line ({"log":"LINE"}) behind its
+			// time, as its file output writes it.
+			innerFirst := firstLine(inner)
+			in := envelopeOf(innerFirst)
+			if (in == EnvDocker || in == EnvCRI) && env != EnvDocker && env != EnvCRI ||
+				in == EnvShipper && env == EnvStamped && !p.ownFields(innerFirst) {
 				fs.cfg.within, inner = in, unwrapHead(in, inner)
 			}
 			head = inner
