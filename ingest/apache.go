@@ -107,13 +107,16 @@ func apacheTokens(s string) ([]formatToken, error) {
 			// "%U%q": the path and its query string, one uri.
 			return i, nil
 		}
-		if n == "t" {
-			// Apache writes "[10/Oct/2000:13:55:36 -0700]": nginx's
-			// $time_local between brackets.
+		// Apache writes "[10/Oct/2000:13:55:36 -0700]": nginx's
+		// $time_local between brackets; Jetty, whose %{FORMAT}t takes a
+		// Java pattern, writes any time so (CustomRequestLog's
+		// logRequestTime).
+		bracketed := n == "t" || strings.HasPrefix(n, "{") && strings.HasSuffix(n, "}t") && isJavaTime(n[1:len(n)-2])
+		if bracketed {
 			l.lit = append(l.lit, '[')
 		}
 		l.item(formatToken{name: n, lookup: apacheLookupName(n), apache: true, col: start + 1})
-		if n == "t" {
+		if bracketed {
 			l.lit = append(l.lit, ']')
 		}
 		return i, nil

@@ -91,6 +91,8 @@ func FuzzLogFormatRun(f *testing.F) {
 		[]byte("[2026/12/04T18:00:00+0800 1796378400] \"POST /v1/chat HTTP/1.1\" 200 1234\n"))
 	f.Add(`%h [%{%d/%b/%Y %T}t.%{msec_frac}t %{%z}t] "%r" %>s %{msec}t %D`,
 		[]byte("10.1.1.1 [04/Dec/2026 10:00:00.123 +0000] \"POST /v1/chat HTTP/1.1\" 200 1796378400123 1234\n"))
+	f.Add(`%{client}a - %u %{dd/MMM/yyyy:HH:mm:ss ZZZ|GMT}t "%r" %s %O %{ms}T`,
+		[]byte(`10.1.1.1 - - [04/Dec/2026:10:00:00 +0000] "POST /v1/chat HTTP/1.1" 200 1234 56`+"\n"))
 	f.Add(`LogFormat "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\" %D" combined`,
 		[]byte(`10.1.1.1 - - [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 200 2326 "-" "x" 6210452`+"\n"))
 	f.Add(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" %D %{ms}T %^FB %U%q`,

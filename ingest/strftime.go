@@ -56,6 +56,9 @@ func strftimeSpec(name string, envoy bool) (vs varSpec, ok bool) {
 			return varSpec{none: true}, true
 		}
 		f = arg
+		if j, ok := javaStrftime(arg); ok {
+			f = j // Jetty's, in Apache's syntax
+		}
 	}
 	if !datedFormat(f) {
 		// A time of day or a zone alone ("%z", "%T") is no time of its
@@ -196,4 +199,65 @@ func joinApacheTime(s string) string {
 		}
 		return "%{" + prefix + joined + "}t" + rest
 	})
+}
+
+// isJavaTime reports whether a %{…}t argument is a Java pattern of
+// Jetty's (javaStrftime).
+func isJavaTime(arg string) bool {
+	_, ok := javaStrftime(arg)
+	return ok
+}
+
+// javaLetters are the letters of a Java DateTimeFormatter pattern, by
+// the runs of each that Jetty's request log formats use, as strftime's.
+var javaLetters = map[string]string{
+	"yyyy": "%Y", "uuuu": "%Y", "yy": "%y", "MMMM": "%B", "MMM": "%b", "MM": "%m", "dd": "%d",
+	"HH": "%H", "hh": "%I", "mm": "%M", "ss": "%S", "a": "%p", "EEE": "%a", "EEEE": "%A",
+	"Z": "%z", "ZZ": "%z", "ZZZ": "%z", "X": "%z", "XX": "%z", "XXX": "%z", "xx": "%z", "xxx": "%z",
+}
+
+// javaStrftime returns Jetty's %{format|timeZone|locale}t argument
+// (CustomRequestLog: a java.time DateTimeFormatter pattern, its default
+// "dd/MMM/yyyy:HH:mm:ss ZZZ" in GMT) as a strftime format, and whether
+// it is one: a pattern of a date with no '%', whose letters are all
+// javaLetters' ("SSS…", a fraction, is %f; 'quoted' text is literal).
+// The time zone and locale after '|' only choose how the time is
+// written: a pattern with a zone writes it, one without is read in --tz.
+func javaStrftime(arg string) (string, bool) {
+	pattern, _, _ := strings.Cut(arg, "|")
+	if strings.ContainsRune(pattern, '%') || !strings.Contains(pattern, "yy") && !strings.Contains(pattern, "uu") ||
+		!strings.Contains(pattern, "dd") {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(pattern); {
+		c := pattern[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(pattern[i+1:], '\'')
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(pattern[i+1 : i+1+j])
+			i += j + 2
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(pattern) && pattern[j] == c {
+				j++
+			}
+			run := pattern[i:j]
+			if c == 'S' {
+				b.WriteString("%f")
+			} else if f, ok := javaLetters[run]; ok {
+				b.WriteString(f)
+			} else {
+				return "", false
+			}
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String(), true
 }

@@ -31,6 +31,12 @@ func TestStrftimeTimes(t *testing.T) {
 			`10.1.1.1 2026-12-04 10:00:00 "POST /v1/chat HTTP/1.1" 200 1234`, sec},
 		{"Apache's end: with a zone", `%h [%{end:%d/%b/%Y:%H:%M:%S %z}t] "%r" %>s %D`,
 			`10.1.1.1 [04/Dec/2026:05:00:00 -0500] "POST /v1/chat HTTP/1.1" 200 1234`, sec},
+		// Jetty's CustomRequestLog: Apache's syntax, a Java pattern
+		// (its requestlog module's default), the time in brackets.
+		{"Jetty's default", `%{client}a - %u %{dd/MMM/yyyy:HH:mm:ss ZZZ|GMT}t "%r" %s %O`,
+			`10.1.1.1 - - [04/Dec/2026:10:00:00 +0000] "POST /v1/chat HTTP/1.1" 200 1234`, sec},
+		{"Jetty's ISO 8601 with a fraction", `%{client}a %{yyyy-MM-dd'T'HH:mm:ss.SSSXXX|UTC}t "%r" %s %{ms}T`,
+			`10.1.1.1 [2026-12-04T18:00:00.123+08:00] "POST /v1/chat HTTP/1.1" 200 1234`, ms},
 		{"Apache's msec", `%h %{msec}t "%r" %>s %D`, `10.1.1.1 1796378400123 "POST /v1/chat HTTP/1.1" 200 1234`, ms},
 		{"Apache's sec", `%h %{sec}t "%r" %>s %D`, `10.1.1.1 1796378400 "POST /v1/chat HTTP/1.1" 200 1234`, sec},
 		// mod_log_config's own example: the date and time to the
