@@ -85,7 +85,9 @@ func FuzzRun(f *testing.F) {
 		// AWS's Classic LB (a TCP connection passed over), chi's log.
 		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log",
 		// Huawei Cloud's API Gateway and ELB.
-		"text/huawei-apig.log", "text/huawei-elb.log"} {
+		"text/huawei-apig.log", "text/huawei-elb.log",
+		// Knative's queue-proxy request log: the gcp source's httpRequest alone.
+		"sources/knative.jsonl", "sources/knative-example.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -689,8 +689,16 @@ var sources = []*source{
 	// Google Cloud's request logs (external Application Load Balancer,
 	// Cloud Run, GKE ingress) in Cloud Logging's LogEntry: the request
 	// in httpRequest, its latency a protobuf Duration ("6.210452s").
-	{name: "gcp", title: "Google Cloud request logs (LogEntry httpRequest)",
-		signatures: []signature{{3, []string{"httpRequest", "insertId", "logName", "resource", "severity", "receiveTimestamp"}}},
+	// Knative's queue-proxy (KServe's too) writes its request log as
+	// that object alone, {"httpRequest":{…},"traceId":…}, for Cloud
+	// Logging to lift into its LogEntry: the latency "0.5s" in the
+	// documented template, the bare seconds of .Response.Latency in its
+	// config-observability _example
+	// (https://knative.dev/docs/serving/observability/logging/request-logging,
+	// knative/serving config/core/configmaps/observability.yaml).
+	{name: "gcp", title: "Google Cloud request logs (LogEntry httpRequest; Knative's queue-proxy request log)",
+		signatures: []signature{{3, []string{"httpRequest", "insertId", "logName", "resource", "severity", "receiveTimestamp"}},
+			{3, []string{"httpRequest.latency", "httpRequest.status", "httpRequest.requestMethod", "httpRequest.requestUrl", "httpRequest.remoteIp"}}},
 		fields: []sourceField{
 			{"httpRequest.latency", FRequestTime, UnitSecond}, {"httpRequest.status", FStatus, 0},
 			{"httpRequest.remoteIp", FRemoteAddr, 0}, {"httpRequest.requestMethod", FMethod, 0},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -268,13 +269,27 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			stream: -1, timeNS: rfc(d.str(in + "timestamp")),
 			clientBy: []string{at + "usr.id", at + "usr.name", at + "network.client.ip"}}
 	},
+	// Google Cloud's LogEntry httpRequest, and Knative's queue-proxy
+	// request log that writes the same object: its latency a protobuf
+	// Duration ("6.210452s"), or, by the template of Knative's
+	// config-observability _example, the bare seconds of
+	// .Response.Latency ("1.0684654131"); remoteIp, Knative's with its
+	// port, the client's address.
 	"gcp": func(d rawDoc) sourceWant {
-		lat, err := time.ParseDuration(d.str("httpRequest.latency"))
-		if err != nil {
-			panic(err)
+		rt := d.num("httpRequest.latency") * 1000
+		if math.IsNaN(rt) {
+			lat, err := time.ParseDuration(d.str("httpRequest.latency"))
+			if err != nil {
+				panic(err)
+			}
+			rt = float64(lat) / 1e6
 		}
-		return sourceWant{rt: float64(lat) / 1e6, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("httpRequest.status")),
-			client: d.str("httpRequest.remoteIp"), stream: -1, timeNS: rfc(d.str("timestamp"))}
+		client := d.str("httpRequest.remoteIp")
+		if host, _, err := net.SplitHostPort(client); err == nil {
+			client = host
+		}
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("httpRequest.status")),
+			client: client, stream: -1, timeNS: rfc(d.str("timestamp"))}
 	},
 	// Amazon API Gateway: responseLatency and the integration's latency
 	// (integrationLatency, or integration.latency nested) in ms, "-"
@@ -955,6 +970,7 @@ var sourceFixtures = map[string]string{
 	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
+	"knative.jsonl": "gcp", "knative-example.jsonl": "gcp",
 	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs", "datadog-v2.json": "datadog", "datadog-v1.json": "datadog",
 	"bedrock.jsonl":       "bedrock",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
