@@ -88,6 +88,12 @@ const (
 	// (ms); or a log collected as full text, {"__CONTENT__":"LINE",
 	// "__TIMESTAMP__":…,"__SOURCE__":…,…}, the line in __CONTENT__.
 	EnvCLS Envelope = "cls"
+	// EnvCloudLogging is Google Cloud Logging's LogEntry of a line a
+	// container or a VM wrote (cloudLogging): gcloud logging read
+	// --format=json (an array), a sink to Cloud Storage (one a line);
+	// the line in textPayload, or, for a JSON line the agent parsed,
+	// the record in jsonPayload, its time timestamp.
+	EnvCloudLogging Envelope = "cloud-logging"
 	// EnvRawCSV is a CSV export of a log platform's search whose rows
 	// hold each log line as it was written, in a column of its own:
 	// Splunk's (_raw, its time _time), CloudWatch Logs Insights'
@@ -176,7 +182,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvRawCSV:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvRawCSV:
 		return true
 	}
 	return false
@@ -199,6 +205,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, err := new(topReader).clsRecord(line); err == nil {
 		return EnvCLS
+	}
+	if _, _, err := new(topReader).cloudLogging(line); err == nil {
+		return EnvCloudLogging
 	}
 	if _, _, journald, err := new(topReader).shipped(line); err == nil {
 		if journald {
@@ -374,6 +383,9 @@ type topReader struct {
 	bytes []byte
 	// ms holds an Insights result's time as epoch ms (insightsMessage).
 	ms []byte
+	// obj holds a Cloud Logging entry's jsonPayload on one line
+	// (appendCompact).
+	obj []byte
 }
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
@@ -770,6 +782,67 @@ func withTime(b, rec, stamp []byte) []byte {
 	return append(b, rest...)
 }
 
+// cloudLoggingKeys are the members of Cloud Logging's LogEntry read
+// (EnvCloudLogging): its payloads, its time, those of which one marks it,
+// and the payloads that make it no line's entry: httpRequest (the gcp
+// source's request, read as the record it is) and protoPayload (an audit
+// log's).
+var cloudLoggingKeys = []string{"textPayload", "jsonPayload", "timestamp", "insertId", "logName", "resource", "receiveTimestamp", "httpRequest", "protoPayload"}
+
+var errNotCloudLogging = errors.New(`not a Cloud Logging entry of a line: no "textPayload" string or "jsonPayload" object beside insertId, logName, resource or receiveTimestamp, or an httpRequest`)
+
+// cloudLogging returns what a Cloud Logging LogEntry of a line holds
+// (https://cloud.google.com/logging/docs/reference/v2/rest/v2/LogEntry):
+// the line in its textPayload, decoded into d's scratch buffer, without
+// its line end (GKE keeps it); or, for a JSON line the logging agent
+// parsed (https://cloud.google.com/logging/docs/structured-logging),
+// the record in its jsonPayload, as its text; and its time, timestamp
+// (RFC 3339), which the agent took from the record's "time" when it had
+// one. An entry with an httpRequest is the gcp source's record, not a
+// line's: refused, as is an audit log's protoPayload.
+func (d *topReader) cloudLogging(line []byte) (payload, stamp []byte, err error) {
+	var vals [9][]byte
+	found, strs, err := d.top(line, cloudLoggingKeys, vals[:])
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case found&(1<<3|1<<4|1<<5|1<<6) == 0, found&(1<<7|1<<8) != 0:
+		return nil, nil, errNotCloudLogging
+	case strs&1 != 0:
+		payload = bytes.TrimRight(vals[0], "\r\n")
+	case d.objs[1] != nil:
+		payload = d.objs[1]
+	default:
+		return nil, nil, errNotCloudLogging
+	}
+	if strs&4 != 0 && len(vals[2]) > 0 && stampEnd(vals[2]) == len(vals[2]) {
+		stamp = vals[2]
+	}
+	return payload, stamp, nil
+}
+
+// appendCompact appends obj, a JSON value, to b without the white space
+// between its tokens: a pretty-printed document's jsonPayload as one
+// line, which the lines' format is told from.
+func appendCompact(b, obj []byte) []byte {
+	quoted := false
+	for i := 0; i < len(obj); i++ {
+		c := obj[i]
+		switch {
+		case quoted && c == '\\' && i+1 < len(obj):
+			b = append(b, c, obj[i+1])
+			i++
+			continue
+		case c == '"':
+			quoted = !quoted
+		case !quoted && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			continue
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
 // cloudWatchKeys are the keys of a CloudWatch Logs event (aws logs
 // filter-log-events, get-log-events): its message, those of which one
 // marks it, and its time (epoch ms).
@@ -949,6 +1022,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, err
 		}
 		return wrappedLine{inner: rec, stamp: stamp}, nil
+	case EnvCloudLogging:
+		payload, stamp, err := d.cloudLogging(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: payload, stamp: stamp}, nil
 	case EnvSyslog:
 		in, stamp, ok := syslogLine(line)
 		if !ok {
@@ -1078,7 +1157,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvRawCSV {
+	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvRawCSV {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -1177,6 +1256,8 @@ func (e Envelope) describe() string {
 		return "Splunk search export (JSON)"
 	case EnvCLS:
 		return "CLS record (LogJson or __CONTENT__)"
+	case EnvCloudLogging:
+		return "Cloud Logging entry (textPayload or jsonPayload)"
 	case EnvRawCSV:
 		return "CSV export of log lines (Splunk's _raw, CloudWatch Logs Insights' @message)"
 	}

@@ -16,8 +16,8 @@ import (
 // row of Splunk's JSON search export, a row of a CSV export of log lines
 // (csv-raw, as encoding/csv writes and reads it), Fluent Bit's record,
 // and Fluent Bit's record of a CRI line, whole whatever its tag, or by
-// its classic cri parser, a part when its tag is P; and that record in
-// a line of Fluent Bit's file output.
+// its classic cri parser, a part when its tag is P; that record in a
+// line of Fluent Bit's file output; and Cloud Logging's entry.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -37,8 +37,10 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"date":1796349601,"stream":"stdout","logtag":"P","message":"{\"status\":"}`)
 	f.Add(`nginx.access: [1796349601.125000, {"log":"a"}]`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
+	f.Add(`{"insertId":"a1","logName":"projects/p/logs/stdout","textPayload":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1\n","timestamp":"2026-12-04T02:00:00.123456Z"}`)
+	f.Add(`{"insertId":"a2","resource":{"type":"k8s_container"},"jsonPayload":{"status":200,"msg":"a \"}\" b"},"timestamp":"2026-12-04T02:00:00Z"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvRawCSV} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvRawCSV} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
@@ -141,6 +143,29 @@ func FuzzEnvelope(f *testing.F) {
 			}
 			if json.Unmarshal(crec, &back) != nil || string(w.inner) != strings.TrimRight(back.Content, "\r\n") {
 				t.Fatalf("CLS: %q; want %q", w.inner, back.Content)
+			}
+		}
+		// Cloud Logging's entry of a line in textPayload, and of a JSON
+		// line's record in jsonPayload, which appendCompact puts on one
+		// line as encoding/json's Compact does.
+		grec, err := json.Marshal(map[string]any{"insertId": "a1", "logName": "projects/p/logs/stdout", "textPayload": in, "timestamp": "2026-12-04T02:00:00.5Z"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvCloudLogging, grec, &d); err != nil || string(w.stamp) != "2026-12-04T02:00:00.5Z" {
+			t.Fatalf("Cloud Logging: %+v, %v", w, err)
+		} else if envelopeOf(grec) != EnvCloudLogging {
+			t.Fatalf("Cloud Logging: %s told as %q", grec, envelopeOf(grec))
+		} else {
+			var back struct{ TextPayload string }
+			if json.Unmarshal(grec, &back) != nil || string(w.inner) != strings.TrimRight(back.TextPayload, "\r\n") {
+				t.Fatalf("Cloud Logging: %q; want %q", w.inner, back.TextPayload)
+			}
+		}
+		if json.Valid([]byte(in)) {
+			var std bytes.Buffer
+			if json.Compact(&std, []byte(in)) == nil && !bytes.Equal(appendCompact(nil, []byte(in)), std.Bytes()) {
+				t.Fatalf("appendCompact(%q) = %q, want %q", in, appendCompact(nil, []byte(in)), std.Bytes())
 			}
 		}
 		want := bytes.TrimSuffix([]byte(in), []byte("\r"))

@@ -110,6 +110,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				// A Loki query's streams (lokiValue), or logcli's lines
 				// in an array.
 				env, fs.cfg.envelope = &topReader{}, EnvLoki
+			} else if _, _, err := new(topReader).cloudLogging(e.text); err == nil {
+				// Cloud Logging's entries of a container's lines
+				// (gcloud logging read --format=json).
+				env, fs.cfg.envelope = &topReader{}, EnvCloudLogging
 			} else if rec, _, err := new(topReader).clsRecord(e.text); err == nil && (rec[0] == '{' || clsResult(e.text)) {
 				// A CLS record, or a search result of a full-text topic,
 				// whose LogJson holds a line.
@@ -174,6 +178,17 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					c, err := env.fields(e.text)
 					if ok = err == nil; ok {
 						msg, stamp = c.log, env.epochMs(c.stamp)
+					}
+				case EnvCloudLogging:
+					var err error
+					msg, stamp, err = env.cloudLogging(e.text)
+					if ok = err == nil; ok {
+						stamp = env.epochMs(stamp)
+						if len(msg) > 0 && msg[0] == '{' {
+							// A jsonPayload as gcloud indents it.
+							env.obj = appendCompact(env.obj[:0], msg)
+							msg = env.obj
+						}
 					}
 				default:
 					msg, stamp, ok = cloudWatchMessage(e.text, env)
