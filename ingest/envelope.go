@@ -75,6 +75,11 @@ const (
 	// {"labels":{…},"line":"LINE","timestamp":"…"}, labels left out
 	// with --no-labels, and no other member.
 	EnvLoki Envelope = "loki"
+	// EnvGrafana is Grafana's "Download logs" as JSON (Explore's logs,
+	// a logs panel's): an array of {"line":"LINE","timestamp":"<epoch
+	// ns>","date":"…","fields":{…}} (grafanaRow), each line of any
+	// data source's logs.
+	EnvGrafana Envelope = "grafana"
 	// EnvSplunk is Splunk's search export in JSON (REST
 	// services/search/jobs/export?output_mode=json, splunk search …
 	// -output json): {"preview":false,"offset":N,"result":{"_raw":"LINE",
@@ -121,9 +126,10 @@ type rawColumns struct {
 
 // rawCSVHeader returns the layout of a CSV header whose columns hold a
 // log platform's lines (EnvRawCSV): a column _raw or @message, CLS's
-// __CONTENT__ (a log collected as full text), or message (Kibana's
-// export of a Filebeat index, Graylog's), and none that s reads as a
-// request time. ok false for any other line.
+// __CONTENT__ (a log collected as full text), Line beside tsNs
+// (Grafana's), or message (Kibana's export of a Filebeat index,
+// Graylog's), and none that s reads as a request time. ok false for any
+// other line.
 func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	line = bytes.TrimRight(line, "\r")
 	if bytes.IndexByte(line, ',') < 0 {
@@ -134,20 +140,34 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		return rawColumns{}, false
 	}
 	c := rawColumns{header: bytes.Clone(line), n: len(names), raw: -1, time: -1} // line is the reader's buffer, which the next reads overwrite
+	lineCol, tsNs := -1, false
 	for i, n := range names {
 		switch string(bytes.TrimSpace(n)) {
 		case "_raw", "@message", "__CONTENT__":
 			c.raw, c.message = i, false
 		case "message":
+			// Kibana's export of a Filebeat index, Graylog's.
 			if c.raw < 0 {
 				c.raw, c.message = i, true
 			}
+		case "Line":
+			lineCol = i
 		case "_time", "@timestamp", "timestamp", "__TIMESTAMP__":
 			c.time = i
+		case "tsNs":
+			c.time, tsNs = i, true
 		}
 		if readsRequestTime(string(bytes.TrimSpace(n)), s) {
 			return rawColumns{}, false
 		}
+	}
+	if c.raw < 0 && lineCol >= 0 {
+		// Grafana's "Download logs" as CSV: a Date column, then the
+		// data frame of Loki's rows, Time, Line, tsNs (its time, epoch
+		// ns), id (grafana/grafana public/app/features/logs/utils.ts).
+		// A Line beside no tsNs is some other program's column, read as
+		// message is.
+		c.raw, c.message = lineCol, !tsNs
 	}
 	if c.raw >= 0 && c.time >= 0 && string(bytes.TrimSpace(names[c.raw])) == "@message" && string(bytes.TrimSpace(names[c.time])) == "@timestamp" {
 		c.utc = true
@@ -658,6 +678,29 @@ func (d *topReader) loki(line []byte) (msg, stamp []byte, err error) {
 		return nil, nil, errNotLoki
 	}
 	return bytes.TrimRight(vals[0], "\r\n"), vals[1], nil
+}
+
+// grafanaKeys are the members of a row of Grafana's logs downloaded as
+// JSON.
+var grafanaKeys = []string{"line", "timestamp", "fields", "date"}
+
+// grafanaRow returns the line and the time (epoch ns) a row of Grafana's
+// "Download logs" as JSON holds: logRowsToReadableJson in grafana/grafana
+// public/app/features/logs/utils.ts writes {line: the row's entry,
+// timestamp: its timeEpochNs, a string of digits, date: its ISO time
+// (since Grafana 11), fields: its labels and the data frame's fields},
+// and nothing else. false for any other element (logcli's jsonl, whose
+// timestamp is RFC 3339, is loki's).
+func (d *topReader) grafanaRow(elem []byte) (line, stamp []byte, ok bool) {
+	var vals [4][]byte
+	found, strs, err := d.top(elem, grafanaKeys, vals[:])
+	if err != nil || strs&3 != 3 || d.others != 0 || d.objs[2] == nil || found&8 != 0 && strs&8 == 0 {
+		return nil, nil, false
+	}
+	if n := len(vals[1]); n == 0 || n > 20 || !allDigits(vals[1]) {
+		return nil, nil, false
+	}
+	return bytes.TrimRight(vals[0], "\r\n"), vals[1], true
 }
 
 // splunkKeys are the members of a line of Splunk's search export in
@@ -1252,6 +1295,8 @@ func (e Envelope) describe() string {
 		return "journald export"
 	case EnvLoki:
 		return "Loki export (logcli jsonl)"
+	case EnvGrafana:
+		return "Grafana logs download (JSON)"
 	case EnvSplunk:
 		return "Splunk search export (JSON)"
 	case EnvCLS:

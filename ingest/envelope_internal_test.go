@@ -37,6 +37,8 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"date":1796349601,"stream":"stdout","logtag":"P","message":"{\"status\":"}`)
 	f.Add(`nginx.access: [1796349601.125000, {"log":"a"}]`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
+	f.Add(`{"line":"{\"status\":200}","timestamp":"1796378400123456789","date":"2026-12-04T10:00:00.123Z","fields":{"app":"gw"}}`)
+	f.Add("\"Date\",\"Time\",\"Line\",\"tsNs\",\"id\"")
 	f.Add(`{"insertId":"a1","logName":"projects/p/logs/stdout","textPayload":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1\n","timestamp":"2026-12-04T02:00:00.123456Z"}`)
 	f.Add(`{"insertId":"a2","resource":{"type":"k8s_container"},"jsonPayload":{"status":200,"msg":"a \"}\" b"},"timestamp":"2026-12-04T02:00:00Z"}`)
 	f.Fuzz(func(t *testing.T, in string) {
@@ -52,6 +54,7 @@ func FuzzEnvelope(f *testing.F) {
 			envelopeOf([]byte(in))
 			rawCSVHeader([]byte(in), mustSchema(t))
 			cloudWatchMessage([]byte(in), &topReader{})
+			new(topReader).grafanaRow([]byte(in))
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
 		if bytes.ContainsAny([]byte(in), "\n\r") {

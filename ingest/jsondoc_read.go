@@ -106,6 +106,9 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				} else {
 					sumoMaps = &topReader{}
 				}
+			} else if _, _, ok := new(topReader).grafanaRow(e.text); ok {
+				// Grafana's logs downloaded as JSON.
+				env, fs.cfg.envelope = &topReader{}, EnvGrafana
 			} else if _, _, err := new(topReader).loki(e.text); err == nil {
 				// A Loki query's streams (lokiValue), or logcli's lines
 				// in an array.
@@ -178,6 +181,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					c, err := env.fields(e.text)
 					if ok = err == nil; ok {
 						msg, stamp = c.log, env.epochMs(c.stamp)
+					}
+				case EnvGrafana:
+					if msg, stamp, ok = env.grafanaRow(e.text); ok {
+						stamp = env.epochMs(stamp)
 					}
 				case EnvCloudLogging:
 					var err error

@@ -22,7 +22,8 @@ import (
 // wrappedSeeds are lines in each wrapper: containerd's (a cut line, a
 // stderr line), Docker's, a time before JSON (tabs, Fluentd's), syslog,
 // a shipper's record, journald's, a CloudWatch event list of text,
-// Fluent Bit's records of CRI lines, and its file output's lines, and
+// Fluent Bit's records of CRI lines, and its file output's lines,
+// Grafana's logs downloaded as JSON and as CSV, Splunk's results, and
 // Cloud Logging's entries, in gcloud's array and in a sink's lines.
 var wrappedSeeds = []string{
 	"2026-12-04T10:00:00.1Z stdout P {\"request_time\":\n2026-12-04T10:00:00.1Z stdout F 0.5,\"status\":200}\n2026-12-04T10:00:01Z stderr F I1204 starting\n",
@@ -42,6 +43,8 @@ var wrappedSeeds = []string{
 	`{"hits":{"hits":[{"_id":"1","_source":{"@timestamp":"2026-12-04T02:00:00Z","time":"2026-12-04T02:00:00Z","stream":"stdout","_p":"F","log":"{\"request_time\":0.5}"}},` +
 		`{"_id":"2","_source":{"stream":"stderr","log":"2026/12/04 10:00:00 [error] 1#1: x\n"}}]}}`,
 	"[\n  {\n    \"insertId\": \"a1\",\n    \"jsonPayload\": {\n      \"request_time\": 0.5,\n      \"status\": 200\n    },\n    \"timestamp\": \"2026-12-04T02:00:00Z\"\n  },\n  {\"insertId\": \"a2\", \"textPayload\": \"x\\n\"}\n]\n",
+	`[{"line":"{\"request_time\":0.5}","timestamp":"1796378400123456789","date":"2026-12-04T10:00:00.123Z","fields":{"app":"gw"}},{"line":"x","timestamp":"1","fields":{}}]`,
+	"\"Date\",\"Time\",\"Line\",\"tsNs\",\"id\"\n\"2026-12-04T02:00:00.123Z\",\"1796349600123\",\"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"\"GET / HTTP/1.1\"\" 200 1 0.5\",\"1796349600123456789\",\"1796349600123456789_a\"\n",
 	`{"insertId":"a1","logName":"projects/p/logs/stdout","textPayload":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5\n","timestamp":"2026-12-04T02:00:00Z"}` + "\n",
 }
 
