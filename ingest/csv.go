@@ -454,10 +454,12 @@ const maxQuotedLines = 64
 // lines of data after it, data being what follows l's line end in the
 // same buffer: l with as many of them as close the field, at most
 // maxQuotedLines and MaxLine bytes, parsed by lp into rec. It returns the
-// row, what follows it and how many lines it took after l; 0 lines when
-// none closes the field without another error (rec is then left as the
-// last try made it, and l is a bad line as it was).
-func joinQuoted(lp lineParser, l, data []byte, rec *Record, s *Schema) (row, rest []byte, n int) {
+// row, what follows it, how many lines it took after l, and why the row
+// is bad when it is whole but the log line within it is not (a
+// withinError: one bad line); 0 lines when none closes the field
+// without another error (rec is then left as the last try made it, and
+// l is a bad line as it was).
+func joinQuoted(lp lineParser, l, data []byte, rec *Record, s *Schema) (row, rest []byte, n int, bad error) {
 	end := cap(l) - cap(data) // data[0]'s place after l's start
 	rest = data
 	for n = 1; n <= maxQuotedLines && len(rest) > 0; n++ {
@@ -474,15 +476,18 @@ func joinQuoted(lp lineParser, l, data []byte, rec *Record, s *Schema) (row, res
 		}
 		rec.reset(s)
 		err := lp.Parse(row, rec)
-		if err == nil {
-			return row, after, n
-		}
-		if !openQuote(err) {
-			break
+		var within *withinError
+		switch {
+		case err == nil:
+			return row, after, n, nil
+		case errors.As(err, &within):
+			return row, after, n, err
+		case !openQuote(err):
+			return nil, data, 0, nil
 		}
 		rest, end = after, end+next+1
 	}
-	return nil, data, 0
+	return nil, data, 0, nil
 }
 
 // split cuts line into fields, kept in p.vals until the next call. The

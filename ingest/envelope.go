@@ -105,8 +105,9 @@ const (
 	// (@message, @timestamp) and Tencent Cloud CLS's of a log collected
 	// as full text (__CONTENT__, __TIMESTAMP__), when no other column
 	// gives a request time
-	// (rawColumns). A row is one line of the file; a line the export
-	// quoted across lines is a bad line of each.
+	// (rawColumns). A row is one line of the file, or the lines a
+	// quoted field goes on to (a log line kept with its end, Fluent
+	// Bit's log: joinQuoted).
 	EnvRawCSV Envelope = "csv-raw"
 )
 
@@ -127,9 +128,9 @@ type rawColumns struct {
 // rawCSVHeader returns the layout of a CSV header whose columns hold a
 // log platform's lines (EnvRawCSV): a column _raw or @message, CLS's
 // __CONTENT__ (a log collected as full text), Line beside tsNs
-// (Grafana's), or message (Kibana's export of a Filebeat index,
-// Graylog's), and none that s reads as a request time. ok false for any
-// other line.
+// (Grafana's), or message or log (Kibana's export of a Filebeat or a
+// Fluent Bit index, Graylog's), and none that s reads as a request time.
+// ok false for any other line.
 func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	line = bytes.TrimRight(line, "\r")
 	if bytes.IndexByte(line, ',') < 0 {
@@ -145,8 +146,9 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		switch string(bytes.TrimSpace(n)) {
 		case "_raw", "@message", "__CONTENT__":
 			c.raw, c.message = i, false
-		case "message":
-			// Kibana's export of a Filebeat index, Graylog's.
+		case "message", "log":
+			// Kibana's export of a Filebeat index, Graylog's; of a Fluent
+			// Bit index, whose line is in log.
 			if c.raw < 0 {
 				c.raw, c.message = i, true
 			}
@@ -1099,6 +1101,11 @@ func (d *topReader) rawRow(line []byte) (wrappedLine, error) {
 		return wrappedLine{}, fmt.Errorf("want %d fields, got %d", d.raw.n, len(cells))
 	}
 	w := wrappedLine{inner: cells[d.raw.raw]}
+	if in, ok := bytes.CutSuffix(w.inner, []byte("\n")); ok {
+		// The line's end kept in its cell (Fluent Bit's log keeps
+		// Docker's): the row went on to the next line of the file.
+		w.inner = bytes.TrimSuffix(in, []byte("\r"))
+	}
 	if d.raw.time >= 0 {
 		w.stamp = cells[d.raw.time]
 	}
@@ -1123,12 +1130,26 @@ func unwrapHeadOf(e Envelope, head []byte, raw rawColumns) []byte {
 			break // a line the peek cut
 		}
 		l := bytes.TrimRight(head[:i], "\r")
-		head = head[i+1:]
+		rest := head[i+1:]
 		if blank(l) {
+			head = rest
 			continue
 		}
 		d.p.scratch = d.p.scratch[:0]
 		w, err := unwrap(e, l, &d)
+		// A CSV export's row whose quoted line holds a line break goes on
+		// in the next lines, as the pipeline reads it (joinQuoted).
+		for n := 0; e == EnvRawCSV && err != nil && openQuote(err) && n < maxQuotedLines; n++ {
+			j := bytes.IndexByte(rest, '\n')
+			if j < 0 {
+				break
+			}
+			l = bytes.TrimRight(head[:len(head)-len(rest)+j], "\r")
+			rest = rest[j+1:]
+			d.p.scratch = d.p.scratch[:0]
+			w, err = unwrap(e, l, &d)
+		}
+		head = rest
 		if err != nil {
 			continue
 		}
@@ -1218,6 +1239,9 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 		}
 		if w.stderr {
 			return &stderrError{err}
+		}
+		if p.env == EnvRawCSV {
+			return &withinError{err}
 		}
 		return err
 	}
@@ -1336,6 +1360,15 @@ func holdParts(e Envelope, data []byte, end int) int {
 }
 
 var errNoFieldErr = errors.New(errNoField)
+
+// withinError is the reason the log line within a CSV export's row is
+// bad, the row itself being whole: a row quoted across lines of the
+// file is then one bad line (joinQuoted), not one of each.
+type withinError struct{ err error }
+
+func (e *withinError) Error() string { return e.err.Error() }
+
+func (e *withinError) Unwrap() error { return e.err }
 
 // stderrError is the reason for a line the program wrote on stderr that
 // is not a request: most are its own messages.

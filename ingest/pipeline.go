@@ -545,8 +545,8 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
 				// A CSV row whose quoted field holds a line break: it goes
 				// on in the next lines (of this unit: one cut at the
 				// unit's end stays bad lines).
-				if row, rest, n := joinQuoted(lp, l, data, rec, u.file.cfg.schema); n > 0 {
-					l, data, err = row, rest, nil
+				if row, rest, n, bad := joinQuoted(lp, l, data, rec, u.file.cfg.schema); n > 0 {
+					l, data, err = row, rest, bad
 					joined = int64(n)
 				}
 			}

@@ -226,3 +226,21 @@ func TestRawCSVCLS(t *testing.T) {
 		}
 	}
 }
+
+// TestRawCSVFluentBitLog: Kibana's or OpenSearch Dashboards' CSV export
+// of an index Fluent Bit fills, each line in its log column, with the
+// line's end Docker kept ("LINE\n": the quoted field goes on to the next
+// line of the file), reads as the lines alone do.
+func TestRawCSVFluentBitLog(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range []string{"testdata/sources/aws-apigateway.json",
+		"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
+		rows := [][]string{{"@timestamp", "kubernetes.pod_name", "kubernetes.namespace_name", "log"}}
+		for i, l := range fileLines(t, src) {
+			rows = append(rows, []string{fmt.Sprintf("Dec 4, 2026 @ 02:00:%02d.000", i%60), "gw-7d9f-abcde", "gw", l + "\n"})
+		}
+		checkAsLines(t, src, ingest.EnvRawCSV, map[string][]byte{
+			filepath.Join(dir, "discover-"+filepath.Base(src)+".csv"): []byte(csvOf(t, rows)),
+		})
+	}
+}
