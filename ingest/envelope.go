@@ -760,6 +760,37 @@ func (d *topReader) splunk(line []byte) (raw, stamp []byte, row bool, err error)
 	return bytes.TrimRight(rv[0], "\r\n"), stamp, true, nil
 }
 
+// splunkRowKeys are the fields of a Splunk search's result as its REST
+// API returns a job's results (splunkResult): the event's line, its time,
+// and those of which one marks it.
+var splunkRowKeys = []string{"_raw", "_time", "_bkt", "_cd", "_serial", "_indextime", "_si", "splunk_server"}
+
+// splunkResult returns the line and the time an element of a Splunk
+// search's results holds, as the REST API's
+// services/search/jobs/{sid}/results?output_mode=json (and a oneshot
+// search's) answers {"preview":false,"init_offset":0,"messages":[…],
+// "fields":[…],"results":[{"_raw":"LINE","_time":"…",…},…]} (Splunk's
+// REST API reference, search/jobs/{search_id}/results): a _raw string
+// beside _time or one of Splunk's other internal fields, its time _time
+// when it is RFC 3339, as the export's (splunk). false for any other
+// element, and for one a field beside _raw of which s (when not nil),
+// or a source, reads as the request time (a search that extracted
+// fields: its results are read by them).
+func (d *topReader) splunkResult(elem []byte, s *Schema) (raw, stamp []byte, ok bool) {
+	var vals [8][]byte
+	found, strs, err := d.top(elem, splunkRowKeys, vals[:])
+	if err != nil || strs&1 == 0 || found&^1 == 0 {
+		return nil, nil, false
+	}
+	if s != nil && givesRequestTime(elem, s) {
+		return nil, nil, false
+	}
+	if strs&2 != 0 && len(vals[1]) > 0 && stampEnd(vals[1]) == len(vals[1]) {
+		stamp = vals[1]
+	}
+	return bytes.TrimRight(vals[0], "\r\n"), stamp, true
+}
+
 // clsKeys are the members of a CLS record read (EnvCLS): a search
 // result's LogJson and Time, and of which one marks it, TopicId and
 // PkgLogId; a full-text log's __CONTENT__ and __TIMESTAMP__, and of which

@@ -55,6 +55,7 @@ func FuzzEnvelope(f *testing.F) {
 			rawCSVHeader([]byte(in), mustSchema(t))
 			cloudWatchMessage([]byte(in), &topReader{})
 			new(topReader).grafanaRow([]byte(in))
+			new(topReader).splunkResult([]byte(in), mustSchema(t))
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
 		if bytes.ContainsAny([]byte(in), "\n\r") {

@@ -106,6 +106,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				} else {
 					sumoMaps = &topReader{}
 				}
+			} else if _, _, ok := new(topReader).splunkResult(e.text, fs.cfg.schema); ok {
+				// A Splunk search job's results, the events' lines in
+				// their _raw.
+				env, fs.cfg.envelope = &topReader{}, EnvSplunk
 			} else if _, _, ok := new(topReader).grafanaRow(e.text); ok {
 				// Grafana's logs downloaded as JSON.
 				env, fs.cfg.envelope = &topReader{}, EnvGrafana
@@ -181,6 +185,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					c, err := env.fields(e.text)
 					if ok = err == nil; ok {
 						msg, stamp = c.log, env.epochMs(c.stamp)
+					}
+				case EnvSplunk:
+					if msg, stamp, ok = env.splunkResult(e.text, nil); ok {
+						stamp = env.epochMs(stamp)
 					}
 				case EnvGrafana:
 					if msg, stamp, ok = env.grafanaRow(e.text); ok {

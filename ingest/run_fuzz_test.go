@@ -46,6 +46,7 @@ var wrappedSeeds = []string{
 	`[{"line":"{\"request_time\":0.5}","timestamp":"1796378400123456789","date":"2026-12-04T10:00:00.123Z","fields":{"app":"gw"}},{"line":"x","timestamp":"1","fields":{}}]`,
 	"\"Date\",\"Time\",\"Line\",\"tsNs\",\"id\"\n\"2026-12-04T02:00:00.123Z\",\"1796349600123\",\"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"\"GET / HTTP/1.1\"\" 200 1 0.5\",\"1796349600123456789\",\"1796349600123456789_a\"\n",
 	"@timestamp,kubernetes.pod_name,log\n\"Dec 4, 2026 @ 02:00:00.000\",gw,\"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"\"GET / HTTP/1.1\"\" 200 1 0.5\n\"\n\"Dec 4, 2026 @ 02:00:01.000\",gw,\"garbage\n\"\n",
+	`{"preview":false,"init_offset":0,"messages":[],"fields":[{"name":"_raw"}],"results":[{"_raw":"{\"request_time\":0.5}","_time":"2026-12-04T10:00:00.000+08:00","_cd":"1:2"},{"_raw":"x","_bkt":"b"}]}`,
 	`{"insertId":"a1","logName":"projects/p/logs/stdout","textPayload":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5\n","timestamp":"2026-12-04T02:00:00Z"}` + "\n",
 }
 
