@@ -177,6 +177,17 @@ func buildKnownFormats() []*knownFormat {
 		{name: "huawei-elb", source: "huawei-elb", format: huaweiELBFormat, vars: huaweiELBVars},
 		{name: "chi", source: "chi", format: chiIDFormat, vars: chiVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
+		{name: "reactor-netty", source: "reactor-netty", format: reactorNettyFormat, vars: reactorNettyVars},
+		// The same through Spring Boot's logging, to its console or its
+		// file: its default patterns (spring-boot's
+		// org/springframework/boot/logging/logback/defaults.xml,
+		// CONSOLE_LOG_PATTERN and FILE_LOG_PATTERN) end with the logger
+		// padded to 40 columns, "%-40.40logger{39}", then " : " and the
+		// message. What comes before the logger (the date, the level, the
+		// pid, the application's name, the thread) changed from release
+		// to release and is not read: the request's start is the access
+		// line's own.
+		{name: "reactor-netty", source: "reactor-netty", format: `$spring_boot_head ` + reactorNettyLogger + `      : ` + reactorNettyFormat, vars: reactorNettyVars},
 		// HAProxy's option httplog clf: its source's clf_http_log_format
 		// (src/log.c), a CLF line and HAProxy's fields after it.
 		{name: "haproxy-clf", source: "haproxy", format: haproxyCLFFormat},
@@ -312,6 +323,29 @@ var chiVars = map[string]varSpec{
 	"chi_duration": {field: FRequestTime, bound: true},
 	"request_id":   {none: true},
 }
+
+// reactorNettyFormat is Reactor Netty's access log (reactor-netty-http's
+// reactor/netty/http/server/logging/BaseAccessLogHandler.java,
+// DEFAULT_LOG_FORMAT "{} - {} [{}] \"{} {} {}\" {} {} {} ms"), which
+// Spring Cloud Gateway and any WebFlux server on Netty write when started
+// with -Dreactor.netty.http.server.accessLogEnabled=true: the client's
+// host:port (getHostString, an IPv6 address without brackets), the user
+// ("-"), the request's start in CLF, the request line, the status, the
+// content length ("-" when chunked) and the duration,
+// AbstractAccessLogArgProvider.duration(): whole ms from the request's
+// start to the response's last content.
+const reactorNettyFormat = `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent $reactor_duration ms`
+
+// reactorNettyVars read Reactor Netty's access log: the client's
+// host:port, the duration in whole ms.
+var reactorNettyVars = map[string]varSpec{
+	"remote_addr":      {field: FRemoteAddr, bound: true, how: howHostPort},
+	"reactor_duration": {field: FRequestTime, unit: UnitMilli, bound: true},
+	"spring_boot_head": {none: true},
+}
+
+// reactorNettyLogger is the logger Reactor Netty writes its access log to.
+const reactorNettyLogger = "reactor.netty.http.server.AccessLog"
 
 // huaweiAPIGVars read Huawei Cloud APIG's fields: its times in seconds
 // (nginx's), region_id the gateway's region; the others feed nothing,

@@ -22,7 +22,7 @@ import (
 // (2025-03-10 or 2025/03/10, its time joined to it or not), then at most
 // a time and a zone, then a level (INF, info, [notice], [WARN], ERROR:).
 func ownLogLine(line []byte) bool {
-	if ownOtherShape(line) || uvicornOwnLine(line) {
+	if ownOtherShape(line) || uvicornOwnLine(line) || springBootBanner(line) {
 		return true
 	}
 	rest, ok := cutToken(line)
@@ -35,9 +35,48 @@ func ownLogLine(line []byte) bool {
 		}
 		switch {
 		case isLevel(rest.tok):
-			return true
+			return !loggedAccessLine(line)
 		case !clockOrZone(rest.tok):
 			return false
+		}
+	}
+	return false
+}
+
+// loggedAccessLine reports whether line, dated and levelled as a
+// server's own, is an access line that its server writes through its
+// logger, which a known format reads: Spring Boot's line of Reactor
+// Netty's access log ("2026-12-05T10:00:15.147+08:00  INFO 1 --- [gateway]
+// [ctor-http-nio-3] reactor.netty.http.server.AccessLog      : 10.8.0.2:55043
+// - - [05/Dec/2026:10:00:09 +0800] \"POST …\" 200 2052 5169 ms").
+func loggedAccessLine(line []byte) bool {
+	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" "))
+}
+
+// springBootLogo is the banner Spring Boot prints before its first log
+// line (spring-boot's org/springframework/boot/SpringBootBanner.java),
+// which a container's log holds before the access lines; its last line,
+// " :: Spring Boot ::", then the version, is told by its start.
+var springBootLogo = [...]string{
+	`  .   ____          _            __ _ _`,
+	` /\\ / ___'_ __ _ _(_)_ __  __ _ \ \ \ \`,
+	`( ( )\___ | '_ | '_| | '_ \/ _` + "`" + ` | \ \ \ \`,
+	` \\/  ___)| |_)| | | | | || (_| |  ) ) ) )`,
+	`  '  |____| .__|_| |_|_| |_\__, | / / / /`,
+	` =========|_|==============|___/=/_/_/_/`,
+}
+
+// springBootBanner reports whether line is a line of Spring Boot's banner.
+func springBootBanner(line []byte) bool {
+	if len(line) == 0 || line[0] != ' ' && line[0] != '(' {
+		return false
+	}
+	if bytes.HasPrefix(line, []byte(" :: Spring Boot :: ")) {
+		return true
+	}
+	for _, l := range springBootLogo {
+		if string(line) == l {
+			return true
 		}
 	}
 	return false

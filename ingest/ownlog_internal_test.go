@@ -36,6 +36,15 @@ func TestOwnLogLine(t *testing.T) {
 		{`time="2025-03-10T08:00:00Z" level=info msg="Configuration loaded from flags."`, true},
 		{`time="2025-03-10T08:00:01+08:00" level=warning msg="Could not find TLS certificate" providerName=file`, true},
 		{`time="2025-03-10T08:00:00Z" status=200 msg="request"`, false}, // no level where logrus writes it
+		// Spring Boot's own lines and its banner; Reactor Netty's access
+		// log through its logger is no own line.
+		{"2026-12-05T10:00:04.877+08:00  INFO 1 --- [gateway] [           main] o.s.b.web.embedded.netty.NettyWebServer  : Netty started on port 8080 (http)", true},
+		{`2026-12-05T10:00:14.312+08:00  INFO 1 --- [gateway] [ctor-http-nio-3] reactor.netty.http.server.AccessLog      : 10.8.0.2:55043 - - [05/Dec/2026:10:00:09 +0800] "POST /v1/chat/completions HTTP/1.1" 200 2052 5169 ms`, false},
+		{`2026-12-05 10:00:14.312  INFO 7 --- [or-http-epoll-2] reactor.netty.http.server.AccessLog      : 10.8.0.2:55043 - - [05/Dec/2026:10:00:09 +0800] "GET / HTTP/1.1" 200 5 3 ms`, false},
+		{"  .   ____          _            __ _ _", true},
+		{` /\\ / ___'_ __ _ _(_)_ __  __ _ \ \ \ \`, true},
+		{" :: Spring Boot ::                (v3.4.1)", true},
+		{" :: Spring Boot", false},
 		// Access lines, whatever their first field.
 		{`203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] "GET /api HTTP/1.1" 200 9178 "-" "curl/8" 5 "r@docker" "http://10.0.1.5:8080" 9ms`, false},
 		{`[2025-03-10T08:00:50.000Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0" "8496" "h" "10.0.0.1:80"`, false},

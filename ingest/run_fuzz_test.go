@@ -95,7 +95,9 @@ func FuzzRun(f *testing.F) {
 		// Huawei Cloud's API Gateway and ELB.
 		"text/huawei-apig.log", "text/huawei-elb.log",
 		// Knative's queue-proxy request log: the gcp source's httpRequest alone.
-		"sources/knative.jsonl", "sources/knative-example.jsonl"} {
+		"sources/knative.jsonl", "sources/knative-example.jsonl",
+		// Reactor Netty's access log, bare and through Spring Boot's logger.
+		"text/reactor-netty.log", "text/reactor-netty-boot.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -30,6 +30,7 @@ type textWant struct {
 	// address: the file's client is one or the other (fileClients).
 	user, addr string
 	choose     bool
+	at         time.Time // the time, when the oracle reads it
 }
 
 // fileClients gives the records of a file whose lines have a user's slot
@@ -117,6 +118,35 @@ func chiOracle(t *testing.T, line string) textWant {
 	w := textWant{ok: true, status: atoi(t, m[3]), client: strings.Trim(host, "[]"), rt: d.Seconds(), hasRT: true}
 	w.method, w.uri = request(m[1])
 	return w
+}
+
+// reactorLine is a line of Reactor Netty's access log in its default
+// format: host:port, user, CLF time, request, status, length, ms.
+var reactorLine = regexp.MustCompile(`^(\S+) - \S+ \[([^\]]+)\] "([^"]*)" (\d{3}) \S+ (\d+) ms$`)
+
+func reactorOracle(t *testing.T, line string) textWant {
+	m := reactorLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{}
+	}
+	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", m[2])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	w := textWant{ok: true, status: atoi(t, m[4]), client: m[1][:strings.LastIndex(m[1], ":")], at: at}
+	w.method, w.uri = request(m[3])
+	w.rt, w.hasRT = float64(atoi(t, m[5]))/1000, true
+	return w
+}
+
+// springBootOracle reads Spring Boot's log: its logger's lines of Reactor
+// Netty's access log as such, its banner and its other lines passed over.
+func springBootOracle(t *testing.T, line string) textWant {
+	_, access, ok := strings.Cut(line, " reactor.netty.http.server.AccessLog      : ")
+	if !ok {
+		return textWant{passed: true}
+	}
+	return reactorOracle(t, access)
 }
 
 func atoi(t *testing.T, s string) int64 {
@@ -282,6 +312,11 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	// prints it; the server's own lines are bad lines.
 	"chi.log":       chiOracle,
 	"chi-reqid.log": chiOracle,
+	// Reactor Netty's access log, bare and through Spring Boot's logger:
+	// the duration whole ms, the time the request's start.
+	"reactor-netty.log":       reactorOracle,
+	"reactor-netty-boot.log":  springBootOracle,
+	"reactor-netty-boot2.log": springBootOracle,
 	// AWS's Classic Load Balancer: no request_time (its times end when
 	// the response began); the status elb_status_code, "-" for a TCP
 	// listener's connection (passed over); the client the address of
@@ -440,6 +475,9 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"huawei-apig.log", "nginx", "huawei-apig", []string{"router_uri", "region_id", "inner_time"}},
 		{"huawei-elb.log", "nginx", "huawei-elb", []string{"access_log_topic_id", "listener_id"}},
 		{"chi-reqid.log", "nginx", "chi", []string{"request_id", "chi_duration"}},
+		{"reactor-netty.log", "nginx", "reactor-netty", []string{"reactor_duration", "time_local"}},
+		{"reactor-netty-boot.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
+		{"reactor-netty-boot2.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
@@ -450,6 +488,9 @@ func TestTextFormatFixtures(t *testing.T) {
 			var want []textWant
 			bad, passed := 0, 0
 			for _, l := range fixtureLines(t, path) {
+				if strings.TrimSpace(l) == "" {
+					continue // no line at all
+				}
 				switch w := oracle(t, l); {
 				case w.passed:
 					passed++
@@ -498,6 +539,9 @@ func compareText(t *testing.T, i int, g rec, w textWant) {
 	}
 	if !g.hasTime {
 		t.Errorf("record %d: no time", i+1)
+	}
+	if !w.at.IsZero() && g.timeNS != w.at.UnixNano() {
+		t.Errorf("record %d: time %v, want %v", i+1, time.Unix(0, g.timeNS).UTC(), w.at.UTC())
 	}
 }
 
