@@ -188,6 +188,10 @@ func buildKnownFormats() []*knownFormat {
 		// to release and is not read: the request's start is the access
 		// line's own.
 		{name: "reactor-netty", source: "reactor-netty", format: `$spring_boot_head ` + reactorNettyLogger + `      : ` + reactorNettyFormat, vars: reactorNettyVars},
+		// BentoML's, with the trace its logger appends, and without
+		// (no trace: the trace id 0).
+		{name: "bentoml", source: "bentoml", format: bentoMLFormat + ` ($bentoml_trace)`, vars: bentoMLVars},
+		{name: "bentoml", source: "bentoml", format: bentoMLFormat, vars: bentoMLVars},
 		// HAProxy's option httplog clf: its source's clf_http_log_format
 		// (src/log.c), a CLF line and HAProxy's fields after it.
 		{name: "haproxy-clf", source: "haproxy", format: haproxyCLFFormat},
@@ -346,6 +350,38 @@ var reactorNettyVars = map[string]varSpec{
 
 // reactorNettyLogger is the logger Reactor Netty writes its access log to.
 const reactorNettyLogger = "reactor.netty.http.server.AccessLog"
+
+// bentoMLFormat is BentoML's access log, on by default in its servers:
+// its logger's line (src/bentoml/_internal/log.py, TRACED_LOG_FORMAT
+// "%(asctime)s %(levelname_bracketed)s %(component)s
+// %(message)s%(trace_msg)s", DATE_FORMAT "%Y-%m-%dT%H:%M:%S%z") around
+// AccessLogMiddleware's message (src/bentoml/_internal/server/http/access.py:
+// "%s (%s) (%s) %.3fms", the client's host:port, the request's scheme,
+// method, path, content type and length, the response's status, content
+// type and length, the latency), with the content types and lengths its
+// default configuration logs (logging.access.request_content_type …):
+// "2024-04-13T02:03:49+0000 [INFO] [entry_service:Summarization:1]
+// 44.1.2.104:7181 (scheme=http,method=GET,path=/docs.json,type=,length=)
+// (status=200,type=application/json,length=5543) 1.972ms
+// (trace=7589d361df3e8ad3f0a71acb44d150be,span=07ef3bc1685d067c,sampled=0,service.name=Summarization)",
+// docs/source/guides/logging.rst's example. The latency is ms from the
+// request's arrival to its response's last body message; the time is
+// when the line was written, at that end.
+const bentoMLFormat = `$bentoml_time [$bentoml_level] [$bentoml_component] $remote_addr (scheme=$scheme,method=$request_method,path=$uri,type=$bentoml_request_type,length=$request_length) (status=$status,type=$bentoml_response_type,length=$body_bytes_sent) ${bentoml_latency}ms`
+
+// bentoMLVars read BentoML's access log: its date with its zone, the
+// client's host:port, the latency in ms.
+var bentoMLVars = map[string]varSpec{
+	"bentoml_time":          {field: FTime, bound: true, how: howStrftime, strftime: "%Y-%m-%dT%H:%M:%S%z"},
+	"remote_addr":           {field: FRemoteAddr, bound: true, how: howHostPort},
+	"bentoml_latency":       {field: FRequestTime, unit: UnitMilli, bound: true},
+	"bentoml_level":         {none: true},
+	"bentoml_component":     {none: true},
+	"bentoml_request_type":  {none: true},
+	"bentoml_response_type": {none: true},
+	"bentoml_trace":         {none: true},
+	"scheme":                {none: true},
+}
 
 // huaweiAPIGVars read Huawei Cloud APIG's fields: its times in seconds
 // (nginx's), region_id the gateway's region; the others feed nothing,

@@ -48,9 +48,13 @@ func ownLogLine(line []byte) bool {
 // logger, which a known format reads: Spring Boot's line of Reactor
 // Netty's access log ("2026-12-05T10:00:15.147+08:00  INFO 1 --- [gateway]
 // [ctor-http-nio-3] reactor.netty.http.server.AccessLog      : 10.8.0.2:55043
-// - - [05/Dec/2026:10:00:09 +0800] \"POST …\" 200 2052 5169 ms").
+// - - [05/Dec/2026:10:00:09 +0800] \"POST …\" 200 2052 5169 ms"), BentoML's
+// ("2026-03-10T16:00:00+0800 [INFO] [entry_service:LLMService:1]
+// 10.0.3.200:38160 (scheme=http,method=POST,…) (status=200,…) 409.940ms …",
+// where its WebSocket lines, "… (scheme=ws,path=/x) - Client connected",
+// have no status and are its own).
 func loggedAccessLine(line []byte) bool {
-	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" "))
+	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status="))
 }
 
 // springBootLogo is the banner Spring Boot prints before its first log

@@ -45,6 +45,10 @@ func TestOwnLogLine(t *testing.T) {
 		{` /\\ / ___'_ __ _ _(_)_ __  __ _ \ \ \ \`, true},
 		{" :: Spring Boot ::                (v3.4.1)", true},
 		{" :: Spring Boot", false},
+		// BentoML's own lines, a WebSocket's among them; its access line.
+		{`2026-03-10T16:00:00+0800 [INFO] [cli] Starting production HTTP BentoServer from "service:LLMService" listening on http://localhost:3000`, true},
+		{"2026-03-10T16:00:28+0800 [INFO] [entry_service:LLMService:1] 10.0.1.241:34774 (scheme=ws,path=/v1/realtime) - Client connected", true},
+		{"2026-03-10T16:00:14+0800 [INFO] [entry_service:LLMService:1] 10.0.1.160:50232 (scheme=http,method=POST,path=/v1/chat/completions,type=application/json,length=620) (status=429,type=application/json,length=295) 404.763ms", false},
 		// Access lines, whatever their first field.
 		{`203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] "GET /api HTTP/1.1" 200 9178 "-" "curl/8" 5 "r@docker" "http://10.0.1.5:8080" 9ms`, false},
 		{`[2025-03-10T08:00:50.000Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0" "8496" "h" "10.0.0.1:80"`, false},

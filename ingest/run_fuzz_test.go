@@ -97,7 +97,9 @@ func FuzzRun(f *testing.F) {
 		// Knative's queue-proxy request log: the gcp source's httpRequest alone.
 		"sources/knative.jsonl", "sources/knative-example.jsonl",
 		// Reactor Netty's access log, bare and through Spring Boot's logger.
-		"text/reactor-netty.log", "text/reactor-netty-boot.log"} {
+		"text/reactor-netty.log", "text/reactor-netty-boot.log",
+		// BentoML's access log among its own lines.
+		"text/bentoml.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -149,6 +149,30 @@ func springBootOracle(t *testing.T, line string) textWant {
 	return reactorOracle(t, access)
 }
 
+// bentoMLLine is a line of BentoML's access log: its date, level and
+// component, the client, the request's and the response's groups, the
+// latency in ms, the trace or none.
+var bentoMLLine = regexp.MustCompile(`^(\S+) \[\w+\] \[[^\]]*\] (\S+) \(scheme=\w+,method=(\w+),path=([^,]*),type=[^,]*,length=\d*\) \(status=(\d{3}),type=[^,]*,length=\d*\) ([\d.]+)ms(?: \(trace=[^)]*\))?$`)
+
+// bentoMLOracle reads BentoML's access lines; its other lines (its own,
+// a WebSocket's) are passed over.
+func bentoMLOracle(t *testing.T, line string) textWant {
+	m := bentoMLLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{passed: true}
+	}
+	at, err := time.Parse("2006-01-02T15:04:05-0700", m[1])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	ms, err := strconv.ParseFloat(m[6], 64)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return textWant{ok: true, status: atoi(t, m[5]), method: m[3], uri: m[4], client: m[2][:strings.LastIndex(m[2], ":")],
+		rt: ms / 1000, hasRT: true, at: at}
+}
+
 func atoi(t *testing.T, s string) int64 {
 	t.Helper()
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -317,6 +341,9 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"reactor-netty.log":       reactorOracle,
 	"reactor-netty-boot.log":  springBootOracle,
 	"reactor-netty-boot2.log": springBootOracle,
+	// BentoML's access log: its latency ms, its date with its zone.
+	"bentoml.log":         bentoMLOracle,
+	"bentoml-notrace.log": bentoMLOracle,
 	// AWS's Classic Load Balancer: no request_time (its times end when
 	// the response began); the status elb_status_code, "-" for a TCP
 	// listener's connection (passed over); the client the address of
@@ -478,6 +505,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"reactor-netty.log", "nginx", "reactor-netty", []string{"reactor_duration", "time_local"}},
 		{"reactor-netty-boot.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
 		{"reactor-netty-boot2.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
+		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
+		{"bentoml-notrace.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_time"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
