@@ -192,6 +192,12 @@ func buildKnownFormats() []*knownFormat {
 		// (no trace: the trace id 0).
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat + ` ($bentoml_trace)`, vars: bentoMLVars},
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat, vars: bentoMLVars},
+		// Ray Serve's, today's and 2.9's, in its log files and as its
+		// driver prints them after the actor's name.
+		{name: "ray-serve", source: "ray-serve", format: rayServeFormat, vars: rayServeVars},
+		{name: "ray-serve", source: "ray-serve", format: rayServe29Format, vars: rayServeVars},
+		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServeFormat, vars: rayServeVars},
+		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServe29Format, vars: rayServeVars},
 		// HAProxy's option httplog clf: its source's clf_http_log_format
 		// (src/log.c), a CLF line and HAProxy's fields after it.
 		{name: "haproxy-clf", source: "haproxy", format: haproxyCLFFormat},
@@ -381,6 +387,44 @@ var bentoMLVars = map[string]varSpec{
 	"bentoml_response_type": {none: true},
 	"bentoml_trace":         {none: true},
 	"scheme":                {none: true},
+}
+
+// Ray Serve's access log, on by default (LoggingConfig's
+// enable_access_log), which its proxy writes of each HTTP request (and
+// each replica of each request it serves) through Serve's logger
+// (python/ray/serve/_private/logging_utils.py: ServeFormatter's
+// "%(levelname)s %(asctime)s {component_name} {component_id} ", the
+// request's id, then "-- %(message)s", constants.py's
+// SERVE_LOG_RECORD_FORMAT; access_log_msg's message f"{method} {route}
+// {status} {latency_ms:.1f}ms"): "INFO 2026-03-10 16:00:00,637 proxy
+// 10.0.0.5 2827688d-e6a1-6a3b-0d46-4138a6233255 -- POST
+// /v1/chat/completions 200 409.9ms". The latency is ms from the request's
+// arrival to its response's last message; the time, Python's asctime
+// without a zone (--tz), when the line was written, at that end. No
+// client: the component's id is the proxy's node.
+const rayServeFormat = `$ray_level $ray_time $ray_component $ray_component_id $request_id -- $request_method $uri $status ${ray_latency}ms`
+
+// rayServe29Format is the same as Ray 2.9 and the releases about it wrote
+// it: the request's id and route, the application's name when the request
+// has one, the file and line, then " - " and the message
+// f"{method} {status} {latency_ms:.1f}ms" ("INFO 2023-07-20 13:47:54,221
+// http_proxy 127.0.0.1 123-234 / default http_proxy.py:538 - GET 200
+// 8.9ms", its monitoring guide's).
+const rayServe29Format = `$ray_level $ray_time $ray_component $ray_component_id $request_id $uri $ray_where - $request_method $status ${ray_latency}ms`
+
+// rayServeVars read Ray Serve's access log: Python's asctime, the latency
+// in ms; its status a code, or the line is another's (a replica's handle
+// call, "CALL __call__ OK 12.3ms").
+var rayServeVars = map[string]varSpec{
+	"ray_time":         {field: FTime, bound: true, how: howStrftime, strftime: "%Y-%m-%d %H:%M:%S,%f", spaces: 1},
+	"ray_latency":      {field: FRequestTime, unit: UnitMilli, bound: true},
+	"status":           {field: FStatus, bound: true, code: true},
+	"ray_level":        {none: true},
+	"ray_component":    {none: true},
+	"ray_component_id": {none: true},
+	"ray_where":        {none: true},
+	"ray_actor":        {none: true},
+	"request_id":       {none: true},
 }
 
 // huaweiAPIGVars read Huawei Cloud APIG's fields: its times in seconds

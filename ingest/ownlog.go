@@ -22,7 +22,10 @@ import (
 // (2025-03-10 or 2025/03/10, its time joined to it or not), then at most
 // a time and a zone, then a level (INF, info, [notice], [WARN], ERROR:).
 func ownLogLine(line []byte) bool {
-	if ownOtherShape(line) || uvicornOwnLine(line) || springBootBanner(line) {
+	if ownOtherShape(line) {
+		return !loggedAccessLine(line)
+	}
+	if uvicornOwnLine(line) || springBootBanner(line) {
 		return true
 	}
 	rest, ok := cutToken(line)
@@ -52,10 +55,17 @@ func ownLogLine(line []byte) bool {
 // ("2026-03-10T16:00:00+0800 [INFO] [entry_service:LLMService:1]
 // 10.0.3.200:38160 (scheme=http,method=POST,…) (status=200,…) 409.940ms …",
 // where its WebSocket lines, "… (scheme=ws,path=/x) - Client connected",
-// have no status and are its own).
+// have no status and are its own), Ray Serve's (rayServeAccess).
 func loggedAccessLine(line []byte) bool {
-	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status="))
+	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status=")) ||
+		bytes.HasSuffix(line, []byte("ms")) && rayServeAccess().Match(line)
 }
+
+// rayServeAccess is the end of Ray Serve's access line, today's ("-- POST
+// /v1/chat/completions 200 409.9ms") and 2.9's ("- POST 200 409.9ms"): a
+// method and an HTTP status, where a replica's handle call has OK or
+// ERROR ("-- CALL __call__ OK 12.3ms"), its own line.
+var rayServeAccess = lazyre.New(`(?: -- [A-Z]+ \S+| - [A-Z]+) \d{3} \d+\.\dms$`)
 
 // springBootLogo is the banner Spring Boot prints before its first log
 // line (spring-boot's org/springframework/boot/SpringBootBanner.java),
@@ -108,6 +118,9 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	// [%(filename)s:%(lineno)d]", a month and day; v1 names its process
 	// first), beside the uvicorn access lines it writes.
 	`|(?:\(\w+ pid=\d+\) )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w.-]+\.py:\d+\] ` +
+	// Ray Serve's ("%(levelname)s %(asctime)s", a year; its driver
+	// names the actor first), beside its access lines.
+	`|(?:\([\w:.-]+ pid=\d+\) )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} ` +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
 

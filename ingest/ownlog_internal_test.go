@@ -49,6 +49,13 @@ func TestOwnLogLine(t *testing.T) {
 		{`2026-03-10T16:00:00+0800 [INFO] [cli] Starting production HTTP BentoServer from "service:LLMService" listening on http://localhost:3000`, true},
 		{"2026-03-10T16:00:28+0800 [INFO] [entry_service:LLMService:1] 10.0.1.241:34774 (scheme=ws,path=/v1/realtime) - Client connected", true},
 		{"2026-03-10T16:00:14+0800 [INFO] [entry_service:LLMService:1] 10.0.1.160:50232 (scheme=http,method=POST,path=/v1/chat/completions,type=application/json,length=620) (status=429,type=application/json,length=295) 404.763ms", false},
+		// Ray Serve's own lines, a replica's handle call among them; its
+		// access lines, today's and 2.9's.
+		{"INFO 2026-03-10 15:59:58,001 proxy 10.0.0.5 -- Proxy starting on node 8b2e6f0c (HTTP port: 8000).", true},
+		{"(ServeReplica:default:HelloWorld pid=4347) INFO 2024-12-30 23:47:45,010 default_HelloWorld 5w6y35rx 9c1e02aa -- CALL __call__ OK 0.3ms", true},
+		{"INFO 2026-03-10 16:00:00,637 proxy 10.0.0.5 2827688d-e6a1-6a3b-0d46-4138a6233255 -- POST /v1/chat/completions 200 409.9ms", false},
+		{"(ProxyActor pid=4290) INFO 2024-12-30 23:47:44,180 proxy 10.0.0.5 7bda8dd6 -- GET / 200 10.2ms", false},
+		{"INFO 2023-07-20 13:47:54,221 http_proxy 127.0.0.1 123-234 / default http_proxy.py:538 - GET 200 8.9ms", false},
 		// Access lines, whatever their first field.
 		{`203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] "GET /api HTTP/1.1" 200 9178 "-" "curl/8" 5 "r@docker" "http://10.0.1.5:8080" 9ms`, false},
 		{`[2025-03-10T08:00:50.000Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0" "8496" "h" "10.0.0.1:80"`, false},
@@ -95,6 +102,7 @@ func FuzzPastOwnLog(f *testing.F) {
 		"10-listen-on-ipv6-by-default.sh: info: x\n20-envsubst-on-templates.envsh: x\n" +
 		"-------------------------------------------------------------------------------\n" +
 		"NGINX Ingress controller\n  Release:       v1.9.4\n10.0.0.1 - - x\nE1204\nI12\n1-x.sh: x\n"))
+	f.Add([]byte("INFO 2026-03-10 15:59:58,001 proxy 10.0.0.5 -- x\n(ProxyActor pid=1) CRITICAL 2026-03-10 16:00:00,637 proxy a b -- GET / 200 1.0ms\n"))
 	f.Fuzz(func(t *testing.T, head []byte) {
 		for _, l := range bytes.Split(head, []byte("\n")) {
 			if ownOtherShape(l) != ownShapes().Match(l) {

@@ -99,7 +99,9 @@ func FuzzRun(f *testing.F) {
 		// Reactor Netty's access log, bare and through Spring Boot's logger.
 		"text/reactor-netty.log", "text/reactor-netty-boot.log",
 		// BentoML's access log among its own lines.
-		"text/bentoml.log"} {
+		"text/bentoml.log",
+		// Ray Serve's, today's and 2.9's, and as its driver prints it.
+		"text/ray-serve.log", "text/ray-serve-29.log", "text/ray-serve-driver.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

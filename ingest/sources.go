@@ -1078,6 +1078,7 @@ var textSources = []*source{
 	{name: "huawei-elb", title: "Huawei Cloud ELB layer-7 access log"},
 	{name: "reactor-netty", title: "Reactor Netty access log (Spring Cloud Gateway, WebFlux)"},
 	{name: "bentoml", title: "BentoML access log"},
+	{name: "ray-serve", title: "Ray Serve access log"},
 	{name: "iis", title: "IIS W3C extended log (time-taken ms)", fields: w3cFields(UnitMilli)},
 	{name: "cloudfront", title: "Amazon CloudFront standard log (time-taken s)", fields: cloudfrontFields},
 	{name: "w3c", title: "W3C extended log of another program (time-taken s, as the draft says)", fields: w3cFields(UnitSecond)},

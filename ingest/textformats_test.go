@@ -173,6 +173,36 @@ func bentoMLOracle(t *testing.T, line string) textWant {
 		rt: ms / 1000, hasRT: true, at: at}
 }
 
+// rayLine and ray29Line are Ray Serve's access lines, today's and 2.9's,
+// the actor's name before them or not: the date and time, the method,
+// the route (today's), the status and the latency in ms.
+var (
+	rayLine   = regexp.MustCompile(`^(?:\([^)]*\) )?[A-Z]+ (\S+ \S+) \S+ \S+ \S+ -- ([A-Z]+) (\S+) (\d{3}) ([\d.]+)ms$`)
+	ray29Line = regexp.MustCompile(`^(?:\([^)]*\) )?[A-Z]+ (\S+ \S+) \S+ \S+ \S+ (\S+) .* - ([A-Z]+) (\d{3}) ([\d.]+)ms$`)
+)
+
+// rayOracle reads Ray Serve's access lines, the time in UTC (no --tz);
+// its other lines (its own, a replica's handle call) are passed over.
+func rayOracle(t *testing.T, line string) textWant {
+	var stamp, method, uri, status, ms string
+	if m := rayLine.FindStringSubmatch(line); m != nil {
+		stamp, method, uri, status, ms = m[1], m[2], m[3], m[4], m[5]
+	} else if m := ray29Line.FindStringSubmatch(line); m != nil {
+		stamp, uri, method, status, ms = m[1], m[2], m[3], m[4], m[5]
+	} else {
+		return textWant{passed: true}
+	}
+	at, err := time.Parse("2006-01-02 15:04:05,000", stamp)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	v, err := strconv.ParseFloat(ms, 64)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return textWant{ok: true, status: atoi(t, status), method: method, uri: uri, rt: v / 1000, hasRT: true, at: at}
+}
+
 func atoi(t *testing.T, s string) int64 {
 	t.Helper()
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -344,6 +374,10 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	// BentoML's access log: its latency ms, its date with its zone.
 	"bentoml.log":         bentoMLOracle,
 	"bentoml-notrace.log": bentoMLOracle,
+	// Ray Serve's access log: its latency ms, Python's asctime.
+	"ray-serve.log":        rayOracle,
+	"ray-serve-29.log":     rayOracle,
+	"ray-serve-driver.log": rayOracle,
 	// AWS's Classic Load Balancer: no request_time (its times end when
 	// the response began); the status elb_status_code, "-" for a TCP
 	// listener's connection (passed over); the client the address of
@@ -507,6 +541,9 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"reactor-netty-boot2.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
 		{"bentoml-notrace.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_time"}},
+		{"ray-serve.log", "nginx", "ray-serve", []string{"ray_latency", "request_id"}},
+		{"ray-serve-29.log", "nginx", "ray-serve", []string{"ray_latency", "ray_where"}},
+		{"ray-serve-driver.log", "nginx", "ray-serve", []string{"ray_latency", "ray_actor"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
