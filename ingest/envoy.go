@@ -30,6 +30,9 @@ var envoyOperators = map[string]varSpec{
 	"DOWNSTREAM_REMOTE_ADDRESS":              {field: FRemoteAddr, bound: true, how: howHostPort},
 	"DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT": {field: FRemoteAddr, bound: true},
 	"REQ(X-FORWARDED-FOR)":                   {field: FRemoteAddr, bound: true, how: howFirstItem, prio: 1},
+	// Kuma's: the source's address, the caller's, as its
+	// documentation's example logs it ("source_address").
+	"KUMA_SOURCE_ADDRESS_WITHOUT_PORT": {field: FRemoteAddr, bound: true},
 }
 
 // hasEnvoyOperator reports whether s holds an Envoy command operator.

@@ -177,6 +177,14 @@ func buildKnownFormats() []*knownFormat {
 		{name: "huawei-elb", source: "huawei-elb", format: huaweiELBFormat, vars: huaweiELBVars},
 		{name: "chi", source: "chi", format: chiIDFormat, vars: chiVars},
 		{name: "envoy", source: "envoy", format: envoyFormat},
+		// Emissary-ingress's (Ambassador's) default: Envoy's, after
+		// "ACCESS " (python/ambassador/envoy/v3/v3listener.py, the
+		// envoy_log_format it uses when none is configured).
+		{name: "emissary", source: "emissary", format: `ACCESS ` + envoyFormat},
+		// Kuma's and Kong Mesh's default HTTP access log, today's and
+		// before the trace's id was added.
+		{name: "kuma", source: "kuma", format: kumaFormat, vars: kumaVars},
+		{name: "kuma", source: "kuma", format: strings.Replace(kumaFormat, ` "%REQ(X-B3-TRACEID?X-DATADOG-TRACEID)%"`, "", 1), vars: kumaVars},
 		{name: "reactor-netty", source: "reactor-netty", format: reactorNettyFormat, vars: reactorNettyVars},
 		// The same through Spring Boot's logging, to its console or its
 		// file: its default patterns (spring-boot's
@@ -332,6 +340,22 @@ var chiVars = map[string]varSpec{
 	"remote_addr":  {field: FRemoteAddr, bound: true, how: howHostPort},
 	"chi_duration": {field: FRequestTime, bound: true},
 	"request_id":   {none: true},
+}
+
+// kumaFormat is the default HTTP access log of Kuma's (and Kong Mesh's)
+// MeshAccessLog and TrafficLog policies (kumahq/kuma,
+// pkg/plugins/policies/meshaccesslog, defaultHttpAccessLogFormat):
+// Envoy's default with the mesh's name after the time, the trace's id, and
+// the source's and destination's services and the source's address (the
+// caller's) before the upstream host.
+const kumaFormat = `[%START_TIME%] %KUMA_MESH% "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-B3-TRACEID?X-DATADOG-TRACEID)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%KUMA_SOURCE_SERVICE%" "%KUMA_DESTINATION_SERVICE%" "%KUMA_SOURCE_ADDRESS_WITHOUT_PORT%" "%UPSTREAM_HOST%"`
+
+// kumaVars are the operators of Kuma's own that feed nothing (its source
+// address is envoyOperators').
+var kumaVars = map[string]varSpec{
+	"KUMA_MESH":                {none: true},
+	"KUMA_SOURCE_SERVICE":      {none: true},
+	"KUMA_DESTINATION_SERVICE": {none: true},
 }
 
 // reactorNettyFormat is Reactor Netty's access log (reactor-netty-http's

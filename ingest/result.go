@@ -359,7 +359,7 @@ const statusClientClosed = 499
 // documents it (0 when it stands for none); none, the status of a record
 // that has none (0: none).
 //
-// Envoy's (Istio's, Higress's) 0 is a response it never began: "this
+// Envoy's (Istio's, Higress's, Emissary-ingress's, Kuma's) 0 is a response it never began: "this
 // generally means that the (downstream) client disconnected", nginx's
 // 499, as is CloudFront's 000, the viewer gone before the response.
 // Azure Front Door's is its request to the origin timing out: a 504.
@@ -370,7 +370,7 @@ type statusFix struct{ zero, none float64 }
 
 func statusFixOf(source string) statusFix {
 	switch source {
-	case "envoy", "istio", "higress", "cloudfront":
+	case "envoy", "istio", "higress", "emissary", "kuma", "cloudfront":
 		return statusFix{zero: statusClientClosed}
 	case "azure-frontdoor":
 		return statusFix{zero: 504}
@@ -382,7 +382,7 @@ func statusFixOf(source string) statusFix {
 
 // tcpLines returns how a record of source's log is told to be a TCP
 // connection rather than an HTTP request, or nil when its log holds
-// none. Envoy's (Istio's, Higress's) access log writes a TCP proxy's
+// none. Envoy's (Istio's, Higress's, Emissary-ingress's) access log writes a TCP proxy's
 // connection as a line of its own, "- - -" where an HTTP request has its
 // method, path and protocol, its status 0 and its duration the
 // connection's life (an hour-long database connection); AWS's Classic
@@ -390,7 +390,7 @@ func statusFixOf(source string) statusFix {
 // request and "-" for both statuses.
 func tcpLines(source string) func(*Record) bool {
 	switch source {
-	case "envoy", "istio", "higress":
+	case "envoy", "istio", "higress", "emissary", "kuma":
 		return connection
 	case "aws-elb":
 		return elbConnection

@@ -101,7 +101,9 @@ func FuzzRun(f *testing.F) {
 		// BentoML's access log among its own lines.
 		"text/bentoml.log",
 		// Ray Serve's, today's and 2.9's, and as its driver prints it.
-		"text/ray-serve.log", "text/ray-serve-29.log", "text/ray-serve-driver.log"} {
+		"text/ray-serve.log", "text/ray-serve-29.log", "text/ray-serve-driver.log",
+		// Envoy's default after Emissary-ingress's "ACCESS ", and Kuma's.
+		"text/emissary.log", "text/kuma.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

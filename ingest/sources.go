@@ -1079,6 +1079,8 @@ var textSources = []*source{
 	{name: "reactor-netty", title: "Reactor Netty access log (Spring Cloud Gateway, WebFlux)"},
 	{name: "bentoml", title: "BentoML access log"},
 	{name: "ray-serve", title: "Ray Serve access log"},
+	{name: "emissary", title: "Emissary-ingress (Ambassador) default access log"},
+	{name: "kuma", title: "Kuma / Kong Mesh default HTTP access log"},
 	{name: "iis", title: "IIS W3C extended log (time-taken ms)", fields: w3cFields(UnitMilli)},
 	{name: "cloudfront", title: "Amazon CloudFront standard log (time-taken s)", fields: cloudfrontFields},
 	{name: "w3c", title: "W3C extended log of another program (time-taken s, as the draft says)", fields: w3cFields(UnitSecond)},

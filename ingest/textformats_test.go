@@ -203,6 +203,57 @@ func rayOracle(t *testing.T, line string) textWant {
 	return textWant{ok: true, status: atoi(t, status), method: method, uri: uri, rt: v / 1000, hasRT: true, at: at}
 }
 
+// envoyClientGone is Envoy's status 0, a response never begun, read as
+// 499 (README).
+func envoyClientGone(w textWant) textWant {
+	if w.ok && w.status == 0 {
+		w.status = 499
+	}
+	return w
+}
+
+// firstAddr returns the first address of an X-Forwarded-For list, none
+// for "-".
+func firstAddr(list string) string {
+	if a := strings.TrimSpace(strings.Split(list, ",")[0]); a != "-" {
+		return a
+	}
+	return ""
+}
+
+// emissaryOracle reads Emissary-ingress's default, Envoy's after
+// "ACCESS ": the duration and the upstream's time ms, the client the
+// first X-Forwarded-For address; a TCP connection and the lines of its
+// own (Envoy's, its Go processes') passed over.
+func emissaryOracle(t *testing.T, line string) textWant {
+	rest, ok := strings.CutPrefix(line, "ACCESS ")
+	if !ok {
+		return textWant{passed: true}
+	}
+	q := quoted(rest)
+	if tcpLine(q) {
+		return textWant{passed: true}
+	}
+	f := strings.Fields(q[2]) // code flags received sent duration upstream
+	w := textWant{status: atoi(t, f[0]), client: firstAddr(q[3])}
+	w.method, w.uri = request(q[1])
+	return envoyClientGone(envoyTimes(t, w, f[4], f[5]))
+}
+
+// kumaOracle reads Kuma's default HTTP format: the duration and the
+// upstream's time ms, the client the source's address (the fourth quoted
+// value from the end), else the first X-Forwarded-For address.
+func kumaOracle(t *testing.T, line string) textWant {
+	q := quoted(line)
+	f := strings.Fields(q[2])
+	w := textWant{status: atoi(t, f[0]), client: firstAddr(q[len(q)-4])}
+	if w.client == "" {
+		w.client = firstAddr(q[3])
+	}
+	w.method, w.uri = request(q[1])
+	return envoyClientGone(envoyTimes(t, w, f[4], f[5]))
+}
+
 func atoi(t *testing.T, s string) int64 {
 	t.Helper()
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -378,6 +429,11 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"ray-serve.log":        rayOracle,
 	"ray-serve-29.log":     rayOracle,
 	"ray-serve-driver.log": rayOracle,
+	// Envoy's default with Emissary-ingress's prefix and with Kuma's
+	// fields.
+	"emissary.log":     emissaryOracle,
+	"kuma.log":         kumaOracle,
+	"kuma-notrace.log": kumaOracle,
 	// AWS's Classic Load Balancer: no request_time (its times end when
 	// the response began); the status elb_status_code, "-" for a TCP
 	// listener's connection (passed over); the client the address of
@@ -544,6 +600,9 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"ray-serve.log", "nginx", "ray-serve", []string{"ray_latency", "request_id"}},
 		{"ray-serve-29.log", "nginx", "ray-serve", []string{"ray_latency", "ray_where"}},
 		{"ray-serve-driver.log", "nginx", "ray-serve", []string{"ray_latency", "ray_actor"}},
+		{"emissary.log", "nginx", "emissary", []string{"DURATION", "REQ(X-FORWARDED-FOR)"}},
+		{"kuma.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT", "REQ(X-B3-TRACEID?X-DATADOG-TRACEID)"}},
+		{"kuma-notrace.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
