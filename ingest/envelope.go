@@ -146,9 +146,10 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		switch string(bytes.TrimSpace(n)) {
 		case "_raw", "@message", "__CONTENT__":
 			c.raw, c.message = i, false
-		case "message", "log":
+		case "message", "log", "content":
 			// Kibana's export of a Filebeat index, Graylog's; of a Fluent
-			// Bit index, whose line is in log.
+			// Bit index, whose line is in log; Alibaba Cloud SLS's of a
+			// container's lines, which Logtail keeps in content.
 			if c.raw < 0 {
 				c.raw, c.message = i, true
 			}
@@ -566,20 +567,28 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 // @version, Vector's source_type and timestamp); and of journald's
 // export (journalctl -o json): the line in MESSAGE, marked by __CURSOR,
 // its time __REALTIME_TIMESTAMP (epoch µs).
+//
+// Alibaba Cloud's Logtail (iLogtail's service_docker_stdout input:
+// docs/cn/plugins/input/extended/service-docker-stdout.md) keeps a
+// container's line in content, beside its own fields, _time_ (when it
+// was collected, RFC 3339), _source_, _container_name_, _pod_name_…,
+// as SLS exports them.
 var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp",
-	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP"}
+	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP", "content", "_container_name_", "_pod_name_", "_time_"}
 
-var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Fluent Bit's "log" beside "date" alone`)
+var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone`)
 
 // shipped returns the line a log shipper's record holds, its time, and
 // whether the record is journald's.
 func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
-	var vals [8][]byte
+	var vals [12][]byte
 	found, strs, err := d.top(line, shipperKeys, vals[:])
 	if err != nil {
 		return nil, nil, false, err
 	}
 	switch {
+	case strs&(1<<8) != 0 && found&(1<<9|1<<10) != 0:
+		msg, stamp = vals[8], vals[11] // Logtail's record of a container's line
 	case strs&1 != 0 && found&(1<<1|1<<2|1<<3) != 0:
 		msg, stamp = vals[0], vals[1]
 		if stamp == nil {

@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -242,5 +243,30 @@ func TestRawCSVFluentBitLog(t *testing.T) {
 		checkAsLines(t, src, ingest.EnvRawCSV, map[string][]byte{
 			filepath.Join(dir, "discover-"+filepath.Base(src)+".csv"): []byte(csvOf(t, rows)),
 		})
+	}
+}
+
+// TestLogtailContainerLines: Alibaba Cloud SLS's export of a container's
+// lines as Logtail collects them (iLogtail's service_docker_stdout: the
+// line in content, beside _time_, _source_, _container_name_,
+// _pod_name_…), as JSON lines and as the console's CSV, gives the
+// records its lines give alone.
+func TestLogtailContainerLines(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range []string{"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
+		rows := [][]string{{"__topic__", "__source__", "__time__", "_container_name_", "_namespace_", "_pod_name_", "_source_", "_time_", "content"}}
+		var jl bytes.Buffer
+		for i, l := range fileLines(t, src) {
+			at := fmt.Sprintf("2026-12-04T02:00:%02d.510779123Z", i%60)
+			rows = append(rows, []string{"", "172.16.1.21", "1796349600", "controller", "kube-system", "ingress-abcde", "stdout", at, l})
+			b, err := json.Marshal(map[string]string{"__topic__": "", "__time__": "1796349600", "_container_name_": "controller",
+				"_pod_name_": "ingress-abcde", "_source_": "stdout", "_time_": at, "content": l})
+			if err != nil {
+				t.Fatal(err)
+			}
+			jl.Write(append(b, '\n'))
+		}
+		checkAsLines(t, src, ingest.EnvShipper, map[string][]byte{filepath.Join(dir, "sls-"+filepath.Base(src)+".json"): jl.Bytes()})
+		checkAsLines(t, src, ingest.EnvRawCSV, map[string][]byte{filepath.Join(dir, "sls-"+filepath.Base(src)+".csv"): []byte(csvOf(t, rows))})
 	}
 }
