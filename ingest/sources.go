@@ -789,6 +789,18 @@ var sources = []*source{
 			{"ModelName", FModel, 0}, {"DeploymentName", FModel, 0},
 			{"PromptTokens", FPromptTokens, 0}, {"CompletionTokens", FCompletionTokens, 0},
 		}},
+	// JD Cloud's ALB access log in its Log Service (its field list:
+	// jdcloudcom/en, documentation/Management/Log-Service/Introduction/
+	// ResourceLog/ALBLog.md): nginx's names and seconds for the request
+	// (request_time), the backend's under names of its own.
+	{name: "jdcloud-alb", title: "JD Cloud ALB access log (Log Service)",
+		signatures: []signature{{2, []string{"alb_id", "lb_vip", "lb_vport", "backend_server_ip_port", "backend_response_time", "backend_server_status"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, 0}, {"request_time", FRequestTime, UnitSecond},
+			{"backend_connect_time", FUpstreamConnectTime, UnitSecond}, {"backend_response_time", FUpstreamResponseTime, UnitSecond},
+			{"status", FStatus, 0}, {"backend_server_status", FUpstreamStatus, 0}, {"backend_server_ip_port", FUpstreamAddr, 0},
+			{"client_ip", FRemoteAddr, 0}, {"request_method", FMethod, 0}, {"request_uri", FURI, 0}, {"host", FHost, 0},
+		}},
 	// Azure Application Gateway v2's access log: the resource log
 	// (ApplicationGatewayAccessLog, in storage or Event Hubs: timeStamp
 	// and the request in properties, many numbers as text) and the Log
