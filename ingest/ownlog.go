@@ -112,6 +112,11 @@ func springBootBanner(line []byte) bool {
 // beside the access log it writes to the same stream.
 var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[\d+\]\[\w+\]\[[\w.]+\] ` +
 	`|\[ *\d+\.\d+s\] +(?:TRACE|DEBUG|INFO|WARN|ERROR) ` +
+	// ingress-nginx's TCP and UDP services' lines, its log-format-stream
+	// ("[$remote_addr] [$time_local] $protocol $status $bytes_sent
+	// $bytes_received $session_time", internal/ingress/controller/config):
+	// connections, no HTTP requests, beside its access lines.
+	`|\[[^\]\s]+\] \[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] (?:TCP|UDP) \d{3} ` +
 	`|[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w./-]+:\d+\] ` +
 	`|time="\d{4}-\d{2}-\d{2}[^"]*" level=(?:trace|debug|info|warning|error|fatal|panic) msg=` +
 	// vLLM's own lines (its logger's "%(levelname)s %(asctime)s

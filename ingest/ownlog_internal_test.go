@@ -49,6 +49,14 @@ func TestOwnLogLine(t *testing.T) {
 		{`2026-03-10T16:00:00+0800 [INFO] [cli] Starting production HTTP BentoServer from "service:LLMService" listening on http://localhost:3000`, true},
 		{"2026-03-10T16:00:28+0800 [INFO] [entry_service:LLMService:1] 10.0.1.241:34774 (scheme=ws,path=/v1/realtime) - Client connected", true},
 		{"2026-03-10T16:00:14+0800 [INFO] [entry_service:LLMService:1] 10.0.1.160:50232 (scheme=http,method=POST,path=/v1/chat/completions,type=application/json,length=620) (status=429,type=application/json,length=295) 404.763ms", false},
+		// Linkerd's proxy's own lines; ingress-nginx's TCP and UDP
+		// services' lines (its log-format-stream), connections, no
+		// requests; and its access line.
+		{"[     0.001952s]  INFO ThreadId(01) linkerd2_proxy: release 2.270.0 (abc1234) by linkerd on 2026-11-20T00:00:00Z", true},
+		{"[ 1656.814546s] DEBUG ThreadId(01) inbound:accept{peer.addr=10.12.12.37:34890}: linkerd_proxy_http::server: The stack is tearing down", true},
+		{"[203.0.113.7] [05/Dec/2026:10:00:35 +0000] TCP 200 1834 412 12.345", true},
+		{"[2001:db8::7] [05/Dec/2026:10:00:35 +0800] UDP 200 64 64 0.001", true},
+		{`203.0.113.7 - - [05/Dec/2026:10:00:35 +0000] "POST /v1/chat/completions HTTP/1.1" 200 2857 "-" "x" 512 1.989 [llm-gw-80] [] 10.1.0.5:8000 2857 1.987 200 ac37`, false},
 		// Ray Serve's own lines, a replica's handle call among them; its
 		// access lines, today's and 2.9's.
 		{"INFO 2026-03-10 15:59:58,001 proxy 10.0.0.5 -- Proxy starting on node 8b2e6f0c (HTTP port: 8000).", true},
