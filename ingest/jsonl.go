@@ -273,7 +273,7 @@ func (p *jsonParser) setString(r *Record, bind Bindings, val []byte) error {
 			if end, v, ok := scanNumber(val, 0); ok && end == len(val) {
 				return r.setDecimal(bind, val, v, p.loc)
 			}
-		case b.Field == FTime:
+		case b.Field == FTime && !b.UUIDv7:
 			if !r.claim(FTime, b.Prio) {
 				return nil
 			}

@@ -103,7 +103,9 @@ func FuzzRun(f *testing.F) {
 		// Ray Serve's, today's and 2.9's, and as its driver prints it.
 		"text/ray-serve.log", "text/ray-serve-29.log", "text/ray-serve-driver.log",
 		// Envoy's default after Emissary-ingress's "ACCESS ", and Kuma's.
-		"text/emissary.log", "text/kuma.log"} {
+		"text/emissary.log", "text/kuma.log",
+		// TensorZero's tables: a time from a UUIDv7, CSV's \N.
+		"sources/tensorzero-model.jsonl", "sources/tensorzero-model.csv", "sources/tensorzero-chat.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

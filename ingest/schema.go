@@ -54,11 +54,16 @@ type Binding struct {
 	// word or an error's message as well as a number (statusOfText).
 	// Such a binding takes the general setters' path.
 	Outcome bool
+	// UUIDv7: the value is a UUIDv7, whose first 48 bits are the Unix
+	// time in ms it was made at, read as the record's time
+	// (uuidV7Time); another value gives no time, and leaves the line
+	// good. Such a binding takes the general setters' path.
+	UUIDv7 bool
 }
 
 // general reports whether b's values are read only by the general
-// setters (Record.Set): a source's -1 or its outcome words.
-func (b Binding) general() bool { return b.MinusOne || b.Outcome }
+// setters (Record.Set): a source's -1, its outcome words, or its ids.
+func (b Binding) general() bool { return b.MinusOne || b.Outcome || b.UUIDv7 }
 
 // generic reports whether b is SPEC §3's canonical name of its field or
 // one of its aliases: no source's name, nor a --map.
@@ -267,8 +272,12 @@ func build(maps []mapping, src *source, client string) *Schema {
 				s.byName[strings.ToLower(sf.name)] = &entry{ignored: true}
 				continue
 			}
-			s.add(sf.name, Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i), MinusOne: src.minusOne,
-				Outcome: src.outcome && sf.field == FStatus}, false)
+			b := Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i), MinusOne: src.minusOne,
+				Outcome: src.outcome && sf.field == FStatus}
+			if sf.unit == unitUUIDv7 {
+				b.Unit, b.UUIDv7 = UnitNone, true
+			}
+			s.add(sf.name, b, false)
 		}
 	}
 	if client != "" {

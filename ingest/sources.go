@@ -19,8 +19,13 @@ const ignored = NumFields
 type sourceField struct {
 	name  string
 	field Field
-	unit  Unit // UnitNone: the canonical unit
+	unit  Unit // UnitNone: the canonical unit; unitUUIDv7 for an id
 }
+
+// unitUUIDv7, as the unit of a source's time, says that the name holds
+// a UUIDv7, the instant it was made at in its first 48 bits
+// (Binding.UUIDv7).
+const unitUUIDv7 Unit = 255
 
 // signature recognises a source: at least need of names among the first
 // record's field names, or the dotted paths of its nested values
@@ -439,6 +444,37 @@ var sources = []*source{
 			{"timestamp", FTime, 0}, {"latency", FRequestTime, UnitSecond},
 			{"time_to_first_token", FTTFT, UnitSecond}, {"status_code", FStatus, 0}, {"status", ignored, 0},
 			{"customer_identifier", FClient, 0}, {"model", FModel, 0}, {"stream", FStream, 0},
+		}},
+	// TensorZero's gateway keeps its inferences in ClickHouse (its data
+	// model, docs/gateway/data-model.mdx, and the tables of
+	// tensorzero-core's migration_0000.rs), which an export gives as
+	// JSONEachRow or CSVWithNames: ModelInference, a row per call to a
+	// model provider (response_time_ms, ttft_ms, model_name,
+	// model_provider_name, input_tokens, output_tokens), and
+	// ChatInference and JsonInference, a row per request to a function
+	// (processing_time_ms, the gateway's whole time for it; ttft_ms;
+	// function_name; variant_name, the model and prompt it was run with,
+	// the unit TensorZero's A/B tests compare). Every time is in ms;
+	// ttft_ms is null but for a streamed inference. Every id is a UUIDv7
+	// ("Must be a UUIDv7"), minted by the gateway when the row's
+	// inference began (ChatInference's, endpoints/inference.rs) or its
+	// provider's response was made (ModelInference's), and timestamp is
+	// only MATERIALIZED from it to the second (UUIDv7ToDateTime), so
+	// that SELECT * has none: the time is the id's, to the ms and in
+	// UTC; timestamp, written in the ClickHouse server's zone, only when
+	// the id is not selected. The tables hold no status; tags
+	// ({"user_id": …}) are whatever the caller set, no documented caller.
+	{name: "tensorzero", title: "TensorZero inference tables (ClickHouse ModelInference, ChatInference, JsonInference)",
+		signatures: []signature{{2, []string{"response_time_ms", "model_provider_name", "inference_id", "input_messages"}},
+			{3, []string{"processing_time_ms", "function_name", "variant_name", "episode_id", "inference_params",
+				"tool_params", "output_schema", "auxiliary_content"}}},
+		fields: []sourceField{
+			{"id", FTime, unitUUIDv7}, {"timestamp", FTime, 0},
+			{"response_time_ms", FRequestTime, UnitMilli}, {"processing_time_ms", FRequestTime, UnitMilli},
+			{"ttft_ms", FTTFT, UnitMilli},
+			{"model_name", FModel, 0}, {"variant_name", FModel, 0}, {"function_name", FURI, 0},
+			{"model_provider_name", FUpstreamAddr, 0},
+			{"input_tokens", FPromptTokens, 0}, {"output_tokens", FCompletionTokens, 0},
 		}},
 	// pino-http's request log (Node's Express and Koa servers), and
 	// Fastify's, whose logger is pino: a request's line has res.statusCode

@@ -710,6 +710,32 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			timeNS: rfc(d.str("timestamp")), tokens: true, prompt: d.count("token_usage.prompt_tokens"), completion: d.count("token_usage.completion_tokens"),
 			passed: d.str("status") == "processing"}
 	},
+	// TensorZero's ClickHouse tables: ModelInference's response_time_ms,
+	// ChatInference's processing_time_ms, ttft_ms, all ms; the time the
+	// id's, a UUIDv7's first 48 bits in ms (RFC 9562), else timestamp
+	// (UTC, as the test reads it). ChatInference's model is its variant.
+	"tensorzero": func(d rawDoc) sourceWant {
+		var at int64
+		if id := strings.ReplaceAll(d.str("id"), "-", ""); len(id) == 32 && id[12] == '7' {
+			ms, err := strconv.ParseInt(id[:12], 16, 64)
+			if err != nil {
+				panic("fixture: id " + d.str("id"))
+			}
+			at = ms * 1e6
+		} else {
+			tm, err := time.Parse(time.DateTime, d.str("timestamp"))
+			if err != nil {
+				panic("fixture: " + err.Error())
+			}
+			at = tm.UnixNano()
+		}
+		w := sourceWant{rt: d.num("response_time_ms"), ups: math.NaN(), ttft: d.num("ttft_ms"), model: d.str("model_name"),
+			stream: -1, timeNS: at, tokens: true, prompt: d.count("input_tokens"), completion: d.count("output_tokens")}
+		if d.get("processing_time_ms") != nil {
+			w.rt, w.model, w.prompt, w.completion = d.num("processing_time_ms"), d.str("variant_name"), -1, -1
+		}
+		return w
+	},
 	// Keywords AI: latency and time_to_first_token in s (its docs).
 	"keywordsai": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("latency") * 1000, ups: math.NaN(), ttft: d.num("time_to_first_token") * 1000, status: int(d.num("status_code")),
@@ -993,6 +1019,7 @@ var sourceFixtures = map[string]string{
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
+	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the

@@ -160,8 +160,16 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		}
 		r.put(f, b.Prio, v)
 	case KindTime:
-		ns, ok := parseTime(val, b.Unit, loc)
-		if !ok {
+		var ns int64
+		var ok bool
+		if b.UUIDv7 {
+			if ns, ok = uuidV7Time(val); !ok {
+				// An id of another kind holds no time: the record has
+				// none from it, and the value is noted.
+				r.unreadable(f, val)
+				return nil
+			}
+		} else if ns, ok = parseTime(val, b.Unit, loc); !ok {
 			return badValue(f, val, unreadable)
 		}
 		if flaw := checkTime(ns); flaw != fine {
