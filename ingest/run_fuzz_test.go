@@ -105,7 +105,9 @@ func FuzzRun(f *testing.F) {
 		// Envoy's default after Emissary-ingress's "ACCESS ", and Kuma's.
 		"text/emissary.log", "text/kuma.log",
 		// TensorZero's tables: a time from a UUIDv7, CSV's \N.
-		"sources/tensorzero-model.jsonl", "sources/tensorzero-model.csv", "sources/tensorzero-chat.jsonl"} {
+		"sources/tensorzero-model.jsonl", "sources/tensorzero-model.csv", "sources/tensorzero-chat.jsonl",
+		// OpenRouter's generation stats, bare and in the API's data.
+		"sources/openrouter.jsonl", "sources/openrouter-api.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

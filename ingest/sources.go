@@ -476,6 +476,21 @@ var sources = []*source{
 			{"model_provider_name", FUpstreamAddr, 0},
 			{"input_tokens", FPromptTokens, 0}, {"output_tokens", FCompletionTokens, 0},
 		}},
+	// OpenRouter's generation stats, as its API answers GET
+	// /api/v1/generation ({"data":{…}}, saved one a line) or as the data
+	// objects alone (its API reference, get-generation, and the SDKs'
+	// GenerationResponseData): latency "Total latency in milliseconds",
+	// the request's time; generation_time ("Time taken for generation")
+	// and moderation_latency are parts of it the reference does not
+	// place, and no first-token time is documented: not read. created_at
+	// when the generation was created; provider_name the provider that
+	// served it; the model's own token counts (native_tokens_*, the
+	// tokens its time was spent on), else OpenRouter's normalised ones
+	// (tokens_*); the caller the external_user it passed, else the app
+	// the call is attributed to. No status is documented.
+	{name: "openrouter", title: "OpenRouter generation stats (GET /api/v1/generation)",
+		signatures: []signature{{2, openrouterNames("")}, {2, openrouterNames("data.")}},
+		fields:     openrouterFields()},
 	// pino-http's request log (Node's Express and Koa servers), and
 	// Fastify's, whose logger is pino: a request's line has res.statusCode
 	// and responseTime (ms, from the request's start to the response's
@@ -1076,6 +1091,37 @@ func datadogFields() []sourceField {
 			sourceField{at + "http.url_details.path", FURI, 0}, sourceField{at + "http.url", FURI, 0},
 			sourceField{at + "network.client.ip", FRemoteAddr, 0},
 			sourceField{at + "usr.id", FClient, 0}, sourceField{at + "usr.name", FClient, 0},
+		)
+	}
+	return fs
+}
+
+// openrouterNames are the names only OpenRouter's generation stats
+// carry, under prefix.
+func openrouterNames(prefix string) []string {
+	var names []string
+	for _, n := range []string{"generation_time", "moderation_latency", "tokens_prompt", "tokens_completion",
+		"native_tokens_prompt", "native_tokens_completion", "native_tokens_reasoning", "upstream_inference_cost",
+		"native_finish_reason", "is_byok"} {
+		names = append(names, prefix+n)
+	}
+	return names
+}
+
+// openrouterFields are the names of OpenRouter's generation stats: the
+// data objects' own, and the same under the API answer's "data".
+func openrouterFields() []sourceField {
+	var fs []sourceField
+	for _, in := range []string{"", "data."} {
+		fs = append(fs,
+			sourceField{in + "created_at", FTime, 0},
+			sourceField{in + "latency", FRequestTime, UnitMilli},
+			sourceField{in + "model", FModel, 0},
+			sourceField{in + "streamed", FStream, 0},
+			sourceField{in + "provider_name", FUpstreamAddr, 0},
+			sourceField{in + "native_tokens_prompt", FPromptTokens, 0}, sourceField{in + "tokens_prompt", FPromptTokens, 0},
+			sourceField{in + "native_tokens_completion", FCompletionTokens, 0}, sourceField{in + "tokens_completion", FCompletionTokens, 0},
+			sourceField{in + "external_user", FClient, 0}, sourceField{in + "app_id", FClient, 0},
 		)
 	}
 	return fs

@@ -736,6 +736,21 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// OpenRouter's generation stats (readRawDocs takes the API answer's
+	// data): latency ms, the request's; no first-token time or status;
+	// the model's own token counts, else OpenRouter's.
+	"openrouter": func(d rawDoc) sourceWant {
+		prompt, completion := d.count("native_tokens_prompt"), d.count("native_tokens_completion")
+		if prompt < 0 {
+			prompt = d.count("tokens_prompt")
+		}
+		if completion < 0 {
+			completion = d.count("tokens_completion")
+		}
+		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: math.NaN(), model: d.str("model"),
+			clientBy: []string{"external_user", "app_id"}, stream: boolOf(d.get("streamed")), timeNS: rfc(d.str("created_at")),
+			tokens: true, prompt: prompt, completion: completion}
+	},
 	// Keywords AI: latency and time_to_first_token in s (its docs).
 	"keywordsai": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("latency") * 1000, ups: math.NaN(), ttft: d.num("time_to_first_token") * 1000, status: int(d.num("status_code")),
@@ -1020,6 +1035,7 @@ var sourceFixtures = map[string]string{
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
+	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
