@@ -107,7 +107,9 @@ func FuzzRun(f *testing.F) {
 		// TensorZero's tables: a time from a UUIDv7, CSV's \N.
 		"sources/tensorzero-model.jsonl", "sources/tensorzero-model.csv", "sources/tensorzero-chat.jsonl",
 		// OpenRouter's generation stats, bare and in the API's data.
-		"sources/openrouter.jsonl", "sources/openrouter-api.jsonl"} {
+		"sources/openrouter.jsonl", "sources/openrouter-api.jsonl",
+		// Dify's runs: its table's CSV and its logs API's page.
+		"sources/dify.csv", "sources/dify-api.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -491,6 +491,34 @@ var sources = []*source{
 	{name: "openrouter", title: "OpenRouter generation stats (GET /api/v1/generation)",
 		signatures: []signature{{2, openrouterNames("")}, {2, openrouterNames("data.")}},
 		fields:     openrouterFields()},
+	// Dify's workflow runs (api/models/workflow.py, WorkflowRun: "-
+	// elapsed_time (float) Time consumption (s)", status running /
+	// succeeded / failed / stopped / partial-succeeded, "created_by (uuid)
+	// Runner ID"), as its workflow_runs table exports them (psql's CSV,
+	// its times naive UTC: libs/datetime_utils.py naive_utc_now) and as
+	// the service API's GET /workflows/logs pages them ({"page",…,
+	// "data":[{"workflow_run":{…,"created_at":1726139643},
+	// "created_by_end_user":{"id","session_id",…},…}]}, epoch seconds).
+	// A run still running (or paused) is no request yet: only the ended
+	// ones are. app_id is the Dify app called, the same on every run of
+	// an app, not its caller: the caller is the run's creator, the end
+	// user (session_id, the user the API's caller named) or account.
+	{name: "dify", title: "Dify workflow runs (workflow_runs table, service API /workflows/logs)",
+		signatures: []signature{{3, []string{"elapsed_time", "total_steps", "created_by_role", "triggered_from", "workflow_id",
+			"sequence_number", "exceptions_count"}},
+			{3, []string{"workflow_run.elapsed_time", "workflow_run.total_steps", "workflow_run.status", "created_by_role",
+				"created_from", "created_by_end_user.session_id"}}},
+		fields: []sourceField{
+			{"workflow_run.created_at", FTime, 0}, {"created_at", FTime, 0},
+			{"workflow_run.elapsed_time", FRequestTime, UnitSecond}, {"elapsed_time", FRequestTime, UnitSecond},
+			{"workflow_run.status", FKind, 0}, {"status", FKind, 0},
+			{"created_by_end_user.session_id", FClient, 0}, {"created_by_end_user.id", FClient, 0},
+			{"created_by_account.id", FClient, 0}, {"created_by", FClient, 0},
+			{"app_id", ignored, 0},
+		},
+		requests:  []string{"succeeded", "failed", "stopped", "partial-succeeded"},
+		succeeded: "succeeded",
+		loc:       time.UTC},
 	// pino-http's request log (Node's Express and Koa servers), and
 	// Fastify's, whose logger is pino: a request's line has res.statusCode
 	// and responseTime (ms, from the request's start to the response's

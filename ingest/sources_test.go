@@ -751,6 +751,34 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			clientBy: []string{"external_user", "app_id"}, stream: boolOf(d.get("streamed")), timeNS: rfc(d.str("created_at")),
 			tokens: true, prompt: prompt, completion: completion}
 	},
+	// Dify's workflow runs, a row of its table or an entry of its logs
+	// API (the run in workflow_run): elapsed_time s; the run's
+	// created_at, naive UTC or epoch s; only ended runs are requests, a
+	// success's status 200; the caller the run's creator, never app_id.
+	"dify": func(d rawDoc) sourceWant {
+		run := d
+		if r, ok := d["workflow_run"].(map[string]any); ok {
+			run = r
+		}
+		var at int64
+		if n, ok := run.get("created_at").(json.Number); ok {
+			at = decimalNS(n)
+		} else {
+			tm, err := time.Parse("2006-01-02 15:04:05.999999", run.str("created_at"))
+			if err != nil {
+				panic("fixture: " + err.Error())
+			}
+			at = tm.UnixNano()
+		}
+		status := 0
+		if run.str("status") == "succeeded" {
+			status = 200
+		}
+		ended := map[string]bool{"succeeded": true, "failed": true, "stopped": true, "partial-succeeded": true}
+		return sourceWant{rt: run.num("elapsed_time") * 1000, ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1, timeNS: at,
+			clientBy: []string{"created_by_end_user.session_id", "created_by_end_user.id", "created_by_account.id", "created_by"},
+			passed:   !ended[run.str("status")]}
+	},
 	// Keywords AI: latency and time_to_first_token in s (its docs).
 	"keywordsai": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("latency") * 1000, ups: math.NaN(), ttft: d.num("time_to_first_token") * 1000, status: int(d.num("status_code")),
@@ -1036,6 +1064,7 @@ var sourceFixtures = map[string]string{
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter",
+	"dify.csv": "dify", "dify-api.json": "dify",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -1110,7 +1139,7 @@ func textSource(name string) bool {
 
 // readRawDocs decodes a fixture's records with encoding/json: JSON lines,
 // or JSON documents (an array of records; Azure's {"records":[…]}; an
-// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; Bifrost's {"logs":[…],"pagination":…}); or, for a .csv file, with encoding/csv:
+// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}); or, for a .csv file, with encoding/csv:
 // each row's values as strings, an empty one absent.
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
@@ -1169,6 +1198,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["events"] // Braintrust's fetch
 		} else if ok && m["logs"] != nil && m["pagination"] != nil {
 			v = m["logs"] // Bifrost's logs API
+		} else if ok && m["data"] != nil && m["has_more"] != nil {
+			v = m["data"] // Dify's logs API page
 		} else if ok && m["resourceSpans"] != nil {
 			docs = append(docs, otelSpans(t, m)...)
 			continue
