@@ -370,7 +370,7 @@ type statusFix struct{ zero, none float64 }
 
 func statusFixOf(source string) statusFix {
 	switch source {
-	case "envoy", "istio", "higress", "emissary", "kuma", "cloudfront":
+	case "envoy", "istio", "higress", "emissary", "kuma", "gloo", "cloudfront":
 		return statusFix{zero: statusClientClosed}
 	case "azure-frontdoor":
 		return statusFix{zero: 504}

@@ -242,6 +242,19 @@ var sources = []*source{
 			{"llm_prompt_tokens", FPromptTokens, 0}, {"llm_summary.prompt_tokens", FPromptTokens, 0},
 			{"llm_completion_tokens", FCompletionTokens, 0}, {"llm_summary.completion_tokens", FCompletionTokens, 0},
 		}},
+	// Gloo Edge's (Gloo Gateway's) JSON access log as its documentation
+	// configures it (the Gateway's accessLoggingService jsonFormat):
+	// Envoy's operators under names of its own, clientDuration
+	// %DURATION% and targetDuration %RESPONSE_DURATION% (the start to the
+	// upstream's first byte) in ms, systemTime %START_TIME%, responseCode
+	// %RESPONSE_CODE%, whose 0 is Envoy's: the client gone (statusFix).
+	{name: "gloo", title: "Gloo Edge JSON access log",
+		signatures: []signature{{2, []string{"clientDuration", "targetDuration", "upstreamName", "systemTime"}}},
+		fields: []sourceField{
+			{"systemTime", FTime, 0}, {"clientDuration", FRequestTime, UnitMilli},
+			{"targetDuration", FUpstreamHeaderTime, UnitMilli}, {"responseCode", FStatus, 0},
+			{"httpMethod", FMethod, 0}, {"path", FURI, 0}, {"upstreamName", FUpstreamAddr, 0},
+		}},
 	{name: "envoy", title: "Envoy / Istio JSON",
 		signatures: []signature{{2, []string{"upstream_service_time", "response_code", "response_flags", "upstream_cluster", "downstream_remote_address", "upstream_host"}}},
 		fields:     envoyFields},

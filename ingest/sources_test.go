@@ -895,6 +895,15 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// Gloo Edge's documented jsonFormat: Envoy's ms, its 0 the client
+	// gone (499).
+	"gloo": func(d rawDoc) sourceWant {
+		status := int(d.num("responseCode"))
+		if status == 0 {
+			status = 499
+		}
+		return sourceWant{rt: d.num("clientDuration"), ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1, timeNS: rfc(d.str("systemTime"))}
+	},
 	// JD Cloud's ALB: nginx's seconds, the backend's under its own names.
 	"jdcloud-alb": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("request_time") * 1000, ups: d.num("backend_response_time") * 1000, ttft: math.NaN(),
@@ -1041,7 +1050,7 @@ func markOTelCalls(docs []rawDoc) {
 var sourceFixtures = map[string]string{
 	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
-	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "gloo.jsonl": "gloo", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"knative.jsonl": "gcp", "knative-example.jsonl": "gcp",

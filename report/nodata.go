@@ -389,7 +389,9 @@ func numberTimeName(f ingest.FileStats) string {
 var timeOfDayWords = []string{"stamp", "date", "start", "end", "create", "update", "local", "iso", "utc", "zone", "handletime",
 	// Azure Log Analytics' TimeGenerated, Vertex AI's logging_time, a
 	// shipper's received and ingestion times: instants.
-	"generated", "logging_time", "received", "ingest"}
+	"generated", "logging_time", "received", "ingest",
+	// Gloo's systemTime, Envoy's %START_TIME% by its documentation.
+	"systemtime"}
 
 func bindsTime(bs ingest.Bindings) bool {
 	for _, b := range bs {

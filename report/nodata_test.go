@@ -635,11 +635,11 @@ func TestRefusedUnit(t *testing.T) {
 }
 
 // TestInstantsNotOfferedAsDurations: names of instants (Azure's
-// TimeGenerated, Vertex AI's logging_time) are never offered to --map as
+// TimeGenerated, Vertex AI's logging_time, Gloo's systemTime) are never offered to --map as
 // a request's duration.
 func TestInstantsNotOfferedAsDurations(t *testing.T) {
 	files := []ingest.FileStats{{Path: "a.jsonl", Format: ingest.JSONL, Records: 5,
-		Seen: []string{"TimeGenerated", "logging_time", "received_time", "ingest_time", "elapsed"}}}
+		Seen: []string{"TimeGenerated", "logging_time", "received_time", "ingest_time", "systemTime", "elapsed"}}}
 	names := durationNames(files)
 	if len(names) != 1 || names[0] != "elapsed" {
 		t.Errorf("durationNames = %q, want only elapsed", names)
