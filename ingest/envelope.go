@@ -35,7 +35,8 @@ const (
 	// --timestamps, a CloudWatch Logs export to S3 ("TIME LINE"), aws
 	// logs tail ("TIME STREAM LINE"), Fluentd's out_file
 	// ("TIME\tTAG\tRECORD") and Fluent Bit's file output ("TAG: [TIME,
-	// RECORD]", fluentBitFileLine).
+	// RECORD]", fluentBitFileLine), or a text format's line behind
+	// its time (logcli's default output, aws logs tail: stampedtext.go).
 	EnvStamped Envelope = "stamped"
 	// EnvCloudWatch is a JSON document of CloudWatch Logs events (aws
 	// logs filter-log-events, get-log-events): {"events":[{"message":
@@ -409,6 +410,9 @@ type topReader struct {
 	// obj holds a Cloud Logging entry's jsonPayload on one line
 	// (appendCompact).
 	obj []byte
+	// stamp is how an EnvStamped file's lines are cut from their time:
+	// JSON lines, or a text format's (stampedtext.go).
+	stamp stampCut
 }
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
@@ -1077,6 +1081,13 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		}
 		return wrappedLine{inner: c.log, stamp: c.stamp, partial: c.partial, stderr: string(c.stream) == "stderr"}, nil
 	case EnvStamped:
+		if d.stamp != stampJSON {
+			in, stamp, ok := stampedText(line, d.stamp)
+			if !ok {
+				return w, errors.New("not a line behind its time")
+			}
+			return wrappedLine{inner: in, stamp: stamp}, nil
+		}
 		in, stamp, ok := stampedLine(line)
 		if !ok {
 			return w, errors.New("not a JSON line behind its time")
@@ -1158,12 +1169,17 @@ func (d *topReader) rawRow(line []byte) (wrappedLine, error) {
 // wrote on stdout come first: a server's own messages on stderr (klog's
 // at an ingress controller's start, Envoy's) fill a container log's
 // first lines before the requests come.
-func unwrapHead(e Envelope, head []byte) []byte { return unwrapHeadOf(e, head, rawColumns{}) }
+func unwrapHead(e Envelope, head []byte) []byte { return unwrapHeadBy(e, head, topReader{}) }
 
 // unwrapHeadOf is unwrapHead of an EnvRawCSV file of layout raw.
 func unwrapHeadOf(e Envelope, head []byte, raw rawColumns) []byte {
+	return unwrapHeadBy(e, head, topReader{raw: raw})
+}
+
+// unwrapHeadBy is unwrapHead with d, set for the file's layout (an
+// EnvRawCSV file's columns, how an EnvStamped file's text lines are cut).
+func unwrapHeadBy(e Envelope, head []byte, d topReader) []byte {
 	var out, errs []byte
-	d := topReader{raw: raw}
 	for len(head) > 0 {
 		i := bytes.IndexByte(head, '\n')
 		if i < 0 {

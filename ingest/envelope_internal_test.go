@@ -17,7 +17,9 @@ import (
 // (csv-raw, as encoding/csv writes and reads it), Fluent Bit's record,
 // and Fluent Bit's record of a CRI line, whole whatever its tag, or by
 // its classic cri parser, a part when its tag is P; that record in a
-// line of Fluent Bit's file output; and Cloud Logging's entry.
+// line of Fluent Bit's file output; Cloud Logging's entry; and a text
+// line behind a time (and a stream's name) in a stamped envelope of
+// text lines.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -58,10 +60,27 @@ func FuzzEnvelope(f *testing.F) {
 			new(topReader).splunkResult([]byte(in), mustSchema(t))
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
+		for _, cut := range []stampCut{stampText, stampStream} {
+			p := newEnvParser(EnvStamped, newJSONParser(mustSchema(t), time.UTC), time.UTC)
+			p.d.stamp = cut
+			var r Record
+			if err := p.Parse([]byte(in), &r); err != nil && err.Error() == "" {
+				t.Fatal("an error without a reason")
+			}
+		}
 		if bytes.ContainsAny([]byte(in), "\n\r") {
 			return
 		}
 		var d topReader
+		if in == strings.TrimLeft(in, " ") {
+			for cut, line := range map[stampCut]string{stampText: "2026-12-04T10:00:00.5Z " + in, stampStream: "2026-12-04T10:00:00.5+00:00 gw/abc " + in} {
+				d.stamp = cut
+				if w, err := unwrap(EnvStamped, []byte(line), &d); err != nil || string(w.inner) != in {
+					t.Fatalf("stamped text %d: %+v, %v; want %q", cut, w, err, in)
+				}
+			}
+			d.stamp = stampJSON
+		}
 		line := []byte("2026-12-04T10:00:00.5Z stdout F " + in)
 		if w, err := unwrap(EnvCRI, line, &d); err != nil || w.partial || w.stderr || string(w.inner) != in {
 			t.Fatalf("CRI: %+v, %v; want %q", w, err, in)

@@ -200,6 +200,8 @@ type parserConfig struct {
 	unwrapped bool
 	// raw is the layout of an EnvRawCSV file.
 	raw rawColumns
+	// stamp is how an EnvStamped file's lines are cut from their time.
+	stamp stampCut
 	// server: a text file no log format reads, which is a server's own
 	// log (serverlog.go): each of its lines is passed over.
 	server *serverLog
@@ -223,7 +225,7 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 		lp = newEnvParser(c.within, lp, c.loc)
 	}
 	ep := newEnvParser(c.envelope, lp, c.loc)
-	ep.d.raw = c.raw
+	ep.d.raw, ep.d.stamp = c.raw, c.stamp
 	return ep, nil
 }
 

@@ -166,6 +166,13 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 				fs.cfg.within, inner = in, unwrapHead(in, inner)
 			}
 			head = inner
+		} else if f := p.opts.Format; f == Auto || f == "" || f == Nginx {
+			// A text format's lines behind a time (Envoy's behind
+			// logcli's or aws logs tail's).
+			if cut, in, ok := p.stampedTextHead(peek); ok {
+				fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, cut, in
+				head = inner
+			}
 		}
 	}
 	// body is the lines the format, the source and the client are told
@@ -383,16 +390,21 @@ var errChanged = errors.New("the file was cut shorter while it was read")
 // the bad lines say why; nil when none is given and none fits. tail
 // reports whether most of the lines it reads go on past its end.
 func (p *pipeline) textFormat(head []byte) (f *logFormat, tail bool) {
-	if p.cands == nil { // once, on the reader's goroutine: a run of no text log compiles none
-		p.cands = append(append([]*logFormat(nil), p.given...), compileKnown(p.opts.Schema)...)
-	}
-	if f, tail = pickLogFormatTail(head, p.cands, true); f != nil {
+	if f, tail = pickLogFormatTail(head, p.formats(), true); f != nil {
 		return f, tail
 	}
 	if len(p.given) > 0 {
 		return p.given[0], false
 	}
 	return nil, false
+}
+
+// formats returns the log formats given and known, in guessing order.
+func (p *pipeline) formats() []*logFormat {
+	if p.cands == nil { // once, on the reader's goroutine: a run of no text log compiles none
+		p.cands = append(append([]*logFormat(nil), p.given...), compileKnown(p.opts.Schema)...)
+	}
+	return p.cands
 }
 
 // givenHAProxy reports whether an HAProxy log-format given reads some of

@@ -109,7 +109,10 @@ func FuzzRun(f *testing.F) {
 		// OpenRouter's generation stats, bare and in the API's data.
 		"sources/openrouter.jsonl", "sources/openrouter-api.jsonl",
 		// Dify's runs: its table's CSV and its logs API's page.
-		"sources/dify.csv", "sources/dify-api.json"} {
+		"sources/dify.csv", "sources/dify-api.json",
+		// Envoy's and AWS Classic ELB's lines behind logcli's and aws
+		// logs tail's time.
+		"text/envoy-logcli.log", "text/envoy-awstail.log", "text/aws-elb-logcli.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -1,0 +1,136 @@
+package ingest
+
+import (
+	"bytes"
+	"time"
+)
+
+// A text log behind a time: what a log platform or a runtime prints
+// before each line it kept, for a text format whose own line begins with
+// '[' (Envoy's and Istio's default format, Tencent CLB's) or with its
+// own time (AWS Classic ELB's). Such a line's first field is not an
+// address slot that takes the time in (nginx's $remote_addr, whose last
+// word is the address: addrSlot, which is how nginx's text is read behind
+// the same time), so the format of the lines is told, and each line read,
+// without it. The wrappers:
+//
+//	2026-12-04T03:01:34Z LINE                        logcli query --no-labels (its default output), kubectl logs --timestamps
+//	2026-12-04T02:00:08.630655+00:00 STREAM LINE     aws logs tail
+//
+// logcli's default output prints each entry as its time in RFC 3339,
+// its labels, and the line (grafana/loki docs/sources/tools/logcli.md:
+// "2018-06-25T12:52:09Z {instance=…} 2018/06/25 12:52:09 [INFO] …"), the
+// labels left out with --no-labels; aws logs tail's default format,
+// detailed, prints the event's time, the log stream's name and the
+// message (aws/aws-cli awscli/customizations/logs/tail.py,
+// DetailedLogEventsFormatter). A stream's name is one word (Lambda's
+// "2026/12/04/[$LATEST]0123…"): which wrapper a file has is told from
+// how its lines read (stampedTextHead).
+
+// stampCut is how the text lines of an EnvStamped file are cut from
+// the time before them; stampJSON for JSON lines (stampedLine).
+type stampCut uint8
+
+const (
+	stampJSON   stampCut = iota // "TIME {…}", "TIME STREAM {…}", …: stampedLine
+	stampText                   // "TIME LINE"
+	stampStream                 // "TIME STREAM LINE": aws logs tail
+)
+
+// stampedText returns the text line behind a time (and, for stampStream,
+// a stream's name), and the time; ok false when line has no time first.
+func stampedText(line []byte, cut stampCut) (in, stamp []byte, ok bool) {
+	n := stampLen(line)
+	if n == 0 {
+		return nil, nil, false
+	}
+	in = bytes.TrimLeft(line[n+1:], " ")
+	if cut == stampStream {
+		i := bytes.IndexByte(in, ' ')
+		if i <= 0 {
+			return nil, nil, false
+		}
+		in = bytes.TrimLeft(in[i+1:], " ")
+	}
+	return in, line[:n], true
+}
+
+// textBehindStamp reports whether a line a text format writes may begin
+// in: with '[' (Envoy's, Istio's, CLB's) or a digit (a time of its own:
+// AWS Classic ELB's), the lines the address slot of nginx's formats does
+// not take a time before.
+func textBehindStamp(in []byte) bool {
+	return len(in) > 0 && (in[0] == '[' || isDigit(in[0]))
+}
+
+// stampedTextHead tells whether the lines of head, a text log's first
+// bytes, are a text format's behind a time, and how they are cut from
+// it: when the first line's text behind its time (or behind its time and
+// one word) begins as textBehindStamp says, and the lines behind the
+// time are read whole by a log format given or known on more of the
+// first lines than the lines as they are, or are Tencent CLB's, or a
+// server's own log (Envoy's own lines: serverLogOf). A format
+// whose own first field is a time ($time_iso8601) reads its lines as
+// they are at least as well, and keeps them. It returns the lines
+// within, one a line.
+func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
+	first := firstLine(head)
+	if stampLen(first) == 0 || sniff(head, p.given) != Nginx {
+		return stampJSON, nil, false
+	}
+	raw := -1 // lines of head read whole as they are; counted once
+	for _, cut := range [...]stampCut{stampText, stampStream} {
+		in, _, ok := stampedText(first, cut)
+		if !ok || !textBehindStamp(in) {
+			continue
+		}
+		inner := unwrapHeadBy(EnvStamped, head, topReader{stamp: cut})
+		switch sniff(pastOwnLog(inner), p.given) {
+		case CLB:
+			return cut, inner, true
+		case Nginx:
+		default:
+			continue
+		}
+		if serverLogOf(inner) != nil && serverLogOf(head) == nil {
+			return cut, inner, true // Envoy's own lines, passed over as the log's alone are
+		}
+		n := p.wholeLines(inner)
+		if n == 0 {
+			continue
+		}
+		if raw < 0 {
+			raw = p.wholeLines(head)
+		}
+		if n > raw {
+			return cut, inner, true
+		}
+	}
+	return stampJSON, nil, false
+}
+
+// wholeLines returns how many of the first lines of head, past a
+// server's own (start-up lines, and any among them), the format given or known that reads the most of them reads to
+// their end, each value read.
+func (p *pipeline) wholeLines(head []byte) int {
+	var lines [][]byte
+	for _, l := range headLines(pastOwnLog(head), guessLines) {
+		if !ownLogLine(l) {
+			lines = append(lines, l)
+		}
+	}
+	best := 0
+	var rec Record
+	for _, f := range p.formats() {
+		n := 0
+		q := &nginxParser{f: f, loc: time.UTC}
+		for _, l := range lines {
+			rec.Reset()
+			if trailing, err := q.parse(l, &rec); err == nil && !trailing && rec.unreadFields() == 0 {
+				n++
+			}
+		}
+		best = max(best, n)
+	}
+	return best
+}
