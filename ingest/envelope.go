@@ -58,8 +58,10 @@ const (
 	// EnvSyslog is a JSON or LTSV line behind a syslog header, as rsyslog and
 	// syslog-ng store what nginx's access_log syslog: sends, and
 	// journalctl prints: RFC 3164's "<PRI>Mmm dd hh:mm:ss HOST TAG: "
-	// (the priority optional) or RFC 5424's "<PRI>1 TIME HOST APP PROCID
-	// MSGID SD ".
+	// (the priority optional; the seconds' fraction of journalctl -o
+	// short-precise), the same with an RFC 3339 time ("TIME HOST TAG: ":
+	// rsyslog's RSYSLOG_FileFormat, journalctl -o short-iso) or RFC
+	// 5424's "<PRI>1 TIME HOST APP PROCID MSGID SD ".
 	EnvSyslog Envelope = "syslog"
 	// EnvShipper is a log shipper's record of a line it read from a
 	// file, as stored or exported (Filebeat, Elastic Agent, Logstash,
@@ -1449,7 +1451,8 @@ func syslogLine(line []byte) (msg, stamp []byte, ok bool) {
 
 // syslogHeader returns the message behind an RFC 3164 or RFC 5424 syslog
 // header, whatever it holds, and the header's time when it has a whole
-// one (RFC 5424's). It does not allocate.
+// one (RFC 5424's, and an RFC 3339 time in place of RFC 3164's). It does
+// not allocate.
 func syslogHeader(line []byte) (msg, stamp []byte, ok bool) {
 	rest := line
 	if len(rest) > 0 && rest[0] == '<' {
@@ -1489,6 +1492,18 @@ func syslogHeader(line []byte) (msg, stamp []byte, ok bool) {
 		}
 		return bytes.TrimPrefix(bytes.TrimLeft(sd, " "), utf8BOM), stamp, true
 	}
+	if k := stampLen(rest); k > 0 {
+		// RFC 3164's header with an RFC 3339 time in place of its own:
+		// TIME HOST TAG: MSG. rsyslog's RSYSLOG_FileFormat, omfile's
+		// default template ("%TIMESTAMP:::date-rfc3339% %HOSTNAME%
+		// %syslogtag%%msg:::sp-if-no-1st-sp%…", rsyslog/rsyslog
+		// tools/smfile.c); syslog-ng's file destination with
+		// ts-format(iso); journalctl -o short-iso, whose zone is +0800
+		// before systemd 255 and +08:00 since, and -o short-iso-precise
+		// (https://www.freedesktop.org/software/systemd/man/latest/journalctl.html).
+		msg, ok = hostTag(rest[k+1:])
+		return msg, rest[:k], ok
+	}
 	// RFC 3164: Mmm dd hh:mm:ss HOST TAG: MSG.
 	if len(rest) < 16 || !isMonth(rest[:3]) || rest[3] != ' ' {
 		return nil, nil, false
@@ -1498,20 +1513,36 @@ func syslogHeader(line []byte) (msg, stamp []byte, ok bool) {
 		return nil, nil, false
 	}
 	rest = bytes.TrimLeft(rest[bytes.IndexByte(rest, ' '):], " ")
-	if len(rest) < 9 || rest[2] != ':' || rest[5] != ':' || !isDigit(rest[0]) || !isDigit(rest[7]) || rest[8] != ' ' {
+	if len(rest) < 9 || rest[2] != ':' || rest[5] != ':' || !isDigit(rest[0]) || !isDigit(rest[7]) {
 		return nil, nil, false
 	}
-	rest = rest[9:]
-	host := bytes.IndexByte(rest, ' ')
+	// The seconds' fraction of journalctl -o short-precise
+	// ("Dec 04 10:00:01.125000"), which RFC 3164 does not have.
+	end := 8
+	if end < len(rest) && rest[end] == '.' {
+		for end++; end < len(rest) && isDigit(rest[end]); end++ {
+		}
+	}
+	if end >= len(rest) || rest[end] != ' ' {
+		return nil, nil, false
+	}
+	msg, ok = hostTag(rest[end+1:])
+	return msg, nil, ok
+}
+
+// hostTag returns the message after the "HOST TAG: " of an RFC 3164
+// header; ok false when b does not begin with them.
+func hostTag(b []byte) (msg []byte, ok bool) {
+	host := bytes.IndexByte(b, ' ')
 	if host <= 0 {
-		return nil, nil, false
+		return nil, false
 	}
-	rest = rest[host+1:]
-	tag := bytes.Index(rest, []byte(": "))
-	if tag <= 0 || bytes.IndexByte(rest[:tag], ' ') >= 0 {
-		return nil, nil, false
+	b = b[host+1:]
+	tag := bytes.Index(b, []byte(": "))
+	if tag <= 0 || bytes.IndexByte(b[:tag], ' ') >= 0 {
+		return nil, false
 	}
-	return bytes.TrimLeft(rest[tag+2:], " "), nil, true
+	return bytes.TrimLeft(b[tag+2:], " "), true
 }
 
 // syslogMessage reports whether a syslog message is a line the syslog

@@ -28,6 +28,8 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("")
 	f.Add(`<165>1 2026-12-04T10:00:00Z h a - - [x y="]\\""] {}`)
 	f.Add(`Dec  4 10:00:00 h nginx: {}`)
+	f.Add(`2026-12-04T10:00:01+0800 gw-1 nginx[812]: {}`)
+	f.Add(`Dec 04 10:00:01.125000 gw-1 nginx[812]: {}`)
 	f.Add(`{"@version":"1","message":"a\\tb","host":{"x":[1]}}`)
 	f.Add(`{"labels":{"job":"gw"},"line":"{\"status\":200}\n","timestamp":"2026-12-04T10:00:00.123456789+08:00"}`)
 	f.Add(`{"line":"a\u0000b","timestamp":"2026-12-04T10:00:00"}`)

@@ -113,11 +113,15 @@ func wrapStamped(lines []string) wrapped {
 
 // wrapSyslog puts each line behind a syslog header: RFC 3164's as
 // rsyslog stores it (without the priority) and as sent (with it), and
-// RFC 5424's, with and without structured data.
+// RFC 5424's, with and without structured data; RFC 3164's with an RFC
+// 3339 time as rsyslog's RSYSLOG_FileFormat and syslog-ng's ISO time
+// write it, and as journalctl -o short-iso prints it (its zone +0800
+// before systemd 255); and journalctl -o short-precise's, RFC 3164's
+// with the seconds' fraction.
 func wrapSyslog(lines []string) wrapped {
 	var b bytes.Buffer
 	for i, l := range lines {
-		switch i % 4 {
+		switch i % 8 {
 		case 0:
 			fmt.Fprintf(&b, "Dec  4 10:00:%02d gw-1 nginx: %s\n", i%60, l)
 		case 1:
@@ -126,6 +130,14 @@ func wrapSyslog(lines []string) wrapped {
 			fmt.Fprintf(&b, "<165>1 %s gw-1.example.com nginx 812 ID47 - %s\n", stampAt(i), l)
 		case 3:
 			fmt.Fprintf(&b, `<165>1 %s gw-1 nginx - - [exampleSDID@32473 iut="3" note="a ] \" in it"][x@1 y="z"] %s`+"\n", stampAt(i), l)
+		case 4:
+			fmt.Fprintf(&b, "%s gw-1 nginx: %s\n", stampAt(i), l)
+		case 5:
+			fmt.Fprintf(&b, "2026-12-04T10:00:%02d+0800 gw-1 nginx[812]: %s\n", i%60, l)
+		case 6:
+			fmt.Fprintf(&b, "2026-12-04T10:00:%02d.125000+08:00 gw-1 nginx[812]: %s\n", i%60, l)
+		case 7:
+			fmt.Fprintf(&b, "Dec 04 10:00:%02d.125000 gw-1 nginx[812]: %s\n", i%60, l)
 		}
 	}
 	return wrapped{data: b.Bytes()}
@@ -447,6 +459,10 @@ func TestEnvelopeOf(t *testing.T) {
 		{`<190>Dec 14 10:00:00 gw-1 envoy[812]: {"status":200}`, ingest.EnvSyslog},
 		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx 812 ID47 - {"status":200}`, ingest.EnvSyslog},
 		{`<165>1 2026-12-04T10:00:00.003Z gw-1 nginx - - [a b="]"] {"status":200}`, ingest.EnvSyslog},
+		{`2026-12-04T10:00:01.125000+08:00 gw-1 nginx: {"status":200}`, ingest.EnvSyslog},
+		{`2026-12-04T10:00:01+0800 gw-1 nginx[812]: {"status":200}`, ingest.EnvSyslog},
+		{`Dec 04 10:00:01.125000 gw-1 nginx[812]: {"status":200}`, ingest.EnvSyslog},
+		{`2026-12-04T10:00:01+08:00 gw-1 nginx {"status":200}`, ingest.NoEnvelope},
 		{`{"@timestamp":"2026-12-04T10:00:00.000Z","message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","log":{"offset":0}}`, ingest.EnvShipper},
 		{`{"@version":"1","message":"{\"status\":200}"}`, ingest.EnvShipper},
 		{`{"message":"x","source_type":"file","timestamp":"2026-12-04T10:00:00Z"}`, ingest.EnvShipper},
@@ -961,6 +977,35 @@ func TestFluentBitFile(t *testing.T) {
 	for i, r := range rows {
 		if !r.hasTime || r.timeNS != wantNS[i] {
 			t.Errorf("parsed row %d: time %d (%v), want %d", i, r.timeNS, r.hasTime, wantNS[i])
+		}
+	}
+}
+
+// TestSyslogISOTime: a JSON line without a time of its own behind an RFC
+// 3164 header with an RFC 3339 time (journalctl -o short-iso's +0800 or
+// +08:00, rsyslog's RSYSLOG_FileFormat) takes the header's time; behind
+// journalctl -o short-precise's, which has no year, it has none.
+func TestSyslogISOTime(t *testing.T) {
+	const rec = `{"request_time":%s,"status":200,"uri":"/v1/chat/completions"}`
+	lines := "2026-12-04T10:00:01+0800 gw-1 nginx[812]: " + fmt.Sprintf(rec, "0.5") + "\n" +
+		"2026-12-04T10:00:02.250000+08:00 gw-1 nginx: " + fmt.Sprintf(rec, "0.25") + "\n" +
+		"Dec 04 10:00:03.125000 gw-1 nginx[812]: " + fmt.Sprintf(rec, "0.75") + "\n"
+	path := filepath.Join(t.TempDir(), "syslog.log")
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1, MaxProblems: 10})
+	if len(rows) != 3 || res.Files[0].Envelope != ingest.EnvSyslog || res.Files[0].BadLines != 0 {
+		t.Fatalf("%+v, %+v, %+v", rows, res.Files, res.Problems)
+	}
+	want := map[float64]int64{
+		0.5:  time.Date(2026, 12, 4, 2, 0, 1, 0, time.UTC).UnixNano(),
+		0.25: time.Date(2026, 12, 4, 2, 0, 2, 250e6, time.UTC).UnixNano(),
+	}
+	for _, r := range rows {
+		ns, ok := want[r.rt]
+		if r.hasTime != ok || ok && r.timeNS != ns {
+			t.Errorf("row of request_time %g: time %d (%v), want %d (%v)", r.rt, r.timeNS, r.hasTime, ns, ok)
 		}
 	}
 }
