@@ -415,6 +415,9 @@ type topReader struct {
 	// stamp is how an EnvStamped file's lines are cut from their time:
 	// JSON lines, or a text format's (stampedtext.go).
 	stamp stampCut
+	// lone: a record of "message" alone is a shipper's record of the line
+	// in it (Fluentd's, within its out_file's lines: shipped).
+	lone bool
 }
 
 var errNoLog = errors.New(`no "log" string in the container log's record`)
@@ -600,6 +603,13 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 		if stamp == nil {
 			stamp = vals[4]
 		}
+	case d.lone && strs == 1 && found == 1 && d.others == 0:
+		// Fluentd's record of a line its in_tail read with the none
+		// parser, {"message":"LINE"} (https://docs.fluentd.org/parser/none:
+		// message_key, default "message"), its time out_file's, before
+		// it. Only there: a program's own JSON log of a message alone
+		// is no shipper's.
+		msg = vals[0]
 	case strs&(1<<5) != 0 && found&(1<<6) != 0:
 		msg, stamp, journald = vals[5], vals[7], true
 	case d.arrs[5] != nil && found&(1<<6) != 0:

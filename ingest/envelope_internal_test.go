@@ -40,6 +40,7 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"time":"2026-12-04T02:00:01.125000000Z","stream":"stdout","_p":"P","log":"{\"status\":200}","kubernetes":{"labels":{"app":"gw"}}}`)
 	f.Add(`{"date":1796349601,"stream":"stdout","logtag":"P","message":"{\"status\":"}`)
 	f.Add(`nginx.access: [1796349601.125000, {"log":"a"}]`)
+	f.Add(`{"message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1"}`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
 	f.Add(`{"line":"{\"status\":200}","timestamp":"1796378400123456789","date":"2026-12-04T10:00:00.123Z","fields":{"app":"gw"}}`)
 	f.Add("\"Date\",\"Time\",\"Line\",\"tsNs\",\"id\"")
@@ -61,6 +62,15 @@ func FuzzEnvelope(f *testing.F) {
 			new(topReader).grafanaRow([]byte(in))
 			new(topReader).splunkResult([]byte(in), mustSchema(t))
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
+		}
+		{
+			// Fluentd's record within its out_file's line.
+			p := newEnvParser(EnvShipper, newJSONParser(mustSchema(t), time.UTC), time.UTC)
+			p.d.lone = true
+			var r Record
+			if err := p.Parse([]byte(in), &r); err != nil && err.Error() == "" {
+				t.Fatal("an error without a reason")
+			}
 		}
 		for _, cut := range []stampCut{stampText, stampStream} {
 			p := newEnvParser(EnvStamped, newJSONParser(mustSchema(t), time.UTC), time.UTC)

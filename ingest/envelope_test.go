@@ -1009,3 +1009,34 @@ func TestSyslogISOTime(t *testing.T) {
 		}
 	}
 }
+
+// TestFluentdOutFileNone: Fluentd's out_file lines of the records its
+// in_tail made with the none parser ("TIME⇥TAG⇥{"message":"LINE"}"),
+// give the records of the lines they hold.
+func TestFluentdOutFileNone(t *testing.T) {
+	const path = "testdata/text/fluentd-outfile-none.log"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []fluentBitLine
+	for _, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+		var r struct{ Message string }
+		if err := json.Unmarshal([]byte(strings.SplitN(l, "\t", 3)[2]), &r); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, nginxMainLine(t, r.Message))
+	}
+	for _, workers := range []int{1, 2} {
+		rows, res := collect(t, []string{path}, ingest.Options{Workers: workers, MaxProblems: 10})
+		checkFluentBitRows(t, path, rows, res, want, ingest.EnvStamped)
+	}
+	// A JSON log's own record of a message alone is no Fluentd record.
+	lone := filepath.Join(t.TempDir(), "lone.jsonl")
+	if err := os.WriteFile(lone, []byte(`{"message":"10.0.1.3 - - [04/Dec/2026:10:00:01 +0800] \"POST /v1/chat/completions HTTP/1.1\" 200 7204 \"-\" \"python-httpx/0.27.0\" \"-\" 0.188 0.186"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, res := collect(t, []string{lone}, ingest.Options{Workers: 1}); res.Files[0].Envelope != ingest.NoEnvelope {
+		t.Errorf("a message alone read in %q", res.Files[0].Envelope)
+	}
+}

@@ -222,7 +222,9 @@ func newLineParser(f Format, c *parserConfig) (lineParser, error) {
 		return lp, err
 	}
 	if c.within.wrapsLines() {
-		lp = newEnvParser(c.within, lp, c.loc)
+		in := newEnvParser(c.within, lp, c.loc)
+		in.d.lone = c.envelope == EnvStamped
+		lp = in
 	}
 	ep := newEnvParser(c.envelope, lp, c.loc)
 	ep.d.raw, ep.d.stamp = c.raw, c.stamp

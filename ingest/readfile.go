@@ -158,12 +158,18 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			// Docker json-file or CRI line that Promtail or Vector
 			// shipped as it was, without its docker or cri stage; and
 			// Fluent Bit's record of a line ({"log":"LINE"}) behind its
-			// time, as its file output writes it.
+			// time, as its file output writes it, and Fluentd's
+			// ({"message":"LINE"}) as its out_file writes it.
 			innerFirst := firstLine(inner)
 			in := envelopeOf(innerFirst)
+			if env == EnvStamped && in == NoEnvelope {
+				if _, _, _, err := (&topReader{lone: true}).shipped(innerFirst); err == nil {
+					in = EnvShipper
+				}
+			}
 			if (in == EnvDocker || in == EnvCRI) && env != EnvDocker && env != EnvCRI ||
 				in == EnvShipper && env == EnvStamped && !p.ownFields(innerFirst) {
-				fs.cfg.within, inner = in, unwrapHead(in, inner)
+				fs.cfg.within, inner = in, unwrapHeadBy(in, inner, topReader{lone: env == EnvStamped})
 			}
 			head = inner
 		} else if f := p.opts.Format; f == Auto || f == "" || f == Nginx {

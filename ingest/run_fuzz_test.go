@@ -112,7 +112,9 @@ func FuzzRun(f *testing.F) {
 		"sources/dify.csv", "sources/dify-api.json",
 		// Envoy's and AWS Classic ELB's lines behind logcli's and aws
 		// logs tail's time.
-		"text/envoy-logcli.log", "text/envoy-awstail.log", "text/aws-elb-logcli.log"} {
+		"text/envoy-logcli.log", "text/envoy-awstail.log", "text/aws-elb-logcli.log",
+		// Fluentd's out_file of its none parser's records.
+		"text/fluentd-outfile-none.log"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
