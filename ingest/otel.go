@@ -174,6 +174,7 @@ type spanFacts struct {
 	op                  int8 // 0 not said, 1 a call, -1 another operation
 	typed               bool // llm.request.type or openinference.span.kind says a call
 	system, model, http bool
+	failed              bool // the span's status is ERROR
 }
 
 func (f *spanFacts) call() bool {
@@ -232,6 +233,8 @@ func (p *otelParser) Parse(span []byte, r *Record) error {
 			return p.kind(&s)
 		case "attributes":
 			return p.attributes(&s, r, &p.facts)
+		case "status":
+			return p.status(&s)
 		}
 		return p.skipValue(&s)
 	})
@@ -277,6 +280,17 @@ func (p *otelParser) Parse(span []byte, r *Record) error {
 	kind := kindSpan
 	if p.calls && p.facts.call() || !p.calls && p.facts.server() {
 		kind = kindCall
+	}
+	if p.calls && (r.set|r.unread)&(1<<FStatus) == 0 {
+		// An LLM call's span carries no HTTP status of its own: one
+		// that ended in an error (status code 2) says so, its
+		// error.type naming the status or not; one that did not is a
+		// success.
+		if p.facts.failed {
+			r.unreadable(FStatus, []byte("span status ERROR"))
+		} else {
+			r.put(FStatus, prioDerived, 200)
+		}
 	}
 	r.putText(FKind, prioSource, kind)
 	return r.Finish()
@@ -407,6 +421,27 @@ func nanos(b []byte) (int64, bool) {
 		n = n*10 + int64(c-'0')
 	}
 	return n, n >= 0
+}
+
+// status reads a span's status, {"code":2,"message":"…"}: whether it
+// ended in an error (STATUS_CODE_ERROR, 2).
+func (p *otelParser) status(s *scanner) error {
+	if s.b[s.i] != '{' {
+		return p.skipValue(s)
+	}
+	return p.members(s, func(key []byte) error {
+		if string(key) != "code" {
+			return p.skipValue(s)
+		}
+		if s.b[s.i] == '"' {
+			name, err := p.str(s)
+			p.facts.failed = string(name) == "STATUS_CODE_ERROR"
+			return err
+		}
+		tok, err := p.literal(s)
+		p.facts.failed = string(tok) == "2"
+		return err
+	})
 }
 
 // kind reads a span's kind: its number, or its name.

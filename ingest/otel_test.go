@@ -183,3 +183,42 @@ func TestOTelLineOverMaxLine(t *testing.T) {
 		t.Fatalf("%d records, %d bad, want 8000, 0: %v", len(got), res.BadLines(), res.Problems)
 	}
 }
+
+// TestOTelCallStatus: an LLM call's span has no HTTP status of its own:
+// a success (status UNSET or OK) is a 200; a failure (status code 2, or
+// STATUS_CODE_ERROR by name) the status its error.type names, the
+// provider's code or an SDK's exception for one status (the OpenAI
+// SDK's RateLimitError: 429), and none when it names none (a time-out),
+// counted unreadable.
+func TestOTelCallStatus(t *testing.T) {
+	span := func(i int, status, errorType string) string {
+		attrs := `{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.request.model","value":{"stringValue":"gpt-4o"}}`
+		if errorType != "" {
+			attrs += `,{"key":"error.type","value":{"stringValue":"` + errorType + `"}}`
+		}
+		return fmt.Sprintf(`{"traceId":"t","spanId":"s%d","name":"chat gpt-4o","kind":3,"startTimeUnixNano":"%d","endTimeUnixNano":"%d","attributes":[%s],"status":%s}`,
+			i, 1764842400000000000+int64(i)*1e9, 1764842400500000000+int64(i)*1e9, attrs, status)
+	}
+	spans := []string{
+		span(0, `{}`, ""),
+		span(1, `{"code":1}`, ""),
+		span(2, `{"code":2,"message":"Error code: 429"}`, "openai.RateLimitError"),
+		span(3, `{"code":"STATUS_CODE_ERROR"}`, "503"),
+		span(4, `{"code":2,"message":"Request timed out."}`, "timeout"),
+		span(5, `{"code":2}`, "openai.BadRequestError"),
+	}
+	want := []int{200, 200, 429, 503, 0, 400}
+	line := `{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"scope":{"name":"x"},"spans":[` + strings.Join(spans, ",") + `]}]}]}` + "\n"
+	got, res := collect(t, []string{writeTemp(t, "calls.jsonl", line)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if res.Files[0].Source != "otel" || len(got) != len(want) {
+		t.Fatalf("source %q, %d records; want otel, %d", res.Files[0].Source, len(got), len(want))
+	}
+	for i, r := range got {
+		if int(r.status) != want[i] || r.hasStatus != (want[i] != 0) {
+			t.Errorf("span %d: status %v (present %v), want %d", i, r.status, r.hasStatus, want[i])
+		}
+	}
+	if n := res.Files[0].UnreadValues[ingest.FStatus]; n != 1 {
+		t.Errorf("unreadable statuses %d (%v), want 1: the time-out's", n, res.Files[0].UnreadValues)
+	}
+}

@@ -40,6 +40,9 @@ func statusOfText(val []byte) (float64, bool) {
 	if code, ok := leadingStatus(val); ok {
 		return code, true
 	}
+	if code, ok := sdkErrorStatus(val); ok {
+		return code, true
+	}
 	low := bytes.ToLower(val)
 	for _, lead := range statusLeads {
 		for at := 0; ; {
@@ -131,4 +134,30 @@ func threeDigits(b []byte) (float64, bool) {
 		return 0, false
 	}
 	return float64(int(b[0]-'0')*100 + int(b[1]-'0')*10 + int(b[2]-'0')), true
+}
+
+// sdkErrors are the exceptions the OpenAI and Anthropic SDKs raise for
+// one HTTP status each (their _exceptions.py; InternalServerError is
+// any status of 500 or more, and names none): what OpenTelemetry's
+// error.type holds for a failed call ("openai.RateLimitError"), and an
+// exception's text begins with.
+var sdkErrors = map[string]float64{
+	"BadRequestError": 400, "AuthenticationError": 401, "PermissionDeniedError": 403, "NotFoundError": 404,
+	"ConflictError": 409, "UnprocessableEntityError": 422, "RateLimitError": 429,
+}
+
+// sdkErrorStatus returns the status of an SDK's exception that val
+// begins with, its module's path before it or not
+// ("openai.RateLimitError", "RateLimitError('…')", "anthropic.RateLimitError: …").
+func sdkErrorStatus(val []byte) (float64, bool) {
+	end := bytes.IndexAny(val, "(: ")
+	if end < 0 {
+		end = len(val)
+	}
+	name := val[:end]
+	if i := bytes.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	code, ok := sdkErrors[string(name)]
+	return code, ok
 }

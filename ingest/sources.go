@@ -1026,6 +1026,9 @@ var sources = []*source{
 			{"gen_ai.response.model", FModel, 0}, {"gen_ai.request.model", FModel, 0},
 			{"llm.response.model_name", FModel, 0}, {"llm.model_name", FModel, 0}, {"llm.request.model_name", FModel, 0},
 			{"http.response.status_code", FStatus, 0}, {"http.status_code", FStatus, 0},
+			// A failed call's error.type: the provider's error code, or
+			// the exception's class (statusOfText).
+			{"error.type", FStatus, 0},
 			{"gen_ai.request.stream", FStream, 0}, {"llm.is_streaming", FStream, 0},
 			{"gen_ai.usage.input_tokens", FPromptTokens, 0}, {"gen_ai.usage.prompt_tokens", FPromptTokens, 0},
 			{"llm.token_count.prompt", FPromptTokens, 0},
@@ -1039,7 +1042,8 @@ var sources = []*source{
 			{"server.address", FHost, 0},
 			{"cloud.region", FRegion, 0},
 		},
-		requests: []string{"call"}},
+		requests: []string{"call"},
+		outcome:  true},
 	// Apache's access log in LTSV as alp documents it (LogFormat
 	// "…\treqtime_microsec:%D\tapptime:%D…"): %D is microseconds, in
 	// both labels, where nginx's reqtime and apptime are seconds.

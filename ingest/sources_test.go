@@ -887,6 +887,22 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			passed:     calls && !otelCall(d) || !calls && !otelServer(d)}
 		if st := d.num(d.first("http.response.status_code", "http.status_code")); !math.IsNaN(st) {
 			w.status = int(st)
+		} else if calls {
+			// An LLM call's span: a failure (status code 2) the status
+			// its error.type names (an SDK's exception for one status,
+			// or a number), none else; a success 200.
+			failed := false
+			if st, ok := d["@status"].(map[string]any); ok {
+				failed = fmt.Sprint(st["code"]) == "2" || st["code"] == "STATUS_CODE_ERROR"
+			}
+			switch et := d.str("error.type"); {
+			case !failed && et == "":
+				w.status = 200
+			case strings.HasSuffix(et, "RateLimitError"):
+				w.status = 429
+			case len(et) == 3 && et[0] >= '1' && et[0] <= '5':
+				w.status, _ = strconv.Atoi(et)
+			}
 		}
 		if calls {
 			w.clientBy = []string{"user.id", "llm.user"}
@@ -988,7 +1004,7 @@ func otelSpans(t *testing.T, export map[string]any) []rawDoc {
 			spans, _ := ss.(map[string]any)["spans"].([]any)
 			for _, sp := range spans {
 				sp := sp.(map[string]any)
-				d := rawDoc{"@start": sp["startTimeUnixNano"], "@end": sp["endTimeUnixNano"], "@kind": sp["kind"]}
+				d := rawDoc{"@start": sp["startTimeUnixNano"], "@end": sp["endTimeUnixNano"], "@kind": sp["kind"], "@status": sp["status"]}
 				if res != nil {
 					put(d, res["attributes"])
 				}
