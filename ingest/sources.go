@@ -242,6 +242,23 @@ var sources = []*source{
 			{"llm_prompt_tokens", FPromptTokens, 0}, {"llm_summary.prompt_tokens", FPromptTokens, 0},
 			{"llm_completion_tokens", FCompletionTokens, 0}, {"llm_summary.completion_tokens", FCompletionTokens, 0},
 		}},
+	// Cilium's Hubble flows of L7 HTTP traffic, as hubble observe -o json
+	// prints them ({"flow":{…},"node_name":…,"time":…}; cilium's
+	// flow.proto): an exchange is two flows, its REQUEST and its
+	// RESPONSE; the response's carries the status (l7.http.code) and the
+	// time the exchange took (l7.latency_ns, ns, a decimal string), and
+	// is the request: a REQUEST flow is passed over. A response goes
+	// back to the caller: its IP.destination is the client's address.
+	// Its time is the response's.
+	{name: "hubble", title: "Cilium Hubble L7 flows (hubble observe -o json)",
+		signatures: []signature{{2, []string{"flow.l7.type", "flow.verdict", "flow.traffic_direction", "flow.Summary", "flow.event_type"}}},
+		fields: []sourceField{
+			{"flow.time", FTime, 0}, {"time", ignored, 0},
+			{"flow.l7.latency_ns", FRequestTime, UnitNano}, {"flow.l7.http.code", FStatus, 0},
+			{"flow.l7.http.method", FMethod, 0}, {"flow.l7.http.url", FURI, 0},
+			{"flow.IP.destination", FRemoteAddr, 0}, {"flow.l7.type", FKind, 0},
+		},
+		requests: []string{"RESPONSE"}},
 	// Gloo Edge's (Gloo Gateway's) JSON access log as its documentation
 	// configures it (the Gateway's accessLoggingService jsonFormat):
 	// Envoy's operators under names of its own, clientDuration

@@ -911,6 +911,16 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// Cilium's Hubble: a RESPONSE flow is the exchange (latency_ns, ns;
+	// the status), its REQUEST passed over.
+	"hubble": func(d rawDoc) sourceWant {
+		w := sourceWant{rt: d.num("flow.l7.latency_ns") / 1e6, ups: math.NaN(), ttft: math.NaN(), stream: -1,
+			timeNS: rfc(d.str("flow.time")), passed: d.str("flow.l7.type") != "RESPONSE"}
+		if st := d.num("flow.l7.http.code"); !math.IsNaN(st) {
+			w.status = int(st)
+		}
+		return w
+	},
 	// Gloo Edge's documented jsonFormat: Envoy's ms, its 0 the client
 	// gone (499).
 	"gloo": func(d rawDoc) sourceWant {
@@ -1066,7 +1076,7 @@ func markOTelCalls(docs []rawDoc) {
 var sourceFixtures = map[string]string{
 	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
-	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "gloo.jsonl": "gloo", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "gloo.jsonl": "gloo", "hubble.jsonl": "hubble", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"knative.jsonl": "gcp", "knative-example.jsonl": "gcp",
