@@ -340,6 +340,13 @@ func stampedLine(line []byte) (in, stamp []byte, ok bool) {
 		return fluentBitFileLine(line)
 	}
 	rest := bytes.TrimLeft(line[n+1:], " \t")
+	if lokiLabels(rest) {
+		// logcli's default output: the labels, then the line.
+		if in := bytes.TrimLeft(rest[labelsEnd(rest):], " "); len(in) > 0 && in[0] == '{' {
+			return in, line[:n], true
+		}
+		return nil, nil, false
+	}
 	if len(rest) > 0 && rest[0] == '{' {
 		return rest, line[:n], true
 	}

@@ -16,6 +16,7 @@ import (
 //
 //	2026-12-04T03:01:34Z LINE                        logcli query --no-labels (its default output), kubectl logs --timestamps
 //	2026-12-04T02:00:08.630655+00:00 STREAM LINE     aws logs tail
+//	2026-12-04T03:01:34Z {app="gw", pod="gw-1"} LINE logcli query (its default output)
 //
 // logcli's default output prints each entry as its time in RFC 3339,
 // its labels, and the line (grafana/loki docs/sources/tools/logcli.md:
@@ -35,6 +36,7 @@ const (
 	stampJSON   stampCut = iota // "TIME {…}", "TIME STREAM {…}", …: stampedLine
 	stampText                   // "TIME LINE"
 	stampStream                 // "TIME STREAM LINE": aws logs tail
+	stampLabels                 // "TIME {LABELS} LINE": logcli query's default output
 )
 
 // stampedText returns the text line behind a time (and, for stampStream,
@@ -45,6 +47,13 @@ func stampedText(line []byte, cut stampCut) (in, stamp []byte, ok bool) {
 		return nil, nil, false
 	}
 	in = bytes.TrimLeft(line[n+1:], " ")
+	if cut == stampLabels {
+		end := labelsEnd(in)
+		if end < 0 {
+			return nil, nil, false
+		}
+		in = bytes.TrimLeft(in[end:], " ")
+	}
 	if cut == stampStream {
 		i := bytes.IndexByte(in, ' ')
 		if i <= 0 {
@@ -53,6 +62,33 @@ func stampedText(line []byte, cut stampCut) (in, stamp []byte, ok bool) {
 		in = bytes.TrimLeft(in[i+1:], " ")
 	}
 	return in, line[:n], true
+}
+
+// labelsEnd returns the index past the set of Loki labels b begins with,
+// {app="gw", pod="gw-7d9f"} (values quoted, with \" and \\ escaped, as
+// Prometheus writes a label set), -1 when it begins with none.
+func labelsEnd(b []byte) int {
+	if len(b) < 2 || b[0] != '{' {
+		return -1
+	}
+	quoted := false
+	for i := 1; i < len(b); i++ {
+		switch c := b[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case !quoted && c == '}':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// lokiLabels reports whether b begins with a set of Loki labels, whose
+// first name follows its '{' ({app="gw"}), not a JSON object's key.
+func lokiLabels(b []byte) bool {
+	return len(b) > 2 && b[0] == '{' && (b[1] == '_' || b[1] >= 'a' && b[1] <= 'z' || b[1] >= 'A' && b[1] <= 'Z') && labelsEnd(b) > 0
 }
 
 // textBehindStamp reports whether a line a text format writes may begin
@@ -79,7 +115,7 @@ func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 		return stampJSON, nil, false
 	}
 	raw := -1 // lines of head read whole as they are; counted once
-	for _, cut := range [...]stampCut{stampText, stampStream} {
+	for _, cut := range [...]stampCut{stampText, stampStream, stampLabels} {
 		in, _, ok := stampedText(first, cut)
 		if !ok || !textBehindStamp(in) {
 			continue

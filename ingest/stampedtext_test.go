@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -60,6 +61,7 @@ func TestStampedText(t *testing.T) {
 	}{
 		{"testdata/text/envoy-logcli.log", envoyWant, 0},
 		{"testdata/text/envoy-awstail.log", envoyWant, 1},
+		{"testdata/text/envoy-logcli-labels.log", envoyWant, 0},
 		{"testdata/text/aws-elb-logcli.log", func(t *testing.T, l string) (stampedWant, bool) { return elbLine(t, l), true }, 0},
 	}
 	for _, c := range cases {
@@ -74,6 +76,9 @@ func TestStampedText(t *testing.T) {
 			l = l[strings.IndexByte(l, ' ')+1:]
 			if strings.HasPrefix(l, "envoy-") {
 				l = l[strings.IndexByte(l, ' ')+1:]
+			}
+			if strings.HasPrefix(l, "{") { // logcli's labels, none holding "} "
+				l = l[strings.Index(l, "} ")+2:]
 			}
 			if w, ok := c.inner(t, l); ok {
 				want = append(want, w)
@@ -127,5 +132,24 @@ func TestStampedTextOwnTime(t *testing.T) {
 	if len(rows) != 2 || res.Files[0].Envelope != ingest.NoEnvelope || rows[0].timeNS != wantNS[0] || rows[1].timeNS != wantNS[1] ||
 		rows[0].remoteAddr != "10.0.0.1" || rows[1].status != 429 {
 		t.Fatalf("%+v, %+v", rows, res.Files)
+	}
+}
+
+// TestLogcliLabels: JSON lines and nginx's text behind logcli's default
+// output, each line's time and its labels ({app="gw", pod="…"}, a value
+// may hold '}' and an escaped quote), give the records the lines give
+// alone.
+func TestLogcliLabels(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range []string{"../testdata/shared/examples/tokenhub-sample.jsonl", "../testdata/shared/examples/tokenhub-sample-nginx.log"} {
+		var b strings.Builder
+		for i, l := range fileLines(t, src) {
+			fmt.Fprintf(&b, "2026-12-04T10:00:%02dZ {app=\"gw\", note=\"a } and \\\" in it\", pod=\"gw-7d9f\"} %s\n", i%60, l)
+		}
+		env := ingest.EnvStamped
+		if strings.HasSuffix(src, ".log") {
+			env = ingest.NoEnvelope // nginx's address slot takes the time and labels in, its last word the address
+		}
+		checkAsLines(t, src, env, map[string][]byte{filepath.Join(dir, "logcli-"+filepath.Base(src)): []byte(b.String())})
 	}
 }
