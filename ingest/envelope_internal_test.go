@@ -72,7 +72,7 @@ func FuzzEnvelope(f *testing.F) {
 				t.Fatal("an error without a reason")
 			}
 		}
-		for _, cut := range []stampCut{stampText, stampStream} {
+		for _, cut := range []stampCut{stampText, stampStream, stampLabels} {
 			p := newEnvParser(EnvStamped, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.stamp = cut
 			var r Record
