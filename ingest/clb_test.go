@@ -1,10 +1,13 @@
 package ingest_test
 
 import (
+	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"loganalyze/ingest"
 )
@@ -63,6 +66,38 @@ func TestCLBSample(t *testing.T) {
 	for i := range rows {
 		if c, a := rows[i].text[ingest.FClient], rows[i].text[ingest.FRemoteAddr]; c != a {
 			t.Fatalf("client %q, want the remote address %q", c, a)
+		}
+	}
+}
+
+// TestGivenFormatOverCLBShape: a log of the user's own bracketed
+// log_format, which begins as Tencent CLB's does ("[id] [time_local]"),
+// is read with the --log-format given when it reads every first line
+// whole, as --input-format nginx would have it; without the flag, or
+// with a format that does not read it, CLB's reader still tells it.
+func TestGivenFormatOverCLBShape(t *testing.T) {
+	var b strings.Builder
+	var rts []float64
+	for i := range 12 {
+		rt := float64(100+i*37) / 1000
+		rts = append(rts, rt)
+		fmt.Fprintf(&b, "[req-%04d] [29/Nov/2026:10:00:%02d +0800] [POST /v1/chat/completions HTTP/1.1] [%d] [%.3f]\n", i, i, 200+i%2*229, rt)
+	}
+	path := writeTemp(t, "brackets.log", b.String())
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC,
+		LogFormats: []string{"[$request_id] [$time_local] [$request] [$status] [$request_time]"}})
+	if f := res.Files[0]; f.Format != ingest.Nginx || len(got) != len(rts) || res.BadLines() != 0 {
+		t.Fatalf("with its format: %s (%s), %d records, %d bad; want nginx text, %d, 0", f.Format, f.Source, len(got), res.BadLines(), len(rts))
+	}
+	for i, r := range got {
+		if math.Abs(r.rt-rts[i]) > 1e-9 || r.status != int64(200+i%2*229) {
+			t.Errorf("record %d: request_time %v, status %v; want %v, %d", i, r.rt, r.status, rts[i], 200+i%2*229)
+		}
+	}
+	for _, formats := range [][]string{nil, {"$remote_addr - $remote_user [$time_local] \"$request\" $status $request_time"}} {
+		_, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC, LogFormats: formats})
+		if f := res.Files[0]; f.Format != ingest.CLB {
+			t.Errorf("formats %q: read as %s, want CLB's reader", formats, f.Format)
 		}
 	}
 }

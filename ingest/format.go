@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -94,7 +95,7 @@ func sniff(head []byte, given []*logFormat) Format {
 		return JSONL // or a document: jsonShape tells
 	case looksW3C(line):
 		return W3C
-	case looksCLB(line):
+	case looksCLB(line) && !givenReadsWhole(head, given):
 		return CLB
 	case opensArray(line):
 		return JSONDoc
@@ -104,7 +105,7 @@ func sniff(head []byte, given []*logFormat) Format {
 		// A first line that is none of the file's: a line cut short
 		// (tail -c, split -b, a copytruncate), a program's warning.
 		return JSONL
-	case mostLines(head, looksCLB):
+	case mostLines(head, looksCLB) && !givenReadsWhole(head, given):
 		return CLB
 	case len(given) > 0 && pickLogFormat(head, given) != nil:
 		return Nginx // a --log-format reads its lines
@@ -124,6 +125,18 @@ func sniff(head []byte, given []*logFormat) Format {
 		return CSV
 	}
 	return Nginx
+}
+
+// givenReadsWhole reports whether a --log-format given reads each of
+// head's first lines whole: a log of the user's own bracketed format
+// ("[$request_id] [$time_local] …") that looks like Tencent CLB's is
+// read with the format the user gave, as --input-format nginx would.
+func givenReadsWhole(head []byte, given []*logFormat) bool {
+	if len(given) == 0 {
+		return false
+	}
+	lines := slices.DeleteFunc(headLines(head, guessLines), ownLogLine)
+	return readsWhole(lines, given) != nil
 }
 
 // sniffLines is how many of a file's first lines mostLines looks at.
