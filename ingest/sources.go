@@ -1164,7 +1164,11 @@ func openrouterNames(prefix string) []string {
 	var names []string
 	for _, n := range []string{"generation_time", "moderation_latency", "tokens_prompt", "tokens_completion",
 		"native_tokens_prompt", "native_tokens_completion", "native_tokens_reasoning", "upstream_inference_cost",
-		"native_finish_reason", "is_byok"} {
+		"native_finish_reason", "is_byok",
+		// The TypeScript SDK's GenerationResponse, camelCase
+		// (openrouter.ai/docs/sdks/typescript/api-reference/models/generationresponse).
+		"generationTime", "moderationLatency", "tokensPrompt", "tokensCompletion", "nativeTokensPrompt",
+		"nativeTokensCompletion", "nativeTokensReasoning", "upstreamInferenceCost", "nativeFinishReason", "isByok"} {
 		names = append(names, prefix+n)
 	}
 	return names
@@ -1184,6 +1188,11 @@ func openrouterFields() []sourceField {
 			sourceField{in + "native_tokens_prompt", FPromptTokens, 0}, sourceField{in + "tokens_prompt", FPromptTokens, 0},
 			sourceField{in + "native_tokens_completion", FCompletionTokens, 0}, sourceField{in + "tokens_completion", FCompletionTokens, 0},
 			sourceField{in + "external_user", FClient, 0}, sourceField{in + "app_id", FClient, 0},
+			// The TypeScript SDK's names.
+			sourceField{in + "createdAt", FTime, 0}, sourceField{in + "providerName", FUpstreamAddr, 0},
+			sourceField{in + "nativeTokensPrompt", FPromptTokens, 0}, sourceField{in + "tokensPrompt", FPromptTokens, 0},
+			sourceField{in + "nativeTokensCompletion", FCompletionTokens, 0}, sourceField{in + "tokensCompletion", FCompletionTokens, 0},
+			sourceField{in + "externalUser", FClient, 0}, sourceField{in + "appId", FClient, 0},
 		)
 	}
 	return fs

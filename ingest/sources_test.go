@@ -740,15 +740,20 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	// data): latency ms, the request's; no first-token time or status;
 	// the model's own token counts, else OpenRouter's.
 	"openrouter": func(d rawDoc) sourceWant {
-		prompt, completion := d.count("native_tokens_prompt"), d.count("native_tokens_completion")
+		// The API's snake_case, or the TypeScript SDK's camelCase.
+		prompt, completion := d.count(d.first("native_tokens_prompt", "nativeTokensPrompt")), d.count(d.first("native_tokens_completion", "nativeTokensCompletion"))
 		if prompt < 0 {
-			prompt = d.count("tokens_prompt")
+			prompt = d.count(d.first("tokens_prompt", "tokensPrompt"))
 		}
 		if completion < 0 {
-			completion = d.count("tokens_completion")
+			completion = d.count(d.first("tokens_completion", "tokensCompletion"))
+		}
+		clientBy := []string{"external_user", "app_id"}
+		if _, camel := d["createdAt"]; camel {
+			clientBy = []string{"externalUser", "appId"}
 		}
 		return sourceWant{rt: d.num("latency"), ups: math.NaN(), ttft: math.NaN(), model: d.str("model"),
-			clientBy: []string{"external_user", "app_id"}, stream: boolOf(d.get("streamed")), timeNS: rfc(d.str("created_at")),
+			clientBy: clientBy, stream: boolOf(d.get("streamed")), timeNS: rfc(d.str(d.first("created_at", "createdAt"))),
 			tokens: true, prompt: prompt, completion: completion}
 	},
 	// Dify's workflow runs, a row of its table or an entry of its logs
@@ -1098,7 +1103,7 @@ var sourceFixtures = map[string]string{
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
-	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter",
+	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
 }
 
