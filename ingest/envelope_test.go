@@ -432,10 +432,17 @@ func TestEnvelopeTime(t *testing.T) {
 		0.25: time.Date(2026, 12, 4, 9, 59, 59, 0, time.UTC).UnixNano(),
 		0.5:  time.Date(2026, 12, 4, 10, 0, 1, 250e6, time.UTC).UnixNano(),
 	}
+	checkTimesByRT(t, "splunk", rows, want)
+}
+
+// checkTimesByRT checks each row's time against want, by its
+// request_time: a row whose request_time want has not has no time.
+func checkTimesByRT(t *testing.T, name string, rows []row, want map[float64]int64) {
+	t.Helper()
 	for _, r := range rows {
 		ns, ok := want[r.rt]
 		if r.hasTime != ok || ok && r.timeNS != ns {
-			t.Errorf("splunk row of request_time %g: time %d (%v), want %d (%v)", r.rt, r.timeNS, r.hasTime, ns, ok)
+			t.Errorf("%s: row of request_time %g: time %d (%v), want %d (%v)", name, r.rt, r.timeNS, r.hasTime, ns, ok)
 		}
 	}
 }
@@ -1002,12 +1009,7 @@ func TestSyslogISOTime(t *testing.T) {
 		0.5:  time.Date(2026, 12, 4, 2, 0, 1, 0, time.UTC).UnixNano(),
 		0.25: time.Date(2026, 12, 4, 2, 0, 2, 250e6, time.UTC).UnixNano(),
 	}
-	for _, r := range rows {
-		ns, ok := want[r.rt]
-		if r.hasTime != ok || ok && r.timeNS != ns {
-			t.Errorf("row of request_time %g: time %d (%v), want %d (%v)", r.rt, r.timeNS, r.hasTime, ns, ok)
-		}
-	}
+	checkTimesByRT(t, "syslog", rows, want)
 }
 
 // TestFluentdOutFileNone: Fluentd's out_file lines of the records its

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 )
@@ -135,8 +134,7 @@ func givenReadsWhole(head []byte, given []*logFormat) bool {
 	if len(given) == 0 {
 		return false
 	}
-	lines := slices.DeleteFunc(headLines(head, guessLines), ownLogLine)
-	return readsWhole(lines, given) != nil
+	return readsWhole(guessedLines(head), given) != nil
 }
 
 // sniffLines is how many of a file's first lines mostLines looks at.

@@ -623,7 +623,7 @@ func pickLogFormat(head []byte, cands []*logFormat) *logFormat {
 // reads a line only as a known one does, so that a file of another
 // reader (Gin's, HAProxy's) is not taken for one whose every line is bad.
 func pickLogFormatTail(head []byte, cands []*logFormat, mine bool) (*logFormat, bool) {
-	lines := slices.DeleteFunc(headLines(head, guessLines), ownLogLine)
+	lines := guessedLines(head)
 	if wholeFirst {
 		if f := readsWhole(lines, cands); f != nil {
 			return f, false
@@ -696,6 +696,12 @@ func pickLogFormatTail(head []byte, cands []*logFormat, mine bool) (*logFormat, 
 		}
 	}
 	return best, best != nil && 2*bestExact < bestN
+}
+
+// guessedLines are the first lines of head that choose its format: a
+// server's own lines among them left out.
+func guessedLines(head []byte) [][]byte {
+	return slices.DeleteFunc(headLines(head, guessLines), ownLogLine)
 }
 
 // wholeFirst has pickLogFormatTail try first for a format that reads

@@ -50,7 +50,7 @@ type Binding struct {
 	// (EdgeOne's integers): -1 is absent, not a negative duration or a
 	// status. Such a binding takes the general setters' path.
 	MinusOne bool
-	// Outcome: the source writes a call's outcome where a status is, a
+	// Outcome: the name holds a call's outcome where a status is, a
 	// word or an error's message as well as a number (statusOfText).
 	// Such a binding takes the general setters' path.
 	Outcome bool
@@ -272,10 +272,12 @@ func build(maps []mapping, src *source, client string) *Schema {
 				s.byName[strings.ToLower(sf.name)] = &entry{ignored: true}
 				continue
 			}
-			b := Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i), MinusOne: src.minusOne,
-				Outcome: src.outcome && sf.field == FStatus}
-			if sf.unit == unitUUIDv7 {
+			b := Binding{Field: sf.field, Unit: sf.unit, Prio: uint8(prioSource + i), MinusOne: src.minusOne}
+			switch sf.unit {
+			case unitUUIDv7:
 				b.Unit, b.UUIDv7 = UnitNone, true
+			case unitOutcome:
+				b.Unit, b.Outcome = UnitNone, true
 			}
 			s.add(sf.name, b, false)
 		}

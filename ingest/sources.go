@@ -19,13 +19,19 @@ const ignored = NumFields
 type sourceField struct {
 	name  string
 	field Field
-	unit  Unit // UnitNone: the canonical unit; unitUUIDv7 for an id
+	unit  Unit // UnitNone: the canonical unit; unitUUIDv7 for an id, unitOutcome for an outcome
 }
 
-// unitUUIDv7, as the unit of a source's time, says that the name holds
+// Units of a source's name that say how it is read rather than in what
+// unit: unitUUIDv7, as the unit of a source's time, that the name holds
 // a UUIDv7, the instant it was made at in its first 48 bits
-// (Binding.UUIDv7).
-const unitUUIDv7 Unit = 255
+// (Binding.UUIDv7); unitOutcome, as the unit of a status, that the name
+// holds a call's outcome, a word or an error's message as well as a
+// number (Binding.Outcome, statusOfText).
+const (
+	unitOutcome Unit = 254
+	unitUUIDv7  Unit = 255
+)
 
 // signature recognises a source: at least need of names among the first
 // record's field names, or the dotted paths of its nested values
@@ -65,9 +71,6 @@ type source struct {
 	// that succeeded, whose status is 200 when it has none (the source
 	// writes an HTTP status for a failed call only).
 	succeeded string
-	// outcome: the source's statuses are outcomes, words and error
-	// messages (Binding.Outcome, statusOfText), besides numbers.
-	outcome bool
 	// wholeSeconds: the source may write its start and end instants to
 	// the second (Cloudflare's unix and rfc3339 timestamp formats); a
 	// request_time derived from two such (0, 1000, 2000 ms for calls of 2
@@ -303,14 +306,13 @@ var sources = []*source{
 			{"extra.metadata.ls_model_name", FModel, 0},
 			{"extra.invocation_params.model", FModel, 0}, {"extra.invocation_params.model_name", FModel, 0},
 			{"prompt_tokens", FPromptTokens, 0}, {"completion_tokens", FCompletionTokens, 0},
-			{"error", FStatus, 0}, {"status", FStatus, 0},
+			{"error", FStatus, unitOutcome}, {"status", FStatus, unitOutcome},
 			// The model object's streaming setting, which LangChain puts
 			// in the invocation parameters whether or not the call was
 			// made by stream(): not whether the call streamed.
 			{"extra.invocation_params.stream", ignored, 0},
 		},
 		requests: []string{"llm", "embedding"},
-		outcome:  true,
 		loc:      time.UTC},
 	// Braintrust's logs and experiments: the events its API fetches
 	// (GET /v1/project_logs/{id}/fetch, {"events":[…],"cursor":…}; a
@@ -334,10 +336,9 @@ var sources = []*source{
 			{"metrics.prompt_tokens", FPromptTokens, 0}, {"metrics.completion_tokens", FCompletionTokens, 0},
 			{"metadata.model", FModel, 0}, {"metadata.stream", FStream, 0},
 			{"span_attributes.type", FKind, 0},
-			{"error", FStatus, 0}, {"created", ignored, 0},
+			{"error", FStatus, unitOutcome}, {"created", ignored, 0},
 		},
-		requests: []string{"llm"},
-		outcome:  true},
+		requests: []string{"llm"}},
 	// Langfuse's observations, as its blob export writes them
 	// (observations_v2/, enriched with the trace's user_id, and the legacy
 	// observations/; JSON lines, JSON or CSV: snake_case, times
@@ -370,7 +371,7 @@ var sources = []*source{
 			{"end_time", FEndTime, 0}, {"endTime", FEndTime, 0},
 			{"completion_start_time", FFirstTokenTime, 0}, {"completionStartTime", FFirstTokenTime, 0},
 			{"type", FKind, 0},
-			{"status_message", FStatus, 0}, {"statusMessage", FStatus, 0}, {"level", FStatus, 0},
+			{"status_message", FStatus, unitOutcome}, {"statusMessage", FStatus, unitOutcome}, {"level", FStatus, unitOutcome},
 			{"provided_model_name", FModel, 0}, {"providedModelName", FModel, 0}, {"model", FModel, 0},
 			// The v1 API's usage is deprecated for usageDetails, which
 			// both APIs give: usage is not read.
@@ -384,7 +385,6 @@ var sources = []*source{
 			{"created_at", ignored, 0}, // the row's creation, not the call's start
 		},
 		requests: []string{"GENERATION", "EMBEDDING"},
-		outcome:  true,
 		loc:      time.UTC},
 	{name: "litellm", title: "LiteLLM SpendLogs / StandardLoggingPayload",
 		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},
@@ -1045,7 +1045,7 @@ var sources = []*source{
 			{"http.response.status_code", FStatus, 0}, {"http.status_code", FStatus, 0},
 			// A failed call's error.type: the provider's error code, or
 			// the exception's class (statusOfText).
-			{"error.type", FStatus, 0},
+			{"error.type", FStatus, unitOutcome},
 			{"gen_ai.request.stream", FStream, 0}, {"llm.is_streaming", FStream, 0},
 			{"gen_ai.usage.input_tokens", FPromptTokens, 0}, {"gen_ai.usage.prompt_tokens", FPromptTokens, 0},
 			{"llm.token_count.prompt", FPromptTokens, 0},
@@ -1059,8 +1059,7 @@ var sources = []*source{
 			{"server.address", FHost, 0},
 			{"cloud.region", FRegion, 0},
 		},
-		requests: []string{"call"},
-		outcome:  true},
+		requests: []string{"call"}},
 	// Apache's access log in LTSV as alp documents it (LogFormat
 	// "…\treqtime_microsec:%D\tapptime:%D…"): %D is microseconds, in
 	// both labels, where nginx's reqtime and apptime are seconds.
