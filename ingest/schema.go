@@ -97,7 +97,11 @@ var aliases = map[Field][]alias{
 		{"ts", 0},
 		// Alibaba Cloud SLS's time of a log (epoch s), after the log's
 		// own names.
-		{"__time__", 0}},
+		{"__time__", 0},
+		// Fluent Bit's time of a record in its JSON outputs (file,
+		// stdout, http, s3: json_date_key), epoch s with a fraction or
+		// ISO 8601, when the record has no time of its own.
+		{"date", 0}},
 	FClient: {{"app_id", 0}, {"appid", 0}, {"api_key_id", 0}, {"ApiKeyId", 0},
 		{"secret_id", 0}, {"uin", 0}, {"app_code", 0}, {"token_name", 0}, {"consumer", 0},
 		{"remote_user", 0}},
