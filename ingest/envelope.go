@@ -149,10 +149,12 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		switch string(bytes.TrimSpace(n)) {
 		case "_raw", "@message", "__CONTENT__":
 			c.raw, c.message = i, false
-		case "message", "log", "content":
+		case "message", "log", "content", "Message", "Content":
 			// Kibana's export of a Filebeat index, Graylog's; of a Fluent
 			// Bit index, whose line is in log; Alibaba Cloud SLS's of a
-			// container's lines, which Logtail keeps in content.
+			// container's lines, which Logtail keeps in content;
+			// Datadog's Log Explorer's (Date, Host, Service, then the
+			// line as Message or Content, and the facets shown).
 			if c.raw < 0 {
 				c.raw, c.message = i, true
 			}
@@ -160,6 +162,12 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 			lineCol = i
 		case "_time", "@timestamp", "timestamp", "__TIMESTAMP__":
 			c.time = i
+		case "Date":
+			// Datadog's Log Explorer's time (and the day Grafana's
+			// download puts before tsNs, which overrides it).
+			if c.time < 0 {
+				c.time = i
+			}
 		case "tsNs":
 			c.time, tsNs = i, true
 		}

@@ -246,6 +246,30 @@ func TestRawCSVFluentBitLog(t *testing.T) {
 	}
 }
 
+// TestRawCSVDatadog: Datadog's Log Explorer exports its list as CSV,
+// a column each shown: Date, Host, Service, the line as Message (or
+// Content), and the facets added, read as the lines themselves.
+func TestRawCSVDatadog(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range []string{"../testdata/shared/examples/tokenhub-sample-nginx.log", "../testdata/shared/real/ingress-nginx-upstreaminfo.log"} {
+		files := map[string][]byte{}
+		for _, head := range [][]string{{"Date", "Host", "Service", "Message"}, {"Date", "Host", "Service", "Content"},
+			{"Date", "Host", "Service", "@http.status_code", "@network.client.ip", "Message"}} {
+			rows := [][]string{head}
+			for i, l := range fileLines(t, src) {
+				row := []string{fmt.Sprintf("2026-12-04T02:%02d:%02d.510Z", i/60%60, i%60), "node-1", "ingress-nginx"}
+				if len(head) == 6 {
+					row = append(row, "200", "10.0.3.16")
+				}
+				rows = append(rows, append(row, l))
+			}
+			name := fmt.Sprintf("datadog-%s-%d.csv", filepath.Base(src), len(files))
+			files[filepath.Join(dir, name)] = []byte(csvOf(t, rows))
+		}
+		checkAsLines(t, src, ingest.EnvRawCSV, files)
+	}
+}
+
 // TestLogtailContainerLines: Alibaba Cloud SLS's export of a container's
 // lines as Logtail collects them (iLogtail's service_docker_stdout: the
 // line in content, beside _time_, _source_, _container_name_,
