@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"sync"
 	"time"
@@ -102,6 +103,11 @@ const (
 	// the line in textPayload, or, for a JSON line the agent parsed,
 	// the record in jsonPayload, its time timestamp.
 	EnvCloudLogging Envelope = "cloud-logging"
+	// EnvDatadog is Datadog's log as its Logs API returns it (v2's
+	// search {"id","type":"log","attributes":{…}}, v1's list
+	// {"id","content":{…}}) when no pipeline parsed its line
+	// (datadogLog): the line in message, its time timestamp.
+	EnvDatadog Envelope = "datadog"
 	// EnvRawCSV is a CSV export of a log platform's search whose rows
 	// hold each log line as it was written, in a column of its own:
 	// Splunk's (_raw, its time _time), CloudWatch Logs Insights'
@@ -216,7 +222,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvRawCSV:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV:
 		return true
 	}
 	return false
@@ -242,6 +248,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, err := new(topReader).cloudLogging(line); err == nil {
 		return EnvCloudLogging
+	}
+	if _, _, err := new(topReader).datadogLog(line); err == nil {
+		return EnvDatadog
 	}
 	if _, _, journald, err := new(topReader).shipped(line); err == nil {
 		if journald {
@@ -937,6 +946,65 @@ func (d *topReader) cloudLogging(line []byte) (payload, stamp []byte, err error)
 	return payload, stamp, nil
 }
 
+// datadogKeys are the members of a Datadog log read (EnvDatadog): v2's
+// attributes and v1's content, which hold the log, and its id.
+var datadogKeys = []string{"attributes", "content", "id"}
+
+// datadogLogKeys are the members of a Datadog log's attributes (v2) or
+// content (v1) read: its line, its time, those that mark it (of which
+// the datadog source's signature asks three), and its own attributes.
+var datadogLogKeys = []string{"message", "timestamp", "host", "service", "status", "tags", "attributes"}
+
+// datadogParsedKeys are the members of a log's own attributes that make
+// it a request of the datadog source's, read by its fields (Datadog's
+// standard attributes duration and http.status_code: a pipeline parsed
+// the line).
+var datadogParsedKeys = []string{"duration", "http"}
+
+var errNotDatadog = errors.New(`not a Datadog log of an unparsed line: no "message" string in "attributes" or "content" beside an id and three of timestamp, host, service, status, tags, or a duration or http attribute`)
+
+// datadogLog returns the line and time of a Datadog log as its Logs
+// API returns it (https://docs.datadoghq.com/api/latest/logs/): v2's
+// {"id","type":"log","attributes":{"timestamp","host","service",
+// "status","message","tags","attributes":{…}}}, v1's {"id","content":
+// {…}} alike, the line in message, its time timestamp (RFC 3339). A log
+// whose own attributes hold a duration or an http object is a request
+// a pipeline parsed, the datadog source's record: refused.
+func (d *topReader) datadogLog(line []byte) (msg, stamp []byte, err error) {
+	var outer [3][]byte
+	found, _, err := d.top(line, datadogKeys, outer[:])
+	if err != nil {
+		return nil, nil, err
+	}
+	log := d.objs[0]
+	if log == nil {
+		log = d.objs[1]
+	}
+	if found&4 == 0 || log == nil {
+		return nil, nil, errNotDatadog
+	}
+	var vals [7][]byte
+	found, strs, err := d.top(log, datadogLogKeys, vals[:])
+	if err != nil {
+		return nil, nil, err
+	}
+	own := d.objs[6]
+	if strs&1 == 0 || bits.OnesCount64(found&(1<<1|1<<2|1<<3|1<<4|1<<5)) < 3 {
+		return nil, nil, errNotDatadog
+	}
+	msg = bytes.TrimRight(vals[0], "\r\n")
+	if strs&2 != 0 && len(vals[1]) > 0 && stampEnd(vals[1]) == len(vals[1]) {
+		stamp = vals[1]
+	}
+	if own != nil {
+		var parsed [2][]byte
+		if found, _, err := d.top(own, datadogParsedKeys, parsed[:]); err != nil || found != 0 {
+			return nil, nil, errNotDatadog
+		}
+	}
+	return msg, stamp, nil
+}
+
 // appendCompact appends obj, a JSON value, to b without the white space
 // between its tokens: a pretty-printed document's jsonPayload as one
 // line, which the lines' format is told from.
@@ -1151,6 +1219,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, err
 		}
 		return wrappedLine{inner: payload, stamp: stamp}, nil
+	case EnvDatadog:
+		msg, stamp, err := d.datadogLog(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: msg, stamp: stamp}, nil
 	case EnvSyslog:
 		in, stamp, ok := syslogLine(line)
 		if !ok {
@@ -1304,7 +1378,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvRawCSV {
+	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvRawCSV {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -1410,6 +1484,8 @@ func (e Envelope) describe() string {
 		return "CLS record (LogJson or __CONTENT__)"
 	case EnvCloudLogging:
 		return "Cloud Logging entry (textPayload or jsonPayload)"
+	case EnvDatadog:
+		return "Datadog log (its message)"
 	case EnvRawCSV:
 		return "CSV export of log lines (Splunk's _raw, CloudWatch Logs Insights' @message)"
 	}

@@ -46,8 +46,10 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("\"Date\",\"Time\",\"Line\",\"tsNs\",\"id\"")
 	f.Add(`{"insertId":"a1","logName":"projects/p/logs/stdout","textPayload":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1\n","timestamp":"2026-12-04T02:00:00.123456Z"}`)
 	f.Add(`{"insertId":"a2","resource":{"type":"k8s_container"},"jsonPayload":{"status":200,"msg":"a \"}\" b"},"timestamp":"2026-12-04T02:00:00Z"}`)
+	f.Add(`{"id":"AQAAAY1","type":"log","attributes":{"timestamp":"2026-12-04T03:01:34.510Z","host":"node-1","service":"gw","status":"info","tags":["a"],"message":"{\"status\":200}","attributes":{}}}`)
+	f.Add(`{"id":"b","content":{"timestamp":"x","host":"h","service":"s","message":"a\u0000b","attributes":{"http":{"status_code":1}}}}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvRawCSV} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record

@@ -121,6 +121,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				// Cloud Logging's entries of a container's lines
 				// (gcloud logging read --format=json).
 				env, fs.cfg.envelope = &topReader{}, EnvCloudLogging
+			} else if _, _, err := new(topReader).datadogLog(e.text); err == nil {
+				// Datadog's logs whose lines no pipeline parsed (its
+				// Logs API's data or logs).
+				env, fs.cfg.envelope = &topReader{}, EnvDatadog
 			} else if rec, _, err := new(topReader).clsRecord(e.text); err == nil && (rec[0] == '{' || clsResult(e.text)) {
 				// A CLS record, or a search result of a full-text topic,
 				// whose LogJson holds a line.
@@ -204,6 +208,12 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 							env.obj = appendCompact(env.obj[:0], msg)
 							msg = env.obj
 						}
+					}
+				case EnvDatadog:
+					var err error
+					msg, stamp, err = env.datadogLog(e.text)
+					if ok = err == nil; ok {
+						stamp = env.epochMs(stamp)
 					}
 				default:
 					msg, stamp, ok = cloudWatchMessage(e.text, env)

@@ -48,6 +48,9 @@ var wrappedSeeds = []string{
 	"@timestamp,kubernetes.pod_name,log\n\"Dec 4, 2026 @ 02:00:00.000\",gw,\"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"\"GET / HTTP/1.1\"\" 200 1 0.5\n\"\n\"Dec 4, 2026 @ 02:00:01.000\",gw,\"garbage\n\"\n",
 	`{"preview":false,"init_offset":0,"messages":[],"fields":[{"name":"_raw"}],"results":[{"_raw":"{\"request_time\":0.5}","_time":"2026-12-04T10:00:00.000+08:00","_cd":"1:2"},{"_raw":"x","_bkt":"b"}]}`,
 	`{"insertId":"a1","logName":"projects/p/logs/stdout","textPayload":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5\n","timestamp":"2026-12-04T02:00:00Z"}` + "\n",
+	`{"data":[{"id":"AQ1","type":"log","attributes":{"timestamp":"2026-12-04T02:00:00.510Z","host":"n","service":"gw","status":"info","tags":[],"message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5","attributes":{}}},{"id":"AQ2","type":"log","attributes":{"host":"n","service":"gw","status":"info","message":"x"}}],"meta":{"status":"done"}}`,
+	"Date,Host,Service,Message\n2026-12-04T02:00:00.510Z,n,gw,\"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"\"GET / HTTP/1.1\"\" 200 1 0.5\"\n",
+	`{"date":1796349601.125,"remote_addr":"10.0.1.3","status":"200","request_time":"0.188"}` + "\n",
 }
 
 func FuzzRun(f *testing.F) {
