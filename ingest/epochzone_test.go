@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -86,6 +87,15 @@ func TestEpochZone(t *testing.T) {
 		path, want = slsLog(t, "some"+ext, 20, shanghai, local, func(i int) bool { return i%2 == 1 })
 		check(ext+", every other epoch", path, time.UTC, want, "UTC+08:00")
 	}
+	// The aliyun CLI's get_log_all writes the same records as a JSON
+	// array, an element a record.
+	path, arrayWant := slsLog(t, "sls-lines.jsonl", 20, shanghai, local, nil)
+	lines, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := "[" + strings.Join(strings.Split(strings.TrimSpace(string(lines)), "\n"), ", ") + "]\n"
+	check("get_log_all's array, --tz UTC", writeTemp(t, "sls-array.json", doc), time.UTC, arrayWant, "UTC+08:00")
 	// Tencent Cloud CLS's __TIMESTAMP__, epoch ms, beside a time of
 	// nginx's $time_iso8601 written without its zone.
 	var cls strings.Builder

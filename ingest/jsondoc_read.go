@@ -61,7 +61,12 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		// value, as a JSON line's (applySource): a null, "" or "-" is
 		// no field the record carries.
 		first := chunk[:spans[0].end]
-		p.applySource(fs, jsonKeys(first, maxNames), jsonPaths(first, maxNames), laterElems(chunk, spans, clientLookahead))
+		names := jsonKeys(first, maxNames)
+		p.applySource(fs, names, jsonPaths(first, maxNames), laterElems(chunk, spans, clientLookahead))
+		// A record's own time written without a zone beside the epoch
+		// a log service gives it (SLS's get_log_all array), as in JSON
+		// lines.
+		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return elemPairs(chunk, spans, a, b) })
 	}
 	flush := func() {
 		apply()
@@ -320,6 +325,25 @@ func laterElems(chunk []byte, spans []docSpan, n int) iter.Seq2[[]string, []stri
 			}
 		}
 	}
+}
+
+// elemPairs returns the raw values of names a and c in each of the
+// first elements of chunk (spans ending them) that has both, as
+// jsonPairs does for JSON lines.
+func elemPairs(chunk []byte, spans []docSpan, a, c string) [][2][]byte {
+	var ps [][2][]byte
+	start := 0
+	for _, sp := range spans {
+		if len(ps) >= maxUnitValues {
+			break
+		}
+		e := chunk[start:sp.end]
+		start = sp.end
+		if va, vc := jsonValue(e, a), jsonValue(e, c); va != nil && vc != nil {
+			ps = append(ps, [2][]byte{va, vc})
+		}
+	}
+	return ps
 }
 
 // parseDoc parses the elements of a document's unit.
