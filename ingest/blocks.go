@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 )
 
 // blockSize is how many bytes the reader asks for at a time; a unit of
@@ -156,6 +157,11 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 			p.applySource(fs, filled, paths, nil)
 		} else {
 			p.applySource(fs, names, nil, nil)
+		}
+		if utcTimes(fs.cfg.header, sep, fs.cfg.schema) {
+			// Azure's portal's export: its times are UTC's, whatever
+			// --tz says.
+			fs.cfg.loc, fs.zone = time.UTC, "UTC"
 		}
 		cells := func(n string) [][]byte { return columnValues(next, names, sep, n) }
 		fs.refuseImplausible(names, cells)

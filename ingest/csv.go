@@ -145,7 +145,7 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 	// On an error, names holds the columns read before the damage.
 	names, _ := p.split(header)
 	for _, name := range names {
-		name = bytes.TrimSpace(name)
+		name, _ = headerName(bytes.TrimSpace(name))
 		p.binds = append(p.binds, c.schema.Lookup(name))
 		p.names = append(p.names, append([]byte(nil), name...))
 	}

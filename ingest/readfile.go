@@ -660,12 +660,42 @@ func isColumnName(f []byte) bool {
 func headerNames(header []byte, sep byte) []string {
 	var names []string
 	for _, n := range bytes.Split(bytes.TrimPrefix(header, utf8BOM), []byte{sep}) {
-		n = bytes.Trim(bytes.TrimSpace(n), `"`)
+		n, _ = headerName(bytes.Trim(bytes.TrimSpace(n), `"`))
 		if len(n) > 0 {
 			names = append(names, string(n))
 		}
 	}
 	return names
+}
+
+// utcSuffix is what Azure's portal puts after the name of a column of
+// times in its CSV exports of a query's results (Log Analytics, Azure
+// Data Explorer: "TimeGenerated [UTC]"): the times, written without a
+// zone, are UTC's.
+var utcSuffix = []byte(" [UTC]")
+
+// headerName returns a CSV header's column name as it is read, without
+// a " [UTC]" after it, and whether it had one.
+func headerName(n []byte) ([]byte, bool) {
+	if m, ok := bytes.CutSuffix(n, utcSuffix); ok && len(m) > 0 {
+		return m, true
+	}
+	return n, false
+}
+
+// utcTimes reports whether a CSV header names the column of the
+// records' time with " [UTC]" after it (headerName).
+func utcTimes(header []byte, sep byte, s *Schema) bool {
+	for _, n := range bytes.Split(bytes.TrimPrefix(header, utf8BOM), []byte{sep}) {
+		if m, utc := headerName(bytes.Trim(bytes.TrimSpace(n), `"`)); utc {
+			for _, b := range s.Lookup(m) {
+				if b.Field == FTime {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // firstRow returns the first row of b that is not blank, without its line

@@ -314,6 +314,12 @@ var slowLayouts = []string{
 	"2006-01-02T15:04",
 	// A day first, with dots: Europe's (Germany's, Russia's).
 	"02.01.2006 15:04:05",
+	// The month first, as JavaScript's toLocaleString() writes a time
+	// in the USA's English ("12/4/2026, 9:00:12 AM"; a browser's export,
+	// Azure's portal's CSV): the month is first only with an AM or a PM
+	// in capitals (the locales that put the day first write am/pm, or
+	// none: Go reads "PM" in capitals only).
+	"1/2/2006, 3:04:05 PM",
 }
 
 func parseTimeSlow(b []byte, loc *time.Location) (int64, bool) {

@@ -98,6 +98,11 @@ func TestParseTime(t *testing.T) {
 		// CLF's time with its brackets, as Apache's %t writes it into a
 		// JSON LogFormat and Tomcat's JsonAccessLogValve into "time".
 		{"[29/Nov/2026:10:00:00 +0800]", 0, time.UTC, want - 36e6},
+		// JavaScript's toLocaleString() in the USA's English, the month
+		// first (Azure's portal's CSV).
+		{"11/29/2026, 10:00:00.036 AM", 0, shanghai, want},
+		{"11/29/2026, 2:00:00.036 AM", 0, time.UTC, want},
+		{"12/4/2026, 9:00:12 PM", 0, time.UTC, time.Date(2026, 12, 4, 21, 0, 12, 0, time.UTC).UnixNano()},
 	} {
 		got, ok := parseTime([]byte(c.in), c.unit, c.loc)
 		if !ok || got != c.want {
@@ -109,7 +114,10 @@ func TestParseTime(t *testing.T) {
 	for _, s := range []string{"not-a-time", "2026-13-29T10:00:00Z", "29/Foo/2026:10:00:00 +0800", "2026-11-29T10:00:00+25:00", "1.2.3", "abc",
 		"2026-11-29 10:00:00 CST", "2026-11-29 10:00:00 UTCX", "29.13.2026 10:00:00", "20261329T100000Z",
 		"[]", "[[29/Nov/2026:10:00:00 +0800]]", "[29/Nov/2026:10:00:00 +0800", "[abc]",
-		"[2026-11-29T02:00:00.036Z]"} {
+		"[2026-11-29T02:00:00.036Z]",
+		// The day first (Britain's, Australia's, India's English write
+		// am/pm, or a 24-hour clock): not read as the month first.
+		"29/11/2026, 10:00:00 am", "4/12/2026, 9:00:12 am", "4/12/2026, 09:00:12", "13/4/2026, 9:00:12 AM"} {
 		if v, ok := parseTime([]byte(s), 0, time.UTC); ok {
 			t.Errorf("parseTime(%q) = %v, want failure", s, v)
 		}
