@@ -897,7 +897,15 @@ var sources = []*source{
 			{"location", FRegion, 0}, {"Region", FRegion, 0},
 			{"ModelName", FModel, 0}, {"DeploymentName", FModel, 0},
 			{"PromptTokens", FPromptTokens, 0}, {"CompletionTokens", FCompletionTokens, 0},
-		}},
+			// ApiManagementGatewayLlmLog splits a call's record whose
+			// messages are long into rows of the same CorrelationId,
+			// numbered from 0 (learn.microsoft.com/azure/azure-monitor/
+			// reference/tables/apimanagementgatewayllmlog): joined to
+			// GatewayLogs, each later row repeats the request, and is
+			// passed over.
+			{"SequenceNumber", FKind, 0},
+		},
+		requests: []string{"0"}},
 	// JD Cloud's ALB access log in its Log Service (its field list:
 	// jdcloudcom/en, documentation/Management/Log-Service/Introduction/
 	// ResourceLog/ALBLog.md): nginx's names and seconds for the request

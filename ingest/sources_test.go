@@ -1597,6 +1597,50 @@ func TestGatewaySourceFields(t *testing.T) {
 	checkOracleRows(t, want, gatewayRowOf, func(r *gatewayRow) *int64 { return &r.timeNS })
 }
 
+// TestAPIMLlmLogSplit: GatewayLogs joined to ApiManagementGatewayLlmLog
+// on CorrelationId, as a Log Analytics query does to see each call's
+// model and tokens: the LLM log splits a call whose messages are long
+// into rows numbered by SequenceNumber, so the join repeats the call;
+// each is one request, the later rows passed over.
+func TestAPIMLlmLogSplit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	want := map[string]int64{} // CorrelationId: status
+	rows, calls := 0, 0
+	for i := range 12 {
+		id := fmt.Sprintf("00000000-0000-000a-0000-%012d", i)
+		status := []int64{200, 200, 429, 200, 503, 200}[i%6]
+		want[id] = status
+		calls++
+		for seq := range 1 + i%3 { // 1, 2 or 3 rows
+			if rows > 0 {
+				b.WriteString(",\n")
+			}
+			rows++
+			fmt.Fprintf(&b, `{"TimeGenerated":"2026-12-04T09:%02d:12.611Z","CorrelationId":%q,"TotalTime":"%d","BackendTime":"%d","ClientTime":"4",`+
+				`"ResponseCode":"%d","ApimSubscriptionId":"app","BackendUrl":"https://aoai.openai.azure.com/x","ModelName":"gpt-4o","PromptTokens":"257","SequenceNumber":%d}`,
+				i, id, 900+i, 880+i, status, seq)
+		}
+	}
+	b.WriteString("]\n")
+	got, res := collect(t, []string{writeTemp(t, "join.json", b.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+	f := res.Files[0]
+	if f.Source != "azure-apim" || len(got) != calls || f.PassedOver != int64(rows-calls) || f.BadLines != 0 {
+		t.Fatalf("source %q, %d records, %d passed over, %d bad; want azure-apim, %d, %d, 0", f.Source, len(got), f.PassedOver, f.BadLines, calls, rows-calls)
+	}
+	counts := map[int64]int{}
+	for _, g := range got {
+		counts[g.status]++
+	}
+	wantCounts := map[int64]int{}
+	for _, st := range want {
+		wantCounts[st]++
+	}
+	if fmt.Sprint(counts) != fmt.Sprint(wantCounts) {
+		t.Errorf("statuses %v, want %v", counts, wantCounts)
+	}
+}
+
 // TestGatewaySourcesDetected: a Log Analytics export of
 // ApiManagementGatewayLogs as CSV is Azure API Management's by its
 // column names, a Logs Insights export of API Gateway's access log as
