@@ -204,12 +204,14 @@ func (w *spoolWriter) Write(b []byte) (int, error) {
 // errSpoolFull stops io.Copy at a failed write of a temporary copy.
 var errSpoolFull = errors.New("temporary copy not written")
 
-// hiddenMember reports whether an archive's file is hidden: a name or a
-// directory that begins with a dot (an editor's swap file, macOS's ._
-// resource forks), or macOS's __MACOSX directory of them.
+// hiddenMember reports whether an archive's file is hidden, as a
+// directory's walk passes it over (hiddenName): a name or a directory
+// that begins with a dot (an editor's swap file, macOS's ._ resource
+// forks) or with "_" (a Spark job's _SUCCESS and _temporary; macOS's
+// __MACOSX directory of its resource forks).
 func hiddenMember(name string) bool {
 	for _, part := range strings.Split(name, "/") {
-		if strings.HasPrefix(part, ".") || part == "__MACOSX" {
+		if hiddenName(part) {
 			return true
 		}
 	}

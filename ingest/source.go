@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -124,7 +125,7 @@ func expandPaths(paths []string, unopened map[string]string) ([]string, error) {
 		var found []string
 		walkFiles(p, map[string]bool{}, &found, unopened)
 		sort.Strings(found)
-		out = append(out, found...)
+		out = append(out, committedOnly(found)...)
 	}
 	return out, nil
 }
@@ -154,7 +155,7 @@ func walkFiles(root string, walked map[string]bool, found *[]string, unopened ma
 			}
 			return nil
 		}
-		if path != root && strings.HasPrefix(d.Name(), ".") {
+		if path != root && (hiddenName(d.Name()) || !d.IsDir() && queryMetadata(path)) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -186,9 +187,87 @@ func walkFiles(root string, walked map[string]bool, found *[]string, unopened ma
 	})
 }
 
-// unhidden drops the matches of glob pattern whose names begin with a
-// dot where the pattern's do not: a shell's "*" matches no hidden file
-// (an rsync's temporary copy, an editor's swap file).
+// hiddenName reports whether a file or directory a directory's walk
+// finds is passed over: a hidden one (a dot first: an rsync's temporary
+// copy, an editor's swap file, Hadoop's .crc checksums), or one whose
+// name begins with "_", as Hadoop's and Spark's readers pass them over
+// (FileInputFormat's hiddenFileFilter, Spark's InMemoryFileIndex
+// shouldFilterOutPathName): a job's _SUCCESS marker, which the S3A
+// and manifest committers write as a JSON summary of the job,
+// Databricks' _started_ and _committed_ files, and _temporary, where a
+// running or failed job's attempts write their parts.
+func hiddenName(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// committedOnly returns the files of found (a directory's walk) but
+// those a Databricks job wrote and did not commit. Its DBIO commit
+// protocol names each data file with the job's transaction,
+// part-…-tid-<id>-…, writes _started_<id> as the job starts and
+// _committed_<id>, {"added":[…],"removed":[…]}, as it commits: a
+// directory read as a directory holds only the files a commit added and
+// none removed, while an aborted or running job's stay until VACUUM
+// (docs.databricks.com/archive/legacy/dbio-commit.html: reading the
+// path returns only committed changes, its "path/*" every file). A
+// directory without such markers is read whole.
+func committedOnly(found []string) []string {
+	type commit struct{ Added, Removed []string }
+	byDir := map[string]map[string]bool{} // of a DBIO directory: the files committed
+	kept := found[:0]
+	for _, f := range found {
+		dir, name := filepath.Split(f)
+		committed, seen := byDir[dir]
+		if !seen {
+			entries, _ := os.ReadDir(dir)
+			var removed []string
+			for _, e := range entries {
+				id, started := strings.CutPrefix(e.Name(), "_started_")
+				if c, ok := strings.CutPrefix(e.Name(), "_committed_"); ok {
+					id, started = c, true
+					var cm commit
+					if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && json.Unmarshal(b, &cm) == nil {
+						if committed == nil {
+							committed = map[string]bool{}
+						}
+						for _, a := range cm.Added {
+							committed[a] = true
+						}
+						removed = append(removed, cm.Removed...)
+					}
+				}
+				if started && id != "" && committed == nil {
+					committed = map[string]bool{} // a transaction, none committed yet
+				}
+			}
+			for _, r := range removed {
+				delete(committed, r)
+			}
+			byDir[dir] = committed
+		}
+		if committed == nil || committed[name] || !strings.Contains(name, "-tid-") {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// queryMetadata reports whether path is the metadata Amazon Athena writes
+// beside a query's result, X.metadata beside X (a binary file:
+// docs.aws.amazon.com/athena/latest/ug/querying-finding-output-files.html),
+// which a directory's walk passes over.
+func queryMetadata(path string) bool {
+	data, ok := strings.CutSuffix(path, ".metadata")
+	if !ok {
+		return false
+	}
+	st, err := os.Stat(data)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// unhidden drops the matches of glob pattern whose names are hidden
+// (hiddenName: a dot or "_" first) where the pattern's are not: a
+// shell's "*" matches no name of a dot, and Hadoop's and Spark's
+// readers match none of "_" either (part-* and _SUCCESS beside it).
 func unhidden(pattern string, matches []string) []string {
 	pat := strings.Split(filepath.ToSlash(pattern), "/")
 	kept := matches[:0]
@@ -196,7 +275,7 @@ func unhidden(pattern string, matches []string) []string {
 		parts := strings.Split(filepath.ToSlash(m), "/")
 		hidden := false
 		for i, part := range parts {
-			if i < len(pat) && hasMeta(pat[i]) && !strings.HasPrefix(pat[i], ".") && strings.HasPrefix(part, ".") {
+			if i < len(pat) && hasMeta(pat[i]) && !hiddenName(pat[i]) && hiddenName(part) {
 				hidden = true
 				break
 			}
