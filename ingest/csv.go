@@ -440,10 +440,11 @@ func (e *csvError) Error() string { return fmt.Sprintf("column %d: %s", e.col, e
 const msgUnterminated = "unterminated quoted field"
 
 // openQuote reports whether err is a row's quoted field left open at the
-// line's end.
+// line's end, or a record of Fluent Bit's stdout output whose value the
+// line ends in (errPrintedCut): either goes on in the next lines.
 func openQuote(err error) bool {
 	var e *csvError
-	return errors.As(err, &e) && e.msg == msgUnterminated
+	return errors.As(err, &e) && e.msg == msgUnterminated || err == errPrintedCut
 }
 
 // maxQuotedLines is how many lines after its first a row whose quoted

@@ -37,7 +37,9 @@ const (
 	// logs tail ("TIME STREAM LINE"), Fluentd's out_file
 	// ("TIME\tTAG\tRECORD") and Fluent Bit's file output ("TAG: [TIME,
 	// RECORD]", fluentBitFileLine), or a text format's line behind
-	// its time (logcli's default output, aws logs tail: stampedtext.go).
+	// its time (logcli's default output, aws logs tail: stampedtext.go);
+	// and Fluent Bit's stdout output ("[N] TAG: [[TIME, {}], {"log"=>
+	// "LINE"}]": fluentbitstdout.go), each record read as JSON.
 	EnvStamped Envelope = "stamped"
 	// EnvCloudWatch is a JSON document of CloudWatch Logs events (aws
 	// logs filter-log-events, get-log-events): {"events":[{"message":
@@ -258,7 +260,7 @@ func envelopeOf(line []byte) Envelope {
 		}
 		return EnvShipper
 	}
-	if _, _, ok := stampedLine(line); ok {
+	if _, _, ok := stampedLine(line); ok || fluentBitStdoutLine(line) {
 		return EnvStamped
 	}
 	if _, _, ok := syslogLine(line); ok {
@@ -439,6 +441,9 @@ type topReader struct {
 	// stamp is how an EnvStamped file's lines are cut from their time:
 	// JSON lines, or a text format's (stampedtext.go).
 	stamp stampCut
+	// printed reads a record of Fluent Bit's stdout output into JSON
+	// (stdoutRecord).
+	printed printedReader
 	// lone: a record of "message" alone is a shipper's record of the line
 	// in it (Fluentd's, within its out_file's lines: shipped).
 	lone bool
@@ -1176,6 +1181,13 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		}
 		return wrappedLine{inner: c.log, stamp: c.stamp, partial: c.partial, stderr: string(c.stream) == "stderr"}, nil
 	case EnvStamped:
+		if d.stamp == stampPrinted {
+			rec, stamp, err := d.stdoutRecord(line)
+			if err != nil {
+				return w, err
+			}
+			return wrappedLine{inner: rec, stamp: stamp}, nil
+		}
 		if d.stamp != stampJSON {
 			in, stamp, ok := stampedText(line, d.stamp)
 			if !ok {
@@ -1295,8 +1307,9 @@ func unwrapHeadBy(e Envelope, head []byte, d topReader) []byte {
 		d.p.scratch = d.p.scratch[:0]
 		w, err := unwrap(e, l, &d)
 		// A CSV export's row whose quoted line holds a line break goes on
-		// in the next lines, as the pipeline reads it (joinQuoted).
-		for n := 0; e == EnvRawCSV && err != nil && openQuote(err) && n < maxQuotedLines; n++ {
+		// in the next lines, as the pipeline reads it (joinQuoted), and so
+		// does a record of Fluent Bit's stdout output.
+		for n := 0; (e == EnvRawCSV || e == EnvStamped) && err != nil && openQuote(err) && n < maxQuotedLines; n++ {
 			j := bytes.IndexByte(rest, '\n')
 			if j < 0 {
 				break
@@ -1378,7 +1391,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvRawCSV {
+	if joined || p.env == EnvStamped && p.d.stamp == stampPrinted || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvRawCSV {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // FuzzEnvelope: a line of any bytes, read in every envelope, never
@@ -17,9 +18,10 @@ import (
 // (csv-raw, as encoding/csv writes and reads it), Fluent Bit's record,
 // and Fluent Bit's record of a CRI line, whole whatever its tag, or by
 // its classic cri parser, a part when its tag is P; that record in a
-// line of Fluent Bit's file output; Cloud Logging's entry; and a text
+// line of Fluent Bit's file output; Cloud Logging's entry; a text
 // line behind a time (and a stream's name) in a stamped envelope of
-// text lines.
+// text lines; and Fluent Bit's record of a line as its stdout output
+// prints it, read as JSON that encoding/json decodes to the line.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -40,6 +42,8 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"time":"2026-12-04T02:00:01.125000000Z","stream":"stdout","_p":"P","log":"{\"status\":200}","kubernetes":{"labels":{"app":"gw"}}}`)
 	f.Add(`{"date":1796349601,"stream":"stdout","logtag":"P","message":"{\"status\":"}`)
 	f.Add(`nginx.access: [1796349601.125000, {"log":"a"}]`)
+	f.Add(`[0] nginx.access: [[1796349601.125000000, {}], {"log"=>"a "b", "c"}]`)
+	f.Add(`[1] kube.gw: [1796349601.125000000, {"time"=>"t", "_p"=>"F", "log"=>"{"status":200}", "kubernetes"=>{"labels"=>{"app"=>"gw"}, "x"=>[1, -2.500000, nil, true, (ext: 0)"a\"b"]}}]`)
 	f.Add(`{"message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1"}`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
 	f.Add(`{"line":"{\"status\":200}","timestamp":"1796378400123456789","date":"2026-12-04T10:00:00.123Z","fields":{"app":"gw"}}`)
@@ -74,7 +78,7 @@ func FuzzEnvelope(f *testing.F) {
 				t.Fatal("an error without a reason")
 			}
 		}
-		for _, cut := range []stampCut{stampText, stampStream, stampLabels} {
+		for _, cut := range []stampCut{stampText, stampStream, stampLabels, stampPrinted} {
 			p := newEnvParser(EnvStamped, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.stamp = cut
 			var r Record
@@ -239,6 +243,23 @@ func FuzzEnvelope(f *testing.F) {
 			} else if envelopeOf(fb) != EnvDocker {
 				t.Fatalf("Fluent Bit's classic CRI record %s told as %q", fb, envelopeOf(fb))
 			}
+		}
+		// Fluent Bit's stdout output: the record {"log":in} printed as
+		// msgpack prints it, nothing escaped, since v2.1 and before. A
+		// line that holds `"=>` may print the same as a record of more
+		// members: left out.
+		if !strings.Contains(in, `"=>`) && utf8.ValidString(in) {
+			d.stamp = stampPrinted
+			for _, l := range []string{"[0] kube.gw: [[1796349601.125000000, {}], {\"log\"=>\"" + in + "\"}]", "[12] kube.gw: [1796349601.125000000, {\"log\"=>\"" + in + "\"}]"} {
+				w, err := unwrap(EnvStamped, []byte(l), &d)
+				var back struct{ Log *string }
+				if err != nil || string(w.stamp) != "1796349601.125000000" || json.Unmarshal(w.inner, &back) != nil || back.Log == nil || *back.Log != in {
+					t.Fatalf("Fluent Bit's stdout output %q: %q, %q, %v", l, w.inner, w.stamp, err)
+				} else if envelopeOf([]byte(l)) != EnvStamped {
+					t.Fatalf("Fluent Bit's stdout output %q told as %q", l, envelopeOf([]byte(l)))
+				}
+			}
+			d.stamp = stampJSON
 		}
 		// Fluent Bit's file output: its record behind the tag and time.
 		ofile := "kube.gw: [1796349601.125000000, " + string(fb) + "]"

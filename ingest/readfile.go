@@ -153,7 +153,10 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 				// Past a server's first messages on stderr.
 				peek, _ = br.Peek(512 << 10)
 			}
-			fs.cfg.envelope, inner = env, unwrapHead(env, peek)
+			if env == EnvStamped && fluentBitStdoutLine(first) {
+				fs.cfg.stamp = stampPrinted
+			}
+			fs.cfg.envelope, inner = env, unwrapHeadBy(env, peek, topReader{stamp: fs.cfg.stamp})
 			// A container runtime's record within another's line: a
 			// Docker json-file or CRI line that Promtail or Vector
 			// shipped as it was, without its docker or cri stage; and

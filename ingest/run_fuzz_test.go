@@ -22,7 +22,8 @@ import (
 // wrappedSeeds are lines in each wrapper: containerd's (a cut line, a
 // stderr line), Docker's, a time before JSON (tabs, Fluentd's), syslog,
 // a shipper's record, journald's, a CloudWatch event list of text,
-// Fluent Bit's records of CRI lines, and its file output's lines,
+// Fluent Bit's records of CRI lines, its file output's lines and its
+// stdout output's (a record over two lines, one the line ends in),
 // Grafana's logs downloaded as JSON and as CSV, Splunk's results, and
 // Cloud Logging's entries, in gcloud's array and in a sink's lines.
 var wrappedSeeds = []string{
@@ -40,6 +41,7 @@ var wrappedSeeds = []string{
 		`{"date":1796349601.5,"stream":"stdout","logtag":"P","message":"{\"request_time\":"}` + "\n" +
 		`{"date":1796349601.5,"stream":"stdout","logtag":"F","message":"0.5}"}` + "\n",
 	"nginx.access: [1796349601.125000000, {\"log\":\"{\\\"request_time\\\":0.5}\"}]\nnginx.access: [1796349601.125000, {\"status\":200}]\n",
+	"[0] gw: [[1796349601.125000000, {}], {\"log\"=>\"{\"request_time\":0.5}\n\", \"stream\"=>\"stdout\"}]\n[1] gw: [1796349601.125000000, {\"status\"=>200, \"a\"=>[nil, -1.500000, {}]}]\n[2] gw: [[1, {}], {\"log\"=>\"x\n",
 	`{"hits":{"hits":[{"_id":"1","_source":{"@timestamp":"2026-12-04T02:00:00Z","time":"2026-12-04T02:00:00Z","stream":"stdout","_p":"F","log":"{\"request_time\":0.5}"}},` +
 		`{"_id":"2","_source":{"stream":"stderr","log":"2026/12/04 10:00:00 [error] 1#1: x\n"}}]}}`,
 	"[\n  {\n    \"insertId\": \"a1\",\n    \"jsonPayload\": {\n      \"request_time\": 0.5,\n      \"status\": 200\n    },\n    \"timestamp\": \"2026-12-04T02:00:00Z\"\n  },\n  {\"insertId\": \"a2\", \"textPayload\": \"x\\n\"}\n]\n",

@@ -33,10 +33,11 @@ import (
 type stampCut uint8
 
 const (
-	stampJSON   stampCut = iota // "TIME {…}", "TIME STREAM {…}", …: stampedLine
-	stampText                   // "TIME LINE"
-	stampStream                 // "TIME STREAM LINE": aws logs tail
-	stampLabels                 // "TIME {LABELS} LINE": logcli query's default output
+	stampJSON    stampCut = iota // "TIME {…}", "TIME STREAM {…}", …: stampedLine
+	stampText                    // "TIME LINE"
+	stampStream                  // "TIME STREAM LINE": aws logs tail
+	stampLabels                  // "TIME {LABELS} LINE": logcli query's default output
+	stampPrinted                 // "[N] TAG: [[TIME, {…}], {…}]": Fluent Bit's stdout output (stdoutRecord)
 )
 
 // stampedText returns the text line behind a time (and, for stampStream,

@@ -1,0 +1,59 @@
+package ingest
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestStdoutRecord: a record as msgpack_object_print prints it
+// (lib/msgpack-c/src/objectc.c: strings quoted and nothing in them
+// escaped, floats "%f", nil) is read as the JSON object written by hand
+// beside it; where a string ends is told from what follows its quote.
+// A line that is not a record's, or one whose value runs past the line,
+// says which.
+func TestStdoutRecord(t *testing.T) {
+	for _, c := range []struct {
+		line, want, stamp string
+		err               error
+	}{
+		{`[0] gw: [[1796349601.125000000, {}], {"log"=>"a "b", "c""}]`, `{"log":"a \"b\", \"c\""}`, "1796349601.125000000", nil},
+		{`[3] gw: [1796349601.125000000, {"log"=>"x"}] "}]"}]`, `{"log":"x\"}] \"}]"}`, "1796349601.125000000", nil},
+		{`[0] gw: [1475898721, {"cpu_p"=>0.500000, "n"=>-3, "ok"=>true, "no"=>false, "v"=>nil}]`, `{"cpu_p":0.5,"n":-3,"ok":true,"no":false,"v":null}`, "1475898721", nil},
+		{`[0] gw: [[1796349601.000000000, {"m"=>{"k"=>["a", "b"]}}], {"k8s"=>{"labels"=>{"app"=>"gw"}, "ips"=>["10.0.0.1", "10.0.0.2"], "e"=>[], "o"=>{}}, "log"=>"{"status":200}"}]`,
+			`{"k8s":{"labels":{"app":"gw"},"ips":["10.0.0.1","10.0.0.2"],"e":[],"o":{}},"log":"{\"status\":200}"}`, "1796349601.000000000", nil},
+		{`[0] gw: [1, {"f"=>nan, "g"=>-inf}]`, `{"f":"nan","g":"-inf"}`, "1", nil},
+		{"[0] gw: [1, {\"log\"=>\"a\tb\\c\"}]\r", `{"log":"a\tb\\c"}`, "1", nil},
+		{"[0] gw: [1, {\"log\"=>\"line\n\", \"stream\"=>\"stdout\"}]", `{"log":"line\n","stream":"stdout"}`, "1", nil},
+		{`[0] gw: [[1, {}], {"log"=>"cut`, "", "", errPrintedCut},
+		{`[0] gw: [1, {"log"=>"x"}`, "", "", errPrintedCut},
+		{`[0] gw: [1, {"a"=>#<UNKNOWN 9 1>}]`, "", "", errPrinted},
+		{`[0] gw: [1, {"a"=>1.2.3}]`, "", "", errPrinted},
+		{`[0] gw: [1, ["a"]]`, "", "", errPrinted},
+		{"[0] gw: [1, {\"log\"=>\"x\n[1] gw: [2, {\"log\"=>\"y\"}]", "", "", errPrinted},
+		{`", "stream"=>"stdout"}]`, "", "", errNotStdout},
+		{`[0] a tag: [1, {}]`, "", "", errNotStdout},
+		{`[0] gw: [x1, {}]`, "", "", errNotStdout},
+	} {
+		var d topReader
+		rec, stamp, err := d.stdoutRecord([]byte(c.line))
+		if err != c.err || string(stamp) != c.stamp {
+			t.Errorf("%q: %q, %q, %v; want %q, %v", c.line, rec, stamp, err, c.stamp, c.err)
+			continue
+		}
+		if c.err != nil {
+			continue
+		}
+		var got, want any
+		if err := json.Unmarshal(rec, &got); err != nil {
+			t.Errorf("%q: %q is not JSON: %v", c.line, rec, err)
+			continue
+		}
+		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: %s; want %s", c.line, rec, c.want)
+		}
+	}
+}
