@@ -39,7 +39,8 @@ const (
 	// RECORD]", fluentBitFileLine), or a text format's line behind
 	// its time (logcli's default output, aws logs tail: stampedtext.go);
 	// and Fluent Bit's stdout output ("[N] TAG: [[TIME, {}], {"log"=>
-	// "LINE"}]": fluentbitstdout.go), each record read as JSON.
+	// "LINE"}]") and its file output's ltsv format ("\"time\":TIME\t
+	// \"log\":\"LINE\"": fluentbitstdout.go), each record read as JSON.
 	EnvStamped Envelope = "stamped"
 	// EnvCloudWatch is a JSON document of CloudWatch Logs events (aws
 	// logs filter-log-events, get-log-events): {"events":[{"message":
@@ -260,7 +261,7 @@ func envelopeOf(line []byte) Envelope {
 		}
 		return EnvShipper
 	}
-	if _, _, ok := stampedLine(line); ok || fluentBitStdoutLine(line) {
+	if _, _, ok := stampedLine(line); ok || fluentBitStdoutLine(line) || fluentBitLTSVLine(line) {
 		return EnvStamped
 	}
 	if _, _, ok := syslogLine(line); ok {
@@ -1181,8 +1182,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		}
 		return wrappedLine{inner: c.log, stamp: c.stamp, partial: c.partial, stderr: string(c.stream) == "stderr"}, nil
 	case EnvStamped:
-		if d.stamp == stampPrinted {
-			rec, stamp, err := d.stdoutRecord(line)
+		if d.stamp == stampPrinted || d.stamp == stampLTSV {
+			read := d.stdoutRecord
+			if d.stamp == stampLTSV {
+				read = d.ltsvRecord
+			}
+			rec, stamp, err := read(line)
 			if err != nil {
 				return w, err
 			}
@@ -1391,7 +1396,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvStamped && p.d.stamp == stampPrinted || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvRawCSV {
+	if joined || p.env == EnvStamped && (p.d.stamp == stampPrinted || p.d.stamp == stampLTSV) || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvRawCSV {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]

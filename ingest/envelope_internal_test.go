@@ -21,7 +21,8 @@ import (
 // line of Fluent Bit's file output; Cloud Logging's entry; a text
 // line behind a time (and a stream's name) in a stamped envelope of
 // text lines; and Fluent Bit's record of a line as its stdout output
-// prints it, read as JSON that encoding/json decodes to the line.
+// and its file output's ltsv format print it, read as JSON that
+// encoding/json decodes to the line.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -43,6 +44,7 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"date":1796349601,"stream":"stdout","logtag":"P","message":"{\"status\":"}`)
 	f.Add(`nginx.access: [1796349601.125000, {"log":"a"}]`)
 	f.Add(`[0] nginx.access: [[1796349601.125000000, {}], {"log"=>"a "b", "c"}]`)
+	f.Add("\"time\":1796349601.125000\t\"log\":\"a \"b\"\tc\"\t\"n\":-1\t\"m\":{\"a\"=>[1, nil]}")
 	f.Add(`[1] kube.gw: [1796349601.125000000, {"time"=>"t", "_p"=>"F", "log"=>"{"status":200}", "kubernetes"=>{"labels"=>{"app"=>"gw"}, "x"=>[1, -2.500000, nil, true, (ext: 0)"a\"b"]}}]`)
 	f.Add(`{"message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1"}`)
 	f.Add(`{"__CONTENT__":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","__TIMESTAMP__":"1795917607501","__SOURCE__":"10.0.0.1"}`)
@@ -78,7 +80,7 @@ func FuzzEnvelope(f *testing.F) {
 				t.Fatal("an error without a reason")
 			}
 		}
-		for _, cut := range []stampCut{stampText, stampStream, stampLabels, stampPrinted} {
+		for _, cut := range []stampCut{stampText, stampStream, stampLabels, stampPrinted, stampLTSV} {
 			p := newEnvParser(EnvStamped, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.stamp = cut
 			var r Record
@@ -257,6 +259,20 @@ func FuzzEnvelope(f *testing.F) {
 					t.Fatalf("Fluent Bit's stdout output %q: %q, %q, %v", l, w.inner, w.stamp, err)
 				} else if envelopeOf([]byte(l)) != EnvStamped {
 					t.Fatalf("Fluent Bit's stdout output %q told as %q", l, envelopeOf([]byte(l)))
+				}
+			}
+			// Its file output's ltsv format: "time", then the record's
+			// labels and values so printed, tab-separated; a line that
+			// holds `":` may print as a record of more members.
+			if !strings.Contains(in, `":`) {
+				d.stamp = stampLTSV
+				l := "\"time\":1796349601.125000\t\"log\":\"" + in + "\""
+				w, err := unwrap(EnvStamped, []byte(l), &d)
+				var back struct{ Log *string }
+				if err != nil || string(w.stamp) != "1796349601.125000" || json.Unmarshal(w.inner, &back) != nil || back.Log == nil || *back.Log != in {
+					t.Fatalf("Fluent Bit's ltsv output %q: %q, %q, %v", l, w.inner, w.stamp, err)
+				} else if envelopeOf([]byte(l)) != EnvStamped {
+					t.Fatalf("Fluent Bit's ltsv output %q told as %q", l, envelopeOf([]byte(l)))
 				}
 			}
 			d.stamp = stampJSON

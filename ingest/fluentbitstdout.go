@@ -23,6 +23,14 @@ import (
 // a line break (Docker's log keeps its line's "\n") goes on over the
 // next lines, with which it is read, as a CSV row whose quoted field
 // holds one is (errPrintedCut, openQuote).
+//
+// Its file output's ltsv format prints a record's members so too, each
+// label and value as msgpack_object_print prints them, after the time
+// ("%f", epoch seconds), tab-separated (plugins/out_file/file.c,
+// ltsv_output; delimiter "\t" and label_delimiter ":" by default):
+//
+//	"time":1796349601.125000	"log":"LINE"
+//	"time":1796349601.125000	"remote_addr":"10.0.1.3"	"status":"200"	…
 
 // maxPrintedDepth bounds how deeply printed maps and arrays nest.
 const maxPrintedDepth = 32
@@ -33,7 +41,84 @@ var (
 	// its values cut, when the lines after it do not end it.
 	errPrintedCut = errors.New(`Fluent Bit's stdout record does not end on its line, nor on the lines after it (a value with a line break in it is printed as it is, as Docker's "log" with its "\n")`)
 	errPrinted    = errors.New(`Fluent Bit's stdout record cannot be read: not a value as msgpack prints one`)
+	errNotLTSV    = errors.New(`not a line of Fluent Bit's file output in its ltsv format ("time":TIME, then "LABEL":VALUE, tab-separated, with its default delimiters)`)
 )
+
+// ltsvTime is how a line of Fluent Bit's file output in its ltsv
+// format begins.
+const ltsvTime = `"time":`
+
+// fluentBitLTSVLine reports whether line is one of Fluent Bit's file
+// output in its ltsv format: its time, then a tab and a label, or
+// nothing.
+func fluentBitLTSVLine(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte(ltsvTime)) {
+		return false
+	}
+	rest := line[len(ltsvTime):]
+	i := bytes.IndexByte(rest, '\t')
+	if i < 0 {
+		return epochSeconds(rest)
+	}
+	return epochSeconds(rest[:i]) && bytes.HasPrefix(rest[i+1:], []byte(`"`))
+}
+
+// ltsvRecord returns the members of a line of Fluent Bit's file output
+// in its ltsv format but its time, written as a JSON object into d's
+// buffer, and the time.
+func (d *topReader) ltsvRecord(line []byte) (rec, stamp []byte, err error) {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if !fluentBitLTSVLine(line) {
+		return nil, nil, errNotLTSV
+	}
+	if err := printedJoin(line, fluentBitLTSVLine); err != nil {
+		return nil, nil, err
+	}
+	rest := line[len(ltsvTime):]
+	i := bytes.IndexByte(rest, '\t')
+	if i < 0 {
+		i = len(rest)
+	}
+	p := &d.printed
+	p.s, p.i, p.out = rest[i:], 0, append(p.out[:0], '{')
+	p.open[0], p.depth = 'L', 1
+	for p.i < len(p.s) {
+		if p.s[p.i] != '\t' {
+			return nil, nil, errPrinted
+		}
+		if p.i++; len(p.out) > 1 {
+			p.out = append(p.out, ',')
+		}
+		if err := p.key(`":`); err != nil {
+			return nil, nil, err
+		}
+		if err := p.value(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return append(p.out, '}'), rest[:i], nil
+}
+
+// printedJoin refuses a record cut by a line break that was joined with
+// the lines after it (openQuote) when one of them begins a record
+// itself (begins tells): the record's end never came, and it is a bad
+// line alone.
+func printedJoin(line []byte, begins func([]byte) bool) error {
+	for next := line; ; {
+		i := bytes.IndexByte(next, '\n')
+		if i < 0 {
+			return nil
+		}
+		next = next[i+1:]
+		l := next
+		if j := bytes.IndexByte(l, '\n'); j >= 0 {
+			l = l[:j]
+		}
+		if begins(bytes.TrimSuffix(l, []byte("\r"))) {
+			return errPrinted
+		}
+	}
+}
 
 // stdoutHead returns what follows the "[N] TAG: [" of a line of Fluent
 // Bit's stdout output; ok false when line does not begin so.
@@ -96,22 +181,8 @@ func (d *topReader) stdoutRecord(line []byte) (rec, stamp []byte, err error) {
 	if !ok {
 		return nil, nil, errNotStdout
 	}
-	// A record cut by a line break is read with the lines after it
-	// (openQuote), but not with a line that begins a record itself: a
-	// record whose end never came, which is a bad line alone.
-	for next := line; ; {
-		i := bytes.IndexByte(next, '\n')
-		if i < 0 {
-			break
-		}
-		next = next[i+1:]
-		l := next
-		if j := bytes.IndexByte(l, '\n'); j >= 0 {
-			l = l[:j]
-		}
-		if fluentBitStdoutLine(bytes.TrimSuffix(l, []byte("\r"))) {
-			return nil, nil, errPrinted
-		}
+	if err := printedJoin(line, fluentBitStdoutLine); err != nil {
+		return nil, nil, err
 	}
 	p := &d.printed
 	p.s, p.i, p.out = rest, 0, p.out[:0]
@@ -195,7 +266,7 @@ func (p *printedReader) value() error {
 		}
 		for {
 			if c == '{' {
-				if err := p.key(); err != nil {
+				if err := p.key(`"=>`); err != nil {
 					return err
 				}
 			}
@@ -239,9 +310,10 @@ func (p *printedReader) value() error {
 		p.i = end + 1
 		return nil
 	}
-	// A number or a literal: up to what follows a value.
+	// A number or a literal: up to what follows a value (in an ltsv
+	// line, a tab).
 	from := p.i
-	for p.i < len(p.s) && p.s[p.i] != ',' && p.s[p.i] != '}' && p.s[p.i] != ']' {
+	for p.i < len(p.s) && p.s[p.i] != ',' && p.s[p.i] != '}' && p.s[p.i] != ']' && p.s[p.i] != '\t' {
 		p.i++
 	}
 	tok := p.s[from:p.i]
@@ -260,18 +332,19 @@ func (p *printedReader) value() error {
 	return nil
 }
 
-// key reads a map's key, a string up to its first `"=>`, and the "=>".
-func (p *printedReader) key() error {
+// key reads a map's key, a string up to its first end (`"=>`; an ltsv
+// label's `":`), and the end.
+func (p *printedReader) key(end string) error {
 	if p.i >= len(p.s) || p.s[p.i] != '"' {
 		return p.fail()
 	}
-	j := bytes.Index(p.s[p.i+1:], []byte(`"=>`))
+	j := bytes.Index(p.s[p.i+1:], []byte(end))
 	if j < 0 {
 		return p.fail()
 	}
 	p.out = appendJSONString(p.out, p.s[p.i+1:p.i+1+j])
 	p.out = append(p.out, ':')
-	p.i += 1 + j + len(`"=>`)
+	p.i += 1 + j + len(end)
 	return nil
 }
 
@@ -296,9 +369,21 @@ func (p *printedReader) stringEnd(from int) int {
 }
 
 // followsValue reports whether what begins at k may follow a value
-// within the maps and arrays open.
+// within the maps and arrays open, and the ltsv line ('L') they are in.
 func (p *printedReader) followsValue(k int) bool {
 	for d := p.depth; d > 0; d-- {
+		if p.open[d-1] == 'L' {
+			// The next label, "LABEL":, or the line's end.
+			if k < len(p.s) && p.s[k] == '\t' {
+				next := p.s[k+1:]
+				if len(next) == 0 || next[0] != '"' {
+					return false
+				}
+				q := bytes.IndexByte(next[1:], '"')
+				return q >= 0 && bytes.HasPrefix(next[1+q+1:], []byte(":"))
+			}
+			return k == len(p.s)
+		}
 		if bytes.HasPrefix(p.s[k:], []byte(", ")) {
 			next := p.s[k+2:]
 			if p.open[d-1] == '{' {

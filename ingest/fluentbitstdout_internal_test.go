@@ -57,3 +57,42 @@ func TestStdoutRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestLTSVRecord: a line of Fluent Bit's file output in its ltsv format
+// is read as the JSON object written by hand beside it, its time apart.
+func TestLTSVRecord(t *testing.T) {
+	for _, c := range []struct {
+		line, want, stamp string
+		err               error
+	}{
+		{"\"time\":1796349601.125000\t\"log\":\"a \"b\"\tc\":\"", `{"log":"a \"b\"\tc\":"}`, "1796349601.125000", nil},
+		{"\"time\":1796349601.125000\t\"n\":-1\t\"m\":{\"a\"=>[1, nil]}\t\"e\":\"\"\r", `{"n":-1,"m":{"a":[1,null]},"e":""}`, "1796349601.125000", nil},
+		{"\"time\":1796349601.125000", `{}`, "1796349601.125000", nil},
+		{"\"time\":1796349601.125000\t\"log\":\"cut", "", "", errPrintedCut},
+		{"\"time\":1796349601.125000\t\"log\":\"x\n\"time\":1796349602.000000\t\"log\":\"y\"", "", "", errPrinted},
+		{"\"time\":1796349601.125000\t\"log\"=\"x\"", "", "", errPrinted},
+		{"time:1796349601.125000\tlog:x", "", "", errNotLTSV},
+		{"\"time\":now\t\"log\":\"x\"", "", "", errNotLTSV},
+	} {
+		var d topReader
+		rec, stamp, err := d.ltsvRecord([]byte(c.line))
+		if err != c.err || string(stamp) != c.stamp {
+			t.Errorf("%q: %q, %q, %v; want %q, %v", c.line, rec, stamp, err, c.stamp, c.err)
+			continue
+		}
+		if c.err != nil {
+			continue
+		}
+		var got, want any
+		if err := json.Unmarshal(rec, &got); err != nil {
+			t.Errorf("%q: %q is not JSON: %v", c.line, rec, err)
+			continue
+		}
+		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: %s; want %s", c.line, rec, c.want)
+		}
+	}
+}

@@ -186,3 +186,38 @@ func TestFluentBitStdoutParsed(t *testing.T) {
 		}
 	}
 }
+
+// TestFluentBitLTSV: Fluent Bit's file output in its ltsv format,
+// "time" and each member's label and value as msgpack prints them,
+// quoted, tab-separated, gives the records of the lines its tail input
+// read ({"log":"LINE"}), and those of the records a parser made, by
+// their fields, the line's time theirs when they have none.
+func TestFluentBitLTSV(t *testing.T) {
+	const path = "testdata/text/fluentbit-ltsv.log"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []stdoutRequest
+	for _, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+		in := l[strings.Index(l, "\t\"log\":\"")+len("\t\"log\":\"") : len(l)-1]
+		want = append(want, stdoutRequest{nginxMainLine(t, in), nginxMainURT(t, in)})
+	}
+	rows, res := collect(t, []string{path}, ingest.Options{Workers: 1, MaxProblems: 10})
+	checkStdoutRows(t, path, rows, res, want)
+
+	parsed := "\"time\":1796349601.125000\t\"remote_addr\":\"10.0.1.3\"\t\"status\":\"200\"\t\"request_time\":\"0.188\"\t\"upstream_response_time\":\"0.186\"\t\"http_user_agent\":\"a \"b\":\tc\"\n" +
+		"\"time\":1796349609.301000\t\"remote_addr\":\"10.0.1.41\"\t\"status\":429\t\"request_time\":0.004000\t\"upstream_response_time\":nil\n" +
+		"\"time\":1796349618.374000\t\"status\":\"504\"\t\"request_time\":\"60.001\"\t\"x\":\"a\tb\"\t\"y\":1\n"
+	ppath := filepath.Join(t.TempDir(), "parsed.log")
+	if err := os.WriteFile(ppath, []byte(parsed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, res = collect(t, []string{ppath}, ingest.Options{Workers: 1, MaxProblems: 10})
+	want = []stdoutRequest{
+		{fluentBitLine{status: 200, rt: 0.188, timeNS: 1796349601125e6}, 0.186},
+		{fluentBitLine{status: 429, rt: 0.004, timeNS: 1796349609301e6}, math.NaN()},
+		{fluentBitLine{status: 504, rt: 60.001, timeNS: 1796349618374e6}, math.NaN()},
+	}
+	checkStdoutRows(t, ppath, rows, res, want)
+}

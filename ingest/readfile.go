@@ -153,8 +153,12 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 				// Past a server's first messages on stderr.
 				peek, _ = br.Peek(512 << 10)
 			}
-			if env == EnvStamped && fluentBitStdoutLine(first) {
+			switch {
+			case env != EnvStamped:
+			case fluentBitStdoutLine(first):
 				fs.cfg.stamp = stampPrinted
+			case fluentBitLTSVLine(first):
+				fs.cfg.stamp = stampLTSV
 			}
 			fs.cfg.envelope, inner = env, unwrapHeadBy(env, peek, topReader{stamp: fs.cfg.stamp})
 			// A container runtime's record within another's line: a

@@ -23,7 +23,8 @@ import (
 // stderr line), Docker's, a time before JSON (tabs, Fluentd's), syslog,
 // a shipper's record, journald's, a CloudWatch event list of text,
 // Fluent Bit's records of CRI lines, its file output's lines and its
-// stdout output's (a record over two lines, one the line ends in),
+// stdout output's (a record over two lines, one the line ends in) and
+// its file output's in its ltsv format,
 // Grafana's logs downloaded as JSON and as CSV, Splunk's results, and
 // Cloud Logging's entries, in gcloud's array and in a sink's lines.
 var wrappedSeeds = []string{
@@ -42,6 +43,7 @@ var wrappedSeeds = []string{
 		`{"date":1796349601.5,"stream":"stdout","logtag":"F","message":"0.5}"}` + "\n",
 	"nginx.access: [1796349601.125000000, {\"log\":\"{\\\"request_time\\\":0.5}\"}]\nnginx.access: [1796349601.125000, {\"status\":200}]\n",
 	"[0] gw: [[1796349601.125000000, {}], {\"log\"=>\"{\"request_time\":0.5}\n\", \"stream\"=>\"stdout\"}]\n[1] gw: [1796349601.125000000, {\"status\"=>200, \"a\"=>[nil, -1.500000, {}]}]\n[2] gw: [[1, {}], {\"log\"=>\"x\n",
+	"\"time\":1796349601.125000\t\"log\":\"{\"request_time\":0.5}\"\n\"time\":1796349601.125000\t\"status\":200\t\"request_time\":\"0.\n5\"\n\"time\":1\t\"x\":\"\n",
 	`{"hits":{"hits":[{"_id":"1","_source":{"@timestamp":"2026-12-04T02:00:00Z","time":"2026-12-04T02:00:00Z","stream":"stdout","_p":"F","log":"{\"request_time\":0.5}"}},` +
 		`{"_id":"2","_source":{"stream":"stderr","log":"2026/12/04 10:00:00 [error] 1#1: x\n"}}]}}`,
 	"[\n  {\n    \"insertId\": \"a1\",\n    \"jsonPayload\": {\n      \"request_time\": 0.5,\n      \"status\": 200\n    },\n    \"timestamp\": \"2026-12-04T02:00:00Z\"\n  },\n  {\"insertId\": \"a2\", \"textPayload\": \"x\\n\"}\n]\n",

@@ -38,6 +38,7 @@ const (
 	stampStream                  // "TIME STREAM LINE": aws logs tail
 	stampLabels                  // "TIME {LABELS} LINE": logcli query's default output
 	stampPrinted                 // "[N] TAG: [[TIME, {…}], {…}]": Fluent Bit's stdout output (stdoutRecord)
+	stampLTSV                    // "\"time\":TIME\t\"k\":v…": Fluent Bit's file output's ltsv format (ltsvRecord)
 )
 
 // stampedText returns the text line behind a time (and, for stampStream,
