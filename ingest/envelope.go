@@ -48,6 +48,11 @@ const (
 	// message a line of any format (an API Gateway's JSON, the nginx
 	// text the CloudWatch agent sends).
 	EnvCloudWatch Envelope = "cloudwatch"
+	// EnvOTelLogs is an OpenTelemetry log export in OTLP/JSON (the
+	// Collector's file exporter: {"resourceLogs":[…]} a line), each log
+	// record's body a line of any format, or the record the object of its
+	// attributes' and its body's map (otellogs.go).
+	EnvOTelLogs Envelope = "otlp-logs"
 	// EnvInsights is CloudWatch Logs Insights' results of a query (aws
 	// logs get-query-results, or the console's export of its table)
 	// whose fields hold each event's line in @message, its time in
@@ -1484,6 +1489,8 @@ func (e Envelope) describe() string {
 		return "CloudWatch Logs event list"
 	case EnvInsights:
 		return "CloudWatch Logs Insights result"
+	case EnvOTelLogs:
+		return "OTLP log record"
 	case EnvSumo:
 		return "Sumo Logic message"
 	case EnvSyslog:

@@ -406,30 +406,3 @@ func (p *printedReader) followsValue(k int) bool {
 	}
 	return k == len(p.s)
 }
-
-// jsonNumber reports whether b is a number as JSON writes one, as
-// msgpack prints integers and floats ("%f").
-func jsonNumber(b []byte) bool {
-	i := 0
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	digits := i
-	for i < len(b) && isDigit(b[i]) {
-		i++
-	}
-	if i == digits || b[digits] == '0' && i-digits > 1 {
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		frac := i
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-		if i == frac {
-			return false
-		}
-	}
-	return i == len(b)
-}

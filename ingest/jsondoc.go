@@ -52,6 +52,9 @@ type docElem struct {
 	// resources it is.
 	res    []byte
 	resGen int
+	// logRecord: the element is an OTLP log export's log record
+	// (otellogs.go).
+	logRecord bool
 }
 
 // docError is a syntax error that ends the reading of a document.
@@ -125,6 +128,9 @@ type docReader struct {
 	otel   bool
 	res    []byte
 	resGen int
+	// logs: the elements being read are an OTLP log export's log
+	// records (otellogs.go).
+	logs bool
 }
 
 func newDocReader(br *bufio.Reader, s *Schema, emit func(*docElem)) *docReader {
@@ -251,6 +257,7 @@ func (d *docReader) element(top bool) error {
 			if d.otel {
 				d.out.res, d.out.resGen = d.res, d.resGen
 			}
+			d.out.logRecord = d.logs
 			d.emit(&d.out)
 			return nil
 		}
@@ -274,6 +281,7 @@ func (d *docReader) element(top bool) error {
 	if d.otel {
 		d.out.res, d.out.resGen = d.res, d.resGen
 	}
+	d.out.logRecord = d.logs && d.out.bad == ""
 	d.emit(&d.out)
 	return nil
 }
@@ -414,6 +422,11 @@ func (d *docReader) member(level int, top bool, c byte) error {
 	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
 		d.keep, d.enveloped, d.otel = false, true, true
 		err := d.resourceSpans()
+		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
+		return err
+	case envelope && c == '[' && level == 1 && string(k) == "resourceLogs":
+		d.keep, d.enveloped = false, true
+		err := d.resourceLogs()
 		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
 		return err
 	}
@@ -1202,7 +1215,7 @@ func readsKey(k []byte, top bool) bool {
 		// A Loki stream's lines, a query answer's table's.
 		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns"
 	}
-	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "columns" || s == "schema" || s == "messages"
+	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "resourceLogs" || s == "columns" || s == "schema" || s == "messages"
 }
 
 // strStop returns the first index at or after i of a quote, a

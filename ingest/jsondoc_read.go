@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strconv"
 )
 
 // docSpan is one element of a document inside a unit's data.
@@ -16,6 +17,12 @@ type docSpan struct {
 	// An OTLP span's resource is data[res:resEnd], put in the unit's
 	// data once before the first of its spans there.
 	res, resEnd int
+	// Of an OTLP log record (otellogs.go): its time, the record's when
+	// its line has none (0: none), and its place among the records that
+	// start on its line, for its problems (a line of the Collector's
+	// file exporter is a batch of them).
+	stamp int64
+	nth   int32
 }
 
 // docBad is an element of a document the reader finds bad (no object, a
@@ -89,7 +96,28 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	// first element, has each element read as the line in its message.
 	first, env := true, (*topReader)(nil)
 	var sumoMaps *topReader // Sumo Logic's messages whose maps are the records
+	// An OTLP log export's records: read as the objects of their
+	// attributes (otelMaps); where each is on its line, said in their
+	// problems once a line held more than one (otelShared), as the
+	// Collector's file exporter writes them, and not of a pretty-printed
+	// export's, a record a line.
+	var otelMaps, otelShared bool
+	var otelLine int64
+	var otelNth int32
+	nthOf := func() int32 {
+		if otelShared = otelShared || otelNth > 1; otelShared {
+			return otelNth
+		}
+		return 0
+	}
 	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
+		var stamp int64 // an OTLP log record's time
+		if e.logRecord || fs.cfg.envelope == EnvOTelLogs {
+			if e.line != otelLine {
+				otelLine, otelNth = e.line, 0
+			}
+			otelNth++
+		}
 		if e.bad != "" {
 			bads = append(bads, docBad{before: len(spans), line: e.line, reason: e.bad})
 			return
@@ -99,6 +127,12 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			fs.cfg.otel = e.resGen > 0
 			if fs.cfg.otel {
 				// An OTLP trace export: its spans are the records.
+			} else if e.logRecord {
+				// An OTLP log export: its records' lines, or the objects
+				// of their attributes when a parser of the Collector
+				// parsed the lines into them.
+				env, fs.cfg.envelope = &topReader{}, EnvOTelLogs
+				otelMaps = otelFields(e.text, p.ownFields)
 			} else if _, _, ok := cloudWatchMessage(e.text, &topReader{}); ok {
 				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
 			} else if insightsRows(e.text, fs.cfg.schema) {
@@ -160,6 +194,15 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				var err error
 				msg, _, _, err = env.shipped(e.text)
 				ok = err == nil
+			case EnvOTelLogs:
+				// Its time is put beside its record (docSpan.stamp), not
+				// in it: it is the record's only when the line has none.
+				var err error
+				if msg, stamp, err = env.otelLog(e.text, otelMaps); err != nil {
+					bads = append(bads, docBad{before: len(spans), line: e.line, reason: otelNthReason(nthOf(), err.Error())})
+					return
+				}
+				ok = true
 			case EnvCLS:
 				// The search result's Time is the record's when it has
 				// none of its own: put before its members.
@@ -249,7 +292,11 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			res[1], resGen = len(chunk), e.resGen
 		}
 		chunk = append(chunk, e.text...)
-		spans = append(spans, docSpan{end: len(chunk), line: e.line, at: e.at, res: res[0], resEnd: res[1]})
+		sp := docSpan{end: len(chunk), line: e.line, at: e.at, res: res[0], resEnd: res[1], stamp: stamp}
+		if fs.cfg.envelope == EnvOTelLogs {
+			sp.nth = nthOf()
+		}
+		spans = append(spans, sp)
 		// An OTLP file's first chunk, whole, tells what its records are
 		// (applyOTel).
 		if len(spans) > clientLookahead && !fs.cfg.otel {
@@ -370,12 +417,17 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		rec := f.record()
 		rec.reset(u.file.cfg.schema)
 		rec.parts = u.file.partConsts()
-		if err := lp.Parse(text, rec); errors.Is(err, errPassOver) {
+		err := lp.Parse(text, rec)
+		if err == nil && e.stamp != 0 && rec.Fields() != 0 && !rec.Has(FTime) {
+			// An OTLP log record's time, its line having none.
+			rec.TimeNS, rec.set, rec.prio[FTime] = e.stamp, rec.set|1<<FTime, prioDerived
+		}
+		if errors.Is(err, errPassOver) {
 			c.passed++ // a server's own line in an element's message, as in a file's lines
 		} else if err != nil {
-			t.badErr(u.file, e.line, err, docReason(err, text, e))
+			t.badErr(u.file, e.line, err, otelNthReason(e.nth, docReason(err, text, e)))
 		} else if rec.Fields() == 0 {
-			t.bad(u.file, e.line, noFieldReason(text))
+			t.bad(u.file, e.line, otelNthReason(e.nth, noFieldReason(text)))
 		} else if !u.file.cfg.schema.request(rec) || tcp != nil && tcp(rec) {
 			c.passed++
 		} else if u.file.cfg.schema.stray(rec) {
@@ -397,6 +449,16 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	place.end(c)
 	f.flush() // before the unit's buffer goes back to the pool
 	p.opts.Progress.Records.Add(c.records - records)
+}
+
+// otelNthReason is reason for the nth OTLP log record that starts on its
+// line (0: for an element of another document, reason as it is): a line
+// of the Collector's file exporter holds many.
+func otelNthReason(nth int32, reason string) string {
+	if nth == 0 {
+		return reason
+	}
+	return "log record " + strconv.Itoa(int(nth)) + " on the line: " + reason
 }
 
 // docReason says where in the file a JSON error inside an element is,

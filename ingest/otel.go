@@ -697,13 +697,13 @@ func (p *pipeline) applyOTel(fs *fileState, chunk []byte, spans []docSpan) {
 }
 
 // noFieldReason is the reason for a line or an element with no field
-// loganalyze knows: for an OTLP export of another signal than traces,
-// that only traces are read.
+// loganalyze knows: for an OTLP export of another signal than traces
+// and logs, that only those are read.
 func noFieldReason(text []byte) string {
 	for _, k := range topKeys(text, 1) {
 		switch k {
-		case "resourceLogs", "resourceMetrics", "resourceProfiles":
-			return "an OTLP export of " + strings.ToLower(strings.TrimPrefix(k, "resource")) + " (" + k + "): of OTLP, only traces (resourceSpans) are read"
+		case "resourceMetrics", "resourceProfiles":
+			return "an OTLP export of " + strings.ToLower(strings.TrimPrefix(k, "resource")) + " (" + k + "): of OTLP, only traces (resourceSpans) and logs (resourceLogs) are read"
 		}
 	}
 	if orient := pandasOrient(text); orient != "" {

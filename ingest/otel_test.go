@@ -64,8 +64,9 @@ func TestOTelBadSpans(t *testing.T) {
 // TestOTelLookAlikes: JSON that is not an OTLP trace export is not read
 // as one: a log line with an "attributes" list of the same shape, a
 // line whose resourceSpans comes after its own fields, a Loki line of
-// an OTLP export, OTLP logs and metrics (each line a bad line that says
-// only traces are read).
+// an OTLP export, OTLP logs (an export of none, no record and no bad
+// line; a log record of no body, a bad line that says so) and metrics
+// (each line a bad line that says only traces and logs are read).
 func TestOTelLookAlikes(t *testing.T) {
 	const attrs = `"attributes":[{"key":"gen_ai.request.model","value":{"stringValue":"m"}}]`
 	for _, c := range []struct {
@@ -77,8 +78,8 @@ func TestOTelLookAlikes(t *testing.T) {
 			`{` + attrs + `,"time":"2025-12-04T10:00:01Z","request_time":0.7,"status":200}` + "\n", "", 2, 0, ""},
 		{"after.jsonl", `{"time":"2025-12-04T10:00:00Z","request_time":0.5,"resourceSpans":[{"scopeSpans":[]}]}` + "\n", "", 1, 0, ""},
 		{"loki.jsonl", `{"labels":{"job":"otel"},"line":"{\"resourceSpans\":[]}","timestamp":"2025-12-04T10:00:00Z"}` + "\n", "", 0, 1, "no field"},
-		{"logs.json", "{\n  \"resourceLogs\": [\n    {\"scopeLogs\": []}\n  ]\n}\n", "", 0, 1, "OTLP export of logs (resourceLogs)"},
-		{"logs.jsonl", `{"resourceLogs":[{"resource":{},"scopeLogs":[{"logRecords":[{"timeUnixNano":"1764842400000000000",` + attrs + `}]}]}]}` + "\n", "", 0, 1, "OTLP export of logs (resourceLogs)"},
+		{"logs.json", "{\n  \"resourceLogs\": [\n    {\"scopeLogs\": []}\n  ]\n}\n", "", 0, 0, ""},
+		{"logs.jsonl", `{"resourceLogs":[{"resource":{},"scopeLogs":[{"logRecords":[{"timeUnixNano":"1764842400000000000",` + attrs + `}]}]}]}` + "\n", "", 0, 1, "OTLP log record without a line"},
 		{"metrics.jsonl", `{"resourceMetrics":[{"resource":{},"scopeMetrics":[{"metrics":[{"name":"gen_ai.client.operation.duration"}]}]}]}` + "\n", "", 0, 1, "OTLP export of metrics (resourceMetrics)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -121,7 +121,10 @@ func FuzzRun(f *testing.F) {
 		// logs tail's time.
 		"text/envoy-logcli.log", "text/envoy-awstail.log", "text/aws-elb-logcli.log",
 		// Fluentd's out_file of its none parser's records.
-		"text/fluentd-outfile-none.log"} {
+		"text/fluentd-outfile-none.log",
+		// OTLP log exports: lines in bodies, batches a line; attributes
+		// and a body's map as records.
+		"otlp/filelog-nginx.jsonl", "otlp/filelog-regex-attributes.jsonl", "otlp/kvlist-body.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
