@@ -48,6 +48,12 @@ const (
 	// message a line of any format (an API Gateway's JSON, the nginx
 	// text the CloudWatch agent sends).
 	EnvCloudWatch Envelope = "cloudwatch"
+	// EnvCloudWatchText is CloudWatch Logs events as the AWS CLI's text
+	// output writes them (aws logs filter-log-events --output text,
+	// get-log-events): a row an event, "EVENTS\t<eventId>\t
+	// <ingestionTime>\t<logStreamName>\t<message>\t<timestamp>", the
+	// message a line of any format (awscli.go).
+	EnvCloudWatchText Envelope = "cloudwatch-text"
 	// EnvOTelLogs is an OpenTelemetry log export in OTLP/JSON (the
 	// Collector's file exporter: {"resourceLogs":[…]} a line), each log
 	// record's body a line of any format, or the record the object of its
@@ -230,7 +236,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText:
 		return true
 	}
 	return false
@@ -239,6 +245,9 @@ func (e Envelope) wrapsLines() bool {
 // envelopeOf returns the envelope of a file's first line, NoEnvelope when
 // it has none of them.
 func envelopeOf(line []byte) Envelope {
+	if _, _, _, ok := cloudWatchTextRow(line); ok {
+		return EnvCloudWatchText
+	}
 	if _, _, ok := criFields(line); ok {
 		return EnvCRI
 	}
@@ -1255,6 +1264,8 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		return wrappedLine{inner: in, stamp: stamp}, nil
 	case EnvRawCSV:
 		return d.rawRow(line)
+	case EnvCloudWatchText:
+		return cloudWatchText(line)
 	}
 	return wrappedLine{inner: line}, nil
 }
@@ -1489,6 +1500,8 @@ func (e Envelope) describe() string {
 		return "CloudWatch Logs event list"
 	case EnvInsights:
 		return "CloudWatch Logs Insights result"
+	case EnvCloudWatchText:
+		return "AWS CLI text output of CloudWatch Logs events"
 	case EnvOTelLogs:
 		return "OTLP log record"
 	case EnvSumo:

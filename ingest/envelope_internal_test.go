@@ -20,9 +20,10 @@ import (
 // its classic cri parser, a part when its tag is P; that record in a
 // line of Fluent Bit's file output; Cloud Logging's entry; a text
 // line behind a time (and a stream's name) in a stamped envelope of
-// text lines; and Fluent Bit's record of a line as its stdout output
+// text lines; Fluent Bit's record of a line as its stdout output
 // and its file output's ltsv format print it, read as JSON that
-// encoding/json decodes to the line.
+// encoding/json decodes to the line; and an event's row of the AWS
+// CLI's text output.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -54,8 +55,11 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"insertId":"a2","resource":{"type":"k8s_container"},"jsonPayload":{"status":200,"msg":"a \"}\" b"},"timestamp":"2026-12-04T02:00:00Z"}`)
 	f.Add(`{"id":"AQAAAY1","type":"log","attributes":{"timestamp":"2026-12-04T03:01:34.510Z","host":"node-1","service":"gw","status":"info","tags":["a"],"message":"{\"status\":200}","attributes":{}}}`)
 	f.Add(`{"id":"b","content":{"timestamp":"x","host":"h","service":"s","message":"a\u0000b","attributes":{"http":{"status_code":1}}}}`)
+	f.Add("EVENTS\t37516444111055343347641349063442428475868536476094283776\t1796349602010\tgw-1\ta\tb\t1796349601251")
+	f.Add("EVENTS\t1796349602010\t123\t456\t1796349601251")
+	f.Add("SEARCHEDLOGSTREAMS\tgw-1\tTrue")
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
@@ -104,6 +108,18 @@ func FuzzEnvelope(f *testing.F) {
 		line := []byte("2026-12-04T10:00:00.5Z stdout F " + in)
 		if w, err := unwrap(EnvCRI, line, &d); err != nil || w.partial || w.stderr || string(w.inner) != in {
 			t.Fatalf("CRI: %+v, %v; want %q", w, err, in)
+		}
+		// The AWS CLI's text output of an event of filter-log-events and
+		// of get-log-events, tabs within the message kept.
+		for _, row := range []string{
+			"EVENTS\t37516444111055343347641349063442428475868536476094283776\t1796349602010\tgw-1/i-0abc\t" + in + "\t1796349601251",
+			"EVENTS\t1796349602010\t" + in + "\t1796349601251",
+		} {
+			if w, err := unwrap(EnvCloudWatchText, []byte(row), &d); err != nil || string(w.inner) != in || string(w.stamp) != "1796349601251" {
+				t.Fatalf("AWS CLI text: %q gave %+v, %v; want %q", row, w, err, in)
+			} else if envelopeOf([]byte(row)) != EnvCloudWatchText {
+				t.Fatalf("AWS CLI text: %q told as %q", row, envelopeOf([]byte(row)))
+			}
 		}
 		rec, err := json.Marshal(map[string]string{"log": in + "\n", "stream": "stdout"})
 		if err != nil {

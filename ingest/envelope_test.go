@@ -528,6 +528,18 @@ func TestEnvelopeOf(t *testing.T) {
 		{`2026-12-04T10:00:00Z stdout X {"a":1}`, ingest.NoEnvelope},
 		{`2026-12-04T10:00:00Z stdout Fx {"a":1}`, ingest.NoEnvelope},
 		{`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1 "-" "-"`, ingest.NoEnvelope},
+		// The AWS CLI's text output of log events: filter-log-events'
+		// and get-log-events' events, searched streams, tokens; rows of
+		// other shapes are none.
+		{"EVENTS	37516444111055343347641349063442428475868536476094283776	1796349602010	gw-1	{\"status\":200}	1796349601251", ingest.EnvCloudWatchText},
+		{"EVENTS	1796349602010	10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1	1796349601251", ingest.EnvCloudWatchText},
+		{"SEARCHEDLOGSTREAMS	gw-1	True", ingest.EnvCloudWatchText},
+		{"NEXTTOKEN	eyJuZXh0VG9rZW4iOiBudWxsfQ==", ingest.EnvCloudWatchText},
+		{"b/3751644411105534/s\tf/3751644418601234/s", ingest.EnvCloudWatchText},
+		{"EVENTS	x	1796349601251", ingest.NoEnvelope},
+		{"EVENTS	37516444111055343347641349063442428475868536476094283776	1796349602010	{}	1796349601251", ingest.NoEnvelope},
+		{"EVENTS	1796349602010	{}	soon", ingest.NoEnvelope},
+		{"b/1 f/2", ingest.NoEnvelope},
 	}
 	for _, c := range cases {
 		if got := ingest.EnvelopeOf([]byte(c.line)); got != c.want {

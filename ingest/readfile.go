@@ -148,7 +148,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		if rawHead != nil {
 			fs.cfg.envelope, fs.cfg.raw = EnvRawCSV, raw
 			inner, head = rawHead, rawHead
-		} else if env := envelopeOf(first); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald || env == EnvCLS) && p.ownFields(first)) {
+		} else if env := envelopeOfHead(first, peek); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald || env == EnvCLS) && p.ownFields(first)) {
 			if env == EnvCRI || env == EnvDocker {
 				// Past a server's first messages on stderr.
 				peek, _ = br.Peek(512 << 10)

@@ -26,7 +26,8 @@ import (
 // stdout output's (a record over two lines, one the line ends in) and
 // its file output's in its ltsv format,
 // Grafana's logs downloaded as JSON and as CSV, Splunk's results, and
-// Cloud Logging's entries, in gcloud's array and in a sink's lines.
+// Cloud Logging's entries, in gcloud's array and in a sink's lines, and
+// the AWS CLI's text output of log events.
 var wrappedSeeds = []string{
 	"2026-12-04T10:00:00.1Z stdout P {\"request_time\":\n2026-12-04T10:00:00.1Z stdout F 0.5,\"status\":200}\n2026-12-04T10:00:01Z stderr F I1204 starting\n",
 	`{"log":"{\"request_time\":0.5,\"status\":200}\n","stream":"stdout","time":"2026-12-04T10:00:00Z"}` + "\n",
@@ -55,6 +56,10 @@ var wrappedSeeds = []string{
 	`{"data":[{"id":"AQ1","type":"log","attributes":{"timestamp":"2026-12-04T02:00:00.510Z","host":"n","service":"gw","status":"info","tags":[],"message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5","attributes":{}}},{"id":"AQ2","type":"log","attributes":{"host":"n","service":"gw","status":"info","message":"x"}}],"meta":{"status":"done"}}`,
 	"Date,Host,Service,Message\n2026-12-04T02:00:00.510Z,n,gw,\"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"\"GET / HTTP/1.1\"\" 200 1 0.5\"\n",
 	`{"date":1796349601.125,"remote_addr":"10.0.1.3","status":"200","request_time":"0.188"}` + "\n",
+	// The AWS CLI's text output of log events: the token of
+	// --no-paginate, events, searched streams, the token to go on with.
+	"AYADeHZ3eXl6\nEVENTS\t37516444111055343347641349063442428475868536476094283776\t1796349602010\tgw-1\t{\"request_time\":0.5}\t1796349601251\n" +
+		"EVENTS\t37516444111055343347641349063442428475868536476094283777\t1796349602010\tgw-1\tSTART x\t1796349601251\nSEARCHEDLOGSTREAMS\tgw-1\tTrue\nNEXTTOKEN\tx==\n",
 }
 
 func FuzzRun(f *testing.F) {
@@ -124,7 +129,9 @@ func FuzzRun(f *testing.F) {
 		"text/fluentd-outfile-none.log",
 		// OTLP log exports: lines in bodies, batches a line; attributes
 		// and a body's map as records.
-		"otlp/filelog-nginx.jsonl", "otlp/filelog-regex-attributes.jsonl", "otlp/kvlist-body.json"} {
+		"otlp/filelog-nginx.jsonl", "otlp/filelog-regex-attributes.jsonl", "otlp/kvlist-body.json",
+		// The AWS CLI's text output of filter-log-events and get-log-events.
+		"text/cloudwatch-filter-text.txt", "text/cloudwatch-get-text.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
