@@ -128,6 +128,10 @@ type logFormat struct {
 	// given: the user's (--log-format), whose lines a value that does
 	// not read leaves its own, bad (pickLogFormat).
 	given bool
+	// fits: a known format's knownFormat.fits, which a line must pass
+	// to be counted for it when a file's format is guessed; once the
+	// format is the file's, a line that does not pass is read with it.
+	fits func(line []byte) bool
 	// names are its variables' names, each once (varNames).
 	names []string
 }

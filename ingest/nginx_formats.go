@@ -48,6 +48,10 @@ type knownFormat struct {
 	// known format's with fields appended (SPEC §3): its times, nginx's
 	// ("0.123", lists of them), end where the list does.
 	open bool
+	// fits, when set, tells a line of this format from one that other
+	// formats write in the same shape: a line it rejects is not counted
+	// for the format when a file's format is guessed (logFormat.fits).
+	fits func(line []byte) bool
 }
 
 const (
@@ -206,6 +210,9 @@ func buildKnownFormats() []*knownFormat {
 		{name: "ray-serve", source: "ray-serve", format: rayServe29Format, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServeFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServe29Format, vars: rayServeVars},
+		// lighttpd's default (mod_accesslog), told from Apache's and
+		// nginx's combined by the host in the ident slot.
+		{name: "lighttpd", source: "lighttpd", format: lighttpdFormat, fits: lighttpdLine},
 		// HAProxy's option httplog clf: its source's clf_http_log_format
 		// (src/log.c), a CLF line and HAProxy's fields after it.
 		{name: "haproxy-clf", source: "haproxy", format: haproxyCLFFormat},
@@ -413,6 +420,34 @@ var bentoMLVars = map[string]varSpec{
 	"scheme":                {none: true},
 }
 
+// lighttpdFormat is lighttpd's default access log format
+// (lighttpd1.4 src/mod_accesslog.c, mod_accesslog_set_defaults: "%h %V %u
+// %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\""): Apache's
+// combined with %V, the request's Host, where combined has %l, the
+// identd name Apache writes as "-". lighttpd writes "-" for a value it
+// does not have (accesslog_append_buffer: no Host, no user; a body of no
+// bytes, accesslog_append_bytes). Its %t is when the request ended
+// (FORMAT_FLAG_TIME_END, the default), to the second. It logs no
+// duration: a configuration that appends one (%D µs, %T s, %{ms}T) writes
+// a number whose unit the line does not tell, read past.
+const lighttpdFormat = `$remote_addr $http_host $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"`
+
+// lighttpdLine reports whether line begins as lighttpd's default does,
+// "addr host user [", the host not "-": Apache's and nginx's combined
+// write "-" in that slot (or, an nginx address slot holding "host addr",
+// one word more before the date), and a file of such lines is theirs.
+func lighttpdLine(line []byte) bool {
+	var words [3][]byte
+	rest := line
+	for k := range words {
+		var ok bool
+		if words[k], rest, ok = bytes.Cut(rest, []byte(" ")); !ok || len(words[k]) == 0 {
+			return false
+		}
+	}
+	return string(words[1]) != "-" && len(rest) > 0 && rest[0] == '['
+}
+
 // Ray Serve's access log, on by default (LoggingConfig's
 // enable_access_log), which its proxy writes of each HTTP request (and
 // each replica of each request it serves) through Serve's logger
@@ -568,7 +603,7 @@ func (k *knownFormat) compile(schema *Schema) (*logFormat, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &logFormat{name: k.name, source: k.source, lenient: !k.tail || k.open}
+	f := &logFormat{name: k.name, source: k.source, lenient: !k.tail || k.open, fits: k.fits}
 	return f, f.build(toks, k.vars, k.join, schema)
 }
 
@@ -639,10 +674,14 @@ func pickLogFormatTail(head []byte, cands []*logFormat, mine bool) (*logFormat, 
 		p := &nginxParser{f: f, loc: time.UTC}
 		reads[c] = make([]reading, len(lines))
 		for j, l := range lines {
+			r := &reads[c][j]
+			if f.fits != nil && !f.fits(l) {
+				r.score = -1 // another format's line of the same shape
+				continue
+			}
 			rec.Reset()
 			trailing, err := p.parse(l, &rec)
 			var ve *ValueError
-			r := &reads[c][j]
 			switch {
 			case err == nil && !trailing && rec.unreadFields() == 0:
 				// To its end, each value read: a status "200 OK" is a
@@ -743,6 +782,10 @@ func readsWhole(lines [][]byte, cands []*logFormat) *logFormat {
 		whole := true
 		for _, l := range lines {
 			rec.Reset()
+			if f.fits != nil && !f.fits(l) {
+				whole = false
+				break
+			}
 			trailing, err := p.parse(l, &rec)
 			if err != nil || trailing || rec.unreadFields() != 0 {
 				whole = false

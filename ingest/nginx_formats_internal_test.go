@@ -64,6 +64,17 @@ func TestGuessKnownFormats(t *testing.T) {
 		{`192.168.1.7 - [192.168.9.9] - - [04/Dec/2026:10:00:05 +0000] "POST /v1/embeddings HTTP/1.1" 200 2321 "-" "curl/8.4.0" 551 0.125 [default-svc-80] 10.1.0.4:8080 478 0.105 200` + "\n", "upstreaminfo-0.2x"},
 		// main with its times and fields of the configuration's own.
 		{tMain + ` 0.105 0.100, 0.004 "api.example.com" 5f2c 3` + "\n", "main+request_time+upstream_response_time"},
+		// lighttpd's default: the Host where combined has "-"; with a
+		// number after it (its unit unknown); a line without a Host
+		// among them. combined's "-" there, and nginx's address slot
+		// holding "host addr", are combined's, which lighttpd's shape
+		// also reads.
+		{strings.Replace(tCombined, " - - ", " api.example.com - ", 1) + "\n", "lighttpd"},
+		{strings.Replace(tCombined, " - - ", " api.example.com:8080 bob ", 1) + " 5169650\n", "lighttpd"},
+		{strings.Replace(tCombined, " - - ", " api.example.com - ", 1) + "\n" + tCombined + "\n" +
+			strings.Replace(tCombined, " - - ", " llm.internal - ", 1) + "\n", "lighttpd"},
+		{tCombined + "\n" + tCombined + "\n", "combined"},
+		{"api.example.com " + tCombined + "\n", "combined"},
 	}
 	s, _ := NewSchema(nil)
 	for _, tc := range tests {

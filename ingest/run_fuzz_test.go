@@ -116,6 +116,9 @@ func FuzzRun(f *testing.F) {
 		"text/ray-serve.log", "text/ray-serve-29.log", "text/ray-serve-driver.log",
 		// Envoy's default after Emissary-ingress's "ACCESS ", and Kuma's.
 		"text/emissary.log", "text/kuma.log",
+		// lighttpd's default, a line without a Host among them, and with
+		// a number after it.
+		"text/lighttpd.log", "text/lighttpd-timed.log",
 		// TensorZero's tables: a time from a UUIDv7, CSV's \N.
 		"sources/tensorzero-model.jsonl", "sources/tensorzero-model.csv", "sources/tensorzero-chat.jsonl",
 		// OpenRouter's generation stats, bare and in the API's data.

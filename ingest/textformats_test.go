@@ -149,6 +149,31 @@ func springBootOracle(t *testing.T, line string) textWant {
 	return reactorOracle(t, access)
 }
 
+// lighttpdLine is a line of lighttpd's default access log: the address,
+// the Host, the user, the CLF time (the request's end), the request, the
+// status, the length, the referer and the user agent; a number appended
+// by the configuration or none.
+var lighttpdLine = regexp.MustCompile(`^(\S+) (\S+) (\S+) \[([^\]]+)\] "([^"]*)" (\d{3}) (?:\d+|-) "[^"]*" "[^"]*"(?: \d+)?$`)
+
+// lighttpdOracle reads lighttpd's default: no request time, the number
+// after it or none (its unit unknown).
+func lighttpdOracle(t *testing.T, line string) textWant {
+	m := lighttpdLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{}
+	}
+	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", m[4])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	w := textWant{ok: true, status: atoi(t, m[6]), addr: m[1], choose: true, at: at}
+	if m[3] != "-" {
+		w.user = m[3]
+	}
+	w.method, w.uri = request(m[5])
+	return w
+}
+
 // bentoMLLine is a line of BentoML's access log: its date, level and
 // component, the client, the request's and the response's groups, the
 // latency in ms, the trace or none.
@@ -422,6 +447,9 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"reactor-netty.log":       reactorOracle,
 	"reactor-netty-boot.log":  springBootOracle,
 	"reactor-netty-boot2.log": springBootOracle,
+	// lighttpd's default, and with a number appended.
+	"lighttpd.log":       lighttpdOracle,
+	"lighttpd-timed.log": lighttpdOracle,
 	// BentoML's access log: its latency ms, its date with its zone.
 	"bentoml.log":         bentoMLOracle,
 	"bentoml-notrace.log": bentoMLOracle,
@@ -595,6 +623,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"reactor-netty.log", "nginx", "reactor-netty", []string{"reactor_duration", "time_local"}},
 		{"reactor-netty-boot.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
 		{"reactor-netty-boot2.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
+		{"lighttpd.log", "nginx", "lighttpd", []string{"http_host", "remote_user"}},
+		{"lighttpd-timed.log", "nginx", "lighttpd", []string{"http_host", "time_local"}},
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
 		{"bentoml-notrace.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_time"}},
 		{"ray-serve.log", "nginx", "ray-serve", []string{"ray_latency", "request_id"}},

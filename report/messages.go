@@ -347,6 +347,7 @@ var enMessages = map[msgID]string{
 	"hint.pastformat":  "the lines go on past the fields of the format they were read with (%s), which are not read: give their log_format, and $request_time among the fields after it is read",
 	"hint.nginx":       "the nginx format read has no $request_time: log it (e.g. $request_time $upstream_response_time after the main format) and give that log_format; for Apache httpd's log, its LogFormat (e.g. '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D')",
 	"hint.gunicorn":    "the gunicorn access_log_format read has no request time: add %%(L)s (seconds) or %%(D)s (µs) to gunicorn's --access-logformat and give that format",
+	"hint.lighttpd":    "lighttpd's default accesslog.format, read, has no request time, and a number logged after it does not say its unit (%%D µs, %%T s, %%{ms}T ms): give the accesslog.format that wrote the lines, e.g. '%%h %%V %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D'",
 	"hint.logformat":   "for a text log in a custom format: its nginx log_format, Envoy format, Apache LogFormat, HAProxy log-format, gunicorn access_log_format or morgan format string",
 	"hint.inputfmt":    "when the format was guessed wrong: jsonl, json, csv, tsv, ltsv, logfmt, nginx, clb, haproxy, gin, w3c, parquet or arrow",
 	"hint.csvheader":   "%s has no header row, its first row holds values: name its columns, as its rows cut them",

@@ -236,6 +236,7 @@ var zhMessages = map[msgID]string{
 	"hint.pastformat":  "日志行在所用格式（%s）的字段之后还有字段，这些字段未被读取：给出其 log_format，其后字段中的 $request_time 即可读取",
 	"hint.nginx":       "读取的 nginx 格式没有 $request_time：请在日志中记录它（例如在 main 格式后加上 $request_time $upstream_response_time），并给出该 log_format；Apache httpd 的日志请给出它的 LogFormat（例如 '%%h %%l %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D'）",
 	"hint.gunicorn":    "读取的 gunicorn access_log_format 没有请求耗时：请在 gunicorn 的 --access-logformat 中加上 %%(L)s（秒）或 %%(D)s（微秒），并给出该格式",
+	"hint.lighttpd":    "所读取的 lighttpd 默认 accesslog.format 没有请求耗时，其后记录的数字也不表明单位（%%D 微秒，%%T 秒，%%{ms}T 毫秒）：请给出写出这些日志行的 accesslog.format，例如 '%%h %%V %%u %%t \"%%r\" %%>s %%b \"%%{Referer}i\" \"%%{User-Agent}i\" %%D'",
 	"hint.logformat":   "自定义格式的文本日志：给出它的 nginx log_format、Envoy 格式、Apache LogFormat、HAProxy log-format、gunicorn access_log_format 或 morgan 格式字符串",
 	"hint.inputfmt":    "格式识别错误时：jsonl、json、csv、tsv、ltsv、logfmt、nginx、clb、haproxy、gin、w3c、parquet 或 arrow",
 	"hint.csvheader":   "%s 没有表头行，首行是数据：按其行的分隔方式给出列名",

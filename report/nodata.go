@@ -312,10 +312,10 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		}
 		out = append(out, newHint("--map "+MissingField+"="+name+":"+unitFor(name, mappable), "hint.map", name))
 	}
-	var text, unknown, nginxRead, gunicorn bool
+	var text, unknown, nginxRead, gunicorn, lighttpd bool
 	past, headerless := "", ""
 	for _, f := range files {
-		if f.Records > 0 && f.PastFormat && past == "" {
+		if f.Records > 0 && f.PastFormat && past == "" && f.Source != "lighttpd" {
 			past = f.Source
 		}
 		switch {
@@ -324,6 +324,10 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			// reason says so, and no flag would read one.
 		case f.Records > 0 && f.Source == "gunicorn":
 			gunicorn = true
+		case f.Records > 0 && f.Source == "lighttpd":
+			// Its default logs no duration, and a number appended to it
+			// does not say its unit: lighttpd's own directives do.
+			lighttpd = true
 		case f.Records > 0 && f.Format == ingest.Nginx:
 			nginxRead = true
 		case f.Records == 0 && (f.Format == ingest.CSV || f.Format == ingest.TSV) && valuesRow(f.Seen):
@@ -343,6 +347,9 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 	}
 	if gunicorn && n.Records > 0 {
 		out = append(out, newHint("--log-format", "hint.gunicorn"))
+	}
+	if lighttpd && n.Records > 0 {
+		out = append(out, newHint("--log-format", "hint.lighttpd"))
 	}
 	if past != "" && n.Records > 0 {
 		out = append(out, newHint("--log-format", "hint.pastformat", past))
