@@ -104,6 +104,10 @@ type nginxVar struct {
 	// a time written with it holds, which are no end of its value.
 	strftime string
 	spaces   int
+	// pad: the value is a number right-aligned in a column of spaces
+	// (Squid's "%6tr"), which its writer puts before it and after the
+	// preceding literal: read past (fusePadded).
+	pad bool
 	// find finds next (a space for the last variable of a lenient
 	// format); put sets the value's fields; fuse: how the value may be
 	// read in the pass that finds its end. Filled by prepare.
@@ -434,7 +438,7 @@ func (v *nginxVar) read() bool { return len(v.bind) > 0 || v.how != 0 }
 func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 	lower := strings.ToLower(t.lookup)
 	v := nginxVar{name: t.name, list: listVars[lower], timeLocal: lower == "time_local" || t.zoned,
-		webDate: t.web, slot: t.spec.slot, lead: t.spec.lead}
+		webDate: t.web, slot: t.spec.slot, lead: t.spec.lead, pad: spec[t.name].pad}
 	if schema == nil {
 		return v
 	}

@@ -41,6 +41,9 @@ const (
 	// the line and its items that may not be written (haproxy_format.go).
 	fuseSlot
 	fuseOptional
+	// fusePadded: a number after the spaces that right-align it
+	// (nginxVar.pad).
+	fusePadded
 )
 
 func fuseKind(v *nginxVar) uint8 {
@@ -49,6 +52,8 @@ func fuseKind(v *nginxVar) uint8 {
 		return fuseSlot
 	case v.lead != 0:
 		return fuseOptional
+	case v.pad && v.put.numeric() && len(v.next) > 0 && !inNumber(v.next[0]):
+		return fusePadded
 	}
 	if len(v.next) == 0 || v.joined || v.how != howPlain {
 		return fuseNone
@@ -93,6 +98,10 @@ func (p *nginxParser) fused(v *nginxVar, line []byte, i int, r *Record) (next in
 		}
 		r.SetTime(ns)
 		return end + len(v.next), true, nil
+	case fusePadded:
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
 	}
 	end, num, ok := scanNumber(line, i)
 	if !ok || !v.find.at(line, end) {

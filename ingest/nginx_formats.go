@@ -31,6 +31,9 @@ type varSpec struct {
 	// strftime, spaces: nginxVar's, of a time of howStrftime.
 	strftime string
 	spaces   int
+	// pad: the value, a number, is right-aligned in a column its writer
+	// pads with spaces (nginxVar.pad).
+	pad bool
 }
 
 // knownFormat is a log format loganalyze knows.
@@ -213,6 +216,8 @@ func buildKnownFormats() []*knownFormat {
 		// lighttpd's default (mod_accesslog), told from Apache's and
 		// nginx's combined by the host in the ident slot.
 		{name: "lighttpd", source: "lighttpd", format: lighttpdFormat, fits: lighttpdLine},
+		// Squid's native access.log, its default.
+		{name: "squid", source: "squid", format: squidFormat, vars: squidVars},
 		// HAProxy's option httplog clf: its source's clf_http_log_format
 		// (src/log.c), a CLF line and HAProxy's fields after it.
 		{name: "haproxy-clf", source: "haproxy", format: haproxyCLFFormat},
@@ -446,6 +451,35 @@ func lighttpdLine(line []byte) bool {
 		}
 	}
 	return string(words[1]) != "-" && len(rest) > 0 && rest[0] == '['
+}
+
+// squidFormat is Squid's native access.log format, its default (squid-cache
+// src/log/FormatSquidNative.cc, "%9ld.%03d %6ld %s %s/%03d %" PRId64 " …";
+// src/cf.data.pre, logformat squid "%ts.%03tu %6tr %>a %Ss/%03>Hs %<st %rm
+// %ru %[un %Sh/%<a %mt"): the time the line was written, epoch seconds and
+// ms; the transaction's time in ms (client_side.cc: trTime, from the
+// request's header received to the log, so a CONNECT tunnel's is the
+// tunnel's life), right-aligned in six columns; the client's address; the
+// result code and the status sent to the client, "000" when none was
+// (no status: the client gone, or no answer); the reply's size; the
+// method, "-" without a request; the URL, absolute (a CONNECT's
+// "host:port"); the user, URL-encoded; the hierarchy code and the server
+// or peer that answered; the reply's content type. With log_mime_hdrs on,
+// the headers follow in brackets, read past.
+const squidFormat = `$squid_time $squid_elapsed $remote_addr $squid_result/$status $bytes_sent $request_method $squid_url $remote_user $squid_hierarchy/$upstream_addr $squid_type`
+
+// squidVars read Squid's native format: its time epoch seconds, its
+// elapsed time ms after its padding, its status three digits, its URL the
+// uri (counted by its path).
+var squidVars = map[string]varSpec{
+	"squid_time":      {field: FTime, unit: UnitSecond, bound: true},
+	"squid_elapsed":   {field: FRequestTime, unit: UnitMilli, bound: true, pad: true},
+	"status":          {field: FStatus, bound: true, code: true},
+	"squid_url":       {field: FURI, bound: true},
+	"squid_result":    {none: true},
+	"squid_hierarchy": {none: true},
+	"squid_type":      {none: true},
+	"bytes_sent":      {none: true},
 }
 
 // Ray Serve's access log, on by default (LoggingConfig's

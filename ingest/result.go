@@ -394,8 +394,19 @@ func tcpLines(source string) func(*Record) bool {
 		return connection
 	case "aws-elb":
 		return elbConnection
+	case "squid":
+		return squidTunnel
 	}
 	return nil
+}
+
+// squidTunnel reports whether r, of Squid's access log, is no request it
+// answered: a CONNECT, a tunnel whose time is the connection's life (the
+// requests inside it, HTTPS, are not Squid's to see unless it bumps them,
+// when it logs each), or a connection closed before any request ("-", with
+// a URL such as "error:transaction-end-before-headers").
+func squidTunnel(r *Record) bool {
+	return r.set&(1<<FMethod) == 0 || string(r.text[FMethod]) == "CONNECT"
 }
 
 // connection reports whether r, of Envoy's log, is a TCP connection: it

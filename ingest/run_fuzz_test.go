@@ -119,6 +119,8 @@ func FuzzRun(f *testing.F) {
 		// lighttpd's default, a line without a Host among them, and with
 		// a number after it.
 		"text/lighttpd.log", "text/lighttpd-timed.log",
+		// Squid's native access.log: padded times, a tunnel, no request.
+		"text/squid.log",
 		// TensorZero's tables: a time from a UUIDv7, CSV's \N.
 		"sources/tensorzero-model.jsonl", "sources/tensorzero-model.csv", "sources/tensorzero-chat.jsonl",
 		// OpenRouter's generation stats, bare and in the API's data.

@@ -1252,6 +1252,7 @@ var textSources = []*source{
 	{name: "bentoml", title: "BentoML access log"},
 	{name: "ray-serve", title: "Ray Serve access log"},
 	{name: "lighttpd", title: "lighttpd access log (its default format)"},
+	{name: "squid", title: "Squid native access.log"},
 	{name: "emissary", title: "Emissary-ingress (Ambassador) default access log"},
 	{name: "kuma", title: "Kuma / Kong Mesh default HTTP access log"},
 	{name: "iis", title: "IIS W3C extended log (time-taken ms)", fields: w3cFields(UnitMilli)},

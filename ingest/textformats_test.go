@@ -174,6 +174,31 @@ func lighttpdOracle(t *testing.T, line string) textWant {
 	return w
 }
 
+// squidLine is a line of Squid's native access.log: epoch seconds and ms,
+// the elapsed ms right-aligned, the client, the result code and status,
+// the size, the method, the URL, the user, the hierarchy and the server,
+// the content type, the headers in brackets or none.
+var squidLine = regexp.MustCompile(`^(\d+)\.(\d{3}) +(\d+) (\S+) [A-Z_]+/(\d{3}) \d+ (\S+) (\S+) (\S+) [A-Z_]+/\S+ \S+(?: \[.*\] \[.*\])?$`)
+
+// squidOracle reads Squid's access.log; a CONNECT tunnel and a line with
+// no request ("-") are passed over.
+func squidOracle(t *testing.T, line string) textWant {
+	m := squidLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{}
+	}
+	if m[6] == "-" || m[6] == "CONNECT" {
+		return textWant{passed: true}
+	}
+	at := time.Unix(atoi(t, m[1]), atoi(t, m[2])*int64(time.Millisecond))
+	w := textWant{ok: true, status: atoi(t, m[5]), method: m[6], uri: m[7], addr: m[4], choose: true,
+		rt: float64(atoi(t, m[3])) / 1000, hasRT: true, at: at}
+	if m[8] != "-" {
+		w.user = m[8]
+	}
+	return w
+}
+
 // bentoMLLine is a line of BentoML's access log: its date, level and
 // component, the client, the request's and the response's groups, the
 // latency in ms, the trace or none.
@@ -447,6 +472,8 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"reactor-netty.log":       reactorOracle,
 	"reactor-netty-boot.log":  springBootOracle,
 	"reactor-netty-boot2.log": springBootOracle,
+	// Squid's native access.log: its elapsed ms, its epoch time.
+	"squid.log": squidOracle,
 	// lighttpd's default, and with a number appended.
 	"lighttpd.log":       lighttpdOracle,
 	"lighttpd-timed.log": lighttpdOracle,
@@ -623,6 +650,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"reactor-netty.log", "nginx", "reactor-netty", []string{"reactor_duration", "time_local"}},
 		{"reactor-netty-boot.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
 		{"reactor-netty-boot2.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
+		{"squid.log", "nginx", "squid", []string{"squid_elapsed", "squid_url", "upstream_addr"}},
 		{"lighttpd.log", "nginx", "lighttpd", []string{"http_host", "remote_user"}},
 		{"lighttpd-timed.log", "nginx", "lighttpd", []string{"http_host", "time_local"}},
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
