@@ -104,6 +104,8 @@ const (
 	// uvicorn's INFO level prefix is "INFO:" padded to nine bytes; the
 	// status is followed by its phrase ("200 OK").
 	uvicornFormat = `INFO:     $remote_addr - "$request" $status $status_phrase`
+	// uvicorn's access message as loguru writes it for Open WebUI.
+	uvicornLoguruFormat = `$loguru_time | INFO     | $loguru_where - $remote_addr - "$request" $status`
 	// Apache's Common Log Format: combined without the referer and the
 	// user agent (morgan's common).
 	commonFormat = `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent`
@@ -235,6 +237,28 @@ func buildKnownFormats() []*knownFormat {
 		// vLLM's OpenAI server writes it after the process's name and
 		// pid ("(APIServer pid=35049) INFO:     …").
 		{name: "uvicorn", source: "uvicorn", vars: uvicornVars, format: `($vllm_process) ` + uvicornFormat},
+		// SGLang's server gives uvicorn's access formatter its date
+		// (python/sglang/srt/utils: set_uvicorn_logging_configs,
+		// '[%(asctime)s] %(levelprefix)s %(client_addr)s -
+		// "%(request_line)s" %(status_code)s', datefmt "%Y-%m-%d
+		// %H:%M:%S").
+		{name: "uvicorn", source: "uvicorn", vars: uvicornVars, format: `[$uvicorn_time] ` + uvicornFormat},
+		// FastChat's workers and servers send their standard output,
+		// where uvicorn writes its access log, to the logger "stdout"
+		// (fastchat/utils.py: build_logger, StreamToLogger; "%(asctime)s
+		// | %(levelname)s | %(name)s | %(message)s", datefmt "%Y-%m-%d
+		// %H:%M:%S").
+		{name: "uvicorn", source: "uvicorn", vars: uvicornVars, format: `$uvicorn_time | INFO | stdout | ` + uvicornFormat},
+		// Open WebUI hands uvicorn's records to loguru
+		// (backend/open_webui/utils/logger.py: InterceptHandler, stdout_format
+		// "{time:YYYY-MM-DD HH:mm:ss.SSS} | {level: <8} |
+		// {name}:{function}:{line} - {message}"), then " - " and the
+		// record's extra as JSON: always in its releases up to 0.6, only
+		// when there is one since. The message is uvicorn's before its
+		// formatter ('%s - "%s %s HTTP/%s" %d'): no level prefix, no
+		// status phrase, so the status ends it, three digits.
+		{name: "uvicorn", source: "uvicorn", vars: uvicornLoguruVars, format: uvicornLoguruFormat + ` - $loguru_extra`},
+		{name: "uvicorn", source: "uvicorn", vars: uvicornLoguruVars, format: uvicornLoguruFormat, tail: true},
 		// The same access log under gunicorn's UvicornWorker, which
 		// writes it through gunicorn's logger: no level prefix, no
 		// status phrase. Exact only: the line is short and bare.
@@ -292,11 +316,24 @@ var traefikVars = map[string]varSpec{
 }
 
 // uvicornVars read uvicorn's client, written "host:port" (an IPv6
-// address without brackets).
+// address without brackets), and the date a program's logging puts
+// before its line, Python's asctime without a zone (--tz).
 var uvicornVars = map[string]varSpec{
 	"remote_addr":   {field: FRemoteAddr, bound: true, how: howHostPort},
 	"status_phrase": {none: true},
 	"vllm_process":  {none: true},
+	"uvicorn_time":  {field: FTime, bound: true, how: howStrftime, strftime: "%Y-%m-%d %H:%M:%S", spaces: 1},
+}
+
+// uvicornLoguruVars read uvicorn's access message through loguru: its
+// date, to the ms without a zone (--tz); the caller's module, function
+// and line, and the extra, feed nothing.
+var uvicornLoguruVars = map[string]varSpec{
+	"loguru_time":  {field: FTime, bound: true, how: howStrftime, strftime: "%Y-%m-%d %H:%M:%S.%f", spaces: 1},
+	"remote_addr":  {field: FRemoteAddr, bound: true, how: howHostPort},
+	"status":       {field: FStatus, bound: true, code: true},
+	"loguru_where": {none: true},
+	"loguru_extra": {none: true},
 }
 
 // uvicornWorkerVars read the line of uvicorn's under gunicorn's

@@ -60,6 +60,14 @@ func TestGuessKnownFormats(t *testing.T) {
 		{"(APIServer pid=35049) INFO 12-05 10:00:00 [logger.py:43] Received request chatcmpl-f2a7: prompt: 'hi'\n" +
 			`(APIServer pid=35049) INFO:     10.0.0.95:33801 - "POST /v1/chat/completions HTTP/1.1" 200 OK` + "\n" +
 			`(APIServer pid=35049) INFO:     10.0.0.95:33802 - "POST /v1/chat/completions HTTP/1.1" 429 Too Many Requests` + "\n", "uvicorn"},
+		// uvicorn's line behind SGLang's date, FastChat's logger and Open
+		// WebUI's loguru, among their own lines.
+		{"[03-10 16:00:00 TP0] Prefill batch. #new-seq: 1, #new-token: 104\n" +
+			`[2026-03-10 16:00:00] INFO:     10.0.3.200:38160 - "POST /v1/chat/completions HTTP/1.1" 200 OK` + "\n", "uvicorn"},
+		{"2026-03-10 15:59:41 | INFO | model_worker | Loading the model\n" +
+			`2026-03-10 16:00:00 | INFO | stdout | INFO:     10.0.3.200:38160 - "POST /worker_generate_stream HTTP/1.1" 200 OK` + "\n", "uvicorn"},
+		{"2026-03-10 15:59:50.112 | INFO     | open_webui.env:<module>:265 - ENV: PRODUCTION\n" +
+			`2026-03-10 16:00:00.637 | INFO     | uvicorn.protocols.http.httptools_impl:send:476 - 10.0.3.200:0 - "POST /api/chat/completions HTTP/1.1" 200` + "\n", "uvicorn"},
 		// ingress-nginx's before $req_id was appended.
 		{`192.168.1.7 - [192.168.9.9] - - [04/Dec/2026:10:00:05 +0000] "POST /v1/embeddings HTTP/1.1" 200 2321 "-" "curl/8.4.0" 551 0.125 [default-svc-80] 10.1.0.4:8080 478 0.105 200` + "\n", "upstreaminfo-0.2x"},
 		// main with its times and fields of the configuration's own.

@@ -20,7 +20,9 @@ import (
 
 // ownLogLine reports whether line is a server's own log line: a date
 // (2025-03-10 or 2025/03/10, its time joined to it or not), then at most
-// a time and a zone, then a level (INF, info, [notice], [WARN], ERROR:).
+// a time and a zone, then a level (INF, info, [notice], [WARN], ERROR:),
+// "|" between them or not (loguru's "2026-03-10 16:00:00.637 | INFO     |",
+// FastChat's "2026-03-10 16:00:00 | INFO |").
 func ownLogLine(line []byte) bool {
 	if ownOtherShape(line) {
 		return !loggedAccessLine(line)
@@ -32,16 +34,19 @@ func ownLogLine(line []byte) bool {
 	if !ok || !startsDate(rest.tok) {
 		return false
 	}
-	for range 3 {
+	for n := 0; n < 3; {
 		if rest, ok = cutToken(rest.after); !ok {
 			return false
 		}
 		switch {
+		case string(rest.tok) == "|":
+			continue // a separator, no token of its own
 		case isLevel(rest.tok):
 			return !loggedAccessLine(line)
 		case !clockOrZone(rest.tok):
 			return false
 		}
+		n++
 	}
 	return false
 }
@@ -55,11 +60,19 @@ func ownLogLine(line []byte) bool {
 // ("2026-03-10T16:00:00+0800 [INFO] [entry_service:LLMService:1]
 // 10.0.3.200:38160 (scheme=http,method=POST,…) (status=200,…) 409.940ms …",
 // where its WebSocket lines, "… (scheme=ws,path=/x) - Client connected",
-// have no status and are its own), Ray Serve's (rayServeAccess).
+// have no status and are its own), Ray Serve's (rayServeAccess), uvicorn's
+// through FastChat's or Open WebUI's logging (uvicornAccess).
 func loggedAccessLine(line []byte) bool {
 	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status=")) ||
-		bytes.HasSuffix(line, []byte("ms")) && rayServeAccess().Match(line)
+		bytes.HasSuffix(line, []byte("ms")) && rayServeAccess().Match(line) ||
+		bytes.Contains(line, []byte(` - "`)) && uvicornAccess().Match(line)
 }
+
+// uvicornAccess is uvicorn's access message, as its formatter writes it
+// ('10.0.0.5:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK') or
+// as its record holds it before ('… HTTP/1.1" 200'): the client's
+// host:port, the request line and a status.
+var uvicornAccess = lazyre.New(`\S:\d+ - "[A-Z]+ \S+ HTTP/[\d.]+" \d{3}(?: |$)`)
 
 // rayServeAccess is the end of Ray Serve's access line, today's ("-- POST
 // /v1/chat/completions 200 409.9ms") and 2.9's ("- POST 200 409.9ms"): a
@@ -123,6 +136,12 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	// [%(filename)s:%(lineno)d]", a month and day; v1 names its process
 	// first), beside the uvicorn access lines it writes.
 	`|(?:\(\w+ pid=\d+\) )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w.-]+\.py:\d+\] ` +
+	// SGLang's ("[%(asctime)s{prefix}] %(message)s",
+	// python/sglang/srt/utils: configure_logger, datefmt "%m-%d
+	// %H:%M:%S", the process's ranks its prefix: "[03-10 16:00:00 TP0]
+	// Prefill batch. …"; with the year, only with a rank, since its
+	// uvicorn access lines have the year and none), beside them.
+	`|\[(?:\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?: [A-Z]+\d+)*|\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?: [A-Z]+\d+)+)\] ` +
 	// Ray Serve's ("%(levelname)s %(asctime)s", a year; its driver
 	// names the actor first), beside its access lines.
 	`|(?:\([\w:.-]+ pid=\d+\) )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} ` +
@@ -158,12 +177,17 @@ var uvicornLevels = [][]byte{[]byte("INFO:"), []byte("WARNING:"), []byte("ERROR:
 
 // uvicornOwnLine reports whether line is uvicorn's own message ("INFO:
 // Started server process [35049]", "INFO:     Application startup
-// complete."), vLLM's process name before it or not: its level prefix
-// then text that is no access line's address and request ("10.0.0.5:51234
-// - \"POST …").
+// complete."), vLLM's process name or SGLang's date before it or not: its
+// level prefix then text that is no access line's address and request
+// ("10.0.0.5:51234 - \"POST …").
 func uvicornOwnLine(line []byte) bool {
 	if len(line) > 0 && line[0] == '(' { // vLLM v1's "(APIServer pid=35049) "
 		if i := bytes.Index(line, []byte(") ")); i > 0 && i < 40 {
+			line = line[i+2:]
+		}
+	}
+	if len(line) > 0 && line[0] == '[' { // SGLang's "[2026-03-10 16:00:00] "
+		if i := bytes.Index(line, []byte("] ")); i > 0 && i < 40 && startsDate(line[1:i]) {
 			line = line[i+2:]
 		}
 	}

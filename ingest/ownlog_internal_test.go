@@ -64,6 +64,27 @@ func TestOwnLogLine(t *testing.T) {
 		{"INFO 2026-03-10 16:00:00,637 proxy 10.0.0.5 2827688d-e6a1-6a3b-0d46-4138a6233255 -- POST /v1/chat/completions 200 409.9ms", false},
 		{"(ProxyActor pid=4290) INFO 2024-12-30 23:47:44,180 proxy 10.0.0.5 7bda8dd6 -- GET / 200 10.2ms", false},
 		{"INFO 2023-07-20 13:47:54,221 http_proxy 127.0.0.1 123-234 / default http_proxy.py:538 - GET 200 8.9ms", false},
+		// SGLang's own lines, its ranks after the date or none, the year
+		// or none, and uvicorn's own behind its access date; its access
+		// line; a format of a user's own with its date so bracketed.
+		{"[03-10 16:00:00 TP0] Prefill batch. #new-seq: 1, #new-token: 104, #cached-token: 24, token usage: 0.01", true},
+		{"[03-10 16:00:01 DP0 TP0] Decode batch. #running-req: 1, #token: 160", true},
+		{"[03-10 15:59:41] server_args=ServerArgs(model_path='Qwen/Qwen2.5-7B-Instruct')", true},
+		{"[2026-03-10 16:00:00 TP0] Prefill batch. #new-seq: 1", true},
+		{"[2026-03-10 15:59:58] INFO:     Started server process [1]", true},
+		{`[2026-03-10 16:00:00] INFO:     10.0.3.200:38160 - "POST /v1/chat/completions HTTP/1.1" 200 OK`, false},
+		{`[2026-03-10 16:00:00] 10.0.3.200 "POST /v1/chat/completions HTTP/1.1" 200 0.512`, false},
+		// FastChat's own lines, uvicorn's own through its stderr among
+		// them; uvicorn's access line through its stdout.
+		{"2026-03-10 15:59:41 | INFO | model_worker | Loading the model ['vicuna-7b-v1.5'] on worker 6f1c2a3b ...", true},
+		{"2026-03-10 15:59:55 | ERROR | stderr | INFO:     Started server process [4031]", true},
+		{`2026-03-10 16:00:00 | INFO | stdout | INFO:     10.0.3.200:38160 - "POST /worker_generate_stream HTTP/1.1" 200 OK`, false},
+		// Open WebUI's (loguru's), uvicorn's own among them; uvicorn's
+		// access message, with the extra or without.
+		{"2026-03-10 15:59:52.480 | INFO     | uvicorn.server:_serve:84 - Started server process [1]", true},
+		{"2026-03-10 16:00:09.002 | ERROR    | open_webui.routers.openai:generate_chat_completion:837 - 429, message='Too Many Requests'", true},
+		{`2026-03-10 16:00:00.637 | INFO     | uvicorn.protocols.http.httptools_impl:send:476 - 10.0.3.200:0 - "POST /api/chat/completions HTTP/1.1" 200 - {}`, false},
+		{`2026-03-10 16:00:00.637 | INFO     | uvicorn.protocols.http.h11_impl:send:473 - [::1]:51234 - "GET /health HTTP/1.1" 200`, false},
 		// Access lines, whatever their first field.
 		{`203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] "GET /api HTTP/1.1" 200 9178 "-" "curl/8" 5 "r@docker" "http://10.0.1.5:8080" 9ms`, false},
 		{`[2025-03-10T08:00:50.000Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0" "8496" "h" "10.0.0.1:80"`, false},
@@ -111,6 +132,8 @@ func FuzzPastOwnLog(f *testing.F) {
 		"-------------------------------------------------------------------------------\n" +
 		"NGINX Ingress controller\n  Release:       v1.9.4\n10.0.0.1 - - x\nE1204\nI12\n1-x.sh: x\n"))
 	f.Add([]byte("INFO 2026-03-10 15:59:58,001 proxy 10.0.0.5 -- x\n(ProxyActor pid=1) CRITICAL 2026-03-10 16:00:00,637 proxy a b -- GET / 200 1.0ms\n"))
+	f.Add([]byte("[03-10 16:00:00 TP0] Prefill batch.\n[2026-03-10 15:59:58] INFO:     Started server process [1]\n" +
+		"2026-03-10 15:59:55 | ERROR | stderr | INFO:     Started\n2026-03-10 16:00:00.637 | INFO     | a:b:1 - 1.2.3.4:0 - \"GET / HTTP/1.1\" 200\n"))
 	f.Fuzz(func(t *testing.T, head []byte) {
 		for _, l := range bytes.Split(head, []byte("\n")) {
 			if ownOtherShape(l) != ownShapes().Match(l) {

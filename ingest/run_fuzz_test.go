@@ -121,6 +121,9 @@ func FuzzRun(f *testing.F) {
 		"text/lighttpd.log", "text/lighttpd-timed.log",
 		// Squid's native access.log: padded times, a tunnel, no request.
 		"text/squid.log",
+		// uvicorn's access lines behind SGLang's, FastChat's and Open
+		// WebUI's logging, among their own lines.
+		"text/uvicorn-sglang.log", "text/uvicorn-fastchat.log", "text/uvicorn-openwebui.log", "text/uvicorn-openwebui-extra.log",
 		// TensorZero's tables: a time from a UUIDv7, CSV's \N.
 		"sources/tensorzero-model.jsonl", "sources/tensorzero-model.csv", "sources/tensorzero-chat.jsonl",
 		// OpenRouter's generation stats, bare and in the API's data.

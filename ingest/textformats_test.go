@@ -199,6 +199,26 @@ func squidOracle(t *testing.T, line string) textWant {
 	return w
 }
 
+// uvicornLogged reads uvicorn's access line behind another program's
+// logging, re's groups the date (in layout, no zone: UTC), the client's
+// host:port, the request line and the status; the program's other
+// lines, and uvicorn's own, are passed over.
+func uvicornLogged(re *regexp.Regexp, layout string) func(t *testing.T, line string) textWant {
+	return func(t *testing.T, line string) textWant {
+		m := re.FindStringSubmatch(line)
+		if m == nil {
+			return textWant{passed: true}
+		}
+		at, err := time.Parse(layout, m[1])
+		if err != nil {
+			t.Fatalf("oracle: %v", err)
+		}
+		w := textWant{ok: true, status: atoi(t, m[4]), client: m[2][:strings.LastIndex(m[2], ":")], at: at}
+		w.method, w.uri = request(m[3])
+		return w
+	}
+}
+
 // bentoMLLine is a line of BentoML's access log: its date, level and
 // component, the client, the request's and the response's groups, the
 // latency in ms, the trace or none.
@@ -472,6 +492,15 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"reactor-netty.log":       reactorOracle,
 	"reactor-netty-boot.log":  springBootOracle,
 	"reactor-netty-boot2.log": springBootOracle,
+	// uvicorn's access lines behind SGLang's, FastChat's and Open
+	// WebUI's logging: a date, no request time.
+	"uvicorn-sglang.log": uvicornLogged(regexp.MustCompile(`^\[([\d-]+ [\d:]+)\] INFO: +(\S+) - "([^"]*)" (\d{3}) `), "2006-01-02 15:04:05"),
+	"uvicorn-fastchat.log": uvicornLogged(regexp.MustCompile(`^([\d-]+ [\d:]+) \| INFO \| stdout \| INFO: +(\S+) - "([^"]*)" (\d{3}) `),
+		"2006-01-02 15:04:05"),
+	"uvicorn-openwebui.log": uvicornLogged(regexp.MustCompile(`^([\d-]+ [\d:.]+) \| INFO +\| \S+ - (\S+) - "([^"]*)" (\d{3})(?: - .*)?$`),
+		"2006-01-02 15:04:05.000"),
+	"uvicorn-openwebui-extra.log": uvicornLogged(regexp.MustCompile(`^([\d-]+ [\d:.]+) \| INFO +\| \S+ - (\S+) - "([^"]*)" (\d{3})(?: - .*)?$`),
+		"2006-01-02 15:04:05.000"),
 	// Squid's native access.log: its elapsed ms, its epoch time.
 	"squid.log": squidOracle,
 	// lighttpd's default, and with a number appended.
@@ -651,6 +680,10 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"reactor-netty-boot.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
 		{"reactor-netty-boot2.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
 		{"squid.log", "nginx", "squid", []string{"squid_elapsed", "squid_url", "upstream_addr"}},
+		{"uvicorn-sglang.log", "nginx", "uvicorn", []string{"uvicorn_time", "status_phrase"}},
+		{"uvicorn-fastchat.log", "nginx", "uvicorn", []string{"uvicorn_time", "status_phrase"}},
+		{"uvicorn-openwebui.log", "nginx", "uvicorn", []string{"loguru_time", "loguru_where"}},
+		{"uvicorn-openwebui-extra.log", "nginx", "uvicorn", []string{"loguru_time", "loguru_extra"}},
 		{"lighttpd.log", "nginx", "lighttpd", []string{"http_host", "remote_user"}},
 		{"lighttpd-timed.log", "nginx", "lighttpd", []string{"http_host", "time_local"}},
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
