@@ -312,8 +312,12 @@ var slowLayouts = []string{
 	// ISO 8601 without seconds.
 	"2006-01-02T15:04Z07:00",
 	"2006-01-02T15:04",
-	// A day first, with dots: Europe's (Germany's, Russia's).
+	// A day first, with dots: Europe's (Germany's, Russia's), also
+	// without seconds, as Excel shows a time in such a locale
+	// (ECMA-376's built-in date-time format 22 has none) and its CSV
+	// export writes it.
 	"02.01.2006 15:04:05",
+	"02.01.2006 15:04",
 	// The month first, as JavaScript's toLocaleString() writes a time
 	// in the USA's English ("12/4/2026, 9:00:12 AM"; a browser's export,
 	// Azure's portal's CSV): the month is first only with an AM or a PM

@@ -95,6 +95,8 @@ func TestParseTime(t *testing.T) {
 		{"2026-11-29T02:00Z", 0, shanghai, want - 36e6},
 		{"2026-11-29T10:00", 0, shanghai, want - 36e6},
 		{"29.11.2026 10:00:00.036", 0, shanghai, want},
+		{"29.11.2026 10:00", 0, shanghai, want - 36e6},
+		{"29.11.2026 02:00", 0, time.UTC, want - 36e6},
 		// CLF's time with its brackets, as Apache's %t writes it into a
 		// JSON LogFormat and Tomcat's JsonAccessLogValve into "time".
 		{"[29/Nov/2026:10:00:00 +0800]", 0, time.UTC, want - 36e6},
