@@ -149,6 +149,15 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 		fs.cfg.header = append([]byte(nil), h...)
 		sep := fieldSep(fs.format, &fs.cfg)
 		names := headerNames(fs.cfg.header, sep)
+		if next, _ := br.Peek(64 << 10); columnTypesRow(next, sep, len(names)) {
+			// ClickHouse's TSVWithNamesAndTypes and
+			// CSVWithNamesAndTypes: the columns' types under their
+			// names, part of the header.
+			if _, err := br.ReadSlice('\n'); err != nil && err != io.EOF {
+				return false, readError(err)
+			}
+			line++
+		}
 		next, _ := br.Peek(64 << 10)
 		if filled, paths := filledNames(names, next, sep, clientLookahead+1); filled != nil {
 			// As a JSON line's keys: the columns the first rows fill (an
@@ -246,4 +255,60 @@ func endError(err error) error {
 		return nil
 	}
 	return readError(err)
+}
+
+// clickHouseTypes are the names of ClickHouse's data types
+// (clickhouse.com/docs/sql-reference/data-types), as its
+// ...WithNamesAndTypes formats write them under the columns' names,
+// wrapped or not in Nullable(…), LowCardinality(…) and the like.
+var clickHouseTypes = map[string]bool{
+	"Int8": true, "Int16": true, "Int32": true, "Int64": true, "Int128": true, "Int256": true,
+	"UInt8": true, "UInt16": true, "UInt32": true, "UInt64": true, "UInt128": true, "UInt256": true,
+	"Float32": true, "Float64": true, "BFloat16": true, "Decimal": true, "Decimal32": true, "Decimal64": true,
+	"Decimal128": true, "Decimal256": true, "Bool": true, "String": true, "FixedString": true, "UUID": true,
+	"Date": true, "Date32": true, "DateTime": true, "DateTime32": true, "DateTime64": true, "Time": true, "Time64": true,
+	"Enum": true, "Enum8": true, "Enum16": true, "LowCardinality": true, "Nullable": true, "Array": true,
+	"Map": true, "Tuple": true, "Nested": true, "IPv4": true, "IPv6": true, "JSON": true, "Object": true,
+	"Variant": true, "Dynamic": true, "Nothing": true, "Point": true, "Ring": true, "Polygon": true,
+	"MultiPolygon": true, "LineString": true, "MultiLineString": true,
+	"SimpleAggregateFunction": true, "AggregateFunction": true,
+}
+
+// columnTypesRow reports whether the first line of b, under a header of
+// n columns cut by sep, is the row of their types ClickHouse writes
+// there (TSVWithNamesAndTypes, CSVWithNamesAndTypes): n cells, each a
+// type of clickHouseTypes, its arguments in parentheses ("DateTime64(3)",
+// "Nullable(Float64)"), one at least with a digit or arguments (a row of
+// words alone, "String,Date", may be a record's).
+func columnTypesRow(b []byte, sep byte, n int) bool {
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 || n == 0 {
+		return false
+	}
+	row := bytes.TrimRight(b[:i], "\r")
+	// A type's arguments may hold the separator (Decimal(9, 2),
+	// Map(String, UInt64)): cut at it outside parentheses.
+	cells, depth, from := 0, 0, 0
+	for j := 0; j <= len(row); j++ {
+		if j < len(row) {
+			switch row[j] {
+			case '(':
+				depth++
+				continue
+			case ')':
+				depth--
+				continue
+			}
+			if row[j] != sep || depth > 0 {
+				continue
+			}
+		}
+		cell := bytes.Trim(bytes.TrimSpace(row[from:j]), `"`)
+		name, _, _ := bytes.Cut(cell, []byte("("))
+		if !clickHouseTypes[string(name)] || len(name) < len(cell) && cell[len(cell)-1] != ')' {
+			return false
+		}
+		cells, from = cells+1, j+1
+	}
+	return cells == n && depth == 0 && bytes.ContainsAny(row, "0123456789(")
 }
