@@ -299,9 +299,17 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			clientHead = appendDecolored(nil, clientHead)
 		}
 		fs.cfg.nginx, fs.pastFormat = p.textFormat(formatHead)
-		fs.cfg.client = textClientOf(fs.cfg.nginx, clientHead)
-		p.applyServerLog(fs, raw)
-		if !looksText(head) && (fs.cfg.nginx == nil || len(p.given) == 0) {
+		if sep := delimitedRows(head); fs.cfg.nginx == nil && sep != 0 && !forced {
+			// Rows of values cut by '|' or ';', no header of names
+			// (Amazon Redshift's UNLOAD, '|' by default): a CSV whose
+			// first row holds values, which the report says, naming
+			// --csv-header.
+			fs.format, fs.cfg.sep, fs.cfg.nginx = CSV, sep, nil
+		} else {
+			fs.cfg.client = textClientOf(fs.cfg.nginx, clientHead)
+			p.applyServerLog(fs, raw)
+		}
+		if fs.format == Nginx && !looksText(head) && (fs.cfg.nginx == nil || len(p.given) == 0) {
 			// (A known format may cut a random line into numbers.)
 			fs.format = "" // no reader's: no text log's either
 			if strings.HasSuffix(fs.path, ".snappy") {
@@ -834,4 +842,30 @@ func looksText(head []byte) bool {
 		}
 	}
 	return control*32 <= len(head)
+}
+
+// delimitedRows returns the separator, '|' or ';', that cuts each of the
+// first lines of head (at least three, the last maybe cut short left
+// out) into as many cells as the others, two at least; 0 when none
+// does: rows of values with no header of names (Amazon Redshift's
+// UNLOAD writes '|' by default and no header).
+func delimitedRows(head []byte) byte {
+	lines := headLines(head, 16)
+	if len(lines) > 0 && !bytes.HasSuffix(head, []byte("\n")) {
+		lines = lines[:len(lines)-1] // cut by the peek
+	}
+	if len(lines) < 3 {
+		return 0
+	}
+	for _, sep := range []byte{'|', ';'} {
+		n := bytes.Count(lines[0], []byte{sep})
+		same := n >= 2
+		for _, l := range lines[1:] {
+			same = same && bytes.Count(l, []byte{sep}) == n
+		}
+		if same {
+			return sep
+		}
+	}
+	return 0
 }

@@ -351,6 +351,7 @@ var enMessages = map[msgID]string{
 	"hint.logformat":   "for a text log in a custom format: its nginx log_format, Envoy format, Apache LogFormat, HAProxy log-format, gunicorn access_log_format or morgan format string",
 	"hint.inputfmt":    "when the format was guessed wrong: jsonl, json, csv, tsv, ltsv, logfmt, nginx, clb, haproxy, gin, w3c, parquet or arrow",
 	"hint.csvheader":   "%s has no header row, its first row holds values: name its columns, as its rows cut them",
+	"hint.csvtext":     "%s has no header row, its first row holds values: name its columns, as its rows cut them (a web server's log_format that cuts its fields so: give it with --log-format)",
 	"hint.window":      "every record read is outside the window",
 	"note.noread":      "no record read: %s",
 	"why.noheader":     "its first row holds values, not names: no header row (--csv-header names its columns)",

@@ -240,6 +240,7 @@ var zhMessages = map[msgID]string{
 	"hint.logformat":   "自定义格式的文本日志：给出它的 nginx log_format、Envoy 格式、Apache LogFormat、HAProxy log-format、gunicorn access_log_format 或 morgan 格式字符串",
 	"hint.inputfmt":    "格式识别错误时：jsonl、json、csv、tsv、ltsv、logfmt、nginx、clb、haproxy、gin、w3c、parquet 或 arrow",
 	"hint.csvheader":   "%s 没有表头行，首行是数据：按其行的分隔方式给出列名",
+	"hint.csvtext":     "%s 没有表头行，首行是数据：按其行的分隔方式给出列名（若是 Web 服务器以此分隔字段的 log_format，用 --log-format 给出）",
 	"hint.window":      "读取到的全部记录都在时间窗口之外",
 	"note.noread":      "未读取到记录：%s",
 	"why.noheader":     "首行是数据而非列名：没有表头行（用 --csv-header 给出列名）",

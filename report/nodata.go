@@ -313,7 +313,7 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		out = append(out, newHint("--map "+MissingField+"="+name+":"+unitFor(name, mappable), "hint.map", name))
 	}
 	var text, unknown, nginxRead, gunicorn, lighttpd bool
-	past, headerless := "", ""
+	past, headerless, headerlessText := "", "", false
 	for _, f := range files {
 		if f.Records > 0 && f.PastFormat && past == "" && f.Source != "lighttpd" {
 			past = f.Source
@@ -334,6 +334,10 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 			// Its header is a row of values: no log_format would help.
 			if headerless == "" {
 				headerless = filepath.Base(f.Path)
+				// Not named a table: rows cut by '|' or ';' may be a
+				// web server's log_format's.
+				ext := strings.ToLower(filepath.Ext(f.Path))
+				headerlessText = ext != ".csv" && ext != ".tsv" && ext != ".psv"
 			}
 		case f.Records == 0 && (f.BadLines > 0 || f.Incomplete) && f.Format != ingest.Parquet && f.Format != ingest.Arrow:
 			// A log_format describes a text log, never JSON, nor a
@@ -343,7 +347,11 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		}
 	}
 	if headerless != "" {
-		out = append(out, newHint("--csv-header", "hint.csvheader", headerless))
+		id := "hint.csvheader"
+		if headerlessText {
+			id = "hint.csvtext"
+		}
+		out = append(out, newHint("--csv-header", msgID(id), headerless))
 	}
 	if gunicorn && n.Records > 0 {
 		out = append(out, newHint("--log-format", "hint.gunicorn"))
