@@ -35,26 +35,7 @@ func TestStdoutRecord(t *testing.T) {
 		{`[0] a tag: [1, {}]`, "", "", errNotStdout},
 		{`[0] gw: [x1, {}]`, "", "", errNotStdout},
 	} {
-		var d topReader
-		rec, stamp, err := d.stdoutRecord([]byte(c.line))
-		if err != c.err || string(stamp) != c.stamp {
-			t.Errorf("%q: %q, %q, %v; want %q, %v", c.line, rec, stamp, err, c.stamp, c.err)
-			continue
-		}
-		if c.err != nil {
-			continue
-		}
-		var got, want any
-		if err := json.Unmarshal(rec, &got); err != nil {
-			t.Errorf("%q: %q is not JSON: %v", c.line, rec, err)
-			continue
-		}
-		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: %s; want %s", c.line, rec, c.want)
-		}
+		checkPrinted(t, c.line, c.want, c.stamp, c.err, new(topReader).stdoutRecord)
 	}
 }
 
@@ -74,25 +55,32 @@ func TestLTSVRecord(t *testing.T) {
 		{"time:1796349601.125000\tlog:x", "", "", errNotLTSV},
 		{"\"time\":now\t\"log\":\"x\"", "", "", errNotLTSV},
 	} {
-		var d topReader
-		rec, stamp, err := d.ltsvRecord([]byte(c.line))
-		if err != c.err || string(stamp) != c.stamp {
-			t.Errorf("%q: %q, %q, %v; want %q, %v", c.line, rec, stamp, err, c.stamp, c.err)
-			continue
-		}
-		if c.err != nil {
-			continue
-		}
-		var got, want any
-		if err := json.Unmarshal(rec, &got); err != nil {
-			t.Errorf("%q: %q is not JSON: %v", c.line, rec, err)
-			continue
-		}
-		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: %s; want %s", c.line, rec, c.want)
-		}
+		checkPrinted(t, c.line, c.want, c.stamp, c.err, new(topReader).ltsvRecord)
+	}
+}
+
+// checkPrinted checks that read, a reader of a printed record, gives
+// line's record as the JSON object want (decoded both, to compare),
+// its time stamp, or the error wantErr.
+func checkPrinted(t *testing.T, line, want, wantStamp string, wantErr error, read func([]byte) ([]byte, []byte, error)) {
+	t.Helper()
+	rec, stamp, err := read([]byte(line))
+	if err != wantErr || string(stamp) != wantStamp {
+		t.Errorf("%q: %q, %q, %v; want %q, %v", line, rec, stamp, err, wantStamp, wantErr)
+		return
+	}
+	if wantErr != nil {
+		return
+	}
+	var got, w any
+	if err := json.Unmarshal(rec, &got); err != nil {
+		t.Errorf("%q: %q is not JSON: %v", line, rec, err)
+		return
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, w) {
+		t.Errorf("%q: %s; want %s", line, rec, want)
 	}
 }
