@@ -85,6 +85,12 @@ const (
 	// @version, source_type), when the record has no request field of
 	// its own (an ingest pipeline's parse of the line is read as it is).
 	EnvShipper Envelope = "shipper"
+	// EnvVector is Vector's native_json codec's events, one a line
+	// (vector.go): a log event {"log":{…}}, its object read as a record
+	// when it carries request fields of its own (a VRL remap parsed the
+	// line), else as the shipper's record of the line Vector read
+	// (EnvShipper within); metric and trace events are passed over.
+	EnvVector Envelope = "vector"
 	// EnvJournald is journald's export, journalctl -o json (a server run
 	// as a systemd unit, such as Ollama): {"__CURSOR":…,
 	// "__REALTIME_TIMESTAMP":"…","MESSAGE":"LINE",…}.
@@ -236,7 +242,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText:
 		return true
 	}
 	return false
@@ -268,6 +274,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, err := new(topReader).datadogLog(line); err == nil {
 		return EnvDatadog
+	}
+	if vectorLine(line) {
+		return EnvVector
 	}
 	if _, _, journald, err := new(topReader).shipped(line); err == nil {
 		if journald {
@@ -1225,6 +1234,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, err
 		}
 		return wrappedLine{inner: msg, stamp: stamp}, nil
+	case EnvVector:
+		ev, err := d.vectorEvent(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: ev}, nil
 	case EnvLoki:
 		msg, stamp, err := d.loki(line)
 		if err != nil {
@@ -1510,6 +1525,8 @@ func (e Envelope) describe() string {
 		return "syslog file"
 	case EnvShipper:
 		return "log shipper's record"
+	case EnvVector:
+		return "Vector native_json event"
 	case EnvJournald:
 		return "journald export"
 	case EnvLoki:

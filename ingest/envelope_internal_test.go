@@ -23,7 +23,7 @@ import (
 // text lines; Fluent Bit's record of a line as its stdout output
 // and its file output's ltsv format print it, read as JSON that
 // encoding/json decodes to the line; and an event's row of the AWS
-// CLI's text output.
+// CLI's text output; and Vector's native_json log event of a line.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -58,8 +58,11 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("EVENTS\t37516444111055343347641349063442428475868536476094283776\t1796349602010\tgw-1\ta\tb\t1796349601251")
 	f.Add("EVENTS\t1796349602010\t123\t456\t1796349601251")
 	f.Add("SEARCHEDLOGSTREAMS\tgw-1\tTrue")
+	f.Add(`{"log":{"file":"/var/log/nginx/access.log","host":"gw-1","message":"a\u0000b","source_type":"file","timestamp":"2026-12-04T02:00:01.125Z"}}`)
+	f.Add(`{"metric":{"name":"utilization","namespace":"vector","kind":"absolute","gauge":{"value":0.5}}}`)
+	f.Add(`{"trace":{"spans":[{"a":"}"}]}}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
@@ -188,6 +191,22 @@ func FuzzEnvelope(f *testing.F) {
 			var back struct{ Log string }
 			if json.Unmarshal(fb, &back) != nil || string(w.inner) != strings.TrimRight(back.Log, "\r\n") {
 				t.Fatalf("Fluent Bit: %q; want %q", w.inner, back.Log)
+			}
+		}
+		// Vector's native_json log event of a line its file source read:
+		// the event's object, valid JSON, whose message is the line.
+		vrec, err := json.Marshal(map[string]any{"log": map[string]any{"file": "/var/log/gw.log", "host": "gw-1", "message": in, "source_type": "file", "timestamp": "2026-12-04T02:00:00.5Z"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvVector, vrec, &d); err != nil || !json.Valid(w.inner) || envelopeOf(vrec) != EnvVector {
+			t.Fatalf("Vector: %s gave %+v, %v, told as %q", vrec, w, err, envelopeOf(vrec))
+		} else if sw, err := unwrap(EnvShipper, w.inner, &d); err != nil || string(sw.stamp) != "2026-12-04T02:00:00.5Z" {
+			t.Fatalf("Vector: the event %s gave %+v, %v", w.inner, sw, err)
+		} else {
+			var back struct{ Log struct{ Message string } }
+			if json.Unmarshal(vrec, &back) != nil || string(sw.inner) != strings.TrimRight(back.Log.Message, "\r\n") {
+				t.Fatalf("Vector: %q; want %q", sw.inner, back.Log.Message)
 			}
 		}
 		crec, err := json.Marshal(map[string]any{"__CONTENT__": in, "__TIMESTAMP__": "1795917607501", "__SOURCE__": "10.0.0.1", "__TAG__.pod": "gw"})

@@ -170,6 +170,29 @@ func wrapShipper(t *testing.T, lines []string) wrapped {
 	return wrapped{data: b.Bytes()}
 }
 
+// wrapVector puts each line in a log event of Vector's native_json
+// codec, as its file source reads a line, and a metric event of its
+// internal_metrics after every seventh, which is no request.
+func wrapVector(t *testing.T, lines []string) wrapped {
+	var w wrapped
+	var b bytes.Buffer
+	n := int64(0)
+	for i, l := range lines {
+		writeJSONLine(t, &b, map[string]any{"log": map[string]any{
+			"file": "/var/log/nginx/access.log", "host": "gw-1", "message": l, "source_type": "file", "timestamp": stampAt(i)}})
+		n++
+		if i%7 == 6 {
+			writeJSONLine(t, &b, map[string]any{"metric": map[string]any{
+				"name": "component_received_events_total", "namespace": "vector", "tags": map[string]string{"component_id": "nginx"},
+				"timestamp": stampAt(i), "kind": "absolute", "counter": map[string]float64{"value": float64(i + 1)}}})
+			n++
+			w.noise = append(w.noise, n)
+		}
+	}
+	w.data, w.own = b.Bytes(), true
+	return w
+}
+
 // writeJSONLine writes rec to b as one JSON line.
 func writeJSONLine(t *testing.T, b *bytes.Buffer, rec any) {
 	t.Helper()
@@ -316,7 +339,7 @@ func TestEnvelopes(t *testing.T) {
 		}
 		envs := map[ingest.Envelope]wrapped{ingest.EnvCRI: wrapCRI(lines), ingest.EnvDocker: wrapDocker(t, lines),
 			ingest.EnvShipper: wrapShipper(t, lines), ingest.EnvJournald: wrapJournald(t, lines), ingest.EnvLoki: wrapLoki(t, lines),
-			ingest.EnvSplunk: wrapSplunk(t, lines)}
+			ingest.EnvSplunk: wrapSplunk(t, lines), ingest.EnvVector: wrapVector(t, lines)}
 		if src.stamped {
 			if strings.HasPrefix(lines[0], "{") {
 				envs[ingest.EnvStamped] = wrapStamped(lines)
@@ -483,6 +506,16 @@ func TestEnvelopeOf(t *testing.T) {
 		{`{"date":"2026-12-04T10:00:00Z","log":"x"}`, ingest.EnvShipper},
 		{`{"log":"x","level":"info"}`, ingest.NoEnvelope},
 		{`{"log":{"file":"/var/log/x"},"date":1796378400}`, ingest.NoEnvelope},
+		// Vector's native_json events: a log's, a metric's, a trace's;
+		// a log's own JSON with a "log" object and more, or a "metric"
+		// of no name and kind, is none.
+		{`{"log":{"file":"/var/log/nginx/access.log","host":"gw-1","message":"x","source_type":"file","timestamp":"2026-12-04T02:00:01.125Z"}}`, ingest.EnvVector},
+		{`{"log":{"status":200,"request_time":0.5}}`, ingest.EnvVector},
+		{`{"metric":{"name":"utilization","namespace":"vector","kind":"absolute","gauge":{"value":0.5}}}`, ingest.EnvVector},
+		{`{"trace":{"trace_id":1,"spans":[]}}`, ingest.EnvVector},
+		{`{"log":{"level":"info"},"message":"x"}`, ingest.NoEnvelope},
+		{`{"metric":{"value":0.5}}`, ingest.NoEnvelope},
+		{`{"metric":{"name":"x","kind":"absolute"},"log":{}}`, ingest.NoEnvelope},
 		{`{"labels":{"job":"nginx"},"line":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","timestamp":"2026-12-04T10:00:00.123456789+08:00"}`, ingest.EnvLoki},
 		{`{"line":"{\"status\":200}","timestamp":"2026-12-04T02:00:00Z"}`, ingest.EnvLoki},
 		{` { "timestamp" : "2026-12-04T02:00:00.5Z" , "labels" : { } , "line" : "" } `, ingest.EnvLoki},

@@ -166,7 +166,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			// shipped as it was, without its docker or cri stage; and
 			// Fluent Bit's record of a line ({"log":"LINE"}) behind its
 			// time, as its file output writes it, and Fluentd's
-			// ({"message":"LINE"}) as its out_file writes it.
+			// ({"message":"LINE"}) as its out_file writes it; and the
+			// record of a line Vector read, within its native_json
+			// codec's log event, unless a remap parsed the line there.
 			innerFirst := firstLine(inner)
 			in := envelopeOf(innerFirst)
 			if env == EnvStamped && in == NoEnvelope {
@@ -175,7 +177,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 				}
 			}
 			if (in == EnvDocker || in == EnvCRI) && env != EnvDocker && env != EnvCRI ||
-				in == EnvShipper && env == EnvStamped && !p.ownFields(innerFirst) {
+				in == EnvShipper && (env == EnvStamped || env == EnvVector) && !p.ownFields(innerFirst) {
 				fs.cfg.within, inner = in, unwrapHeadBy(in, inner, topReader{lone: env == EnvStamped})
 			}
 			head = inner

@@ -138,6 +138,9 @@ func FuzzRun(f *testing.F) {
 		// OTLP log exports: lines in bodies, batches a line; attributes
 		// and a body's map as records.
 		"otlp/filelog-nginx.jsonl", "otlp/filelog-regex-attributes.jsonl", "otlp/kvlist-body.json",
+		// Vector's native_json events: lines a source read, a remap's
+		// fields, metrics and a trace among them.
+		"vector/native-file.ndjson", "vector/native-k8s.ndjson", "vector/native-remap.ndjson",
 		// The AWS CLI's text output of filter-log-events and get-log-events.
 		"text/cloudwatch-filter-text.txt", "text/cloudwatch-get-text.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
