@@ -40,6 +40,7 @@ const (
 	notFinite         // Infinity
 	tooLong           // a duration over MaxDurationS
 	outsideYears      // a time outside MinTimeNS … MaxTimeNS
+	unfixedSpan       // a duration in years or months (ISO 8601's P1Y, P1M)
 )
 
 // String returns the reason a problem sample gives after "cannot read
@@ -52,6 +53,8 @@ func (f flaw) String() string {
 		return "longer than 1e7 s"
 	case outsideYears:
 		return "outside the years 2000–2100"
+	case unfixedSpan:
+		return "a year or a month has no fixed length"
 	}
 	return ""
 }

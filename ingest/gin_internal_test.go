@@ -175,7 +175,8 @@ func FuzzGin(f *testing.F) {
 		if q.split([]byte(line)) != nil {
 			t.Fatal("read a line split refuses")
 		}
-		want, ok := unitDuration(q.vals[ginLatency])
+		want, fl := unitDuration(q.vals[ginLatency])
+		ok := fl == fine
 		if got, has := r.Float(FRequestTime); !ok || !has || got != want || !(got >= 0 && got <= MaxDurationS) {
 			t.Fatalf("request_time %v (%v), want the latency %q's %v", got, has, q.vals[ginLatency], want)
 		}

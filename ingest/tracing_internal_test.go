@@ -34,7 +34,8 @@ func FuzzTracing(f *testing.F) {
 			t.Fatal("a line read without its time")
 		}
 		if total := q.vals[trTotal]; total != nil {
-			want, ok := unitDuration(total)
+			want, fl := unitDuration(total)
+			ok := fl == fine
 			if got, has := r.Float(FRequestTime); !ok || !has || got != want || !(got >= 0 && got <= MaxDurationS) {
 				t.Fatalf("request_time %v (%v), want total_time %q's %v", got, has, total, want)
 			}

@@ -135,19 +135,20 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		switch n := len(val); {
 		case info.list:
 			v, ok = sumList(val)
-		case n > 1 && endsInUnit(val):
-			// No number ends so: not parsed as one first, whose refusal
-			// would allocate.
+		case n > 1 && (endsInUnit(val) || isISODuration(val)):
+			// No number ends or begins so: not parsed as one first, whose
+			// refusal would allocate.
 		default:
 			v, ok = parseNumber(val)
 		}
+		flaw := unreadable
 		if !ok {
 			// A duration that names its unit ("6.210452s", Google Cloud's
-			// httpRequest.latency; "250ms", Go's): the unit it names.
-			v, ok = unitDuration(val)
-			unit = UnitSecond
+			// httpRequest.latency; "250ms", Go's; "PT1M2.5S", ISO 8601's):
+			// the unit it names.
+			v, flaw = unitDuration(val)
+			ok, unit = flaw == fine, UnitSecond
 		}
-		flaw := unreadable
 		if ok {
 			v, flaw = duration(info, v, unit)
 		}
@@ -191,20 +192,28 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 
 // unitDuration reads a duration written with its unit, as Go's
 // time.ParseDuration reads it ("6.210452s", "1m2.5s", "250ms", "80µs"),
-// in seconds; false for anything else, a number without a unit
-// included. A negative one is returned as it is, for duration to refuse.
-func unitDuration(val []byte) (float64, bool) {
-	if n := len(val); n < 2 || n > 40 || !endsInUnit(val) {
-		return 0, false
+// or in ISO 8601's form ("PT0.162S", "PT1M2.5S", "P1DT2H": isoDuration),
+// in seconds; unreadable for anything else, a number without a unit
+// included, and unfixedSpan for ISO 8601's years and months. A negative
+// one is returned as it is, for duration to refuse.
+func unitDuration(val []byte) (float64, flaw) {
+	if n := len(val); n < 2 || n > 40 {
+		return 0, unreadable
+	}
+	if secs, fl, iso := isoDuration(val); iso {
+		return secs, fl
+	}
+	if !endsInUnit(val) {
+		return 0, unreadable
 	}
 	if d, ok := oneUnitDuration(val); ok {
-		return d.Seconds(), true
+		return d.Seconds(), fine
 	}
 	d, err := time.ParseDuration(string(val))
 	if err != nil {
-		return 0, false
+		return 0, unreadable
 	}
-	return d.Seconds(), true
+	return d.Seconds(), fine
 }
 
 // endsInUnit reports whether b ends as a duration that names its unit

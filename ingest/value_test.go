@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -384,13 +385,23 @@ func TestDurationWithUnit(t *testing.T) {
 
 // FuzzOneUnitDuration: the allocation-free reading of a one-unit
 // duration gives what time.ParseDuration gives, to the nanosecond, for
-// every string it reads.
+// every string it reads; and a duration in ISO 8601's form
+// (unitDuration, isoDuration) is read as isoOracle reads it.
 func FuzzOneUnitDuration(f *testing.F) {
 	for _, s := range []string{"6.210452s", "980.5µs", "980.5μs", "1m", ".5h", "5.s", "0s", "9223372036854775807ns",
-		"999999999999999999h", "0.000000000000000001s", "123456789012345678.123456789012345678ms", "1e3s", "."} {
+		"999999999999999999h", "0.000000000000000001s", "123456789012345678.123456789012345678ms", "1e3s", ".",
+		"PT0.162S", "PT1M2.5S", "PT1H", "P1DT2H", "-PT0.5S", "PT-0.5S", "P0D", "pt0,25s", "P1W", "P1Y", "P1M", "PT1M",
+		"-PT-6H+3M", "P1.5DT2H", "PT", "P1DT", "PT1.S", "P.5D", "PT99999999999999999999999999999999999S"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) <= 40 && isISODuration([]byte(s)) {
+			got, fl := unitDuration([]byte(s))
+			want, wfl := isoOracle(s)
+			if fl != wfl || fl == fine && math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Fatalf("%q: %v (%v), want %v (%v)", s, got, fl, want, wfl)
+			}
+		}
 		got, ok := oneUnitDuration([]byte(s))
 		if !ok {
 			return
@@ -400,4 +411,62 @@ func FuzzOneUnitDuration(f *testing.F) {
 			t.Fatalf("%q: %v, want %v (%v)", s, got, want, err)
 		}
 	})
+}
+
+// isoDurationRe is ISO 8601's duration, as java.time.Duration.parse
+// reads it (letters in either case, a comma for the point, a sign on the
+// whole and on each part) with its years, months and weeks.
+var isoDurationRe = regexp.MustCompile(`^([-+]?)[Pp]` +
+	`(?:(` + isoNum + `)[Yy])?(?:(` + isoNum + `)[Mm])?(?:(` + isoNum + `)[Ww])?(?:(` + isoNum + `)[Dd])?` +
+	`(?:([Tt])(?:(` + isoNum + `)[Hh])?(?:(` + isoNum + `)[Mm])?(?:(` + isoNum + `)[Ss])?)?$`)
+
+const isoNum = `[-+]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)`
+
+// isoOracle reads an ISO 8601 duration in seconds by isoDurationRe and
+// strconv: unreadable when it is none (no part, a T of no part, a
+// fraction before the last part), unfixedSpan for a year or a month.
+func isoOracle(s string) (float64, flaw) {
+	m := isoDurationRe.FindStringSubmatch(s)
+	if m == nil {
+		return 0, unreadable
+	}
+	parts := []struct {
+		text string
+		secs float64
+	}{{m[2], 0}, {m[3], 0}, {m[4], 7 * 86400}, {m[5], 86400}, {m[7], 3600}, {m[8], 60}, {m[9], 1}}
+	var n, last int
+	for i, p := range parts {
+		if p.text != "" {
+			n, last = n+1, i
+		}
+	}
+	if n == 0 || m[6] != "" && m[7]+m[8]+m[9] == "" {
+		return 0, unreadable
+	}
+	calendar := false
+	total := 0.0
+	for i, p := range parts {
+		if p.text == "" {
+			continue
+		}
+		if i != last && strings.ContainsAny(p.text, ".,") {
+			return 0, unreadable
+		}
+		if p.secs == 0 {
+			calendar = true
+			continue
+		}
+		x, err := strconv.ParseFloat(strings.Replace(p.text, ",", ".", 1), 64)
+		if err != nil {
+			return 0, unreadable
+		}
+		total += x * p.secs
+	}
+	if calendar {
+		return 0, unfixedSpan
+	}
+	if m[1] == "-" {
+		total = -total
+	}
+	return total, fine
 }
