@@ -112,6 +112,8 @@ type docReader struct {
 	inTables bool
 	cols     [][]byte
 	colNames []byte
+	// bareCols: the columns were names alone (readColumns).
+	bareCols bool
 	open     []uint64 // bit i: the bracket open at depth i is a brace
 	out      docElem  // handed to emit, so that it is not allocated
 
@@ -242,7 +244,7 @@ func (d *docReader) element(top bool) error {
 	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
 	d.hit, d.hitFields = false, [2]int{}
 	d.stream, d.spent = false, false
-	d.cols, d.colNames = d.cols[:0], d.colNames[:0]
+	d.cols, d.colNames, d.bareCols = d.cols[:0], d.colNames[:0], false
 	if wholeElements {
 		if n, lines, src, srcLines, ok := wholeElement(d.buf[d.pos:], top); ok {
 			// Read whole from the buffer, as object would read it.
@@ -362,6 +364,26 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		}
 		d.src, d.srcLine, d.unwrapped = [2]int{start, len(d.elem)}, line, true
 		return nil
+	case top && level == 1 && c == '[' && !d.fields && (string(k) == "columns" || string(k) == "schema" || string(k) == "meta"):
+		// An SQL answer's columns (Elasticsearch's SQL and ES|QL,
+		// OpenSearch's SQL and PPL), ClickHouse's "meta" (its formats
+		// JSON and JSONCompact: https://clickhouse.com/docs/interfaces/formats/JSONCompact)
+		// or the column names of pandas' to_json(orient='split'), for
+		// its rows after them.
+		return d.readColumns(string(k) == "columns")
+	case top && level == 1 && c == '[' && len(d.cols) > 0 && ((string(k) == "rows" || string(k) == "values" || string(k) == "datarows") && !d.bareCols ||
+		string(k) == "data" && !d.fields && d.arraysAhead()):
+		// Its rows, a record each; the answer is no record, whatever
+		// follows them (OpenSearch's "status":200, ClickHouse's "rows"
+		// and "statistics"). ClickHouse's JSONCompact and
+		// JSONCompactStrings, and pandas' split, write them in "data"
+		// as arrays, where its format JSON writes objects (an
+		// envelope's, below).
+		d.keep, d.inEnv, d.enveloped, d.rows = false, true, true, true
+		d.take1()
+		err := d.arrayOf(d.tableRow)
+		d.elem = d.elem[:0]
+		return err
 	case envelope && c == '[' && (isEnvelopeKey(k) || string(k) == "messages" && d.mapsAhead()):
 		// An envelope's array holds objects, or Insights' rows, arrays
 		// (in "results"); {"data":["x"]} is a record.
@@ -398,25 +420,13 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		return d.arrayOf(d.lokiValue)
 	case !top && level == 1 && c == '[' && d.inTables && (string(k) == "columns" || string(k) == "Columns"):
 		// A query answer's table: its columns' names, for its rows.
-		return d.readColumns()
+		return d.readColumns(false)
 	case !top && level == 1 && c == '[' && d.inTables && (string(k) == "rows" || string(k) == "Rows"):
 		// Its rows, a record each, by the columns read before them: not
 		// kept with the table, which is not handed on.
 		d.keep, d.spent = false, true
 		d.take1()
 		return d.arrayOf(d.tableRow)
-	case top && level == 1 && c == '[' && !d.fields && (string(k) == "columns" || string(k) == "schema"):
-		// An SQL answer's columns (Elasticsearch's SQL and ES|QL,
-		// OpenSearch's SQL and PPL), for its rows after them.
-		return d.readColumns()
-	case top && level == 1 && c == '[' && len(d.cols) > 0 && (string(k) == "rows" || string(k) == "values" || string(k) == "datarows"):
-		// Its rows, a record each; the answer is no record, whatever
-		// follows them (OpenSearch's "status":200).
-		d.keep, d.inEnv, d.enveloped, d.rows = false, true, true, true
-		d.take1()
-		err := d.arrayOf(d.tableRow)
-		d.elem = d.elem[:0]
-		return err
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
 		return d.object(2, true)
 	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
@@ -482,11 +492,14 @@ func (d *docReader) keptValue() ([]byte, error) {
 }
 
 // readColumns reads the columns of a query answer's table, or of an SQL
-// answer, at d.pos: their names name its rows (tableObject).
-func (d *docReader) readColumns() error {
+// answer, at d.pos: their names name its rows (tableObject). With plain,
+// the columns may be names alone, ["…",…], as pandas' split writes them
+// (d.bareCols): those name only rows in "data", as pandas writes them.
+func (d *docReader) readColumns(plain bool) error {
 	cols, err := d.keptValue()
+	d.bareCols = false
 	if cols != nil {
-		d.cols, d.colNames = tableColumns(d.cols[:0], d.colNames[:0], cols)
+		d.cols, d.colNames, d.bareCols = tableColumns(d.cols[:0], d.colNames[:0], cols, plain)
 	}
 	return err
 }
@@ -502,6 +515,17 @@ func shardsFailed(obj []byte) bool {
 	}
 	n, ok := parseNumber(d.lits[0])
 	return ok && n > 0
+}
+
+// arraysAhead reports whether the array at d.pos begins with an array:
+// a table's rows, [[…],…], not an envelope's objects.
+func (d *docReader) arraysAhead() bool {
+	b := d.ahead(64)
+	i := 1 // past '['
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i < len(b) && b[i] == '['
 }
 
 // mapsAhead reports whether the array at d.pos begins as Sumo Logic's
@@ -589,14 +613,15 @@ func (d *docReader) tableObject(b, row []byte) ([]byte, bool) {
 }
 
 // tableColumns reads the columns of a query answer's table, an array of
-// {"name":"…","type":"…"} (Azure Monitor Logs) or {"ColumnName":"…",
-// "DataType":"…"} (Kusto), into cols: each name's raw text, held in
-// names. None when a column has no name.
-func tableColumns(cols [][]byte, names, arr []byte) ([][]byte, []byte) {
+// {"name":"…","type":"…"} (Azure Monitor Logs, ClickHouse's meta) or
+// {"ColumnName":"…","DataType":"…"} (Kusto), or with plain of names
+// ["…",…] (pandas' split, then plainCols), into cols: each name's raw
+// text, held in names. None when a column has no name.
+func tableColumns(cols [][]byte, names, arr []byte, plain bool) (_ [][]byte, _ []byte, plainCols bool) {
 	s := scanner{b: arr}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '[' {
-		return cols[:0], names
+		return cols[:0], names, false
 	}
 	s.i++
 	s.ws()
@@ -604,17 +629,21 @@ func tableColumns(cols [][]byte, names, arr []byte) ([][]byte, []byte) {
 	for {
 		col, ok := s.rawValue()
 		name := []byte(nil)
-		if ok && col[0] == '{' {
+		switch {
+		case ok && col[0] == '{':
 			name = columnName(col)
+		case ok && plain && col[0] == '"' && len(col) > 2:
+			// pandas' split writes the names alone ("columns":["a",…]).
+			name, plainCols = col, true
 		}
 		if name == nil {
-			return cols[:0], names
+			return cols[:0], names, false
 		}
 		spans = append(spans, [2]int{len(names), len(names) + len(name)})
 		names = append(names, name...)
 		end, err := s.next(']')
 		if err != nil {
-			return cols[:0], names
+			return cols[:0], names, false
 		}
 		if end {
 			break
@@ -624,7 +653,7 @@ func tableColumns(cols [][]byte, names, arr []byte) ([][]byte, []byte) {
 	for _, sp := range spans {
 		cols = append(cols, names[sp[0]:sp[1]])
 	}
-	return cols, names
+	return cols, names, plainCols
 }
 
 // columnName returns the raw text of the "name" (or "ColumnName") string
@@ -1207,15 +1236,15 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 // with an array or object, and before any record field); in an array's
 // element, "values" (a Loki stream's lines, when "stream" came before),
 // "columns" and "rows" (a query answer's table); in a top-level object,
-// "columns" and "schema" too (an SQL answer's), and "messages" (Sumo
-// Logic's).
+// "columns", "schema" and "meta" too (an SQL answer's, ClickHouse's),
+// and "messages" (Sumo Logic's).
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
 	if !top {
 		// A Loki stream's lines, a query answer's table's.
 		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns"
 	}
-	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "resourceLogs" || s == "columns" || s == "schema" || s == "messages"
+	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "resourceLogs" || s == "columns" || s == "schema" || s == "meta" || s == "messages"
 }
 
 // strStop returns the first index at or after i of a quote, a

@@ -11,7 +11,8 @@ import (
 // TestPandasTables: pandas' DataFrame.to_json() writes a table by column
 // by default, and by index or split on request: no record among them. A
 // file of one is unread, and its reason says what it is and how to write
-// records; its orients "records" and "table" are read.
+// records; its orients "records" and "table" are read, and so is
+// "split" (its rows by its columns' names).
 func TestPandasTables(t *testing.T) {
 	const (
 		t0, t1 = `"2026-12-04T10:00:00Z"`, `"2026-12-04T10:00:01Z"`
@@ -26,7 +27,7 @@ func TestPandasTables(t *testing.T) {
 		{"columns.json", `{"time":{"0":` + t0 + `,"1":` + t1 + `},"request_time":{"0":1.5,"1":2.5},"status":{"0":200,"1":502}}`, 0, "columns"},
 		{"columns-indented.json", "{\n  \"time\": {\n    \"0\": " + t0 + ",\n    \"1\": " + t1 + "\n  },\n  \"request_time\": {\n    \"0\": 1.5,\n    \"1\": 2.5\n  }\n}\n", 0, "columns"},
 		{"index.json", `{"0":` + rec0 + `,"1":` + rec1 + `}`, 0, "index"},
-		{"split.json", `{"columns":["time","request_time","status"],"index":[0,1],"data":[[` + t0 + `,1.5,200],[` + t1 + `,2.5,502]]}`, 0, "split"},
+		{"split.json", `{"columns":["time","request_time","status"],"index":[0,1],"data":[[` + t0 + `,1.5,200],[` + t1 + `,2.5,502]]}`, 2, ""},
 		{"records.json", `[` + rec0 + `,` + rec1 + `]`, 2, ""},
 		{"table.json", `{"schema":{"fields":[{"name":"index","type":"integer"}],"primaryKey":["index"],"pandas_version":"1.4.0"},"data":[` + rec0 + `,` + rec1 + `]}`, 2, ""},
 	} {

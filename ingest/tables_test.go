@@ -2,12 +2,17 @@ package ingest_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"loganalyze/ingest"
 )
@@ -73,6 +78,19 @@ func TestQueryTables(t *testing.T) {
 			// Elasticsearch's ES|QL and SQL, OpenSearch's SQL.
 			filepath.Join(dir, "esql-"+name):  answer(map[string]any{"took": 3, "is_partial": false, "columns": la, "values": rows}),
 			filepath.Join(dir, "essql-"+name): answer(map[string]any{"columns": la, "rows": rows, "cursor": "c"}),
+			// ClickHouse's JSONCompact, its names in "meta"; pandas'
+			// split, its names alone.
+			filepath.Join(dir, "chcompact-"+name): jsonOf(t, struct {
+				Meta       []map[string]string `json:"meta"`
+				Data       [][]json.RawMessage `json:"data"`
+				Rows       int                 `json:"rows"`
+				Statistics map[string]float64  `json:"statistics"`
+			}{la, rows, len(rows), map[string]float64{"elapsed": 0.01, "rows_read": float64(len(rows))}}, "\t"),
+			filepath.Join(dir, "split-"+name): answer(struct {
+				Columns []string            `json:"columns"`
+				Index   []int               `json:"index"`
+				Data    [][]json.RawMessage `json:"data"`
+			}{cols, make([]int, len(rows)), rows}),
 			// In its order: the schema before the rows, the status after.
 			filepath.Join(dir, "ossql-"+name): answer(struct {
 				Schema   []map[string]string `json:"schema"`
@@ -126,5 +144,113 @@ func TestPartialAnswers(t *testing.T) {
 		if len(got) != 2 || f.Incomplete != (c.key != "") || c.key != "" && !strings.Contains(f.Reason, c.key) {
 			t.Errorf("%s: %d records, incomplete %v (%q); want 2, %v", c.doc, len(got), f.Incomplete, f.Reason, c.key != "")
 		}
+	}
+}
+
+// tableRecord is a record of a table fixture as the test reads it
+// itself, with encoding/json: its columns' values by name.
+type tableRecord map[string]json.RawMessage
+
+// checkTableRecords reads path, in UTC, and checks that its records are
+// want, in the same order by time: the time (epoch ms as pandas writes
+// it, or text in UTC), request_time and upstream_response_time (s, a
+// null absent), status and model, each decoded from the fixture's own
+// value, a number or a string of one.
+func checkTableRecords(t *testing.T, path string, want []tableRecord) {
+	t.Helper()
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC, MaxProblems: 10})
+	if len(got) != len(want) || res.BadLines() != 0 {
+		t.Fatalf("%s: %d records, %d bad lines (%v); want %d, 0", path, len(got), res.BadLines(), res.Problems, len(want))
+	}
+	text := func(v json.RawMessage) string {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return s
+		}
+		return string(v)
+	}
+	num := func(v json.RawMessage) float64 {
+		if v == nil || string(v) == "null" {
+			return math.NaN()
+		}
+		f, err := strconv.ParseFloat(text(v), 64)
+		if err != nil {
+			t.Fatalf("%s: %s is no number", path, v)
+		}
+		return f
+	}
+	at := func(v json.RawMessage) int64 {
+		s := text(v)
+		if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return ms * 1e6
+		}
+		for _, layout := range []string{"2006-01-02 15:04:05.000", time.RFC3339Nano} {
+			if tm, err := time.Parse(layout, s); err == nil {
+				return tm.UnixNano()
+			}
+		}
+		t.Fatalf("%s: %s is no time", path, v)
+		return 0
+	}
+	want = slices.Clone(want)
+	slices.SortStableFunc(want, func(a, b tableRecord) int { return cmp.Compare(at(a["time"]), at(b["time"])) })
+	for i, w := range want {
+		g := got[i]
+		if g.timeNS != at(w["time"]) || !nearSrc(g.rt, num(w["request_time"])) || !nearSrc(g.urt, num(w["upstream_response_time"])) ||
+			float64(g.status) != num(w["status"]) || g.model != text(w["model"]) {
+			t.Errorf("%s: record %d is %v, %v s (upstream %v s), %d, %q; want %s", path, i,
+				time.Unix(0, g.timeNS).UTC(), g.rt, g.urt, g.status, g.model, jsonOf(t, w, ""))
+		}
+	}
+}
+
+// rowsOf returns the records of a table's rows, each value under its
+// column's name (a null left out, as absent).
+func rowsOf(t *testing.T, cols []string, rows [][]json.RawMessage) []tableRecord {
+	t.Helper()
+	var recs []tableRecord
+	for _, r := range rows {
+		if len(r) != len(cols) {
+			t.Fatalf("a row of %d values for %d columns", len(r), len(cols))
+		}
+		rec := tableRecord{}
+		for i, c := range cols {
+			if string(r[i]) != "null" {
+				rec[c] = r[i]
+			}
+		}
+		recs = append(recs, rec)
+	}
+	return recs
+}
+
+// TestClickHouseCompact: ClickHouse's FORMAT JSONCompact and
+// JSONCompactStrings write the names in "meta" and each row in "data"
+// as an array of values (https://clickhouse.com/docs/interfaces/formats/JSONCompact,
+// …/JSONCompactStrings); pandas' to_json(orient='split') writes the
+// names in "columns" and the rows in "data" too. Each row is read as
+// the record of its columns.
+func TestClickHouseCompact(t *testing.T) {
+	for _, name := range []string{"clickhouse-jsoncompact.json", "clickhouse-jsoncompactstrings.json", "pandas-split.json"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", "jsondoc", name)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Meta    []struct{ Name string }
+				Columns []string
+				Data    [][]json.RawMessage
+			}
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				t.Fatal(err)
+			}
+			cols := doc.Columns
+			for _, m := range doc.Meta {
+				cols = append(cols, m.Name)
+			}
+			checkTableRecords(t, path, rowsOf(t, cols, doc.Data))
+		})
 	}
 }
