@@ -85,7 +85,8 @@ type docReader struct {
 	elem     []byte // the element being read
 	elemLine int64  // its first line; 0 between elements
 	keep     bool   // bytes read go to elem
-	over     bool   // elem passed MaxLine and was dropped
+	over     bool   // elem passed limit and was dropped
+	limit    int    // MaxLine, or maxColumnTable for a table by column
 	src      [2]int // elem[src[0]:src[1]] is the element's _source
 	srcLine  int64  // the line _source starts on
 	// A search hit without a _source (Kibana's Discover asks for its
@@ -99,6 +100,7 @@ type docReader struct {
 	hitRec       []byte
 	fields       bool   // the top-level object carries a record field
 	inEnv        bool   // the top-level object is an envelope
+	index        bool   // the top-level object is a table by index (pandas')
 	key          []byte // the last key read, while it is short
 	row          []byte // an array's item as an object (arrayItem)
 	// stream: the element is a Loki stream ("stream" read); spent: its
@@ -121,7 +123,7 @@ type docReader struct {
 	tops      int    // top-level values
 	enveloped bool   // an envelope's array
 	unwrapped bool   // a hit's _source
-	rows      bool   // Insights' rows, or an SQL answer's
+	rows      bool   // Insights' rows, or an SQL answer's, or a table's by column
 	status    []byte // the "status" after Insights' rows ("Complete")
 	partial   string // what said the answer is partial ("is_partial: true")
 
@@ -136,7 +138,7 @@ type docReader struct {
 }
 
 func newDocReader(br *bufio.Reader, s *Schema, emit func(*docElem)) *docReader {
-	return &docReader{br: br, schema: s, emit: emit, line: 1}
+	return &docReader{br: br, schema: s, emit: emit, line: 1, limit: MaxLine}
 }
 
 // run reads the whole input. An error means the document was read only in
@@ -155,7 +157,7 @@ func (d *docReader) run() error {
 		switch c {
 		case '[':
 			d.pos++
-			err = d.array()
+			err = d.topArray()
 		case '{':
 			err = d.element(true)
 		default:
@@ -245,6 +247,12 @@ func (d *docReader) element(top bool) error {
 	d.hit, d.hitFields = false, [2]int{}
 	d.stream, d.spent = false, false
 	d.cols, d.colNames, d.bareCols = d.cols[:0], d.colNames[:0], false
+	if top {
+		d.index = false
+		if d.columnsAhead() {
+			return d.columnTable(line)
+		}
+	}
 	if wholeElements {
 		if n, lines, src, srcLines, ok := wholeElement(d.buf[d.pos:], top); ok {
 			// Read whole from the buffer, as object would read it.
@@ -302,7 +310,7 @@ func (d *docReader) object(level int, top bool) error {
 		d.take1()
 		return nil
 	}
-	for {
+	for first := true; ; first = false {
 		if c != '"' {
 			return d.syntax("want a key")
 		}
@@ -319,7 +327,7 @@ func (d *docReader) object(level int, top bool) error {
 		if c, ok = d.ws(); !ok {
 			return d.truncated()
 		}
-		if err := d.member(level, top, c); err != nil {
+		if err := d.member(level, top, c, first); err != nil {
 			return err
 		}
 		if c, ok = d.ws(); !ok {
@@ -341,8 +349,8 @@ func (d *docReader) object(level int, top bool) error {
 }
 
 // member reads the value of the member whose key was just read; c is its
-// first byte.
-func (d *docReader) member(level int, top bool, c byte) error {
+// first byte, and first tells whether it is its object's first member.
+func (d *docReader) member(level int, top bool, c byte, first bool) error {
 	k := d.key
 	envelope := top && (d.inEnv || !d.fields)
 	if level == 1 && !d.inEnv && (string(k) == "_index" || string(k) == "_id") {
@@ -427,6 +435,14 @@ func (d *docReader) member(level int, top bool, c byte) error {
 		d.keep, d.spent = false, true
 		d.take1()
 		return d.arrayOf(d.tableRow)
+	case top && level == 1 && (d.index || first && c == '{' && allDigits(k)):
+		// pandas' table by index, to_json(orient='index'): {"0":{…},
+		// "1":{…}}, each member's value a record (jsoncolumns.go). Told
+		// by its first key, an index's digits.
+		d.index, d.inEnv, d.enveloped = true, true, true
+		err := d.element(false)
+		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
+		return err
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
 		return d.object(2, true)
 	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
@@ -1025,18 +1041,19 @@ func (d *docReader) ws() (byte, bool) {
 	return 0, false
 }
 
-// take adds b to the element while it is kept and shorter than MaxLine.
+// take adds b to the element while it is kept and not longer than its
+// limit (MaxLine).
 func (d *docReader) take(b []byte) {
 	if !d.keep {
 		return
 	}
 	n := len(d.elem) + len(b)
-	if n > MaxLine {
+	if n > d.limit {
 		d.keep, d.over, d.elem = false, true, d.elem[:0]
 		return
 	}
-	if n > cap(d.elem) { // grow to MaxLine at most
-		e := make([]byte, len(d.elem), min(max(2*cap(d.elem), n, 4096), MaxLine))
+	if n > cap(d.elem) { // grow to the limit at most
+		e := make([]byte, len(d.elem), min(max(2*cap(d.elem), n, 4096), d.limit))
 		d.elem = e[:copy(e, d.elem)]
 	}
 	d.elem = append(d.elem, b...)
@@ -1244,7 +1261,8 @@ func readsKey(k []byte, top bool) bool {
 		// A Loki stream's lines, a query answer's table's.
 		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns"
 	}
-	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "resourceLogs" || s == "columns" || s == "schema" || s == "meta" || s == "messages"
+	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "resourceLogs" || s == "columns" || s == "schema" || s == "meta" || s == "messages" ||
+		allDigits(k) // pandas' table by index
 }
 
 // strStop returns the first index at or after i of a quote, a

@@ -717,8 +717,10 @@ func noFieldReason(text []byte) string {
 // wrote the JSON object text, whose members are no records: "columns"
 // (the default: {"col":{"0":v,"1":v},…}), "index" ({"0":{"col":v},…})
 // or "split" ({"columns":[…],"index":[…],"data":[[…]]}); "" for any
-// other text. Its orient "records" and "table" write records, which are
-// read.
+// other text. Its orient "records" and "table" write records, and the
+// document reader reads the others (jsoncolumns.go); a table that comes
+// here is one it could not: split with columns of several levels, by
+// column with cells that are objects, a line that JSON lines read.
 func pandasOrient(text []byte) string {
 	keys := topKeys(text, 4)
 	if slices.Contains(keys, "columns") && slices.Contains(keys, "data") && !slices.Contains(keys, "schema") {

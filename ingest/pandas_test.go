@@ -1,6 +1,10 @@
 package ingest_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,10 +13,11 @@ import (
 )
 
 // TestPandasTables: pandas' DataFrame.to_json() writes a table by column
-// by default, and by index or split on request: no record among them. A
-// file of one is unread, and its reason says what it is and how to write
-// records; its orients "records" and "table" are read, and so is
-// "split" (its rows by its columns' names).
+// by default, and by index, split, records, table or values on request
+// (https://pandas.pydata.org/docs/reference/api/pandas.DataFrame.to_json.html).
+// All but values are read, each record once; values, rows without their
+// columns' names, is unread, and its reason says what it is and how to
+// write records.
 func TestPandasTables(t *testing.T) {
 	const (
 		t0, t1 = `"2026-12-04T10:00:00Z"`, `"2026-12-04T10:00:01Z"`
@@ -22,28 +27,119 @@ func TestPandasTables(t *testing.T) {
 	for _, c := range []struct {
 		name, text string
 		records    int
-		orient     string
+		reason     string
 	}{
-		{"columns.json", `{"time":{"0":` + t0 + `,"1":` + t1 + `},"request_time":{"0":1.5,"1":2.5},"status":{"0":200,"1":502}}`, 0, "columns"},
-		{"columns-indented.json", "{\n  \"time\": {\n    \"0\": " + t0 + ",\n    \"1\": " + t1 + "\n  },\n  \"request_time\": {\n    \"0\": 1.5,\n    \"1\": 2.5\n  }\n}\n", 0, "columns"},
-		{"index.json", `{"0":` + rec0 + `,"1":` + rec1 + `}`, 0, "index"},
+		{"columns.json", `{"time":{"0":` + t0 + `,"1":` + t1 + `},"request_time":{"0":1.5,"1":2.5},"status":{"0":200,"1":502}}`, 2, ""},
+		{"columns-indented.json", "{\n  \"time\": {\n    \"0\": " + t0 + ",\n    \"1\": " + t1 + "\n  },\n  \"request_time\": {\n    \"0\": 1.5,\n    \"1\": 2.5\n  },\n  \"status\": {\n    \"0\": 200,\n    \"1\": 502\n  }\n}\n", 2, ""},
+		{"index.json", `{"0":` + rec0 + `,"1":` + rec1 + `}`, 2, ""},
 		{"split.json", `{"columns":["time","request_time","status"],"index":[0,1],"data":[[` + t0 + `,1.5,200],[` + t1 + `,2.5,502]]}`, 2, ""},
 		{"records.json", `[` + rec0 + `,` + rec1 + `]`, 2, ""},
 		{"table.json", `{"schema":{"fields":[{"name":"index","type":"integer"}],"primaryKey":["index"],"pandas_version":"1.4.0"},"data":[` + rec0 + `,` + rec1 + `]}`, 2, ""},
+		{"values.json", `[[` + t0 + `,1.5,200],[` + t1 + `,2.5,502]]`, 0, "rows of values without column names"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, res := collect(t, []string{writeTemp(t, c.name, c.text)}, ingest.Options{Workers: 1, Location: time.UTC})
 			if len(got) != c.records {
-				t.Errorf("%d records, want %d: %v", len(got), c.records, res.Problems)
+				t.Fatalf("%d records, want %d: %v", len(got), c.records, res.Problems)
 			}
-			if c.orient == "" {
+			if c.reason == "" {
+				want := []struct {
+					at     time.Time
+					rt     float64
+					status int64
+				}{{time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), 1.5, 200}, {time.Date(2026, 12, 4, 10, 0, 1, 0, time.UTC), 2.5, 502}}
+				for i, w := range want {
+					if g := got[i]; g.timeNS != w.at.UnixNano() || g.rt != w.rt || g.status != w.status {
+						t.Errorf("record %d: %v, %v s, %d; want %v, %v s, %d", i, time.Unix(0, g.timeNS).UTC(), g.rt, g.status, w.at, w.rt, w.status)
+					}
+				}
 				return
 			}
-			want := "pandas DataFrame.to_json() document (orient='" + c.orient + "')"
-			if res.BadLines() != 1 || len(res.Problems) == 0 || !strings.Contains(res.Problems[0].Reason, want) ||
-				!strings.Contains(res.Problems[0].Reason, "orient='records', lines=True") {
-				t.Errorf("%d bad lines, problems %v; want one saying %q", res.BadLines(), res.Problems, want)
+			if res.BadLines() != 1 || len(res.Problems) == 0 || !strings.Contains(res.Problems[0].Reason, c.reason) ||
+				!strings.Contains(res.Problems[0].Reason, "orient='values'") || !strings.Contains(res.Problems[0].Reason, "orient='records', lines=True") {
+				t.Errorf("%d bad lines, problems %v; want one saying %q", res.BadLines(), res.Problems, c.reason)
 			}
 		})
+	}
+}
+
+// TestPandasOrients: the fixtures pandas' to_json() would write by index
+// and by column (its default; epoch ms times, as date_unit='ms' writes
+// them, and ISO times with date_format='iso', indented) are read as the
+// records they hold, decoded here with encoding/json.
+func TestPandasOrients(t *testing.T) {
+	for _, name := range []string{"pandas-index.json", "pandas-columns.json", "pandas-columns-iso.json"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", "jsondoc", name)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				t.Fatal(err)
+			}
+			var want []tableRecord
+			if strings.Contains(name, "index") {
+				for _, rec := range doc {
+					want = append(want, tableRecord(rec))
+				}
+			} else {
+				byIndex := map[string]tableRecord{}
+				for col, cells := range doc {
+					for idx, v := range cells {
+						if byIndex[idx] == nil {
+							byIndex[idx] = tableRecord{}
+						}
+						if string(v) != "null" {
+							byIndex[idx][col] = v
+						}
+					}
+				}
+				for _, rec := range byIndex {
+					want = append(want, rec)
+				}
+			}
+			checkTableRecords(t, path, want)
+		})
+	}
+}
+
+// TestPandasColumnsLarge: a table by column longer than a line may be
+// (MaxLine) and than the head its shape is told from is read whole, a
+// record for each index key, in the index's order.
+func TestPandasColumnsLarge(t *testing.T) {
+	const n = 50_000
+	start := time.Date(2026, 12, 4, 2, 0, 0, 0, time.UTC)
+	var b strings.Builder
+	statuses := []int{200, 200, 200, 429, 502}
+	col := func(name string, cell func(i int) string) {
+		b.WriteString(`"` + name + `":{`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"` + strconv.Itoa(i) + `":` + cell(i))
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte('{')
+	col("time", func(i int) string { return strconv.FormatInt(start.Add(time.Duration(i)*time.Second).UnixMilli(), 10) })
+	b.WriteByte(',')
+	col("request_time", func(i int) string { return strconv.FormatFloat(float64(i%1000)/100, 'f', -1, 64) })
+	b.WriteByte(',')
+	col("status", func(i int) string { return strconv.Itoa(statuses[i%len(statuses)]) })
+	b.WriteByte('}')
+	if b.Len() <= ingest.MaxLine {
+		t.Fatalf("the table is %d bytes, want more than a line's %d", b.Len(), ingest.MaxLine)
+	}
+	got, res := collect(t, []string{writeTemp(t, "columns.json", b.String())}, ingest.Options{Workers: 2, Location: time.UTC})
+	if len(got) != n || res.BadLines() != 0 {
+		t.Fatalf("%d records, %d bad lines (%v); want %d, 0", len(got), res.BadLines(), res.Problems, n)
+	}
+	for i, g := range got {
+		if at := start.Add(time.Duration(i) * time.Second); g.timeNS != at.UnixNano() || !nearSrc(g.rt, float64(i%1000)/100) || g.status != int64(statuses[i%len(statuses)]) {
+			t.Fatalf("record %d: %v, %v s, %d; want %v, %v s, %d", i, time.Unix(0, g.timeNS).UTC(), g.rt, g.status, at, float64(i%1000)/100, statuses[i%len(statuses)])
+		}
 	}
 }

@@ -102,6 +102,10 @@ func FuzzRun(f *testing.F) {
 		"sources/bifrost.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/slog-http.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/apigee.csv",
 		// logfmt: Go's loggers', Heroku's router's, a program's own.
 		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log",
+		// ClickHouse's JSONCompact; pandas' tables by split, index,
+		// column and values.
+		"jsondoc/clickhouse-jsoncompact.json", "jsondoc/pandas-split.json", "jsondoc/pandas-index.json",
+		"jsondoc/pandas-columns.json", "jsondoc/pandas-columns-iso.json", "jsondoc/pandas-values.json",
 		// AWS's Classic LB (a TCP connection passed over), chi's log.
 		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log",
 		// Huawei Cloud's API Gateway and ELB.

@@ -1,0 +1,286 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// pandas' DataFrame.to_json() writes a table in one of several layouts
+// (its orient; pandas/io/json/_json.py, and
+// https://pandas.pydata.org/docs/reference/api/pandas.DataFrame.to_json.html):
+// "records" ([{…},…], an array), "table" ({"schema":…,"data":[{…}]}, an
+// envelope) and "split" ({"columns":[…],"index":[…],"data":[[…]]}, a
+// table's rows: tableRow) are read as other documents are. The rest are
+// read here: "index", {"0":{"col":v,…},"1":{…}}, each member's value a
+// record (member hands each on as an element); "columns", the default,
+// {"col":{"0":v,"1":v,…},…}, the table by column, which is read whole and
+// turned into its rows (columnTable); and "values", [[v,…],…], rows with
+// no names, which cannot be read (topArray says so).
+
+// maxColumnTable is the largest table by column that is read: unlike
+// every other document, it must be held whole to be turned into rows
+// (its first row's last value is near its end). 64 MiB, some 400,000
+// records of a gateway's log, keeps the reader's memory within what a
+// run of millions of lines takes (SPEC §8).
+const maxColumnTable = 64 << 20
+
+var errValueRows = errors.New("rows of values without column names (an array of arrays, as pandas' DataFrame.to_json(orient='values') writes a table), not records: write it with to_json(PATH, orient='records', lines=True)")
+
+// columnsAhead reports whether the object at d.pos begins as pandas'
+// table by column does: {"col":{"0":…: its first member's key is no
+// index's (the index's keys are digits: an index table, member) and no
+// key member reads for more than its value, and that member's value is
+// an object whose first key is an index's, digits (a RangeIndex's
+// position, a DatetimeIndex's epoch ms), with a value that is no object
+// or array (a cell). As far as the reader's buffer shows.
+func (d *docReader) columnsAhead() bool {
+	s := scanner{b: d.ahead(512)}
+	s.i = 1 // '{'
+	key := func() ([]byte, bool) {
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return nil, false
+		}
+		from := s.i
+		if skipString(&s) != nil {
+			return nil, false
+		}
+		k := s.b[from+1 : s.i-1]
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return nil, false
+		}
+		s.i++
+		s.ws()
+		return k, s.i < len(s.b)
+	}
+	col, ok := key()
+	if !ok || allDigits(col) || readsKey(col, true) || s.b[s.i] != '{' {
+		return false
+	}
+	s.i++
+	idx, ok := key()
+	return ok && allDigits(idx) && s.b[s.i] != '{' && s.b[s.i] != '['
+}
+
+// columnTable reads the top-level object at d.pos, a table by column
+// (columnsAhead), whole, and hands on its rows (columnRows); one larger
+// than maxColumnTable is a bad element that says how to write records.
+// An object that turns out to be no such table (a member that is no
+// object) is handed on whole, a record.
+func (d *docReader) columnTable(line int64) error {
+	// Its rows, not its members, are the records, whatever names its
+	// columns have (jsonShape, which may see only its start).
+	enveloped, rows := d.enveloped, d.rows
+	d.enveloped, d.rows = true, true
+	d.limit = maxColumnTable
+	err := d.nested(0)
+	d.limit = MaxLine
+	d.elemLine, d.keep = 0, false
+	defer func() {
+		if cap(d.elem) > MaxLine { // not kept for the next element
+			d.elem = nil
+		}
+	}()
+	switch {
+	case err != nil:
+		return err
+	case d.over:
+		d.out = docElem{line: line, bad: fmt.Sprintf("a table by column (pandas' DataFrame.to_json() default, orient='columns') of more than %d MiB, "+
+			"too large to be turned into rows in memory: write it with to_json(PATH, orient='records', lines=True)", maxColumnTable>>20)}
+	case d.columnRows(line):
+		return nil
+	case len(d.elem) > MaxLine:
+		d.enveloped, d.rows = enveloped, rows // a record, as element reads it
+		d.out = docElem{line: line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
+	default:
+		d.enveloped, d.rows = enveloped, rows
+		d.out = docElem{line: line, at: line, text: d.elem}
+	}
+	d.emit(&d.out)
+	return nil
+}
+
+// tableColumn is a column of a table by column being read: its name's
+// raw text, and its object, of which at is the next member unread.
+type tableColumn struct {
+	name []byte
+	obj  []byte
+	at   int
+	// byIndex holds its cells by their index's raw key, once a key came
+	// out of the first column's order (pandas writes every column in
+	// the index's order; another writer may not).
+	byIndex map[string][]byte
+}
+
+// columnRows hands on the rows of the table by column in d.elem, whose
+// first line is line: a row for each member of the first column, in its
+// order (the index's), the object of each column's cell of the same
+// index key ({"col":v,…}, a null or a missing cell left out), on the
+// line of that member. false, with nothing handed on, when d.elem is no
+// such table: a member that is no object, or JSON that does not parse.
+func (d *docReader) columnRows(line int64) bool {
+	text := d.elem
+	var cols []tableColumn
+	s := scanner{b: text}
+	s.ws()
+	s.i++ // '{'
+	s.ws()
+	for s.i < len(s.b) && s.b[s.i] != '}' {
+		name, obj, ok := member(&s)
+		if !ok || obj[0] != '{' || !cellsParse(obj) {
+			return false
+		}
+		cols = append(cols, tableColumn{name: name, obj: obj, at: 1})
+		if end, err := s.next('}'); err != nil {
+			return false
+		} else if end {
+			break
+		}
+		s.ws()
+	}
+	if len(cols) == 0 {
+		return false
+	}
+	first := &cols[0]
+	at, where := line, 0 // the line of text[where:]
+	for {
+		key, v, next, ok := nextCell(first.obj, first.at)
+		if !ok {
+			return true
+		}
+		first.at = next
+		// The line of the row's index key in the first column, a part
+		// of text: where it is in text is told by their capacities.
+		off := cap(text) - cap(key)
+		at += int64(bytes.Count(text[where:off], []byte{'\n'}))
+		where = off
+		b := append(d.row[:0], '{')
+		some := false
+		for j := range cols {
+			c := &cols[j]
+			cell := v
+			if j > 0 {
+				cell = c.cell(key)
+			}
+			if cell != nil && string(cell) != "null" {
+				b, some = fieldTo(b, some, c.name, cell), true
+			}
+		}
+		d.row = append(b, '}')
+		d.out = docElem{line: at, at: at, text: d.row}
+		if len(d.row) > MaxLine {
+			d.out = docElem{line: at, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
+		}
+		d.emit(&d.out)
+	}
+}
+
+// cell returns the column's cell of the index key (raw text), nil when
+// it has none: its next member when that is the key's, as pandas writes
+// them, else by its byIndex.
+func (c *tableColumn) cell(key []byte) []byte {
+	if c.byIndex == nil {
+		k, v, next, ok := nextCell(c.obj, c.at)
+		if ok && bytes.Equal(k, key) {
+			c.at = next
+			return v
+		}
+		c.byIndex = map[string][]byte{}
+		for at := 1; ; {
+			k, v, next, ok := nextCell(c.obj, at)
+			if !ok {
+				break
+			}
+			if _, dup := c.byIndex[string(k)]; !dup {
+				c.byIndex[string(k)] = v
+			}
+			at = next
+		}
+	}
+	return c.byIndex[string(key)]
+}
+
+// nextCell reads the member of the object obj (a column, which parses:
+// cellsParse) at at, past the '{' or a member before it: its key's and
+// its value's raw text, and where the next one begins; false at the
+// object's end.
+func nextCell(obj []byte, at int) (key, val []byte, next int, ok bool) {
+	s := scanner{b: obj, i: at}
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ',' {
+		s.i++
+		s.ws()
+	}
+	if s.i >= len(s.b) || s.b[s.i] == '}' {
+		return nil, nil, at, false
+	}
+	key, val, ok = member(&s)
+	return key, val, s.i, ok
+}
+
+// cellsParse reports whether obj, an object, is a list of members
+// nextCell reads to its end.
+func cellsParse(obj []byte) bool {
+	s := scanner{b: obj, i: 1}
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		return s.i+1 == len(s.b)
+	}
+	for {
+		if _, _, ok := member(&s); !ok {
+			return false
+		}
+		end, err := s.next('}')
+		if err != nil {
+			return false
+		}
+		if end {
+			return s.i == len(s.b)
+		}
+		s.ws()
+	}
+}
+
+// topArray reads the elements of the top-level array whose '[' was just
+// read, as array does, unless its first is a row of values (valueRow):
+// then the array is rows without names, one bad element that says so
+// (no row of it can be read), and its other elements are passed over.
+func (d *docReader) topArray() error {
+	first, rows := true, false
+	return d.arrayOf(func() error {
+		switch {
+		case rows:
+			d.keep = false
+			return d.value()
+		case !first || d.buf[d.pos] != '[':
+			first = false
+			return d.element(false)
+		}
+		first = false
+		line := d.line
+		d.elemLine = line
+		d.elem, d.keep, d.over = d.elem[:0], true, false
+		if err := d.nested(0); err != nil {
+			return err
+		}
+		d.elemLine, d.keep = 0, false
+		rows = !d.over && valueRow(d.elem)
+		d.out = docElem{line: line, bad: errNotObject.Error()}
+		if rows {
+			d.out.bad = errValueRows.Error()
+		}
+		d.emit(&d.out)
+		return nil
+	})
+}
+
+// valueRow reports whether the array row begins with a value that is
+// no object or array: a table's row of values, [v,…] (Insights' rows
+// hold objects).
+func valueRow(row []byte) bool {
+	s := scanner{b: row, i: 1}
+	s.ws()
+	return s.i < len(s.b) && s.b[s.i] != '{' && s.b[s.i] != '[' && s.b[s.i] != ']'
+}
