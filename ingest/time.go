@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"time"
@@ -83,6 +84,10 @@ func parseEpoch(b []byte, unit Unit) (int64, bool) {
 // float do. A number too large for int64 nanoseconds is returned at the
 // int64 bound, where checkTime refuses it.
 func parseFloatEpoch(b []byte, unit Unit) (int64, bool) {
+	var buf [40]byte
+	if d, ok := exactDecimal(&buf, b); ok {
+		return parseEpoch(d, unit)
+	}
 	v, err := strconv.ParseFloat(string(b), 64)
 	if err != nil || math.IsNaN(v) {
 		return 0, false
@@ -98,6 +103,54 @@ func parseFloatEpoch(b []byte, unit Unit) (int64, bool) {
 		return math.MinInt64, true
 	}
 	return int64(ns), true
+}
+
+// exactDecimal writes b, digits with a point and an exponent and no
+// sign, as digits and a point alone in buf, for parseEpoch to read
+// exactly: BigQuery's API (and bq --format=json) writes a TIMESTAMP as
+// float seconds, "1.796349601457E9", whose float64 is …01.456999936 s
+// (googleapis/python-bigquery#395: read them with integer math). false
+// for any other form, or one longer than buf.
+func exactDecimal(buf *[40]byte, b []byte) ([]byte, bool) {
+	e := bytes.IndexAny(b, "eE")
+	if e < 1 {
+		return nil, false
+	}
+	mant, exp := b[:e], b[e+1:]
+	neg := len(exp) > 0 && exp[0] == '-'
+	if len(exp) > 0 && (exp[0] == '-' || exp[0] == '+') {
+		exp = exp[1:]
+	}
+	if len(exp) == 0 || len(exp) > 3 || !allDigits(exp) {
+		return nil, false
+	}
+	x := 0
+	for _, c := range exp {
+		x = x*10 + int(c-'0')
+	}
+	if neg {
+		x = -x
+	}
+	whole, frac, _ := cutByte(mant, '.')
+	if len(whole)+len(frac) == 0 || len(whole) > 0 && !allDigits(whole) || len(frac) > 0 && !allDigits(frac) {
+		return nil, false
+	}
+	// The point moves x digits right (left when x < 0) of where it is;
+	// a number below 1 is no time.
+	point := len(whole) + x
+	if point < 1 || max(point, len(whole)+len(frac))+1 > len(buf) {
+		return nil, false
+	}
+	d := append(append(buf[:0], whole...), frac...)
+	for len(d) < point {
+		d = append(d, '0')
+	}
+	if point < len(d) {
+		d = append(d, 0)
+		copy(d[point+1:], d[point:])
+		d[point] = '.'
+	}
+	return d, true
 }
 
 // isNumber reports whether b looks like a decimal number with a sign or

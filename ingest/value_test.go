@@ -106,6 +106,16 @@ func TestParseTime(t *testing.T) {
 		{"11/29/2026, 10:00:00.036 AM", 0, shanghai, want},
 		{"11/29/2026, 2:00:00.036 AM", 0, time.UTC, want},
 		{"12/4/2026, 9:00:12 PM", 0, time.UTC, time.Date(2026, 12, 4, 21, 0, 12, 0, time.UTC).UnixNano()},
+		// BigQuery's API and bq --format=json: a TIMESTAMP's float
+		// seconds, read by their digits (a float64 is ….456999936 s).
+		{"1.796349601457E9", 0, nil, time.Date(2026, 12, 4, 2, 0, 1, 457e6, time.UTC).UnixNano()},
+		{"1.795917600036E9", 0, shanghai, want},
+		{"1.795917600036e+9", UnitSecond, nil, want},
+		{"1795917600036E-3", 0, nil, want},
+		{"1.795917600036E12", 0, nil, want},
+		{"1.7959176E9", 0, nil, want - 36e6},
+		{"1.7959176000359999E9", 0, nil, want - 100},
+		{"17959176000.36e-1", 0, nil, want},
 	} {
 		got, ok := parseTime([]byte(c.in), c.unit, c.loc)
 		if !ok || got != c.want {
@@ -469,4 +479,29 @@ func isoOracle(s string) (float64, flaw) {
 		total = -total
 	}
 	return total, fine
+}
+
+// FuzzExactDecimal: a number exactDecimal rewrites is the number it was
+// (as strconv reads both), written as digits and at most one point, and
+// parseFloatEpoch reads anything without a panic.
+func FuzzExactDecimal(f *testing.F) {
+	for _, s := range []string{"1.796349601457E9", "1795917600036E-3", "1.5e+12", "17959176000.36e-1", "1E999", "1.e1", ".5e3", "1e-1", "1.2.3e4", "-1.5e9", "1e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = parseFloatEpoch([]byte(s), UnitNone)
+		var buf [40]byte
+		d, ok := exactDecimal(&buf, []byte(s))
+		if !ok {
+			return
+		}
+		if strings.Count(string(d), ".") > 1 || strings.Trim(string(d), "0123456789.") != "" || d[0] == '.' {
+			t.Fatalf("%q written %q", s, d)
+		}
+		want, err1 := strconv.ParseFloat(s, 64)
+		got, err2 := strconv.ParseFloat(string(d), 64)
+		if err1 != nil || err2 != nil || got != want {
+			t.Fatalf("%q (%v, %v) written %q (%v, %v)", s, want, err1, d, got, err2)
+		}
+	})
 }
