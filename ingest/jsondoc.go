@@ -127,6 +127,9 @@ type docReader struct {
 	status    []byte // the "status" after Insights' rows ("Complete")
 	partial   string // what said the answer is partial ("is_partial: true")
 
+	// nrEvents: the elements being read are New Relic's query results,
+	// each holding its events in "events" (eventsAhead).
+	nrEvents bool
 	// An OTLP trace export (otel.go): its spans are the elements, each
 	// handed on with the resource read before it.
 	otel   bool
@@ -253,7 +256,7 @@ func (d *docReader) element(top bool) error {
 			return d.columnTable(line)
 		}
 	}
-	if wholeElements {
+	if wholeElements && !d.nrEvents { // a result holding events: member reads them
 		if n, lines, src, srcLines, ok := wholeElement(d.buf[d.pos:], top); ok {
 			// Read whole from the buffer, as object would read it.
 			d.elem = append(d.elem, d.buf[d.pos:d.pos+n]...)
@@ -411,6 +414,10 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 			d.inTables = true
 			err = d.array()
 			d.inTables = false
+		case string(k) == "results" && d.eventsAhead():
+			d.nrEvents = true
+			err = d.array()
+			d.nrEvents = false
 		default:
 			err = d.array()
 		}
@@ -445,6 +452,25 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 		return err
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
 		return d.object(2, true)
+	case envelope && c == '{' && level == 2 && (string(k) == "actor" || string(k) == "account" || string(k) == "nrql"):
+		// New Relic's NerdGraph answer to an NRQL query:
+		// {"data":{"actor":{"account":{"nrql":{"results":[…]}}}}}, or
+		// data.actor.nrql.results when it asks several accounts
+		// (docs.newrelic.com/docs/apis/nerdgraph/examples/
+		// nerdgraph-nrql-tutorial).
+		return d.object(2, true)
+	case !top && level == 1 && c == '[' && string(k) == "events" && d.nrEvents:
+		// New Relic's Insights query API: {"results":[{"events":[…]}],
+		// "metadata":{…}}, a query's events in its result's "events"
+		// (docs.newrelic.com/docs/apis/insights-apis/query-insights-
+		// event-data-api). The result is not handed on, its events are,
+		// each read as an element of its own.
+		d.nrEvents = false
+		d.take1()
+		err := d.array()
+		d.nrEvents = true
+		d.elem, d.keep, d.spent = d.elem[:0], false, true
+		return err
 	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
 		d.keep, d.enveloped, d.otel = false, true, true
 		err := d.resourceSpans()
@@ -563,6 +589,24 @@ func (d *docReader) mapsAhead() bool {
 		i++
 	}
 	return bytes.HasPrefix(b[i:], []byte(`"map"`))
+}
+
+// eventsAhead reports whether the array at d.pos, past its '[', begins
+// as New Relic's Insights query results do, [{"events":[: a results
+// array of records is no such thing.
+func (d *docReader) eventsAhead() bool {
+	b := d.ahead(64)
+	i := 0
+	for _, want := range []string{"{", `"events"`, ":", "["} {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+			i++
+		}
+		if !bytes.HasPrefix(b[i:], []byte(want)) {
+			return false
+		}
+		i += len(want)
+	}
+	return true
 }
 
 // ahead returns the unread bytes, at least n of them when the input

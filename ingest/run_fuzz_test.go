@@ -146,7 +146,10 @@ func FuzzRun(f *testing.F) {
 		// fields, metrics and a trace among them.
 		"vector/native-file.ndjson", "vector/native-k8s.ndjson", "vector/native-remap.ndjson",
 		// The AWS CLI's text output of filter-log-events and get-log-events.
-		"text/cloudwatch-filter-text.txt", "text/cloudwatch-get-text.txt"} {
+		"text/cloudwatch-filter-text.txt", "text/cloudwatch-get-text.txt",
+		// New Relic's events: NerdGraph's and the Insights API's
+		// answers, spans passed over.
+		"sources/newrelic-transaction.csv", "sources/newrelic-nerdgraph.json", "sources/newrelic-span-insights.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

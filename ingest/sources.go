@@ -1104,6 +1104,39 @@ var sources = []*source{
 			{"clientip", FRemoteAddr, 0}, {"url", FURI, 0}, {"requesturl", FRequest, 0},
 			{"http_host", FHost, 0}, {"domain", FHost, 0}, {"host", ignored, 0},
 		}},
+	// New Relic's Transaction and Span events, as an NRQL query returns
+	// them (SELECT * FROM Transaction, FROM Span: the UI's CSV export,
+	// NerdGraph's data.actor.account.nrql.results, the Insights query
+	// API's results[].events). Its agents write the timestamp in epoch
+	// ms and the duration in seconds ("Timestamp in milliseconds,
+	// duration in seconds": newrelic/node-newrelic lib/spans/span-event.js;
+	// the data dictionary's Transaction and Span, docs.newrelic.com/
+	// attribute-dictionary), not the generic alias's ms. The status is
+	// http.statusCode, else the older httpResponseCode and
+	// response.status (strings); the path request.uri, a span's
+	// http.url, else the transaction's name ("WebTransaction/Expressjs/
+	// POST//v1/chat"). appName is the application that answered. Of a
+	// trace's spans, only the entry span of each transaction is a
+	// request: nr.entryPoint true (the agent writes it on that span
+	// only), or span.kind server; a client (External/, Datastore/) or
+	// internal span is part of one, and a span of neither, of an agent
+	// that writes no kind on internal spans, is told by its category
+	// (generic, http, datastore). A Transaction event has none of
+	// these: each is a request.
+	{name: "newrelic", title: "New Relic Transaction and Span events (NRQL: CSV, NerdGraph, Insights API)",
+		signatures: []signature{{2, []string{"nr.entryPoint", "nr.apdexPerfZone", "nr.guid", "nr.pg", "nr.tripId",
+			"appName", "appId", "httpResponseCode", "transactionType", "transactionSubType", "totalTime", "webDuration",
+			"databaseDuration", "externalDuration", "queueDuration", "guid", "transactionId", "trustedParentId", "tracingVendors",
+			"entityGuid", "entity.guid"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, UnitMilli}, {"duration", FRequestTime, UnitSecond},
+			{"http.statusCode", FStatus, 0}, {"httpResponseCode", FStatus, 0}, {"response.status", FStatus, 0},
+			{"request.method", FMethod, 0}, {"http.method", FMethod, 0},
+			{"request.uri", FURI, 0}, {"http.url", FURI, 0}, {"name", FURI, 0},
+			{"appName", FHost, 0},
+			{"nr.entryPoint", FKind, 0}, {"span.kind", FKind, 0}, {"category", FKind, 0},
+		},
+		requests: []string{"true", "server"}},
 	// Elastic Common Schema: the documents Filebeat's and Elastic Agent's
 	// integrations (nginx, Apache, HAProxy, Traefik, AWS ELB, …) and
 	// Elastic APM keep in Elasticsearch, as an export gives them (its

@@ -332,6 +332,24 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			model: model, stream: -1, timeNS: at, tokens: true, prompt: d.count("PromptTokens"), completion: d.count("CompletionTokens"),
 			clientBy: []string{"properties.apimSubscriptionId", "properties.ApimSubscriptionId", "ApimSubscriptionId", "callerIpAddress", "CallerIpAddress"}}
 	},
+	// New Relic's Transaction and Span events: duration seconds,
+	// timestamp epoch ms; the status http.statusCode, else the older
+	// httpResponseCode and response.status. A Transaction event is a
+	// request; of the spans (which carry a category, and a span.kind as
+	// the newer agents write it) only a transaction's entry span, marked
+	// nr.entryPoint, or a server span.
+	"newrelic": func(d rawDoc) sourceWant {
+		status := 0
+		for _, n := range []string{"http.statusCode", "httpResponseCode", "response.status"} {
+			if v := d.num(n); status == 0 && !math.IsNaN(v) {
+				status = int(v)
+			}
+		}
+		span := d.get("category") != nil || d.get("span.kind") != nil
+		entry := d.get("nr.entryPoint") == true || d.str("span.kind") == "server"
+		return sourceWant{rt: d.num("duration") * 1000, ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1,
+			timeNS: int64(d.num("timestamp")) * 1e6, passed: span && !entry}
+	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
 	"azure-openai":    openaiOracle,
@@ -1105,6 +1123,7 @@ var sourceFixtures = map[string]string{
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
+	"newrelic-transaction.csv": "newrelic", "newrelic-nerdgraph.json": "newrelic", "newrelic-span-insights.json": "newrelic",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -1179,7 +1198,7 @@ func textSource(name string) bool {
 
 // readRawDocs decodes a fixture's records with encoding/json: JSON lines,
 // or JSON documents (an array of records; Azure's {"records":[…]}; an
-// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}); or, for a .csv file, with encoding/csv:
+// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; New Relic's NerdGraph data.actor.account.nrql.results and Insights results[].events; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}); or, for a .csv file, with encoding/csv:
 // each row's values as strings, an empty one absent.
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
@@ -1224,7 +1243,15 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 		} else if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		if m, ok := v.(map[string]any); ok && len(m) == 1 && m["records"] != nil {
+		if m, ok := v.(map[string]any); ok && rawDoc(m).get("data.actor.account.nrql.results") != nil {
+			v = rawDoc(m).get("data.actor.account.nrql.results") // New Relic's NerdGraph
+		} else if ok && m["results"] != nil && m["performanceStats"] != nil {
+			var events []any // New Relic's Insights query API
+			for _, r := range m["results"].([]any) {
+				events = append(events, r.(map[string]any)["events"].([]any)...)
+			}
+			v = events
+		} else if ok && len(m) == 1 && m["records"] != nil {
 			v = m["records"]
 		} else if ok && m["data"] != nil && (len(m) == 1 || len(m) == 2 && m["meta"] != nil || len(m) == 3 && m["meta"] != nil && m["links"] != nil) {
 			v = m["data"]
