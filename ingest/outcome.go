@@ -18,8 +18,9 @@ import (
 // is counted unreadable, not as a success.
 
 // successWords are the outcomes of a call that ended well: LangSmith's
-// status, and Langfuse's levels but ERROR.
-var successWords = []string{"success", "DEFAULT", "DEBUG", "WARNING"}
+// status, Langfuse's levels but ERROR, and OpenTelemetry's span status
+// codes but ERROR, as Phoenix writes them (UNSET: no error recorded).
+var successWords = []string{"success", "DEFAULT", "DEBUG", "WARNING", "OK", "UNSET"}
 
 // statusLeads are the phrases after which a message writes the HTTP
 // status (lower case; a space, ':' or '=' may follow each).

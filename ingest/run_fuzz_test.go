@@ -149,7 +149,9 @@ func FuzzRun(f *testing.F) {
 		"text/cloudwatch-filter-text.txt", "text/cloudwatch-get-text.txt",
 		// New Relic's events: NerdGraph's and the Insights API's
 		// answers, spans passed over.
-		"sources/newrelic-transaction.csv", "sources/newrelic-nerdgraph.json", "sources/newrelic-span-insights.json"} {
+		"sources/newrelic-transaction.csv", "sources/newrelic-nerdgraph.json", "sources/newrelic-span-insights.json",
+		// Phoenix's spans: a DataFrame's CSV and the API's data.
+		"sources/phoenix-spans.csv", "sources/phoenix-api.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

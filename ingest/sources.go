@@ -386,6 +386,34 @@ var sources = []*source{
 		},
 		requests: []string{"GENERATION", "EMBEDDING"},
 		loc:      time.UTC},
+	// Arize Phoenix's spans: the client's get_spans_dataframe() (a
+	// DataFrame of context.span_id, span_kind, parent_id, start_time,
+	// end_time, status_code, status_message and the attributes as
+	// attributes.<key> columns, here as its CSV) and its REST API's GET
+	// /v1/projects/{id}/spans, {"data":[{"context":{…},"span_kind",
+	// "start_time","end_time","status_code","attributes":{…}}],
+	// "next_cursor"} (Arize-ai/phoenix src/phoenix/server/api/routers/
+	// v1/spans.py). The spans are OpenInference's: as the otel source
+	// reads openinference.span.kind (otelParser.learn), LLM and EMBEDDING
+	// spans are the calls to a model, the chains, tools, retrievers,
+	// agents… around them passed over. status_code is the span's
+	// (OpenTelemetry's UNSET, OK, ERROR), no HTTP status: OK and UNSET a
+	// success, ERROR the HTTP status its status_message names, as the
+	// SDKs write it ("Error code: 429 - …"), or none. Times are UTC.
+	{name: "phoenix", title: "Arize Phoenix spans (get_spans_dataframe, REST API)",
+		signatures: []signature{{3, []string{"context.span_id", "context.trace_id", "span_kind", "parent_id", "status_code",
+			"status_message", "attributes.openinference.span.kind"}}},
+		fields: []sourceField{
+			{"start_time", FTime, 0}, {"end_time", FEndTime, 0},
+			{"span_kind", FKind, 0}, {"attributes.openinference.span.kind", FKind, 0},
+			{"status_message", FStatus, unitOutcome}, {"status_code", FStatus, unitOutcome},
+			{"attributes.llm.model_name", FModel, 0},
+			{"attributes.llm.token_count.prompt", FPromptTokens, 0},
+			{"attributes.llm.token_count.completion", FCompletionTokens, 0},
+			{"attributes.user.id", FClient, 0},
+		},
+		requests: []string{"LLM", "EMBEDDING"},
+		loc:      time.UTC},
 	{name: "litellm", title: "LiteLLM SpendLogs / StandardLoggingPayload",
 		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},
 		fields: []sourceField{

@@ -350,6 +350,46 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("duration") * 1000, ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1,
 			timeNS: int64(d.num("timestamp")) * 1e6, passed: span && !entry}
 	},
+	// Arize Phoenix: OpenInference's LLM and EMBEDDING spans are the
+	// calls, the others passed over; request_time end_time − start_time
+	// (the DataFrame's "2026-12-05 10:00:04.201000+00:00", the API's
+	// ISO 8601); the model and tokens the llm.* attributes (columns
+	// attributes.<key>, or the API's attributes object); a span of status
+	// OK or UNSET a 200, one of ERROR the status its message names
+	// (tracedStatus); the client the user.id attribute where the file
+	// has it.
+	"phoenix": func(d rawDoc) sourceWant {
+		attr := func(key string) rawDoc {
+			if v, ok := d["attributes."+key]; ok {
+				return rawDoc{"v": v}
+			}
+			if m, ok := d["attributes"].(map[string]any); ok {
+				return rawDoc{"v": m[key]}
+			}
+			return rawDoc{}
+		}
+		at := func(name string) time.Time {
+			t, err := time.Parse("2006-01-02 15:04:05.999999-07:00", d.str(name))
+			if err != nil {
+				t, err = time.Parse(time.RFC3339Nano, d.str(name))
+			}
+			if err != nil {
+				panic(err)
+			}
+			return t
+		}
+		start, end := at("start_time"), at("end_time")
+		kind := d.str("span_kind")
+		w := sourceWant{rt: float64(end.Sub(start)) / 1e6, ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: start.UnixNano(),
+			model: attr("llm.model_name").str("v"), tokens: true,
+			prompt: attr("llm.token_count.prompt").count("v"), completion: attr("llm.token_count.completion").count("v"),
+			status: tracedStatus(d.str("status_message"), d.str("status_code") != "ERROR"),
+			passed: kind != "LLM" && kind != "EMBEDDING"}
+		if _, ok := d["attributes.user.id"]; ok {
+			w.clientBy = []string{"attributes.user.id"}
+		}
+		return w
+	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
 	"azure-openai":    openaiOracle,
@@ -1123,6 +1163,7 @@ var sourceFixtures = map[string]string{
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
+	"phoenix-spans.csv": "phoenix", "phoenix-api.json": "phoenix",
 	"newrelic-transaction.csv": "newrelic", "newrelic-nerdgraph.json": "newrelic", "newrelic-span-insights.json": "newrelic",
 }
 
@@ -1198,7 +1239,7 @@ func textSource(name string) bool {
 
 // readRawDocs decodes a fixture's records with encoding/json: JSON lines,
 // or JSON documents (an array of records; Azure's {"records":[…]}; an
-// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; New Relic's NerdGraph data.actor.account.nrql.results and Insights results[].events; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}); or, for a .csv file, with encoding/csv:
+// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; New Relic's NerdGraph data.actor.account.nrql.results and Insights results[].events; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}; Phoenix's {"data":[…],"next_cursor":…}); or, for a .csv file, with encoding/csv:
 // each row's values as strings, an empty one absent.
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
@@ -1265,6 +1306,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["events"] // Braintrust's fetch
 		} else if ok && m["logs"] != nil && m["pagination"] != nil {
 			v = m["logs"] // Bifrost's logs API
+		} else if _, next := m["next_cursor"]; ok && m["data"] != nil && next {
+			v = m["data"] // Phoenix's spans API
 		} else if ok && m["data"] != nil && m["has_more"] != nil {
 			v = m["data"] // Dify's logs API page
 		} else if ok && m["resourceSpans"] != nil {
