@@ -151,7 +151,9 @@ func FuzzRun(f *testing.F) {
 		// answers, spans passed over.
 		"sources/newrelic-transaction.csv", "sources/newrelic-nerdgraph.json", "sources/newrelic-span-insights.json",
 		// Phoenix's spans: a DataFrame's CSV and the API's data.
-		"sources/phoenix-spans.csv", "sources/phoenix-api.json"} {
+		"sources/phoenix-spans.csv", "sources/phoenix-api.json",
+		// SigNoz's spans: v2's CSV, v3's ClickHouse FORMAT JSON.
+		"sources/signoz-v2.csv", "sources/signoz-v3.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

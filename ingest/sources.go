@@ -414,6 +414,43 @@ var sources = []*source{
 		},
 		requests: []string{"LLM", "EMBEDDING"},
 		loc:      time.UTC},
+	// SigNoz's spans as its ClickHouse tables hold them and a query
+	// exports them (clickhouse-client's CSV or JSON): signoz_index_v2,
+	// camelCase (durationNano, statusCode, responseStatusCode…), and
+	// signoz_index_v3, snake_case (duration_nano, status_code,
+	// response_status_code…), as SigNoz/signoz-otel-collector's
+	// migrations create them. The duration is ns; statusCode /
+	// status_code is the span's status (0 unset, 1 ok, 2 error), no HTTP
+	// status: that is responseStatusCode (httpCode in the first
+	// versions), the exporter's copy of http.status_code. kind is
+	// OpenTelemetry's SpanKind by number (2 server, 3 client),
+	// kind_string (spanKind in v2) by name: as the otel source takes an
+	// HTTP trace's server spans, only server spans are requests (one
+	// with a parent, an upstream service's call, included); the client
+	// and internal spans within them are passed over. The route, else
+	// the URL, is the uri.
+	{name: "signoz", title: "SigNoz spans (ClickHouse signoz_index_v2, signoz_index_v3)",
+		signatures: []signature{
+			{3, []string{"durationNano", "parentSpanID", "responseStatusCode", "hasError", "httpRoute", "externalHttpUrl",
+				"statusCodeString", "resourceTagsMap", "stringTagMap", "tagMap"}},
+			{3, []string{"duration_nano", "kind_string", "status_code_string", "has_error", "response_status_code",
+				"ts_bucket_start", "resource_fingerprint", "external_http_url", "resource_string_service$$name",
+				"attributes_string", "resources_string", "is_remote"}},
+		},
+		fields: []sourceField{
+			{"durationNano", FRequestTime, UnitNano}, {"duration_nano", FRequestTime, UnitNano},
+			{"responseStatusCode", FStatus, 0}, {"response_status_code", FStatus, 0}, {"httpCode", FStatus, 0},
+			{"statusCode", ignored, 0}, {"status_code", ignored, 0},
+			{"httpMethod", FMethod, 0}, {"http_method", FMethod, 0},
+			{"httpRoute", FURI, 0}, {"attribute_string_http$$route", FURI, 0}, {"httpUrl", FURI, 0}, {"http_url", FURI, 0},
+			{"httpHost", FHost, 0}, {"http_host", FHost, 0},
+			// The GenAI attributes of an LLM gateway's span, in the
+			// attributes' map (a JSON export's object).
+			{"attributes_string.gen_ai.response.model", FModel, 0}, {"attributes_string.gen_ai.request.model", FModel, 0},
+			{"stringTagMap.gen_ai.response.model", FModel, 0}, {"stringTagMap.gen_ai.request.model", FModel, 0},
+			{"kind_string", FKind, 0}, {"spanKind", FKind, 0}, {"kind", FKind, 0},
+		},
+		requests: []string{"2", "Server", "SPAN_KIND_SERVER"}},
 	{name: "litellm", title: "LiteLLM SpendLogs / StandardLoggingPayload",
 		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},
 		fields: []sourceField{

@@ -390,6 +390,31 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// SigNoz's spans: durationNano / duration_nano ns; the HTTP status
+	// responseStatusCode / response_status_code (statusCode and
+	// status_code are the span's status, no HTTP one); only server spans
+	// (kind 2, kind_string or spanKind "Server") are requests; the model
+	// the GenAI attributes in the attributes' map; times UTC.
+	"signoz": func(d rawDoc) sourceWant {
+		ns := or(d.num("durationNano"), d.num("duration_nano"))
+		at, err := time.Parse("2006-01-02 15:04:05.999999999", d.str("timestamp"))
+		if err != nil {
+			panic(err)
+		}
+		status := or(d.num("responseStatusCode"), d.num("response_status_code"))
+		if math.IsNaN(status) {
+			status = 0
+		}
+		w := sourceWant{rt: ns / 1e6, ups: math.NaN(), ttft: math.NaN(), status: int(status), stream: -1, timeNS: at.UnixNano(),
+			passed: fmt.Sprint(d.get("kind")) != "2"}
+		if m, ok := d.get("attributes_string").(map[string]any); ok {
+			w.model = rawDoc(m).first("gen_ai.response.model", "gen_ai.request.model")
+			if w.model != "" {
+				w.model = rawDoc(m).str(w.model)
+			}
+		}
+		return w
+	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
 	"azure-openai":    openaiOracle,
@@ -1163,6 +1188,7 @@ var sourceFixtures = map[string]string{
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
+	"signoz-v2.csv": "signoz", "signoz-v3.json": "signoz",
 	"phoenix-spans.csv": "phoenix", "phoenix-api.json": "phoenix",
 	"newrelic-transaction.csv": "newrelic", "newrelic-nerdgraph.json": "newrelic", "newrelic-span-insights.json": "newrelic",
 }
@@ -1239,7 +1265,7 @@ func textSource(name string) bool {
 
 // readRawDocs decodes a fixture's records with encoding/json: JSON lines,
 // or JSON documents (an array of records; Azure's {"records":[…]}; an
-// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; New Relic's NerdGraph data.actor.account.nrql.results and Insights results[].events; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}; Phoenix's {"data":[…],"next_cursor":…}); or, for a .csv file, with encoding/csv:
+// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; New Relic's NerdGraph data.actor.account.nrql.results and Insights results[].events; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}; Phoenix's {"data":[…],"next_cursor":…}; ClickHouse's {"meta":…,"data":[…],"statistics":…}); or, for a .csv file, with encoding/csv:
 // each row's values as strings, an empty one absent.
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
@@ -1306,6 +1332,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["events"] // Braintrust's fetch
 		} else if ok && m["logs"] != nil && m["pagination"] != nil {
 			v = m["logs"] // Bifrost's logs API
+		} else if ok && m["data"] != nil && m["meta"] != nil && m["statistics"] != nil {
+			v = m["data"] // ClickHouse's FORMAT JSON
 		} else if _, next := m["next_cursor"]; ok && m["data"] != nil && next {
 			v = m["data"] // Phoenix's spans API
 		} else if ok && m["data"] != nil && m["has_more"] != nil {
