@@ -224,6 +224,10 @@ type parserConfig struct {
 	// (otel.go); otelCalls: its records are the spans of LLM calls,
 	// else those of HTTP servers.
 	otel, otelCalls bool
+	// spans: the file's records are Jaeger's or Zipkin's spans
+	// (spans.go), whose records are picked as an OTLP file's
+	// (otelCalls).
+	spans bool
 }
 
 // newLineParser returns a parser for one worker and one file.
@@ -249,8 +253,14 @@ func formatParser(f Format, c *parserConfig) (lineParser, error) {
 		if c.otel {
 			return newOTelParser(c), nil
 		}
+		if c.spans {
+			return newSpanParser(c), nil
+		}
 		return newJSONParser(c.schema, c.loc), nil
 	case JSONL:
+		if c.spans {
+			return newSpanParser(c), nil
+		}
 		return newJSONParser(c.schema, c.loc), nil
 	case Nginx:
 		if c.server != nil {

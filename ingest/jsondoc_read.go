@@ -70,6 +70,13 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		first := chunk[:spans[0].end]
 		names := jsonKeys(first, maxNames)
 		p.applySource(fs, names, jsonPaths(first, maxNames), laterElems(chunk, spans, clientLookahead))
+		if spanSource(fs.source) {
+			// Jaeger's or Zipkin's spans, whose times are epochs: no
+			// zone to tell.
+			fs.cfg.spans = true
+			p.applySpans(fs, elemRecords(chunk, spans))
+			return
+		}
 		// A record's own time written without a zone beside the epoch
 		// a log service gives it (SLS's get_log_all array), as in JSON
 		// lines.

@@ -192,6 +192,7 @@ type otelParser struct {
 	jsonParser // str and its scratch buffer; the schema
 	res        []byte
 	calls      bool      // the file's records are LLM calls, else HTTP server spans
+	plain      bool      // an attribute's value is written as it is (Jaeger's), not as an AnyValue
 	keys       *[]string // when set, the attributes' keys are added to it
 	facts      spanFacts
 }
@@ -501,7 +502,11 @@ const (
 	anyOther // an array, a key-value list or bytes: not read
 )
 
-// attribute reads one KeyValue at s.i.
+// attribute reads one KeyValue at s.i: OTLP's, whose value is an
+// AnyValue object ({"key":…,"value":{"stringValue":…}}), or, when
+// p.plain, Jaeger's and Zipkin v1's, whose value is written as it is ({"key":…,
+// "type":"int64","value":200}: jaegertracing/jaeger model/json/model.go,
+// KeyValue; zipkin-api thrift/zipkinCore.thrift, BinaryAnnotation).
 func (p *otelParser) attribute(s *scanner, r *Record, facts *spanFacts) error {
 	var key, val []byte
 	typ, hasKey := anyNone, false
@@ -517,7 +522,13 @@ func (p *otelParser) attribute(s *scanner, r *Record, facts *spanFacts) error {
 			hasKey = true
 			return err
 		case "value":
-			if s.b[s.i] != '{' {
+			var err error
+			switch {
+			case s.b[s.i] == '{':
+			case p.plain:
+				typ, val, err = p.plainValue(s)
+				return err
+			default:
 				return s.fail("attribute: its value is not an object")
 			}
 			return p.members(s, func(k []byte) error {
@@ -554,6 +565,35 @@ func (p *otelParser) attribute(s *scanner, r *Record, facts *spanFacts) error {
 		s.i = at
 		return s.fail(`attribute without a "key"`)
 	}
+	return p.setAttribute(r, facts, key, val, typ)
+}
+
+// plainValue reads a value written as it is, not as an AnyValue: a
+// string, a number, true or false (null, an object or an array are
+// none read).
+func (p *otelParser) plainValue(s *scanner) (typ int, val []byte, err error) {
+	switch s.b[s.i] {
+	case '"':
+		val, err = p.str(s)
+		return anyString, val, err
+	case '{', '[':
+		return anyOther, nil, p.skipValue(s)
+	}
+	val, err = p.literal(s)
+	switch {
+	case err != nil, string(val) == "null":
+		return anyNone, nil, err
+	case string(val) == "true" || string(val) == "false":
+		return anyBool, val, nil
+	case integer(val):
+		return anyInt, val, nil
+	}
+	return anyDouble, val, nil
+}
+
+// setAttribute checks an attribute's value, notes what it says of its
+// span and reads it into the fields the schema binds its key to.
+func (p *otelParser) setAttribute(r *Record, facts *spanFacts, key, val []byte, typ int) error {
 	switch typ {
 	case anyInt:
 		if !integer(val) {
@@ -630,7 +670,34 @@ func (p *otelParser) learn(f *spanFacts, key, val []byte) {
 		f.model = true
 	case "http.request.method", "http.method":
 		f.http = true
+	case "span.kind":
+		// Jaeger's tag of the span's kind (OpenTracing's semantic
+		// conventions; Jaeger's translation of an OTLP span's kind), when
+		// the span has no kind of its own.
+		if f.kind == 0 {
+			f.kind = tagKind(val)
+		}
+	case "error":
+		// OpenTracing's error tag (a bool, in Jaeger's spans), Zipkin's
+		// (the error's message: zipkin-api thrift/zipkinCore.thrift,
+		// ERROR).
+		f.failed = f.failed || string(val) != "false"
+	case "otel.status_code":
+		// An OTLP span's status as Jaeger's translation tags it.
+		f.failed = f.failed || string(val) == "ERROR"
 	}
+}
+
+// tagKind returns the SpanKind a span's kind tag names: "server",
+// "client", "producer", "consumer", "internal" (OpenTracing), or Zipkin's
+// kind, "SERVER", "CLIENT", …; 0 for any other.
+func tagKind(name []byte) int {
+	for i, k := range spanKinds[1:] {
+		if strings.EqualFold(string(name), strings.TrimPrefix(k, "SPAN_KIND_")) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // otelFirstSpans is how many of an OTLP file's first spans tell whether

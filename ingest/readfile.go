@@ -231,6 +231,10 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		line := firstObjectLine(body)
 		names := jsonKeys(line, maxNames)
 		p.applySource(fs, names, jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
+		if spanSource(fs.source) {
+			fs.cfg.spans = true
+			p.applySpans(fs, headLines(body, otelFirstSpans))
+		}
 		fs.refuseImplausible(names, func(n string) [][]byte { return durationValues(body, n) })
 		fs.mags = durationMagnitudes(body, names, fs.cfg.schema)
 		if jsonOwnLog(fs.cfg.schema, names, fs.mags) {

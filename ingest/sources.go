@@ -1112,26 +1112,27 @@ var sources = []*source{
 	// user.id, and the resource's cloud.region. A span's status is no
 	// HTTP status; the request time is end − start, the time the start.
 	{name: "otel", title: "OpenTelemetry traces, OTLP/JSON (GenAI, OpenLLMetry, OpenInference, HTTP spans)",
-		fields: []sourceField{
-			{"gen_ai.response.model", FModel, 0}, {"gen_ai.request.model", FModel, 0},
-			{"llm.response.model_name", FModel, 0}, {"llm.model_name", FModel, 0}, {"llm.request.model_name", FModel, 0},
-			{"http.response.status_code", FStatus, 0}, {"http.status_code", FStatus, 0},
-			// A failed call's error.type: the provider's error code, or
-			// the exception's class (statusOfText).
-			{"error.type", FStatus, unitOutcome},
-			{"gen_ai.request.stream", FStream, 0}, {"llm.is_streaming", FStream, 0},
-			{"gen_ai.usage.input_tokens", FPromptTokens, 0}, {"gen_ai.usage.prompt_tokens", FPromptTokens, 0},
-			{"llm.token_count.prompt", FPromptTokens, 0},
-			{"gen_ai.usage.output_tokens", FCompletionTokens, 0}, {"gen_ai.usage.completion_tokens", FCompletionTokens, 0},
-			{"llm.token_count.completion", FCompletionTokens, 0},
-			{"gen_ai.response.time_to_first_chunk", FTTFT, UnitSecond},
-			{"http.request.method", FMethod, 0}, {"http.method", FMethod, 0},
-			{"url.path", FURI, 0}, {"http.target", FURI, 0}, {"http.route", FURI, 0},
-			{"client.address", FRemoteAddr, 0}, {"http.client_ip", FRemoteAddr, 0},
-			{"user.id", FClient, 0}, {"llm.user", FClient, 0},
-			{"server.address", FHost, 0},
-			{"cloud.region", FRegion, 0},
-		},
+		fields: otelNames, requests: []string{"call"}},
+	// Jaeger's spans as JSON (spans.go: its query API's, its UI's
+	// download, its Elasticsearch span index): their tags are an OTLP
+	// span's attributes, or OpenTracing's tags, read by the otel
+	// source's names. startTime and duration are µs, read by spans.go
+	// itself: not as SPEC §3's generic names, whose duration is ms.
+	{name: "jaeger", title: "Jaeger spans (query API, UI download, Elasticsearch span index)",
+		signatures: []signature{{3, []string{"traceID", "spanID", "operationName", "references", "processID", "startTimeMillis", "flags"}}},
+		fields:     append(spanOwnNames(), otelNames...),
+		requests:   []string{"call"}},
+	// Zipkin's spans as JSON, v2 (a list of spans; /api/v2/traces, a
+	// list of traces) and v1 (spans.go): the tags of Zipkin's
+	// instrumentation (Brave's http.path), the caller's address the
+	// remote endpoint of a server's span.
+	{name: "zipkin", title: "Zipkin spans, v2 and v1 JSON (API, UI download)",
+		signatures: []signature{{3, []string{"traceId", "id", "localEndpoint", "remoteEndpoint"}},
+			{3, []string{"traceId", "id", "annotations", "binaryAnnotations"}}},
+		fields: append(append(spanOwnNames(),
+			sourceField{"http.path", FURI, 0},
+			sourceField{"remoteEndpoint.ipv4", FRemoteAddr, 0}, sourceField{"remoteEndpoint.ipv6", FRemoteAddr, 0}),
+			otelNames...),
 		requests: []string{"call"}},
 	// Apache's access log in LTSV as alp documents it (LogFormat
 	// "…\treqtime_microsec:%D\tapptime:%D…"): %D is microseconds, in
@@ -1242,6 +1243,40 @@ var sources = []*source{
 	{name: "tokenhub", title: "TokenHub / CLS JSON and CSV",
 		signatures: []signature{{1, []string{"__TIMESTAMP__", "__TAG__.*", "__SOURCE__"}},
 			{2, []string{"request_time", "first_token_ms", "region", "client_region", "upstream_response_time", "model"}}}},
+}
+
+// otelNames are the names of the otel source: an OTLP span's
+// attributes' keys and its resource's, and a Jaeger or Zipkin span's
+// tags, which are the attributes of a span sent as OTLP.
+var otelNames = []sourceField{
+	{"gen_ai.response.model", FModel, 0}, {"gen_ai.request.model", FModel, 0},
+	{"llm.response.model_name", FModel, 0}, {"llm.model_name", FModel, 0}, {"llm.request.model_name", FModel, 0},
+	{"http.response.status_code", FStatus, 0}, {"http.status_code", FStatus, 0},
+	// A failed call's error.type: the provider's error code, or
+	// the exception's class (statusOfText).
+	{"error.type", FStatus, unitOutcome},
+	{"gen_ai.request.stream", FStream, 0}, {"llm.is_streaming", FStream, 0},
+	{"gen_ai.usage.input_tokens", FPromptTokens, 0}, {"gen_ai.usage.prompt_tokens", FPromptTokens, 0},
+	{"llm.token_count.prompt", FPromptTokens, 0},
+	{"gen_ai.usage.output_tokens", FCompletionTokens, 0}, {"gen_ai.usage.completion_tokens", FCompletionTokens, 0},
+	{"llm.token_count.completion", FCompletionTokens, 0},
+	{"gen_ai.response.time_to_first_chunk", FTTFT, UnitSecond},
+	{"http.request.method", FMethod, 0}, {"http.method", FMethod, 0},
+	{"url.path", FURI, 0}, {"http.target", FURI, 0}, {"http.route", FURI, 0},
+	{"client.address", FRemoteAddr, 0}, {"http.client_ip", FRemoteAddr, 0},
+	{"user.id", FClient, 0}, {"llm.user", FClient, 0},
+	{"server.address", FHost, 0},
+	{"cloud.region", FRegion, 0},
+}
+
+// spanOwnNames are the names of a Jaeger or Zipkin span's own members
+// that spans.go reads in their own unit (µs), and that SPEC §3's generic
+// names do not read: none of the file's names is refused as a duration
+// that is not in its unit (implausibleDurations).
+func spanOwnNames() []sourceField {
+	return []sourceField{
+		{"startTime", ignored, 0}, {"startTimeMillis", ignored, 0}, {"timestamp", ignored, 0}, {"duration", ignored, 0},
+	}
 }
 
 // datadogFields are the names of Datadog's logs: the same under v2's

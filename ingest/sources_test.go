@@ -999,6 +999,57 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// Jaeger's spans (model/json, its Elasticsearch model): startTime
+	// and duration µs; the tags a list of {key,type,value}, or, stored as
+	// fields, a map whose keys write their dots "@"; the requests the
+	// spans of kind server with an HTTP method.
+	"jaeger": func(d rawDoc) sourceWant {
+		tags := rawDoc{}
+		if list, ok := d["tags"].([]any); ok {
+			for _, kv := range list {
+				m := kv.(map[string]any)
+				tags[m["key"].(string)] = m["value"]
+			}
+		}
+		if m, ok := d["tag"].(map[string]any); ok {
+			for k, v := range m {
+				tags[strings.ReplaceAll(k, "@", ".")] = v
+			}
+		}
+		return spanWant(tags, d.num("startTime"), d.num("duration"), tags.str("span.kind") == "server", false)
+	},
+	// Zipkin's spans: v2's timestamp and duration µs, its kind, its tags
+	// a map, the caller its remote endpoint; v1's the server's receive
+	// and send annotations (sr, ss), its tags binaryAnnotations. Zipkin
+	// tags http.status_code outside 2xx only.
+	"zipkin": func(d rawDoc) sourceWant {
+		tags := rawDoc{}
+		if m, ok := d["tags"].(map[string]any); ok {
+			tags = m
+		}
+		if list, ok := d["binaryAnnotations"].([]any); ok {
+			for _, kv := range list {
+				m := kv.(map[string]any)
+				tags[m["key"].(string)] = m["value"]
+			}
+		}
+		start, dur, server := d.num("timestamp"), d.num("duration"), d.str("kind") == "SERVER"
+		if list, ok := d["annotations"].([]any); ok && d["kind"] == nil {
+			at := map[string]float64{}
+			for _, a := range list {
+				m := rawDoc(a.(map[string]any))
+				at[m.str("value")] = m.num("timestamp")
+			}
+			if sr, ok := at["sr"]; ok {
+				start, dur, server = sr, at["ss"]-sr, true
+			}
+		}
+		w := spanWant(tags, start, dur, server, true)
+		if !w.passed {
+			w.client = d.str(d.first("remoteEndpoint.ipv4", "remoteEndpoint.ipv6"))
+		}
+		return w
+	},
 	// Cilium's Hubble: a RESPONSE flow is the exchange (latency_ns, ns;
 	// the status), its REQUEST passed over.
 	"hubble": func(d rawDoc) sourceWant {
@@ -1141,6 +1192,24 @@ func otelServer(d rawDoc) bool {
 	return (k == "2" || k == "SPAN_KIND_SERVER") && d.first("http.request.method", "http.method") != ""
 }
 
+// spanWant is what a Jaeger or Zipkin span means, its tags decoded: a
+// request when it is a server's with an HTTP method (none of the
+// fixtures' spans is an LLM call), its status its tag's, or, where the
+// tag is written outside 2xx only (zipkin2xx), 200 unless the span has
+// an error tag.
+func spanWant(tags rawDoc, startUS, durUS float64, server, zipkin2xx bool) sourceWant {
+	w := sourceWant{rt: durUS / 1000, ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: int64(startUS) * 1000,
+		model:  tags.str(tags.first("gen_ai.response.model", "gen_ai.request.model")),
+		client: tags.str("client.address"),
+		passed: !server || tags.first("http.request.method", "http.method") == ""}
+	if st := tags.num(tags.first("http.response.status_code", "http.status_code")); !math.IsNaN(st) {
+		w.status = int(st)
+	} else if zipkin2xx && tags["error"] == nil {
+		w.status = 200
+	}
+	return w
+}
+
 // markOTelCalls marks the spans of an OTLP file with what its records
 // are ("@calls"): LLM calls when one of its first 1024 spans is one,
 // else HTTP server spans.
@@ -1191,6 +1260,7 @@ var sourceFixtures = map[string]string{
 	"signoz-v2.csv": "signoz", "signoz-v3.json": "signoz",
 	"phoenix-spans.csv": "phoenix", "phoenix-api.json": "phoenix",
 	"newrelic-transaction.csv": "newrelic", "newrelic-nerdgraph.json": "newrelic", "newrelic-span-insights.json": "newrelic",
+	"jaeger.jsonl": "jaeger", "jaeger-es.json": "jaeger", "zipkin.json": "zipkin", "zipkin-v1.json": "zipkin",
 }
 
 // TestSourceFixtures reads each source's fixture, written from the
@@ -1338,6 +1408,11 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["data"] // Phoenix's spans API
 		} else if ok && m["data"] != nil && m["has_more"] != nil {
 			v = m["data"] // Dify's logs API page
+		} else if h, hits := m["hits"].(map[string]any); ok && hits && h["hits"] != nil {
+			for _, hit := range h["hits"].([]any) {
+				docs = append(docs, hit.(map[string]any)["_source"].(map[string]any))
+			}
+			continue // an Elasticsearch search's hits
 		} else if ok && m["resourceSpans"] != nil {
 			docs = append(docs, otelSpans(t, m)...)
 			continue

@@ -1,0 +1,351 @@
+package ingest
+
+import (
+	"errors"
+	"iter"
+	"strconv"
+)
+
+// Jaeger's and Zipkin's spans as JSON, a record each: a span a line
+// (jq '.data[].spans[]' of Jaeger's answer, Zipkin's spans one a line),
+// the hits of an Elasticsearch search of Jaeger's span index, a list of
+// spans (Zipkin's UI download, its /api/v2/trace/{id}), or the documents
+// that hold them (jsondoc.go: Jaeger's {"data":[{"traceID","spans":[…],
+// "processes":{…}}]}, Zipkin's /api/v2/traces [[span,…],…]).
+//
+// Jaeger's span (jaegertracing/jaeger model/json/model.go, Span; its
+// Elasticsearch model, internal/storage/elasticsearch/dbmodel, the same
+// names): startTime, epoch µs; duration, µs; tags, a list of KeyValue
+// ({"key":"http.status_code","type":"int64","value":200}), the span's
+// kind among them ("span.kind": "server"); in Elasticsearch, the tags
+// stored as fields (--es.tags-as-fields) in a "tag" map whose keys have
+// their dots written "@" (the default of es.tags-as-fields.dot-replacement:
+// "span@kind").
+//
+// Zipkin's v2 span (openzipkin/zipkin-api zipkin2-api.yaml, Span):
+// timestamp, epoch µs; duration, µs; kind, SERVER, CLIENT, PRODUCER or
+// CONSUMER (none: a local span); tags, a map of strings; remoteEndpoint,
+// a server's caller. Its v1 span (zipkin-api zipkin-api.yaml, the thrift
+// model zipkinCore.thrift): no kind, but core annotations, the server's
+// receive (sr) and send (ss), the client's (cs, cr), each with its time,
+// and binaryAnnotations, a list of {"key","value","endpoint"}.
+//
+// The tags are the OpenTelemetry attributes of the span when it was
+// sent as OTLP, or OpenTracing's (http.status_code, http.method,
+// http.url, error) or Zipkin's (http.path): each is looked up by its key
+// in the source's names (sources.go), as an OTLP span's attributes are,
+// by the same reader (otelParser.attribute). The records are the spans
+// of LLM calls when one of the first spans is one, else the spans of
+// HTTP servers (an HTTP method among their tags): the requests; the
+// rest (a gateway's call to its upstream, its own work) are passed over.
+
+// spanParser reads a Jaeger or Zipkin span into a record.
+type spanParser struct {
+	otelParser
+	// zipkin: the spans are Zipkin's, whose http.status_code tag is
+	// written for a status outside 2xx only (zipkin-api
+	// thrift/zipkinCore.thrift, HTTP_STATUS_CODE: "The HTTP status code,
+	// when not in 2xx range"): a server's span without one, and without
+	// an error, is a 200.
+	zipkin bool
+	key    []byte // a tag map's key, its dots put back
+}
+
+func newSpanParser(c *parserConfig) *spanParser {
+	p := &spanParser{otelParser: *newOTelParser(c), zipkin: c.schema.Source() == "zipkin"}
+	p.plain = true
+	return p
+}
+
+// spanSource reports whether a source's records are Jaeger's or Zipkin's
+// spans, which spanParser reads.
+func spanSource(name string) bool { return name == "jaeger" || name == "zipkin" }
+
+var (
+	errSpanNoStart = errors.New("span without its start (startTime, timestamp)")
+	errSpanSends   = errors.New("span whose server sends its response before it receives the request (annotation ss before sr)")
+)
+
+// coreAnnotations are the times of a Zipkin v1 span's core annotations
+// (µs, as the span writes them) and whether a client's were seen.
+type coreAnnotations struct {
+	sr, ss []byte
+	client bool
+}
+
+// Parse reads one span into r.
+func (p *spanParser) Parse(span []byte, r *Record) error {
+	p.newLine()
+	p.facts = spanFacts{}
+	s := scanner{b: span}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return errNotObject
+	}
+	var start, dur []byte
+	var core coreAnnotations
+	err := p.members(&s, func(key []byte) error {
+		switch string(key) {
+		case "startTime", "timestamp":
+			return p.fixed64(&s, &start)
+		case "duration":
+			return p.fixed64(&s, &dur)
+		case "kind":
+			if s.b[s.i] == '"' {
+				name, err := p.str(&s)
+				p.facts.kind = tagKind(name)
+				return err
+			}
+		case "tags", "binaryAnnotations":
+			return p.tags(&s, r, 0)
+		case "tag":
+			return p.tags(&s, r, '@')
+		case "remoteEndpoint":
+			if s.b[s.i] == '{' {
+				return p.endpoint(&s, r)
+			}
+		case "annotations":
+			if s.b[s.i] == '[' {
+				return p.annotations(&s, &core)
+			}
+		}
+		return p.skipValue(&s)
+	})
+	if err != nil {
+		return err
+	}
+	s.ws()
+	if s.i != len(s.b) {
+		return s.fail("text after the object")
+	}
+	var end []byte
+	if p.facts.kind == 0 && core.sr != nil && core.ss != nil {
+		// A Zipkin v1 span the server reported, alone or shared with its
+		// client: the request's times are the server's.
+		p.facts.kind, start, dur, end = spanServer, core.sr, nil, core.ss
+	} else if p.facts.kind == 0 && core.client {
+		p.facts.kind = spanClient
+	}
+	if start == nil {
+		return errSpanNoStart
+	}
+	startUS, ok := nanos(start)
+	if !ok || startUS > (1<<63-1)/1000 {
+		return badValue(FTime, start, unreadable)
+	}
+	if flaw := checkTime(startUS * 1000); flaw != fine {
+		return badValue(FTime, start, flaw)
+	}
+	if r.claim(FTime, prioSource) {
+		r.TimeNS = startUS * 1000
+		r.set |= 1 << FTime
+		r.prio[FTime] = prioSource
+	}
+	switch {
+	case end != nil:
+		endUS, ok := nanos(end)
+		if !ok {
+			return badValue(FRequestTime, end, unreadable)
+		}
+		if endUS < startUS {
+			return errSpanSends
+		}
+		if err := p.putDuration(r, float64(endUS-startUS)); err != nil {
+			return err
+		}
+	case dur != nil:
+		// Zipkin leaves out the duration of a span it has not seen end.
+		us, ok := parseNumber(dur)
+		if !ok || us < 0 {
+			return badValue(FRequestTime, dur, unreadable)
+		}
+		if err := p.putDuration(r, us); err != nil {
+			return err
+		}
+	}
+	kind := kindSpan
+	if p.calls && p.facts.call() || !p.calls && p.facts.server() {
+		kind = kindCall
+	}
+	if (r.set|r.unread)&(1<<FStatus) == 0 && (p.calls || p.zipkin) {
+		// An LLM call's span carries no HTTP status of its own, nor does
+		// Zipkin's of a 2xx: one that ended in an error says so, one
+		// that did not is a success.
+		if p.facts.failed {
+			r.unreadable(FStatus, []byte("span error"))
+		} else {
+			r.put(FStatus, prioDerived, 200)
+		}
+	}
+	r.putText(FKind, prioSource, kind)
+	return r.Finish()
+}
+
+// putDuration puts a span's duration, us µs, as its request time.
+func (p *spanParser) putDuration(r *Record, us float64) error {
+	secs := us / 1e6
+	if secs > MaxDurationS {
+		return badValue(FRequestTime, strconv.AppendFloat(nil, secs, 'g', -1, 64), tooLong)
+	}
+	if r.claim(FRequestTime, prioSource) {
+		r.put(FRequestTime, prioSource, secs)
+	}
+	return nil
+}
+
+// tags reads a span's tags at s.i: a list of KeyValue (Jaeger's tags,
+// Zipkin v1's binaryAnnotations), or a map of them (Zipkin's tags, the
+// tag map of Jaeger's Elasticsearch model, whose keys have their dots
+// written dot).
+func (p *spanParser) tags(s *scanner, r *Record, dot byte) error {
+	switch s.b[s.i] {
+	case '[':
+		return p.attributes(s, r, &p.facts)
+	case '{':
+		return p.members(s, func(key []byte) error {
+			if dot != 0 {
+				p.key = p.key[:0]
+				for _, c := range key {
+					if c == dot {
+						c = '.'
+					}
+					p.key = append(p.key, c)
+				}
+				key = p.key
+			}
+			typ, val, err := p.plainValue(s)
+			if err != nil {
+				return err
+			}
+			return p.setAttribute(r, &p.facts, key, val, typ)
+		})
+	}
+	return p.skipValue(s)
+}
+
+// remoteAddrKeys name a Zipkin span's remote endpoint's address, for the
+// source's names: the caller of a server's span.
+var remoteAddrKeys = [...][]byte{[]byte("remoteEndpoint.ipv4"), []byte("remoteEndpoint.ipv6")}
+
+// endpoint reads a Zipkin span's remoteEndpoint at s.i.
+func (p *spanParser) endpoint(s *scanner, r *Record) error {
+	return p.members(s, func(key []byte) error {
+		i := -1
+		switch string(key) {
+		case "ipv4":
+			i = 0
+		case "ipv6":
+			i = 1
+		}
+		if i < 0 || s.b[s.i] != '"' {
+			return p.skipValue(s)
+		}
+		val, err := p.str(s)
+		if err != nil {
+			return err
+		}
+		return p.setAttribute(r, &p.facts, remoteAddrKeys[i], val, anyString)
+	})
+}
+
+// annotations reads a Zipkin span's annotations at s.i, each
+// {"timestamp":…,"value":…}: the times of v1's core annotations.
+func (p *spanParser) annotations(s *scanner, core *coreAnnotations) error {
+	s.i++ // '['
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		return nil
+	}
+	for {
+		s.ws()
+		if s.i >= len(s.b) {
+			return s.fail("truncated")
+		}
+		if s.b[s.i] != '{' {
+			if err := p.skipValue(s); err != nil {
+				return err
+			}
+		} else {
+			var at, value []byte
+			err := p.members(s, func(key []byte) error {
+				switch string(key) {
+				case "timestamp":
+					return p.fixed64(s, &at)
+				case "value":
+					if s.b[s.i] == '"' {
+						var err error
+						value, err = p.str(s)
+						return err
+					}
+				}
+				return p.skipValue(s)
+			})
+			if err != nil {
+				return err
+			}
+			switch string(value) {
+			case "sr":
+				core.sr = at
+			case "ss":
+				core.ss = at
+			case "cs", "cr":
+				core.client = true
+			}
+		}
+		if end, err := s.next(']'); end || err != nil {
+			return err
+		}
+	}
+}
+
+// applySpans picks the schema of a file of Jaeger's or Zipkin's spans,
+// recs its first records, as applyOTel does an OTLP file's: its client
+// told from the tags the first span and those after it carry, and its
+// records the spans of LLM calls when one of its first spans is one,
+// else its HTTP server spans.
+func (p *pipeline) applySpans(fs *fileState, recs [][]byte) {
+	if len(recs) == 0 {
+		return
+	}
+	cfg := fs.cfg
+	cfg.otelCalls = false
+	sp := newSpanParser(&cfg)
+	keysOf := func(rec []byte) []string {
+		var keys []string
+		sp.keys = &keys
+		var r Record
+		r.reset(sp.schema)
+		_ = sp.Parse(rec, &r)
+		sp.keys = nil
+		return keys
+	}
+	later := func(yield func([]string, []string) bool) {
+		for i := 1; i < len(recs) && i <= clientLookahead; i++ {
+			if !yield(keysOf(recs[i]), nil) {
+				return
+			}
+		}
+	}
+	sch, _, _ := p.opts.Schema.ForNames(keysOf(recs[0]), nil, fs.source, iter.Seq2[[]string, []string](later))
+	fs.cfg.schema, sp.schema = sch, sch
+	for i := 0; i < len(recs) && i < otelFirstSpans; i++ {
+		var r Record
+		r.reset(sch)
+		if sp.Parse(recs[i], &r) == nil && sp.facts.call() {
+			fs.cfg.otelCalls = true
+			return
+		}
+	}
+}
+
+// elemRecords returns the elements of chunk, spans ending them.
+func elemRecords(chunk []byte, spans []docSpan) [][]byte {
+	recs := make([][]byte, 0, len(spans))
+	start := 0
+	for _, sp := range spans {
+		recs = append(recs, chunk[start:sp.end])
+		start = sp.end
+	}
+	return recs
+}
