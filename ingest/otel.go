@@ -174,7 +174,11 @@ type spanFacts struct {
 	op                  int8 // 0 not said, 1 a call, -1 another operation
 	typed               bool // llm.request.type or openinference.span.kind says a call
 	system, model, http bool
-	failed              bool // the span's status is ERROR
+	// httpTag: an HTTP tag of OpenTracing's or Zipkin's other than the
+	// method (a path, a URL, a status), which their servers' spans may
+	// carry without one (Zipkin v1's binaryAnnotations).
+	httpTag bool
+	failed  bool // the span's status is ERROR
 }
 
 func (f *spanFacts) call() bool {
@@ -670,6 +674,8 @@ func (p *otelParser) learn(f *spanFacts, key, val []byte) {
 		f.model = true
 	case "http.request.method", "http.method":
 		f.http = true
+	case "http.path", "http.url", "http.status_code", "http.response.status_code":
+		f.httpTag = true
 	case "span.kind":
 		// Jaeger's tag of the span's kind (OpenTracing's semantic
 		// conventions; Jaeger's translation of an OTLP span's kind), when

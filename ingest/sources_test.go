@@ -1193,7 +1193,7 @@ func otelServer(d rawDoc) bool {
 }
 
 // spanWant is what a Jaeger or Zipkin span means, its tags decoded: a
-// request when it is a server's with an HTTP method (none of the
+// request when it is a server's with an HTTP tag (none of the
 // fixtures' spans is an LLM call), its status its tag's, or, where the
 // tag is written outside 2xx only (zipkin2xx), 200 unless the span has
 // an error tag.
@@ -1201,7 +1201,7 @@ func spanWant(tags rawDoc, startUS, durUS float64, server, zipkin2xx bool) sourc
 	w := sourceWant{rt: durUS / 1000, ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: int64(startUS) * 1000,
 		model:  tags.str(tags.first("gen_ai.response.model", "gen_ai.request.model")),
 		client: tags.str("client.address"),
-		passed: !server || tags.first("http.request.method", "http.method") == ""}
+		passed: !server || tags.first("http.request.method", "http.method", "http.path", "http.url", "http.status_code", "http.response.status_code") == ""}
 	if st := tags.num(tags.first("http.response.status_code", "http.status_code")); !math.IsNaN(st) {
 		w.status = int(st)
 	} else if zipkin2xx && tags["error"] == nil {

@@ -36,7 +36,8 @@ import (
 // in the source's names (sources.go), as an OTLP span's attributes are,
 // by the same reader (otelParser.attribute). The records are the spans
 // of LLM calls when one of the first spans is one, else the spans of
-// HTTP servers (an HTTP method among their tags): the requests; the
+// HTTP servers (an HTTP method, path, URL or status among their tags):
+// the requests; the
 // rest (a gateway's call to its upstream, its own work) are passed over.
 
 // spanParser reads a Jaeger or Zipkin span into a record.
@@ -164,7 +165,7 @@ func (p *spanParser) Parse(span []byte, r *Record) error {
 		}
 	}
 	kind := kindSpan
-	if p.calls && p.facts.call() || !p.calls && p.facts.server() {
+	if p.calls && p.facts.call() || !p.calls && p.facts.kind == spanServer && (p.facts.http || p.facts.httpTag) {
 		kind = kindCall
 	}
 	if (r.set|r.unread)&(1<<FStatus) == 0 && (p.calls || p.zipkin) {
