@@ -244,9 +244,11 @@ func cellsParse(obj []byte) bool {
 }
 
 // topArray reads the elements of the top-level array whose '[' was just
-// read, as array does, unless its first is a row of values (valueRow):
-// then the array is rows without names, one bad element that says so
-// (no row of it can be read), and its other elements are passed over.
+// read, as array does; an element that is a list of objects is read as
+// its items, each an element (listItem: Zipkin's traces). When its first
+// is a row of values (valueRow), the array is rows without names: one
+// bad element that says so (no row of it can be read), and its other
+// elements are passed over.
 func (d *docReader) topArray() error {
 	first, rows := true, false
 	return d.arrayOf(func() error {
@@ -254,6 +256,9 @@ func (d *docReader) topArray() error {
 		case rows:
 			d.keep = false
 			return d.value()
+		case d.buf[d.pos] == '[' && d.objectsAhead():
+			first = false
+			return d.listItem()
 		case !first || d.buf[d.pos] != '[':
 			first = false
 			return d.element(false)
@@ -283,4 +288,16 @@ func valueRow(row []byte) bool {
 	s := scanner{b: row, i: 1}
 	s.ws()
 	return s.i < len(s.b) && s.b[s.i] != '{' && s.b[s.i] != '[' && s.b[s.i] != ']'
+}
+
+// objectsAhead reports whether the array at d.pos begins with an object,
+// or is empty: a list of records (a Zipkin trace's spans), not a row of
+// values.
+func (d *docReader) objectsAhead() bool {
+	b := d.ahead(64)
+	i := 1 // past '['
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i < len(b) && (b[i] == '{' || b[i] == ']')
 }

@@ -21,7 +21,10 @@ import (
 // {"runs":[…],"cursors":{…},"parsed_query":…}), {"hits":{"hits":[…]}},
 // {"Response":{"Results":[…]}} (Tencent Cloud's SearchLog API, whose
 // elements' LogJson hold the records), {"results":[…]}, {"messages":
-// [{"map":…}]} (Sumo Logic's search messages, mapsAhead). Some answers
+// [{"map":…}]} (Sumo Logic's search messages, mapsAhead); traces:
+// Jaeger's {"data":[{"traceID":…,"spans":[…]}]}, each span an element,
+// Zipkin's [[span,…],…], and OTLP's resourceSpans under "result"
+// (Jaeger's api_v3), "trace" or "batches" (Tempo's). Some answers
 // hold their records in arrays, each handed on as an object as it is
 // read (arrayItem): CloudWatch Logs Insights' query results (aws logs
 // get-query-results: {"results":[[{"field":"@timestamp","value":"…"},
@@ -105,8 +108,11 @@ type docReader struct {
 	row          []byte // an array's item as an object (arrayItem)
 	// stream: the element is a Loki stream ("stream" read); spent: its
 	// "values" were handed on, a line each (lokiValue), or its "rows"
-	// (tableRow).
+	// (tableRow), or a Jaeger trace's "spans".
 	stream, spent bool
+	// trace: the element is a Jaeger trace ("traceID" read at its
+	// level), whose "spans" are the records.
+	trace bool
 	// inTables: the elements are a query answer's tables (Azure Monitor
 	// Logs' and Kusto's {"tables":[{"columns":[…],"rows":[…]}]}); cols
 	// are the raw names of the columns of the table being read, in
@@ -193,6 +199,40 @@ func (d *docReader) fail(err error) error {
 	return err
 }
 
+// listItem reads an item of a top-level array: an element, or a list of
+// them, each an element: Zipkin's /api/v2/traces answers a list of
+// traces, each a list of spans (openzipkin/zipkin-api zipkin2-api.yaml,
+// ListOfTraces).
+func (d *docReader) listItem() error {
+	if d.buf[d.pos] == '[' {
+		return d.elems(func() error { return d.element(false) })
+	}
+	return d.element(false)
+}
+
+// otlpAhead reports whether the array at d.pos begins as an OTLP trace
+// export's resourceSpans do, with an object of a "resource", or of spans
+// by scope: Tempo's {"batches":[…]}.
+func (d *docReader) otlpAhead() bool {
+	b := d.ahead(128)
+	i := 0
+	for _, want := range []byte("[{") {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+			i++
+		}
+		if i >= len(b) || b[i] != want {
+			return false
+		}
+		i++
+	}
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	b = b[i:]
+	return bytes.HasPrefix(b, []byte(`"resource"`)) || bytes.HasPrefix(b, []byte(`"scopeSpans"`)) ||
+		bytes.HasPrefix(b, []byte(`"instrumentationLibrarySpans"`))
+}
+
 // array reads the elements of the array whose '[' was just read.
 func (d *docReader) array() error {
 	return d.arrayOf(func() error { return d.element(false) })
@@ -248,7 +288,7 @@ func (d *docReader) element(top bool) error {
 	}
 	d.elem, d.keep, d.over, d.src, d.fields, d.inEnv = d.elem[:0], true, false, [2]int{}, false, false
 	d.hit, d.hitFields = false, [2]int{}
-	d.stream, d.spent = false, false
+	d.stream, d.spent, d.trace = false, false, false
 	d.cols, d.colNames, d.bareCols = d.cols[:0], d.colNames[:0], false
 	if top {
 		d.index = false
@@ -359,6 +399,9 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 	if level == 1 && !d.inEnv && (string(k) == "_index" || string(k) == "_id") {
 		d.hit = true
 	}
+	if level == 1 && string(k) == "traceID" {
+		d.trace = true
+	}
 	switch {
 	case level == 1 && c == '{' && string(k) == "fields" && !d.inEnv:
 		// A hit's fields, the record when it has no _source.
@@ -424,6 +467,16 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 		d.elem, d.keep, d.inEnv, d.enveloped = d.elem[:0], false, true, true
 		d.rows = d.rows || rows
 		return err
+	case level == 1 && c == '[' && string(k) == "spans" && d.trace && !d.inEnv:
+		// A Jaeger trace, as its query API and its UI's download write
+		// it ({"data":[{"traceID":…,"spans":[…],"processes":{…}}]}:
+		// jaegertracing/jaeger model/json/model.go, Trace): its spans,
+		// a record each (spans.go); the trace is not handed on.
+		line := d.elemLine
+		d.keep = false
+		err := d.elems(func() error { return d.element(false) })
+		d.keep, d.spent, d.enveloped, d.elemLine = false, true, true, line
+		return err
 	case !top && level == 1 && c == '{' && string(k) == "stream":
 		d.stream = true // an array's element: a Loki query's stream
 		return d.value()
@@ -450,7 +503,12 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 		err := d.element(false)
 		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
 		return err
-	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response"):
+	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response" ||
+		string(k) == "result" || string(k) == "trace"):
+		// The object of an answer's records; "result" Jaeger's
+		// /api/v3/traces ({"result":{"resourceSpans":[…]}}: its api_v3
+		// HTTP gateway, a stream of TracesData), "trace" Tempo's
+		// /api/v2/traces/{id} ({"trace":{"resourceSpans":[…]}}).
 		return d.object(2, true)
 	case envelope && c == '{' && level == 2 && (string(k) == "actor" || string(k) == "account" || string(k) == "nrql"):
 		// New Relic's NerdGraph answer to an NRQL query:
@@ -471,7 +529,10 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 		d.nrEvents = true
 		d.elem, d.keep, d.spent = d.elem[:0], false, true
 		return err
-	case envelope && c == '[' && level == 1 && string(k) == "resourceSpans":
+	case envelope && c == '[' && level <= 2 && (string(k) == "resourceSpans" || string(k) == "batches" && d.otlpAhead()):
+		// An OTLP trace export, or Tempo's /api/traces/{id}, whose
+		// "batches" are its resourceSpans (grafana/tempo pkg/tempopb,
+		// Trace).
 		d.keep, d.enveloped, d.otel = false, true, true
 		err := d.resourceSpans()
 		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
@@ -1296,16 +1357,19 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 // top-level object, an envelope's keys (which an envelope holds only
 // with an array or object, and before any record field); in an array's
 // element, "values" (a Loki stream's lines, when "stream" came before),
-// "columns" and "rows" (a query answer's table); in a top-level object,
+// "columns" and "rows" (a query answer's table), "spans" (a Jaeger
+// trace's, when "traceID" came before); in a top-level object,
 // "columns", "schema" and "meta" too (an SQL answer's, ClickHouse's),
-// and "messages" (Sumo Logic's).
+// "messages" (Sumo Logic's), "trace" and "batches" (Tempo's) and "spans".
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
 	if !top {
-		// A Loki stream's lines, a query answer's table's.
-		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns"
+		// A Loki stream's lines, a query answer's table's, a Jaeger
+		// trace's spans.
+		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns" || s == "spans"
 	}
 	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "resourceLogs" || s == "columns" || s == "schema" || s == "meta" || s == "messages" ||
+		s == "trace" || s == "batches" || s == "spans" ||
 		allDigits(k) // pandas' table by index
 }
 

@@ -186,7 +186,7 @@ var docCases = []struct {
 		[]wantElem{rec(2, `{"a":1,"b":"x"}`), rec(3, `{"a":2,"b":"y"}`), rec(6, `{"c":5}`)}, "", JSONDoc},
 	{"record with an object by index", `{"a":{"0":1},"b":2}`, []wantElem{rec(1, `{"a":{"0":1},"b":2}`)}, "", JSONL},
 	{"pandas values", "[[1, \"x\"],\n [2, null]]\n[[{\"a\":1}]]",
-		[]wantElem{bad(1, "rows of values without column names"), bad(3, "not a JSON object")}, "", JSONDoc},
+		[]wantElem{bad(1, "rows of values without column names"), rec(3, `{"a":1}`)}, "", JSONDoc},
 	{"columns of no names", `{"columns":["a","b"],"rows":[[1,2]],"model":"m"}`, []wantElem{rec(1, `{"columns":["a","b"],"rows":[[1,2]],"model":"m"}`)}, "", JSONL},
 	{"sumo messages", "{\"fields\": [{\"name\": \"_raw\", \"fieldType\": \"string\", \"keyField\": false}],\n \"messages\": [\n  {\"map\": {\"_raw\": \"x\", \"_messagetime\": \"1\"}},\n  {\"map\": {\"_raw\": \"y\"}}]}",
 		[]wantElem{rec(3, `{"map":{"_raw":"x","_messagetime":"1"}}`), rec(4, `{"map":{"_raw":"y"}}`)}, "", JSONDoc},
@@ -195,9 +195,11 @@ var docCases = []struct {
 	{"an LLM call's messages on a line", `{"messages":[{"role":"user","content":"hi"}],"model":"m"}`,
 		[]wantElem{rec(1, `{"messages":[{"role":"user","content":"hi"}],"model":"m"}`)}, "", JSONL},
 	{"rows of no table", `[{"rows":[[1]],"model":"m"}]`, []wantElem{rec(1, `{"rows":[[1]],"model":"m"}`)}, "", JSONDoc},
-	{"not objects", "[1, \"x\", null, true, [{\"a\":1}],\n{\"a\": 1}, -2.5e3]",
+	// A list within the array is read as its items (Zipkin's list of
+	// traces, each a list of spans).
+	{"not objects", "[1, \"x\", null, true, [{\"a\":1}, 2],\n{\"a\": 1}, -2.5e3]",
 		[]wantElem{bad(1, "not a JSON object"), bad(1, "not a JSON object"), bad(1, "not a JSON object"),
-			bad(1, "not a JSON object"), bad(1, "not a JSON object"), rec(2, `{"a":1}`), bad(2, "not a JSON object")}, "", JSONDoc},
+			bad(1, "not a JSON object"), rec(1, `{"a":1}`), bad(1, "not a JSON object"), rec(2, `{"a":1}`), bad(2, "not a JSON object")}, "", JSONDoc},
 	{"bom", "\ufeff[\n{\"a\":1}\n]", []wantElem{rec(2, `{"a":1}`)}, "", JSONDoc},
 	{"crlf", "[\r\n {\"a\":1},\r\n {\"b\":2}\r\n]\r\n", []wantElem{rec(2, `{"a":1}`), rec(3, `{"b":2}`)}, "", JSONDoc},
 	{"truncated in element", "[\n{\"a\":1},\n{\"b\":\n", []wantElem{rec(2, `{"a":1}`), bad(3, "truncated")}, "line 4: truncated", JSONDoc},
@@ -402,7 +404,8 @@ func BenchmarkDocReader(b *testing.B) {
 // FuzzJSONDoc reads arbitrary bytes as a document: no panic, no hang, every
 // element and error on a line of the input, every record an object of at
 // most MaxLine bytes; a valid JSON array or object reads without error, and
-// a valid array gives one element per member (rows of values, one).
+// a valid array gives one element per member, or per item of a member
+// that is a list of objects (rows of values: one in all).
 func FuzzJSONDoc(f *testing.F) {
 	for _, c := range docCases {
 		f.Add([]byte(c.in))
@@ -458,14 +461,25 @@ func FuzzJSONDoc(f *testing.F) {
 		}
 		var members []json.RawMessage
 		if json.Unmarshal(data, &members) == nil {
-			want := len(members)
-			if len(members) > 0 {
-				// Rows of values (pandas' orient='values') are one bad
-				// element.
-				var first []json.RawMessage
-				if json.Unmarshal(members[0], &first) == nil && len(first) > 0 && first[0][0] != '{' && first[0][0] != '[' {
+			want := 0
+			for i, m := range members {
+				var items []json.RawMessage
+				list := bytes.HasPrefix(bytes.TrimLeft(m, " \t\r\n"), []byte("[")) && json.Unmarshal(m, &items) == nil
+				switch {
+				case list && (len(items) == 0 || items[0][0] == '{'):
+					// A list of objects within the array: each an
+					// element (Zipkin's list of traces).
+					want += len(items)
+					continue
+				case list && i == 0 && items[0][0] != '[':
+					// Rows of values (pandas' orient='values'): one bad
+					// element.
 					want = 1
+				default:
+					want++
+					continue
 				}
+				break
 			}
 			if elems != want {
 				t.Fatalf("%d elements, want %d", elems, want)

@@ -40,7 +40,10 @@ func (d *docReader) resourceSpans() error {
 			switch {
 			case c == '{' && string(d.key) == "resource":
 				return d.resource()
-			case c == '[' && string(d.key) == "scopeSpans":
+			case c == '[' && (string(d.key) == "scopeSpans" || string(d.key) == "instrumentationLibrarySpans"):
+				// instrumentationLibrarySpans before OTLP 0.15
+				// (opentelemetry-proto v0.15.0's trace.proto), as
+				// Tempo 1.x answers.
 				return d.elems(func() error {
 					if d.buf[d.pos] != '{' {
 						return d.notObject()

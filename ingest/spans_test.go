@@ -85,3 +85,130 @@ func TestFlatSpansInMicroseconds(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceDocuments: the answers of Jaeger's, Zipkin's and Tempo's APIs
+// that wrap spans are read span by span, as the spans they hold: Jaeger's
+// traces ({"data":[{"traceID","spans":[…],"processes":{…}}]}), Zipkin's
+// lists of traces ([[span,…],…], v2 and v1), and OTLP's resourceSpans
+// under Tempo's "batches" (1.x's instrumentationLibrarySpans), Tempo
+// v2's "trace" and Jaeger v2's /api/v3 "result". What each span means is
+// worked out from the document decoded by encoding/json, by the source's
+// oracle.
+func TestTraceDocuments(t *testing.T) {
+	cases := []struct {
+		file, src string
+		spans     func(doc any) []rawDoc
+	}{
+		{"jaeger-api.json", "jaeger", func(doc any) []rawDoc {
+			var out []rawDoc
+			for _, tr := range doc.(map[string]any)["data"].([]any) {
+				for _, s := range tr.(map[string]any)["spans"].([]any) {
+					out = append(out, s.(map[string]any))
+				}
+			}
+			return out
+		}},
+		{"zipkin-traces.json", "zipkin", zipkinTraces},
+		{"zipkin-v1-traces.json", "zipkin", zipkinTraces},
+		{"tempo-batches.json", "otel", func(doc any) []rawDoc { return otlpSpans(t, doc.(map[string]any)["batches"]) }},
+		{"tempo-1x.json", "otel", func(doc any) []rawDoc { return otlpSpans(t, doc.(map[string]any)["batches"]) }},
+		{"tempo-v2.json", "otel", func(doc any) []rawDoc {
+			return otlpSpans(t, doc.(map[string]any)["trace"].(map[string]any)["resourceSpans"])
+		}},
+		{"jaeger-v3.json", "otel", func(doc any) []rawDoc {
+			return otlpSpans(t, doc.(map[string]any)["result"].(map[string]any)["resourceSpans"])
+		}},
+	}
+	for _, c := range cases {
+		path := filepath.Join("testdata", "jsondoc", c.file)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.UseNumber()
+		var doc any
+		if err := dec.Decode(&doc); err != nil {
+			t.Fatal(err)
+		}
+		var wants []sourceWant
+		passed := int64(0)
+		for _, d := range c.spans(doc) {
+			if w := sourceOracles[c.src](d); w.passed {
+				passed++
+			} else {
+				wants = append(wants, w)
+			}
+		}
+		slices.SortStableFunc(wants, func(a, b sourceWant) int {
+			if a.timeNS != b.timeNS {
+				return int(a.timeNS - b.timeNS)
+			}
+			return int(a.rt - b.rt)
+		})
+		got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+		f := res.Files[0]
+		if f.Source != c.src || res.BadLines() != 0 || len(got) != len(wants) || f.PassedOver != passed {
+			t.Errorf("%s: source %q, %d records, %d bad lines, %d passed over; want %q, %d, 0, %d: %v",
+				c.file, f.Source, len(got), res.BadLines(), f.PassedOver, c.src, len(wants), passed, res.Problems)
+			continue
+		}
+		for i, w := range wants {
+			checkSourceRecord(t, i, got[i], w)
+		}
+	}
+}
+
+// zipkinTraces returns the spans of Zipkin's list of traces.
+func zipkinTraces(doc any) []rawDoc {
+	var out []rawDoc
+	for _, tr := range doc.([]any) {
+		for _, s := range tr.([]any) {
+			out = append(out, s.(map[string]any))
+		}
+	}
+	return out
+}
+
+// otlpSpans returns the spans of OTLP resourceSpans, a scope's spans
+// under scopeSpans or, before OTLP 0.15, instrumentationLibrarySpans.
+func otlpSpans(t *testing.T, resourceSpans any) []rawDoc {
+	for _, r := range resourceSpans.([]any) {
+		m := r.(map[string]any)
+		if ils, ok := m["instrumentationLibrarySpans"]; ok {
+			m["scopeSpans"] = ils
+		}
+	}
+	docs := otelSpans(t, map[string]any{"resourceSpans": resourceSpans})
+	markOTelCalls(docs)
+	return docs
+}
+
+// TestTraceDocumentLookAlikes: JSON that only looks like the traces'
+// documents is read as before: a record with a "spans" list but no
+// traceID before it, a "batches" list of no OTLP resource, and a "trace"
+// object among a record's fields are records; a list of lists of records
+// is read as their records, and of other values as a bad line each.
+func TestTraceDocumentLookAlikes(t *testing.T) {
+	cases := []struct {
+		name, doc string
+		rts       []float64 // the records' request times, s
+		bad       int
+	}{
+		{"spans.json", `[{"time":"2026-12-05T10:00:00Z","request_time":0.5,"spans":[{"id":1}]}]`, []float64{0.5}, 0},
+		{"batches.json", `{"batches":[{"id":1}],"time":"2026-12-05T10:00:00Z","request_time":0.5}`, []float64{0.5}, 0},
+		{"trace.json", `{"trace":{"id":"abc"},"time":"2026-12-05T10:00:00Z","request_time":0.25}`, []float64{0.25}, 0},
+		{"lists.json", "[[{\"time\":\"2026-12-05T10:00:00Z\",\"request_time\":0.5}],\n[{\"time\":\"2026-12-05T10:00:01Z\",\"request_time\":0.25},\n{\"time\":\"2026-12-05T10:00:02Z\",\"request_time\":2}]]", []float64{0.5, 0.25, 2}, 0},
+		{"values.json", "[[1,2],\n[3]]", nil, 1}, // rows of values: one bad line that says so
+	}
+	for _, c := range cases {
+		got, res := collect(t, []string{writeTemp(t, c.name, c.doc)}, ingest.Options{Workers: 1, Location: time.UTC})
+		var rts []float64
+		for _, r := range got {
+			rts = append(rts, r.rt)
+		}
+		if !slices.Equal(rts, c.rts) || res.BadLines() != int64(c.bad) {
+			t.Errorf("%s: request times %v and %d bad lines, want %v and %d: %v", c.name, rts, res.BadLines(), c.rts, c.bad, res.Problems)
+		}
+	}
+}
