@@ -214,21 +214,7 @@ func (d *docReader) listItem() error {
 // export's resourceSpans do, with an object of a "resource", or of spans
 // by scope: Tempo's {"batches":[…]}.
 func (d *docReader) otlpAhead() bool {
-	b := d.ahead(128)
-	i := 0
-	for _, want := range []byte("[{") {
-		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-			i++
-		}
-		if i >= len(b) || b[i] != want {
-			return false
-		}
-		i++
-	}
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	b = b[i:]
+	b := d.firstKeyAhead(128)
 	return bytes.HasPrefix(b, []byte(`"resource"`)) || bytes.HasPrefix(b, []byte(`"scopeSpans"`)) ||
 		bytes.HasPrefix(b, []byte(`"instrumentationLibrarySpans"`))
 }
@@ -635,21 +621,29 @@ func (d *docReader) arraysAhead() bool {
 // search messages do, [{"map":{…}: an LLM call's "messages" are no
 // envelope.
 func (d *docReader) mapsAhead() bool {
-	b := d.ahead(64)
+	return bytes.HasPrefix(d.firstKeyAhead(64), []byte(`"map"`))
+}
+
+// firstKeyAhead returns what follows "[{" at d.pos, past the white
+// space around them, within n bytes of the buffer: the first key of an
+// array's first object, which tells what the array holds; nil when the
+// array does not begin with an object.
+func (d *docReader) firstKeyAhead(n int) []byte {
+	b := d.ahead(n)
 	i := 0
 	for _, want := range []byte("[{") {
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
 			i++
 		}
 		if i >= len(b) || b[i] != want {
-			return false
+			return nil
 		}
 		i++
 	}
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
 		i++
 	}
-	return bytes.HasPrefix(b[i:], []byte(`"map"`))
+	return b[i:]
 }
 
 // eventsAhead reports whether the array at d.pos, past its '[', begins
