@@ -451,6 +451,27 @@ var sources = []*source{
 			{"kind_string", FKind, 0}, {"spanKind", FKind, 0}, {"kind", FKind, 0},
 		},
 		requests: []string{"2", "Server", "SPAN_KIND_SERVER"}},
+	// Honeycomb's spans, as its query builder exports a query's raw rows
+	// (CSV or JSON): its own names for a span's trace fields
+	// (trace.trace_id, trace.span_id, trace.parent_id, duration_ms,
+	// meta.span_type; docs.honeycomb.io, "Send Data with OpenTelemetry"
+	// and the Beelines' trace fields) beside OpenTelemetry's attributes.
+	// A span is a request by its span.kind (server), or, for a Beeline's
+	// span that has none, by meta.span_type (root, or subroot: a
+	// service's first span under a caller's): a child, a client call or
+	// an internal step, is passed over.
+	{name: "honeycomb", title: "Honeycomb spans (a query's raw rows exported)",
+		signatures: []signature{{3, []string{"trace.trace_id", "trace.span_id", "trace.parent_id", "duration_ms", "meta.span_type", "meta.signal_type"}}},
+		fields: []sourceField{
+			{"Timestamp", FTime, 0}, {"timestamp", FTime, 0},
+			{"duration_ms", FRequestTime, UnitMilli},
+			{"http.response.status_code", FStatus, 0}, {"http.status_code", FStatus, 0},
+			{"http.request.method", FMethod, 0}, {"http.method", FMethod, 0},
+			{"http.route", FURI, 0}, {"url.path", FURI, 0}, {"http.target", FURI, 0},
+			{"gen_ai.response.model", FModel, 0}, {"gen_ai.request.model", FModel, 0},
+			{"span.kind", FKind, 0}, {"meta.span_type", FKind, 0},
+		},
+		requests: []string{"server", "root", "subroot"}},
 	{name: "litellm", title: "LiteLLM SpendLogs / StandardLoggingPayload",
 		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},
 		fields: []sourceField{

@@ -415,6 +415,25 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// Honeycomb: a server span is a request (span.kind), or a root or
+	// subroot one (meta.span_type, a Beeline's span, which has no
+	// kind); duration_ms is ms, Timestamp RFC 3339.
+	"honeycomb": func(d rawDoc) sourceWant {
+		at, err := time.Parse(time.RFC3339Nano, d.str("Timestamp"))
+		if err != nil {
+			panic(err)
+		}
+		status := d.num("http.status_code")
+		if math.IsNaN(status) {
+			status = 0
+		}
+		kind := d.str("span.kind")
+		if kind == "" {
+			kind = d.str("meta.span_type")
+		}
+		return sourceWant{rt: d.num("duration_ms"), ups: math.NaN(), ttft: math.NaN(), status: int(status), stream: -1,
+			timeNS: at.UnixNano(), model: d.str("gen_ai.request.model"), passed: kind != "server" && kind != "root" && kind != "subroot"}
+	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
 	"azure-openai":    openaiOracle,
@@ -1257,7 +1276,7 @@ var sourceFixtures = map[string]string{
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
-	"signoz-v2.csv": "signoz", "signoz-v3.json": "signoz",
+	"signoz-v2.csv": "signoz", "signoz-v3.json": "signoz", "honeycomb.csv": "honeycomb",
 	"phoenix-spans.csv": "phoenix", "phoenix-api.json": "phoenix",
 	"newrelic-transaction.csv": "newrelic", "newrelic-nerdgraph.json": "newrelic", "newrelic-span-insights.json": "newrelic",
 	"jaeger.jsonl": "jaeger", "jaeger-es.json": "jaeger", "zipkin.json": "zipkin", "zipkin-v1.json": "zipkin",
