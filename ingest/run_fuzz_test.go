@@ -156,7 +156,7 @@ func FuzzRun(f *testing.F) {
 		// Phoenix's spans: a DataFrame's CSV and the API's data.
 		"sources/phoenix-spans.csv", "sources/phoenix-api.json",
 		// SigNoz's spans: v2's CSV, v3's ClickHouse FORMAT JSON.
-		"sources/signoz-v2.csv", "sources/signoz-v3.json", "sources/honeycomb.csv"} {
+		"sources/signoz-v2.csv", "sources/signoz-v3.json", "sources/honeycomb.csv", "sources/mlflow.csv"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

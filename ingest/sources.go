@@ -472,6 +472,23 @@ var sources = []*source{
 			{"span.kind", FKind, 0}, {"meta.span_type", FKind, 0},
 		},
 		requests: []string{"server", "root", "subroot"}},
+	// MLflow's traces as mlflow.search_traces() returns them (a pandas
+	// DataFrame, saved as CSV or JSON): a trace's TraceInfo
+	// (mlflow/entities/trace_info.py, MLflow 3): request_time, its start
+	// (epoch ms), execution_duration (ms), state (OK, ERROR,
+	// IN_PROGRESS), and the call's request and response bodies as JSON
+	// text, the model within the request's ("request.model"): the
+	// request is no HTTP request line.
+	{name: "mlflow", title: "MLflow traces (search_traces)",
+		signatures: []signature{{3, []string{"trace_id", "client_request_id", "state", "execution_duration", "request_preview",
+			"response_preview", "trace_metadata", "assessments"}}},
+		fields: []sourceField{
+			{"request_time", FTime, UnitMilli},
+			{"execution_duration", FRequestTime, UnitMilli},
+			{"state", FStatus, unitOutcome},
+			{"request.model", FModel, 0},
+			{"request", ignored, 0}, {"response", ignored, 0},
+		}},
 	{name: "litellm", title: "LiteLLM SpendLogs / StandardLoggingPayload",
 		signatures: []signature{{3, []string{"startTime", "endTime", "completionStartTime", "api_base", "call_type", "model_group", "spend", "response_cost"}}},
 		fields: []sourceField{

@@ -434,6 +434,18 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("duration_ms"), ups: math.NaN(), ttft: math.NaN(), status: int(status), stream: -1,
 			timeNS: at.UnixNano(), model: d.str("gen_ai.request.model"), passed: kind != "server" && kind != "root" && kind != "subroot"}
 	},
+	// MLflow: request_time the start (epoch ms), execution_duration ms;
+	// state OK is 200, ERROR names no code (unreadable); the model the
+	// request body's (JSON text).
+	"mlflow": func(d rawDoc) sourceWant {
+		status := 0
+		if d.str("state") == "OK" {
+			status = 200
+		}
+		model := d.str("request.model") // the fixture reader decodes a cell's JSON object
+		return sourceWant{rt: d.num("execution_duration"), ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1,
+			timeNS: int64(d.num("request_time")) * 1e6, model: model}
+	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
 	"azure-openai":    openaiOracle,
@@ -1276,7 +1288,7 @@ var sourceFixtures = map[string]string{
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
-	"signoz-v2.csv": "signoz", "signoz-v3.json": "signoz", "honeycomb.csv": "honeycomb",
+	"signoz-v2.csv": "signoz", "signoz-v3.json": "signoz", "honeycomb.csv": "honeycomb", "mlflow.csv": "mlflow",
 	"phoenix-spans.csv": "phoenix", "phoenix-api.json": "phoenix",
 	"newrelic-transaction.csv": "newrelic", "newrelic-nerdgraph.json": "newrelic", "newrelic-span-insights.json": "newrelic",
 	"jaeger.jsonl": "jaeger", "jaeger-es.json": "jaeger", "zipkin.json": "zipkin", "zipkin-v1.json": "zipkin",
