@@ -273,8 +273,21 @@ func (p *otelParser) Parse(span []byte, r *Record) error {
 	if endNS < startNS {
 		return errEndFirst
 	}
-	secs := float64(endNS-startNS) / 1e9
-	if secs > MaxDurationS {
+	if err := putSpanTimes(r, startNS, float64(endNS-startNS)/1e9, true); err != nil {
+		return err
+	}
+	// An LLM call's span carries no HTTP status of its own: one that
+	// ended in an error (status code 2) says so, its error.type naming
+	// the status or not.
+	return finishSpan(r, p.calls && p.facts.call() || !p.calls && p.facts.server(), p.calls, p.facts.failed, "span status ERROR")
+}
+
+// putSpanTimes sets a span's start, startNS, as its record's time, and,
+// when timed, its duration, secs, as its request time: a duration past
+// MaxDurationS makes the span bad. (OTLP's spans and Jaeger's and
+// Zipkin's: spanParser.)
+func putSpanTimes(r *Record, startNS int64, secs float64, timed bool) error {
+	if timed && secs > MaxDurationS {
 		return badValue(FRequestTime, strconv.AppendFloat(nil, secs, 'g', -1, 64), tooLong)
 	}
 	if r.claim(FTime, prioSource) {
@@ -282,20 +295,24 @@ func (p *otelParser) Parse(span []byte, r *Record) error {
 		r.set |= 1 << FTime
 		r.prio[FTime] = prioSource
 	}
-	if r.claim(FRequestTime, prioSource) {
+	if timed && r.claim(FRequestTime, prioSource) {
 		r.put(FRequestTime, prioSource, secs)
 	}
+	return nil
+}
+
+// finishSpan marks a span's record a request (call) or another span,
+// and, when derive and the record has no status, gives it its span's
+// outcome: one that ended in an error is unreadable (why), another is a
+// success, 200; then finishes the record.
+func finishSpan(r *Record, call, derive, failed bool, why string) error {
 	kind := kindSpan
-	if p.calls && p.facts.call() || !p.calls && p.facts.server() {
+	if call {
 		kind = kindCall
 	}
-	if p.calls && (r.set|r.unread)&(1<<FStatus) == 0 {
-		// An LLM call's span carries no HTTP status of its own: one
-		// that ended in an error (status code 2) says so, its
-		// error.type naming the status or not; one that did not is a
-		// success.
-		if p.facts.failed {
-			r.unreadable(FStatus, []byte("span status ERROR"))
+	if derive && (r.set|r.unread)&(1<<FStatus) == 0 {
+		if failed {
+			r.unreadable(FStatus, []byte(why))
 		} else {
 			r.put(FStatus, prioDerived, 200)
 		}

@@ -3,7 +3,6 @@ package ingest
 import (
 	"errors"
 	"iter"
-	"strconv"
 )
 
 // Jaeger's and Zipkin's spans as JSON, a record each: a span a line
@@ -137,11 +136,7 @@ func (p *spanParser) Parse(span []byte, r *Record) error {
 	if flaw := checkTime(startUS * 1000); flaw != fine {
 		return badValue(FTime, start, flaw)
 	}
-	if r.claim(FTime, prioSource) {
-		r.TimeNS = startUS * 1000
-		r.set |= 1 << FTime
-		r.prio[FTime] = prioSource
-	}
+	secs, timed := 0.0, false
 	switch {
 	case end != nil:
 		endUS, ok := nanos(end)
@@ -151,47 +146,23 @@ func (p *spanParser) Parse(span []byte, r *Record) error {
 		if endUS < startUS {
 			return errSpanSends
 		}
-		if err := p.putDuration(r, float64(endUS-startUS)); err != nil {
-			return err
-		}
+		secs, timed = float64(endUS-startUS)/1e6, true
 	case dur != nil:
 		// Zipkin leaves out the duration of a span it has not seen end.
 		us, ok := parseNumber(dur)
 		if !ok || us < 0 {
 			return badValue(FRequestTime, dur, unreadable)
 		}
-		if err := p.putDuration(r, us); err != nil {
-			return err
-		}
+		secs, timed = us/1e6, true
 	}
-	kind := kindSpan
-	if p.calls && p.facts.call() || !p.calls && p.facts.kind == spanServer && (p.facts.http || p.facts.httpTag) {
-		kind = kindCall
+	if err := putSpanTimes(r, startUS*1000, secs, timed); err != nil {
+		return err
 	}
-	if (r.set|r.unread)&(1<<FStatus) == 0 && (p.calls || p.zipkin) {
-		// An LLM call's span carries no HTTP status of its own, nor does
-		// Zipkin's of a 2xx: one that ended in an error says so, one
-		// that did not is a success.
-		if p.facts.failed {
-			r.unreadable(FStatus, []byte("span error"))
-		} else {
-			r.put(FStatus, prioDerived, 200)
-		}
-	}
-	r.putText(FKind, prioSource, kind)
-	return r.Finish()
-}
-
-// putDuration puts a span's duration, us µs, as its request time.
-func (p *spanParser) putDuration(r *Record, us float64) error {
-	secs := us / 1e6
-	if secs > MaxDurationS {
-		return badValue(FRequestTime, strconv.AppendFloat(nil, secs, 'g', -1, 64), tooLong)
-	}
-	if r.claim(FRequestTime, prioSource) {
-		r.put(FRequestTime, prioSource, secs)
-	}
-	return nil
+	// An LLM call's span carries no HTTP status of its own, nor does
+	// Zipkin's of a 2xx: one that ended in an error says so, one that
+	// did not is a success.
+	call := p.calls && p.facts.call() || !p.calls && p.facts.kind == spanServer && (p.facts.http || p.facts.httpTag)
+	return finishSpan(r, call, p.calls || p.zipkin, p.facts.failed, "span error")
 }
 
 // tags reads a span's tags at s.i: a list of KeyValue (Jaeger's tags,
