@@ -219,41 +219,24 @@ func (p *jsonParser) object(s *scanner, r *Record, prefix []byte, depth int) err
 // stream's chunks, whose last carries the call's metrics: Amazon
 // Bedrock's invocation log), its other values passed over.
 func (p *jsonParser) array(s *scanner, r *Record, path []byte, depth int) error {
-	s.i++ // '['
-	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == ']' {
-		s.i++
-		return nil
-	}
-	for {
-		s.ws()
-		if s.i >= len(s.b) {
-			return s.fail("truncated")
-		}
-		var err error
+	return s.items(func() error {
 		switch s.b[s.i] {
 		case '{':
-			err = p.object(s, r, path, depth)
+			return p.object(s, r, path, depth)
 		case '[':
-			err = s.skip()
+			return s.skip()
 		case '"':
-			err = skipString(s)
-		default:
-			from := s.i
-			for s.i < len(s.b) && isLiteral(s.b[s.i]) {
-				s.i++
-			}
-			if s.i == from {
-				err = s.fail("want a value")
-			}
+			return skipString(s)
 		}
-		if err != nil {
-			return err
+		from := s.i
+		for s.i < len(s.b) && isLiteral(s.b[s.i]) {
+			s.i++
 		}
-		if end, err := s.next(']'); end || err != nil {
-			return err
+		if s.i == from {
+			return s.fail("want a value")
 		}
-	}
+		return nil
+	})
 }
 
 // setString reads a string value into the fields of bind as Record.Set

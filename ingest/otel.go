@@ -372,6 +372,30 @@ func (p *otelParser) members(s *scanner, each func(key []byte) error) error {
 	}
 }
 
+// items reads the elements of the array whose '[' is at s.i, calling
+// each with s at the start of each (past its white space, within the
+// array), and returns at the array's end.
+func (s *scanner) items(each func() error) error {
+	s.i++ // '['
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		return nil
+	}
+	for {
+		s.ws()
+		if s.i >= len(s.b) {
+			return s.fail("truncated")
+		}
+		if err := each(); err != nil {
+			return err
+		}
+		if end, err := s.next(']'); end || err != nil {
+			return err
+		}
+	}
+}
+
 // next reads what follows a member of an object (close '}') or an
 // element of an array (close ']'): a comma, another to come, or close,
 // the end (true).

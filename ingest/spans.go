@@ -223,52 +223,37 @@ func (p *spanParser) endpoint(s *scanner, r *Record) error {
 // annotations reads a Zipkin span's annotations at s.i, each
 // {"timestamp":…,"value":…}: the times of v1's core annotations.
 func (p *spanParser) annotations(s *scanner, core *coreAnnotations) error {
-	s.i++ // '['
-	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == ']' {
-		s.i++
-		return nil
-	}
-	for {
-		s.ws()
-		if s.i >= len(s.b) {
-			return s.fail("truncated")
-		}
+	return s.items(func() error {
 		if s.b[s.i] != '{' {
-			if err := p.skipValue(s); err != nil {
-				return err
-			}
-		} else {
-			var at, value []byte
-			err := p.members(s, func(key []byte) error {
-				switch string(key) {
-				case "timestamp":
-					return p.fixed64(s, &at)
-				case "value":
-					if s.b[s.i] == '"' {
-						var err error
-						value, err = p.str(s)
-						return err
-					}
-				}
-				return p.skipValue(s)
-			})
-			if err != nil {
-				return err
-			}
-			switch string(value) {
-			case "sr":
-				core.sr = at
-			case "ss":
-				core.ss = at
-			case "cs", "cr":
-				core.client = true
-			}
+			return p.skipValue(s)
 		}
-		if end, err := s.next(']'); end || err != nil {
+		var at, value []byte
+		err := p.members(s, func(key []byte) error {
+			switch string(key) {
+			case "timestamp":
+				return p.fixed64(s, &at)
+			case "value":
+				if s.b[s.i] == '"' {
+					var err error
+					value, err = p.str(s)
+					return err
+				}
+			}
+			return p.skipValue(s)
+		})
+		if err != nil {
 			return err
 		}
-	}
+		switch string(value) {
+		case "sr":
+			core.sr = at
+		case "ss":
+			core.ss = at
+		case "cs", "cr":
+			core.client = true
+		}
+		return nil
+	})
 }
 
 // applySpans picks the schema of a file of Jaeger's or Zipkin's spans,
