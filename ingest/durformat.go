@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A program that logs through zap writes a duration in the encoding its
@@ -238,7 +239,34 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 // schema without them, or reading them in their values' unit.
 func (fs *fileState) refuseImplausible(names []string, values func(name string) [][]byte) {
 	fs.refused = implausibleDurations(names, fs.cfg.schema, values)
-	fs.cfg.schema = fs.cfg.schema.without(fs.refused)
+	fs.cfg.schema = unreadDays(fs.cfg.schema.without(fs.refused), names, values)
+}
+
+// unreadDays returns s without the time that "date", the last of SPEC
+// §3's names for it (Fluent Bit's json_date_key), gives, when none of
+// the first values is a time: a table's column of the day alone
+// ("2026-12-05"), which would make every record bad. s itself otherwise.
+func unreadDays(s *Schema, names []string, values func(name string) [][]byte) *Schema {
+	for _, n := range names {
+		if !strings.EqualFold(n, "date") {
+			continue
+		}
+		generic := false
+		for _, b := range s.LookupString(n) {
+			generic = generic || b.Field == FTime && b.generic()
+		}
+		vs := values(n)
+		if !generic || len(vs) == 0 {
+			return s
+		}
+		for _, v := range vs {
+			if _, ok := parseTime(unquote(bytes.TrimSpace(v)), UnitNone, time.UTC); ok {
+				return s
+			}
+		}
+		return s.withMapped(mapping{field: FTime, name: strings.ToLower(n), generic: genericDrop})
+	}
+	return s
 }
 
 // genericDuration returns the unit a name's request_time binding reads

@@ -44,3 +44,37 @@ func TestFluentBitDateKey(t *testing.T) {
 		}
 	}
 }
+
+// TestDayAloneIsNoTime: a column "date" of the day alone (a table's,
+// beside times of its own or none) is no time, as Fluent Bit's epoch or
+// ISO 8601 date is: its records are read without one, not made bad.
+func TestDayAloneIsNoTime(t *testing.T) {
+	for name, text := range map[string]string{
+		"days.csv":   "date,request_time,status\n2026-12-05,1.326,200\n2026-12-05,0.012,429\n2026-12-06,0.5,200\n",
+		"days.jsonl": `{"date":"2026-12-05","request_time":1.326,"status":200}` + "\n" + `{"date":"2026-12-05","request_time":0.012,"status":429}` + "\n",
+	} {
+		got, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
+		want := strings.Count(text, "\n")
+		if name == "days.csv" {
+			want-- // the header
+		}
+		if len(got) != want || res.BadLines() != 0 {
+			t.Fatalf("%s: %d records, %d bad lines (%v); want %d, none", name, len(got), res.BadLines(), res.Problems, want)
+		}
+		limited, slow := 0, 0
+		for _, r := range got {
+			if r.hasTime {
+				t.Errorf("%s: a record with a time (%v): the day alone is none", name, time.Unix(0, r.timeNS).UTC())
+			}
+			if r.status == 429 && nearSrc(r.rt, 0.012) {
+				limited++
+			}
+			if r.status == 200 && nearSrc(r.rt, 1.326) {
+				slow++
+			}
+		}
+		if limited != 1 || slow != 1 {
+			t.Errorf("%s: records %+v; want the 429 of 0.012 s and the 200 of 1.326 s", name, got)
+		}
+	}
+}
