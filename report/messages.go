@@ -315,6 +315,7 @@ var enMessages = map[msgID]string{
 	"nd.textwindow":    "No record in the window carries %s; ",
 	"nd.carry":         "%s in the window carry %s",
 	"nd.carries":       "%s in the window carries %s",
+	"nd.carrynone":     "%s in the window carry no field loganalyze reads",
 	"nd.oneoutside":    "the one record read is outside the window",
 	"nd.alloutside":    "all %s read are outside the window",
 	"nd.noneread":      "no record was read",

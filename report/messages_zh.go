@@ -204,6 +204,7 @@ var zhMessages = map[msgID]string{
 	"nd.textwindow":    "时间窗口内没有记录带有 %s；",
 	"nd.carry":         "时间窗口内的 %s带有 %s",
 	"nd.carries":       "时间窗口内的 %s带有 %s",
+	"nd.carrynone":     "时间窗口内的 %s不带 loganalyze 读取的任何字段",
 	"nd.oneoutside":    "读取到的唯一一条记录在时间窗口之外",
 	"nd.alloutside":    "读取到的全部 %s都在时间窗口之外",
 	"nd.noneread":      "没有读取到任何记录",

@@ -643,11 +643,17 @@ func (n *NoData) text(m printer, esc, code func(string) string) string {
 		for _, f := range n.Carried {
 			fields = append(fields, code(f))
 		}
-		verb := msgID("nd.carry")
-		if n.Records == 1 {
-			verb = "nd.carries"
+		records := m.n(int(n.Records), "n.record")
+		switch {
+		case len(fields) == 0:
+			// Records of names no canonical field is read from (a
+			// table's own columns).
+			b.WriteString(m.f("nd.carrynone", records))
+		case n.Records == 1:
+			b.WriteString(m.f("nd.carries", records, strings.Join(fields, ", ")))
+		default:
+			b.WriteString(m.f("nd.carry", records, strings.Join(fields, ", ")))
 		}
-		b.WriteString(m.f(verb, m.n(int(n.Records), "n.record"), strings.Join(fields, ", ")))
 	case n.Outside == 1:
 		b.WriteString(m.t("nd.oneoutside"))
 	case n.Outside > 0:

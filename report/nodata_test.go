@@ -101,6 +101,22 @@ func TestNoDataOnEmptyInput(t *testing.T) {
 	}
 }
 
+// TestNoDataOfNoField: records of names no canonical field is read from
+// say so, not "carry" and nothing.
+func TestNoDataOfNoField(t *testing.T) {
+	// Rows whose only field read, "request", holds no request line (a
+	// JSON body, as a Databricks inference table's): a value that
+	// cannot be read, the records kept.
+	r := buildFrom(t, []byte(`{"request":"{\"model\":\"x\"}","status_code":200}`+"\n"+`{"request":"{}","status_code":429}`+"\n"), nil, 1, 1000, nil)
+	checkNoData(t, r)
+	for _, m := range []printer{english, printerFor(LangZhCN)} {
+		text := r.NoData.text(m, plainText, plainText)
+		if want := m.f("nd.carrynone", m.n(2, "n.record")); !strings.Contains(text, want) || strings.Contains(text, "carry . ") {
+			t.Errorf("reason %q lacks %q", text, want)
+		}
+	}
+}
+
 func TestNoDataWithoutRequestTime(t *testing.T) {
 	r := buildFrom(t, noLatencyJSONL(14), nil, 2, 1000, nil)
 	checkNoData(t, r)
