@@ -69,7 +69,9 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		// no field the record carries.
 		first := chunk[:spans[0].end]
 		names := jsonKeys(first, maxNames)
-		p.applySource(fs, names, jsonPaths(first, maxNames), laterElems(chunk, spans, clientLookahead))
+		paths := jsonPaths(first, maxNames)
+		p.applySource(fs, names, paths, laterElems(chunk, spans, clientLookahead))
+		p.applyTrimmedSpans(fs, first, names, paths)
 		if spanSource(fs.source) {
 			// Jaeger's or Zipkin's spans, whose times are epochs: no
 			// zone to tell.

@@ -230,7 +230,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		// peeked further than the sniffing head.
 		line := firstObjectLine(body)
 		names := jsonKeys(line, maxNames)
-		p.applySource(fs, names, jsonPaths(line, maxNames), laterRecords(body, clientLookahead))
+		paths := jsonPaths(line, maxNames)
+		p.applySource(fs, names, paths, laterRecords(body, clientLookahead))
+		p.applyTrimmedSpans(fs, line, names, paths)
 		if spanSource(fs.source) {
 			fs.cfg.spans = true
 			p.applySpans(fs, headLines(body, otelFirstSpans))

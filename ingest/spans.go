@@ -306,3 +306,88 @@ func elemRecords(chunk []byte, spans []docSpan) [][]byte {
 	}
 	return recs
 }
+
+// A span export trimmed to a few of its names (jq -c '.data[].spans[] |
+// {traceID, spanID, startTime, duration, tags}' of Jaeger's answer, or
+// '.[] | {traceId, id, name, timestamp, duration, tags}' of Zipkin's)
+// carries too few of its source's signature for detectSource, and SPEC
+// §3's generic "duration" would read its µs as ms: a span of 1.2 s a
+// request of 20 minutes. Such a record still names the span it is, by
+// its trace's id and its own, and starts at an epoch in µs, which no
+// log of a program's own writes beside those names: Jaeger's span
+// (jaegertracing/jaeger model/json/model.go: TraceID, SpanID, hex;
+// StartTime uint64 µs, Duration uint64 µs) and Zipkin's v2 span
+// (openzipkin/zipkin-api zipkin2-api.yaml: traceId 16 or 32 lower-hex,
+// id 16 lower-hex; timestamp and duration int64 µs). An app's own log
+// that carries its trace's id (OpenTelemetry's log bridges write
+// traceId) with an id and a duration in ms writes its time as a text or
+// an epoch in s or ms: not a span.
+
+// trimmedSpan is what a trimmed span of one source carries: its
+// trace's id, its own, and its start, an epoch in µs.
+type trimmedSpan struct{ source, trace, span, start string }
+
+var trimmedSpans = [...]trimmedSpan{
+	{"jaeger", "traceID", "spanID", "startTime"},
+	{"zipkin", "traceId", "id", "timestamp"},
+}
+
+// trimmedSpanSource returns the source (jaeger, zipkin) whose span the
+// JSON object rec is by its ids and its start (trimmedSpans), or "".
+func trimmedSpanSource(rec []byte) string {
+	for _, t := range trimmedSpans {
+		if hexID(jsonValue(rec, t.trace)) && hexID(jsonValue(rec, t.span)) && epochMicros(jsonValue(rec, t.start)) {
+			return t.source
+		}
+	}
+	return ""
+}
+
+// hexID reports whether raw is a JSON string of a trace's or span's id
+// as Jaeger and Zipkin write it: 16 or 32 hex digits (a 64-bit id, or a
+// 128-bit trace id).
+func hexID(raw []byte) bool {
+	if len(raw) != 16+2 && len(raw) != 32+2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	for _, c := range raw[1 : len(raw)-1] {
+		if !isDigit(c) && (c|0x20 < 'a' || c|0x20 > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// epochMicros reports whether raw is a JSON integer that is an instant
+// of the years read (MinTimeNS to MaxTimeNS) in µs: 15 or 16 digits, in
+// no other unit one of them (the years' ms have 12 or 13, their ns 18
+// or 19).
+func epochMicros(raw []byte) bool {
+	if len(raw) < 15 || len(raw) > 16 {
+		return false
+	}
+	us := int64(0)
+	for _, c := range raw {
+		if !isDigit(c) {
+			return false
+		}
+		us = us*10 + int64(c-'0')
+	}
+	return us >= MinTimeNS/1000 && us < MaxTimeNS/1000
+}
+
+// applyTrimmedSpans makes a JSON file's source Jaeger's or Zipkin's when
+// no source's names told one (nor --source forced one) but its first
+// record, first, is a trimmed span of it (trimmedSpanSource): its spans
+// are then read by spanParser, their durations in µs.
+func (p *pipeline) applyTrimmedSpans(fs *fileState, first []byte, names, paths []string) {
+	if p.opts.Source != "" || fs.cfg.schema.source != nil {
+		return
+	}
+	src := trimmedSpanSource(first)
+	if src == "" {
+		return
+	}
+	sch, name, _ := p.opts.Schema.ForNames(names, paths, src, nil)
+	fs.cfg.schema, fs.source = sch, name
+}

@@ -16,7 +16,7 @@ import (
 // within the years read and its request time, when it has one, a finite
 // duration within bounds.
 func FuzzSpans(f *testing.F) {
-	for _, name := range []string{"jaeger.jsonl", "jaeger-es.json", "zipkin.json", "zipkin-v1.json"} {
+	for _, name := range []string{"jaeger.jsonl", "jaeger-es.json", "zipkin.json", "zipkin-v1.json", "jaeger-trimmed.jsonl", "zipkin-kindless.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "sources", name))
 		if err != nil {
 			f.Fatal(err)
@@ -30,6 +30,8 @@ func FuzzSpans(f *testing.F) {
 		`{"startTime":"1796464804201000","tag":{"span@kind":"server","http@method":[1],"@":null},"remoteEndpoint":{"ipv4":7}}`,
 		`{"data":[{"traceID":"a","spans":[{"traceID":"a","spanID":"b","startTime":1796464804201000,"duration":5}],"processes":{}}]}`,
 		`[[{"traceId":"a","id":"b","timestamp":1796464804201000,"duration":5,"kind":"SERVER"}],[1,[2]]]`,
+		`{"traceId":"0123456789abcdef","id":"0123456789ABCDEF","timestamp":999999999999999,"duration":1}`,
+		`{"traceID":"0123456789abcdef0123456789abcdef","spanID":"\u0030123456789abcdef","startTime":4133980799999999}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -39,6 +41,11 @@ func FuzzSpans(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := int64(bytes.Count(data, []byte{'\n'})) + 1
+		// A trimmed span is told by its first record alone: whatever it
+		// is, the answer is one of the span sources, or none.
+		if src := trimmedSpanSource(data); src != "" && !spanSource(src) {
+			t.Fatalf("trimmed span of %q", src)
+		}
 		for _, name := range []string{"jaeger", "zipkin"} {
 			sch := s.derive(sourceByName(name), "")
 			for _, calls := range []bool{true, false} {

@@ -19,7 +19,13 @@ import (
 // ms: each server span a request of its duration in µs, its client and
 // local children passed over. Read as ms, a gateway's spans are
 // requests of minutes, whose children pull the median under the 1000 s
-// that tells a duration written in a smaller unit.
+// that tells a duration written in a smaller unit. So are the same
+// spans trimmed by jq to a few names, too few for the sources'
+// signatures ({traceID, spanID, startTime, duration, tags}; Zipkin's
+// {traceId, id, kind, timestamp, duration, tags}): told by their ids
+// and their start in µs. Zipkin's spans trimmed of their kind are none
+// a server's: no request is read of them, rather than their durations
+// as ms.
 func TestFlatSpansInMicroseconds(t *testing.T) {
 	var zipkin []map[string]any
 	b, err := os.ReadFile(filepath.Join("testdata", "sources", "zipkin.json"))
@@ -35,8 +41,11 @@ func TestFlatSpansInMicroseconds(t *testing.T) {
 		lines = append(lines, string(l))
 	}
 	files := map[string]string{
-		filepath.Join("testdata", "sources", "jaeger.jsonl"):         "jaeger",
-		writeTemp(t, "zipkin.jsonl", strings.Join(lines, "\n")+"\n"): "zipkin",
+		filepath.Join("testdata", "sources", "jaeger.jsonl"):          "jaeger",
+		writeTemp(t, "zipkin.jsonl", strings.Join(lines, "\n")+"\n"):  "zipkin",
+		filepath.Join("testdata", "sources", "jaeger-trimmed.jsonl"):  "jaeger",
+		filepath.Join("testdata", "sources", "zipkin-trimmed.jsonl"):  "zipkin",
+		filepath.Join("testdata", "sources", "zipkin-kindless.jsonl"): "zipkin",
 	}
 	for path, src := range files {
 		// What the spans say, decoded by encoding/json: each span's
@@ -209,6 +218,63 @@ func TestTraceDocumentLookAlikes(t *testing.T) {
 		}
 		if !slices.Equal(rts, c.rts) || res.BadLines() != int64(c.bad) {
 			t.Errorf("%s: request times %v and %d bad lines, want %v and %d: %v", c.name, rts, res.BadLines(), c.rts, c.bad, res.Problems)
+		}
+	}
+}
+
+// TestTrimmedSpans: Zipkin's spans trimmed by jq and written as one list
+// (jq '[.[] | {traceId, id, kind, timestamp, duration, tags}]') are read
+// as Zipkin's, each server span a request of its duration in µs; and the
+// records that carry a trace's id, an id and a duration without being a
+// span's, an app's own log lines (OpenTelemetry's log bridges write the
+// trace's id), are read by SPEC §3's generic names as before, their
+// duration in ms: their time is a text, or an epoch in ms, not a span's
+// start in µs; or their ids are no span's.
+func TestTrimmedSpans(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "sources", "zipkin-trimmed.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spans []json.RawMessage
+	var want []float64 // the server spans' durations, s
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var s struct {
+			Kind     string
+			Duration *float64
+		}
+		if err := json.Unmarshal([]byte(l), &s); err != nil {
+			t.Fatal(err)
+		}
+		spans = append(spans, json.RawMessage(l))
+		if s.Kind == "SERVER" && s.Duration != nil {
+			want = append(want, *s.Duration/1e6)
+		}
+	}
+	doc, _ := json.MarshalIndent(spans, "", " ")
+	got, res := collect(t, []string{writeTemp(t, "spans.json", string(doc))}, ingest.Options{Workers: 1, Location: time.UTC})
+	var rts []float64
+	for _, r := range got {
+		if !math.IsNaN(r.rt) {
+			rts = append(rts, r.rt)
+		}
+	}
+	slices.Sort(rts)
+	slices.Sort(want)
+	if res.Files[0].Source != "zipkin" || !slices.Equal(rts, want) {
+		t.Errorf("a list of trimmed spans: source %q, request times %v s; want zipkin, %v", res.Files[0].Source, rts, want)
+	}
+
+	const trace, id = "63ca828dd5f4b3b2e4b06ce60741c7a8", "9b810e766ec9d286"
+	for _, c := range []struct{ name, line string }{
+		{"text time", `{"timestamp":"2026-12-05T10:00:04.201Z","level":"info","traceId":"` + trace + `","id":"` + id + `","msg":"done","duration":1327,"status":200}`},
+		{"epoch ms", `{"timestamp":1796464804201,"traceId":"` + trace + `","id":"` + id + `","duration":1327,"status":200}`},
+		{"request id", `{"timestamp":1796464804201000,"traceId":"` + trace + `","id":"req-7","duration":1327,"status":200}`},
+		{"jaeger's names", `{"time":"2026-12-05T10:00:04.201Z","traceID":"` + trace + `","spanID":"` + id + `","duration":1327,"status":200}`},
+	} {
+		got, res := collect(t, []string{writeTemp(t, "app.jsonl", c.line+"\n")}, ingest.Options{Workers: 1, Location: time.UTC})
+		// 1327 ms, as SPEC §3 reads "duration", and the line's status.
+		if res.Files[0].Source != "" || len(got) != 1 || got[0].rt != 1.327 || got[0].status != 200 {
+			t.Errorf("%s: source %q, %d records %+v; want none, one of 1.327 s and status 200", c.name, res.Files[0].Source, len(got), got)
 		}
 	}
 }
