@@ -163,6 +163,10 @@ func FuzzParquet(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(int96.Bytes())
+	// Databricks' inference tables: a MAP and a LIST column beside
+	// those read, JSON bodies as strings.
+	f.Add(dbxParquet(f, dbxCalls(40), false))
+	f.Add(dbxParquet(f, dbxCalls(40), true))
 	// LZ4 pages, which are checked before parquet-go decodes them.
 	var lz bytes.Buffer
 	if _, err := gen.WriteParquet(&lz, gen.Generate(gen.Config{Seed: 3, N: 40}), gen.WriteOptions{BadEvery: 9, Codec: &lz4.Codec{}}); err != nil {

@@ -158,7 +158,11 @@ func FuzzRun(f *testing.F) {
 		// Phoenix's spans: a DataFrame's CSV and the API's data.
 		"sources/phoenix-spans.csv", "sources/phoenix-api.json",
 		// SigNoz's spans: v2's CSV, v3's ClickHouse FORMAT JSON.
-		"sources/signoz-v2.csv", "sources/signoz-v3.json", "sources/honeycomb.csv", "sources/mlflow.csv"} {
+		"sources/signoz-v2.csv", "sources/signoz-v3.json", "sources/honeycomb.csv", "sources/mlflow.csv",
+		// Databricks' inference tables, legacy and AI Gateway's: JSON
+		// bodies as text, a map as an object or its JSON text.
+		"sources/databricks-legacy.jsonl", "sources/databricks-legacy.csv",
+		"sources/databricks-gateway.jsonl", "sources/databricks-gateway.csv"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

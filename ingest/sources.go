@@ -472,6 +472,49 @@ var sources = []*source{
 			{"span.kind", FKind, 0}, {"meta.span_type", FKind, 0},
 		},
 		requests: []string{"server", "root", "subroot"}},
+	// Databricks Model Serving's inference tables: the Delta table an
+	// endpoint logs each request to, read as its Parquet files, or
+	// exported as JSON (Spark's writer) or CSV. Two generations, as
+	// Databricks documents their schema:
+	//   - the legacy table (docs.databricks.com/en/machine-learning/
+	//     model-serving/inference-tables.html, "Unity Catalog inference
+	//     table schema"): timestamp_ms, the arrival, epoch ms;
+	//     execution_time_ms, ms; status_code, the HTTP status;
+	//     request_metadata, a MAP of model_name, endpoint_name and
+	//     model_version; date, the UTC day alone;
+	//   - the AI Gateway-enabled table (docs.databricks.com/ai-gateway/
+	//     inference-tables.html, "AI Gateway-enabled inference table
+	//     schema"): request_time, a TIMESTAMP (no duration: the generic
+	//     table's request_time), execution_duration_ms, ms ("the time
+	//     for which the model performed inference", without the
+	//     network's); status_code; served_entity_id, an id that joins
+	//     the served entities' system table, no model's name; requester,
+	//     the user or service principal that called (NULL for
+	//     route-optimized endpoints); request_date, the UTC day.
+	// request and response are the raw JSON bodies, as text: the request
+	// is no HTTP request line. An LLM's response is the Foundation Model
+	// APIs' chat or completion (docs.databricks.com/machine-learning/
+	// foundation-models/api-reference.html): its model, and its usage's
+	// prompt_tokens and completion_tokens, are read from the JSON text
+	// as MLflow's request.model is, in a JSON export or a CSV; a Parquet
+	// file's string columns and MAP columns are not walked, so it gives
+	// neither the model nor tokens. sampling_fraction is not weighed:
+	// the counts are of the requests logged. status_code is the HTTP
+	// status for this source only, as SigNoz's is none. Spark writes a
+	// TIMESTAMP as text in the session's zone, UTC unless set.
+	{name: "databricks", title: "Databricks Model Serving inference tables (legacy and AI Gateway)",
+		signatures: []signature{{2, []string{"databricks_request_id", "execution_time_ms", "execution_duration_ms",
+			"request_metadata", "served_entity_id", "logging_error_codes", "sampling_fraction"}}},
+		fields: []sourceField{
+			{"timestamp_ms", FTime, UnitMilli}, {"request_time", FTime, 0},
+			{"execution_time_ms", FRequestTime, UnitMilli}, {"execution_duration_ms", FRequestTime, UnitMilli},
+			{"status_code", FStatus, 0},
+			{"request_metadata.model_name", FModel, 0}, {"response.model", FModel, 0},
+			{"response.usage.prompt_tokens", FPromptTokens, 0}, {"response.usage.completion_tokens", FCompletionTokens, 0},
+			{"requester", FClient, 0},
+			{"request", ignored, 0}, {"response", ignored, 0}, {"date", ignored, 0}, {"request_date", ignored, 0},
+		},
+		loc: time.UTC},
 	// MLflow's traces as mlflow.search_traces() returns them (a pandas
 	// DataFrame, saved as CSV or JSON): a trace's TraceInfo
 	// (mlflow/entities/trace_info.py, MLflow 3): request_time, its start

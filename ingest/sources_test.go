@@ -446,6 +446,32 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("execution_duration"), ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1,
 			timeNS: int64(d.num("request_time")) * 1e6, model: model}
 	},
+	// Databricks' inference tables: timestamp_ms (epoch ms) or
+	// request_time (a timestamp) the time; execution_time_ms or
+	// execution_duration_ms, ms; status_code the HTTP status; the model
+	// request_metadata's model_name, else the response body's (JSON
+	// text) model; its usage's tokens; requester the client.
+	"databricks": func(d rawDoc) sourceWant {
+		resp := d.inner("response") // JSON text in a JSON line
+		if m, ok := d.get("response").(map[string]any); ok {
+			resp = m // a CSV cell's object, decoded by readRawDocs
+		}
+		model := d.str("request_metadata.model_name")
+		if model == "" {
+			model = resp.str("model")
+		}
+		at := int64(d.num("timestamp_ms")) * 1e6
+		if d.get("timestamp_ms") == nil {
+			t, err := time.Parse(time.RFC3339Nano, d.str("request_time"))
+			if err != nil { // the SQL editor's download: no zone, the session's UTC
+				t, _ = time.Parse("2006-01-02 15:04:05.999999999", d.str("request_time"))
+			}
+			at = t.UnixNano()
+		}
+		return sourceWant{rt: or(d.num("execution_time_ms"), d.num("execution_duration_ms")), ups: math.NaN(), ttft: math.NaN(),
+			status: int(d.num("status_code")), stream: -1, timeNS: at, model: model, client: d.str("requester"),
+			tokens: true, prompt: resp.count("usage.prompt_tokens"), completion: resp.count("usage.completion_tokens")}
+	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
 	"azure-openai":    openaiOracle,
@@ -1289,6 +1315,8 @@ var sourceFixtures = map[string]string{
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
 	"signoz-v2.csv": "signoz", "signoz-v3.json": "signoz", "honeycomb.csv": "honeycomb", "mlflow.csv": "mlflow",
+	"databricks-legacy.jsonl": "databricks", "databricks-legacy.csv": "databricks",
+	"databricks-gateway.jsonl": "databricks", "databricks-gateway.csv": "databricks",
 	"phoenix-spans.csv": "phoenix", "phoenix-api.json": "phoenix",
 	"newrelic-transaction.csv": "newrelic", "newrelic-nerdgraph.json": "newrelic", "newrelic-span-insights.json": "newrelic",
 	"jaeger.jsonl": "jaeger", "jaeger-es.json": "jaeger", "zipkin.json": "zipkin", "zipkin-v1.json": "zipkin",

@@ -1,0 +1,222 @@
+package ingest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"loganalyze/ingest"
+)
+
+// dbxLegacyRow is a row of Databricks' legacy inference table, its
+// columns' names and types as the docs give them
+// (docs.databricks.com/en/machine-learning/model-serving/inference-tables.html).
+type dbxLegacyRow struct {
+	DatabricksRequestID string            `parquet:"databricks_request_id"`
+	ClientRequestID     *string           `parquet:"client_request_id,optional"`
+	Date                int32             `parquet:"date,date"`
+	TimestampMS         int64             `parquet:"timestamp_ms"`
+	StatusCode          int32             `parquet:"status_code"`
+	SamplingFraction    float64           `parquet:"sampling_fraction"`
+	ExecutionTimeMS     int64             `parquet:"execution_time_ms"`
+	Request             string            `parquet:"request"`
+	Response            string            `parquet:"response"`
+	RequestMetadata     map[string]string `parquet:"request_metadata"`
+}
+
+// dbxGatewayRow is a row of an AI Gateway-enabled inference table
+// (docs.databricks.com/ai-gateway/inference-tables.html).
+type dbxGatewayRow struct {
+	DatabricksRequestID string   `parquet:"databricks_request_id"`
+	RequestDate         int32    `parquet:"request_date,date"`
+	ClientRequestID     *string  `parquet:"client_request_id,optional"`
+	RequestTime         int64    `parquet:"request_time,timestamp(microsecond)"`
+	StatusCode          int32    `parquet:"status_code"`
+	SamplingFraction    float64  `parquet:"sampling_fraction"`
+	ExecutionDurationMS int64    `parquet:"execution_duration_ms"`
+	Request             string   `parquet:"request"`
+	Response            string   `parquet:"response"`
+	LoggingErrorCodes   []string `parquet:"logging_error_codes,list"`
+	ServedEntityID      string   `parquet:"served_entity_id"`
+	Requester           *string  `parquet:"requester,optional"`
+}
+
+// dbxCall is one logged request as the tests make it: its arrival,
+// duration in ms, status and caller ("" for none).
+type dbxCall struct {
+	at     time.Time
+	ms     int64
+	status int
+	caller string
+}
+
+// dbxCalls are n requests over a few minutes: mostly 200s of 0.2–4 s, a
+// few 429s, 400s and 500s answered in ms.
+func dbxCalls(n int) []dbxCall {
+	start := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	var calls []dbxCall
+	for i := range n {
+		c := dbxCall{at: start.Add(time.Duration(i)*1700*time.Millisecond + time.Duration(i*37%1000)*time.Millisecond),
+			ms: int64(200 + i*7919%3800), status: 200, caller: []string{"alice@example.com", "36650389-1a56-4b80-be22-3ebcfe042150", ""}[i%3]}
+		switch i % 11 {
+		case 3:
+			c.status, c.ms = 429, int64(5+i%20)
+		case 7:
+			c.status, c.ms = 500, int64(30+i%50)
+		case 9:
+			c.status, c.ms = 400, int64(3+i%9)
+		}
+		calls = append(calls, c)
+	}
+	return calls
+}
+
+func dbxResponse(c dbxCall) string {
+	if c.status != 200 {
+		return `{"error_code":"REQUEST_LIMIT_EXCEEDED","message":"Exceeded workspace rate limit."}`
+	}
+	return `{"object":"chat.completion","model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":30,"total_tokens":42}}`
+}
+
+const dbxRequest = `{"messages":[{"role":"user","content":"What is Delta Lake?"}]}`
+
+// dbxParquet writes calls as a legacy inference table's Parquet file, or
+// an AI Gateway-enabled one's, in row groups of 16.
+func dbxParquet(tb testing.TB, calls []dbxCall, gateway bool) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	var err error
+	if gateway {
+		rows := make([]dbxGatewayRow, len(calls))
+		for i, c := range calls {
+			rows[i] = dbxGatewayRow{DatabricksRequestID: fmt.Sprintf("req-%04d", i), RequestDate: int32(c.at.Unix() / 86400),
+				RequestTime: c.at.UnixMicro(), StatusCode: int32(c.status), SamplingFraction: 1, ExecutionDurationMS: c.ms,
+				Request: dbxRequest, Response: dbxResponse(c), LoggingErrorCodes: []string{}, ServedEntityID: "2c5e22cf20044862812dfb724749c87c"}
+			if c.caller != "" {
+				rows[i].Requester = &c.caller
+			}
+		}
+		err = parquet.Write(&buf, rows, parquet.MaxRowsPerRowGroup(16))
+	} else {
+		rows := make([]dbxLegacyRow, len(calls))
+		for i, c := range calls {
+			rows[i] = dbxLegacyRow{DatabricksRequestID: fmt.Sprintf("req-%04d", i), Date: int32(c.at.Unix() / 86400),
+				TimestampMS: c.at.UnixMilli(), StatusCode: int32(c.status), SamplingFraction: 1, ExecutionTimeMS: c.ms,
+				Request: dbxRequest, Response: dbxResponse(c),
+				RequestMetadata: map[string]string{"model_name": "chat_model", "endpoint_name": "chat-ep", "model_version": "3"}}
+		}
+		err = parquet.Write(&buf, rows, parquet.MaxRowsPerRowGroup(16))
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// nearestRank is the q-quantile of sorted by the nearest rank.
+func nearestRank(sorted []float64, q float64) float64 {
+	i := int(math.Ceil(q*float64(len(sorted)))) - 1
+	return sorted[max(i, 0)]
+}
+
+// TestDatabricksInferenceTables reads both generations of Databricks'
+// inference tables, as Parquet and as the JSON lines and CSV of the
+// fixtures, with no flag: every request is read, with its status, and
+// the latency quantiles are those of the tables' durations in ms.
+func TestDatabricksInferenceTables(t *testing.T) {
+	type table struct {
+		path    string
+		ms      []float64      // the durations, ms
+		status  map[int64]int  // requests by status
+		callers map[string]int // requests by requester; nil: not checked
+		first   time.Time
+	}
+	var tables []table
+	calls := dbxCalls(150)
+	for _, gateway := range []bool{false, true} {
+		tb := table{path: writeTemp(t, fmt.Sprintf("gateway-%v.parquet", gateway), string(dbxParquet(t, calls, gateway))),
+			status: map[int64]int{}, first: calls[0].at}
+		if gateway {
+			tb.callers = map[string]int{}
+		}
+		for _, c := range calls {
+			tb.ms = append(tb.ms, float64(c.ms))
+			tb.status[int64(c.status)]++
+			if gateway {
+				tb.callers[c.caller]++
+			}
+		}
+		tables = append(tables, tb)
+	}
+	// The fixtures, decoded by encoding/json and encoding/csv.
+	for _, name := range []string{"databricks-legacy.jsonl", "databricks-legacy.csv", "databricks-gateway.jsonl", "databricks-gateway.csv"} {
+		path := filepath.Join("testdata", "sources", name)
+		tb := table{path: path, status: map[int64]int{}}
+		for _, d := range readRawDocs(t, path) {
+			ms := d.num("execution_time_ms")
+			if math.IsNaN(ms) {
+				ms = d.num("execution_duration_ms")
+			}
+			tb.ms = append(tb.ms, ms)
+			st, err := strconv.ParseInt(fmt.Sprint(d.get("status_code")), 10, 64)
+			if err != nil {
+				t.Fatalf("%s: status_code %v", name, d.get("status_code"))
+			}
+			tb.status[st]++
+		}
+		tables = append(tables, tb)
+	}
+	for _, tb := range tables {
+		for _, workers := range []int{1, 3} {
+			got, res := collect(t, []string{tb.path}, ingest.Options{Workers: workers, Location: time.UTC})
+			if len(res.Files) != 1 || res.Files[0].Source != "databricks" || res.BadLines() != 0 || len(got) != len(tb.ms) {
+				t.Fatalf("%s, %d workers: %d records, files %+v; want %d records of source databricks", tb.path, workers, len(got), res.Files, len(tb.ms))
+			}
+			status, callers := map[int64]int{}, map[string]int{}
+			var ms []float64
+			for _, g := range got {
+				if !g.hasStatus || !g.hasTime {
+					t.Fatalf("%s: a record without status or time: %+v", tb.path, g)
+				}
+				status[g.status]++
+				callers[g.client]++
+				ms = append(ms, g.rt*1000)
+			}
+			if fmt.Sprint(status) != fmt.Sprint(tb.status) {
+				t.Errorf("%s, %d workers: statuses %v, want %v", tb.path, workers, status, tb.status)
+			}
+			if tb.callers != nil && fmt.Sprint(callers) != fmt.Sprint(tb.callers) {
+				t.Errorf("%s, %d workers: clients %v, want %v", tb.path, workers, callers, tb.callers)
+			}
+			want := slices.Sorted(slices.Values(tb.ms))
+			slices.Sort(ms)
+			for _, q := range []float64{0.5, 0.95, 0.99} {
+				if g, w := nearestRank(ms, q), nearestRank(want, q); math.Abs(g-w) > 1e-6 {
+					t.Errorf("%s, %d workers: p%v %v ms, want %v ms", tb.path, workers, q*100, g, w)
+				}
+			}
+			if !tb.first.IsZero() && got[0].timeNS != tb.first.UnixNano() {
+				t.Errorf("%s: first request at %v, want %v", tb.path, time.Unix(0, got[0].timeNS).UTC(), tb.first)
+			}
+		}
+	}
+}
+
+// TestDatabricksStatusCodeOnly: status_code is the HTTP status of a
+// Databricks inference table only; SPEC §3 lists no such generic alias,
+// so another log's status_code is not read as one.
+func TestDatabricksStatusCodeOnly(t *testing.T) {
+	line, _ := json.Marshal(map[string]any{"time": "2026-12-05T10:00:00Z", "request_time": 0.5, "status_code": 429})
+	got, res := collect(t, []string{writeTemp(t, "other.jsonl", string(line)+"\n")}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 1 || res.Files[0].Source == "databricks" || got[0].hasStatus {
+		t.Errorf("%+v, files %+v: want one record, of no Databricks table, without status", got, res.Files)
+	}
+}
