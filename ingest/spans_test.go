@@ -81,13 +81,7 @@ func TestFlatSpansInMicroseconds(t *testing.T) {
 		if res.Files[0].Source != src || res.Files[0].Format != ingest.JSONL {
 			t.Fatalf("%s read as %s of %q, want JSON lines of %q", path, res.Files[0].Format, res.Files[0].Source, src)
 		}
-		var rts []float64
-		for _, r := range got {
-			if !math.IsNaN(r.rt) {
-				rts = append(rts, r.rt)
-			}
-		}
-		slices.Sort(rts)
+		rts := sortedTimes(got)
 		slices.Sort(servers)
 		if !slices.Equal(rts, servers) {
 			t.Errorf("%s: request times %v s, want the server spans' %v", path, rts, servers)
@@ -252,13 +246,7 @@ func TestTrimmedSpans(t *testing.T) {
 	}
 	doc, _ := json.MarshalIndent(spans, "", " ")
 	got, res := collect(t, []string{writeTemp(t, "spans.json", string(doc))}, ingest.Options{Workers: 1, Location: time.UTC})
-	var rts []float64
-	for _, r := range got {
-		if !math.IsNaN(r.rt) {
-			rts = append(rts, r.rt)
-		}
-	}
-	slices.Sort(rts)
+	rts := sortedTimes(got)
 	slices.Sort(want)
 	if res.Files[0].Source != "zipkin" || !slices.Equal(rts, want) {
 		t.Errorf("a list of trimmed spans: source %q, request times %v s; want zipkin, %v", res.Files[0].Source, rts, want)
@@ -277,4 +265,16 @@ func TestTrimmedSpans(t *testing.T) {
 			t.Errorf("%s: source %q, %d records %+v; want none, one of 1.327 s and status 200", c.name, res.Files[0].Source, len(got), got)
 		}
 	}
+}
+
+// sortedTimes returns the request times the rows carry, in order.
+func sortedTimes(rows []row) []float64 {
+	var rts []float64
+	for _, r := range rows {
+		if !math.IsNaN(r.rt) {
+			rts = append(rts, r.rt)
+		}
+	}
+	slices.Sort(rts)
+	return rts
 }
