@@ -738,6 +738,23 @@ var sources = []*source{
 			{"response.status", FStatus, 0}, {"request.method", FMethod, 0}, {"request.path", FURI, 0},
 			{"request.ip", FRemoteAddr, 0}, {"request.host", FHost, 0},
 		}},
+	// gin-contrib/zap's request log (ginzap.Ginzap, GinzapWithConfig in
+	// gin-contrib/zap zap.go): status, method, path, query, ip,
+	// user-agent, then latency, a zap.Duration, written as the logger's
+	// EncodeDuration says: zap.NewProduction's seconds (2.931892699),
+	// zap.NewDevelopment's Duration.String() ("2.931892699s", in its
+	// console lines: stampedLine), an encoder without one's whole ns.
+	// time is the request's end in the middleware's TimeFormat. Its
+	// user-agent is spelt so by no other Go middleware (gin-contrib/logger's
+	// latency beside ip and user_agent is zerolog's ms); query is most
+	// often empty, which is no name of the record's.
+	{name: "ginzap", title: "gin-contrib/zap (ginzap) request log, zap's JSON or console encoder",
+		signatures: []signature{{3, []string{"ip", "user-agent", "latency"}}},
+		fields: []sourceField{
+			{"latency", FRequestTime, UnitSecond}, {"ip", FRemoteAddr, 0},
+			{"status", FStatus, 0}, {"method", FMethod, 0}, {"path", FURI, 0},
+		},
+		durationFormat: "latency"},
 	// express-winston's request log (Node's Express through winston's
 	// JSON format): the request, the response and responseTime (ms) under
 	// its metaField, "meta" by default; originalUrl is the path as the

@@ -826,6 +826,22 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
 			client: d.str("remote_ip"), stream: -1, timeNS: rfc(d.str("time"))}
 	},
+	// gin-contrib/zap: latency a zap.Duration, zap.NewProduction's
+	// seconds, or Duration.String() in the development config's console
+	// lines (zapconsole_test.go); time the middleware's end, ip the
+	// client's address.
+	"ginzap": func(d rawDoc) sourceWant {
+		rt := d.num("latency") * 1000
+		if s := d.str("latency"); s != "" {
+			l, err := time.ParseDuration(s)
+			if err != nil {
+				panic("fixture: latency " + s)
+			}
+			rt = float64(l) / 1e6
+		}
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
+			client: d.str("ip"), stream: -1, timeNS: rfc(d.str("time"))}
+	},
 	// pino-http and Fastify: responseTime ms, res.statusCode; the lines
 	// whose message is no response's (Fastify's "incoming request", the
 	// server's own) are no requests. The caller is its address.
@@ -1306,7 +1322,7 @@ var sourceFixtures = map[string]string{
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
-	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
+	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "ginzap.jsonl": "ginzap", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
 	"aliyun-apigw.json": "aliyun-apigw", "apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
