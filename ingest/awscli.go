@@ -130,13 +130,18 @@ func cloudWatchText(line []byte) (wrappedLine, error) {
 
 // envelopeOfHead is envelopeOf the first line of a file whose first
 // bytes are head; and the AWS CLI's text output of log events when it
-// begins with the token of --no-paginate, which no other line tells.
+// begins with the token of --no-paginate, which no other line tells;
+// and zap's console lines with fields behind the program's own first
+// lines, which have none (zapconsole.go).
 func envelopeOfHead(first, head []byte) Envelope {
 	if e := envelopeOf(first); e != NoEnvelope {
 		return e
 	}
 	if cloudWatchTextHead(first, head) {
 		return EnvCloudWatchText
+	}
+	if zapConsoleHeadOf(head) {
+		return EnvStamped
 	}
 	return NoEnvelope
 }

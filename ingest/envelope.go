@@ -400,6 +400,11 @@ func stampedLine(line []byte) (in, stamp []byte, ok bool) {
 			return r, line[:n], true
 		}
 	}
+	// zap's console encoder: the level, the caller and the message
+	// before the fields' object (zapconsole.go).
+	if rec, ok := zapConsoleRecord(line, n); ok {
+		return rec, line[:n], true
+	}
 	return nil, nil, false
 }
 
@@ -1224,6 +1229,9 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return wrappedLine{inner: in, stamp: stamp}, nil
 		}
 		in, stamp, ok := stampedLine(line)
+		if !ok && zapConsoleOwn(line) {
+			return w, errOwnLine // a message of zap's console encoder without fields
+		}
 		if !ok {
 			return w, errors.New("not a JSON line behind its time")
 		}

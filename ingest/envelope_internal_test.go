@@ -23,7 +23,9 @@ import (
 // text lines; Fluent Bit's record of a line as its stdout output
 // and its file output's ltsv format print it, read as JSON that
 // encoding/json decodes to the line; and an event's row of the AWS
-// CLI's text output; and Vector's native_json log event of a line.
+// CLI's text output; and Vector's native_json log event of a line; and
+// the fields' object of a line of zap's console encoder, whatever the
+// message before it.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -61,6 +63,9 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"log":{"file":"/var/log/nginx/access.log","host":"gw-1","message":"a\u0000b","source_type":"file","timestamp":"2026-12-04T02:00:01.125Z"}}`)
 	f.Add(`{"metric":{"name":"utilization","namespace":"vector","kind":"absolute","gauge":{"value":0.5}}}`)
 	f.Add(`{"trace":{"spans":[{"a":"}"}]}}`)
+	f.Add("2025-03-10T08:00:12.995+0800\tINFO\tginzap@v1.1.4/zap.go:102\t\t{\"status\": 200, \"latency\": \"2.9s\"}")
+	f.Add("2025-03-10T08:00:12.995+0800\tERROR\tzap.go:95\ta\t{b\t{\"status\": 500}")
+	f.Add("\t/go/pkg/mod/github.com/gin-contrib/zap@v1.1.4/zap.go:95")
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
@@ -108,6 +113,18 @@ func FuzzEnvelope(f *testing.F) {
 			}
 			d.stamp = stampJSON
 		}
+		// zap's console encoder: whatever its message, the fields' object
+		// after it is the record, and the line's time its stamp.
+		zrec, err := json.Marshal(map[string]string{"path": in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := strings.NewReplacer("\n", "", "\r", "").Replace(in)
+		zline := "2025-03-10T08:00:12.995+0800\tERROR\tginzap@v1.1.4/zap.go:95\t" + msg + "\t" + string(zrec)
+		if w, err := unwrap(EnvStamped, []byte(zline), &d); err != nil || string(w.inner) != string(zrec) || string(w.stamp) != "2025-03-10T08:00:12.995+0800" {
+			t.Fatalf("zap console: %q gave %+v, %v; want %s", zline, w, err, zrec)
+		}
+		zapConsoleHeadOf([]byte(in + "\n" + zline + "\n" + in + "\n"))
 		line := []byte("2026-12-04T10:00:00.5Z stdout F " + in)
 		if w, err := unwrap(EnvCRI, line, &d); err != nil || w.partial || w.stderr || string(w.inner) != in {
 			t.Fatalf("CRI: %+v, %v; want %q", w, err, in)

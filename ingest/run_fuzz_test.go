@@ -121,6 +121,9 @@ func FuzzRun(f *testing.F) {
 		"text/reactor-netty.log", "text/reactor-netty-boot.log",
 		// BentoML's access log among its own lines.
 		"text/bentoml.log",
+		// gin-contrib/zap's request log in zap's console lines, the
+		// program's own entry and a stack trace among them.
+		"text/ginzap-development.log",
 		// Ray Serve's, today's and 2.9's, and as its driver prints it.
 		"text/ray-serve.log", "text/ray-serve-29.log", "text/ray-serve-driver.log",
 		// Envoy's default after Emissary-ingress's "ACCESS ", and Kuma's.
