@@ -473,6 +473,9 @@ type topReader struct {
 	// printed reads a record of Fluent Bit's stdout output into JSON
 	// (stdoutRecord).
 	printed printedReader
+	// rayServeRecord: the last record shipped read was Ray Serve's
+	// (rayjson.go), whose message may be Serve's own.
+	rayServeRecord bool
 	// lone: a record of "message" alone is a shipper's record of the line
 	// in it (Fluentd's, within its out_file's lines: shipped).
 	lone bool
@@ -643,11 +646,12 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp",
 	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP", "content", "_container_name_", "_pod_name_", "_time_"}
 
-var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone`)
+var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone, nor Ray Serve's "message" beside "levelname" and "component_name" or "deployment"`)
 
 // shipped returns the line a log shipper's record holds, its time, and
 // whether the record is journald's.
 func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
+	d.rayServeRecord = false
 	var vals [12][]byte
 	found, strs, err := d.top(line, shipperKeys, vals[:])
 	if err != nil {
@@ -681,9 +685,13 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 		msg, stamp, journald = d.bytes, vals[7], true
 	default:
 		var ok bool
-		if msg, stamp, ok = d.fluentBit(line); !ok {
+		if msg, stamp, ok = d.fluentBit(line); ok {
+			break
+		}
+		if msg, stamp, ok = d.rayServe(line); !ok {
 			return nil, nil, false, errNotShipped
 		}
+		d.rayServeRecord = true
 	}
 	return bytes.TrimRight(msg, "\r\n"), stamp, journald, nil
 }
@@ -1190,6 +1198,7 @@ func readsRequestTime(name string, s *Schema) bool {
 type wrappedLine struct {
 	inner, stamp    []byte
 	partial, stderr bool
+	rayServe        bool // a record of Ray Serve's JSON log (rayjson.go)
 }
 
 // unwrap reads line, a line of envelope e. Text the line within is
@@ -1202,7 +1211,7 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, errors.New("not a CRI container log line (TIME stdout|stderr F|P LINE)")
 		}
 		stderr := line[len(stamp)+1+len("std")] == 'e'
-		return wrappedLine{criLine(line), stamp, partial, stderr}, nil
+		return wrappedLine{inner: criLine(line), stamp: stamp, partial: partial, stderr: stderr}, nil
 	case EnvDocker:
 		c, err := d.fields(line)
 		if err != nil {
@@ -1241,7 +1250,7 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		if err != nil {
 			return w, err
 		}
-		return wrappedLine{inner: msg, stamp: stamp}, nil
+		return wrappedLine{inner: msg, stamp: stamp, rayServe: d.rayServeRecord}, nil
 	case EnvVector:
 		ev, err := d.vectorEvent(line)
 		if err != nil {
@@ -1450,6 +1459,9 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 		}
 		if w.stderr && ownLogLine(in) {
 			return errOwnLine // the program's own message, of a known shape
+		}
+		if w.rayServe && !rayServeAccessMessage().Match(in) {
+			return errOwnLine // Serve's own message, no access line's
 		}
 		if w.stderr {
 			return &stderrError{err}

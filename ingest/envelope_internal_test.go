@@ -25,7 +25,7 @@ import (
 // encoding/json decodes to the line; and an event's row of the AWS
 // CLI's text output; and Vector's native_json log event of a line; and
 // the fields' object of a line of zap's console encoder, whatever the
-// message before it.
+// message before it; and the message of Ray Serve's JSON record.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -66,6 +66,8 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("2025-03-10T08:00:12.995+0800\tINFO\tginzap@v1.1.4/zap.go:102\t\t{\"status\": 200, \"latency\": \"2.9s\"}")
 	f.Add("2025-03-10T08:00:12.995+0800\tERROR\tzap.go:95\ta\t{b\t{\"status\": 500}")
 	f.Add("\t/go/pkg/mod/github.com/gin-contrib/zap@v1.1.4/zap.go:95")
+	f.Add(`{"asctime": "2026-03-10 16:00:00,637", "levelname": "INFO", "message": "POST /v1/chat/completions 200 409.9ms", "component_name": "proxy", "timestamp_ns": 1773129600637000192}`)
+	f.Add(`{"levelname": "INFO", "asctime": "2023-07-20 13:47:54,221", "deployment": "default_Model", "message": "replica.py:373 - __CALL__ OK 0.6ms"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
@@ -125,6 +127,19 @@ func FuzzEnvelope(f *testing.F) {
 			t.Fatalf("zap console: %q gave %+v, %v; want %s", zline, w, err, zrec)
 		}
 		zapConsoleHeadOf([]byte(in + "\n" + zline + "\n" + in + "\n"))
+		// Ray Serve's JSON record: its message, as encoding/json reads
+		// it back, and timestamp_ns.
+		rrec, err := json.Marshal(map[string]any{"levelname": "INFO", "component_name": "proxy", "message": in, "timestamp_ns": 1773129600637000192})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back struct{ Message string }
+		if err := json.Unmarshal(rrec, &back); err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvShipper, rrec, &d); err != nil || !w.rayServe || string(w.inner) != strings.TrimRight(back.Message, "\r\n") || string(w.stamp) != "1773129600637000192" {
+			t.Fatalf("Ray Serve: %s gave %+v, %v; want %q", rrec, w, err, back.Message)
+		}
 		line := []byte("2026-12-04T10:00:00.5Z stdout F " + in)
 		if w, err := unwrap(EnvCRI, line, &d); err != nil || w.partial || w.stderr || string(w.inner) != in {
 			t.Fatalf("CRI: %+v, %v; want %q", w, err, in)

@@ -215,6 +215,9 @@ func buildKnownFormats() []*knownFormat {
 		{name: "ray-serve", source: "ray-serve", format: rayServe29Format, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServeFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServe29Format, vars: rayServeVars},
+		// Their messages alone, as its JSON log holds them (rayjson.go).
+		{name: "ray-serve", source: "ray-serve", format: rayServeMessageFormat, vars: rayServeVars},
+		{name: "ray-serve", source: "ray-serve", format: rayServe29MessageFormat, vars: rayServeVars},
 		// lighttpd's default (mod_accesslog), told from Apache's and
 		// nginx's combined by the host in the ident slot.
 		{name: "lighttpd", source: "lighttpd", format: lighttpdFormat, fits: lighttpdLine},

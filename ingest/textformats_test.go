@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -273,6 +274,48 @@ func rayOracle(t *testing.T, line string) textWant {
 	return textWant{ok: true, status: atoi(t, status), method: method, uri: uri, rt: v / 1000, hasRT: true, at: at}
 }
 
+// rayMessage is an access message of Ray Serve's JSON log, today's
+// ("POST /v1/x 200 409.9ms") or 2.9's ("proxy.py:538 - POST 200 8.9ms",
+// no route): the method, the route, the status, the latency in ms.
+var rayMessage = regexp.MustCompile(`^(?:\S+:\d+ - )?([A-Z]+) (?:(\S+) )?(\d{3}) ([\d.]+)ms$`)
+
+// rayJSONOracle reads a record of Ray Serve's JSON log with
+// encoding/json: its message an access line's, the time timestamp_ns,
+// else asctime in UTC (no --tz); a record of another message (Serve's
+// own, a replica's handle call) passed over.
+func rayJSONOracle(t *testing.T, line string) textWant {
+	var r struct {
+		Message     string
+		Asctime     string
+		TimestampNS json.Number `json:"timestamp_ns"`
+	}
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	m := rayMessage.FindStringSubmatch(r.Message)
+	if m == nil {
+		return textWant{passed: true}
+	}
+	var at time.Time
+	if r.TimestampNS != "" {
+		ns, err := r.TimestampNS.Int64()
+		if err != nil {
+			t.Fatalf("oracle: %v", err)
+		}
+		at = time.Unix(0, ns)
+	} else {
+		var err error
+		if at, err = time.Parse("2006-01-02 15:04:05,000", r.Asctime); err != nil {
+			t.Fatalf("oracle: %v", err)
+		}
+	}
+	v, err := strconv.ParseFloat(m[4], 64)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return textWant{ok: true, status: atoi(t, m[3]), method: m[1], uri: m[2], rt: v / 1000, hasRT: true, at: at}
+}
+
 // envoyClientGone is Envoy's status 0, a response never begun, read as
 // 499 (README).
 func envoyClientGone(w textWant) textWant {
@@ -513,6 +556,9 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"ray-serve.log":        rayOracle,
 	"ray-serve-29.log":     rayOracle,
 	"ray-serve-driver.log": rayOracle,
+	// Its JSON log: the same messages, today's and 2.9's.
+	"ray-serve-json.log":    rayJSONOracle,
+	"ray-serve-json-29.log": rayJSONOracle,
 	// Envoy's default with Emissary-ingress's prefix and with Kuma's
 	// fields.
 	"emissary.log":     emissaryOracle,
@@ -691,6 +737,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"ray-serve.log", "nginx", "ray-serve", []string{"ray_latency", "request_id"}},
 		{"ray-serve-29.log", "nginx", "ray-serve", []string{"ray_latency", "ray_where"}},
 		{"ray-serve-driver.log", "nginx", "ray-serve", []string{"ray_latency", "ray_actor"}},
+		{"ray-serve-json.log", "nginx", "ray-serve", []string{"ray_latency", "request_method"}},
+		{"ray-serve-json-29.log", "nginx", "ray-serve", []string{"ray_latency", "ray_where"}},
 		{"emissary.log", "nginx", "emissary", []string{"DURATION", "REQ(X-FORWARDED-FOR)"}},
 		{"kuma.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT", "REQ(X-B3-TRACEID?X-DATADOG-TRACEID)"}},
 		{"kuma-notrace.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT"}},
