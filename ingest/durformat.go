@@ -234,12 +234,13 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 	return out
 }
 
-// refuseImplausible sets the file's names refused as request_time
-// (implausibleDurations, values giving each name's first texts) and its
-// schema without them, or reading them in their values' unit.
+// refuseImplausible adds to the file's names refused as request_time
+// (implausibleDurations, values giving each name's first texts) and sets
+// its schema without them, or reading them in their values' unit.
 func (fs *fileState) refuseImplausible(names []string, values func(name string) [][]byte) {
-	fs.refused = implausibleDurations(names, fs.cfg.schema, values)
-	fs.cfg.schema = unreadDays(fs.cfg.schema.without(fs.refused), names, values)
+	refused := implausibleDurations(names, fs.cfg.schema, values)
+	fs.refused = append(fs.refused, refused...)
+	fs.cfg.schema = unreadDays(fs.cfg.schema.without(refused), names, values)
 }
 
 // unreadDays returns s without the time that "date", the last of SPEC

@@ -228,6 +228,9 @@ type parserConfig struct {
 	// (spans.go), whose records are picked as an OTLP file's
 	// (otelCalls).
 	spans bool
+	// untimedSpans: the file's first span has no start, a span export
+	// trimmed of it, whose spans are read without a time (spans.go).
+	untimedSpans bool
 }
 
 // newLineParser returns a parser for one worker and one file.

@@ -79,6 +79,7 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			p.applySpans(fs, elemRecords(chunk, spans))
 			return
 		}
+		p.refuseUntimedSpans(fs, first, names, paths, func(n string) [][]byte { return elemValues(chunk, spans, n) })
 		// A record's own time written without a zone beside the epoch
 		// a log service gives it (SLS's get_log_all array), as in JSON
 		// lines.
@@ -400,6 +401,17 @@ func elemPairs(chunk []byte, spans []docSpan, a, c string) [][2][]byte {
 		}
 	}
 	return ps
+}
+
+// elemValues returns the raw values of name in the first elements of
+// chunk (spans ending them), at most maxUnitValues, as durationValues
+// does for JSON lines.
+func elemValues(chunk []byte, spans []docSpan, name string) [][]byte {
+	var vs [][]byte
+	for _, p := range elemPairs(chunk, spans, name, name) {
+		vs = append(vs, p[0])
+	}
+	return vs
 }
 
 // parseDoc parses the elements of a document's unit.

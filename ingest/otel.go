@@ -295,6 +295,16 @@ func putSpanTimes(r *Record, startNS int64, secs float64, timed bool) error {
 		r.set |= 1 << FTime
 		r.prio[FTime] = prioSource
 	}
+	return putSpanDuration(r, secs, timed)
+}
+
+// putSpanDuration sets, when timed, a span's duration, secs, as its
+// record's request time: a duration past MaxDurationS makes the span
+// bad. (A Jaeger or Zipkin span of no start: spanParser.)
+func putSpanDuration(r *Record, secs float64, timed bool) error {
+	if timed && secs > MaxDurationS {
+		return badValue(FRequestTime, strconv.AppendFloat(nil, secs, 'g', -1, 64), tooLong)
+	}
 	if timed && r.claim(FRequestTime, prioSource) {
 		r.put(FRequestTime, prioSource, secs)
 	}

@@ -237,7 +237,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			fs.cfg.spans = true
 			p.applySpans(fs, headLines(body, otelFirstSpans))
 		}
-		fs.refuseImplausible(names, func(n string) [][]byte { return durationValues(body, n) })
+		values := func(n string) [][]byte { return durationValues(body, n) }
+		p.refuseUntimedSpans(fs, line, names, paths, values)
+		fs.refuseImplausible(names, values)
 		fs.mags = durationMagnitudes(body, names, fs.cfg.schema)
 		if jsonOwnLog(fs.cfg.schema, names, fs.mags) {
 			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName

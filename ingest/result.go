@@ -448,6 +448,12 @@ type Refused struct {
 	// Tail is the first values' 90th percentile: a log whose most
 	// requests are health checks of µs has its requests' size there.
 	Tail float64
+	// Spans, when set, is the source (jaeger, zipkin) whose spans the
+	// records are by their ids, trimmed of their start: Name is their
+	// duration, which that source writes in µs, left unread whatever
+	// its values, as no time tells the records spans (--source reads
+	// them as that source's).
+	Spans string
 }
 
 // Magnitude is what a field's first values were like: how many numbers,

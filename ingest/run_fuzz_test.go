@@ -98,9 +98,11 @@ func FuzzRun(f *testing.F) {
 		"sources/otel.jsonl", "sources/otel-http.json", "compressed/access.jsonl.lz4",
 		// Jaeger's and Zipkin's spans: a line each, an Elasticsearch
 		// search's hits, a list; µs, tags in a list or a map; trimmed
-		// by jq to their ids, start, duration and tags.
+		// by jq to their ids, start, duration and tags; trimmed of
+		// their start too, their duration left unread.
 		"sources/jaeger.jsonl", "sources/jaeger-es.json", "sources/zipkin.json", "sources/zipkin-v1.json",
 		"sources/jaeger-trimmed.jsonl", "sources/zipkin-trimmed.jsonl", "sources/zipkin-kindless.jsonl",
+		"sources/jaeger-untimed.jsonl", "sources/zipkin-untimed.jsonl", "sources/zipkin-untimed-kindless.jsonl",
 		// Bedrock's invocation log: response streams' chunks in arrays.
 		"sources/bedrock.jsonl",
 		// Bifrost's logs: a kind that passes over, a status from a kind.

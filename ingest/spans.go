@@ -48,11 +48,14 @@ type spanParser struct {
 	// when not in 2xx range"): a server's span without one, and without
 	// an error, is a 200.
 	zipkin bool
-	key    []byte // a tag map's key, its dots put back
+	// untimed: a span without its start is read without a time, not a
+	// bad line (parserConfig.untimedSpans).
+	untimed bool
+	key     []byte // a tag map's key, its dots put back
 }
 
 func newSpanParser(c *parserConfig) *spanParser {
-	p := &spanParser{otelParser: *newOTelParser(c), zipkin: c.schema.Source() == "zipkin"}
+	p := &spanParser{otelParser: *newOTelParser(c), zipkin: c.schema.Source() == "zipkin", untimed: c.untimedSpans}
 	p.plain = true
 	return p
 }
@@ -126,15 +129,17 @@ func (p *spanParser) Parse(span []byte, r *Record) error {
 	} else if p.facts.kind == 0 && core.client {
 		p.facts.kind = spanClient
 	}
-	if start == nil {
+	startUS := int64(0)
+	if start != nil {
+		var ok bool
+		if startUS, ok = nanos(start); !ok || startUS > (1<<63-1)/1000 {
+			return badValue(FTime, start, unreadable)
+		}
+		if flaw := checkTime(startUS * 1000); flaw != fine {
+			return badValue(FTime, start, flaw)
+		}
+	} else if !p.untimed {
 		return errSpanNoStart
-	}
-	startUS, ok := nanos(start)
-	if !ok || startUS > (1<<63-1)/1000 {
-		return badValue(FTime, start, unreadable)
-	}
-	if flaw := checkTime(startUS * 1000); flaw != fine {
-		return badValue(FTime, start, flaw)
 	}
 	secs, timed := 0.0, false
 	switch {
@@ -155,7 +160,12 @@ func (p *spanParser) Parse(span []byte, r *Record) error {
 		}
 		secs, timed = us/1e6, true
 	}
-	if err := putSpanTimes(r, startUS*1000, secs, timed); err != nil {
+	if start == nil {
+		// A span of an export trimmed of its start: a request of no time.
+		if err := putSpanDuration(r, secs, timed); err != nil {
+			return err
+		}
+	} else if err := putSpanTimes(r, startUS*1000, secs, timed); err != nil {
 		return err
 	}
 	// An LLM call's span carries no HTTP status of its own, nor does
@@ -268,6 +278,14 @@ func (p *pipeline) applySpans(fs *fileState, recs [][]byte) {
 	cfg := fs.cfg
 	cfg.otelCalls = false
 	sp := newSpanParser(&cfg)
+	var first Record
+	first.reset(sp.schema)
+	if sp.Parse(recs[0], &first) == errSpanNoStart {
+		// A span export trimmed of its start (jq -c '.data[].spans[] |
+		// {traceID, spanID, duration, tags}'): its spans are requests
+		// of no time, not each a bad line, as --source asked for them.
+		fs.cfg.untimedSpans, sp.untimed = true, true
+	}
 	keysOf := func(rec []byte) []string {
 		var keys []string
 		sp.keys = &keys
@@ -390,4 +408,81 @@ func (p *pipeline) applyTrimmedSpans(fs *fileState, first []byte, names, paths [
 	}
 	sch, name, _ := p.opts.Schema.ForNames(names, paths, src, nil)
 	fs.cfg.schema, fs.source = sch, name
+}
+
+// A span export trimmed of its start as well (jq -c '.data[].spans[] |
+// {traceID, spanID, duration, tags}', Zipkin's {traceId, id, name,
+// duration, tags}) has no epoch in µs to tell it a span's: SPEC §3's
+// generic "duration" would read its µs (Jaeger's model/json/model.go
+// Duration, zipkin-api's zipkin2-api.yaml duration, as above) as ms, a
+// span of 1.2 s a request of 20 minutes, and judge them. Nor is it
+// surely a span's: an app's own log may write its trace's and span's
+// ids beside a duration in ms. Records that carry a span's ids and a
+// whole duration (both write an integer) but no time are told neither:
+// their duration is left unread, and the report names --source, which
+// reads them as spans of no time.
+
+// untimedSpanSource returns the source (jaeger, zipkin) whose span's ids
+// the JSON object rec carries (trimmedSpans), when s, the file's schema,
+// reads its "duration", a whole number, by SPEC §3's generic name and
+// none of its names, nor paths, as the time; "" otherwise.
+func untimedSpanSource(rec []byte, names, paths []string, s *Schema) string {
+	src := ""
+	for _, t := range trimmedSpans {
+		if hexID(jsonValue(rec, t.trace)) && hexID(jsonValue(rec, t.span)) {
+			src = t.source
+			break
+		}
+	}
+	if src == "" || !wholeNumber(jsonValue(rec, "duration")) {
+		return ""
+	}
+	if _, _, ok := genericDuration(s.LookupString("duration")); !ok {
+		return "" // --map reads it, or a source's name
+	}
+	for _, ns := range [][]string{names, paths} {
+		for _, n := range ns {
+			for _, b := range s.LookupString(n) {
+				if b.Field == FTime {
+					return ""
+				}
+			}
+		}
+	}
+	return src
+}
+
+// wholeNumber reports whether raw is a JSON number of digits alone, as
+// Jaeger and Zipkin write a duration (an integer of µs).
+func wholeNumber(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	for _, c := range raw {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// refuseUntimedSpans leaves a JSON file's "duration" unread as
+// request_time, a refused name (FileStats.Refused) whose Spans names
+// the source, before refuseImplausible looks at it, when no source's names told the file's (nor --source,
+// nor an envelope whose lines carry their time) but its first record,
+// first, is a span trimmed of its start (untimedSpanSource); values
+// gives a name's first texts.
+func (p *pipeline) refuseUntimedSpans(fs *fileState, first []byte, names, paths []string, values func(name string) [][]byte) {
+	if p.opts.Source != "" || fs.cfg.schema.source != nil || fs.cfg.envelope != NoEnvelope {
+		return
+	}
+	src := untimedSpanSource(first, names, paths, fs.cfg.schema)
+	if src == "" {
+		return
+	}
+	unit, _, _ := genericDuration(fs.cfg.schema.LookupString("duration"))
+	r := Refused{Name: "duration", Unit: unit, Spans: src}
+	fs.cfg.schema = fs.cfg.schema.without([]Refused{r})
+	r.Magnitude = magnitudesOf([]string{r.Name}, fs.cfg.schema, values)[r.Name]
+	fs.refused = append(fs.refused, r)
 }

@@ -13,10 +13,12 @@ import (
 // FuzzSpans reads arbitrary bytes as a document of Jaeger's or Zipkin's
 // spans, and each line as one, as readDoc and a JSON-lines file do: no
 // panic, no hang, every error one line of text, every record's time
-// within the years read and its request time, when it has one, a finite
-// duration within bounds.
+// within the years read (a file of spans trimmed of their start: when
+// it has one) and its request time, when it has one, a finite duration
+// within bounds.
 func FuzzSpans(f *testing.F) {
-	for _, name := range []string{"jaeger.jsonl", "jaeger-es.json", "zipkin.json", "zipkin-v1.json", "jaeger-trimmed.jsonl", "zipkin-kindless.jsonl"} {
+	for _, name := range []string{"jaeger.jsonl", "jaeger-es.json", "zipkin.json", "zipkin-v1.json", "jaeger-trimmed.jsonl", "zipkin-kindless.jsonl",
+		"jaeger-untimed.jsonl", "zipkin-untimed.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "sources", name))
 		if err != nil {
 			f.Fatal(err)
@@ -46,10 +48,14 @@ func FuzzSpans(f *testing.F) {
 		if src := trimmedSpanSource(data); src != "" && !spanSource(src) {
 			t.Fatalf("trimmed span of %q", src)
 		}
+		if src := untimedSpanSource(data, jsonKeys(data, maxNames), jsonPaths(data, maxNames), s); src != "" && !spanSource(src) {
+			t.Fatalf("untimed span of %q", src)
+		}
 		for _, name := range []string{"jaeger", "zipkin"} {
 			sch := s.derive(sourceByName(name), "")
-			for _, calls := range []bool{true, false} {
-				p := newSpanParser(&parserConfig{schema: sch, loc: time.UTC, otelCalls: calls, spans: true})
+			for i := range 4 {
+				calls, untimed := i&1 != 0, i&2 != 0
+				p := newSpanParser(&parserConfig{schema: sch, loc: time.UTC, otelCalls: calls, spans: true, untimedSpans: untimed})
 				check := func(text []byte) {
 					var r Record
 					r.reset(sch)
@@ -59,7 +65,7 @@ func FuzzSpans(f *testing.F) {
 						}
 						return
 					}
-					if !r.Has(FTime) || r.TimeNS < MinTimeNS || r.TimeNS >= MaxTimeNS {
+					if !r.Has(FTime) && !untimed || r.Has(FTime) && (r.TimeNS < MinTimeNS || r.TimeNS >= MaxTimeNS) {
 						t.Fatalf("time %d (present %v) from %q", r.TimeNS, r.Has(FTime), text)
 					}
 					if v, ok := r.Float(FRequestTime); ok && (v < 0 || v != v || v > MaxDurationS) {

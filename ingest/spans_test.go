@@ -267,6 +267,97 @@ func TestTrimmedSpans(t *testing.T) {
 	}
 }
 
+// TestUntimedSpans: spans trimmed of their start as well (jq -c
+// '.data[].spans[] | {traceID, spanID, duration, tags}', Zipkin's
+// {traceId, id, kind, duration, tags} or {traceId, id, name, duration,
+// tags}), one a line or in a list, carry no epoch in µs to tell them
+// spans by: their duration is left unread, not read as SPEC §3's ms,
+// and the file names the source that reads them (FileStats.Refused).
+// Given that source, each server span is a request of its duration in
+// µs and of no time; Zipkin's trimmed of their kind are none a server's.
+// Records with a time, or without a span's ids, or whose duration is no
+// whole number, are read by the generic names as before, in ms.
+func TestUntimedSpans(t *testing.T) {
+	for _, c := range []struct{ file, src string }{
+		{"jaeger-untimed.jsonl", "jaeger"},
+		{"zipkin-untimed.jsonl", "zipkin"},
+		{"zipkin-untimed-kindless.jsonl", "zipkin"},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "sources", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// What the spans say, decoded by encoding/json: the server
+		// spans' durations (µs, as s) of those that have one.
+		var servers []float64
+		var elems []json.RawMessage
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var s struct {
+				Duration *float64
+				Kind     string
+				Tags     any
+			}
+			if err := json.Unmarshal([]byte(l), &s); err != nil {
+				t.Fatal(err)
+			}
+			elems = append(elems, json.RawMessage(l))
+			tags, _ := json.Marshal(s.Tags)
+			if s.Duration != nil && (s.Kind == "SERVER" || strings.Contains(string(tags), `"value":"server"`)) && strings.Contains(string(tags), "method") {
+				servers = append(servers, *s.Duration/1e6)
+			}
+		}
+		slices.Sort(servers)
+		list, _ := json.MarshalIndent(elems, "", " ")
+		lines := filepath.Join("testdata", "sources", c.file)
+		for _, path := range []string{lines, writeTemp(t, "spans.json", string(list))} {
+			got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+			f := res.Files[0]
+			refused := len(f.Refused) == 1 && f.Refused[0].Name == "duration" && f.Refused[0].Spans == c.src && f.Refused[0].ReadIn == ingest.UnitNone
+			if f.Source != "" || !refused {
+				t.Errorf("%s: source %q, refused %+v; want none, duration left unread as %s's spans'", path, f.Source, f.Refused, c.src)
+			}
+			for _, r := range got {
+				if !math.IsNaN(r.rt) {
+					t.Errorf("%s: a record of request time %g s, want none read", path, r.rt)
+				}
+			}
+
+			got, res = collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC, Source: c.src})
+			var rts []float64
+			for _, r := range got {
+				if r.hasTime {
+					t.Errorf("%s --source %s: a record at %d, want none timed", path, c.src, r.timeNS)
+				}
+				if !math.IsNaN(r.rt) {
+					rts = append(rts, r.rt)
+				}
+			}
+			slices.Sort(rts)
+			if res.BadLines() != 0 || !slices.Equal(rts, servers) {
+				t.Errorf("%s --source %s: request times %v s, %d bad lines; want the server spans' %v, none: %v", path, c.src, rts, res.BadLines(), servers, res.Problems)
+			}
+		}
+	}
+
+	const trace, span = "63ca828dd5f4b3b2e4b06ce60741c7a8", "9b810e766ec9d286"
+	for _, c := range []struct {
+		name, line string
+		rt         float64 // s: the line's duration, ms
+	}{
+		{"text time", `{"time":"2026-12-05T10:00:04.201Z","traceID":"` + trace + `","spanID":"` + span + `","duration":1327,"status":200}`, 1.327},
+		{"epoch ms", `{"timestamp":1796464804201,"traceId":"` + trace + `","id":"` + span + `","duration":1327,"status":200}`, 1.327},
+		{"no span id", `{"traceId":"` + trace + `","id":"req-7","duration":1327,"status":200}`, 1.327},
+		{"no ids", `{"request":"POST /v1/chat/completions HTTP/1.1","duration":1327,"status":200}`, 1.327},
+		{"fraction", `{"traceID":"` + trace + `","spanID":"` + span + `","duration":1327.5,"status":200}`, 1.3275},
+	} {
+		got, res := collect(t, []string{writeTemp(t, "app.jsonl", c.line+"\n")}, ingest.Options{Workers: 1, Location: time.UTC})
+		f := res.Files[0]
+		if f.Source != "" || len(f.Refused) != 0 || len(got) != 1 || math.Abs(got[0].rt-c.rt) > 1e-9 || got[0].status != 200 {
+			t.Errorf("%s: source %q, refused %+v, %d records %+v; want none, none, one of %g s and status 200", c.name, f.Source, f.Refused, len(got), got, c.rt)
+		}
+	}
+}
+
 // sortedTimes returns the request times the rows carry, in order.
 func sortedTimes(rows []row) []float64 {
 	var rts []float64

@@ -343,6 +343,8 @@ var enMessages = map[msgID]string{
 	"hint.map":         "%s looks like a duration (unit s, ms, us or ns)",
 	"hint.refused":     "%s is read in %s by default, but its values (median %s) would make the median request last %s: they are in a smaller unit, most likely the one suggested, and were not read",
 	"hint.numtime":     "%s holds numbers where a time was read, most likely a duration in s, ms, us or ns",
+	"hint.spans":       "the records carry %[1]s's span ids (%[2]s) and a whole %[3]s but no time: %[1]s's spans trimmed of their start (%[4]s), whose %[3]s is µs, not ms as it is read by default, so it was not read; this flag reads each server span as a request of no time (keep %[4]s in the export for their times). An app's own log whose %[3]s is ms takes --map request_time=%[3]s:ms",
+	"hint.spanskind":   "the records carry Zipkin's span ids (%[1]s) and a whole %[2]s but no time nor kind: Zipkin's spans trimmed of their start (%[3]s) and kind, whose %[2]s is µs, not ms as it is read by default, so it was not read; without kind no span is a server's: export kind and %[3]s too and read them with this flag. An app's own log whose %[2]s is ms takes --map request_time=%[2]s:ms",
 	"hint.maptime":     "%s looks like the requests' time (an epoch number in s, ms, us or ns, or a date and time)",
 	"timehint":         "No record carries a time, which the time line, the window and the rules that judge minutes need: try %s; %s",
 	"hint.pastformat":  "the lines go on past the fields of the format they were read with (%s), which are not read: give their log_format, and $request_time among the fields after it is read",
@@ -361,6 +363,7 @@ var enMessages = map[msgID]string{
 	"note.without":     "%s without %s, not in the latency figures",
 	"note.readin":      "%s read in %s, not %s: its values are written as nginx writes $request_time, seconds with three decimals",
 	"note.refused":     "%s not read: read in %s, its values (median %s) would make the median request last %s; try %s",
+	"note.spans":       "%[1]s not read: the records carry %[2]s's span ids but no time, spans whose %[1]s is µs; try %[3]s",
 	"note.zone":        "its times without a zone read in %s, as the epoch the log service keeps beside them gives them, not --tz's",
 
 	// Why a rule was not evaluated (findingtext.go).

@@ -232,6 +232,8 @@ var zhMessages = map[msgID]string{
 	"why.cloudflare":   "%s，均不带 %s：Cloudflare Logpush 记录的耗时是 EdgeEndTimestamp − EdgeStartTimestamp，需要这两个字段且时间精度细于秒：请把任务的 timestamp_format 设为 unixnano（API 的默认值；控制台默认的 rfc3339 以及 unix 只写到整秒，不予读取）",
 	"hint.map":         "%s 看起来是一个耗时字段（单位 s、ms、us 或 ns）",
 	"hint.numtime":     "%s 按时间读取时是数字，多半是以 s、ms、us 或 ns 计的耗时",
+	"hint.spans":       "记录带有 %[1]s 的 span ID（%[2]s）和整数 %[3]s，但没有时间：这是去掉了开始时间（%[4]s）的 %[1]s span，其 %[3]s 以微秒计，而非默认读取的毫秒，因此未读取；此参数把每个服务端 span 读作一个不带时间的请求（导出时保留 %[4]s 即有时间）。若是应用自身以毫秒记录 %[3]s 的日志，请改用 --map request_time=%[3]s:ms",
+	"hint.spanskind":   "记录带有 Zipkin 的 span ID（%[1]s）和整数 %[2]s，但没有时间和 kind：这是去掉了开始时间（%[3]s）和 kind 的 Zipkin span，其 %[2]s 以微秒计，而非默认读取的毫秒，因此未读取；没有 kind 就没有 span 属于服务端：请连同 kind 和 %[3]s 一起导出，再用此参数读取。若是应用自身以毫秒记录 %[2]s 的日志，请改用 --map request_time=%[2]s:ms",
 	"hint.maptime":     "%s 看起来是请求的时间（以 s、ms、us 或 ns 计的纪元数，或日期时间）",
 	"timehint":         "没有记录带有时间，而时间线、时间窗口和按分钟判断的规则都需要它：可试 %s；%s",
 	"hint.pastformat":  "日志行在所用格式（%s）的字段之后还有字段，这些字段未被读取：给出其 log_format，其后字段中的 $request_time 即可读取",
@@ -250,6 +252,7 @@ var zhMessages = map[msgID]string{
 	"note.without":     "%s 不带 %s，未计入延迟统计",
 	"note.readin":      "%s 按 %s 读取，而非 %s：其取值的写法同 nginx 的 $request_time（秒，三位小数）",
 	"note.refused":     "%s 未读取：若按 %s 读取，其取值（中位数 %s）会使请求耗时中位数达到 %s；可试 %s",
+	"note.spans":       "%[1]s 未读取：记录带有 %[2]s 的 span ID 但没有时间，是 %[1]s 以微秒计的 span；可试 %[3]s",
 	"note.zone":        "其无时区的时间按 %s 读取：依日志服务在旁记下的纪元时间，而非 --tz",
 
 	"reason.state":                             "需要 --state",

@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -152,9 +153,21 @@ func badWhy(m printer, f ingest.FileStats, problems []ingest.Problem) string {
 	return why
 }
 
-// fileWhy says why a file gave no record with request_time.
+// fileWhy says why a file gave no record with request_time, and, when
+// its duration was left unread as spans' (ingest.Refused.Spans), the
+// flag that reads them: said where the file is named unread too.
 // windowed is set when --since or --until left records out.
 func fileWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed bool) string {
+	why := readWhy(m, f, problems, windowed)
+	if r, ok := spanRefusal(f); ok {
+		why += m.t("semicolon") + spanNote(m, r)
+	}
+	return why
+}
+
+// readWhy says why a file gave no record with request_time, from what
+// was read of it.
+func readWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed bool) string {
 	switch {
 	case f.Records == 0 && f.Incomplete && f.BadLines == 0:
 		return f.Reason
@@ -297,9 +310,16 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 	}
 	// A name read by default in a unit its values cannot be in (Go's
 	// slog writes a duration in ns, under the name "duration", read in
-	// ms): the unit they tell.
+	// ms): the unit they tell. Spans' duration, left unread for want of
+	// a time to tell them spans by: the source that reads them.
 	for _, f := range mappable {
 		for _, r := range f.Refused {
+			if r.Spans != "" {
+				if h := spanHint(f, r); len(out) < maxMapHints && !slices.ContainsFunc(out, func(o Hint) bool { return o.Flag == h.Flag }) {
+					out = append(out, h)
+				}
+				continue
+			}
 			if r.ReadIn == ingest.UnitNone && len(out) < maxMapHints && !hasHint(out, r.Name) {
 				out = append(out, newHint("--map "+MissingField+"="+r.Name+":"+refusedUnit(r), "hint.refused",
 					r.Name, unitText[r.Unit], strconv.FormatFloat(r.Median, 'f', -1, 64), refusedLength(r)))
@@ -318,7 +338,11 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		if f.Records > 0 && f.PastFormat && past == "" && f.Source != "lighttpd" {
 			past = f.Source
 		}
+		_, spans := spanRefusal(f)
 		switch {
+		case spans:
+			// Spans whose duration was left unread: its hint tells the
+			// flag, and no format or log_format would read them.
 		case f.Records > 0 && (f.Source == "uvicorn" || f.Source == "aws-elb"):
 			// No format of uvicorn's has a request time: the file's
 			// reason says so, and no flag would read one.
@@ -599,6 +623,42 @@ func refusedLength(r ingest.Refused) string {
 	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
 }
 
+// spanSources are what a hint tells of the span sources whose spans'
+// duration is left unread (ingest.Refused.Spans): the program's name,
+// its span's ids and its start, as its spans write them (ingest/spans.go).
+var spanSources = map[string]struct{ title, ids, start string }{
+	"jaeger": {"Jaeger", "traceID, spanID", "startTime"},
+	"zipkin": {"Zipkin", "traceId, id", "timestamp"},
+}
+
+// spanRefusal returns the name of file f left unread as spans' duration
+// (ingest.Refused.Spans), if one was.
+func spanRefusal(f ingest.FileStats) (ingest.Refused, bool) {
+	for _, r := range f.Refused {
+		if r.Spans != "" {
+			return r, true
+		}
+	}
+	return ingest.Refused{}, false
+}
+
+// spanHint is the hint for spans' duration r left unread in file f: the
+// source that reads them, and, for Zipkin's trimmed of their kind as
+// well, which no span is a server's without, to export it.
+func spanHint(f ingest.FileStats, r ingest.Refused) Hint {
+	s := spanSources[r.Spans]
+	if r.Spans == "zipkin" && !slices.Contains(f.Seen, "kind") {
+		return newHint("--source "+r.Spans, "hint.spanskind", s.ids, r.Name, s.start)
+	}
+	return newHint("--source "+r.Spans, "hint.spans", s.title, s.ids, r.Name, s.start)
+}
+
+// spanNote says in m's language that spans' duration r was left unread,
+// and the flag that reads it.
+func spanNote(m printer, r ingest.Refused) string {
+	return m.f("note.spans", r.Name, spanSources[r.Spans].title, "--source "+r.Spans)
+}
+
 // maxReasonFiles and maxReasonSeen bound the no_data reason line; the
 // Input section and the JSON list every file.
 const (
@@ -726,7 +786,11 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 		notes = append(notes, m.f("note.zone", f.Zone))
 	}
 	for _, u := range f.Refused {
-		if u.ReadIn != ingest.UnitNone {
+		if u.Spans != "" {
+			if r.NoData == nil { // else the no_data reason tells
+				notes = append(notes, spanNote(m, u))
+			}
+		} else if u.ReadIn != ingest.UnitNone {
 			notes = append(notes, m.f("note.readin", u.Name, unitText[u.ReadIn], unitText[u.Unit]))
 		} else if r.NoData == nil { // else the no_data reason tells
 			notes = append(notes, m.f("note.refused", u.Name, unitText[u.Unit], strconv.FormatFloat(u.Median, 'f', -1, 64), refusedLength(u),

@@ -661,3 +661,64 @@ func TestInstantsNotOfferedAsDurations(t *testing.T) {
 		t.Errorf("durationNames = %q, want only elapsed", names)
 	}
 }
+
+// TestSpansHint: spans trimmed of their start (jq -c '.data[].spans[] |
+// {traceID, spanID, duration, tags}'), whose duration ingest leaves
+// unread, make a no_data report whose reason, in every report and
+// language, names --source jaeger, and no --map or --input-format; its
+// file's reason (stderr's too) names it. Zipkin's trimmed of their kind
+// as well are told to keep it. A report that judged latency from other
+// files names the flag in the file's note.
+func TestSpansHint(t *testing.T) {
+	lines := `{"traceID":"63ca828dd5f4b3b2e4b06ce60741c7a8","spanID":"9b810e766ec9d286","duration":1326770,"tags":[{"key":"span.kind","type":"string","value":"server"},{"key":"http.request.method","type":"string","value":"POST"}]}
+{"traceID":"63ca828dd5f4b3b2e4b06ce60741c7a8","spanID":"c4647159c324c985","duration":1323770,"tags":[{"key":"span.kind","type":"string","value":"client"}]}
+{"traceID":"63ca828dd5f4b3b2e4b06ce60741c7a8","spanID":"0e5c1a2b3c4d5e6f","duration":900,"tags":[{"key":"span.kind","type":"string","value":"internal"}]}
+`
+	r := buildFrom(t, []byte(lines), nil, 1, 1000, nil)
+	checkNoData(t, r)
+	var flags []string
+	for _, h := range r.NoData.Hints {
+		flags = append(flags, h.Flag)
+	}
+	if len(flags) != 1 || flags[0] != "--source jaeger" || r.NoData.Hints[0].id != "hint.spans" {
+		t.Fatalf("hints %q, want --source jaeger alone", flags)
+	}
+	if md := firstLine(render(t, r, "md")); !strings.Contains(md, "try `--source jaeger`") {
+		t.Errorf("Markdown first line %q does not name --source jaeger", md)
+	}
+	doc := jsonDoc(t, r)
+	reason := doc["verdict_reason"].(map[string]any)
+	hint := reason["hints"].([]any)[0].(map[string]any)
+	file := doc["input"].(map[string]any)["files"].([]any)[0].(map[string]any)
+	if hint["flag"] != "--source jaeger" || !strings.Contains(hint["why"].(string), "Jaeger's span ids (traceID, spanID)") ||
+		!strings.Contains(reason["files"].([]any)[0].(map[string]any)["why"].(string), "try --source jaeger") {
+		t.Errorf("JSON reason %v", reason)
+	}
+	if units, _ := file["units"].(map[string]any); len(units) != 1 || units["duration"] != "" {
+		t.Errorf("JSON file %v, want duration among the units, left unread", file)
+	}
+	if len(r.Unread) != 1 || !strings.Contains(r.Unread[0].Reason, "try --source jaeger") {
+		t.Errorf("unread %+v, want the file, naming --source jaeger", r.Unread)
+	}
+	zh := printerFor(LangZhCN)
+	if text := r.NoData.text(zh, plainText, plainText); !strings.Contains(text, "--source jaeger") || !strings.Contains(text, "以微秒计") {
+		t.Errorf("zh-CN reason %q does not say the spans' µs and the flag", text)
+	}
+
+	spans := ingest.Refused{Name: "duration", Unit: ingest.UnitMilli, Spans: "zipkin"}
+	kindless := ingest.FileStats{Path: "z.jsonl", Format: ingest.JSONL, BadLines: 3, Seen: []string{"traceId", "id", "name", "duration", "tags"}, Refused: []ingest.Refused{spans}}
+	kind := kindless
+	kind.Seen = []string{"traceId", "id", "kind", "duration", "tags"}
+	for _, c := range []struct {
+		f  ingest.FileStats
+		id msgID
+	}{{kindless, "hint.spanskind"}, {kind, "hint.spans"}} {
+		if hs := hints(&NoData{}, []ingest.FileStats{c.f}); len(hs) != 1 || hs[0].Flag != "--source zipkin" || hs[0].id != c.id {
+			t.Errorf("seen %v: hints %+v, want --source zipkin of %s", c.f.Seen, hs, c.id)
+		}
+	}
+	kind.Records, kind.BadLines, kind.WithoutRequestTime = 3, 0, 3
+	if note := (&Report{}).fileNote(english, kind); !strings.Contains(note, "duration not read") || !strings.Contains(note, "try --source zipkin") {
+		t.Errorf("note %q does not name the name left unread and the flag", note)
+	}
+}
