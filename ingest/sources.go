@@ -1081,6 +1081,19 @@ var sources = []*source{
 			{"status", FStatus, 0}, {"backend_server_status", FUpstreamStatus, 0}, {"backend_server_ip_port", FUpstreamAddr, 0},
 			{"client_ip", FRemoteAddr, 0}, {"request_method", FMethod, 0}, {"request_uri", FURI, 0}, {"host", FHost, 0},
 		}},
+	// Baidu AI Cloud BLB's layer-7 access log (its field list:
+	// cloud.baidu.com/doc/BLB/s/qk98jzi94, 访问日志): nginx's names for
+	// most, but the status it answered with is response_status, and
+	// remote_addr is the address of the BGW gateway in front of it
+	// unless cip_forward is on: cip is the client's. Its times are
+	// floats under nginx's names, with no unit given: nginx's seconds.
+	{name: "baidu-blb", title: "Baidu AI Cloud BLB layer-7 access log",
+		signatures: []signature{{2, []string{"vdum_ups_id", "vdum_rs_proto", "dylimit_id", "cport", "vport"}}},
+		fields: []sourceField{
+			{"time_local", FTime, 0}, {"response_status", FStatus, 0}, {"cip", FRemoteAddr, 0},
+			{"request_time", FRequestTime, UnitSecond}, {"upstream_response_time", FUpstreamResponseTime, UnitSecond},
+			{"upstream_connect_time", FUpstreamConnectTime, UnitSecond}, {"ssl_handshake_time", FSSLHandshakeTime, UnitSecond},
+		}},
 	// Azure Application Gateway v2's access log: the resource log
 	// (ApplicationGatewayAccessLog, in storage or Event Hubs: timeStamp
 	// and the request in properties, many numbers as text) and the Log

@@ -1147,6 +1147,13 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("request_time") * 1000, ups: d.num("backend_response_time") * 1000, ttft: math.NaN(),
 			status: int(d.num("status")), stream: -1, timeNS: rfc(d.str("timestamp"))}
 	},
+	// Baidu BLB: nginx's seconds; the status response_status; the
+	// client cip (remote_addr may be the BGW gateway's address).
+	"baidu-blb": func(d rawDoc) sourceWant {
+		t, _ := time.Parse("02/Jan/2006:15:04:05 -0700", d.str("time_local"))
+		return sourceWant{rt: d.num("request_time") * 1000, ups: d.num("upstream_response_time") * 1000, ttft: math.NaN(),
+			status: int(d.num("response_status")), client: d.str("cip"), stream: -1, timeNS: t.UnixNano()}
+	},
 	// Linkerd's proxy, json: total_ns a decimal string of ns; the caller
 	// its mTLS identity, "-" none.
 	"linkerd": func(d rawDoc) sourceWant {
@@ -1306,7 +1313,7 @@ func markOTelCalls(docs []rawDoc) {
 var sourceFixtures = map[string]string{
 	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
-	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "gloo.jsonl": "gloo", "hubble.jsonl": "hubble", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "baidu-blb.jsonl": "baidu-blb", "gloo.jsonl": "gloo", "hubble.jsonl": "hubble", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"knative.jsonl": "gcp", "knative-example.jsonl": "gcp",
