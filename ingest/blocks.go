@@ -159,7 +159,13 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 			line++
 		}
 		next, _ := br.Peek(64 << 10)
-		if filled, paths := filledNames(names, next, sep, clientLookahead+1); filled != nil {
+		if fs.cfg.envelope == NoEnvelope {
+			// Rows quoted with single quotes (singleQuotes), decided once for the
+			// file from its first rows.
+			fs.cfg.quote = rowsQuote(fs.cfg.header, next, sep)
+		}
+		quote := fs.cfg.csvQuote()
+		if filled, paths := filledNames(names, next, sep, quote, clientLookahead+1); filled != nil {
 			// As a JSON line's keys: the columns the first rows fill (an
 			// ingress log's remote_user, always "-", names no client;
 			// a top-up's empty token_name does, where calls fill it).
@@ -172,10 +178,10 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 			// --tz says.
 			fs.cfg.loc, fs.zone = time.UTC, "UTC"
 		}
-		cells := func(n string) [][]byte { return columnValues(next, names, sep, n) }
+		cells := func(n string) [][]byte { return columnValues(next, names, sep, quote, n) }
 		fs.refuseImplausible(names, cells)
 		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, cells)
-		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return columnPairs(next, names, sep, a, b) })
+		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return columnPairs(next, names, sep, quote, a, b) })
 	}
 	var w3c *w3cTracker
 	if fs.format == W3C {

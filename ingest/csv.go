@@ -13,8 +13,9 @@ import (
 // CSV exports). The header is read once into one binding per column;
 // each row is then split without allocating: a field that starts with a
 // double quote is quoted ("a,b", "" for a quote), any other field runs to
-// the next separator and holds no quote (RFC 4180). A quoted field with a
-// line break arrives as two lines; both are bad lines. An empty field is absent. A row whose field count
+// the next separator and holds no quote (RFC 4180); a file quoted with
+// single quotes instead is read so with those (singleQuotes). A quoted
+// field with a line break arrives as two lines; both are bad lines. An empty field is absent. A row whose field count
 // differs from the header's is a bad line.
 //
 // A column that no name binds but that is the parent of dotted names
@@ -24,6 +25,7 @@ import (
 type csvParser struct {
 	holding // scratch: unescaped text the records point into
 	sep     byte
+	quote   byte // a double quote, or a single one (singleQuotes)
 	loc     *time.Location
 	binds   []Bindings // by column
 	puts    []putter   // by column
@@ -44,6 +46,25 @@ type csvParser struct {
 // errHeaderAgain is the reason a row that is the header again is passed
 // over: no request, and no bad line either.
 var errHeaderAgain = fmt.Errorf("%w: the header row again (files joined one after another)", errPassOver)
+
+// singleQuotes: Tencent Cloud CLS's shipping to COS as CSV encloses a
+// field that holds the separator in the quote its configuration names,
+// a double quote or a single one: CsvInfo.EscapeChar, "Escape character
+// used to enclose any field delimiter in field content. You can enter
+// only a single quotation mark, double quotation mark, or an empty
+// string." (TencentCloud/tencentcloud-sdk-go-intl-en, and in Chinese
+// TencentCloud/tencentcloud-sdk-go, tencentcloud/cls/v20201016/models.go),
+// beside its Delimiter (space, tab, comma, semicolon or vertical bar)
+// and PrintKey (the keys on the first line), the console's Separator,
+// Escape Character and Key in First Line
+// (https://www.tencentcloud.com/document/product/614/31584).
+// A file whose first rows read whole only with the single quote is read
+// with it (rowsQuote). What CLS does with that quote within the field is
+// not documented, so both ways are read: a doubled one is one quote, and
+// one that neither the separator nor the line's end follows is text
+// ('it's, here' is "it's, here"). A quote that does not begin a
+// field is text, as in TSV (an unquoted "O'Reilly"): CLS encloses only
+// a field that holds the separator.
 
 // tsvQuotes: in TSV a quote that does not begin a field is text, as
 // databases write it: mysql -B and PostgreSQL's COPY quote no field, and
@@ -136,7 +157,7 @@ var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 // CSV and '\t' for TSV. It cannot fail: a header it cannot split cleanly
 // is split as far as it goes, and its rows then have the wrong field count.
 func newCSVParser(c *parserConfig, sep byte) *csvParser {
-	p := &csvParser{sep: sep, loc: c.loc}
+	p := &csvParser{sep: sep, quote: c.csvQuote(), loc: c.loc}
 	header := bytes.TrimPrefix(c.header, utf8BOM)
 	if len(header) == 0 {
 		return p
@@ -178,6 +199,43 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 	return p
 }
 
+// rowsQuote returns a single quote when a CSV or TSV file's fields are
+// quoted with it (singleQuotes): of the whole lines of b, its first rows
+// past its header, more are cut by sep into as many fields as the header
+// with that quote than with a double one; 0 (a double quote) otherwise.
+// Only a field that holds the separator tells the two apart.
+func rowsQuote(header, b []byte, sep byte) byte {
+	if bytes.IndexByte(b, '\'') < 0 {
+		return 0
+	}
+	double, single := &csvParser{sep: sep, quote: '"'}, &csvParser{sep: sep, quote: '\''}
+	nd, _ := double.split(header)
+	ns, _ := single.split(header)
+	wantDouble, wantSingle := len(nd), len(ns)
+	score := 0
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break // none left, or a line the peek cut
+		}
+		l := bytes.TrimRight(b[:i], "\r")
+		b = b[i+1:]
+		d, errD := double.split(l)
+		s, errS := single.split(l)
+		okD, okS := errD == nil && len(d) == wantDouble, errS == nil && len(s) == wantSingle
+		switch {
+		case okS && !okD:
+			score++
+		case okD && !okS:
+			score--
+		}
+	}
+	if score > 0 {
+		return '\''
+	}
+	return 0
+}
+
 // Parse reads one row into r. The row is cut and its values set in one
 // pass, a number read as its end is found; a row that cannot be split
 // or has the wrong number of fields is refused for that, whatever the
@@ -186,7 +244,8 @@ func newCSVParser(c *parserConfig, sep byte) *csvParser {
 // The separators are found eight bytes at a time by a sepScan, which
 // keeps the word it read last for the fields that end in it; a quote in
 // an unquoted field is found by knowing where the row's next quote is
-// (q), looked for once per row and after each quoted field.
+// (q), looked for once per row and after each quoted field; a field
+// begins with a quote when it begins there.
 func (p *csvParser) Parse(line []byte, r *Record) error {
 	if len(p.header) > 0 && len(line) >= len(p.header) && (line[0] == p.header[0] || line[0] == utf8BOM[0]) &&
 		bytes.Equal(bytes.TrimPrefix(line, utf8BOM), p.header) {
@@ -198,7 +257,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 	p.newLine()
 	var setErr error
 	sc := sepScan{rep: swarLo * uint64(p.sep), at: -8}
-	q := bytes.IndexByte(line, '"')
+	q := bytes.IndexByte(line, p.quote)
 	if q < 0 {
 		q = len(line)
 	}
@@ -217,8 +276,8 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 		switch {
 		case i >= len(line) || line[i] == p.sep:
 			j = i // an empty field: absent
-		case line[i] == '"':
-			val, k, err := p.quoted(line, i)
+		case q == i:
+			val, k, err := p.quoted(line, i, p.sep != '\t')
 			if err == nil {
 				k, err = p.afterQuoted(line, k, p.sep != '\t')
 			}
@@ -235,7 +294,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 				setErr = p.cols[n].set(r, val, p.loc, &p.clock)
 			}
 			j = k
-			if q = bytes.IndexByte(line[k:], '"'); q < 0 {
+			if q = bytes.IndexByte(line[k:], p.quote); q < 0 {
 				q = len(line)
 			} else {
 				q += k
@@ -256,10 +315,10 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 					j = sc.scan(line, i)
 				}
 				if q < j {
-					if p.sep != '\t' {
+					if p.sep != '\t' && p.quote == '"' {
 						return &csvError{col: q + 1, msg: "quote in an unquoted field"}
 					}
-					if q = bytes.IndexByte(line[j:], '"'); q < 0 { // tsvQuotes
+					if q = bytes.IndexByte(line[j:], p.quote); q < 0 { // tsvQuotes, singleQuotes
 						q = len(line)
 					} else {
 						q += j
@@ -492,9 +551,13 @@ func joinQuoted(lp lineParser, l, data []byte, rec *Record, s *Schema) (row, res
 }
 
 // split cuts line into fields, kept in p.vals until the next call. The
-// unescaped text of quoted fields with "" goes to p.scratch. With an
-// error, the fields read before it are returned too.
+// unescaped text of quoted fields with doubled quotes goes to p.scratch.
+// With an error, the fields read before it are returned too. A parser
+// made without a quote splits with a double quote.
 func (p *csvParser) split(line []byte) ([][]byte, error) {
+	if p.quote == 0 {
+		p.quote = '"'
+	}
 	vals := p.vals[:0]
 	p.scratch = p.scratch[:0]
 	for i := 0; ; i++ {
@@ -516,12 +579,13 @@ func (p *csvParser) split(line []byte) ([][]byte, error) {
 // field cuts the field that starts at line[i] and returns its value and
 // the index of the separator after it (len(line) for the last field).
 func (p *csvParser) field(line []byte, i int) (val []byte, end int, err error) {
-	if i >= len(line) || line[i] != '"' {
+	if i >= len(line) || line[i] != p.quote {
 		// A quote inside an unquoted field is an error, as in RFC 4180:
 		// it is most often the rest of a quoted field that held a line
 		// break, which the line reader has cut in two. In TSV it is text
-		// (tsvQuotes).
-		if p.sep == '\t' {
+		// (tsvQuotes), and in a file quoted with single quotes
+		// (singleQuotes).
+		if p.sep == '\t' || p.quote != '"' {
 			j := indexEither(line, i, p.sep, p.sep)
 			return line[i:j], j, nil
 		}
@@ -531,7 +595,7 @@ func (p *csvParser) field(line []byte, i int) (val []byte, end int, err error) {
 		}
 		return line[i:j], j, nil
 	}
-	if val, end, err = p.quoted(line, i); err == nil {
+	if val, end, err = p.quoted(line, i, false); err == nil {
 		end, err = p.afterQuoted(line, end, false)
 	}
 	return val, end, err
@@ -539,8 +603,12 @@ func (p *csvParser) field(line []byte, i int) (val []byte, end int, err error) {
 
 // quoted cuts the quoted field that starts at line[i] and returns its
 // value and the index past its closing quote (afterQuoted checks what
-// follows).
-func (p *csvParser) quoted(line []byte, i int) (val []byte, end int, err error) {
+// follows). A file quoted with single quotes has its own rules
+// (singleQuoted).
+func (p *csvParser) quoted(line []byte, i int, padding bool) (val []byte, end int, err error) {
+	if p.quote != '"' {
+		return p.singleQuoted(line, i, padding)
+	}
 	start := i + 1
 	j := start
 	escaped := false
@@ -564,6 +632,48 @@ func (p *csvParser) quoted(line []byte, i int) (val []byte, end int, err error) 
 	return val, j + 1, nil // past the closing quote
 }
 
+// singleQuoted is quoted in a file quoted with single quotes: a quote
+// that the separator or the line's end does not follow, past the
+// padding when padding is set, is text (singleQuotes).
+func (p *csvParser) singleQuoted(line []byte, i int, padding bool) (val []byte, end int, err error) {
+	quote := p.quote
+	start := i + 1
+	j := start
+	escaped := false
+	for {
+		k := bytes.IndexByte(line[j:], quote)
+		if k < 0 {
+			return nil, 0, &csvError{col: start, msg: msgUnterminated}
+		}
+		j += k
+		if j+1 < len(line) && line[j+1] == quote {
+			escaped = true
+			j += 2
+			continue
+		}
+		if !p.closes(line, j+1, padding) {
+			j++
+			continue
+		}
+		break
+	}
+	val = line[start:j]
+	if escaped {
+		val = p.unescape(val)
+	}
+	return val, j + 1, nil // past the closing quote
+}
+
+// closes reports whether a quote before line[j] closes its field: the
+// separator or the line's end follows it, past the padding when padding
+// is set (spacedFields).
+func (p *csvParser) closes(line []byte, j int, padding bool) bool {
+	for padding && j < len(line) && line[j] == ' ' && p.sep != ' ' {
+		j++
+	}
+	return j >= len(line) || line[j] == p.sep
+}
+
 // afterQuoted returns the index of the separator after a quoted field
 // whose closing quote ends at line[j-1]; with padding, past the spaces
 // before it (spacedFields).
@@ -577,19 +687,22 @@ func (p *csvParser) afterQuoted(line []byte, j int, padding bool) (int, error) {
 	return j, nil
 }
 
-// unescape turns "" into " in a quoted field's text, in the scratch
-// buffer. The result is not appended to again: a later field that grows
-// the buffer leaves it intact.
+// unescape turns a doubled quote into one in a quoted field's text, in
+// the scratch buffer; a quote alone is text (singleQuotes). The result is
+// not appended to again: a later field that grows the buffer leaves it
+// intact.
 func (p *csvParser) unescape(v []byte) []byte {
 	from := len(p.scratch)
 	for len(v) > 0 {
-		k := bytes.IndexByte(v, '"')
+		k := bytes.IndexByte(v, p.quote)
 		if k < 0 {
 			p.scratch = append(p.scratch, v...)
 			break
 		}
 		p.scratch = append(p.scratch, v[:k+1]...)
-		v = v[k+2:] // skip the second quote of the pair
+		if v = v[k+1:]; len(v) > 0 && v[0] == p.quote {
+			v = v[1:] // the second quote of the pair
+		}
 	}
 	return p.scratch[from:len(p.scratch):len(p.scratch)]
 }

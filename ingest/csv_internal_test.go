@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"loganalyze/internal/sharedtest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -255,19 +256,35 @@ func FuzzCSV(f *testing.F) {
 	lines := textSampleLines(f, "tokenhub-sample.csv", 20, func(l string) bool { return strings.Count(l, ",") < 5 || strings.Contains(l, `", `) })
 	header := lines[0]
 	for _, l := range lines[1:] {
-		f.Add(header, l, false)
-		f.Add(header, strings.ReplaceAll(l, ",", "\t"), true)
+		f.Add(header, l, false, false)
+		f.Add(header, strings.ReplaceAll(l, ",", "\t"), true, false)
 	}
-	f.Add(header, `"unterminated,1`, false)
-	f.Add(`"a""b",c`, `"x""",`, false)
-	f.Add(`time, status, request_time`, `2026-12-05 10:00:00 , 200,  "0.5" `, false) // spacedFields
-	f.Add(`time,ai_log`, `2026-11-29 10:00:00,"{""model"":""q\""w"",""llm_service_duration"":1500,""x"":{""y"":[1]}}"`, false)
-	f.Fuzz(func(t *testing.T, header, line string, tsv bool) {
+	f.Add(header, `"unterminated,1`, false, false)
+	f.Add(`"a""b",c`, `"x""",`, false, false)
+	f.Add(`time, status, request_time`, `2026-12-05 10:00:00 , 200,  "0.5" `, false, false) // spacedFields
+	f.Add(`time,ai_log`, `2026-11-29 10:00:00,"{""model"":""q\""w"",""llm_service_duration"":1500,""x"":{""y"":[1]}}"`, false, false)
+	// Rows quoted with single quotes (singleQuotes), as CLS ships them to COS.
+	squote, err := os.ReadFile(filepath.Join("testdata", "text", "cls-cos-squote.csv"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	sq := strings.Split(strings.TrimSpace(string(squote)), "\n")
+	for _, l := range sq[1:] {
+		f.Add(sq[0], l, false, true)
+		f.Add(strings.ReplaceAll(sq[0], ",", "\t"), strings.ReplaceAll(l, ",", "\t"), true, true)
+	}
+	f.Add(`a,b`, `'it''s, x' , 'y'`, false, true)
+	f.Add(`a,b`, `'',''''`, false, true)
+	f.Fuzz(func(t *testing.T, header, line string, tsv, squote bool) {
 		sep := byte(',')
 		if tsv {
 			sep = '\t'
 		}
-		p := newCSVParser(textConfig(t, header), sep)
+		c := textConfig(t, header)
+		if squote {
+			c.quote = '\''
+		}
+		p := newCSVParser(c, sep)
 		var r Record
 		err := p.Parse([]byte(line), &r)
 		if err != nil && err.Error() == "" {
@@ -278,9 +295,19 @@ func FuzzCSV(f *testing.F) {
 		if strings.ContainsAny(line, "\r\n") || line == "" {
 			return
 		}
+		swap := strings.NewReplacer(`'`, `"`, `"`, `'`)
 		cr := csv.NewReader(strings.NewReader(line))
-		cr.Comma = rune(sep)
-		if tsv {
+		switch {
+		case squote:
+			// encoding/csv's quote is '"': the line with the two quotes
+			// swapped, read with LazyQuotes, which is singleQuotes: a
+			// quote within an unquoted field, or alone within a quoted
+			// one and before anything but the separator, is text. A
+			// quoted field the line leaves open waits for the lines after
+			// it (joinQuoted), where encoding/csv reads it to the end.
+			cr = csv.NewReader(strings.NewReader(swap.Replace(line)))
+			cr.LazyQuotes = true
+		case tsv:
 			// A quote within a TSV field is text (tsvQuotes): encoding/csv's
 			// LazyQuotes, for the lines whose fields none begins with one
 			// (a quoted field is read as CSV's, held to encoding/csv when
@@ -290,8 +317,12 @@ func FuzzCSV(f *testing.F) {
 			}
 			cr.LazyQuotes = true
 		}
+		cr.Comma = rune(sep)
 		want, cerr := cr.Read()
 		got, err := p.split([]byte(line))
+		if squote && openQuote(err) {
+			return
+		}
 		if (err == nil) != (cerr == nil) {
 			t.Fatalf("split %q: error %v; encoding/csv: %v", line, err, cerr)
 		}
@@ -302,6 +333,9 @@ func FuzzCSV(f *testing.F) {
 			t.Fatalf("split %q: %d fields, encoding/csv %d", line, len(got), len(want))
 		}
 		for i := range got {
+			if squote {
+				want[i] = swap.Replace(want[i])
+			}
 			if string(got[i]) != want[i] {
 				t.Fatalf("split %q: field %d = %q, encoding/csv %q", line, i, got[i], want[i])
 			}

@@ -96,3 +96,68 @@ func TestCSVDecimalComma(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVSingleQuotes: CLS's shipping to COS as CSV encloses a field that
+// holds the separator in the quote its configuration names, a double or a
+// single one (CsvInfo.EscapeChar). A file quoted with single quotes, its header written or
+// given, is read as the fixture was written: every row, a user agent
+// with a comma among the columns, a quote within a quoted field doubled
+// or not, one within an unquoted field text. A file quoted with '"' whose
+// fields hold apostrophes is read with '"' still.
+func TestCSVSingleQuotes(t *testing.T) {
+	path := filepath.Join("testdata", "text", "cls-cos-squote.csv")
+	// The fixture's rows, read by hand.
+	want := []struct {
+		ms            int64
+		client, model string
+		status        int64
+		rt            float64
+	}{
+		{1796277615426, "app-005", "deepseek-v3", 200, 1.054},
+		{1796277628945, "app-017", "hunyuan-turbos-latest", 200, 12.469},
+		{1796277635283, "app-006", "qwen2.5-7b-instruct", 429, 0.002},
+		{1796277648311, "app-010", "hunyuan-t1-latest", 200, 7.089},
+		{1796277659278, "app-018", "deepseek-r1", 504, 60.003},
+		{1796277661208, "app-017", "llama-3.1-70b-instruct,fp8", 499, 5.643},
+		{1796277662305, "app-005", "deepseek-v3", 500, 2.377},
+	}
+	check := func(name string, got []row, res *ingest.Result) {
+		t.Helper()
+		if len(got) != len(want) || res.BadLines() != 0 {
+			t.Fatalf("%s: %d records, %d bad lines %v; want %d, 0", name, len(got), res.BadLines(), res.Problems, len(want))
+		}
+		for i, w := range want {
+			g := got[i]
+			if g.timeNS != w.ms*1e6 || g.client != w.client || g.model != w.model || g.status != w.status || math.Abs(g.rt-w.rt) > 1e-9 {
+				t.Errorf("%s: record %d: time %d, client %q, model %q, status %d, request_time %v; want %d, %q, %q, %d, %v",
+					name, i, g.timeNS, g.client, g.model, g.status, g.rt, w.ms*1e6, w.client, w.model, w.status, w.rt)
+			}
+		}
+	}
+	opts := ingest.Options{Workers: 1, Location: time.UTC}
+	got, res := collect(t, []string{path}, opts)
+	check("with its header", got, res)
+
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, body, _ := strings.Cut(string(b), "\n")
+	headerless := opts
+	headerless.CSVHeader = header
+	got, res = collect(t, []string{writeTemp(t, "cos.csv", body)}, headerless)
+	check("its header given", got, res)
+
+	// The same rows quoted with '"', apostrophes in their fields: read
+	// the same.
+	double := header + "\n" +
+		"1796277615426,app-005,\"Mozilla/5.0 (KHTML, like Gecko)\",deepseek-v3,200,1.054\n" +
+		"1796277628945,app-017,tencentcloud-sdk-go/1.0.1012,hunyuan-turbos-latest,200,12.469\n" +
+		"1796277635283,app-006,\"Bob's agent/2.0 (linux, x86_64)\",qwen2.5-7b-instruct,429,0.002\n" +
+		"1796277648311,app-010,\"Bob's agent/2.0 (linux, x86_64)\",hunyuan-t1-latest,200,7.089\n" +
+		"1796277659278,app-018,O'Reilly-client/1.0,deepseek-r1,504,60.003\n" +
+		"1796277661208,app-017,'curl/8.4.0',\"llama-3.1-70b-instruct,fp8\",499,5.643\n" +
+		"1796277662305,app-005,\"OpenAI/Python 1.54.3 (async, retry)\",deepseek-v3,500,2.377\n"
+	got, res = collect(t, []string{writeTemp(t, "double.csv", double)}, opts)
+	check("quoted with '\"'", got, res)
+}

@@ -370,11 +370,12 @@ func (s *Schema) ttftInSeconds(names []string, values func(name string) [][]byte
 }
 
 // columnValues returns the cells of column name in the rows of b, a CSV
-// or TSV file's first rows past its header (of names, cut by sep), at
-// most maxUnitValues of them: ttftInSeconds's values.
-func columnValues(b []byte, names []string, sep byte, name string) [][]byte {
+// or TSV file's first rows past its header (of names, cut by sep, fields
+// quoted with quote), at most maxUnitValues of them: ttftInSeconds's
+// values.
+func columnValues(b []byte, names []string, sep, quote byte, name string) [][]byte {
 	var vs [][]byte
-	for _, p := range columnPairs(b, names, sep, name, name) {
+	for _, p := range columnPairs(b, names, sep, quote, name, name) {
 		vs = append(vs, p[0])
 	}
 	return vs
@@ -382,15 +383,15 @@ func columnValues(b []byte, names []string, sep byte, name string) [][]byte {
 
 // columnPairs returns the cells of columns a and c in each of the rows
 // of b (as columnValues reads them) that has both, at most maxUnitValues.
-func columnPairs(b []byte, names []string, sep byte, a, c string) [][2][]byte {
+func columnPairs(b []byte, names []string, sep, quote byte, a, c string) [][2][]byte {
 	ia, ic := slices.Index(names, a), slices.Index(names, c)
 	if ia < 0 || ic < 0 {
 		return nil
 	}
 	var ps [][2][]byte
-	p := &csvParser{sep: sep}
+	p := &csvParser{sep: sep, quote: quote}
 	for len(ps) < maxUnitValues {
-		row, rest := firstRow(b)
+		row, rest := firstRow(b, quote)
 		if row == nil {
 			break
 		}

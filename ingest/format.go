@@ -202,6 +202,9 @@ type parserConfig struct {
 	// sep is a CSV file's separator: ',' but for a header of another
 	// (csvSep); 0 for ','.
 	sep byte
+	// quote is a CSV or TSV file's quote: a double quote but for rows
+	// quoted with single quotes (rowsQuote); 0 for a double quote.
+	quote byte
 	// envelope wraps the file's lines: each is read as the line within;
 	// within, when set, wraps those lines in turn (a Docker record in a
 	// Loki line).

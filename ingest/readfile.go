@@ -604,6 +604,15 @@ func (c *parserConfig) csvSep() byte {
 	return ','
 }
 
+// csvQuote is the quote of the file's fields: its own
+// (parserConfig.quote), else '"'.
+func (c *parserConfig) csvQuote() byte {
+	if c.quote != 0 {
+		return c.quote
+	}
+	return '"'
+}
+
 // fieldSep is the separator of format f's fields read with c.
 func fieldSep(f Format, c *parserConfig) byte {
 	if f == TSV {
@@ -726,8 +735,9 @@ func utcTimes(header []byte, sep byte, s *Schema) bool {
 // firstRow returns the first row of b that is not blank, without its line
 // end, and what follows it: its lines joined while a quoted field holds
 // line breaks (an odd count of quotes), at most maxQuotedLines more; nil
-// when b holds no whole row.
-func firstRow(b []byte) (row, rest []byte) {
+// when b holds no whole row. In a file quoted with single quotes (quote),
+// where one is text within a field too ("O'Reilly"), a line is a row.
+func firstRow(b []byte, quote byte) (row, rest []byte) {
 	start := 0
 	for start < len(b) {
 		i := bytes.IndexByte(b[start:], '\n')
@@ -746,7 +756,7 @@ func firstRow(b []byte) (row, rest []byte) {
 			return nil, nil
 		}
 		end += i
-		if bytes.Count(b[start:end], []byte{'"'})%2 == 0 {
+		if quote != '"' || bytes.Count(b[start:end], []byte{'"'})%2 == 0 {
 			return bytes.TrimRight(b[start:end], "\r"), b[end+1:]
 		}
 		end++
@@ -755,26 +765,26 @@ func firstRow(b []byte) (row, rest []byte) {
 }
 
 // filledNames returns the names of the columns that any of the first n
-// rows of b fills (not empty, "-" or \N), in the header's order, and
-// the paths of the values in their JSON cells (cellPaths); nil when b
-// holds no whole row.
-func filledNames(names []string, b []byte, sep byte, n int) (filled, paths []string) {
+// rows of b (cut by sep, fields quoted with quote) fills (not empty, "-"
+// or \N), in the header's order, and the paths of the values in their
+// JSON cells (cellPaths); nil when b holds no whole row.
+func filledNames(names []string, b []byte, sep, quote byte, n int) (filled, paths []string) {
 	fills := make([]bool, len(names))
 	seen := map[string]bool{}
 	rows := 0
 	for ; rows < n; rows++ {
-		row, rest := firstRow(b)
+		row, rest := firstRow(b, quote)
 		if row == nil {
 			break
 		}
 		b = rest
-		cells, _ := (&csvParser{sep: sep}).split(row)
+		cells, _ := (&csvParser{sep: sep, quote: quote}).split(row)
 		for i, c := range cells {
 			if i < len(names) && !isAbsent(bytes.TrimSpace(c)) {
 				fills[i] = true
 			}
 		}
-		for _, p := range cellPaths(names, row, sep) {
+		for _, p := range cellPaths(names, row, sep, quote) {
 			if !seen[p] {
 				seen[p] = true
 				paths = append(paths, p)
@@ -798,11 +808,11 @@ func filledNames(names []string, b []byte, sep byte, n int) (filled, paths []str
 // {"user_api_key_alias":…}), under the names of their columns, as
 // jsonPaths gives a JSON line's nested values: the first row's tell the
 // file's source and client too.
-func cellPaths(names []string, row []byte, sep byte) []string {
+func cellPaths(names []string, row []byte, sep, quote byte) []string {
 	if len(row) == 0 {
 		return nil
 	}
-	cells, _ := (&csvParser{sep: sep}).split(row)
+	cells, _ := (&csvParser{sep: sep, quote: quote}).split(row)
 	var paths []string
 	for i, c := range cells {
 		if i >= len(names) || len(c) == 0 || c[0] != '{' {

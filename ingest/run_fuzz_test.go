@@ -169,7 +169,9 @@ func FuzzRun(f *testing.F) {
 		// Databricks' inference tables, legacy and AI Gateway's: JSON
 		// bodies as text, a map as an object or its JSON text.
 		"sources/databricks-legacy.jsonl", "sources/databricks-legacy.csv",
-		"sources/databricks-gateway.jsonl", "sources/databricks-gateway.csv"} {
+		"sources/databricks-gateway.jsonl", "sources/databricks-gateway.csv",
+		// CLS's shipping to COS as CSV, its fields quoted with single quotes.
+		"text/cls-cos-squote.csv"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
