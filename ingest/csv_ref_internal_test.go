@@ -12,6 +12,9 @@ import (
 // byte by byte, then every value through Record.Set.
 
 func refCSVParse(p *csvParser, line []byte, r *Record) error {
+	if len(p.header) > 0 && bytes.Equal(bytes.TrimPrefix(line, utf8BOM), p.header) {
+		return errHeaderAgain // the header again: files joined one after another
+	}
 	vals, err := refCSVSplit(p.sep, line)
 	if err != nil {
 		return err
@@ -29,6 +32,9 @@ func refCSVParse(p *csvParser, line []byte, r *Record) error {
 		if len(p.binds[i]) == 0 {
 			continue
 		}
+		if p.ops[i] == csvNum {
+			v = p.decimalComma(v) // "1,000", a number's groups (grouped)
+		}
 		if err := r.Set(p.binds[i], v, p.loc); err != nil {
 			return err
 		}
@@ -37,11 +43,19 @@ func refCSVParse(p *csvParser, line []byte, r *Record) error {
 	return nil
 }
 
+// refCSVSplit splits a row byte by byte. Outside TSV, the spaces around
+// a field are padding (spacedFields): skipped before it, so that a quote
+// after them begins a quoted field, and after its closing quote, and
+// trimmed from the end of an unquoted field.
 func refCSVSplit(sep byte, line []byte) ([][]byte, error) {
 	var vals [][]byte
+	padded := sep != '\t'
 	i := 0
 	for {
 		var val []byte
+		for padded && i < len(line) && line[i] == ' ' {
+			i++
+		}
 		if i < len(line) && line[i] == '"' {
 			start := i + 1
 			j := start
@@ -64,6 +78,9 @@ func refCSVSplit(sep byte, line []byte) ([][]byte, error) {
 				val = bytes.ReplaceAll(val, []byte(`""`), []byte(`"`))
 			}
 			j++
+			for padded && j < len(line) && line[j] == ' ' {
+				j++
+			}
 			if j < len(line) && line[j] != sep {
 				return vals, &csvError{col: j + 1, msg: "text after a quoted field"}
 			}
@@ -77,6 +94,9 @@ func refCSVSplit(sep byte, line []byte) ([][]byte, error) {
 				j++
 			}
 			val = line[i:j]
+			for padded && len(val) > 0 && val[len(val)-1] == ' ' {
+				val = val[:len(val)-1]
+			}
 			i = j
 		}
 		vals = append(vals, val)
