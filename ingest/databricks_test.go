@@ -29,7 +29,7 @@ type dbxLegacyRow struct {
 	ExecutionTimeMS     int64             `parquet:"execution_time_ms"`
 	Request             string            `parquet:"request"`
 	Response            string            `parquet:"response"`
-	RequestMetadata     map[string]string `parquet:"request_metadata"`
+	RequestMetadata     map[string]string `parquet:"request_metadata,optional"` // Spark's MAP: nullable
 }
 
 // dbxGatewayRow is a row of an AI Gateway-enabled inference table
@@ -50,12 +50,16 @@ type dbxGatewayRow struct {
 }
 
 // dbxCall is one logged request as the tests make it: its arrival,
-// duration in ms, status and caller ("" for none).
+// duration in ms, status, caller ("" for none) and model, the legacy
+// table's request_metadata.model_name ("" for none: the map lacks the
+// key, or is null when noMeta).
 type dbxCall struct {
 	at     time.Time
 	ms     int64
 	status int
 	caller string
+	model  string
+	noMeta bool
 }
 
 // dbxCalls are n requests over a few minutes: mostly 200s of 0.2–4 s, a
@@ -65,7 +69,14 @@ func dbxCalls(n int) []dbxCall {
 	var calls []dbxCall
 	for i := range n {
 		c := dbxCall{at: start.Add(time.Duration(i)*1700*time.Millisecond + time.Duration(i*37%1000)*time.Millisecond),
-			ms: int64(200 + i*7919%3800), status: 200, caller: []string{"alice@example.com", "36650389-1a56-4b80-be22-3ebcfe042150", ""}[i%3]}
+			ms: int64(200 + i*7919%3800), status: 200, caller: []string{"alice@example.com", "36650389-1a56-4b80-be22-3ebcfe042150", ""}[i%3],
+			model: []string{"chat_model", "llama_3_70b", "chat_model", "embed_bge"}[i%4]}
+		switch i % 13 {
+		case 5:
+			c.model, c.noMeta = "", true
+		case 8:
+			c.model = ""
+		}
 		switch i % 11 {
 		case 3:
 			c.status, c.ms = 429, int64(5+i%20)
@@ -110,8 +121,13 @@ func dbxParquet(tb testing.TB, calls []dbxCall, gateway bool) []byte {
 		for i, c := range calls {
 			rows[i] = dbxLegacyRow{DatabricksRequestID: fmt.Sprintf("req-%04d", i), Date: int32(c.at.Unix() / 86400),
 				TimestampMS: c.at.UnixMilli(), StatusCode: int32(c.status), SamplingFraction: 1, ExecutionTimeMS: c.ms,
-				Request: dbxRequest, Response: dbxResponse(c),
-				RequestMetadata: map[string]string{"model_name": "chat_model", "endpoint_name": "chat-ep", "model_version": "3"}}
+				Request: dbxRequest, Response: dbxResponse(c)}
+			if !c.noMeta {
+				rows[i].RequestMetadata = map[string]string{"endpoint_name": "chat-ep", "model_version": "3"}
+				if c.model != "" {
+					rows[i].RequestMetadata["model_name"] = c.model
+				}
+			}
 		}
 		err = parquet.Write(&buf, rows, parquet.MaxRowsPerRowGroup(16))
 	}
@@ -137,6 +153,7 @@ func TestDatabricksInferenceTables(t *testing.T) {
 		ms      []float64      // the durations, ms
 		status  map[int64]int  // requests by status
 		callers map[string]int // requests by requester; nil: not checked
+		models  []string       // each request's model, "" for none; nil: not checked
 		first   time.Time
 	}
 	var tables []table
@@ -152,6 +169,8 @@ func TestDatabricksInferenceTables(t *testing.T) {
 			tb.status[int64(c.status)]++
 			if gateway {
 				tb.callers[c.caller]++
+			} else {
+				tb.models = append(tb.models, c.model)
 			}
 		}
 		tables = append(tables, tb)
@@ -201,6 +220,13 @@ func TestDatabricksInferenceTables(t *testing.T) {
 			for _, q := range []float64{0.5, 0.95, 0.99} {
 				if g, w := nearestRank(ms, q), nearestRank(want, q); math.Abs(g-w) > 1e-6 {
 					t.Errorf("%s, %d workers: p%v %v ms, want %v ms", tb.path, workers, q*100, g, w)
+				}
+			}
+			// The legacy table's model, request_metadata.model_name: a
+			// MAP's value of a key (the requests arrive in order).
+			for i, m := range tb.models {
+				if g := got[i]; g.model != m || g.hasModel != (m != "") {
+					t.Errorf("%s, %d workers: request %d has model %q (%v), want %q", tb.path, workers, i, g.model, g.hasModel, m)
 				}
 			}
 			if !tb.first.IsZero() && got[0].timeNS != tb.first.UnixNano() {

@@ -65,6 +65,9 @@ type pqSpec struct {
 	// inS and scale are num's as a duration's: seconds per unit of the
 	// column's values, and the factor to the field's unit (1 in it).
 	inS, scale float64
+	// mapKey is set for the value of one key of a MAP column (chunk
+	// its values, maxDef a value's level): nil for any other column.
+	mapKey *pqMapKey
 }
 
 // plainOf sets num, inS, scale and flag of a column bound by bs.
@@ -150,7 +153,7 @@ func checkRowGroup(size int64, meta *format.FileMetaData, g int, rg parquet.RowG
 	}
 	chunks := rg.ColumnChunks()
 	for i := range specs {
-		if specs[i].chunk >= len(chunks) {
+		if specs[i].chunk >= len(chunks) || specs[i].mapKey != nil && specs[i].mapKey.keys.chunk >= len(chunks) {
 			return fmt.Errorf("damaged parquet file: row group lacks column %q", specs[i].name)
 		}
 	}
@@ -305,28 +308,36 @@ func (g *pqGroup) read(s *rowSink, rd *pqReader) error {
 			every = append(every, specs[i].bs...)
 			continue
 		}
-		pages, err := g.pages(&specs[i], chunks, &held, rd)
+		pages, err := g.pages(specs[i].chunk, chunks, &held, rd)
 		if err != nil {
 			return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
 		}
 		ix := rd.cols[len(cols)].ix
 		cols = append(cols, pqColumn{spec: &specs[i], pages: pages, ix: ix})
+		if mk := specs[i].mapKey; mk != nil {
+			// A map's keys, read beside its values (fillMap).
+			keys, err := g.pages(mk.keys.chunk, chunks, &held, rd)
+			if err != nil {
+				return fmt.Errorf("damaged parquet file: column %q: %w", specs[i].name, err)
+			}
+			cols[len(cols)-1].keys = &pqMapKeys{pqColumn: pqColumn{spec: &mk.keys, pages: keys}, want: mk.key}
+		}
 	}
 	rd.chunks = held[:0]
 	return readRowGroup(g.rg.NumRows(), cols, every, s)
 }
 
-// pages checks column sp's chunk and returns its pages: from memory when
-// it fits in what *held leaves of maxGroupBytes (read into it), else from
-// the file.
-func (g *pqGroup) pages(sp *pqSpec, chunks []parquet.ColumnChunk, held *[]byte, rd *pqReader) (parquet.Pages, error) {
+// pages checks the chunk of leaf column ci and returns its pages: from
+// memory when it fits in what *held leaves of maxGroupBytes (read into
+// it), else from the file.
+func (g *pqGroup) pages(ci int, chunks []parquet.ColumnChunk, held *[]byte, rd *pqReader) (parquet.Pages, error) {
 	f := g.file
 	cc := f.meta.RowGroups[g.index].Columns
-	start, end, err := chunkRange(cc, sp.chunk, f.size)
+	start, end, err := chunkRange(cc, ci, f.size)
 	if err != nil {
 		return nil, err
 	}
-	fc, ok := chunks[sp.chunk].(*parquet.FileColumnChunk)
+	fc, ok := chunks[ci].(*parquet.FileColumnChunk)
 	if n := int(end - start); ok && len(*held)+n <= maxGroupBytes {
 		if cap(*held)-len(*held) < n {
 			// A new buffer: the chunks already in the old one stay
@@ -339,16 +350,16 @@ func (g *pqGroup) pages(sp *pqSpec, chunks []parquet.ColumnChunk, held *[]byte, 
 		}
 		*held = (*held)[:len(*held)+n]
 		mem := &memChunk{b: b, at: start, src: f.src}
-		if err := checkParquetChunk(mem, f.size, cc, sp.chunk, &rd.hdr); err != nil {
+		if err := checkParquetChunk(mem, f.size, cc, ci, &rd.hdr); err != nil {
 			return nil, err
 		}
 		return fc.PagesFrom(mem), nil
 	}
-	if err := checkParquetChunk(f.src, f.size, cc, sp.chunk, &rd.hdr); err != nil {
+	if err := checkParquetChunk(f.src, f.size, cc, ci, &rd.hdr); err != nil {
 		return nil, err
 	}
 	if !ok {
-		return chunks[sp.chunk].Pages(), nil
+		return chunks[ci].Pages(), nil
 	}
 	return fc.PagesFrom(rd.window(f.src, end)), nil
 }
@@ -662,8 +673,11 @@ func absentColumn(meta *format.FileMetaData, ci int) bool {
 // them: a top-level column by its name, one within structs (a JSON log's
 // nested object, as DuckDB or Spark write it: request.uri) by its dotted
 // path, present in a row when it and each struct above it are (its
-// definition level is the most). A column within a list or map, which
-// holds many values a row, and columns of other types are ignored.
+// definition level is the most); and the value of one key of a MAP
+// column by the map's path and the key (request_metadata.model_name,
+// appendMapSpecs). A column within a list, which holds many values a
+// row, a map's keys and values otherwise, and columns of other types
+// are ignored.
 func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 	var specs []pqSpec
 	for _, path := range ps.Columns() {
@@ -733,7 +747,7 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		}
 		specs = append(specs, sp)
 	}
-	return specs
+	return appendMapSpecs(specs, ps, sc)
 }
 
 // plainField returns the field of bs when it binds one duration or
@@ -953,6 +967,7 @@ func uuidTexts(data []byte, size int) ([]byte, []uint32) {
 // pqColumn reads one column chunk row by row across its pages.
 type pqColumn struct {
 	spec  *pqSpec
+	keys  *pqMapKeys // a map's keys, for its values' column; nil for any other
 	pages parquet.Pages
 	page  parquet.Page
 	rows  int    // rows in the page
@@ -969,6 +984,10 @@ type pqColumn struct {
 var errShortColumn = errors.New("fewer values than rows")
 
 func (c *pqColumn) close() {
+	if c.keys != nil {
+		c.keys.close()
+		c.keys = nil
+	}
 	if c.page != nil {
 		parquet.Release(c.page)
 		c.page = nil
@@ -1038,6 +1057,9 @@ func (c *pqColumn) loadDict(dict parquet.Dictionary) {
 // fill copies the next n rows of the column into the batch's column col,
 // one run of rows of a page at a time.
 func (c *pqColumn) fill(b *cellBatch, col, n int) error {
+	if c.keys != nil {
+		return c.fillMap(b, col, n)
+	}
 	for k := 0; k < n; {
 		if c.page == nil || c.pos >= c.rows {
 			if err := c.nextPage(); err != nil {

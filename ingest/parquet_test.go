@@ -170,6 +170,10 @@ func FuzzParquet(f *testing.F) {
 	// those read, JSON bodies as strings.
 	f.Add(dbxParquet(f, dbxCalls(40), false))
 	f.Add(dbxParquet(f, dbxCalls(40), true))
+	// Its MAP's model_name read entry by entry: among other keys, twice
+	// in a row, with a null value, missing; the map null or empty; its
+	// keys and values dictionary-encoded.
+	f.Add(dbxMapParquet(f, mapRows(40), true))
 	// LZ4 pages, which are checked before parquet-go decodes them.
 	var lz bytes.Buffer
 	if _, err := gen.WriteParquet(&lz, gen.Generate(gen.Config{Seed: 3, N: 40}), gen.WriteOptions{BadEvery: 9, Codec: &lz4.Codec{}}); err != nil {

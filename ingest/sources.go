@@ -497,8 +497,9 @@ var sources = []*source{
 	// foundation-models/api-reference.html): its model, and its usage's
 	// prompt_tokens and completion_tokens, are read from the JSON text
 	// as MLflow's request.model is, in a JSON export or a CSV; a Parquet
-	// file's string columns and MAP columns are not walked, so it gives
-	// neither the model nor tokens. sampling_fraction is not weighed:
+	// file's string columns are not walked, so it gives no tokens, and
+	// its model only from request_metadata, a MAP column read for its
+	// model_name key (parquet_map.go). sampling_fraction is not weighed:
 	// the counts are of the requests logged. status_code is the HTTP
 	// status for this source only, as SigNoz's is none. Spark writes a
 	// TIMESTAMP as text in the session's zone, UTC unless set.
