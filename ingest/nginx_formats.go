@@ -194,6 +194,7 @@ func buildKnownFormats() []*knownFormat {
 		// before the trace's id was added.
 		{name: "kuma", source: "kuma", format: kumaFormat, vars: kumaVars},
 		{name: "kuma", source: "kuma", format: strings.Replace(kumaFormat, ` "%REQ(X-B3-TRACEID?X-DATADOG-TRACEID)%"`, "", 1), vars: kumaVars},
+		{name: "linkerd", source: "linkerd", format: linkerdApacheFormat, vars: linkerdApacheVars},
 		{name: "reactor-netty", source: "reactor-netty", format: reactorNettyFormat, vars: reactorNettyVars},
 		// The same through Spring Boot's logging, to its console or its
 		// file: its default patterns (spring-boot's
@@ -408,6 +409,28 @@ var kumaVars = map[string]varSpec{
 	"KUMA_MESH":                {none: true},
 	"KUMA_SOURCE_SERVICE":      {none: true},
 	"KUMA_DESTINATION_SERVICE": {none: true},
+}
+
+// linkerdApacheFormat is Linkerd's proxy's HTTP access log in its
+// "apache" format (config.linkerd.io/access-log: apache, the proxy's
+// LINKERD2_PROXY_ACCESS_LOG; https://linkerd.io/2/features/access-logging/),
+// which the proxy writes to its standard error beside its own log lines
+// ("[     0.001952s]  INFO ThreadId(01) …", ownlog.go). linkerd2-proxy's
+// linkerd/tracing/src/access_log.rs (ApacheCommonVisitor) writes the
+// access span's fields in the order linkerd/http/access-log/src/lib.rs
+// declares them: client.addr (the caller's host:port), client.id (its mTLS
+// identity, "-" without one) and "-", the timestamp in brackets (RFC 3339
+// in UTC, humantime's and since 2025 jiff's, nanoseconds when it has
+// them), the method, the URI (an HTTP/2 request's absolute) and the
+// version quoted, and the status, recorded when the response began. It
+// skips total_ns and processing_ns (ApacheCommon::SKIPPED_FIELDS), which
+// its json format writes: this one has no duration.
+const linkerdApacheFormat = `$remote_addr $remote_user - [$time_iso8601] "$request" $status`
+
+// linkerdApacheVars read Linkerd's apache format: the caller's host:port,
+// its identity the client as $remote_user (the JSON form's client.id).
+var linkerdApacheVars = map[string]varSpec{
+	"remote_addr": {field: FRemoteAddr, bound: true, how: howHostPort},
 }
 
 // reactorNettyFormat is Reactor Netty's access log (reactor-netty-http's

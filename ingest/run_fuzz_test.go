@@ -137,6 +137,8 @@ func FuzzRun(f *testing.F) {
 		"text/lighttpd.log", "text/lighttpd-timed.log",
 		// Squid's native access.log: padded times, a tunnel, no request.
 		"text/squid.log",
+		// Linkerd's proxy's apache access log among its own lines.
+		"text/linkerd-apache.log",
 		// uvicorn's access lines behind SGLang's, FastChat's and Open
 		// WebUI's logging, among their own lines.
 		"text/uvicorn-sglang.log", "text/uvicorn-fastchat.log", "text/uvicorn-openwebui.log", "text/uvicorn-openwebui-extra.log",

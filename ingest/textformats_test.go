@@ -367,6 +367,31 @@ func kumaOracle(t *testing.T, line string) textWant {
 	return envoyClientGone(envoyTimes(t, w, f[4], f[5]))
 }
 
+// linkerdLine is a line of Linkerd's proxy's apache access log: the
+// caller's host:port, its identity ("-": none), "-", the time in RFC 3339,
+// the request line and the status; no duration.
+var linkerdLine = regexp.MustCompile(`^(\S+) (\S+) - \[([^\]]+)\] "([^"]*)" (\d{3})$`)
+
+// linkerdOracle reads Linkerd's apache format; the proxy's own lines
+// ("[     0.001952s]  INFO …") are passed over.
+func linkerdOracle(t *testing.T, line string) textWant {
+	m := linkerdLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{passed: true}
+	}
+	at, err := time.Parse(time.RFC3339Nano, m[3])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	host := m[1][:strings.LastIndex(m[1], ":")]
+	w := textWant{ok: true, status: atoi(t, m[5]), addr: strings.Trim(host, "[]"), choose: true, at: at}
+	if m[2] != "-" {
+		w.user = m[2]
+	}
+	w.method, w.uri = request(m[4])
+	return w
+}
+
 func atoi(t *testing.T, s string) int64 {
 	t.Helper()
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -564,6 +589,8 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"emissary.log":     emissaryOracle,
 	"kuma.log":         kumaOracle,
 	"kuma-notrace.log": kumaOracle,
+	// Linkerd's proxy's apache format among its own lines: no duration.
+	"linkerd-apache.log": linkerdOracle,
 	// AWS's Classic Load Balancer: no request_time (its times end when
 	// the response began); the status elb_status_code, "-" for a TCP
 	// listener's connection (passed over); the client the address of
@@ -742,6 +769,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"emissary.log", "nginx", "emissary", []string{"DURATION", "REQ(X-FORWARDED-FOR)"}},
 		{"kuma.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT", "REQ(X-B3-TRACEID?X-DATADOG-TRACEID)"}},
 		{"kuma-notrace.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT"}},
+		{"linkerd-apache.log", "nginx", "linkerd", []string{"remote_user", "time_iso8601"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
@@ -932,5 +960,46 @@ func TestRepeatedLogFormats(t *testing.T) {
 	// A format that does not compile stops the run before any input.
 	if _, _, err := ingest.Run([]string{dir}, ingest.Options{LogFormats: []string{"$request_time$status"}}, func() *nginxCollector { return &nginxCollector{} }); err == nil {
 		t.Errorf("a bad log format did not stop the run")
+	}
+}
+
+// TestLinkerdApacheByHand: Linkerd's proxy's apache access log among its
+// own lines, counted by hand from the fixture (its documentation's five
+// lines and three of an LLM gateway's): eight requests, the proxy's four
+// own lines passed over, no duration; the client the caller's identity,
+// none on the line without one ("-").
+func TestLinkerdApacheByHand(t *testing.T) {
+	got, res := nginxCollect(t, []string{filepath.Join("testdata", "text", "linkerd-apache.log")}, ingest.Options{})
+	fs := res.Files[0]
+	if fs.Source != "linkerd" || len(got) != 8 || fs.PassedOver != 4 || res.BadLines() != 0 {
+		t.Fatalf("source %q, %d records, %d passed over, %d bad; want linkerd, 8, 4, 0", fs.Source, len(got), fs.PassedOver, res.BadLines())
+	}
+	books := "traffic.booksapp.serviceaccount.identity.linkerd.cluster.local"
+	web := "web.apps.serviceaccount.identity.linkerd.cluster.local"
+	want := []struct {
+		status       int64
+		method, uri  string
+		client, addr string
+		at           string
+	}{
+		{200, "GET", "http://webapp:7000/", books, "10.42.0.63", "2022-08-23T20:28:20.071809491Z"},
+		{303, "POST", "http://webapp:7000/authors", books, "10.42.0.63", "2022-08-23T20:28:20.187706137Z"},
+		{200, "GET", "http://webapp:7000/authors/104", books, "10.42.0.63", "2022-08-23T20:28:20.301798187Z"},
+		{303, "POST", "http://webapp:7000/books", books, "10.42.0.63", "2022-08-23T20:28:20.409177224Z"},
+		{200, "GET", "/ping", "", "10.42.0.1", "2022-08-23T20:28:23.049685223Z"},
+		{429, "POST", "http://llm-gw:8000/v1/chat/completions", web, "10.42.0.70", "2026-12-05T10:00:01.500Z"},
+		{200, "POST", "http://llm-gw:8000/v1/chat/completions", web, "10.42.0.70", "2026-12-05T10:00:02Z"},
+		{503, "POST", "http://llm-gw:8000/v1/chat/completions", web, "fd00:10:42::46", "2026-12-05T10:00:03.250006Z"},
+	}
+	for i, g := range got {
+		w := want[i]
+		at, err := time.Parse(time.RFC3339Nano, w.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.status != w.status || g.method != w.method || g.uri != w.uri || g.client != w.client || g.addr != w.addr || g.timeNS != at.UnixNano() || g.hasRT {
+			t.Errorf("record %d: %d %s %s client %q addr %q time %d request_time %v; want %d %s %s %q %q %d none",
+				i+1, g.status, g.method, g.uri, g.client, g.addr, g.timeNS, g.hasRT, w.status, w.method, w.uri, w.client, w.addr, at.UnixNano())
+		}
 	}
 }

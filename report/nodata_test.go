@@ -493,6 +493,11 @@ func TestNoDataAppServers(t *testing.T) {
 		{"aws-elb", `2026-12-05T10:00:00.120453Z lb 203.0.113.7:2817 10.0.0.1:80 0.000073 2.481048 0.000057 200 200 812 5316 "POST http://api:80/v1/chat/completions HTTP/1.1" "curl/8" - -` + "\n" +
 			`2026-12-05T10:00:01.5Z lb 203.0.113.8:2818 10.0.0.1:80 0.000051 0.012001 0.000019 429 429 790 96 "POST http://api:80/v1/chat/completions HTTP/1.1" "curl/8" - -` + "\n", nil,
 			"- (nginx, aws-elb): 2 records without request_time: the Classic Load Balancer's access log has no duration of the whole response", ""},
+		// Linkerd's proxy's apache format: its durations are only in its
+		// json format, which the reason names; no flag.
+		{"linkerd", `10.42.0.1:43682 - - [2022-08-23T20:28:23.049685223Z] "GET /ping HTTP/1.1" 200` + "\n" +
+			`10.42.0.70:32996 web.apps.serviceaccount.identity.linkerd.cluster.local - [2026-12-05T10:00:02Z] "POST http://llm-gw:8000/v1/chat/completions HTTP/2.0" 200` + "\n", nil,
+			"- (nginx, linkerd): 2 records without request_time: Linkerd's proxy leaves its durations (total_ns, processing_ns) out of its apache access log format", ""},
 		// Cloudflare's Logpush job with the dashboard's timestamp_format
 		// (rfc3339): its times are whole seconds, not read as a duration.
 		{"cloudflare", `{"ClientIP":"203.0.113.7","ClientRequestHost":"api.example.com","ClientRequestMethod":"POST","ClientRequestURI":"/v1/chat/completions","EdgeStartTimestamp":"2026-12-05T10:00:00Z","EdgeEndTimestamp":"2026-12-05T10:00:03Z","EdgeResponseStatus":200,"OriginResponseDurationMs":2950,"RayID":"8f1d2c3b4a5e6f70"}` + "\n", nil,
