@@ -219,6 +219,12 @@ func buildKnownFormats() []*knownFormat {
 		// Their messages alone, as its JSON log holds them (rayjson.go).
 		{name: "ray-serve", source: "ray-serve", format: rayServeMessageFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: rayServe29MessageFormat, vars: rayServeVars},
+		// llama.cpp's server's request log in its text form.
+		{name: "llama-server", source: "llama-server", format: llamaServerFormat, vars: llamaServerVars},
+		// The same from its first release of the text form (February
+		// 2024) until the server's JSON kept its members' order
+		// (ggml-org/llama.cpp#6232, March 2024): the members sorted.
+		{name: "llama-server", source: "llama-server", format: llamaServerSortedFormat, vars: llamaServerVars},
 		// lighttpd's default (mod_accesslog), told from Apache's and
 		// nginx's combined by the host in the ident slot.
 		{name: "lighttpd", source: "lighttpd", format: lighttpdFormat, fits: lighttpdLine},
@@ -431,6 +437,40 @@ const linkerdApacheFormat = `$remote_addr $remote_user - [$time_iso8601] "$reque
 // its identity the client as $remote_user (the JSON form's client.id).
 var linkerdApacheVars = map[string]varSpec{
 	"remote_addr": {field: FRemoteAddr, bound: true, how: howHostPort},
+}
+
+// llamaServerFormat is the request line of llama.cpp's HTTP server
+// (llama-server, from its --log-format option, ggml-org/llama.cpp#5700,
+// February 2024, until its logs moved to common/log, #9418, September
+// 2024; ik_llama.cpp's still) in its text form (--log-format text):
+// examples/server/server.cpp's log_server_request, LOG_INFO("request",
+// {remote_addr, remote_port, status, method, path, params}) for each
+// request httplib served, and examples/server/utils.hpp's server_log,
+// which writes the level and the function's name right-aligned ("%4s
+// [%24s] %s"), the message, " |", then each member of an ordered JSON
+// object, tid and timestamp (time(nullptr): epoch seconds, when the line
+// was written, at the response's end) first, as " key=" and its JSON:
+// `INFO [      log_server_request] request | tid="132614511681536"
+// timestamp=1773129600 remote_addr="10.0.3.200" remote_port=38160
+// status=200 method="POST" path="/v1/chat/completions" params={}`. It has
+// no duration: the server's timing lines (print_timings) are its slot's
+// task's, not the request's. Its other lines (the slots', the tasks', the
+// start-up's, a verbose request's bodies) are its own (ownlog.go). Its
+// JSON form (--log-format json) is JSON lines, read by their names.
+const (
+	llamaServerFormat       = `INFO [      log_server_request] request | tid="$llama_tid" timestamp=$llama_timestamp remote_addr="$remote_addr" remote_port=$remote_port status=$status method="$request_method" path="$uri" params=$llama_params`
+	llamaServerSortedFormat = `INFO [      log_server_request] request | method="$request_method" params=$llama_params path="$uri" remote_addr="$remote_addr" remote_port=$remote_port status=$status tid="$llama_tid" timestamp=$llama_timestamp`
+)
+
+// llamaServerVars read llama-server's request line: its time epoch
+// seconds, its status three digits; the thread, the port and the query's
+// parameters feed nothing.
+var llamaServerVars = map[string]varSpec{
+	"llama_timestamp": {field: FTime, unit: UnitSecond, bound: true},
+	"status":          {field: FStatus, bound: true, code: true},
+	"llama_tid":       {none: true},
+	"remote_port":     {none: true},
+	"llama_params":    {none: true},
 }
 
 // reactorNettyFormat is Reactor Netty's access log (reactor-netty-http's

@@ -61,12 +61,21 @@ func ownLogLine(line []byte) bool {
 // 10.0.3.200:38160 (scheme=http,method=POST,…) (status=200,…) 409.940ms …",
 // where its WebSocket lines, "… (scheme=ws,path=/x) - Client connected",
 // have no status and are its own), Ray Serve's (rayServeAccess), uvicorn's
-// through FastChat's or Open WebUI's logging (uvicornAccess).
+// through FastChat's or Open WebUI's logging (uvicornAccess), llama.cpp's
+// server's request line (llamaServerAccess).
 func loggedAccessLine(line []byte) bool {
 	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status=")) ||
 		bytes.HasSuffix(line, []byte("ms")) && rayServeAccess().Match(line) ||
-		bytes.Contains(line, []byte(` - "`)) && uvicornAccess().Match(line)
+		bytes.Contains(line, []byte(` - "`)) && uvicornAccess().Match(line) ||
+		bytes.Contains(line, []byte("log_server_request] request | ")) && llamaServerAccess().Match(line)
 }
+
+// llamaServerAccess is llama.cpp's server's request line (llamaServerFormat):
+// the client, its port and the status, its members in either order
+// (sorted, they follow each other too); with --verbose the server logs
+// the request's and the response's bodies under the same name, its own
+// line.
+var llamaServerAccess = lazyre.New(`\| .*\bremote_addr="[^"]*" remote_port=\d+ status=-?\d+ `)
 
 // uvicornAccess is uvicorn's access message, as its formatter writes it
 // ('10.0.0.5:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK') or
@@ -145,6 +154,15 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	// Ray Serve's ("%(levelname)s %(asctime)s", a year; its driver
 	// names the actor first), beside its access lines.
 	`|(?:\([\w:.-]+ pid=\d+\) )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} ` +
+	// llama.cpp's server's (examples/server/utils.hpp, server_log: the
+	// level and the function right-aligned, the message, then " |" and
+	// its members, timestamp among them: "INFO [            update_slots]
+	// slot released | tid=\"…\" timestamp=1773129600 id_slot=0 …"), its
+	// request lines but for their own (loggedAccessLine); and its
+	// library's, to standard error ("llama_model_loader: loaded meta
+	// data …", "llm_load_print_meta: …", "ggml_cuda_init: …").
+	`|(?:INFO|WARN| ERR|VERB) \[ *[^\]\s][^\]]*\] .*\| .*\btimestamp=\d+` +
+	`|(?:llama|llm|ggml|gguf)_\w+: ` +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
 
@@ -156,7 +174,7 @@ func ownOtherShape(line []byte) bool {
 		return false // each shape is longer
 	}
 	switch c := line[0]; {
-	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 't' || c == '(' || c == 'D' || c == 'C':
+	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 't' || c == '(' || c == 'D' || c == 'C' || c == 'V' || c == 'l' || c == 'g':
 	case c == 'I' || c == 'W' || c == 'E' || c == 'F': // klog's, or vLLM's level
 		if !isDigit(line[1]) && !(line[1] >= 'A' && line[1] <= 'Z') {
 			return false

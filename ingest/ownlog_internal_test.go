@@ -57,6 +57,17 @@ func TestOwnLogLine(t *testing.T) {
 		{"[203.0.113.7] [05/Dec/2026:10:00:35 +0000] TCP 200 1834 412 12.345", true},
 		{"[2001:db8::7] [05/Dec/2026:10:00:35 +0800] UDP 200 64 64 0.001", true},
 		{`203.0.113.7 - - [05/Dec/2026:10:00:35 +0000] "POST /v1/chat/completions HTTP/1.1" 200 2857 "-" "x" 512 1.989 [llm-gw-80] [] 10.1.0.5:8000 2857 1.987 200 ac37`, false},
+		// llama.cpp's server's own lines, in order and sorted, an error's
+		// level padded, a verbose request's bodies, its library's; its
+		// request lines, in order and sorted.
+		{`INFO [            update_slots] slot released | tid="124625576644608" timestamp=1773129604 id_slot=0 id_task=0 n_ctx=16384 n_past=668 truncated=false`, true},
+		{`INFO [            update_slots] all slots are idle | tid="139942237310976" timestamp=1711000000`, true},
+		{` ERR [          send_error] task error | tid="124625576644608" timestamp=1773129612 id_multi=-1 id_task=9 error="Context size has been exceeded."`, true},
+		{`VERB [      log_server_request] request | tid="1" timestamp=1773129604 request="{\"a\":1}" response=""`, true},
+		{"llama_model_loader: loaded meta data with 29 key-value pairs and 291 tensors from /models/m.gguf (version GGUF V3 (latest))", true},
+		{"ggml_cuda_init: found 1 CUDA devices:", true},
+		{`INFO [      log_server_request] request | tid="1" timestamp=1773129600 remote_addr="10.0.3.200" remote_port=38160 status=200 method="POST" path="/v1/chat/completions" params={}`, false},
+		{`INFO [      log_server_request] request | method="GET" params={} path="/health" remote_addr="127.0.0.1" remote_port=49712 status=200 tid="1" timestamp=1711000003`, false},
 		// Ray Serve's own lines, a replica's handle call among them; its
 		// access lines, today's and 2.9's.
 		{"INFO 2026-03-10 15:59:58,001 proxy 10.0.0.5 -- Proxy starting on node 8b2e6f0c (HTTP port: 8000).", true},
@@ -132,6 +143,8 @@ func FuzzPastOwnLog(f *testing.F) {
 		"-------------------------------------------------------------------------------\n" +
 		"NGINX Ingress controller\n  Release:       v1.9.4\n10.0.0.1 - - x\nE1204\nI12\n1-x.sh: x\n"))
 	f.Add([]byte("INFO 2026-03-10 15:59:58,001 proxy 10.0.0.5 -- x\n(ProxyActor pid=1) CRITICAL 2026-03-10 16:00:00,637 proxy a b -- GET / 200 1.0ms\n"))
+	f.Add([]byte("llm_load_print_meta: x\nVERB [ f] m | tid=\"1\" timestamp=2\n ERR [g] m | timestamp=3\n" +
+		"INFO [      log_server_request] request | tid=\"1\" timestamp=1 remote_addr=\"a\" remote_port=1 status=200 method=\"GET\" path=\"/\" params={}\n"))
 	f.Add([]byte("[03-10 16:00:00 TP0] Prefill batch.\n[2026-03-10 15:59:58] INFO:     Started server process [1]\n" +
 		"2026-03-10 15:59:55 | ERROR | stderr | INFO:     Started\n2026-03-10 16:00:00.637 | INFO     | a:b:1 - 1.2.3.4:0 - \"GET / HTTP/1.1\" 200\n"))
 	f.Fuzz(func(t *testing.T, head []byte) {

@@ -139,6 +139,9 @@ func FuzzRun(f *testing.F) {
 		"text/squid.log",
 		// Linkerd's proxy's apache access log among its own lines.
 		"text/linkerd-apache.log",
+		// llama.cpp's server's text log, in order and sorted, among its
+		// own lines.
+		"text/llama-server.log", "text/llama-server-sorted.log",
 		// uvicorn's access lines behind SGLang's, FastChat's and Open
 		// WebUI's logging, among their own lines.
 		"text/uvicorn-sglang.log", "text/uvicorn-fastchat.log", "text/uvicorn-openwebui.log", "text/uvicorn-openwebui-extra.log",

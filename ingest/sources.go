@@ -1487,6 +1487,7 @@ var textSources = []*source{
 	{name: "apache", title: "Apache httpd access log (its LogFormat given with --log-format)"},
 	{name: "gunicorn", title: "gunicorn access log (its access_log_format given with --log-format)"},
 	{name: "uvicorn", title: "uvicorn access log (no request time)"},
+	{name: "llama-server", title: "llama.cpp server (llama-server) request log, text (no request time)"},
 	{name: "morgan", title: "morgan (Express) request log: dev, tiny, short, or its format given with --log-format"},
 	{name: "aws-alb", title: "AWS Application Load Balancer access log"},
 	{name: "aws-elb", title: "AWS Classic Load Balancer access log (no request time)"},

@@ -392,6 +392,42 @@ func linkerdOracle(t *testing.T, line string) textWant {
 	return w
 }
 
+// llamaMember is a member of a llama.cpp server's log line after its
+// " | ": a name, "=", and the member's JSON.
+var llamaMember = regexp.MustCompile(`(\w+)=("(?:[^"\\]|\\.)*"|\S+)`)
+
+// llamaServerOracle reads llama.cpp's server's text log: a line of
+// log_server_request's "request" with a status is a request, its members
+// decoded with encoding/json in whatever order they come, its time the
+// epoch seconds of timestamp, no duration; the server's other lines
+// (slots, tasks, timings, start-up, its library's) are passed over.
+func llamaServerOracle(t *testing.T, line string) textWant {
+	head, members, ok := strings.Cut(line, " | ")
+	if !ok || head != "INFO [      log_server_request] request" {
+		return textWant{passed: true}
+	}
+	m := map[string]json.RawMessage{}
+	for _, kv := range llamaMember.FindAllStringSubmatch(members, -1) {
+		m[kv[1]] = json.RawMessage(kv[2])
+	}
+	if m["status"] == nil {
+		return textWant{passed: true} // --verbose's bodies of the request
+	}
+	var r struct {
+		Timestamp, Status int64
+		RemoteAddr        string `json:"remote_addr"`
+		Method, Path      string
+	}
+	b, err := json.Marshal(m)
+	if err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return textWant{ok: true, status: r.Status, method: r.Method, uri: r.Path, client: r.RemoteAddr, at: time.Unix(r.Timestamp, 0)}
+}
+
 func atoi(t *testing.T, s string) int64 {
 	t.Helper()
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -591,6 +627,10 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"kuma-notrace.log": kumaOracle,
 	// Linkerd's proxy's apache format among its own lines: no duration.
 	"linkerd-apache.log": linkerdOracle,
+	// llama.cpp's server's text log, its members in order and sorted:
+	// no duration.
+	"llama-server.log":        llamaServerOracle,
+	"llama-server-sorted.log": llamaServerOracle,
 	// AWS's Classic Load Balancer: no request_time (its times end when
 	// the response began); the status elb_status_code, "-" for a TCP
 	// listener's connection (passed over); the client the address of
@@ -770,6 +810,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"kuma.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT", "REQ(X-B3-TRACEID?X-DATADOG-TRACEID)"}},
 		{"kuma-notrace.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT"}},
 		{"linkerd-apache.log", "nginx", "linkerd", []string{"remote_user", "time_iso8601"}},
+		{"llama-server.log", "nginx", "llama-server", []string{"llama_timestamp", "llama_params"}},
+		{"llama-server-sorted.log", "nginx", "llama-server", []string{"llama_timestamp", "remote_port"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
@@ -1001,5 +1043,49 @@ func TestLinkerdApacheByHand(t *testing.T) {
 			t.Errorf("record %d: %d %s %s client %q addr %q time %d request_time %v; want %d %s %s %q %q %d none",
 				i+1, g.status, g.method, g.uri, g.client, g.addr, g.timeNS, g.hasRT, w.status, w.method, w.uri, w.client, w.addr, at.UnixNano())
 		}
+	}
+}
+
+// TestLlamaServerByHand: llama.cpp's server's text log, counted by hand
+// from the fixture: seven requests (its health check among them) read
+// with their time, client, status, method and path and no duration; its
+// seventeen other lines (its library's, start-up, slots, timings, a
+// verbose request's bodies, a warning, an error) passed over. Its JSON
+// form, the same members, stays JSON lines read by their names.
+func TestLlamaServerByHand(t *testing.T) {
+	got, res := nginxCollect(t, []string{filepath.Join("testdata", "text", "llama-server.log")}, ingest.Options{})
+	fs := res.Files[0]
+	if fs.Source != "llama-server" || len(got) != 7 || fs.PassedOver != 17 || res.BadLines() != 0 {
+		t.Fatalf("source %q, %d records, %d passed over, %d bad; want llama-server, 7, 17, 0", fs.Source, len(got), fs.PassedOver, res.BadLines())
+	}
+	want := []struct {
+		at           int64
+		client       string
+		status       int64
+		method, path string
+	}{
+		{1773129595, "10.0.3.200", 200, "GET", "/health"},
+		{1773129604, "10.0.3.200", 200, "POST", "/v1/chat/completions"},
+		{1773129607, "10.0.1.5", 429, "POST", "/v1/chat/completions"},
+		{1773129612, "10.0.1.160", 400, "POST", "/v1/completions"},
+		{1773129614, "10.0.2.47", 500, "POST", "/v1/embeddings"},
+		{1773129619, "::1", 200, "GET", "/v1/models"},
+		{1773129620, "10.0.3.10", 503, "POST", "/completion"},
+	}
+	for i, g := range got {
+		w := want[i]
+		if g.timeNS != w.at*1e9 || g.client != w.client || g.status != w.status || g.method != w.method || g.uri != w.path || g.hasRT {
+			t.Errorf("record %d: time %d client %q %d %s %s request_time %v; want %d %q %d %s %s none",
+				i+1, g.timeNS, g.client, g.status, g.method, g.uri, g.hasRT, w.at*1e9, w.client, w.status, w.method, w.path)
+		}
+	}
+
+	line := `{"tid": "140464586145792", "timestamp": 1773129607, "level": "INFO", "function": "log_server_request", "line": 2741, "msg": "request", "remote_addr": "10.0.1.5", "remote_port": 53959, "status": 429, "method": "POST", "path": "/v1/chat/completions", "params": {}}` + "\n"
+	got, res = nginxCollect(t, []string{writeTemp(t, "llama-server.json.log", line+line)}, ingest.Options{})
+	if fs := res.Files[0]; fs.Format != ingest.JSONL || len(got) != 2 || res.BadLines() != 0 {
+		t.Fatalf("JSON form: %s, %d records, %d bad; want jsonl, 2, 0", fs.Format, len(got), res.BadLines())
+	}
+	if g := got[0]; g.timeNS != 1773129607e9 || g.client != "10.0.1.5" || g.status != 429 || g.method != "POST" || g.uri != "/v1/chat/completions" || g.hasRT {
+		t.Errorf("JSON form: %+v", g)
 	}
 }

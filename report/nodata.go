@@ -205,6 +205,9 @@ func readWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	if f.Source == "linkerd" && f.Format == ingest.Nginx {
 		return m.f("why.linkerd", m.n(int(f.Records), "n.record"), MissingField)
 	}
+	if f.Source == "llama-server" {
+		return m.f("why.llamaserver", m.n(int(f.Records), "n.record"), MissingField)
+	}
 	if f.Source == "cloudflare" {
 		return m.f("why.cloudflare", m.n(int(f.Records), "n.record"), MissingField)
 	}
@@ -346,10 +349,10 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		case spans:
 			// Spans whose duration was left unread: its hint tells the
 			// flag, and no format or log_format would read them.
-		case f.Records > 0 && (f.Source == "uvicorn" || f.Source == "aws-elb" || f.Source == "linkerd"):
-			// No format of uvicorn's has a request time, nor Linkerd's
-			// apache one: the file's reason says so, and no flag would
-			// read one.
+		case f.Records > 0 && (f.Source == "uvicorn" || f.Source == "aws-elb" || f.Source == "linkerd" || f.Source == "llama-server"):
+			// No format of uvicorn's or llama.cpp's server's has a
+			// request time, nor Linkerd's apache one: the file's reason
+			// says so, and no flag would read one.
 		case f.Records > 0 && f.Source == "gunicorn":
 			gunicorn = true
 		case f.Records > 0 && f.Source == "lighttpd":
@@ -810,6 +813,8 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 			note = m.f("why.awselb", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if f.Source == "linkerd" && f.Format == ingest.Nginx {
 			note = m.f("why.linkerd", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
+		} else if f.Source == "llama-server" {
+			note = m.f("why.llamaserver", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if f.Source == "cloudflare" && f.WithoutRequestTime == f.Records {
 			note = m.f("why.cloudflare", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if names := durationNames([]ingest.FileStats{f}); len(names) > 0 && f.WithoutRequestTime == f.Records {

@@ -498,6 +498,11 @@ func TestNoDataAppServers(t *testing.T) {
 		{"linkerd", `10.42.0.1:43682 - - [2022-08-23T20:28:23.049685223Z] "GET /ping HTTP/1.1" 200` + "\n" +
 			`10.42.0.70:32996 web.apps.serviceaccount.identity.linkerd.cluster.local - [2026-12-05T10:00:02Z] "POST http://llm-gw:8000/v1/chat/completions HTTP/2.0" 200` + "\n", nil,
 			"- (nginx, linkerd): 2 records without request_time: Linkerd's proxy leaves its durations (total_ns, processing_ns) out of its apache access log format", ""},
+		// llama.cpp's server's text log: no duration in any
+		// configuration; no flag, its epoch timestamp no duration.
+		{"llama-server", `INFO [      log_server_request] request | tid="1" timestamp=1773129600 remote_addr="10.0.3.200" remote_port=38160 status=200 method="POST" path="/v1/chat/completions" params={}` + "\n" +
+			`INFO [      log_server_request] request | tid="1" timestamp=1773129607 remote_addr="10.0.1.5" remote_port=53959 status=429 method="POST" path="/v1/chat/completions" params={}` + "\n", nil,
+			"- (nginx, llama-server): 2 records without request_time: llama.cpp's server logs each request with no duration", ""},
 		// Cloudflare's Logpush job with the dashboard's timestamp_format
 		// (rfc3339): its times are whole seconds, not read as a duration.
 		{"cloudflare", `{"ClientIP":"203.0.113.7","ClientRequestHost":"api.example.com","ClientRequestMethod":"POST","ClientRequestURI":"/v1/chat/completions","EdgeStartTimestamp":"2026-12-05T10:00:00Z","EdgeEndTimestamp":"2026-12-05T10:00:03Z","EdgeResponseStatus":200,"OriginResponseDurationMs":2950,"RayID":"8f1d2c3b4a5e6f70"}` + "\n", nil,
