@@ -182,7 +182,10 @@ var trueText, falseText = []byte("true"), []byte("false")
 // A plain file is read in place through its io.ReaderAt; stdin and
 // compressed input are read into memory first. An error means the file
 // was damaged; the rows before the damage have been sent.
-func (p *pipeline) readColumnar(fs *fileState, br *bufio.Reader, content io.Reader, raw io.Reader) error {
+//
+// nuls is how many NUL bytes the stream began with, which br has skipped
+// (skipNULs): a stream of them alone is no empty file but a damaged one.
+func (p *pipeline) readColumnar(fs *fileState, br *bufio.Reader, content io.Reader, raw io.Reader, nuls int64) error {
 	var src io.ReaderAt
 	var size int64
 	var readErr error
@@ -202,6 +205,9 @@ func (p *pipeline) readColumnar(fs *fileState, br *bufio.Reader, content io.Read
 		defer done()
 	}
 	if size == 0 && readErr == nil {
+		if nuls > 0 {
+			return fmt.Errorf("damaged %s file: NUL bytes only (%d)", fs.format, nuls)
+		}
 		return nil // an empty file, as a text one of no bytes: no failure
 	}
 	s := &rowSink{p: p, fs: fs}

@@ -121,7 +121,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
 		br.Discard(len(utf8BOM))
 	}
-	skipNULs(br)
+	nuls := skipNULs(br)
 	head, _ := br.Peek(4096)
 	if kind := archiveKind(head); kind != "" && !in.within {
 		return p.readArchive(fs, kind, br, r, in)
@@ -223,7 +223,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		fs.format = jsonShape(br, fs.cfg.schema)
 	}
 	if fs.format.columnar() {
-		return p.readColumnar(fs, br, r, in.raw)
+		return p.readColumnar(fs, br, r, in.raw, nuls)
 	}
 	if fs.format == JSONL {
 		// The first line's keys tell the source; a long first line is
@@ -828,10 +828,12 @@ func cellPaths(names []string, row []byte, sep, quote byte) []string {
 // looksText reports whether head, a file's first bytes, may be a text
 // log: no NUL byte, and few control bytes (not a tab or a line's end).
 // Bytes past ASCII are left alone: a log may be in GBK as well as UTF-8.
-// skipNULs discards the NUL bytes a file begins with: the hole that
-// logrotate's copytruncate leaves when the program writing the log keeps
-// its offset (it does not append), its next lines written past it.
-func skipNULs(br *bufio.Reader) {
+// skipNULs discards the NUL bytes a file begins with, and returns how
+// many: the hole that logrotate's copytruncate leaves when the program
+// writing the log keeps its offset (it does not append), its next lines
+// written past it.
+func skipNULs(br *bufio.Reader) int64 {
+	var skipped int64
 	for {
 		b, _ := br.Peek(64 << 10)
 		n := 0
@@ -839,11 +841,12 @@ func skipNULs(br *bufio.Reader) {
 			n++
 		}
 		if n == 0 {
-			return
+			return skipped
 		}
 		br.Discard(n)
+		skipped += int64(n)
 		if n < len(b) {
-			return
+			return skipped
 		}
 	}
 }
