@@ -298,9 +298,11 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 	}
 	files = opened
 	for _, f := range files {
-		// The Classic Load Balancer's times all end when the response
-		// began: none is the request's (why.awselb).
-		if (f.Records > 0 || f.PassedOver == 0) && f.Source != "aws-elb" {
+		// A log that writes no request time has no name to map to one
+		// (its reason says so): the Classic Load Balancer's times all
+		// end when the response began (why.awselb), and a format's own
+		// variable, uvicorn's time behind SGLang's logger, is its time.
+		if (f.Records > 0 || f.PassedOver == 0) && !writesNoRequestTime(f) {
 			mappable = append(mappable, f)
 		}
 	}
@@ -349,7 +351,7 @@ func hints(n *NoData, files []ingest.FileStats) []Hint {
 		case spans:
 			// Spans whose duration was left unread: its hint tells the
 			// flag, and no format or log_format would read them.
-		case f.Records > 0 && (f.Source == "uvicorn" || f.Source == "aws-elb" || f.Source == "linkerd" || f.Source == "llama-server"):
+		case f.Records > 0 && (writesNoRequestTime(f) || f.Source == "linkerd"):
 			// No format of uvicorn's or llama.cpp's server's has a
 			// request time, nor Linkerd's apache one: the file's reason
 			// says so, and no flag would read one.
@@ -478,6 +480,20 @@ func durationNames(files []ingest.FileStats) []string {
 	// otherwise.
 	sort.SliceStable(names, func(i, j int) bool { return wholeName(names[i]) && !wholeName(names[j]) })
 	return names
+}
+
+// writesNoRequestTime reports whether file f's log writes no request
+// time in any configuration: uvicorn's, llama.cpp's server's, Linkerd's
+// apache format, the Classic Load Balancer's (its reason, readWhy, says
+// so for each).
+func writesNoRequestTime(f ingest.FileStats) bool {
+	switch f.Source {
+	case "uvicorn", "llama-server", "aws-elb":
+		return true
+	case "linkerd":
+		return f.Format == ingest.Nginx
+	}
+	return false
 }
 
 // wholeName reports whether a duration's name says it is the whole

@@ -488,6 +488,11 @@ func TestNoDataAppServers(t *testing.T) {
 		{"uvicorn", `INFO:     10.0.0.5:51234 - "POST /v1/chat/completions HTTP/1.1" 200 OK` + "\n" +
 			`INFO:     10.0.0.6:51240 - "GET /v1/models HTTP/1.1" 404 Not Found` + "\n", nil,
 			"- (nginx, uvicorn): 2 records without request_time: uvicorn's access log writes no request time", ""},
+		// uvicorn behind SGLang's logger, its time a variable of the
+		// format's own: no duration to map, the time least of all.
+		{"uvicorn dated", `[2026-03-10 16:00:00] INFO:     10.0.3.200:38160 - "POST /v1/chat/completions HTTP/1.1" 200 OK` + "\n" +
+			`[2026-03-10 16:00:07] INFO:     10.0.1.5:53959 - "POST /v1/chat/completions HTTP/1.1" 429 Too Many Requests` + "\n", nil,
+			"- (nginx, uvicorn): 2 records without request_time: uvicorn's access log writes no request time", ""},
 		// AWS's Classic Load Balancer: its times end when the response
 		// began, none to map.
 		{"aws-elb", `2026-12-05T10:00:00.120453Z lb 203.0.113.7:2817 10.0.0.1:80 0.000073 2.481048 0.000057 200 200 812 5316 "POST http://api:80/v1/chat/completions HTTP/1.1" "curl/8" - -` + "\n" +
