@@ -21,11 +21,14 @@ package ingest
 // container runtime's or journald's prefix) is skipped. The program's
 // other lines ([SYS], [INFO], Gin's debug lines, an error message after a
 // request) are not requests: they are bad lines, with a reason that says
-// so.
+// so; in Ollama's, its llama.cpp runner's request lines are passed over
+// (errRunnerRequest).
 
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -62,6 +65,25 @@ var (
 	errGinDuration = errors.New("Gin latency not a duration with its unit")
 )
 
+// errRunnerRequest is why the request line of the llama.cpp server that
+// Ollama runs beside its Gin log is passed over: Ollama calls that server
+// from 127.0.0.1 while it serves a request of its own API
+// (ollama/ollama llm/server.go: POST /completion for /api/chat and
+// /api/generate, /embedding for /api/embed, /tokenize and /detokenize
+// to fit a prompt to the context), the server's output goes to Ollama's
+// own stdout (cmd.Stdout = os.Stdout) as Gin's lines do, and the
+// request it serves is the one the [GIN] line times. Not one to one (a
+// chat tokenizes several times, an embed calls once per input), so no
+// line can stand for another: they are passed over, never counted.
+var errRunnerRequest = fmt.Errorf("%w: the request Ollama made to its llama.cpp runner while serving a request its [GIN] line logs", errPassOver)
+
+// runnerRequestLine reports whether line is llama.cpp's server's request
+// line, padded (llamaServerFormat) or as Ollama's copy wrote it
+// (ollamaRunnerFormat).
+func runnerRequestLine(line []byte) bool {
+	return bytes.Contains(line, []byte("log_server_request] request | ")) && llamaServerAccess().Match(line)
+}
+
 // ginMark opens a request line.
 var ginMark = []byte("[GIN] ")
 
@@ -91,11 +113,18 @@ func newGinParser(c *parserConfig) *ginParser {
 // Ollama's are many before its first request (its config, its slog lines,
 // a [GIN-debug] line for each of its routes: `ollama serve`, `journalctl
 // -u ollama`), so ginHeadLines are looked at, not guessLines.
+//
+// With OLLAMA_DEBUG, the llama.cpp server Ollama runs writes hundreds of
+// lines before the first request's [GIN] line (its library's while the
+// model loads, its slots', its requests', ollamaRunnerFormat): the whole
+// head is looked at, and a [GIN] line there with such a server's
+// request line before it is Ollama's log.
 func ginHead(head []byte) bool {
 	var p ginParser
-	for _, l := range headLines(head, ginHeadLines) {
+	lines := headLines(head, len(head))
+	for i, l := range lines {
 		if p.split(l) == nil {
-			return true
+			return i < ginHeadLines || slices.ContainsFunc(lines[:i], runnerRequestLine)
 		}
 	}
 	return false
@@ -214,6 +243,9 @@ func (p *ginParser) split(line []byte) error {
 func (p *ginParser) Parse(line []byte, r *Record) error {
 	p.newLine()
 	if err := p.split(line); err != nil {
+		if err == errNotGin && runnerRequestLine(line) {
+			return errRunnerRequest
+		}
 		return err
 	}
 	date, err := p.civilDate(p.vals[ginDate])

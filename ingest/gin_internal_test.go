@@ -158,6 +158,7 @@ func TestSniffGin(t *testing.T) {
 // line read split, and its time is its latency's.
 func FuzzGin(f *testing.F) {
 	f.Add(ginDefaultLine)
+	f.Add(`DEBUG [log_server_request] request | method="POST" params={} path="/completion" remote_addr="127.0.0.1" remote_port=53512 status=200 tid="1" timestamp=1733878797`)
 	f.Add(`x [GIN] 2026/12/04 - 10:00:01 | | 999 | 9223372036s | client_ip= | a(1) | GET "\x"`)
 	f.Add("[GIN] 2026:12:04 - 10:00:01.666666 |\x1b[97;42m 200 \x1b[0m| 1h2m3.5s | ::1 |\x1b[97;46m OPTIONS\x1b[0m \"/|\"")
 	c := textConfig(f, "")

@@ -225,6 +225,11 @@ func buildKnownFormats() []*knownFormat {
 		// 2024) until the server's JSON kept its members' order
 		// (ggml-org/llama.cpp#6232, March 2024): the members sorted.
 		{name: "llama-server", source: "llama-server", format: llamaServerSortedFormat, vars: llamaServerVars},
+		// Ollama's copy of it (llm/ext_server, until its own runner in
+		// Go): the function unpadded, the request at debug level or at
+		// info, the members sorted.
+		{name: "llama-server", source: "llama-server", format: `DEBUG ` + ollamaRunnerFormat, vars: llamaServerVars},
+		{name: "llama-server", source: "llama-server", format: `INFO ` + ollamaRunnerFormat, vars: llamaServerVars},
 		// lighttpd's default (mod_accesslog), told from Apache's and
 		// nginx's combined by the host in the ident slot.
 		{name: "lighttpd", source: "lighttpd", format: lighttpdFormat, fits: lighttpdLine},
@@ -461,6 +466,19 @@ const (
 	llamaServerFormat       = `INFO [      log_server_request] request | tid="$llama_tid" timestamp=$llama_timestamp remote_addr="$remote_addr" remote_port=$remote_port status=$status method="$request_method" path="$uri" params=$llama_params`
 	llamaServerSortedFormat = `INFO [      log_server_request] request | method="$request_method" params=$llama_params path="$uri" remote_addr="$remote_addr" remote_port=$remote_port status=$status tid="$llama_tid" timestamp=$llama_timestamp`
 )
+
+// ollamaRunnerFormat is the same request line as Ollama's copy of the
+// server wrote it, after its level (ollama/ollama llm/ext_server/utils.hpp,
+// server_log: `ss << level << " [" << function << "] " << message << " |"`,
+// no padding, its members in a json, not an ordered_json, so sorted;
+// server.cpp's log_server_request: LOG_DEBUG, LOG_INFO before, /health
+// not logged). Ollama runs that server for each model it loads and calls
+// it from 127.0.0.1 (llm/server.go: /completion, /embedding, /tokenize,
+// /detokenize) while it serves a request of its own API, which its Gin
+// log times (gin.go): in Ollama's log these lines are that log's
+// requests again and are passed over there; alone, they are read as
+// llama-server's.
+const ollamaRunnerFormat = `[log_server_request] request | method="$request_method" params=$llama_params path="$uri" remote_addr="$remote_addr" remote_port=$remote_port status=$status tid="$llama_tid" timestamp=$llama_timestamp`
 
 // llamaServerVars read llama-server's request line: its time epoch
 // seconds, its status three digits; the thread, the port and the query's

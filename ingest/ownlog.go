@@ -158,10 +158,12 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	// level and the function right-aligned, the message, then " |" and
 	// its members, timestamp among them: "INFO [            update_slots]
 	// slot released | tid=\"…\" timestamp=1773129600 id_slot=0 …"), its
-	// request lines but for their own (loggedAccessLine); and its
-	// library's, to standard error ("llama_model_loader: loaded meta
-	// data …", "llm_load_print_meta: …", "ggml_cuda_init: …").
-	`|(?:INFO|WARN| ERR|VERB) \[ *[^\]\s][^\]]*\] .*\| .*\btimestamp=\d+` +
+	// request lines but for their own (loggedAccessLine); Ollama's copy
+	// of it, the function unpadded, DEBUG and ERROR its levels too
+	// ("DEBUG [update_slots] slot released | …", ollamaRunnerFormat);
+	// and its library's, to standard error ("llama_model_loader: loaded
+	// meta data …", "llm_load_print_meta: …", "ggml_cuda_init: …").
+	`|(?:INFO|WARN| ERR|VERB|DEBUG|ERROR) \[ *[^\]\s][^\]]*\] .*\| .*\btimestamp=\d+` +
 	`|(?:llama|llm|ggml|gguf)_\w+: ` +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)

@@ -396,6 +396,10 @@ func linkerdOracle(t *testing.T, line string) textWant {
 // " | ": a name, "=", and the member's JSON.
 var llamaMember = regexp.MustCompile(`(\w+)=("(?:[^"\\]|\\.)*"|\S+)`)
 
+// llamaRequestHead is the head of log_server_request's line: upstream's
+// padded at info level, Ollama's copy's unpadded at debug or info level.
+var llamaRequestHead = regexp.MustCompile(`^(?:INFO \[      |(?:DEBUG|INFO) \[)log_server_request\] request$`)
+
 // llamaServerOracle reads llama.cpp's server's text log: a line of
 // log_server_request's "request" with a status is a request, its members
 // decoded with encoding/json in whatever order they come, its time the
@@ -403,7 +407,7 @@ var llamaMember = regexp.MustCompile(`(\w+)=("(?:[^"\\]|\\.)*"|\S+)`)
 // (slots, tasks, timings, start-up, its library's) are passed over.
 func llamaServerOracle(t *testing.T, line string) textWant {
 	head, members, ok := strings.Cut(line, " | ")
-	if !ok || head != "INFO [      log_server_request] request" {
+	if !ok || !llamaRequestHead.MatchString(head) {
 		return textWant{passed: true}
 	}
 	m := map[string]json.RawMessage{}
@@ -631,6 +635,7 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	// no duration.
 	"llama-server.log":        llamaServerOracle,
 	"llama-server-sorted.log": llamaServerOracle,
+	"llama-server-ollama.log": llamaServerOracle,
 	// AWS's Classic Load Balancer: no request_time (its times end when
 	// the response began); the status elb_status_code, "-" for a TCP
 	// listener's connection (passed over); the client the address of
@@ -812,6 +817,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"linkerd-apache.log", "nginx", "linkerd", []string{"remote_user", "time_iso8601"}},
 		{"llama-server.log", "nginx", "llama-server", []string{"llama_timestamp", "llama_params"}},
 		{"llama-server-sorted.log", "nginx", "llama-server", []string{"llama_timestamp", "remote_port"}},
+		{"llama-server-ollama.log", "nginx", "llama-server", []string{"llama_timestamp", "remote_port"}},
 		{"apisix-ai.log", "nginx", "apisix", []string{"llm_time_to_first_token", "request_type"}},
 		{"access.ltsv", "ltsv", "ltsv", []string{"time", "method", "uri", "status", "size", "apptime"}},
 	}
@@ -1087,5 +1093,68 @@ func TestLlamaServerByHand(t *testing.T) {
 	}
 	if g := got[0]; g.timeNS != 1773129607e9 || g.client != "10.0.1.5" || g.status != 429 || g.method != "POST" || g.uri != "/v1/chat/completions" || g.hasRT {
 		t.Errorf("JSON form: %+v", g)
+	}
+}
+
+// TestGinOllamaRunner: Ollama's log with OLLAMA_DEBUG, its llama.cpp
+// runner's lines among Gin's and its first [GIN] line past the 200th,
+// counted from the fixture: each [GIN] line a request with its status
+// and latency; each runner's request line (the calls Ollama made while
+// serving them) passed over, never a record; the other lines Ollama's
+// own, bad lines as in any Gin log. The runner's lines alone (its level
+// INFO, as Ollama's copy wrote it before it logged requests at DEBUG)
+// are read as llama-server's.
+func TestGinOllamaRunner(t *testing.T) {
+	path := filepath.Join("testdata", "text", "gin-ollama-runner.log")
+	type ginWant struct {
+		status int64
+		rt     float64
+		path   string
+	}
+	var want []ginWant
+	runner, other, firstGin := 0, 0, 0
+	var runnerLines []string
+	for i, l := range fixtureLines(t, path) {
+		switch {
+		case strings.HasPrefix(l, "[GIN] "):
+			if firstGin == 0 {
+				firstGin = i + 1
+			}
+			f := strings.Split(l, "|")
+			d, err := time.ParseDuration(strings.TrimSpace(f[2]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := strings.Fields(f[4])
+			want = append(want, ginWant{status: atoi(t, strings.TrimSpace(f[1])), rt: d.Seconds(), path: strings.Trim(req[1], `"`)})
+		case strings.HasPrefix(l, "DEBUG [log_server_request] request | ") && strings.Contains(l, " status="):
+			runner++
+			runnerLines = append(runnerLines, strings.Replace(l, "DEBUG", "INFO", 1))
+		case strings.TrimSpace(l) != "":
+			other++
+		}
+	}
+	if firstGin <= 200 || runner == 0 {
+		t.Fatalf("fixture: first [GIN] line %d, %d runner lines; want past 200 and some", firstGin, runner)
+	}
+	got, res := nginxCollect(t, []string{path}, ingest.Options{})
+	fs := res.Files[0]
+	if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(runner) || res.BadLines() != int64(other) {
+		t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), runner, other)
+	}
+	for i, g := range got {
+		if w := want[i]; g.status != w.status || g.uri != w.path || !g.hasRT || !near(g.rt, w.rt) {
+			t.Errorf("record %d: %d %s %v (%v); want %d %s %v", i+1, g.status, g.uri, g.rt, g.hasRT, w.status, w.path, w.rt)
+		}
+	}
+
+	got, res = nginxCollect(t, []string{writeTemp(t, "ollama-runner.log", strings.Join(runnerLines, "\n")+"\n")}, ingest.Options{})
+	if fs := res.Files[0]; fs.Source != "llama-server" || len(got) != runner || res.BadLines() != 0 {
+		t.Fatalf("runner's lines alone: source %q, %d records, %d bad; want llama-server, %d, 0", fs.Source, len(got), res.BadLines(), runner)
+	}
+	for i, g := range got {
+		if g.client != "127.0.0.1" || g.method != "POST" || g.hasRT {
+			t.Errorf("runner's record %d: %+v", i+1, g)
+		}
 	}
 }
