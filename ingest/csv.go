@@ -78,7 +78,21 @@ var errHeaderAgain = fmt.Errorf("%w: the header row again (files joined one afte
 // aligns its columns (psql's output, whose rule under the header and
 // count of rows after them are passed over: psqlDecoration), are read as
 // their values, and a field whose padding is followed by a quote is
-// quoted. A TSV file's fields are read as they are.
+// quoted. A TSV file's fields are read as they are, and so are those of
+// a file cut by single spaces (spaceSep), where a space is the
+// separator and none is padding.
+
+// spaceSep: CLS's shipping to COS as CSV offers a space among its
+// separators (CsvInfo.Delimiter, the console's Separator: space, tab,
+// comma, semicolon or vertical bar;
+// https://www.tencentcloud.com/document/product/614/31584). Each space
+// ends a field, so two in a row hold an empty field between them, which
+// is absent: what CLS writes for a field a log does not have is the
+// user's (CsvInfo.NonExistingField, "Content used to populate
+// non-existing fields", TencentCloud/tencentcloud-sdk-go,
+// tencentcloud/cls/v20201016/models.go), "-" or nothing at all. A field
+// that holds a space is enclosed in the file's quote (singleQuotes): a
+// request line "POST /v1/chat/completions HTTP/1.1", a user agent.
 
 // errPsqlDecoration is the reason the lines a SQL client writes around
 // a table's rows are passed over.
@@ -256,6 +270,9 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 	}
 	p.newLine()
 	var setErr error
+	// Spaces around a field are padding but in TSV and where a space is
+	// the separator (spacedFields, spaceSep): decided once per row.
+	pad := p.sep != '\t' && p.sep != ' '
 	sc := sepScan{rep: swarLo * uint64(p.sep), at: -8}
 	q := bytes.IndexByte(line, p.quote)
 	if q < 0 {
@@ -267,7 +284,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 		if n < len(p.ops) && setErr == nil {
 			op = p.ops[n]
 		}
-		if p.sep != '\t' {
+		if pad {
 			for i < len(line) && line[i] == ' ' { // padding (spacedFields)
 				i++
 			}
@@ -277,9 +294,9 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 		case i >= len(line) || line[i] == p.sep:
 			j = i // an empty field: absent
 		case q == i:
-			val, k, err := p.quoted(line, i, p.sep != '\t')
+			val, k, err := p.quoted(line, i, pad)
 			if err == nil {
-				k, err = p.afterQuoted(line, k, p.sep != '\t')
+				k, err = p.afterQuoted(line, k, pad)
 			}
 			if err != nil {
 				return err
@@ -325,7 +342,7 @@ func (p *csvParser) Parse(line []byte, r *Record) error {
 					}
 				}
 				val := line[i:j]
-				if p.sep != '\t' {
+				if pad {
 					for len(val) > 0 && val[len(val)-1] == ' ' { // padding (spacedFields)
 						val = val[:len(val)-1]
 					}

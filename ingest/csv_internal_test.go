@@ -256,13 +256,13 @@ func FuzzCSV(f *testing.F) {
 	lines := textSampleLines(f, "tokenhub-sample.csv", 20, func(l string) bool { return strings.Count(l, ",") < 5 || strings.Contains(l, `", `) })
 	header := lines[0]
 	for _, l := range lines[1:] {
-		f.Add(header, l, false, false)
-		f.Add(header, strings.ReplaceAll(l, ",", "\t"), true, false)
+		f.Add(header, l, false, false, false)
+		f.Add(header, strings.ReplaceAll(l, ",", "\t"), true, false, false)
 	}
-	f.Add(header, `"unterminated,1`, false, false)
-	f.Add(`"a""b",c`, `"x""",`, false, false)
-	f.Add(`time, status, request_time`, `2026-12-05 10:00:00 , 200,  "0.5" `, false, false) // spacedFields
-	f.Add(`time,ai_log`, `2026-11-29 10:00:00,"{""model"":""q\""w"",""llm_service_duration"":1500,""x"":{""y"":[1]}}"`, false, false)
+	f.Add(header, `"unterminated,1`, false, false, false)
+	f.Add(`"a""b",c`, `"x""",`, false, false, false)
+	f.Add(`time, status, request_time`, `2026-12-05 10:00:00 , 200,  "0.5" `, false, false, false) // spacedFields
+	f.Add(`time,ai_log`, `2026-11-29 10:00:00,"{""model"":""q\""w"",""llm_service_duration"":1500,""x"":{""y"":[1]}}"`, false, false, false)
 	// Rows quoted with single quotes (singleQuotes), as CLS ships them to COS.
 	squote, err := os.ReadFile(filepath.Join("testdata", "text", "cls-cos-squote.csv"))
 	if err != nil {
@@ -270,15 +270,31 @@ func FuzzCSV(f *testing.F) {
 	}
 	sq := strings.Split(strings.TrimSpace(string(squote)), "\n")
 	for _, l := range sq[1:] {
-		f.Add(sq[0], l, false, true)
-		f.Add(strings.ReplaceAll(sq[0], ",", "\t"), strings.ReplaceAll(l, ",", "\t"), true, true)
+		f.Add(sq[0], l, false, true, false)
+		f.Add(strings.ReplaceAll(sq[0], ",", "\t"), strings.ReplaceAll(l, ",", "\t"), true, true, false)
 	}
-	f.Add(`a,b`, `'it''s, x' , 'y'`, false, true)
-	f.Add(`a,b`, `'',''''`, false, true)
-	f.Fuzz(func(t *testing.T, header, line string, tsv, squote bool) {
+	f.Add(`a,b`, `'it''s, x' , 'y'`, false, true, false)
+	f.Add(`a,b`, `'',''''`, false, true, false)
+	// Rows cut by single spaces (spaceSep), as CLS ships them to COS: a
+	// field that holds a space quoted, an empty one between two spaces.
+	spaced, err := os.ReadFile(filepath.Join("testdata", "text", "cls-cos-space.csv"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	sp := strings.Split(strings.TrimSpace(string(spaced)), "\n")
+	for _, l := range sp[1:] {
+		f.Add(sp[0], l, false, false, true)
+		f.Add(sp[0], strings.NewReplacer(`"`, `'`).Replace(l), false, true, true)
+	}
+	f.Add(`time status request_time`, `2026-12-05T10:00:00Z  0.5`, false, false, true)
+	f.Add(`time status request_time`, ` 200 0.5 `, false, false, true)
+	f.Fuzz(func(t *testing.T, header, line string, tsv, squote, space bool) {
 		sep := byte(',')
 		if tsv {
 			sep = '\t'
+		}
+		if space {
+			sep = ' '
 		}
 		c := textConfig(t, header)
 		if squote {
@@ -286,8 +302,8 @@ func FuzzCSV(f *testing.F) {
 		}
 		p := newCSVParser(c, sep)
 		var r Record
-		err := p.Parse([]byte(line), &r)
-		if err != nil && err.Error() == "" {
+		rowErr := p.Parse([]byte(line), &r)
+		if rowErr != nil && rowErr.Error() == "" {
 			t.Fatal("an error without a reason")
 		}
 		// Oracle: the split accepts the lines encoding/csv accepts, and
@@ -307,7 +323,7 @@ func FuzzCSV(f *testing.F) {
 			// it (joinQuoted), where encoding/csv reads it to the end.
 			cr = csv.NewReader(strings.NewReader(swap.Replace(line)))
 			cr.LazyQuotes = true
-		case tsv:
+		case sep == '\t':
 			// A quote within a TSV field is text (tsvQuotes): encoding/csv's
 			// LazyQuotes, for the lines whose fields none begins with one
 			// (a quoted field is read as CSV's, held to encoding/csv when
@@ -325,6 +341,11 @@ func FuzzCSV(f *testing.F) {
 		}
 		if (err == nil) != (cerr == nil) {
 			t.Fatalf("split %q: error %v; encoding/csv: %v", line, err, cerr)
+		}
+		if space && err == nil && (len(got) == len(p.binds)) != (rowErr == nil || !strings.HasPrefix(rowErr.Error(), "want ")) {
+			// No padding where a space is the separator: a row is cut
+			// as split cuts it.
+			t.Fatalf("parse %q: %v; split gives %d fields, the header %d", line, rowErr, len(got), len(p.binds))
 		}
 		if err != nil {
 			return

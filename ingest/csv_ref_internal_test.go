@@ -43,13 +43,13 @@ func refCSVParse(p *csvParser, line []byte, r *Record) error {
 	return nil
 }
 
-// refCSVSplit splits a row byte by byte. Outside TSV, the spaces around
-// a field are padding (spacedFields): skipped before it, so that a quote
-// after them begins a quoted field, and after its closing quote, and
-// trimmed from the end of an unquoted field.
+// refCSVSplit splits a row byte by byte. Outside TSV and a file cut by
+// spaces, the spaces around a field are padding (spacedFields): skipped
+// before it, so that a quote after them begins a quoted field, and after
+// its closing quote, and trimmed from the end of an unquoted field.
 func refCSVSplit(sep byte, line []byte) ([][]byte, error) {
 	var vals [][]byte
-	padded := sep != '\t'
+	padded := sep != '\t' && sep != ' ' // a space separator has no padding
 	i := 0
 	for {
 		var val []byte
@@ -149,13 +149,17 @@ func FuzzCSVRef(f *testing.F) {
 // TestCSVFieldsEachLength: every field of a row, at every length from 0
 // to 17 (so that it ends at each byte of a word, in the word after, or
 // two words on), plain, quoted, or with a stray quote at each position,
-// is read as the reference reads it, with commas and with tabs.
+// is read as the reference reads it, with commas, with tabs and with
+// spaces (spaceSep: no padding, an empty field between two spaces).
 func TestCSVFieldsEachLength(t *testing.T) {
 	const header = "time,model,request_time,extra,status,region"
-	base := []string{"2026-11-29 10:00:00", "m1", "1.5", "x", "200", "ap-sh"}
 	fill := map[int]byte{0: '1', 1: 'a', 2: '7', 3: 'z', 4: '2', 5: 'r'}
 	checked := 0
-	for _, sep := range []byte{',', '\t'} {
+	for _, sep := range []byte{',', '\t', ' '} {
+		base := []string{"2026-11-29 10:00:00", "m1", "1.5", "x", "200", "ap-sh"}
+		if sep == ' ' {
+			base[0] = `"2026-11-29 10:00:00"` // holds the separator
+		}
 		for col := range base {
 			for n := 0; n <= 17; n++ {
 				v := strings.Repeat(string(fill[col]), n)
@@ -167,10 +171,7 @@ func TestCSVFieldsEachLength(t *testing.T) {
 					row := append([]string(nil), base...)
 					row[col] = fv
 					line := strings.Join(row, string(sep))
-					h := header
-					if sep == '\t' {
-						h = strings.ReplaceAll(header, ",", "\t")
-					}
+					h := strings.ReplaceAll(header, ",", string(sep))
 					got := newCSVParser(textConfig(t, h), sep)
 					ref := newCSVParser(textConfig(t, h), sep)
 					var a, b Record
@@ -189,7 +190,7 @@ func TestCSVFieldsEachLength(t *testing.T) {
 			}
 		}
 	}
-	if checked < 2*6*18*3 {
+	if checked < 3*6*18*3 {
 		t.Fatalf("checked %d rows", checked)
 	}
 }

@@ -287,15 +287,20 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		}
 	}
 	if fs.format == Nginx && !forced || fs.format == CSV {
-		// A header of names cut by '|' or ';' (otherSep): the one
-		// --csv-header gives, when given, not the file's first row, a
-		// record (whose user agent may hold "; " twice).
-		header := firstLine(body)
+		// A header of names cut by '|' or ';' (otherSep), or by spaces
+		// (spacedHeader): the one --csv-header gives, when given, not
+		// the file's first row, a record (whose user agent may hold
+		// "; " twice).
+		header, rows := firstLine(body), body
 		if p.opts.CSVHeader != "" {
 			header = []byte(p.opts.CSVHeader)
+		} else if header != nil {
+			rows = body[bytes.Index(body, header)+len(header):]
 		}
 		if sep := otherSep(header, p.opts.Schema, fs.format == CSV); sep != 0 {
 			fs.format, fs.cfg.sep = CSV, sep
+		} else if spacedHeader(header, rows, p.opts.Schema) {
+			fs.format, fs.cfg.sep = CSV, ' '
 		} else if h, ok := tableHeader(body); ok && otherSep(h, p.opts.Schema, false) == '|' {
 			// An ASCII table (mysql -t): its rules and outer bars are
 			// passed over, its cells read as a '|' file's.
@@ -674,6 +679,45 @@ func otherSep(header []byte, s *Schema, forced bool) byte {
 		}
 	}
 	return 0
+}
+
+// spacedHeader reports whether header is a CSV header of names cut by
+// single spaces, as CLS's shipping to COS writes its keys on the first
+// line with a space for its separator (spaceSep): at least two spaces,
+// more than commas, each field a name and one of them a name the schema
+// reads, as otherSep asks of a '|' or ';' header; and, since a text
+// log's first line may be words too, most of the rows after it (the
+// whole lines of rows, at most 16) cut by spaces into as many fields,
+// a field that holds a space quoted with a double or a single quote.
+func spacedHeader(header, rows []byte, s *Schema) bool {
+	header = bytes.TrimPrefix(header, utf8BOM)
+	n := bytes.Count(header, []byte{' '})
+	if n < 2 || n <= bytes.Count(header, []byte{','}) {
+		return false
+	}
+	known := false
+	for _, f := range bytes.Split(header, []byte{' '}) {
+		if f = bytes.Trim(f, `"`); !isColumnName(f) {
+			return false
+		}
+		known = known || len(s.Lookup(f)) > 0
+	}
+	if !known {
+		return false
+	}
+	lines := headLines(rows, 16)
+	best := 0
+	for _, quote := range []byte{'"', '\''} {
+		p := &csvParser{sep: ' ', quote: quote}
+		same := 0
+		for _, l := range lines {
+			if cells, err := p.split(l); err == nil && len(cells) == n+1 {
+				same++
+			}
+		}
+		best = max(best, same)
+	}
+	return len(lines) > 0 && 2*best > len(lines)
 }
 
 // isColumnName reports whether f is a name as a table's header has one:

@@ -175,8 +175,9 @@ func FuzzRun(f *testing.F) {
 		// bodies as text, a map as an object or its JSON text.
 		"sources/databricks-legacy.jsonl", "sources/databricks-legacy.csv",
 		"sources/databricks-gateway.jsonl", "sources/databricks-gateway.csv",
-		// CLS's shipping to COS as CSV, its fields quoted with single quotes.
-		"text/cls-cos-squote.csv"} {
+		// CLS's shipping to COS as CSV, its fields quoted with single
+		// quotes; cut by spaces.
+		"text/cls-cos-squote.csv", "text/cls-cos-space.csv"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
