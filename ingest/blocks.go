@@ -148,7 +148,14 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 		}
 		fs.cfg.header = append([]byte(nil), h...)
 		sep := fieldSep(fs.format, &fs.cfg)
-		names := headerNames(fs.cfg.header, sep)
+		if fs.cfg.envelope == NoEnvelope {
+			// Rows quoted with single quotes (singleQuotes), decided once for the
+			// file from its first rows.
+			next, _ := br.Peek(64 << 10)
+			fs.cfg.quote = rowsQuote(fs.cfg.header, next, sep)
+		}
+		quote := fs.cfg.csvQuote()
+		names := headerNames(fs.cfg.header, sep, quote)
 		if next, _ := br.Peek(64 << 10); columnTypesRow(next, sep, len(names)) {
 			// ClickHouse's TSVWithNamesAndTypes and
 			// CSVWithNamesAndTypes: the columns' types under their
@@ -159,12 +166,6 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 			line++
 		}
 		next, _ := br.Peek(64 << 10)
-		if fs.cfg.envelope == NoEnvelope {
-			// Rows quoted with single quotes (singleQuotes), decided once for the
-			// file from its first rows.
-			fs.cfg.quote = rowsQuote(fs.cfg.header, next, sep)
-		}
-		quote := fs.cfg.csvQuote()
 		if filled, paths := filledNames(names, next, sep, quote, clientLookahead+1); filled != nil {
 			// As a JSON line's keys: the columns the first rows fill (an
 			// ingress log's remote_user, always "-", names no client;

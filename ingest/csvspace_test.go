@@ -90,3 +90,59 @@ func TestCSVSpaceSeparated(t *testing.T) {
 		checkSpaceRecords(t, name+", --csv-header", rows, got, res)
 	}
 }
+
+// TestCSVHeaderlessSpacesTabs: rows of values CLS shipped without its
+// keys, cut by spaces or by tabs, a user agent holding "; " twice: read
+// without --csv-header from a file named .csv, the first row is the
+// header, named by its values as the rows cut them (not by the two
+// ';'), which tells the report to offer --csv-header; given the names
+// cut as the rows are, they are read, named .csv or not.
+func TestCSVHeaderlessSpacesTabs(t *testing.T) {
+	_, rows := clsSpaceRows(t)
+	opts := ingest.Options{Workers: 1, Location: time.UTC}
+	join := func(sep string, quote bool) (header, body string) {
+		var b strings.Builder
+		for _, r := range rows[1:] {
+			for i, v := range r {
+				if i > 0 {
+					b.WriteString(sep)
+				}
+				if quote && strings.ContainsAny(v, ` "`) {
+					v = `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+				}
+				b.WriteString(v)
+			}
+			b.WriteString("\n")
+		}
+		return strings.Join(rows[0], sep), b.String()
+	}
+	for _, c := range []struct {
+		name, sep string
+		quote     bool
+	}{
+		{"cos.csv", " ", true},
+		{"202612031500_000_132612782", " ", true},
+		{"cos-tab.csv", "\t", false},
+	} {
+		header, body := join(c.sep, c.quote)
+		given := opts
+		given.CSVHeader = header
+		got, res := collect(t, []string{writeTemp(t, c.name, body)}, given)
+		checkSpaceRecords(t, c.name+", --csv-header", rows, got, res)
+		if !strings.HasSuffix(c.name, ".csv") {
+			continue // a text log's lines may be cut by spaces: --log-format reads them
+		}
+		got, res = collect(t, []string{writeTemp(t, c.name, body)}, opts)
+		f := res.Files[0]
+		var seen []string
+		for _, v := range rows[1] {
+			if v != "" {
+				seen = append(seen, v)
+			}
+		}
+		if f.Format != ingest.CSV || len(got) != 0 || f.BadLines != int64(len(rows)-2) || strings.Join(f.Seen, "|") != strings.Join(seen, "|") {
+			t.Errorf("%s: format %s, %d records, %d bad lines, seen %q; want csv, none, %d, the first row's values %q",
+				c.name, f.Format, len(got), f.BadLines, f.Seen, len(rows)-2, seen)
+		}
+	}
+}

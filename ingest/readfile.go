@@ -306,6 +306,17 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			// passed over, its cells read as a '|' file's.
 			fs.format, fs.cfg.sep = CSV, '|'
 		}
+		if fs.format == CSV && p.opts.CSVHeader == "" {
+			if sep := valueRowsSep(body); sep != 0 {
+				// Rows of values cut by tabs or spaces, no header of
+				// names (CLS's shipping to COS without its keys on the
+				// first line): cut as the rows are, its first row is
+				// named a row of values, and the report names
+				// --csv-header, not a header cut by a ';' its user agent
+				// holds.
+				fs.cfg.sep = sep
+			}
+		}
 	}
 	if fs.format == Nginx {
 		clientHead, formatHead := body, head
@@ -720,6 +731,77 @@ func spacedHeader(header, rows []byte, s *Schema) bool {
 	return len(lines) > 0 && 2*best > len(lines)
 }
 
+// valueRowsSep returns the separator, a tab or a space, that cuts each
+// of the first lines of b (at least two, at most 16, whole) into as many
+// fields as the others, three at least, a field that holds it quoted
+// with a double or a single quote, when the first line holds more of it
+// than of ',', ';' or '|' and more than half of its fields that are not
+// empty are values (valueCell), as the report tells a row of values from
+// names: rows of values with no header of names, as CLS's shipping to
+// COS writes them when told not to put its keys on the first line
+// (CsvInfo.PrintKey, spaceSep); 0 when none does.
+func valueRowsSep(b []byte) byte {
+	lines := headLines(b, 16)
+	if len(lines) < 2 {
+		return 0
+	}
+	for _, sep := range []byte{'\t', ' '} {
+		first := lines[0]
+		if n := bytes.Count(first, []byte{sep}); n <= bytes.Count(first, []byte{','}) ||
+			n <= bytes.Count(first, []byte{';'}) || n <= bytes.Count(first, []byte{'|'}) {
+			continue
+		}
+		for _, quote := range []byte{'"', '\''} {
+			p := &csvParser{sep: sep, quote: quote}
+			cells, err := p.split(lines[0])
+			n := len(cells)
+			if err != nil || n < 3 {
+				continue
+			}
+			values, filled := 0, 0
+			for _, c := range cells {
+				if len(c) > 0 { // as the header's names are: none empty (headerNames)
+					filled++
+					if valueCell(c) {
+						values++
+					}
+				}
+			}
+			same := 2*values > filled
+			for _, l := range lines[1:] {
+				if !same {
+					break
+				}
+				cells, err := p.split(l)
+				same = err == nil && len(cells) == n
+			}
+			if same {
+				return sep
+			}
+		}
+	}
+	return 0
+}
+
+// valueCell reports whether a row's field is a value no header would
+// name a column by: a number or a time (a digit first, then digits and
+// the marks of numbers, dates and times), an absent value (isAbsent), or
+// a flag.
+func valueCell(c []byte) bool {
+	if isAbsent(c) || string(c) == "true" || string(c) == "false" {
+		return true
+	}
+	if len(c) == 0 || !isDigit(c[0]) {
+		return false
+	}
+	for _, b := range c {
+		if !isDigit(b) && bytes.IndexByte([]byte(".:-+/TZ "), b) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // isColumnName reports whether f is a name as a table's header has one:
 // a letter or _ first, then letters, digits, _ . - only.
 func isColumnName(f []byte) bool {
@@ -734,10 +816,18 @@ func isColumnName(f []byte) bool {
 	return true
 }
 
-// headerNames splits a CSV or TSV header into column names.
-func headerNames(header []byte, sep byte) []string {
+// headerNames splits a CSV or TSV header into column names, a name
+// that holds the separator quoted with quote (a first row of values
+// whose request line holds the spaces that cut it: spaceSep); a header
+// it cannot so split is cut at every separator.
+func headerNames(header []byte, sep, quote byte) []string {
+	header = bytes.TrimPrefix(header, utf8BOM)
+	fields, err := (&csvParser{sep: sep, quote: quote}).split(header)
+	if err != nil {
+		fields = bytes.Split(header, []byte{sep})
+	}
 	var names []string
-	for _, n := range bytes.Split(bytes.TrimPrefix(header, utf8BOM), []byte{sep}) {
+	for _, n := range fields {
 		n, _ = headerName(bytes.Trim(bytes.TrimSpace(n), `"`))
 		if len(n) > 0 {
 			names = append(names, string(n))
@@ -915,7 +1005,9 @@ func looksText(head []byte) bool {
 // first lines of head (at least three, the last maybe cut short left
 // out) into as many cells as the others, two at least; 0 when none
 // does: rows of values with no header of names (Amazon Redshift's
-// UNLOAD writes '|' by default and no header).
+// UNLOAD writes '|' by default and no header). Spaces are no such
+// separator here (valueRowsSep is asked of a file read as CSV only): a
+// web server's log in a format of its own cuts its lines so too.
 func delimitedRows(head []byte) byte {
 	lines := headLines(head, 16)
 	if len(lines) > 0 && !bytes.HasSuffix(head, []byte("\n")) {

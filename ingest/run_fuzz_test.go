@@ -187,6 +187,14 @@ func FuzzRun(f *testing.F) {
 	for _, s := range wrappedSeeds {
 		f.Add([]byte(s))
 	}
+	// Rows of values cut by spaces, without the keys on their first line
+	// (valueRowsSep).
+	spaced, err := os.ReadFile(filepath.Join("testdata", "text", "cls-cos-space.csv"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	_, rows, _ := bytes.Cut(spaced, []byte("\n"))
+	f.Add(rows)
 	// Instants that make no request_time or ttft (Record.Finish): an
 	// end before the start, a first token 1e7 s after it.
 	f.Add([]byte(`{"startTime":1796374800.1,"endTime":1796374799.6,"completionStartTime":1796374800.6,"model":"m","api_base":"b"}` + "\n" +
