@@ -33,6 +33,7 @@ type docBad struct {
 	before int
 	line   int64
 	reason string
+	passed bool // no request and no bad line: counted in PassedOver
 }
 
 // readDoc sends the elements of a JSON document to the workers: each unit
@@ -94,7 +95,11 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			spans = make([]docSpan, 0, cap(spans))
 		} else {
 			for _, b := range bads { // no unit: no worker to place them
-				p.reader.bad(fs, b.line, b.reason)
+				if b.passed {
+					p.reader.get(fs.index).passed++
+				} else {
+					p.reader.bad(fs, b.line, b.reason)
+				}
 			}
 		}
 		chunk, spans, bads = (*buf)[:0], spans[:0], nil
@@ -105,6 +110,11 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 	// shippers' records (an Elasticsearch search's hits), told from its
 	// first element, has each element read as the line in its message.
 	first, env := true, (*topReader)(nil)
+	// Vector's native_json events in an array (jq -s of its file sink's
+	// lines, or its http sink's batch, [{"log":{…}},…]): each log
+	// event's object is read as the element, as a line's is (vector.go);
+	// metric and trace events are passed over.
+	vectorFirst, vector := true, (*topReader)(nil)
 	var sumoMaps *topReader // Sumo Logic's messages whose maps are the records
 	// An OTLP log export's records: read as the objects of their
 	// attributes (otelMaps); where each is on its line, said in their
@@ -131,6 +141,24 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		if e.bad != "" {
 			bads = append(bads, docBad{before: len(spans), line: e.line, reason: e.bad})
 			return
+		}
+		if vectorFirst {
+			vectorFirst = false
+			if e.resGen == 0 && !e.logRecord && vectorLine(e.text) {
+				vector = &topReader{}
+			}
+		}
+		if vector != nil {
+			log, err := vector.vectorEvent(e.text)
+			switch {
+			case err == errVectorOther:
+				bads = append(bads, docBad{before: len(spans), line: e.line, passed: true})
+				return
+			case err != nil:
+				bads = append(bads, docBad{before: len(spans), line: e.line, reason: err.Error()})
+				return
+			}
+			e.text = log
 		}
 		if first {
 			first = false
@@ -425,7 +453,7 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 	bads := u.bads
 	for i, e := range u.elems {
 		for len(bads) > 0 && bads[0].before <= i {
-			t.bad(u.file, bads[0].line, bads[0].reason)
+			docBadTo(t, c, u.file, bads[0])
 			bads = bads[1:]
 		}
 		if otel != nil {
@@ -465,11 +493,21 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		}
 	}
 	for _, b := range bads { // after the unit's last element
-		t.bad(u.file, b.line, b.reason)
+		docBadTo(t, c, u.file, b)
 	}
 	place.end(c)
 	f.flush() // before the unit's buffer goes back to the pool
 	p.opts.Progress.Records.Add(c.records - records)
+}
+
+// docBadTo counts b, the file's, in t: a bad line, or one passed over
+// (c, the file's counts).
+func docBadTo(t *tally, c *counters, fs *fileState, b docBad) {
+	if b.passed {
+		c.passed++
+		return
+	}
+	t.bad(fs, b.line, b.reason)
 }
 
 // otelNthReason is reason for the nth OTLP log record that starts on its

@@ -162,6 +162,8 @@ func FuzzRun(f *testing.F) {
 		// Vector's native_json events: lines a source read, a remap's
 		// fields, metrics and a trace among them.
 		"vector/native-file.ndjson", "vector/native-k8s.ndjson", "vector/native-remap.ndjson",
+		// and in JSON arrays, pretty and on one line.
+		"vector/native-array.json", "vector/native-remap-array.json",
 		// The AWS CLI's text output of filter-log-events and get-log-events.
 		"text/cloudwatch-filter-text.txt", "text/cloudwatch-get-text.txt",
 		// New Relic's events: NerdGraph's and the Insights API's

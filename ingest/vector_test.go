@@ -42,6 +42,21 @@ func vectorEvents(t *testing.T, path string) []vectorEvent {
 	return evs
 }
 
+// vectorArray returns the events of the file at path, a JSON array of
+// them.
+func vectorArray(t *testing.T, path string) []vectorEvent {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []vectorEvent
+	if err := json.Unmarshal(b, &evs); err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
 // checkVectorRows checks got against want: time, status and request_time.
 func checkVectorRows(t *testing.T, got, want []row) {
 	t.Helper()
@@ -58,9 +73,24 @@ func checkVectorRows(t *testing.T, got, want []row) {
 // trace events are passed over.
 func TestVectorNativeLines(t *testing.T) {
 	const path = "testdata/vector/native-file.ndjson"
+	testVectorLines(t, path, vectorEvents(t, path), ingest.EnvVector)
+}
+
+// TestVectorNativeArray: the same events in a JSON array, as jq -s
+// gathers the lines (or Vector's http sink batches them), are read as
+// their lines are.
+func TestVectorNativeArray(t *testing.T) {
+	const path = "testdata/vector/native-array.json"
+	testVectorLines(t, path, vectorArray(t, path), ingest.EnvShipper)
+}
+
+// testVectorLines reads path, whose events are evs, nginx lines in
+// their log events' messages, within env.
+func testVectorLines(t *testing.T, path string, evs []vectorEvent, env ingest.Envelope) {
+	t.Helper()
 	var want []row
 	var bad, other int64
-	for _, e := range vectorEvents(t, path) {
+	for _, e := range evs {
 		if e.Log == nil {
 			other++
 			continue
@@ -74,8 +104,8 @@ func TestVectorNativeLines(t *testing.T) {
 	sortRows(want)
 	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC, MaxProblems: 10})
 	f := res.Files[0]
-	if f.Envelope != ingest.EnvVector || f.Format != ingest.Nginx {
-		t.Fatalf("read as %q %s, want vector nginx", f.Envelope, f.Format)
+	if f.Envelope != env || f.Format != ingest.Nginx {
+		t.Fatalf("read as %q %s, want %q nginx", f.Envelope, f.Format, env)
 	}
 	if len(got) != len(want) || f.BadLines != bad || f.PassedOver != other {
 		t.Fatalf("%d records, %d bad, %d passed over; want %d, %d, %d: %v", len(got), f.BadLines, f.PassedOver, len(want), bad, other, res.Problems)
@@ -123,9 +153,24 @@ func TestVectorNativeTime(t *testing.T) {
 // them is passed over.
 func TestVectorNativeRemap(t *testing.T) {
 	const path = "testdata/vector/native-remap.ndjson"
+	testVectorRemap(t, path, vectorEvents(t, path), ingest.EnvVector, ingest.JSONL)
+}
+
+// TestVectorNativeRemapArray: the same events in a JSON array on one
+// line, as Vector's http sink posts a batch of them, are read as their
+// lines are.
+func TestVectorNativeRemapArray(t *testing.T) {
+	const path = "testdata/vector/native-remap-array.json"
+	testVectorRemap(t, path, vectorArray(t, path), ingest.NoEnvelope, ingest.JSONDoc)
+}
+
+// testVectorRemap reads path, whose events are evs, records in their log
+// events' fields, as format within env.
+func testVectorRemap(t *testing.T, path string, evs []vectorEvent, env ingest.Envelope, format ingest.Format) {
+	t.Helper()
 	var want []row
 	var other int64
-	for _, e := range vectorEvents(t, path) {
+	for _, e := range evs {
 		if e.Log == nil {
 			other++
 			continue
@@ -140,9 +185,9 @@ func TestVectorNativeRemap(t *testing.T) {
 	sortRows(want)
 	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
 	f := res.Files[0]
-	if f.Envelope != ingest.EnvVector || f.Format != ingest.JSONL || len(got) != len(want) || f.BadLines != 0 || f.PassedOver != other {
-		t.Fatalf("read as %q %s: %d records, %d bad, %d passed over; want vector jsonl, %d, 0, %d: %v",
-			f.Envelope, f.Format, len(got), f.BadLines, f.PassedOver, len(want), other, res.Problems)
+	if f.Envelope != env || f.Format != format || len(got) != len(want) || f.BadLines != 0 || f.PassedOver != other {
+		t.Fatalf("read as %q %s: %d records, %d bad, %d passed over; want %q %s, %d, 0, %d: %v",
+			f.Envelope, f.Format, len(got), f.BadLines, f.PassedOver, env, format, len(want), other, res.Problems)
 	}
 	checkVectorRows(t, got, want)
 	for i, w := range want {
