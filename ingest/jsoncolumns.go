@@ -56,7 +56,7 @@ func (d *docReader) columnsAhead() bool {
 		return k, s.i < len(s.b)
 	}
 	col, ok := key()
-	if !ok || allDigits(col) || readsKey(col, true) || s.b[s.i] != '{' {
+	if !ok || indexKey(col) || readsKey(col, true) || s.b[s.i] != '{' {
 		return false
 	}
 	s.i++
@@ -300,4 +300,76 @@ func (d *docReader) objectsAhead() bool {
 		i++
 	}
 	return i < len(b) && (b[i] == '{' || b[i] == ']')
+}
+
+// A table by index of a DataFrame indexed by its time (df.set_index(
+// "time").to_json(orient='index')) writes each row's time as its key,
+// not among its columns: epoch ms by default (date_format='epoch',
+// date_unit='ms'; 's', 'us' and 'ns' on request), or ISO 8601 with
+// date_format='iso' ("2026-12-04T10:00:01.457Z", "Z" left out of a naive
+// time by recent pandas) — pandas/io/json/_json.py, FrameWriter, and
+// https://pandas.pydata.org/docs/user_guide/io.html#date-handling.
+
+// indexKey reports whether k is the key of a table by index: a
+// position's or an epoch's digits, or an ISO time.
+func indexKey(k []byte) bool { return allDigits(k) || isoKey(k) }
+
+// timeKey reports whether the index key k is a time: an epoch of
+// seconds to nanoseconds since 2001 (10 to 19 digits; a RangeIndex's
+// positions are fewer), or an ISO time.
+func timeKey(k []byte) bool {
+	return allDigits(k) && len(k) >= 10 && len(k) <= 19 || isoKey(k)
+}
+
+// isoKey reports whether k begins as an ISO 8601 time does,
+// "YYYY-MM-DDThh:" (or a space for the T).
+func isoKey(k []byte) bool {
+	return len(k) >= 14 && allDigits(k[:4]) && k[4] == '-' && allDigits(k[5:7]) && k[7] == '-' && allDigits(k[8:10]) &&
+		(k[10] == 'T' || k[10] == ' ') && allDigits(k[11:13]) && k[13] == ':'
+}
+
+// stampIndexRow puts the key of the row d.out of a table by index
+// before its members as its "time", when the key is a time and the
+// table's rows carry none of their own (told by its first row, once).
+func (d *docReader) stampIndexRow() {
+	if len(d.idxKey) == 0 || d.out.bad != "" || !timeKey(d.idxKey) {
+		return
+	}
+	row := d.out.text
+	if !d.stampTold {
+		d.stampTold = true
+		d.stampRows = !d.timed(row)
+	}
+	if !d.stampRows {
+		return
+	}
+	s := scanner{b: row, i: 1} // past '{'
+	s.ws()
+	b := append(d.row[:0], `{"time":`...)
+	if allDigits(d.idxKey) {
+		b = append(b, d.idxKey...)
+	} else {
+		b = append(append(append(b, '"'), d.idxKey...), '"')
+	}
+	if s.i < len(row) && row[s.i] != '}' {
+		b = append(b, ',')
+	}
+	d.row = append(b, row[s.i:]...)
+	d.out.text = d.row
+	if len(d.row) > MaxLine {
+		d.out = docElem{line: d.out.line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
+	}
+}
+
+// timed reports whether the object row has a member that is the
+// record's time, by the reader's schema.
+func (d *docReader) timed(row []byte) bool {
+	found := false
+	eachTop(row, maxNames, func(k string, _ []byte) bool {
+		for _, b := range d.schema.LookupString(k) {
+			found = found || b.Field == FTime
+		}
+		return !found
+	})
+	return found
 }

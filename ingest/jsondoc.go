@@ -144,6 +144,12 @@ type docReader struct {
 	// logs: the elements being read are an OTLP log export's log
 	// records (otellogs.go).
 	logs bool
+	// Of a table by index whose keys are times (a DatetimeIndex's):
+	// idxKey, the key of the row being read; stampRows, its rows carry
+	// no time of their own (told by its first: stampTold), so that each
+	// is handed on with its key as its time (stampIndexRow).
+	idxKey               []byte
+	stampRows, stampTold bool
 }
 
 func newDocReader(br *bufio.Reader, s *Schema, emit func(*docElem)) *docReader {
@@ -277,7 +283,7 @@ func (d *docReader) element(top bool) error {
 	d.stream, d.spent, d.trace = false, false, false
 	d.cols, d.colNames, d.bareCols = d.cols[:0], d.colNames[:0], false
 	if top {
-		d.index = false
+		d.index, d.idxKey, d.stampTold = false, d.idxKey[:0], false
 		if d.columnsAhead() {
 			return d.columnTable(line)
 		}
@@ -297,6 +303,7 @@ func (d *docReader) element(top bool) error {
 				d.out.res, d.out.resGen = d.res, d.resGen
 			}
 			d.out.logRecord = d.logs
+			d.stampIndexRow()
 			d.emit(&d.out)
 			return nil
 		}
@@ -321,6 +328,7 @@ func (d *docReader) element(top bool) error {
 		d.out.res, d.out.resGen = d.res, d.resGen
 	}
 	d.out.logRecord = d.logs && d.out.bad == ""
+	d.stampIndexRow()
 	d.emit(&d.out)
 	return nil
 }
@@ -481,13 +489,14 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 		d.keep, d.spent = false, true
 		d.take1()
 		return d.arrayOf(d.tableRow)
-	case top && level == 1 && (d.index || first && c == '{' && allDigits(k)):
+	case top && level == 1 && (d.index || first && c == '{' && indexKey(k)):
 		// pandas' table by index, to_json(orient='index'): {"0":{…},
 		// "1":{…}}, each member's value a record (jsoncolumns.go). Told
-		// by its first key, an index's digits.
+		// by its first key, an index's digits or time.
 		d.index, d.inEnv, d.enveloped = true, true, true
+		d.idxKey = append(d.idxKey[:0], k...)
 		err := d.element(false)
-		d.elem, d.keep, d.inEnv = d.elem[:0], false, true
+		d.elem, d.keep, d.inEnv, d.idxKey = d.elem[:0], false, true, d.idxKey[:0]
 		return err
 	case envelope && c == '{' && level == 1 && (string(k) == "data" || string(k) == "hits" || string(k) == "Response" ||
 		string(k) == "result" || string(k) == "trace"):
@@ -1364,7 +1373,7 @@ func readsKey(k []byte, top bool) bool {
 	}
 	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "resourceLogs" || s == "columns" || s == "schema" || s == "meta" || s == "messages" ||
 		s == "trace" || s == "batches" || s == "spans" ||
-		allDigits(k) // pandas' table by index
+		indexKey(k) // pandas' table by index
 }
 
 // strStop returns the first index at or after i of a quote, a

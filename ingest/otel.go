@@ -874,7 +874,7 @@ func pandasOrient(text []byte) string {
 	if err != nil || !at(':') || !at('{') {
 		return ""
 	}
-	if allDigits(k) {
+	if indexKey(k) {
 		return "index"
 	}
 	if !at('"') {

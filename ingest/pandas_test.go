@@ -143,3 +143,50 @@ func TestPandasColumnsLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestPandasIndexTime: a table by index of a DataFrame indexed by its
+// time (df.set_index("time").to_json(orient='index')), its keys epoch ms
+// as pandas writes them by default, or ISO times with
+// date_format='iso', indented: each row's key is its time, its rows
+// carrying none of their own; decoded here with encoding/json.
+func TestPandasIndexTime(t *testing.T) {
+	for _, name := range []string{"pandas-index-time.json", "pandas-index-time-iso.json"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", "jsondoc", name)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]tableRecord
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				t.Fatal(err)
+			}
+			var want []tableRecord
+			for key, rec := range doc {
+				if rec["time"] != nil {
+					t.Fatalf("%s: a row with a time of its own", path)
+				}
+				at, _ := json.Marshal(key)
+				rec["time"] = at
+				want = append(want, rec)
+			}
+			checkTableRecords(t, path, want)
+		})
+	}
+}
+
+// TestPandasIndexOwnTime: a table by index whose rows carry their own
+// time keeps it, whatever its keys are.
+func TestPandasIndexOwnTime(t *testing.T) {
+	text := `{"1796349601457":{"time":"2026-12-04T10:00:00Z","request_time":1.5,"status":200},` +
+		`"1796349602053":{"time":"2026-12-04T10:00:01Z","request_time":2.5,"status":502}}`
+	got, res := collect(t, []string{writeTemp(t, "index.json", text)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 2 || res.BadLines() != 0 {
+		t.Fatalf("%d records, %d bad lines (%v); want 2, 0", len(got), res.BadLines(), res.Problems)
+	}
+	for i, w := range []time.Time{time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 4, 10, 0, 1, 0, time.UTC)} {
+		if got[i].timeNS != w.UnixNano() {
+			t.Errorf("record %d: %v, want %v", i, time.Unix(0, got[i].timeNS).UTC(), w)
+		}
+	}
+}

@@ -113,6 +113,8 @@ func FuzzRun(f *testing.F) {
 		// column and values.
 		"jsondoc/clickhouse-jsoncompact.json", "jsondoc/pandas-split.json", "jsondoc/pandas-index.json",
 		"jsondoc/pandas-columns.json", "jsondoc/pandas-columns-iso.json", "jsondoc/pandas-values.json",
+		// pandas' table by index of a time index: epoch ms and ISO keys.
+		"jsondoc/pandas-index-time.json", "jsondoc/pandas-index-time-iso.json",
 		// AWS's Classic LB (a TCP connection passed over), chi's log.
 		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log",
 		// Huawei Cloud's API Gateway and ELB.
