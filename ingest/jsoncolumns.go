@@ -56,8 +56,20 @@ func (d *docReader) columnsAhead() bool {
 		return k, s.i < len(s.b)
 	}
 	col, ok := key()
-	if !ok || indexKey(col) || readsKey(col, true) || s.b[s.i] != '{' {
+	if !ok || indexKey(col) || readsKey(col, true) || s.b[s.i] != '{' && s.b[s.i] != '[' {
 		return false
+	}
+	if s.b[s.i] == '[' {
+		// ClickHouse's FORMAT JSONColumns: {"col":[v,…],…}, each
+		// column's values in an array, a row at each place
+		// (https://clickhouse.com/docs/interfaces/formats/JSONColumns):
+		// told by a first value that is no object or array (a list of
+		// records is an envelope's, or a record's). A record whose
+		// first member is such an array turns out no such table in
+		// columnRows, and is a record.
+		s.i++
+		s.ws()
+		return s.i < len(s.b) && s.b[s.i] != '{' && s.b[s.i] != '[' && s.b[s.i] != ']'
 	}
 	s.i++
 	idx, ok := key()
@@ -120,8 +132,14 @@ type tableColumn struct {
 // index key ({"col":v,…}, a null or a missing cell left out), on the
 // line of that member. false, with nothing handed on, when d.elem is no
 // such table: a member that is no object, or JSON that does not parse.
-func (d *docReader) columnRows(line int64) bool {
-	text := d.elem
+func (d *docReader) columnRows(line int64) bool { return d.rowsOf(d.elem, line) }
+
+// rowsOf hands on the rows of the table by column text, whose first
+// line is line, as columnRows does: its columns objects by index
+// (pandas') or arrays of values, a row at each place (ClickHouse's
+// JSONColumns, whose arrays must be of one length); false, with nothing
+// handed on, when text is no such table.
+func (d *docReader) rowsOf(text []byte, line int64) bool {
 	var cols []tableColumn
 	s := scanner{b: text}
 	s.ws()
@@ -129,7 +147,8 @@ func (d *docReader) columnRows(line int64) bool {
 	s.ws()
 	for s.i < len(s.b) && s.b[s.i] != '}' {
 		name, obj, ok := member(&s)
-		if !ok || obj[0] != '{' || !cellsParse(obj) {
+		if !ok || obj[0] != '{' && obj[0] != '[' || len(cols) > 0 && obj[0] != cols[0].obj[0] ||
+			obj[0] == '{' && !cellsParse(obj) || obj[0] == '[' && len(cols) > 0 && itemCount(obj) != itemCount(cols[0].obj) {
 			return false
 		}
 		cols = append(cols, tableColumn{name: name, obj: obj, at: 1})
@@ -140,13 +159,18 @@ func (d *docReader) columnRows(line int64) bool {
 		}
 		s.ws()
 	}
-	if len(cols) == 0 {
+	if len(cols) == 0 || cols[0].obj[0] == '[' && itemCount(cols[0].obj) < 0 {
 		return false
 	}
 	first := &cols[0]
 	at, where := line, 0 // the line of text[where:]
 	for {
 		key, v, next, ok := nextCell(first.obj, first.at)
+		if first.obj[0] == '[' {
+			// A row's place: its line is its first value's.
+			v, next, ok = nextItem(first.obj, first.at)
+			key = v
+		}
 		if !ok {
 			return true
 		}
@@ -161,7 +185,11 @@ func (d *docReader) columnRows(line int64) bool {
 		for j := range cols {
 			c := &cols[j]
 			cell := v
-			if j > 0 {
+			switch {
+			case j == 0:
+			case c.obj[0] == '[':
+				cell, c.at, _ = nextItem(c.obj, c.at)
+			default:
 				cell = c.cell(key)
 			}
 			if cell != nil && string(cell) != "null" {
@@ -218,6 +246,53 @@ func nextCell(obj []byte, at int) (key, val []byte, next int, ok bool) {
 	}
 	key, val, ok = member(&s)
 	return key, val, s.i, ok
+}
+
+// nextItem reads the value of the array arr (a column of ClickHouse's
+// JSONColumns, whose items parse: itemCount) at at, past the '[' or a
+// value before it: its raw text, and where the next one begins; false
+// at the array's end.
+func nextItem(arr []byte, at int) (val []byte, next int, ok bool) {
+	s := scanner{b: arr, i: at}
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ',' {
+		s.i++
+		s.ws()
+	}
+	if s.i >= len(s.b) || s.b[s.i] == ']' {
+		return nil, at, false
+	}
+	val, ok = s.rawValue()
+	return val, s.i, ok
+}
+
+// itemCount returns the number of values of the array arr, -1 when it
+// does not parse to its end.
+func itemCount(arr []byte) int {
+	s := scanner{b: arr, i: 1}
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		if s.i+1 == len(s.b) {
+			return 0
+		}
+		return -1
+	}
+	for n := 1; ; n++ {
+		if _, ok := s.rawValue(); !ok {
+			return -1
+		}
+		end, err := s.next(']')
+		if err != nil {
+			return -1
+		}
+		if end {
+			if s.i != len(s.b) {
+				return -1
+			}
+			return n
+		}
+		s.ws()
+	}
 }
 
 // cellsParse reports whether obj, an object, is a list of members
@@ -372,4 +447,35 @@ func (d *docReader) timed(row []byte) bool {
 		return !found
 	})
 	return found
+}
+
+// metaColumns reads the object at d.pos, the columns of ClickHouse's
+// JSONColumnsWithMetadata after its "meta", whole, and hands on its rows
+// (rowsOf); one that is no such table, or larger than maxColumnTable, is
+// a bad element.
+func (d *docReader) metaColumns() error {
+	line, from := d.line, len(d.elem)
+	d.keep, d.over, d.limit = true, false, maxColumnTable
+	err := d.nested(0)
+	d.limit = MaxLine
+	d.inEnv, d.enveloped, d.rows = true, true, true
+	defer func() {
+		d.elem, d.keep = d.elem[:0], false
+		if cap(d.elem) > MaxLine { // not kept for the next element
+			d.elem = nil
+		}
+	}()
+	switch {
+	case err != nil:
+		return err
+	case d.over:
+		d.out = docElem{line: line, bad: fmt.Sprintf("ClickHouse's JSONColumnsWithMetadata of more than %d MiB, "+
+			"too large to be turned into rows in memory: write it with FORMAT JSONEachRow", maxColumnTable>>20)}
+	case !d.rowsOf(d.elem[from:], line):
+		d.out = docElem{line: line, bad: `not the columns of ClickHouse's JSONColumnsWithMetadata: want {"col":[v,…],…}`}
+	default:
+		return nil
+	}
+	d.emit(&d.out)
+	return nil
 }

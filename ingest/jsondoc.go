@@ -432,6 +432,12 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 		err := d.arrayOf(d.tableRow)
 		d.elem = d.elem[:0]
 		return err
+	case top && level == 1 && c == '{' && len(d.cols) > 0 && !d.bareCols && string(k) == "data" && !d.fields:
+		// ClickHouse's FORMAT JSONColumnsWithMetadata: its "meta", then
+		// its columns in "data", {"col":[v,…],…}, read as JSONColumns'
+		// (https://clickhouse.com/docs/interfaces/formats/JSONColumnsWithMetadata);
+		// the answer is no record, whatever follows ("totals", "rows").
+		return d.metaColumns()
 	case envelope && c == '[' && (isEnvelopeKey(k) || string(k) == "messages" && d.mapsAhead()):
 		// An envelope's array holds objects, or Insights' rows, arrays
 		// (in "results"); {"data":["x"]} is a record.

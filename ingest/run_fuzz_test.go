@@ -115,6 +115,8 @@ func FuzzRun(f *testing.F) {
 		"jsondoc/pandas-columns.json", "jsondoc/pandas-columns-iso.json", "jsondoc/pandas-values.json",
 		// pandas' table by index of a time index: epoch ms and ISO keys.
 		"jsondoc/pandas-index-time.json", "jsondoc/pandas-index-time-iso.json",
+		// ClickHouse's JSONColumns, bare and with its metadata.
+		"jsondoc/clickhouse-jsoncolumns.json", "jsondoc/clickhouse-jsoncolumnswithmetadata.json",
 		// AWS's Classic LB (a TCP connection passed over), chi's log.
 		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log",
 		// Huawei Cloud's API Gateway and ELB.

@@ -254,3 +254,44 @@ func TestClickHouseCompact(t *testing.T) {
 		})
 	}
 }
+
+// TestClickHouseColumns: ClickHouse's FORMAT JSONColumns writes each
+// column's values in an array, {"col":[v,…],…}, and
+// JSONColumnsWithMetadata the same object in "data" after "meta"
+// (https://clickhouse.com/docs/interfaces/formats/JSONColumns,
+// …/JSONColumnsWithMetadata). Each place is read as the record of its
+// columns' values there, decoded here with encoding/json.
+func TestClickHouseColumns(t *testing.T) {
+	for _, name := range []string{"clickhouse-jsoncolumns.json", "clickhouse-jsoncolumnswithmetadata.json"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", "jsondoc", name)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cols map[string][]json.RawMessage
+			if strings.Contains(name, "metadata") {
+				var doc struct{ Data map[string][]json.RawMessage }
+				err = json.Unmarshal(raw, &doc)
+				cols = doc.Data
+			} else {
+				err = json.Unmarshal(raw, &cols)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []tableRecord
+			for col, vals := range cols {
+				for len(want) < len(vals) {
+					want = append(want, tableRecord{})
+				}
+				for i, v := range vals {
+					if string(v) != "null" {
+						want[i][col] = v
+					}
+				}
+			}
+			checkTableRecords(t, path, want)
+		})
+	}
+}
