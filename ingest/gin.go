@@ -19,10 +19,11 @@ package ingest
 // "1m2s"): the whole request as the handler served it. The date has no
 // zone: the server's local time (--tz). Whatever precedes "[GIN] " (a
 // container runtime's or journald's prefix) is skipped. The program's
-// other lines ([SYS], [INFO], Gin's debug lines, an error message after a
-// request) are not requests: they are bad lines, with a reason that says
-// so; in Ollama's, its llama.cpp runner's request lines are passed over
-// (errRunnerRequest).
+// other lines ([SYS], [INFO], an error message after a request) are not
+// requests: they are bad lines, with a reason that says so; in Ollama's,
+// its llama.cpp runner's request lines are passed over
+// (errRunnerRequest), and so are Ollama's own lines of known shapes
+// (ollamaOwnLine), Gin's debug lines among them.
 
 import (
 	"bytes"
@@ -31,6 +32,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"loganalyze/internal/lazyre"
 )
 
 // The columns of a Gin request line.
@@ -82,6 +85,59 @@ var errRunnerRequest = fmt.Errorf("%w: the request Ollama made to its llama.cpp 
 // (ollamaRunnerFormat).
 func runnerRequestLine(line []byte) bool {
 	return bytes.Contains(line, []byte("log_server_request] request | ")) && llamaServerAccess().Match(line)
+}
+
+// ollamaOwn are the shapes of the lines Ollama writes of itself beside
+// Gin's request lines, on the same stream as `ollama serve`, its
+// journald unit and its container log hold them:
+//   - log/slog's TextHandler, as Ollama sets it up (ollama/ollama
+//     logutil/logutil.go NewLogger, server/routes.go Serve before it: its
+//     source, the file's base name, always written; TRACE, its own level
+//     below DEBUG): "time=2024-12-11T08:59:50.520+08:00 level=INFO
+//     source=images.go:782 msg=\"total blobs: 12\"";
+//   - Go's log package with its date and short file name, where slog
+//     wrote before Serve set its handler ("2024/12/11 08:59:50
+//     routes.go:1123: INFO server config env=…") and Ollama logged before
+//     slog ("2023/11/15 10:33:48 images.go:824: total blobs: 4");
+//   - Gin's debug output (gin-gonic/gin debug.go: debugPrint's "[GIN-debug] "
+//     before its route table and its warnings, and the lines
+//     debugPrintWARNINGDefault writes after its first: " - using env:\t…",
+//     " - using code:\t…");
+//   - llama.cpp's server's and its library's (llamaCppOwnLines), and the
+//     loader's lines of later llama.cpp, named by their functions
+//     (src/llama-model.cpp print_info and load_tensors, src/llama-vocab.cpp
+//     load, ggml/src/ggml-backend-reg.cpp load_backend, clip's
+//     clip_model_loader), and the line ggml-cuda.cu's ggml_cuda_init writes
+//     for each device ("  Device 0: NVIDIA GeForce RTX 4090, compute
+//     capability 8.9, VMM: yes").
+//
+// A line that begins with spaces has lost them where a journald prefix
+// was cut (syslogHeader takes the spaces after the tag). A Go
+// panic and its stack trace match none: no normal line, a bad one.
+var ollamaOwn = lazyre.New(`^(?:time=\d{4}-\d{2}-\d{2}T\S+ level=(?:TRACE|DEBUG|INFO|WARN|ERROR)(?:[+-]\d+)? (?:source=\S+ )?msg=` +
+	`|\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} [\w.-]+\.go:\d+: ` +
+	`|\[GIN-debug\] | *- using (?:env|code):\s` +
+	`|` + llamaCppOwnLines +
+	`|(?:print_info|load_tensors|load_backend|load|clip_\w+): | *Device \d+: .*, compute capability )`)
+
+// systemdTag is the tag of systemd's own messages about a unit, which
+// `journalctl -u ollama` shows among the unit's ("Started
+// ollama.service - Ollama Service."): journalctl's unit match takes the
+// messages from PID 1 about it too (systemd src/shared/logs-show.c,
+// add_matches_for_unit).
+var systemdTag = []byte(" systemd[1]: ")
+
+// ollamaOwnLine reports whether line, no Gin request line, is one of
+// Ollama's own (ollamaOwn), behind a syslog or journald prefix ("Dec 11
+// 08:59:50 gpu-1 ollama[1543654]: ") or not; or systemd's about its unit.
+func ollamaOwnLine(line []byte) bool {
+	if n, _ := hapHeader(line); n > 0 {
+		if bytes.HasSuffix(line[:n], systemdTag) {
+			return true
+		}
+		line = line[n:]
+	}
+	return len(line) > 2 && ollamaOwn().Match(line)
 }
 
 // ginMark opens a request line.
@@ -243,8 +299,13 @@ func (p *ginParser) split(line []byte) error {
 func (p *ginParser) Parse(line []byte, r *Record) error {
 	p.newLine()
 	if err := p.split(line); err != nil {
+		// Only a line that is none of Gin's is looked at again: the
+		// request lines pay nothing for it.
 		if err == errNotGin && runnerRequestLine(line) {
 			return errRunnerRequest
+		}
+		if err == errNotGin && ollamaOwnLine(line) {
+			return errOwnLine
 		}
 		return err
 	}

@@ -61,7 +61,7 @@ func TestGinParse(t *testing.T) {
 		{name: "new-api's unknown client", line: `[GIN] 2026/12/04 - 10:00:01 | r1 | 200 |    6.210452s | client_ip=unknown |    POST /v1/chat/completions`,
 			want: wantsWithout(base, FRemoteAddr, FClient)},
 		{name: "a fraction of a second", line: strings.Replace(ginDefaultLine, "10:00:01", "10:00:01.250000", 1), want: set(base, textWant{f: FTime, ns: t0 + 250e6})},
-		{name: "Gin's debug line", line: `[GIN-debug] POST   /v1/chat/completions --> main.chat (3 handlers)`, err: "not a Gin request line"},
+		{name: "Gin's debug line", line: `[GIN-debug] POST   /v1/chat/completions --> main.chat (3 handlers)`, err: "a server's own log line"},
 		{name: "the program's own message", line: `[SYS] 2026/12/04 - 10:00:00 | New API v0.6.1 started`, err: "not a Gin request line"},
 		{name: "an error after a request", line: `Error #01: context canceled`, err: "not a Gin request line"},
 		{name: "no status", line: `[GIN] 2026/12/04 - 10:00:01 | abc | def |    6.210452s |        10.1.1.1 | POST "/"`, err: "cut short"},
@@ -159,6 +159,12 @@ func TestSniffGin(t *testing.T) {
 func FuzzGin(f *testing.F) {
 	f.Add(ginDefaultLine)
 	f.Add(`DEBUG [log_server_request] request | method="POST" params={} path="/completion" remote_addr="127.0.0.1" remote_port=53512 status=200 tid="1" timestamp=1733878797`)
+	f.Add(`time=2024-12-11T08:59:50.520+08:00 level=INFO source=images.go:782 msg="total blobs: 12"`)
+	f.Add(`Dec 11 08:59:50 gpu-1 ollama[1543654]: 2024/12/11 08:59:50 routes.go:1123: INFO server config env="map[]"`)
+	f.Add("Dec 11 08:59:50 gpu-1 ollama[1543654]:  - using env:\texport GIN_MODE=release")
+	f.Add(`Dec 11 08:59:50 gpu-1 systemd[1]: Started ollama.service - Ollama Service.`)
+	f.Add(`  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes`)
+	f.Add(`panic: runtime error: invalid memory address or nil pointer dereference`)
 	f.Add(`x [GIN] 2026/12/04 - 10:00:01 | | 999 | 9223372036s | client_ip= | a(1) | GET "\x"`)
 	f.Add("[GIN] 2026:12:04 - 10:00:01.666666 |\x1b[97;42m 200 \x1b[0m| 1h2m3.5s | ::1 |\x1b[97;46m OPTIONS\x1b[0m \"/|\"")
 	c := textConfig(f, "")

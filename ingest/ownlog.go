@@ -163,10 +163,14 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	// ("DEBUG [update_slots] slot released | …", ollamaRunnerFormat);
 	// and its library's, to standard error ("llama_model_loader: loaded
 	// meta data …", "llm_load_print_meta: …", "ggml_cuda_init: …").
-	`|(?:INFO|WARN| ERR|VERB|DEBUG|ERROR) \[ *[^\]\s][^\]]*\] .*\| .*\btimestamp=\d+` +
-	`|(?:llama|llm|ggml|gguf)_\w+: ` +
+	`|` + llamaCppOwnLines +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
+
+// llamaCppOwnLines are llama.cpp's server's own lines and its library's
+// (ownShapes), which Ollama's log holds too (ollamaOwnLine).
+const llamaCppOwnLines = `(?:INFO|WARN| ERR|VERB|DEBUG|ERROR) \[ *[^\]\s][^\]]*\] .*\| .*\btimestamp=\d+` +
+	`|(?:llama|llm|ggml|gguf)_\w+: `
 
 // ownOtherShape reports whether line is one of ownShapes, compiled only
 // for a line that begins as one can: an access log's first line, an

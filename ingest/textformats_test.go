@@ -1101,9 +1101,9 @@ func TestLlamaServerByHand(t *testing.T) {
 // counted from the fixture: each [GIN] line a request with its status
 // and latency; each runner's request line (the calls Ollama made while
 // serving them) passed over, never a record; the other lines Ollama's
-// own, bad lines as in any Gin log. The runner's lines alone (its level
-// INFO, as Ollama's copy wrote it before it logged requests at DEBUG)
-// are read as llama-server's.
+// own (its slog lines, the loader's, the runner's), passed over too. The
+// runner's lines alone (its level INFO, as Ollama's copy wrote it before
+// it logged requests at DEBUG) are read as llama-server's.
 func TestGinOllamaRunner(t *testing.T) {
 	path := filepath.Join("testdata", "text", "gin-ollama-runner.log")
 	type ginWant struct {
@@ -1112,7 +1112,7 @@ func TestGinOllamaRunner(t *testing.T) {
 		path   string
 	}
 	var want []ginWant
-	runner, other, firstGin := 0, 0, 0
+	runner, own, other, firstGin := 0, 0, 0, 0
 	var runnerLines []string
 	for i, l := range fixtureLines(t, path) {
 		switch {
@@ -1130,17 +1130,19 @@ func TestGinOllamaRunner(t *testing.T) {
 		case strings.HasPrefix(l, "DEBUG [log_server_request] request | ") && strings.Contains(l, " status="):
 			runner++
 			runnerLines = append(runnerLines, strings.Replace(l, "DEBUG", "INFO", 1))
+		case ollamaOwnByHand(l):
+			own++
 		case strings.TrimSpace(l) != "":
 			other++
 		}
 	}
-	if firstGin <= 200 || runner == 0 {
-		t.Fatalf("fixture: first [GIN] line %d, %d runner lines; want past 200 and some", firstGin, runner)
+	if firstGin <= 200 || runner == 0 || own == 0 {
+		t.Fatalf("fixture: first [GIN] line %d, %d runner lines, %d own; want past 200 and some", firstGin, runner, own)
 	}
 	got, res := nginxCollect(t, []string{path}, ingest.Options{})
 	fs := res.Files[0]
-	if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(runner) || res.BadLines() != int64(other) {
-		t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), runner, other)
+	if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(runner+own) || res.BadLines() != int64(other) {
+		t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), runner+own, other)
 	}
 	for i, g := range got {
 		if w := want[i]; g.status != w.status || g.uri != w.path || !g.hasRT || !near(g.rt, w.rt) {
@@ -1155,6 +1157,117 @@ func TestGinOllamaRunner(t *testing.T) {
 	for i, g := range got {
 		if g.client != "127.0.0.1" || g.method != "POST" || g.hasRT {
 			t.Errorf("runner's record %d: %+v", i+1, g)
+		}
+	}
+}
+
+// ollamaOwnByHand reports whether l is one of the lines Ollama writes of
+// itself, told by hand from their shapes in its documentation and
+// issues: slog's "time=… level=… source=… msg=…", Go's log line with its
+// date and file ("2024/12/11 08:59:50 routes.go:1123: INFO …"), Gin's
+// "[GIN-debug] " lines and the warning's " - using …" ones, llama.cpp's
+// loader lines (a function's name, then ": "), ggml_cuda_init's device
+// line, and the runner's "LEVEL [function] message | …" lines other
+// than its request lines.
+func ollamaOwnByHand(l string) bool {
+	if strings.HasPrefix(l, "time=") {
+		return strings.Contains(l, " level=") && strings.Contains(l, " msg=")
+	}
+	if f := strings.Fields(l); len(f) > 2 && len(f[0]) == 10 && f[0][4] == '/' && f[0][7] == '/' && strings.HasSuffix(f[2], ":") && strings.Contains(f[2], ".go:") {
+		return true
+	}
+	if strings.HasPrefix(l, "[GIN-debug] ") || strings.HasPrefix(l, " - using ") {
+		return true
+	}
+	if strings.HasPrefix(l, "  Device ") && strings.Contains(l, ", compute capability ") {
+		return true
+	}
+	if fn, _, ok := strings.Cut(l, ": "); ok && !strings.ContainsAny(fn, " []") {
+		switch {
+		case fn == "print_info", fn == "load_tensors", fn == "load_backend", fn == "load":
+			return true
+		}
+		for _, p := range []string{"llama_", "llm_", "ggml_", "gguf_", "clip_"} {
+			if strings.HasPrefix(fn, p) {
+				return true
+			}
+		}
+	}
+	head, _, ok := strings.Cut(l, " | ")
+	return ok && (strings.HasPrefix(head, "INFO [") || strings.HasPrefix(head, "DEBUG [")) &&
+		strings.Contains(l, " timestamp=") && !(strings.Contains(head, "[log_server_request] request") && strings.Contains(l, " status="))
+}
+
+// TestGinOllamaOwnLines: `ollama serve`'s log, its journald unit's and
+// its container's, counted from the fixture by hand: each well-formed
+// [GIN] line a record with its status and latency; Ollama's own lines
+// passed over (and, in the journal, systemd's about the unit); a [GIN]
+// line cut wrong, a Go panic and its stack trace bad lines.
+func TestGinOllamaOwnLines(t *testing.T) {
+	path := filepath.Join("testdata", "text", "gin-ollama-serve.log")
+	lines := fixtureLines(t, path)
+	type ginWant struct {
+		status int64
+		rt     float64
+	}
+	var want []ginWant
+	own, bad := 0, 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "[GIN] ") {
+			f := strings.Split(l, "|")
+			_, derr := time.Parse("2006/01/02 - 15:04:05", strings.TrimSpace(strings.TrimPrefix(f[0], "[GIN] ")))
+			st, serr := strconv.Atoi(strings.TrimSpace(f[1]))
+			d, lerr := time.ParseDuration(strings.TrimSpace(f[2]))
+			if derr != nil || serr != nil || lerr != nil {
+				bad++
+				continue
+			}
+			want = append(want, ginWant{int64(st), d.Seconds()})
+			continue
+		}
+		switch {
+		case ollamaOwnByHand(l):
+			own++
+		case strings.TrimSpace(l) != "":
+			bad++
+		}
+	}
+	if len(want) == 0 || own == 0 || bad == 0 {
+		t.Fatalf("fixture: %d requests, %d own lines, %d bad; want some of each", len(want), own, bad)
+	}
+
+	// The journal's short form: the unit's lines after their date, host
+	// and tag, systemd's own about the unit first; blank lines dropped.
+	var journal, docker strings.Builder
+	journal.WriteString("Dec 11 08:59:50 gpu-1 systemd[1]: Started ollama.service - Ollama Service.\n")
+	for _, l := range lines {
+		if l != "" {
+			journal.WriteString("Dec 11 08:59:50 gpu-1 ollama[1543654]: " + l + "\n")
+		}
+		b, err := json.Marshal(map[string]string{"log": l + "\n", "stream": "stderr", "time": "2024-12-11T01:00:00.000000000Z"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docker.Write(append(b, '\n'))
+	}
+	for _, c := range []struct {
+		name, path string
+		passed     int
+	}{
+		{"ollama serve", path, own},
+		{"journalctl -u ollama", writeTemp(t, "ollama-journal.txt", journal.String()), own + 1},
+		{"docker logs", writeTemp(t, "ollama-docker.log", docker.String()), own},
+	} {
+		got, res := nginxCollect(t, []string{c.path}, ingest.Options{})
+		fs := res.Files[0]
+		if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(c.passed) || res.BadLines() != int64(bad) {
+			t.Errorf("%s: %s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", c.name, fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), c.passed, bad)
+			continue
+		}
+		for i, g := range got {
+			if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) {
+				t.Errorf("%s: record %d: %d %v; want %d %v", c.name, i+1, g.status, g.rt, w.status, w.rt)
+			}
 		}
 	}
 }
