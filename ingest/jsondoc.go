@@ -56,8 +56,12 @@ type docElem struct {
 	res    []byte
 	resGen int
 	// logRecord: the element is an OTLP log export's log record
-	// (otellogs.go).
+	// (otellogs.go); region its resource's cloud.region (valid during
+	// the call, nil for none), regionGen which of the export's resources
+	// it is.
 	logRecord bool
+	region    []byte
+	regionGen int
 }
 
 // docError is a syntax error that ends the reading of a document.
@@ -142,8 +146,11 @@ type docReader struct {
 	res    []byte
 	resGen int
 	// logs: the elements being read are an OTLP log export's log
-	// records (otellogs.go).
-	logs bool
+	// records (otellogs.go); logRegion their resource's cloud.region,
+	// logResGen which resource.
+	logs      bool
+	logRegion []byte
+	logResGen int
 	// Of a table by index whose keys are times (a DatetimeIndex's):
 	// idxKey, the key of the row being read; stampRows, its rows carry
 	// no time of their own (told by its first: stampTold), so that each
@@ -303,6 +310,9 @@ func (d *docReader) element(top bool) error {
 				d.out.res, d.out.resGen = d.res, d.resGen
 			}
 			d.out.logRecord = d.logs
+			if d.logs {
+				d.out.region, d.out.regionGen = d.logRegion, d.logResGen
+			}
 			d.stampIndexRow()
 			d.emit(&d.out)
 			return nil
@@ -328,6 +338,9 @@ func (d *docReader) element(top bool) error {
 		d.out.res, d.out.resGen = d.res, d.resGen
 	}
 	d.out.logRecord = d.logs && d.out.bad == ""
+	if d.out.logRecord {
+		d.out.region, d.out.regionGen = d.logRegion, d.logResGen
+	}
 	d.stampIndexRow()
 	d.emit(&d.out)
 	return nil

@@ -15,7 +15,8 @@ type docSpan struct {
 	line int64 // the element's first line, for its problems
 	at   int64 // the line its record object starts on (a hit's _source is later)
 	// An OTLP span's resource is data[res:resEnd], put in the unit's
-	// data once before the first of its spans there.
+	// data once before the first of its spans there; an OTLP log
+	// record's resource's region, so.
 	res, resEnd int
 	// Of an OTLP log record (otellogs.go): its time, the record's when
 	// its line has none (0: none), and its place among the records that
@@ -329,6 +330,16 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			chunk = append(chunk, e.res...)
 			res[1], resGen = len(chunk), e.resGen
 		}
+		if fs.cfg.envelope == EnvOTelLogs && e.regionGen != resGen {
+			// An OTLP log record's resource's region, once before the
+			// first of its records in the chunk, as a span's resource.
+			if len(chunk)+len(e.region)+len(e.text) > cap(chunk) {
+				flush()
+			}
+			res[0] = len(chunk)
+			chunk = append(chunk, e.region...)
+			res[1], resGen = len(chunk), e.regionGen
+		}
 		chunk = append(chunk, e.text...)
 		sp := docSpan{end: len(chunk), line: e.line, at: e.at, res: res[0], resEnd: res[1], stamp: stamp}
 		if fs.cfg.envelope == EnvOTelLogs {
@@ -367,13 +378,13 @@ func (p *pipeline) docLines(fs *fileState, chunk []byte, spans []docSpan) error 
 	head := make([]byte, 0, len(chunk)+len(spans))
 	start := 0
 	for _, sp := range spans {
-		head = append(append(head, chunk[start:sp.end]...), '\n')
+		head = append(append(head, chunk[max(start, sp.resEnd):sp.end]...), '\n')
 		start = sp.end
 	}
 	f := sniff(pastOwnLog(head), p.given)
 	switch f {
 	case JSONL:
-		first := chunk[:spans[0].end]
+		first := chunk[spans[0].resEnd:spans[0].end]
 		p.applySource(fs, jsonKeys(first, maxNames), jsonPaths(first, maxNames), laterElems(chunk, spans, clientLookahead))
 	case CLB:
 		fs.source = "clb"
@@ -404,7 +415,7 @@ func (p *pipeline) docLines(fs *fileState, chunk []byte, spans []docSpan) error 
 func laterElems(chunk []byte, spans []docSpan, n int) iter.Seq2[[]string, []string] {
 	return func(yield func([]string, []string) bool) {
 		for i := 1; i < len(spans) && i <= n; i++ {
-			e := chunk[spans[i-1].end:spans[i].end]
+			e := chunk[max(spans[i-1].end, spans[i].resEnd):spans[i].end]
 			if !yield(jsonKeys(e, maxNames), jsonPaths(e, maxNames)) {
 				return
 			}
@@ -422,7 +433,7 @@ func elemPairs(chunk []byte, spans []docSpan, a, c string) [][2][]byte {
 		if len(ps) >= maxUnitValues {
 			break
 		}
-		e := chunk[start:sp.end]
+		e := chunk[max(start, sp.resEnd):sp.end]
 		start = sp.end
 		if va, vc := jsonValue(e, a), jsonValue(e, c); va != nil && vc != nil {
 			ps = append(ps, [2][]byte{va, vc})
@@ -459,8 +470,8 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		if otel != nil {
 			// The span's resource, and the span after it.
 			otel.res = u.data[e.res:e.resEnd]
-			start = max(start, e.resEnd)
 		}
+		start = max(start, e.resEnd) // past a resource, or a log record's region
 		text := u.data[start:e.end]
 		start = e.end
 		rec := f.record()
@@ -470,6 +481,11 @@ func (p *pipeline) parseDoc(u unit, lp lineParser, f *feed, t *tally) {
 		if err == nil && e.stamp != 0 && rec.Fields() != 0 && !rec.Has(FTime) {
 			// An OTLP log record's time, its line having none.
 			rec.TimeNS, rec.set, rec.prio[FTime] = e.stamp, rec.set|1<<FTime, prioDerived
+		}
+		if err == nil && e.resEnd > e.res && otel == nil && rec.Fields() != 0 && !rec.Has(FRegion) {
+			// An OTLP log record's resource's region: the record's own
+			// wins.
+			rec.putText(FRegion, prioDerived, u.data[e.res:e.resEnd])
 		}
 		if errors.Is(err, errPassOver) {
 			c.passed++ // a server's own line in an element's message, as in a file's lines

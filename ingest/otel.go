@@ -73,7 +73,7 @@ func (d *docReader) resource() error {
 	}
 	if d.over {
 		d.res = d.res[:0]
-		d.emit(&docElem{line: line, bad: fmt.Sprintf("resource longer than %d bytes: its spans are read without it", MaxLine)})
+		d.emit(&docElem{line: line, bad: fmt.Sprintf("resource longer than %d bytes: its spans or log records are read without it", MaxLine)})
 		return nil
 	}
 	d.res = append(d.res[:0], d.elem...)

@@ -35,7 +35,8 @@ import (
 // object of its members in either case.
 
 // resourceLogs reads the array of an OTLP log export whose '[' is at
-// d.pos, handing on each log record of its scopes. scopeLogs was
+// d.pos, handing on each log record of its scopes, with the cloud.region
+// of its resource when it has one. scopeLogs was
 // instrumentationLibraryLogs before OTLP 0.15 (opentelemetry-proto
 // v0.15.0's logs.proto), as older Collectors wrote it.
 func (d *docReader) resourceLogs() error {
@@ -43,7 +44,18 @@ func (d *docReader) resourceLogs() error {
 		if d.buf[d.pos] != '{' {
 			return d.notObject()
 		}
+		d.logRegion, d.logResGen = d.logRegion[:0], d.logResGen+1
 		return d.members(func(c byte) error {
+			if c == '{' && string(d.key) == "resource" {
+				// Read once for all its records, before them as
+				// protobuf's JSON mapping writes the fields (resource
+				// is ResourceLogs' field 1, scope_logs 2).
+				if err := d.resource(); err != nil {
+					return err
+				}
+				d.logRegion, d.res = resourceRegion(d.logRegion[:0], d.res), d.res[:0]
+				return nil
+			}
 			if c != '[' || string(d.key) != "scopeLogs" && string(d.key) != "instrumentationLibraryLogs" {
 				return d.value()
 			}
@@ -63,6 +75,92 @@ func (d *docReader) resourceLogs() error {
 			})
 		})
 	})
+}
+
+// resourceRegion appends to dst the cloud.region of res, a Resource
+// object ({"attributes":[KeyValue…]}), when it is a string: of the
+// resource's attributes the traces reader reads by the otel source's
+// names (otelNames), the one that tells of where the records were
+// written, which a log record's line seldom carries itself. The
+// semantic conventions name it a resource attribute
+// (https://opentelemetry.io/docs/specs/semconv/resource/cloud/).
+func resourceRegion(dst, res []byte) []byte {
+	s := scanner{b: res}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return dst
+	}
+	s.i++
+	s.ws()
+	var attrs []byte
+	for s.i < len(s.b) && s.b[s.i] != '}' {
+		name, val, ok := member(&s)
+		if !ok {
+			return dst
+		}
+		if string(name) == `"attributes"` {
+			attrs = val
+		}
+		if end, err := s.next('}'); err != nil || end {
+			break
+		}
+		s.ws()
+	}
+	if len(attrs) == 0 || attrs[0] != '[' {
+		return dst
+	}
+	a := scanner{b: attrs, i: 1}
+	a.ws()
+	for a.i < len(a.b) && a.b[a.i] != ']' {
+		kv, ok := a.rawValue()
+		if !ok {
+			return dst
+		}
+		if kind, val := keyValue(kv, `"cloud.region"`); kind == `"stringValue"` {
+			var p jsonParser
+			v := scanner{b: val}
+			if str, err := p.str(&v); err == nil {
+				return append(dst, str...)
+			}
+			return dst
+		}
+		if end, err := a.next(']'); err != nil || end {
+			break
+		}
+		a.ws()
+	}
+	return dst
+}
+
+// keyValue returns the AnyValue of kv, a KeyValue object, as
+// anyValueOf does, when its key's raw text is key; "" otherwise.
+func keyValue(kv []byte, key string) (kind string, val []byte) {
+	if len(kv) == 0 || kv[0] != '{' {
+		return "", nil
+	}
+	k := scanner{b: kv, i: 1}
+	k.ws()
+	var name, v []byte
+	for k.i < len(k.b) && k.b[k.i] != '}' {
+		n, x, ok := member(&k)
+		if !ok {
+			return "", nil
+		}
+		switch string(n) {
+		case `"key"`:
+			name = x
+		case `"value"`:
+			v = x
+		}
+		if end, err := k.next('}'); err != nil || end {
+			break
+		}
+		k.ws()
+	}
+	if string(name) != key || v == nil {
+		return "", nil
+	}
+	return anyValueOf(v)
 }
 
 // otelLogKeys are the members of an OTLP log record read.

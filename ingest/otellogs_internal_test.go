@@ -54,7 +54,8 @@ func TestOTelAnyValues(t *testing.T) {
 // the input, its time 0 or within the years read, and the object made of
 // a valid record's attributes or body valid JSON.
 func FuzzOTelLog(f *testing.F) {
-	for _, name := range []string{"filelog-nginx.jsonl", "filelog-regex-attributes.jsonl", "kvlist-body.json"} {
+	for _, name := range []string{"filelog-nginx.jsonl", "filelog-regex-attributes.jsonl", "kvlist-body.json",
+		"resource-regions.json", "resource-regions-attributes.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "otlp", name))
 		if err != nil {
 			f.Fatal(err)
@@ -65,6 +66,7 @@ func FuzzOTelLog(f *testing.F) {
 		`{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"0","body":{"kvlistValue":{"values":[{"key":"a","value":{"arrayValue":{"values":[{}]}}}]}}}]}]}]}`,
 		`{"resourceLogs":[{"instrumentationLibraryLogs":[{"logRecords":[{"observedTimeUnixNano":99999999999999999999,"body":{"stringValue":"x\n"},"attributes":[{"key":"k"}]}]}]}]}`,
 		`{"resourceLogs":[1,{"scopeLogs":[2,{"logRecords":[3,[],{"body":"x"}]}]}]}`,
+		`{"resourceLogs":[{"resource":{"attributes":[1,{"key":"cloud.region","value":{"stringValue":"\ud800"}}]},"scopeLogs":[{"logRecords":[{"body":{"stringValue":"x"}}]}]},{"resource":{"attributes":{}},"scopeLogs":[]}]}`,
 	} {
 		f.Add([]byte(s))
 	}

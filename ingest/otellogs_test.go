@@ -295,3 +295,87 @@ func TestOTelLogsBigBatch(t *testing.T) {
 		t.Fatalf("%d records, %d bad, want %d, 0: %v", len(got), res.BadLines(), len(lines), res.Problems)
 	}
 }
+
+// otlpRegions decodes, with encoding/json, the cloud.region of the
+// resource of each log record of the OTLP/JSON log export at path, in
+// the records' order ("" for none).
+func otlpRegions(t *testing.T, path string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	for dec.More() {
+		var req struct {
+			ResourceLogs []struct {
+				Resource struct {
+					Attributes []otlpKeyValue `json:"attributes"`
+				} `json:"resource"`
+				ScopeLogs []struct {
+					LogRecords []otlpLogRecord `json:"logRecords"`
+				} `json:"scopeLogs"`
+			} `json:"resourceLogs"`
+		}
+		if err := dec.Decode(&req); err != nil {
+			t.Fatal(err)
+		}
+		for _, rl := range req.ResourceLogs {
+			region := otlpLogRecord{Attributes: rl.Resource.Attributes}.attr("cloud.region")
+			for _, sl := range rl.ScopeLogs {
+				for range sl.LogRecords {
+					out = append(out, region)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestOTelLogsResourceRegion: each record of an export's resources is
+// read with its resource's cloud.region, of a resource of none without
+// one, beside what its line says.
+func TestOTelLogsResourceRegion(t *testing.T) {
+	const path = "testdata/otlp/resource-regions.json"
+	recs, regions := otlpRecords(t, path), otlpRegions(t, path)
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
+	if f := res.Files[0]; f.Envelope != ingest.EnvOTelLogs || f.Format != ingest.Nginx || len(got) != len(recs) || res.BadLines() != 0 {
+		t.Fatalf("read as %q %s: %d records, %d bad; want otlp-logs nginx, %d, 0: %v", f.Envelope, f.Format, len(got), res.BadLines(), len(recs), res.Problems)
+	}
+	for i, r := range recs {
+		at, status, rt, ok := nginxTruth(*r.Body.StringValue)
+		if !ok {
+			t.Fatalf("record %d: no nginx line", i)
+		}
+		if g := got[i]; g.timeNS != at.UnixNano() || g.status != status || !nearSrc(g.rt, rt) || g.region != regions[i] {
+			t.Errorf("record %d: %v, %d, %g s, %q; want %v, %d, %g s, %q", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, g.region,
+				at.UTC(), status, rt, regions[i])
+		}
+	}
+}
+
+// TestOTelLogsResourceRegionOwn: a record read by its attributes keeps
+// its own region over its resource's cloud.region; the others take
+// their resource's, its escapes decoded.
+func TestOTelLogsResourceRegionOwn(t *testing.T) {
+	const path = "testdata/otlp/resource-regions-attributes.jsonl"
+	recs, regions := otlpRecords(t, path), otlpRegions(t, path)
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if f := res.Files[0]; f.Envelope != ingest.EnvOTelLogs || f.Format != ingest.JSONL || len(got) != len(recs) || res.BadLines() != 0 {
+		t.Fatalf("read as %q %s: %d records, %d bad; want otlp-logs jsonl, %d, 0: %v", f.Envelope, f.Format, len(got), res.BadLines(), len(recs), res.Problems)
+	}
+	for i, r := range recs {
+		ns, _ := strconv.ParseInt(r.TimeUnixNano, 10, 64)
+		status, _ := strconv.ParseInt(r.attr("status"), 10, 64)
+		rt, _ := strconv.ParseFloat(r.attr("request_time"), 64)
+		region := r.attr("region")
+		if region == "" {
+			region = regions[i]
+		}
+		if g := got[i]; g.timeNS != ns || g.status != status || !nearSrc(g.rt, rt) || g.region != region {
+			t.Errorf("record %d: %v, %d, %g s, %q; want %v, %d, %g s, %q", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, g.region,
+				time.Unix(0, ns).UTC(), status, rt, region)
+		}
+	}
+}

@@ -163,6 +163,8 @@ func FuzzRun(f *testing.F) {
 		// OTLP log exports: lines in bodies, batches a line; attributes
 		// and a body's map as records.
 		"otlp/filelog-nginx.jsonl", "otlp/filelog-regex-attributes.jsonl", "otlp/kvlist-body.json",
+		// OTLP log exports whose resources carry a cloud.region.
+		"otlp/resource-regions.json", "otlp/resource-regions-attributes.jsonl",
 		// Vector's native_json events: lines a source read, a remap's
 		// fields, metrics and a trace among them.
 		"vector/native-file.ndjson", "vector/native-k8s.ndjson", "vector/native-remap.ndjson",
