@@ -42,15 +42,25 @@ type otlpLogRecord struct {
 // ExportLogsServiceRequest a line or one in the file, with encoding/json.
 func otlpRecords(t *testing.T, path string) []otlpLogRecord {
 	t.Helper()
+	recs, _ := otlpExportRecords(t, path)
+	return recs
+}
+
+// otlpExportRecords decodes the log records of the export at path and
+// the cloud.region of each one's resource ("" for none), in their order.
+func otlpExportRecords(t *testing.T, path string) (recs []otlpLogRecord, regions []string) {
+	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []otlpLogRecord
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	for dec.More() {
 		var req struct {
 			ResourceLogs []struct {
+				Resource struct {
+					Attributes []otlpKeyValue `json:"attributes"`
+				} `json:"resource"`
 				ScopeLogs []struct {
 					LogRecords []otlpLogRecord `json:"logRecords"`
 				} `json:"scopeLogs"`
@@ -60,12 +70,16 @@ func otlpRecords(t *testing.T, path string) []otlpLogRecord {
 			t.Fatal(err)
 		}
 		for _, rl := range req.ResourceLogs {
+			region := otlpLogRecord{Attributes: rl.Resource.Attributes}.attr("cloud.region")
 			for _, sl := range rl.ScopeLogs {
-				out = append(out, sl.LogRecords...)
+				recs = append(recs, sl.LogRecords...)
+				for range sl.LogRecords {
+					regions = append(regions, region)
+				}
 			}
 		}
 	}
-	return out
+	return recs, regions
 }
 
 // attr returns the string value of a record's attribute key, "" when it
@@ -296,49 +310,12 @@ func TestOTelLogsBigBatch(t *testing.T) {
 	}
 }
 
-// otlpRegions decodes, with encoding/json, the cloud.region of the
-// resource of each log record of the OTLP/JSON log export at path, in
-// the records' order ("" for none).
-func otlpRegions(t *testing.T, path string) []string {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	for dec.More() {
-		var req struct {
-			ResourceLogs []struct {
-				Resource struct {
-					Attributes []otlpKeyValue `json:"attributes"`
-				} `json:"resource"`
-				ScopeLogs []struct {
-					LogRecords []otlpLogRecord `json:"logRecords"`
-				} `json:"scopeLogs"`
-			} `json:"resourceLogs"`
-		}
-		if err := dec.Decode(&req); err != nil {
-			t.Fatal(err)
-		}
-		for _, rl := range req.ResourceLogs {
-			region := otlpLogRecord{Attributes: rl.Resource.Attributes}.attr("cloud.region")
-			for _, sl := range rl.ScopeLogs {
-				for range sl.LogRecords {
-					out = append(out, region)
-				}
-			}
-		}
-	}
-	return out
-}
-
 // TestOTelLogsResourceRegion: each record of an export's resources is
 // read with its resource's cloud.region, of a resource of none without
 // one, beside what its line says.
 func TestOTelLogsResourceRegion(t *testing.T) {
 	const path = "testdata/otlp/resource-regions.json"
-	recs, regions := otlpRecords(t, path), otlpRegions(t, path)
+	recs, regions := otlpExportRecords(t, path)
 	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
 	if f := res.Files[0]; f.Envelope != ingest.EnvOTelLogs || f.Format != ingest.Nginx || len(got) != len(recs) || res.BadLines() != 0 {
 		t.Fatalf("read as %q %s: %d records, %d bad; want otlp-logs nginx, %d, 0: %v", f.Envelope, f.Format, len(got), res.BadLines(), len(recs), res.Problems)
@@ -360,7 +337,7 @@ func TestOTelLogsResourceRegion(t *testing.T) {
 // their resource's, its escapes decoded.
 func TestOTelLogsResourceRegionOwn(t *testing.T) {
 	const path = "testdata/otlp/resource-regions-attributes.jsonl"
-	recs, regions := otlpRecords(t, path), otlpRegions(t, path)
+	recs, regions := otlpExportRecords(t, path)
 	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
 	if f := res.Files[0]; f.Envelope != ingest.EnvOTelLogs || f.Format != ingest.JSONL || len(got) != len(recs) || res.BadLines() != 0 {
 		t.Fatalf("read as %q %s: %d records, %d bad; want otlp-logs jsonl, %d, 0: %v", f.Envelope, f.Format, len(got), res.BadLines(), len(recs), res.Problems)
