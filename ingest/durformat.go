@@ -315,11 +315,46 @@ func logfmtValues(body []byte, name string) [][]byte {
 }
 
 // durationWord reports whether a field's name reads as a duration's.
-func durationWord(name string) bool {
+func durationWord(name string) bool { return DurationWord(name) }
+
+// DurationWord reports whether a field's name reads as a duration's: it
+// holds time, duration, latency, elapsed or took, or the word rt
+// (response time, as Alibaba's and Dubbo's logs and Sentinel name it:
+// rt, rt_ms, upstreamRt; not the rtt of a connection's round trip).
+func DurationWord(name string) bool {
 	l := strings.ToLower(name)
 	for _, w := range []string{"time", "duration", "latency", "elapsed", "took"} {
 		if strings.Contains(l, w) {
 			return true
+		}
+	}
+	return hasWord(name, "rt")
+}
+
+// hasWord reports whether name holds w (lower case) as a word of its
+// own: between the ends, any byte but a letter or a digit, and the
+// turns from lower to upper case (upstreamRt).
+func hasWord(name, w string) bool {
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		end := i == len(name)
+		if !end {
+			c := name[i]
+			alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+			upTurn := i > 0 && 'A' <= c && c <= 'Z' && 'a' <= name[i-1] && name[i-1] <= 'z'
+			if alnum && !upTurn {
+				continue
+			}
+		}
+		if strings.EqualFold(name[start:i], w) {
+			return true
+		}
+		if end {
+			break
+		}
+		start = i
+		if !('a' <= name[i] && name[i] <= 'z' || 'A' <= name[i] && name[i] <= 'Z' || '0' <= name[i] && name[i] <= '9') {
+			start = i + 1
 		}
 	}
 	return false

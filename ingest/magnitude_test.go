@@ -224,3 +224,18 @@ func TestLogfmtMagnitudes(t *testing.T) {
 		t.Errorf("slog text's duration in ns: refused %+v, want duration", r)
 	}
 }
+
+// TestDurationWord: a name reads as a duration's by its words: rt (a
+// response time, as Alibaba's and Dubbo's logs name it) only as a word
+// of its own, never inside another (rtt, port, start, cert).
+func TestDurationWord(t *testing.T) {
+	for name, want := range map[string]bool{
+		"rt": true, "RT": true, "rt_ms": true, "upstream_rt": true, "upstreamRt": true, "rtMs": true, "req.rt": true,
+		"latency": true, "elapsed_ms": true, "took": true, "request_time": true,
+		"rtt": false, "tcpinfo_rtt": false, "port": false, "start": false, "cert": false, "RTT": false, "art": false, "tokens": false,
+	} {
+		if got := ingest.DurationWord(name); got != want {
+			t.Errorf("DurationWord(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -472,7 +472,7 @@ func durationNames(files []ingest.FileStats) []string {
 		l := strings.ToLower(name)
 		return l != "time" && // a time of day where a reader of its own reads it (W3C)
 			!strings.HasPrefix(l, "__") && // a log service's own (SLS's __time__, an instant)
-			(containsAny(l, "time", "duration", "latency", "elapsed", "took") || containsAny(l, "cost") && unitGuess(name) != "s") &&
+			(ingest.DurationWord(name) || containsAny(l, "cost") && unitGuess(name) != "s") &&
 			!containsAny(l, timeOfDayWords...)
 	})
 	// A whole request's first (Alibaba's API Gateway: totalLatency

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -674,6 +675,21 @@ func TestInstantsNotOfferedAsDurations(t *testing.T) {
 	names := durationNames(files)
 	if len(names) != 1 || names[0] != "elapsed" {
 		t.Errorf("durationNames = %q, want only elapsed", names)
+	}
+}
+
+// TestResponseTimeOffered: a response time named rt (Alibaba's and
+// Dubbo's logs, Sentinel) is offered to --map, in the unit its name
+// tells; the rtt of a connection and names that merely hold the letters
+// are not.
+func TestResponseTimeOffered(t *testing.T) {
+	files := []ingest.FileStats{{Path: "a.jsonl", Format: ingest.JSONL, Records: 5,
+		Seen: []string{"port", "start", "rtt", "rt_ms", "upstreamRt"}}}
+	if names := durationNames(files); !slices.Equal(names, []string{"rt_ms", "upstreamRt"}) {
+		t.Errorf("durationNames = %q, want [rt_ms upstreamRt]", names)
+	}
+	if u := unitFor("rt_ms", files); u != "ms" {
+		t.Errorf("unit of rt_ms: %s, want ms", u)
 	}
 }
 
