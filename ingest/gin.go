@@ -19,11 +19,12 @@ package ingest
 // "1m2s"): the whole request as the handler served it. The date has no
 // zone: the server's local time (--tz). Whatever precedes "[GIN] " (a
 // container runtime's or journald's prefix) is skipped. The program's
-// other lines ([SYS], [INFO], an error message after a request) are not
-// requests: they are bad lines, with a reason that says so; in Ollama's,
-// its llama.cpp runner's request lines are passed over
-// (errRunnerRequest), and so are Ollama's own lines of known shapes
-// (ollamaOwnLine), Gin's debug lines among them.
+// other lines are not requests: those of known shapes (ginOwnLine) are
+// passed over, Gin's debug lines, Ollama's own and one-api's and
+// new-api's logger's ([SYS], [INFO], [ERR] …) among them; in Ollama's,
+// its llama.cpp runner's request lines are passed over too
+// (errRunnerRequest); any other (an error message after a request) is a
+// bad line, with a reason that says so.
 
 import (
 	"bytes"
@@ -109,7 +110,18 @@ func runnerRequestLine(line []byte) bool {
 //     load, ggml/src/ggml-backend-reg.cpp load_backend, clip's
 //     clip_model_loader), and the line ggml-cuda.cu's ggml_cuda_init writes
 //     for each device ("  Device 0: NVIDIA GeForce RTX 4090, compute
-//     capability 8.9, VMM: yes").
+//     capability 8.9, VMM: yes");
+//   - one-api's and new-api's logger, which writes to Gin's writers
+//     (gin.DefaultWriter, gin.DefaultErrorWriter) beside its request
+//     lines, a level in brackets, Gin's date, then " | ":
+//     songquanpeng/one-api common/logger.go SysLog ("[SYS] 2023/06/01 -
+//     10:00:00 | One API v0.5.0 started") and FatalLog ("[FATAL] … |
+//     [msg]"), its common/logger/logger.go logHelper ("[INFO]
+//     2024/06/01 - 10:00:00 | 2024060110000112345678 |
+//     relay/controller/text.go:95 [RelayTextHelper] msg", levels DEBUG,
+//     INFO, WARN, ERROR, FATAL);
+//     QuantumNous/new-api common/logger.go and logger/logger.go ("[SYS] …
+//     | msg", "[ERR] … | SYSTEM | msg", levels INFO, WARN, ERR, DEBUG).
 //
 // A line that begins with spaces has lost them where a journald prefix
 // was cut (syslogHeader takes the spaces after the tag). A Go
@@ -117,6 +129,7 @@ func runnerRequestLine(line []byte) bool {
 var ollamaOwn = lazyre.New(`^(?:time=\d{4}-\d{2}-\d{2}T\S+ level=(?:TRACE|DEBUG|INFO|WARN|ERROR)(?:[+-]\d+)? (?:source=\S+ )?msg=` +
 	`|\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} [\w.-]+\.go:\d+: ` +
 	`|\[GIN-debug\] | *- using (?:env|code):\s` +
+	`|\[(?:SYS|DEBUG|INFO|WARN|ERR|ERROR|FATAL)\] \d{4}/\d{2}/\d{2} - \d{2}:\d{2}:\d{2} \| ` +
 	`|` + llamaCppOwnLines +
 	`|(?:print_info|load_tensors|load_backend|load|clip_\w+): | *Device \d+: .*, compute capability )`)
 

@@ -62,7 +62,9 @@ func TestGinParse(t *testing.T) {
 			want: wantsWithout(base, FRemoteAddr, FClient)},
 		{name: "a fraction of a second", line: strings.Replace(ginDefaultLine, "10:00:01", "10:00:01.250000", 1), want: set(base, textWant{f: FTime, ns: t0 + 250e6})},
 		{name: "Gin's debug line", line: `[GIN-debug] POST   /v1/chat/completions --> main.chat (3 handlers)`, err: "a server's own log line"},
-		{name: "the program's own message", line: `[SYS] 2026/12/04 - 10:00:00 | New API v0.6.1 started`, err: "not a Gin request line"},
+		{name: "the program's own message", line: `[SYS] 2026/12/04 - 10:00:00 | New API v0.6.1 started`, err: "a server's own log line"},
+		{name: "one-api's logger's line", line: `[ERROR] 2026/12/04 - 10:00:01 | 2026120410000123456789 | relay/controller/text.go:95 [RelayTextHelper] do request failed`, err: "a server's own log line"},
+		{name: "a level without Gin's date", line: `[INFO] 2026-12-04 10:00:00 started`, err: "not a Gin request line"},
 		{name: "an error after a request", line: `Error #01: context canceled`, err: "not a Gin request line"},
 		{name: "no status", line: `[GIN] 2026/12/04 - 10:00:01 | abc | def |    6.210452s |        10.1.1.1 | POST "/"`, err: "cut short"},
 		{name: "cut after the latency", line: `[GIN] 2026/12/04 - 10:00:01 | 200 |    6.210452s`, err: "cut short"},
@@ -165,6 +167,8 @@ func FuzzGin(f *testing.F) {
 	f.Add(`Dec 11 08:59:50 gpu-1 systemd[1]: Started ollama.service - Ollama Service.`)
 	f.Add(`  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes`)
 	f.Add(`panic: runtime error: invalid memory address or nil pointer dereference`)
+	f.Add(`[SYS] 2024/06/01 - 10:00:00 | One API v0.6.10 started `)
+	f.Add(`[ERROR] 2024/06/01 - 10:00:03 | 2024060110000312345678 | relay/controller/text.go:95 [RelayTextHelper] do request failed `)
 	f.Add(`x [GIN] 2026/12/04 - 10:00:01 | | 999 | 9223372036s | client_ip= | a(1) | GET "\x"`)
 	f.Add("[GIN] 2026:12:04 - 10:00:01.666666 |\x1b[97;42m 200 \x1b[0m| 1h2m3.5s | ::1 |\x1b[97;46m OPTIONS\x1b[0m \"/|\"")
 	c := textConfig(f, "")

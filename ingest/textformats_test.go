@@ -1271,3 +1271,78 @@ func TestGinOllamaOwnLines(t *testing.T) {
 		}
 	}
 }
+
+// oneAPIOwnByHand reports whether l is a line of one-api's or new-api's
+// logger, told by hand from its format (songquanpeng/one-api
+// common/logger, QuantumNous/new-api logger/logger.go): a level in
+// brackets, Gin's date, then " | ".
+func oneAPIOwnByHand(l string) bool {
+	level, rest, ok := strings.Cut(l, "] ")
+	if !ok || len(rest) < 24 {
+		return false
+	}
+	switch level {
+	case "[SYS", "[DEBUG", "[INFO", "[WARN", "[ERR", "[ERROR", "[FATAL":
+	default:
+		return false
+	}
+	_, err := time.Parse("2006/01/02 - 15:04:05", rest[:21])
+	return err == nil && rest[21:24] == " | "
+}
+
+// TestGinOneAPIOwnLines: one-api's and new-api's log, counted from the
+// fixture by hand: each [GIN] line that reads (its request id first, the
+// client as new-api writes it or not) a record with its status, latency,
+// client and path; the logger's own lines and Gin's debug lines passed
+// over; a [GIN] line cut wrong and Gin's error after a request bad lines.
+func TestGinOneAPIOwnLines(t *testing.T) {
+	path := filepath.Join("testdata", "text", "gin-oneapi.log")
+	type ginWant struct {
+		status     int64
+		rt         float64
+		addr, path string
+	}
+	var want []ginWant
+	own, bad := 0, 0
+	for _, l := range fixtureLines(t, path) {
+		switch {
+		case strings.HasPrefix(l, "[GIN] "):
+			f := strings.Split(l, "|")
+			for i := range f {
+				f[i] = strings.TrimSpace(f[i])
+			}
+			st, serr := strconv.Atoi(f[2]) // after the request id
+			if serr != nil || len(f) != 6 {
+				bad++
+				continue
+			}
+			d, err := time.ParseDuration(f[3])
+			if err != nil {
+				t.Fatal(err)
+			}
+			addr := strings.TrimPrefix(f[4], "client_ip=")
+			if addr == "unknown" {
+				addr = ""
+			}
+			_, p, _ := strings.Cut(f[5], " ")
+			want = append(want, ginWant{int64(st), d.Seconds(), addr, p})
+		case oneAPIOwnByHand(l), ollamaOwnByHand(l):
+			own++
+		case strings.TrimSpace(l) != "":
+			bad++
+		}
+	}
+	if len(want) == 0 || own == 0 || bad == 0 {
+		t.Fatalf("fixture: %d requests, %d own lines, %d bad; want some of each", len(want), own, bad)
+	}
+	got, res := nginxCollect(t, []string{path}, ingest.Options{})
+	fs := res.Files[0]
+	if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(own) || res.BadLines() != int64(bad) {
+		t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), own, bad)
+	}
+	for i, g := range got {
+		if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) || g.addr != w.addr || g.uri != w.path {
+			t.Errorf("record %d: %d %v %q %q; want %d %v %q %q", i+1, g.status, g.rt, g.addr, g.uri, w.status, w.rt, w.addr, w.path)
+		}
+	}
+}
