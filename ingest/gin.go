@@ -105,12 +105,10 @@ func runnerRequestLine(line []byte) bool {
 //     debugPrintWARNINGDefault writes after its first: " - using env:\t…",
 //     " - using code:\t…");
 //   - llama.cpp's server's and its library's (llamaCppOwnLines), and the
-//     loader's lines of later llama.cpp, named by their functions
-//     (src/llama-model.cpp print_info and load_tensors, src/llama-vocab.cpp
-//     load, ggml/src/ggml-backend-reg.cpp load_backend, clip's
-//     clip_model_loader), and the line ggml-cuda.cu's ggml_cuda_init writes
-//     for each device ("  Device 0: NVIDIA GeForce RTX 4090, compute
-//     capability 8.9, VMM: yes");
+//     loader's lines of later llama.cpp (llamaLoaderOwnLines), and the
+//     line ggml-cuda.cu's ggml_cuda_init writes for each device
+//     ("  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9,
+//     VMM: yes");
 //   - one-api's and new-api's logger, which writes to Gin's writers
 //     (gin.DefaultWriter, gin.DefaultErrorWriter) beside its request
 //     lines, a level in brackets, Gin's date, then " | ":
@@ -131,7 +129,30 @@ var ollamaOwn = lazyre.New(`^(?:time=\d{4}-\d{2}-\d{2}T\S+ level=(?:TRACE|DEBUG|
 	`|\[GIN-debug\] | *- using (?:env|code):\s` +
 	`|\[(?:SYS|DEBUG|INFO|WARN|ERR|ERROR|FATAL)\] \d{4}/\d{2}/\d{2} - \d{2}:\d{2}:\d{2} \| ` +
 	`|` + llamaCppOwnLines +
-	`|(?:print_info|load_tensors|load_backend|load|clip_\w+): | *Device \d+: .*, compute capability )`)
+	`|` + llamaLoaderOwnLines +
+	`| *Device \d+: .*, compute capability )`)
+
+// llamaLoaderOwnLines are the lines llama.cpp's library writes while it
+// loads a model, sets up its context and runs it, each begun with the
+// name of the function that writes it (LLAMA_LOG_*("%s: …", __func__)),
+// those whose name has none of the prefixes llamaCppOwnLines knows:
+// src/llama-model-loader.cpp's print_info, load_all_data and
+// create_tensor; src/llama-model.cpp's print_info, load_hparams and
+// load_tensors ("load_tensors: offloaded 29/29 layers to GPU"); src/llama-
+// vocab.cpp's load ("load: special tokens cache size = 256"),
+// init_tokenizer, print_info and tokenize; src/llama-context.cpp's
+// graph_reserve, output_reserve, graph_compute, decode, encode,
+// process_ubatch, memory_update, opt_epoch_iter, get_logits_ith,
+// get_embeddings_ith, its setters (set_abort_callback, set_warmup, …),
+// its adapters' and threadpools' functions and its state_* ones;
+// ggml/src/ggml-backend-reg.cpp's load_backend, register_backend and
+// register_device; and tools/mtmd/clip.cpp's, its clip_* functions and
+// clip_model_loader's load_hparams, load_tensors, warmup and
+// alloc_compute_meta.
+const llamaLoaderOwnLines = `(?:print_info|load_all_data|create_tensor|load_hparams|load_tensors|load|init_tokenizer|tokenize` +
+	`|graph_reserve|output_reserve|graph_compute|decode|encode|process_ubatch|memory_update|opt_epoch_iter|get_(?:logits|embeddings)_ith` +
+	`|set_(?:abort_callback|warmup|n_threads|causal_attn|embeddings|adapter_lora)|(?:rm|clear)_adapter_lora|apply_adapter_cvec` +
+	`|(?:attach|detach)_threadpool|state_\w+|load_backend|register_(?:backend|device)|warmup|alloc_compute_meta|clip_\w+): `
 
 // systemdTag is the tag of systemd's own messages about a unit, which
 // `journalctl -u ollama` shows among the unit's ("Started
@@ -183,24 +204,35 @@ func newGinParser(c *parserConfig) *ginParser {
 // a [GIN-debug] line for each of its routes: `ollama serve`, `journalctl
 // -u ollama`), so ginHeadLines are looked at, not guessLines.
 //
-// With OLLAMA_DEBUG, the llama.cpp server Ollama runs writes hundreds of
-// lines before the first request's [GIN] line (its library's while the
-// model loads, its slots', its requests', ollamaRunnerFormat): the whole
-// head is looked at, and a [GIN] line there with such a server's
-// request line before it is Ollama's log.
+// The server's own lines of known shapes (ollamaOwnLine) are not counted
+// among them: Ollama loading a model for its first request writes
+// hundreds of llama.cpp's loader lines before that request's [GIN] line
+// (llama_model_loader:, print_info:, load:, load_tensors:, …). With
+// OLLAMA_DEBUG, the llama.cpp server Ollama runs writes its slots' and
+// its requests' lines too (ollamaRunnerFormat): a [GIN] line with such a
+// server's request line before it is Ollama's log, however far it is.
+// Either way only head is looked at, what was peeked of the file (64
+// KiB): a file of nothing but such lines is not read further for it.
 func ginHead(head []byte) bool {
+	if !bytes.Contains(head, ginMark) {
+		return false // no request line at all: no line need be looked at
+	}
 	var p ginParser
 	lines := headLines(head, len(head))
+	others := 0 // lines before the first request line, the own ones left out
 	for i, l := range lines {
 		if p.split(l) == nil {
-			return i < ginHeadLines || slices.ContainsFunc(lines[:i], runnerRequestLine)
+			return others < ginHeadLines || slices.ContainsFunc(lines[:i], runnerRequestLine)
+		}
+		if others < ginHeadLines && !ollamaOwnLine(l) {
+			others++
 		}
 	}
 	return false
 }
 
-// ginHeadLines is how many first lines may hold a Gin log's first
-// request line.
+// ginHeadLines is how many first lines, the server's own of known shapes
+// left out, may hold a Gin log's first request line.
 const ginHeadLines = 200
 
 // ginField returns the next '|'-separated field of rest, its colour

@@ -136,6 +136,19 @@ func TestSniffGin(t *testing.T) {
 		strings.Repeat(`time=2026-12-04T09:59:50.520+08:00 level=INFO source=images.go:782 msg="total blobs: 12"`+"\n", 4) +
 		strings.Repeat(`[GIN-debug] POST   /api/generate             --> github.com/ollama/ollama/server.(*Server).GenerateHandler-fm (5 handlers)`+"\n", 30) +
 		strings.Repeat(`time=2026-12-04T09:59:50.521+08:00 level=INFO source=routes.go:1170 msg="Listening on [::]:11434 (version 0.5.1)"`+"\n", 5)
+	// llama.cpp's lines while it loads a model, each format from its
+	// sources (src/llama-model-loader.cpp, llama-model.cpp,
+	// llama-vocab.cpp, llama-context.cpp): 260 lines.
+	loader := strings.Repeat("llama_model_loader: - kv   0:                       general.architecture str              = llama\n", 30) +
+		strings.Repeat("print_info: n_embd           = 3072\n", 50) +
+		strings.Repeat("load: control token: 128255 '<|reserved_special_token_250|>' is not marked as EOG\n", 100) +
+		strings.Repeat("load_tensors: layer  27 assigned to device CUDA0, is_swa = 0\n", 30) +
+		strings.Repeat("llama_context: n_ctx         = 8192\n", 20) +
+		strings.Repeat("load_hparams: Phi SWA is currently disabled - results might be suboptimal for some models (see https://github.com/ggml-org/llama.cpp/pull/13676)\n", 5) +
+		strings.Repeat("load_all_data: no device found for buffer type CPU for async uploads\n", 5) +
+		strings.Repeat("graph_reserve: reserving a graph for ubatch with n_tokens =  512, n_seqs =  1, n_outputs =  512\n", 10) +
+		strings.Repeat("output_reserve: reallocating output buffer from size 0.50 MiB to 1.00 MiB\n", 5) +
+		strings.Repeat("init_tokenizer: initializing tokenizer for type 2\n", 5)
 	for _, c := range []struct {
 		head string
 		want Format
@@ -149,6 +162,13 @@ func TestSniffGin(t *testing.T) {
 		{`10.0.1.2 - - [06/Feb/2009:12:14:14 +0800] "GET / HTTP/1.1" 200 612 "-" "curl/8.0"` + "\n", Nginx},
 		{`[be8874ccdedaed58] [29/Nov/2026:10:00:00 +0800] [HTTPS]` + "\n", CLB},
 		{start, Nginx}, // no request among them: a text log of its own
+		// Ollama loading a model before its first request's line:
+		// llama.cpp's loader lines are not counted among the first ones.
+		{ollamaStart + loader + ginDefaultLine + "\n", Gin},
+		// As many lines of no known shape: no Gin log's start.
+		{strings.Repeat("model loading, please wait\n", 250) + ginDefaultLine + "\n", Nginx},
+		// Loader lines alone, as many as the head holds: none is Gin's.
+		{strings.Repeat(loader, 40), Nginx},
 	} {
 		if got := sniff([]byte(c.head), nil); got != c.want {
 			t.Errorf("sniff(%.40q…) = %s, want %s", c.head, got, c.want)
@@ -168,6 +188,8 @@ func FuzzGin(f *testing.F) {
 	f.Add(`  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes`)
 	f.Add(`panic: runtime error: invalid memory address or nil pointer dereference`)
 	f.Add(`[SYS] 2024/06/01 - 10:00:00 | One API v0.6.10 started `)
+	f.Add(`load_tensors: offloaded 29/29 layers to GPU`)
+	f.Add(`set_abort_callback: call`)
 	f.Add(`[ERROR] 2024/06/01 - 10:00:03 | 2024060110000312345678 | relay/controller/text.go:95 [RelayTextHelper] do request failed `)
 	f.Add(`x [GIN] 2026/12/04 - 10:00:01 | | 999 | 9223372036s | client_ip= | a(1) | GET "\x"`)
 	f.Add("[GIN] 2026:12:04 - 10:00:01.666666 |\x1b[97;42m 200 \x1b[0m| 1h2m3.5s | ::1 |\x1b[97;46m OPTIONS\x1b[0m \"/|\"")

@@ -1346,3 +1346,74 @@ func TestGinOneAPIOwnLines(t *testing.T) {
 		}
 	}
 }
+
+// llamaFuncLineByHand reports whether l is a line llama.cpp's library
+// writes, told by hand from its logging (LLAMA_LOG_*("%s: …", __func__)
+// in src/llama-*.cpp): a C function's name, lower case letters and
+// underscores, then ": ". Go's "panic: " is no such line.
+func llamaFuncLineByHand(l string) bool {
+	fn, _, ok := strings.Cut(l, ": ")
+	if !ok || fn == "" || fn == "panic" {
+		return false
+	}
+	for _, c := range fn {
+		if (c < 'a' || c > 'z') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGinOllamaLoadLines: an Ollama log whose first request's [GIN] line
+// follows the model's load, hundreds of llama.cpp's lines (with
+// OLLAMA_DEBUG and Ollama's Go runner: no llama.cpp server's request
+// line before it), counted by hand: it is told a Gin log, its own lines
+// left out of the lines the first request line is looked for in; each
+// [GIN] line a record; Ollama's and llama.cpp's lines passed over; a Go
+// panic a bad line.
+func TestGinOllamaLoadLines(t *testing.T) {
+	path := filepath.Join("testdata", "text", "gin-ollama-load.log")
+	type ginWant struct {
+		status int64
+		rt     float64
+	}
+	var want []ginWant
+	own, bad, firstGin := 0, 0, 0
+	for i, l := range fixtureLines(t, path) {
+		switch {
+		case strings.HasPrefix(l, "[GIN] "):
+			if firstGin == 0 {
+				firstGin = i + 1
+			}
+			f := strings.Split(l, "|")
+			st, err := strconv.Atoi(strings.TrimSpace(f[1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := time.ParseDuration(strings.TrimSpace(f[2]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, ginWant{int64(st), d.Seconds()})
+		case strings.Contains(l, "[log_server_request] request | "):
+			t.Fatalf("fixture: line %d is a runner's request line", i+1)
+		case ollamaOwnByHand(l), llamaFuncLineByHand(l):
+			own++
+		case strings.TrimSpace(l) != "":
+			bad++
+		}
+	}
+	if firstGin <= 200 || own < 200 || bad == 0 {
+		t.Fatalf("fixture: first [GIN] line %d, %d own lines, %d bad; want past 200, 200 or more, some", firstGin, own, bad)
+	}
+	got, res := nginxCollect(t, []string{path}, ingest.Options{})
+	fs := res.Files[0]
+	if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(own) || res.BadLines() != int64(bad) {
+		t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), own, bad)
+	}
+	for i, g := range got {
+		if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) {
+			t.Errorf("record %d: %d %v; want %d %v", i+1, g.status, g.rt, w.status, w.rt)
+		}
+	}
+}
