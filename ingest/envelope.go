@@ -476,6 +476,8 @@ type topReader struct {
 	// rayServeRecord: the last record shipped read was Ray Serve's
 	// (rayjson.go), whose message may be Serve's own.
 	rayServeRecord bool
+	// rayRoute is that record's route, nil when it has none.
+	rayRoute []byte
 	// lone: a record of "message" alone is a shipper's record of the line
 	// in it (Fluentd's, within its out_file's lines: shipped).
 	lone bool
@@ -651,7 +653,7 @@ var errNotShipped = errors.New(`not a log shipper's record: no "message" string 
 // shipped returns the line a log shipper's record holds, its time, and
 // whether the record is journald's.
 func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
-	d.rayServeRecord = false
+	d.rayServeRecord, d.rayRoute = false, nil
 	var vals [12][]byte
 	found, strs, err := d.top(line, shipperKeys, vals[:])
 	if err != nil {
@@ -688,7 +690,7 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 		if msg, stamp, ok = d.fluentBit(line); ok {
 			break
 		}
-		if msg, stamp, ok = d.rayServe(line); !ok {
+		if msg, stamp, d.rayRoute, ok = d.rayServe(line); !ok {
 			return nil, nil, false, errNotShipped
 		}
 		d.rayServeRecord = true
@@ -1199,6 +1201,9 @@ type wrappedLine struct {
 	inner, stamp    []byte
 	partial, stderr bool
 	rayServe        bool // a record of Ray Serve's JSON log (rayjson.go)
+	// route is the request's route that record gives beside its
+	// message, read as the uri when the message gives none.
+	route []byte
 }
 
 // unwrap reads line, a line of envelope e. Text the line within is
@@ -1250,7 +1255,7 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		if err != nil {
 			return w, err
 		}
-		return wrappedLine{inner: msg, stamp: stamp, rayServe: d.rayServeRecord}, nil
+		return wrappedLine{inner: msg, stamp: stamp, rayServe: d.rayServeRecord, route: d.rayRoute}, nil
 	case EnvVector:
 		ev, err := d.vectorEvent(line)
 		if err != nil {
@@ -1479,8 +1484,19 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 		}
 		_ = r.Set(stampBinding, stamp, loc)
 	}
+	if w.route != nil && !r.Has(FURI) {
+		// Ray Serve 2.9's access message has no route: its record's
+		// route member is the request's (rayjson.go). Held, as the
+		// line within is: it may be the decoded text of a JSON string.
+		from := len(p.scratch)
+		p.scratch = append(p.scratch, w.route...)
+		_ = r.Set(routeBinding, p.scratch[from:len(p.scratch):len(p.scratch)], p.loc)
+	}
 	return nil
 }
+
+// routeBinding reads a record's route beside its message as the uri.
+var routeBinding = Bindings{{Field: FURI, Prio: prioDerived}}
 
 // pending reports whether the parts of a cut line wait for its end,
 // in this envelope or in the one its lines hold (a Docker record in a

@@ -21,7 +21,10 @@ import "loganalyze/internal/lazyre"
 // Such a record is read as a log shipper's record of its message
 // (EnvShipper), the message by the text formats rayServeMessageFormat
 // and rayServe29MessageFormat, the time timestamp_ns, else asctime
-// (--tz). route, application and request_id name no canonical field.
+// (--tz). route is the uri when the message gives none (2.9's: the
+// ServeContextFilter sets it on each record of a request, the proxy's
+// access record among them); application and request_id name no
+// canonical field.
 // A message that is no access line (the replica's "Started initializing
 // replica.", a replica's handle call "__CALL__ OK 0.6ms") is Serve's
 // own, passed over as the text format's own lines are.
@@ -29,16 +32,16 @@ import "loganalyze/internal/lazyre"
 // rayServeKeys are the members of Ray Serve's JSON record that tell it
 // and give its message and time; the first two are component_name or
 // deployment beside levelname and message.
-var rayServeKeys = []string{"message", "timestamp_ns", "asctime", "levelname", "component_name", "deployment"}
+var rayServeKeys = []string{"message", "timestamp_ns", "asctime", "levelname", "component_name", "deployment", "route"}
 
-// rayServe returns the message and time of a record of Ray Serve's JSON
-// log: a message string beside levelname and a component's or a
-// deployment's name; false when line is none.
-func (d *topReader) rayServe(line []byte) (msg, stamp []byte, ok bool) {
-	var vals [6][]byte
+// rayServe returns the message, time and route (nil when none) of a
+// record of Ray Serve's JSON log: a message string beside levelname and
+// a component's or a deployment's name; false when line is none.
+func (d *topReader) rayServe(line []byte) (msg, stamp, route []byte, ok bool) {
+	var vals [7][]byte
 	found, strs, err := d.top(line, rayServeKeys, vals[:])
 	if err != nil || strs&1 == 0 || strs&(1<<3) == 0 || strs&(1<<4|1<<5) == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	switch {
 	case found&(1<<1) != 0 && d.lits[1] != nil:
@@ -46,7 +49,10 @@ func (d *topReader) rayServe(line []byte) (msg, stamp []byte, ok bool) {
 	case strs&(1<<2) != 0:
 		stamp = vals[2]
 	}
-	return vals[0], stamp, true
+	if strs&(1<<6) != 0 && len(vals[6]) > 0 {
+		route = vals[6]
+	}
+	return vals[0], stamp, route, true
 }
 
 // rayServeMessageFormat and rayServe29MessageFormat are Ray Serve's
