@@ -106,7 +106,7 @@ const (
 // no name s reads but a time's or a kind's. mags are the file's
 // durations' magnitudes (FileStats.Magnitudes): with any, it is not.
 func jsonOwnLog(s *Schema, names []string, mags map[string]Magnitude) bool {
-	if src := s.source; src != nil && src != tokenhub || len(mags) > 0 {
+	if src := s.source; src != nil && !src.canonical || len(mags) > 0 {
 		return false
 	}
 	level, msg := false, false

@@ -51,7 +51,12 @@ type source struct {
 	// any of these signatures recognises it; text formats are
 	// recognised by their line shape instead (format.go).
 	signatures []signature
-	fields     []sourceField
+	// unless, when set, are names (spelt as a signature's) any one of
+	// which among the first record's makes no signature match: a
+	// source told by generic names alone (nginx's JSON) is not one
+	// whose own names the record carries too (TokenHub's).
+	unless []string
+	fields []sourceField
 	// loc, when set, is the zone of the source's times without one: the
 	// program always writes them in it.
 	loc *time.Location
@@ -76,6 +81,11 @@ type source struct {
 	// request_time derived from two such (0, 1000, 2000 ms for calls of 2
 	// ms to 3 s) is none.
 	wholeSeconds bool
+	// canonical: the source's names are SPEC §3's canonical names and
+	// generic aliases alone, none of its own (TokenHub's, nginx's
+	// JSON): a file of it reads a record of a time alone (stray), and
+	// may be a program's own log (jsonOwnLog), as one of no source.
+	canonical bool
 	// durationFormat, when set, is the name of the source's duration
 	// that its program writes in the unit its configuration chooses
 	// (Caddy's duration_format): read in the unit the file's values tell
@@ -1352,9 +1362,31 @@ var sources = []*source{
 		signatures: []signature{{3, []string{"attributes.timestamp", "attributes.host", "attributes.service", "attributes.status", "attributes.message", "attributes.tags"}},
 			{3, []string{"content.timestamp", "content.host", "content.service", "content.message", "content.tags"}}},
 		fields: datadogFields()},
+	// nginx's own access log as JSON: a log_format (escape=json, nginx
+	// 1.11.8 on) whose keys are the names of the variables it writes,
+	// as the nginx documentation lists them
+	// (https://nginx.org/en/docs/http/ngx_http_log_module.html#log_format,
+	// ngx_http_core_module's and ngx_http_upstream_module's embedded
+	// variables) and the common recipes spell them
+	// ('{"time_local":"$time_local","remote_addr":"$remote_addr",
+	// "request":"$request","status":"$status","body_bytes_sent":…,
+	// "request_time":"$request_time","http_referrer":"$http_referer",…}':
+	// gist.github.com/gnilchee/242f93bebb21d69f21c79b1cebb01b6f,
+	// gist.github.com/burdandrei/3482a590c3be2c9beabed42efa080a7e; many
+	// write $http_referer under "http_referrer"). Its names are the
+	// canonical ones, read as TokenHub's are; a record that carries
+	// TokenHub's own names or CLS's is TokenHub's.
+	{name: "nginx-json", title: "nginx JSON log_format (keys named after its variables)",
+		signatures: []signature{{4, []string{"time_local", "time_iso8601", "msec", "remote_addr", "remote_user", "request",
+			"request_method", "request_uri", "status", "body_bytes_sent", "bytes_sent", "request_length", "request_time",
+			"http_referer", "http_referrer", "http_user_agent", "http_x_forwarded_for", "upstream_addr", "upstream_status",
+			"upstream_response_time", "upstream_connect_time", "upstream_header_time"}}},
+		unless:    []string{"__TIMESTAMP__", "__TAG__.*", "__SOURCE__", "first_token_ms", "region", "client_region"},
+		canonical: true},
 	{name: "tokenhub", title: "TokenHub / CLS JSON and CSV",
 		signatures: []signature{{1, []string{"__TIMESTAMP__", "__TAG__.*", "__SOURCE__"}},
-			{2, []string{"request_time", "first_token_ms", "region", "client_region", "upstream_response_time", "model"}}}},
+			{2, []string{"request_time", "first_token_ms", "region", "client_region", "upstream_response_time", "model"}}},
+		canonical: true},
 }
 
 // otelNames are the names of the otel source: an OTLP span's
@@ -1591,12 +1623,26 @@ func detectSource(names, paths []string) *source {
 				}
 				place++
 			}
-			if n >= sig.need {
+			if n >= sig.need && !carriesAny(names, s.unless) {
 				return s
 			}
 		}
 	}
 	return nil
+}
+
+// carriesAny reports whether names holds any of want ("x*": any name
+// starting with x).
+func carriesAny(names, want []string) bool {
+	for _, w := range want {
+		start, prefix := strings.CutSuffix(w, "*")
+		for _, n := range names {
+			if n == w || prefix && strings.HasPrefix(n, start) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sigIndex is every signature's names, in the table's order, each at
@@ -1681,11 +1727,8 @@ func (s *Schema) request(r *Record) bool {
 // the canonical names (TokenHub's), reads such a record: its other names
 // may need --map, or its fields were dropped.
 func (s *Schema) stray(r *Record) bool {
-	return s.source != nil && s.source != tokenhub && r.set&^(1<<FTime|1<<FKind) == 0
+	return s.source != nil && !s.source.canonical && r.set&^(1<<FTime|1<<FKind) == 0
 }
-
-// tokenhub is the source of the canonical names.
-var tokenhub = sourceByName("tokenhub")
 
 // noClient, as the name a file's client is read from, reads it from no
 // name: the file's client is remote_addr without its port.

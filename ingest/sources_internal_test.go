@@ -18,7 +18,8 @@ func sourceIndex(src *source) int {
 }
 
 // detectSourceByLoop is detectSource as the table defines it: each
-// signature's names sought among the record's names and paths, in turn.
+// signature's names sought among the record's names and paths, in turn,
+// none of the source's unless names among the record's names.
 func detectSourceByLoop(names, paths []string) *source {
 	carries := func(names []string, want string) bool {
 		for _, have := range names {
@@ -36,7 +37,7 @@ func detectSourceByLoop(names, paths []string) *source {
 					n++
 				}
 			}
-			if n >= sig.need {
+			if n >= sig.need && !slices.ContainsFunc(s.unless, func(w string) bool { return carries(names, w) }) {
 				return s
 			}
 		}

@@ -1020,6 +1020,24 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: d.num("responsetime") * 1000, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
 			client: d.str("clientip"), stream: -1, timeNS: rfc(d.str("@timestamp"))}
 	},
+	// nginx's JSON log_format, its keys the variables' names: every time
+	// nginx's seconds; $upstream_response_time a list of tries (", ")
+	// and internal redirects (" : "), empty where escape=json writes a
+	// variable with no value: their sum; the client the caller's address.
+	"nginx-json": func(d rawDoc) sourceWant {
+		ups, any := 0.0, false
+		for _, item := range strings.FieldsFunc(d.str("upstream_response_time"), func(r rune) bool { return r == ',' || r == ':' }) {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(item), 64); err == nil {
+				ups, any = ups+v*1000, true
+			}
+		}
+		if !any {
+			ups = math.NaN()
+		}
+		t, _ := time.Parse("02/Jan/2006:15:04:05 -0700", d.str("time_local"))
+		return sourceWant{rt: d.num("request_time") * 1000, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
+			client: d.str("remote_addr"), stream: -1, timeNS: t.UnixNano()}
+	},
 	// Tyk: request_time and latency.* in ms (tyk-pump's README: "3 for
 	// a 3ms roundtrip"), not nginx's seconds; the client the session's
 	// alias, else the key.
@@ -1320,7 +1338,7 @@ var sourceFixtures = map[string]string{
 	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs", "datadog-v2.json": "datadog", "datadog-v1.json": "datadog",
 	"bedrock.jsonl":       "bedrock",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
-	"nginx-elk.json":      "nginx-elk",
+	"nginx-elk.json": "nginx-elk", "nginx-json.json": "nginx-json",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
 	"azure-apim.json": "azure-apim", "azure-apim-records.json": "azure-apim", "azure-apim-la.json": "azure-apim",
 	"azure-appgw.json": "azure-appgw", "azure-appgw-records.json": "azure-appgw", "azure-appgw-la.json": "azure-appgw", "azure-appgw-diag.json": "azure-appgw",
@@ -2242,6 +2260,39 @@ func TestLangSmithDetected(t *testing.T) {
 		_, res := collect(t, []string{filepath.Join("testdata", "sources", file)}, opts)
 		if res.Files[0].Source != want {
 			t.Errorf("%s read as %q, want %q", file, res.Files[0].Source, want)
+		}
+	}
+}
+
+// TestNginxJSONSource: a JSON line of nginx's own names (a log_format
+// whose keys are its variables') is nginx's JSON, not TokenHub's, and is
+// read by the canonical names as before; the same line with TokenHub's
+// own names (first_token_ms, region, client_region) or a CLS export's
+// (__TIMESTAMP__, __TAG__.*, __SOURCE__) is TokenHub's.
+func TestNginxJSONSource(t *testing.T) {
+	line := `{"time_local":"04/Dec/2026:10:00:01 +0800","remote_addr":"10.1.1.1","request":"POST /v1/chat/completions HTTP/1.1",` +
+		`"status":200,"request_time":6.212,"upstream_response_time":"6.210"%s}` + "\n"
+	cases := []struct{ extra, src string }{
+		{"", "nginx-json"},
+		{`,"model":"gpt-4o"`, "nginx-json"},
+		{`,"first_token_ms":"310"`, "tokenhub"},
+		{`,"region":"ap-guangzhou","client_region":"ap-shanghai"`, "tokenhub"},
+		{`,"__TIMESTAMP__":"1796392801000"`, "tokenhub"},
+		{`,"__TAG__.pod_name":"gw-1"`, "tokenhub"},
+		{`,"__SOURCE__":"10.0.0.1"`, "tokenhub"},
+	}
+	for _, c := range cases {
+		text := fmt.Sprintf(line, c.extra)
+		var raw struct {
+			RequestTime float64 `json:"request_time"`
+			Status      int
+		}
+		if err := json.Unmarshal([]byte(text), &raw); err != nil {
+			t.Fatal(err)
+		}
+		got, res := collect(t, []string{writeTemp(t, "access.json", text)}, ingest.Options{Workers: 1, Location: time.UTC})
+		if res.Files[0].Source != c.src || len(got) != 1 || !nearSrc(got[0].rt, raw.RequestTime) || got[0].status != int64(raw.Status) {
+			t.Errorf("%s: source %q, records %+v; want %q, request_time %g s, status %d", c.extra, res.Files[0].Source, got, c.src, raw.RequestTime, raw.Status)
 		}
 	}
 }
