@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // pandas' DataFrame.to_json() writes a table in one of several layouts
@@ -132,7 +133,71 @@ type tableColumn struct {
 // index key ({"col":v,…}, a null or a missing cell left out), on the
 // line of that member. false, with nothing handed on, when d.elem is no
 // such table: a member that is no object, or JSON that does not parse.
-func (d *docReader) columnRows(line int64) bool { return d.rowsOf(d.elem, line) }
+//
+// A bare object of arrays is a table by column only when a column's name
+// is one some source reads (knownColumn): {"args":["a","b"],"env":[…]}
+// is no log's table but one object, not rows of nothing. pandas' table
+// by column, whose columns are objects by index key, and ClickHouse's
+// JSONColumnsWithMetadata, told by its "meta", need no such name.
+func (d *docReader) columnRows(line int64) bool {
+	if arrays, named := d.arrayColumns(d.elem); arrays && !named {
+		return false
+	}
+	return d.rowsOf(d.elem, line)
+}
+
+// arrayColumns reports whether the object text's first member is an
+// array (ClickHouse's JSONColumns, pandas' to_dict(orient='list')), and
+// whether any of its members' names is a column some source reads
+// (knownColumn).
+func (d *docReader) arrayColumns(text []byte) (arrays, named bool) {
+	s := scanner{b: text}
+	s.ws()
+	s.i++ // '{'
+	s.ws()
+	for first := true; s.i < len(s.b) && s.b[s.i] != '}'; first = false {
+		name, val, ok := member(&s)
+		if !ok {
+			return arrays, named
+		}
+		if first {
+			arrays = val[0] == '['
+		}
+		if len(name) >= 2 && d.knownColumn(name[1:len(name)-1]) {
+			return arrays, true
+		}
+		if end, err := s.next('}'); err != nil || end {
+			return arrays, false
+		}
+		s.ws()
+	}
+	return arrays, false
+}
+
+// knownColumn reports whether name (raw JSON string text, without its
+// quotes) is a name the reader's schema binds (the canonical names, their
+// aliases, a --map's), or one of any source's own names or signatures.
+func (d *docReader) knownColumn(name []byte) bool {
+	if len(d.schema.Lookup(name)) > 0 {
+		return true
+	}
+	n := string(name)
+	for _, src := range sources {
+		for _, f := range src.fields {
+			if strings.EqualFold(f.name, n) {
+				return true
+			}
+		}
+		for _, sig := range src.signatures {
+			for _, w := range sig.names {
+				if w == n || strings.HasSuffix(w, "*") && strings.HasPrefix(n, w[:len(w)-1]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // rowsOf hands on the rows of the table by column text, whose first
 // line is line, as columnRows does: its columns objects by index

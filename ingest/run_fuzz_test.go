@@ -116,7 +116,7 @@ func FuzzRun(f *testing.F) {
 		// pandas' table by index of a time index: epoch ms and ISO keys.
 		"jsondoc/pandas-index-time.json", "jsondoc/pandas-index-time-iso.json",
 		// ClickHouse's JSONColumns, bare and with its metadata.
-		"jsondoc/clickhouse-jsoncolumns.json", "jsondoc/clickhouse-jsoncolumnswithmetadata.json",
+		"jsondoc/clickhouse-jsoncolumns.json", "jsondoc/clickhouse-jsoncolumnswithmetadata.json", "jsondoc/arrays-not-table.json",
 		// AWS's Classic LB (a TCP connection passed over), chi's log.
 		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log",
 		// Huawei Cloud's API Gateway and ELB.

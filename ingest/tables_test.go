@@ -295,3 +295,33 @@ func TestClickHouseColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestArraysNoTable: an object whose members are arrays of one length
+// but none of whose names any source reads ({"args":[…],"env":[…]}, a
+// program's settings) is one object that is no record, a bad line, not
+// a table by column of as many bad rows as its arrays are long.
+func TestArraysNoTable(t *testing.T) {
+	path := filepath.Join("testdata", "jsondoc", "arrays-not-table.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols map[string][]string
+	if err := json.Unmarshal(raw, &cols); err != nil {
+		t.Fatal(err)
+	}
+	length := -1
+	for _, v := range cols {
+		if length >= 0 && len(v) != length {
+			t.Fatalf("the fixture's arrays differ in length: it tells nothing")
+		}
+		length = len(v)
+	}
+	if length < 2 {
+		t.Fatalf("arrays of %d: one row and one object would be alike", length)
+	}
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1})
+	if len(got) != 0 || res.BadLines() != 1 {
+		t.Errorf("%d records, %d bad lines; want 0 and 1 (one object, not %d rows): %v", len(got), res.BadLines(), length, res.Problems)
+	}
+}
