@@ -104,6 +104,9 @@ type arrowColumn struct {
 	path  []int
 	name  string
 	spec  *pqSpec
+	// key is set for the value of one key of a MAP column (arrow_map.go),
+	// lower case: the column at index and path is the map.
+	key string
 }
 
 // maxStructDepth bounds how deep the structs a column is read within are
@@ -113,14 +116,16 @@ const maxStructDepth = 8
 // arrowColumns binds the columns of sch, after choosing the file's
 // source from their names: a top-level column by its name, one within
 // structs (a JSON log's nested object, as a Parquet file's) by its
-// dotted path, present in a row when it and each struct above it are.
-// A column within a list or map is not read. A text column that holds
+// dotted path, present in a row when it and each struct above it are;
+// and the value of one key of a MAP column by the map's path and the key
+// (request_metadata.model_name, appendArrowMapKeys). A column within a
+// list, and a map's keys and values otherwise, are not read. A text column that holds
 // nothing but nulls, "" and "-" in the first record batch (first, nil
 // when there is none) names no source or client, as a JSON record
 // without it would not (a user_id always "").
 func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowColumn {
 	var names, paths []string
-	var leaves []arrowColumn
+	var leaves, maps []arrowColumn
 	types := map[string]arrow.DataType{}
 	var walk func(c arrowColumn, t arrow.DataType, depth int)
 	walk = func(c arrowColumn, t arrow.DataType, depth int) {
@@ -134,6 +139,9 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowCol
 		}
 		types[c.name] = t
 		leaves = append(leaves, c)
+		if _, ok := t.(*arrow.MapType); ok {
+			maps = append(maps, c)
+		}
 		if emptyText(first, c) {
 			return
 		}
@@ -158,6 +166,11 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowCol
 				c.spec = sp
 				cols = append(cols, c)
 			}
+		}
+	}
+	for _, c := range maps {
+		if sc.bindsBelow(c.name) {
+			cols = appendArrowMapKeys(cols, sc, c, types[c.name].(*arrow.MapType))
 		}
 	}
 	return cols
@@ -288,12 +301,21 @@ func sendArrowRecord(rec arrow.Record, cols []arrowColumn, s *rowSink, size int6
 		if arrays[i].Len() < rows {
 			return fmt.Errorf("column %q has %d values for %d rows", c.name, arrays[i].Len(), rows)
 		}
+		if c.key != "" {
+			if err := checkArrowMap(a, rows); err != nil {
+				return fmt.Errorf("column %q: %w", c.name, err)
+			}
+		}
 	}
 	for off := 0; off < rows; {
 		n := min(batchRows, rows-off)
 		b := s.startCells(n, specs)
 		for i, a := range arrays {
-			fillArrow(a, b, i, off, n)
+			if cols[i].key != "" {
+				fillArrowMap(a.(*array.Map), cols[i].key, b, i, off, n)
+			} else {
+				fillArrow(a, b, i, off, n)
+			}
 			for _, st := range structs[i] {
 				nullUnder(st, b, i, off, n)
 			}

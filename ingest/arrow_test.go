@@ -86,6 +86,14 @@ func FuzzArrow(f *testing.F) {
 	first.Release()
 	second.Release()
 	rec.Release()
+	// A Databricks table's request_metadata, a map whose model_name is
+	// read, in two batches.
+	dbx := dbxMapArrow(memory.NewGoAllocator(), mapRows(30))
+	first, second = dbx.NewSlice(0, 11), dbx.NewSlice(11, 30)
+	f.Add(arrowStream(f, first, second))
+	first.Release()
+	second.Release()
+	dbx.Release()
 	// Date32 days, string views, decimal128 and durations.
 	more, _ := moreTypesRecord(memory.NewGoAllocator())
 	f.Add(arrowStream(f, more))

@@ -509,7 +509,8 @@ var sources = []*source{
 	// as MLflow's request.model is, in a JSON export or a CSV; a Parquet
 	// file's string columns are not walked, so it gives no tokens, and
 	// its model only from request_metadata, a MAP column read for its
-	// model_name key (parquet_map.go). sampling_fraction is not weighed:
+	// model_name key (parquet_map.go; an Arrow file's, arrow_map.go).
+	// sampling_fraction is not weighed:
 	// the counts are of the requests logged. status_code is the HTTP
 	// status for this source only, as SigNoz's is none. Spark writes a
 	// TIMESTAMP as text in the session's zone, UTC unless set.
