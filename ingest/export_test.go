@@ -41,7 +41,7 @@ func CountedColumns(data []byte, addr bool) ([][]string, error) {
 	if addr {
 		unread |= 1 << FRemoteAddr
 	}
-	specs := parquetSpecs(pf.Schema(), s)
+	specs := parquetSpecs(pf.Schema(), pf.Metadata(), s)
 	var names [][]string
 	for g, rg := range pf.RowGroups() {
 		var in []string
@@ -72,7 +72,7 @@ func FileCounted(data []byte) ([][]string, error) {
 		names = append(names, f.Name())
 	}
 	s, _, _ = s.ForNames(names, nil, "", nil)
-	specs := parquetSpecs(pf.Schema(), s)
+	specs := parquetSpecs(pf.Schema(), pf.Metadata(), s)
 	var counted [][]string
 	for g, rg := range pf.RowGroups() {
 		var in []string

@@ -109,7 +109,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	// An alias's numbers not in its unit (Go's slog's ns under
 	// "duration", converted to Parquet): as a JSON line's or a CSV's.
 	s.fs.refuseImplausible(names, func(n string) [][]byte { return parquetNumbers(src, size, pf, n) })
-	specs := parquetSpecs(pf.Schema(), s.fs.cfg.schema)
+	specs := parquetSpecs(pf.Schema(), pf.Metadata(), s.fs.cfg.schema)
 	unread := s.fs.cfg.schema.unread()
 	var rd pqReader // the reader's, reused
 	meta := pf.Metadata()
@@ -678,7 +678,7 @@ func absentColumn(meta *format.FileMetaData, ci int) bool {
 // appendMapSpecs). A column within a list, which holds many values a
 // row, a map's keys and values otherwise, and columns of other types
 // are ignored.
-func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
+func parquetSpecs(ps *parquet.Schema, meta *format.FileMetaData, sc *Schema) []pqSpec {
 	var specs []pqSpec
 	for _, path := range ps.Columns() {
 		leaf, ok := ps.Lookup(path...)
@@ -747,7 +747,7 @@ func parquetSpecs(ps *parquet.Schema, sc *Schema) []pqSpec {
 		}
 		specs = append(specs, sp)
 	}
-	return appendMapSpecs(specs, ps, sc)
+	return appendMapSpecs(specs, ps, meta, sc)
 }
 
 // plainField returns the field of bs when it binds one duration or

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -32,9 +33,14 @@ import (
 // key's definition level is its column's most where the row has an
 // entry there, less for a null or empty map (one level, no entry); a
 // value's is its column's most where the entry's value is not null. The
-// two columns are read together, entry by entry. The key_value group and
-// its fields may be named otherwise in old files; they are taken by
-// their place, as the spec allows. Of two entries of one key, the last
+// two columns are read together, entry by entry. Old files (parquet-mr
+// before the MAP logical type: Hive's, Spark 1.x's) annotate with
+// converted types alone, the repeated group MAP_KEY_VALUE and named
+// "map", its fields otherwise; they are taken by their place, and a group
+// annotated MAP_KEY_VALUE in place of MAP is a map, as the spec's
+// "Backward-compatibility rules" of "Maps" say, and Spark reads them
+// (apache/spark ParquetSchemaConverter.scala, "case MAP | MAP_KEY_VALUE").
+// Of two entries of one key, the last
 // one's value is the map's ("the final value for that key must be the
 // last value").
 
@@ -60,10 +66,10 @@ type pqMapKeys struct {
 // within a list. A file of flat columns, or whose groups the schema
 // binds no name under (Schema.bindsBelow), costs a look at each top-level
 // column.
-func appendMapSpecs(specs []pqSpec, ps *parquet.Schema, sc *Schema) []pqSpec {
+func appendMapSpecs(specs []pqSpec, ps *parquet.Schema, meta *format.FileMetaData, sc *Schema) []pqSpec {
 	for _, f := range ps.Fields() {
 		if !f.Leaf() && !f.Repeated() && sc.bindsBelow(f.Name()) {
-			specs = appendMapsBelow(specs, ps, sc, []string{f.Name()}, f)
+			specs = appendMapsBelow(specs, ps, meta, sc, []string{f.Name()}, f)
 		}
 	}
 	return specs
@@ -71,17 +77,67 @@ func appendMapSpecs(specs []pqSpec, ps *parquet.Schema, sc *Schema) []pqSpec {
 
 // appendMapsBelow appends the columns of the keys bound below group n
 // at path, a map or a struct that may hold maps.
-func appendMapsBelow(specs []pqSpec, ps *parquet.Schema, sc *Schema, path []string, n parquet.Node) []pqSpec {
-	if lt := n.Type().LogicalType(); lt != nil && isLogical[*format.MapType](lt) {
+func appendMapsBelow(specs []pqSpec, ps *parquet.Schema, meta *format.FileMetaData, sc *Schema, path []string, n parquet.Node) []pqSpec {
+	if isMap(n, meta, path) {
 		return appendMapKeys(specs, ps, sc, path, n)
 	}
 	for _, f := range n.Fields() {
 		p := append(path[:len(path):len(path)], f.Name())
 		if !f.Leaf() && !f.Repeated() && sc.bindsBelow(strings.Join(p, ".")) {
-			specs = appendMapsBelow(specs, ps, sc, p, f)
+			specs = appendMapsBelow(specs, ps, meta, sc, p, f)
 		}
 	}
 	return specs
+}
+
+// isMap reports whether group n at path is a map: annotated MAP, by its
+// logical type or by an old writer's converted type alone (which
+// parquet-go reads as the logical type), or annotated MAP_KEY_VALUE in
+// MAP's place. parquet-go keeps no converted type of a group but MAP and
+// LIST, so that one is looked up in the file's schema. The spec takes
+// MAP_KEY_VALUE for MAP on a group no MAP group holds: the walk stops at
+// a map, so none does.
+func isMap(n parquet.Node, meta *format.FileMetaData, path []string) bool {
+	if lt := n.Type().LogicalType(); lt != nil && isLogical[*format.MapType](lt) {
+		return true
+	}
+	e := schemaElement(meta, path)
+	return e != nil && e.ConvertedType.Valid && e.ConvertedType.V == deprecated.MapKeyValue
+}
+
+// schemaElement returns the element of the file's schema at path, a
+// name per level below the root; nil when there is none. The schema is
+// its tree's elements depth first, each group's children after it.
+func schemaElement(meta *format.FileMetaData, path []string) *format.SchemaElement {
+	s := meta.Schema
+	if len(s) == 0 {
+		return nil
+	}
+	at := 0 // the group whose children are searched
+	for _, name := range path {
+		j, found := at+1, -1
+		for c := int32(0); c < s[at].NumChildren.V && j < len(s); c++ {
+			if s[j].Name == name {
+				found = j
+				break
+			}
+			j = pastElement(s, j)
+		}
+		if found < 0 {
+			return nil
+		}
+		at = found
+	}
+	return &s[at]
+}
+
+// pastElement returns the index of the element after the subtree of
+// element j.
+func pastElement(s []format.SchemaElement, j int) int {
+	for left := 1; left > 0 && j < len(s); j++ {
+		left += int(max(s[j].NumChildren.V, 0)) - 1
+	}
+	return j
 }
 
 // appendMapKeys appends the columns of the keys the schema binds below

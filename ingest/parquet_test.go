@@ -180,6 +180,9 @@ func FuzzParquet(f *testing.F) {
 	// in a row, with a null value, missing; the map null or empty; its
 	// keys and values dictionary-encoded.
 	f.Add(dbxMapParquet(f, mapRows(40), true))
+	// The same map in an old writer's layout: MAP_KEY_VALUE in MAP's
+	// place, found in the file's schema.
+	f.Add(relayoutMap(f, dbxMapParquet(f, mapRows(40), true), "request_metadata", legacyMapLayouts[1].layout))
 	// LZ4 pages, which are checked before parquet-go decodes them.
 	var lz bytes.Buffer
 	if _, err := gen.WriteParquet(&lz, gen.Generate(gen.Config{Seed: 3, N: 40}), gen.WriteOptions{BadEvery: 9, Codec: &lz4.Codec{}}); err != nil {
