@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -244,5 +245,77 @@ func TestDatabricksStatusCodeOnly(t *testing.T) {
 	got, res := collect(t, []string{writeTemp(t, "other.jsonl", string(line)+"\n")}, ingest.Options{Workers: 1, Location: time.UTC})
 	if len(got) != 1 || res.Files[0].Source == "databricks" || got[0].hasStatus {
 		t.Errorf("%+v, files %+v: want one record, of no Databricks table, without status", got, res.Files)
+	}
+}
+
+// dbxUsageRow is a row of Databricks' usage table,
+// system.serving.endpoint_usage, its columns' names and types as the
+// docs give them (docs.databricks.com/ai-gateway/
+// configure-ai-gateway-endpoints.html, "Usage tracking table schemas");
+// the token counts nullable, as Spark writes a column.
+type dbxUsageRow struct {
+	AccountID            string            `parquet:"account_id"`
+	WorkspaceID          string            `parquet:"workspace_id"`
+	ClientRequestID      *string           `parquet:"client_request_id,optional"`
+	DatabricksRequestID  string            `parquet:"databricks_request_id"`
+	Requester            *string           `parquet:"requester,optional"`
+	StatusCode           int32             `parquet:"status_code"`
+	RequestTime          int64             `parquet:"request_time,timestamp(microsecond)"`
+	InputTokenCount      *int64            `parquet:"input_token_count,optional"`
+	OutputTokenCount     *int64            `parquet:"output_token_count,optional"`
+	InputCharacterCount  int64             `parquet:"input_character_count"`
+	OutputCharacterCount int64             `parquet:"output_character_count"`
+	UsageContext         map[string]string `parquet:"usage_context,optional"`
+	RequestStreaming     bool              `parquet:"request_streaming"`
+	ServedEntityID       string            `parquet:"served_entity_id"`
+}
+
+// TestDatabricksUsageParquet reads the usage table as its Delta table's
+// Parquet files: each record's time is its request_time, its status
+// status_code, its client requester (none where null), its tokens
+// input_token_count and output_token_count, its stream
+// request_streaming; no record has a request_time, the table having no
+// duration.
+func TestDatabricksUsageParquet(t *testing.T) {
+	start := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	var rows []dbxUsageRow
+	for i := range 40 {
+		r := dbxUsageRow{AccountID: "8a4e1f2b", WorkspaceID: "1234567890123456", DatabricksRequestID: fmt.Sprintf("req-%04d", i),
+			StatusCode: int32([]int{200, 200, 429, 200, 500}[i%5]), RequestTime: start.Add(time.Duration(i) * 1300 * time.Millisecond).UnixMicro(),
+			RequestStreaming: i%3 == 0, ServedEntityID: "2c5e22cf"}
+		in, out := int64(10+i*7), int64(i*13%50)
+		r.InputTokenCount, r.OutputTokenCount = &in, &out
+		r.InputCharacterCount, r.OutputCharacterCount = 4*in, 4*out
+		if i%4 != 3 {
+			who := []string{"alice@example.com", "36650389-1a56-4b80-be22-3ebcfe042150"}[i%2]
+			r.Requester = &who
+		}
+		if i%2 == 0 {
+			r.UsageContext = map[string]string{"project": "support-bot"}
+		}
+		rows = append(rows, r)
+	}
+	var buf bytes.Buffer
+	if err := parquet.Write(&buf, rows, parquet.MaxRowsPerRowGroup(16)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "endpoint_usage.parquet")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
+	if f := res.Files[0]; f.Source != "databricks-usage" || f.Incomplete || f.BadLines != 0 || len(got) != len(rows) {
+		t.Fatalf("%d records of %d, %+v", len(got), len(rows), f)
+	}
+	for i, r := range rows {
+		g := got[i]
+		client := ""
+		if r.Requester != nil {
+			client = *r.Requester
+		}
+		if g.timeNS != r.RequestTime*1000 || g.status != int64(r.StatusCode) || g.client != client || !math.IsNaN(g.rt) ||
+			g.prompt != *r.InputTokenCount || g.completion != *r.OutputTokenCount || !g.hasStream || g.stream != r.RequestStreaming {
+			t.Errorf("record %d: %+v, want %+v", i, g, r)
+		}
 	}
 }

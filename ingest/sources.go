@@ -514,6 +514,35 @@ var sources = []*source{
 	// the counts are of the requests logged. status_code is the HTTP
 	// status for this source only, as SigNoz's is none. Spark writes a
 	// TIMESTAMP as text in the session's zone, UTC unless set.
+	// Databricks' serving endpoint usage table, system.serving.endpoint_usage
+	// (docs.databricks.com/ai-gateway/configure-ai-gateway-endpoints.html,
+	// "Usage tracking table schemas"), a row per request to an endpoint
+	// with AI Gateway's usage tracking on, read as its Delta table's
+	// Parquet files or exported as JSON or CSV: request_time, a
+	// TIMESTAMP, the arrival; status_code, the HTTP status; requester,
+	// the user or service principal; input_token_count and
+	// output_token_count (estimated by Databricks when the model returns
+	// none); request_streaming, a BOOLEAN; input_character_count,
+	// output_character_count, usage_context (a MAP the caller gives) and
+	// served_entity_id, not read. It has no duration of any kind: the
+	// requests' time is the inference table's execution_duration_ms,
+	// read when an export joins the two by databricks_request_id (as
+	// Databricks' own usage dashboard does,
+	// docs.databricks.com/aws/ja/assets/files/ai-gateway-dashboard.lvdash-b53c450b490f540340971e4e14960781.json); alone,
+	// the report says so (report.writesNoRequestTime). Listed before the
+	// inference tables, whose AI Gateway table shares
+	// databricks_request_id and served_entity_id with it.
+	{name: "databricks-usage", title: "Databricks serving endpoint usage (system.serving.endpoint_usage)",
+		signatures: []signature{{3, []string{"input_token_count", "output_token_count", "input_character_count", "output_character_count",
+			"usage_context", "request_streaming", "databricks_request_id", "served_entity_id"}}},
+		fields: []sourceField{
+			{"request_time", FTime, 0}, {"status_code", FStatus, 0}, {"requester", FClient, 0},
+			{"input_token_count", FPromptTokens, 0}, {"output_token_count", FCompletionTokens, 0},
+			{"request_streaming", FStream, 0},
+			{"execution_time_ms", FRequestTime, UnitMilli}, {"execution_duration_ms", FRequestTime, UnitMilli},
+			{"usage_context", ignored, 0}, {"input_character_count", ignored, 0}, {"output_character_count", ignored, 0},
+		},
+		loc: time.UTC},
 	{name: "databricks", title: "Databricks Model Serving inference tables (legacy and AI Gateway)",
 		signatures: []signature{{2, []string{"databricks_request_id", "execution_time_ms", "execution_duration_ms",
 			"request_metadata", "served_entity_id", "logging_error_codes", "sampling_fraction"}}},

@@ -472,6 +472,20 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			status: int(d.num("status_code")), stream: -1, timeNS: at, model: model, client: d.str("requester"),
 			tokens: true, prompt: resp.count("usage.prompt_tokens"), completion: resp.count("usage.completion_tokens")}
 	},
+	// Databricks' usage table (system.serving.endpoint_usage): the
+	// time request_time (a timestamp; without a zone, UTC), status_code
+	// the HTTP status, requester the client, input_token_count and
+	// output_token_count the tokens, request_streaming the stream; no
+	// duration of any kind.
+	"databricks-usage": func(d rawDoc) sourceWant {
+		t, err := time.Parse(time.RFC3339Nano, d.str("request_time"))
+		if err != nil { // the SQL editor's download: no zone, the session's UTC
+			t, _ = time.Parse("2006-01-02 15:04:05.999999999", d.str("request_time"))
+		}
+		return sourceWant{rt: math.NaN(), ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status_code")),
+			stream: boolOf(d.get("request_streaming")), timeNS: t.UnixNano(), client: d.str("requester"),
+			tokens: true, prompt: d.count("input_token_count"), completion: d.count("output_token_count")}
+	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
 	"azure-openai":    openaiOracle,
@@ -1358,6 +1372,7 @@ var sourceFixtures = map[string]string{
 	"signoz-v2.csv": "signoz", "signoz-v3.json": "signoz", "honeycomb.csv": "honeycomb", "mlflow.csv": "mlflow",
 	"databricks-legacy.jsonl": "databricks", "databricks-legacy.csv": "databricks",
 	"databricks-gateway.jsonl": "databricks", "databricks-gateway.csv": "databricks",
+	"databricks-usage.jsonl": "databricks-usage", "databricks-usage.csv": "databricks-usage",
 	"phoenix-spans.csv": "phoenix", "phoenix-api.json": "phoenix",
 	"newrelic-transaction.csv": "newrelic", "newrelic-nerdgraph.json": "newrelic", "newrelic-span-insights.json": "newrelic",
 	"jaeger.jsonl": "jaeger", "jaeger-es.json": "jaeger", "zipkin.json": "zipkin", "zipkin-v1.json": "zipkin",

@@ -232,6 +232,7 @@ var zhMessages = map[msgID]string{
 	"why.linkerd":      "%s，均不带 %s：Linkerd 代理的 apache 访问日志格式不写耗时（total_ns、processing_ns）；它的 json 格式会写：请设置 config.linkerd.io/access-log: json 并读取那份日志，其 total_ns 即请求耗时",
 	"why.llamaserver":  "%s，均不带 %s：llama.cpp 的 server 在任何配置下记录请求时都不带耗时（它的计时行属于槽位的任务，而非请求）；请在请求经过之处计时（前面的代理：nginx 的 $request_time、Envoy 的 %%DURATION%%）并读取那份日志",
 	"why.cloudflare":   "%s，均不带 %s：Cloudflare Logpush 记录的耗时是 EdgeEndTimestamp − EdgeStartTimestamp，需要这两个字段且时间精度细于秒：请把任务的 timestamp_format 设为 unixnano（API 的默认值；控制台默认的 rfc3339 以及 unix 只写到整秒，不予读取）",
+	"why.dbxusage":     "%s，均不带 %s：Databricks 的用量表（system.serving.endpoint_usage）没有耗时，只有每个请求的到达时间、状态和 token 数；同一端点的推理表有耗时（execution_duration_ms）：请读取那张表，或按 databricks_request_id 连接两表后的导出",
 	"hint.map":         "%s 看起来是一个耗时字段（单位 s、ms、us 或 ns）",
 	"hint.numtime":     "%s 按时间读取时是数字，多半是以 s、ms、us 或 ns 计的耗时",
 	"hint.spans":       "记录带有 %[1]s 的 span ID（%[2]s）和整数 %[3]s，但没有时间：这是去掉了开始时间（%[4]s）的 %[1]s span，其 %[3]s 以微秒计，而非默认读取的毫秒，因此未读取；此参数把每个服务端 span 读作一个不带时间的请求（导出时保留 %[4]s 即有时间）。若是应用自身以毫秒记录 %[3]s 的日志，请改用 --map request_time=%[3]s:ms",

@@ -211,6 +211,9 @@ func readWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	if f.Source == "cloudflare" {
 		return m.f("why.cloudflare", m.n(int(f.Records), "n.record"), MissingField)
 	}
+	if f.Source == "databricks-usage" {
+		return m.f("why.dbxusage", m.n(int(f.Records), "n.record"), MissingField)
+	}
 	return m.f("why.without", m.n(int(f.Records), "n.record"), MissingField)
 }
 
@@ -484,11 +487,11 @@ func durationNames(files []ingest.FileStats) []string {
 
 // writesNoRequestTime reports whether file f's log writes no request
 // time in any configuration: uvicorn's, llama.cpp's server's, Linkerd's
-// apache format, the Classic Load Balancer's (its reason, readWhy, says
-// so for each).
+// apache format, the Classic Load Balancer's, Databricks' usage table
+// (its reason, readWhy, says so for each).
 func writesNoRequestTime(f ingest.FileStats) bool {
 	switch f.Source {
-	case "uvicorn", "llama-server", "aws-elb":
+	case "uvicorn", "llama-server", "aws-elb", "databricks-usage":
 		return true
 	case "linkerd":
 		return f.Format == ingest.Nginx
@@ -831,6 +834,8 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 			note = m.f("why.linkerd", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if f.Source == "llama-server" {
 			note = m.f("why.llamaserver", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
+		} else if f.Source == "databricks-usage" {
+			note = m.f("why.dbxusage", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if f.Source == "cloudflare" && f.WithoutRequestTime == f.Records {
 			note = m.f("why.cloudflare", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if names := durationNames([]ingest.FileStats{f}); len(names) > 0 && f.WithoutRequestTime == f.Records {

@@ -513,6 +513,11 @@ func TestNoDataAppServers(t *testing.T) {
 		// (rfc3339): its times are whole seconds, not read as a duration.
 		{"cloudflare", `{"ClientIP":"203.0.113.7","ClientRequestHost":"api.example.com","ClientRequestMethod":"POST","ClientRequestURI":"/v1/chat/completions","EdgeStartTimestamp":"2026-12-05T10:00:00Z","EdgeEndTimestamp":"2026-12-05T10:00:03Z","EdgeResponseStatus":200,"OriginResponseDurationMs":2950,"RayID":"8f1d2c3b4a5e6f70"}` + "\n", nil,
 			"(jsonl, cloudflare): 1 record without request_time: a Cloudflare Logpush record's duration is EdgeEndTimestamp − EdgeStartTimestamp", ""},
+		// Databricks' usage table (system.serving.endpoint_usage): no
+		// duration of any kind; its request_time is the arrival, and its
+		// character counts are no duration to map.
+		{"databricks-usage", `{"databricks_request_id":"6513270e-269e-0d37-f2a7-4de452e6b438","requester":"alice@example.com","status_code":200,"request_time":"2026-12-05T10:00:00.000Z","input_token_count":84,"output_token_count":421,"input_character_count":336,"output_character_count":1684,"request_streaming":true,"served_entity_id":"2c5e22cf20044862812dfb724749c87c"}` + "\n", nil,
+			"(jsonl, databricks-usage): 1 record without request_time: Databricks' usage table (system.serving.endpoint_usage) has no duration", ""},
 		{"gunicorn", `10.0.0.5 - - [04/Dec/2026:10:00:01 +0000] "POST /v1/chat/completions HTTP/1.1" 200 1532 "-" "curl/8"` + "\n",
 			[]string{`%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"`},
 			"- (nginx, gunicorn): 1 record without request_time", "--log-format the gunicorn access_log_format read has no request time: add %(L)s"},
