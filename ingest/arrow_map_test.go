@@ -116,20 +116,7 @@ func TestArrowMapKeys(t *testing.T) {
 			if f := res.Files[0]; f.Incomplete || f.BadLines != 0 || len(got) != len(rows) {
 				t.Fatalf("%s: %d records of %d, %+v", name, len(got), len(rows), f)
 			}
-			for i, r := range rows {
-				g := got[i]
-				if g.timeNS != r.at.UnixNano() {
-					t.Fatalf("%s: record %d at %v, want %v", name, i, time.Unix(0, g.timeNS).UTC(), r.at)
-				}
-				m, _ := lastValue(r.tags, "model").(string)
-				if g.model != m || g.hasModel != (m != "") {
-					t.Errorf("%s: record %d has model %q (%v), want %q (tags %v)", name, i, g.model, g.hasModel, m, r.tags)
-				}
-				ms, ok := lastValue(r.timing, "total_ms").(int64)
-				if ok != !math.IsNaN(g.rt) || ok && math.Abs(g.rt-float64(ms)/1000) > 1e-9 {
-					t.Errorf("%s: record %d has request_time %v s, want %d ms (%v; timing %v)", name, i, g.rt, ms, ok, r.timing)
-				}
-			}
+			checkMapRows(t, name, got, rows)
 		}
 	}
 }
@@ -201,12 +188,7 @@ func TestDatabricksArrowMapEntries(t *testing.T) {
 			if f := res.Files[0]; f.Source != "databricks" || f.Incomplete || len(got) != len(rows) {
 				t.Fatalf("stream %v, %d workers: %d records of %d, %+v", stream, workers, len(got), len(rows), f)
 			}
-			for i, r := range rows {
-				m, _ := lastValue(r.tags, "model").(string)
-				if g := got[i]; g.model != m || g.hasModel != (m != "") {
-					t.Errorf("stream %v, %d workers: record %d has model %q (%v), want %q (tags %v)", stream, workers, i, g.model, g.hasModel, m, r.tags)
-				}
-			}
+			checkMapModels(t, fmt.Sprintf("stream %v, %d workers", stream, workers), got, rows)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package ingest_test
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
@@ -120,12 +118,7 @@ func TestParquetLegacyMapLayouts(t *testing.T) {
 			if f := res.Files[0]; f.Source != "databricks" || f.Incomplete || len(got) != len(rows) {
 				t.Fatalf("%s: %d records of %d, %+v", name, len(got), len(rows), f)
 			}
-			for i, r := range rows {
-				m, _ := lastValue(r.tags, "model").(string)
-				if g := got[i]; g.model != m || g.hasModel != (m != "") {
-					t.Errorf("%s: record %d has model %q (%v), want %q (tags %v)", name, i, g.model, g.hasModel, m, r.tags)
-				}
-			}
+			checkMapModels(t, name, got, rows)
 		}
 	}
 }
@@ -134,46 +127,19 @@ func TestParquetLegacyMapLayouts(t *testing.T) {
 // each old layout within a nullable struct (--map model=meta.tags.model):
 // absent where the struct or the map is null.
 func TestParquetLegacyMapInStruct(t *testing.T) {
-	type meta struct {
-		Tags map[string]string `parquet:"tags,optional"`
-	}
-	type row struct {
-		Time int64 `parquet:"time,timestamp(millisecond)"`
-		Meta *meta `parquet:"meta,optional"`
-	}
 	schema, err := ingest.NewSchema([]string{"model=meta.tags.model"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
-	var rows []row
-	var want []string
-	for i := range 40 {
-		r := row{Time: start.Add(time.Duration(i) * time.Second).UnixMilli()}
-		m := fmt.Sprintf("model-%d", i%5)
-		switch i % 4 {
-		case 0: // no struct
-			m = ""
-		case 1:
-			r.Meta, m = &meta{}, "" // a null map
-		default:
-			r.Meta = &meta{Tags: map[string]string{"a_first": "x", "model": m, "zone": "y"}}
-		}
-		rows = append(rows, r)
-		want = append(want, m)
-	}
-	var buf bytes.Buffer
-	if err := parquet.Write(&buf, rows, parquet.MaxRowsPerRowGroup(16)); err != nil {
-		t.Fatal(err)
-	}
+	file, want := structMapParquet(t)
 	for _, l := range legacyMapLayouts {
 		path := filepath.Join(t.TempDir(), "nested.parquet")
-		if err := os.WriteFile(path, relayoutMap(t, buf.Bytes(), "tags", l.layout), 0o644); err != nil {
+		if err := os.WriteFile(path, relayoutMap(t, file, "tags", l.layout), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC, Schema: schema})
-		if f := res.Files[0]; f.Incomplete || len(got) != len(rows) {
-			t.Fatalf("%s: %d records of %d, %+v", l.name, len(got), len(rows), f)
+		if f := res.Files[0]; f.Incomplete || len(got) != len(want) {
+			t.Fatalf("%s: %d records of %d, %+v", l.name, len(got), len(want), f)
 		}
 		for i, m := range want {
 			if g := got[i]; g.model != m || g.hasModel != (m != "") {

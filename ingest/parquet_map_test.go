@@ -178,20 +178,7 @@ func TestParquetMapKeys(t *testing.T) {
 			if f := res.Files[0]; f.Incomplete || f.BadLines != 0 || len(got) != len(rows) {
 				t.Fatalf("%s: %d records of %d, %+v", name, len(got), len(rows), f)
 			}
-			for i, r := range rows {
-				g := got[i]
-				if g.timeNS != r.at.UnixNano() {
-					t.Fatalf("%s: record %d at %v, want %v", name, i, time.Unix(0, g.timeNS).UTC(), r.at)
-				}
-				m, _ := lastValue(r.tags, "model").(string)
-				if g.model != m || g.hasModel != (m != "") {
-					t.Errorf("%s: record %d has model %q (%v), want %q (tags %v)", name, i, g.model, g.hasModel, m, r.tags)
-				}
-				ms, ok := lastValue(r.timing, "total_ms").(int64)
-				if ok != !math.IsNaN(g.rt) || ok && math.Abs(g.rt-float64(ms)/1000) > 1e-9 {
-					t.Errorf("%s: record %d has request_time %v s, want %d ms (%v; timing %v)", name, i, g.rt, ms, ok, r.timing)
-				}
-			}
+			checkMapRows(t, name, got, rows)
 		}
 	}
 }
@@ -306,12 +293,7 @@ func TestDatabricksMapEntries(t *testing.T) {
 			if f := res.Files[0]; f.Source != "databricks" || f.Incomplete || len(got) != len(rows) {
 				t.Fatalf("dictionary %v, %d workers: %d records of %d, %+v", dict, workers, len(got), len(rows), f)
 			}
-			for i, r := range rows {
-				m, _ := lastValue(r.tags, "model").(string)
-				if g := got[i]; g.model != m || g.hasModel != (m != "") {
-					t.Errorf("dictionary %v, %d workers: record %d has model %q (%v), want %q (tags %v)", dict, workers, i, g.model, g.hasModel, m, r.tags)
-				}
-			}
+			checkMapModels(t, fmt.Sprintf("dictionary %v, %d workers", dict, workers), got, rows)
 		}
 	}
 }
@@ -373,22 +355,62 @@ func TestLangfuseParquetUsageMap(t *testing.T) {
 // struct by its dotted path (--map model=meta.tags.model): absent where
 // the struct or the map is null.
 func TestParquetMapInStruct(t *testing.T) {
-	type meta struct {
-		Tags map[string]string `parquet:"tags,optional"`
-	}
-	type row struct {
-		Time int64 `parquet:"time,timestamp(millisecond)"`
-		Meta *meta `parquet:"meta,optional"`
-	}
 	schema, err := ingest.NewSchema([]string{"model=meta.tags.model"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	file, want := structMapParquet(t)
+	got, res := collect(t, []string{writeTemp(t, "nested.parquet", string(file))}, ingest.Options{Workers: 1, Location: time.UTC, Schema: schema})
+	if f := res.Files[0]; f.Incomplete || len(got) != len(want) {
+		t.Fatalf("%d records of %d, %+v", len(got), len(want), f)
+	}
+	for i, m := range want {
+		if g := got[i]; g.model != m || g.hasModel != (m != "") {
+			t.Errorf("record %d has model %q (%v), want %q", i, g.model, g.hasModel, m)
+		}
+	}
+}
+
+// checkMapRows checks records got, read from rows (mapRows) by a test
+// named name, each at its row's time, with the value of its tags' last
+// model entry as its model and its timing's last total_ms as its
+// request_time, absent where the row has none.
+func checkMapRows(t *testing.T, name string, got []row, rows []mapRow) {
+	t.Helper()
+	for i, r := range rows {
+		g := got[i]
+		if g.timeNS != r.at.UnixNano() {
+			t.Fatalf("%s: record %d at %v, want %v", name, i, time.Unix(0, g.timeNS).UTC(), r.at)
+		}
+		m, _ := lastValue(r.tags, "model").(string)
+		if g.model != m || g.hasModel != (m != "") {
+			t.Errorf("%s: record %d has model %q (%v), want %q (tags %v)", name, i, g.model, g.hasModel, m, r.tags)
+		}
+		ms, ok := lastValue(r.timing, "total_ms").(int64)
+		if ok != !math.IsNaN(g.rt) || ok && math.Abs(g.rt-float64(ms)/1000) > 1e-9 {
+			t.Errorf("%s: record %d has request_time %v s, want %d ms (%v; timing %v)", name, i, g.rt, ms, ok, r.timing)
+		}
+	}
+}
+
+// structMapParquet returns a Parquet file of 40 rows in row groups of
+// 16, each with a time and a nullable struct meta holding a nullable
+// map tags, and the model each row's meta.tags.model gives ("" for
+// none): a row without the struct, one with a null map, and the others'
+// maps of three keys, model among them.
+func structMapParquet(tb testing.TB) ([]byte, []string) {
+	type meta struct {
+		Tags map[string]string `parquet:"tags,optional"`
+	}
+	type structRow struct {
+		Time int64 `parquet:"time,timestamp(millisecond)"`
+		Meta *meta `parquet:"meta,optional"`
+	}
 	start := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
-	var rows []row
+	var rows []structRow
 	var want []string
 	for i := range 40 {
-		r := row{Time: start.Add(time.Duration(i) * time.Second).UnixMilli()}
+		r := structRow{Time: start.Add(time.Duration(i) * time.Second).UnixMilli()}
 		m := fmt.Sprintf("model-%d", i%5)
 		switch i % 4 {
 		case 0: // no struct
@@ -403,15 +425,20 @@ func TestParquetMapInStruct(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	if err := parquet.Write(&buf, rows, parquet.MaxRowsPerRowGroup(16)); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	got, res := collect(t, []string{writeTemp(t, "nested.parquet", buf.String())}, ingest.Options{Workers: 1, Location: time.UTC, Schema: schema})
-	if f := res.Files[0]; f.Incomplete || len(got) != len(rows) {
-		t.Fatalf("%d records of %d, %+v", len(got), len(rows), f)
-	}
-	for i, m := range want {
+	return buf.Bytes(), want
+}
+
+// checkMapModels checks that each record of got, read from rows
+// (mapRows) by a test named name, has the value of its tags' last model
+// entry as its model, and none where the row has none.
+func checkMapModels(t *testing.T, name string, got []row, rows []mapRow) {
+	t.Helper()
+	for i, r := range rows {
+		m, _ := lastValue(r.tags, "model").(string)
 		if g := got[i]; g.model != m || g.hasModel != (m != "") {
-			t.Errorf("record %d has model %q (%v), want %q", i, g.model, g.hasModel, m)
+			t.Errorf("%s: record %d has model %q (%v), want %q (tags %v)", name, i, g.model, g.hasModel, m, r.tags)
 		}
 	}
 }
