@@ -328,6 +328,7 @@ var enMessages = map[msgID]string{
 	"why.firstat":      ", the first at line %d: %s",
 	"why.empty":        "empty",
 	"why.allpassed":    "%s read, none a request to %s",
+	"why.zipkinkind":   "%s read, none a request to zipkin: the spans carry no kind, and only a server's span (kind SERVER) is a request; keep kind in the export",
 	"why.serverlog":    "%s, which holds no request: %s passed over",
 	"srv.nginx-error":  "nginx's error log",
 	"srv.apache-error": "Apache httpd's error log",

@@ -217,6 +217,7 @@ var zhMessages = map[msgID]string{
 	"why.firstat":      "，第一处在第 %d 行：%s",
 	"why.empty":        "空文件",
 	"why.allpassed":    "读取 %s，对 %s 而言都不是请求",
+	"why.zipkinkind":   "读取 %s，对 zipkin 而言都不是请求：这些 span 没有 kind，只有服务端 span（kind 为 SERVER）才算请求；导出时请保留 kind",
 	"why.serverlog":    "%s，其中没有请求：跳过 %s",
 	"srv.nginx-error":  "nginx 的错误日志",
 	"srv.apache-error": "Apache httpd 的错误日志",

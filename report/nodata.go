@@ -183,6 +183,11 @@ func readWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	case f.Records == 0 && f.PassedOver > 0 && ingest.ServerLogTitle(f.Source) != "":
 		// A server's own log (nginx's error.log beside its access log).
 		return m.f("why.serverlog", m.t(msgID("srv."+f.Source)), m.n(int(f.PassedOver), "n.line"))
+	case f.Records == 0 && f.PassedOver > 0 && f.Source == "zipkin" && !slices.Contains(f.Seen, "kind"):
+		// Zipkin's spans trimmed of their kind ({traceId, id, timestamp,
+		// duration, tags}): none is a server's, the only spans that are
+		// requests, for want of the name that would say so.
+		return m.f("why.zipkinkind", m.n(int(f.PassedOver), "n.record"))
 	case f.Records == 0 && f.PassedOver > 0:
 		// Read, every one a record its source says is no request
 		// (Langfuse's spans and events).

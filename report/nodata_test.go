@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -680,6 +681,34 @@ func TestInstantsNotOfferedAsDurations(t *testing.T) {
 	names := durationNames(files)
 	if len(names) != 1 || names[0] != "elapsed" {
 		t.Errorf("durationNames = %q, want only elapsed", names)
+	}
+}
+
+// TestZipkinKindless: Zipkin's spans trimmed of their kind but not of
+// their start ({traceId, id, timestamp, duration, tags}) are read as
+// Zipkin's, and none is a server's: the reason says they carry no kind
+// and to keep it, in English and Chinese; spans that carry a kind, none
+// a server's, are told none is a request, without that advice.
+func TestZipkinKindless(t *testing.T) {
+	span := `{"traceId":"63ca828dd5f4b3b2e4b06ce60741c7a8","id":"%016x",%s"timestamp":%d,"duration":1326770,"tags":{"http.method":"POST","http.path":"/v1/chat/completions","http.status_code":"200"}}` + "\n"
+	for _, kind := range []string{"", `"kind":"CLIENT",`} {
+		var lines strings.Builder
+		for i := range 3 {
+			fmt.Fprintf(&lines, span, 0x1b810e766ec9d286+i, kind, 1796464804201000+i*1000)
+		}
+		r := buildFrom(t, []byte(lines.String()), nil, 1, 1000, nil)
+		checkNoData(t, r)
+		if f := r.Input.Files[0]; f.Source != "zipkin" || f.PassedOver != 3 {
+			t.Fatalf("kind %q: file %+v, want zipkin's, 3 spans passed over", kind, f)
+		}
+		text := r.NoData.text(english, plainText, plainText)
+		says := strings.Contains(text, "the spans carry no kind") && strings.Contains(text, "keep kind in the export")
+		if says != (kind == "") || !strings.Contains(text, "3 records read, none a request to zipkin") {
+			t.Errorf("kind %q: reason %q", kind, text)
+		}
+		if zh := r.NoData.text(printerFor(LangZhCN), plainText, plainText); strings.Contains(zh, "没有 kind") != (kind == "") {
+			t.Errorf("kind %q: zh-CN reason %q", kind, zh)
+		}
 	}
 }
 
