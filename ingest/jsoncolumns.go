@@ -33,8 +33,9 @@ var errValueRows = errors.New("rows of values without column names (an array of 
 // index's (the index's keys are digits: an index table, member) and no
 // key member reads for more than its value, and that member's value is
 // an object whose first key is an index's, digits (a RangeIndex's
-// position, a DatetimeIndex's epoch ms), with a value that is no object
-// or array (a cell). As far as the reader's buffer shows.
+// position, a DatetimeIndex's epoch ms, or its ISO time with
+// date_format='iso'), with a value that is no object or array (a cell).
+// As far as the reader's buffer shows.
 func (d *docReader) columnsAhead() bool {
 	s := scanner{b: d.ahead(512)}
 	s.i = 1 // '{'
@@ -74,7 +75,7 @@ func (d *docReader) columnsAhead() bool {
 	}
 	s.i++
 	idx, ok := key()
-	return ok && allDigits(idx) && s.b[s.i] != '{' && s.b[s.i] != '['
+	return ok && (allDigits(idx) || isoKey(idx)) && s.b[s.i] != '{' && s.b[s.i] != '['
 }
 
 // columnTable reads the top-level object at d.pos, a table by column
@@ -228,6 +229,12 @@ func (d *docReader) rowsOf(text []byte, line int64) bool {
 		return false
 	}
 	first := &cols[0]
+	// A table by column of a DataFrame indexed by its time (pandas'
+	// default orient of df.set_index("time")) has the rows' times as
+	// its index keys, not among its columns: each row is stamped with
+	// its key, as a table by index's is (stampIndexRow), when no column
+	// is the time.
+	stamp := first.obj[0] == '{' && !d.timedColumns(cols)
 	at, where := line, 0 // the line of text[where:]
 	for {
 		key, v, next, ok := nextCell(first.obj, first.at)
@@ -247,6 +254,13 @@ func (d *docReader) rowsOf(text []byte, line int64) bool {
 		where = off
 		b := append(d.row[:0], '{')
 		some := false
+		if k := key[1 : len(key)-1]; stamp && timeKey(k) {
+			t := key
+			if allDigits(k) {
+				t = k // an epoch, a number
+			}
+			b, some = fieldTo(b, false, timeName, t), true
+		}
 		for j := range cols {
 			c := &cols[j]
 			cell := v
@@ -499,6 +513,23 @@ func (d *docReader) stampIndexRow() {
 	if len(d.row) > MaxLine {
 		d.out = docElem{line: d.out.line, bad: fmt.Sprintf("element longer than %d bytes", MaxLine)}
 	}
+}
+
+// timeName is the member a row of a table indexed by its time is
+// stamped with.
+var timeName = []byte(`"time"`)
+
+// timedColumns reports whether a column of cols, by its name, is the
+// records' time, by the reader's schema.
+func (d *docReader) timedColumns(cols []tableColumn) bool {
+	for _, c := range cols {
+		for _, b := range d.schema.LookupString(string(c.name[1 : len(c.name)-1])) {
+			if b.Field == FTime {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // timed reports whether the object row has a member that is the

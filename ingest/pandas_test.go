@@ -175,6 +175,62 @@ func TestPandasIndexTime(t *testing.T) {
 	}
 }
 
+// TestPandasColumnsTime: pandas' table by column (its default orient)
+// of a DataFrame indexed by its time, epoch ms or ISO times as its index
+// keys and no column of a time: each row's key is its time, as a table
+// by index's (TestPandasIndexTime).
+func TestPandasColumnsTime(t *testing.T) {
+	for _, name := range []string{"pandas-columns-time.json", "pandas-columns-time-iso.json"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", "jsondoc", name)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if doc["time"] != nil {
+				t.Fatalf("%s: a column of a time", path)
+			}
+			rows := map[string]tableRecord{}
+			for col, cells := range doc {
+				for key, v := range cells {
+					if rows[key] == nil {
+						at, _ := json.Marshal(key)
+						rows[key] = tableRecord{"time": at}
+					}
+					if string(v) != "null" {
+						rows[key][col] = v
+					}
+				}
+			}
+			var want []tableRecord
+			for _, rec := range rows {
+				want = append(want, rec)
+			}
+			checkTableRecords(t, path, want)
+		})
+	}
+}
+
+// TestPandasColumnsOwnTime: a table by column with a column of the
+// time keeps it, whatever its index keys are.
+func TestPandasColumnsOwnTime(t *testing.T) {
+	text := `{"time":{"1796349601457":"2026-12-04T10:00:00Z","1796349602053":"2026-12-04T10:00:01Z"},` +
+		`"request_time":{"1796349601457":1.5,"1796349602053":2.5},"status":{"1796349601457":200,"1796349602053":502}}`
+	got, res := collect(t, []string{writeTemp(t, "columns.json", text)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 2 || res.BadLines() != 0 {
+		t.Fatalf("%d records, %d bad lines (%v); want 2, 0", len(got), res.BadLines(), res.Problems)
+	}
+	for i, w := range []time.Time{time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 4, 10, 0, 1, 0, time.UTC)} {
+		if got[i].timeNS != w.UnixNano() {
+			t.Errorf("record %d: %v, want %v", i, time.Unix(0, got[i].timeNS).UTC(), w)
+		}
+	}
+}
+
 // TestPandasIndexOwnTime: a table by index whose rows carry their own
 // time keeps it, whatever its keys are.
 func TestPandasIndexOwnTime(t *testing.T) {

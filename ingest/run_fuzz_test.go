@@ -113,8 +113,9 @@ func FuzzRun(f *testing.F) {
 		// column and values.
 		"jsondoc/clickhouse-jsoncompact.json", "jsondoc/pandas-split.json", "jsondoc/pandas-index.json",
 		"jsondoc/pandas-columns.json", "jsondoc/pandas-columns-iso.json", "jsondoc/pandas-values.json",
-		// pandas' table by index of a time index: epoch ms and ISO keys.
-		"jsondoc/pandas-index-time.json", "jsondoc/pandas-index-time-iso.json",
+		// pandas' tables by index and by column of a time index: epoch ms
+		// and ISO keys.
+		"jsondoc/pandas-index-time.json", "jsondoc/pandas-index-time-iso.json", "jsondoc/pandas-columns-time.json", "jsondoc/pandas-columns-time-iso.json",
 		// ClickHouse's JSONColumns, bare and with its metadata.
 		"jsondoc/clickhouse-jsoncolumns.json", "jsondoc/clickhouse-jsoncolumnswithmetadata.json", "jsondoc/arrays-not-table.json",
 		// AWS's Classic LB (a TCP connection passed over), chi's log.
