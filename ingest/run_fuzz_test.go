@@ -94,7 +94,7 @@ func FuzzRun(f *testing.F) {
 		"sources/azure-openai.json", "sources/azure-openai-records.json", "sources/azure-openai-la.json",
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json",
 		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json",
-		"sources/langsmith.jsonl", "sources/langsmith-api.json",
+		"sources/langsmith.jsonl", "sources/langsmith-api.json", "sources/lunary.jsonl", "sources/lunary.csv", "sources/lunary-api.json",
 		"sources/otel.jsonl", "sources/otel-http.json", "compressed/access.jsonl.lz4",
 		// Jaeger's and Zipkin's spans: a line each, an Elasticsearch
 		// search's hits, a list; µs, tags in a list or a map; trimmed

@@ -288,6 +288,36 @@ var sources = []*source{
 	{name: "envoy", title: "Envoy / Istio JSON",
 		signatures: []signature{{2, []string{"upstream_service_time", "response_code", "response_flags", "upstream_cluster", "downstream_remote_address", "upstream_host"}}},
 		fields:     envoyFields},
+	// Lunary's runs, as its API formats them (lunary-ai/lunary
+	// packages/backend/src/api/v1/runs/index.ts, formatRun): GET
+	// /v1/runs, {"total","page","limit","data":[…]}, and GET
+	// /v1/runs/export, JSON lines (export.ts; its CSV is json2csv's of
+	// the same objects, the nested ones as JSON text). createdAt and
+	// endedAt are the run's start and end, RFC 3339 to the ms; duration
+	// is the Postgres interval ended_at − created_at as text
+	// ("00:00:01.75", packages/db/0001-init.sql), not a number of ms:
+	// the duration is end − start. Of the run types (llm, embed, chain,
+	// agent, tool, chat, thread, custom-event…) llm and embed runs are
+	// calls to a model, whose name is the model's (the SDKs name an llm
+	// run by its model: the cost mapping matches it, runs/utils.ts).
+	// status is "started", "success" or "error" (runs/ingest.ts), and
+	// a failed run's error {message, stack} the exception's: the status
+	// its message names, or none. The caller is the end user the run
+	// was tracked for (user.externalId); user.createdAt and lastSeen
+	// are that user's, not the call's.
+	{name: "lunary", title: "Lunary runs (API, JSON lines and CSV export)",
+		signatures: []signature{{2, []string{"siblingRunId", "parentFeedback", "templateVersionId", "templateSlug",
+			"isPublic", "toxicity", "feedbacks", "endedAt"}}},
+		fields: []sourceField{
+			{"createdAt", FTime, 0}, {"endedAt", FEndTime, 0},
+			{"type", FKind, 0}, {"name", FModel, 0},
+			{"error.message", FStatus, unitOutcome}, {"status", FStatus, unitOutcome},
+			{"tokens.prompt", FPromptTokens, 0}, {"tokens.completion", FCompletionTokens, 0},
+			{"user.externalId", FClient, 0},
+			{"duration", ignored, 0},
+			{"user.createdAt", ignored, 0}, {"user.lastSeen", ignored, 0},
+		},
+		requests: []string{"llm", "embed"}},
 	// LangSmith's runs (langsmith-sdk's schemas.Run, the API's
 	// RunSchema): what Client.list_runs gives, dumped as JSON lines, and
 	// the body of POST /api/v1/runs/query, {"runs":[…],"cursors":{…}}.

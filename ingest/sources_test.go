@@ -583,6 +583,21 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// Lunary: runs, llm and embed ones the calls; createdAt and endedAt
+	// RFC 3339, the duration their difference (duration is an interval's
+	// text); the model the run's name; the caller the end user's
+	// externalId; success a 200, an error the status its message names.
+	"lunary": func(d rawDoc) sourceWant {
+		w := sourceWant{rt: math.NaN(), ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: rfc(d.str("createdAt")),
+			model: d.str("name"), tokens: true, prompt: d.count("tokens.prompt"), completion: d.count("tokens.completion"),
+			clientBy: []string{"user.externalId"}}
+		if end := d.str("endedAt"); end != "" {
+			w.rt = float64(rfc(end)-w.timeNS) / 1e6
+		}
+		w.passed = d.str("type") != "llm" && d.str("type") != "embed"
+		w.status = tracedStatus(d.str("error.message"), d.str("status") == "success")
+		return w
+	},
 	// Braintrust: spans, llm ones the calls; metrics.start and .end Unix
 	// seconds, time_to_first_token seconds; the call's parameters in
 	// metadata (model, stream); no caller; a span without an error a 200,
@@ -1365,6 +1380,7 @@ var sourceFixtures = map[string]string{
 	"aliyun-apigw.json": "aliyun-apigw", "apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
+	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
@@ -1521,6 +1537,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["data"] // ClickHouse's FORMAT JSON
 		} else if _, next := m["next_cursor"]; ok && m["data"] != nil && next {
 			v = m["data"] // Phoenix's spans API
+		} else if ok && m["data"] != nil && m["total"] != nil && m["page"] != nil && m["limit"] != nil {
+			v = m["data"] // Lunary's runs API page
 		} else if ok && m["data"] != nil && m["has_more"] != nil {
 			v = m["data"] // Dify's logs API page
 		} else if h, hits := m["hits"].(map[string]any); ok && hits && h["hits"] != nil {
