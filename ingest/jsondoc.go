@@ -18,7 +18,8 @@ import (
 // elements' messages hold the records), {"result":[…]} (Cloudflare's API:
 // {"result":[…],"result_info":{…},"success":true,"errors":[],
 // "messages":[]}), {"runs":[…]} (LangSmith's POST /api/v1/runs/query:
-// {"runs":[…],"cursors":{…},"parsed_query":…}), {"hits":{"hits":[…]}},
+// {"runs":[…],"cursors":{…},"parsed_query":…}), {"content":[{"id":…},
+// …]} (Opik's REST API pages, idsAhead), {"hits":{"hits":[…]}},
 // {"Response":{"Results":[…]}} (Tencent Cloud's SearchLog API, whose
 // elements' LogJson hold the records), {"results":[…]}, {"messages":
 // [{"map":…}]} (Sumo Logic's search messages, mapsAhead); traces:
@@ -451,7 +452,7 @@ func (d *docReader) member(level int, top bool, c byte, first bool) error {
 		// (https://clickhouse.com/docs/interfaces/formats/JSONColumnsWithMetadata);
 		// the answer is no record, whatever follows ("totals", "rows").
 		return d.metaColumns()
-	case envelope && c == '[' && (isEnvelopeKey(k) || string(k) == "messages" && d.mapsAhead()):
+	case envelope && c == '[' && (isEnvelopeKey(k) || string(k) == "messages" && d.mapsAhead() || string(k) == "content" && d.idsAhead()):
 		// An envelope's array holds objects, or Insights' rows, arrays
 		// (in "results"); {"data":["x"]} is a record.
 		d.take1()
@@ -650,6 +651,16 @@ func (d *docReader) arraysAhead() bool {
 // envelope.
 func (d *docReader) mapsAhead() bool {
 	return bytes.HasPrefix(d.firstKeyAhead(64), []byte(`"map"`))
+}
+
+// idsAhead reports whether the array at d.pos begins with an object
+// whose first key is "id", as a page of Opik's REST API holds its
+// records ({"page":1,"size":…,"total":…,"content":[{"id":…},…]}: its
+// SpanPage and TracePage, comet-ml/opik apps/opik-backend
+// src/main/java/com/comet/opik/api/Span.java): a message's "content"
+// parts, [{"type":"text",…}], are no envelope.
+func (d *docReader) idsAhead() bool {
+	return bytes.HasPrefix(d.firstKeyAhead(64), []byte(`"id"`))
 }
 
 // firstKeyAhead returns what follows "[{" at d.pos, past the white
@@ -1382,7 +1393,8 @@ func wholeElement(b []byte, top bool) (n int, lines int64, src [2]int, srcLines 
 // "columns" and "rows" (a query answer's table), "spans" (a Jaeger
 // trace's, when "traceID" came before); in a top-level object,
 // "columns", "schema" and "meta" too (an SQL answer's, ClickHouse's),
-// "messages" (Sumo Logic's), "trace" and "batches" (Tempo's) and "spans".
+// "messages" (Sumo Logic's), "trace" and "batches" (Tempo's), "spans"
+// and "content" (Opik's pages, idsAhead).
 func readsKey(k []byte, top bool) bool {
 	s := string(k)
 	if !top {
@@ -1391,7 +1403,7 @@ func readsKey(k []byte, top bool) bool {
 		return s == "values" || s == "rows" || s == "Rows" || s == "columns" || s == "Columns" || s == "spans"
 	}
 	return isEnvelopeKey(k) || s == "Response" || s == "resourceSpans" || s == "resourceLogs" || s == "columns" || s == "schema" || s == "meta" || s == "messages" ||
-		s == "trace" || s == "batches" || s == "spans" ||
+		s == "trace" || s == "batches" || s == "spans" || s == "content" ||
 		indexKey(k) // pandas' table by index
 }
 

@@ -194,6 +194,12 @@ var docCases = []struct {
 		[]wantElem{rec(1, `{"messages":[{"role":"user","content":"hi"}],"model":"m"}`)}, "", JSONDoc},
 	{"an LLM call's messages on a line", `{"messages":[{"role":"user","content":"hi"}],"model":"m"}`,
 		[]wantElem{rec(1, `{"messages":[{"role":"user","content":"hi"}],"model":"m"}`)}, "", JSONL},
+	// Opik's REST API page: its records in "content", each beginning
+	// with its id; a message's content parts are no envelope.
+	{"opik page", "{\"page\":1,\"size\":2,\"total\":2,\"content\":[\n{\"id\":\"a\",\"duration\":1.5},\n{\"id\":\"b\"}],\"sortable_by\":[\"id\"]}",
+		[]wantElem{rec(2, `{"id":"a","duration":1.5}`), rec(3, `{"id":"b"}`)}, "", JSONDoc},
+	{"a message's content parts", "{\n \"role\": \"assistant\",\n \"content\": [{\"type\": \"text\", \"text\": \"hi\"}],\n \"model\": \"m\"\n}",
+		[]wantElem{rec(1, `{"role":"assistant","content":[{"type":"text","text":"hi"}],"model":"m"}`)}, "", JSONDoc},
 	{"rows of no table", `[{"rows":[[1]],"model":"m"}]`, []wantElem{rec(1, `{"rows":[[1]],"model":"m"}`)}, "", JSONDoc},
 	// A list within the array is read as its items (Zipkin's list of
 	// traces, each a list of spans).

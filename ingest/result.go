@@ -364,8 +364,8 @@ const statusClientClosed = 499
 // 499, as is CloudFront's 000, the viewer gone before the response.
 // Azure Front Door's is its request to the origin timing out: a 504.
 // Amazon Bedrock's invocation log writes an errorCode for a call that
-// failed and nothing for one that did not: a 200; so does Braintrust's
-// log its error.
+// failed and nothing for one that did not: a 200; so do Braintrust's
+// log its error and Opik's spans their error_info.
 type statusFix struct{ zero, none float64 }
 
 func statusFixOf(source string) statusFix {
@@ -374,7 +374,7 @@ func statusFixOf(source string) statusFix {
 		return statusFix{zero: statusClientClosed}
 	case "azure-frontdoor":
 		return statusFix{zero: 504}
-	case "bedrock", "braintrust":
+	case "bedrock", "braintrust", "opik":
 		return statusFix{none: 200}
 	}
 	return statusFix{}

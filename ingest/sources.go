@@ -318,6 +318,32 @@ var sources = []*source{
 			{"user.createdAt", ignored, 0}, {"user.lastSeen", ignored, 0},
 		},
 		requests: []string{"llm", "embed"}},
+	// Opik's spans (comet-ml/opik apps/opik-backend/src/main/java/com/
+	// comet/opik/api/Span.java, snake_case): a page of its REST API's GET
+	// /v1/private/spans, {"page","size","total","content":[…],
+	// "sortable_by"}, its stream's JSON lines (POST
+	// /v1/private/spans/stream) and the SDK's dumps of them. start_time
+	// and end_time are RFC 3339 (Instant); duration is ms, "as a decimal
+	// number to support sub-millisecond precision". Of the span types
+	// (domain/SpanType.java: general, tool, llm, guardrail, atomic_*)
+	// llm spans are calls to a model; the general span of an agent or a
+	// function spans its children, and is passed over with the others.
+	// error_info {exception_type, message, traceback} is the exception
+	// the span ended in (api/ErrorInfo.java): the HTTP status its message
+	// names, or none; a span without one is a 200 (statusFix). usage is
+	// the provider's (prompt_tokens, completion_tokens); created_at and
+	// last_updated_at are the row's, not the call's.
+	{name: "opik", title: "Opik spans (REST API, stream, SDK dumps)",
+		signatures: []signature{{3, []string{"parent_span_id", "error_info", "total_estimated_cost", "total_estimated_cost_version",
+			"last_updated_at", "last_updated_by", "feedback_scores", "created_by"}}},
+		fields: []sourceField{
+			{"start_time", FTime, 0}, {"end_time", FEndTime, 0}, {"duration", FRequestTime, UnitMilli},
+			{"type", FKind, 0}, {"model", FModel, 0},
+			{"error_info.message", FStatus, unitOutcome},
+			{"usage.prompt_tokens", FPromptTokens, 0}, {"usage.completion_tokens", FCompletionTokens, 0},
+			{"created_at", ignored, 0}, {"last_updated_at", ignored, 0},
+		},
+		requests: []string{"llm"}},
 	// LangSmith's runs (langsmith-sdk's schemas.Run, the API's
 	// RunSchema): what Client.list_runs gives, dumped as JSON lines, and
 	// the body of POST /api/v1/runs/query, {"runs":[…],"cursors":{…}}.

@@ -598,6 +598,19 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		w.status = tracedStatus(d.str("error.message"), d.str("status") == "success")
 		return w
 	},
+	// Opik: spans, llm ones the calls; duration ms (end_time −
+	// start_time, RFC 3339, when it is not written); a span without
+	// error_info a 200, one with the status its message names.
+	"opik": func(d rawDoc) sourceWant {
+		w := sourceWant{rt: d.num("duration"), ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: rfc(d.str("start_time")),
+			model: d.str("model"), tokens: true, prompt: d.count("usage.prompt_tokens"), completion: d.count("usage.completion_tokens")}
+		if end := d.str("end_time"); math.IsNaN(w.rt) && end != "" {
+			w.rt = float64(rfc(end)-w.timeNS) / 1e6
+		}
+		w.passed = d.str("type") != "llm"
+		w.status = tracedStatus(d.str("error_info.message"), d.get("error_info") == nil)
+		return w
+	},
 	// Braintrust: spans, llm ones the calls; metrics.start and .end Unix
 	// seconds, time_to_first_token seconds; the call's parameters in
 	// metadata (model, stream); no caller; a span without an error a 200,
@@ -1381,6 +1394,7 @@ var sourceFixtures = map[string]string{
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
+	"opik.jsonl": "opik", "opik-api.json": "opik",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
@@ -1537,6 +1551,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["data"] // ClickHouse's FORMAT JSON
 		} else if _, next := m["next_cursor"]; ok && m["data"] != nil && next {
 			v = m["data"] // Phoenix's spans API
+		} else if ok && m["content"] != nil && m["page"] != nil && m["total"] != nil {
+			v = m["content"] // Opik's REST API page
 		} else if ok && m["data"] != nil && m["total"] != nil && m["page"] != nil && m["limit"] != nil {
 			v = m["data"] // Lunary's runs API page
 		} else if ok && m["data"] != nil && m["has_more"] != nil {
