@@ -14,7 +14,9 @@ package ingest
 //
 //	[GIN] 2026/12/04 - 10:00:01 | 2026120410000123456789 | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions
 //
-// and recent new-api versions write the client as "client_ip=10.1.1.1".
+// new-api its route's tag before it, sealos's aiproxy the model after it
+// (ginExtraFields), and recent new-api versions write the client as
+// "client_ip=10.1.1.1".
 // The latency is Go's time.Duration text ("6.210452s", "980µs",
 // "1m2s"): the whole request as the handler served it. The date has no
 // zone: the server's local time (--tz). Whatever precedes "[GIN] " (a
@@ -266,6 +268,38 @@ func trimANSI(b []byte) []byte {
 	}
 }
 
+// ginExtraFields is how many fields a request line may hold between its
+// date and its status. Gin's formatter writes none; the servers that
+// write their own line through Gin's logger (gin.LoggerWithFormatter)
+// write one or two:
+//   - one-api and new-api their request id ("| 2024060110000112345678 |";
+//     songquanpeng/one-api middleware/logger.go SetUpLogger);
+//   - new-api where it tags its routes the route's tag before it
+//     ("| relay | 2025010110000012345678 |": middleware/logger.go
+//     SetUpLogger writes the route_tag its router sets, as its forks hold
+//     it, SolveaCX/new-api middleware/logger.go; QuantumNous/new-api
+//     router/relay-router.go sets RouteTag("relay") on /v1, "api" on
+//     /api, "old_api" on the dashboard's old routes, "web" when none);
+//   - sealos's aiproxy the requested model after it, when the request
+//     names one ("| 2024120410000112345678 |          gpt-4o |";
+//     labring/sealos service/aiproxy/middleware/logger.go).
+//
+// The request id is the first of them, or the second after a route's
+// tag (routeTag); the other is skipped.
+const ginExtraFields = 2
+
+// routeTag reports whether b is a name of new-api's route tags' shape,
+// lower case letters and underscores ("relay", "old_api"), which no
+// request id it writes has (the date's digits first).
+func routeTag(b []byte) bool {
+	for _, c := range b {
+		if (c < 'a' || c > 'z') && c != '_' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
 // allDigits reports whether b is digits only.
 func allDigits(b []byte) bool {
 	for _, c := range b {
@@ -307,14 +341,25 @@ func (p *ginParser) split(line []byte) error {
 		return errNotGin
 	}
 	p.vals[ginDate] = date
-	// The request id, when written, then the status.
+	// Up to ginExtraFields fields before the status (ginExtra).
+	var extra [ginExtraFields][]byte
+	n := 0
 	f, rest, ok := ginField(rest)
-	if ok && !isStatus(f) {
-		p.vals[ginRequestID] = f
+	for ok && !isStatus(f) {
+		if n == len(extra) {
+			return errGinFields
+		}
+		extra[n], n = f, n+1
 		f, rest, ok = ginField(rest)
 	}
-	if !ok || !isStatus(f) {
+	if !ok {
 		return errGinFields
+	}
+	switch {
+	case n == 2 && routeTag(extra[0]):
+		p.vals[ginRequestID] = extra[1]
+	case n > 0:
+		p.vals[ginRequestID] = extra[0]
 	}
 	p.vals[ginStatus] = f
 	if p.vals[ginLatency], rest, ok = ginField(rest); !ok {

@@ -50,6 +50,13 @@ func TestGinParse(t *testing.T) {
 		{name: "one-api and new-api: a request id", line: `[GIN] 2026/12/04 - 10:00:01 | 2026120410000123456789 | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions`, want: base},
 		{name: "new-api: client_ip=", line: `[GIN] 2026/12/04 - 10:00:01 | 2026120410000123456789 | 200 |    6.210452s | client_ip=10.1.1.1 |    POST /v1/chat/completions`, want: base},
 		{name: "a fork's token after the client", line: `[GIN] 2026/12/04 10:00:01 | abc | 200 |    6.210452s |        10.1.1.1 | team-a(12) |    POST /v1/chat/completions`, want: base},
+		// new-api's route tag before its request id
+		// (middleware/logger.go, RouteTag), its web routes' without an id.
+		{name: "new-api: a route's tag", line: `[GIN] 2026/12/04 - 10:00:01 | relay | 2026120410000123456789 | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions`, want: base},
+		{name: "new-api: the web tag, no request id", line: `[GIN] 2026/12/04 - 10:00:01 | web |  | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions`, want: base},
+		// sealos aiproxy's model after the request id (%15s).
+		{name: "aiproxy: the model", line: `[GIN] 2026/12/04 - 10:00:01 | 2026120410000123456789 |          gpt-4o | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions`, want: base},
+		{name: "three fields before the status", line: `[GIN] 2026/12/04 - 10:00:01 | relay | 2026120410000123456789 | gpt-4o | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions`, err: "cut short"},
 		{name: "an empty request id", line: `[GIN] 2026/12/04 - 10:00:01 |  | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat/completions`, want: base},
 		{name: "journald's prefix", line: `Dec 04 10:00:01 gpu-1 ollama[1234]: ` + ginDefaultLine, want: base},
 		{name: "a container runtime's prefix", line: `2026-12-04T02:00:01.123456789Z stdout F ` + ginDefaultLine, want: base},
@@ -110,6 +117,19 @@ func TestGinMap(t *testing.T) {
 	}
 	if got, _ := r.Float(FRequestTime); got != dur(t, "6.210452s") {
 		t.Errorf("request_time %v, want the latency's", got)
+	}
+	// The request id after new-api's route tag, before aiproxy's model.
+	for _, line := range []string{
+		`[GIN] 2026/12/04 - 10:00:01 | relay | ap-tokyo | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat`,
+		`[GIN] 2026/12/04 - 10:00:01 | ap-tokyo |          gpt-4o | 200 |    6.210452s |        10.1.1.1 |    POST /v1/chat`,
+	} {
+		r.Reset()
+		if err := p.Parse([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(r.Text(FRegion)); got != "ap-tokyo" {
+			t.Errorf("%s: region %q, want the request id", line, got)
+		}
 	}
 	// A fork that writes the latency without its unit: the report's
 	// hint, --map request_time=latency:ms, reads it.
@@ -192,6 +212,8 @@ func FuzzGin(f *testing.F) {
 	f.Add(`set_abort_callback: call`)
 	f.Add(`[ERROR] 2024/06/01 - 10:00:03 | 2024060110000312345678 | relay/controller/text.go:95 [RelayTextHelper] do request failed `)
 	f.Add(`x [GIN] 2026/12/04 - 10:00:01 | | 999 | 9223372036s | client_ip= | a(1) | GET "\x"`)
+	f.Add(`[GIN] 2025/01/01 - 10:00:00 | relay | 2025010110000012345678 | 200 |    1.2s |  1.2.3.4 |    POST /v1/chat/completions`)
+	f.Add(`[GIN] 2025/01/01 - 10:00:00 | 2025010110000012345678 |          gpt-4o | 200 |    1.2s |  1.2.3.4 |    POST /v1/chat/completions`)
 	f.Add("[GIN] 2026:12:04 - 10:00:01.666666 |\x1b[97;42m 200 \x1b[0m| 1h2m3.5s | ::1 |\x1b[97;46m OPTIONS\x1b[0m \"/|\"")
 	c := textConfig(f, "")
 	f.Fuzz(func(t *testing.T, line string) {

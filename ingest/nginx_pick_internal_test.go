@@ -94,22 +94,26 @@ func TestReadsWholeChoosesAsEveryLine(t *testing.T) {
 	for ci, cands := range pickCands(t) {
 		for _, mine := range []bool{true, false} {
 			for _, h := range heads {
-				n++
 				fast, full, fastTail, fullTail := pickBoth(h, cands, mine)
 				if fast != full || fastTail != fullTail {
 					t.Errorf("cands %d, mine %v, head %.200q:\nshortcut %s (tail %v), every line %s (tail %v)",
 						ci, mine, h, formatName(fast), fastTail, formatName(full), fullTail)
 				}
+				if full == nil {
+					continue // a log of none of these formats (Gin's, a JSON log's): no shortcut to take
+				}
+				n++
 				if readsWhole(slicesOwnless(h), cands) != nil {
 					taken++
 				}
 			}
 		}
 	}
-	// Most heads of a single format are read whole; the mixed ones are
-	// left to the scoring: both ways are compared.
+	// Most heads that a format reads, of a single format, are read
+	// whole; the mixed ones are left to the scoring: both ways are
+	// compared.
 	if 3*taken < n || taken == n {
-		t.Errorf("the shortcut chose %d of %d heads, want a third or more, not all", taken, n)
+		t.Errorf("the shortcut chose %d of %d heads a format reads, want a third or more, not all", taken, n)
 	}
 }
 

@@ -1352,6 +1352,67 @@ func TestGinOneAPIOwnLines(t *testing.T) {
 	}
 }
 
+// TestGinExtraFields: new-api's request lines with its route's tag
+// before the request id, and sealos aiproxy's with the model after it,
+// counted from the fixtures by hand: the status is the fourth of the
+// '|'-separated fields when the line holds seven (the date, two fields,
+// the status, the latency, the client, the request), the third when it
+// holds six; each such line a record with its status, latency,
+// client, method and path; new-api's logger's lines passed over; a line
+// of three fields before its status a bad line.
+func TestGinExtraFields(t *testing.T) {
+	for _, name := range []string{"gin-newapi-tags.log", "gin-aiproxy.log"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", "text", name)
+			type ginWant struct {
+				status             int64
+				rt                 float64
+				addr, method, path string
+			}
+			var want []ginWant
+			own, bad := 0, 0
+			for _, l := range fixtureLines(t, path) {
+				switch {
+				case strings.HasPrefix(l, "[GIN] "):
+					f := strings.Split(l, "|")
+					for i := range f {
+						f[i] = strings.TrimSpace(f[i])
+					}
+					at := map[int]int{6: 2, 7: 3}[len(f)]
+					if at == 0 {
+						bad++
+						continue
+					}
+					st, err := strconv.Atoi(f[at])
+					if err != nil {
+						t.Fatal(err)
+					}
+					d, err := time.ParseDuration(f[at+1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					m, p, _ := strings.Cut(f[at+3], " ")
+					want = append(want, ginWant{int64(st), d.Seconds(), f[at+2], m, p})
+				case oneAPIOwnByHand(l):
+					own++
+				case strings.TrimSpace(l) != "":
+					bad++
+				}
+			}
+			got, res := nginxCollect(t, []string{path}, ingest.Options{})
+			fs := res.Files[0]
+			if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(own) || res.BadLines() != int64(bad) {
+				t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), own, bad)
+			}
+			for i, g := range got {
+				if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) || g.addr != w.addr || g.method != w.method || g.uri != w.path {
+					t.Errorf("record %d: %d %v %q %s %q; want %d %v %q %s %q", i+1, g.status, g.rt, g.addr, g.method, g.uri, w.status, w.rt, w.addr, w.method, w.path)
+				}
+			}
+		})
+	}
+}
+
 // llamaFuncLineByHand reports whether l is a line llama.cpp's library
 // writes, told by hand from its logging (LLAMA_LOG_*("%s: …", __func__)
 // in src/llama-*.cpp): a C function's name, lower case letters and
