@@ -21,9 +21,9 @@ package ingest
 // "1m2s"): the whole request as the handler served it. The date has no
 // zone: the server's local time (--tz). Whatever precedes "[GIN] " (a
 // container runtime's or journald's prefix) is skipped. The program's
-// other lines are not requests: those of known shapes (ginOwnLine) are
-// passed over, Gin's debug lines, Ollama's own and one-api's and
-// new-api's logger's ([SYS], [INFO], [ERR] …) among them; in Ollama's,
+// other lines are not requests: those of known shapes (ollamaOwn) are
+// passed over, Gin's debug lines, Ollama's own, one-api's and new-api's
+// logger's ([SYS], [INFO], [ERR] …) and KrakenD's among them; in Ollama's,
 // its llama.cpp runner's request lines are passed over too
 // (errRunnerRequest); any other (an error message after a request) is a
 // bad line, with a reason that says so.
@@ -121,7 +121,9 @@ func runnerRequestLine(line []byte) bool {
 //     relay/controller/text.go:95 [RelayTextHelper] msg", levels DEBUG,
 //     INFO, WARN, ERROR, FATAL);
 //     QuantumNous/new-api common/logger.go and logger/logger.go ("[SYS] …
-//     | msg", "[ERR] … | SYSTEM | msg", levels INFO, WARN, ERR, DEBUG).
+//     | msg", "[ERR] … | SYSTEM | msg", levels INFO, WARN, ERR, DEBUG);
+//   - KrakenD's (krakendOwnLines), whose access log is Gin's default
+//     lines on stdout beside them.
 //
 // A line that begins with spaces has lost them where a journald prefix
 // was cut (syslogHeader takes the spaces after the tag). A Go
@@ -132,6 +134,7 @@ var ollamaOwn = lazyre.New(`^(?:time=\d{4}-\d{2}-\d{2}T\S+ level=(?:TRACE|DEBUG|
 	`|\[(?:SYS|DEBUG|INFO|WARN|ERR|ERROR|FATAL)\] \d{4}/\d{2}/\d{2} - \d{2}:\d{2}:\d{2} \| ` +
 	`|` + llamaCppOwnLines +
 	`|` + llamaLoaderOwnLines +
+	`|` + krakendOwnLines +
 	`| *Device \d+: .*, compute capability )`)
 
 // llamaLoaderOwnLines are the lines llama.cpp's library writes while it
@@ -155,6 +158,33 @@ const llamaLoaderOwnLines = `(?:print_info|load_all_data|create_tensor|load_hpar
 	`|graph_reserve|output_reserve|graph_compute|decode|encode|process_ubatch|memory_update|opt_epoch_iter|get_(?:logits|embeddings)_ith` +
 	`|set_(?:abort_callback|warmup|n_threads|causal_attn|embeddings|adapter_lora)|(?:rm|clear)_adapter_lora|apply_adapter_cvec` +
 	`|(?:attach|detach)_threadpool|state_\w+|load_backend|register_(?:backend|device)|warmup|alloc_compute_meta|clip_\w+): `
+
+// krakendOwnLines are the lines KrakenD writes of itself beside its
+// access log. KrakenD CE's router is lura's Gin engine, whose access log
+// is gin.LoggerWithConfig with no formatter of its own, Gin's default
+// lines on stdout (luraproject/lura router/gin/engine.go NewEngine;
+// krakend/krakend-ce executor.go passes no Formatter, and its docs'
+// logging page shows "[GIN] yyyy/mm/dd - hh:mm:ss | 200 | 4.529µs |
+// 172.17.0.1 | GET "/user/foo""). Its application log is either:
+//   - krakend-gologging's (telemetry/logging), go-logging's backend with
+//     the configured prefix ("[KRAKEND]" in the docs' examples) before
+//     its DefaultPattern " %{time:2006/01/02 - 15:04:05.000}
+//     %{color}▶ %{level}%{color:reset} %{message}" (krakend/krakend-
+//     gologging log.go; earlier releases "%{level:.6s}", WARNIN and
+//     CRITIC), the level's colour escape written always but for INFO,
+//     which has none (op/go-logging log_nix.go): "[KRAKEND] 2024/03/01 -
+//     10:00:00.000 ▶ INFO Starting KrakenD v2.7.0";
+//   - or, without that component, lura's logger through Go's log
+//     package, its date, the prefix "KRAKEND" and the level with a colon
+//     (luraproject/lura logging/log.go prependLog; krakend-ce
+//     executor.go NewLogger): "2024/03/01 10:00:00 KRAKEND INFO:
+//     Starting KrakenD v2.7.0";
+//
+// and the line its main writes through Go's log when a signal stops it
+// (krakend-ce cmd/krakend-ce/main.go: "Signal intercepted: terminated").
+const krakendOwnLines = `(?:.{0,64} )?\d{4}/\d{2}/\d{2} - \d{2}:\d{2}:\d{2}\.\d{3} (?:\x1b\[[\d;]*m)?▶ (?:DEBUG|INFO|NOTICE|WARNIN|ERROR|CRITIC)` +
+	`|\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} (?:\S* )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL|FATAL): ` +
+	`|\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} Signal intercepted: `
 
 // systemdTag is the tag of systemd's own messages about a unit, which
 // `journalctl -u ollama` shows among the unit's ("Started

@@ -71,6 +71,11 @@ func TestGinParse(t *testing.T) {
 		{name: "Gin's debug line", line: `[GIN-debug] POST   /v1/chat/completions --> main.chat (3 handlers)`, err: "a server's own log line"},
 		{name: "the program's own message", line: `[SYS] 2026/12/04 - 10:00:00 | New API v0.6.1 started`, err: "a server's own log line"},
 		{name: "one-api's logger's line", line: `[ERROR] 2026/12/04 - 10:00:01 | 2026120410000123456789 | relay/controller/text.go:95 [RelayTextHelper] do request failed`, err: "a server's own log line"},
+		// KrakenD's loggers (krakendOwnLines): krakend-gologging's, its
+		// INFO uncoloured, and lura's through Go's log.
+		{name: "KrakenD's own line", line: "[KRAKEND] 2024/03/01 - 10:00:00.002 \x1b[36m▶ DEBUG\x1b[0m [SERVICE: Gin] Debug enabled", err: "a server's own log line"},
+		{name: "KrakenD's own line, no prefix", line: " 2024/03/01 - 10:00:00.001 ▶ INFO\x1b[0m Starting KrakenD v2.7.0", err: "a server's own log line"},
+		{name: "KrakenD's through lura's logger", line: `2024/03/01 10:00:00 KRAKEND INFO: [SERVICE: Gin] Listening on port: 8080`, err: "a server's own log line"},
 		{name: "a level without Gin's date", line: `[INFO] 2026-12-04 10:00:00 started`, err: "not a Gin request line"},
 		{name: "an error after a request", line: `Error #01: context canceled`, err: "not a Gin request line"},
 		{name: "no status", line: `[GIN] 2026/12/04 - 10:00:01 | abc | def |    6.210452s |        10.1.1.1 | POST "/"`, err: "cut short"},
@@ -185,6 +190,9 @@ func TestSniffGin(t *testing.T) {
 		// Ollama loading a model before its first request's line:
 		// llama.cpp's loader lines are not counted among the first ones.
 		{ollamaStart + loader + ginDefaultLine + "\n", Gin},
+		// KrakenD's start at DEBUG, a line for each endpoint and
+		// backend: its own lines are not counted either.
+		{strings.Repeat("[KRAKEND] 2024/03/01 - 10:00:00.003 \x1b[36m▶ DEBUG\x1b[0m [ENDPOINT: /v1/x] Building the proxy pipe\n", 250) + ginDefaultLine + "\n", Gin},
 		// As many lines of no known shape: no Gin log's start.
 		{strings.Repeat("model loading, please wait\n", 250) + ginDefaultLine + "\n", Nginx},
 		// Loader lines alone, as many as the head holds: none is Gin's.
@@ -212,6 +220,8 @@ func FuzzGin(f *testing.F) {
 	f.Add(`set_abort_callback: call`)
 	f.Add(`[ERROR] 2024/06/01 - 10:00:03 | 2024060110000312345678 | relay/controller/text.go:95 [RelayTextHelper] do request failed `)
 	f.Add(`x [GIN] 2026/12/04 - 10:00:01 | | 999 | 9223372036s | client_ip= | a(1) | GET "\x"`)
+	f.Add("[KRAKEND] 2024/03/01 - 10:00:00.003 \x1b[36m▶ DEBUG\x1b[0m [ENDPOINT: /v1/x] Building the proxy pipe")
+	f.Add(`2024/03/01 10:01:00 Signal intercepted: terminated`)
 	f.Add(`[GIN] 2025/01/01 - 10:00:00 | relay | 2025010110000012345678 | 200 |    1.2s |  1.2.3.4 |    POST /v1/chat/completions`)
 	f.Add(`[GIN] 2025/01/01 - 10:00:00 | 2025010110000012345678 |          gpt-4o | 200 |    1.2s |  1.2.3.4 |    POST /v1/chat/completions`)
 	f.Add("[GIN] 2026:12:04 - 10:00:01.666666 |\x1b[97;42m 200 \x1b[0m| 1h2m3.5s | ::1 |\x1b[97;46m OPTIONS\x1b[0m \"/|\"")

@@ -147,7 +147,7 @@ func FuzzRun(f *testing.F) {
 		"text/linkerd-apache.log",
 		// llama.cpp's server's text log, in order and sorted, among its
 		// own lines.
-		"text/llama-server.log", "text/llama-server-sorted.log", "text/llama-server-ollama.log", "text/gin-ollama-runner.log", "text/gin-ollama-serve.log", "text/gin-oneapi.log", "text/gin-ollama-load.log", "text/gin-newapi-tags.log", "text/gin-aiproxy.log",
+		"text/llama-server.log", "text/llama-server-sorted.log", "text/llama-server-ollama.log", "text/gin-ollama-runner.log", "text/gin-ollama-serve.log", "text/gin-oneapi.log", "text/gin-ollama-load.log", "text/gin-newapi-tags.log", "text/gin-aiproxy.log", "text/gin-krakend.log", "text/gin-krakend-lura.log",
 		// uvicorn's access lines behind SGLang's, FastChat's and Open
 		// WebUI's logging, among their own lines.
 		"text/uvicorn-sglang.log", "text/uvicorn-fastchat.log", "text/uvicorn-openwebui.log", "text/uvicorn-openwebui-extra.log",

@@ -1413,6 +1413,97 @@ func TestGinExtraFields(t *testing.T) {
 	}
 }
 
+// krakendOwnByHand reports whether l is one of KrakenD's own lines, told
+// by hand from its loggers: krakend-gologging's (a prefix, the date with
+// ms, the level's colour escape or none, "▶ ", the level; krakend-
+// gologging log.go DefaultPattern), lura's through Go's log (its date,
+// "KRAKEND", the level and a colon; lura logging/log.go), and its
+// main's "Signal intercepted: " through Go's log.
+func krakendOwnByHand(l string) bool {
+	if before, after, ok := strings.Cut(l, "▶ "); ok {
+		if i := strings.LastIndex(before, "\x1b["); i >= 0 && strings.HasSuffix(before, "m") {
+			before = before[:i]
+		}
+		if len(before) < 26 || before[len(before)-1] != ' ' {
+			return false
+		}
+		if _, err := time.Parse("2006/01/02 - 15:04:05.000", before[len(before)-26:len(before)-1]); err != nil {
+			return false
+		}
+		level, _, _ := strings.Cut(after, "\x1b[")
+		return slices.Contains([]string{"DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL"}, level)
+	}
+	if len(l) < 20 || l[19] != ' ' {
+		return false
+	}
+	if _, err := time.Parse("2006/01/02 15:04:05", l[:19]); err != nil {
+		return false
+	}
+	rest := l[20:]
+	if strings.HasPrefix(rest, "Signal intercepted: ") {
+		return true
+	}
+	level, _, ok := strings.Cut(strings.TrimPrefix(rest, "KRAKEND "), ": ")
+	return ok && strings.HasPrefix(rest, "KRAKEND ") && slices.Contains([]string{"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL", "FATAL"}, level)
+}
+
+// TestGinKrakenD: KrakenD's log, its access lines Gin's default ones
+// among its own, counted from the fixtures by hand: each [GIN] line a
+// record with its status, latency, client, method and quoted path; the
+// lines of KrakenD's loggers (krakendOwnByHand) passed over; Gin's
+// recovery of a panic and its error bad lines.
+func TestGinKrakenD(t *testing.T) {
+	for _, name := range []string{"gin-krakend.log", "gin-krakend-lura.log"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", "text", name)
+			type ginWant struct {
+				status             int64
+				rt                 float64
+				addr, method, path string
+			}
+			var want []ginWant
+			own, bad := 0, 0
+			for _, l := range fixtureLines(t, path) {
+				switch {
+				case strings.HasPrefix(l, "[GIN] "):
+					f := strings.Split(l, "|")
+					st, err := strconv.Atoi(strings.TrimSpace(f[1]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					d, err := time.ParseDuration(strings.TrimSpace(f[2]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					req := strings.Fields(f[4])
+					p, err := strconv.Unquote(req[1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = append(want, ginWant{int64(st), d.Seconds(), strings.TrimSpace(f[3]), req[0], p})
+				case krakendOwnByHand(l):
+					own++
+				case strings.TrimSpace(l) != "":
+					bad++
+				}
+			}
+			if len(want) == 0 || own == 0 {
+				t.Fatalf("fixture: %d requests, %d own lines; want some of each", len(want), own)
+			}
+			got, res := nginxCollect(t, []string{path}, ingest.Options{})
+			fs := res.Files[0]
+			if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(own) || res.BadLines() != int64(bad) {
+				t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), own, bad)
+			}
+			for i, g := range got {
+				if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) || g.addr != w.addr || g.method != w.method || g.uri != w.path {
+					t.Errorf("record %d: %d %v %q %s %q; want %d %v %q %s %q", i+1, g.status, g.rt, g.addr, g.method, g.uri, w.status, w.rt, w.addr, w.method, w.path)
+				}
+			}
+		})
+	}
+}
+
 // llamaFuncLineByHand reports whether l is a line llama.cpp's library
 // writes, told by hand from its logging (LLAMA_LOG_*("%s: …", __func__)
 // in src/llama-*.cpp): a C function's name, lower case letters and
