@@ -210,15 +210,19 @@ func buildKnownFormats() []*knownFormat {
 		// (no trace: the trace id 0).
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat + ` ($bentoml_trace)`, vars: bentoMLVars},
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat, vars: bentoMLVars},
-		// Ray Serve's, today's and 2.9's, in its log files and as its
-		// driver prints them after the actor's name.
+		// Ray Serve's, today's with the client's address and without,
+		// and 2.9's, in its log files and as its driver prints them
+		// after the actor's name.
+		{name: "ray-serve", source: "ray-serve", format: rayServeClientFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: rayServeFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: rayServe29Format, vars: rayServeVars},
+		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServeClientFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServeFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServe29Format, vars: rayServeVars},
 		// Their messages alone, as its JSON log holds them (rayjson.go).
 		{name: "ray-serve", source: "ray-serve", format: rayServeMessageFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: rayServe29MessageFormat, vars: rayServeVars},
+		{name: "ray-serve", source: "ray-serve", format: rayServeClientMessageFormat, vars: rayServeVars, fits: rayClientMessage},
 		// llama.cpp's server's request log in its text form.
 		{name: "llama-server", source: "llama-server", format: llamaServerFormat, vars: llamaServerVars},
 		// The same from its first release of the text form (February
@@ -618,6 +622,17 @@ var squidVars = map[string]varSpec{
 // client: the component's id is the proxy's node.
 const rayServeFormat = `$ray_level $ray_time $ray_component $ray_component_id $request_id -- $request_method $uri $status ${ray_latency}ms`
 
+// rayServeClientFormat is the same with the client's address before the
+// method, as Serve writes it when RAY_SERVE_LOG_CLIENT_ADDRESS is set
+// (ray-project/ray#60967: access_log_msg's f"{client} {method} {route}
+// {status} {latency_ms:.1f}ms", the client format_client_address's
+// "host:port" or "[v6]:port", uvicorn's scope["client"], which its
+// ProxyHeadersMiddleware takes from X-Forwarded-For; the proxy's and the
+// replica's lines alike; python/ray/serve/tests/unit/
+// test_proxy_request_response.py: "10.0.0.1:54321 GET / 200 1.0ms").
+// The address is read, its port left.
+const rayServeClientFormat = `$ray_level $ray_time $ray_component $ray_component_id $request_id -- $ray_client $request_method $uri $status ${ray_latency}ms`
+
 // rayServe29Format is the same as Ray 2.9 and the releases about it wrote
 // it: the request's id and route, the application's name when the request
 // has one, the file and line, then " - " and the message
@@ -632,6 +647,7 @@ const rayServe29Format = `$ray_level $ray_time $ray_component $ray_component_id 
 var rayServeVars = map[string]varSpec{
 	"ray_time":         {field: FTime, bound: true, how: howStrftime, strftime: "%Y-%m-%d %H:%M:%S,%f", spaces: 1},
 	"ray_latency":      {field: FRequestTime, unit: UnitMilli, bound: true},
+	"ray_client":       {field: FRemoteAddr, bound: true, how: howHostPort},
 	"status":           {field: FStatus, bound: true, code: true},
 	"ray_level":        {none: true},
 	"ray_component":    {none: true},

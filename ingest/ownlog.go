@@ -84,10 +84,11 @@ var llamaServerAccess = lazyre.New(`\| .*\bremote_addr="[^"]*" remote_port=\d+ s
 var uvicornAccess = lazyre.New(`\S:\d+ - "[A-Z]+ \S+ HTTP/[\d.]+" \d{3}(?: |$)`)
 
 // rayServeAccess is the end of Ray Serve's access line, today's ("-- POST
-// /v1/chat/completions 200 409.9ms") and 2.9's ("- POST 200 409.9ms"): a
-// method and an HTTP status, where a replica's handle call has OK or
+// /v1/chat/completions 200 409.9ms", the client's address before the
+// method or not: rayServeClientFormat) and 2.9's ("- POST 200 409.9ms"):
+// a method and an HTTP status, where a replica's handle call has OK or
 // ERROR ("-- CALL __call__ OK 12.3ms"), its own line.
-var rayServeAccess = lazyre.New(`(?: -- [A-Z]+ \S+| - [A-Z]+) \d{3} \d+\.\dms$`)
+var rayServeAccess = lazyre.New(`(?: -- (?:\S+ )?[A-Z]+ \S+| - [A-Z]+) \d{3} \d+\.\dms$`)
 
 // springBootLogo is the banner Spring Boot prints before its first log
 // line (spring-boot's org/springframework/boot/SpringBootBanner.java),

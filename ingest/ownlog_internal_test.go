@@ -69,11 +69,14 @@ func TestOwnLogLine(t *testing.T) {
 		{`INFO [      log_server_request] request | tid="1" timestamp=1773129600 remote_addr="10.0.3.200" remote_port=38160 status=200 method="POST" path="/v1/chat/completions" params={}`, false},
 		{`INFO [      log_server_request] request | method="GET" params={} path="/health" remote_addr="127.0.0.1" remote_port=49712 status=200 tid="1" timestamp=1711000003`, false},
 		// Ray Serve's own lines, a replica's handle call among them; its
-		// access lines, today's and 2.9's.
+		// access lines, today's (the client's address before the method
+		// or not) and 2.9's.
 		{"INFO 2026-03-10 15:59:58,001 proxy 10.0.0.5 -- Proxy starting on node 8b2e6f0c (HTTP port: 8000).", true},
 		{"(ServeReplica:default:HelloWorld pid=4347) INFO 2024-12-30 23:47:45,010 default_HelloWorld 5w6y35rx 9c1e02aa -- CALL __call__ OK 0.3ms", true},
 		{"INFO 2026-03-10 16:00:00,637 proxy 10.0.0.5 2827688d-e6a1-6a3b-0d46-4138a6233255 -- POST /v1/chat/completions 200 409.9ms", false},
 		{"(ProxyActor pid=4290) INFO 2024-12-30 23:47:44,180 proxy 10.0.0.5 7bda8dd6 -- GET / 200 10.2ms", false},
+		{"INFO 2026-03-10 16:00:00,637 proxy 10.0.0.5 2827688d -- 10.0.91.46:54321 POST /v1/chat/completions 200 409.9ms", false},
+		{"INFO 2026-03-10 16:00:00,637 proxy 10.0.0.5 2827688d -- [::1]:54321 POST /v1/chat/completions 200 409.9ms", false},
 		{"INFO 2023-07-20 13:47:54,221 http_proxy 127.0.0.1 123-234 / default http_proxy.py:538 - GET 200 8.9ms", false},
 		// SGLang's own lines, its ranks after the date or none, the year
 		// or none, and uvicorn's own behind its access date; its access

@@ -1,6 +1,10 @@
 package ingest
 
-import "loganalyze/internal/lazyre"
+import (
+	"bytes"
+
+	"loganalyze/internal/lazyre"
+)
 
 // Ray Serve's logs with JSON encoding (LoggingConfig(encoding="JSON"),
 // RAY_SERVE_LOG_ENCODING=JSON) write each record of Serve's logger as a
@@ -55,15 +59,33 @@ func (d *topReader) rayServe(line []byte) (msg, stamp, route []byte, ok bool) {
 	return vals[0], stamp, route, true
 }
 
-// rayServeMessageFormat and rayServe29MessageFormat are Ray Serve's
-// access messages, today's and 2.9's: the text format's (rayServeFormat,
-// rayServe29Format) after its prefix.
+// rayServeClientMessageFormat, rayServeMessageFormat and
+// rayServe29MessageFormat are Ray Serve's access messages, today's with
+// the client's address and without, and 2.9's: the text format's
+// (rayServeClientFormat, rayServeFormat, rayServe29Format) after its
+// prefix.
 const (
-	rayServeMessageFormat   = `$request_method $uri $status ${ray_latency}ms`
-	rayServe29MessageFormat = `$ray_where - $request_method $status ${ray_latency}ms`
+	rayServeClientMessageFormat = `$ray_client ` + rayServeMessageFormat
+	rayServeMessageFormat       = `$request_method $uri $status ${ray_latency}ms`
+	rayServe29MessageFormat     = `$ray_where - $request_method $status ${ray_latency}ms`
 )
+
+// rayClientMessage reports whether line begins as an access message with
+// the client's address does, a word and then a method: without that,
+// rayServeClientMessageFormat reads 2.9's message whole, its file and
+// line taken for the client and its "-" for the method ("proxy.py:538 -
+// GET 200 8.9ms"), one variable more than 2.9's format reads.
+func rayClientMessage(line []byte) bool {
+	_, rest, ok := bytes.Cut(line, []byte(" "))
+	n := 0
+	for n < len(rest) && rest[n] >= 'A' && rest[n] <= 'Z' {
+		n++
+	}
+	return ok && n > 0 && n < len(rest) && rest[n] == ' '
+}
 
 // rayServeAccessMessage is the end of an access message, as
 // rayServeAccess is of a text line's: a method, the route or none, a
-// status and the latency; a replica's handle call has OK or ERROR.
+// status and the latency (the client's address before them or not); a
+// replica's handle call has OK or ERROR.
 var rayServeAccessMessage = lazyre.New(`[A-Z]+ (?:\S+ )?\d{3} \d+\.\dms$`)

@@ -135,7 +135,7 @@ func FuzzRun(f *testing.F) {
 		// Ray Serve's, today's and 2.9's, and as its driver prints it.
 		"text/ray-serve.log", "text/ray-serve-29.log", "text/ray-serve-driver.log",
 		// and its JSON logs' records, today's and 2.9's.
-		"text/ray-serve-json.log", "text/ray-serve-json-29.log",
+		"text/ray-serve-json.log", "text/ray-serve-json-29.log", "text/ray-serve-client.log", "text/ray-serve-json-client.log",
 		// Envoy's default after Emissary-ingress's "ACCESS ", and Kuma's.
 		"text/emissary.log", "text/kuma.log",
 		// lighttpd's default, a line without a Host among them, and with

@@ -246,18 +246,19 @@ func bentoMLOracle(t *testing.T, line string) textWant {
 
 // rayLine and ray29Line are Ray Serve's access lines, today's and 2.9's,
 // the actor's name before them or not: the date and time, the method,
-// the route (today's), the status and the latency in ms.
+// the route (today's), the status and the latency in ms; today's with
+// the client's host:port before the method or not.
 var (
-	rayLine   = regexp.MustCompile(`^(?:\([^)]*\) )?[A-Z]+ (\S+ \S+) \S+ \S+ \S+ -- ([A-Z]+) (\S+) (\d{3}) ([\d.]+)ms$`)
+	rayLine   = regexp.MustCompile(`^(?:\([^)]*\) )?[A-Z]+ (\S+ \S+) \S+ \S+ \S+ -- (?:(\S+) )?([A-Z]+) (\S+) (\d{3}) ([\d.]+)ms$`)
 	ray29Line = regexp.MustCompile(`^(?:\([^)]*\) )?[A-Z]+ (\S+ \S+) \S+ \S+ \S+ (\S+) .* - ([A-Z]+) (\d{3}) ([\d.]+)ms$`)
 )
 
 // rayOracle reads Ray Serve's access lines, the time in UTC (no --tz);
 // its other lines (its own, a replica's handle call) are passed over.
 func rayOracle(t *testing.T, line string) textWant {
-	var stamp, method, uri, status, ms string
+	var stamp, client, method, uri, status, ms string
 	if m := rayLine.FindStringSubmatch(line); m != nil {
-		stamp, method, uri, status, ms = m[1], m[2], m[3], m[4], m[5]
+		stamp, client, method, uri, status, ms = m[1], m[2], m[3], m[4], m[5], m[6]
 	} else if m := ray29Line.FindStringSubmatch(line); m != nil {
 		stamp, uri, method, status, ms = m[1], m[2], m[3], m[4], m[5]
 	} else {
@@ -271,13 +272,27 @@ func rayOracle(t *testing.T, line string) textWant {
 	if err != nil {
 		t.Fatalf("oracle: %v", err)
 	}
-	return textWant{ok: true, status: atoi(t, status), method: method, uri: uri, rt: v / 1000, hasRT: true, at: at}
+	return textWant{ok: true, status: atoi(t, status), method: method, uri: uri, client: rayHost(client), rt: v / 1000, hasRT: true, at: at}
+}
+
+// rayHost is the host of Ray Serve's client address, "host:port" or
+// "[v6]:port" (format_client_address), none when it writes none.
+func rayHost(client string) string {
+	if h, ok := strings.CutPrefix(client, "["); ok {
+		h, _, _ = strings.Cut(h, "]")
+		return h
+	}
+	if i := strings.LastIndex(client, ":"); i >= 0 {
+		return client[:i]
+	}
+	return client
 }
 
 // rayMessage is an access message of Ray Serve's JSON log, today's
-// ("POST /v1/x 200 409.9ms") or 2.9's ("proxy.py:538 - POST 200 8.9ms",
-// no route): the method, the route, the status, the latency in ms.
-var rayMessage = regexp.MustCompile(`^(?:\S+:\d+ - )?([A-Z]+) (?:(\S+) )?(\d{3}) ([\d.]+)ms$`)
+// ("POST /v1/x 200 409.9ms", the client's host:port before it or not) or
+// 2.9's ("proxy.py:538 - POST 200 8.9ms", no route): the client, the
+// method, the route, the status, the latency in ms.
+var rayMessage = regexp.MustCompile(`^(?:\S+:\d+ - |(\S+) )?([A-Z]+) (?:(\S+) )?(\d{3}) ([\d.]+)ms$`)
 
 // rayJSONOracle reads a record of Ray Serve's JSON log with
 // encoding/json: its message an access line's, the time timestamp_ns,
@@ -310,15 +325,15 @@ func rayJSONOracle(t *testing.T, line string) textWant {
 			t.Fatalf("oracle: %v", err)
 		}
 	}
-	v, err := strconv.ParseFloat(m[4], 64)
+	v, err := strconv.ParseFloat(m[5], 64)
 	if err != nil {
 		t.Fatalf("oracle: %v", err)
 	}
-	uri := m[2]
+	uri := m[3]
 	if uri == "" {
 		uri = r.Route // 2.9's message has none: its record's route
 	}
-	return textWant{ok: true, status: atoi(t, m[3]), method: m[1], uri: uri, rt: v / 1000, hasRT: true, at: at}
+	return textWant{ok: true, status: atoi(t, m[4]), method: m[2], uri: uri, client: rayHost(m[1]), rt: v / 1000, hasRT: true, at: at}
 }
 
 // envoyClientGone is Envoy's status 0, a response never begun, read as
@@ -626,9 +641,12 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"ray-serve.log":        rayOracle,
 	"ray-serve-29.log":     rayOracle,
 	"ray-serve-driver.log": rayOracle,
+	// With the client's address (RAY_SERVE_LOG_CLIENT_ADDRESS).
+	"ray-serve-client.log": rayOracle,
 	// Its JSON log: the same messages, today's and 2.9's.
-	"ray-serve-json.log":    rayJSONOracle,
-	"ray-serve-json-29.log": rayJSONOracle,
+	"ray-serve-json.log":        rayJSONOracle,
+	"ray-serve-json-29.log":     rayJSONOracle,
+	"ray-serve-json-client.log": rayJSONOracle,
 	// Envoy's default with Emissary-ingress's prefix and with Kuma's
 	// fields.
 	"emissary.log":     emissaryOracle,
@@ -816,6 +834,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"ray-serve-driver.log", "nginx", "ray-serve", []string{"ray_latency", "ray_actor"}},
 		{"ray-serve-json.log", "nginx", "ray-serve", []string{"ray_latency", "request_method"}},
 		{"ray-serve-json-29.log", "nginx", "ray-serve", []string{"ray_latency", "ray_where"}},
+		{"ray-serve-client.log", "nginx", "ray-serve", []string{"ray_latency", "ray_client"}},
+		{"ray-serve-json-client.log", "nginx", "ray-serve", []string{"ray_latency", "ray_client"}},
 		{"emissary.log", "nginx", "emissary", []string{"DURATION", "REQ(X-FORWARDED-FOR)"}},
 		{"kuma.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT", "REQ(X-B3-TRACEID?X-DATADOG-TRACEID)"}},
 		{"kuma-notrace.log", "nginx", "kuma", []string{"KUMA_MESH", "KUMA_SOURCE_ADDRESS_WITHOUT_PORT"}},
