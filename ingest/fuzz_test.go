@@ -31,7 +31,9 @@ func FuzzJSONL(f *testing.F) {
 	seedLines(f,
 		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample.jsonl"),
 		filepath.Join("..", "testdata", "shared", "examples", "tokenhub-sample-cls.json"),
-		filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"))
+		filepath.Join("..", "testdata", "logs", "tokenhub-1.jsonl"),
+		// CLS's time of a log beside the log's own (takeStamp).
+		filepath.Join("testdata", "cls", "stamped.jsonl"))
 	for _, s := range []string{
 		`{"ai_log":"{\"model\":\"m\",\"llm_service_duration\":\"12\"}"}`,
 		`{"ai_log":{"model":"m"}}`,
@@ -58,6 +60,10 @@ func FuzzJSONL(f *testing.F) {
 		// A parsed record has sane values.
 		if v, ok := r.Float(FRequestTime); ok && (v < 0 || v != v) {
 			t.Fatalf("request_time %v from %q", v, line)
+		}
+		// A log service's time is the time's or none: no field's bit.
+		if r.set&stampSet != 0 || r.Has(FTime) && checkTime(r.TimeNS) != fine {
+			t.Fatalf("fields %x, time %d from %q", r.set, r.TimeNS, line)
 		}
 	})
 }

@@ -155,6 +155,12 @@ type Record struct {
 	File int32
 	// endNS and firstNS hold FEndTime and FFirstTokenTime.
 	endNS, firstNS int64
+	// stampNS is the time a log service gave the record (CLS's
+	// __TIMESTAMP__: Binding.Stamp), read beside the record's own and
+	// chosen between them in Finish (takeStamp); stampPrio is its
+	// binding's priority. set has stampSet when it is there.
+	stampNS   int64
+	stampPrio uint8
 	// noAddrClient: the file's client has a name of its own, so a record
 	// without it has no client rather than one from remote_addr.
 	noAddrClient bool
@@ -226,6 +232,49 @@ func (r *Record) reset(s *Schema) {
 	r.set, r.DictKey, r.unread = 0, 0, 0
 	r.noAddrClient = s.client != "" && s.client != noClient
 	r.noCall = false
+}
+
+// stampSet is the bit of Record.set that says the record holds a log
+// service's time (stampNS): no field's bit, and cleared by Finish, so
+// that no reader of the fields sees it.
+const stampSet = 1 << 63
+
+// The fields' bits stay below stampSet's.
+var _ [63 - NumFields]struct{}
+
+// putStamp holds ns, read by binding b (Binding.Stamp), as the record's
+// log service time, for Finish to weigh against the record's own.
+func (r *Record) putStamp(b Binding, ns int64) {
+	r.stampNS, r.stampPrio = ns, b.Prio
+	r.set |= stampSet
+}
+
+// takeStamp sets the time of a record that holds a log service's time
+// (stampNS): a record with no time of its own takes it. Beside the
+// record's own time, it is the time the service gave the log, which
+// need not be the log's: Tencent CLS stamps a log with the time its
+// agent, LogListener, collected it, unless the collection rule reads
+// the time from a field of the log ("Configuring the Time Format",
+// https://www.tencentcloud.com/document/product/614/32942), so that a
+// lagging agent moves every request late, by seconds to minutes. The
+// own time is kept, but for one written to the second with the stamp
+// within that second: the same time (CLB's logs shipped to CLS, whose
+// time_local 14:00:15 sits beside __TIMESTAMP__ 14:00:15.426), whose
+// milliseconds the stamp gives (the 429 rule's retry gaps are measured
+// in them). An own time written to the ms or finer is kept whatever
+// the stamp: equal to it within the own's precision, it is the same
+// time, no coarser. An own time written to the ms that falls on a whole
+// second is taken as written to the second. A --map's time is kept.
+func (r *Record) takeStamp() {
+	r.set &^= stampSet
+	own := r.TimeNS
+	switch {
+	case r.set&(1<<FTime) == 0:
+		r.TimeNS, r.prio[FTime] = r.stampNS, r.stampPrio
+		r.set |= 1 << FTime
+	case r.prio[FTime] != prioMapped && own%1e9 == 0 && r.stampNS >= own && r.stampNS-own < 1e9:
+		r.TimeNS = r.stampNS
+	}
 }
 
 // unreadable notes that field f's value val was there but could not be
@@ -348,7 +397,8 @@ func (r *Record) putText(f Field, p uint8, b []byte) {
 
 // Finish derives the fields that come from others: client from
 // remote_addr (without its port), method and uri from request,
-// request_time and ttft from end and first-token instants. Parsers call
+// request_time and ttft from end and first-token instants, the time from
+// a log service's beside the record's own (takeStamp). Parsers call
 // it once a line is read, and the line is bad when it returns an error:
 // a request_time of an end instant before the time, or more than
 // MaxDurationS after it (a clock reset, the two instants swapped or
@@ -357,6 +407,9 @@ func (r *Record) putText(f Field, p uint8, b []byte) {
 func (r *Record) Finish() error {
 	if r.parts != nil {
 		r.addParts()
+	}
+	if r.set&stampSet != 0 {
+		r.takeStamp()
 	}
 	if r.noCall {
 		for _, f := range [...]Field{FPromptTokens, FCompletionTokens} {

@@ -59,6 +59,11 @@ type Binding struct {
 	// (uuidV7Time); another value gives no time, and leaves the line
 	// good. Such a binding takes the general setters' path.
 	UUIDv7 bool
+	// Stamp: the name is a log service's time of the record beside the
+	// log's own fields (CLS's __TIMESTAMP__), which claims no field: it
+	// is held apart (Record.putStamp), and Finish makes it the time of a
+	// record that has no other, or whose own it refines (takeStamp).
+	Stamp bool
 }
 
 // general reports whether b's values are read only by the general
@@ -87,7 +92,7 @@ type alias struct {
 // different things to different programs (Traefik's Duration, LiteLLM's
 // status) are not here but in the source table (sources.go).
 var aliases = map[Field][]alias{
-	FTime: {{"__TIMESTAMP__", UnitMilli}, {"time_local", 0}, {"time_iso8601", 0},
+	FTime: {{stampName, UnitMilli}, {"time_local", 0}, {"time_iso8601", 0},
 		{"msec", UnitSecond}, {"timestamp", 0}, {"@timestamp", 0}, {"start_time", 0},
 		{"startTime", 0}, {"RequestTime", 0}, {"created_at", 0}, {"StartUTC", 0},
 		// Azure Log Analytics' time of every row of every table.
@@ -144,6 +149,11 @@ var aliases = map[Field][]alias{
 	FTTFB:           {{"first_byte_ms", 0}, {"time_to_first_byte", 0}},
 	FHost:           {{"http_host", 0}, {"server_name", 0}},
 }
+
+// stampName is CLS's name of the time it gave a log, epoch ms
+// (Binding.Stamp): first of the time's names in SPEC §3, read as the
+// time of a record with no other.
+const stampName = "__TIMESTAMP__"
 
 // Priorities: lower wins when several names set one field of a record.
 const (
@@ -259,6 +269,7 @@ func build(maps []mapping, src *source, client string) *Schema {
 				// years a time is read in. One binding, so that a
 				// value is read once.
 				b.Unit = UnitNone
+				b.Stamp = a.name == stampName
 				s.add(a.name, b, false)
 				continue
 			}
