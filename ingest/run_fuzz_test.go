@@ -189,7 +189,10 @@ func FuzzRun(f *testing.F) {
 		"sources/databricks-gateway.jsonl", "sources/databricks-gateway.csv",
 		// CLS's shipping to COS as CSV, its fields quoted with single
 		// quotes; cut by spaces.
-		"text/cls-cos-squote.csv", "text/cls-cos-space.csv"} {
+		"text/cls-cos-squote.csv", "text/cls-cos-space.csv",
+		// Alibaba Cloud's CLB and ALB in SLS: JSON lines, GetLogsV2's
+		// answer, the console's CSV.
+		"sources/aliyun-slb.jsonl", "sources/aliyun-alb-getlogs.json", "sources/aliyun-alb.csv"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -1448,6 +1448,23 @@ var sources = []*source{
 		signatures: []signature{{3, []string{"attributes.timestamp", "attributes.host", "attributes.service", "attributes.status", "attributes.message", "attributes.tags"}},
 			{3, []string{"content.timestamp", "content.host", "content.service", "content.message", "content.tags"}}},
 		fields: datadogFields()},
+	// Alibaba Cloud's load balancers' layer-7 access log, CLB's (once
+	// SLB's, __topic__ slb_layer7_access_log) and ALB's
+	// (alb_layer7_access_log), as Simple Log Service keeps it and
+	// exports it (JSON lines, the GetLogs API's records, CSV), every
+	// value a string (help.aliyun.com/zh/sls/user-guide/slb,
+	// www.alibabacloud.com/help/en/sls/alb). Its names are nginx's and
+	// read as such: request_time and upstream_response_time s,
+	// tcpinfo_rtt µs, time the log's own (with its zone; __time__,
+	// SLS's epoch s, weighed against it), client_ip the caller. Its own
+	// read_request_time and write_response_time are ms spent reading the
+	// request and writing the response, no request time: no field holds
+	// them, so they stay unread. It is told by the names nginx has not:
+	// the instance's id (slbid, app_lb_id), the listener's port, the
+	// proxy's read and write times. Before nginx's JSON and TokenHub,
+	// whose names it shares (region, in CLB's export of the newer page).
+	{name: "aliyun-lb", title: "Alibaba Cloud CLB (SLB) and ALB layer-7 access log (Simple Log Service)",
+		signatures: []signature{{1, []string{"slbid", "app_lb_id", "slb_vport", "read_request_time", "write_response_time"}}}},
 	// nginx's own access log as JSON: a log_format (escape=json, nginx
 	// 1.11.8 on) whose keys are the names of the variables it writes,
 	// as the nginx documentation lists them

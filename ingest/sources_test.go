@@ -1202,6 +1202,24 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return sourceWant{rt: d.num("clientDuration"), ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1, timeNS: rfc(d.str("systemTime"))}
 	},
+	// Alibaba Cloud's CLB and ALB in SLS: nginx's seconds, every value a
+	// string; upstream_response_time a list of tries (", "), "-" none:
+	// their sum; the caller client_ip; the time the log's own, with its
+	// zone. read_request_time and write_response_time (ms) are no
+	// request's time.
+	"aliyun-lb": func(d rawDoc) sourceWant {
+		ups, any := 0.0, false
+		for _, item := range strings.Split(d.str("upstream_response_time"), ",") {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(item), 64); err == nil {
+				ups, any = ups+v*1000, true
+			}
+		}
+		if !any {
+			ups = math.NaN()
+		}
+		return sourceWant{rt: d.num("request_time") * 1000, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
+			client: d.str("client_ip"), stream: -1, timeNS: rfc(d.str("time"))}
+	},
 	// JD Cloud's ALB: nginx's seconds, the backend's under its own names.
 	"jdcloud-alb": func(d rawDoc) sourceWant {
 		return sourceWant{rt: d.num("request_time") * 1000, ups: d.num("backend_response_time") * 1000, ttft: math.NaN(),
@@ -1390,7 +1408,8 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "ginzap.jsonl": "ginzap", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
-	"aliyun-apigw.json": "aliyun-apigw", "apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
+	"aliyun-apigw.json": "aliyun-apigw", "aliyun-slb.jsonl": "aliyun-lb", "aliyun-alb-getlogs.json": "aliyun-lb", "aliyun-alb.csv": "aliyun-lb",
+	"apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
