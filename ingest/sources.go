@@ -344,6 +344,46 @@ var sources = []*source{
 			{"created_at", ignored, 0}, {"last_updated_at", ignored, 0},
 		},
 		requests: []string{"llm"}},
+	// W&B Weave's calls (wandb/weave weave/trace_server/
+	// trace_server_interface.py, CallSchema): the JSON lines of its
+	// trace server's POST /calls/stream_query and the SDK's dumps of
+	// them. op_name is the op's URI (weave:///entity/project/op/
+	// openai.chat.completions.create:digest); started_at and ended_at
+	// are ISO 8601 to the µs, ended_at null while the call runs.
+	// summary.weave is derived by the server on read (trace_server_
+	// common.py, make_derived_summary_fields): status success, error
+	// (exception set) or running, and latency_ms, ended_at − started_at
+	// cut to whole ms, which the two instants give to the µs, so it is
+	// not read. attributes.weave.kind is the op's kind
+	// (weave/trace/op.py; the provider integrations default to "llm",
+	// weave/integrations/_llm_provider.py DEFAULT_OP_KIND): llm calls
+	// are the requests, an agent's, a tool's… passed over; a call of an
+	// op without a kind (an SDK from before op kinds) is read. exception
+	// is the text of the exception the call raised ("RateLimitError:
+	// Error code: 429 - …"): the HTTP status it names, or none; a call
+	// without one has summary.weave.status success, a 200. A provider
+	// integration logs the provider's response as the call's output
+	// (integrations/openai/openai_test.py: output.model,
+	// output.usage.prompt_tokens, inputs.model, inputs.stream;
+	// Anthropic's usage input_tokens, output_tokens). summary.usage is
+	// keyed by the model's name ({"gpt-4o-2024-08-06":{"requests":1,
+	// "prompt_tokens":…}}) and summed into the parents: not read (a
+	// lookup by a name each record's value gives); the tokens are the
+	// call's own output.usage, which a call that failed has none of.
+	{name: "weave", title: "W&B Weave calls (calls/stream_query, SDK dumps)",
+		signatures: []signature{{2, []string{"op_name", "wb_user_id", "wb_run_id", "wb_run_step", "summary.weave.status",
+			"summary.weave.trace_name", "attributes.weave.client_version"}}},
+		fields: []sourceField{
+			{"started_at", FTime, 0}, {"ended_at", FEndTime, 0},
+			{"attributes.weave.kind", FKind, 0},
+			{"exception", FStatus, unitOutcome}, {"summary.weave.status", FStatus, unitOutcome},
+			{"output.model", FModel, 0}, {"inputs.model", FModel, 0},
+			{"inputs.stream", FStream, 0},
+			{"output.usage.prompt_tokens", FPromptTokens, 0}, {"output.usage.input_tokens", FPromptTokens, 0},
+			{"output.usage.completion_tokens", FCompletionTokens, 0}, {"output.usage.output_tokens", FCompletionTokens, 0},
+			{"summary.weave.latency_ms", ignored, 0},
+		},
+		requests: []string{"llm"}},
 	// LangSmith's runs (langsmith-sdk's schemas.Run, the API's
 	// RunSchema): what Client.list_runs gives, dumped as JSON lines, and
 	// the body of POST /api/v1/runs/query, {"runs":[…],"cursors":{…}}.

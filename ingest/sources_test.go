@@ -611,6 +611,26 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		w.status = tracedStatus(d.str("error_info.message"), d.get("error_info") == nil)
 		return w
 	},
+	// Weave: calls, llm ones (attributes.weave.kind) the requests, one
+	// without a kind read; ended_at − started_at (ISO 8601, µs); the
+	// provider's response the model and tokens, else the call's inputs;
+	// a call without exception a 200, one with the status its text names.
+	"weave": func(d rawDoc) sourceWant {
+		w := sourceWant{rt: math.NaN(), ups: math.NaN(), ttft: math.NaN(), stream: boolOf(d.get("inputs.stream")), timeNS: rfc(d.str("started_at")),
+			model: d.str("output.model"), tokens: true,
+			prompt:     d.count(d.first("output.usage.prompt_tokens", "output.usage.input_tokens")),
+			completion: d.count(d.first("output.usage.completion_tokens", "output.usage.output_tokens"))}
+		if w.model == "" {
+			w.model = d.str("inputs.model")
+		}
+		if end := d.str("ended_at"); end != "" {
+			w.rt = float64(rfc(end)-w.timeNS) / 1e6
+		}
+		kind := d.str("attributes.weave.kind")
+		w.passed = kind != "" && kind != "llm"
+		w.status = tracedStatus(d.str("exception"), d.str("exception") == "" && d.str("summary.weave.status") != "running")
+		return w
+	},
 	// Braintrust: spans, llm ones the calls; metrics.start and .end Unix
 	// seconds, time_to_first_token seconds; the call's parameters in
 	// metadata (model, stream); no caller; a span without an error a 200,
@@ -1413,7 +1433,7 @@ var sourceFixtures = map[string]string{
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
-	"opik.jsonl": "opik", "opik-api.json": "opik",
+	"opik.jsonl": "opik", "opik-api.json": "opik", "weave.jsonl": "weave",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
