@@ -365,7 +365,8 @@ const statusClientClosed = 499
 // Azure Front Door's is its request to the origin timing out: a 504.
 // Amazon Bedrock's invocation log writes an errorCode for a call that
 // failed and nothing for one that did not: a 200; so do Braintrust's
-// log its error and Opik's spans their error_info.
+// log its error and Opik's spans their error_info. PromptLayer's log
+// without a status is a SUCCESS, its default.
 type statusFix struct{ zero, none float64 }
 
 func statusFixOf(source string) statusFix {
@@ -374,7 +375,7 @@ func statusFixOf(source string) statusFix {
 		return statusFix{zero: statusClientClosed}
 	case "azure-frontdoor":
 		return statusFix{zero: 504}
-	case "bedrock", "braintrust", "opik":
+	case "bedrock", "braintrust", "opik", "promptlayer":
 		return statusFix{none: 200}
 	}
 	return statusFix{}

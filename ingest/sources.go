@@ -344,6 +344,35 @@ var sources = []*source{
 			{"created_at", ignored, 0}, {"last_updated_at", ignored, 0},
 		},
 		requests: []string{"llm"}},
+	// PromptLayer's request logs, as its REST API gives them
+	// (docs.promptlayer.com/reference/search-request-logs: POST
+	// /api/public/v2/requests/search, {"success","items":[…],"page",
+	// "pages","per_page","total",…}; reference/get-request: GET
+	// /api/public/v2/requests/{id}, one object with its prompt_blueprint).
+	// Every log is one call to a model (engine, or model in the latter):
+	// none is passed over. request_start_time and request_end_time are
+	// ISO 8601, UTC (written without a zone in the docs' first example);
+	// latency_ms is "derived from start and end times", ms; latency, in
+	// an item, is not documented in a unit, and is not read. status is
+	// SUCCESS (the default), WARNING ("succeeded but had issues") or
+	// ERROR (reference/log-request), and error_message the failure's
+	// text: the HTTP status it names, else SUCCESS and WARNING a 200,
+	// ERROR none (counted unreadable); a log without a status is a
+	// SUCCESS, as logging defaults it (statusFix). error_type
+	// (PROVIDER_RATE_LIMIT, PROVIDER_TIMEOUT…) is PromptLayer's
+	// category, no HTTP status. metadata is the caller's own key-value
+	// list: no client is read from it.
+	{name: "promptlayer", title: "PromptLayer request logs (REST API)",
+		signatures: []signature{{2, []string{"request_start_time", "request_end_time", "provider_type", "tags_array",
+			"prompt_blueprint", "prompt_version_number"}}},
+		fields: []sourceField{
+			{"request_start_time", FTime, 0}, {"request_end_time", FEndTime, 0}, {"latency_ms", FRequestTime, UnitMilli},
+			{"engine", FModel, 0}, {"model", FModel, 0},
+			{"input_tokens", FPromptTokens, 0}, {"output_tokens", FCompletionTokens, 0},
+			{"error_message", FStatus, unitOutcome}, {"status", FStatus, unitOutcome},
+			{"latency", ignored, 0}, {"error_type", ignored, 0}, {"metadata", ignored, 0},
+		},
+		loc: time.UTC},
 	// W&B Weave's calls (wandb/weave weave/trace_server/
 	// trace_server_interface.py, CallSchema): the JSON lines of its
 	// trace server's POST /calls/stream_query and the SDK's dumps of

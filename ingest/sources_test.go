@@ -611,6 +611,26 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		w.status = tracedStatus(d.str("error_info.message"), d.get("error_info") == nil)
 		return w
 	},
+	// PromptLayer: request logs, each a call; latency_ms, else
+	// request_end_time − request_start_time (UTC); the status the
+	// error_message names, else SUCCESS, WARNING or none written a 200.
+	"promptlayer": func(d rawDoc) sourceWant {
+		at := func(name string) int64 {
+			s := d.str(name)
+			if s != "" && !strings.HasSuffix(s, "Z") {
+				s += "Z"
+			}
+			return rfc(s)
+		}
+		w := sourceWant{rt: d.num("latency_ms"), ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: at("request_start_time"),
+			model: d.str(d.first("engine", "model")), tokens: true, prompt: d.count("input_tokens"), completion: d.count("output_tokens")}
+		if end := at("request_end_time"); math.IsNaN(w.rt) && end != 0 {
+			w.rt = float64(end-w.timeNS) / 1e6
+		}
+		st := d.str("status")
+		w.status = tracedStatus(d.str("error_message"), st == "" || st == "SUCCESS" || st == "WARNING")
+		return w
+	},
 	// Weave: calls, llm ones (attributes.weave.kind) the requests, one
 	// without a kind read; ended_at − started_at (ISO 8601, µs); the
 	// provider's response the model and tokens, else the call's inputs;
@@ -1434,6 +1454,7 @@ var sourceFixtures = map[string]string{
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
 	"opik.jsonl": "opik", "opik-api.json": "opik", "weave.jsonl": "weave",
+	"promptlayer.jsonl": "promptlayer", "promptlayer-search.json": "promptlayer",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
@@ -1594,6 +1615,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["content"] // Opik's REST API page
 		} else if ok && m["data"] != nil && m["total"] != nil && m["page"] != nil && m["limit"] != nil {
 			v = m["data"] // Lunary's runs API page
+		} else if ok && m["items"] != nil && m["success"] != nil && m["per_page"] != nil {
+			v = m["items"] // PromptLayer's request log search
 		} else if ok && m["data"] != nil && m["has_more"] != nil {
 			v = m["data"] // Dify's logs API page
 		} else if h, hits := m["hits"].(map[string]any); ok && hits && h["hits"] != nil {
