@@ -344,6 +344,35 @@ var sources = []*source{
 			{"created_at", ignored, 0}, {"last_updated_at", ignored, 0},
 		},
 		requests: []string{"llm"}},
+	// Laminar's spans, as its SQL API gives a query of its spans table
+	// (lmnr-ai/lmnr app-server/src/api/v1/sql.rs: POST /v1/sql/query,
+	// {"data":[…]}, ClickHouse's rows as JSON; the table's columns in
+	// app-server/src/query_engine/schema.rs). start_time and end_time
+	// are DateTime64(9, 'UTC'), written without a zone; duration is
+	// "Duration in seconds". Of the span types (DEFAULT, LLM, EXECUTOR,
+	// EVALUATOR, EVALUATION, TOOL, HUMAN_EVALUATOR, CACHED, UNKNOWN) LLM
+	// spans are calls to a model; a CACHED one is an LLM span answered
+	// from Laminar's cache (traces/spans.rs, is_llm_span: its
+	// lmnr.span.original_type LLM), no call, passed over. status is "success" or "error": a 200, or none
+	// (the error's text is in the span's events, not in the table), so
+	// an error is counted unreadable. model is coalesce(request_model,
+	// response_model): response_model, the model that answered, first;
+	// input_tokens, output_tokens. path is the span's place in its trace
+	// ("outer.inner"), no URI; name the span's.
+	{name: "laminar", title: "Laminar spans (SQL API)",
+		// request_model and response_model are Helicone's names too:
+		// they tell Laminar's only beside span_type.
+		signatures: []signature{{2, []string{"span_type", "input_cost", "output_cost", "tool_definitions"}},
+			{3, []string{"span_type", "request_model", "response_model"}}},
+		fields: []sourceField{
+			{"start_time", FTime, 0}, {"end_time", FEndTime, 0}, {"duration", FRequestTime, UnitSecond},
+			{"span_type", FKind, 0}, {"status", FStatus, unitOutcome},
+			{"response_model", FModel, 0}, {"request_model", FModel, 0}, {"model", FModel, 0},
+			{"input_tokens", FPromptTokens, 0}, {"output_tokens", FCompletionTokens, 0},
+			{"path", ignored, 0}, {"name", ignored, 0},
+		},
+		requests: []string{"LLM"},
+		loc:      time.UTC},
 	// PromptLayer's request logs, as its REST API gives them
 	// (docs.promptlayer.com/reference/search-request-logs: POST
 	// /api/public/v2/requests/search, {"success","items":[…],"page",

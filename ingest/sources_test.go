@@ -611,6 +611,33 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		w.status = tracedStatus(d.str("error_info.message"), d.get("error_info") == nil)
 		return w
 	},
+	// Laminar: spans of its SQL API, LLM ones the calls; duration s,
+	// else end_time − start_time (UTC, no zone written); status success
+	// a 200, error none; the model that answered, else the one asked.
+	"laminar": func(d rawDoc) sourceWant {
+		at := func(name string) int64 {
+			t, err := time.Parse("2006-01-02 15:04:05.999999999", d.str(name))
+			if err != nil {
+				return 0
+			}
+			return t.UnixNano()
+		}
+		w := sourceWant{rt: d.num("duration") * 1000, ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: at("start_time"),
+			tokens: true, prompt: d.count("input_tokens"), completion: d.count("output_tokens")}
+		if end := at("end_time"); math.IsNaN(w.rt) && end != 0 {
+			w.rt = float64(end-w.timeNS) / 1e6
+		}
+		for _, m := range []string{"response_model", "request_model", "model"} {
+			if w.model == "" {
+				w.model = d.str(m)
+			}
+		}
+		w.passed = d.str("span_type") != "LLM"
+		if d.str("status") == "success" {
+			w.status = 200
+		}
+		return w
+	},
 	// PromptLayer: request logs, each a call; latency_ms, else
 	// request_end_time − request_start_time (UTC); the status the
 	// error_message names, else SUCCESS, WARNING or none written a 200.
@@ -1454,7 +1481,7 @@ var sourceFixtures = map[string]string{
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
 	"opik.jsonl": "opik", "opik-api.json": "opik", "weave.jsonl": "weave",
-	"promptlayer.jsonl": "promptlayer", "promptlayer-search.json": "promptlayer",
+	"promptlayer.jsonl": "promptlayer", "promptlayer-search.json": "promptlayer", "laminar.json": "laminar",
 	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
