@@ -53,7 +53,7 @@ func (s *rowSink) drop() {
 func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Location) error {
 	for _, bd := range bs {
 		f := bd.Field
-		if bd.MinusOne && v == -1 || !r.claim(f, bd.Prio) && !bd.Stamp { // -1: the source's "no value"
+		if bd.MinusOne && v == -1 || !r.claim(f, bd.Prio) && !bd.Stamp() { // -1: the source's "no value"
 			continue
 		}
 		info := &fields[f]
@@ -150,11 +150,11 @@ func (r *Record) setInstant(bs Bindings, v, per int64, b *colBatch, loc *time.Lo
 	}
 	for _, bd := range bs {
 		if bd.Field == FTime {
-			if r.claim(FTime, bd.Prio) || bd.Stamp {
+			if r.claim(FTime, bd.Prio) || bd.Stamp() {
 				if flaw := checkTime(ns); flaw != fine {
 					return badValue(FTime, strconv.AppendInt(nil, v, 10), flaw)
 				}
-				if bd.Stamp {
+				if bd.Stamp() {
 					r.putStamp(bd, ns)
 					continue
 				}
@@ -507,7 +507,7 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 					errs[k], bad = err, true
 				}
 			}
-		case sp.kind == vkInstant && len(sp.bs) == 1 && sp.bs[0].Field == FTime && !sp.bs[0].Stamp && bound&(1<<FTime) == 0 && !bad:
+		case sp.kind == vkInstant && len(sp.bs) == 1 && sp.bs[0].Field == FTime && !sp.bs[0].Stamp() && bound&(1<<FTime) == 0 && !bad:
 			bound |= 1 << FTime
 			bad = putInstants(recs, cells, some, sp, errs, b.wallOf(sp), loc)
 		case sp.kind == vkBool && sp.flag && bound&(1<<sp.bs[0].Field) == 0 && !bad:
@@ -525,7 +525,7 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 			}
 		default:
 			for _, bd := range sp.bs {
-				if !bd.Stamp { // a stamp sets no field (putStamp)
+				if !bd.Stamp() { // a stamp sets no field (putStamp)
 					bound |= 1 << bd.Field
 				}
 			}

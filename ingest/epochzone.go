@@ -41,7 +41,7 @@ func epochZone(s *Schema, names []string, pairs func(a, b string) [][2][]byte, l
 			}
 		}
 		for _, b := range s.LookupString(n) {
-			if b.Field == FTime && !b.Stamp && b.Prio < best.Prio { // the own time, not the stamp it is weighed against
+			if b.Field == FTime && !b.Stamp() && b.Prio < best.Prio { // the own time, not the stamp it is weighed against
 				name, best = n, b
 			}
 		}

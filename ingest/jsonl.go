@@ -257,7 +257,7 @@ func (p *jsonParser) setString(r *Record, bind Bindings, val []byte) error {
 				return r.setDecimal(bind, val, v, p.loc)
 			}
 		case b.Field == FTime && !b.UUIDv7:
-			if !r.claim(FTime, b.Prio) && !b.Stamp { // a stamp claims no field (putStamp)
+			if !r.claim(FTime, b.Prio) && !b.Stamp() { // a stamp claims no field (putStamp)
 				return nil
 			}
 			ns, ok := p.clock.read(val, p.loc)
@@ -267,7 +267,7 @@ func (p *jsonParser) setString(r *Record, bind Bindings, val []byte) error {
 				ns, ok = parseEpoch(val, b.Unit)
 			}
 			if ok && checkTime(ns) == fine {
-				if b.Stamp {
+				if b.Stamp() {
 					r.putStamp(b, ns)
 					return nil
 				}

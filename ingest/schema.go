@@ -59,12 +59,17 @@ type Binding struct {
 	// (uuidV7Time); another value gives no time, and leaves the line
 	// good. Such a binding takes the general setters' path.
 	UUIDv7 bool
-	// Stamp: the name is a log service's time of the record beside the
-	// log's own fields (CLS's __TIMESTAMP__), which claims no field: it
-	// is held apart (Record.putStamp), and Finish makes it the time of a
-	// record that has no other, or whose own it refines (takeStamp).
-	Stamp bool
 }
+
+// Stamp reports whether b reads a log service's time of the record
+// beside the log's own fields (CLS's __TIMESTAMP__), which claims no
+// field: it is held apart (Record.putStamp), and Finish makes it the
+// time of a record that has no other, or whose own it refines
+// (takeStamp). Told by its priority, which no other binding has, not by
+// a flag of its own: a binding of six bytes is copied in one move less
+// than one of seven, on every value every reader sets (a flag made
+// reading Parquet a row at a time 11 % slower).
+func (b Binding) Stamp() bool { return b.Prio == prioStamp }
 
 // general reports whether b's values are read only by the general
 // setters (Record.Set): a source's -1, its outcome words, or its ids.
@@ -161,6 +166,7 @@ const (
 	prioSource    = 1   // the detected source's own names, best first
 	prioCanonical = 64  // the canonical names
 	prioAlias     = 65  // the generic aliases, best first
+	prioStamp     = 253 // a log service's time beside the log's own (Binding.Stamp)
 	prioDerived   = 255 // fields derived in Record.Finish
 )
 
@@ -269,7 +275,9 @@ func build(maps []mapping, src *source, client string) *Schema {
 				// years a time is read in. One binding, so that a
 				// value is read once.
 				b.Unit = UnitNone
-				b.Stamp = a.name == stampName
+				if a.name == stampName {
+					b.Prio = prioStamp
+				}
 				s.add(a.name, b, false)
 				continue
 			}

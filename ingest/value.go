@@ -22,7 +22,7 @@ func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
 		if k := fields[b.Field].kind; (k == KindFloat || k == KindInt || k == KindTime) && (noNumber(val) || b.MinusOne && string(val) == "-1") {
 			continue
 		}
-		if !r.claim(b.Field, b.Prio) && !b.Stamp { // a stamp claims no field (putStamp)
+		if !r.claim(b.Field, b.Prio) && !b.Stamp() { // a stamp claims no field (putStamp)
 			continue
 		}
 		if err := r.set1(b, val, loc); err != nil {
@@ -37,7 +37,7 @@ func (r *Record) Set(bs Bindings, val []byte, loc *time.Location) error {
 func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Location) error {
 	for _, b := range bs {
 		f := b.Field
-		if b.MinusOne && v == -1 || !r.claim(f, b.Prio) && !b.Stamp { // -1: the source's "no value"
+		if b.MinusOne && v == -1 || !r.claim(f, b.Prio) && !b.Stamp() { // -1: the source's "no value"
 			continue
 		}
 		// An nginx list of this one number reads as the number: its sum
@@ -176,7 +176,7 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		if flaw := checkTime(ns); flaw != fine {
 			return badValue(f, val, flaw)
 		}
-		if b.Stamp {
+		if b.Stamp() {
 			r.putStamp(b, ns)
 			return nil
 		}
