@@ -71,32 +71,14 @@ func TestPandasOrients(t *testing.T) {
 	for _, name := range []string{"pandas-index.json", "pandas-columns.json", "pandas-columns-iso.json"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", "jsondoc", name)
-			raw, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var doc map[string]map[string]json.RawMessage
-			if err := json.Unmarshal(raw, &doc); err != nil {
-				t.Fatal(err)
-			}
+			doc := readObjects(t, path)
 			var want []tableRecord
 			if strings.Contains(name, "index") {
 				for _, rec := range doc {
 					want = append(want, tableRecord(rec))
 				}
 			} else {
-				byIndex := map[string]tableRecord{}
-				for col, cells := range doc {
-					for idx, v := range cells {
-						if byIndex[idx] == nil {
-							byIndex[idx] = tableRecord{}
-						}
-						if string(v) != "null" {
-							byIndex[idx][col] = v
-						}
-					}
-				}
-				for _, rec := range byIndex {
+				for _, rec := range columnRows(doc) {
 					want = append(want, rec)
 				}
 			}
@@ -183,31 +165,13 @@ func TestPandasColumnsTime(t *testing.T) {
 	for _, name := range []string{"pandas-columns-time.json", "pandas-columns-time-iso.json"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", "jsondoc", name)
-			raw, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var doc map[string]map[string]json.RawMessage
-			if err := json.Unmarshal(raw, &doc); err != nil {
-				t.Fatal(err)
-			}
+			doc := readObjects(t, path)
 			if doc["time"] != nil {
 				t.Fatalf("%s: a column of a time", path)
 			}
-			rows := map[string]tableRecord{}
-			for col, cells := range doc {
-				for key, v := range cells {
-					if rows[key] == nil {
-						at, _ := json.Marshal(key)
-						rows[key] = tableRecord{"time": at}
-					}
-					if string(v) != "null" {
-						rows[key][col] = v
-					}
-				}
-			}
 			var want []tableRecord
-			for _, rec := range rows {
+			for key, rec := range columnRows(doc) {
+				rec["time"], _ = json.Marshal(key)
 				want = append(want, rec)
 			}
 			checkTableRecords(t, path, want)
@@ -215,34 +179,56 @@ func TestPandasColumnsTime(t *testing.T) {
 	}
 }
 
-// TestPandasColumnsOwnTime: a table by column with a column of the
-// time keeps it, whatever its index keys are.
-func TestPandasColumnsOwnTime(t *testing.T) {
-	text := `{"time":{"1796349601457":"2026-12-04T10:00:00Z","1796349602053":"2026-12-04T10:00:01Z"},` +
-		`"request_time":{"1796349601457":1.5,"1796349602053":2.5},"status":{"1796349601457":200,"1796349602053":502}}`
-	got, res := collect(t, []string{writeTemp(t, "columns.json", text)}, ingest.Options{Workers: 1, Location: time.UTC})
-	if len(got) != 2 || res.BadLines() != 0 {
-		t.Fatalf("%d records, %d bad lines (%v); want 2, 0", len(got), res.BadLines(), res.Problems)
-	}
-	for i, w := range []time.Time{time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 4, 10, 0, 1, 0, time.UTC)} {
-		if got[i].timeNS != w.UnixNano() {
-			t.Errorf("record %d: %v, want %v", i, time.Unix(0, got[i].timeNS).UTC(), w)
+// TestPandasIndexOwnTime: a table by index whose rows carry their own
+// time, and a table by column with a column of the time, keep it,
+// whatever their index keys are.
+func TestPandasIndexOwnTime(t *testing.T) {
+	for name, text := range map[string]string{
+		"index.json": `{"1796349601457":{"time":"2026-12-04T10:00:00Z","request_time":1.5,"status":200},` +
+			`"1796349602053":{"time":"2026-12-04T10:00:01Z","request_time":2.5,"status":502}}`,
+		"columns.json": `{"time":{"1796349601457":"2026-12-04T10:00:00Z","1796349602053":"2026-12-04T10:00:01Z"},` +
+			`"request_time":{"1796349601457":1.5,"1796349602053":2.5},"status":{"1796349601457":200,"1796349602053":502}}`,
+	} {
+		got, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
+		if len(got) != 2 || res.BadLines() != 0 {
+			t.Fatalf("%s: %d records, %d bad lines (%v); want 2, 0", name, len(got), res.BadLines(), res.Problems)
+		}
+		for i, w := range []time.Time{time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 4, 10, 0, 1, 0, time.UTC)} {
+			if got[i].timeNS != w.UnixNano() {
+				t.Errorf("%s: record %d: %v, want %v", name, i, time.Unix(0, got[i].timeNS).UTC(), w)
+			}
 		}
 	}
 }
 
-// TestPandasIndexOwnTime: a table by index whose rows carry their own
-// time keeps it, whatever its keys are.
-func TestPandasIndexOwnTime(t *testing.T) {
-	text := `{"1796349601457":{"time":"2026-12-04T10:00:00Z","request_time":1.5,"status":200},` +
-		`"1796349602053":{"time":"2026-12-04T10:00:01Z","request_time":2.5,"status":502}}`
-	got, res := collect(t, []string{writeTemp(t, "index.json", text)}, ingest.Options{Workers: 1, Location: time.UTC})
-	if len(got) != 2 || res.BadLines() != 0 {
-		t.Fatalf("%d records, %d bad lines (%v); want 2, 0", len(got), res.BadLines(), res.Problems)
+// readObjects decodes the JSON object of objects in file path, a table
+// by index or by column.
+func readObjects(t *testing.T, path string) map[string]map[string]json.RawMessage {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i, w := range []time.Time{time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 4, 10, 0, 1, 0, time.UTC)} {
-		if got[i].timeNS != w.UnixNano() {
-			t.Errorf("record %d: %v, want %v", i, time.Unix(0, got[i].timeNS).UTC(), w)
+	var doc map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// columnRows turns a table by column (its columns' cells by index key)
+// into its rows by index key, a null cell left out.
+func columnRows(doc map[string]map[string]json.RawMessage) map[string]tableRecord {
+	rows := map[string]tableRecord{}
+	for col, cells := range doc {
+		for key, v := range cells {
+			if rows[key] == nil {
+				rows[key] = tableRecord{}
+			}
+			if string(v) != "null" {
+				rows[key][col] = v
+			}
 		}
 	}
+	return rows
 }

@@ -1384,12 +1384,7 @@ func TestGinExtraFields(t *testing.T) {
 	for _, name := range []string{"gin-newapi-tags.log", "gin-aiproxy.log"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", "text", name)
-			type ginWant struct {
-				status             int64
-				rt                 float64
-				addr, method, path string
-			}
-			var want []ginWant
+			var want []ginRequest
 			own, bad := 0, 0
 			for _, l := range fixtureLines(t, path) {
 				switch {
@@ -1412,23 +1407,14 @@ func TestGinExtraFields(t *testing.T) {
 						t.Fatal(err)
 					}
 					m, p, _ := strings.Cut(f[at+3], " ")
-					want = append(want, ginWant{int64(st), d.Seconds(), f[at+2], m, p})
+					want = append(want, ginRequest{int64(st), d.Seconds(), f[at+2], m, p})
 				case oneAPIOwnByHand(l):
 					own++
 				case strings.TrimSpace(l) != "":
 					bad++
 				}
 			}
-			got, res := nginxCollect(t, []string{path}, ingest.Options{})
-			fs := res.Files[0]
-			if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(own) || res.BadLines() != int64(bad) {
-				t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), own, bad)
-			}
-			for i, g := range got {
-				if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) || g.addr != w.addr || g.method != w.method || g.uri != w.path {
-					t.Errorf("record %d: %d %v %q %s %q; want %d %v %q %s %q", i+1, g.status, g.rt, g.addr, g.method, g.uri, w.status, w.rt, w.addr, w.method, w.path)
-				}
-			}
+			checkGinRequests(t, path, want, own, bad)
 		})
 	}
 }
@@ -1476,12 +1462,7 @@ func TestGinKrakenD(t *testing.T) {
 	for _, name := range []string{"gin-krakend.log", "gin-krakend-lura.log"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", "text", name)
-			type ginWant struct {
-				status             int64
-				rt                 float64
-				addr, method, path string
-			}
-			var want []ginWant
+			var want []ginRequest
 			own, bad := 0, 0
 			for _, l := range fixtureLines(t, path) {
 				switch {
@@ -1500,7 +1481,7 @@ func TestGinKrakenD(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want = append(want, ginWant{int64(st), d.Seconds(), strings.TrimSpace(f[3]), req[0], p})
+					want = append(want, ginRequest{int64(st), d.Seconds(), strings.TrimSpace(f[3]), req[0], p})
 				case krakendOwnByHand(l):
 					own++
 				case strings.TrimSpace(l) != "":
@@ -1510,16 +1491,7 @@ func TestGinKrakenD(t *testing.T) {
 			if len(want) == 0 || own == 0 {
 				t.Fatalf("fixture: %d requests, %d own lines; want some of each", len(want), own)
 			}
-			got, res := nginxCollect(t, []string{path}, ingest.Options{})
-			fs := res.Files[0]
-			if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(own) || res.BadLines() != int64(bad) {
-				t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), own, bad)
-			}
-			for i, g := range got {
-				if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) || g.addr != w.addr || g.method != w.method || g.uri != w.path {
-					t.Errorf("record %d: %d %v %q %s %q; want %d %v %q %s %q", i+1, g.status, g.rt, g.addr, g.method, g.uri, w.status, w.rt, w.addr, w.method, w.path)
-				}
-			}
+			checkGinRequests(t, path, want, own, bad)
 		})
 	}
 }
@@ -1591,6 +1563,31 @@ func TestGinOllamaLoadLines(t *testing.T) {
 	for i, g := range got {
 		if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) {
 			t.Errorf("record %d: %d %v; want %d %v", i+1, g.status, g.rt, w.status, w.rt)
+		}
+	}
+}
+
+// ginRequest is a Gin request line's values, counted from a fixture by
+// hand.
+type ginRequest struct {
+	status             int64
+	rt                 float64
+	addr, method, path string
+}
+
+// checkGinRequests reads path and checks that it is read as a Gin log of
+// the requests want, in order, each with its status, latency, client,
+// method and path, own lines passed over and bad bad lines.
+func checkGinRequests(t *testing.T, path string, want []ginRequest, own, bad int) {
+	t.Helper()
+	got, res := nginxCollect(t, []string{path}, ingest.Options{})
+	fs := res.Files[0]
+	if fs.Format != ingest.Gin || len(got) != len(want) || fs.PassedOver != int64(own) || res.BadLines() != int64(bad) {
+		t.Fatalf("%s, %d records, %d passed over, %d bad; want gin, %d, %d, %d", fs.Format, len(got), fs.PassedOver, res.BadLines(), len(want), own, bad)
+	}
+	for i, g := range got {
+		if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) || g.addr != w.addr || g.method != w.method || g.uri != w.path {
+			t.Errorf("record %d: %d %v %q %s %q; want %d %v %q %s %q", i+1, g.status, g.rt, g.addr, g.method, g.uri, w.status, w.rt, w.addr, w.method, w.path)
 		}
 	}
 }
