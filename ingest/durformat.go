@@ -137,6 +137,9 @@ func magnitudesOf(names []string, s *Schema, values func(name string) [][]byte) 
 		var xs []float64
 		whole := true
 		for _, v := range values(n) {
+			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+				v = v[1 : len(v)-1] // a number written as a string (CLS's, Akamai's)
+			}
 			x, err := strconv.ParseFloat(string(v), 64)
 			if err != nil || x < 0 || math.IsInf(x, 0) {
 				continue

@@ -39,6 +39,19 @@ func TestDurationMagnitudes(t *testing.T) {
 	if _, ok := m["tokens"]; ok {
 		t.Errorf("tokens, no duration's name, has a magnitude")
 	}
+	// Numbers written as strings (CLS's exports, Akamai's, Tomcat's JSON
+	// valve) have their magnitudes as numbers do.
+	b.Reset()
+	for i, l := range lat {
+		fmt.Fprintf(&b, `{"created_at":"2026-12-05T10:00:%02dZ","latency":"%g"}`+"\n", i%60, l)
+	}
+	_, res, err = ingest.Run([]string{writeTemp(t, "quoted.jsonl", b.String())}, ingest.Options{Workers: 1}, func() *collector { return &collector{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Files[0].Magnitudes["latency"]; got.N != 40 || !got.Whole || got.Median != lat[20] {
+		t.Errorf("quoted latency: %+v, want 40 whole values of median %v", got, lat[20])
+	}
 	_, res, err = ingest.Run([]string{writeTemp(t, "rt.jsonl", `{"time":"2026-12-05T10:00:00Z","request_time":0.5,"latency":900}`+"\n")},
 		ingest.Options{Workers: 1}, func() *collector { return &collector{} })
 	if err != nil {

@@ -481,13 +481,34 @@ func durationNames(files []ingest.FileStats) []string {
 		return l != "time" && // a time of day where a reader of its own reads it (W3C)
 			!strings.HasPrefix(l, "__") && // a log service's own (SLS's __time__, an instant)
 			(ingest.DurationWord(name) || containsAny(l, "cost") && unitGuess(name) != "s") &&
-			!containsAny(l, timeOfDayWords...)
+			!containsAny(l, timeOfDayWords...) &&
+			!instantValues(name, files)
 	})
 	// A whole request's first (Alibaba's API Gateway: totalLatency
 	// before serviceLatency, the backend's), the files' order kept
 	// otherwise.
 	sort.SliceStable(names, func(i, j int) bool { return wholeName(names[i]) && !wholeName(names[j]) })
 	return names
+}
+
+// instantValues reports whether a file's first values of name are
+// instants, not durations: epoch seconds, ms, µs or ns of the years
+// 2001 to 2100 (Akamai's reqTimeSec, 1733565600.123), which no request
+// lasts in any unit but ns, and which a duration in ns of 1 to 4
+// seconds does not write with a fraction.
+func instantValues(name string, files []ingest.FileStats) bool {
+	for _, f := range files {
+		m, ok := f.Magnitudes[name]
+		if !ok || m.N == 0 {
+			continue
+		}
+		for _, lo := range []float64{1e9, 1e12, 1e15, 1e18} {
+			if m.Median >= lo && m.Median < 4.2*lo && (lo > 1e9 || !m.Whole) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // writesNoRequestTime reports whether file f's log writes no request
@@ -568,10 +589,11 @@ func containsAny(s string, subs ...string) bool {
 // s when the name does not tell.
 func unitGuess(name string) string {
 	for _, u := range []struct{ unit, suffixes string }{
-		{"ms", "_ms -ms Ms MS _msec millis Millis _millisec _milliseconds"},
+		// Akamai's DataStream writes MSec (turnAroundTimeMSec).
+		{"ms", "_ms -ms Ms MS _msec MSec Msec millis Millis _millisec _milliseconds"},
 		// Apache's %D in an LTSV log (alp's reqtime_microsec).
-		{"us", "_us -us Us US _usec micros Micros _microsec _microseconds"},
-		{"ns", "_ns -ns Ns NS nanos Nanos _nsec _nanosec _nanoseconds"},
+		{"us", "_us -us Us US _usec USec Usec micros Micros _microsec _microseconds"},
+		{"ns", "_ns -ns Ns NS nanos Nanos _nsec NSec Nsec _nanosec _nanoseconds"},
 	} {
 		for _, suf := range strings.Fields(u.suffixes) {
 			if strings.HasSuffix(name, suf) && len(name) > len(suf) {

@@ -712,6 +712,43 @@ func TestZipkinKindless(t *testing.T) {
 	}
 }
 
+// TestInstantsNotOfferedByValue: Akamai's DataStream log names its
+// request's start reqTimeSec, epoch seconds with ms, and its durations
+// …TimeMSec: the instant is not offered to --map as a duration, by its
+// first values, and the durations are offered in ms, by their names.
+func TestInstantsNotOfferedByValue(t *testing.T) {
+	files := []ingest.FileStats{{Path: "akamai.jsonl", Format: ingest.JSONL, Records: 5,
+		Seen: []string{"reqTimeSec", "turnAroundTimeMSec", "transferTimeMSec"},
+		Magnitudes: map[string]ingest.Magnitude{
+			"reqTimeSec":         {N: 5, Median: 1733565600.123},
+			"turnAroundTimeMSec": {N: 5, Median: 1234, Whole: true},
+			"transferTimeMSec":   {N: 5, Median: 55, Whole: true},
+		}}}
+	if names := durationNames(files); !slices.Equal(names, []string{"turnAroundTimeMSec", "transferTimeMSec"}) {
+		t.Errorf("durationNames = %q, want the two …TimeMSec", names)
+	}
+	for _, n := range []string{"turnAroundTimeMSec", "transferTimeMSec"} {
+		if u := unitFor(n, files); u != "ms" {
+			t.Errorf("unit of %s: %s, want ms", n, u)
+		}
+	}
+	for _, c := range []struct {
+		m       ingest.Magnitude
+		instant bool
+	}{
+		{ingest.Magnitude{N: 3, Median: 1733565600.5}, true},                  // epoch s with a fraction
+		{ingest.Magnitude{N: 3, Median: 1733565600123, Whole: true}, true},    // epoch ms
+		{ingest.Magnitude{N: 3, Median: 1733565600, Whole: true}, false},      // or 1.7 s in ns
+		{ingest.Magnitude{N: 3, Median: 5169650, Whole: true}, false},         // Apache's %D, µs
+		{ingest.Magnitude{N: 3, Median: 1733565600123456, Whole: true}, true}, // epoch µs
+	} {
+		f := []ingest.FileStats{{Magnitudes: map[string]ingest.Magnitude{"x": c.m}}}
+		if got := instantValues("x", f); got != c.instant {
+			t.Errorf("%+v: instant %v, want %v", c.m, got, c.instant)
+		}
+	}
+}
+
 // TestResponseTimeOffered: a response time named rt (Alibaba's and
 // Dubbo's logs, Sentinel) is offered to --map, in the unit its name
 // tells; the rtt of a connection and names that merely hold the letters
