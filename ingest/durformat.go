@@ -113,21 +113,26 @@ func (s *Schema) withUnit(name string, u Unit) *Schema {
 }
 
 // durationMagnitudes returns, when no name of a JSON-lines file's first
-// record gives request_time, the magnitudes of the first records' values
-// (maxUnitValues lines of body) of those of names that read as a
-// duration's; nil otherwise.
+// record gives request_time or none gives the time, the magnitudes of
+// the first records' values (maxUnitValues lines of body) of those of
+// names that read as a duration's; nil otherwise.
 func durationMagnitudes(body []byte, names []string, s *Schema) map[string]Magnitude {
 	return magnitudesOf(names, s, func(n string) [][]byte { return durationValues(body, n) })
 }
 
 // magnitudesOf is durationMagnitudes of the values values gives a name.
 func magnitudesOf(names []string, s *Schema, values func(name string) [][]byte) map[string]Magnitude {
+	// What a report could offer to --map: a request_time's unit, or
+	// which name is the time (an epoch number's magnitude is a time's).
+	var rt, tm bool
 	for _, n := range names {
 		for _, b := range s.LookupString(n) {
-			if b.Field == FRequestTime {
-				return nil
-			}
+			rt = rt || b.Field == FRequestTime
+			tm = tm || b.Field == FTime
 		}
+	}
+	if rt && tm {
+		return nil
 	}
 	var out map[string]Magnitude
 	for _, n := range names {

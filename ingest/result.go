@@ -25,9 +25,10 @@ type FileStats struct {
 	Seen []string
 	// Magnitudes holds, of each top-level number of the file's first
 	// JSON records whose name reads as a duration's (time, duration,
-	// latency, elapsed, took) while no name gives request_time, what its
-	// values were like: so that a report that could read no request time
-	// can say in which unit to --map it.
+	// latency, elapsed, took) while no name gives request_time or none
+	// the time, what its values were like: so that a report that could
+	// read no request time can say in which unit to --map it, and one
+	// that read no time which name holds epoch instants.
 	Magnitudes map[string]Magnitude
 	// Refused lists the names of the file's first records that are
 	// request_time's generic names whose values are not in its unit:

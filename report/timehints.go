@@ -1,6 +1,7 @@
 package report
 
 import (
+	"sort"
 	"strings"
 
 	"loganalyze/aggregate"
@@ -31,8 +32,40 @@ func timeHints(acc *aggregate.Accumulator, files []ingest.FileStats) []Hint {
 }
 
 // timeNames are the names files carried that look like a time of day,
-// in the files' order without repeats, that their schema does not read.
-func timeNames(files []ingest.FileStats) []string { return unreadNames(files, timeLike) }
+// in the files' order without repeats, that their schema does not read:
+// by their name, unless their first values are numbers no epoch time
+// is (a duration's: Akamai's turnAroundTimeMSec, 1234), or by their
+// values, epoch instants whatever the name (Akamai's reqTimeSec,
+// 1733565600.123, whose name holds "times"). Those told by their values
+// come first.
+func timeNames(files []ingest.FileStats) []string {
+	names := unreadNames(files, func(name string) bool {
+		return instantValues(name, files) || timeLike(name) && !durationValues(name, files)
+	})
+	sort.SliceStable(names, func(i, j int) bool {
+		return instantValues(names[i], files) && !instantValues(names[j], files)
+	})
+	return names
+}
+
+// durationValues reports whether a file's first values of name are
+// numbers of no epoch time in s, ms, µs or ns of the years 2001 to 2100:
+// a duration's, not a time of day's.
+func durationValues(name string, files []ingest.FileStats) bool {
+	for _, f := range files {
+		m, ok := f.Magnitudes[name]
+		if !ok || m.N == 0 {
+			continue
+		}
+		for _, lo := range []float64{1e9, 1e12, 1e15, 1e18} {
+			if m.Median >= lo && m.Median < 4.2*lo {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
 
 // timeLike reports whether a field's name reads as a time of day rather
 // than a duration: ts, @t, a …stamp or …date, a created_at or startedAt,

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"loganalyze/ingest"
 )
 
 // tsJSONL writes n records timed by name (epoch seconds, a fraction),
@@ -57,6 +60,33 @@ func TestTimeHints(t *testing.T) {
 	input, _ = jsonDoc(t, timed)["input"].(map[string]any)
 	if _, ok := input["time_hints"]; ok {
 		t.Error("JSON input.time_hints present for records with a time")
+	}
+}
+
+// TestTimeHintsByValue: Akamai's DataStream log carries its request's
+// time as reqTimeSec, epoch seconds with ms written as a string, and
+// its durations as …TimeMSec, numbers of ms: the time is offered to
+// --map time= by its values, though its name holds "times", and the
+// durations, named like times, are not offered by theirs.
+func TestTimeHintsByValue(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 40 {
+		fmt.Fprintf(&b, `{"reqTimeSec":"%.3f","statusCode":"200","reqEndTimeMSec":"%d","turnAroundTimeMSec":"%d","transferTimeMSec":"%d","request_time":0.5}`+"\n",
+			1764583200+float64(i)*1.5, 1+i%3, 900+i*10, 40+i)
+	}
+	r := buildFrom(t, b.Bytes(), nil, 2, 10, nil)
+	if len(r.TimeHints) != 1 || r.TimeHints[0].Flag != "--map time=reqTimeSec" {
+		t.Errorf("hints %+v, want --map time=reqTimeSec alone", r.TimeHints)
+	}
+	files := []ingest.FileStats{{Path: "a.jsonl", Format: ingest.JSONL, Records: 5,
+		Seen: []string{"log_time", "eventTime", "startTs"},
+		Magnitudes: map[string]ingest.Magnitude{
+			"log_time":  {N: 5, Median: 12, Whole: true},                  // a duration's value under a time's name
+			"eventTime": {N: 5, Median: 1733565600, Whole: true},          // epoch seconds, or a duration in ns
+			"startTs":   {N: 5, Median: 1733565600123456789, Whole: true}, // epoch ns
+		}}}
+	if names := timeNames(files); !slices.Equal(names, []string{"startTs", "eventTime"}) {
+		t.Errorf("timeNames = %q, want [startTs eventTime]", names)
 	}
 }
 
