@@ -58,7 +58,7 @@ func FuzzConfLogFormat(f *testing.F) {
 
 // TestTengineRequestTime reads Tengine's $request_time_msec and
 // $request_time_usec in their units: the same request_time as nginx's
-// $request_time in seconds.
+// $request_time in seconds; and its $ssl_handshake_time_msec in ms.
 func TestTengineRequestTime(t *testing.T) {
 	schema, err := NewSchema(nil)
 	if err != nil {
@@ -81,6 +81,18 @@ func TestTengineRequestTime(t *testing.T) {
 		if rt, ok := r.Float(FRequestTime); !ok || rt != 1.408 {
 			t.Errorf("%s %s: request_time %v, %v; want 1.408 s", c.format, c.value, rt, ok)
 		}
+	}
+	// And its TLS handshake's time in whole ms.
+	f, err := compileLogFormat("$time_iso8601 $ssl_handshake_time_msec", schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Record
+	if err := newNginxParserFor(f, time.UTC).Parse([]byte("2026-11-30T02:00:00+00:00 31"), &r); err != nil {
+		t.Fatal(err)
+	}
+	if x, ok := r.Float(FSSLHandshakeTime); !ok || x != 0.031 {
+		t.Errorf("$ssl_handshake_time_msec 31: ssl_handshake_time %v, %v; want 0.031 s", x, ok)
 	}
 }
 

@@ -143,7 +143,10 @@ var aliases = map[Field][]alias{
 		{"ai_log.llm_first_token_duration", 0}, {"llm_time_to_first_token", 0},
 		{"time_to_first_token", 0}},
 	FTCPInfoRTT: {{"tcp_rtt", 0}},
-	FRetryAfter: {{"Retry-After", 0}, {"http_retry_after", 0}},
+	// Tengine's $ssl_handshake_time_msec, whole ms
+	// (src/event/ngx_event_openssl.c ngx_ssl_get_handshake_time_msec).
+	FSSLHandshakeTime: {{"ssl_handshake_time_msec", UnitMilli}},
+	FRetryAfter:       {{"Retry-After", 0}, {"http_retry_after", 0}},
 	FPromptTokens: {{"input_token", 0}, {"InputToken", 0}, {"llm_prompt_tokens", 0},
 		{"ai_log.input_token", 0}},
 	FCompletionTokens: {{"output_token", 0}, {"OutputToken", 0}, {"llm_completion_tokens", 0},
