@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -49,5 +50,50 @@ func TestHAProxyJSONMaps(t *testing.T) {
 		if math.Abs(r.rt-float64(1000+37*i)/1000) > 1e-9 || r.status != int64(200+229*(i%2)) || r.timeNS != at {
 			t.Errorf("record %d: %+v", i, r)
 		}
+	}
+}
+
+// TestHAProxyJSONSourceTimers: HAProxy's JSON lines by the names of its
+// example, read with no flag, give each record the server's time to its
+// headers (time_response, %Tr) and its connect (time_connect, %Tc) in
+// ms, none where HAProxy wrote -1 (no server answered, none connected).
+func TestHAProxyJSONSourceTimers(t *testing.T) {
+	path := filepath.Join("testdata", "sources", "haproxy-json.jsonl")
+	docs := readRawDocs(t, path)
+	var header, connect int64
+	var headerSum float64
+	for _, d := range docs {
+		if tr := d.num("time_response"); tr != -1 {
+			header++
+			headerSum += tr
+		}
+		if d.num("time_connect") != -1 {
+			connect++
+		}
+	}
+	acc, res := accumulate(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if res.Files[0].Source != "haproxy-json" {
+		t.Fatalf("source %q, want haproxy-json", res.Files[0].Source)
+	}
+	present := acc.Present()
+	if present[ingest.FUpstreamHeaderTime] != header || present[ingest.FUpstreamConnectTime] != connect {
+		t.Errorf("records with upstream_header_time %d, upstream_connect_time %d; want %d, %d",
+			present[ingest.FUpstreamHeaderTime], present[ingest.FUpstreamConnectTime], header, connect)
+	}
+	sinks, _, err := ingest.Run([]string{path}, ingest.Options{Workers: 1, Location: time.UTC}, func() *headerSink { return &headerSink{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sinks[0].sum; math.Abs(sum*1000-headerSum) > 1e-6 {
+		t.Errorf("upstream_header_time sums to %v ms, want %v", sum*1000, headerSum)
+	}
+}
+
+// headerSink sums the records' upstream_header_time (s).
+type headerSink struct{ sum float64 }
+
+func (h *headerSink) Add(r *ingest.Record) {
+	if x, ok := r.Float(ingest.FUpstreamHeaderTime); ok {
+		h.sum += x
 	}
 }

@@ -109,7 +109,7 @@ func FuzzRun(f *testing.F) {
 		// Bifrost's logs: a kind that passes over, a status from a kind.
 		// CLS's time of a log beside the log's own.
 		"cls/stamped.jsonl",
-		"sources/bifrost.json", "sources/nginx-json.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/slog-http.jsonl", "sources/ginzap.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/apigee.csv", "sources/baidu-blb.jsonl",
+		"sources/bifrost.json", "sources/nginx-json.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/slog-http.jsonl", "sources/ginzap.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/haproxy-json.jsonl", "sources/apigee.csv", "sources/baidu-blb.jsonl",
 		// logfmt: Go's loggers', Heroku's router's, a program's own.
 		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log",
 		// ClickHouse's JSONCompact; pandas' tables by split, index,

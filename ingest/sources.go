@@ -1008,6 +1008,32 @@ var sources = []*source{
 	// gatewayResponseTimeMs and endpointResponseTimeMs, all ms; timestamp
 	// epoch ms at the request's start. v4 records before reporter-api
 	// 1.33 write -1 for a time or length not taken.
+	// HAProxy's JSON lines (HAProxy 3.0's "%{+json}o" log-format) with
+	// the names of HAProxy's own example (haproxy.com's "Encoding HAProxy
+	// logs in machine-readable JSON or CBOR": %(client_ip)ci
+	// %(request_date)tr %(fe_name_transport)ft %(be_name)b
+	// %(server_name)s %(time_request)TR %(time_wait)Tw %(time_connect)Tc
+	// %(time_response)Tr %(time_active)Ta %(status_code)ST …
+	// %(http_request){+Q}r), which users copy, and its shorter spelling
+	// (client, frontend, backend, backend_server, status,
+	// termination_state); read as the text format's items are
+	// (haproxy_format.go): Ta the request's time, Tr the server's to its
+	// headers, Tc its connect, all ms, -1 for a timer never reached;
+	// request_date has no zone (--tz). A log-format of other names is
+	// read with --log-format (HAProxyJSONMaps).
+	{name: "haproxy-json", title: "HAProxy JSON log (%{+json}o, the names of HAProxy's example)",
+		signatures: []signature{{3, []string{"time_active", "time_response", "time_connect", "time_wait", "time_request",
+			"termination_state_cookie", "termination_state", "fe_name_transport", "request_date", "srv_queue", "backend_queue"}}},
+		fields: []sourceField{
+			{"request_date", FTime, 0}, {"time_active", FRequestTime, UnitMilli},
+			{"time_response", FUpstreamHeaderTime, UnitMilli}, {"time_connect", FUpstreamConnectTime, UnitMilli},
+			{"time_request", ignored, 0}, {"time_wait", ignored, 0},
+			{"status_code", FStatus, 0}, {"status", FStatus, 0},
+			{"client_ip", FRemoteAddr, 0}, {"client", FRemoteAddr, 0},
+			{"server_name", FUpstreamAddr, 0}, {"backend_server", FUpstreamAddr, 0},
+			{"http_request", FRequest, 0},
+		},
+		minusOne: true},
 	{name: "gravitee", title: "Gravitee APIM request metrics (file reporter)",
 		signatures: []signature{{2, []string{"proxyResponseTimeMs", "apiResponseTimeMs", "proxyLatencyMs",
 			"gatewayResponseTimeMs", "endpointResponseTimeMs", "gatewayLatencyMs", "transactionId", "clientIdentifier"}}},

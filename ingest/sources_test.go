@@ -912,6 +912,24 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: rt, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
 			clientBy: []string{"application", "applicationId", "clientIdentifier"}, stream: -1, timeNS: int64(d.num("timestamp")) * 1e6}
 	},
+	// HAProxy's JSON lines by the names of its example: Ta (time_active)
+	// ms, -1 none; the time %tr, no zone.
+	"haproxy-json": func(d rawDoc) sourceWant {
+		rt := d.num("time_active")
+		if rt == -1 {
+			rt = math.NaN()
+		}
+		status := d.num("status_code")
+		if math.IsNaN(status) {
+			status = d.num("status")
+		}
+		tm, err := time.Parse("02/Jan/2006:15:04:05.000", d.str("request_date"))
+		if err != nil {
+			panic("fixture: " + err.Error())
+		}
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(status),
+			clientBy: []string{"client_ip", "client"}, stream: -1, timeNS: tm.UnixNano()}
+	},
 	// Apigee: total_response_time and target_response_time ms; the
 	// start a BigQuery TIMESTAMP ("2026-12-05 02:00:00.120 UTC").
 	"apigee": func(d rawDoc) sourceWant {
@@ -1478,6 +1496,7 @@ var sourceFixtures = map[string]string{
 	"aliyun-apigw.json": "aliyun-apigw", "aliyun-slb.jsonl": "aliyun-lb", "aliyun-alb-getlogs.json": "aliyun-lb", "aliyun-alb.csv": "aliyun-lb",
 	"apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
+	"haproxy-json.jsonl": "haproxy-json", "haproxy-json-short.jsonl": "haproxy-json",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
 	"opik.jsonl": "opik", "opik-api.json": "opik", "weave.jsonl": "weave",
