@@ -789,6 +789,31 @@ var sources = []*source{
 			{"type", FKind, 0},
 		},
 		requests: []string{"2"}},
+	// one-hub (MartialBE/one-hub) and its fork done-hub (deanxv/done-hub)
+	// keep a logs table of their own (model/log.go's Log, as the admin
+	// API's {"data":{"data":[…],"page","size","total_count"}} gives it and
+	// a database export): request_time is the call's whole time in ms,
+	// not nginx's seconds (relay/relay_util/quota.go getRequestTime,
+	// time.Since(startTime).Milliseconds(); the console divides it by 1000
+	// to show seconds, web/src/views/Log/component/TableRow.jsx), and
+	// metadata.first_response the time to the first response, ms, set on
+	// a streamed call only (quota.go GetLogMeta, GetFirstResponseTime).
+	// The channel is channel_id (one-api's is "channel"); channel, in the
+	// API's answer, the channel's {id, name} or null. is_stream,
+	// source_ip (the caller's address, c.ClientIP()) and metadata came in
+	// v0.12.2; done-hub adds cost_quota, request_id, upstream_request_id.
+	// The types are one-api's (1 top-up, 2 a call billed, 3 an
+	// administrator's action, 4 a system entry): only 2 is a call.
+	{name: "one-hub", title: "one-hub / done-hub log export",
+		signatures: []signature{{3, []string{"request_time", "channel_id", "model_name"}}},
+		fields: []sourceField{
+			{"created_at", FTime, UnitSecond}, {"request_time", FRequestTime, UnitMilli},
+			{"metadata.first_response", FTTFT, UnitMilli}, {"is_stream", FStream, 0}, {"model_name", FModel, 0},
+			{"token_name", FClient, 0}, {"username", FClient, 0}, {"source_ip", FRemoteAddr, 0},
+			{"channel_id", FUpstreamAddr, 0}, {"channel", ignored, 0},
+			{"type", FKind, 0},
+		},
+		requests: []string{"2"}},
 	{name: "helicone", title: "Helicone export",
 		// The request_response_rmt table's names (latency, status,
 		// user_id), and those of the API's and @helicone/export's

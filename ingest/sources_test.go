@@ -859,6 +859,15 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			client: d.str("token_name"), stream: boolOf(d.get("is_stream")), timeNS: int64(d.num("created_at")) * 1e9,
 			passed: d.num("type") != 2}
 	},
+	// one-hub's and done-hub's request_time is ms, metadata's
+	// first_response (a streamed call's) ms; a row of type 2 is a call,
+	// top-ups (1), administrators' (3) and system (4) entries are not.
+	"one-hub": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("request_time"), ups: math.NaN(), ttft: d.num("metadata.first_response"), model: d.str("model_name"),
+			clientBy: []string{"token_name", "username"}, stream: boolOf(d.get("is_stream")), timeNS: int64(d.num("created_at")) * 1e9,
+			tokens: true, prompt: d.count("prompt_tokens"), completion: d.count("completion_tokens"),
+			passed: d.num("type") != 2}
+	},
 	"helicone": func(d rawDoc) sourceWant {
 		// The request_response_rmt table's names, or HeliconeRequest's
 		// (the API and @helicone/export).
@@ -1477,6 +1486,7 @@ var sourceFixtures = map[string]string{
 	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
 	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "baidu-blb.jsonl": "baidu-blb", "gloo.jsonl": "gloo", "hubble.jsonl": "hubble", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"one-hub-api.json": "one-hub", "one-hub-v0.11.json": "one-hub", "one-hub.csv": "one-hub", "done-hub-api.json": "one-hub",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
 	"knative.jsonl": "gcp", "knative-example.jsonl": "gcp",
@@ -1586,7 +1596,7 @@ func textSource(name string) bool {
 
 // readRawDocs decodes a fixture's records with encoding/json: JSON lines,
 // or JSON documents (an array of records; Azure's {"records":[…]}; an
-// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; New Relic's NerdGraph data.actor.account.nrql.results and Insights results[].events; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}; Phoenix's {"data":[…],"next_cursor":…}; ClickHouse's {"meta":…,"data":[…],"statistics":…}); or, for a .csv file, with encoding/csv:
+// API's {"data":[…],"meta":{…}}; Cloudflare's {"result":[…],"success":…}; LangSmith's {"runs":[…],"cursors":…}; New Relic's NerdGraph data.actor.account.nrql.results and Insights results[].events; Bifrost's {"logs":[…],"pagination":…}; Dify's {"page",…,"has_more",…,"data":[…]}; Phoenix's {"data":[…],"next_cursor":…}; one-hub's {"data":{"data":[…],"page":…,"total_count":…}}; ClickHouse's {"meta":…,"data":[…],"statistics":…}); or, for a .csv file, with encoding/csv:
 // each row's values as strings, an empty one absent.
 func readRawDocs(t *testing.T, path string) []rawDoc {
 	t.Helper()
@@ -1665,6 +1675,8 @@ func readRawDocs(t *testing.T, path string) []rawDoc {
 			v = m["items"] // PromptLayer's request log search
 		} else if ok && m["data"] != nil && m["has_more"] != nil {
 			v = m["data"] // Dify's logs API page
+		} else if page, isPage := m["data"].(map[string]any); ok && isPage && page["data"] != nil && page["total_count"] != nil {
+			v = page["data"] // one-hub's logs API page
 		} else if h, hits := m["hits"].(map[string]any); ok && hits && h["hits"] != nil {
 			for _, hit := range h["hits"].([]any) {
 				docs = append(docs, hit.(map[string]any)["_source"].(map[string]any))
