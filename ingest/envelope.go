@@ -380,6 +380,13 @@ func criLine(line []byte) []byte {
 func stampedLine(line []byte) (in, stamp []byte, ok bool) {
 	n := stampLen(line)
 	if n == 0 {
+		if n = ginStampLen(line); n > 0 {
+			// zap's console encoder with Gin's date (zapStampLen).
+			if rec, ok := zapConsoleRecord(line, n); ok {
+				return rec, line[:n], true
+			}
+			return nil, nil, false
+		}
 		return fluentBitFileLine(line)
 	}
 	rest := bytes.TrimLeft(line[n+1:], " \t")

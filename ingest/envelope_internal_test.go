@@ -66,6 +66,9 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("2025-03-10T08:00:12.995+0800\tINFO\tginzap@v1.1.4/zap.go:102\t\t{\"status\": 200, \"latency\": \"2.9s\"}")
 	f.Add("2025-03-10T08:00:12.995+0800\tERROR\tzap.go:95\ta\t{b\t{\"status\": 500}")
 	f.Add("\t/go/pkg/mod/github.com/gin-contrib/zap@v1.1.4/zap.go:95")
+	f.Add("2025/12/05 - 10:00:10\tINFO\tmiddleware/logger.go:67\tGIN request\t{\"status\": 200, \"latency\": \"1.23s\"}")
+	f.Add("2025/12/05 - 10:00:10\tINFO\t[SYS] | One Hub started")
+	f.Add("2025/12/05 - 10:00:10.5+0800\tINFO\tx\t{}")
 	f.Add(`{"asctime": "2026-03-10 16:00:00,637", "levelname": "INFO", "message": "POST /v1/chat/completions 200 409.9ms", "component_name": "proxy", "timestamp_ns": 1773129600637000192}`)
 	f.Add(`{"levelname": "INFO", "asctime": "2023-07-20 13:47:54,221", "deployment": "default_Model", "message": "replica.py:373 - __CALL__ OK 0.6ms"}`)
 	f.Fuzz(func(t *testing.T, in string) {
@@ -122,11 +125,15 @@ func FuzzEnvelope(f *testing.F) {
 			t.Fatal(err)
 		}
 		msg := strings.NewReplacer("\n", "", "\r", "").Replace(in)
-		zline := "2025-03-10T08:00:12.995+0800\tERROR\tginzap@v1.1.4/zap.go:95\t" + msg + "\t" + string(zrec)
-		if w, err := unwrap(EnvStamped, []byte(zline), &d); err != nil || string(w.inner) != string(zrec) || string(w.stamp) != "2025-03-10T08:00:12.995+0800" {
-			t.Fatalf("zap console: %q gave %+v, %v; want %s", zline, w, err, zrec)
+		for _, stamp := range []string{"2025-03-10T08:00:12.995+0800", "2025/03/10 - 08:00:12"} { // ISO 8601, one-hub's Gin date
+			zline := stamp + "\tERROR\tginzap@v1.1.4/zap.go:95\t" + msg + "\t" + string(zrec)
+			if w, err := unwrap(EnvStamped, []byte(zline), &d); err != nil || string(w.inner) != string(zrec) || string(w.stamp) != stamp {
+				t.Fatalf("zap console: %q gave %+v, %v; want %s", zline, w, err, zrec)
+			}
+			if !zapConsoleHeadOf([]byte(in+"\n"+zline+"\n"+zline+"\n")) && !strings.Contains(in, "\n") && !strings.Contains(in, "\r") {
+				t.Fatalf("zap console: %q twice is not told", zline)
+			}
 		}
-		zapConsoleHeadOf([]byte(in + "\n" + zline + "\n" + in + "\n"))
 		// Ray Serve's JSON record: its message, as encoding/json reads
 		// it back, and timestamp_ns.
 		rrec, err := json.Marshal(map[string]any{"levelname": "INFO", "component_name": "proxy", "message": in, "timestamp_ns": 1773129600637000192})

@@ -112,6 +112,9 @@ func FuzzRun(f *testing.F) {
 		"sources/bifrost.json", "sources/nginx-json.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/slog-http.jsonl", "sources/ginzap.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/haproxy-json.jsonl", "sources/apigee.csv", "sources/baidu-blb.jsonl",
 		// logfmt: Go's loggers', Heroku's router's, a program's own.
 		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log",
+		// one-hub's zap console lines with Gin's date; its logs table,
+		// the admin API's page and a PostgreSQL CSV export.
+		"text/one-hub.log", "sources/one-hub-api.json", "sources/one-hub.csv",
 		// ClickHouse's JSONCompact; pandas' tables by split, index,
 		// column and values.
 		"jsondoc/clickhouse-jsoncompact.json", "jsondoc/pandas-split.json", "jsondoc/pandas-index.json",

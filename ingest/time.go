@@ -25,6 +25,9 @@ func parseTime(b []byte, unit Unit, loc *time.Location) (int64, bool) {
 	if len(b) >= 20 && b[2] == '/' && b[6] == '/' && b[11] == ':' {
 		return parseNginxTime(b, loc)
 	}
+	if len(b) >= 21 && b[4] == '/' && b[7] == '/' && b[10] == ' ' && b[11] == '-' && b[12] == ' ' {
+		return parseGinTime(b, loc)
+	}
 	if isNumber(b) {
 		if ns, ok := parseFloatEpoch(b, unit); ok {
 			return ns, true
@@ -227,6 +230,26 @@ func parseISO(b []byte, loc *time.Location) (int64, bool) {
 	}
 	rest := b[19:]
 	nsec, rest, ok := fraction(rest)
+	if !ok {
+		return 0, false
+	}
+	return civil(year, month, day, hour, min, sec, nsec, rest, loc)
+}
+
+// parseGinTime reads Gin's date, "2026/12/04 - 10:00:01" (a fraction
+// or a zone after it as parseISO reads them), which Gin's Logger writes
+// and one-hub's zap encoder (zapStampLen) too.
+func parseGinTime(b []byte, loc *time.Location) (int64, bool) {
+	year, ok1 := digits(b[0:], 4)
+	month, ok2 := digits(b[5:], 2)
+	day, ok3 := digits(b[8:], 2)
+	hour, ok4 := digits(b[13:], 2)
+	min, ok5 := digits(b[16:], 2)
+	sec, ok6 := digits(b[19:], 2)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || b[15] != ':' || b[18] != ':' {
+		return 0, false
+	}
+	nsec, rest, ok := fraction(b[21:])
 	if !ok {
 		return 0, false
 	}

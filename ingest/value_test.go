@@ -116,6 +116,10 @@ func TestParseTime(t *testing.T) {
 		{"1.7959176E9", 0, nil, want - 36e6},
 		{"1.7959176000359999E9", 0, nil, want - 100},
 		{"17959176000.36e-1", 0, nil, want},
+		// Gin's date, which one-hub's zap encoder writes too: no zone.
+		{"2026/11/29 - 10:00:00", 0, shanghai, want - 36e6},
+		{"2026/11/29 - 02:00:00", 0, time.UTC, want - 36e6},
+		{"2026/11/29 - 10:00:00.036", 0, shanghai, want},
 	} {
 		got, ok := parseTime([]byte(c.in), c.unit, c.loc)
 		if !ok || got != c.want {
@@ -127,7 +131,7 @@ func TestParseTime(t *testing.T) {
 	for _, s := range []string{"not-a-time", "2026-13-29T10:00:00Z", "29/Foo/2026:10:00:00 +0800", "2026-11-29T10:00:00+25:00", "1.2.3", "abc",
 		"2026-11-29 10:00:00 CST", "2026-11-29 10:00:00 UTCX", "29.13.2026 10:00:00", "20261329T100000Z",
 		"[]", "[[29/Nov/2026:10:00:00 +0800]]", "[29/Nov/2026:10:00:00 +0800", "[abc]",
-		"[2026-11-29T02:00:00.036Z]",
+		"[2026-11-29T02:00:00.036Z]", "2026/11/29 - 24:00:00", "2026/11/29 - 10:00:00 CST", "2026/11/29 - 10-00-00", "2026/11/29 -  10:00:00",
 		// The day first (Britain's, Australia's, India's English write
 		// am/pm, or a 24-hour clock): not read as the month first.
 		"29/11/2026, 10:00:00 am", "4/12/2026, 9:00:12 am", "4/12/2026, 09:00:12", "13/4/2026, 9:00:12 AM"} {

@@ -12,7 +12,8 @@ import "bytes"
 //
 // A request logger's fields are its record (gin-contrib/zap's, whose
 // message is empty), read as a JSON line behind its time (EnvStamped):
-// the time is the development config's ISO 8601 (ISO8601TimeEncoder).
+// the time is the development config's ISO 8601 (ISO8601TimeEncoder),
+// or the layout a program gives its encoder (zapStampLen).
 // The object is the line's text after its last "\t{": the JSON encoder
 // escapes a tab within a string, so no tab is in the object, whatever
 // the message holds. An entry without fields (a server's "listening on
@@ -22,6 +23,35 @@ import "bytes"
 // function, then a tab, its file, ':' and its line (uber-go/zap
 // internal/stacktrace/stack.go, Formatter.FormatFrame). ginzap logs a
 // request with errors at level Error, a stack trace after it.
+
+// zapStampLen returns the length of the time a line of zap's console
+// encoder begins with, 0 when it begins with none: RFC 3339 (stampLen),
+// or Gin's date without a zone, "2006/01/02 - 15:04:05", the layout
+// one-hub and done-hub give their encoder (MartialBE/one-hub and
+// deanxv/done-hub common/logger/logger.go getEncoder:
+// zapcore.TimeEncoderOfLayout), written in the process's local time.
+func zapStampLen(line []byte) int {
+	if n := stampLen(line); n > 0 {
+		return n
+	}
+	return ginStampLen(line)
+}
+
+// ginStampLen returns the length of Gin's date, "2006/01/02 - 15:04:05",
+// when line begins with it and a tab, as zap's console encoder writes a
+// time before the level; else 0.
+func ginStampLen(line []byte) int {
+	const form = "dddd/dd/dd - dd:dd:dd"
+	if len(line) <= len(form) || line[len(form)] != '\t' {
+		return 0
+	}
+	for i := range len(form) {
+		if c := line[i]; form[i] == 'd' && (c < '0' || c > '9') || form[i] != 'd' && c != form[i] {
+			return 0
+		}
+	}
+	return len(form)
+}
 
 // zapConsoleRecord returns the fields' object of a line of zap's console
 // encoder whose time ends at n, false when line is none or has no fields.
@@ -54,7 +84,7 @@ func zapConsoleHead(line []byte, n int) bool {
 // zapConsoleLine reports whether line is one of zap's console encoder
 // with fields: a record of a request logger's, such as ginzap's.
 func zapConsoleLine(line []byte) bool {
-	_, ok := zapConsoleRecord(line, stampLen(line))
+	_, ok := zapConsoleRecord(line, zapStampLen(line))
 	return ok
 }
 
@@ -80,7 +110,7 @@ func zapConsoleHeadOf(head []byte) bool {
 // entry's stack trace. Such a line is the program's own, beside its
 // request log.
 func zapConsoleOwn(line []byte) bool {
-	return zapConsoleHead(line, stampLen(line)) || goStackLine(line)
+	return zapConsoleHead(line, zapStampLen(line)) || goStackLine(line)
 }
 
 // goStackLine reports whether line is one of a Go stack trace's: a
