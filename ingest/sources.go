@@ -196,6 +196,38 @@ var sources = []*source{
 		fields: []sourceField{
 			{"span.total_time", FRequestTime, UnitSecond}, {"span.name", FURI, 0},
 		}},
+	// SGLang's router, the SGLang Model Gateway (smg; sglang_router_rs
+	// before it), its JSON log (--log-json: tracing's JSON with the event
+	// flattened, sgl-model-gateway/src/observability/logging.rs). Each
+	// request runs in a span "http_request" of method, uri, version,
+	// request_id, then status_code and latency recorded when it is
+	// answered (sgl-model-gateway/src/middleware.rs, RequestSpan and
+	// ResponseLogger), and logs twice: "started processing request",
+	// without them, passed over, then the answer, the request:
+	// "finished processing request", or "request failed with client
+	// error" or "… server error". latency is µs, an integer ("Use
+	// microseconds as integer"); sgl-router/src/middleware.rs, before,
+	// recorded format!("{:?}", latency), Rust's Debug of a Duration
+	// ("810.637µs", "1.2s"), read by the unit it names. The message is
+	// the record's kind: tower-http's "response failed" after a 5xx (when
+	// RUST_LOG lets it through) and the server's own lines are no
+	// requests. The time is ChronoUtc's "%Y-%m-%d %H:%M:%S" (with %.3f
+	// under SGLANG_LOG_MS): UTC, written without a zone. The started
+	// line names module ("smg") where the older router's does not: a
+	// file of the older router is told by its first answer.
+	{name: "smg", title: "SGLang Model Gateway / sglang-router (JSON or text)",
+		signatures: []signature{
+			{6, []string{"span.method", "span.uri", "span.version", "span.request_id", "span.status_code", "span.latency"}},
+			{5, []string{"span.method", "span.uri", "span.version", "span.request_id", "span.module"}}},
+		fields: []sourceField{
+			{"span.latency", FRequestTime, UnitMicro}, {"span.status_code", FStatus, 0},
+			{"span.method", FMethod, 0}, {"span.uri", FURI, 0}, {"message", FKind, 0},
+			// tower-http's DefaultOnFailure writes its own latency
+			// ("2334 ms") beside the span's: passed over with its event.
+			{"latency", ignored, 0},
+		},
+		requests: []string{"finished processing request", "request failed with client error", "request failed with server error"},
+		loc:      time.UTC},
 	// Tencent Cloud TSE's Kong gateway writes to CLS through its CLS Log
 	// plugin a record of flat names, every value a string (its manual's
 	// "插件上报日志到 CLS", cloud.tencent.com/document/product/1364):

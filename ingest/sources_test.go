@@ -113,6 +113,23 @@ func (d rawDoc) inner(path string) rawDoc {
 	return m
 }
 
+// rustDurationMS reads a Duration as Rust's Debug writes it ("2.5s",
+// "815.012ms", "350µs"), in ms; NaN when v is none.
+func rustDurationMS(v string) float64 {
+	for _, u := range []struct {
+		suf string
+		ms  float64
+	}{{"ms", 1}, {"µs", 1e-3}, {"ns", 1e-6}, {"s", 1e3}} {
+		if num, ok := strings.CutSuffix(v, u.suf); ok {
+			if x, err := strconv.ParseFloat(num, 64); err == nil {
+				return x * u.ms
+			}
+			break
+		}
+	}
+	return math.NaN()
+}
+
 func rfc(s string) int64 {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
@@ -700,22 +717,29 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	// TGI's span times as Rust's Debug writes a Duration: a number
 	// and its unit (s, ms, µs, ns); a failed request's event has none.
 	"tgi": func(d rawDoc) sourceWant {
+		return sourceWant{rt: rustDurationMS(d.str("span.total_time")), ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: rfc(d.str("timestamp"))}
+	},
+	// SGLang's router: its answer's span holds status_code and latency,
+	// µs as an integer (smg) or Rust's Debug of a Duration (the older
+	// sglang_router_rs); its other lines are no requests. The time is
+	// UTC, written without a zone.
+	"smg": func(d rawDoc) sourceWant {
 		rt := math.NaN()
-		if v := d.str("span.total_time"); v != "" {
-			for _, u := range []struct {
-				suf string
-				ms  float64
-			}{{"ms", 1}, {"µs", 1e-3}, {"ns", 1e-6}, {"s", 1e3}} {
-				if num, ok := strings.CutSuffix(v, u.suf); ok {
-					x, err := strconv.ParseFloat(num, 64)
-					if err == nil {
-						rt = x * u.ms
-					}
-					break
-				}
-			}
+		switch v := d.get("span.latency").(type) {
+		case json.Number:
+			us, _ := v.Float64()
+			rt = us / 1000
+		case string:
+			rt = rustDurationMS(v)
 		}
-		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: rfc(d.str("timestamp"))}
+		at, err := time.ParseInLocation("2006-01-02 15:04:05.999", d.str("timestamp"), time.UTC)
+		if err != nil {
+			panic(err)
+		}
+		msg := d.str("message")
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: at.UnixNano(),
+			status: int(d.num("span.status_code")),
+			passed: msg != "finished processing request" && msg != "request failed with client error" && msg != "request failed with server error"}
 	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
@@ -1511,7 +1535,7 @@ var sourceFixtures = map[string]string{
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
 	"opik.jsonl": "opik", "opik-api.json": "opik", "weave.jsonl": "weave",
 	"promptlayer.jsonl": "promptlayer", "promptlayer-search.json": "promptlayer", "laminar.json": "laminar",
-	"tgi.jsonl": "tgi", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
+	"tgi.jsonl": "tgi", "smg.jsonl": "smg", "sglang-router.jsonl": "smg", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
