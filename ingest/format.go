@@ -314,7 +314,8 @@ func describeText(f Format, c *parserConfig, head []byte) (source string, seen [
 	case f == Gin:
 		return "gin", ginNames[:]
 	case f == Tracing:
-		return tracingSource(head), tracingNames[:]
+		src := tracingSource(head)
+		return src, tracingSeen(src)
 	}
 	return "", nil
 }

@@ -355,6 +355,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		if fs.seen == nil {
 			fs.seen = seen
 		}
+		if s := sourceByName(src); fs.format == Tracing && s != nil && s.loc != nil {
+			fs.cfg.loc = s.loc // the SGLang router's times, UTC without a zone
+		}
 	}
 	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
 		return err

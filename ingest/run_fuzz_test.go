@@ -128,9 +128,9 @@ func FuzzRun(f *testing.F) {
 		"text/aws-elb.log", "text/chi.log", "text/chi-reqid.log",
 		// Huawei Cloud's API Gateway and ELB.
 		"text/huawei-apig.log", "text/huawei-elb.log",
-		// SGLang's router's JSON: a request's two lines, its answer the
+		// SGLang's router's JSON and text: a request's two lines, its answer the
 		// request; latency µs, or as Rust's Debug writes a Duration.
-		"sources/smg.jsonl", "sources/sglang-router.jsonl",
+		"sources/smg.jsonl", "sources/sglang-router.jsonl", "text/smg.log", "text/sglang-router.log",
 		// Knative's queue-proxy request log: the gcp source's httpRequest alone.
 		"sources/knative.jsonl", "sources/knative-example.jsonl",
 		// Reactor Netty's access log, bare and through Spring Boot's logger.

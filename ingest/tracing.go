@@ -29,6 +29,27 @@ package ingest
 // `parameters=GenerateParameters { best_of: None, stop: [] }`, is
 // skipped whole: its spaces, braces and quotes are the value's. Terminal
 // colours (tracing writes them to a terminal) are read without them.
+//
+// SGLang's router, the SGLang Model Gateway (smg; sglang_router_rs
+// before it), writes the same format by default, with file and line:
+//
+//	2025-09-05 10:00:02  INFO http_request{method=POST uri=/v1/chat/completions version=HTTP/1.1 module="smg" request_id="chatcmpl-…" status_code=200 latency=810}: smg::response: src/middleware.rs:262: finished processing request
+//
+// Its time is ChronoUtc's "%Y-%m-%d %H:%M:%S" ("%.3f" added when
+// SGLANG_LOG_MS=1): UTC, without a zone or a "T"
+// (sgl-model-gateway/src/observability/logging.rs, TIME_FORMAT), read so
+// whatever --tz says. Each request runs in the span http_request of
+// method, uri, version, request_id, then status_code and latency,
+// recorded when it is answered, and logs "started processing request"
+// then its answer: "finished processing request", "request failed with
+// client error" or "… server error" (sgl-model-gateway/src/middleware.rs,
+// RequestSpan, RequestLogger, ResponseLogger). The answer is the
+// request: its status status_code, its request_time latency, µs as an
+// integer (smg's latency.as_micros()), or Rust's Debug of a Duration,
+// quoted ("810.637µs": sgl-router/src/middleware.rs's format!("{:?}")),
+// its method and uri the span's. The span's other events, before the
+// answer (an error in routing it, ERROR as it may be) or after (tower-
+// http's "response failed"), are no requests: passed over.
 
 import (
 	"bytes"
@@ -48,17 +69,46 @@ const (
 	trQueue
 	trInference
 	trPerToken
+	trStatus
+	trLatency
+	trMethod
+	trURI
 	trColumns
 )
 
 // tracingNames name the fields, for --map and the report's fields seen.
-var tracingNames = [trColumns]string{"time", "level", "span", "total_time", "validation_time", "queue_time", "inference_time", "time_per_token"}
+var tracingNames = [trColumns]string{"time", "level", "span", "total_time", "validation_time", "queue_time", "inference_time", "time_per_token",
+	"status_code", "latency", "method", "uri"}
+
+// routerNames are the names the SGLang router's lines carry.
+var routerNames = []string{"time", "level", "span", "status_code", "latency", "method", "uri"}
 
 // tracingOwn is how the fields are read unless --map names them.
 var tracingOwn = [trColumns]Bindings{
-	trTime:  {{Field: FTime, Prio: prioSource}},
-	trSpan:  {{Field: FURI, Prio: prioSource}},
-	trTotal: {{Field: FRequestTime, Prio: prioSource}}, // its text names its unit
+	trTime:    {{Field: FTime, Prio: prioSource}},
+	trSpan:    {{Field: FURI, Prio: prioSource + 1}},     // a span's uri field, when one has it, wins
+	trTotal:   {{Field: FRequestTime, Prio: prioSource}}, // its text names its unit
+	trStatus:  {{Field: FStatus, Prio: prioSource}},
+	trLatency: {{Field: FRequestTime, Unit: UnitMicro, Prio: prioSource + 1}}, // smg's integer; a Debug Duration names its unit
+	trMethod:  {{Field: FMethod, Prio: prioSource}},
+	trURI:     {{Field: FURI, Prio: prioSource}},
+}
+
+// routerAnswers end the SGLang router's event of a request's answer
+// (ResponseLogger), after its target, file and line.
+var routerAnswers = [][]byte{[]byte(": finished processing request"),
+	[]byte(": request failed with client error"), []byte(": request failed with server error")}
+
+// routerAnswer reports whether line is the SGLang router's event of a
+// request's answer.
+func routerAnswer(line []byte) bool {
+	line = bytes.TrimRight(line, " \r")
+	for _, a := range routerAnswers {
+		if bytes.HasSuffix(line, a) {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -91,8 +141,8 @@ func newTracingParser(c *parserConfig) *tracingParser {
 }
 
 // tracingHead reports whether a line of head is a tracing event within
-// a span that holds a request's total_time: TGI's start-up writes dozens
-// of lines before its first request.
+// a span that holds a request's total_time, or the SGLang router's answer
+// to one: TGI's start-up writes dozens of lines before its first request.
 func tracingHead(head []byte) bool {
 	var p tracingParser
 	var plain []byte
@@ -106,7 +156,7 @@ func tracingHead(head []byte) bool {
 			plain = appendDecolored(plain[:0], line)
 			line = plain
 		}
-		if p.split(line) == nil && p.vals[trTotal] != nil {
+		if p.split(line) == nil && (p.vals[trTotal] != nil || p.vals[trLatency] != nil && routerAnswer(line)) {
 			return true
 		}
 		rest = rest[nl+1:]
@@ -122,8 +172,18 @@ func tracingSource(head []byte) string {
 		return "tgi"
 	case bytes.Contains(head, []byte("text_embeddings_router")):
 		return "tei"
+	case bytes.Contains(head, []byte("smg::response")), bytes.Contains(head, []byte("sglang_router_rs::response")):
+		return "smg" // the router's answers' target (middleware.rs)
 	}
 	return "tracing"
+}
+
+// tracingSeen returns the names the lines of source carry.
+func tracingSeen(source string) []string {
+	if source == "smg" {
+		return routerNames
+	}
+	return tracingNames[:trStatus]
 }
 
 // split cuts a line, without colours, into p.vals: nil when the line is
@@ -133,6 +193,13 @@ func (p *tracingParser) split(line []byte) error {
 	p.vals = [trColumns][]byte{}
 	line = bytes.TrimRight(line, "\r")
 	ts, rest, ok := cutSpaced(line)
+	if ok && len(ts) == 10 && ts[4] == '-' && ts[7] == '-' && len(rest) > 1 && rest[0] == ' ' && rest[1] >= '0' && rest[1] <= '9' {
+		// A date, a space, then the time of day: the SGLang router's
+		// ChronoUtc "%Y-%m-%d %H:%M:%S", one token of the line.
+		if clock, after, ok := cutSpaced(rest); ok {
+			ts, rest = ts[:len(ts)+1+len(clock)], after
+		}
+	}
 	if !ok || len(ts) < 19 || ts[0] < '0' || ts[0] > '9' || ts[4] != '-' || (ts[10] != 'T' && ts[10] != ' ') {
 		if !startsDate(line) {
 			return errTracingMore
@@ -222,6 +289,14 @@ func (p *tracingParser) spanFields(f []byte) bool {
 			p.vals[trInference] = val
 		case "time_per_token":
 			p.vals[trPerToken] = val
+		case "status_code":
+			p.vals[trStatus] = val
+		case "latency":
+			p.vals[trLatency] = val
+		case "method":
+			p.vals[trMethod] = val
+		case "uri":
+			p.vals[trURI] = val
 		}
 	}
 	return total
@@ -346,12 +421,27 @@ func (p *tracingParser) Parse(line []byte, r *Record) error {
 	if err := p.split(line); err != nil {
 		return err
 	}
+	if p.vals[trTotal] == nil {
+		switch {
+		case p.vals[trLatency] != nil && routerAnswer(line):
+			return p.set(r)
+		case p.vals[trLatency] != nil, p.vals[trURI] != nil:
+			// The SGLang router's span: of its events only the answer
+			// is the request, an ERROR before it no request of its own.
+			return errTracingEvent
+		}
+	}
 	if p.vals[trTotal] == nil && string(p.vals[trLevel]) != "ERROR" {
 		return errTracingEvent
 	}
 	if t := p.vals[trTotal]; t != nil && !p.mapped && !endsInUnit(t) {
 		return errTracingTime
 	}
+	return p.set(r)
+}
+
+// set sets r's fields from the line's values.
+func (p *tracingParser) set(r *Record) error {
 	if err := setColumns(r, p.binds[:], p.vals[:], p.loc); err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"math"
+	"strconv"
 	"testing"
 )
 
@@ -12,6 +14,12 @@ func FuzzTracing(f *testing.F) {
 	f.Add(`2026-12-05T10:00:02.000000Z ERROR generate_stream{parameters=P { a: "\"" }}:async_stream:generate_stream: t::infer: x.rs:1: Model is overloaded`)
 	f.Add("\x1b[2m2026-12-05T10:00:03Z\x1b[0m \x1b[32m INFO\x1b[0m \x1b[1mchat\x1b[0m{total_time=\"1m2.5s\"}: t: ok")
 	f.Add(`2026-12-05 10:00:03 WARN a{total_time=9223372036854775807s b=((]}: t: m`)
+	// The SGLang router's answers: latency µs, or a Debug Duration; its
+	// span before the answer; a time of day after a space.
+	f.Add(`2025-09-05 10:00:02.951  INFO http_request{method=POST uri=/v1/chat/completions version=HTTP/1.1 module="smg" request_id="chatcmpl-J" status_code=200 latency=810637}: smg::response: src/middleware.rs:262: finished processing request`)
+	f.Add(`2025-09-05 10:00:02  WARN http_request{method=POST uri=/v1/x?a=b version=HTTP/1.1 request_id="c" status_code=429 latency="58.75ms"}: sglang_router_rs::response: src/middleware.rs:262: request failed with client error`)
+	f.Add(`2025-09-05 10:00:06 ERROR http_request{method=POST uri=/generate version=HTTP/1.1 module="smg" request_id="g"}: smg::routers::http::router: src/routers/http/router.rs:611: Failed to send request`)
+	f.Add("\x1b[2m2025-09-05 10:00:07\x1b[0m \x1b[33m WARN\x1b[0m \x1b[1mhttp_request\x1b[0m\x1b[1m{\x1b[0m\x1b[3mstatus_code\x1b[0m\x1b[2m=\x1b[0m429 \x1b[3mlatency\x1b[0m\x1b[2m=\x1b[0m18446744073709551615\x1b[1m}\x1b[0m\x1b[2m:\x1b[0m smg::response: request failed with server error")
 	c := textConfig(f, "")
 	f.Fuzz(func(t *testing.T, line string) {
 		p := newTracingParser(c)
@@ -32,6 +40,22 @@ func FuzzTracing(f *testing.F) {
 		}
 		if !r.Has(FTime) {
 			t.Fatal("a line read without its time")
+		}
+		if q.vals[trTotal] == nil && q.vals[trLatency] == nil && q.vals[trURI] != nil {
+			t.Fatal("read an event of the SGLang router's span that is not its answer")
+		}
+		if lat := q.vals[trLatency]; q.vals[trTotal] == nil && len(lat) > 0 {
+			// smg's µs as an integer, or a duration naming its unit.
+			want, fl := unitDuration(lat)
+			if us, err := strconv.ParseUint(string(lat), 10, 64); err == nil {
+				want, fl = float64(us)/1e6, fine
+			}
+			if got, has := r.Float(FRequestTime); fl != fine || !has || math.Abs(got-want) > 1e-9*max(1, want) {
+				t.Fatalf("request_time %v (%v), want latency %q's %v", got, has, lat, want)
+			}
+			if !routerAnswer(plain) {
+				t.Fatal("read an event of the SGLang router's span that is not its answer")
+			}
 		}
 		if total := q.vals[trTotal]; total != nil {
 			want, fl := unitDuration(total)

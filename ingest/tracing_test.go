@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,65 @@ func TestTracingTEI(t *testing.T) {
 		g := got[i]
 		if g.uri != w.uri || math.IsNaN(w.rt) != math.IsNaN(g.rt) || !math.IsNaN(w.rt) && math.Abs(g.rt-w.rt) > 1e-9 {
 			t.Errorf("row %d: %q, request_time %v s; want %q, %v", i, g.uri, g.rt, w.uri, w.rt)
+		}
+	}
+}
+
+// TestTracingSGLang reads the SGLang router's text log (smg's, and the
+// older sglang_router_rs'): each request's answer is the request, its
+// status the span's status_code, its request_time the span's latency
+// (smg's µs integer, or the older router's Debug Duration), its uri the
+// span's uri field; its time UTC whatever the run's zone (the router's
+// ChronoUtc writes none). The start of a request, an error before its
+// answer and tower-http's "response failed" after it are passed over,
+// the router's own line a bad line; a coloured line reads as a plain one.
+func TestTracingSGLang(t *testing.T) {
+	at := func(s string) int64 {
+		v, err := time.Parse("2006-01-02 15:04:05.999", s) // UTC
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.UnixNano()
+	}
+	type want struct {
+		at     string
+		rt     float64 // s
+		status int64
+		uri    string
+	}
+	for _, c := range []struct {
+		file        string
+		bad, passed int64
+		wants       []want
+		badLine     int64
+	}{
+		{"smg.log", 1, 5, []want{
+			{"2025-09-05 10:00:02.951", 0.810637, 200, "/v1/chat/completions"},
+			{"2025-09-05 10:00:06.342", 2.334552, 503, "/generate"},
+			{"2025-09-05 10:00:07.459", 0.05875, 429, "/v1/completions"},
+		}, 1},
+		{"sglang-router.log", 0, 2, []want{
+			{"2025-09-05 10:00:02", 0.000810637, 200, "/v1/chat/completions"},
+			{"2025-09-05 10:00:09", 0.05875, 400, "/v1/chat/completions"},
+			{"2025-09-05 10:01:12", 62.016, 200, "/generate"},
+		}, 0},
+	} {
+		path := filepath.Join("testdata", "text", c.file)
+		got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.FixedZone("CST", 8*3600)})
+		fs := res.Files[0]
+		if fs.Format != ingest.Tracing || fs.Source != "smg" || len(got) != len(c.wants) || fs.BadLines != c.bad || fs.PassedOver != c.passed {
+			t.Fatalf("%s: format %q, source %q, %d records, %d bad %v, %d passed over; want tracing, smg, %d, %d, %d",
+				c.file, fs.Format, fs.Source, len(got), fs.BadLines, res.Problems, fs.PassedOver, len(c.wants), c.bad, c.passed)
+		}
+		if c.bad > 0 && (res.Problems[0].Line != c.badLine || !strings.Contains(res.Problems[0].Reason, "not a request")) {
+			t.Errorf("%s: problem %+v, want line %d, not a request", c.file, res.Problems[0], c.badLine)
+		}
+		for i, w := range c.wants {
+			g := got[i]
+			if g.timeNS != at(w.at) || math.Abs(g.rt-w.rt) > 1e-9 || g.status != w.status || !g.hasStatus || g.uri != w.uri {
+				t.Errorf("%s: record %d: time %v, request_time %v s, status %d, uri %q; want %s UTC, %v, %d, %q",
+					c.file, i, time.Unix(0, g.timeNS).UTC(), g.rt, g.status, g.uri, w.at, w.rt, w.status, w.uri)
+			}
 		}
 	}
 }
