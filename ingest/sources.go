@@ -317,6 +317,33 @@ var sources = []*source{
 			{"targetDuration", FUpstreamHeaderTime, UnitMilli}, {"responseCode", FStatus, 0},
 			{"httpMethod", FMethod, 0}, {"path", FURI, 0}, {"upstreamName", FUpstreamAddr, 0},
 		}},
+	// agentgateway's request log (agentgateway/agentgateway
+	// crates/agentgateway/src/telemetry/log.rs, the kv it hands to
+	// crates/core/src/telemetry.rs log() with the target "request"):
+	// with LOG_FORMAT=json a JSON object a line whose "scope" is the
+	// target, else "date\tlevel\trequest k=v …" (logfmt.go). Its own
+	// tracing lines go to the same stdout under other scopes ("app",
+	// "proxy::gateway"…): only the request target's are requests.
+	// duration is format!("{}ms", as_millis()), a text with its unit;
+	// agw.ai.time_to_first_token (since 2026-08, #2920) as_secs_f64(),
+	// seconds; http.status a number; src.addr the peer's ip:port;
+	// jwt.sub the caller authenticated by a JWT; endpoint the backend
+	// it went to. The model is the one asked (gen_ai.request.model, a
+	// failed call's too), not the dated one that answered. Before
+	// 0.10 (#493) the names were llm.request.model, llm.request.tokens,
+	// llm.response.tokens.
+	{name: "agentgateway", title: "agentgateway request log (JSON or text)",
+		signatures: []signature{{4, []string{"src.addr", "http.method", "http.path", "http.status", "http.host", "http.version"}}},
+		fields: []sourceField{
+			{"duration", FRequestTime, UnitMilli}, {"agw.ai.time_to_first_token", FTTFT, UnitSecond},
+			{"http.status", FStatus, 0}, {"http.method", FMethod, 0}, {"http.path", FURI, 0}, {"http.host", FHost, 0},
+			{"jwt.sub", FClient, 0}, {"src.addr", FRemoteAddr, 0}, {"endpoint", FUpstreamAddr, 0},
+			{"gen_ai.request.model", FModel, 0}, {"llm.request.model", FModel, 0},
+			{"gen_ai.usage.input_tokens", FPromptTokens, 0}, {"llm.request.tokens", FPromptTokens, 0},
+			{"gen_ai.usage.output_tokens", FCompletionTokens, 0}, {"llm.response.tokens", FCompletionTokens, 0},
+			{"scope", FKind, 0},
+		},
+		requests: []string{"request"}},
 	{name: "envoy", title: "Envoy / Istio JSON",
 		signatures: []signature{{2, []string{"upstream_service_time", "response_code", "response_flags", "upstream_cluster", "downstream_remote_address", "upstream_host"}}},
 		fields:     envoyFields},

@@ -655,6 +655,25 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return w
 	},
+	// agentgateway: its request target's lines the requests, the
+	// others its own; duration "1895ms", agw.ai.time_to_first_token
+	// seconds; the model asked; the client src.addr without its port.
+	"agentgateway": func(d rawDoc) sourceWant {
+		ms, err := strconv.ParseFloat(strings.TrimSuffix(d.str("duration"), "ms"), 64)
+		if err != nil {
+			ms = math.NaN()
+		}
+		w := sourceWant{rt: ms, ups: math.NaN(), ttft: d.num("agw.ai.time_to_first_token") * 1000, status: int(d.num("http.status")),
+			stream: -1, timeNS: rfc(d.str("time")), tokens: true, passed: d.str("scope") != "request"}
+		w.model, w.prompt, w.completion = d.str("gen_ai.request.model"), d.count("gen_ai.usage.input_tokens"), d.count("gen_ai.usage.output_tokens")
+		if w.model == "" {
+			w.model, w.prompt, w.completion = d.str("llm.request.model"), d.count("llm.request.tokens"), d.count("llm.response.tokens")
+		}
+		if host, _, err := net.SplitHostPort(d.str("src.addr")); err == nil {
+			w.client = host
+		}
+		return w
+	},
 	// PromptLayer: request logs, each a call; latency_ms, else
 	// request_end_time − request_start_time (UTC); the status the
 	// error_message names, else SUCCESS, WARNING or none written a 200.
@@ -1536,6 +1555,7 @@ var sourceFixtures = map[string]string{
 	"opik.jsonl": "opik", "opik-api.json": "opik", "weave.jsonl": "weave",
 	"promptlayer.jsonl": "promptlayer", "promptlayer-search.json": "promptlayer", "laminar.json": "laminar",
 	"tgi.jsonl": "tgi", "smg.jsonl": "smg", "sglang-router.jsonl": "smg", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
+	"agentgateway.jsonl": "agentgateway", "agentgateway-0.7.jsonl": "agentgateway",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
 	"dify.csv": "dify", "dify-api.json": "dify",
