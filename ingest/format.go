@@ -118,7 +118,10 @@ func sniff(head []byte, given []*logFormat) Format {
 		return Nginx
 	case !looksText(head):
 		return Nginx // random bytes' tabs and commas are no table's: the text reader names them binary
-	case bytes.Count(line, []byte{'\t'}) >= 2:
+	case bytes.Count(line, []byte{'\t'}) >= 2 && !logfmtHead(head):
+		// Lines of logfmt pairs after words cut by tabs (agentgateway's
+		// "date\tlevel\trequest k=v …") are no table's rows: the text
+		// reader tells them logfmt (logfmtFile).
 		return TSV
 	case bytes.Count(line, []byte{','}) >= 2 && !bytes.Contains(line, []byte{'['}):
 		return CSV

@@ -210,11 +210,17 @@ type logfmtParser struct {
 	// heroku: the file is Heroku's log as `heroku logs` prints it, whose
 	// lines of other processes than the router are passed over.
 	heroku bool
+	// agentgateway: the file is agentgateway's text log, whose lines of
+	// another target than the request log's are passed over.
+	agentgateway bool
 }
 
 func newLogfmtParser(c *parserConfig) *logfmtParser {
-	return &logfmtParser{schema: c.schema, loc: c.loc,
-		heroku: c.schema.source != nil && c.schema.source.name == "heroku-router"}
+	src := ""
+	if c.schema.source != nil {
+		src = c.schema.source.name
+	}
+	return &logfmtParser{schema: c.schema, loc: c.loc, heroku: src == "heroku-router", agentgateway: src == "agentgateway"}
 }
 
 // errHerokuOther is a line of `heroku logs` that another process than
@@ -225,6 +231,21 @@ var errHerokuOther = fmt.Errorf("%w: a line of another process than Heroku's rou
 // herokuRouter is the process word of the router's lines in `heroku logs`.
 var herokuRouter = []byte("heroku[router]:")
 
+// agentgateway's text log writes every line as its date, its level and
+// its target cut by tabs (crates/core/src/telemetry.rs: log() writes
+// "{date}\t{level}\t{target}" then " {k}={v}" for each pair; the tracing
+// lines, IstioFormat, "{date}\t{level}\t{target}\t{message}\t{k=v…}").
+// The request log's target is "request" (crates/agentgateway/src/
+// telemetry/log.rs); the gateway's own lines ("app", "proxy::gateway
+// … started bind bind=…", warnings) are no requests.
+const agwTargetWord = 3 // the target is the third word before the pairs
+
+var agwRequestTarget = []byte("request")
+
+// errAgentgatewayOwn is a line of agentgateway's own log, not its
+// request log's.
+var errAgentgatewayOwn = fmt.Errorf("%w: a line of agentgateway's own log, not of its request log", errPassOver)
+
 // Parse reads one line into r: each pair's value into the fields its
 // key binds, and the first word before the pairs into the time when it
 // reads as one. A line with no pair, or a quote no quote closes, is an
@@ -233,7 +254,7 @@ func (p *logfmtParser) Parse(line []byte, r *Record) error {
 	p.newLine()
 	s := logfmtScan{line: line}
 	var first []byte // the first word before the pairs
-	n := 0           // pairs read
+	n, words := 0, 0 // pairs read, words before them
 	for {
 		key, val, eq, quoted, ok, err := s.next()
 		if err != nil {
@@ -243,13 +264,23 @@ func (p *logfmtParser) Parse(line []byte, r *Record) error {
 			break
 		}
 		if !eq {
-			if n == 0 && first == nil && len(key) > 0 && isDigit(key[0]) {
+			if n > 0 {
+				continue
+			}
+			words++
+			if first == nil && len(key) > 0 && isDigit(key[0]) {
 				first = key
 			}
-			if n == 0 && p.heroku && bytes.HasSuffix(key, []byte("]:")) && !bytes.Equal(key, herokuRouter) {
+			if p.heroku && bytes.HasSuffix(key, []byte("]:")) && !bytes.Equal(key, herokuRouter) {
 				return errHerokuOther
 			}
+			if p.agentgateway && words == agwTargetWord && !bytes.Equal(key, agwRequestTarget) {
+				return errAgentgatewayOwn
+			}
 			continue
+		}
+		if n == 0 && p.agentgateway && words < agwTargetWord {
+			return errAgentgatewayOwn
 		}
 		b := p.bindings(n, key)
 		n++

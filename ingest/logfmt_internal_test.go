@@ -54,16 +54,17 @@ func TestLogfmtScan(t *testing.T) {
 }
 
 func FuzzLogfmt(f *testing.F) {
-	seedLines(f, "testdata/text/logfmt.log", "testdata/text/heroku-router.log", "testdata/text/logfmt-own.log")
+	seedLines(f, "testdata/text/logfmt.log", "testdata/text/heroku-router.log", "testdata/text/logfmt-own.log", "testdata/text/agentgateway.log")
 	for _, s := range []string{"", "=", "a=", "=b", `a="`, `a="\`, `a="\"`, `a=1 b="x\" c=2`, "duration=1e308s status=-1",
 		"2026-12-05T10:00:00Z x y z a=1", "9999-99-99T99:99:99Z a=1 b=2", `time="" status=200 duration=NaN`} {
 		f.Add([]byte(s))
 	}
-	plain, heroku := testLogfmt(f, ""), testLogfmt(f, "heroku-router")
+	plain, heroku, agw := testLogfmt(f, ""), testLogfmt(f, "heroku-router"), testLogfmt(f, "agentgateway")
 	f.Fuzz(func(t *testing.T, line []byte) {
 		looksLogfmt(line)
 		logfmtKeys(line, 8)
-		for _, p := range []*logfmtParser{plain, heroku} {
+		loggedAccessLine(line)
+		for _, p := range []*logfmtParser{plain, heroku, agw} {
 			var r Record
 			err := p.Parse(line, &r)
 			if err != nil {

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -199,5 +200,89 @@ time="2026-12-05T10:00:01Z" level=info msg="request completed" method=POST path=
 	got, res = collect(t, []string{logrus}, ingest.Options{Workers: 1, Location: time.UTC})
 	if len(got) != 2 || res.Files[0].Format != "logfmt" || got[0].rt != 0.012 || got[1].status != 429 {
 		t.Fatalf("%+v, files %+v: want the 2 requests read as logfmt", got, res.Files)
+	}
+}
+
+// TestAgentgatewayText reads agentgateway's default text log: its lines
+// are a date, a level and a target cut by tabs; the request target's
+// ("request") go on with logfmt pairs, read by agentgateway's names, and
+// the gateway's own lines are passed over. Its tabs make no TSV of it,
+// nor do more start-up lines than a sniff looks at.
+func TestAgentgatewayText(t *testing.T) {
+	path := filepath.Join("testdata", "text", "agentgateway.log")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		timeNS       int64
+		rt, ttft     float64 // ms; ttft NaN when absent
+		status       int64
+		uri, model   string
+		client       string
+		prompt, comp int64 // -1 when absent
+	}
+	var wants []want
+	passed := int64(0)
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 || !strings.HasPrefix(cols[2], "request ") {
+			passed++
+			continue
+		}
+		kv := logfmtOracle(t, cols[2])
+		tm, err := time.Parse(time.RFC3339Nano, cols[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want{timeNS: tm.UnixNano(), rt: oracleMs(t, kv["duration"]), ttft: math.NaN(), uri: kv["http.path"], model: kv["gen_ai.request.model"]}
+		w.status, _ = strconv.ParseInt(kv["http.status"], 10, 64)
+		w.prompt, w.comp = -1, -1 // absent
+		if n, err := strconv.ParseInt(kv["gen_ai.usage.input_tokens"], 10, 64); err == nil {
+			w.prompt = n
+		}
+		if n, err := strconv.ParseInt(kv["gen_ai.usage.output_tokens"], 10, 64); err == nil {
+			w.comp = n
+		}
+		if s := kv["agw.ai.time_to_first_token"]; s != "" { // seconds
+			f, _ := strconv.ParseFloat(s, 64)
+			w.ttft = f * 1000
+		}
+		addr := kv["src.addr"]
+		w.client = strings.Trim(addr[:strings.LastIndexByte(addr, ':')], "[]")
+		wants = append(wants, w)
+	}
+	if len(wants) != 4 || passed != 4 {
+		t.Fatalf("oracle: %d requests and %d own lines, want 4 and 4", len(wants), passed)
+	}
+	// The same log after a start-up longer than the lines a sniff reads.
+	var long strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&long, "2026-03-10T08:00:00.%06dZ\tinfo\tproxy::gateway\tstarted bind\tbind=\"bind/%d\"\n", i, 8000+i)
+	}
+	long.Write(b)
+	longPath := filepath.Join(t.TempDir(), "agentgateway-long.log")
+	if err := os.WriteFile(longPath, []byte(long.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path   string
+		passed int64
+	}{{path, passed}, {longPath, passed + 30}} {
+		got, res := collect(t, []string{c.path}, ingest.Options{Workers: 1, Location: time.UTC})
+		if len(res.Files) != 1 || res.Files[0].Format != "logfmt" || res.Files[0].Source != "agentgateway" || res.Files[0].PassedOver != c.passed {
+			t.Fatalf("%s: files %+v, want logfmt of source agentgateway, %d lines passed over", c.path, res.Files, c.passed)
+		}
+		if len(got) != len(wants) || res.BadLines() != 0 {
+			t.Fatalf("%s: %d records, %d bad lines, want %d and 0: %v", c.path, len(got), res.BadLines(), len(wants), res.Problems)
+		}
+		for i, w := range wants {
+			g := got[i]
+			if g.timeNS != w.timeNS || math.Abs(g.rt*1000-w.rt) > 1e-9 || math.IsNaN(g.ttft) != math.IsNaN(w.ttft) || math.Abs(g.ttft-w.ttft) > 1e-9 || g.status != w.status ||
+				g.uri != w.uri || g.model != w.model || g.client != w.client || g.prompt != w.prompt || g.completion != w.comp {
+				t.Errorf("%s: record %d: time %d, rt %v ms, ttft %v ms, status %d, uri %q, model %q, client %q, tokens %d/%d; want %+v",
+					c.path, i, g.timeNS, g.rt*1000, g.ttft, g.status, g.uri, g.model, g.client, g.prompt, g.completion, w)
+			}
+		}
 	}
 }

@@ -62,13 +62,21 @@ func ownLogLine(line []byte) bool {
 // where its WebSocket lines, "… (scheme=ws,path=/x) - Client connected",
 // have no status and are its own), Ray Serve's (rayServeAccess), uvicorn's
 // through FastChat's or Open WebUI's logging (uvicornAccess), llama.cpp's
-// server's request line (llamaServerAccess).
+// server's request line (llamaServerAccess), agentgateway's request
+// line ("2026-03-10T08:00:11.91445Z\tinfo\trequest gateway=… http.status=200
+// … duration=1895ms": its request log's target, then logfmt pairs; logfmt.go).
 func loggedAccessLine(line []byte) bool {
 	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status=")) ||
+		bytes.Contains(line, agwRequestLine) && looksLogfmt(line) ||
 		bytes.HasSuffix(line, []byte("ms")) && rayServeAccess().Match(line) ||
 		bytes.Contains(line, []byte(` - "`)) && uvicornAccess().Match(line) ||
 		bytes.Contains(line, []byte("log_server_request] request | ")) && llamaServerAccess().Match(line)
 }
+
+// agwRequestLine is where agentgateway's request line has its level and
+// its target: log("info", "request", …) in crates/agentgateway/src/
+// telemetry/log.rs.
+var agwRequestLine = []byte("\tinfo\trequest ")
 
 // llamaServerAccess is llama.cpp's server's request line (llamaServerFormat):
 // the client, its port and the status, its members in either order

@@ -111,8 +111,9 @@ func FuzzRun(f *testing.F) {
 		// CLS's time of a log beside the log's own.
 		"cls/stamped.jsonl",
 		"sources/bifrost.json", "sources/nginx-json.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/slog-http.jsonl", "sources/ginzap.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/haproxy-json.jsonl", "sources/apigee.csv", "sources/baidu-blb.jsonl",
-		// logfmt: Go's loggers', Heroku's router's, a program's own.
-		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log",
+		// logfmt: Go's loggers', Heroku's router's, a program's own,
+		// agentgateway's text (tabs, then its request target's pairs).
+		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log", "text/agentgateway.log",
 		// one-hub's zap console lines with Gin's date; its logs table,
 		// the admin API's page and a PostgreSQL CSV export.
 		"text/one-hub.log", "sources/one-hub-api.json", "sources/one-hub.csv",
