@@ -241,6 +241,13 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		p.refuseUntimedSpans(fs, line, names, paths, values)
 		fs.refuseImplausible(names, values)
 		fs.mags = durationMagnitudes(body, names, fs.cfg.schema)
+		if jsonOwnLog(fs.cfg.schema, names, nil) {
+			// The first line is the program's own: the names shown and
+			// offered to --map are its requests'.
+			if seen := requestSeen(fs.cfg.schema, laterRecords(body, clientLookahead)); seen != nil {
+				fs.seen = seen
+			}
+		}
 		if jsonOwnLog(fs.cfg.schema, names, fs.mags) {
 			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName
 		}

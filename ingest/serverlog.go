@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"regexp"
 
 	"loganalyze/internal/lazyre"
@@ -120,6 +121,21 @@ func jsonOwnLog(s *Schema, names []string, mags map[string]Magnitude) bool {
 		}
 	}
 	return level && msg
+}
+
+// requestSeen returns the names of the first of a JSON-lines file's
+// later records that is no program's own log line (jsonOwnLog), at most
+// MaxSeen, or nil: the names a report shows as the file's, and offers
+// --map for, are its requests', not its start-up line's (a gateway whose
+// first line is {"level","time","scope","message"} and whose requests
+// carry http.status).
+func requestSeen(s *Schema, later iter.Seq2[[]string, []string]) []string {
+	for names := range later {
+		if !jsonOwnLog(s, names, nil) {
+			return names[:min(len(names), MaxSeen):min(len(names), MaxSeen)]
+		}
+	}
+	return nil
 }
 
 // serverLogOf returns the server log whose shape the first of the whole

@@ -68,6 +68,7 @@ type htmlView struct {
 	// ValueProblems are samples of the records with unreadable values.
 	ValueProblems []string
 	TimeHints     []htmlHint
+	StatusHints   []htmlHint
 }
 
 type htmlHint struct{ Flag, Why string }
@@ -173,6 +174,9 @@ func (r *Report) htmlView(m printer) *htmlView {
 	for _, h := range r.TimeHints {
 		v.TimeHints = append(v.TimeHints, htmlHint{h.Flag, h.why(m)})
 	}
+	for _, h := range r.StatusHints {
+		v.StatusHints = append(v.StatusHints, htmlHint{h.Flag, h.why(m)})
+	}
 	for _, n := range r.NotEvaluated {
 		v.NotEvaluated = append(v.NotEvaluated, rules.NotEvaluated{Rule: n.Rule, Reason: m.reason(n.Reason)})
 	}
@@ -275,6 +279,9 @@ func (r *Report) htmlVerdict(m printer, v *htmlView) {
 	}
 	if r.unreadCount() > 0 {
 		v.Headline += m.t("semicolon") + r.unreadText(m, plainText)
+	}
+	if r.warnStatus {
+		v.Headline += m.t("semicolon") + m.t("headline.nostatus")
 	}
 	if t := r.mostlyText(m, plainText); t != "" {
 		v.Headline += m.t("semicolon") + t

@@ -233,6 +233,13 @@ func (r *Report) inputJSON() obj {
 		}
 		o = append(o, kv{Name: "time_hints", Value: hints})
 	}
+	if len(r.StatusHints) > 0 { // only then, as time_hints
+		hints := []obj{}
+		for _, h := range r.StatusHints {
+			hints = append(hints, obj{{Name: "flag", Value: h.Flag}, {Name: "why", Value: h.Why}})
+		}
+		o = append(o, kv{Name: "status_hints", Value: hints})
+	}
 	return o
 }
 

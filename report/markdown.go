@@ -93,6 +93,9 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 	for _, h := range r.TimeHints {
 		p("\n%s%s\n", m.f("timehint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
 	}
+	for _, h := range r.StatusHints {
+		p("\n%s%s\n", m.f("statushint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
+	}
 	notes, bad := r.inputNotes()
 	for _, list := range []struct {
 		title msgID
@@ -201,6 +204,8 @@ func (r *Report) verdictLine(m printer) string {
 		head = m.f("verdict.crit", m.n(len(r.Findings), "n.finding"))
 	case r.warnUnread:
 		head = m.t("verdict.warnunread")
+	case r.warnStatus:
+		head = m.t("verdict.warnstatus")
 	case r.Verdict == rules.Warn:
 		head = m.f("verdict.warn", m.n(len(r.Findings), "n.finding"))
 	}

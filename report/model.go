@@ -76,6 +76,12 @@ type Report struct {
 	// TimeHints are the flags that may give the records their time,
 	// when records were read but not one carries a time (timehints.go).
 	TimeHints []Hint
+	// StatusHints are the flags that may give the records their status,
+	// when records were read but not one carries a status and a file
+	// carried a name that looks like one (statushints.go); warnStatus:
+	// the verdict is warn for them alone, no finding.
+	StatusHints []Hint
+	warnStatus  bool
 }
 
 // TableKeys is how many keys of a dimension the Markdown and HTML tables
@@ -269,11 +275,17 @@ func Build(in BuildInput) *Report {
 		Unread:       unreadFiles(read),
 		MostlyUnread: mostlyUnread(read),
 		TimeHints:    timeHints(acc, read.Files),
+		StatusHints:  statusHints(acc, read.Files),
 	}
 	if r.Verdict == rules.OK && (len(r.Unread) > 0 || len(r.MostlyUnread) > 0) {
 		// Never OK about what was not read: a script that reads the
 		// verdict alone is told to look.
 		r.Verdict, r.warnUnread = rules.Warn, true
+	}
+	if r.Verdict == rules.OK && len(r.StatusHints) > 0 {
+		// Nor about statuses a file carried and none were read: its
+		// 429s and 5xx may be there.
+		r.Verdict, r.warnStatus = rules.Warn, true
 	}
 	if in.Baseline != nil {
 		r.Input.Problems = append(r.Input.Problems, in.Baseline.Problems...)
