@@ -54,6 +54,12 @@ func TestStatusHints(t *testing.T) {
 		t.Errorf("JSON verdict %v, input.status_hints %v", doc["verdict"], input["status_hints"])
 	}
 
+	// A state of some other thing, no HTTP status: nothing went unread.
+	other := buildFrom(t, ownThenRequests(60, "job_status"), nil, 2, 10, nil)
+	if other.StatusHints != nil || other.VerdictName() != "ok" {
+		t.Errorf("job_status: hints %+v, verdict %s; want none and ok", other.StatusHints, other.VerdictName())
+	}
+
 	read := buildFrom(t, ownThenRequests(60, "status"), nil, 2, 10, nil)
 	if read.StatusHints != nil || read.VerdictName() != "ok" {
 		t.Fatalf("status read: hints %+v, verdict %s; want none and ok", read.StatusHints, read.VerdictName())
@@ -70,6 +76,8 @@ func TestStatusLike(t *testing.T) {
 		"http.response.status_code": true, "responseStatus": true, "response_code": true,
 		"grpc.status": false, "upstream_status": false, "otel.status_code": false, "span.status": false,
 		"backendStatus": false, "statuses": false, "unstatus": false, "http.status_text": false,
+		"job_status": false, "finishStatus": false, "cache.status": false, "http_status": true, "res.status": true,
+		"response.status": true, "event.status_code": true, "progress_status": false, "downstreamResponseStatus": true,
 	} {
 		if got := statusLike(name); got != want {
 			t.Errorf("statusLike(%q) = %v, want %v", name, got, want)
