@@ -59,6 +59,9 @@ const (
 	// writer's choosing (nginxVar.strftime: Envoy's
 	// %START_TIME(FORMAT)%, Apache's %{FORMAT}t).
 	howStrftime
+	// howPyMsecs: a time Python's logging wrote, its milliseconds
+	// after a comma or a point as a whole number (pyMsecs).
+	howPyMsecs
 )
 
 // nginxVar is one variable of a compiled log_format and the literal text
@@ -561,6 +564,14 @@ func (p *nginxParser) Parse(line []byte, r *Record) error {
 			return own
 		}
 	}
+	if err != nil && p.decolor && coloured(line) {
+		// A server's own line is told without its colours (LMDeploy's
+		// level, "- \x1b[37mINFO\x1b[0m -"), as the access lines are
+		// read.
+		start := len(p.scratch)
+		p.scratch = appendDecolored(p.scratch, line)
+		line = p.scratch[start:len(p.scratch):len(p.scratch)]
+	}
 	if err != nil && ownLogLine(line) {
 		return errOwnLine
 	}
@@ -700,8 +711,32 @@ func (p *nginxParser) value(v *nginxVar, val []byte, esc bool) []byte {
 		}
 	case howStrftime:
 		return p.strftimeValue(v, val)
+	case howPyMsecs:
+		return p.pyMsecs(val)
 	}
 	return val
+}
+
+// pyMsecs returns a time Python's logging wrote with its milliseconds
+// as a whole number after it as the time readers read it: asctime's
+// default, "%s,%03d" ("2025-12-05 10:00:05,302"), and NIM's
+// ".%(msecs)d", which pads none ("2025-09-10 16:31:52.7" is 7 ms past
+// the second, not 700: the lines of its documentation's log go
+// "16:31:52.7", "16:31:52.239"), both as "2025-09-10 16:31:52.007". Any
+// other text is returned as it is.
+func (p *nginxParser) pyMsecs(val []byte) []byte {
+	i := len(val) - 1
+	for i >= 0 && isDigit(val[i]) {
+		i--
+	}
+	n := len(val) - 1 - i
+	if i < 0 || n == 0 || n > 3 || val[i] != '.' && val[i] != ',' {
+		return val
+	}
+	from := len(p.scratch)
+	p.scratch = append(append(p.scratch, val[:i]...), '.')
+	p.scratch = append(append(p.scratch, "00"[:3-n]...), val[i+1:]...)
+	return p.scratch[from:len(p.scratch):len(p.scratch)]
 }
 
 // milliAsSeconds returns a whole number of milliseconds as the text of

@@ -278,6 +278,31 @@ func buildKnownFormats() []*knownFormat {
 		// status phrase, so the status ends it, three digits.
 		{name: "uvicorn", source: "uvicorn", vars: uvicornLoguruVars, format: uvicornLoguruFormat + ` - $loguru_extra`},
 		{name: "uvicorn", source: "uvicorn", vars: uvicornLoguruVars, format: uvicornLoguruFormat, tail: true},
+		// NVIDIA NIM for LLMs gives uvicorn's records its own prefix:
+		// the level, its date to the ms, the file and line, then the
+		// message before uvicorn's formatter (no level prefix, no status
+		// phrase): "INFO 2025-09-10 19:08:21.184 httptools_impl.py:481]
+		// 172.19.0.3:35474 - \"POST /v1/chat/completions HTTP/1.1\" 200"
+		// (docs.nvidia.com/nim/large-language-models/latest/reference/
+		// logging-and-observability.html; its workshops' logs). NIM 1.x
+		// wrote the month and day, no year ("INFO 07-23 22:28:28.574
+		// …", vLLM's logger's date and the ms): no time is read from it.
+		{name: "uvicorn", source: "uvicorn", vars: nimVars, format: `INFO $nim_time $nim_where] $remote_addr - "$request" $status`},
+		{name: "uvicorn", source: "uvicorn", vars: nimVars, format: `INFO $nim_day $nim_where] $remote_addr - "$request" $status`, fits: nimMonthDay},
+		// Xinference's logging (xorbitsai/inference
+		// xinference/deploy/utils.py, get_config_dict) sends uvicorn's
+		// access records to its own formatter: up to v2.8 "%(asctime)s
+		// %(name)-12s %(process)d %(levelname)-8s %(message)s"; v2.9
+		// adds "[%(xinference_role)s@%(xinference_address)s] " before
+		// the level; from v2.10 its TextFileFormatter writes the time in
+		// UTC to the ms, the level, the logger, "pid:", "role:",
+		// "address:" and "node:" (the host), then the message, uvicorn's
+		// before its formatter.
+		{name: "uvicorn", source: "uvicorn", vars: xinferenceVars, format: `$py_time uvicorn.access $xinf_pid INFO     $remote_addr - "$request" $status`},
+		{name: "uvicorn", source: "uvicorn", vars: xinferenceVars,
+			format: `$py_time uvicorn.access $xinf_pid [$xinf_role@$xinf_address] INFO     $remote_addr - "$request" $status`},
+		{name: "uvicorn", source: "uvicorn", vars: xinferenceVars,
+			format: `$xinf_time INFO uvicorn.access pid:$xinf_pid role:$xinf_role address:$xinf_address node:$xinf_node $remote_addr - "$request" $status`},
 		// The same access log under gunicorn's UvicornWorker, which
 		// writes it through gunicorn's logger: no level prefix, no
 		// status phrase. Exact only: the line is short and bare.
@@ -353,6 +378,38 @@ var uvicornLoguruVars = map[string]varSpec{
 	"status":       {field: FStatus, bound: true, code: true},
 	"loguru_where": {none: true},
 	"loguru_extra": {none: true},
+}
+
+// nimVars read uvicorn's access message behind NIM's prefix: its date
+// without a zone (--tz), the ms unpadded (howPyMsecs); 1.x's month and
+// day, the file and the line feed nothing.
+var nimVars = map[string]varSpec{
+	"nim_time":    {field: FTime, bound: true, how: howPyMsecs, spaces: 1},
+	"nim_day":     {none: true, spaces: 1},
+	"nim_where":   {none: true},
+	"remote_addr": {field: FRemoteAddr, bound: true, how: howHostPort},
+	"status":      {field: FStatus, bound: true, code: true},
+}
+
+// nimMonthDay reports whether line is NIM 1.x's, its date a month and a
+// day ("INFO 07-23 22:28:28.574 …"), which the format of the year's
+// would not read.
+func nimMonthDay(line []byte) bool {
+	return len(line) > 11 && isDigit(line[5]) && isDigit(line[6]) && line[7] == '-' && isDigit(line[8]) && isDigit(line[9]) && line[10] == ' '
+}
+
+// xinferenceVars read uvicorn's access message behind Xinference's
+// prefix: asctime's date without a zone (--tz) or TextFileFormatter's in
+// UTC; the process, role, address and host feed nothing.
+var xinferenceVars = map[string]varSpec{
+	"py_time":      {field: FTime, bound: true, how: howPyMsecs, spaces: 1},
+	"xinf_time":    {field: FTime, bound: true},
+	"xinf_pid":     {none: true},
+	"xinf_role":    {none: true},
+	"xinf_address": {none: true},
+	"xinf_node":    {none: true},
+	"remote_addr":  {field: FRemoteAddr, bound: true, how: howHostPort},
+	"status":       {field: FStatus, bound: true, code: true},
 }
 
 // uvicornWorkerVars read the line of uvicorn's under gunicorn's

@@ -315,7 +315,8 @@ func FuzzNginx(f *testing.F) {
 	f.Add(hapDefaultFormat, hapManualLine)
 	f.Add(`%ci %hr %hs %HP%HQ %ST %Ta`, `<134>1.2.3.4 {a b} /x?y 200 5`)
 	for _, name := range []string{"reactor-netty.log", "reactor-netty-boot.log", "bentoml.log", "ray-serve.log", "ray-serve-29.log", "ray-serve-driver.log", "ray-serve-client.log", "emissary.log", "kuma.log", "lighttpd.log", "lighttpd-timed.log", "squid.log", "linkerd-apache.log", "llama-server-sorted.log",
-		"uvicorn-sglang.log", "uvicorn-fastchat.log", "uvicorn-openwebui.log", "uvicorn-openwebui-extra.log"} {
+		"uvicorn-sglang.log", "uvicorn-fastchat.log", "uvicorn-openwebui.log", "uvicorn-openwebui-extra.log",
+		"uvicorn-nim.log", "uvicorn-nim-1x.log", "uvicorn-xinference.log", "uvicorn-xinference-29.log", "uvicorn-xinference-210.log"} {
 		for _, l := range fileLines(f, "testdata/text/"+name, 4) {
 			f.Add("combined", l)
 		}
@@ -445,6 +446,29 @@ func BenchmarkCompileKnown(b *testing.B) {
 	for b.Loop() {
 		if len(compileKnown(s)) != len(knownFormats) {
 			b.Fatal("a known format was not compiled")
+		}
+	}
+}
+
+// TestPyMsecs: a time Python's logging wrote, its milliseconds a whole
+// number after a comma (asctime's "%s,%03d") or a point (NIM's unpadded
+// ".%(msecs)d"), is read as those milliseconds; other text is left.
+func TestPyMsecs(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"2025-09-10 16:31:52.7", "2025-09-10 16:31:52.007"},
+		{"2025-09-10 16:31:52.91", "2025-09-10 16:31:52.091"},
+		{"2025-09-10 16:31:52.239", "2025-09-10 16:31:52.239"},
+		{"2025-12-05 10:00:05,302", "2025-12-05 10:00:05.302"},
+		{"2025-12-05 10:00:05,030", "2025-12-05 10:00:05.030"},
+		{"2025-09-10 16:31:52.1234", "2025-09-10 16:31:52.1234"}, // no ms: left to the time readers
+		{"2025-09-10 16:31:52", "2025-09-10 16:31:52"},
+		{"2025-09-10 16:31:52.", "2025-09-10 16:31:52."},
+		{"7", "7"},
+		{"", ""},
+	} {
+		p := &nginxParser{}
+		if got := string(p.pyMsecs([]byte(c.in))); got != c.want {
+			t.Errorf("pyMsecs(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -27,12 +27,15 @@ func ownLogLine(line []byte) bool {
 	if ownOtherShape(line) {
 		return !loggedAccessLine(line)
 	}
-	if uvicornOwnLine(line) || springBootBanner(line) {
+	if uvicornOwnLine(line) || springBootBanner(line) || lmdeployHint(line) {
 		return true
 	}
 	rest, ok := cutToken(line)
 	if !ok || !startsDate(rest.tok) {
 		return false
+	}
+	if pythonLoggerLine(rest.after) {
+		return !loggedAccessLine(line)
 	}
 	for n := 0; n < 3; {
 		if rest, ok = cutToken(rest.after); !ok {
@@ -77,6 +80,75 @@ func loggedAccessLine(line []byte) bool {
 // its target: log("info", "request", …) in crates/agentgateway/src/
 // telemetry/log.rs.
 var agwRequestLine = []byte("\tinfo\trequest ")
+
+// pythonLoggerLine reports whether rest, what follows a line's date, is
+// a Python server's logging that names its logger between the time and
+// the level: LMDeploy's (lmdeploy/utils.py, _FORMAT "%(asctime)s -
+// %(name)s - %(levelname)s - %(filename)s:%(lineno)d - %(message)s":
+// "10:00:03,459 - lmdeploy - INFO - async_engine.py:582 - …") and
+// Xinference's (xinference/deploy/utils.py, get_config_dict, up to v2.9:
+// "%(asctime)s %(name)-12s %(process)d %(levelname)-8s %(message)s",
+// v2.9 with "[role@address] " before the level: "09:59:50,112
+// xinference.core.supervisor 2871 INFO     …"). Its time is asctime's,
+// to the ms after a comma.
+func pythonLoggerLine(rest []byte) bool {
+	t, ok := cutToken(rest)
+	if !ok || len(t.tok) != 12 || t.tok[8] != ',' || !clockOrZone(t.tok) {
+		return false
+	}
+	if t, ok = cutToken(t.after); !ok {
+		return false
+	}
+	if string(t.tok) == "-" { // LMDeploy's: " - name - LEVEL - "
+		name, ok := cutToken(t.after)
+		if !ok || !loggerName(name.tok) {
+			return false
+		}
+		dash, ok := cutToken(name.after)
+		if !ok || string(dash.tok) != "-" {
+			return false
+		}
+		level, ok := cutToken(dash.after)
+		return ok && isLevel(level.tok)
+	}
+	// Xinference's: "name pid [role@address] LEVEL", the brackets since v2.9.
+	if !loggerName(t.tok) {
+		return false
+	}
+	pid, ok := cutToken(t.after)
+	if !ok || !allDigits(pid.tok) {
+		return false
+	}
+	level, ok := cutToken(pid.after)
+	if ok && len(level.tok) > 2 && level.tok[0] == '[' && level.tok[len(level.tok)-1] == ']' && bytes.IndexByte(level.tok, '@') > 0 {
+		level, ok = cutToken(level.after)
+	}
+	return ok && isLevel(level.tok)
+}
+
+// loggerName reports whether t is a Python logger's name: words of
+// letters, digits and underscores joined by dots ("lmdeploy",
+// "xinference.core.supervisor"), a letter or an underscore first.
+func loggerName(t []byte) bool {
+	if len(t) == 0 || !(t[0] == '_' || t[0] >= 'a' && t[0] <= 'z' || t[0] >= 'A' && t[0] <= 'Z') {
+		return false
+	}
+	for _, c := range t {
+		if !isVarChar(c) && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// lmdeployHint reports whether line is the hint LMDeploy's api_server
+// prints three times before it starts uvicorn
+// (lmdeploy/serve/openai/api_server.py, serve: "HINT:    Please open
+// http://0.0.0.0:23333 in a browser for detailed api usage!!!", the
+// address in colours).
+func lmdeployHint(line []byte) bool {
+	return bytes.HasPrefix(line, []byte("HINT:    Please open ")) && bytes.HasSuffix(line, []byte(" in a browser for detailed api usage!!!"))
+}
 
 // llamaServerAccess is llama.cpp's server's request line (llamaServerFormat):
 // the client, its port and the status, its members in either order
@@ -152,8 +224,10 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	`|time="\d{4}-\d{2}-\d{2}[^"]*" level=(?:trace|debug|info|warning|error|fatal|panic) msg=` +
 	// vLLM's own lines (its logger's "%(levelname)s %(asctime)s
 	// [%(filename)s:%(lineno)d]", a month and day; v1 names its process
-	// first), beside the uvicorn access lines it writes.
-	`|(?:\(\w+ pid=\d+\) )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w.-]+\.py:\d+\] ` +
+	// first), beside the uvicorn access lines it writes; and NIM's, which
+	// adds the ms, and since 2.0 the year ("INFO 2025-09-10
+	// 16:31:52.239 on.py:62] Application startup complete.").
+	`|(?:\(\w+ pid=\d+\) )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?:\d{4}-)?\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w.-]+\.py:\d+\] ` +
 	// SGLang's ("[%(asctime)s{prefix}] %(message)s",
 	// python/sglang/srt/utils: configure_logger, datefmt "%m-%d
 	// %H:%M:%S", the process's ranks its prefix: "[03-10 16:00:00 TP0]

@@ -99,6 +99,26 @@ func TestOwnLogLine(t *testing.T) {
 		{"2026-03-10 16:00:09.002 | ERROR    | open_webui.routers.openai:generate_chat_completion:837 - 429, message='Too Many Requests'", true},
 		{`2026-03-10 16:00:00.637 | INFO     | uvicorn.protocols.http.httptools_impl:send:476 - 10.0.3.200:0 - "POST /api/chat/completions HTTP/1.1" 200 - {}`, false},
 		{`2026-03-10 16:00:00.637 | INFO     | uvicorn.protocols.http.h11_impl:send:473 - [::1]:51234 - "GET /health HTTP/1.1" 200`, false},
+		// NIM's own lines, with the year and without; its access lines.
+		{"INFO 2025-09-10 16:31:52.7 on.py:48] Waiting for application startup.", true},
+		{"INFO 07-23 22:28:38.478 metrics.py:334] Avg prompt throughput: 0.0 tokens/s", true},
+		{`INFO 2025-09-10 19:08:21.184 httptools_impl.py:481] 172.19.0.3:35474 - "POST /v1/chat/completions HTTP/1.1" 200`, false},
+		{`INFO 07-23 22:28:29.75 httptools_impl.py:481] 127.0.0.1:40962 - "GET /v1/health/ready HTTP/1.1" 200`, false},
+		// LMDeploy's own lines and its hint; Xinference's, up to v2.8,
+		// v2.9's and v2.10's, uvicorn's among them; their access lines.
+		{"2025-12-05 10:00:03,459 - lmdeploy - INFO - async_engine.py:582 - session=1, input_tokens=1454", true},
+		{"2025-07-08 11:20:26,869 - lmdeploy - WARNING - __init__.py:10 - Disable DLSlime Backend", true},
+		{"2025-12-05 10:00:03,459 - lmdeploy - async_engine.py:582 - INFO", false}, // no level where LMDeploy writes it
+		{"HINT:    Please open http://0.0.0.0:23333 in a browser for detailed api usage!!!", true},
+		{"HINT:    Please open", false},
+		{"2025-12-05 09:59:50,112 xinference.core.supervisor 2871 INFO     Xinference supervisor 0.0.0.0:41277 started", true},
+		{"2025-12-05 09:59:52,388 uvicorn.error 1 INFO     Uvicorn running on http://0.0.0.0:9997 (Press CTRL+C to quit)", true},
+		{"2026-03-10 16:00:07,001 xinference.core.model 3012 [worker@0.0.0.0:30001] WARNING  Model queue is full", true},
+		{"2026-06-10T02:00:11.002Z ERROR xinference.core.model pid:3012 role:worker address:0.0.0.0:30001 node:xinf-0 Leave chat", true},
+		{`2025-12-05 10:00:05,302 uvicorn.access 2790 INFO     10.0.3.5:40279 - "POST /v1/chat/completions HTTP/1.1" 200`, false},
+		{`2026-03-10 16:00:05,302 uvicorn.access 2790 [supervisor@0.0.0.0:41277] INFO     10.0.3.5:40279 - "POST /v1/embeddings HTTP/1.1" 429`, false},
+		{`2026-06-10T02:00:05.829Z INFO uvicorn.access pid:2790 role:supervisor address:0.0.0.0:41277 node:xinf-0 10.0.3.3:62585 - "GET /v1/models HTTP/1.1" 200`, false},
+		{"2025-12-05 10:00:05,302 gateway 2790 GET /v1/models 200", false}, // no level after the process
 		// Access lines, whatever their first field.
 		{`203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] "GET /api HTTP/1.1" 200 9178 "-" "curl/8" 5 "r@docker" "http://10.0.1.5:8080" 9ms`, false},
 		{`[2025-03-10T08:00:50.000Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0" "8496" "h" "10.0.0.1:80"`, false},
@@ -150,6 +170,9 @@ func FuzzPastOwnLog(f *testing.F) {
 		"INFO [      log_server_request] request | tid=\"1\" timestamp=1 remote_addr=\"a\" remote_port=1 status=200 method=\"GET\" path=\"/\" params={}\n"))
 	f.Add([]byte("[03-10 16:00:00 TP0] Prefill batch.\n[2026-03-10 15:59:58] INFO:     Started server process [1]\n" +
 		"2026-03-10 15:59:55 | ERROR | stderr | INFO:     Started\n2026-03-10 16:00:00.637 | INFO     | a:b:1 - 1.2.3.4:0 - \"GET / HTTP/1.1\" 200\n"))
+	f.Add([]byte("INFO 2025-09-10 16:31:52.7 on.py:48] x\nHINT:    Please open a in a browser for detailed api usage!!!\n" +
+		"2025-12-05 10:00:03,459 - lmdeploy - INFO - a.py:1 - x\n2025-12-05 09:59:50,112 a.b 1 [r@a:1] INFO     x\n" +
+		"INFO:     1.2.3.4:5 - \"GET / HTTP/1.1\" 200 OK\n"))
 	f.Fuzz(func(t *testing.T, head []byte) {
 		for _, l := range bytes.Split(head, []byte("\n")) {
 			if ownOtherShape(l) != ownShapes().Match(l) {

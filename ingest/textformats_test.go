@@ -220,6 +220,29 @@ func uvicornLogged(re *regexp.Regexp, layout string) func(t *testing.T, line str
 	}
 }
 
+// nimLine is uvicorn's access message behind NIM's prefix: the date to
+// the second, the ms after it as Python's %(msecs)d writes them, with
+// no zeros before them ("52.7" is 7 ms), the client's host:port, the
+// request and the status.
+var nimLine = regexp.MustCompile(`^INFO (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\.(\d{1,3}) [\w.]+:\d+\] (\S+) - "([^"]*)" (\d{3})$`)
+
+// nimOracle reads NIM's access lines; its other lines (its own, vLLM's,
+// uvicorn's) are passed over.
+func nimOracle(t *testing.T, line string) textWant {
+	m := nimLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{passed: true}
+	}
+	at, err := time.Parse("2006-01-02 15:04:05", m[1])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	at = at.Add(time.Duration(atoi(t, m[2])) * time.Millisecond)
+	w := textWant{ok: true, status: atoi(t, m[5]), client: m[3][:strings.LastIndex(m[3], ":")], at: at}
+	w.method, w.uri = request(m[4])
+	return w
+}
+
 // bentoMLLine is a line of BentoML's access log: its date, level and
 // component, the client, the request's and the response's groups, the
 // latency in ms, the trace or none.
@@ -629,6 +652,16 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 		"2006-01-02 15:04:05.000"),
 	"uvicorn-openwebui-extra.log": uvicornLogged(regexp.MustCompile(`^([\d-]+ [\d:.]+) \| INFO +\| \S+ - (\S+) - "([^"]*)" (\d{3})(?: - .*)?$`),
 		"2006-01-02 15:04:05.000"),
+	// uvicorn's access message behind NIM's and Xinference's logging
+	// (up to v2.8, v2.9's role and address, v2.10's TextFileFormatter):
+	// a date, no request time.
+	"uvicorn-nim.log": nimOracle,
+	"uvicorn-xinference.log": uvicornLogged(regexp.MustCompile(`^([\d-]+ [\d:,]+) uvicorn\.access \d+ INFO +(\S+) - "([^"]*)" (\d{3})$`),
+		"2006-01-02 15:04:05,000"),
+	"uvicorn-xinference-29.log": uvicornLogged(regexp.MustCompile(`^([\d-]+ [\d:,]+) uvicorn\.access \d+ \[[^\]]*\] INFO +(\S+) - "([^"]*)" (\d{3})$`),
+		"2006-01-02 15:04:05,000"),
+	"uvicorn-xinference-210.log": uvicornLogged(regexp.MustCompile(`^(\S+) INFO uvicorn\.access pid:\d+ role:\S* address:\S* node:\S+ (\S+) - "([^"]*)" (\d{3})$`),
+		time.RFC3339Nano),
 	// Squid's native access.log: its elapsed ms, its epoch time.
 	"squid.log": squidOracle,
 	// lighttpd's default, and with a number appended.
@@ -825,6 +858,10 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"uvicorn-fastchat.log", "nginx", "uvicorn", []string{"uvicorn_time", "status_phrase"}},
 		{"uvicorn-openwebui.log", "nginx", "uvicorn", []string{"loguru_time", "loguru_where"}},
 		{"uvicorn-openwebui-extra.log", "nginx", "uvicorn", []string{"loguru_time", "loguru_extra"}},
+		{"uvicorn-nim.log", "nginx", "uvicorn", []string{"nim_time", "nim_where"}},
+		{"uvicorn-xinference.log", "nginx", "uvicorn", []string{"py_time", "xinf_pid"}},
+		{"uvicorn-xinference-29.log", "nginx", "uvicorn", []string{"py_time", "xinf_role"}},
+		{"uvicorn-xinference-210.log", "nginx", "uvicorn", []string{"xinf_time", "xinf_node"}},
 		{"lighttpd.log", "nginx", "lighttpd", []string{"http_host", "remote_user"}},
 		{"lighttpd-timed.log", "nginx", "lighttpd", []string{"http_host", "time_local"}},
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
