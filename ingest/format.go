@@ -100,7 +100,7 @@ func sniff(head []byte, given []*logFormat) Format {
 		return JSONDoc
 	case looksLTSV(line):
 		return LTSV
-	case mostLines(head, jsonLine):
+	case mostLines(head, jsonRecordLine):
 		// A first line that is none of the file's: a line cut short
 		// (tail -c, split -b, a copytruncate), a program's warning.
 		return JSONL
@@ -165,6 +165,14 @@ func mostLines(head []byte, is func([]byte) bool) bool {
 func jsonLine(line []byte) bool {
 	line = bytes.TrimSpace(line)
 	return len(line) >= 2 && line[0] == '{' && line[len(line)-1] == '}'
+}
+
+// jsonRecordLine reports whether line looks like a JSON object's line
+// that is no server's own log line beside a text access log's (the vLLM
+// production-stack router's, ownLogLine): a file of uvicorn's text
+// access lines and more of the router's JSON lines is a text log.
+func jsonRecordLine(line []byte) bool {
+	return jsonLine(line) && !ownLogLine(line)
 }
 
 // opensArray reports whether a line starts a JSON array of objects or

@@ -27,7 +27,7 @@ func ownLogLine(line []byte) bool {
 	if ownOtherShape(line) {
 		return !loggedAccessLine(line)
 	}
-	if uvicornOwnLine(line) || springBootBanner(line) || lmdeployHint(line) {
+	if uvicornOwnLine(line) || springBootBanner(line) || lmdeployHint(line) || routerJSONLine(line) {
 		return true
 	}
 	rest, ok := cutToken(line)
@@ -148,6 +148,18 @@ func loggerName(t []byte) bool {
 // address in colours).
 func lmdeployHint(line []byte) bool {
 	return bytes.HasPrefix(line, []byte("HINT:    Please open ")) && bytes.HasSuffix(line, []byte(" in a browser for detailed api usage!!!"))
+}
+
+// routerJSONLine reports whether line is the vLLM production-stack
+// router's own line in JSON, with --log-format json (vllm-project/
+// production-stack src/vllm_router/log.py, JsonFormatter, written by
+// json.dumps: {"timestamp": "2025-09-05 10:00:02,950", "level": "INFO",
+// "logger": "vllm_router.services.request_service.request", "message":
+// "Routing request …", …}). The router gives its format to its own
+// loggers only: uvicorn's access lines beside them stay text.
+func routerJSONLine(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"timestamp": "`))
+	return ok && startsDate(rest) && bytes.Contains(rest, []byte(`", "logger": "vllm_router`))
 }
 
 // llamaServerAccess is llama.cpp's server's request line (llamaServerFormat):
@@ -286,7 +298,10 @@ var uvicornLevels = [][]byte{[]byte("INFO:"), []byte("WARNING:"), []byte("ERROR:
 // Started server process [35049]", "INFO:     Application startup
 // complete."), vLLM's process name or SGLang's date before it or not: its
 // level prefix then text that is no access line's address and request
-// ("10.0.0.5:51234 - \"POST …").
+// ("10.0.0.5:51234 - \"POST …"). The vLLM production-stack router's own
+// lines have that shape too (src/vllm_router/log.py, build_format:
+// "[%(asctime)s] %(levelname)s: %(message)s (%(filename)s:…)", "[2025-09-05
+// 10:00:02,950] INFO: Routing request …"), coloured, and are told so.
 func uvicornOwnLine(line []byte) bool {
 	if len(line) > 0 && line[0] == '(' { // vLLM v1's "(APIServer pid=35049) "
 		if i := bytes.Index(line, []byte(") ")); i > 0 && i < 40 {

@@ -119,6 +119,11 @@ func TestOwnLogLine(t *testing.T) {
 		{`2026-03-10 16:00:05,302 uvicorn.access 2790 [supervisor@0.0.0.0:41277] INFO     10.0.3.5:40279 - "POST /v1/embeddings HTTP/1.1" 429`, false},
 		{`2026-06-10T02:00:05.829Z INFO uvicorn.access pid:2790 role:supervisor address:0.0.0.0:41277 node:xinf-0 10.0.3.3:62585 - "GET /v1/models HTTP/1.1" 200`, false},
 		{"2025-12-05 10:00:05,302 gateway 2790 GET /v1/models 200", false}, // no level after the process
+		// The vLLM production-stack router's own lines, text and JSON;
+		// a JSON line of another program's is not taken for one.
+		{"[2025-09-05 10:00:02,950] INFO: Routing request 837e8231 with session id None to http://10.244.2.26:8000 at 1757066402.9508770, process time = 0.0036 (request.py:318:vllm_router.services.request_service.request)", true},
+		{`{"timestamp": "2025-09-05 10:00:02,950", "level": "INFO", "logger": "vllm_router.services.request_service.request", "message": "Routing request 837e8231", "filename": "request.py", "lineno": 318}`, true},
+		{`{"timestamp": "2025-09-05 10:00:02,950", "level": "INFO", "logger": "gateway", "message": "POST /v1/chat/completions 200"}`, false},
 		// Access lines, whatever their first field.
 		{`203.0.113.97 - - [10/Mar/2025:08:00:00 +0000] "GET /api HTTP/1.1" 200 9178 "-" "curl/8" 5 "r@docker" "http://10.0.1.5:8080" 9ms`, false},
 		{`[2025-03-10T08:00:50.000Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0" "8496" "h" "10.0.0.1:80"`, false},
@@ -172,6 +177,7 @@ func FuzzPastOwnLog(f *testing.F) {
 		"2026-03-10 15:59:55 | ERROR | stderr | INFO:     Started\n2026-03-10 16:00:00.637 | INFO     | a:b:1 - 1.2.3.4:0 - \"GET / HTTP/1.1\" 200\n"))
 	f.Add([]byte("INFO 2025-09-10 16:31:52.7 on.py:48] x\nHINT:    Please open a in a browser for detailed api usage!!!\n" +
 		"2025-12-05 10:00:03,459 - lmdeploy - INFO - a.py:1 - x\n2025-12-05 09:59:50,112 a.b 1 [r@a:1] INFO     x\n" +
+		"[2025-09-05 10:00:02,950] INFO: Routing\n{\"timestamp\": \"2025-09-05 10:00:02,950\", \"logger\": \"vllm_router.x\"}\n" +
 		"INFO:     1.2.3.4:5 - \"GET / HTTP/1.1\" 200 OK\n"))
 	f.Fuzz(func(t *testing.T, head []byte) {
 		for _, l := range bytes.Split(head, []byte("\n")) {

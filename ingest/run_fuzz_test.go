@@ -161,10 +161,10 @@ func FuzzRun(f *testing.F) {
 		// uvicorn's access lines behind SGLang's, FastChat's and Open
 		// WebUI's logging, among their own lines.
 		"text/uvicorn-sglang.log", "text/uvicorn-fastchat.log", "text/uvicorn-openwebui.log", "text/uvicorn-openwebui-extra.log",
-		// ... and behind NIM's and Xinference's; among LMDeploy's own
-		// lines, coloured.
+		// ... and behind NIM's and Xinference's; among LMDeploy's and the
+		// vLLM production-stack router's own lines, coloured or JSON.
 		"text/uvicorn-nim.log", "text/uvicorn-nim-1x.log", "text/uvicorn-xinference.log", "text/uvicorn-xinference-29.log",
-		"text/uvicorn-xinference-210.log", "text/uvicorn-lmdeploy.log",
+		"text/uvicorn-xinference-210.log", "text/uvicorn-lmdeploy.log", "text/uvicorn-vllm-router.log", "text/uvicorn-vllm-router-json.log",
 		// TensorZero's tables: a time from a UUIDv7, CSV's \N.
 		"sources/tensorzero-model.jsonl", "sources/tensorzero-model.csv", "sources/tensorzero-chat.jsonl",
 		// OpenRouter's generation stats, bare and in the API's data.

@@ -41,10 +41,13 @@ var uvicornMessage = regexp.MustCompile(`(?:^INFO: +|\] )(\S+):\d+ - "[A-Z]+ \S+
 // TestUvicornUntimed reads uvicorn's access lines where no time is
 // written beside them, among the programs' own lines, which are passed
 // over: NIM 1.x's (its date a month and a day), LMDeploy's api_server
-// (its hint, its logger's coloured lines). Each access line is a record
-// of its status and client, no time; each other line is passed over.
+// (its hint, its logger's coloured lines), the vLLM production-stack
+// router's (its coloured text lines, and its JSON ones with
+// --log-format json, which leave uvicorn's text). Each access line is
+// a record of its status and client, no time; each other line is
+// passed over.
 func TestUvicornUntimed(t *testing.T) {
-	for _, name := range []string{"uvicorn-nim-1x.log", "uvicorn-lmdeploy.log"} {
+	for _, name := range []string{"uvicorn-nim-1x.log", "uvicorn-lmdeploy.log", "uvicorn-vllm-router.log", "uvicorn-vllm-router-json.log"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", "text", name)
 			data, err := os.ReadFile(path)
