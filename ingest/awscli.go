@@ -132,7 +132,9 @@ func cloudWatchText(line []byte) (wrappedLine, error) {
 // bytes are head; and the AWS CLI's text output of log events when it
 // begins with the token of --no-paginate, which no other line tells;
 // and zap's console lines with fields behind the program's own first
-// lines, which have none (zapconsole.go).
+// lines, which have none (zapconsole.go); and WSO2 API Manager's
+// analytics events behind its reporter's line at start-up
+// (apimmetrics.go).
 func envelopeOfHead(first, head []byte) Envelope {
 	if e := envelopeOf(first); e != NoEnvelope {
 		return e
@@ -142,6 +144,9 @@ func envelopeOfHead(first, head []byte) Envelope {
 	}
 	if zapConsoleHeadOf(head) {
 		return EnvStamped
+	}
+	if apimMetricsHeadOf(head) {
+		return EnvAPIMMetrics
 	}
 	return NoEnvelope
 }

@@ -78,6 +78,11 @@ const (
 	// rsyslog's RSYSLOG_FileFormat, journalctl -o short-iso) or RFC
 	// 5424's "<PRI>1 TIME HOST APP PROCID MSGID SD ".
 	EnvSyslog Envelope = "syslog"
+	// EnvAPIMMetrics is WSO2 API Manager's analytics log for ELK and
+	// OpenSearch (repository/logs/apim_metrics.log): log4j2's layout,
+	// then "apimMetrics: apim:response, properties :{…}", the JSON the
+	// record (apimmetrics.go).
+	EnvAPIMMetrics Envelope = "apim-metrics"
 	// EnvShipper is a log shipper's record of a line it read from a
 	// file, as stored or exported (Filebeat, Elastic Agent, Logstash,
 	// Vector): {"@timestamp":…,"message":"LINE",…}, the line in
@@ -242,7 +247,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText:
 		return true
 	}
 	return false
@@ -289,6 +294,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, ok := syslogLine(line); ok {
 		return EnvSyslog
+	}
+	if _, ok := apimMetricsRecord(line); ok {
+		return EnvAPIMMetrics
 	}
 	return NoEnvelope
 }
@@ -1306,6 +1314,8 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, errors.New("not a JSON line behind a syslog header")
 		}
 		return wrappedLine{inner: in, stamp: stamp}, nil
+	case EnvAPIMMetrics:
+		return apimMetricsLine(line)
 	case EnvRawCSV:
 		return d.rawRow(line)
 	case EnvCloudWatchText:
@@ -1566,6 +1576,8 @@ func (e Envelope) describe() string {
 		return "Sumo Logic message"
 	case EnvSyslog:
 		return "syslog file"
+	case EnvAPIMMetrics:
+		return "WSO2 API Manager analytics log (apim_metrics.log)"
 	case EnvShipper:
 		return "log shipper's record"
 	case EnvVector:

@@ -71,8 +71,11 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("2025/12/05 - 10:00:10.5+0800\tINFO\tx\t{}")
 	f.Add(`{"asctime": "2026-03-10 16:00:00,637", "levelname": "INFO", "message": "POST /v1/chat/completions 200 409.9ms", "component_name": "proxy", "timestamp_ns": 1773129600637000192}`)
 	f.Add(`{"levelname": "INFO", "asctime": "2023-07-20 13:47:54,221", "deployment": "default_Model", "message": "replica.py:373 - __CALL__ OK 0.6ms"}`)
+	f.Add(`08:23:34,898 [-] [PassThroughMessageProcessor-188]  INFO ELKCounterMetric apimMetrics: apim:response, properties :{"proxyResponseCode":200,"responseLatency":4}`)
+	f.Add(`08:23:10,412 [-] [main]  INFO ELKMetricReporter LogMetricReporter successfully initialized`)
+	f.Add(`apimMetrics: a, properties :{}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
@@ -146,6 +149,23 @@ func FuzzEnvelope(f *testing.F) {
 		}
 		if w, err := unwrap(EnvShipper, rrec, &d); err != nil || !w.rayServe || string(w.inner) != strings.TrimRight(back.Message, "\r\n") || string(w.stamp) != "1773129600637000192" {
 			t.Fatalf("Ray Serve: %s gave %+v, %v; want %q", rrec, w, err, back.Message)
+		}
+		// WSO2 API Manager's analytics log: whatever the event holds, and
+		// whatever the layout writes before the reporter's message (a
+		// thread's name), the event's object is the record.
+		arec, err := json.Marshal(map[string]string{"apiName": in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, thread := range []string{"PassThroughMessageProcessor-188", msg} {
+			if strings.Contains(thread, "apimMetrics: ") {
+				continue // no layout writes the message's mark
+			}
+			aline := "08:23:34,898 [-] [" + thread + "]  INFO ELKCounterMetric apimMetrics: apim:response, properties :" + string(arec)
+			if w, err := unwrap(EnvAPIMMetrics, []byte(aline), &d); err != nil || string(w.inner) != string(arec) {
+				t.Fatalf("apim metrics: %q gave %+v, %v; want %s", aline, w, err, arec)
+			}
+			apimMetricsHeadOf([]byte(in + "\n" + aline + "\n" + in + "\n"))
 		}
 		line := []byte("2026-12-04T10:00:00.5Z stdout F " + in)
 		if w, err := unwrap(EnvCRI, line, &d); err != nil || w.partial || w.stderr || string(w.inner) != in {

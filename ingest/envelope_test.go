@@ -493,6 +493,16 @@ func TestEnvelopeOf(t *testing.T) {
 		{`2026-12-04T10:00:01+0800 gw-1 nginx[812]: {"status":200}`, ingest.EnvSyslog},
 		{`Dec 04 10:00:01.125000 gw-1 nginx[812]: {"status":200}`, ingest.EnvSyslog},
 		{`2026-12-04T10:00:01+08:00 gw-1 nginx {"status":200}`, ingest.NoEnvelope},
+		// WSO2 API Manager's analytics log: an event after log4j2's layout
+		// (or any other: the message is the reporter's); the reporter's
+		// own line, the message without its object, or with text after
+		// it, is none.
+		{`08:23:34,898 [-] [PassThroughMessageProcessor-188]  INFO ELKCounterMetric apimMetrics: apim:response, properties :{"proxyResponseCode":200}`, ingest.EnvAPIMMetrics},
+		{`[2026-12-04 10:00:00,125]  INFO {org.wso2.am.analytics.publisher.reporter.elk.ELKCounterMetric} - apimMetrics: apim:faulty, properties :{"proxyResponseCode":429}`, ingest.EnvAPIMMetrics},
+		{`08:23:10,412 [-] [main]  INFO ELKMetricReporter LogMetricReporter successfully initialized`, ingest.NoEnvelope},
+		{`08:23:34,898 [-] [t]  INFO ELKCounterMetric apimMetrics: apim:response, properties :`, ingest.NoEnvelope},
+		{`08:23:34,898 [-] [t]  INFO ELKCounterMetric apimMetrics: apim:response, properties :{"a":1} and more`, ingest.NoEnvelope},
+		{`{"message":"x apimMetrics:apim:response, properties :{}"}`, ingest.NoEnvelope},
 		{`{"@timestamp":"2026-12-04T10:00:00.000Z","message":"10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1","log":{"offset":0}}`, ingest.EnvShipper},
 		{`{"@version":"1","message":"{\"status\":200}"}`, ingest.EnvShipper},
 		{`{"message":"x","source_type":"file","timestamp":"2026-12-04T10:00:00Z"}`, ingest.EnvShipper},

@@ -110,7 +110,7 @@ func FuzzRun(f *testing.F) {
 		// Bifrost's logs: a kind that passes over, a status from a kind.
 		// CLS's time of a log beside the log's own.
 		"cls/stamped.jsonl",
-		"sources/bifrost.json", "sources/nginx-json.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/slog-http.jsonl", "sources/ginzap.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/haproxy-json.jsonl", "sources/apigee.csv", "sources/baidu-blb.jsonl",
+		"sources/bifrost.json", "sources/nginx-json.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/slog-http.jsonl", "sources/ginzap.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/wso2-apim.jsonl", "sources/haproxy-json.jsonl", "sources/apigee.csv", "sources/baidu-blb.jsonl",
 		// logfmt: Go's loggers', Heroku's router's, a program's own,
 		// agentgateway's text (tabs, then its request target's pairs).
 		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log", "text/agentgateway.log",
@@ -142,6 +142,9 @@ func FuzzRun(f *testing.F) {
 		// gin-contrib/zap's request log in zap's console lines, the
 		// program's own entry and a stack trace among them.
 		"text/ginzap-development.log",
+		// WSO2 API Manager's analytics events behind log4j2's layout,
+		// its reporter's own line among them.
+		"text/wso2-apim-metrics.log",
 		// Ray Serve's, today's and 2.9's, and as its driver prints it.
 		"text/ray-serve.log", "text/ray-serve-29.log", "text/ray-serve-driver.log",
 		// and its JSON logs' records, today's and 2.9's.

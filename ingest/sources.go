@@ -1149,6 +1149,47 @@ var sources = []*source{
 			{"developer_app", FClient, 0}, {"client_id", FClient, 0}, {"target_host", FUpstreamAddr, 0},
 		},
 		loc: time.UTC},
+	// WSO2 API Manager's analytics events, as its ELK and OpenSearch
+	// reporter logs them (apimmetrics.go: the JSON after "properties :")
+	// and as Logstash or Fluent Bit ship that JSON
+	// (https://apim.docs.wso2.com/en/4.3.0/api-analytics/on-prem/elk-installation-guide/;
+	// wso2/apim-analytics-publisher GenericInputValidator.java,
+	// elkResponseEventSchema and elkFaultEventSchema). The latencies are
+	// ms (wso2/carbon-apimgt SynapseAnalyticsDataProvider.java):
+	// responseLatency from the request's arrival to its response sent,
+	// the whole request, backendLatency the backend's, the two
+	// mediation latencies the gateway's own parts of the whole.
+	// requestTimestamp is the request's arrival, UTC (OffsetDateTime's
+	// text: "2022-12-15T02:53:34.894Z", no seconds when they are 0).
+	// proxyResponseCode is the status sent to the client,
+	// targetResponseCode the backend's, -1 in an apim:faulty event of a
+	// call that never reached it (a throttled one, an auth failure); a
+	// faulty event has no latencies, but is a request with its status.
+	// The caller is the application (its API key or OAuth client:
+	// "Name of the application that makes the API call", "anonymous"
+	// for an API without security), else its id; userIp its address.
+	// An AI API's events carry the model and token counts in properties
+	// (SynapseAnalyticsDataProvider.getAiAnalyticsData: aiMetadata
+	// {vendorName, vendorVersion, model}, aiTokenUsage {promptTokens,
+	// completionTokens, totalTokens, hour}), which the ELK reporter logs
+	// as they are, and WSO2's Kibana dashboards for AI APIs read
+	// (properties.aiMetadata.model).
+	{name: "wso2-apim", title: "WSO2 API Manager analytics events (apim_metrics.log)",
+		signatures: []signature{{3, []string{"proxyResponseCode", "targetResponseCode", "responseLatency", "backendLatency",
+			"requestMediationLatency", "responseMediationLatency", "apiResourceTemplate", "apiCreatorTenantDomain", "applicationOwner"}}},
+		fields: []sourceField{
+			{"requestTimestamp", FTime, 0}, {"responseLatency", FRequestTime, UnitMilli},
+			{"backendLatency", FUpstreamResponseTime, UnitMilli},
+			{"requestMediationLatency", ignored, 0}, {"responseMediationLatency", ignored, 0},
+			{"proxyResponseCode", FStatus, 0}, {"targetResponseCode", FUpstreamStatus, 0},
+			{"apiMethod", FMethod, 0}, {"apiResourceTemplate", FURI, 0},
+			{"userIp", FRemoteAddr, 0}, {"destination", FUpstreamAddr, 0},
+			{"applicationName", FClient, 0}, {"applicationId", FClient, 0},
+			{"properties.aiMetadata.model", FModel, 0},
+			{"properties.aiTokenUsage.promptTokens", FPromptTokens, 0},
+			{"properties.aiTokenUsage.completionTokens", FCompletionTokens, 0},
+		},
+		loc: time.UTC, minusOne: true},
 	// Heroku's router log, logfmt (at=info method=GET path="/" host=…
 	// request_id=… fwd="…" dyno=web.1 connect=1ms service=18ms status=200
 	// bytes=… protocol=https), as `heroku logs` prints it after its time

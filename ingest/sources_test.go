@@ -964,6 +964,29 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: rt, ups: ups, ttft: math.NaN(), status: int(d.num("status")),
 			clientBy: []string{"application", "applicationId", "clientIdentifier"}, stream: -1, timeNS: int64(d.num("timestamp")) * 1e6}
 	},
+	// WSO2 API Manager's analytics events: responseLatency the whole
+	// request and backendLatency the backend's, ms; the status sent to the
+	// client proxyResponseCode; an apim:faulty event (an error type, -1 for
+	// the backend's status) no latency; the time requestTimestamp, UTC, as
+	// Java's OffsetDateTime writes it (no seconds when they are 0); the
+	// caller the application; an AI API's model and tokens in properties.
+	"wso2-apim": func(d rawDoc) sourceWant {
+		ts := d.str("requestTimestamp")
+		tm, err := time.Parse(time.RFC3339Nano, ts)
+		if err != nil {
+			if tm, err = time.Parse("2006-01-02T15:04Z07:00", ts); err != nil {
+				panic("fixture: " + err.Error())
+			}
+		}
+		w := sourceWant{rt: d.num("responseLatency"), ups: d.num("backendLatency"), ttft: math.NaN(),
+			status: int(d.num("proxyResponseCode")), model: d.str("properties.aiMetadata.model"),
+			clientBy: []string{"applicationName", "applicationId"}, stream: -1, timeNS: tm.UnixNano(),
+			tokens: true, prompt: -1, completion: -1}
+		if p := d.num("properties.aiTokenUsage.promptTokens"); !math.IsNaN(p) {
+			w.prompt, w.completion = int64(p), int64(d.num("properties.aiTokenUsage.completionTokens"))
+		}
+		return w
+	},
 	// HAProxy's JSON lines by the names of its example: Ta (time_active)
 	// ms, -1 none; the time %tr, no zone.
 	"haproxy-json": func(d rawDoc) sourceWant {
@@ -1550,6 +1573,7 @@ var sourceFixtures = map[string]string{
 	"apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
 	"haproxy-json.jsonl": "haproxy-json", "haproxy-json-short.jsonl": "haproxy-json",
+	"wso2-apim.jsonl": "wso2-apim",
 	"langsmith.jsonl": "langsmith", "langsmith-api.json": "langsmith",
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
 	"opik.jsonl": "opik", "opik-api.json": "opik", "weave.jsonl": "weave",
