@@ -103,3 +103,58 @@ func TestAPIMMetricsLog(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIMMetricsShipped reads WSO2 API Manager's analytics log as a
+// shipper took its lines without parsing them: Filebeat's record of each
+// line in message (WSO2's ELK guide ships the file with Filebeat), and
+// Fluent Bit's in log (its OpenSearch guide, before its parser). The
+// records are built from the fixture's lines with encoding/json, and read
+// as the lines themselves are, the reporter's own lines passed over.
+func TestAPIMMetricsShipped(t *testing.T) {
+	path := filepath.Join("testdata", "text", "wso2-apim-metrics.log")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	own := res.Files[0].PassedOver
+	lines := bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
+	for name, record := range map[string]func(line string) any{
+		"filebeat.jsonl": func(line string) any {
+			return map[string]any{"@timestamp": "2022-12-15T02:56:00.000Z", "message": line,
+				"log":   map[string]any{"offset": 0, "file": map[string]string{"path": "/opt/wso2am/repository/logs/apim_metrics.log"}},
+				"agent": map[string]string{"type": "filebeat"}}
+		},
+		"fluentbit.jsonl": func(line string) any { return map[string]any{"date": 1671072960.5, "log": line} },
+	} {
+		var out bytes.Buffer
+		for _, l := range lines {
+			rec, err := json.Marshal(record(string(l)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out.Write(append(rec, '\n'))
+		}
+		shipped := writeTemp(t, name, out.String())
+		got, res := collect(t, []string{shipped}, ingest.Options{Workers: 1, Location: time.UTC})
+		if len(res.Files) != 1 || res.Files[0].Source != "wso2-apim" || res.BadLines() != 0 || res.Files[0].PassedOver != own || len(got) != len(direct) {
+			t.Fatalf("%s: files %+v, %d records; want source wso2-apim, %d records, %d passed over: %v", name, res.Files, len(got), len(direct), own, res.Problems)
+		}
+		for i := range got {
+			if g, d := noNaN(got[i]), noNaN(direct[i]); g != d {
+				t.Errorf("%s: record %d: %+v, the line itself %+v", name, i, g, d)
+			}
+		}
+	}
+}
+
+// noNaN returns r with its absent durations -1, so that two rows compare
+// equal with ==.
+func noNaN(r row) row {
+	for _, v := range []*float64{&r.rt, &r.urt, &r.ttft} {
+		if math.IsNaN(*v) {
+			*v = -1
+		}
+	}
+	return r
+}

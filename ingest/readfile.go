@@ -168,7 +168,10 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			// time, as its file output writes it, and Fluentd's
 			// ({"message":"LINE"}) as its out_file writes it; and the
 			// record of a line Vector read, within its native_json
-			// codec's log event, unless a remap parsed the line there.
+			// codec's log event, unless a remap parsed the line there;
+			// and WSO2 API Manager's analytics log as a shipper or a log
+			// platform took its lines (Filebeat's message, Fluent Bit's
+			// log, Datadog's message: WSO2's guides ship them so).
 			innerFirst := firstLine(inner)
 			in := envelopeOf(innerFirst)
 			if env == EnvStamped && in == NoEnvelope {
@@ -176,7 +179,11 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 					in = EnvShipper
 				}
 			}
+			if in == NoEnvelope && env != EnvAPIMMetrics && apimMetricsHeadOf(inner) {
+				in = EnvAPIMMetrics
+			}
 			if (in == EnvDocker || in == EnvCRI) && env != EnvDocker && env != EnvCRI ||
+				in == EnvAPIMMetrics && env != EnvAPIMMetrics ||
 				in == EnvShipper && (env == EnvStamped || env == EnvVector) && !p.ownFields(innerFirst) {
 				fs.cfg.within, inner = in, unwrapHeadBy(in, inner, topReader{lone: env == EnvStamped})
 			}
