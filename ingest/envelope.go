@@ -70,6 +70,13 @@ const (
 	// "<epoch ms>",…}},…]}): each message's line in _raw, unless a
 	// field beside it gives a request time (sumoMessage).
 	EnvSumo Envelope = "sumo"
+	// EnvAzureContainer is Azure Monitor's rows of a container's lines
+	// (AKS Container Insights' ContainerLogV2 table, each line in
+	// LogMessage; the older ContainerLog's in LogEntry), as Log
+	// Analytics' query API answers a query of them: each row's line, or
+	// the record of a JSON line, its time TimeGenerated
+	// (azureContainerRow).
+	EnvAzureContainer Envelope = "azure-container"
 	// EnvSyslog is a JSON or LTSV line behind a syslog header, as rsyslog and
 	// syslog-ng store what nginx's access_log syslog: sends, and
 	// journalctl prints: RFC 3164's "<PRI>Mmm dd hh:mm:ss HOST TAG: "
@@ -155,13 +162,15 @@ type rawColumns struct {
 	raw, time int
 	message   bool
 	// utc: the time is CloudWatch Logs Insights' @timestamp beside its
-	// @message, which Insights writes in UTC without saying so.
+	// @message, which Insights writes in UTC without saying so, or a
+	// column Azure's portal names with " [UTC]" after it.
 	utc bool
 }
 
 // rawCSVHeader returns the layout of a CSV header whose columns hold a
 // log platform's lines (EnvRawCSV): a column _raw or @message, CLS's
-// __CONTENT__ (a log collected as full text), Line beside tsNs
+// __CONTENT__ (a log collected as full text), Azure Monitor's LogMessage
+// or LogEntry (its time TimeGenerated), Line beside tsNs
 // (Grafana's), or message or log (Kibana's export of a Filebeat or a
 // Fluent Bit index, Graylog's), and none that s reads as a request time.
 // ok false for any other line.
@@ -177,9 +186,19 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	c := rawColumns{header: bytes.Clone(line), n: len(names), raw: -1, time: -1} // line is the reader's buffer, which the next reads overwrite
 	lineCol, tsNs := -1, false
 	for i, n := range names {
-		switch string(bytes.TrimSpace(n)) {
+		name, utc := headerName(bytes.TrimSpace(n))
+		switch string(name) {
 		case "_raw", "@message", "__CONTENT__":
 			c.raw, c.message = i, false
+		case "LogMessage", "LogEntry":
+			// Azure Monitor's rows of a container's lines, as the
+			// portal's "Export to CSV" writes them (azurecontainer.go):
+			// ContainerLogV2's LogMessage, a JSON line's object as its
+			// JSON text, and ContainerLog's LogEntry.
+			c.raw, c.message = i, false
+		case "TimeGenerated":
+			// Their time, "TimeGenerated [UTC]" (headerName).
+			c.time, c.utc = i, utc
 		case "message", "log", "content", "Message", "Content":
 			// Kibana's export of a Filebeat index, Graylog's; of a Fluent
 			// Bit index, whose line is in log; Alibaba Cloud SLS's of a
@@ -202,7 +221,7 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		case "tsNs":
 			c.time, tsNs = i, true
 		}
-		if readsRequestTime(string(bytes.TrimSpace(n)), s) {
+		if readsRequestTime(string(name), s) {
 			return rawColumns{}, false
 		}
 	}
@@ -1574,6 +1593,8 @@ func (e Envelope) describe() string {
 		return "OTLP log record"
 	case EnvSumo:
 		return "Sumo Logic message"
+	case EnvAzureContainer:
+		return "row of Azure Monitor's container logs (ContainerLogV2's LogMessage, ContainerLog's LogEntry)"
 	case EnvSyslog:
 		return "syslog file"
 	case EnvAPIMMetrics:

@@ -74,6 +74,10 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`08:23:34,898 [-] [PassThroughMessageProcessor-188]  INFO ELKCounterMetric apimMetrics: apim:response, properties :{"proxyResponseCode":200,"responseLatency":4}`)
 	f.Add(`08:23:10,412 [-] [main]  INFO ELKMetricReporter LogMetricReporter successfully initialized`)
 	f.Add(`apimMetrics: a, properties :{}`)
+	f.Add(`{"TimeGenerated":"2026-12-04T03:01:37.6850000Z","PodName":"gw","LogMessage":"{\"status\":200}","LogSource":"stdout"}`)
+	f.Add(`{"TimeGenerated":"x","LogMessage":{"status":200,"a":"}"},"ContainerId":"c"}`)
+	f.Add(`{"ContainerID":"c","LogEntry":"a\u0000b\r\n","LogEntrySource":"stderr"}`)
+	f.Add("TenantId,TimeGenerated [UTC],LogMessage")
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
@@ -89,6 +93,8 @@ func FuzzEnvelope(f *testing.F) {
 			cloudWatchMessage([]byte(in), &topReader{})
 			new(topReader).grafanaRow([]byte(in))
 			new(topReader).splunkResult([]byte(in), mustSchema(t))
+			new(topReader).azureContainerRow([]byte(in))
+			azureContainerRows([]byte(in), mustSchema(t))
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
 		{

@@ -176,6 +176,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
 			} else if insightsRows(e.text, fs.cfg.schema) {
 				env, fs.cfg.envelope = &topReader{}, EnvInsights
+			} else if azureContainerRows(e.text, fs.cfg.schema) {
+				// Log Analytics' rows of a container's lines
+				// (ContainerLogV2, ContainerLog).
+				env, fs.cfg.envelope = &topReader{}, EnvAzureContainer
 			} else if _, _, _, raw, ok := new(topReader).sumoMessage(e.text, fs.cfg.schema); ok {
 				// Sumo Logic's messages: their lines, or, when the query
 				// parsed them, the fields of their maps.
@@ -242,6 +246,16 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					return
 				}
 				ok = true
+			case EnvAzureContainer:
+				// The row's TimeGenerated is put beside its record, as an
+				// OTLP log record's time: the record's when the line, of
+				// any format, has none.
+				if msg, stamp, ok = env.azureContainerRow(e.text); ok && len(msg) > 0 && msg[0] == '{' {
+					// A JSON line's object, as a pretty-printed answer
+					// indents it.
+					env.obj = appendCompact(env.obj[:0], msg)
+					msg = env.obj
+				}
 			case EnvCLS:
 				// The search result's Time is the record's when it has
 				// none of its own: put before its members.

@@ -60,6 +60,11 @@ var wrappedSeeds = []string{
 	// --no-paginate, events, searched streams, the token to go on with.
 	"AYADeHZ3eXl6\nEVENTS\t37516444111055343347641349063442428475868536476094283776\t1796349602010\tgw-1\t{\"request_time\":0.5}\t1796349601251\n" +
 		"EVENTS\t37516444111055343347641349063442428475868536476094283777\t1796349602010\tgw-1\tSTART x\t1796349601251\nSEARCHEDLOGSTREAMS\tgw-1\tTrue\nNEXTTOKEN\tx==\n",
+	// Azure Monitor's ContainerLogV2 rows: the query API's answer (a
+	// LogMessage as text, as an object, null) and the portal's CSV.
+	`{"tables":[{"name":"PrimaryResult","columns":[{"name":"TimeGenerated","type":"datetime"},{"name":"PodName","type":"string"},{"name":"LogMessage","type":"dynamic"}],"rows":[` +
+		`["2026-12-04T02:00:00.5000000Z","gw","10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] \"GET / HTTP/1.1\" 200 1 0.5"],["2026-12-04T02:00:01Z","gw",{"status":200}],["x","gw",null]]}]}`,
+	"\ufeffTimeGenerated [UTC],PodName,LogMessage\r\n\"12/4/2026, 2:00:00.500 AM\",gw,\"{\"\"request_time\"\":0.5}\"\r\n",
 }
 
 func FuzzRun(f *testing.F) {

@@ -1,0 +1,76 @@
+package ingest
+
+import (
+	"bytes"
+	"time"
+)
+
+// Azure Monitor's Container Insights keeps every line an AKS container
+// wrote on stdout or stderr as a row of the Log Analytics table
+// ContainerLogV2 (learn.microsoft.com/azure/azure-monitor/reference/
+// tables/containerlogv2): TimeGenerated (UTC), Computer, ContainerId,
+// ContainerName, PodName, PodNamespace, LogSource (stdout or stderr),
+// LogLevel, and the line in LogMessage, a dynamic column: the line's
+// text, or, for a JSON line, the object parsed from it. The older table
+// ContainerLog (…/reference/tables/containerlog) holds the line in
+// LogEntry, a string, beside LogEntrySource, ContainerID, Image and Name.
+//
+// The Log Analytics query API answers {"tables":[{"name":…,"columns":
+// [{"name":…,"type":…},…],"rows":[[…],…]}]}
+// (learn.microsoft.com/azure/azure-monitor/logs/api/response-format),
+// each row handed on as the object of its columns (tableObject); it
+// writes a dynamic value as the JSON text of it, a string
+// (MicrosoftDocs/azure-docs articles/azure-monitor/log-query/
+// json-data-structures.md: such objects "are represented as JSON
+// strings"), and a client that decodes it puts the object itself there:
+// either is read. The portal's "Export to CSV" of the same rows is
+// csv-raw's (rawCSVHeader).
+
+// azureContainerKeys are the columns of a ContainerLogV2 or ContainerLog
+// row read: the line (LogMessage, LogEntry), its time, and those of
+// which one marks the row as the table's.
+var azureContainerKeys = []string{"LogMessage", "LogEntry", "TimeGenerated",
+	"LogSource", "LogEntrySource", "ContainerId", "ContainerID", "ContainerName", "PodName", "PodNamespace"}
+
+// azureContainerRow returns the line a ContainerLogV2 row holds in its
+// LogMessage (its text decoded into d's scratch buffer, or the text of
+// the object a JSON line was parsed into), or a ContainerLog row in its
+// LogEntry, without its line end, and the row's TimeGenerated in epoch
+// ns (0 when it has none); ok false for any other element: a row of
+// neither column beside TimeGenerated or one of the tables' own
+// columns.
+func (d *topReader) azureContainerRow(elem []byte) (line []byte, ns int64, ok bool) {
+	var vals [10][]byte
+	found, strs, err := d.top(elem, azureContainerKeys, vals[:])
+	if err != nil || found&^3 == 0 {
+		return nil, 0, false
+	}
+	switch {
+	case strs&1 != 0:
+		line = vals[0]
+	case d.objs[0] != nil:
+		line = d.objs[0]
+	case found&1 == 0 && strs&2 != 0:
+		line = vals[1]
+	default:
+		return nil, 0, false
+	}
+	if strs&4 != 0 {
+		if t, ok := parseTime(vals[2], 0, time.UTC); ok {
+			ns = t
+		}
+	}
+	return bytes.TrimRight(line, "\r\n"), ns, true
+}
+
+// azureContainerRows reports whether the rows whose first is first (an
+// object of their columns) hold a container's lines (azureContainerRow):
+// unless a column beside the line is one s, or a source, reads as the
+// request time (a query that projected fields parsed from the lines,
+// which the rows are then read by), as Insights' results (insightsRows).
+func azureContainerRows(first []byte, s *Schema) bool {
+	if _, _, ok := new(topReader).azureContainerRow(first); !ok {
+		return false
+	}
+	return !givesRequestTime(first, s)
+}
