@@ -54,6 +54,11 @@ const (
 	// <ingestionTime>\t<logStreamName>\t<message>\t<timestamp>", the
 	// message a line of any format (awscli.go).
 	EnvCloudWatchText Envelope = "cloudwatch-text"
+	// EnvPapertrail is Papertrail's log archive, a message a line of ten
+	// tab-separated fields and no header, the line the last; and the
+	// events of its search API, {"events":[{"message":"LINE",
+	// "generated_at":…,…}]} (papertrail.go).
+	EnvPapertrail Envelope = "papertrail"
 	// EnvOTelLogs is an OpenTelemetry log export in OTLP/JSON (the
 	// Collector's file exporter: {"resourceLogs":[…]} a line), each log
 	// record's body a line of any format, or the record the object of its
@@ -266,7 +271,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvPapertrail:
 		return true
 	}
 	return false
@@ -277,6 +282,9 @@ func (e Envelope) wrapsLines() bool {
 func envelopeOf(line []byte) Envelope {
 	if _, _, _, ok := cloudWatchTextRow(line); ok {
 		return EnvCloudWatchText
+	}
+	if _, _, ok := papertrailRow(line); ok {
+		return EnvPapertrail
 	}
 	if _, _, ok := criFields(line); ok {
 		return EnvCRI
@@ -1339,6 +1347,8 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		return d.rawRow(line)
 	case EnvCloudWatchText:
 		return cloudWatchText(line)
+	case EnvPapertrail:
+		return papertrail(line)
 	}
 	return wrappedLine{inner: line}, nil
 }
@@ -1617,6 +1627,8 @@ func (e Envelope) describe() string {
 		return "Cloud Logging entry (textPayload or jsonPayload)"
 	case EnvDatadog:
 		return "Datadog log (its message)"
+	case EnvPapertrail:
+		return "Papertrail log archive or search API event"
 	case EnvRawCSV:
 		return "CSV export of log lines (Splunk's _raw, CloudWatch Logs Insights' @message)"
 	}

@@ -78,8 +78,10 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"TimeGenerated":"x","LogMessage":{"status":200,"a":"}"},"ContainerId":"c"}`)
 	f.Add(`{"ContainerID":"c","LogEntry":"a\u0000b\r\n","LogEntrySource":"stderr"}`)
 	f.Add("TenantId,TimeGenerated [UTC],LogMessage")
+	f.Add("50342052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:36 -0800\t42424\tmysystem\t208.122.34.202\tUser\tInfo\tnginx\t{\"status\":200}")
+	f.Add("1\t2011-02-10 00:19:36 +0000\t2011-02-10 00:19:36 +0000\t2\t\t\t\t\t\ta\tb\r")
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector, EnvPapertrail} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
@@ -95,6 +97,7 @@ func FuzzEnvelope(f *testing.F) {
 			new(topReader).splunkResult([]byte(in), mustSchema(t))
 			new(topReader).azureContainerRow([]byte(in))
 			azureContainerRows([]byte(in), mustSchema(t))
+			new(topReader).papertrailEvent([]byte(in))
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
 		{
@@ -188,6 +191,27 @@ func FuzzEnvelope(f *testing.F) {
 			} else if envelopeOf([]byte(row)) != EnvCloudWatchText {
 				t.Fatalf("AWS CLI text: %q told as %q", row, envelopeOf([]byte(row)))
 			}
+		}
+		// Papertrail's archive: all after the ninth tab is the message,
+		// tabs within it kept, its time generated_at.
+		prow := "50342052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:37 -0800\t42424\tgw-1\t208.122.34.202\tLocal7\tInfo\tnginx\t" + in
+		if w, err := unwrap(EnvPapertrail, []byte(prow), &d); err != nil || string(w.inner) != strings.TrimRight(in, "\r") || string(w.stamp) != "2011-02-10 00:19:36 -0800" {
+			t.Fatalf("Papertrail: %q gave %+v, %v; want %q", prow, w, err, in)
+		} else if envelopeOf([]byte(prow)) != EnvPapertrail {
+			t.Fatalf("Papertrail: %q told as %q", prow, envelopeOf([]byte(prow)))
+		}
+		// Papertrail's search API's event: its message, as encoding/json
+		// reads it back, and generated_at.
+		pev, err := json.Marshal(map[string]any{"id": "7711582041804800", "generated_at": "2026-12-03T18:00:11.620591-08:00", "received_at": "2026-12-03T18:00:12Z",
+			"display_received_at": "Dec 03 18:00:12", "source_name": "gw-1", "source_id": 42424, "message": in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(pev, &back); err != nil {
+			t.Fatal(err)
+		}
+		if msg, stamp, ok := d.papertrailEvent(pev); !ok || string(msg) != strings.TrimRight(back.Message, "\r\n") || string(stamp) != "2026-12-03T18:00:11.620591-08:00" {
+			t.Fatalf("Papertrail event: %s gave %q, %q, %v; want %q", pev, msg, stamp, ok, back.Message)
 		}
 		rec, err := json.Marshal(map[string]string{"log": in + "\n", "stream": "stdout"})
 		if err != nil {

@@ -583,6 +583,14 @@ func TestEnvelopeOf(t *testing.T) {
 		{"EVENTS	37516444111055343347641349063442428475868536476094283776	1796349602010	{}	1796349601251", ingest.NoEnvelope},
 		{"EVENTS	1796349602010	{}	soon", ingest.NoEnvelope},
 		{"b/1 f/2", ingest.NoEnvelope},
+		// Papertrail's log archive: ten fields cut by tabs, no header; a
+		// TSV's header of its names, and a row of another id, are none.
+		{"50342052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:36 -0800\t42424\tmysystem\t208.122.34.202\tUser\tInfo\ttestprogram\tLorem ipsum", ingest.EnvPapertrail},
+		{"50342052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:37 +0000\t42424\t\t\t\t\t\t", ingest.EnvPapertrail},
+		{"id\tgenerated_at\treceived_at\tsource_id\tsource_name\tsource_ip\tfacility_name\tseverity_name\tprogram\tmessage", ingest.NoEnvelope},
+		{"5034x052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:36 -0800\t42424\th\t1.2.3.4\tUser\tInfo\tp\tm", ingest.NoEnvelope},
+		{"50342052\t2011-02-10T00:19:36Z\t2011-02-10 00:19:36 -0800\t42424\th\t1.2.3.4\tUser\tInfo\tp\tm", ingest.NoEnvelope},
+		{"50342052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:36 -0800\t42424\th\t1.2.3.4\tUser\tInfo\tp", ingest.NoEnvelope},
 	}
 	for _, c := range cases {
 		if got := ingest.EnvelopeOf([]byte(c.line)); got != c.want {

@@ -174,6 +174,9 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 				otelMaps = otelFields(e.text, p.ownFields)
 			} else if _, _, ok := cloudWatchMessage(e.text, &topReader{}); ok {
 				env, fs.cfg.envelope = &topReader{}, EnvCloudWatch
+			} else if _, _, ok := new(topReader).papertrailEvent(e.text); ok {
+				// Papertrail's search API's events (or its webhook's).
+				env, fs.cfg.envelope = &topReader{}, EnvPapertrail
 			} else if insightsRows(e.text, fs.cfg.schema) {
 				env, fs.cfg.envelope = &topReader{}, EnvInsights
 			} else if azureContainerRows(e.text, fs.cfg.schema) {
@@ -314,6 +317,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					var err error
 					msg, stamp, err = env.datadogLog(e.text)
 					if ok = err == nil; ok {
+						stamp = env.epochMs(stamp)
+					}
+				case EnvPapertrail:
+					if msg, stamp, ok = env.papertrailEvent(e.text); ok {
 						stamp = env.epochMs(stamp)
 					}
 				default:

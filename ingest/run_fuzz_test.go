@@ -196,6 +196,9 @@ func FuzzRun(f *testing.F) {
 		"vector/native-array.json", "vector/native-remap-array.json",
 		// The AWS CLI's text output of filter-log-events and get-log-events.
 		"text/cloudwatch-filter-text.txt", "text/cloudwatch-get-text.txt",
+		// Papertrail's log archive (nginx and JSON lines, a tab within
+		// one) and its search API's events.
+		"text/papertrail-archive.tsv", "text/papertrail-archive-json.tsv", "jsondoc/papertrail-search.json",
 		// New Relic's events: NerdGraph's and the Insights API's
 		// answers, spans passed over.
 		"sources/newrelic-transaction.csv", "sources/newrelic-nerdgraph.json", "sources/newrelic-span-insights.json",
