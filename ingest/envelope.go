@@ -59,6 +59,10 @@ const (
 	// events of its search API, {"events":[{"message":"LINE",
 	// "generated_at":…,…}]} (papertrail.go).
 	EnvPapertrail Envelope = "papertrail"
+	// EnvMezmo is Mezmo's (LogDNA's) export of lines, its Export API
+	// v1's JSON lines {"_app":…,"_host":…,"_ts":<epoch ms>,"_line":
+	// "LINE",…} (mezmo.go).
+	EnvMezmo Envelope = "mezmo"
 	// EnvOTelLogs is an OpenTelemetry log export in OTLP/JSON (the
 	// Collector's file exporter: {"resourceLogs":[…]} a line), each log
 	// record's body a line of any format, or the record the object of its
@@ -271,7 +275,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvPapertrail:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvPapertrail, EnvMezmo:
 		return true
 	}
 	return false
@@ -306,6 +310,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, err := new(topReader).datadogLog(line); err == nil {
 		return EnvDatadog
+	}
+	if _, _, err := new(topReader).mezmoLine(line); err == nil {
+		return EnvMezmo
 	}
 	if vectorLine(line) {
 		return EnvVector
@@ -1349,6 +1356,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		return cloudWatchText(line)
 	case EnvPapertrail:
 		return papertrail(line)
+	case EnvMezmo:
+		msg, stamp, err := d.mezmoLine(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: msg, stamp: stamp}, nil
 	}
 	return wrappedLine{inner: line}, nil
 }
@@ -1495,7 +1508,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvStamped && (p.d.stamp == stampPrinted || p.d.stamp == stampLTSV) || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvRawCSV {
+	if joined || p.env == EnvStamped && (p.d.stamp == stampPrinted || p.d.stamp == stampLTSV) || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvMezmo || p.env == EnvRawCSV {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -1629,6 +1642,8 @@ func (e Envelope) describe() string {
 		return "Datadog log (its message)"
 	case EnvPapertrail:
 		return "Papertrail log archive or search API event"
+	case EnvMezmo:
+		return "Mezmo (LogDNA) export line"
 	case EnvRawCSV:
 		return "CSV export of log lines (Splunk's _raw, CloudWatch Logs Insights' @message)"
 	}

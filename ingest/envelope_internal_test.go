@@ -80,8 +80,10 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("TenantId,TimeGenerated [UTC],LogMessage")
 	f.Add("50342052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:36 -0800\t42424\tmysystem\t208.122.34.202\tUser\tInfo\tnginx\t{\"status\":200}")
 	f.Add("1\t2011-02-10 00:19:36 +0000\t2011-02-10 00:19:36 +0000\t2\t\t\t\t\t\ta\tb\r")
+	f.Add(`{"_account":"a1","_app":"nginx","_host":"gw-1","_ts":1796353297685,"_line":"{\"status\":200}\n","level":"INFO"}`)
+	f.Add(`{"_host":"h","_ts":"99999999999999999999999","_line":"a\u0000b"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector, EnvPapertrail} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector, EnvPapertrail, EnvMezmo} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
@@ -212,6 +214,23 @@ func FuzzEnvelope(f *testing.F) {
 		}
 		if msg, stamp, ok := d.papertrailEvent(pev); !ok || string(msg) != strings.TrimRight(back.Message, "\r\n") || string(stamp) != "2026-12-03T18:00:11.620591-08:00" {
 			t.Fatalf("Papertrail event: %s gave %q, %q, %v; want %q", pev, msg, stamp, ok, back.Message)
+		}
+		// Mezmo's export line: its _line, as encoding/json reads it back,
+		// and _ts.
+		mrec, err := json.Marshal(map[string]any{"_app": "gw", "_host": "gw-1", "_ts": 1796353297685, "_line": in, "level": "INFO"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mback struct {
+			Line string `json:"_line"`
+		}
+		if err := json.Unmarshal(mrec, &mback); err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvMezmo, mrec, &d); err != nil || string(w.inner) != strings.TrimRight(mback.Line, "\r\n") || string(w.stamp) != "1796353297685" {
+			t.Fatalf("Mezmo: %s gave %+v, %v; want %q", mrec, w, err, mback.Line)
+		} else if envelopeOf(mrec) != EnvMezmo {
+			t.Fatalf("Mezmo: %s told as %q", mrec, envelopeOf(mrec))
 		}
 		rec, err := json.Marshal(map[string]string{"log": in + "\n", "stream": "stdout"})
 		if err != nil {

@@ -591,6 +591,12 @@ func TestEnvelopeOf(t *testing.T) {
 		{"5034x052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:36 -0800\t42424\th\t1.2.3.4\tUser\tInfo\tp\tm", ingest.NoEnvelope},
 		{"50342052\t2011-02-10T00:19:36Z\t2011-02-10 00:19:36 -0800\t42424\th\t1.2.3.4\tUser\tInfo\tp\tm", ingest.NoEnvelope},
 		{"50342052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:36 -0800\t42424\th\t1.2.3.4\tUser\tInfo\tp", ingest.NoEnvelope},
+		// Mezmo's export: _line beside _ts (epoch ms) and _host or _app.
+		{`{"_account":"a1","_app":"nginx","_host":"gw-1","_ts":1796353297685,"_line":"{\"status\":200}","level":"INFO","_id":"1"}`, ingest.EnvMezmo},
+		{`{"_host":"gw-1","_ts":"1796353297685","_line":"x"}`, ingest.EnvMezmo},
+		{`{"_ts":1796353297685,"_line":"x"}`, ingest.NoEnvelope},
+		{`{"_app":"gw","_ts":"soon","_line":"x"}`, ingest.NoEnvelope},
+		{`{"_app":"gw","_ts":1796353297685,"_line":{"status":200}}`, ingest.NoEnvelope},
 	}
 	for _, c := range cases {
 		if got := ingest.EnvelopeOf([]byte(c.line)); got != c.want {

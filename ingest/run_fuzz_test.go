@@ -199,6 +199,8 @@ func FuzzRun(f *testing.F) {
 		// Papertrail's log archive (nginx and JSON lines, a tab within
 		// one) and its search API's events.
 		"text/papertrail-archive.tsv", "text/papertrail-archive-json.tsv", "jsondoc/papertrail-search.json",
+		// Mezmo's export lines, nginx's own error among them.
+		"text/mezmo-export.jsonl",
 		// New Relic's events: NerdGraph's and the Insights API's
 		// answers, spans passed over.
 		"sources/newrelic-transaction.csv", "sources/newrelic-nerdgraph.json", "sources/newrelic-span-insights.json",
