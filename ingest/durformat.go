@@ -191,8 +191,10 @@ const maxTailSeconds = 86400
 // slog; the canonical name's seconds only when every value is whole,
 // integers of ms), and the name is
 // left unread rather than read 10⁶ times too long, the report naming the
-// --map to give; or they are written as nginx writes $request_time, and
-// the name is read in seconds (Schema.without).
+// --map to give; or they are written as nginx writes $request_time, or
+// are fractions of a median under maxSecondsMedian under a name that
+// says no unit (a Python logger's seconds), and the name is read in
+// seconds (Schema.without).
 func implausibleDurations(names []string, s *Schema, values func(name string) [][]byte) []Refused {
 	var out []Refused
 	for _, n := range names {
@@ -201,7 +203,7 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 			continue
 		}
 		var xs []float64
-		whole, nginx, zero := true, true, false
+		whole, nginx, zero, fracs := true, true, false, 0
 		for _, v := range values(n) {
 			v = bytes.TrimSpace(v)
 			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
@@ -214,6 +216,9 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 			}
 			xs = append(xs, x)
 			whole = whole && x == math.Trunc(x)
+			if x != math.Trunc(x) {
+				fracs++
+			}
 			dot := bytes.IndexByte(v, '.')
 			nginx = nginx && dot >= 0 && len(v)-dot-1 == 3
 			zero = zero || v[len(v)-1] == '0'
@@ -231,6 +236,18 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 			// $request_time ("duration":$request_time), seconds.
 			r.ReadIn = UnitSecond
 			out = append(out, r)
+		case unit == UnitMilli && unitlessName(n) && 2*fracs > len(xs) && r.Median < maxSecondsMedian:
+			// Fractions of a millisecond for most requests: a Python
+			// service's seconds, time.perf_counter()'s difference as
+			// structlog request loggers write it ("duration": 0.469;
+			// kolonialno/troncos troncos/contrib/asgi/logging/middleware.py
+			// and django/logging/middleware.py log
+			// duration=time.perf_counter() - start_time), read in
+			// seconds as ttftInSeconds reads a time to first token;
+			// the report says so, and --map request_time=duration:ms
+			// reads them in ms.
+			r.ReadIn, r.Fractions = UnitSecond, true
+			out = append(out, r)
 		case (r.Median*seconds[unit] >= maxPlausibleSeconds || r.Tail*seconds[unit] >= maxTailSeconds) && (whole || !canonical):
 			// The canonical name's seconds only when every value is
 			// whole: integers of ms ("request_time":4370), which no
@@ -240,6 +257,20 @@ func implausibleDurations(names []string, s *Schema, values func(name string) []
 		}
 	}
 	return out
+}
+
+// maxSecondsMedian is the median below which a generic name's fractions
+// are seconds (implausibleDurations): a median request of 10 ms is no
+// LLM's, and one of 10 s is, as ttftInSeconds tells a first token's.
+const maxSecondsMedian = 10
+
+// unitlessName reports whether n, a generic name of request_time read in
+// ms, says no unit of its own: SPEC §3's "duration" and
+// "request_duration", whose unit is the program's (Envoy's ms, a Python
+// logger's seconds), not request_duration_ms's, nor a gateway's own
+// llm_service_duration (Higress's ms).
+func unitlessName(n string) bool {
+	return strings.EqualFold(n, "duration") || strings.EqualFold(n, "request_duration")
 }
 
 // refuseImplausible adds to the file's names refused as request_time

@@ -2,8 +2,11 @@ package ingest_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,6 +252,121 @@ func TestDurationWord(t *testing.T) {
 	} {
 		if got := ingest.DurationWord(name); got != want {
 			t.Errorf("DurationWord(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestImplausibleDurationsParquetFloat: a FLOAT column's first values
+// are told by their 32 bits: slog's ns converted to float32 are left
+// unread, and a Python logger's seconds are read in seconds.
+func TestImplausibleDurationsParquetFloat(t *testing.T) {
+	type floatRow struct {
+		Time     int64   `parquet:"time,timestamp(millisecond)"`
+		Status   int32   `parquet:"status"`
+		Duration float32 `parquet:"duration"`
+	}
+	for _, c := range []struct {
+		name   string
+		value  func(i int) float32
+		readIn ingest.Unit // of a refused duration; UnitNone: left unread
+	}{
+		{"ns.parquet", func(i int) float32 { return float32(200+(i*7919)%3000) * 1e6 }, ingest.UnitNone},
+		{"s.parquet", func(i int) float32 { return float32(200+(i*7919)%3000) / 1000 }, ingest.UnitSecond},
+	} {
+		var rows []floatRow
+		for i := range 100 {
+			rows = append(rows, floatRow{Time: 1796436000000 + int64(i)*1000, Status: 200, Duration: c.value(i)})
+		}
+		var buf bytes.Buffer
+		if err := writeRows(&buf, rows); err != nil {
+			t.Fatal(err)
+		}
+		got, res := collect(t, []string{writeTemp(t, c.name, buf.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+		f := res.Files[0]
+		if f.Records != 100 || len(f.Refused) != 1 || f.Refused[0].Name != "duration" || f.Refused[0].ReadIn != c.readIn {
+			t.Fatalf("%s: %d records, refused %+v; want 100, duration refused, read in %v", c.name, f.Records, f.Refused, c.readIn)
+		}
+		for i, r := range got {
+			want := math.NaN()
+			if c.readIn == ingest.UnitSecond {
+				want = float64(c.value(i))
+			}
+			if !(math.IsNaN(want) && math.IsNaN(r.rt)) && math.Abs(r.rt-want) > 1e-6 {
+				t.Errorf("%s: record %d request_time %v, want %v", c.name, i, r.rt, want)
+				break
+			}
+		}
+	}
+}
+
+// TestPythonSecondsDuration: SPEC §3's "duration", read in ms, whose
+// first values are mostly fractions of a median under 10 is read in
+// seconds, as a Python request logger writes time.perf_counter()'s
+// difference (troncos's ASGI middleware through structlog), and the file
+// says so; whole values under 10, fractions of a median of 10 or more,
+// a name that says its unit, and a --map keep their unit (ms).
+func TestPythonSecondsDuration(t *testing.T) {
+	path := filepath.Join("testdata", "python", "troncos-asgi-access.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []float64 // s, in the file's order, which is its times'
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct{ Duration float64 }
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, rec.Duration)
+	}
+	check := func(name string, got []row, scale float64) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d records, want %d", name, len(got), len(want))
+		}
+		for i, r := range got {
+			if math.Abs(r.rt-want[i]*scale) > 1e-12 {
+				t.Errorf("%s: record %d request_time %v s, want %v", name, i, r.rt, want[i]*scale)
+			}
+		}
+	}
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	check("troncos", got, 1)
+	if f := res.Files[0]; len(f.Refused) != 1 || f.Refused[0].Name != "duration" || f.Refused[0].Unit != ingest.UnitMilli ||
+		f.Refused[0].ReadIn != ingest.UnitSecond || !f.Refused[0].Fractions {
+		t.Errorf("troncos: refused %+v, want duration, ms, read in s for its fractions", f.Refused)
+	}
+	schema, err := ingest.NewSchema([]string{"request_time=duration:ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, res = collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC, Schema: schema})
+	check("mapped", got, 1e-3)
+	if f := res.Files[0]; len(f.Refused) != 0 {
+		t.Errorf("mapped: refused %+v, want none", f.Refused)
+	}
+	// ms kept: whole values under 10 (Envoy's), fractions of a median
+	// over 10, and request_duration_ms's fractions under 10.
+	for _, c := range []struct {
+		name, key string
+		value     func(i int) float64
+	}{
+		{"whole.jsonl", "duration", func(i int) float64 { return float64(1 + i%9) }},
+		{"fractions.jsonl", "duration", func(i int) float64 { return 10.5 + float64(i)*7.25 }},
+		{"named.jsonl", "request_duration_ms", func(i int) float64 { return 0.25 + float64(i)*0.125 }},
+	} {
+		var b strings.Builder
+		for i := range 20 {
+			fmt.Fprintf(&b, `{"timestamp":"2026-12-05T02:00:%02dZ","status":200,%q:%s}`+"\n", i, c.key, strconv.FormatFloat(c.value(i), 'f', -1, 64))
+		}
+		got, res := collect(t, []string{writeTemp(t, c.name, b.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+		if len(got) != 20 || len(res.Files[0].Refused) != 0 {
+			t.Fatalf("%s: %d records, refused %+v; want 20, none", c.name, len(got), res.Files[0].Refused)
+		}
+		for i, r := range got {
+			if math.Abs(r.rt-c.value(i)/1000) > 1e-12 {
+				t.Errorf("%s: record %d request_time %v s, want %v", c.name, i, r.rt, c.value(i)/1000)
+			}
 		}
 	}
 }

@@ -579,7 +579,11 @@ func firstNumbers(pages parquet.Pages, n int) (out [][]byte) {
 			switch v.Kind() {
 			case parquet.Int32, parquet.Int64:
 				out = append(out, strconv.AppendInt(nil, v.Int64(), 10))
-			case parquet.Float, parquet.Double:
+			case parquet.Float:
+				// A FLOAT's 32 bits: Double would read them as a
+				// DOUBLE's, a number near 0 (5.8e-315 for 1500).
+				out = append(out, strconv.AppendFloat(nil, float64(v.Float()), 'f', -1, 32))
+			case parquet.Double:
 				out = append(out, strconv.AppendFloat(nil, v.Double(), 'f', -1, 64))
 			case parquet.ByteArray:
 				out = append(out, bytes.Clone(v.ByteArray()))

@@ -441,11 +441,15 @@ func fixStatus(r *Record, f statusFix) {
 // SPEC §3 reads it in, for its first values: their median in Unit is no
 // request's (ReadIn UnitNone: the name is left unread), or they are
 // written as nginx writes $request_time, seconds with three decimals
-// (ReadIn UnitSecond: read so).
+// (ReadIn UnitSecond: read so), or they are fractions whose median is
+// under 10 (ReadIn UnitSecond, Fractions: a Python logger's seconds).
 type Refused struct {
 	Name   string
 	Unit   Unit
 	ReadIn Unit
+	// Fractions: ReadIn is seconds because most first values were
+	// fractions of median under 10, not for nginx's three decimals.
+	Fractions bool
 	Magnitude
 	// Tail is the first values' 90th percentile: a log whose most
 	// requests are health checks of µs has its requests' size there.

@@ -370,6 +370,7 @@ var enMessages = map[msgID]string{
 	"note.passedover":  "%s passed over, no requests to %s",
 	"note.without":     "%s without %s, not in the latency figures",
 	"note.readin":      "%s read in %s, not %s: its values are written as nginx writes $request_time, seconds with three decimals",
+	"note.readfrac":    "%s read in %s, not %s: most of its values are fractions (median %s), which in %s would make the median request last under 10 ms: seconds, as a Python logger writes time.perf_counter()'s; if they are %s, try %s",
 	"note.refused":     "%s not read: read in %s, its values (median %s) would make the median request last %s; try %s",
 	"note.spans":       "%[1]s not read: the records carry %[2]s's span ids but no time, spans whose %[1]s is µs; try %[3]s",
 	"note.zone":        "its times without a zone read in %s, as the epoch the log service keeps beside them gives them, not --tz's",

@@ -259,6 +259,7 @@ var zhMessages = map[msgID]string{
 	"note.passedover":  "跳过 %s：对 %s 而言不是请求",
 	"note.without":     "%s 不带 %s，未计入延迟统计",
 	"note.readin":      "%s 按 %s 读取，而非 %s：其取值的写法同 nginx 的 $request_time（秒，三位小数）",
+	"note.readfrac":    "%s 按 %s 读取，而非 %s：其取值多为小数（中位数 %s），若按 %s 读取，请求耗时中位数将不足 10 毫秒：应是秒，正如 Python 日志记录 time.perf_counter() 之差；若确为 %s，可试 %s",
 	"note.refused":     "%s 未读取：若按 %s 读取，其取值（中位数 %s）会使请求耗时中位数达到 %s；可试 %s",
 	"note.spans":       "%[1]s 未读取：记录带有 %[2]s 的 span ID 但没有时间，是 %[1]s 以微秒计的 span；可试 %[3]s",
 	"note.zone":        "其无时区的时间按 %s 读取：依日志服务在旁记下的纪元时间，而非 --tz",

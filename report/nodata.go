@@ -843,6 +843,9 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 			if r.NoData == nil { // else the no_data reason tells
 				notes = append(notes, spanNote(m, u))
 			}
+		} else if u.ReadIn != ingest.UnitNone && u.Fractions {
+			notes = append(notes, m.f("note.readfrac", u.Name, unitText[u.ReadIn], unitText[u.Unit], strconv.FormatFloat(u.Median, 'f', -1, 64),
+				unitText[u.Unit], unitText[u.Unit], "--map "+MissingField+"="+u.Name+":"+unitText[u.Unit]))
 		} else if u.ReadIn != ingest.UnitNone {
 			notes = append(notes, m.f("note.readin", u.Name, unitText[u.ReadIn], unitText[u.Unit]))
 		} else if r.NoData == nil { // else the no_data reason tells

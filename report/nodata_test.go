@@ -645,7 +645,15 @@ func TestRefusedHint(t *testing.T) {
 	if note := r.fileNote(english, readIn); !strings.Contains(note, "duration read in s, not ms") {
 		t.Errorf("note %q does not say duration was read in s", note)
 	}
-	for _, h := range hints(&NoData{Records: 40}, []ingest.FileStats{readIn}) {
+	// Fractions of median under 10, read in s (a Python logger's): the
+	// note says why, and the --map that reads them in ms.
+	frac := files[0]
+	frac.Refused = []ingest.Refused{{Name: "duration", Unit: ingest.UnitMilli, ReadIn: ingest.UnitSecond, Fractions: true, Magnitude: ingest.Magnitude{N: 40, Median: 0.469}}}
+	if note := r.fileNote(english, frac); !strings.Contains(note, "duration read in s, not ms: most of its values are fractions (median 0.469)") ||
+		!strings.Contains(note, "--map request_time=duration:ms") || strings.Contains(note, "nginx") {
+		t.Errorf("note %q does not say duration was read in s for its fractions, nor the --map for ms", note)
+	}
+	for _, h := range hints(&NoData{Records: 40}, []ingest.FileStats{readIn, frac}) {
 		if h.id == "hint.refused" {
 			t.Errorf("a name read in its values' unit is offered to --map: %+v", h)
 		}
