@@ -4,7 +4,7 @@ package ingest
 // a file's first lines: nginx's combined and the main of its default
 // nginx.conf, with the timed variants real configurations append, and
 // Apache's common; ingress-nginx; APISIX; Envoy and Istio; Traefik; AWS
-// ALB; morgan's dev, tiny and short; uvicorn.
+// ALB; morgan's dev, tiny and short; uvicorn; granian.
 
 import (
 	"bytes"
@@ -210,6 +210,8 @@ func buildKnownFormats() []*knownFormat {
 		// (no trace: the trace id 0).
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat + ` ($bentoml_trace)`, vars: bentoMLVars},
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat, vars: bentoMLVars},
+		// granian's, the Rust server of ASGI, RSGI and WSGI apps.
+		{name: "granian", source: "granian", format: granianFormat, vars: granianVars},
 		// Ray Serve's, today's with the client's address and without,
 		// and 2.9's, in its log files and as its driver prints them
 		// after the actor's name.
@@ -592,6 +594,31 @@ const reactorNettyLogger = "reactor.netty.http.server.AccessLog"
 // request's arrival to its response's last body message; the time is
 // when the line was written, at that end.
 const bentoMLFormat = `$bentoml_time [$bentoml_level] [$bentoml_component] $remote_addr (scheme=$scheme,method=$request_method,path=$uri,type=$bentoml_request_type,length=$request_length) (status=$status,type=$bentoml_response_type,length=$body_bytes_sent) ${bentoml_latency}ms`
+
+// granianFormat is granian's access log (--access-log), its default
+// format (emmett-framework/granian granian/log.py, DEFAULT_ACCESSLOG_FMT
+// '[%(time)s] %(addr)s - "%(method)s %(path)s %(protocol)s" %(status)d
+// %(dt_ms).3f'): "[2026-12-05 10:00:00 +0800] 10.0.2.151 - \"POST
+// /v1/chat/completions HTTP/1.1\" 200 508.372". log_request_builder fills
+// the atoms: time, when the request came (time.time() before the app is
+// called), strftime '%Y-%m-%d %H:%M:%S %z' in the server's zone; addr the
+// client's address without its port (asgi.py and rsgi.py's _log_dict,
+// scope['client'][0]); the path without its query and the protocol
+// ("HTTP/" + the ASGI http_version); the status the app sent; dt_ms, ms
+// from that start until the app returned (asgi.py's _http_logger logs in
+// a finally after awaiting the app), its streamed body's last chunk
+// included. A WebSocket's line has status 101 and the time of its
+// handshake.
+const granianFormat = `[$granian_time] $remote_addr - "$request" $status $granian_dt_ms`
+
+// granianVars read granian's access log: its time with its zone (an ISO
+// date and time, as the time readers read it), its status three digits,
+// dt_ms in ms.
+var granianVars = map[string]varSpec{
+	"granian_time":  {field: FTime, bound: true},
+	"status":        {field: FStatus, bound: true, code: true},
+	"granian_dt_ms": {field: FRequestTime, unit: UnitMilli, bound: true},
+}
 
 // bentoMLVars read BentoML's access log: its date with its zone, the
 // client's host:port, the latency in ms.

@@ -258,6 +258,11 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	// ("DEBUG [update_slots] slot released | …", ollamaRunnerFormat);
 	// and its library's, to standard error ("llama_model_loader: loaded
 	// meta data …", "llm_load_print_meta: …", "ggml_cuda_init: …").
+	// granian's ('[%(levelname)s] %(message)s', the generic formatter of
+	// granian/log.py's LOGGING_CONFIG, which writes to the standard
+	// output its access log goes to: "[INFO] Starting granian (main PID:
+	// 1)", its Rust workers' messages too), beside its access lines.
+	`|\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\] ` +
 	`|` + llamaCppOwnLines +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)

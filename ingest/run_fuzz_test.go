@@ -144,6 +144,8 @@ func FuzzRun(f *testing.F) {
 		"text/reactor-netty.log", "text/reactor-netty-boot.log",
 		// BentoML's access log among its own lines.
 		"text/bentoml.log",
+		// granian's default access log among its own lines.
+		"text/granian.log",
 		// gin-contrib/zap's request log in zap's console lines, the
 		// program's own entry and a stack trace among them.
 		"text/ginzap-development.log",

@@ -1880,6 +1880,7 @@ var textSources = []*source{
 	{name: "huawei-elb", title: "Huawei Cloud ELB layer-7 access log"},
 	{name: "reactor-netty", title: "Reactor Netty access log (Spring Cloud Gateway, WebFlux)"},
 	{name: "bentoml", title: "BentoML access log"},
+	{name: "granian", title: "granian access log (its default format)"},
 	{name: "ray-serve", title: "Ray Serve access log"},
 	{name: "lighttpd", title: "lighttpd access log (its default format)"},
 	{name: "squid", title: "Squid native access.log"},

@@ -267,6 +267,34 @@ func bentoMLOracle(t *testing.T, line string) textWant {
 		rt: ms / 1000, hasRT: true, at: at}
 }
 
+// granianLine is a line of granian's default access log: the request's
+// start with its zone, the client's address, the request line, the
+// status and dt_ms.
+var granianLine = regexp.MustCompile(`^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4})\] (\S+) - "([^"]*)" (\d{3}) (\d+\.\d{3})$`)
+
+// granianOracle reads granian's access lines; its own lines ("[INFO]
+// Starting granian …") are passed over.
+func granianOracle(t *testing.T, line string) textWant {
+	m := granianLine.FindStringSubmatch(line)
+	if m == nil {
+		if !regexp.MustCompile(`^\[[A-Z]+\] `).MatchString(line) {
+			t.Fatalf("oracle: %q is neither granian's access line nor its own", line)
+		}
+		return textWant{passed: true}
+	}
+	at, err := time.Parse("2006-01-02 15:04:05 -0700", m[1])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	ms, err := strconv.ParseFloat(m[5], 64)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	w := textWant{ok: true, status: atoi(t, m[4]), client: m[2], rt: ms / 1000, hasRT: true, at: at}
+	w.method, w.uri = request(m[3])
+	return w
+}
+
 // rayLine and ray29Line are Ray Serve's access lines, today's and 2.9's,
 // the actor's name before them or not: the date and time, the method,
 // the route (today's), the status and the latency in ms; today's with
@@ -670,6 +698,9 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	// BentoML's access log: its latency ms, its date with its zone.
 	"bentoml.log":         bentoMLOracle,
 	"bentoml-notrace.log": bentoMLOracle,
+	// granian's default access log: dt_ms, the request's start with its
+	// zone; its own lines passed over.
+	"granian.log": granianOracle,
 	// Ray Serve's access log: its latency ms, Python's asctime.
 	"ray-serve.log":        rayOracle,
 	"ray-serve-29.log":     rayOracle,
@@ -866,6 +897,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"lighttpd-timed.log", "nginx", "lighttpd", []string{"http_host", "time_local"}},
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
 		{"bentoml-notrace.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_time"}},
+		{"granian.log", "nginx", "granian", []string{"granian_dt_ms", "granian_time"}},
 		{"ray-serve.log", "nginx", "ray-serve", []string{"ray_latency", "request_id"}},
 		{"ray-serve-29.log", "nginx", "ray-serve", []string{"ray_latency", "ray_where"}},
 		{"ray-serve-driver.log", "nginx", "ray-serve", []string{"ray_latency", "ray_actor"}},
