@@ -294,7 +294,7 @@ func TestLogFormatNames(t *testing.T) {
 // ones') is a name --source takes, but the nginx:NAME ones, which
 // --log-format takes.
 func TestReportedSourcesAreSourceNames(t *testing.T) {
-	names := []string{"haproxy", "ltsv", "clb", "iis", "cloudfront", "w3c"}
+	names := []string{"haproxy", "ltsv", "clb", "iis", "aspnetcore-w3c", "cloudfront", "w3c"}
 	for _, k := range knownFormats {
 		if !strings.HasPrefix(k.source, "nginx:") {
 			names = append(names, k.source)

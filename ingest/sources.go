@@ -1887,6 +1887,7 @@ var textSources = []*source{
 	{name: "emissary", title: "Emissary-ingress (Ambassador) default access log"},
 	{name: "kuma", title: "Kuma / Kong Mesh default HTTP access log"},
 	{name: "iis", title: "IIS W3C extended log (time-taken ms)", fields: w3cFields(UnitMilli)},
+	{name: "aspnetcore-w3c", title: "ASP.NET Core W3CLogger (AddW3CLogging) W3C log (time-taken ms)", fields: w3cFields(UnitMilli)},
 	{name: "cloudfront", title: "Amazon CloudFront standard log (time-taken s)", fields: cloudfrontFields},
 	{name: "w3c", title: "W3C extended log of another program (time-taken s, as the draft says)", fields: w3cFields(UnitSecond)},
 }

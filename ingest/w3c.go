@@ -11,12 +11,14 @@ package ingest
 //
 // The programs differ in time-taken's unit: IIS (and the HTTP Server API
 // beneath it) write milliseconds, CloudFront seconds to the millisecond,
-// and the draft says seconds. A file is IIS's when its #Software names
-// Internet Information Services or its fields hold a name only IIS
-// writes (sc-substatus, sc-win32-status, s-sitename, s-computername),
-// CloudFront's when they hold an x-edge-* name, and else "w3c", read as
-// the draft says. --source iis, cloudfront or w3c chooses for a file
-// the rule does not tell. date and time are read together, in UTC.
+// ASP.NET Core's W3CLogger milliseconds, and the draft says seconds. A
+// file is CloudFront's when its fields hold an x-edge-* name, IIS's when
+// its #Software names Internet Information Services, ASP.NET Core's when
+// its header is the one W3CLogger writes (aspnetW3CHeader), IIS's when
+// its fields hold a name only IIS writes (sc-substatus, sc-win32-status,
+// s-sitename, s-computername), and else "w3c", read as the draft says.
+// --source iis, aspnetcore-w3c, cloudfront or w3c chooses for a file the
+// rule does not tell. date and time are read together, in UTC.
 
 import (
 	"bytes"
@@ -94,7 +96,7 @@ func w3cHeader(head []byte) (software []byte, names [][]byte) {
 // the comment above.
 func w3cSource(head []byte, forced string) *source {
 	switch forced {
-	case "iis", "cloudfront", "w3c":
+	case "iis", "aspnetcore-w3c", "cloudfront", "w3c":
 		return sourceByName(forced)
 	}
 	software, names := w3cHeader(head)
@@ -106,6 +108,12 @@ func w3cSource(head []byte, forced string) *source {
 	if bytes.Contains(software, []byte("Internet Information Services")) {
 		return sourceByName("iis")
 	}
+	// Before IIS's field names: W3CLogger writes s-computername too
+	// (its default fields), and a file that says it is ASP.NET Core's
+	// is named for it.
+	if aspnetW3CHeader(head) {
+		return sourceByName("aspnetcore-w3c")
+	}
 	for _, n := range names {
 		for _, iis := range iisOnly {
 			if string(n) == iis {
@@ -114,6 +122,32 @@ func w3cSource(head []byte, forced string) *source {
 		}
 	}
 	return sourceByName("w3c")
+}
+
+// aspnetW3CHeader reports whether head begins with the header ASP.NET
+// Core's W3CLogger (AddW3CLogging) writes at the top of each file:
+// "#Version: 1.0", "#Start-Date: yyyy-MM-dd HH:mm:ss", then "#Fields:",
+// and nothing else; its time-taken is the request's elapsed
+// TotalMilliseconds (dotnet/aspnetcore
+// src/Middleware/HttpLogging/src/W3CLoggerProcessor.cs, OnFirstWrite;
+// W3CLoggingMiddleware.cs, _timeTakenIndex). IIS writes #Software and
+// #Date instead of #Start-Date, CloudFront no #Start-Date, and the other
+// writers of #Start-Date seen add a #Software; so the three lines in
+// this order, whichever fields follow (LoggingFields may leave out
+// ServerName, IIS's tell), are W3CLogger's.
+func aspnetW3CHeader(head []byte) bool {
+	want := []string{"#Version: 1.0", "#Start-Date: ", "#Fields:"}
+	rest := bytes.TrimPrefix(head, utf8BOM)
+	for i, w := range want {
+		var line []byte
+		var ok bool
+		line, rest, ok = bytes.Cut(rest, []byte{'\n'})
+		line = bytes.TrimRight(line, "\r")
+		if !bytes.HasPrefix(line, []byte(w)) || i == 0 && len(line) != len(w) || !ok && i < len(want)-1 {
+			return false
+		}
+	}
+	return true
 }
 
 // applyW3C picks a W3C file's source and its schema, and notes the

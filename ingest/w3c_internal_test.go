@@ -224,7 +224,7 @@ func (d *w3cDigest) Add(r *Record) {
 // vanishes; every bad line is sampled with its file, a line number in
 // the file and a reason; every record's times are in bounds.
 func FuzzW3C(f *testing.F) {
-	for _, name := range []string{"iis.log", "cloudfront.log"} {
+	for _, name := range []string{"iis.log", "cloudfront.log", "aspnetcore-w3c.log"} {
 		f.Add(fixtureText(f, name))
 	}
 	f.Add(iisHead + iisLine + "\n" + strings.ReplaceAll(iisLine, " ", "\t") + "\n#Fields: time-taken\n1e308\n-0\nNaN\n")

@@ -114,6 +114,9 @@ func TestW3CFixtures(t *testing.T) {
 	}{
 		{"iis.log", "iis", 1e-3, []string{"date", "time", "cs-uri-stem", "sc-substatus", "time-taken"}},
 		{"cloudfront.log", "cloudfront", 1, []string{"x-edge-location", "x-host-header", "time-taken", "time-to-first-byte"}},
+		// W3CLogger with LoggingFields that leave out ServerName (no
+		// s-computername) and log a header of their own.
+		{"aspnetcore-w3c.log", "aspnetcore-w3c", 1e-3, []string{"date", "time", "cs-uri-stem", "time-taken", "cs(x-api-key-id)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -192,14 +195,19 @@ func TestW3CTimeTakenUnit(t *testing.T) {
 		{"IIS with a byte-order mark", "\ufeff#Software: Microsoft Internet Information Services 10.0\n" + fields + "\n", ingest.Options{}, "iis", 6.21},
 		{"IIS by its fields", "#Version: 1.0\n" + fields + " sc-substatus\n", ingest.Options{}, "iis", 6.21},
 		{"CloudFront by its fields", "#Version: 1.0\n" + fields + " x-edge-location\n", ingest.Options{}, "cloudfront", 6210},
+		{"ASP.NET Core by its header", "#Version: 1.0\n#Start-Date: 2026-11-29 10:00:00\n" + fields + "\n", ingest.Options{}, "aspnetcore-w3c", 6.21},
+		{"ASP.NET Core's default fields", "\ufeff#Version: 1.0\r\n#Start-Date: 2026-11-29 10:00:00\r\n" + fields + " s-computername\r\n", ingest.Options{}, "aspnetcore-w3c", 6.21},
+		{"#Start-Date with #Software: seconds", "#Version: 1.0\n#Software: Some Server\n#Start-Date: 2026-11-29 10:00:00\n" + fields + "\n", ingest.Options{}, "w3c", 6210},
+		{"#Start-Date after #Fields: seconds", "#Version: 1.0\n" + fields + "\n#Start-Date: 2026-11-29 10:00:00\n", ingest.Options{}, "w3c", 6210},
 		{"another program: seconds", "#Software: WebLogic\n#Version: 1.0\n" + fields + "\n", ingest.Options{}, "w3c", 6210},
+		{"--source aspnetcore-w3c", "#Version: 1.0\n" + fields + "\n", ingest.Options{Source: "aspnetcore-w3c"}, "aspnetcore-w3c", 6.21},
 		{"--source iis", "#Version: 1.0\n" + fields + "\n", ingest.Options{Source: "iis"}, "iis", 6.21},
 		{"--source cloudfront", "#Software: Microsoft Internet Information Services 10.0\n" + fields + "\n", ingest.Options{Source: "cloudfront"}, "cloudfront", 6210},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			text := tc.head
-			if strings.Contains(tc.head, "sc-substatus") {
+			if strings.Contains(tc.head, "sc-substatus") || strings.Contains(tc.head, "s-computername") {
 				text += strings.TrimSuffix(line, "\n") + " 0\n"
 			} else if strings.Contains(tc.head, "x-edge-location") {
 				text += strings.TrimSuffix(line, "\n") + " IAD89-C3\n"
