@@ -395,10 +395,19 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 }
 
 // ownFields reports whether a JSON line carries a request field of its
-// own (request_time, status or uri): a record to read as it is, not as
-// the line in its message.
+// own (request_time, status or uri), or is an event of a source whose
+// message is rendered from the event's own fields (source.rendered): a
+// record to read as it is, not as the line in its message.
 func (p *pipeline) ownFields(line []byte) bool {
-	return p.requestNames(jsonKeys(line, maxNames), jsonPaths(line, maxNames))
+	names, paths := jsonKeys(line, maxNames), jsonPaths(line, maxNames)
+	src := sourceByName(p.opts.Source)
+	if p.opts.Source == "" {
+		src = detectSource(names, paths)
+	}
+	if src != nil && src.rendered {
+		return true
+	}
+	return p.requestNames(names, paths)
 }
 
 // logfmtFile reports whether a text file whose first lines are head

@@ -91,6 +91,11 @@ type source struct {
 	// (Caddy's duration_format): read in the unit the file's values tell
 	// (durationUnit), else in the field's.
 	durationFormat string
+	// rendered: the source's message is rendered from its event's own
+	// fields (Serilog's from its message template), never a line a
+	// shipper read: a file of it is read by its names, not as the lines
+	// in its messages, also when its first record is no request.
+	rendered bool
 }
 
 // sources is the table of SPEC §3 "Sources", most specific first: the
@@ -974,6 +979,42 @@ var sources = []*source{
 		requests:  []string{"succeeded", "failed", "stopped", "partial-succeeded"},
 		succeeded: "succeeded",
 		loc:       time.UTC},
+	// Serilog's request logging for ASP.NET Core (UseSerilogRequestLogging),
+	// one event a request: RequestMethod, RequestPath, StatusCode and
+	// Elapsed, a double of milliseconds (serilog/serilog-aspnetcore
+	// src/Serilog.AspNetCore/AspNetCore/RequestLoggingMiddleware.cs,
+	// GetElapsedMilliseconds; RequestLoggingOptions.cs, "HTTP
+	// {RequestMethod} {RequestPath} responded {StatusCode} in
+	// {Elapsed:0.0000} ms"), written by the logger ForContext of the
+	// middleware, so its SourceContext is
+	// Serilog.AspNetCore.RequestLoggingMiddleware. Its properties are
+	// where the formatter puts them: at the top of a CLEF event beside
+	// @t, the time, and @mt or @m (serilog/serilog-formatting-compact
+	// CompactJsonFormatter.cs); under Properties beside Timestamp, Level
+	// and MessageTemplate (serilog/serilog
+	// src/Serilog/Formatting/Json/JsonFormatter.cs); under fields beside
+	// @timestamp, level and messageTemplate, or at the top with
+	// inlineFields, in Serilog.Sinks.Elasticsearch's documents
+	// (serilog-contrib/serilog-sinks-elasticsearch
+	// src/Serilog.Formatting.Elasticsearch/ElasticsearchJsonFormatter.cs).
+	// The application's other events in the same file (the host's, its
+	// own, ASP.NET Core's "Request starting"/"Request finished", which
+	// would count each request again) are no requests: SourceContext is
+	// the record's kind.
+	{name: "serilog", title: "Serilog request logging (ASP.NET Core): CLEF, JsonFormatter, Elasticsearch sink",
+		signatures: []signature{{2, []string{"@t", "@mt", "@m"}},
+			{3, []string{"Timestamp", "Level", "MessageTemplate", "RenderedMessage"}},
+			{3, []string{"@timestamp", "level", "messageTemplate"}}},
+		fields: []sourceField{
+			{"@t", FTime, 0},
+			{"Elapsed", FRequestTime, UnitMilli}, {"Properties.Elapsed", FRequestTime, UnitMilli}, {"fields.Elapsed", FRequestTime, UnitMilli},
+			{"StatusCode", FStatus, 0}, {"Properties.StatusCode", FStatus, 0}, {"fields.StatusCode", FStatus, 0},
+			{"RequestMethod", FMethod, 0}, {"Properties.RequestMethod", FMethod, 0}, {"fields.RequestMethod", FMethod, 0},
+			{"RequestPath", FURI, 0}, {"Properties.RequestPath", FURI, 0}, {"fields.RequestPath", FURI, 0},
+			{"SourceContext", FKind, 0}, {"Properties.SourceContext", FKind, 0}, {"fields.SourceContext", FKind, 0},
+		},
+		requests: []string{"Serilog.AspNetCore.RequestLoggingMiddleware"},
+		rendered: true},
 	// pino-http's request log (Node's Express and Koa servers), and
 	// Fastify's, whose logger is pino: a request's line has res.statusCode
 	// and responseTime (ms, from the request's start to the response's

@@ -1044,6 +1044,21 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
 			client: d.str("ip"), stream: -1, timeNS: rfc(d.str("time"))}
 	},
+	// Serilog's request logging: Elapsed ms, StatusCode, at the top of
+	// a CLEF event, under Properties (JsonFormatter) or under fields
+	// (the Elasticsearch sink); the time @t, Timestamp or @timestamp.
+	// Events of another SourceContext (the host's, ASP.NET Core's own
+	// "Request finished") are no requests.
+	"serilog": func(d rawDoc) sourceWant {
+		props, at := d, d.str("@t")
+		if _, ok := d["Properties"]; ok {
+			props, at = rawDoc(d["Properties"].(map[string]any)), d.str("Timestamp")
+		} else if _, ok := d["fields"]; ok {
+			props, at = rawDoc(d["fields"].(map[string]any)), d.str("@timestamp")
+		}
+		return sourceWant{rt: props.num("Elapsed"), ups: math.NaN(), ttft: math.NaN(), status: int(props.num("StatusCode")),
+			stream: -1, timeNS: rfc(at), passed: props.str("SourceContext") != "Serilog.AspNetCore.RequestLoggingMiddleware"}
+	},
 	// pino-http and Fastify: responseTime ms, res.statusCode; the lines
 	// whose message is no response's (Fastify's "incoming request", the
 	// server's own) are no requests. The caller is its address.
@@ -1569,6 +1584,7 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "ginzap.jsonl": "ginzap", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
+	"serilog-clef.jsonl": "serilog", "serilog-json.jsonl": "serilog", "serilog-es.jsonl": "serilog",
 	"aliyun-apigw.json": "aliyun-apigw", "aliyun-slb.jsonl": "aliyun-lb", "aliyun-alb-getlogs.json": "aliyun-lb", "aliyun-alb.csv": "aliyun-lb",
 	"apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
