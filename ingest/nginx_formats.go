@@ -206,6 +206,13 @@ func buildKnownFormats() []*knownFormat {
 		// to release and is not read: the request's start is the access
 		// line's own.
 		{name: "reactor-netty", source: "reactor-netty", format: `$spring_boot_head ` + reactorNettyLogger + `      : ` + reactorNettyFormat, vars: reactorNettyVars},
+		// Quarkus's access log through its logging, its default
+		// (quarkusAccessHead): its pattern "common" and "combined", with
+		// the time taken appended and without.
+		{name: "quarkus", source: "quarkus", format: quarkusAccessHead + commonFormat + ` $quarkus_duration`, vars: quarkusVars},
+		{name: "quarkus", source: "quarkus", format: quarkusAccessHead + combinedFormat + ` $quarkus_duration`, vars: quarkusVars},
+		{name: "quarkus", source: "quarkus", format: quarkusAccessHead + combinedFormat, vars: quarkusVars},
+		{name: "quarkus", source: "quarkus", format: quarkusAccessHead + commonFormat, vars: quarkusVars},
 		// BentoML's, with the trace its logger appends, and without
 		// (no trace: the trace id 0).
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat + ` ($bentoml_trace)`, vars: bentoMLVars},
@@ -576,6 +583,39 @@ var reactorNettyVars = map[string]varSpec{
 
 // reactorNettyLogger is the logger Reactor Netty writes its access log to.
 const reactorNettyLogger = "reactor.netty.http.server.AccessLog"
+
+// quarkusAccessLogger is the category Quarkus writes its HTTP access log
+// to when it logs it through its logging, not to a file of its own
+// (quarkus.http.access-log.log-to-file=false, the default; quarkusio/quarkus
+// extensions/vertx-http/runtime/src/main/java/io/quarkus/vertx/http/runtime/
+// AccessLogConfig.java, category() "io.quarkus.http.access-log"), as its
+// default console and file formats print it: "%c{3.}", each part but the
+// last cut to three letters (core/runtime/src/main/java/io/quarkus/runtime/
+// logging/LogRuntimeConfig.java, "%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p [%c{3.}]
+// (%t) %s%e%n"; its file's has the host and the process before the level).
+const quarkusAccessLogger = "[io.qua.htt.access-log]"
+
+// quarkusAccessHead is what Quarkus's logging writes before an access
+// line: "2026-03-05 17:00:07,339 INFO  [io.qua.htt.access-log]
+// (executor-thread-2) ", the date, the level, the category and the
+// thread. The date is when the line was written; the request's time is
+// the access line's own %t.
+const quarkusAccessHead = `$quarkus_head ` + quarkusAccessLogger + ` ($quarkus_thread) `
+
+// quarkusVars read Quarkus's access line. Its pattern is "common" unless
+// configured (AccessLogConfig.java, pattern() "common": `%h %l %u %t "%r"
+// %s %b`; "combined" adds `"%{i,Referer}" "%{i,User-Agent}"`), whose
+// fields are nginx's. A number after them is the time taken: %D, whole
+// milliseconds, not Apache's microseconds, or %T, seconds with a point
+// (docs/src/main/asciidoc/http-reference.adoc, "Time taken to process the
+// request, in millis"; extensions/vertx-http/runtime/src/main/java/io/
+// quarkus/vertx/http/runtime/attribute/ResponseTimeAttribute.java, which
+// writes %T "s.mmm").
+var quarkusVars = map[string]varSpec{
+	"quarkus_duration": {field: FRequestTime, bound: true, how: howMilliUnlessPoint},
+	"quarkus_head":     {none: true},
+	"quarkus_thread":   {none: true},
+}
 
 // bentoMLFormat is BentoML's access log, on by default in its servers:
 // its logger's line (src/bentoml/_internal/log.py, TRACED_LOG_FORMAT

@@ -63,13 +63,16 @@ func ownLogLine(line []byte) bool {
 // ("2026-03-10T16:00:00+0800 [INFO] [entry_service:LLMService:1]
 // 10.0.3.200:38160 (scheme=http,method=POST,…) (status=200,…) 409.940ms …",
 // where its WebSocket lines, "… (scheme=ws,path=/x) - Client connected",
-// have no status and are its own), Ray Serve's (rayServeAccess), uvicorn's
+// have no status and are its own), Quarkus's ("2026-03-05 17:00:07,339
+// INFO  [io.qua.htt.access-log] (executor-thread-2) 10.0.3.13 - - […]
+// …", quarkusAccessHead), Ray Serve's (rayServeAccess), uvicorn's
 // through FastChat's or Open WebUI's logging (uvicornAccess), llama.cpp's
 // server's request line (llamaServerAccess), agentgateway's request
 // line ("2026-03-10T08:00:11.91445Z\tinfo\trequest gateway=… http.status=200
 // … duration=1895ms": its request log's target, then logfmt pairs; logfmt.go).
 func loggedAccessLine(line []byte) bool {
 	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status=")) ||
+		bytes.Contains(line, []byte(" "+quarkusAccessLogger+" (")) ||
 		bytes.Contains(line, agwRequestLine) && looksLogfmt(line) ||
 		bytes.HasSuffix(line, []byte("ms")) && rayServeAccess().Match(line) ||
 		bytes.Contains(line, []byte(` - "`)) && uvicornAccess().Match(line) ||

@@ -145,6 +145,8 @@ func FuzzRun(f *testing.F) {
 		"sources/knative.jsonl", "sources/knative-example.jsonl",
 		// Reactor Netty's access log, bare and through Spring Boot's logger.
 		"text/reactor-netty.log", "text/reactor-netty-boot.log",
+		// Quarkus's access log through its logging, among its own lines.
+		"text/quarkus-console.log", "text/quarkus-combined.log",
 		// BentoML's access log among its own lines.
 		"text/bentoml.log",
 		// granian's default access log among its own lines.

@@ -1920,6 +1920,7 @@ var textSources = []*source{
 	{name: "huawei-apig", title: "Huawei Cloud API Gateway access log"},
 	{name: "huawei-elb", title: "Huawei Cloud ELB layer-7 access log"},
 	{name: "reactor-netty", title: "Reactor Netty access log (Spring Cloud Gateway, WebFlux)"},
+	{name: "quarkus", title: "Quarkus HTTP access log through its logging"},
 	{name: "bentoml", title: "BentoML access log"},
 	{name: "granian", title: "granian access log (its default format)"},
 	{name: "ray-serve", title: "Ray Serve access log"},

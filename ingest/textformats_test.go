@@ -150,6 +150,36 @@ func springBootOracle(t *testing.T, line string) textWant {
 	return reactorOracle(t, access)
 }
 
+// quarkusLine is Quarkus's access line behind its logging's prefix: the
+// date, the level, the category, the thread, then the pattern "common"
+// or "combined" and the time taken, whole ms, or none.
+var quarkusLine = regexp.MustCompile(`^\S+ \S+ +[A-Z]+ +\[io\.qua\.htt\.access-log\] \([^)]*\) (\S+) \S+ (\S+) \[([^\]]+)\] "([^"]*)" (\d{3}) \S+(?: "[^"]*" "[^"]*")?(?: (\d+))?$`)
+
+// quarkusOracle reads Quarkus's log: its access lines, its own lines
+// passed over.
+func quarkusOracle(t *testing.T, line string) textWant {
+	m := quarkusLine.FindStringSubmatch(line)
+	if m == nil {
+		if strings.Contains(line, "[io.qua.htt.access-log]") {
+			return textWant{}
+		}
+		return textWant{passed: true}
+	}
+	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", m[3])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	w := textWant{ok: true, status: atoi(t, m[5]), addr: m[1], choose: true, at: at}
+	if m[2] != "-" {
+		w.user = m[2]
+	}
+	w.method, w.uri = request(m[4])
+	if m[6] != "" {
+		w.rt, w.hasRT = float64(atoi(t, m[6]))/1000, true
+	}
+	return w
+}
+
 // lighttpdLine is a line of lighttpd's default access log: the address,
 // the Host, the user, the CLF time (the request's end), the request, the
 // status, the length, the referer and the user agent; a number appended
@@ -671,6 +701,10 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"reactor-netty.log":       reactorOracle,
 	"reactor-netty-boot.log":  springBootOracle,
 	"reactor-netty-boot2.log": springBootOracle,
+	// Quarkus's access log through its logging: its pattern "common"
+	// with %D appended (ms), and "combined".
+	"quarkus-console.log":  quarkusOracle,
+	"quarkus-combined.log": quarkusOracle,
 	// uvicorn's access lines behind SGLang's, FastChat's and Open
 	// WebUI's logging: a date, no request time.
 	"uvicorn-sglang.log": uvicornLogged(regexp.MustCompile(`^\[([\d-]+ [\d:]+)\] INFO: +(\S+) - "([^"]*)" (\d{3}) `), "2006-01-02 15:04:05"),
@@ -884,6 +918,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"reactor-netty.log", "nginx", "reactor-netty", []string{"reactor_duration", "time_local"}},
 		{"reactor-netty-boot.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
 		{"reactor-netty-boot2.log", "nginx", "reactor-netty", []string{"spring_boot_head", "reactor_duration"}},
+		{"quarkus-console.log", "nginx", "quarkus", []string{"quarkus_head", "quarkus_duration"}},
+		{"quarkus-combined.log", "nginx", "quarkus", []string{"quarkus_thread", "http_user_agent"}},
 		{"squid.log", "nginx", "squid", []string{"squid_elapsed", "squid_url", "upstream_addr"}},
 		{"uvicorn-sglang.log", "nginx", "uvicorn", []string{"uvicorn_time", "status_phrase"}},
 		{"uvicorn-fastchat.log", "nginx", "uvicorn", []string{"uvicorn_time", "status_phrase"}},
