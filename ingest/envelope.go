@@ -63,6 +63,12 @@ const (
 	// v1's JSON lines {"_app":…,"_host":…,"_ts":<epoch ms>,"_line":
 	// "LINE",…} (mezmo.go).
 	EnvMezmo Envelope = "mezmo"
+	// EnvBetterStack is Better Stack's (Logtail's) logs: its SQL API's
+	// rows, {"dt":"…","raw":"{…\"message\":\"LINE\"…}"}, JSON lines
+	// (FORMAT JSONEachRow) or a document's data; and its legacy Query
+	// API's {"data":[{"dt":…,"message":"LINE","source_id":…}]}
+	// (betterstack.go).
+	EnvBetterStack Envelope = "betterstack"
 	// EnvOTelLogs is an OpenTelemetry log export in OTLP/JSON (the
 	// Collector's file exporter: {"resourceLogs":[…]} a line), each log
 	// record's body a line of any format, or the record the object of its
@@ -275,7 +281,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvPapertrail, EnvMezmo:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvPapertrail, EnvMezmo, EnvBetterStack:
 		return true
 	}
 	return false
@@ -313,6 +319,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, err := new(topReader).mezmoLine(line); err == nil {
 		return EnvMezmo
+	}
+	if _, _, err := new(topReader).betterStack(line); err == nil {
+		return EnvBetterStack
 	}
 	if vectorLine(line) {
 		return EnvVector
@@ -1362,6 +1371,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, err
 		}
 		return wrappedLine{inner: msg, stamp: stamp}, nil
+	case EnvBetterStack:
+		msg, stamp, err := d.betterStack(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: msg, stamp: stamp}, nil
 	}
 	return wrappedLine{inner: line}, nil
 }
@@ -1508,7 +1523,7 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 	// The records point into the line within: copied into the held
 	// buffer when it is not the line's own bytes (joined parts, a JSON
 	// string's decoded text).
-	if joined || p.env == EnvStamped && (p.d.stamp == stampPrinted || p.d.stamp == stampLTSV) || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvMezmo || p.env == EnvRawCSV {
+	if joined || p.env == EnvStamped && (p.d.stamp == stampPrinted || p.d.stamp == stampLTSV) || p.env == EnvDocker || p.env == EnvShipper || p.env == EnvJournald || p.env == EnvLoki || p.env == EnvSplunk || p.env == EnvCLS || p.env == EnvCloudLogging || p.env == EnvDatadog || p.env == EnvMezmo || p.env == EnvBetterStack || p.env == EnvRawCSV {
 		from := len(p.scratch)
 		p.scratch = append(p.scratch, in...)
 		in = p.scratch[from:len(p.scratch):len(p.scratch)]
@@ -1644,6 +1659,8 @@ func (e Envelope) describe() string {
 		return "Papertrail log archive or search API event"
 	case EnvMezmo:
 		return "Mezmo (LogDNA) export line"
+	case EnvBetterStack:
+		return "Better Stack log (its raw or message)"
 	case EnvRawCSV:
 		return "CSV export of log lines (Splunk's _raw, CloudWatch Logs Insights' @message)"
 	}

@@ -82,8 +82,11 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("1\t2011-02-10 00:19:36 +0000\t2011-02-10 00:19:36 +0000\t2\t\t\t\t\t\ta\tb\r")
 	f.Add(`{"_account":"a1","_app":"nginx","_host":"gw-1","_ts":1796353297685,"_line":"{\"status\":200}\n","level":"INFO"}`)
 	f.Add(`{"_host":"h","_ts":"99999999999999999999999","_line":"a\u0000b"}`)
+	f.Add(`{"dt":"2026-12-04 03:01:37.685072","raw":"{\"dt\":\"2026-12-04T03:01:37.685072Z\",\"message\":\"{\\\"status\\\":200}\"}"}`)
+	f.Add(`{"dt":"soon","raw":"{\"message\":[1],\"a\":\"}\"}"}`)
+	f.Add(`{"app":"gw","source_id":"123","dt":"2022-07-19 12:28:14.000000","message":"a\u0000b","context.http.path":null}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector, EnvPapertrail, EnvMezmo} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector, EnvPapertrail, EnvMezmo, EnvBetterStack} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
@@ -100,6 +103,7 @@ func FuzzEnvelope(f *testing.F) {
 			new(topReader).azureContainerRow([]byte(in))
 			azureContainerRows([]byte(in), mustSchema(t))
 			new(topReader).papertrailEvent([]byte(in))
+			new(topReader).betterStack([]byte(in))
 			holdParts(e, []byte(in+"\n"+in+"\n"), 2*len(in)+2)
 		}
 		{
@@ -231,6 +235,32 @@ func FuzzEnvelope(f *testing.F) {
 			t.Fatalf("Mezmo: %s gave %+v, %v; want %q", mrec, w, err, mback.Line)
 		} else if envelopeOf(mrec) != EnvMezmo {
 			t.Fatalf("Mezmo: %s told as %q", mrec, envelopeOf(mrec))
+		}
+		// Better Stack's SQL API's row: the message of its raw log, as
+		// encoding/json reads it back, and dt as epoch ms; the raw log
+		// itself when it has no message; and its Query API v1's message.
+		braw, err := json.Marshal(map[string]string{"dt": "2026-12-04T03:01:37.685072Z", "message": in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var bback struct{ Message string }
+		if err := json.Unmarshal(braw, &bback); err != nil {
+			t.Fatal(err)
+		}
+		frec, err := json.Marshal(map[string]string{"model": in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ raw, want string }{{string(braw), strings.TrimRight(bback.Message, "\r\n")}, {string(frec), string(frec)}} {
+			brow, err := json.Marshal(map[string]string{"dt": "2026-12-04 03:01:37.685072", "raw": c.raw})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w, err := unwrap(EnvBetterStack, brow, &d); err != nil || string(w.inner) != c.want || string(w.stamp) != "1796353297685" {
+				t.Fatalf("Better Stack: %s gave %+v, %v; want %q", brow, w, err, c.want)
+			} else if envelopeOf(brow) != EnvBetterStack {
+				t.Fatalf("Better Stack: %s told as %q", brow, envelopeOf(brow))
+			}
 		}
 		rec, err := json.Marshal(map[string]string{"log": in + "\n", "stream": "stdout"})
 		if err != nil {

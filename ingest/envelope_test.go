@@ -597,6 +597,15 @@ func TestEnvelopeOf(t *testing.T) {
 		{`{"_ts":1796353297685,"_line":"x"}`, ingest.NoEnvelope},
 		{`{"_app":"gw","_ts":"soon","_line":"x"}`, ingest.NoEnvelope},
 		{`{"_app":"gw","_ts":1796353297685,"_line":{"status":200}}`, ingest.NoEnvelope},
+		// Better Stack's SQL API's row: a raw JSON object in a string
+		// beside dt; its Query API v1's: a message beside dt and
+		// source_id.
+		{`{"dt":"2026-12-04 03:01:37.685072","raw":"{\"dt\":\"2026-12-04T03:01:37.685072Z\",\"message\":\"x\"}"}`, ingest.EnvBetterStack},
+		{`{"dt":"2026-12-04 03:01:37.685072","raw":" {\"status\":200}"}`, ingest.EnvBetterStack},
+		{`{"app":"gw","source_id":"123","dt":"2026-12-04 03:01:37.685072","message":"x","level":"info"}`, ingest.EnvBetterStack},
+		{`{"dt":"2026-12-04 03:01:37.685072","raw":"x"}`, ingest.NoEnvelope},
+		{`{"dt":"2026-12-04 03:01:37.685072","raw":{"message":"x"}}`, ingest.NoEnvelope},
+		{`{"dt":"2026-12-04 03:01:37.685072","message":"x","level":"info"}`, ingest.NoEnvelope},
 	}
 	for _, c := range cases {
 		if got := ingest.EnvelopeOf([]byte(c.line)); got != c.want {

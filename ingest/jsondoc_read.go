@@ -177,6 +177,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			} else if _, _, ok := new(topReader).papertrailEvent(e.text); ok {
 				// Papertrail's search API's events (or its webhook's).
 				env, fs.cfg.envelope = &topReader{}, EnvPapertrail
+			} else if _, _, err := new(topReader).betterStack(e.text); err == nil {
+				// Better Stack's logs: its SQL API's rows in FORMAT
+				// JSON's data, its Query API v1's data.
+				env, fs.cfg.envelope = &topReader{}, EnvBetterStack
 			} else if insightsRows(e.text, fs.cfg.schema) {
 				env, fs.cfg.envelope = &topReader{}, EnvInsights
 			} else if azureContainerRows(e.text, fs.cfg.schema) {
@@ -323,6 +327,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 					if msg, stamp, ok = env.papertrailEvent(e.text); ok {
 						stamp = env.epochMs(stamp)
 					}
+				case EnvBetterStack:
+					var err error
+					msg, stamp, err = env.betterStack(e.text)
+					ok = err == nil
 				default:
 					msg, stamp, ok = cloudWatchMessage(e.text, env)
 				}

@@ -208,6 +208,9 @@ func FuzzRun(f *testing.F) {
 		"text/papertrail-archive.tsv", "text/papertrail-archive-json.tsv", "jsondoc/papertrail-search.json",
 		// Mezmo's export lines, nginx's own error among them.
 		"text/mezmo-export.jsonl",
+		// Better Stack's SQL API's rows: lines in raw logs' messages,
+		// raw logs of fields.
+		"text/betterstack-sql.jsonl", "text/betterstack-sql-fields.jsonl",
 		// New Relic's events: NerdGraph's and the Insights API's
 		// answers, spans passed over.
 		"sources/newrelic-transaction.csv", "sources/newrelic-nerdgraph.json", "sources/newrelic-span-insights.json",
