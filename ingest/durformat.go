@@ -279,7 +279,37 @@ func unitlessName(n string) bool {
 func (fs *fileState) refuseImplausible(names []string, values func(name string) [][]byte) {
 	refused := implausibleDurations(names, fs.cfg.schema, values)
 	fs.refused = append(fs.refused, refused...)
+	fs.instant = instantNames(names, values)
 	fs.cfg.schema = unreadDays(fs.cfg.schema.without(refused), names, values)
+}
+
+// instantNames returns those of names that read as a duration's
+// (durationWord) whose first values, values giving their texts, are
+// every one a date and time written as text, not a number: Python
+// logging's asctime, "%Y-%m-%d %H:%M:%S,mmm" by default
+// (Lib/logging/__init__.py, Formatter.default_time_format and
+// default_msec_format), which python-json-logger writes as a record's
+// "asctime". A number's size tells an epoch apart (FileStats.Magnitudes).
+func instantNames(names []string, values func(name string) [][]byte) []string {
+	var out []string
+	for _, n := range names {
+		if !durationWord(n) {
+			continue
+		}
+		vs := values(n)
+		instants := len(vs) > 0
+		for _, v := range vs {
+			v = unquote(bytes.TrimSpace(v))
+			if _, ok := parseTime(v, UnitNone, time.UTC); !ok || isNumber(v) {
+				instants = false
+				break
+			}
+		}
+		if instants {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // unreadDays returns s without the time that "date", the last of SPEC

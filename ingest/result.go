@@ -34,6 +34,12 @@ type FileStats struct {
 	// request_time's generic names whose values are not in its unit:
 	// each left unread, or read in the unit its values are written in.
 	Refused []Refused
+	// Instants lists the names of the file's first records that read as
+	// a duration's (time, elapsed…) whose first values are dates and
+	// times written as text (Python logging's asctime, "2026-12-05
+	// 10:00:00,323"): instants, whatever their name, which no --map
+	// reads as a request's duration.
+	Instants []string
 	// Zone, when set, is the zone the file's times written without one
 	// were read in ("UTC+08:00"), not --tz's: the epoch each record
 	// carries beside them (SLS's __time__) told it.

@@ -495,9 +495,13 @@ func durationNames(files []ingest.FileStats) []string {
 // instants, not durations: epoch seconds, ms, µs or ns of the years
 // 2001 to 2100 (Akamai's reqTimeSec, 1733565600.123), which no request
 // lasts in any unit but ns, and which a duration in ns of 1 to 4
-// seconds does not write with a fraction.
+// seconds does not write with a fraction; or dates and times written
+// as text (FileStats.Instants: Python logging's asctime).
 func instantValues(name string, files []ingest.FileStats) bool {
 	for _, f := range files {
+		if slices.Contains(f.Instants, name) {
+			return true
+		}
 		m, ok := f.Magnitudes[name]
 		if !ok || m.N == 0 {
 			continue

@@ -757,6 +757,26 @@ func TestInstantsNotOfferedByValue(t *testing.T) {
 	}
 }
 
+// TestAsctimeNotOffered: Python logging's asctime ("2026-12-05
+// 10:00:00,323", its default format), a name that holds "time", is an
+// instant by its first values: never offered to --map as a duration,
+// while a duration beside it is.
+func TestAsctimeNotOffered(t *testing.T) {
+	var lines strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&lines, `{"asctime":"2026-12-05 10:00:%02d,%03d","levelname":"INFO","name":"app.jobs","job":"sync","took":%d}`+"\n", i, 100+i, 20+i)
+	}
+	r := buildFrom(t, []byte(lines.String()), nil, 1, 1000, nil)
+	checkNoData(t, r)
+	if f := r.Input.Files[0]; !slices.Equal(f.Instants, []string{"asctime"}) {
+		t.Errorf("instants %q, want [asctime]", f.Instants)
+	}
+	text := r.NoData.text(english, plainText, plainText)
+	if strings.Contains(text, "=asctime") || !strings.Contains(text, "--map request_time=took:") {
+		t.Errorf("reason %q offers asctime, or not took", text)
+	}
+}
+
 // TestResponseTimeOffered: a response time named rt (Alibaba's and
 // Dubbo's logs, Sentinel) is offered to --map, in the unit its name
 // tells; the rtt of a connection and names that merely hold the letters
