@@ -77,6 +77,11 @@ func FuzzLogFormatRun(f *testing.F) {
 		"istio":         "istio-text.log",
 		"apisix":        "apisix.log",
 		"apisix-ai":     "apisix-ai.log",
+		// Undertow's combined with %D in ms: its first values' median
+		// is kept (apacheunit.go).
+		`%h %l %u %t "%r" %s %b "%{Referer}i" "%{User-Agent}i" %D`: "undertow-combined-msD.log",
+		// Quarkus's through its logging, an Apache format given.
+		`%h %l %u %t "%r" %s %b %D`: "quarkus-console.log",
 		`$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time`: "nginx-combined-trailing.log",
 	} {
 		f.Add(format, head(filepath.Join("testdata", "text", file), 3))

@@ -141,6 +141,9 @@ type logFormat struct {
 	fits func(line []byte) bool
 	// names are its variables' names, each once (varNames).
 	names []string
+	// microD: an Apache LogFormat whose %D is read as request_time in
+	// µs, which several servers write in ms (apacheunit.go).
+	microD bool
 }
 
 // CompileLogFormat checks a log format as --log-format takes it: an nginx
@@ -414,6 +417,7 @@ func (f *logFormat) build(toks []formatToken, spec map[string]varSpec, join bool
 			continue
 		}
 		v := newVar(t, spec, schema)
+		f.microD = f.microD || microD(t, v.bind)
 		if prevVar {
 			prev := &f.vars[len(f.vars)-1]
 			if !join && (prev.read() || v.read()) {

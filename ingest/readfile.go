@@ -339,6 +339,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			clientHead = appendDecolored(nil, clientHead)
 		}
 		fs.cfg.nginx, fs.pastFormat = p.textFormat(formatHead)
+		if f := fs.cfg.nginx; f != nil && f.microD {
+			fs.microD = microDMagnitude(f, clientHead)
+		}
 		if sep := delimitedRows(head); fs.cfg.nginx == nil && sep != 0 && !forced {
 			// Rows of values cut by '|' or ';', no header of names
 			// (Amazon Redshift's UNLOAD, '|' by default): a CSV whose

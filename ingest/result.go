@@ -40,6 +40,12 @@ type FileStats struct {
 	// 10:00:00,323"): instants, whatever their name, which no --map
 	// reads as a request's duration.
 	Instants []string
+	// MicroD is what the first values of an Apache LogFormat's %D were
+	// like, as written (µs, as Apache's manual says), when the file was
+	// read with one (--log-format) that reads it as request_time in µs:
+	// several servers that take Apache's syntax write it in ms, which a
+	// report tells by a median no HTTP request lasts. N is 0 otherwise.
+	MicroD Magnitude
 	// Zone, when set, is the zone the file's times written without one
 	// were read in ("UTC+08:00"), not --tz's: the epoch each record
 	// carries beside them (SLS's __time__) told it.

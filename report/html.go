@@ -69,6 +69,7 @@ type htmlView struct {
 	ValueProblems []string
 	TimeHints     []htmlHint
 	StatusHints   []htmlHint
+	UnitHints     []htmlHint
 }
 
 type htmlHint struct{ Flag, Why string }
@@ -177,6 +178,9 @@ func (r *Report) htmlView(m printer) *htmlView {
 	for _, h := range r.StatusHints {
 		v.StatusHints = append(v.StatusHints, htmlHint{h.Flag, h.why(m)})
 	}
+	for _, h := range r.UnitHints {
+		v.UnitHints = append(v.UnitHints, htmlHint{h.Flag, h.why(m)})
+	}
 	for _, n := range r.NotEvaluated {
 		v.NotEvaluated = append(v.NotEvaluated, rules.NotEvaluated{Rule: n.Rule, Reason: m.reason(n.Reason)})
 	}
@@ -282,6 +286,9 @@ func (r *Report) htmlVerdict(m printer, v *htmlView) {
 	}
 	if r.warnStatus {
 		v.Headline += m.t("semicolon") + m.t("headline.nostatus")
+	}
+	if r.warnUnit {
+		v.Headline += m.t("semicolon") + m.t("headline.unit")
 	}
 	if t := r.mostlyText(m, plainText); t != "" {
 		v.Headline += m.t("semicolon") + t

@@ -240,6 +240,13 @@ func (r *Report) inputJSON() obj {
 		}
 		o = append(o, kv{Name: "status_hints", Value: hints})
 	}
+	if len(r.UnitHints) > 0 { // only then, as time_hints
+		hints := []obj{}
+		for _, h := range r.UnitHints {
+			hints = append(hints, obj{{Name: "flag", Value: h.Flag}, {Name: "why", Value: h.Why}})
+		}
+		o = append(o, kv{Name: "unit_hints", Value: hints})
+	}
 	return o
 }
 

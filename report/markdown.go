@@ -96,6 +96,9 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 	for _, h := range r.StatusHints {
 		p("\n%s%s\n", m.f("statushint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
 	}
+	for _, h := range r.UnitHints {
+		p("\n%s%s\n", m.f("unithint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
+	}
 	notes, bad := r.inputNotes()
 	for _, list := range []struct {
 		title msgID
@@ -206,6 +209,8 @@ func (r *Report) verdictLine(m printer) string {
 		head = m.t("verdict.warnunread")
 	case r.warnStatus:
 		head = m.t("verdict.warnstatus")
+	case r.warnUnit:
+		head = m.t("verdict.warnunit")
 	case r.Verdict == rules.Warn:
 		head = m.f("verdict.warn", m.n(len(r.Findings), "n.finding"))
 	}

@@ -82,6 +82,11 @@ type Report struct {
 	// the verdict is warn for them alone, no finding.
 	StatusHints []Hint
 	warnStatus  bool
+	// UnitHints are the flags that may read the request times in the
+	// unit they are most likely written in (unithints.go); warnUnit: the
+	// verdict is warn for them alone, no finding.
+	UnitHints []Hint
+	warnUnit  bool
 }
 
 // TableKeys is how many keys of a dimension the Markdown and HTML tables
@@ -276,6 +281,7 @@ func Build(in BuildInput) *Report {
 		MostlyUnread: mostlyUnread(read),
 		TimeHints:    timeHints(acc, read.Files),
 		StatusHints:  statusHints(acc, read.Files),
+		UnitHints:    unitHints(read.Files),
 	}
 	if r.Verdict == rules.OK && (len(r.Unread) > 0 || len(r.MostlyUnread) > 0) {
 		// Never OK about what was not read: a script that reads the
@@ -286,6 +292,11 @@ func Build(in BuildInput) *Report {
 		// Nor about statuses a file carried and none were read: its
 		// 429s and 5xx may be there.
 		r.Verdict, r.warnStatus = rules.Warn, true
+	}
+	if r.Verdict == rules.OK && len(r.UnitHints) > 0 {
+		// Nor about request times most likely read 1000 times too
+		// short: their percentiles are no request's.
+		r.Verdict, r.warnUnit = rules.Warn, true
 	}
 	if in.Baseline != nil {
 		r.Input.Problems = append(r.Input.Problems, in.Baseline.Problems...)
