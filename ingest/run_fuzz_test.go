@@ -143,6 +143,9 @@ func FuzzRun(f *testing.F) {
 		"sources/smg.jsonl", "sources/sglang-router.jsonl", "text/smg.log", "text/sglang-router.log",
 		// Knative's queue-proxy request log: the gcp source's httpRequest alone.
 		"sources/knative.jsonl", "sources/knative-example.jsonl",
+		// logback-access's JSON, its message Apache's common log format
+		// beside its own fields.
+		"sources/logstash-access.jsonl",
 		// Reactor Netty's access log, bare and through Spring Boot's logger.
 		"text/reactor-netty.log", "text/reactor-netty-boot.log",
 		// Quarkus's access log through its logging, among its own lines.

@@ -322,6 +322,25 @@ var sources = []*source{
 			{"targetDuration", FUpstreamHeaderTime, UnitMilli}, {"responseCode", FStatus, 0},
 			{"httpMethod", FMethod, 0}, {"path", FURI, 0}, {"upstreamName", FUpstreamAddr, 0},
 		}},
+	// logback-access's events as logstash-logback-encoder's
+	// LogstashAccessEncoder writes them (logfellow/logstash-logback-encoder
+	// README.md, "AccessEvent Fields"; src/main/java/net/logstash/logback/
+	// fieldnames/LogstashAccessFieldNames.java): @timestamp, @version, a
+	// message in the form of Apache's common log format ("${remoteHost} -
+	// ${remoteUser} [${timestamp}] \"${requestUrl}\" ${statusCode}
+	// ${contentLength}", which has no duration), and fields of their own:
+	// method, protocol, status_code, requested_url (the request line),
+	// requested_uri, remote_host, HOSTNAME (the remote host again),
+	// remote_user, content_length and elapsed_time, "Elapsed time in
+	// millis" (IAccessEvent.getElapsedTime). Read by those fields, not as a
+	// shipper's record of its message, whose line gives no request time.
+	{name: "logstash-access", title: "logback-access JSON (logstash-logback-encoder's LogstashAccessEncoder)",
+		signatures: []signature{{3, []string{"elapsed_time", "status_code", "requested_uri", "requested_url", "remote_host", "content_length"}}},
+		fields: []sourceField{
+			{"elapsed_time", FRequestTime, UnitMilli}, {"status_code", FStatus, 0},
+			{"method", FMethod, 0}, {"requested_uri", FURI, 0}, {"remote_host", FRemoteAddr, 0},
+			{"requested_url", ignored, 0}, {"HOSTNAME", ignored, 0}, {"message", ignored, 0},
+		}},
 	// agentgateway's request log (agentgateway/agentgateway
 	// crates/agentgateway/src/telemetry/log.rs, the kv it hands to
 	// crates/core/src/telemetry.rs log() with the target "request"):

@@ -1377,6 +1377,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		}
 		return sourceWant{rt: d.num("clientDuration"), ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1, timeNS: rfc(d.str("systemTime"))}
 	},
+	// logback-access through LogstashAccessEncoder: elapsed_time ms, the
+	// status status_code, the client remote_host (remote_user "-").
+	"logstash-access": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("elapsed_time"), ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status_code")), stream: -1,
+			client: d.str("remote_host"), timeNS: rfc(d.str("@timestamp"))}
+	},
 	// Alibaba Cloud's CLB and ALB in SLS: nginx's seconds, every value a
 	// string; upstream_response_time a list of tries (", "), "-" none:
 	// their sum; the caller client_ip; the time the log's own, with its
@@ -1566,7 +1572,7 @@ func markOTelCalls(docs []rawDoc) {
 var sourceFixtures = map[string]string{
 	"otel.jsonl": "otel", "otel-http.json": "otel",
 	"traefik.json": "traefik", "envoy.json": "envoy", "envoy-gateway.json": "envoy", "higress.json": "higress", "apisix.json": "apisix",
-	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "baidu-blb.jsonl": "baidu-blb", "gloo.jsonl": "gloo", "hubble.jsonl": "hubble", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
+	"kong.json": "kong", "kong-tse-cls.jsonl": "kong", "linkerd.jsonl": "linkerd", "jdcloud-alb.jsonl": "jdcloud-alb", "baidu-blb.jsonl": "baidu-blb", "gloo.jsonl": "gloo", "logstash-access.jsonl": "logstash-access", "hubble.jsonl": "hubble", "litellm.json": "litellm", "litellm-payload.json": "litellm", "litellm.csv": "litellm", "new-api.json": "new-api", "one-api.json": "one-api",
 	"one-hub-api.json": "one-hub", "one-hub-v0.11.json": "one-hub", "one-hub.csv": "one-hub", "done-hub-api.json": "one-hub",
 	"helicone.json": "helicone", "helicone-export.json": "helicone", "portkey.json": "portkey", "portkey-export.json": "portkey", "portkey-analytics.json": "portkey", "tokenhub.json": "tokenhub", "clb-cls.json": "clb",
 	"alp.json": "alp", "apache-ltsv.json": "apache-ltsv", "caddy.json": "caddy", "cloudflare.json": "cloudflare", "gcp.json": "gcp",
