@@ -75,6 +75,7 @@ func hasApacheDirective(s string) bool {
 func apacheTokens(s string) ([]formatToken, error) {
 	s = joinApacheTime(s)
 	var l tokenList
+	logback := false
 	err := percentItems(s, &l, func(i, start int) (int, error) {
 		var name strings.Builder
 		for i < len(s) && (s[i] == '!' || s[i] == ',' || s[i] >= '0' && s[i] <= '9') {
@@ -96,6 +97,19 @@ func apacheTokens(s string) ([]formatToken, error) {
 		case i+2 < len(s) && s[i] == '^' && isLetter(s[i+1]) && isLetter(s[i+2]):
 			name.WriteString(s[i : i+3])
 			i += 3
+		case i < len(s) && s[i] == 'i' && name.Len() == 0 && i+1 < len(s) && s[i+1] == '{':
+			// logback-access's request header, "%i{User-Agent}": its
+			// conversion word, then its option (qos-ch/logback
+			// logback-access PatternLayout.java, COMBINED_PATTERN), where
+			// Apache writes "%{User-Agent}i".
+			j := strings.IndexByte(s[i+1:], '}')
+			if j < 0 {
+				return 0, fmt.Errorf("%q: the argument of the directive at column %d is not closed by }", s, start+1)
+			}
+			name.WriteString(s[i+1 : i+2+j])
+			name.WriteByte('i')
+			i += j + 2
+			logback = true
 		case i < len(s) && isLetter(s[i]):
 			name.WriteByte(s[i])
 			i++
@@ -112,6 +126,13 @@ func apacheTokens(s string) ([]formatToken, error) {
 		// Java pattern, writes any time so (CustomRequestLog's
 		// logRequestTime).
 		bracketed := n == "t" || strings.HasPrefix(n, "{") && strings.HasSuffix(n, "}t") && isJavaTime(n[1:len(n)-2])
+		if n == "t" && len(l.lit) > 0 && l.lit[len(l.lit)-1] == '[' && i < len(s) && s[i] == ']' {
+			// logback-access's "[%t]": its %t writes the date alone
+			// (DateConverter, "dd/MMM/yyyy:HH:mm:ss Z"), its patterns
+			// the brackets around it (PatternLayout.java, CLF_PATTERN
+			// "%h %l %u [%t] \"%r\" %s %b"), where Apache's %t has them.
+			bracketed, logback = false, true
+		}
 		if bracketed {
 			l.lit = append(l.lit, '[')
 		}
@@ -124,7 +145,13 @@ func apacheTokens(s string) ([]formatToken, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.done(), nil
+	toks := l.done()
+	if logback {
+		for k := range toks {
+			toks[k].logback = true
+		}
+	}
+	return toks, nil
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

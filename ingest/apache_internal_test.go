@@ -41,6 +41,20 @@ func TestApacheFormatGiven(t *testing.T) {
 		{"the proxies' list unquoted", `%{X-Forwarded-For}i %h %t "%r" %>s %D`,
 			`203.0.113.7, 10.0.0.2 10.0.0.9 [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 200 6210452`,
 			[]want{{f: FRemoteAddr, text: "10.0.0.9"}, {f: FTime, num: t0}, {f: FRequestTime, num: 6.210452}}},
+		// logback-access's patterns (its PatternLayout's COMBINED_PATTERN
+		// with %D appended, and CLF_PATTERN's "[%t]" alone): the date
+		// between brackets of the pattern's own, a header "%i{Name}", and
+		// %D in ms.
+		{"logback-access's combined with %D (ms)", `%h %l %u [%t] "%r" %s %b "%i{Referer}" "%i{User-Agent}" %D`,
+			`10.1.1.1 - frank [10/Oct/2026:13:55:36 -0700] "POST /v1/chat/completions HTTP/1.1" 200 2326 "-" "openai-python/1.54.0" 6210`,
+			[]want{{f: FTime, num: t0}, {f: FRemoteAddr, text: "10.1.1.1"}, {f: FClient, text: "frank"}, {f: FStatus, num: 200},
+				{f: FMethod, text: "POST"}, {f: FURI, text: "/v1/chat/completions"}, {f: FRequestTime, num: 6.21}}},
+		{"logback-access's [%t] and %D (ms)", `%h %l %u [%t] "%r" %s %b %D`,
+			`10.1.1.1 - - [10/Oct/2026:13:55:36 -0700] "GET /v1/models HTTP/1.1" 200 512 7`,
+			[]want{{f: FTime, num: t0}, {f: FStatus, num: 200}, {f: FRequestTime, num: 0.007}}},
+		{"logback-access's header, the client behind a proxy", `%i{X-Forwarded-For} [%t] "%r" %s`,
+			`203.0.113.7 [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 504`,
+			[]want{{f: FRemoteAddr, text: "203.0.113.7"}, {f: FTime, num: t0}, {f: FStatus, num: 504}}},
 	}
 	// The same format copied from httpd.conf as its manual writes it:
 	// the directive whole, its quoted string, or the text within, its

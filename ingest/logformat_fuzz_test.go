@@ -102,6 +102,8 @@ func FuzzLogFormatRun(f *testing.F) {
 		[]byte(`10.1.1.1 - - [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 200 2326 "-" "x" 6210452`+"\n"))
 	f.Add(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" %D %{ms}T %^FB %U%q`,
 		[]byte("10.1.1.1 - frank [10/Oct/2026:13:55:36 -0700] \"POST /v1/chat HTTP/1.1\" 200 2326 \"-\" \"curl/8\" 6210452 6210 412 /v1/chat?a=b\n"))
+	f.Add(`%h %l %u [%t] "%r" %s %b "%i{Referer}" "%i{User-Agent}" %D`,
+		[]byte(`10.1.1.1 - - [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 200 2326 "-" "x" 6210`+"\n"))
 	f.Add(`%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %tsc %hr %{+Q}r %ID`, head(filepath.Join("testdata", "text", "haproxy-custom.log"), 6))
 	f.Add(`{"time":%Ts.%ms,"client":"%ci","req":"%HM %HP%HQ","status":%ST,"ta":%Ta,"tr":%TR,"tw":%Tw,"tt":%Tt,"tq":%Tq,"id":"%[capture.req.hdr(0),json(utf8s)]"}`,
 		[]byte(`{"time":1795917600.036,"client":"203.0.113.7","req":"POST /v1/chat?stream=1","status":429,"ta":+1234,"tr":-1,"tw":1,"tt":9,"tq":2,"id":"a"}`+"\n"+

@@ -283,6 +283,10 @@ type formatToken struct {
 	lookup string
 	envoy  bool
 	apache bool // one of Apache's directives
+	// logback: of a pattern of logback-access's, which takes Apache's
+	// directives in a syntax of its own (apacheTokens) and writes %D in
+	// ms.
+	logback bool
 	// own: an item read as spec says, not by a table of names
 	// (HAProxy's items); zoned: a date with its zone after a space, as
 	// nginx's $time_local.
@@ -462,6 +466,11 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 		vs, ok = envoyOperators[t.name]
 	case t.apache:
 		vs, ok = apacheDirectives[t.name]
+		if ok && t.logback && t.name == "D" {
+			// logback-access's %D is ms (ElapsedTimeConverter:
+			// IAccessEvent.getElapsedTime, "in milliseconds").
+			vs.unit = UnitMilli
+		}
 	case t.own:
 		vs, ok = t.spec, t.spec != varSpec{}
 	default:

@@ -313,6 +313,8 @@ func FuzzNginx(f *testing.F) {
 	}
 	f.Add(`[%START_TIME%] %DURATION% "%REQ(X-FORWARDED-FOR)%"`, `[2016-04-15T20:17:00.310Z] 12 "1.2.3.4, 10.0.0.1"`)
 	f.Add(hapDefaultFormat, hapManualLine)
+	f.Add(`%h %l %u [%t] "%r" %s %b "%i{Referer}" "%i{User-Agent}" %D`,
+		`10.1.1.1 - - [10/Oct/2026:13:55:36 -0700] "POST /v1/chat HTTP/1.1" 200 2326 "-" "x" 6210`)
 	f.Add(`%ci %hr %hs %HP%HQ %ST %Ta`, `<134>1.2.3.4 {a b} /x?y 200 5`)
 	for _, name := range []string{"reactor-netty.log", "reactor-netty-boot.log", "quarkus-console.log", "quarkus-combined.log", "bentoml.log", "granian.log", "ray-serve.log", "ray-serve-29.log", "ray-serve-driver.log", "ray-serve-client.log", "emissary.log", "kuma.log", "lighttpd.log", "lighttpd-timed.log", "squid.log", "linkerd-apache.log", "llama-server-sorted.log",
 		"uvicorn-sglang.log", "uvicorn-fastchat.log", "uvicorn-openwebui.log", "uvicorn-openwebui-extra.log",
