@@ -536,6 +536,9 @@ type topReader struct {
 	rayServeRecord bool
 	// rayRoute is that record's route, nil when it has none.
 	rayRoute []byte
+	// pythonOwn: the last record shipped read was python-json-logger's
+	// of a logger that is no access logger (pyjson.go).
+	pythonOwn bool
 	// lone: a record of "message" alone is a shipper's record of the line
 	// in it (Fluentd's, within its out_file's lines: shipped).
 	lone bool
@@ -706,12 +709,12 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp",
 	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP", "content", "_container_name_", "_pod_name_", "_time_"}
 
-var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone, nor Ray Serve's "message" beside "levelname" and "component_name" or "deployment"`)
+var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone, nor Ray Serve's "message" beside "levelname" and "component_name" or "deployment", nor python-json-logger's "message" beside "levelname" and "asctime" or "name"`)
 
 // shipped returns the line a log shipper's record holds, its time, and
 // whether the record is journald's.
 func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
-	d.rayServeRecord, d.rayRoute = false, nil
+	d.rayServeRecord, d.rayRoute, d.pythonOwn = false, nil, false
 	var vals [12][]byte
 	found, strs, err := d.top(line, shipperKeys, vals[:])
 	if err != nil {
@@ -748,10 +751,13 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 		if msg, stamp, ok = d.fluentBit(line); ok {
 			break
 		}
-		if msg, stamp, d.rayRoute, ok = d.rayServe(line); !ok {
+		if msg, stamp, d.rayRoute, ok = d.rayServe(line); ok {
+			d.rayServeRecord = true
+			break
+		}
+		if msg, stamp, d.pythonOwn, ok = d.pythonJSON(line); !ok {
 			return nil, nil, false, errNotShipped
 		}
-		d.rayServeRecord = true
 	}
 	return bytes.TrimRight(msg, "\r\n"), stamp, journald, nil
 }
@@ -1259,6 +1265,9 @@ type wrappedLine struct {
 	inner, stamp    []byte
 	partial, stderr bool
 	rayServe        bool // a record of Ray Serve's JSON log (rayjson.go)
+	// pythonOwn: a record of python-json-logger's of a logger that is no
+	// access logger (pyjson.go).
+	pythonOwn bool
 	// route is the request's route that record gives beside its
 	// message, read as the uri when the message gives none.
 	route []byte
@@ -1313,7 +1322,7 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		if err != nil {
 			return w, err
 		}
-		return wrappedLine{inner: msg, stamp: stamp, rayServe: d.rayServeRecord, route: d.rayRoute}, nil
+		return wrappedLine{inner: msg, stamp: stamp, rayServe: d.rayServeRecord, route: d.rayRoute, pythonOwn: d.pythonOwn}, nil
 	case EnvVector:
 		ev, err := d.vectorEvent(line)
 		if err != nil {
@@ -1541,6 +1550,9 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 		}
 		if w.rayServe && !rayServeAccessMessage().Match(in) {
 			return errOwnLine // Serve's own message, no access line's
+		}
+		if w.pythonOwn {
+			return errOwnLine // a Python logger's own message, no access line
 		}
 		if w.stderr {
 			return &stderrError{err}

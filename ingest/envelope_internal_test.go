@@ -25,7 +25,8 @@ import (
 // encoding/json decodes to the line; and an event's row of the AWS
 // CLI's text output; and Vector's native_json log event of a line; and
 // the fields' object of a line of zap's console encoder, whatever the
-// message before it; and the message of Ray Serve's JSON record.
+// message before it; and the message of Ray Serve's JSON record, and of
+// python-json-logger's.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -71,6 +72,8 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("2025/12/05 - 10:00:10.5+0800\tINFO\tx\t{}")
 	f.Add(`{"asctime": "2026-03-10 16:00:00,637", "levelname": "INFO", "message": "POST /v1/chat/completions 200 409.9ms", "component_name": "proxy", "timestamp_ns": 1773129600637000192}`)
 	f.Add(`{"levelname": "INFO", "asctime": "2023-07-20 13:47:54,221", "deployment": "default_Model", "message": "replica.py:373 - __CALL__ OK 0.6ms"}`)
+	f.Add(`{"asctime": "2026-12-05 10:00:00,323", "levelname": "INFO", "name": "uvicorn.access", "message": "10.0.2.151:33801 - \"POST /v1/chat/completions HTTP/1.1\" 200"}`)
+	f.Add(`{"levelname": "INFO", "name": "app", "message": {"a": 1}, "timestamp": "2026-12-05T02:00:00.323+00:00"}`)
 	f.Add(`08:23:34,898 [-] [PassThroughMessageProcessor-188]  INFO ELKCounterMetric apimMetrics: apim:response, properties :{"proxyResponseCode":200,"responseLatency":4}`)
 	f.Add(`08:23:10,412 [-] [main]  INFO ELKMetricReporter LogMetricReporter successfully initialized`)
 	f.Add(`apimMetrics: a, properties :{}`)
@@ -164,6 +167,22 @@ func FuzzEnvelope(f *testing.F) {
 		}
 		if w, err := unwrap(EnvShipper, rrec, &d); err != nil || !w.rayServe || string(w.inner) != strings.TrimRight(back.Message, "\r\n") || string(w.stamp) != "1773129600637000192" {
 			t.Fatalf("Ray Serve: %s gave %+v, %v; want %q", rrec, w, err, back.Message)
+		}
+		// python-json-logger's record: its message, as encoding/json
+		// reads it back, and asctime; a logger that is no access
+		// logger's record is its own.
+		for _, name := range []string{"uvicorn.access", "uvicorn.error"} {
+			prec, err := json.Marshal(map[string]string{"asctime": "2026-12-05 10:00:00,323", "levelname": "INFO", "name": name, "message": in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back struct{ Message string }
+			if err := json.Unmarshal(prec, &back); err != nil {
+				t.Fatal(err)
+			}
+			if w, err := unwrap(EnvShipper, prec, &d); err != nil || w.pythonOwn != (name == "uvicorn.error") || string(w.inner) != strings.TrimRight(back.Message, "\r\n") || string(w.stamp) != "2026-12-05 10:00:00,323" {
+				t.Fatalf("python-json-logger: %s gave %+v, %v; want %q", prec, w, err, back.Message)
+			}
 		}
 		// WSO2 API Manager's analytics log: whatever the event holds, and
 		// whatever the layout writes before the reporter's message (a

@@ -115,6 +115,9 @@ func FuzzRun(f *testing.F) {
 		"sources/jaeger-untimed.jsonl", "sources/zipkin-untimed.jsonl", "sources/zipkin-untimed-kindless.jsonl",
 		// Bedrock's invocation log: response streams' chunks in arrays.
 		"sources/bedrock.jsonl",
+		// Python's loggers: python-json-logger's records of uvicorn's
+		// access lines, structlog's seconds.
+		"python/pjl-uvicorn.jsonl", "python/troncos-asgi-access.jsonl",
 		// Bifrost's logs: a kind that passes over, a status from a kind.
 		// CLS's time of a log beside the log's own.
 		"cls/stamped.jsonl",
