@@ -83,8 +83,8 @@ func TestGunicornFormatGiven(t *testing.T) {
 // gunicorn-default.log, written line by line as gunicorn writes its
 // access log (the server's own start messages, its error log written to
 // the same stream, first), through the pipeline with their formats: the
-// request times (the %(L)s column), times, statuses and clients, and the
-// two start lines as bad lines.
+// request times (the %(L)s column), times, statuses and clients; the
+// two start lines, its error log's, passed over as a server's own.
 func TestGunicornFormatFixture(t *testing.T) {
 	type line struct {
 		rt     float64 // s, -1 absent
@@ -117,11 +117,8 @@ func TestGunicornFormatFixture(t *testing.T) {
 				t.Fatal(err)
 			}
 			fs := res.Files[0]
-			if fs.Source != "gunicorn" || fs.Records != 6 || fs.BadLines != 2 {
-				t.Fatalf("source %q, %d records, %d bad lines; want gunicorn, 6, 2", fs.Source, fs.Records, fs.BadLines)
-			}
-			if p := res.Problems; len(p) != 2 || p[0].Line != 1 || p[1].Line != 2 {
-				t.Errorf("problems %+v, want lines 1 and 2", p)
+			if fs.Source != "gunicorn" || fs.Records != 6 || fs.BadLines != 0 || fs.PassedOver != 2 {
+				t.Fatalf("source %q, %d records, %d bad lines, %d passed over; want gunicorn, 6, 0, 2", fs.Source, fs.Records, fs.BadLines, fs.PassedOver)
 			}
 			got := sinks[0].recs
 			for i, w := range timed {

@@ -4,7 +4,7 @@ package ingest
 // a file's first lines: nginx's combined and the main of its default
 // nginx.conf, with the timed variants real configurations append, and
 // Apache's common; ingress-nginx; APISIX; Envoy and Istio; Traefik; AWS
-// ALB; morgan's dev, tiny and short; uvicorn; granian.
+// ALB; morgan's dev, tiny and short; uvicorn; granian; Sanic.
 
 import (
 	"bytes"
@@ -217,6 +217,12 @@ func buildKnownFormats() []*knownFormat {
 		// (no trace: the trace id 0).
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat + ` ($bentoml_trace)`, vars: bentoMLVars},
 		{name: "bentoml", source: "bentoml", format: bentoMLFormat, vars: bentoMLVars},
+		// Sanic's: its production text format (24.6 and after), and its
+		// legacy one, its default before 24.6 and LegacyAccessFormatter's
+		// since, the date in brackets or not.
+		{name: "sanic", source: "sanic", format: sanicProdFormat, vars: sanicVars},
+		{name: "sanic", source: "sanic", format: `[$sanic_time] ` + sanicLegacyFormat, vars: sanicVars},
+		{name: "sanic", source: "sanic", format: `$sanic_time ` + sanicLegacyFormat, vars: sanicVars},
 		// granian's, the Rust server of ASGI, RSGI and WSGI apps.
 		{name: "granian", source: "granian", format: granianFormat, vars: granianVars},
 		// Ray Serve's, today's with the client's address and without,
@@ -634,6 +640,52 @@ var quarkusVars = map[string]varSpec{
 // request's arrival to its response's last body message; the time is
 // when the line was written, at that end.
 const bentoMLFormat = `$bentoml_time [$bentoml_level] [$bentoml_component] $remote_addr (scheme=$scheme,method=$request_method,path=$uri,type=$bentoml_request_type,length=$request_length) (status=$status,type=$bentoml_response_type,length=$body_bytes_sent) ${bentoml_latency}ms`
+
+// sanicProdFormat is Sanic's access log as its ProdAccessFormatter
+// writes it where its output is no terminal, its default since 24.6
+// (sanic-org/sanic sanic/logging/formatter.py: PREFIX_FORMAT
+// "%(ident)s{limit}|%(asctime)s %(levelname)s: {start}" and MESSAGE_FORMAT
+// "%(host)s %(request)s %(right)s%(status)s %(byte)s %(duration)s", their
+// colours and cursor moves, and %(right)s, written only to a terminal;
+// DATE_FORMAT "%Y-%m-%d %H:%M:%S %z"): "Srv 0|2026-12-05 10:00:00 +0800
+// INFO: 10.0.2.151:33801 POST http://llm-api:8000/v1/chat/completions 200
+// 8393  508.4ms". The ident is the worker's (sanic/worker/manager.py,
+// "Srv" and its number in two columns, "Srv 0") or "Main " in a single
+// process; the values are sanic/http/http1.py's log_response's: host the
+// client's "ip:port", request the method and the absolute URL, byte the
+// response's content-length, "chunked" or 0, and duration, with a space
+// before it, the ms from the handler's start to the response's headers
+// (" 508.4ms"; "" when no handler ran): the whole request for a response
+// sent at once, the time to the first chunk of a streamed one, as
+// morgan's :response-time. The line is written when the headers are
+// sent. A response sent before any handler ran (a request Sanic could not
+// read) has no duration, and its line is a bad line of the format; the
+// lines Sanic writes of a connection's close and a WebSocket's, of the
+// same shape, are its own (ownlog.go).
+const sanicProdFormat = `$sanic_ident|$sanic_time INFO: $remote_addr $request_method $uri $status $sanic_byte  ${sanic_duration}ms`
+
+// sanicLegacyFormat is the rest of Sanic's legacy access line after its
+// date: its LOGGING_CONFIG_DEFAULTS' "access" formatter before 24.6
+// (sanic/log.py: "%(asctime)s - (%(name)s)[%(levelname)s][%(host)s]:
+// %(request)s %(message)s %(status)s %(byte)s", datefmt "[%Y-%m-%d
+// %H:%M:%S %z]") and LegacyAccessFormatter's since (the date without
+// brackets): "[2026-12-05 10:00:00 +0800] - (sanic.access)[INFO][10.0.2.151:33801]:
+// POST http://llm-api:8000/v1/chat/completions  200 8393", the message
+// empty. No duration.
+const sanicLegacyFormat = `- (sanic.access)[INFO][$remote_addr]: $request_method $uri  $status $sanic_byte`
+
+// sanicVars read Sanic's access log: its date with its zone (an ISO
+// date and time, as the time readers read it), the client's host:port,
+// the status three digits, the duration in ms (its unit written); the
+// ident and the bytes ("chunked" at times) feed nothing.
+var sanicVars = map[string]varSpec{
+	"sanic_time":     {field: FTime, bound: true},
+	"remote_addr":    {field: FRemoteAddr, bound: true, how: howHostPort},
+	"status":         {field: FStatus, bound: true, code: true},
+	"sanic_duration": {field: FRequestTime, unit: UnitMilli, bound: true},
+	"sanic_ident":    {none: true},
+	"sanic_byte":     {none: true},
+}
 
 // granianFormat is granian's access log (--access-log), its default
 // format (emmett-framework/granian granian/log.py, DEFAULT_ACCESSLOG_FMT

@@ -266,6 +266,25 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	// output its access log goes to: "[INFO] Starting granian (main PID:
 	// 1)", its Rust workers' messages too), beside its access lines.
 	`|\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\] ` +
+	// Sanic's (sanic/logging/formatter.py, ProdFormatter's
+	// "%(ident)s %(asctime)s %(levelname)s: %(message)s" where its output
+	// is no terminal, the ident its worker's, "Srv 0", or "Main "), and
+	// the lines its access logger writes in its ProdAccessFormatter of no
+	// request (sanicProdFormat): a connection's close, the last request
+	// on it again with "DISCONNECTED" for its bytes and no duration
+	// (sanic/server/protocols/http_protocol.py, log_disconnect), and a
+	// WebSocket's close, " 🔌 " before its URL (websocket_protocol.py).
+	`|(?:Main |Srv ?\d+) \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4} [A-Z]+: ` +
+	`|[^|]{1,20}\|\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4} INFO: \S+ (?: 🔌 |.* \S+ DISCONNECTED ?$)` +
+	// The logger line of gunicorn's error log, Hypercorn's and Sanic's
+	// before 24.6 ("%(asctime)s [%(process)d] [%(levelname)s]
+	// %(message)s", datefmt "[%Y-%m-%d %H:%M:%S %z]": gunicorn/glogging.py
+	// CONFIG_DEFAULTS, hypercorn/logging.py _create_logger, sanic/log.py
+	// LOGGING_CONFIG_DEFAULTS' "generic"), its message a sentence ("[INFO]
+	// Running on http://0.0.0.0:8000 (CTRL + C to quit)", "Booting worker
+	// with pid: 7"): Hypercorn's access lines have the same logger line
+	// before them, an address or a request after it.
+	`|\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}\] \[\d+\] \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\] [A-Z][a-z']` +
 	`|` + llamaCppOwnLines +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
@@ -283,7 +302,7 @@ func ownOtherShape(line []byte) bool {
 		return false // each shape is longer
 	}
 	switch c := line[0]; {
-	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 't' || c == '(' || c == 'D' || c == 'C' || c == 'V' || c == 'l' || c == 'g':
+	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 't' || c == '(' || c == 'D' || c == 'C' || c == 'V' || c == 'l' || c == 'g' || c == 'M' || c == 'S':
 	case c == 'I' || c == 'W' || c == 'E' || c == 'F': // klog's, or vLLM's level
 		if !isDigit(line[1]) && !(line[1] >= 'A' && line[1] <= 'Z') {
 			return false

@@ -121,7 +121,7 @@ func FuzzRun(f *testing.F) {
 		// Bifrost's logs: a kind that passes over, a status from a kind.
 		// CLS's time of a log beside the log's own.
 		"cls/stamped.jsonl",
-		"sources/bifrost.json", "sources/nginx-json.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/slog-http.jsonl", "sources/ginzap.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/wso2-apim.jsonl", "sources/haproxy-json.jsonl", "sources/apigee.csv", "sources/baidu-blb.jsonl",
+		"sources/bifrost.json", "sources/nginx-json.json", "sources/pino.jsonl", "sources/fastify.jsonl", "sources/echo.jsonl", "sources/sanic.jsonl", "sources/slog-http.jsonl", "sources/ginzap.jsonl", "sources/aliyun-apigw.json", "sources/edgeone.jsonl", "sources/edgeone.csv", "sources/gravitee-v4.jsonl", "sources/wso2-apim.jsonl", "sources/haproxy-json.jsonl", "sources/apigee.csv", "sources/baidu-blb.jsonl",
 		// logfmt: Go's loggers', Heroku's router's, a program's own,
 		// agentgateway's text (tabs, then its request target's pairs).
 		"text/logfmt.log", "text/heroku-router.log", "text/logfmt-own.log", "text/agentgateway.log",
@@ -157,6 +157,8 @@ func FuzzRun(f *testing.F) {
 		"text/bentoml.log",
 		// granian's default access log among its own lines.
 		"text/granian.log",
+		// Sanic's production and legacy text formats among its own lines.
+		"text/sanic-prod.log", "text/sanic-legacy.log", "text/sanic-legacy-24.log",
 		// gin-contrib/zap's request log in zap's console lines, the
 		// program's own entry and a stack trace among them.
 		"text/ginzap-development.log",

@@ -1063,6 +1063,36 @@ var sources = []*source{
 			{"remote_ip", FRemoteAddr, 0}, {"uri", FURI, 0}, {"status", FStatus, 0},
 			{"method", FMethod, 0}, {"host", FHost, 0},
 		}},
+	// Sanic's access log through its JSONAccessFormatter (Sanic 24.6 and
+	// after; sanic/logging/formatter.py: "timestamp", "level", "message",
+	// then the record's host, request, status, byte and duration, as
+	// sanic/http/http1.py's log_response sets them), or through its
+	// JSONFormatter, which writes the same five among the record's
+	// others. host is the client's "ip:port" (req.client_ip and its port,
+	// not the Host header); request the method and the URL, absolute
+	// ("POST http://llm-api:8000/v1/chat/completions"); byte the
+	// response's content-length, "chunked" or 0; duration the ms from the
+	// handler's start to the response's headers, one decimal, written
+	// with a space before it and its unit (" 508.4ms", unitDuration), ""
+	// when no handler ran: the whole request for a response sent at once,
+	// the time to the first chunk of a streamed one (as morgan's
+	// :response-time). The timestamp is when the line was written, when
+	// the headers were sent ("%Y-%m-%d %H:%M:%S %z", AutoFormatter's
+	// DATE_FORMAT). Sanic writes two records of the same shape that are
+	// no request, which byte tells: when it closes a connection, one of
+	// the last request on it, again, byte "DISCONNECTED"
+	// (sanic/server/protocols/http_protocol.py, log_disconnect), and at
+	// a WebSocket's end one of its closing, byte the close's reason
+	// (websocket_protocol.py): a record is a request when byte is a
+	// length or "chunked". Its text formats are known formats of this
+	// source's name (nginx_formats.go).
+	{name: "sanic", title: "Sanic access log (JSON from its JSONAccessFormatter, or its production or legacy text format)",
+		signatures: []signature{{4, []string{"host", "request", "byte", "duration"}}},
+		fields: []sourceField{
+			{"host", FRemoteAddr, 0}, {"request", FRequest, 0}, {"status", FStatus, 0},
+			{"duration", FRequestTime, UnitMilli}, {"byte", FKind, 0},
+		},
+		requests: []string{"0*", "1*", "2*", "3*", "4*", "5*", "6*", "7*", "8*", "9*", "chunked"}},
 	// samber's slog middlewares (slog-gin, slog-echo, slog-fiber,
 	// slog-chi): the request and the response as groups of a log/slog
 	// record, the latency a slog.Duration: whole ns in JSON (the

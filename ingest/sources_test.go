@@ -1068,6 +1068,34 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			client: d.str("req.remoteAddress"), stream: -1, timeNS: int64(d.num("time")) * 1e6,
 			passed: msg != "request completed" && msg != "request errored"}
 	},
+	// Sanic's JSONAccessFormatter: duration ms, written with a space
+	// before it and its unit ("" none); host the caller's "ip:port" (a
+	// Unix socket's made-up name), its address without the port the
+	// client; the timestamp with its zone; a record whose byte is no
+	// length (a connection's close, a WebSocket's) no request.
+	"sanic": func(d rawDoc) sourceWant {
+		rt := math.NaN()
+		if v := strings.TrimSpace(d.str("duration")); v != "" {
+			ms, err := strconv.ParseFloat(strings.TrimSuffix(v, "ms"), 64)
+			if err != nil {
+				panic("fixture: duration " + v)
+			}
+			rt = ms
+		}
+		at, err := time.Parse("2006-01-02 15:04:05 -0700", d.str("timestamp"))
+		if err != nil {
+			panic("fixture: " + err.Error())
+		}
+		client := d.str("host")
+		if i := strings.LastIndexByte(client, ':'); i >= 0 {
+			client = client[:i]
+		}
+		// A record of a connection's close, or a WebSocket's, is no
+		// request: its byte is no length.
+		passed := math.IsNaN(d.num("byte")) && d.str("byte") != "chunked"
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("status")),
+			client: client, stream: -1, timeNS: at.UnixNano(), passed: passed}
+	},
 	// Bifrost: latency and time_to_first_token in ms; an error's status
 	// its error_details.status_code, a success's 200 (none written); a
 	// call still processing is no request.
@@ -1590,7 +1618,7 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "ginzap.jsonl": "ginzap", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
-	"serilog-clef.jsonl": "serilog", "serilog-json.jsonl": "serilog", "serilog-es.jsonl": "serilog",
+	"serilog-clef.jsonl": "serilog", "serilog-json.jsonl": "serilog", "serilog-es.jsonl": "serilog", "sanic.jsonl": "sanic",
 	"aliyun-apigw.json": "aliyun-apigw", "aliyun-slb.jsonl": "aliyun-lb", "aliyun-alb-getlogs.json": "aliyun-lb", "aliyun-alb.csv": "aliyun-lb",
 	"apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",

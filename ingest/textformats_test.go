@@ -325,6 +325,44 @@ func granianOracle(t *testing.T, line string) textWant {
 	return w
 }
 
+// sanicProdLine and sanicLegacyLine are Sanic's access lines, its
+// production text format's (the ident, the date with its zone, the
+// client's host:port, the method and URL, the status, the bytes and the
+// duration in ms) and its legacy one's (no duration).
+var (
+	sanicProdLine   = regexp.MustCompile(`^[^|]+\|(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}) INFO: (\S+) ([A-Z]+) (\S+) (\d{3}) (?:\d+|chunked)  (\d+\.\d)ms$`)
+	sanicLegacyLine = regexp.MustCompile(`^\[?(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4})\]? - \(sanic\.access\)\[INFO\]\[([^\]]+)\]: ([A-Z]+) (\S+)  (\d{3}) \S+$`)
+)
+
+// sanicOracle reads Sanic's access lines; its own lines, and its access
+// logger's of a connection's or a WebSocket's close, are passed over.
+func sanicOracle(t *testing.T, line string) textWant {
+	var stamp, client, method, uri, status, ms string
+	if m := sanicProdLine.FindStringSubmatch(line); m != nil {
+		stamp, client, method, uri, status, ms = m[1], m[2], m[3], m[4], m[5], m[6]
+	} else if m := sanicLegacyLine.FindStringSubmatch(line); m != nil {
+		stamp, client, method, uri, status = m[1], m[2], m[3], m[4], m[5]
+	} else {
+		return textWant{passed: true}
+	}
+	at, err := time.Parse("2006-01-02 15:04:05 -0700", stamp)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	if i := strings.LastIndex(client, ":"); i >= 0 {
+		client = client[:i]
+	}
+	w := textWant{ok: true, status: atoi(t, status), method: method, uri: uri, client: client, at: at}
+	if ms != "" {
+		v, err := strconv.ParseFloat(ms, 64)
+		if err != nil {
+			t.Fatalf("oracle: %v", err)
+		}
+		w.rt, w.hasRT = v/1000, true
+	}
+	return w
+}
+
 // rayLine and ray29Line are Ray Serve's access lines, today's and 2.9's,
 // the actor's name before them or not: the date and time, the method,
 // the route (today's), the status and the latency in ms; today's with
@@ -735,6 +773,12 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	// granian's default access log: dt_ms, the request's start with its
 	// zone; its own lines passed over.
 	"granian.log": granianOracle,
+	// Sanic's production text format, its duration ms, among its own
+	// lines and its lines of a connection's and a WebSocket's close; its
+	// legacy format, before 24.6 and since, no duration.
+	"sanic-prod.log":      sanicOracle,
+	"sanic-legacy.log":    sanicOracle,
+	"sanic-legacy-24.log": sanicOracle,
 	// Ray Serve's access log: its latency ms, Python's asctime.
 	"ray-serve.log":        rayOracle,
 	"ray-serve-29.log":     rayOracle,
@@ -934,6 +978,9 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
 		{"bentoml-notrace.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_time"}},
 		{"granian.log", "nginx", "granian", []string{"granian_dt_ms", "granian_time"}},
+		{"sanic-prod.log", "nginx", "sanic", []string{"sanic_duration", "sanic_ident"}},
+		{"sanic-legacy.log", "nginx", "sanic", []string{"sanic_time", "sanic_byte"}},
+		{"sanic-legacy-24.log", "nginx", "sanic", []string{"sanic_time", "sanic_byte"}},
 		{"ray-serve.log", "nginx", "ray-serve", []string{"ray_latency", "request_id"}},
 		{"ray-serve-29.log", "nginx", "ray-serve", []string{"ray_latency", "ray_where"}},
 		{"ray-serve-driver.log", "nginx", "ray-serve", []string{"ray_latency", "ray_actor"}},

@@ -201,6 +201,13 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 // included, and unfixedSpan for ISO 8601's years and months. A negative
 // one is returned as it is, for duration to refuse.
 func unitDuration(val []byte) (float64, flaw) {
+	// Spaces before it are no part of it: Sanic writes its access
+	// record's duration with one (sanic/http/http1.py, log_response:
+	// f" {1000 * (perf_counter() - self.perft0):.1f}ms", " 508.4ms"),
+	// for its text formatters to put after the bytes.
+	for len(val) > 0 && val[0] == ' ' {
+		val = val[1:]
+	}
 	if n := len(val); n < 2 || n > 40 {
 		return 0, unreadable
 	}
