@@ -40,11 +40,7 @@ func TestCloudWatchTextFilter(t *testing.T) {
 	if len(got) != len(want) || res.BadLines() != int64(events-len(want)) {
 		t.Fatalf("%d records, %d bad, want %d and %d: %v", len(got), res.BadLines(), len(want), events-len(want), res.Problems)
 	}
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) {
-			t.Errorf("record %d: %v, %d, %g s; want %v, %d, %g s", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, time.Unix(0, w.timeNS).UTC(), w.status, w.rt)
-		}
-	}
+	sameRows(t, got, want, false)
 }
 
 // TestCloudWatchTextGet: aws logs get-log-events --output text, its
@@ -85,11 +81,7 @@ func TestCloudWatchTextGet(t *testing.T) {
 	if f := res.Files[0]; f.Envelope != ingest.EnvCloudWatchText || f.Format != ingest.JSONL || len(got) != len(want) || res.BadLines() != 0 {
 		t.Fatalf("read as %q %s: %d records, %d bad; want cloudwatch-text jsonl, %d, 0: %v", f.Envelope, f.Format, len(got), res.BadLines(), len(want), res.Problems)
 	}
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) || g.model != w.model {
-			t.Errorf("record %d: %v, %d, %g s, %q; want %v, %d, %g s, %q", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, g.model, time.Unix(0, w.timeNS).UTC(), w.status, w.rt, w.model)
-		}
-	}
+	sameRows(t, got, want, true)
 }
 
 // cliText returns lines as the AWS CLI's text output of log events

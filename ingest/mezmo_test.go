@@ -55,11 +55,7 @@ func TestMezmoExport(t *testing.T) {
 	if len(got) != len(want) || res.BadLines() != 0 || f.PassedOver != int64(len(lines)-len(want)) {
 		t.Fatalf("%d records, %d bad, %d passed over; want %d, 0 and %d: %v", len(got), res.BadLines(), f.PassedOver, len(want), len(lines)-len(want), res.Problems)
 	}
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) {
-			t.Errorf("record %d: %v, %d, %g s; want %v, %d, %g s", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, time.Unix(0, w.timeNS).UTC(), w.status, w.rt)
-		}
-	}
+	sameRows(t, got, want, false)
 }
 
 // mezmoOf returns Mezmo's export line of line, the i-th, at at.

@@ -130,11 +130,7 @@ func TestOTelLogsLines(t *testing.T) {
 	if len(got) != len(want) || res.BadLines() != int64(len(recs)-len(want)) {
 		t.Fatalf("%d records, %d bad, want %d and %d: %v", len(got), res.BadLines(), len(want), len(recs)-len(want), res.Problems)
 	}
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) {
-			t.Errorf("record %d: %v, %d, %g s; want %v, %d, %g s", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, time.Unix(0, w.timeNS).UTC(), w.status, w.rt)
-		}
-	}
+	sameRows(t, got, want, false)
 	if p := res.Problems[0]; p.Line != 1 || !strings.HasPrefix(p.Reason, "log record 3 on the line: ") {
 		t.Errorf("problem %v, want line 1's log record 3", p)
 	}
@@ -203,11 +199,7 @@ func TestOTelLogsMapBody(t *testing.T) {
 	if f := res.Files[0]; f.Envelope != ingest.EnvOTelLogs || len(got) != len(want) || res.BadLines() != int64(len(recs)-len(want)) {
 		t.Fatalf("read as %q: %d records, %d bad; want otlp-logs, %d and %d: %v", f.Envelope, len(got), res.BadLines(), len(want), len(recs)-len(want), res.Problems)
 	}
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) || g.model != w.model {
-			t.Errorf("record %d: %v, %d, %g s, %q; want %v, %d, %g s, %q", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, g.model, time.Unix(0, w.timeNS).UTC(), w.status, w.rt, w.model)
-		}
-	}
+	sameRows(t, got, want, true)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -49,11 +49,7 @@ func TestPapertrailArchive(t *testing.T) {
 	if len(got) != len(want) || res.BadLines() != int64(len(rows)-len(want)) {
 		t.Fatalf("%d records, %d bad, want %d and %d: %v", len(got), res.BadLines(), len(want), len(rows)-len(want), res.Problems)
 	}
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) {
-			t.Errorf("record %d: %v, %d, %g s; want %v, %d, %g s", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, time.Unix(0, w.timeNS).UTC(), w.status, w.rt)
-		}
-	}
+	sameRows(t, got, want, false)
 }
 
 // TestPapertrailArchiveTime: a JSON line of no time of its own takes
@@ -92,11 +88,7 @@ func TestPapertrailArchiveTime(t *testing.T) {
 	if f := res.Files[0]; f.Envelope != ingest.EnvPapertrail || f.Format != ingest.JSONL || len(got) != len(want) || res.BadLines() != 0 {
 		t.Fatalf("read as %q %s: %d records, %d bad; want papertrail jsonl, %d, 0: %v", f.Envelope, f.Format, len(got), res.BadLines(), len(want), res.Problems)
 	}
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) || g.model != w.model {
-			t.Errorf("record %d: %v, %d, %g s, %q; want %v, %d, %g s, %q", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, g.model, time.Unix(0, w.timeNS).UTC(), w.status, w.rt, w.model)
-		}
-	}
+	sameRows(t, got, want, true)
 }
 
 // papertrailEvent is an event of Papertrail's search API
@@ -143,11 +135,7 @@ func TestPapertrailSearch(t *testing.T) {
 	if len(got) != len(want) || res.BadLines() != int64(len(doc.Events)-len(want)) {
 		t.Fatalf("%d records, %d bad, want %d and %d: %v", len(got), res.BadLines(), len(want), len(doc.Events)-len(want), res.Problems)
 	}
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) {
-			t.Errorf("record %d: %v, %d, %g s; want %v, %d, %g s", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, time.Unix(0, w.timeNS).UTC(), w.status, w.rt)
-		}
-	}
+	sameRows(t, got, want, false)
 }
 
 // papertrailOf returns Papertrail's event of line, the i-th, generated

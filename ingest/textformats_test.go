@@ -130,10 +130,7 @@ func reactorOracle(t *testing.T, line string) textWant {
 	if m == nil {
 		return textWant{}
 	}
-	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", m[2])
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, "02/Jan/2006:15:04:05 -0700", m[2])
 	w := textWant{ok: true, status: atoi(t, m[4]), client: m[1][:strings.LastIndex(m[1], ":")], at: at}
 	w.method, w.uri = request(m[3])
 	w.rt, w.hasRT = float64(atoi(t, m[5]))/1000, true
@@ -165,10 +162,7 @@ func quarkusOracle(t *testing.T, line string) textWant {
 		}
 		return textWant{passed: true}
 	}
-	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", m[3])
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, "02/Jan/2006:15:04:05 -0700", m[3])
 	w := textWant{ok: true, status: atoi(t, m[5]), addr: m[1], choose: true, at: at}
 	if m[2] != "-" {
 		w.user = m[2]
@@ -193,10 +187,7 @@ func lighttpdOracle(t *testing.T, line string) textWant {
 	if m == nil {
 		return textWant{}
 	}
-	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", m[4])
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, "02/Jan/2006:15:04:05 -0700", m[4])
 	w := textWant{ok: true, status: atoi(t, m[6]), addr: m[1], choose: true, at: at}
 	if m[3] != "-" {
 		w.user = m[3]
@@ -263,10 +254,7 @@ func nimOracle(t *testing.T, line string) textWant {
 	if m == nil {
 		return textWant{passed: true}
 	}
-	at, err := time.Parse("2006-01-02 15:04:05", m[1])
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, "2006-01-02 15:04:05", m[1])
 	at = at.Add(time.Duration(atoi(t, m[2])) * time.Millisecond)
 	w := textWant{ok: true, status: atoi(t, m[5]), client: m[3][:strings.LastIndex(m[3], ":")], at: at}
 	w.method, w.uri = request(m[4])
@@ -285,10 +273,7 @@ func bentoMLOracle(t *testing.T, line string) textWant {
 	if m == nil {
 		return textWant{passed: true}
 	}
-	at, err := time.Parse("2006-01-02T15:04:05-0700", m[1])
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, "2006-01-02T15:04:05-0700", m[1])
 	ms, err := strconv.ParseFloat(m[6], 64)
 	if err != nil {
 		t.Fatalf("oracle: %v", err)
@@ -312,10 +297,7 @@ func granianOracle(t *testing.T, line string) textWant {
 		}
 		return textWant{passed: true}
 	}
-	at, err := time.Parse("2006-01-02 15:04:05 -0700", m[1])
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, "2006-01-02 15:04:05 -0700", m[1])
 	ms, err := strconv.ParseFloat(m[5], 64)
 	if err != nil {
 		t.Fatalf("oracle: %v", err)
@@ -345,10 +327,7 @@ func sanicOracle(t *testing.T, line string) textWant {
 	} else {
 		return textWant{passed: true}
 	}
-	at, err := time.Parse("2006-01-02 15:04:05 -0700", stamp)
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, "2006-01-02 15:04:05 -0700", stamp)
 	if i := strings.LastIndex(client, ":"); i >= 0 {
 		client = client[:i]
 	}
@@ -383,10 +362,7 @@ func rayOracle(t *testing.T, line string) textWant {
 	} else {
 		return textWant{passed: true}
 	}
-	at, err := time.Parse("2006-01-02 15:04:05,000", stamp)
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, "2006-01-02 15:04:05,000", stamp)
 	v, err := strconv.ParseFloat(ms, 64)
 	if err != nil {
 		t.Fatalf("oracle: %v", err)
@@ -518,10 +494,7 @@ func linkerdOracle(t *testing.T, line string) textWant {
 	if m == nil {
 		return textWant{passed: true}
 	}
-	at, err := time.Parse(time.RFC3339Nano, m[3])
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
+	at := oracleTime(t, time.RFC3339Nano, m[3])
 	host := m[1][:strings.LastIndex(m[1], ":")]
 	w := textWant{ok: true, status: atoi(t, m[5]), addr: strings.Trim(host, "[]"), choose: true, at: at}
 	if m[2] != "-" {
@@ -569,6 +542,16 @@ func llamaServerOracle(t *testing.T, line string) textWant {
 		t.Fatalf("oracle: %v", err)
 	}
 	return textWant{ok: true, status: r.Status, method: r.Method, uri: r.Path, client: r.RemoteAddr, at: time.Unix(r.Timestamp, 0)}
+}
+
+// oracleTime is s read in layout, as an oracle reads a line's time.
+func oracleTime(t *testing.T, layout, s string) time.Time {
+	t.Helper()
+	at, err := time.Parse(layout, s)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return at
 }
 
 func atoi(t *testing.T, s string) int64 {

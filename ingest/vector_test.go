@@ -60,11 +60,7 @@ func vectorArray(t *testing.T, path string) []vectorEvent {
 // checkVectorRows checks got against want: time, status and request_time.
 func checkVectorRows(t *testing.T, got, want []row) {
 	t.Helper()
-	for i, w := range want {
-		if g := got[i]; g.timeNS != w.timeNS || g.status != w.status || !nearSrc(g.rt, w.rt) {
-			t.Errorf("record %d: %v, %d, %g s; want %v, %d, %g s", i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, time.Unix(0, w.timeNS).UTC(), w.status, w.rt)
-		}
-	}
+	sameRows(t, got, want, false)
 }
 
 // TestVectorNativeLines: Vector's native_json events of the lines its
