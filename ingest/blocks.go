@@ -17,6 +17,10 @@ const blockSize = 1 << 20
 // errLongLine is the reason for a line over MaxLine bytes.
 var errLongLine = fmt.Sprintf("line longer than %d bytes", MaxLine)
 
+// errNULLine is the reason for a line of NUL bytes alone: zeros where
+// a line was written (a block a crash left unwritten), a line lost.
+const errNULLine = "NUL bytes only: a hole in the file where a line was"
+
 // blocks is the free list of the buffers that text files are read into.
 // A buffer holds the partial line carried from the block before and one
 // read: it starts with room for a short carry and is replaced by a larger

@@ -325,6 +325,29 @@ func TestCopytruncateHole(t *testing.T) {
 	}
 }
 
+// TestNULsAlone: zeros where lines were are no empty log: a file of NUL
+// bytes alone (what a crash leaves of a log allocated but not written)
+// is not read and says so, and a line of them between others is a bad
+// line with its number, the lines around it read.
+func TestNULsAlone(t *testing.T) {
+	_, res := collect(t, []string{writeTemp(t, "access.log", strings.Repeat("\x00", 5000))}, ingest.Options{Workers: 2, Location: time.UTC})
+	if f := res.Files[0]; !f.Incomplete || !strings.Contains(f.Reason, "NUL bytes only (5000)") || f.Records != 0 {
+		t.Errorf("a file of 5000 NUL bytes: %+v; want it not read, its reason the NULs", f)
+	}
+	plain := filepath.Join("testdata", "text", "nginx-combined-rt.log")
+	data, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	holed := strings.Join(lines[:2], "") + strings.Repeat("\x00", 300) + "\n" + strings.Join(lines[2:], "") + "\n"
+	got, res := collect(t, []string{writeTemp(t, "access.log", holed)}, ingest.Options{Workers: 2, Location: time.UTC})
+	f := res.Files[0]
+	if len(got) != len(lines) || f.BadLines != 1 || len(res.Problems) != 1 || res.Problems[0].Line != 3 || !strings.Contains(res.Problems[0].Reason, "NUL bytes only") {
+		t.Errorf("%d lines and a line of NULs third: %d records, %d bad lines %+v; want %d records and line 3 bad", len(lines), len(got), f.BadLines, res.Problems, len(lines))
+	}
+}
+
 // TestTrailingSpaces: spaces and tabs after a text log's lines are none
 // of their values: a log read with its format given, which must read a
 // line to its end, reads the same records with them as without.

@@ -533,11 +533,15 @@ func (p *pipeline) lines(u *unit, lp lineParser, f *feed, t *tally) int64 {
 		if n := len(l); n > 0 && l[n-1] == '\r' {
 			l = l[:n-1]
 		}
+		hole := false
 		if len(l) > 0 && l[0] == 0 {
 			l = bytes.TrimLeft(l, "\x00") // a copytruncate hole before the line (skipNULs)
+			hole = len(l) == 0
 		}
 		if long {
 			t.bad(u.file, line, errLongLine)
+		} else if hole {
+			t.bad(u.file, line, errNULLine)
 		} else if !blank(l) {
 			rec := f.record()
 			rec.reset(u.file.cfg.schema)

@@ -123,6 +123,12 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	}
 	nuls := skipNULs(br)
 	head, _ := br.Peek(4096)
+	if nuls > 0 && len(head) == 0 {
+		// Zeros where a log was: a file a crash left allocated but
+		// unwritten, no empty log (a copytruncate hole ends in the
+		// lines written past it).
+		return fmt.Errorf("damaged file: NUL bytes only (%d), no line", nuls)
+	}
 	if kind := archiveKind(head); kind != "" && !in.within {
 		return p.readArchive(fs, kind, br, r, in)
 	}
