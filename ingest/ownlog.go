@@ -27,7 +27,7 @@ func ownLogLine(line []byte) bool {
 	if ownOtherShape(line) {
 		return !loggedAccessLine(line)
 	}
-	if uvicornOwnLine(line) || springBootBanner(line) || lmdeployHint(line) || routerJSONLine(line) {
+	if uvicornOwnLine(line) || springBootBanner(line) || quarkusBanner(line) || lmdeployHint(line) || routerJSONLine(line) {
 		return true
 	}
 	rest, ok := cutToken(line)
@@ -196,6 +196,31 @@ var springBootLogo = [...]string{
 	` \\/  ___)| |_)| | | | | || (_| |  ) ) ) )`,
 	`  '  |____| .__|_| |_|_| |_\__, | / / / /`,
 	` =========|_|==============|___/=/_/_/_/`,
+}
+
+// quarkusLogo is the banner Quarkus prints before its first log line
+// (quarkus core/runtime/src/main/resources/default_banner.txt), written
+// with trailing spaces that copies of a log often lose: compared without
+// them.
+var quarkusLogo = [...]string{
+	`__  ____  __  _____   ___  __ ____  ______`,
+	` --/ __ \/ / / / _ | / _ \/ //_/ / / / __/`,
+	` -/ /_/ / /_/ / __ |/ , _/ ,< / /_/ /\ \`,
+	`--\___\_\____/_/ |_/_/|_/_/|_|\____/___/`,
+}
+
+// quarkusBanner reports whether line is a line of Quarkus's banner.
+func quarkusBanner(line []byte) bool {
+	if len(line) == 0 || line[0] != '_' && line[0] != ' ' && line[0] != '-' {
+		return false
+	}
+	line = bytes.TrimRight(line, " ")
+	for _, l := range quarkusLogo {
+		if string(line) == l {
+			return true
+		}
+	}
+	return false
 }
 
 // springBootBanner reports whether line is a line of Spring Boot's banner.
