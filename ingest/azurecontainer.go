@@ -26,11 +26,28 @@ import (
 // either is read. The portal's "Export to CSV" of the same rows is
 // csv-raw's (rawCSVHeader).
 
+//
+// Azure Container Apps keeps its containers' lines in the table
+// ContainerAppConsoleLogs (learn.microsoft.com/azure/azure-monitor/
+// reference/tables/containerappconsolelogs: the line in Log, a string,
+// beside ContainerAppName, RevisionName, ContainerName, Stream,
+// TimeGenerated), or, where the environment sends its logs to Log
+// Analytics the older way, in the custom table ContainerAppConsoleLogs_CL,
+// each column named with its type's suffix (Log_s, ContainerAppName_s,
+// RevisionName_s, Stream_s). Log is a name any table may have: such a
+// row's line is read only beside its app's or revision's name.
+
 // azureContainerKeys are the columns of a ContainerLogV2 or ContainerLog
 // row read: the line (LogMessage, LogEntry), its time, and those of
-// which one marks the row as the table's.
+// which one marks the row as the table's; then a Container Apps row's
+// line (Log, Log_s) and its marks (azureAppMarks).
 var azureContainerKeys = []string{"LogMessage", "LogEntry", "TimeGenerated",
-	"LogSource", "LogEntrySource", "ContainerId", "ContainerID", "ContainerName", "PodName", "PodNamespace"}
+	"LogSource", "LogEntrySource", "ContainerId", "ContainerID", "ContainerName", "PodName", "PodNamespace",
+	"Log", "Log_s", "ContainerAppName", "ContainerAppName_s", "RevisionName", "RevisionName_s"}
+
+// azureAppMarks are the bits of azureContainerKeys' Container Apps
+// columns of an app's or a revision's name.
+const azureAppMarks = 1<<12 | 1<<13 | 1<<14 | 1<<15
 
 // azureContainerRow returns the line a ContainerLogV2 row holds in its
 // LogMessage (its text decoded into d's scratch buffer, or the text of
@@ -40,7 +57,7 @@ var azureContainerKeys = []string{"LogMessage", "LogEntry", "TimeGenerated",
 // neither column beside TimeGenerated or one of the tables' own
 // columns.
 func (d *topReader) azureContainerRow(elem []byte) (line []byte, ns int64, ok bool) {
-	var vals [10][]byte
+	var vals [16][]byte
 	found, strs, err := d.top(elem, azureContainerKeys, vals[:])
 	if err != nil || found&^3 == 0 {
 		return nil, 0, false
@@ -52,6 +69,10 @@ func (d *topReader) azureContainerRow(elem []byte) (line []byte, ns int64, ok bo
 		line = d.objs[0]
 	case found&1 == 0 && strs&2 != 0:
 		line = vals[1]
+	case found&3 == 0 && found&azureAppMarks != 0 && strs&(1<<10) != 0:
+		line = vals[10]
+	case found&3 == 0 && found&azureAppMarks != 0 && strs&(1<<11) != 0:
+		line = vals[11]
 	default:
 		return nil, 0, false
 	}

@@ -85,6 +85,91 @@ func TestAzureContainerLogV2(t *testing.T) {
 	}
 }
 
+// containerAppColumns are the columns of Azure Container Apps' table
+// ContainerAppConsoleLogs a query of it returns, in the order of
+// learn.microsoft.com/azure/azure-monitor/reference/tables/
+// containerappconsolelogs (Log a string); suffixed (Log_s,
+// ContainerAppName_s, …), the custom table ContainerAppConsoleLogs_CL's.
+var containerAppColumns = []string{"TenantId", "TimeGenerated", "ContainerAppName", "ContainerGroupId", "ContainerGroupName",
+	"ContainerId", "ContainerImage", "ContainerName", "EnvironmentName", "Log", "RevisionName", "Stream", "Type"}
+
+// containerAppRows returns lines as rows of ContainerAppConsoleLogs, or
+// of ContainerAppConsoleLogs_CL when suffix is "_s": the query API's
+// answer, and the portal's "Export to CSV" of them.
+func containerAppRows(t *testing.T, lines []string, at func(i int) time.Time, suffix string) (api, csv []byte) {
+	t.Helper()
+	var cols []map[string]string
+	head := []string{}
+	for _, c := range containerAppColumns {
+		typ, name := "string", c
+		switch c {
+		case "TimeGenerated":
+			typ = "datetime"
+		case "TenantId", "Type":
+		default:
+			name += suffix
+		}
+		cols = append(cols, map[string]string{"name": name, "type": typ})
+		head = append(head, name)
+	}
+	head[1] = "TimeGenerated [UTC]"
+	table := "ContainerAppConsoleLogs"
+	if suffix != "" {
+		table += "_CL"
+	}
+	var rows [][]any
+	cells := [][]string{head}
+	for i, l := range lines {
+		ts := at(i).UTC()
+		row := []any{"0a1b2c3d-0000-0000-0000-000000000001", ts.Format("2006-01-02T15:04:05.0000000Z"), "llm-gw",
+			"llm-gw--rev3-5f7c9d-x2k4p", "llm-gw--rev3-5f7c9d-x2k4p", "containerd://4f1e", "myacr.azurecr.io/llm-gw:1.4",
+			"llm-gw", "prod-env", l, "llm-gw--rev3", "stdout", table}
+		rows = append(rows, row)
+		c := make([]string, len(row))
+		for j, v := range row {
+			c[j], _ = v.(string)
+		}
+		c[1] = ts.Format("1/2/2006, 3:04:05.000 PM")
+		cells = append(cells, c)
+	}
+	api = jsonOf(t, map[string]any{"tables": []any{map[string]any{"name": "PrimaryResult", "columns": cols, "rows": rows}}}, "")
+	return api, []byte("\ufeff" + strings.ReplaceAll(csvOf(t, cells), "\n", "\r\n"))
+}
+
+// TestAzureContainerApps: rows of Azure Container Apps' console logs, of
+// the table ContainerAppConsoleLogs and of the older custom table
+// ContainerAppConsoleLogs_CL, as the query API answers them and as the
+// portal exports them to CSV, give the records of their lines, as the
+// lines alone do.
+func TestAzureContainerApps(t *testing.T) {
+	dir := t.TempDir()
+	at := func(i int) time.Time { return time.Date(2026, 12, 4, 2, 0, i%60, 125e6, time.UTC) }
+	for _, src := range lineSamples {
+		name := filepath.Base(src)
+		for _, suffix := range []string{"", "_s"} {
+			api, csv := containerAppRows(t, fileLines(t, src), at, suffix)
+			checkAsLines(t, src, ingest.EnvAzureContainer, map[string][]byte{
+				filepath.Join(dir, "query"+suffix+"-"+name+".json"): api,
+			})
+			checkAsLines(t, src, ingest.EnvRawCSV, map[string][]byte{
+				filepath.Join(dir, "query_data"+suffix+"-"+name+".csv"): csv,
+			})
+		}
+	}
+}
+
+// TestAzureLogColumnAlone: a column named Log is a line only beside a
+// container app's or revision's name: another table's Log column is
+// read as a column.
+func TestAzureLogColumnAlone(t *testing.T) {
+	doc := `{"tables":[{"name":"PrimaryResult","columns":[{"name":"TimeGenerated","type":"datetime"},{"name":"Log","type":"string"},{"name":"request_time","type":"real"},{"name":"status","type":"int"}],` +
+		`"rows":[["2026-12-04T02:00:00Z","x",0.5,200],["2026-12-04T02:00:01Z","y",1.5,502]]}]}`
+	_, res := collect(t, []string{writeTemp(t, "other.json", doc)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if f := res.Files[0]; f.Envelope == ingest.EnvAzureContainer || f.Records != 2 {
+		t.Errorf("%+v: want its 2 rows read as records of their columns", f)
+	}
+}
+
 // containerRow is what a test expects of a ContainerLogV2 row of a JSON
 // line: decoded from the fixture with encoding/json.
 type containerRow struct {

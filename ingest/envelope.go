@@ -199,10 +199,16 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		return rawColumns{}, false
 	}
 	c := rawColumns{header: bytes.Clone(line), n: len(names), raw: -1, time: -1} // line is the reader's buffer, which the next reads overwrite
-	lineCol, tsNs := -1, false
+	lineCol, tsNs, appLog, app := -1, false, -1, false
 	for i, n := range names {
 		name, utc := headerName(bytes.TrimSpace(n))
 		switch string(name) {
+		case "Log", "Log_s":
+			// Azure Container Apps' line (azurecontainer.go), read
+			// beside its app's or revision's name alone.
+			appLog = i
+		case "ContainerAppName", "ContainerAppName_s", "RevisionName", "RevisionName_s":
+			app = true
 		case "_raw", "@message", "__CONTENT__":
 			c.raw, c.message = i, false
 		case "LogMessage", "LogEntry":
@@ -239,6 +245,9 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		if readsRequestTime(string(name), s) {
 			return rawColumns{}, false
 		}
+	}
+	if c.raw < 0 && appLog >= 0 && app {
+		c.raw, c.message = appLog, false
 	}
 	if c.raw < 0 && lineCol >= 0 {
 		// Grafana's "Download logs" as CSV: a Date column, then the
@@ -1644,7 +1653,7 @@ func (e Envelope) describe() string {
 	case EnvSumo:
 		return "Sumo Logic message"
 	case EnvAzureContainer:
-		return "row of Azure Monitor's container logs (ContainerLogV2's LogMessage, ContainerLog's LogEntry)"
+		return "row of Azure Monitor's container logs (ContainerLogV2's LogMessage, ContainerLog's LogEntry, Container Apps' Log)"
 	case EnvSyslog:
 		return "syslog file"
 	case EnvAPIMMetrics:
