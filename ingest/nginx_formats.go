@@ -225,6 +225,9 @@ func buildKnownFormats() []*knownFormat {
 		{name: "sanic", source: "sanic", format: `$sanic_time ` + sanicLegacyFormat, vars: sanicVars},
 		// granian's, the Rust server of ASGI, RSGI and WSGI apps.
 		{name: "granian", source: "granian", format: granianFormat, vars: granianVars},
+		// Serilog's request logging line in its file sink's default
+		// output template (serilogFormat).
+		{name: "serilog", source: "serilog", format: serilogFormat, vars: serilogVars},
 		// Ray Serve's, today's with the client's address and without,
 		// and 2.9's, in its log files and as its driver prints them
 		// after the actor's name.
@@ -710,6 +713,29 @@ var granianVars = map[string]varSpec{
 	"granian_time":  {field: FTime, bound: true},
 	"status":        {field: FStatus, bound: true, code: true},
 	"granian_dt_ms": {field: FRequestTime, unit: UnitMilli, bound: true},
+}
+
+// serilogFormat is the event of Serilog's request logging for ASP.NET
+// Core in its default message template, "HTTP {RequestMethod}
+// {RequestPath} responded {StatusCode} in {Elapsed:0.0000} ms"
+// (serilog/serilog-aspnetcore RequestLoggingOptions.cs; Elapsed is ms,
+// RequestLoggingMiddleware.cs), as Serilog's file sink writes it with
+// its default output template, "{Timestamp:yyyy-MM-dd HH:mm:ss.fff zzz}
+// [{Level:u3}] {Message:lj}" (serilog/serilog-sinks-file
+// src/Serilog.Sinks.File/FileLoggerConfigurationExtensions.cs,
+// DefaultOutputTemplate): the date with its zone, the level in three
+// letters (INF, or ERR for a status over 499), the strings unquoted
+// (:lj). The application's other lines, dated and levelled, are its own
+// (ownLogLine).
+const serilogFormat = `$serilog_time [$serilog_level] HTTP $request_method $uri responded $status in $serilog_elapsed ms`
+
+// serilogVars read Serilog's request line: the time with its zone
+// ("2026-03-05 17:00:07.339 +08:00"), Elapsed in ms.
+var serilogVars = map[string]varSpec{
+	"serilog_time":    {field: FTime, bound: true, how: howStrftime, strftime: "%Y-%m-%d %H:%M:%S.%f %z", spaces: 2},
+	"serilog_level":   {none: true},
+	"serilog_elapsed": {field: FRequestTime, unit: UnitMilli, bound: true},
+	"status":          {field: FStatus, bound: true, code: true},
 }
 
 // bentoMLVars read BentoML's access log: its date with its zone, the

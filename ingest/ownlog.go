@@ -69,15 +69,23 @@ func ownLogLine(line []byte) bool {
 // through FastChat's or Open WebUI's logging (uvicornAccess), llama.cpp's
 // server's request line (llamaServerAccess), agentgateway's request
 // line ("2026-03-10T08:00:11.91445Z\tinfo\trequest gateway=… http.status=200
-// … duration=1895ms": its request log's target, then logfmt pairs; logfmt.go).
+// … duration=1895ms": its request log's target, then logfmt pairs; logfmt.go),
+// Serilog's request line ("2026-03-05 17:00:07.339 +08:00 [INF] HTTP POST
+// /v1/chat/completions responded 200 in 2732.3432 ms": serilogFormat).
 func loggedAccessLine(line []byte) bool {
 	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status=")) ||
 		bytes.Contains(line, []byte(" "+quarkusAccessLogger+" (")) ||
 		bytes.Contains(line, agwRequestLine) && looksLogfmt(line) ||
 		bytes.HasSuffix(line, []byte("ms")) && rayServeAccess().Match(line) ||
 		bytes.Contains(line, []byte(` - "`)) && uvicornAccess().Match(line) ||
-		bytes.Contains(line, []byte("log_server_request] request | ")) && llamaServerAccess().Match(line)
+		bytes.Contains(line, []byte("log_server_request] request | ")) && llamaServerAccess().Match(line) ||
+		bytes.HasSuffix(line, []byte(" ms")) && bytes.Contains(line, []byte("] HTTP ")) && serilogAccess().Match(line)
 }
+
+// serilogAccess matches the end of Serilog's request line
+// (serilogFormat): its level, the method, the path, the status and
+// Elapsed in ms.
+var serilogAccess = lazyre.New(`\[[A-Z]{3}\] HTTP [A-Z]+ \S+ responded \d{3} in \d+(?:\.\d+)? ms$`)
 
 // agwRequestLine is where agentgateway's request line has its level and
 // its target: log("info", "request", …) in crates/agentgateway/src/

@@ -95,7 +95,7 @@ func FuzzRun(f *testing.F) {
 		"text/iis.log", "text/cloudfront.log", "text/aspnetcore-w3c.log",
 		// Serilog's request events: CLEF, JsonFormatter, and the
 		// Elasticsearch sink's documents, whose message is rendered.
-		"sources/serilog-clef.jsonl", "sources/serilog-json.jsonl", "sources/serilog-es.jsonl",
+		"sources/serilog-clef.jsonl", "sources/serilog-json.jsonl", "sources/serilog-es.jsonl", "text/serilog.log",
 		"sources/azure-apim.json", "sources/azure-apim-records.json", "sources/azure-apim-la.json",
 		"sources/azure-appgw.json", "sources/azure-appgw-records.json", "sources/azure-appgw-la.json",
 		"sources/azure-frontdoor.json", "sources/azure-frontdoor-records.json", "sources/azure-frontdoor-la.json",

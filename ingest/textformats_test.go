@@ -342,6 +342,26 @@ func sanicOracle(t *testing.T, line string) textWant {
 	return w
 }
 
+// serilogLine is Serilog's request line (serilog-aspnetcore's default
+// template, serilog-sinks-file's default output template).
+var serilogLine = regexp.MustCompile(`^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [+-]\d\d:\d\d) \[[A-Z]{3}\] HTTP ([A-Z]+) (\S+) responded (\d{3}) in ([\d.]+) ms$`)
+
+func serilogOracle(t *testing.T, line string) textWant {
+	m := serilogLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{passed: true}
+	}
+	at, err := time.Parse("2006-01-02 15:04:05.000 -07:00", m[1])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	ms, err := strconv.ParseFloat(m[5], 64)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return textWant{ok: true, status: atoi(t, m[4]), method: m[2], uri: m[3], rt: ms / 1000, hasRT: true, at: at}
+}
+
 // rayLine and ray29Line are Ray Serve's access lines, today's and 2.9's,
 // the actor's name before them or not: the date and time, the method,
 // the route (today's), the status and the latency in ms; today's with
@@ -762,6 +782,10 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	"sanic-prod.log":      sanicOracle,
 	"sanic-legacy.log":    sanicOracle,
 	"sanic-legacy-24.log": sanicOracle,
+	// Serilog's request line in its file sink's default template: Elapsed
+	// ms, the time with its zone; the application's other lines passed
+	// over.
+	"serilog.log": serilogOracle,
 	// Ray Serve's access log: its latency ms, Python's asctime.
 	"ray-serve.log":        rayOracle,
 	"ray-serve-29.log":     rayOracle,
@@ -964,6 +988,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"sanic-prod.log", "nginx", "sanic", []string{"sanic_duration", "sanic_ident"}},
 		{"sanic-legacy.log", "nginx", "sanic", []string{"sanic_time", "sanic_byte"}},
 		{"sanic-legacy-24.log", "nginx", "sanic", []string{"sanic_time", "sanic_byte"}},
+		{"serilog.log", "nginx", "serilog", []string{"serilog_time", "serilog_elapsed"}},
 		{"ray-serve.log", "nginx", "ray-serve", []string{"ray_latency", "request_id"}},
 		{"ray-serve-29.log", "nginx", "ray-serve", []string{"ray_latency", "ray_where"}},
 		{"ray-serve-driver.log", "nginx", "ray-serve", []string{"ray_latency", "ray_actor"}},
