@@ -46,6 +46,15 @@ var gunicornAtoms = map[string]varSpec{
 	"{host}i":            {field: FHost, bound: true},
 	"{x-request-id}i":    {none: true},
 	"{retry-after}o":     {field: FRetryAfter, bound: true},
+
+	// Hypercorn's atoms beyond gunicorn's (its docs' how_to_guides/logging.rst
+	// and logging.py's AccessLogAtoms): %(R)s the request line and %(Uq)s
+	// the path with the query, %(st)s the status's phrase, %(S)s the
+	// scheme.
+	"R":  {field: FRequest, bound: true, prio: 1},
+	"Uq": {field: FURI, bound: true, prio: 1},
+	"st": {none: true},
+	"S":  {none: true},
 }
 
 // gunicornNames are the names the schema knows the atoms by, for --map
@@ -55,6 +64,7 @@ var gunicornNames = map[string]string{
 	"m": "request_method", "U": "uri", "q": "query_string", "H": "server_protocol",
 	"b": "body_bytes_sent", "B": "bytes_sent", "f": "http_referer", "a": "user_agent",
 	"D": "request_time", "L": "request_time", "M": "request_time", "T": "request_time", "p": "pid", "l": "ident",
+	"R": "request", "Uq": "uri", "st": "status_phrase", "S": "scheme",
 }
 
 // hasGunicornAtom reports whether s holds one of gunicorn's atoms as its
@@ -133,7 +143,7 @@ func gunicornTokens(s string) ([]formatToken, error) {
 			name = strings.ToLower(name)
 		}
 		if !isGunicornAtom(name) {
-			return 0, fmt.Errorf("%q: %%(%s)s at column %d is not one of gunicorn's atoms (h l u t r m U q H s B b f a T M D L p, {header}i, {header}o, {variable}e)",
+			return 0, fmt.Errorf("%q: %%(%s)s at column %d is not one of gunicorn's atoms (h l u t r m U q H s B b f a T M D L p, {header}i, {header}o, {variable}e; Hypercorn's R Uq st S)",
 				s, name, start+1)
 		}
 		if name == "t" {
@@ -154,4 +164,51 @@ func gunicornTokens(s string) ([]formatToken, error) {
 		return nil, err
 	}
 	return l.done(), nil
+}
+
+// hypercornLogged compiles s, a gunicorn access_log_format, as Hypercorn
+// writes its lines (Hypercorn takes gunicorn's atoms, --access-logformat):
+// behind the line its logger writes before each (hypercornPrefix), whose
+// time is the record's when the format has no %(t)s, its %(h)s the
+// client's "ip:port" (hypercorn/logging.py, AccessLogAtoms). Without it,
+// a format given was read on none of Hypercorn's lines, which nginx's
+// combined read instead, its address slot taking the logger's line in,
+// and the format's request time was lost.
+func hypercornLogged(s string, schema *Schema) (*logFormat, error) {
+	s, _, err := confLogFormat(s)
+	if err != nil {
+		return nil, err
+	}
+	toks, err := gunicornTokens(withoutLineEnd(s))
+	if err != nil {
+		return nil, err
+	}
+	for i := range toks {
+		if toks[i].name == "h" {
+			toks[i].spec.how = howHostPort
+		}
+	}
+	lead := "] [INFO] "
+	if len(toks) > 0 && toks[0].name == "" {
+		lead, toks = lead+toks[0].lit, toks[1:]
+	}
+	pre := []formatToken{{lit: "["},
+		{name: "hypercorn_time", lookup: "hypercorn_time", own: true, spec: varSpec{field: FTime, bound: true, prio: 1}},
+		{lit: "] ["}, {name: "hypercorn_pid", lookup: "hypercorn_pid", own: true, spec: varSpec{none: true}},
+		{lit: lead}}
+	return gunicornFormat(append(pre, toks...), "hypercorn", schema)
+}
+
+// gunicornFormat builds the format of gunicorn's tokens toks, of source
+// source: a double quote inside a value is written \" (gunicorn's and
+// Hypercorn's atoms escape it).
+func gunicornFormat(toks []formatToken, source string, schema *Schema) (*logFormat, error) {
+	f := &logFormat{source: source}
+	if err := f.build(toks, nil, false, schema); err != nil {
+		return nil, err
+	}
+	for k := range f.vars {
+		f.vars[k].escQuote = true
+	}
+	return f, nil
 }

@@ -3,6 +3,9 @@ package ingest
 import (
 	"fmt"
 	"math"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -261,4 +264,78 @@ func FuzzGunicornFormat(f *testing.F) {
 			t.Fatalf("%q: status %v, want %d", line, got, status)
 		}
 	})
+}
+
+// hypercornTimedLine is a line of testdata/text/hypercorn-timed.log:
+// Hypercorn's logger's line, then its default access_log_format with
+// %(D)s: the client's host:port, %(t)s, the request, the status, %(D)s µs.
+var hypercornTimedLine = regexp.MustCompile(`^\[[^\]]+\] \[\d+\] \[INFO\] (\S+):\d+ - - \[([^\]]+)\] "(\S+) (\S+) (?:1\.[01]|2|3)" (\d{3}) \S+ "[^"]*" "(?:[^"\\]|\\.)*" (\d+)$`)
+
+// TestHypercornFormatGiven reads testdata/text/hypercorn-timed.log,
+// written as Hypercorn writes its access log to a file (--access-logfile,
+// --access-logformat with gunicorn's atoms and %(D)s), with the format
+// given: each line is read behind its logger's line, the request time
+// %(D)s µs, the uri without the ASGI version; the error log's lines
+// among them passed over.
+func TestHypercornFormatGiven(t *testing.T) {
+	const path = "testdata/text/hypercorn-timed.log"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		rt, time, status float64
+		uri, client      string
+	}
+	var want []line
+	passed := 0
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		m := hypercornTimedLine.FindStringSubmatch(l)
+		if m == nil {
+			passed++
+			continue
+		}
+		tm, err := time.Parse("02/Jan/2006:15:04:05 -0700", m[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := strconv.Atoi(m[5])
+		us, _ := strconv.Atoi(m[6])
+		want = append(want, line{float64(us) / 1e6, float64(tm.UnixNano()) / 1e9, float64(st), m[4], m[1]})
+	}
+	format := `%(h)s %(l)s %(l)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(D)s`
+	sinks, res, err := Run([]string{path}, Options{LogFormats: []string{format}, Workers: 1, Location: time.UTC},
+		func() *uriRows { return &uriRows{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sinks[0].recs
+	fs := res.Files[0]
+	if fs.Source != "hypercorn" || len(got) != len(want) || fs.BadLines != 0 || fs.PassedOver != int64(passed) {
+		t.Fatalf("source %q, %d records, %d bad lines, %d passed over; want hypercorn, %d, 0, %d (problems %v)",
+			fs.Source, len(got), fs.BadLines, fs.PassedOver, len(want), passed, res.Problems)
+	}
+	for i, w := range want {
+		g := got[i]
+		if math.Abs(g.rt-w.rt) > 1e-9 || math.Abs(g.time-w.time) > 1e-6 || g.status != w.status || g.uri != w.uri || g.client != w.client {
+			t.Errorf("record %d: %+v, want %+v", i+1, g, w)
+		}
+	}
+}
+
+// uriRows collects rows with their uri.
+type uriRows struct {
+	recs []struct {
+		row
+		uri string
+	}
+}
+
+func (s *uriRows) Add(r *Record) {
+	var rs rows
+	rs.Add(r)
+	s.recs = append(s.recs, struct {
+		row
+		uri string
+	}{rs.recs[0], string(r.Text(FURI))})
 }

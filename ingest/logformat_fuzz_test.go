@@ -89,6 +89,9 @@ func FuzzLogFormatRun(f *testing.F) {
 	} {
 		f.Add(format, head(filepath.Join("testdata", "text", file), 3))
 	}
+	// A gunicorn format given, read behind Hypercorn's logger's line.
+	f.Add(`%(h)s %(l)s %(l)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(D)s`, head(filepath.Join("testdata", "text", "hypercorn-timed.log"), 4))
+	f.Add(`%(h)s %(r)s %(s)s %(b)s %(L)s`, []byte("[2026-12-05 10:00:00 +0800] [12] [INFO] 10.0.2.151:33801 POST /v1/x 1.1 200 8393 0.508371\n"))
 	f.Add(`$remote_addr [$time_local] "$request" $status $request_time "$upstream_response_time" ups=$upstream_addr model=$http_x_model`,
 		[]byte("10.0.0.1 [29/Nov/2026:09:00:00 +0000] \"POST /v1/chat/completions HTTP/1.1\" 200 1.250 \"0.100, 1.100\" ups=10.1.0.1:80, 10.1.0.2:80 model=m\n"+
 			"this line does not follow the format\n\n  \t\r\n"+

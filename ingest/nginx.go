@@ -172,6 +172,15 @@ func compileLogFormats(s string, schema *Schema) ([]*logFormat, error) {
 		return nil, err
 	}
 	out := []*logFormat{f}
+	if f.source == "gunicorn" && f.name == "" {
+		// The same behind Hypercorn's logger, which takes gunicorn's
+		// atoms too.
+		g, err := hypercornLogged(s, schema)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
 	if conf, _, err := confLogFormat(s); err == nil {
 		name := strings.ToLower(strings.TrimSpace(conf))
 		for _, k := range knownFormats[1:] {
@@ -225,14 +234,7 @@ func compileLogFormat(s string, schema *Schema) (*logFormat, error) {
 		if toks, err = gunicornTokens(s); err != nil {
 			return nil, err
 		}
-		f := &logFormat{source: "gunicorn"}
-		if err := f.build(toks, nil, false, schema); err != nil {
-			return nil, err
-		}
-		for k := range f.vars {
-			f.vars[k].escQuote = true
-		}
-		return f, nil
+		return gunicornFormat(toks, "gunicorn", schema)
 	case hasHAProxyAlias(s):
 		if toks, err = haproxyTokens(s); err != nil {
 			return nil, err

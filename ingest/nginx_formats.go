@@ -4,7 +4,7 @@ package ingest
 // a file's first lines: nginx's combined and the main of its default
 // nginx.conf, with the timed variants real configurations append, and
 // Apache's common; ingress-nginx; APISIX; Envoy and Istio; Traefik; AWS
-// ALB; morgan's dev, tiny and short; uvicorn; granian; Sanic.
+// ALB; morgan's dev, tiny and short; uvicorn; granian; Sanic; Hypercorn.
 
 import (
 	"bytes"
@@ -223,6 +223,8 @@ func buildKnownFormats() []*knownFormat {
 		{name: "sanic", source: "sanic", format: sanicProdFormat, vars: sanicVars},
 		{name: "sanic", source: "sanic", format: `[$sanic_time] ` + sanicLegacyFormat, vars: sanicVars},
 		{name: "sanic", source: "sanic", format: `$sanic_time ` + sanicLegacyFormat, vars: sanicVars},
+		// Hypercorn's default, behind its logger's line.
+		{name: "hypercorn", source: "hypercorn", format: hypercornPrefix + hypercornFormat, vars: hypercornVars},
 		// granian's, the Rust server of ASGI, RSGI and WSGI apps.
 		{name: "granian", source: "granian", format: granianFormat, vars: granianVars},
 		// Serilog's request logging line in its file sink's default
@@ -643,6 +645,32 @@ var quarkusVars = map[string]varSpec{
 // request's arrival to its response's last body message; the time is
 // when the line was written, at that end.
 const bentoMLFormat = `$bentoml_time [$bentoml_level] [$bentoml_component] $remote_addr (scheme=$scheme,method=$request_method,path=$uri,type=$bentoml_request_type,length=$request_length) (status=$status,type=$bentoml_response_type,length=$body_bytes_sent) ${bentoml_latency}ms`
+
+// hypercornPrefix is the line Hypercorn's logger writes before each of
+// its access log's (pgjones/hypercorn src/hypercorn/logging.py,
+// _create_logger: "%(asctime)s [%(process)d] [%(levelname)s] %(message)s",
+// datefmt "[%Y-%m-%d %H:%M:%S %z]"), when --access-logfile names its
+// target: "[2026-12-05 10:00:00 +0800] [12] [INFO] ". Its error log's lines
+// have it too (ownlog.go).
+const hypercornPrefix = `[$hypercorn_time] [$hypercorn_pid] [INFO] `
+
+// hypercornFormat is Hypercorn's default access_log_format
+// (src/hypercorn/config.py: '%(h)s %(l)s %(l)s %(t)s "%(r)s" %(s)s %(b)s
+// "%(f)s" "%(a)s"', gunicorn's atoms as its AccessLogAtoms fills them):
+// combined's shape, the client's "ip:port", the request line's version
+// the ASGI http_version ("POST /v1/chat/completions 1.1"). No request
+// time: its atoms %(D)s (µs), %(L)s (s) and %(T)s are given with
+// --log-format, read behind the same line (gunicornTokens).
+const hypercornFormat = `$remote_addr - - [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"`
+
+// hypercornVars read Hypercorn's access log: the client's host:port; its
+// logger's time, the instant %(t)s writes again, and its pid feed
+// nothing.
+var hypercornVars = map[string]varSpec{
+	"remote_addr":    {field: FRemoteAddr, bound: true, how: howHostPort},
+	"hypercorn_time": {none: true},
+	"hypercorn_pid":  {none: true},
+}
 
 // sanicProdFormat is Sanic's access log as its ProdAccessFormatter
 // writes it where its output is no terminal, its default since 24.6

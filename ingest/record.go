@@ -545,7 +545,10 @@ func hostOnly(b []byte) []byte {
 	return b
 }
 
-// splitRequest splits "POST /v1/x HTTP/1.1" into method and URI.
+// splitRequest splits "POST /v1/x HTTP/1.1" into method and URI. The
+// version may be an ASGI http_version as Hypercorn writes it, without
+// "HTTP/" ("POST /v1/x 1.1": hypercorn/logging.py, AccessLogAtoms' %(r)s,
+// f"{method} {request['path']} {protocol}"): no part of the URI either.
 func splitRequest(b []byte) (method, uri []byte) {
 	i := indexByte(b, ' ')
 	if i < 0 {
@@ -559,11 +562,23 @@ func splitRequest(b []byte) (method, uri []byte) {
 		rest = rest[1:]
 	}
 	if j := lastIndexByte(rest, ' '); j >= 0 {
-		if hasPrefix(rest[j+1:], "HTTP/") {
+		// HTTP's version first: an ordinary line never reaches the
+		// ASGI check.
+		if v := rest[j+1:]; hasPrefix(v, "HTTP/") || asgiVersion(v) {
 			rest = rest[:j]
 		}
 	}
 	return method, rest
+}
+
+// asgiVersion reports whether v is one of the ASGI spec's http_version
+// values ("1.0", "1.1", "2"; "3" for HTTP/3, which Hypercorn serves).
+func asgiVersion(v []byte) bool {
+	switch string(v) {
+	case "1.0", "1.1", "2", "3":
+		return true
+	}
+	return false
 }
 
 func indexByte(b []byte, c byte) int {

@@ -157,6 +157,8 @@ func FuzzRun(f *testing.F) {
 		"text/bentoml.log",
 		// granian's default access log among its own lines.
 		"text/granian.log",
+		// Hypercorn's behind its logger's line, among its error log's.
+		"text/hypercorn.log", "text/hypercorn-timed.log",
 		// Sanic's production and legacy text formats among its own lines.
 		"text/sanic-prod.log", "text/sanic-legacy.log", "text/sanic-legacy-24.log",
 		// gin-contrib/zap's request log in zap's console lines, the

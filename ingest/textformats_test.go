@@ -362,6 +362,25 @@ func serilogOracle(t *testing.T, line string) textWant {
 	return textWant{ok: true, status: atoi(t, m[4]), method: m[2], uri: m[3], rt: ms / 1000, hasRT: true, at: at}
 }
 
+// hypercornLine is a line of Hypercorn's access log in its default
+// format behind its logger's line: the client's host:port, %(t)s, the
+// request line with the ASGI version, the status.
+var hypercornLine = regexp.MustCompile(`^\[[^\]]+\] \[\d+\] \[INFO\] (\S+):\d+ - - \[([^\]]+)\] "(\S+) (\S+) (?:1\.[01]|2|3)" (\d{3}) \S+ "[^"]*" "[^"]*"$`)
+
+// hypercornOracle reads Hypercorn's access lines; its error log's lines
+// are passed over.
+func hypercornOracle(t *testing.T, line string) textWant {
+	m := hypercornLine.FindStringSubmatch(line)
+	if m == nil {
+		return textWant{passed: true}
+	}
+	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", m[2])
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return textWant{ok: true, status: atoi(t, m[5]), method: m[3], uri: m[4], client: m[1], at: at}
+}
+
 // rayLine and ray29Line are Ray Serve's access lines, today's and 2.9's,
 // the actor's name before them or not: the date and time, the method,
 // the route (today's), the status and the latency in ms; today's with
@@ -776,6 +795,10 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	// granian's default access log: dt_ms, the request's start with its
 	// zone; its own lines passed over.
 	"granian.log": granianOracle,
+	// Hypercorn's default access log behind its logger's line: no
+	// duration, the ASGI version no part of the uri; its error log's
+	// lines passed over.
+	"hypercorn.log": hypercornOracle,
 	// Sanic's production text format, its duration ms, among its own
 	// lines and its lines of a connection's and a WebSocket's close; its
 	// legacy format, before 24.6 and since, no duration.
@@ -985,6 +1008,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
 		{"bentoml-notrace.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_time"}},
 		{"granian.log", "nginx", "granian", []string{"granian_dt_ms", "granian_time"}},
+		{"hypercorn.log", "nginx", "hypercorn", []string{"hypercorn_time", "hypercorn_pid"}},
 		{"sanic-prod.log", "nginx", "sanic", []string{"sanic_duration", "sanic_ident"}},
 		{"sanic-legacy.log", "nginx", "sanic", []string{"sanic_time", "sanic_byte"}},
 		{"sanic-legacy-24.log", "nginx", "sanic", []string{"sanic_time", "sanic_byte"}},
