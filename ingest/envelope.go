@@ -155,6 +155,10 @@ const (
 	// {"id","content":{…}}) when no pipeline parsed its line
 	// (datadogLog): the line in message, its time timestamp.
 	EnvDatadog Envelope = "datadog"
+	// EnvLoguru is loguru's serialized record (serialize=True):
+	// {"text":…,"record":{…,"extra":{…},"time":{…}}}, its extra read as
+	// the record (loguru.go).
+	EnvLoguru Envelope = "loguru"
 	// EnvRawCSV is a CSV export of a log platform's search whose rows
 	// hold each log line as it was written, in a column of its own:
 	// Splunk's (_raw, its time _time), CloudWatch Logs Insights'
@@ -290,7 +294,7 @@ var (
 // document's elements).
 func (e Envelope) wrapsLines() bool {
 	switch e {
-	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvPapertrail, EnvMezmo, EnvBetterStack:
+	case EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvVector, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvLoguru, EnvRawCSV, EnvCloudWatchText, EnvPapertrail, EnvMezmo, EnvBetterStack:
 		return true
 	}
 	return false
@@ -331,6 +335,9 @@ func envelopeOf(line []byte) Envelope {
 	}
 	if _, _, err := new(topReader).betterStack(line); err == nil {
 		return EnvBetterStack
+	}
+	if _, _, err := new(topReader).loguru(line); err == nil || errors.Is(err, errOwnLine) {
+		return EnvLoguru
 	}
 	if vectorLine(line) {
 		return EnvVector
@@ -1369,6 +1376,12 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 			return w, err
 		}
 		return wrappedLine{inner: msg, stamp: stamp}, nil
+	case EnvLoguru:
+		extra, stamp, err := d.loguru(line)
+		if err != nil {
+			return w, err
+		}
+		return wrappedLine{inner: extra, stamp: stamp}, nil
 	case EnvSyslog:
 		in, stamp, ok := syslogLine(line)
 		if !ok {
@@ -1563,6 +1576,9 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 		if w.pythonOwn {
 			return errOwnLine // a Python logger's own message, no access line
 		}
+		if p.env == EnvLoguru && errors.Is(err, errNoFieldErr) {
+			return errOwnLine // bound values of no request (a request id)
+		}
 		if w.stderr {
 			return &stderrError{err}
 		}
@@ -1682,6 +1698,8 @@ func (e Envelope) describe() string {
 		return "Mezmo (LogDNA) export line"
 	case EnvBetterStack:
 		return "Better Stack log (its raw or message)"
+	case EnvLoguru:
+		return "loguru serialized record (its extra)"
 	case EnvRawCSV:
 		return "CSV export of log lines (Splunk's _raw, CloudWatch Logs Insights' @message)"
 	}

@@ -26,7 +26,7 @@ import (
 // CLI's text output; and Vector's native_json log event of a line; and
 // the fields' object of a line of zap's console encoder, whatever the
 // message before it; and the message of Ray Serve's JSON record, and of
-// python-json-logger's.
+// python-json-logger's; and the extra of loguru's serialized record.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -74,6 +74,8 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"levelname": "INFO", "asctime": "2023-07-20 13:47:54,221", "deployment": "default_Model", "message": "replica.py:373 - __CALL__ OK 0.6ms"}`)
 	f.Add(`{"asctime": "2026-12-05 10:00:00,323", "levelname": "INFO", "name": "uvicorn.access", "message": "10.0.2.151:33801 - \"POST /v1/chat/completions HTTP/1.1\" 200"}`)
 	f.Add(`{"levelname": "INFO", "name": "app", "message": {"a": 1}, "timestamp": "2026-12-05T02:00:00.323+00:00"}`)
+	f.Add(`{"text": "a\n", "record": {"elapsed": {"repr": "0:00:30", "seconds": 30.0}, "extra": {"path": "/v1/x", "status_code": 200, "process_time": 0.5}, "time": {"repr": "2026-12-05 10:00:00.323833+08:00", "timestamp": 1796436000.323833}}}`)
+	f.Add(`{"text": "", "record": {"extra": {}, "time": {"timestamp": "x"}}}`)
 	f.Add(`08:23:34,898 [-] [PassThroughMessageProcessor-188]  INFO ELKCounterMetric apimMetrics: apim:response, properties :{"proxyResponseCode":200,"responseLatency":4}`)
 	f.Add(`08:23:10,412 [-] [main]  INFO ELKMetricReporter LogMetricReporter successfully initialized`)
 	f.Add(`apimMetrics: a, properties :{}`)
@@ -92,7 +94,7 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"dt":"soon","raw":"{\"message\":[1],\"a\":\"}\"}"}`)
 	f.Add(`{"app":"gw","source_id":"123","dt":"2022-07-19 12:28:14.000000","message":"a\u0000b","context.http.path":null}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector, EnvPapertrail, EnvMezmo, EnvBetterStack} {
+		for _, e := range []Envelope{EnvCRI, EnvDocker, EnvStamped, EnvSyslog, EnvAPIMMetrics, EnvShipper, EnvJournald, EnvLoki, EnvSplunk, EnvCLS, EnvCloudLogging, EnvDatadog, EnvRawCSV, EnvCloudWatchText, EnvVector, EnvPapertrail, EnvMezmo, EnvBetterStack, EnvLoguru} {
 			p := newEnvParser(e, newJSONParser(mustSchema(t), time.UTC), time.UTC)
 			p.d.raw = rawColumns{header: []byte("_time,_raw"), n: 2, raw: 1, time: 0}
 			var r Record
@@ -186,6 +188,16 @@ func FuzzEnvelope(f *testing.F) {
 			if w, err := unwrap(EnvShipper, prec, &d); err != nil || w.pythonOwn != (name == "uvicorn.error") || string(w.inner) != strings.TrimRight(back.Message, "\r\n") || string(w.stamp) != "2026-12-05 10:00:00,323" {
 				t.Fatalf("python-json-logger: %s gave %+v, %v; want %q", prec, w, err, back.Message)
 			}
+		}
+		// loguru's serialized record: its extra's object as written, and
+		// its time's timestamp, whatever its text.
+		ex, err := json.Marshal(map[string]string{"message": in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lgr := `{"text":` + string(mustJSON(t, in)) + `,"record":{"elapsed":{"seconds":30.0},"extra":` + string(ex) + `,"time":{"repr":"x","timestamp":1796436000.323833}}}`
+		if w, err := unwrap(EnvLoguru, []byte(lgr), &d); err != nil || string(w.inner) != string(ex) || string(w.stamp) != "1796436000.323833" {
+			t.Fatalf("loguru: %s gave %+v, %v; want %s", lgr, w, err, ex)
 		}
 		// WSO2 API Manager's analytics log: whatever the event holds, and
 		// whatever the layout writes before the reporter's message (a
@@ -497,4 +509,14 @@ func mustSchema(t *testing.T) *Schema {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// mustJSON is v as encoding/json writes it.
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -116,8 +116,8 @@ func FuzzRun(f *testing.F) {
 		// Bedrock's invocation log: response streams' chunks in arrays.
 		"sources/bedrock.jsonl",
 		// Python's loggers: python-json-logger's records of uvicorn's
-		// access lines, structlog's seconds.
-		"python/pjl-uvicorn.jsonl", "python/troncos-asgi-access.jsonl",
+		// access lines, structlog's seconds, loguru's serialized records.
+		"python/pjl-uvicorn.jsonl", "python/troncos-asgi-access.jsonl", "python/loguru-serialize.jsonl",
 		// Bifrost's logs: a kind that passes over, a status from a kind.
 		// CLS's time of a log beside the log's own.
 		"cls/stamped.jsonl",
