@@ -1034,6 +1034,37 @@ var sources = []*source{
 		},
 		requests: []string{"Serilog.AspNetCore.RequestLoggingMiddleware"},
 		rendered: true},
+	// ASP.NET Core's own request events, as Microsoft.Extensions.Logging's
+	// JSON console formatter writes them (dotnet/runtime
+	// src/libraries/Microsoft.Extensions.Logging.Console/src/JsonConsoleFormatter.cs):
+	// EventId, LogLevel, Category and Message on every event, Timestamp
+	// only when its TimestampFormat is set, and under State the event's
+	// own values. The Hosting layer's "Request finished" (category
+	// Microsoft.AspNetCore.Hosting.Diagnostics, event 2; YARP's proxy
+	// writes it too, being an ASP.NET Core app) has ElapsedMilliseconds,
+	// a double of ms, StatusCode, Method, Host and Path
+	// (dotnet/aspnetcore src/Hosting/Hosting/src/Internal/HostingRequestFinishedLog.cs).
+	// HttpLogging with CombineLogs (.NET 8) writes one "Request and
+	// Response" event a request (HttpLoggingMiddleware, event 9) whose
+	// values are Method, Path, StatusCode, the headers under their own
+	// names and, when HttpLoggingFields.Duration is logged, Duration,
+	// ms (src/Middleware/HttpLogging/src/HttpLoggingMiddleware.cs,
+	// HttpLoggingInterceptorContext.GetDuration, TotalMilliseconds). The
+	// message is the record's kind: the events whose message begins so
+	// are requests; "Request starting", HttpLogging's separate
+	// "Request:"/"Response:"/"Duration:" events and the application's
+	// own are passed over. A file with both on counts each request
+	// twice: keep one of the two categories at Information.
+	{name: "aspnetcore", title: "ASP.NET Core request events (Hosting \"Request finished\", HttpLogging): JSON console formatter",
+		signatures: []signature{{4, []string{"EventId", "LogLevel", "Category", "Message", "State.Message"}}},
+		fields: []sourceField{
+			{"Timestamp", FTime, 0},
+			{"State.ElapsedMilliseconds", FRequestTime, UnitMilli}, {"State.Duration", FRequestTime, UnitMilli},
+			{"State.StatusCode", FStatus, 0}, {"State.Method", FMethod, 0}, {"State.Path", FURI, 0},
+			{"State.Host", FHost, 0}, {"Message", FKind, 0},
+		},
+		requests: []string{"Request finished *", "Request and Response:*"},
+		rendered: true},
 	// pino-http's request log (Node's Express and Koa servers), and
 	// Fastify's, whose logger is pino: a request's line has res.statusCode
 	// and responseTime (ms, from the request's start to the response's

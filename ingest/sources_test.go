@@ -1059,6 +1059,24 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: props.num("Elapsed"), ups: math.NaN(), ttft: math.NaN(), status: int(props.num("StatusCode")),
 			stream: -1, timeNS: rfc(at), passed: props.str("SourceContext") != "Serilog.AspNetCore.RequestLoggingMiddleware"}
 	},
+	// ASP.NET Core's JSON console events: Hosting's "Request finished"
+	// (State.ElapsedMilliseconds ms) and HttpLogging's combined "Request
+	// and Response" (State.Duration ms, when logged) are the requests,
+	// told by their message; the host's, the application's, "Request
+	// starting" and HttpLogging's separate events are passed over.
+	"aspnetcore": func(d rawDoc) sourceWant {
+		msg := d.str("Message")
+		rt := d.num("State.ElapsedMilliseconds")
+		if math.IsNaN(rt) {
+			rt = d.num("State.Duration")
+		}
+		status := 0
+		if s := d.num("State.StatusCode"); !math.IsNaN(s) {
+			status = int(s)
+		}
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: status, stream: -1, timeNS: rfc(d.str("Timestamp")),
+			passed: !strings.HasPrefix(msg, "Request finished ") && !strings.HasPrefix(msg, "Request and Response:")}
+	},
 	// pino-http and Fastify: responseTime ms, res.statusCode; the lines
 	// whose message is no response's (Fastify's "incoming request", the
 	// server's own) are no requests. The caller is its address.
@@ -1618,7 +1636,7 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "ginzap.jsonl": "ginzap", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
-	"serilog-clef.jsonl": "serilog", "serilog-json.jsonl": "serilog", "serilog-es.jsonl": "serilog", "sanic.jsonl": "sanic",
+	"serilog-clef.jsonl": "serilog", "serilog-json.jsonl": "serilog", "serilog-es.jsonl": "serilog", "sanic.jsonl": "sanic", "aspnetcore.jsonl": "aspnetcore",
 	"aliyun-apigw.json": "aliyun-apigw", "aliyun-slb.jsonl": "aliyun-lb", "aliyun-alb-getlogs.json": "aliyun-lb", "aliyun-alb.csv": "aliyun-lb",
 	"apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
