@@ -254,6 +254,20 @@ func buildKnownFormats() []*knownFormat {
 		// info, the members sorted.
 		{name: "llama-server", source: "llama-server", format: `DEBUG ` + ollamaRunnerFormat, vars: llamaServerVars},
 		{name: "llama-server", source: "llama-server", format: `INFO ` + ollamaRunnerFormat, vars: llamaServerVars},
+		// ASP.NET Core's "Request finished" through the console
+		// formatters (aspnetFinishedFormat): the simple formatter's
+		// default, the message on its own line under "info: category[2]";
+		// its SingleLine form, after the category, with its
+		// TimestampFormat before the level or not; the systemd
+		// formatter's, after the syslog severity, the time between them
+		// when set.
+		{name: "aspnetcore", source: "aspnetcore", format: `      ` + aspnetFinishedFormat, vars: aspnetVars},
+		{name: "aspnetcore", source: "aspnetcore", format: `info: ` + aspnetFinishedEvent + ` ` + aspnetFinishedFormat, vars: aspnetVars},
+		{name: "aspnetcore", source: "aspnetcore", format: `$aspnet_time info: ` + aspnetFinishedEvent + ` ` + aspnetFinishedFormat, vars: aspnetVars},
+		{name: "aspnetcore", source: "aspnetcore", format: `$aspnet_stamp info: ` + aspnetFinishedEvent + ` ` + aspnetFinishedFormat, vars: aspnetVars},
+		{name: "aspnetcore", source: "aspnetcore", format: `<6>` + aspnetFinishedEvent + ` ` + aspnetFinishedFormat, vars: aspnetVars},
+		{name: "aspnetcore", source: "aspnetcore", format: `<6>$aspnet_time ` + aspnetFinishedEvent + ` ` + aspnetFinishedFormat, vars: aspnetVars},
+		{name: "aspnetcore", source: "aspnetcore", format: `<6>$aspnet_stamp ` + aspnetFinishedEvent + ` ` + aspnetFinishedFormat, vars: aspnetVars},
 		// lighttpd's default (mod_accesslog), told from Apache's and
 		// nginx's combined by the host in the ident slot.
 		{name: "lighttpd", source: "lighttpd", format: lighttpdFormat, fits: lighttpdLine},
@@ -1304,4 +1318,49 @@ func nginxSeconds(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// aspnetFinishedEvent is the category and event id of ASP.NET Core's
+// "Request finished" (dotnet/aspnetcore
+// src/Hosting/Hosting/src/Internal/LoggerEventIds.cs, RequestFinished = 2),
+// as the console formatters write them: "category[id]".
+const aspnetFinishedEvent = `Microsoft.AspNetCore.Hosting.Diagnostics[2]`
+
+// aspnetFinishedFormat is the message of ASP.NET Core's "Request
+// finished" (HostingRequestFinishedLog.ToString, after
+// HostingRequestStartingLog's "{Protocol} {Method}
+// {Scheme}://{Host}{PathBase}{Path}{QueryString}"): "Request finished
+// HTTP/1.1 POST http://yarp-gw:8080/v1/chat/completions - 200 -
+// application/json 2732.3432ms". The content length and type are "-"
+// when absent, the type's spaces written "+"; the elapsed time is ms
+// ("0.0000"), from the request's start in the Hosting layer to its end:
+// YARP's proxy writes the same line. The URL is absolute, read as the
+// uri (counted by its path).
+//
+// The console formatters (dotnet/runtime
+// src/libraries/Microsoft.Extensions.Logging.Console/src/):
+// SimpleConsoleFormatter writes "info: " then the category and event id
+// and, on the next line, the message padded with six spaces (SingleLine:
+// on the same line after a space); its TimestampFormat, when set, is
+// written first with no separator of its own; SystemdConsoleFormatter
+// writes "<6>", the time when set, the category and id, a space and the
+// message. The simple formatter's default puts no time on the message's
+// line: its records have no time ("no timestamps"), as none is written
+// with it; a TimestampFormat without a date ("HH:mm:ss ", the
+// documentation's example) gives none either.
+const aspnetFinishedFormat = `Request finished $aspnet_protocol $request_method $uri - $status $aspnet_length $aspnet_type ${aspnet_elapsed}ms`
+
+// aspnetVars read ASP.NET Core's "Request finished": the elapsed time
+// ms, the status three digits; a TimestampFormat's date and time with no
+// zone (--tz), and one the time readers do not read as a date
+// (aspnet_stamp) passed over; the protocol, the length and the type
+// feed nothing.
+var aspnetVars = map[string]varSpec{
+	"aspnet_elapsed":  {field: FRequestTime, unit: UnitMilli, bound: true},
+	"status":          {field: FStatus, bound: true, code: true},
+	"aspnet_time":     {field: FTime, bound: true},
+	"aspnet_stamp":    {none: true},
+	"aspnet_protocol": {none: true},
+	"aspnet_length":   {none: true},
+	"aspnet_type":     {none: true},
 }

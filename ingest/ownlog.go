@@ -71,9 +71,12 @@ func ownLogLine(line []byte) bool {
 // line ("2026-03-10T08:00:11.91445Z\tinfo\trequest gateway=… http.status=200
 // … duration=1895ms": its request log's target, then logfmt pairs; logfmt.go),
 // Serilog's request line ("2026-03-05 17:00:07.339 +08:00 [INF] HTTP POST
-// /v1/chat/completions responded 200 in 2732.3432 ms": serilogFormat).
+// /v1/chat/completions responded 200 in 2732.3432 ms": serilogFormat),
+// ASP.NET Core's "Request finished" through a console formatter
+// (aspnetFinishedFormat).
 func loggedAccessLine(line []byte) bool {
-	return bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status=")) ||
+	return bytes.HasPrefix(line, []byte("      Request finished ")) || bytes.Contains(line, []byte(aspnetFinishedEvent+" Request finished ")) ||
+		bytes.Contains(line, []byte(" "+reactorNettyLogger+" ")) || bytes.Contains(line, []byte(") (status=")) ||
 		bytes.Contains(line, []byte(" "+quarkusAccessLogger+" (")) ||
 		bytes.Contains(line, agwRequestLine) && looksLogfmt(line) ||
 		bytes.HasSuffix(line, []byte("ms")) && rayServeAccess().Match(line) ||
@@ -319,6 +322,19 @@ var ownShapes = lazyre.New(`^(?:\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\]\[
 	// before them, an address or a request after it.
 	`|\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}\] \[\d+\] \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\] [A-Z][a-z']` +
 	`|` + llamaCppOwnLines +
+	// Microsoft.Extensions.Logging's console formatters (dotnet/runtime
+	// src/libraries/Microsoft.Extensions.Logging.Console/src/): the simple
+	// formatter's "info: category[id]" (SimpleConsoleFormatter,
+	// GetLogLevelString's trce, dbug, info, warn, fail, crit), its message
+	// on the next lines padded with six spaces (an exception's among them,
+	// its inner exceptions "  ---> " and its frames "   at " further in),
+	// or after it on the same line (SingleLine), its TimestampFormat
+	// before it when set (a dated one reads as a date and a level above,
+	// a time of day alone here); the systemd formatter's
+	// "<6>category[id] message" (SystemdConsoleFormatter). ASP.NET
+	// Core's "Request finished" among them is an access line
+	// (loggedAccessLine).
+	`|(?:\d{2}:\d{2}:\d{2}[.,\d]* )?(?:trce|dbug|info|warn|fail|crit): [^\s\[]+\[\d+\]| {6}(?:\S| ---> | {3}at )|<[0-7]>[^\s\[]+\[\d+\]` +
 	`|/docker-entrypoint\.sh: |\d{2}-[\w.-]+\.(?:sh|envsh): ` +
 	`|-{20,}$|NGINX Ingress controller$|  (?:Release|Build|Repository|nginx version): )`)
 
@@ -336,12 +352,13 @@ func ownOtherShape(line []byte) bool {
 	}
 	switch c := line[0]; {
 	case c == '[' || c == '/' || c == '-' || c == 'N' || c == ' ' || c == 't' || c == '(' || c == 'D' || c == 'C' || c == 'V' || c == 'l' || c == 'g' || c == 'M' || c == 'S':
+	case c == 'd' || c == 'i' || c == 'w' || c == 'f' || c == 'c' || c == '<': // a .NET console formatter's level
 	case c == 'I' || c == 'W' || c == 'E' || c == 'F': // klog's, or vLLM's level
 		if !isDigit(line[1]) && !(line[1] >= 'A' && line[1] <= 'Z') {
 			return false
 		}
-	case isDigit(c): // a start-up script's "10-listen-on-ipv6…sh: "
-		if !isDigit(line[1]) || line[2] != '-' {
+	case isDigit(c): // a start-up script's "10-listen-on-ipv6…sh: ", a .NET console's time
+		if !isDigit(line[1]) || line[2] != '-' && line[2] != ':' {
 			return false
 		}
 	default:

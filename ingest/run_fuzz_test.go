@@ -155,6 +155,9 @@ func FuzzRun(f *testing.F) {
 		"text/reactor-netty.log", "text/reactor-netty-boot.log",
 		// Quarkus's access log through its logging, among its own lines.
 		"text/quarkus-console.log", "text/quarkus-combined.log",
+		// ASP.NET Core's "Request finished" through the console
+		// formatters, among the host's and the application's lines.
+		"text/aspnetcore-console.log", "text/aspnetcore-singleline.log", "text/aspnetcore-systemd.log",
 		// BentoML's access log among its own lines.
 		"text/bentoml.log",
 		// granian's default access log among its own lines.

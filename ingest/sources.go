@@ -1055,7 +1055,7 @@ var sources = []*source{
 	// "Request:"/"Response:"/"Duration:" events and the application's
 	// own are passed over. A file with both on counts each request
 	// twice: keep one of the two categories at Information.
-	{name: "aspnetcore", title: "ASP.NET Core request events (Hosting \"Request finished\", HttpLogging): JSON console formatter",
+	{name: "aspnetcore", title: "ASP.NET Core request events (Hosting \"Request finished\", HttpLogging): console formatters",
 		signatures: []signature{{4, []string{"EventId", "LogLevel", "Category", "Message", "State.Message"}}},
 		fields: []sourceField{
 			{"Timestamp", FTime, 0},
