@@ -334,6 +334,11 @@ func TestNULsAlone(t *testing.T) {
 	if f := res.Files[0]; !f.Incomplete || !strings.Contains(f.Reason, "NUL bytes only (5000)") || f.Records != 0 {
 		t.Errorf("a file of 5000 NUL bytes: %+v; want it not read, its reason the NULs", f)
 	}
+	// A tar archive of no file is its end alone, 10240 zeros: empty.
+	_, res = collect(t, []string{writeTemp(t, "logs.tar", strings.Repeat("\x00", 10240))}, ingest.Options{Workers: 2, Location: time.UTC})
+	if f := res.Files[0]; f.Incomplete || f.Records != 0 || f.BadLines != 0 {
+		t.Errorf("a tar archive of no file: %+v; want it empty", f)
+	}
 	plain := filepath.Join("testdata", "text", "nginx-combined-rt.log")
 	data, err := os.ReadFile(plain)
 	if err != nil {

@@ -123,7 +123,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	}
 	nuls := skipNULs(br)
 	head, _ := br.Peek(4096)
-	if nuls > 0 && len(head) == 0 {
+	if nuls > 0 && len(head) == 0 && !emptyTar(name, nuls) {
 		// Zeros where a log was: a file a crash left allocated but
 		// unwritten, no empty log (a copytruncate hole ends in the
 		// lines written past it).
@@ -992,6 +992,14 @@ func cellPaths(names []string, row []byte, sep, quote byte) []string {
 		}
 	}
 	return paths
+}
+
+// emptyTar reports whether a file named name of n NUL bytes alone is a
+// tar archive of no file: its end, two blocks of 512 zeros, padded to a
+// whole record (GNU tar's 10240 bytes), and a name that says tar.
+func emptyTar(name string, n int64) bool {
+	lower := strings.ToLower(name)
+	return n >= 1024 && n%512 == 0 && (strings.HasSuffix(lower, ".tar") || strings.HasSuffix(lower, ".tgz"))
 }
 
 // looksText reports whether head, a file's first bytes, may be a text
