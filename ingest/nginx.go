@@ -104,7 +104,8 @@ type nginxVar struct {
 	// so a following literal that starts with one is not found there.
 	escQuote bool
 	// strftime is the format of a howStrftime time; spaces, the spaces
-	// a time written with it holds, which are no end of its value.
+	// a time written with it holds, which are no end of its value; or
+	// requestWords, for a request line: its words, as many as it has.
 	strftime string
 	spaces   int
 	// pad: the value is a number right-aligned in a column of spaces
@@ -491,6 +492,9 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 			v.bind = nil
 		}
 	}
+	if len(v.bind) == 1 && v.bind[0].Field == FRequest && v.spaces == 0 {
+		v.spaces = requestWords // read so where no quote ends it
+	}
 	return v.withLists()
 }
 
@@ -819,8 +823,12 @@ func (v *nginxVar) match(line []byte, i int, lenient, wantEsc bool) (end, next i
 		lit = space
 	}
 	from := i
-	if v.spaces > 0 && lit[0] == ' ' {
-		from = pastSpaces(line, i, v.spaces)
+	if v.spaces != 0 && lit[0] == ' ' {
+		if v.spaces > 0 {
+			from = pastSpaces(line, i, v.spaces)
+		} else {
+			from = pastRequestWords(line, i)
+		}
 	}
 	if v.timeLocal && lit[0] == ' ' && i+21 <= len(line) && line[i+2] == '/' && line[i+20] == ' ' {
 		from = i + 21 // past the space before the zone

@@ -419,3 +419,40 @@ func testGeneratedQuantiles(t *testing.T, reqs []gen.Request, nginxPath, jsonlPa
 		}
 	}
 }
+
+// TestUnquotedRequest: a request line the format writes without quotes
+// (nginx's $request, gunicorn's %(r)s as Hypercorn's docs give it) is
+// read by its words: a method, a path, and a version (HTTP's, or ASGI's
+// "1.1" as Hypercorn writes it) or none; a request nginx could not read
+// ("-", a TLS handshake's bytes) is one word.
+func TestUnquotedRequest(t *testing.T) {
+	lines := []struct {
+		line, method, uri string
+		status            int64
+		rt                float64
+	}{
+		{"10.0.0.1 POST /v1/chat/completions HTTP/1.1 200 1.250", "POST", "/v1/chat/completions", 200, 1.25},
+		{"10.0.0.2 POST /v1/embeddings 1.1 429 0.004", "POST", "/v1/embeddings", 429, 0.004},
+		{"10.0.0.3 GET /healthz 200 0.001", "GET", "/healthz", 200, 0.001},
+		{"10.0.0.4 - 400 0.000", "", "", 400, 0},
+		{"10.0.0.5 \\x16\\x03\\x01\\x02\\x00 400 0.002", "", "", 400, 0.002},
+		{"10.0.0.6 GET /v1/models?a=b HTTP/2.0 200 0.010", "GET", "/v1/models?a=b", 200, 0.01},
+	}
+	var text strings.Builder
+	for _, l := range lines {
+		text.WriteString(l.line + "\n")
+	}
+	path := writeTemp(t, "unquoted.log", text.String())
+	for _, format := range []string{"$remote_addr $request $status $request_time", "%(h)s %(r)s %(s)s %(L)s"} {
+		got, res := nginxCollect(t, []string{path}, ingest.Options{LogFormats: []string{format}, Location: time.UTC})
+		if len(got) != len(lines) || res.BadLines() != 0 {
+			t.Fatalf("%s: %d records, %d bad lines %v; want %d, none", format, len(got), res.BadLines(), res.Problems, len(lines))
+		}
+		for i, l := range lines {
+			g := got[i]
+			if g.method != l.method || g.uri != l.uri || g.status != l.status || !g.hasRT || math.Abs(g.rt-l.rt) > 1e-9 {
+				t.Errorf("%s: line %d %q: method %q uri %q status %d rt %v; want %q %q %d %v", format, i+1, l.line, g.method, g.uri, g.status, g.rt, l.method, l.uri, l.status, l.rt)
+			}
+		}
+	}
+}

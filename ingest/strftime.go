@@ -129,6 +129,47 @@ func formatSpaces(f string) int {
 
 // pastSpaces returns the index past the n-th space from line[i], or i
 // when the line holds fewer: the value is then found as any other.
+// requestWords is nginxVar.spaces of a request line: not a number of
+// spaces but its words (pastRequestWords).
+const requestWords = -1
+
+// pastRequestWords returns where the last word of the request line that
+// starts at line[i] starts, when a space follows it in the format (no
+// quote): "POST /v1/x HTTP/1.1" (nginx's $request, Apache's %r, HAProxy's
+// %r without +Q, Hypercorn's "%(h)s %(r)s %(s)s" in its own docs, whose
+// version is ASGI's "1.1"). A method, then a path, then a version or
+// not: a line nginx could not read ("-", a TLS handshake's bytes) is one
+// word.
+func pastRequestWords(line []byte, i int) int {
+	j := indexByte(line[i:], ' ')
+	if j <= 0 || !upperWord(line[i:i+j]) {
+		return i
+	}
+	from := i + j + 1 // the path
+	k := indexByte(line[from:], ' ')
+	if k <= 0 {
+		return from
+	}
+	v := line[from+k+1:]
+	if n := indexByte(v, ' '); n >= 0 {
+		v = v[:n]
+	}
+	if hasPrefix(v, "HTTP/") || asgiVersion(v) {
+		return from + k + 1
+	}
+	return from
+}
+
+// upperWord reports whether w is an HTTP method's word: capital letters.
+func upperWord(w []byte) bool {
+	for _, c := range w {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
 func pastSpaces(line []byte, i, n int) int {
 	from := i
 	for ; n > 0; n-- {
