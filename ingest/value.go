@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -217,6 +218,17 @@ func unitDuration(val []byte) (float64, flaw) {
 	if !endsInUnit(val) {
 		return 0, unreadable
 	}
+	// One space between the number and its unit: tower-http's TraceLayer
+	// writes its latency so, "778 ms", "4175731 μs", "0.5 s", "12 ns"
+	// (tower-rs/tower-http tower-http/src/trace/on_response.rs,
+	// format_args!("{} ms", latency.as_millis()); on_failure.rs alike),
+	// in the text log and as a JSON string. Read without the space.
+	var joined [40]byte
+	if sp := unitSpace(val); sp > 0 {
+		n := copy(joined[:], val[:sp])
+		n += copy(joined[n:], val[sp+1:])
+		val = joined[:n]
+	}
 	if d, ok := oneUnitDuration(val); ok {
 		return d.Seconds(), fine
 	}
@@ -225,6 +237,26 @@ func unitDuration(val []byte) (float64, flaw) {
 		return 0, unreadable
 	}
 	return d.Seconds(), fine
+}
+
+// unitSpace returns the index of the one space in val between a
+// duration's number and its unit ("778 ms"), or 0 when there is none:
+// digits and points before it, a unit's first letter after it.
+func unitSpace(val []byte) int {
+	sp := bytes.IndexByte(val, ' ')
+	if sp <= 0 || sp+1 >= len(val) || bytes.IndexByte(val[sp+1:], ' ') >= 0 {
+		return 0
+	}
+	for _, c := range val[:sp] {
+		if c != '.' && (c < '0' || c > '9') {
+			return 0
+		}
+	}
+	switch val[sp+1] {
+	case 'n', 'u', 'm', 's', 'h', 0xc2, 0xce: // µ is 0xc2 0xb5 (U+00B5), μ 0xce 0xbc (U+03BC)
+		return sp
+	}
+	return 0
 }
 
 // endsInUnit reports whether b ends as a duration that names its unit

@@ -368,6 +368,9 @@ func TestDurationWithUnit(t *testing.T) {
 	}{
 		{"6.210452s", 6.210452}, {"250ms", 0.25}, {"1m2.5s", 62.5}, {"80µs", 80e-6}, {"80us", 80e-6},
 		{"1500000ns", 0.0015}, {"0s", 0}, {"2h", 7200},
+		// tower-http's latency, a space before its unit.
+		{"778 ms", 0.778}, {"4175731 μs", 4.175731}, {"4175731 µs", 4.175731}, {"1.5 s", 1.5}, {"12 ns", 12e-9},
+		{"1  ms", math.NaN()}, {"1 m s", math.NaN()}, {"ms 1", math.NaN()}, {" ms", math.NaN()},
 		{"-5s", math.NaN()}, {"1e3s", math.NaN()}, {"5sec", math.NaN()}, {"s", math.NaN()}, {"6.2.1s", math.NaN()},
 	} {
 		var r Record
@@ -381,7 +384,7 @@ func TestDurationWithUnit(t *testing.T) {
 		case err != nil || !ok:
 			t.Errorf("%q: err %v", c.val, err)
 		default:
-			want, _ := time.ParseDuration(c.val) // the oracle: the same library, not this package's numbers
+			want, _ := time.ParseDuration(strings.Replace(c.val, " ", "", 1)) // the oracle: the same library, not this package's numbers
 			if got != want.Seconds() || math.Abs(got-c.want) > 1e-12 {
 				t.Errorf("%q = %v s, want %v", c.val, got, c.want)
 			}
@@ -405,10 +408,20 @@ func FuzzOneUnitDuration(f *testing.F) {
 	for _, s := range []string{"6.210452s", "980.5µs", "980.5μs", "1m", ".5h", "5.s", "0s", "9223372036854775807ns",
 		"999999999999999999h", "0.000000000000000001s", "123456789012345678.123456789012345678ms", "1e3s", ".",
 		"PT0.162S", "PT1M2.5S", "PT1H", "P1DT2H", "-PT0.5S", "PT-0.5S", "P0D", "pt0,25s", "P1W", "P1Y", "P1M", "PT1M",
-		"-PT-6H+3M", "P1.5DT2H", "PT", "P1DT", "PT1.S", "P.5D", "PT99999999999999999999999999999999999S"} {
+		"-PT-6H+3M", "P1.5DT2H", "PT", "P1DT", "PT1.S", "P.5D", "PT99999999999999999999999999999999999S",
+		"778 ms", "4175731 μs", "0.5 s", "1 m s", "5. h"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if sp := unitSpace([]byte(s)); sp > 0 {
+			// A space before the unit (tower-http's "778 ms") reads
+			// as the same duration without it.
+			got, fl := unitDuration([]byte(s))
+			want, wfl := unitDuration([]byte(s[:sp] + s[sp+1:]))
+			if fl != wfl || got != want {
+				t.Fatalf("%q: %v (%v), want %v (%v)", s, got, fl, want, wfl)
+			}
+		}
 		if len(s) <= 40 && isISODuration([]byte(s)) {
 			got, fl := unitDuration([]byte(s))
 			want, wfl := isoOracle(s)
