@@ -146,6 +146,9 @@ func FuzzRun(f *testing.F) {
 		// SGLang's router's JSON and text: a request's two lines, its answer the
 		// request; latency µs, or as Rust's Debug writes a Duration.
 		"sources/smg.jsonl", "sources/sglang-router.jsonl", "text/smg.log", "text/sglang-router.log",
+		// tower-http's TraceLayer events in tracing-subscriber's JSON,
+		// nested and flattened: latency "778 ms", a space before its unit.
+		"sources/tower-http.jsonl", "sources/tower-http-flat.jsonl",
 		// Knative's queue-proxy request log: the gcp source's httpRequest alone.
 		"sources/knative.jsonl", "sources/knative-example.jsonl",
 		// logback-access's JSON, its message Apache's common log format

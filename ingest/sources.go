@@ -233,6 +233,32 @@ var sources = []*source{
 		},
 		requests: []string{"finished processing request", "request failed with client error", "request failed with server error"},
 		loc:      time.UTC},
+	// tower-http's TraceLayer (what most axum and tonic services log
+	// their requests with) as tracing-subscriber's JSON formatter writes
+	// its events (tokio-rs/tracing tracing-subscriber/src/fmt/format/
+	// json.rs: timestamp, level, the event's fields under "fields", or
+	// at the top with flatten_event, target, then the current span under
+	// "span" and every span under "spans"). TraceLayer's span is
+	// DefaultMakeSpan's "request" of method, uri and version
+	// (tower-rs/tower-http tower-http/src/trace/make_span.rs); within it
+	// each request logs "started processing request" (on_request.rs),
+	// then "finished processing request" with latency and status
+	// (on_response.rs, DefaultOnResponse), and after a 5xx or an error
+	// "response failed" with classification and latency (on_failure.rs).
+	// The finished event is the request: its latency is written with its
+	// unit after a space ("778 ms"; LatencyUnit::Millis by default, or
+	// "μs", "ns", "s"), read in that unit; its status the response's
+	// (none for a gRPC stream without grpc-status). The message is the
+	// record's kind: the other two events, and the service's own lines,
+	// are no requests.
+	{name: "tower-http", title: "tower-http TraceLayer (axum, tonic) events, tracing-subscriber JSON or text",
+		signatures: []signature{{4, []string{"span.method", "span.uri", "span.version", "span.name"}}},
+		fields: []sourceField{
+			{"fields.latency", FRequestTime, UnitMilli}, {"fields.status", FStatus, 0}, {"fields.message", FKind, 0},
+			{"latency", FRequestTime, UnitMilli}, {"status", FStatus, 0}, {"message", FKind, 0},
+			{"span.method", FMethod, 0}, {"span.uri", FURI, 0},
+		},
+		requests: []string{"finished processing request"}},
 	// Tencent Cloud TSE's Kong gateway writes to CLS through its CLS Log
 	// plugin a record of flat names, every value a string (its manual's
 	// "插件上报日志到 CLS", cloud.tencent.com/document/product/1364):

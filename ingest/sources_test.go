@@ -760,6 +760,29 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 			status: int(d.num("span.status_code")),
 			passed: msg != "finished processing request" && msg != "request failed with client error" && msg != "request failed with server error"}
 	},
+	// tower-http's TraceLayer: the finished event is the request, its
+	// latency a number, a space and its unit (on_response.rs), its
+	// status the response's; its fields under "fields", or at the top
+	// (flatten_event).
+	"tower-http": func(d rawDoc) sourceWant {
+		ev := d
+		if f, ok := d.get("fields").(map[string]any); ok {
+			ev = f
+		}
+		rt := math.NaN()
+		if num, unit, ok := strings.Cut(ev.str("latency"), " "); ok {
+			ms := map[string]float64{"s": 1e3, "ms": 1, "μs": 1e-3, "ns": 1e-6}[unit]
+			if x, err := strconv.ParseFloat(num, 64); err == nil && ms != 0 {
+				rt = x * ms
+			}
+		}
+		status := 0
+		if !math.IsNaN(ev.num("status")) {
+			status = int(ev.num("status"))
+		}
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), stream: -1, timeNS: rfc(d.str("timestamp")),
+			status: status, passed: ev.str("message") != "finished processing request"}
+	},
 	"envoy": func(d rawDoc) sourceWant {
 		ups := d.num("upstream_service_time") // Istio's name
 		if math.IsNaN(ups) {
@@ -1646,7 +1669,7 @@ var sourceFixtures = map[string]string{
 	"lunary.jsonl": "lunary", "lunary-api.json": "lunary", "lunary.csv": "lunary",
 	"opik.jsonl": "opik", "opik-api.json": "opik", "weave.jsonl": "weave",
 	"promptlayer.jsonl": "promptlayer", "promptlayer-search.json": "promptlayer", "laminar.json": "laminar",
-	"tgi.jsonl": "tgi", "smg.jsonl": "smg", "sglang-router.jsonl": "smg", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
+	"tgi.jsonl": "tgi", "tower-http.jsonl": "tower-http", "tower-http-flat.jsonl": "tower-http", "smg.jsonl": "smg", "sglang-router.jsonl": "smg", "braintrust.jsonl": "braintrust", "braintrust-fetch.json": "braintrust",
 	"agentgateway.jsonl": "agentgateway", "agentgateway-0.7.jsonl": "agentgateway",
 	"tensorzero-model.jsonl": "tensorzero", "tensorzero-model.csv": "tensorzero", "tensorzero-chat.jsonl": "tensorzero",
 	"openrouter.jsonl": "openrouter", "openrouter-api.jsonl": "openrouter", "openrouter-sdk.jsonl": "openrouter",
