@@ -179,6 +179,17 @@ func readWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 		if (f.Format == ingest.CSV || f.Format == ingest.TSV) && valuesRow(f.Seen) {
 			why += m.t("semicolon") + m.t("why.noheader")
 		}
+		if f.PassedOver > 0 {
+			// Its other lines were read, each no request (a request's
+			// other events, a tracing log's 625 beside one bad line):
+			// said first when they are as many as the bad ones, which
+			// alone would make the file look unread.
+			passed := m.f("note.passedover", m.n(int(f.PassedOver), "n.record"), f.Source)
+			if f.PassedOver >= f.BadLines {
+				return passed + m.t("semicolon") + why
+			}
+			why += m.t("semicolon") + passed
+		}
 		return why
 	case f.Records == 0 && f.PassedOver > 0 && ingest.ServerLogTitle(f.Source) != "":
 		// A server's own log (nginx's error.log beside its access log).

@@ -370,7 +370,8 @@ func TestHeaderOnlyTable(t *testing.T) {
 // requests (Langfuse's spans and events) says how many next to it, in
 // the Input table and the JSON; a file all of whose records are such is
 // neither empty nor unread, and the no_data reason says why it gave
-// none.
+// none. A file of no record read says how many it passed over beside
+// its bad lines.
 func TestPassedOver(t *testing.T) {
 	m, _ := sketch.NewMapping(sketch.DefaultAccuracy)
 	acc := aggregate.MergeAll([]*aggregate.Accumulator{aggregate.New(aggregate.Options{Mapping: m, Top: 10})})
@@ -378,15 +379,21 @@ func TestPassedOver(t *testing.T) {
 		{Path: "lf/a.jsonl", Format: ingest.JSONL, Source: "langfuse", Records: 5, PassedOver: 4},
 		{Path: "lf/b.jsonl", Format: ingest.JSONL, Source: "langfuse", PassedOver: 3},
 		{Path: "c.jsonl", Format: ingest.JSONL, Records: 2},
-	}}
+		// A request's other events, beside the service's own line: the
+		// note says so, not only the bad line.
+		{Path: "svc.log", Format: ingest.Tracing, Source: "tracing", PassedOver: 625, BadLines: 1},
+		{Path: "bad.log", Format: ingest.Tracing, Source: "tracing", PassedOver: 2, BadLines: 9},
+	}, Problems: []ingest.Problem{{File: "svc.log", Line: 1, Reason: "not a request"}, {File: "bad.log", Line: 3, Reason: "cut short"}}}
 	r := Build(BuildInput{Aggregate: acc, Read: in, Location: time.UTC})
-	if len(r.Unread) != 0 {
+	if len(r.Unread) != 1 || r.Unread[0].Path != "bad.log" {
 		t.Errorf("unread %v, want none: every file was read", r.Unread)
 	}
 	md := string(render(t, r, "md"))
 	for _, want := range []string{"| lf/a.jsonl | jsonl | 5 | 0 | 4 records passed over, no requests to langfuse |",
 		"| lf/b.jsonl | jsonl | 0 | 0 | no record read: 3 records read, none a request to langfuse |",
-		"| c.jsonl | jsonl | 2 | 0 |  |"} {
+		"| c.jsonl | jsonl | 2 | 0 |  |",
+		"| svc.log | tracing | 0 | 1 | no record read: 625 records passed over, no requests to tracing; 1 bad line as tracing, the first at line 1: not a request |",
+		"| bad.log | tracing | 0 | 9 | no record read: 9 bad lines as tracing, the first at line 3: cut short; 2 records passed over, no requests to tracing |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
@@ -407,7 +414,7 @@ func TestPassedOver(t *testing.T) {
 		t.Errorf("zh-CN Markdown lacks the note")
 	}
 	files := jsonDoc(t, r)["input"].(map[string]any)["files"].([]any)
-	for i, want := range []float64{4, 3, 0} {
+	for i, want := range []float64{4, 3, 0, 625, 2} {
 		got, ok := files[i].(map[string]any)["passed_over"].(float64)
 		if got != want || ok != (want > 0) {
 			t.Errorf("file %d: passed_over %v (present %v), want %v", i, got, ok, want)
