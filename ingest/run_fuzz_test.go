@@ -147,8 +147,9 @@ func FuzzRun(f *testing.F) {
 		// request; latency µs, or as Rust's Debug writes a Duration.
 		"sources/smg.jsonl", "sources/sglang-router.jsonl", "text/smg.log", "text/sglang-router.log",
 		// tower-http's TraceLayer events in tracing-subscriber's JSON,
-		// nested and flattened: latency "778 ms", a space before its unit.
-		"sources/tower-http.jsonl", "sources/tower-http-flat.jsonl",
+		// nested and flattened, and its full and compact text formats:
+		// latency "778 ms", a space before its unit.
+		"sources/tower-http.jsonl", "sources/tower-http-flat.jsonl", "text/tower-http.log", "text/tower-http-compact.log",
 		// Knative's queue-proxy request log: the gcp source's httpRequest alone.
 		"sources/knative.jsonl", "sources/knative-example.jsonl",
 		// logback-access's JSON, its message Apache's common log format

@@ -50,6 +50,29 @@ package ingest
 // its method and uri the span's. The span's other events, before the
 // answer (an error in routing it, ERROR as it may be) or after (tower-
 // http's "response failed"), are no requests: passed over.
+//
+// tower-http's TraceLayer, which most axum and tonic services log their
+// requests with, writes three events in the span "request" of its
+// DefaultMakeSpan, of method, uri and version (tower-rs/tower-http
+// tower-http/src/trace/make_span.rs): "started processing request"
+// (on_request.rs), "finished processing request" with latency and
+// status (on_response.rs, DefaultOnResponse), and "response failed" with
+// classification and latency (on_failure.rs); DEBUG by default, ERROR
+// for the failure. tracing-subscriber's default (full) format writes the
+// event's fields after its message:
+//
+//	2025-03-10T10:00:13.469482Z DEBUG request{method=POST uri=/v1/completions version=HTTP/1.1}: tower_http::trace::on_response: finished processing request latency=3280 ms status=200
+//
+// and its compact format the span's name alone, its fields after the
+// event's (tokio-rs/tracing tracing-subscriber/src/fmt/format/mod.rs,
+// Format<Compact>: "request: tower_http::trace::on_response: finished
+// processing request latency=3280 ms status=200 method=POST uri=/v1/…
+// version=HTTP/1.1"). The finished event is the request: request_time
+// its latency, a number, a space and the unit LatencyUnit chooses ("3280
+// ms" by default, "3280896 μs", "3280896123 ns", "3.280896 s"), status
+// its status, method and uri the span's. Its other events, in the span
+// or written without it (a span whose level the filter leaves out), are
+// passed over.
 
 import (
 	"bytes"
@@ -73,15 +96,19 @@ const (
 	trLatency
 	trMethod
 	trURI
+	trEventStatus
 	trColumns
 )
 
 // tracingNames name the fields, for --map and the report's fields seen.
 var tracingNames = [trColumns]string{"time", "level", "span", "total_time", "validation_time", "queue_time", "inference_time", "time_per_token",
-	"status_code", "latency", "method", "uri"}
+	"status_code", "latency", "method", "uri", "status"}
 
 // routerNames are the names the SGLang router's lines carry.
 var routerNames = []string{"time", "level", "span", "status_code", "latency", "method", "uri"}
+
+// towerNames are the names tower-http's answers carry.
+var towerNames = []string{"time", "level", "span", "latency", "status", "method", "uri"}
 
 // tracingOwn is how the fields are read unless --map names them.
 var tracingOwn = [trColumns]Bindings{
@@ -92,6 +119,8 @@ var tracingOwn = [trColumns]Bindings{
 	trLatency: {{Field: FRequestTime, Unit: UnitMicro, Prio: prioSource + 1}}, // smg's integer; a Debug Duration names its unit
 	trMethod:  {{Field: FMethod, Prio: prioSource}},
 	trURI:     {{Field: FURI, Prio: prioSource}},
+	// tower-http's answer's status, an event's field.
+	trEventStatus: {{Field: FStatus, Prio: prioSource}},
 }
 
 // routerAnswers end the SGLang router's event of a request's answer
@@ -109,6 +138,34 @@ func routerAnswer(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// towerTarget and towerFinished are the target and the message of
+// tower-http's DefaultOnResponse event (on_response.rs); towerEvents the
+// start of its events' targets (on_request, on_response, on_failure).
+var (
+	towerTarget   = []byte("tower_http::trace::on_response: ")
+	towerFinished = []byte("finished processing request")
+	towerEvents   = []byte("tower_http::trace::")
+)
+
+// towerAnswer returns the fields of tower-http's DefaultOnResponse event
+// (" latency=3280 ms status=200") when s, what follows the event's spans,
+// is one: its target, the file and line when the subscriber writes them
+// ("src/trace/on_response.rs:93: "), then its message.
+func towerAnswer(s []byte) ([]byte, bool) {
+	rest, ok := bytes.CutPrefix(s, towerTarget)
+	if !ok {
+		return nil, false
+	}
+	if i := bytes.Index(rest, towerFinished); i > 0 && bytes.HasSuffix(rest[:i], []byte(": ")) && bytes.Count(rest[:i], []byte(" ")) == 1 {
+		rest = rest[i:]
+	}
+	rest, ok = bytes.CutPrefix(rest, towerFinished)
+	if !ok || len(rest) > 0 && rest[0] != ' ' {
+		return nil, false
+	}
+	return rest, true
 }
 
 var (
@@ -132,6 +189,10 @@ type tracingParser struct {
 	binds  [trColumns]Bindings
 	mapped bool // --map names a field: its value is read as it says
 	vals   [trColumns][]byte
+	tower  bool // the line is tower-http's answer (towerAnswer)
+	// towerOther: the line is another of tower-http's events, the
+	// request's start or its failure: no request.
+	towerOther bool
 }
 
 func newTracingParser(c *parserConfig) *tracingParser {
@@ -156,7 +217,7 @@ func tracingHead(head []byte) bool {
 			plain = appendDecolored(plain[:0], line)
 			line = plain
 		}
-		if p.split(line) == nil && (p.vals[trTotal] != nil || p.vals[trLatency] != nil && routerAnswer(line)) {
+		if p.split(line) == nil && (p.vals[trTotal] != nil || p.tower || p.vals[trLatency] != nil && routerAnswer(line)) {
 			return true
 		}
 		rest = rest[nl+1:]
@@ -174,14 +235,19 @@ func tracingSource(head []byte) string {
 		return "tei"
 	case bytes.Contains(head, []byte("smg::response")), bytes.Contains(head, []byte("sglang_router_rs::response")):
 		return "smg" // the router's answers' target (middleware.rs)
+	case bytes.Contains(head, towerTarget):
+		return "tower-http"
 	}
 	return "tracing"
 }
 
 // tracingSeen returns the names the lines of source carry.
 func tracingSeen(source string) []string {
-	if source == "smg" {
+	switch source {
+	case "smg":
 		return routerNames
+	case "tower-http":
+		return towerNames
 	}
 	return tracingNames[:trStatus]
 }
@@ -190,7 +256,7 @@ func tracingSeen(source string) []string {
 // a tracing event within a span, errTracingOwn when it is one outside
 // any.
 func (p *tracingParser) split(line []byte) error {
-	p.vals = [trColumns][]byte{}
+	p.vals, p.tower, p.towerOther = [trColumns][]byte{}, false, false
 	line = bytes.TrimRight(line, "\r")
 	ts, rest, ok := cutSpaced(line)
 	if ok && len(ts) == 10 && ts[4] == '-' && ts[7] == '-' && len(rest) > 1 && rest[0] == ' ' && rest[1] >= '0' && rest[1] <= '9' {
@@ -219,7 +285,16 @@ func (p *tracingParser) split(line []byte) error {
 	spans := rest[:end]
 	if bytes.IndexByte(spans, '{') < 0 && !targetNext(rest[end+2:]) {
 		// The event's target, no span: "text_generation_router::server:
-		// router/src/server.rs:2266: Connected".
+		// router/src/server.rs:2266: Connected". tower-http's events
+		// outside their span (its level filtered out) are requests'.
+		if f, ok := towerAnswer(rest); ok {
+			p.tower = true
+			p.readFields(f, true)
+			return nil
+		}
+		if bytes.HasPrefix(rest, towerEvents) {
+			return errTracingEvent
+		}
 		return errTracingOwn
 	}
 	for len(spans) > 0 {
@@ -237,7 +312,7 @@ func (p *tracingParser) split(line []byte) error {
 			if close < 0 {
 				return errTracingLine
 			}
-			if p.spanFields(spans[1:close]) {
+			if p.readFields(spans[1:close], false) {
 				p.vals[trSpan] = name
 			}
 			spans = spans[close+1:]
@@ -246,12 +321,21 @@ func (p *tracingParser) split(line []byte) error {
 			spans = spans[1:]
 		}
 	}
+	if f, ok := towerAnswer(rest[end+2:]); ok {
+		// The answer's own fields, then, in the compact format, its
+		// span's.
+		p.tower = true
+		p.readFields(f, true)
+	} else {
+		p.towerOther = bytes.HasPrefix(rest[end+2:], towerEvents)
+	}
 	return nil
 }
 
-// spanFields reads a span's fields (what its braces hold) into p.vals,
-// the request's times; true when it holds total_time.
-func (p *tracingParser) spanFields(f []byte) bool {
+// readFields reads a span's fields (what its braces hold), or an event's
+// (what follows its message), into p.vals, the request's times; true
+// when they hold total_time.
+func (p *tracingParser) readFields(f []byte, event bool) bool {
 	total := false
 	for len(f) > 0 {
 		f = bytes.TrimLeft(f, " ")
@@ -297,6 +381,10 @@ func (p *tracingParser) spanFields(f []byte) bool {
 			p.vals[trMethod] = val
 		case "uri":
 			p.vals[trURI] = val
+		case "status":
+			if event {
+				p.vals[trEventStatus] = val // tower-http's answer's
+			}
 		}
 	}
 	return total
@@ -420,6 +508,14 @@ func (p *tracingParser) Parse(line []byte, r *Record) error {
 	}
 	if err := p.split(line); err != nil {
 		return err
+	}
+	if p.tower && p.vals[trTotal] == nil {
+		return p.set(r)
+	}
+	if p.towerOther {
+		// In the compact format its span's uri follows the event's
+		// fields, none read: an ERROR there is no request of its own.
+		return errTracingEvent
 	}
 	if p.vals[trTotal] == nil {
 		switch {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"testing"
@@ -20,6 +21,15 @@ func FuzzTracing(f *testing.F) {
 	f.Add(`2025-09-05 10:00:02  WARN http_request{method=POST uri=/v1/x?a=b version=HTTP/1.1 request_id="c" status_code=429 latency="58.75ms"}: sglang_router_rs::response: src/middleware.rs:262: request failed with client error`)
 	f.Add(`2025-09-05 10:00:06 ERROR http_request{method=POST uri=/generate version=HTTP/1.1 module="smg" request_id="g"}: smg::routers::http::router: src/routers/http/router.rs:611: Failed to send request`)
 	f.Add("\x1b[2m2025-09-05 10:00:07\x1b[0m \x1b[33m WARN\x1b[0m \x1b[1mhttp_request\x1b[0m\x1b[1m{\x1b[0m\x1b[3mstatus_code\x1b[0m\x1b[2m=\x1b[0m429 \x1b[3mlatency\x1b[0m\x1b[2m=\x1b[0m18446744073709551615\x1b[1m}\x1b[0m\x1b[2m:\x1b[0m smg::response: request failed with server error")
+	// tower-http's answers: full and compact formats, its span filtered
+	// out, the file and line, a unit after a space, the start and the
+	// failure.
+	f.Add(`2025-03-10T10:00:13.469482Z DEBUG request{method=POST uri=/v1/completions version=HTTP/1.1}: tower_http::trace::on_response: finished processing request latency=3280 ms status=200`)
+	f.Add(`2025-03-10T10:00:13.469482Z DEBUG request: tower_http::trace::on_response: finished processing request latency=3280896 μs status=200 method=POST uri=/v1/completions version=HTTP/1.1`)
+	f.Add(`2025-03-10T10:01:07.004000Z  INFO tower_http::trace::on_response: finished processing request latency=0.004 s status=404`)
+	f.Add(`2025-03-10T10:01:05.512000Z  INFO request{uri=/e headers={"a": "b=c: d"}}: tower_http::trace::on_response: src/trace/on_response.rs:263: finished processing request latency=12 ns response_headers={"x": "y"}`)
+	f.Add(`2025-03-10T10:00:29.377702Z ERROR request: tower_http::trace::on_failure: response failed classification=Status code: 502 Bad Gateway latency=4175 ms method=POST uri=/api/v1/chat version=HTTP/1.1`)
+	f.Add(`2025-03-10T10:01:07.000000Z  INFO tower_http::trace::on_request: started processing request`)
 	c := textConfig(f, "")
 	f.Fuzz(func(t *testing.T, line string) {
 		p := newTracingParser(c)
@@ -41,19 +51,35 @@ func FuzzTracing(f *testing.F) {
 		if !r.Has(FTime) {
 			t.Fatal("a line read without its time")
 		}
-		if q.vals[trTotal] == nil && q.vals[trLatency] == nil && q.vals[trURI] != nil {
+		if q.tower {
+			// tower-http's answer: its target and message, and the
+			// status it names.
+			if !bytes.Contains(plain, towerTarget) || !bytes.Contains(plain, towerFinished) {
+				t.Fatal("read as tower-http's answer a line that is none")
+			}
+			if st, err := strconv.ParseInt(string(q.vals[trEventStatus]), 10, 64); err == nil && st >= 0 {
+				if got, has := r.Int(FStatus); !has || got != st {
+					t.Fatalf("status %d (%v), want %d", got, has, st)
+				}
+			}
+		}
+		if q.towerOther && q.vals[trTotal] == nil {
+			t.Fatal("read one of tower-http's events that is not its answer")
+		}
+		if q.vals[trTotal] == nil && q.vals[trLatency] == nil && q.vals[trURI] != nil && !q.tower {
 			t.Fatal("read an event of the SGLang router's span that is not its answer")
 		}
 		if lat := q.vals[trLatency]; q.vals[trTotal] == nil && len(lat) > 0 {
-			// smg's µs as an integer, or a duration naming its unit.
+			// smg's µs as an integer (a number, in its binding's µs), or
+			// a duration naming its unit.
 			want, fl := unitDuration(lat)
-			if us, err := strconv.ParseUint(string(lat), 10, 64); err == nil {
-				want, fl = float64(us)/1e6, fine
+			if us, err := strconv.ParseFloat(string(lat), 64); err == nil && !endsInUnit(lat) {
+				want, fl = us/1e6, fine
 			}
 			if got, has := r.Float(FRequestTime); fl != fine || !has || math.Abs(got-want) > 1e-9*max(1, want) {
 				t.Fatalf("request_time %v (%v), want latency %q's %v", got, has, lat, want)
 			}
-			if !routerAnswer(plain) {
+			if !routerAnswer(plain) && !q.tower {
 				t.Fatal("read an event of the SGLang router's span that is not its answer")
 			}
 		}
