@@ -9,6 +9,11 @@ package ingest
 // level, a message ("2026-12-05T10:00:00Z INFO request gateway=… "); the
 // first of them is the record's time when it reads as one and no key is
 // the time.
+//
+// Ruby's Logger writes its own prefix before each message, and Rails up
+// to 7.0 logs through it in production, so lograge's key=value lines
+// arrive behind it: "I, [2025-03-10T10:00:20.158520 #7]  INFO -- :
+// [req-id] method=POST … duration=1991.15" (rubyLoggerPrefix).
 
 import (
 	"bytes"
@@ -129,6 +134,9 @@ func unquoteLogfmt(dst, q []byte) []byte {
 // words, then at least two pairs with keys of [A-Za-z0-9_.@/-], to
 // the line's end (a word among the pairs is a key without a value).
 func looksLogfmt(line []byte) bool {
+	if msg, _, ok := rubyLoggerPrefix(line); ok {
+		line = msg
+	}
 	s := logfmtScan{line: line}
 	words, pairs := 0, 0
 	for {
@@ -252,8 +260,11 @@ var errAgentgatewayOwn = fmt.Errorf("%w: a line of agentgateway's own log, not o
 // error; the values before it are set first, as the other parsers do.
 func (p *logfmtParser) Parse(line []byte, r *Record) error {
 	p.newLine()
-	s := logfmtScan{line: line}
 	var first []byte // the first word before the pairs
+	if msg, stamp, ok := rubyLoggerPrefix(line); ok {
+		line, first = msg, stamp
+	}
+	s := logfmtScan{line: line}
 	n, words := 0, 0 // pairs read, words before them
 	for {
 		key, val, eq, quoted, ok, err := s.next()
@@ -321,4 +332,52 @@ func (p *logfmtParser) bindings(n int, key []byte) Bindings {
 	b := p.schema.Lookup(key)
 	p.keep(n, key, b)
 	return b
+}
+
+// rubyLoggerPrefix returns the message of a line Ruby's Logger::Formatter
+// wrote, and the time in its prefix; ok false when line has no such
+// prefix. The formatter writes (ruby/logger lib/logger/formatter.rb)
+//
+//	Format = "%.1s, [%s #%d] %5s -- %s: %s\n"
+//	DatetimeFormat = "%Y-%m-%dT%H:%M:%S.%6N"
+//
+// the severity's letter, the time (local, no zone: read in --tz, as
+// other times without one), the process id, the severity padded to
+// five, the program's name (empty by default) and the message. Older
+// Rubies wrote "[%s#%d]" after a time format that ended in a space: the
+// same bytes. A datetime_format of the user's own is any text before
+// " #pid]".
+func rubyLoggerPrefix(line []byte) (msg, stamp []byte, ok bool) {
+	if len(line) < 8 || line[1] != ',' || line[2] != ' ' || line[3] != '[' || line[0] < 'A' || line[0] > 'Z' {
+		return nil, nil, false
+	}
+	end := bytes.IndexByte(line, ']')
+	if end < 0 {
+		return nil, nil, false
+	}
+	in := line[4:end] // "TIME #PID"
+	hash := bytes.LastIndexByte(in, '#')
+	if hash < 1 || in[hash-1] != ' ' || hash+1 == len(in) {
+		return nil, nil, false
+	}
+	for _, c := range in[hash+1:] {
+		if !isDigit(c) {
+			return nil, nil, false
+		}
+	}
+	rest := bytes.TrimLeft(line[end+1:], " ")
+	sev := bytes.IndexByte(rest, ' ') // the severity's word, then " -- "
+	if sev <= 0 || !bytes.HasPrefix(rest[sev:], []byte(" -- ")) {
+		return nil, nil, false
+	}
+	rest = rest[sev+len(" -- "):]
+	colon := bytes.Index(rest, []byte(": "))
+	if colon < 0 {
+		if !bytes.HasSuffix(rest, []byte(":")) {
+			return nil, nil, false
+		}
+		colon = len(rest) - 1 // an empty message
+	}
+	msg = rest[min(colon+2, len(rest)):]
+	return msg, in[:hash-1], true
 }

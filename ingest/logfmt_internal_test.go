@@ -38,6 +38,9 @@ func TestLogfmtScan(t *testing.T) {
 		{`a{x}=1 b=2`, false, []string{"a{x}", "b"}},
 		{`<?xml version="1.0" encoding="UTF-8"?>`, false, []string{"version", "encoding"}},
 		{`<a b="1" c="2"/>`, false, []string{"b", "c"}},
+		{`I, [2026-12-05T10:00:00.120034 #7]  INFO -- : [6b1f] method=GET status=200`, true, []string{"method", "status"}},
+		{`W, [2026-12-05T10:00:00.120034 #7]  WARN -- rails: a=1 b=2`, true, []string{"a", "b"}},
+		{`I, [2026-12-05T10:00:00.120034 #7]  INFO -- : Started GET "/" for 10.0.0.1 at x`, false, nil},
 		{`10.0.0.1 - - [05/Dec/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 5 rt=0.1 urt=0.1`, false, []string{"rt", "urt"}},
 	}
 	for _, tc := range tests {
@@ -54,9 +57,9 @@ func TestLogfmtScan(t *testing.T) {
 }
 
 func FuzzLogfmt(f *testing.F) {
-	seedLines(f, "testdata/text/logfmt.log", "testdata/text/heroku-router.log", "testdata/text/logfmt-own.log", "testdata/text/agentgateway.log")
+	seedLines(f, "testdata/text/logfmt.log", "testdata/text/lograge-rubylogger.log", "testdata/text/heroku-router.log", "testdata/text/logfmt-own.log", "testdata/text/agentgateway.log")
 	for _, s := range []string{"", "=", "a=", "=b", `a="`, `a="\`, `a="\"`, `a=1 b="x\" c=2`, "duration=1e308s status=-1",
-		"2026-12-05T10:00:00Z x y z a=1", "9999-99-99T99:99:99Z a=1 b=2", `time="" status=200 duration=NaN`} {
+		"2026-12-05T10:00:00Z x y z a=1", "I, [ #]  -- :", "I, [x #1] A -- :", "I, [9999-99-99T99:99:99 #1]  INFO -- : a=1 b=2", "9999-99-99T99:99:99Z a=1 b=2", `time="" status=200 duration=NaN`} {
 		f.Add([]byte(s))
 	}
 	plain, heroku, agw := testLogfmt(f, ""), testLogfmt(f, "heroku-router"), testLogfmt(f, "agentgateway")

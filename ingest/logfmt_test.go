@@ -286,3 +286,53 @@ func TestAgentgatewayText(t *testing.T) {
 		}
 	}
 }
+
+// rubyLoggerLine is Ruby's Logger::Formatter's line (ruby/logger
+// lib/logger/formatter.rb, "%.1s, [%s #%d] %5s -- %s: %s\n"): the
+// oracle's own reading of its time and its message.
+var rubyLoggerLine = regexp.MustCompile(`^[A-Z], \[(\S+) #\d+\] +[A-Z]+ -- [^:]*: (.*)$`)
+
+// TestLogfmtRubyLogger reads lograge's key=value lines behind the prefix
+// Ruby's Logger writes (Rails up to 7.0 in production): each line's
+// pairs, and the prefix's time, which has no zone, in --tz.
+func TestLogfmtRubyLogger(t *testing.T) {
+	path := filepath.Join("testdata", "text", "lograge-rubylogger.log")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc := time.FixedZone("UTC+3", 3*3600)
+	type want struct {
+		timeNS int64
+		rt     float64 // ms
+		status int64
+		uri    string
+	}
+	var wants []want
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		m := rubyLoggerLine.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("oracle: %q is no Logger line", line)
+		}
+		tm, err := time.ParseInLocation("2006-01-02T15:04:05.000000", m[1], loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kv := logfmtOracle(t, m[2])
+		st, _ := strconv.ParseInt(kv["status"], 10, 64)
+		wants = append(wants, want{timeNS: tm.UnixNano(), rt: oracleMs(t, kv["duration"]), status: st, uri: kv["path"]})
+	}
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: loc})
+	if len(res.Files) != 1 || res.Files[0].Format != "logfmt" {
+		t.Fatalf("files %+v, want one read as logfmt", res.Files)
+	}
+	if len(got) != len(wants) || res.BadLines() != 0 {
+		t.Fatalf("%d records and %d bad lines, want %d and 0: %v", len(got), res.BadLines(), len(wants), res.Problems)
+	}
+	for i, w := range wants {
+		g := got[i]
+		if g.timeNS != w.timeNS || !(math.Abs(g.rt*1000-w.rt) <= 1e-9*w.rt) || g.status != w.status || g.uri != w.uri {
+			t.Errorf("record %d: time %d, rt %v ms, status %d, uri %q; want %+v", i, g.timeNS, g.rt*1000, g.status, g.uri, w)
+		}
+	}
+}
