@@ -281,6 +281,59 @@ func (fs *fileState) refuseImplausible(names []string, values func(name string) 
 	fs.refused = append(fs.refused, refused...)
 	fs.instant = instantNames(names, values)
 	fs.cfg.schema = unreadDays(fs.cfg.schema.without(refused), names, values)
+	fs.cfg.schema, fs.clocks = unreadClocks(fs.cfg.schema, names, values)
+}
+
+// unreadClocks returns s without the times that generic names give
+// whose first values are every one a time of day alone, and those
+// names: Fiber's logger writes its ${time} as "15:04:05" by default
+// (gofiber/fiber middleware/logger config.go, ConfigDefault.TimeFormat;
+// its FormatJSON "time":"${time}", format.go). No day is known, so the
+// records are read without a time, as those of a format that writes
+// none (morgan's short), not made bad lines one and all; the report says
+// their time is unknown (FileStats.Clocks). A name --map gives is read
+// as given.
+func unreadClocks(s *Schema, names []string, values func(name string) [][]byte) (*Schema, []string) {
+	var clocks []string
+	for _, n := range names {
+		generic := false
+		for _, b := range s.LookupString(n) {
+			generic = generic || b.Field == FTime && b.generic()
+		}
+		vs := values(n)
+		if !generic || len(vs) == 0 {
+			continue
+		}
+		all := true
+		for _, v := range vs {
+			all = all && clockOnly(unquote(bytes.TrimSpace(v)))
+		}
+		if all {
+			s = s.withMapped(mapping{field: FTime, name: strings.ToLower(n), generic: genericDrop})
+			clocks = append(clocks, n)
+		}
+	}
+	return s, clocks
+}
+
+// clockOnly reports whether v is a time of day and nothing more:
+// HH:MM:SS, a fraction of the second after it ("10:00:06.639").
+func clockOnly(v []byte) bool {
+	if len(v) < 8 || v[2] != ':' || v[5] != ':' {
+		return false
+	}
+	for i, c := range v {
+		switch {
+		case i == 2 || i == 5:
+		case i == 8 && (c == '.' || c == ','):
+			if len(v) == 9 {
+				return false
+			}
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return true
 }
 
 // instantNames returns those of names that read as a duration's

@@ -203,6 +203,7 @@ type fileState struct {
 	mags    map[string]Magnitude // FileStats.Magnitudes
 	refused []Refused            // FileStats.Refused
 	instant []string             // FileStats.Instants
+	clocks  []string             // FileStats.Clocks
 	microD  Magnitude            // FileStats.MicroD
 	zone    string               // FileStats.Zone
 	cfg     parserConfig
@@ -342,7 +343,7 @@ func Run[S Sink](paths []string, opts Options, newSink func() S) ([]S, *Result, 
 		if fs.archive && !fs.incomplete {
 			continue // its files are listed, each read as any other
 		}
-		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Refused: fs.refused, Instants: fs.instant, MicroD: fs.microD, Zone: fs.zone, Incomplete: fs.incomplete, Reason: fs.reason, Unopened: fs.unopened,
+		st := FileStats{Path: fs.path, Format: fs.format, Source: fs.source, Envelope: fs.cfg.envelope, Seen: fs.seen, Magnitudes: fs.mags, Refused: fs.refused, Instants: fs.instant, Clocks: fs.clocks, MicroD: fs.microD, Zone: fs.zone, Incomplete: fs.incomplete, Reason: fs.reason, Unopened: fs.unopened,
 			PastFormat: fs.pastFormat && fs.cfg.nginx != nil && fs.cfg.nginx.lenient}
 		var probs, vprobs []Problem
 		for _, t := range append(tallies, p.reader) {

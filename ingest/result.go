@@ -40,6 +40,11 @@ type FileStats struct {
 	// 10:00:00,323"): instants, whatever their name, which no --map
 	// reads as a request's duration.
 	Instants []string
+	// Clocks lists the names of the file's first records that give the
+	// time by SPEC §3's names whose first values are a time of day alone
+	// (Fiber's logger's "10:00:06"): no day, so the records are read
+	// without a time, which is unknown.
+	Clocks []string
 	// MicroD is what the first values of an Apache LogFormat's %D were
 	// like, as written (µs, as Apache's manual says), when the file was
 	// read with one (--log-format) that reads it as request_time in µs:

@@ -1156,6 +1156,20 @@ var sources = []*source{
 	// JSONHandler writes a Duration so), a Go duration's text with its
 	// unit in the TextHandler's logfmt (response.latency=2.93s). The
 	// record's time is when it was written; request.time its start.
+	// Fiber's logger middleware (gofiber/fiber middleware/logger): its
+	// FormatJSON is {"time":"${time}","ip":"${ip}","method":"${method}",
+	// "url":"${url}","status":${status},"bytesSent":${bytesSent}}
+	// (format.go), and a Format of the user's own takes the same tags
+	// (tags.go): url the original URL, path the path, ip the caller's
+	// address, host, latency Go's time.Duration printed "%13v" (padded,
+	// with its unit: "  71.821973ms"). ${time} is "15:04:05" by default
+	// (config.go): a time of day alone, no time (unreadClocks).
+	{name: "fiber", title: "Fiber logger middleware, JSON",
+		signatures: []signature{{3, []string{"bytesSent", "bytesReceived", "queryParams", "reqHeaders", "resBody", "url", "ip"}}},
+		fields: []sourceField{
+			{"url", FURI, 0}, {"ip", FRemoteAddr, 0}, {"latency", FRequestTime, UnitSecond},
+			{"status", FStatus, 0}, {"method", FMethod, 0}, {"host", FHost, 0},
+		}},
 	{name: "slog-http", title: "samber's slog-gin / slog-echo / slog-fiber / slog-chi request log",
 		signatures: []signature{{3, []string{"request.method", "request.path", "request.route", "request.ip",
 			"response.status", "response.latency", "response.length"}}},

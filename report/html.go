@@ -67,6 +67,7 @@ type htmlView struct {
 	UnreadValues []FieldCount
 	// ValueProblems are samples of the records with unreadable values.
 	ValueProblems []string
+	Clocks        []Clock
 	TimeHints     []htmlHint
 	StatusHints   []htmlHint
 	UnitHints     []htmlHint
@@ -172,6 +173,7 @@ func (r *Report) htmlView(m printer) *htmlView {
 	for _, p := range r.Input.ValueProblems {
 		v.ValueProblems = append(v.ValueProblems, p.String())
 	}
+	v.Clocks = r.Clocks
 	for _, h := range r.TimeHints {
 		v.TimeHints = append(v.TimeHints, htmlHint{h.Flag, h.why(m)})
 	}

@@ -226,6 +226,13 @@ func (r *Report) inputJSON() obj {
 		{Name: "unreadable_values", Value: countsJSON(r.Input.UnreadValues)},
 		{Name: "value_problems", Value: valueProblems},
 	}
+	if len(r.Clocks) > 0 { // only then, as time_hints
+		clocks := []obj{}
+		for _, c := range r.Clocks {
+			clocks = append(clocks, obj{{Name: "file", Value: c.File}, {Name: "field", Value: c.Name}})
+		}
+		o = append(o, kv{Name: "time_of_day_only", Value: clocks})
+	}
 	if len(r.TimeHints) > 0 { // only then: the reports of logs with times keep their shape
 		hints := []obj{}
 		for _, h := range r.TimeHints {

@@ -90,6 +90,9 @@ func (r *Report) WriteMarkdownIn(w io.Writer, lang Lang) error {
 		}
 		p("\n%s %s%s\n", m.t("unreadvalues"), strings.Join(parts, ", "), m.t("period"))
 	}
+	for _, c := range r.Clocks {
+		p("\n%s%s\n", m.f("clocktime", mdCode(c.Name), mdText(c.File)), m.t("period"))
+	}
 	for _, h := range r.TimeHints {
 		p("\n%s%s\n", m.f("timehint", mdCode(h.Flag), mdText(h.why(m))), m.t("period"))
 	}

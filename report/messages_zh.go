@@ -243,6 +243,7 @@ var zhMessages = map[msgID]string{
 	"hint.spans":       "记录带有 %[1]s 的 span ID（%[2]s）和整数 %[3]s，但没有时间：这是去掉了开始时间（%[4]s）的 %[1]s span，其 %[3]s 以微秒计，而非默认读取的毫秒，因此未读取；此参数把每个服务端 span 读作一个不带时间的请求（导出时保留 %[4]s 即有时间）。若是应用自身以毫秒记录 %[3]s 的日志，请改用 --map request_time=%[3]s:ms",
 	"hint.spanskind":   "记录带有 Zipkin 的 span ID（%[1]s）和整数 %[2]s，但没有时间和 kind：这是去掉了开始时间（%[3]s）和 kind 的 Zipkin span，其 %[2]s 以微秒计，而非默认读取的毫秒，因此未读取；没有 kind 就没有 span 属于服务端：请连同 kind 和 %[3]s 一起导出，再用此参数读取。若是应用自身以毫秒记录 %[2]s 的日志，请改用 --map request_time=%[2]s:ms",
 	"hint.maptime":     "%s 看起来是请求的时间（以 s、ms、us 或 ns 计的纪元数，或日期时间）",
+	"clocktime":        "%s（%s）只有一天中的时刻，没有日期：其记录按无时间读取，时间未知（同时写出日期的日志才能给出时间）",
 	"timehint":         "没有记录带有时间，而时间线、时间窗口和按分钟判断的规则都需要它：可试 %s；%s",
 	"hint.mapstatus":   "%s 看起来是响应的 HTTP 状态码",
 	"hint.msD":         "%[1]s 按 Apache LogFormat 读取，其 %%D 单位为微秒，但前几行的中位数 %[2]s 意味着请求中位耗时仅 %[3]s 毫秒，经网关的请求不会这么短：Quarkus、Undertow 与 WildFly、Micronaut、logback-access 以及 Tomcat 8.5 和 9 的 %%D 单位为毫秒，此参数按毫秒读取",

@@ -76,6 +76,10 @@ type Report struct {
 	// TimeHints are the flags that may give the records their time,
 	// when records were read but not one carries a time (timehints.go).
 	TimeHints []Hint
+	// Clocks are the files whose time was a time of day alone, each with
+	// the name that held it (ingest.FileStats.Clocks): their records
+	// were read without a time, which is unknown.
+	Clocks []Clock
 	// StatusHints are the flags that may give the records their status,
 	// when records were read but not one carries a status and a file
 	// carried a name that looks like one (statushints.go); warnStatus:
@@ -280,6 +284,7 @@ func Build(in BuildInput) *Report {
 		Unread:       unreadFiles(read),
 		MostlyUnread: mostlyUnread(read),
 		TimeHints:    timeHints(acc, read.Files),
+		Clocks:       clocks(read.Files),
 		StatusHints:  statusHints(acc, read.Files),
 		UnitHints:    unitHints(read.Files),
 	}

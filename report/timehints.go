@@ -31,6 +31,22 @@ func timeHints(acc *aggregate.Accumulator, files []ingest.FileStats) []Hint {
 	return out
 }
 
+// Clock is a file whose time was a time of day alone (Fiber's logger's
+// "15:04:05" by default): no day, so its records have no time.
+type Clock struct{ File, Name string }
+
+// clocks lists the files read whose time was a time of day alone, and
+// the name that held it.
+func clocks(files []ingest.FileStats) []Clock {
+	var out []Clock
+	for _, f := range files {
+		for _, n := range f.Clocks {
+			out = append(out, Clock{File: f.Path, Name: n})
+		}
+	}
+	return out
+}
+
 // timeNames are the names files carried that look like a time of day,
 // in the files' order without repeats, that their schema does not read:
 // by their name, unless their first values are numbers no epoch time

@@ -148,3 +148,32 @@ func TestFileNoteWithoutRequestTime(t *testing.T) {
 		t.Errorf("JSON input.files[].without_request_time %v, want [15 60]", counts)
 	}
 }
+
+// TestClocks: records whose time was a time of day alone (Fiber's
+// logger's "15:04:05") are read without one, and every renderer says
+// which name held it and that the time is unknown, with no --map flag
+// offered for it.
+func TestClocks(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 20 {
+		line, _ := json.Marshal(map[string]any{"time": fmt.Sprintf("10:00:%02d", i), "ip": "10.0.0.1",
+			"method": "POST", "url": "/v1/chat/completions", "status": 200, "bytesSent": 100 + i})
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	r := buildFrom(t, b.Bytes(), nil, 2, 10, nil)
+	if r.Window != nil || len(r.Clocks) != 1 || r.Clocks[0].Name != "time" || len(r.TimeHints) != 0 {
+		t.Fatalf("window %v, clocks %+v, hints %+v; want no window, the time of day named, no hint", r.Window, r.Clocks, r.TimeHints)
+	}
+	if md := string(render(t, r, "md")); !strings.Contains(md, "`time` in") || !strings.Contains(md, "holds a time of day alone, no date") {
+		t.Errorf("Markdown lacks the time of day:\n%s", md)
+	}
+	if page := string(render(t, r, "html")); !strings.Contains(page, "holds a time of day alone, no date") {
+		t.Error("HTML lacks the time of day")
+	}
+	input, _ := jsonDoc(t, r)["input"].(map[string]any)
+	clocks, _ := input["time_of_day_only"].([]any)
+	if len(clocks) != 1 || clocks[0].(map[string]any)["field"] != "time" {
+		t.Errorf("JSON input.time_of_day_only %v", input["time_of_day_only"])
+	}
+}
