@@ -3,9 +3,13 @@ package ingest_test
 import (
 	"bufio"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +60,80 @@ func TestFiberJSON(t *testing.T) {
 		g := got[i]
 		if g.hasTime || g.status != w.Status || g.uri != w.URL {
 			t.Errorf("record of %s: has time %v, status %d, uri %q; want no time, %d, %q", w.IP, g.hasTime, g.status, g.uri, w.Status, w.URL)
+		}
+	}
+}
+
+// fiberOracle reads a line of Fiber's default text or its classic
+// format by its own means: colour escapes dropped, the columns cut by
+// '|', or the classic line's words.
+var (
+	fiberANSI    = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+	fiberPiped   = regexp.MustCompile(`^(.+?) \| +(\d{3}) \| +(\S+) \| +(\S+) \| (\S+) +\| (\S+)`)
+	fiberClassic = regexp.MustCompile(`^\[(.+?)\] (?:(\S+) )?(\d{3}) - +(\S+) (\S+) (\S+)`)
+)
+
+// TestFiberText reads Fiber's logger's default text (v3's columns cut
+// by '|', coloured or not, an error after the path) and its classic
+// format ("[time] status - latency method path"): the status, the
+// latency by its unit, the method, the path and the caller; a time of
+// day alone is no time, a date and time one in --tz.
+func TestFiberText(t *testing.T) {
+	loc := time.FixedZone("UTC+8", 8*3600)
+	for _, name := range []string{"fiber-default.log", "fiber-classic.log"} {
+		path := filepath.Join("testdata", "text", name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type want struct {
+			timeNS            int64
+			hasTime           bool
+			status            int64
+			rt                float64 // ms
+			addr, uri, method string
+		}
+		var wants []want
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			line = fiberANSI.ReplaceAllString(line, "")
+			var w want
+			var tm, lat string
+			if m := fiberPiped.FindStringSubmatch(line); m != nil {
+				tm, lat, w.addr, w.method, w.uri = m[1], m[3], m[4], m[5], m[6]
+				w.status, _ = strconv.ParseInt(m[2], 10, 64)
+			} else if m := fiberClassic.FindStringSubmatch(line); m != nil {
+				tm, w.addr, lat, w.method, w.uri = m[1], m[2], m[4], m[5], m[6]
+				w.status, _ = strconv.ParseInt(m[3], 10, 64)
+			} else {
+				t.Fatalf("oracle: %q", line)
+			}
+			d, err := time.ParseDuration(lat)
+			if err != nil {
+				t.Fatalf("oracle: latency %q", lat)
+			}
+			w.rt = float64(d) / 1e6
+			if at, err := time.ParseInLocation("2006-01-02 15:04:05", tm, loc); err == nil {
+				w.timeNS, w.hasTime = at.UnixNano(), true
+			}
+			wants = append(wants, w)
+		}
+		got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: loc})
+		if len(res.Files) != 1 || res.Files[0].Format != "fiber" || res.Files[0].Source != "fiber" || !slices.Equal(res.Files[0].Clocks, []string{"time"}) {
+			t.Fatalf("%s: files %+v, want fiber's with its time a time of day", name, res.Files)
+		}
+		if len(got) != len(wants) || res.BadLines() != 0 {
+			t.Fatalf("%s: %d records and %d bad lines, want %d and 0: %v", name, len(got), res.BadLines(), len(wants), res.Problems)
+		}
+		for _, w := range wants {
+			i := slices.IndexFunc(got, func(g row) bool { return math.Abs(g.rt*1000-w.rt) < 1e-9*w.rt })
+			if i < 0 {
+				t.Errorf("%s: no record of %v ms", name, w.rt)
+				continue
+			}
+			g := got[i]
+			if g.hasTime != w.hasTime || g.timeNS != w.timeNS || g.status != w.status || g.uri != w.uri || g.remoteAddr != w.addr {
+				t.Errorf("%s: record of %v ms: time %v %d, status %d, uri %q, addr %q; want %+v", name, w.rt, g.hasTime, g.timeNS, g.status, g.uri, g.remoteAddr, w)
+			}
 		}
 	}
 }
