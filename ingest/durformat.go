@@ -282,6 +282,46 @@ func (fs *fileState) refuseImplausible(names []string, values func(name string) 
 	fs.instant = instantNames(names, values)
 	fs.cfg.schema = unreadDays(fs.cfg.schema.without(refused), names, values)
 	fs.cfg.schema, fs.clocks = unreadClocks(fs.cfg.schema, names, values)
+	fs.cfg.schema = unitNamedLatency(fs.cfg.schema, names, values)
+}
+
+// selfUnitNames are the names a request's whole duration goes by in the
+// logs of Go's web frameworks whose templates print it as Go's Duration
+// with its unit: Fiber's ${latency} ("%13v", padded: "  71.821973ms";
+// gofiber/fiber middleware/logger tags.go), Gin's and Echo's latency.
+var selfUnitNames = []string{"latency", "elapsed", "took"}
+
+// unitNamedLatency returns s reading as request_time the first of
+// selfUnitNames among names whose first values every one names its unit
+// ("71.821973ms", "1.2s", "PT0.5S"), when no name gives request_time: a
+// value that says its unit is read by it, where a number would leave the
+// unit to be guessed. s itself otherwise.
+func unitNamedLatency(s *Schema, names []string, values func(name string) [][]byte) *Schema {
+	var named string
+	for _, n := range names {
+		for _, b := range s.LookupString(n) {
+			if b.Field == FRequestTime {
+				return s
+			}
+		}
+		if named == "" && slices.ContainsFunc(selfUnitNames, func(u string) bool { return strings.EqualFold(u, n) }) {
+			named = n
+		}
+	}
+	if named == "" {
+		return s
+	}
+	vs := values(named)
+	for _, v := range vs {
+		v = bytes.TrimSpace(unquote(bytes.TrimSpace(v)))
+		if _, fl := unitDuration(v); fl != fine || !endsInUnit(v) && !isISODuration(v) {
+			return s
+		}
+	}
+	if len(vs) == 0 {
+		return s
+	}
+	return s.withMapped(mapping{field: FRequestTime, name: strings.ToLower(named), unit: UnitSecond})
 }
 
 // unreadClocks returns s without the times that generic names give

@@ -137,3 +137,46 @@ func TestFiberText(t *testing.T) {
 		}
 	}
 }
+
+// TestLatencyWithUnit: a JSON Format of Fiber's own whose latency is
+// Go's Duration printed with its unit ("  71.821973ms"), and no name
+// request_time's, is read by that unit; numbers under the same name
+// leave it unread (their unit is not told).
+func TestLatencyWithUnit(t *testing.T) {
+	path := filepath.Join("testdata", "durations", "latency-unit.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wants []float64
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var l struct{ Latency string }
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatal(err)
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(l.Latency))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wants = append(wants, float64(d)/1e6)
+	}
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != len(wants) || res.BadLines() != 0 {
+		t.Fatalf("%d records and %d bad lines, want %d and 0", len(got), res.BadLines(), len(wants))
+	}
+	for i, w := range wants { // the fixture's lines are in time order
+		if !(math.Abs(got[i].rt*1000-w) <= 1e-9*w) { // NaN, no request_time, is no match
+			t.Errorf("record %d: request_time %v ms, want %v", i, got[i].rt*1000, w)
+		}
+	}
+	numbers := filepath.Join(t.TempDir(), "numbers.jsonl")
+	if err := os.WriteFile(numbers, []byte(`{"time":"2026-12-05T10:00:06Z","status":200,"latency":71.8}
+{"time":"2026-12-05T10:00:07Z","status":200,"latency":12.5}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = collect(t, []string{numbers}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != 2 || !math.IsNaN(got[0].rt) || !math.IsNaN(got[1].rt) {
+		t.Errorf("latency in numbers: %+v, want 2 records without request_time", got)
+	}
+}
