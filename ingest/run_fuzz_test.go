@@ -106,7 +106,7 @@ func FuzzRun(f *testing.F) {
 		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json",
 		"sources/langsmith.jsonl", "sources/langsmith-api.json", "sources/lunary.jsonl", "sources/lunary.csv", "sources/lunary-api.json",
 		"sources/opik.jsonl", "sources/opik-api.json", "sources/weave.jsonl", "sources/promptlayer.jsonl", "sources/promptlayer-search.json", "sources/laminar.json",
-		"sources/agentgateway.jsonl", "sources/agentgateway-0.7.jsonl", "sources/fiber-json.jsonl",
+		"sources/agentgateway.jsonl", "sources/agentgateway-0.7.jsonl", "sources/fiber-json.jsonl", "sources/loggerjson-plug.jsonl",
 		"sources/otel.jsonl", "sources/otel-http.json", "compressed/access.jsonl.lz4",
 		// Jaeger's and Zipkin's spans: a line each, an Elasticsearch
 		// search's hits, a list; µs, tags in a list or a map; trimmed

@@ -1170,6 +1170,23 @@ var sources = []*source{
 			{"url", FURI, 0}, {"ip", FRemoteAddr, 0}, {"latency", FRequestTime, UnitSecond},
 			{"status", FStatus, 0}, {"method", FMethod, 0}, {"host", FHost, 0},
 		}},
+	// Elixir's LoggerJSON.Plug, its telemetry handler's request log
+	// through LoggerJSON's Basic formatter (Nebo15/logger_json
+	// lib/logger_json/plug.ex: the message "POST /v1/x [Sent 200 in
+	// 426ms]" with duration_us, the native duration converted to µs, in
+	// the metadata; lib/logger_json/formatters/basic.ex: time (UTC,
+	// ISO 8601), severity, message, metadata, and the conn's request as
+	// request.connection {protocol, method, path, status} and
+	// request.client {user_agent, ip}). duration_us is in the metadata
+	// when the formatter's metadata option keeps it (:all, or the key).
+	{name: "loggerjson-plug", title: "Elixir LoggerJSON.Plug request log (Basic formatter)",
+		signatures: []signature{{3, []string{"metadata.duration_us", "request.connection.status", "request.connection.method",
+			"request.connection.path", "request.connection.protocol"}}},
+		fields: []sourceField{
+			{"metadata.duration_us", FRequestTime, UnitMicro}, {"request.connection.status", FStatus, 0},
+			{"request.connection.method", FMethod, 0}, {"request.connection.path", FURI, 0},
+			{"request.client.ip", FRemoteAddr, 0}, {"message", ignored, 0},
+		}},
 	{name: "slog-http", title: "samber's slog-gin / slog-echo / slog-fiber / slog-chi request log",
 		signatures: []signature{{3, []string{"request.method", "request.path", "request.route", "request.ip",
 			"response.status", "response.latency", "response.length"}}},

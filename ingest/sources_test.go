@@ -1498,6 +1498,12 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	// example log writes response_time alone: the request's time too.
 	// samber's slog middlewares: the latency a slog.Duration, ns in
 	// JSON; the request's start its time; the client its address.
+	// Elixir's LoggerJSON.Plug through the Basic formatter: duration_us
+	// (µs) in the metadata, the conn under request.
+	"loggerjson-plug": func(d rawDoc) sourceWant {
+		return sourceWant{rt: d.num("metadata.duration_us") / 1000, ups: math.NaN(), ttft: math.NaN(),
+			status: int(d.num("request.connection.status")), client: d.str("request.client.ip"), stream: -1, timeNS: rfc(d.str("time"))}
+	},
 	// Fiber's logger, a JSON Format with ${latency}: Go's duration
 	// printed "%13v", padded, with its unit.
 	"fiber": func(d rawDoc) sourceWant {
@@ -1668,7 +1674,7 @@ var sourceFixtures = map[string]string{
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
-	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "ginzap.jsonl": "ginzap", "fiber.jsonl": "fiber", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
+	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "ginzap.jsonl": "ginzap", "fiber.jsonl": "fiber", "loggerjson-plug.jsonl": "loggerjson-plug", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
 	"serilog-clef.jsonl": "serilog", "serilog-json.jsonl": "serilog", "serilog-es.jsonl": "serilog", "sanic.jsonl": "sanic", "aspnetcore.jsonl": "aspnetcore",
 	"aliyun-apigw.json": "aliyun-apigw", "aliyun-slb.jsonl": "aliyun-lb", "aliyun-alb-getlogs.json": "aliyun-lb", "aliyun-alb.csv": "aliyun-lb",
 	"apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
