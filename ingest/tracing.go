@@ -156,7 +156,16 @@ var (
 func towerAnswer(s []byte) ([]byte, bool) {
 	rest, ok := bytes.CutPrefix(s, towerTarget)
 	if !ok {
-		return nil, false
+		// The same event of a middleware of its own that follows
+		// tower-http's: TensorZero's gateway logs its requests so at
+		// debug level (tensorzero crates/tensorzero-core/src/
+		// observability/request_logging.rs: "started processing
+		// request", then "finished processing request" with latency
+		// "{} ms" and status), under its own target. Its fields name
+		// the latency, as SGLang's router's answer's do not.
+		if rest, ok = rustTarget(s); !ok || !bytes.HasPrefix(rest, towerFinished) || !bytes.Contains(rest, []byte(" latency=")) {
+			return nil, false
+		}
 	}
 	if i := bytes.Index(rest, towerFinished); i > 0 && bytes.HasSuffix(rest[:i], []byte(": ")) && bytes.Count(rest[:i], []byte(" ")) == 1 {
 		rest = rest[i:]
@@ -166,6 +175,22 @@ func towerAnswer(s []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return rest, true
+}
+
+// rustTarget returns what follows an event's target, a Rust module's
+// path and ": " ("tensorzero_core::observability::request_logging: "),
+// at the start of s; false when s starts otherwise.
+func rustTarget(s []byte) ([]byte, bool) {
+	i := bytes.Index(s, []byte(": "))
+	if i <= 0 {
+		return nil, false
+	}
+	for _, c := range s[:i] {
+		if !(c == '_' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return nil, false
+		}
+	}
+	return s[i+2:], true
 }
 
 var (
@@ -228,6 +253,9 @@ func tracingHead(head []byte) bool {
 // tracingSource names the program whose lines head holds: its events'
 // target is the router's or the launcher's crate.
 func tracingSource(head []byte) string {
+	if coloured(head) {
+		head = appendDecolored(nil, head) // its target and message apart
+	}
 	switch {
 	case bytes.Contains(head, []byte("text_generation_router")), bytes.Contains(head, []byte("text_generation_launcher")):
 		return "tgi"
@@ -235,7 +263,7 @@ func tracingSource(head []byte) string {
 		return "tei"
 	case bytes.Contains(head, []byte("smg::response")), bytes.Contains(head, []byte("sglang_router_rs::response")):
 		return "smg" // the router's answers' target (middleware.rs)
-	case bytes.Contains(head, towerTarget):
+	case bytes.Contains(head, towerTarget), bytes.Contains(head, []byte(": finished processing request latency=")):
 		return "tower-http"
 	}
 	return "tracing"
