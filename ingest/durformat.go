@@ -340,8 +340,11 @@ func unreadClocks(s *Schema, names []string, values func(name string) [][]byte) 
 		for _, b := range s.LookupString(n) {
 			generic = generic || b.Field == FTime && b.generic()
 		}
+		if !generic {
+			continue // its values not looked at: each name's are parsed from the head
+		}
 		vs := values(n)
-		if !generic || len(vs) == 0 {
+		if len(vs) == 0 {
 			continue
 		}
 		all := true
