@@ -52,17 +52,23 @@ func containerLogV2(t *testing.T, lines []string, at func(i int) time.Time) (api
 			obj[7] = json.RawMessage(l)
 		}
 		objRows = append(objRows, obj)
-		cells := make([]string, len(row))
-		for j, v := range row {
-			cells[j], _ = v.(string)
-		}
-		cells[1] = ts.Format("1/2/2006, 3:04:05.000 PM")
-		table = append(table, cells)
+		table = append(table, portalCells(row, ts))
 	}
 	answer := func(rows [][]any, indent string) []byte {
 		return jsonOf(t, map[string]any{"tables": []any{map[string]any{"name": "PrimaryResult", "columns": cols, "rows": rows}}}, indent)
 	}
 	return answer(rows, ""), answer(objRows, "  "), []byte("\ufeff" + strings.ReplaceAll(csvOf(t, table), "\n", "\r\n"))
+}
+
+// portalCells is a query answer's row as Azure's portal exports it to
+// CSV: its texts, its TimeGenerated (second) as the portal writes it.
+func portalCells(row []any, ts time.Time) []string {
+	cells := make([]string, len(row))
+	for j, v := range row {
+		cells[j], _ = v.(string)
+	}
+	cells[1] = ts.Format("1/2/2006, 3:04:05.000 PM")
+	return cells
 }
 
 // TestAzureContainerLogV2: ContainerLogV2 rows of a gateway's lines, as
@@ -125,12 +131,7 @@ func containerAppRows(t *testing.T, lines []string, at func(i int) time.Time, su
 			"llm-gw--rev3-5f7c9d-x2k4p", "llm-gw--rev3-5f7c9d-x2k4p", "containerd://4f1e", "myacr.azurecr.io/llm-gw:1.4",
 			"llm-gw", "prod-env", l, "llm-gw--rev3", "stdout", table}
 		rows = append(rows, row)
-		c := make([]string, len(row))
-		for j, v := range row {
-			c[j], _ = v.(string)
-		}
-		c[1] = ts.Format("1/2/2006, 3:04:05.000 PM")
-		cells = append(cells, c)
+		cells = append(cells, portalCells(row, ts))
 	}
 	api = jsonOf(t, map[string]any{"tables": []any{map[string]any{"name": "PrimaryResult", "columns": cols, "rows": rows}}}, "")
 	return api, []byte("\ufeff" + strings.ReplaceAll(csvOf(t, cells), "\n", "\r\n"))
