@@ -101,6 +101,7 @@ func FuzzRun(f *testing.F) {
 		"sources/azure-apim.json", "sources/azure-apim-records.json", "sources/azure-apim-la.json",
 		"sources/azure-appgw.json", "sources/azure-appgw-records.json", "sources/azure-appgw-la.json",
 		"sources/azure-frontdoor.json", "sources/azure-frontdoor-records.json", "sources/azure-frontdoor-la.json",
+		"sources/azure-appservice.jsonl", "sources/azure-appservice-la.json",
 		"sources/azure-openai.json", "sources/azure-openai-records.json", "sources/azure-openai-la.json",
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json",
 		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json",

@@ -1666,6 +1666,28 @@ var sources = []*source{
 	// workspace first saw a number). timeTaken and timeToFirstByte are
 	// seconds; requestUri a full URL. pop is the edge the caller entered
 	// by, near the caller, not the endpoint's region: it is left unread.
+	// Azure App Service's HTTP log, category AppServiceHTTPLogs
+	// (learn.microsoft.com/azure/azure-monitor/reference/tables/
+	// appservicehttplogs): the resource log's properties (in storage or
+	// Event Hubs: CsMethod, CsUriStem, ScStatus as text, TimeTaken), or
+	// the Log Analytics table's columns. TimeTaken is "time taken by HTTP
+	// request in milliseconds"; TimeGenerated and time are UTC. An app
+	// behind it (a gateway on App Service) is a request each.
+	{name: "azure-appservice", title: "Azure App Service HTTP log (AppServiceHTTPLogs)",
+		signatures: []signature{
+			{3, []string{"properties.CsUriStem", "properties.ScStatus", "properties.TimeTaken", "properties.CsMethod", "properties.CIp",
+				"properties.CsHost", "properties.ScSubStatus", "properties.ComputerName", "properties.SPort"}},
+			{3, []string{"CsUriStem", "ScStatus", "TimeTaken", "CsMethod", "CIp", "CsHost", "ScSubStatus", "ScWin32Status", "ComputerName", "SPort"}},
+		},
+		fields: []sourceField{
+			{"time", FTime, 0}, {"TimeGenerated", FTime, 0},
+			{"properties.TimeTaken", FRequestTime, UnitMilli}, {"TimeTaken", FRequestTime, UnitMilli},
+			{"properties.ScStatus", FStatus, 0}, {"ScStatus", FStatus, 0},
+			{"properties.CsMethod", FMethod, 0}, {"CsMethod", FMethod, 0},
+			{"properties.CsUriStem", FURI, 0}, {"CsUriStem", FURI, 0},
+			{"properties.CIp", FRemoteAddr, 0}, {"CIp", FRemoteAddr, 0},
+			{"properties.CsHost", FHost, 0}, {"CsHost", FHost, 0},
+		}},
 	{name: "azure-frontdoor", title: "Azure Front Door access log (FrontDoorAccessLog, AzureDiagnostics)",
 		signatures: []signature{
 			{3, []string{"properties.trackingReference", "properties.timeToFirstByte", "properties.routingRuleName", "properties.originName",

@@ -505,7 +505,14 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	},
 	"azure-appgw":     appgwOracle,
 	"azure-frontdoor": frontdoorOracle,
-	"azure-openai":    openaiOracle,
+	// App Service: TimeTaken ms, ScStatus (text in the resource log);
+	// the caller's address the client.
+	"azure-appservice": func(d rawDoc) sourceWant {
+		return sourceWant{rt: numOf(d, "properties.TimeTaken", "TimeTaken"), ups: math.NaN(), ttft: math.NaN(),
+			status: int(numOf(d, "properties.ScStatus", "ScStatus")), stream: -1,
+			timeNS: rfc(strOf(d, "time", "TimeGenerated")), client: strOf(d, "properties.CIp", "CIp")}
+	},
+	"azure-openai": openaiOracle,
 	// Langfuse: GENERATION and EMBEDDING observations are requests, the
 	// other types passed over. request_time is end − start and ttft
 	// completion start − start: the export's times "2006-01-02
@@ -1670,6 +1677,7 @@ var sourceFixtures = map[string]string{
 	"azure-apim.json": "azure-apim", "azure-apim-records.json": "azure-apim", "azure-apim-la.json": "azure-apim",
 	"azure-appgw.json": "azure-appgw", "azure-appgw-records.json": "azure-appgw", "azure-appgw-la.json": "azure-appgw", "azure-appgw-diag.json": "azure-appgw",
 	"azure-frontdoor.json": "azure-frontdoor", "azure-frontdoor-records.json": "azure-frontdoor", "azure-frontdoor-la.json": "azure-frontdoor",
+	"azure-appservice.jsonl": "azure-appservice", "azure-appservice-la.json": "azure-appservice",
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
