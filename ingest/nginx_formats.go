@@ -239,6 +239,12 @@ func buildKnownFormats() []*knownFormat {
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServeClientFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServeFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: `($ray_actor) ` + rayServe29Format, vars: rayServeVars},
+		// Railway's HTTP logs as its CLI prints them (railway logs
+		// --http; railwayapp/cli src/util/logs.rs format_http_log_string:
+		// timestamp, method, path, status, totalDuration "{}ms",
+		// requestId), before Ray Serve's message with a client, which
+		// reads them too, the time taken for the client.
+		{name: "railway", source: "railway", format: railwayFormat, vars: railwayVars},
 		// Their messages alone, as its JSON log holds them (rayjson.go).
 		{name: "ray-serve", source: "ray-serve", format: rayServeMessageFormat, vars: rayServeVars},
 		{name: "ray-serve", source: "ray-serve", format: rayServe29MessageFormat, vars: rayServeVars},
@@ -888,6 +894,18 @@ const rayServe29Format = `$ray_level $ray_time $ray_component $ray_component_id 
 // rayServeVars read Ray Serve's access log: Python's asctime, the latency
 // in ms; its status a code, or the line is another's (a replica's handle
 // call, "CALL __call__ OK 12.3ms").
+// railwayFormat is a line of Railway's HTTP logs as its CLI prints them;
+// railwayVars read its time (RFC 3339, ns, UTC) and its total duration,
+// whole ms (the edge's, the request's whole time).
+const railwayFormat = `$time_iso8601 $request_method $uri $status ${railway_duration}ms $railway_request_id`
+
+var railwayVars = map[string]varSpec{
+	"time_iso8601":       {field: FTime, bound: true},
+	"railway_duration":   {field: FRequestTime, unit: UnitMilli, bound: true},
+	"status":             {field: FStatus, bound: true, code: true},
+	"railway_request_id": {none: true},
+}
+
 var rayServeVars = map[string]varSpec{
 	"ray_time":         {field: FTime, bound: true, how: howStrftime, strftime: "%Y-%m-%d %H:%M:%S,%f", spaces: 1},
 	"ray_latency":      {field: FRequestTime, unit: UnitMilli, bound: true},

@@ -193,7 +193,7 @@ func TestCompileLogFormat(t *testing.T) {
 	}
 	bad := map[string]string{
 		"":          "the log format is empty",
-		"combind":   `"combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name (want apisix, apisix-ai, aspnetcore, aws-alb, aws-elb, bentoml, chi, combined, common, emissary, envoy, granian, haproxy-clf, huawei-apig, huawei-elb, hypercorn, istio, kuma, lighttpd, linkerd, llama-server, main, morgan-dev, morgan-short, morgan-tiny, quarkus, ray-serve, reactor-netty, sanic, serilog, squid, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo, upstreaminfo-0.2x, uvicorn)`,
+		"combind":   `"combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name (want apisix, apisix-ai, aspnetcore, aws-alb, aws-elb, bentoml, chi, combined, common, emissary, envoy, granian, haproxy-clf, huawei-apig, huawei-elb, hypercorn, istio, kuma, lighttpd, linkerd, llama-server, main, morgan-dev, morgan-short, morgan-tiny, quarkus, railway, ray-serve, reactor-netty, sanic, serilog, squid, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo, upstreaminfo-0.2x, uvicorn)`,
 		`x ${a`:     "${ at column 3 is not closed by }",
 		`x ${a-b}`:  `bad variable name "a-b" at column 3`,
 		`$status $`: "$ at column 9 is not followed by a variable name",

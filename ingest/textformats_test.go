@@ -287,6 +287,25 @@ func bentoMLOracle(t *testing.T, line string) textWant {
 // status and dt_ms.
 var granianLine = regexp.MustCompile(`^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4})\] (\S+) - "([^"]*)" (\d{3}) (\d+\.\d{3})$`)
 
+// railwayLine is a line of Railway's HTTP logs as its CLI prints them:
+// the time (RFC 3339, ns), the method, the path, the status, the total
+// duration in whole ms, the request id.
+var railwayLine = regexp.MustCompile(`^(\S+) ([A-Z]+) (\S+) (\d{3}) (\d+)ms \S+$`)
+
+// railwayOracle reads Railway's HTTP log lines.
+func railwayOracle(t *testing.T, line string) textWant {
+	m := railwayLine.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("oracle: %q is no line of Railway's", line)
+	}
+	at := oracleTime(t, time.RFC3339Nano, m[1])
+	ms, err := strconv.ParseFloat(m[5], 64)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return textWant{ok: true, status: atoi(t, m[4]), method: m[2], uri: m[3], rt: ms / 1000, hasRT: true, at: at}
+}
+
 // granianOracle reads granian's access lines; its own lines ("[INFO]
 // Starting granian …") are passed over.
 func granianOracle(t *testing.T, line string) textWant {
@@ -795,6 +814,7 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	// granian's default access log: dt_ms, the request's start with its
 	// zone; its own lines passed over.
 	"granian.log": granianOracle,
+	"railway.log": railwayOracle,
 	// Hypercorn's default access log behind its logger's line: no
 	// duration, the ASGI version no part of the uri; its error log's
 	// lines passed over.
@@ -1008,6 +1028,7 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
 		{"bentoml-notrace.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_time"}},
 		{"granian.log", "nginx", "granian", []string{"granian_dt_ms", "granian_time"}},
+		{"railway.log", "nginx", "railway", []string{"railway_duration", "time_iso8601"}},
 		{"hypercorn.log", "nginx", "hypercorn", []string{"hypercorn_time", "hypercorn_pid"}},
 		{"sanic-prod.log", "nginx", "sanic", []string{"sanic_duration", "sanic_ident"}},
 		{"sanic-legacy.log", "nginx", "sanic", []string{"sanic_time", "sanic_byte"}},
