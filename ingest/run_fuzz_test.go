@@ -102,6 +102,7 @@ func FuzzRun(f *testing.F) {
 		"sources/azure-appgw.json", "sources/azure-appgw-records.json", "sources/azure-appgw-la.json",
 		"sources/azure-frontdoor.json", "sources/azure-frontdoor-records.json", "sources/azure-frontdoor-la.json",
 		"sources/azure-appservice.jsonl", "sources/azure-appservice-la.json",
+		"sources/railway.jsonl",
 		"sources/azure-openai.json", "sources/azure-openai-records.json", "sources/azure-openai-la.json",
 		"sources/aws-apigateway.json", "sources/aws-apigateway-http.json",
 		"sources/langfuse.jsonl", "sources/langfuse.csv", "sources/langfuse-api.json",

@@ -1143,6 +1143,21 @@ var sources = []*source{
 	// (websocket_protocol.py): a record is a request when byte is a
 	// length or "chunked". Its text formats are known formats of this
 	// source's name (nginx_formats.go).
+	// Railway's HTTP logs (railwayapp/cli src/gql/queries/strings/
+	// HttpLogs.graphql, fragment HttpLogFields; src/util/logs.rs
+	// format_http_log_string): railway logs --http --json writes each as
+	// JSON (timestamp, method, path, httpStatus, totalDuration,
+	// requestId, or every field of the fragment: srcIp, edgeRegion,
+	// upstreamRqDuration "how long the upstream request took", …), its
+	// text form the known format railway. Durations are whole ms.
+	{name: "railway", title: "Railway HTTP logs (railway logs --http, JSON or as its CLI prints them)",
+		signatures: []signature{{3, []string{"httpStatus", "totalDuration", "requestId", "upstreamRqDuration", "edgeRegion", "srcIp",
+			"upstreamAddress", "deploymentInstanceId"}}},
+		fields: []sourceField{
+			{"timestamp", FTime, 0}, {"method", FMethod, 0}, {"path", FURI, 0}, {"httpStatus", FStatus, 0},
+			{"totalDuration", FRequestTime, UnitMilli}, {"upstreamRqDuration", FUpstreamResponseTime, UnitMilli},
+			{"srcIp", FRemoteAddr, 0}, {"host", FHost, 0},
+		}},
 	{name: "sanic", title: "Sanic access log (JSON from its JSONAccessFormatter, or its production or legacy text format)",
 		signatures: []signature{{4, []string{"host", "request", "byte", "duration"}}},
 		fields: []sourceField{
@@ -2082,7 +2097,6 @@ var textSources = []*source{
 	{name: "quarkus", title: "Quarkus HTTP access log through its logging"},
 	{name: "bentoml", title: "BentoML access log"},
 	{name: "granian", title: "granian access log (its default format)"},
-	{name: "railway", title: "Railway HTTP logs as its CLI prints them (railway logs --http)"},
 	{name: "hypercorn", title: "Hypercorn access log behind its logger's line (its default format, or its access_log_format given with --log-format)"},
 	{name: "ray-serve", title: "Ray Serve access log"},
 	{name: "lighttpd", title: "lighttpd access log (its default format)"},

@@ -507,6 +507,11 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 	"azure-frontdoor": frontdoorOracle,
 	// App Service: TimeTaken ms, ScStatus (text in the resource log);
 	// the caller's address the client.
+	// Railway: whole ms; the client the source's address.
+	"railway": func(d rawDoc) sourceWant {
+		return sourceWant{rt: numOf(d, "totalDuration"), ups: numOf(d, "upstreamRqDuration"), ttft: math.NaN(),
+			status: int(numOf(d, "httpStatus")), stream: -1, timeNS: rfc(d.str("timestamp")), client: d.str("srcIp")}
+	},
 	"azure-appservice": func(d rawDoc) sourceWant {
 		return sourceWant{rt: numOf(d, "properties.TimeTaken", "TimeTaken"), ups: math.NaN(), ttft: math.NaN(),
 			status: int(numOf(d, "properties.ScStatus", "ScStatus")), stream: -1,
@@ -1678,6 +1683,7 @@ var sourceFixtures = map[string]string{
 	"azure-appgw.json": "azure-appgw", "azure-appgw-records.json": "azure-appgw", "azure-appgw-la.json": "azure-appgw", "azure-appgw-diag.json": "azure-appgw",
 	"azure-frontdoor.json": "azure-frontdoor", "azure-frontdoor-records.json": "azure-frontdoor", "azure-frontdoor-la.json": "azure-frontdoor",
 	"azure-appservice.jsonl": "azure-appservice", "azure-appservice-la.json": "azure-appservice",
+	"railway.jsonl":     "railway",
 	"azure-openai.json": "azure-openai", "azure-openai-records.json": "azure-openai", "azure-openai-la.json": "azure-openai",
 	"langfuse.jsonl": "langfuse", "langfuse.csv": "langfuse", "langfuse-legacy.json": "langfuse",
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
@@ -1771,7 +1777,7 @@ func fileClient(t *testing.T, first, d rawDoc, names []string) string {
 
 func textSource(name string) bool {
 	switch name {
-	case "nginx", "ltsv", "heroku-router", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "aws-elb", "chi", "huawei-apig", "huawei-elb", "reactor-netty", "quarkus", "bentoml", "granian", "railway", "hypercorn", "lighttpd", "squid", "ray-serve", "emissary", "kuma", "llama-server", "gin", "iis", "aspnetcore-w3c", "cloudfront", "w3c", "apache", "gunicorn", "morgan", "uvicorn", "tei", "tracing":
+	case "nginx", "ltsv", "heroku-router", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "aws-elb", "chi", "huawei-apig", "huawei-elb", "reactor-netty", "quarkus", "bentoml", "granian", "hypercorn", "lighttpd", "squid", "ray-serve", "emissary", "kuma", "llama-server", "gin", "iis", "aspnetcore-w3c", "cloudfront", "w3c", "apache", "gunicorn", "morgan", "uvicorn", "tei", "tracing":
 		return true // their fixtures are testdata/text's and the HAProxy, Gin, W3C, gunicorn, morgan, uvicorn, tracing and logfmt tests
 	}
 	return false
