@@ -26,6 +26,7 @@ const (
 	Gin     Format = "gin"     // Gin's request log (Ollama, one-api, new-api)
 	Fiber   Format = "fiber"   // Fiber's logger middleware's default text
 	Rails   Format = "rails"   // Rails' default request log (Started … Completed)
+	Phoenix Format = "phoenix" // Plug.Logger's lines through Elixir's console logger
 	W3C     Format = "w3c"     // W3C extended log files: IIS, CloudFront
 	Tracing Format = "tracing" // Rust tracing's text log: TGI, TEI
 	Parquet Format = "parquet"
@@ -35,12 +36,12 @@ const (
 // ParseFormat reads an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, Logfmt, HAProxy, Gin, Fiber, Rails, W3C, Tracing, Parquet, Arrow:
+	case Auto, JSONL, JSONDoc, CSV, TSV, Nginx, CLB, LTSV, Logfmt, HAProxy, Gin, Fiber, Rails, Phoenix, W3C, Tracing, Parquet, Arrow:
 		return f, nil
 	case "ndjson":
 		return JSONL, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, logfmt, haproxy, gin, fiber, rails, w3c, tracing, parquet or arrow)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, jsonl, json, csv, tsv, nginx, clb, ltsv, logfmt, haproxy, gin, fiber, rails, phoenix, w3c, tracing, parquet or arrow)", s)
 }
 
 // lineParser reads one line of a text format into a record. A parser is
@@ -120,6 +121,8 @@ func sniff(head []byte, given []*logFormat) Format {
 		return Fiber
 	case railsHead(head):
 		return Rails
+	case phoenixHead(head):
+		return Phoenix
 	case looksALB(line): // its quoted lists hold commas: not CSV
 		return Nginx
 	case !looksText(head):
@@ -308,6 +311,8 @@ func formatParser(f Format, c *parserConfig) (lineParser, error) {
 		return newFiberParser(c), nil
 	case Rails:
 		return newRailsParser(c), nil
+	case Phoenix:
+		return newPhoenixParser(c), nil
 	case W3C:
 		return newW3CParser(c), nil
 	case Tracing:
@@ -338,6 +343,8 @@ func describeText(f Format, c *parserConfig, head []byte) (source string, seen [
 		return "fiber", fiberNames[:]
 	case f == Rails:
 		return "rails", railsNames[:]
+	case f == Phoenix:
+		return "phoenix", phxNames[:]
 	case f == Tracing:
 		src := tracingSource(head)
 		return src, tracingSeen(src)

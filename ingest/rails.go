@@ -60,10 +60,9 @@ var railsOwn = [railsColumns]Bindings{
 	railsAddr:     {{Field: FRemoteAddr, Prio: prioSource}},
 }
 
-// railsPendingMax bounds the Started lines a parser keeps for their
-// Completed lines: a request whose Completed line never comes (a
-// crash, a block's end) takes a place until it is pushed out.
-const railsPendingMax = 1024
+// startLinesMax bounds the start lines a parser keeps for their end
+// lines.
+const startLinesMax = 1024
 
 var (
 	errNotRails   = errors.New("not a Rails request line (want Completed status … in Nms)")
@@ -163,14 +162,13 @@ type railsParser struct {
 	holding
 	loc *time.Location
 	// pending holds, by their tags, the Started lines whose Completed
-	// line has not come yet: the Logger prefix's time, a line break,
-	// and the message.
-	pending map[string][]byte
+	// line has not come yet: the Logger prefix's time and the message.
+	pending startLines
 	vals    [railsColumns][]byte
 }
 
 func newRailsParser(c *parserConfig) *railsParser {
-	return &railsParser{loc: c.loc, pending: map[string][]byte{}}
+	return &railsParser{loc: c.loc}
 }
 
 // Parse reads one line: a Completed line into r, with its Started
@@ -182,7 +180,7 @@ func (p *railsParser) Parse(line []byte, r *Record) error {
 	msg, tags, stamp := railsMessage(line)
 	if bytes.HasPrefix(msg, []byte("Started ")) {
 		if len(tags) > 0 && railsStarted(msg, &p.vals) {
-			p.keep(tags, stamp, msg)
+			p.pending.keep(tags, stamp, msg)
 		}
 		return errRailsOther
 	}
@@ -194,18 +192,11 @@ func (p *railsParser) Parse(line []byte, r *Record) error {
 	}
 	when := stamp
 	if len(tags) > 0 {
-		if s, ok := p.pending[string(tags)]; ok {
-			delete(p.pending, string(tags))
-			// The record points into the parser's buffer: the kept
-			// bytes are dropped with the map's entry.
-			from := len(p.scratch)
-			p.scratch = append(p.scratch, s...)
-			s = p.scratch[from:len(p.scratch):len(p.scratch)]
-			nl := bytes.IndexByte(s, '\n')
-			railsStarted(s[nl+1:], &p.vals)
+		if stamp, msg, ok := p.pending.take(tags, &p.holding); ok {
+			railsStarted(msg, &p.vals)
 			when = p.vals[railsTime]
-			if nl > 0 {
-				when = s[:nl] // the prefix's time has the second's fraction
+			if len(stamp) > 0 {
+				when = stamp // the prefix's time has the second's fraction
 			}
 		}
 	}
@@ -216,15 +207,39 @@ func (p *railsParser) Parse(line []byte, r *Record) error {
 	return r.Finish()
 }
 
-// keep holds a Started line for the Completed line with its tags.
-func (p *railsParser) keep(tags, stamp, msg []byte) {
-	if _, ok := p.pending[string(tags)]; !ok && len(p.pending) >= railsPendingMax {
-		for k := range p.pending { // any one: the map has no order
-			delete(p.pending, k)
+// startLines holds, by a request's key (its tags, its id), the values
+// of the line that logged its start until the line that logs its end:
+// a bounded number, as a request whose end never comes (a crash, a
+// block's end) takes a place until it is pushed out.
+type startLines struct{ m map[string][]byte }
+
+// keep holds a and b, joined by a line break, for key.
+func (s *startLines) keep(key, a, b []byte) {
+	if s.m == nil {
+		s.m = map[string][]byte{}
+	}
+	if _, ok := s.m[string(key)]; !ok && len(s.m) >= startLinesMax {
+		for k := range s.m { // any one: the map has no order
+			delete(s.m, k)
 			break
 		}
 	}
-	v := make([]byte, 0, len(stamp)+1+len(msg))
-	v = append(append(append(v, stamp...), '\n'), msg...)
-	p.pending[string(tags)] = v
+	v := make([]byte, 0, len(a)+1+len(b))
+	v = append(append(append(v, a...), '\n'), b...)
+	s.m[string(key)] = v
+}
+
+// take returns and forgets what was kept for key, copied into h's
+// buffer (a record points into it), cut at its line break.
+func (s *startLines) take(key []byte, h *holding) (a, b []byte, ok bool) {
+	v, ok := s.m[string(key)]
+	if !ok {
+		return nil, nil, false
+	}
+	delete(s.m, string(key))
+	from := len(h.scratch)
+	h.scratch = append(h.scratch, v...)
+	v = h.scratch[from:len(h.scratch):len(h.scratch)]
+	nl := bytes.IndexByte(v, '\n')
+	return v[:nl], v[nl+1:], true
 }

@@ -25,8 +25,8 @@ func FuzzRails(f *testing.F) {
 		if v, ok := r.Float(FRequestTime); !ok || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			t.Fatalf("request_time %v %v from %q", v, ok, line)
 		}
-		if len(p.pending) > railsPendingMax {
-			t.Fatalf("%d Started lines kept", len(p.pending))
+		if len(p.pending.m) > startLinesMax {
+			t.Fatalf("%d Started lines kept", len(p.pending.m))
 		}
 	})
 }

@@ -287,6 +287,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	if fs.format == Fiber && fiberClockHead(head) {
 		fs.clocks = []string{fiberNames[fiberTime]} // the default TimeFormat's
 	}
+	if fs.format == Phoenix && phoenixClockHead(head) {
+		fs.clocks = []string{phxNames[phxTime]} // the default format's $time
+	}
 	if fs.format == Nginx && !forced && p.logfmtFile(head, raw) {
 		fs.format = Logfmt
 	}
