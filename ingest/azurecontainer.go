@@ -35,7 +35,11 @@ import (
 // Analytics the older way, in the custom table ContainerAppConsoleLogs_CL,
 // each column named with its type's suffix (Log_s, ContainerAppName_s,
 // RevisionName_s, Stream_s). Log is a name any table may have: such a
-// row's line is read only beside its app's or revision's name.
+// row's line is read only beside its app's or revision's name. App
+// Service keeps its apps' stdout in AppServiceConsoleLogs (…/reference/
+// tables/appserviceconsolelogs: the line in ResultDescription, beside
+// Host, Level, ContainerId, TimeGenerated); a ResultDescription is read
+// as the line only beside ContainerId, as that table has it.
 
 // azureContainerKeys are the columns of a ContainerLogV2 or ContainerLog
 // row read: the line (LogMessage, LogEntry), its time, and those of
@@ -43,7 +47,7 @@ import (
 // line (Log, Log_s) and its marks (azureAppMarks).
 var azureContainerKeys = []string{"LogMessage", "LogEntry", "TimeGenerated",
 	"LogSource", "LogEntrySource", "ContainerId", "ContainerID", "ContainerName", "PodName", "PodNamespace",
-	"Log", "Log_s", "ContainerAppName", "ContainerAppName_s", "RevisionName", "RevisionName_s"}
+	"Log", "Log_s", "ContainerAppName", "ContainerAppName_s", "RevisionName", "RevisionName_s", "ResultDescription"}
 
 // azureAppMarks are the bits of azureContainerKeys' Container Apps
 // columns of an app's or a revision's name.
@@ -57,7 +61,7 @@ const azureAppMarks = 1<<12 | 1<<13 | 1<<14 | 1<<15
 // neither column beside TimeGenerated or one of the tables' own
 // columns.
 func (d *topReader) azureContainerRow(elem []byte) (line []byte, ns int64, ok bool) {
-	var vals [16][]byte
+	var vals [17][]byte
 	found, strs, err := d.top(elem, azureContainerKeys, vals[:])
 	if err != nil || found&^3 == 0 {
 		return nil, 0, false
@@ -73,6 +77,8 @@ func (d *topReader) azureContainerRow(elem []byte) (line []byte, ns int64, ok bo
 		line = vals[10]
 	case found&3 == 0 && found&azureAppMarks != 0 && strs&(1<<11) != 0:
 		line = vals[11]
+	case found&3 == 0 && found&(1<<5) != 0 && strs&(1<<16) != 0: // App Service's, beside its ContainerId
+		line = vals[16]
 	default:
 		return nil, 0, false
 	}

@@ -159,15 +159,55 @@ func TestAzureContainerApps(t *testing.T) {
 	}
 }
 
+// TestAzureAppServiceConsole: rows of App Service's AppServiceConsoleLogs
+// table (learn.microsoft.com/azure/azure-monitor/reference/tables/
+// appserviceconsolelogs: the line in ResultDescription), as the query API
+// answers them and as the portal exports them to CSV, give the records
+// of their lines, as the lines alone do.
+func TestAzureAppServiceConsole(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"TenantId", "TimeGenerated", "Level", "Host", "ResultDescription", "ContainerId", "OperationName", "Category", "SourceSystem", "Type", "_ResourceId"}
+	for _, src := range lineSamples {
+		var cols []map[string]string
+		for _, c := range names {
+			typ := "string"
+			if c == "TimeGenerated" {
+				typ = "datetime"
+			}
+			cols = append(cols, map[string]string{"name": c, "type": typ})
+		}
+		head := append([]string(nil), names...)
+		head[1] = "TimeGenerated [UTC]"
+		var rows [][]any
+		cells := [][]string{head}
+		for i, l := range fileLines(t, src) {
+			ts := time.Date(2026, 12, 4, 2, 0, i%60, 125e6, time.UTC)
+			row := []any{"t", ts.Format("2006-01-02T15:04:05.0000000Z"), "Informational", "lw1sdlwk00001Q", l, "a1b2c3d4e5f6",
+				"Microsoft.Web/sites/log", "AppServiceConsoleLogs", "RestAPI", "AppServiceConsoleLogs", "/subscriptions/x/resourcegroups/rg/providers/microsoft.web/sites/llm-gw"}
+			rows = append(rows, row)
+			cells = append(cells, portalCells(row, ts))
+		}
+		name := filepath.Base(src)
+		checkAsLines(t, src, ingest.EnvAzureContainer, map[string][]byte{
+			filepath.Join(dir, "appsvc-"+name+".json"): jsonOf(t, map[string]any{"tables": []any{map[string]any{"name": "PrimaryResult", "columns": cols, "rows": rows}}}, ""),
+		})
+		checkAsLines(t, src, ingest.EnvRawCSV, map[string][]byte{
+			filepath.Join(dir, "appsvc-"+name+".csv"): []byte("\ufeff" + strings.ReplaceAll(csvOf(t, cells), "\n", "\r\n")),
+		})
+	}
+}
+
 // TestAzureLogColumnAlone: a column named Log is a line only beside a
-// container app's or revision's name: another table's Log column is
-// read as a column.
+// container app's or revision's name, and one named ResultDescription
+// only beside a ContainerId: another table's is read as a column.
 func TestAzureLogColumnAlone(t *testing.T) {
 	doc := `{"tables":[{"name":"PrimaryResult","columns":[{"name":"TimeGenerated","type":"datetime"},{"name":"Log","type":"string"},{"name":"request_time","type":"real"},{"name":"status","type":"int"}],` +
 		`"rows":[["2026-12-04T02:00:00Z","x",0.5,200],["2026-12-04T02:00:01Z","y",1.5,502]]}]}`
-	_, res := collect(t, []string{writeTemp(t, "other.json", doc)}, ingest.Options{Workers: 1, Location: time.UTC})
-	if f := res.Files[0]; f.Envelope == ingest.EnvAzureContainer || f.Records != 2 {
-		t.Errorf("%+v: want its 2 rows read as records of their columns", f)
+	for _, d := range []string{doc, strings.ReplaceAll(doc, `"Log"`, `"ResultDescription"`)} {
+		_, res := collect(t, []string{writeTemp(t, "other.json", d)}, ingest.Options{Workers: 1, Location: time.UTC})
+		if f := res.Files[0]; f.Envelope == ingest.EnvAzureContainer || f.Records != 2 {
+			t.Errorf("%+v: want its 2 rows read as records of their columns", f)
+		}
 	}
 }
 

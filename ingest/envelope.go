@@ -203,7 +203,7 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 		return rawColumns{}, false
 	}
 	c := rawColumns{header: bytes.Clone(line), n: len(names), raw: -1, time: -1} // line is the reader's buffer, which the next reads overwrite
-	lineCol, tsNs, appLog, app := -1, false, -1, false
+	lineCol, tsNs, appLog, app, appSvcLog, appSvc := -1, false, -1, false, -1, false
 	for i, n := range names {
 		name, utc := headerName(bytes.TrimSpace(n))
 		switch string(name) {
@@ -213,6 +213,12 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 			appLog = i
 		case "ContainerAppName", "ContainerAppName_s", "RevisionName", "RevisionName_s":
 			app = true
+		case "ResultDescription":
+			// App Service's line (AppServiceConsoleLogs), beside its
+			// ContainerId alone.
+			appSvcLog = i
+		case "ContainerId":
+			appSvc = true
 		case "_raw", "@message", "__CONTENT__":
 			c.raw, c.message = i, false
 		case "LogMessage", "LogEntry":
@@ -252,6 +258,9 @@ func rawCSVHeader(line []byte, s *Schema) (rawColumns, bool) {
 	}
 	if c.raw < 0 && appLog >= 0 && app {
 		c.raw, c.message = appLog, false
+	}
+	if c.raw < 0 && appSvcLog >= 0 && appSvc {
+		c.raw, c.message = appSvcLog, false
 	}
 	if c.raw < 0 && lineCol >= 0 {
 		// Grafana's "Download logs" as CSV: a Date column, then the

@@ -86,6 +86,7 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"TimeGenerated":"2026-12-04T03:01:37.6850000Z","ContainerAppName":"gw","Log":"{\"status\":200}","Stream":"stdout"}`)
 	f.Add(`{"Log_s":{"a":1},"RevisionName_s":"r","Log":"x","LogMessage":null}`)
 	f.Add("TimeGenerated [UTC],ContainerAppName_s,Log_s,Log,RevisionName")
+	f.Add(`{"TimeGenerated":"2026-12-05T10:00:00Z","Level":"Informational","ResultDescription":"{\"status\":200}","ContainerId":"a1"}`)
 	f.Add("50342052\t2011-02-10 00:19:36 -0800\t2011-02-10 00:19:36 -0800\t42424\tmysystem\t208.122.34.202\tUser\tInfo\tnginx\t{\"status\":200}")
 	f.Add("1\t2011-02-10 00:19:36 +0000\t2011-02-10 00:19:36 +0000\t2\t\t\t\t\t\ta\tb\r")
 	f.Add(`{"_account":"a1","_app":"nginx","_host":"gw-1","_ts":1796353297685,"_line":"{\"status\":200}\n","level":"INFO"}`)
