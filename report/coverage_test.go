@@ -104,9 +104,16 @@ func TestCoverageNoteBesideTheNumbers(t *testing.T) {
 	if !strings.Contains(page, "· max 60000 · "+note+"</span></summary>") || !strings.Contains(page, "<span>coverage</span><b>"+note+"</b>") {
 		t.Errorf("HTML lacks %q next to the numbers", note)
 	}
+	// The verdict, judged on the one, says so where it is given.
+	if !strings.Contains(md, "; 14 requests, 1 of them with a request_time, ") {
+		t.Errorf("Markdown's verdict line does not say how many requests it judged:\n%s", md)
+	}
+	if !strings.Contains(page, "1 of 14 requests with a request_time") {
+		t.Errorf("HTML's headline does not say how many requests it judged")
+	}
 	// All records carry it: no note.
 	r = buildFrom(t, fewLatencies(false), nil, 1, 1000, nil)
-	if md := string(render(t, r, "md")); strings.Contains(md, "the others do not carry it") {
+	if md := string(render(t, r, "md")); strings.Contains(md, "the others do not carry it") || strings.Contains(md, "with a request_time") {
 		t.Errorf("a note with every record carrying request_time")
 	}
 }

@@ -295,6 +295,9 @@ func (r *Report) htmlVerdict(m printer, v *htmlView) {
 	if t := r.mostlyText(m, plainText); t != "" {
 		v.Headline += m.t("semicolon") + t
 	}
+	if n := r.timedRequests(); r.NoData == nil && n > 0 && n < r.Input.InWindow() {
+		v.Headline += m.t("semicolon") + m.f("headline.timed", n, r.Input.InWindow())
+	}
 }
 
 // htmlMetrics are the latency tables of each metric with values.

@@ -226,6 +226,8 @@ var enMessages = map[msgID]string{
 	"headline.counts":    "%s (%d crit, %d warn)",
 	"headline.other":     "; %s from other fields (%d crit, %d warn)",
 	"inwindow":           "%s in the window (%d more read outside it)",
+	"timedof":            "%s, %d of them with a request_time",
+	"headline.timed":     "%d of %d requests with a request_time",
 	"notread":            "Not read: %s (%s).",
 	"mostlynotread":      "Mostly not read: %s.",
 	"mostlyfile":         "%s (%d of its %d lines bad)",

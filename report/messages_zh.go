@@ -120,6 +120,8 @@ var zhMessages = map[msgID]string{
 	"headline.counts":    "%s（%d 项严重，%d 项警告）",
 	"headline.other":     "；其他字段得出 %s（%d 项严重，%d 项警告）",
 	"inwindow":           "时间窗口内 %s（另有 %d 条记录在窗口之外）",
+	"timedof":            "%s，其中 %d 条带 request_time",
+	"headline.timed":     "%d / %d 个请求带 request_time",
 	"notread":            "未能读取：%s（%s）。",
 	"mostlynotread":      "大部分未能读取：%s。",
 	"mostlyfile":         "%s（%[3]d 行中 %[2]d 行是坏行）",

@@ -1041,5 +1041,20 @@ func (r *Report) requestsText(m printer) string {
 	if r.Input.OutsideWindow > 0 {
 		s = m.f("inwindow", s, r.Input.OutsideWindow)
 	}
+	if n := r.timedRequests(); r.NoData == nil && n > 0 && n < r.Input.InWindow() {
+		// The verdict judges these alone: said where it is given.
+		s = m.f("timedof", s, n)
+	}
 	return s
+}
+
+// timedRequests is how many of the window's requests carry request_time:
+// those the latency figures and the verdict on them are of.
+func (r *Report) timedRequests() int64 {
+	for _, ml := range r.Latency {
+		if ml.Metric == "request_time" {
+			return ml.All.Count
+		}
+	}
+	return 0
 }
