@@ -731,16 +731,21 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 // container's line in content, beside its own fields, _time_ (when it
 // was collected, RFC 3339), _source_, _container_name_, _pod_name_…,
 // as SLS exports them.
+//
+// Fly.io's log shipper (superfly/fly-log-shipper: Vector reading the
+// NATS stream of an organization's apps, vector-configs/vector.toml)
+// keeps an app's line in message beside timestamp and its fly object
+// (fly.app.name, fly.app.instance, fly.region).
 var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp",
-	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP", "content", "_container_name_", "_pod_name_", "_time_"}
+	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP", "content", "_container_name_", "_pod_name_", "_time_", "fly"}
 
-var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone, nor Ray Serve's "message" beside "levelname" and "component_name" or "deployment", nor python-json-logger's "message" beside "levelname" and "asctime" or "name"`)
+var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone, nor Ray Serve's "message" beside "levelname" and "component_name" or "deployment", nor python-json-logger's "message" beside "levelname" and "asctime" or "name", nor Fly.io's "message" beside "timestamp" and "fly"`)
 
 // shipped returns the line a log shipper's record holds, its time, and
 // whether the record is journald's.
 func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
 	d.rayServeRecord, d.rayRoute, d.pythonOwn = false, nil, false
-	var vals [12][]byte
+	var vals [13][]byte
 	found, strs, err := d.top(line, shipperKeys, vals[:])
 	if err != nil {
 		return nil, nil, false, err
@@ -748,7 +753,7 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 	switch {
 	case strs&(1<<8) != 0 && found&(1<<9|1<<10) != 0:
 		msg, stamp = vals[8], vals[11] // Logtail's record of a container's line
-	case strs&1 != 0 && found&(1<<1|1<<2|1<<3) != 0:
+	case strs&1 != 0 && found&(1<<1|1<<2|1<<3) != 0, strs&1 != 0 && strs&(1<<4) != 0 && found&(1<<12) != 0:
 		msg, stamp = vals[0], vals[1]
 		if stamp == nil {
 			stamp = vals[4]

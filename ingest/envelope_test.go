@@ -149,7 +149,7 @@ func wrapShipper(t *testing.T, lines []string) wrapped {
 	var b bytes.Buffer
 	for i, l := range lines {
 		var rec any
-		switch i % 5 {
+		switch i % 6 {
 		case 0:
 			rec = map[string]any{"@timestamp": stampAt(i), "@metadata": map[string]any{"beat": "filebeat"},
 				"log":     map[string]any{"offset": i * 200, "file": map[string]any{"path": "/var/log/nginx/access.log"}},
@@ -164,6 +164,9 @@ func wrapShipper(t *testing.T, lines []string) wrapped {
 			rec = map[string]any{"date": float64(at.UnixMilli()) / 1000, "log": l}
 		case 4: // Fluent Bit's plain format
 			rec = map[string]any{"log": l}
+		case 5: // Fly.io's log shipper: Vector's record of the NATS stream
+			rec = map[string]any{"event": map[string]any{"provider": "app"}, "fly": map[string]any{"app": map[string]any{"instance": "0e286039f42e86", "name": "llm-gw"}, "region": "iad"},
+				"host": "a1b2", "log": map[string]any{"level": "info"}, "message": l, "timestamp": stampAt(i)}
 		}
 		writeJSONLine(t, &b, rec)
 	}
