@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,24 @@ func seedLines(f *testing.F, names ...string) {
 		}
 		file.Close()
 	}
+}
+
+// parsedRequest parses line with p, as a request-log format's fuzz
+// target does: a line refused says why, and one read is a request whose
+// request_time is a duration (finite, not negative). It reports whether
+// the line was read, into r.
+func parsedRequest(t *testing.T, p lineParser, line []byte, r *Record) bool {
+	t.Helper()
+	if err := p.Parse(line, r); err != nil {
+		if err.Error() == "" {
+			t.Fatal("empty error")
+		}
+		return false
+	}
+	if v, ok := r.Float(FRequestTime); !ok || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		t.Fatalf("request_time %v %v from %q", v, ok, line)
+	}
+	return true
 }
 
 func FuzzJSONL(f *testing.F) {
