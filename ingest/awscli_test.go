@@ -32,15 +32,7 @@ func TestCloudWatchTextFilter(t *testing.T) {
 			want = append(want, row{timeNS: at.UnixNano(), status: status, rt: rt})
 		}
 	}
-	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
-	f := res.Files[0]
-	if f.Envelope != ingest.EnvCloudWatchText || f.Format != ingest.Nginx {
-		t.Fatalf("read as %q %s, want cloudwatch-text nginx", f.Envelope, f.Format)
-	}
-	if len(got) != len(want) || res.BadLines() != int64(events-len(want)) {
-		t.Fatalf("%d records, %d bad, want %d and %d: %v", len(got), res.BadLines(), len(want), events-len(want), res.Problems)
-	}
-	sameRows(t, got, want, false)
+	checkUnwrappedNginx(t, path, ingest.EnvCloudWatchText, want, events-len(want))
 }
 
 // TestCloudWatchTextGet: aws logs get-log-events --output text, its

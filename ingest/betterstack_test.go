@@ -45,15 +45,7 @@ func TestBetterStackSQL(t *testing.T) {
 		}
 	}
 	slices.SortFunc(want, func(a, b row) int { return cmp.Compare(a.timeNS, b.timeNS) }) // collect's order
-	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
-	f := res.Files[0]
-	if f.Envelope != ingest.EnvBetterStack || f.Format != ingest.Nginx {
-		t.Fatalf("read as %q %s, want betterstack nginx", f.Envelope, f.Format)
-	}
-	if len(got) != len(want) || res.BadLines() != int64(len(lines)-len(want)) {
-		t.Fatalf("%d records, %d bad, want %d and %d: %v", len(got), res.BadLines(), len(want), len(lines)-len(want), res.Problems)
-	}
-	sameRows(t, got, want, false)
+	checkUnwrappedNginx(t, path, ingest.EnvBetterStack, want, len(lines)-len(want))
 }
 
 // TestBetterStackSQLFields: a raw log of no message, the fields a

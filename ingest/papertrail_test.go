@@ -41,15 +41,7 @@ func TestPapertrailArchive(t *testing.T) {
 			want = append(want, row{timeNS: at.UnixNano(), status: status, rt: rt})
 		}
 	}
-	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
-	f := res.Files[0]
-	if f.Envelope != ingest.EnvPapertrail || f.Format != ingest.Nginx {
-		t.Fatalf("read as %q %s, want papertrail nginx", f.Envelope, f.Format)
-	}
-	if len(got) != len(want) || res.BadLines() != int64(len(rows)-len(want)) {
-		t.Fatalf("%d records, %d bad, want %d and %d: %v", len(got), res.BadLines(), len(want), len(rows)-len(want), res.Problems)
-	}
-	sameRows(t, got, want, false)
+	checkUnwrappedNginx(t, path, ingest.EnvPapertrail, want, len(rows)-len(want))
 }
 
 // TestPapertrailArchiveTime: a JSON line of no time of its own takes
@@ -127,15 +119,7 @@ func TestPapertrailSearch(t *testing.T) {
 			want = append(want, row{timeNS: at.UnixNano(), status: status, rt: rt})
 		}
 	}
-	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
-	f := res.Files[0]
-	if f.Envelope != ingest.EnvPapertrail || f.Format != ingest.Nginx {
-		t.Fatalf("read as %q %s, want papertrail nginx", f.Envelope, f.Format)
-	}
-	if len(got) != len(want) || res.BadLines() != int64(len(doc.Events)-len(want)) {
-		t.Fatalf("%d records, %d bad, want %d and %d: %v", len(got), res.BadLines(), len(want), len(doc.Events)-len(want), res.Problems)
-	}
-	sameRows(t, got, want, false)
+	checkUnwrappedNginx(t, path, ingest.EnvPapertrail, want, len(doc.Events)-len(want))
 }
 
 // papertrailOf returns Papertrail's event of line, the i-th, generated
