@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -158,6 +159,12 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowCol
 		walk(arrowColumn{index: i, name: f.Name}, f.Type, 0)
 	}
 	s.p.applySource(s.fs, names, paths, nil)
+	// As a Parquet file's or a JSON line's: a duration alias not in its
+	// unit (slog's ns under "duration"), and the magnitudes a report's
+	// --map hint is told from.
+	values := func(n string) [][]byte { return arrowValues(first, leaves, n) }
+	s.fs.refuseImplausible(names, values)
+	s.fs.mags = magnitudesOf(names, s.fs.cfg.schema, values)
 	sc := s.fs.cfg.schema
 	var cols []arrowColumn
 	for _, c := range leaves {
@@ -174,6 +181,47 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowCol
 		}
 	}
 	return cols
+}
+
+// arrowValues returns the texts of the first values, at most
+// maxUnitValues, of the top-level column name of leaves in record batch
+// rec (nil: none): its numbers as a JSON line writes them, its strings
+// as they are. A column of another type (a timestamp, a duration with
+// its unit) gives none: its unit is its type's.
+func arrowValues(rec arrow.Record, leaves []arrowColumn, name string) [][]byte {
+	i := slices.IndexFunc(leaves, func(c arrowColumn) bool { return c.name == name && len(c.path) == 0 })
+	if rec == nil || i < 0 || leaves[i].index >= int(rec.NumCols()) {
+		return nil
+	}
+	a := rec.Column(leaves[i].index)
+	var text func(i int) []byte
+	switch a := a.(type) {
+	case *array.Int64:
+		text = func(i int) []byte { return strconv.AppendInt(nil, a.Value(i), 10) }
+	case *array.Int32:
+		text = func(i int) []byte { return strconv.AppendInt(nil, int64(a.Value(i)), 10) }
+	case *array.Uint64:
+		text = func(i int) []byte { return strconv.AppendUint(nil, a.Value(i), 10) }
+	case *array.Uint32:
+		text = func(i int) []byte { return strconv.AppendUint(nil, uint64(a.Value(i)), 10) }
+	case *array.Float64:
+		text = func(i int) []byte { return strconv.AppendFloat(nil, a.Value(i), 'g', -1, 64) }
+	case *array.Float32:
+		text = func(i int) []byte { return strconv.AppendFloat(nil, float64(a.Value(i)), 'g', -1, 32) }
+	case *array.String:
+		text = func(i int) []byte { return []byte(a.Value(i)) }
+	case *array.LargeString:
+		text = func(i int) []byte { return []byte(a.Value(i)) }
+	default:
+		return nil
+	}
+	var out [][]byte
+	for j := 0; j < a.Len() && len(out) < maxUnitValues; j++ {
+		if !a.IsNull(j) {
+			out = append(out, text(j))
+		}
+	}
+	return out
 }
 
 // emptyText reports whether column c of record rec is text holding

@@ -81,7 +81,13 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 			p.applySpans(fs, elemRecords(chunk, spans))
 			return
 		}
-		p.refuseUntimedSpans(fs, first, names, paths, func(n string) [][]byte { return elemValues(chunk, spans, n) })
+		values := func(n string) [][]byte { return elemValues(chunk, spans, n) }
+		p.refuseUntimedSpans(fs, first, names, paths, values)
+		// As a JSON line's: a duration alias not in its unit (slog's ns
+		// under "duration", in an exported array), and the magnitudes a
+		// report's --map hint is told from.
+		fs.refuseImplausible(names, values)
+		fs.mags = magnitudesOf(names, fs.cfg.schema, values)
 		// A record's own time written without a zone beside the epoch
 		// a log service gives it (SLS's get_log_all array), as in JSON
 		// lines.
