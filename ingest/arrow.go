@@ -160,11 +160,9 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowCol
 	}
 	s.p.applySource(s.fs, names, paths, nil)
 	// As a Parquet file's or a JSON line's: a duration alias not in its
-	// unit (slog's ns under "duration"), and the magnitudes a report's
-	// --map hint is told from.
-	values := func(n string) [][]byte { return arrowValues(first, leaves, n) }
-	s.fs.refuseImplausible(names, values)
-	s.fs.mags = magnitudesOf(names, s.fs.cfg.schema, values)
+	// unit (slog's ns under "duration"), the magnitudes a report's --map
+	// hint is told from, a TTFT in seconds.
+	s.fs.tableValueChecks(names, func(n string) [][]byte { return arrowValues(first, leaves, n) })
 	sc := s.fs.cfg.schema
 	var cols []arrowColumn
 	for _, c := range leaves {

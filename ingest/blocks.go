@@ -184,9 +184,7 @@ func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at fu
 			fs.cfg.loc, fs.zone = time.UTC, "UTC"
 		}
 		cells := func(n string) [][]byte { return columnValues(next, names, sep, quote, n) }
-		fs.refuseImplausible(names, cells)
-		fs.mags = magnitudesOf(names, fs.cfg.schema, cells) // the unit a --map hint offers
-		fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, cells)
+		fs.tableValueChecks(names, cells)
 		p.applyEpochZone(fs, names, func(a, b string) [][2][]byte { return columnPairs(next, names, sep, quote, a, b) })
 	}
 	var w3c *w3cTracker

@@ -285,6 +285,17 @@ func (fs *fileState) refuseImplausible(names []string, values func(name string) 
 	fs.cfg.schema = unitNamedLatency(fs.cfg.schema, names, values)
 }
 
+// tableValueChecks is what a table's or a document's first values tell
+// of its names, as a JSON-lines file's tell of its keys: a duration alias
+// not in its unit left unread (refuseImplausible), the magnitudes a
+// report's --map hint is told from, and time_to_first_token in seconds
+// (ttftInSeconds). values gives a name's first values.
+func (fs *fileState) tableValueChecks(names []string, values func(name string) [][]byte) {
+	fs.refuseImplausible(names, values)
+	fs.mags = magnitudesOf(names, fs.cfg.schema, values)
+	fs.cfg.schema = fs.cfg.schema.ttftInSeconds(names, values)
+}
+
 // selfUnitNames are the names a request's whole duration goes by in the
 // logs of Go's web frameworks whose templates print it as Go's Duration
 // with its unit: Fiber's ${latency} ("%13v", padded: "  71.821973ms";

@@ -84,10 +84,10 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		values := func(n string) [][]byte { return elemValues(chunk, spans, n) }
 		p.refuseUntimedSpans(fs, first, names, paths, values)
 		// As a JSON line's: a duration alias not in its unit (slog's ns
-		// under "duration", in an exported array), and the magnitudes a
-		// report's --map hint is told from.
-		fs.refuseImplausible(names, values)
-		fs.mags = magnitudesOf(names, fs.cfg.schema, values)
+		// under "duration", in an exported array), the magnitudes a
+		// report's --map hint is told from, a TTFT in seconds (Langfuse's
+		// and Braintrust's exports).
+		fs.tableValueChecks(names, values)
 		// A record's own time written without a zone beside the epoch
 		// a log service gives it (SLS's get_log_all array), as in JSON
 		// lines.

@@ -108,9 +108,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 	}
 	// An alias's numbers not in its unit (Go's slog's ns under
 	// "duration", converted to Parquet): as a JSON line's or a CSV's.
-	numbers := func(n string) [][]byte { return parquetNumbers(src, size, pf, n) }
-	s.fs.refuseImplausible(names, numbers)
-	s.fs.mags = magnitudesOf(names, s.fs.cfg.schema, numbers) // the unit a --map hint offers
+	s.fs.tableValueChecks(names, func(n string) [][]byte { return parquetNumbers(src, size, pf, n) })
 	specs := parquetSpecs(pf.Schema(), pf.Metadata(), s.fs.cfg.schema)
 	unread := s.fs.cfg.schema.unread()
 	var rd pqReader // the reader's, reused
