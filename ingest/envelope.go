@@ -564,6 +564,9 @@ type topReader struct {
 	// pythonOwn: the last record shipped read was python-json-logger's
 	// of a logger that is no access logger (pyjson.go).
 	pythonOwn bool
+	// nimRecord: the last record shipped read was NIM's JSON Lines
+	// record (nimjson.go), whose message may be the program's own.
+	nimRecord bool
 	// lone: a record of "message" alone is a shipper's record of the line
 	// in it (Fluentd's, within its out_file's lines: shipped).
 	lone bool
@@ -739,12 +742,12 @@ func (d *topReader) top(line []byte, keys []string, vals [][]byte) (found, strs 
 var shipperKeys = []string{"message", "@timestamp", "@version", "source_type", "timestamp",
 	"MESSAGE", "__CURSOR", "__REALTIME_TIMESTAMP", "content", "_container_name_", "_pod_name_", "_time_", "fly"}
 
-var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone, nor Ray Serve's "message" beside "levelname" and "component_name" or "deployment", nor python-json-logger's "message" beside "levelname" and "asctime" or "name", nor Fly.io's "message" beside "timestamp" and "fly"`)
+var errNotShipped = errors.New(`not a log shipper's record: no "message" string beside @timestamp, @version or source_type, nor journald's MESSAGE beside __CURSOR, nor Logtail's "content" beside _container_name_ or _pod_name_, nor Fluent Bit's "log" beside "date" alone, nor Ray Serve's "message" beside "levelname" and "component_name" or "deployment", nor python-json-logger's "message" beside "levelname" and "asctime" or "name", nor NIM's "message" beside "level", "time", "file_name" and "line_number", nor Fly.io's "message" beside "timestamp" and "fly"`)
 
 // shipped returns the line a log shipper's record holds, its time, and
 // whether the record is journald's.
 func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err error) {
-	d.rayServeRecord, d.rayRoute, d.pythonOwn = false, nil, false
+	d.rayServeRecord, d.rayRoute, d.pythonOwn, d.nimRecord = false, nil, false, false
 	var vals [13][]byte
 	found, strs, err := d.top(line, shipperKeys, vals[:])
 	if err != nil {
@@ -785,7 +788,10 @@ func (d *topReader) shipped(line []byte) (msg, stamp []byte, journald bool, err 
 			d.rayServeRecord = true
 			break
 		}
-		if msg, stamp, d.pythonOwn, ok = d.pythonJSON(line); !ok {
+		if msg, stamp, d.pythonOwn, ok = d.pythonJSON(line); ok {
+			break
+		}
+		if msg, stamp, d.nimRecord = d.nimJSON(line); !d.nimRecord {
 			return nil, nil, false, errNotShipped
 		}
 	}
@@ -1295,6 +1301,7 @@ type wrappedLine struct {
 	inner, stamp    []byte
 	partial, stderr bool
 	rayServe        bool // a record of Ray Serve's JSON log (rayjson.go)
+	nim             bool // a record of NIM's JSON Lines log (nimjson.go)
 	// pythonOwn: a record of python-json-logger's of a logger that is no
 	// access logger (pyjson.go).
 	pythonOwn bool
@@ -1352,7 +1359,7 @@ func unwrap(e Envelope, line []byte, d *topReader) (w wrappedLine, err error) {
 		if err != nil {
 			return w, err
 		}
-		return wrappedLine{inner: msg, stamp: stamp, rayServe: d.rayServeRecord, route: d.rayRoute, pythonOwn: d.pythonOwn}, nil
+		return wrappedLine{inner: msg, stamp: stamp, rayServe: d.rayServeRecord, route: d.rayRoute, pythonOwn: d.pythonOwn, nim: d.nimRecord}, nil
 	case EnvVector:
 		ev, err := d.vectorEvent(line)
 		if err != nil {
@@ -1501,7 +1508,9 @@ func unwrapHeadBy(e Envelope, head []byte, d topReader) []byte {
 			continue
 		}
 		to := &out
-		if w.stderr {
+		if w.stderr || w.nim && !uvicornAccess().Match(w.inner) {
+			// After the lines the format is told from: a program's
+			// messages on stderr, NIM's and vLLM's own records.
 			to = &errs
 		}
 		*to = append(*to, w.inner...)
@@ -1589,6 +1598,9 @@ func (p *envParser) Parse(line []byte, r *Record) error {
 		}
 		if w.pythonOwn {
 			return errOwnLine // a Python logger's own message, no access line
+		}
+		if w.nim && !uvicornAccess().Match(in) {
+			return errOwnLine // NIM's or vLLM's own message, no access line
 		}
 		if p.env == EnvLoguru && errors.Is(err, errNoFieldErr) {
 			return errOwnLine // bound values of no request (a request id)

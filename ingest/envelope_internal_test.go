@@ -25,8 +25,8 @@ import (
 // encoding/json decodes to the line; and an event's row of the AWS
 // CLI's text output; and Vector's native_json log event of a line; and
 // the fields' object of a line of zap's console encoder, whatever the
-// message before it; and the message of Ray Serve's JSON record, and of
-// python-json-logger's; and the extra of loguru's serialized record.
+// message before it; and the message of Ray Serve's JSON record, of
+// python-json-logger's and of NIM's JSON Lines record; and the extra of loguru's serialized record.
 func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"request_time":0.5,"status":200}`)
 	f.Add(`10.0.0.1 - - [04/Dec/2026:10:00:00 +0800] "GET / HTTP/1.1" 200 1`)
@@ -74,6 +74,8 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add(`{"levelname": "INFO", "asctime": "2023-07-20 13:47:54,221", "deployment": "default_Model", "message": "replica.py:373 - __CALL__ OK 0.6ms"}`)
 	f.Add(`{"asctime": "2026-12-05 10:00:00,323", "levelname": "INFO", "name": "uvicorn.access", "message": "10.0.2.151:33801 - \"POST /v1/chat/completions HTTP/1.1\" 200"}`)
 	f.Add(`{"levelname": "INFO", "name": "app", "message": {"a": 1}, "timestamp": "2026-12-05T02:00:00.323+00:00"}`)
+	f.Add(`{"level":"INFO","time":"2026-03-03 12:00:10","file_name":"h11_impl.py","line_number":473,"message":"10.0.0.5:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200"}`)
+	f.Add(`{"level":"INFO","time":"2026-03-03 12:00:10","file_name":"start_server.py","line_number":"42","message":"Server starting on port 8000"}`)
 	f.Add(`{"text": "a\n", "record": {"elapsed": {"repr": "0:00:30", "seconds": 30.0}, "extra": {"path": "/v1/x", "status_code": 200, "process_time": 0.5}, "time": {"repr": "2026-12-05 10:00:00.323833+08:00", "timestamp": 1796436000.323833}}}`)
 	f.Add(`{"text": "", "record": {"extra": {}, "time": {"timestamp": "x"}}}`)
 	f.Add(`08:23:34,898 [-] [PassThroughMessageProcessor-188]  INFO ELKCounterMetric apimMetrics: apim:response, properties :{"proxyResponseCode":200,"responseLatency":4}`)
@@ -189,6 +191,19 @@ func FuzzEnvelope(f *testing.F) {
 			if w, err := unwrap(EnvShipper, prec, &d); err != nil || w.pythonOwn != (name == "uvicorn.error") || string(w.inner) != strings.TrimRight(back.Message, "\r\n") || string(w.stamp) != "2026-12-05 10:00:00,323" {
 				t.Fatalf("python-json-logger: %s gave %+v, %v; want %q", prec, w, err, back.Message)
 			}
+		}
+		// NIM's JSON Lines record: its message, as encoding/json reads
+		// it back, and its time.
+		nrec, err := json.Marshal(map[string]any{"level": "INFO", "time": "2026-03-03 12:00:10", "file_name": "httptools_impl.py", "line_number": 481, "message": in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nback struct{ Message string }
+		if err := json.Unmarshal(nrec, &nback); err != nil {
+			t.Fatal(err)
+		}
+		if w, err := unwrap(EnvShipper, nrec, &d); err != nil || !w.nim || string(w.inner) != strings.TrimRight(nback.Message, "\r\n") || string(w.stamp) != "2026-03-03 12:00:10" {
+			t.Fatalf("NIM: %s gave %+v, %v; want %q", nrec, w, err, nback.Message)
 		}
 		// loguru's serialized record: its extra's object as written, and
 		// its time's timestamp, whatever its text.

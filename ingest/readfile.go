@@ -154,10 +154,14 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		if rawHead != nil {
 			fs.cfg.envelope, fs.cfg.raw = EnvRawCSV, raw
 			inner, head = rawHead, rawHead
-		} else if env := envelopeOfHead(first, peek); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald || env == EnvCLS) && p.ownFields(first)) {
+		} else if env := envelopeOfHead(first, peek); env != NoEnvelope && !((env == EnvShipper || env == EnvJournald || env == EnvCLS) && p.ownFields(first)) &&
+			!(env == EnvShipper && nimOwnFile(first, br)) {
 			if env == EnvCRI || env == EnvDocker {
 				// Past a server's first messages on stderr.
 				peek, _ = br.Peek(512 << 10)
+			} else if _, _, ok := new(topReader).nimJSON(first); ok {
+				// Past NIM's and vLLM's start-up records (nimjson.go).
+				peek, _ = br.Peek(nimHeadLen)
 			}
 			switch {
 			case env != EnvStamped:

@@ -122,6 +122,9 @@ func FuzzRun(f *testing.F) {
 		// Python's loggers: python-json-logger's records of uvicorn's
 		// access lines, structlog's seconds, loguru's serialized records.
 		"python/pjl-uvicorn.jsonl", "python/troncos-asgi-access.jsonl", "python/loguru-serialize.jsonl",
+		// NIM's JSON Lines log: uvicorn's access lines among NIM's and
+		// vLLM's own records.
+		"python/nim-jsonl.jsonl",
 		// Bifrost's logs: a kind that passes over, a status from a kind.
 		// CLS's time of a log beside the log's own.
 		"cls/stamped.jsonl",
