@@ -1,6 +1,10 @@
 package ingest_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -70,4 +74,61 @@ func TestASPNETCoreConsole(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestASPNETCoreBothEvents: with Hosting's and HttpLogging's events both
+// at Information, ASP.NET Core logs each request twice, "Request and
+// Response" and "Request finished"; the requests are Hosting's events
+// alone, each once, with its ElapsedMilliseconds. A file of one kind
+// has its events read (TestSources: aspnetcore.jsonl,
+// aspnetcore-httplogging.jsonl).
+func TestASPNETCoreBothEvents(t *testing.T) {
+	path := filepath.Join("testdata", "sources", "aspnetcore-both.jsonl")
+	docs := readJSONLines(t, path)
+	var want []row
+	for _, d := range docs {
+		if d.Category != "Microsoft.AspNetCore.Hosting.Diagnostics" || d.EventID != 2 {
+			continue
+		}
+		want = append(want, row{rt: d.State.ElapsedMilliseconds / 1000, status: d.State.StatusCode})
+	}
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	f := res.Files[0]
+	if f.Source != "aspnetcore" || len(got) != len(want) || len(want) != 3 || f.PassedOver != int64(len(docs)-len(want)) {
+		t.Fatalf("source %q, %d records, %d passed over; want aspnetcore, %d, %d", f.Source, len(got), f.PassedOver, len(want), len(docs)-len(want))
+	}
+	for i, g := range got {
+		if g.status != want[i].status || math.Abs(g.rt-want[i].rt) > 1e-9 {
+			t.Errorf("record %d: status %d, request_time %v s; want %d, %v s", i, g.status, g.rt, want[i].status, want[i].rt)
+		}
+	}
+}
+
+// aspnetEvent is what TestASPNETCoreBothEvents reads of an event of the
+// JSON console formatter.
+type aspnetEvent struct {
+	EventID  int    `json:"EventId"`
+	Category string `json:"Category"`
+	State    struct {
+		ElapsedMilliseconds float64 `json:"ElapsedMilliseconds"`
+		StatusCode          int64   `json:"StatusCode"`
+	} `json:"State"`
+}
+
+// readJSONLines decodes the events of a file of JSON lines.
+func readJSONLines(t *testing.T, path string) []aspnetEvent {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []aspnetEvent
+	for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var e aspnetEvent
+		if err := json.Unmarshal(l, &e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
 }

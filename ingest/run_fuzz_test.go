@@ -97,7 +97,7 @@ func FuzzRun(f *testing.F) {
 		// Elasticsearch sink's documents, whose message is rendered.
 		"sources/serilog-clef.jsonl", "sources/serilog-json.jsonl", "sources/serilog-es.jsonl", "text/serilog.log",
 		// ASP.NET Core's own events through the JSON console formatter.
-		"sources/aspnetcore.jsonl",
+		"sources/aspnetcore.jsonl", "sources/aspnetcore-httplogging.jsonl", "sources/aspnetcore-both.jsonl",
 		"sources/azure-apim.json", "sources/azure-apim-records.json", "sources/azure-apim-la.json",
 		"sources/azure-appgw.json", "sources/azure-appgw-records.json", "sources/azure-appgw-la.json",
 		"sources/azure-frontdoor.json", "sources/azure-frontdoor-records.json", "sources/azure-frontdoor-la.json",

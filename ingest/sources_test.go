@@ -1689,7 +1689,7 @@ var sourceFixtures = map[string]string{
 	"langfuse-api.json": "langfuse", "langfuse-api-v2.json": "langfuse",
 	"tyk.json": "tyk", "keywordsai.json": "keywordsai", "bifrost.json": "bifrost", "pino.jsonl": "pino", "fastify.jsonl": "pino",
 	"echo.jsonl": "echo", "slog-http.jsonl": "slog-http", "ginzap.jsonl": "ginzap", "fiber.jsonl": "fiber", "loggerjson-plug.jsonl": "loggerjson-plug", "echo-human.jsonl": "echo", "express-winston.jsonl": "express-winston",
-	"serilog-clef.jsonl": "serilog", "serilog-json.jsonl": "serilog", "serilog-es.jsonl": "serilog", "sanic.jsonl": "sanic", "aspnetcore.jsonl": "aspnetcore",
+	"serilog-clef.jsonl": "serilog", "serilog-json.jsonl": "serilog", "serilog-es.jsonl": "serilog", "sanic.jsonl": "sanic", "aspnetcore.jsonl": "aspnetcore", "aspnetcore-httplogging.jsonl": "aspnetcore",
 	"aliyun-apigw.json": "aliyun-apigw", "aliyun-slb.jsonl": "aliyun-lb", "aliyun-alb-getlogs.json": "aliyun-lb", "aliyun-alb.csv": "aliyun-lb",
 	"apisix-2x.jsonl": "apisix", "edgeone.jsonl": "edgeone", "edgeone.csv": "edgeone",
 	"gravitee-v4.jsonl": "gravitee", "gravitee-v2.jsonl": "gravitee", "apigee.csv": "apigee", "tencent-apigw.json": "tencent-apigw",
