@@ -1079,8 +1079,8 @@ var sources = []*source{
 	// message is the record's kind: the events whose message begins so
 	// are requests; "Request starting", HttpLogging's separate
 	// "Request:"/"Response:"/"Duration:" events and the application's
-	// own are passed over. A file with both on counts each request
-	// twice: keep one of the two categories at Information.
+	// own are passed over. A file with both on logs each request twice:
+	// Hosting's events alone are then read (aspnetjson.go).
 	{name: "aspnetcore", title: "ASP.NET Core request events (Hosting \"Request finished\", HttpLogging): console formatters",
 		signatures: []signature{{4, []string{"EventId", "LogLevel", "Category", "Message", "State.Message"}}},
 		fields: []sourceField{
