@@ -60,6 +60,9 @@ func (r *Record) setNumber(bs Bindings, v float64, b *colBatch, loc *time.Locati
 		switch info.kind {
 		case KindFloat:
 			x, flaw := duration(info, v, bd.Unit)
+			if flaw == fine && bd.Part() {
+				x, flaw = r.addPart(f, x)
+			}
 			if flaw != fine {
 				if f == FRequestTime {
 					return badValue(f, strconv.AppendFloat(nil, v, 'g', -1, 64), flaw)

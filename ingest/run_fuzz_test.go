@@ -119,6 +119,8 @@ func FuzzRun(f *testing.F) {
 		"sources/jaeger-untimed.jsonl", "sources/zipkin-untimed.jsonl", "sources/zipkin-untimed-kindless.jsonl",
 		// Bedrock's invocation log: response streams' chunks in arrays.
 		"sources/bedrock.jsonl",
+		// Akamai's CDN log: request_time summed from its phases.
+		"sources/akamai.jsonl",
 		// Python's loggers: python-json-logger's records of uvicorn's
 		// access lines, structlog's seconds, loguru's serialized records.
 		"python/pjl-uvicorn.jsonl", "python/troncos-asgi-access.jsonl", "python/loguru-serialize.jsonl",

@@ -71,9 +71,16 @@ type Binding struct {
 // reading Parquet a row at a time 11 % slower).
 func (b Binding) Stamp() bool { return b.Prio == prioStamp }
 
+// Part reports whether b reads one of a source's phases of a duration,
+// which add up to it (sourceField's unitPhaseMs): the record's field is
+// the sum of the phases it carries (Record.addPart). Told by its
+// priority, which no other binding has, as Stamp is.
+func (b Binding) Part() bool { return b.Prio == prioPart }
+
 // general reports whether b's values are read only by the general
-// setters (Record.Set): a source's -1, its outcome words, or its ids.
-func (b Binding) general() bool { return b.MinusOne || b.Outcome || b.UUIDv7 }
+// setters (Record.Set): a source's -1, its outcome words, its ids, or
+// its phases of a duration.
+func (b Binding) general() bool { return b.MinusOne || b.Outcome || b.UUIDv7 || b.Part() }
 
 // generic reports whether b is SPEC §3's canonical name of its field or
 // one of its aliases: no source's name, nor a --map.
@@ -167,6 +174,7 @@ const stampName = "__TIMESTAMP__"
 const (
 	prioMapped    = 0   // --map
 	prioSource    = 1   // the detected source's own names, best first
+	prioPart      = 63  // a source's phases of a duration, after its own names (Binding.Part)
 	prioCanonical = 64  // the canonical names
 	prioAlias     = 65  // the generic aliases, best first
 	prioStamp     = 253 // a log service's time beside the log's own (Binding.Stamp)
@@ -304,6 +312,8 @@ func build(maps []mapping, src *source, client string) *Schema {
 				b.Unit, b.UUIDv7 = UnitNone, true
 			case unitOutcome:
 				b.Unit, b.Outcome = UnitNone, true
+			case unitPhaseMs:
+				b.Unit, b.Prio = UnitMilli, prioPart
 			}
 			s.add(sf.name, b, false)
 		}

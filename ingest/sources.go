@@ -27,8 +27,12 @@ type sourceField struct {
 // a UUIDv7, the instant it was made at in its first 48 bits
 // (Binding.UUIDv7); unitOutcome, as the unit of a status, that the name
 // holds a call's outcome, a word or an error's message as well as a
-// number (Binding.Outcome, statusOfText).
+// number (Binding.Outcome, statusOfText); unitPhaseMs, as the unit of a
+// duration, that the name holds one phase of it in ms, which the
+// record's other phases add to (Binding.Part): a source that logs a
+// request's time only as its phases (Akamai's).
 const (
+	unitPhaseMs Unit = 253
 	unitOutcome Unit = 254
 	unitUUIDv7  Unit = 255
 )
@@ -1482,6 +1486,35 @@ var sources = []*source{
 			{"provider", FUpstreamAddr, 0}, {"Provider", FUpstreamAddr, 0},
 			{"tokens_in", FPromptTokens, 0}, {"tokens_out", FCompletionTokens, 0},
 			{"request_type", ignored, 0},
+		}},
+	// Akamai DataStream 2's CDN log in its JSON form: every value a
+	// string, names as its data set parameters give them
+	// (https://techdocs.akamai.com/datastream2/docs/data-set-parameters).
+	// reqTimeSec is when the edge accepted the request, epoch s (with
+	// ms when the stream logs them). The request's time is logged only
+	// as its phases, ms: reqEndTimeMSec, the edge's time to read the
+	// whole request; turnAroundTimeMSec, from its last byte to the
+	// response's first; transferTimeMSec, from the first byte of the
+	// response to its last. request_time, from the request's start to
+	// its last byte as nginx's is, is their sum (unitPhaseMs), not
+	// turnAroundTimeMSec alone, a time to first byte. Nor is the
+	// turnaround read as any other field: it counts the edge's own
+	// work, and is there for a response the edge served itself (from
+	// its cache, or its own 429) that reached no origin and no model,
+	// so it is neither SPEC §3's upstream times (the upstream's) nor
+	// ttft (a model's first token, which the edge's first byte, a
+	// stream's headers, may precede). The Structured form (space- or
+	// tab-delimited values in the order the stream chose, no names:
+	// https://techdocs.akamai.com/datastream2/docs/log-format) has no
+	// names to tell it by, and is not read; there is no CSV form.
+	{name: "akamai", title: "Akamai DataStream 2 (JSON)",
+		signatures: []signature{{3, []string{"reqTimeSec", "reqEndTimeMSec", "turnAroundTimeMSec", "transferTimeMSec",
+			"tlsOverheadTimeMSec", "dnsLookupTimeMSec", "cliIP", "reqHost", "reqPath", "reqMethod", "edgeIP", "reqId"}}},
+		fields: []sourceField{
+			{"reqTimeSec", FTime, 0}, {"statusCode", FStatus, 0},
+			{"reqEndTimeMSec", FRequestTime, unitPhaseMs}, {"turnAroundTimeMSec", FRequestTime, unitPhaseMs},
+			{"transferTimeMSec", FRequestTime, unitPhaseMs},
+			{"cliIP", FRemoteAddr, 0}, {"reqMethod", FMethod, 0}, {"reqPath", FURI, 0}, {"reqHost", FHost, 0},
 		}},
 	// Linkerd's proxy's HTTP access log in its json format (the
 	// config.linkerd.io/access-log annotation; linkerd2-proxy's

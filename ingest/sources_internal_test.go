@@ -149,3 +149,13 @@ func dotted(sig signature) bool {
 		return strings.Contains(n, ".") && !strings.HasSuffix(n, "*")
 	})
 }
+
+// TestSourcePriosBelowParts: a source's own names' priorities stay below
+// prioPart, which tells a phase's binding (Binding.Part) by itself.
+func TestSourcePriosBelowParts(t *testing.T) {
+	for _, s := range sources {
+		if prioSource+len(s.fields) > prioPart {
+			t.Errorf("source %s has %d names: their priorities reach prioPart", s.name, len(s.fields))
+		}
+	}
+}

@@ -198,6 +198,23 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: rt, ups: ups, ttft: math.NaN(),
 			status: int(d.num("EdgeResponseStatus")), client: d.str("ClientIP"), stream: -1, timeNS: start}
 	},
+	// Akamai DataStream 2: every value a string; request_time the sum of
+	// the phases the record carries (reqEndTimeMSec, turnAroundTimeMSec,
+	// transferTimeMSec: ms, from the request's start to its last byte);
+	// reqTimeSec epoch s, with ms after a point or without.
+	"akamai": func(d rawDoc) sourceWant {
+		rt := math.NaN()
+		for _, phase := range []string{"reqEndTimeMSec", "turnAroundTimeMSec", "transferTimeMSec"} {
+			if v := d.num(phase); !math.IsNaN(v) {
+				rt = or(rt, 0) + v
+			}
+		}
+		sec, ms, _ := strings.Cut(d.str("reqTimeSec"), ".")
+		s, _ := strconv.ParseInt(sec, 10, 64)
+		m, _ := strconv.ParseInt(ms+strings.Repeat("0", 3-len(ms)), 10, 64)
+		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("statusCode")),
+			client: d.str("cliIP"), stream: -1, timeNS: s*1e9 + m*1e6}
+	},
 	// Cloudflare AI Gateway: the API's duration has no documented unit
 	// and is not read (no request_time); its tokens_in and tokens_out are
 	// the tokens. Logpush's Metrics.durationMs is ms, its Timestamp epoch
@@ -1676,6 +1693,7 @@ var sourceFixtures = map[string]string{
 	"knative.jsonl": "gcp", "knative-example.jsonl": "gcp",
 	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs", "datadog-v2.json": "datadog", "datadog-v1.json": "datadog",
 	"bedrock.jsonl":       "bedrock",
+	"akamai.jsonl":        "akamai",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
 	"nginx-elk.json": "nginx-elk", "nginx-json.json": "nginx-json",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
@@ -2651,6 +2669,66 @@ func TestNginxJSONSource(t *testing.T) {
 		got, res := collect(t, []string{writeTemp(t, "access.json", text)}, ingest.Options{Workers: 1, Location: time.UTC})
 		if res.Files[0].Source != c.src || len(got) != 1 || !nearSrc(got[0].rt, raw.RequestTime) || got[0].status != int64(raw.Status) {
 			t.Errorf("%s: source %q, records %+v; want %q, request_time %g s, status %d", c.extra, res.Files[0].Source, got, c.src, raw.RequestTime, raw.Status)
+		}
+	}
+}
+
+// TestAkamaiPhases: Akamai's request_time is the sum of the phases a
+// record carries, in whatever order they come; a sum over SPEC's
+// bounds (1e7 s), though each phase is within them, is a bad line, as
+// such a request_time read whole is; and a phase that is no number
+// makes the line bad, as an unreadable request_time does.
+func TestAkamaiPhases(t *testing.T) {
+	line := func(phases string) string {
+		return `{"reqTimeSec":"1796464800.324","cliIP":"203.0.113.24","statusCode":"200","reqMethod":"POST","reqPath":"/v1/chat/completions",` + phases + "}\n"
+	}
+	path := writeTemp(t, "ds2.jsonl",
+		line(`"transferTimeMSec":"27","turnAroundTimeMSec":"93","reqEndTimeMSec":"2"`)+
+			line(`"turnAroundTimeMSec":"6000000000","transferTimeMSec":"6000000000"`)+
+			line(`"turnAroundTimeMSec":"93","transferTimeMSec":"abc"`)+
+			line(`"reqEndTimeMSec":"2","turnAroundTimeMSec":"93"`))
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(res.Files) != 1 || res.Files[0].Source != "akamai" {
+		t.Fatalf("files %+v, want source akamai", res.Files)
+	}
+	if len(got) != 2 || res.BadLines() != 2 {
+		t.Fatalf("%d records and %d bad lines, want 2 and 2: %v", len(got), res.BadLines(), res.Problems)
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i].rt < got[j].rt })
+	for i, want := range []float64{2 + 93, 27 + 93 + 2} {
+		if !nearSrc(got[i].rt*1000, want) {
+			t.Errorf("record %d: request_time %v ms, want %v", i, got[i].rt*1000, want)
+		}
+	}
+}
+
+// TestAkamaiPhasesParquet: the phases as a table's typed numbers (a
+// DataStream export loaded into a warehouse, exported as Parquet) sum as
+// their text does.
+func TestAkamaiPhasesParquet(t *testing.T) {
+	type row struct {
+		ReqTimeSec         float64 `parquet:"reqTimeSec"`
+		CliIP              string  `parquet:"cliIP"`
+		ReqMethod          string  `parquet:"reqMethod"`
+		ReqPath            string  `parquet:"reqPath"`
+		StatusCode         int64   `parquet:"statusCode"`
+		ReqEndTimeMSec     int64   `parquet:"reqEndTimeMSec"`
+		TurnAroundTimeMSec int64   `parquet:"turnAroundTimeMSec"`
+		TransferTimeMSec   int64   `parquet:"transferTimeMSec"`
+	}
+	rows := []row{
+		{1796464800.324, "203.0.113.24", "POST", "/v1/chat/completions", 200, 2, 93, 27},
+		{1796464801.005, "203.0.113.53", "POST", "/v1/chat/completions", 429, 1, 4, 0},
+		{1796464802.75, "2001:db8::7", "POST", "/v1/chat/completions", 200, 35, 612, 8421},
+	}
+	path := writeParquetRows(t, "ds2.parquet", rows)
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(res.Files) != 1 || res.Files[0].Source != "akamai" || len(got) != len(rows) || res.BadLines() != 0 {
+		t.Fatalf("%d records of %+v, want %d of akamai: %v", len(got), res.Files, len(rows), res.Problems)
+	}
+	for i, r := range rows {
+		if want := float64(r.ReqEndTimeMSec + r.TurnAroundTimeMSec + r.TransferTimeMSec); !nearSrc(got[i].rt*1000, want) {
+			t.Errorf("row %d: request_time %v ms, want %v", i, got[i].rt*1000, want)
 		}
 	}
 }

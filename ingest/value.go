@@ -46,6 +46,9 @@ func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Locati
 		switch info := &fields[f]; info.kind {
 		case KindFloat:
 			x, flaw := duration(info, v, b.Unit)
+			if flaw == fine && b.Part() {
+				x, flaw = r.addPart(f, x)
+			}
 			if flaw != fine {
 				if f == FRequestTime {
 					return badValue(f, val, flaw)
@@ -68,6 +71,20 @@ func (r *Record) setDecimal(bs Bindings, val []byte, v float64, loc *time.Locati
 		}
 	}
 	return nil
+}
+
+// addPart returns x, a phase of duration field f read by a part's
+// binding (Binding.Part), plus the phases of f the record holds already:
+// the field is their sum. tooLong when the sum is over MaxDurationS.
+func (r *Record) addPart(f Field, x float64) (float64, flaw) {
+	if r.set&(1<<f) == 0 || r.prio[f] != prioPart {
+		return x, fine
+	}
+	x += r.num[f]
+	if x*seconds[fields[f].unit] > MaxDurationS {
+		return 0, tooLong
+	}
+	return x, fine
 }
 
 // isAbsent reports whether val is no value: empty, "-", or SQL's NULL as
@@ -152,6 +169,9 @@ func (r *Record) set1(b Binding, val []byte, loc *time.Location) error {
 		}
 		if ok {
 			v, flaw = duration(info, v, unit)
+		}
+		if flaw == fine && b.Part() {
+			v, flaw = r.addPart(f, v)
 		}
 		if flaw != fine {
 			if f == FRequestTime {

@@ -63,20 +63,27 @@ func TestTimeHints(t *testing.T) {
 	}
 }
 
-// TestTimeHintsByValue: Akamai's DataStream log carries its request's
-// time as reqTimeSec, epoch seconds with ms written as a string, and
-// its durations as …TimeMSec, numbers of ms: the time is offered to
-// --map time= by its values, though its name holds "times", and the
-// durations, named like times, are not offered by theirs.
+// TestTimeHintsByValue: a log of no known source that carries its
+// request's time as reqTimeSec, epoch seconds with ms written as a
+// string, and its durations as …TimeMSec, numbers of ms: the time is
+// offered to --map time= by its values, though its name holds "times",
+// and the durations, named like times, are not offered by theirs.
+// Akamai's DataStream log, whose names these are, is a source whose
+// time is read: no hint.
 func TestTimeHintsByValue(t *testing.T) {
-	var b bytes.Buffer
+	var b, akamai bytes.Buffer
 	for i := range 40 {
-		fmt.Fprintf(&b, `{"reqTimeSec":"%.3f","statusCode":"200","reqEndTimeMSec":"%d","turnAroundTimeMSec":"%d","transferTimeMSec":"%d","request_time":0.5}`+"\n",
+		fmt.Fprintf(&b, `{"reqTimeSec":"%.3f","statusCode":"200","queueTimeMSec":"%d","originTimeMSec":"%d","sendTimeMSec":"%d","request_time":0.5}`+"\n",
+			1764583200+float64(i)*1.5, 1+i%3, 900+i*10, 40+i)
+		fmt.Fprintf(&akamai, `{"reqTimeSec":"%.3f","statusCode":"200","reqEndTimeMSec":"%d","turnAroundTimeMSec":"%d","transferTimeMSec":"%d"}`+"\n",
 			1764583200+float64(i)*1.5, 1+i%3, 900+i*10, 40+i)
 	}
 	r := buildFrom(t, b.Bytes(), nil, 2, 10, nil)
 	if len(r.TimeHints) != 1 || r.TimeHints[0].Flag != "--map time=reqTimeSec" {
 		t.Errorf("hints %+v, want --map time=reqTimeSec alone", r.TimeHints)
+	}
+	if a := buildFrom(t, akamai.Bytes(), nil, 2, 10, nil); a.TimeHints != nil || a.Window == nil || !a.Window.From.Equal(time.Unix(1764583200, 0)) {
+		t.Errorf("Akamai's records: window %+v, hints %+v", a.Window, a.TimeHints)
 	}
 	files := []ingest.FileStats{{Path: "a.jsonl", Format: ingest.JSONL, Records: 5,
 		Seen: []string{"log_time", "eventTime", "startTs"},
