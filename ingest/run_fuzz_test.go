@@ -119,8 +119,9 @@ func FuzzRun(f *testing.F) {
 		"sources/jaeger-untimed.jsonl", "sources/zipkin-untimed.jsonl", "sources/zipkin-untimed-kindless.jsonl",
 		// Bedrock's invocation log: response streams' chunks in arrays.
 		"sources/bedrock.jsonl",
-		// Akamai's CDN log: request_time summed from its phases.
-		"sources/akamai.jsonl",
+		// CDN logs: Akamai's request_time summed from its phases,
+		// Fastly's µs beside its start and end, epoch ms or text.
+		"sources/akamai.jsonl", "sources/fastly.jsonl", "sources/fastly-text.jsonl",
 		// Python's loggers: python-json-logger's records of uvicorn's
 		// access lines, structlog's seconds, loguru's serialized records.
 		"python/pjl-uvicorn.jsonl", "python/troncos-asgi-access.jsonl", "python/loguru-serialize.jsonl",

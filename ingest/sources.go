@@ -1516,6 +1516,26 @@ var sources = []*source{
 			{"transferTimeMSec", FRequestTime, unitPhaseMs},
 			{"cliIP", FRemoteAddr, 0}, {"reqMethod", FMethod, 0}, {"reqPath", FURI, 0}, {"reqHost", FHost, 0},
 		}},
+	// Fastly's real-time log streaming in JSON, as its log format is
+	// written in the common recipe (Fastly's "Useful log formats",
+	// https://docs.fastly.com/en/guides/useful-log-formats, and the log
+	// formats log services give for it): time_start and time_end the
+	// request's start and end (%{begin:msec}t, epoch ms, or begin's
+	// strftime text, to the second), time_elapsed time.elapsed.usec
+	// (µs: %D, "the time taken to serve the request, in microseconds",
+	// https://docs.fastly.com/en/guides/custom-log-formats), request
+	// req.request, the method alone, url req.url, response_status
+	// resp.status, client_ip Fastly-Client-IP.
+	{name: "fastly", title: "Fastly real-time log streaming (JSON)",
+		signatures: []signature{
+			{2, []string{"service_version", "fastly_server", "fastly_is_edge", "fastly_is_shield", "fastly_pop", "fastly_shield_used"}},
+			{3, []string{"time_elapsed", "time_start", "time_end", "response_status"}}},
+		fields: []sourceField{
+			{"time_start", FTime, 0}, {"time_end", FEndTime, 0}, {"time_elapsed", FRequestTime, UnitMicro},
+			{"response_status", FStatus, 0}, {"request", FMethod, 0}, {"url", FURI, 0}, {"host", FHost, 0},
+			{"client_ip", FRemoteAddr, 0},
+		},
+		wholeSeconds: true},
 	// Linkerd's proxy's HTTP access log in its json format (the
 	// config.linkerd.io/access-log annotation; linkerd2-proxy's
 	// linkerd/http/access-log): total_ns, the request's time, ns, as a

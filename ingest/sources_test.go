@@ -215,6 +215,19 @@ var sourceOracles = map[string]func(d rawDoc) sourceWant{
 		return sourceWant{rt: rt, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("statusCode")),
 			client: d.str("cliIP"), stream: -1, timeNS: s*1e9 + m*1e6}
 	},
+	// Fastly's JSON recipe: time_elapsed µs (time.elapsed.usec);
+	// time_start epoch ms (begin:msec), or strftime's text with %z.
+	"fastly": func(d rawDoc) sourceWant {
+		var ns int64
+		if n, ok := d.get("time_start").(json.Number); ok {
+			ms, _ := n.Int64()
+			ns = ms * 1e6
+		} else if t, err := time.Parse("2006-01-02T15:04:05-0700", d.str("time_start")); err == nil {
+			ns = t.UnixNano()
+		}
+		return sourceWant{rt: d.num("time_elapsed") / 1e3, ups: math.NaN(), ttft: math.NaN(), status: int(d.num("response_status")),
+			client: d.str("client_ip"), stream: -1, timeNS: ns}
+	},
 	// Cloudflare AI Gateway: the API's duration has no documented unit
 	// and is not read (no request_time); its tokens_in and tokens_out are
 	// the tokens. Logpush's Metrics.durationMs is ms, its Timestamp epoch
@@ -1694,6 +1707,8 @@ var sourceFixtures = map[string]string{
 	"ecs-nginx.jsonl": "ecs", "ecs-apm.jsonl": "ecs", "datadog-v2.json": "datadog", "datadog-v1.json": "datadog",
 	"bedrock.jsonl":       "bedrock",
 	"akamai.jsonl":        "akamai",
+	"fastly.jsonl":        "fastly",
+	"fastly-text.jsonl":   "fastly",
 	"cloudflare-aig.json": "cloudflare-aig", "cloudflare-aig-logpush.json": "cloudflare-aig",
 	"nginx-elk.json": "nginx-elk", "nginx-json.json": "nginx-json",
 	"aws-apigateway.json": "aws-apigateway", "aws-apigateway-http.json": "aws-apigateway",
