@@ -137,7 +137,26 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		}
 		return 0
 	}
-	d := newDocReader(br, fs.cfg.schema, func(e *docElem) {
+	// Triton's trace objects (triton.go), told from the first element:
+	// paired by id, each request's trace handed on as one record
+	// (closeTrace), emitted as an element of its own (paired).
+	tritonFirst, paired := true, false
+	var triton *tritonPairer
+	var emit func(*docElem)
+	closeTrace := func(tr *tritonTrace) {
+		rec, passed, bad := triton.record(tr)
+		switch {
+		case passed:
+			bads = append(bads, docBad{before: len(spans), line: tr.line, passed: true})
+		case bad != "":
+			bads = append(bads, docBad{before: len(spans), line: tr.line, reason: bad})
+		default:
+			paired = true
+			emit(&docElem{text: rec, line: tr.line, at: tr.line})
+			paired = false
+		}
+	}
+	emit = func(e *docElem) {
 		var stamp int64 // an OTLP log record's time
 		if e.logRecord || fs.cfg.envelope == EnvOTelLogs {
 			if e.line != otelLine {
@@ -147,6 +166,18 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		}
 		if e.bad != "" {
 			bads = append(bads, docBad{before: len(spans), line: e.line, reason: e.bad})
+			return
+		}
+		if tritonFirst {
+			tritonFirst = false
+			if e.resGen == 0 && !e.logRecord && tritonObject(e.text) {
+				triton, vectorFirst, first = newTritonPairer(maxTritonPending), false, false
+			}
+		}
+		if triton != nil && !paired {
+			if bad := triton.add(e.text, e.line, closeTrace); bad != "" {
+				bads = append(bads, docBad{before: len(spans), line: e.line, reason: bad})
+			}
 			return
 		}
 		if vectorFirst {
@@ -389,8 +420,14 @@ func (p *pipeline) readDoc(fs *fileState, br *bufio.Reader) error {
 		if len(chunk) >= chunkSize {
 			flush()
 		}
-	})
+	}
+	d := newDocReader(br, fs.cfg.schema, emit)
 	err := d.run()
+	if triton != nil {
+		// The traces still open, also when the document is cut short
+		// (Triton writes its closing "]" only when it stops).
+		triton.drain(closeTrace)
+	}
 	flush()
 	p.pool.Put(buf)
 	if innerErr != nil {

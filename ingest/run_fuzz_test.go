@@ -122,6 +122,8 @@ func FuzzRun(f *testing.F) {
 		// CDN logs: Akamai's request_time summed from its phases,
 		// Fastly's µs beside its start and end, epoch ms or text.
 		"sources/akamai.jsonl", "sources/fastly.jsonl", "sources/fastly-text.jsonl",
+		// Triton's trace file: objects paired by id.
+		"sources/triton-trace.json",
 		// Python's loggers: python-json-logger's records of uvicorn's
 		// access lines, structlog's seconds, loguru's serialized records.
 		"python/pjl-uvicorn.jsonl", "python/troncos-asgi-access.jsonl", "python/loguru-serialize.jsonl",

@@ -200,6 +200,14 @@ var sources = []*source{
 	// span, the server's own ("Connected"), is passed over; a failed
 	// request's ERROR event, with its span but no times, is a request
 	// without request_time.
+	// Triton Inference Server's trace file: the record its reader makes
+	// of each request's trace (triton.go), its model and its time from
+	// the frontend's receiving to its sending (ns); no wall time.
+	{name: "triton", title: "Triton Inference Server trace file",
+		signatures: []signature{{2, []string{tritonTraceName, tritonNsName}}},
+		fields: []sourceField{
+			{tritonNsName, FRequestTime, UnitNano}, {"model_name", FModel, 0}, {tritonTraceName, ignored, 0},
+		}},
 	{name: "tgi", title: "text-generation-inference router (JSON)",
 		signatures: []signature{{2, []string{"span.total_time", "span.validation_time", "span.queue_time", "span.inference_time", "span.time_per_token"}}},
 		fields: []sourceField{
