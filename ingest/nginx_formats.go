@@ -227,6 +227,10 @@ func buildKnownFormats() []*knownFormat {
 		{name: "hypercorn", source: "hypercorn", format: hypercornPrefix + hypercornFormat, vars: hypercornVars},
 		// granian's, the Rust server of ASGI, RSGI and WSGI apps.
 		{name: "granian", source: "granian", format: granianFormat, vars: granianVars},
+		// The development servers of Django (manage.py runserver) and
+		// of werkzeug (Flask's flask run), the same request line.
+		{name: "django", source: "django", format: djangoFormat, vars: pyDevVars},
+		{name: "werkzeug", source: "werkzeug", format: werkzeugFormat, vars: pyDevVars},
 		// Serilog's request logging line in its file sink's default
 		// output template (serilogFormat).
 		{name: "serilog", source: "serilog", format: serilogFormat, vars: serilogVars},
@@ -736,6 +740,35 @@ var sanicVars = map[string]varSpec{
 	"sanic_duration": {field: FRequestTime, unit: UnitMilli, bound: true},
 	"sanic_ident":    {none: true},
 	"sanic_byte":     {none: true},
+}
+
+// djangoFormat is the line of Django's development server (manage.py
+// runserver): WSGIRequestHandler.log_message
+// (django/core/servers/basehttp.py) logs http.server's '"%s" %s %s'
+// (the request line, the status, the size, "-" when unknown) to the
+// logger django.server with server_time, log_date_time_string()
+// ("05/Dec/2026 10:00:00", the server's local time without a zone:
+// --tz), and DEFAULT_LOGGING (django/utils/log.py) formats it
+// "[{server_time}] {message}": `[05/Dec/2026 10:00:00] "POST
+// /v1/chat/completions HTTP/1.1" 200 8393`. Its ServerFormatter colours
+// the message by its status on a terminal (read without the colours).
+// No duration: records without request_time.
+const djangoFormat = `[$pydev_time] "$request" $status $body_bytes_sent`
+
+// werkzeugFormat is the line of werkzeug's development server (Flask's
+// flask run): WSGIRequestHandler.log_request and log
+// (src/werkzeug/serving.py) write f"{address_string()} - -
+// [{log_date_time_string()}] " and '"%s" %s %s' of the request line, the
+// status and the size ("-" unless given): `127.0.0.1 - -
+// [05/Dec/2026 10:00:00] "POST /x HTTP/1.1" 200 -`. Common Log
+// Format's shape with http.server's date, no zone (--tz); on a terminal
+// the request line is coloured by the status. No duration.
+const werkzeugFormat = `$remote_addr - - [$pydev_time] "$request" $status $body_bytes_sent`
+
+// pyDevVars read the date of http.server's log_date_time_string,
+// "%02d/%3s/%04d %02d:%02d:%02d" of the local time, without a zone.
+var pyDevVars = map[string]varSpec{
+	"pydev_time": {field: FTime, bound: true, how: howStrftime, strftime: "%d/%b/%Y %H:%M:%S", spaces: 1},
 }
 
 // granianFormat is granian's access log (--access-log), its default

@@ -2158,6 +2158,8 @@ var textSources = []*source{
 	{name: "quarkus", title: "Quarkus HTTP access log through its logging"},
 	{name: "bentoml", title: "BentoML access log"},
 	{name: "granian", title: "granian access log (its default format)"},
+	{name: "django", title: "Django development server log (manage.py runserver)"},
+	{name: "werkzeug", title: "werkzeug development server log (flask run)"},
 	{name: "hypercorn", title: "Hypercorn access log behind its logger's line (its default format, or its access_log_format given with --log-format)"},
 	{name: "ray-serve", title: "Ray Serve access log"},
 	{name: "lighttpd", title: "lighttpd access log (its default format)"},

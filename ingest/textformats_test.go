@@ -287,6 +287,25 @@ func bentoMLOracle(t *testing.T, line string) textWant {
 // status and dt_ms.
 var granianLine = regexp.MustCompile(`^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4})\] (\S+) - "([^"]*)" (\d{3}) (\d+\.\d{3})$`)
 
+// pyDevLine is a line of Django's or werkzeug's development server,
+// without its colours: the client's address (werkzeug's), http.server's
+// date, the request line, the status and the size.
+var (
+	pyDevLine   = regexp.MustCompile(`^(?:(\S+) - - )?\[(\d{2}/\w{3}/\d{4} \d{2}:\d{2}:\d{2})\] "([^"]*)" (\d{3}) (?:\d+|-)$`)
+	pyDevColour = regexp.MustCompile("\x1b\\[[0-9;]*m")
+)
+
+// pyDevOracle reads the development servers' lines: no request time.
+func pyDevOracle(t *testing.T, line string) textWant {
+	m := pyDevLine.FindStringSubmatch(pyDevColour.ReplaceAllString(line, ""))
+	if m == nil {
+		t.Fatalf("oracle: %q is no development server's line", line)
+	}
+	w := textWant{ok: true, status: atoi(t, m[4]), client: m[1], at: oracleTime(t, "02/Jan/2006 15:04:05", m[2])}
+	w.method, w.uri = request(m[3])
+	return w
+}
+
 // railwayLine is a line of Railway's HTTP logs as its CLI prints them:
 // the time (RFC 3339, ns), the method, the path, the status, the total
 // duration in whole ms, the request id.
@@ -814,7 +833,12 @@ var textOracles = map[string]func(t *testing.T, line string) textWant{
 	// granian's default access log: dt_ms, the request's start with its
 	// zone; its own lines passed over.
 	"granian.log": granianOracle,
-	"railway.log": railwayOracle,
+	// The development servers of Django and werkzeug: http.server's
+	// date without a zone, no duration; coloured by the status on a
+	// terminal.
+	"django-runserver.log": pyDevOracle,
+	"werkzeug.log":         pyDevOracle,
+	"railway.log":          railwayOracle,
 	// Hypercorn's default access log behind its logger's line: no
 	// duration, the ASGI version no part of the uri; its error log's
 	// lines passed over.
@@ -1028,6 +1052,8 @@ func TestTextFormatFixtures(t *testing.T) {
 		{"bentoml.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_trace"}},
 		{"bentoml-notrace.log", "nginx", "bentoml", []string{"bentoml_latency", "bentoml_time"}},
 		{"granian.log", "nginx", "granian", []string{"granian_dt_ms", "granian_time"}},
+		{"django-runserver.log", "nginx", "django", []string{"pydev_time", "status"}},
+		{"werkzeug.log", "nginx", "werkzeug", []string{"pydev_time", "remote_addr"}},
 		{"railway.log", "nginx", "railway", []string{"railway_duration", "time_iso8601"}},
 		{"hypercorn.log", "nginx", "hypercorn", []string{"hypercorn_time", "hypercorn_pid"}},
 		{"sanic-prod.log", "nginx", "sanic", []string{"sanic_duration", "sanic_ident"}},
