@@ -237,6 +237,7 @@ var zhMessages = map[msgID]string{
 	"why.awselb":       "%s，均不带 %s：Classic Load Balancer 的访问日志没有整个响应的耗时，它的三个处理时间都止于响应开始之时（后端到响应头的时间读作 upstream_header_time）；流式回答的正文会比它们更久。Application Load Balancer 的日志有这一耗时（request_creation_time 到 time），或在负载均衡器之后为请求计时（nginx 的 $request_time）",
 	"hint.refused":     "%s 默认按 %s 读取，但其取值（中位数 %s）会使请求耗时中位数达到 %s：它们的单位更小，很可能是建议的单位，因此未读取",
 	"why.linkerd":      "%s，均不带 %s：Linkerd 代理的 apache 访问日志格式不写耗时（total_ns、processing_ns）；它的 json 格式会写：请设置 config.linkerd.io/access-log: json 并读取那份日志，其 total_ns 即请求耗时",
+	"why.pydev":        "%s，均不带 %s：%s 的开发服务器在任何配置下记录请求时都不带耗时；请在请求经过之处计时（前面的代理：nginx 的 $request_time、Envoy 的 %%DURATION%%）并读取那份日志",
 	"why.llamaserver":  "%s，均不带 %s：llama.cpp 的 server 在任何配置下记录请求时都不带耗时（它的计时行属于槽位的任务，而非请求）；请在请求经过之处计时（前面的代理：nginx 的 $request_time、Envoy 的 %%DURATION%%）并读取那份日志",
 	"why.cloudflare":   "%s，均不带 %s：Cloudflare Logpush 记录的耗时是 EdgeEndTimestamp − EdgeStartTimestamp，需要这两个字段且时间精度细于秒：请把任务的 timestamp_format 设为 unixnano（API 的默认值；控制台默认的 rfc3339 以及 unix 只写到整秒，不予读取）",
 	"why.dbxusage":     "%s，均不带 %s：Databricks 的用量表（system.serving.endpoint_usage）没有耗时，只有每个请求的到达时间、状态和 token 数；同一端点的推理表有耗时（execution_duration_ms）：请读取那张表，或按 databricks_request_id 连接两表后的导出",

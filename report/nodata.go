@@ -224,6 +224,9 @@ func readWhy(m printer, f ingest.FileStats, problems []ingest.Problem, windowed 
 	if f.Source == "llama-server" {
 		return m.f("why.llamaserver", m.n(int(f.Records), "n.record"), MissingField)
 	}
+	if f.Source == "django" || f.Source == "werkzeug" {
+		return m.f("why.pydev", m.n(int(f.Records), "n.record"), MissingField, f.Source)
+	}
 	if f.Source == "cloudflare" {
 		return m.f("why.cloudflare", m.n(int(f.Records), "n.record"), MissingField)
 	}
@@ -527,12 +530,13 @@ func instantValues(name string, files []ingest.FileStats) bool {
 }
 
 // writesNoRequestTime reports whether file f's log writes no request
-// time in any configuration: uvicorn's, llama.cpp's server's, Linkerd's
-// apache format, the Classic Load Balancer's, Databricks' usage table
-// (its reason, readWhy, says so for each).
+// time in any configuration: uvicorn's, llama.cpp's server's, Django's
+// and werkzeug's development servers', Linkerd's apache format, the
+// Classic Load Balancer's, Databricks' usage table (its reason, readWhy,
+// says so for each).
 func writesNoRequestTime(f ingest.FileStats) bool {
 	switch f.Source {
-	case "uvicorn", "llama-server", "aws-elb", "databricks-usage":
+	case "uvicorn", "llama-server", "django", "werkzeug", "aws-elb", "databricks-usage":
 		return true
 	case "linkerd":
 		return f.Format == ingest.Nginx
@@ -879,6 +883,8 @@ func (r *Report) fileNote(m printer, f ingest.FileStats) string {
 			note = m.f("why.linkerd", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if f.Source == "llama-server" {
 			note = m.f("why.llamaserver", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
+		} else if f.Source == "django" || f.Source == "werkzeug" {
+			note = m.f("why.pydev", m.n(int(f.WithoutRequestTime), "n.record"), MissingField, f.Source)
 		} else if f.Source == "databricks-usage" {
 			note = m.f("why.dbxusage", m.n(int(f.WithoutRequestTime), "n.record"), MissingField)
 		} else if f.Source == "cloudflare" && f.WithoutRequestTime == f.Records {

@@ -517,6 +517,13 @@ func TestNoDataAppServers(t *testing.T) {
 		{"llama-server", `INFO [      log_server_request] request | tid="1" timestamp=1773129600 remote_addr="10.0.3.200" remote_port=38160 status=200 method="POST" path="/v1/chat/completions" params={}` + "\n" +
 			`INFO [      log_server_request] request | tid="1" timestamp=1773129607 remote_addr="10.0.1.5" remote_port=53959 status=429 method="POST" path="/v1/chat/completions" params={}` + "\n", nil,
 			"- (nginx, llama-server): 2 records without request_time: llama.cpp's server logs each request with no duration", ""},
+		// Django's and werkzeug's development servers: no duration; their
+		// date is no duration to map.
+		{"django", `[05/Dec/2026 10:00:00] "POST /v1/chat/completions HTTP/1.1" 200 8393` + "\n" +
+			`[05/Dec/2026 10:00:09] "POST /v1/chat/completions HTTP/1.1" 429 58` + "\n", nil,
+			"- (nginx, django): 2 records without request_time: django's development server logs each request with no duration", ""},
+		{"werkzeug", `127.0.0.1 - - [05/Dec/2026 10:00:00] "POST /x HTTP/1.1" 200 -` + "\n", nil,
+			"- (nginx, werkzeug): 1 record without request_time: werkzeug's development server logs each request with no duration", ""},
 		// Cloudflare's Logpush job with the dashboard's timestamp_format
 		// (rfc3339): its times are whole seconds, not read as a duration.
 		{"cloudflare", `{"ClientIP":"203.0.113.7","ClientRequestHost":"api.example.com","ClientRequestMethod":"POST","ClientRequestURI":"/v1/chat/completions","EdgeStartTimestamp":"2026-12-05T10:00:00Z","EdgeEndTimestamp":"2026-12-05T10:00:03Z","EdgeResponseStatus":200,"OriginResponseDurationMs":2950,"RayID":"8f1d2c3b4a5e6f70"}` + "\n", nil,
