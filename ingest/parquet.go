@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -47,6 +48,9 @@ type pqSpec struct {
 	local, int96, date bool
 	// uuid marks a Parquet UUID column, read as its text.
 	uuid bool
+	// json marks a Parquet JSON column (jsonScalars): DuckDB's COPY of
+	// JSON lines whose values of a key differ in type writes the key so.
+	json bool
 	// perUnit is what an Arrow duration's stored unit (a Parquet
 	// INTERVAL's second) is in the unit its column's name is read in.
 	perUnit float64
@@ -722,6 +726,9 @@ func parquetSpecs(ps *parquet.Schema, meta *format.FileMetaData, sc *Schema) []p
 			sp.kind = vkDouble
 		case parquet.ByteArray:
 			sp.kind = vkBytes
+			if lt := typ.LogicalType(); lt != nil && isLogical[*format.JsonType](lt) {
+				sp.json = true
+			}
 		case parquet.FixedLenByteArray:
 			// A DECIMAL of more digits than an int64 holds (Spark's
 			// decimal(38,6), DuckDB's DECIMAL(30,6)): its values read as
@@ -933,7 +940,50 @@ func (v *pqValues) load(sp *pqSpec, page parquet.Page) {
 	case vkBytes:
 		v.data, v.offs = d.ByteArray()
 		v.n = max(len(v.offs)-1, 0)
+		if sp.json {
+			v.data, v.offs = jsonScalars(v.data, v.offs)
+		}
 	}
+}
+
+// jsonScalars returns the values of a JSON column, its byte arrays (data
+// cut at offs) each a JSON text, as the texts a JSON line's values are
+// read as: a string without its quotes and escapes ("\"0.101\"" is
+// 0.101, as "request_time":"0.101" is read), null none (empty), a
+// number, a boolean, an object or an array as written.
+func jsonScalars(data []byte, offs []uint32) ([]byte, []uint32) {
+	if len(offs) == 0 {
+		return data, offs
+	}
+	out := make([]byte, 0, len(data))
+	outOffs := make([]uint32, 1, len(offs))
+	for i := 1; i < len(offs); i++ {
+		v := bytes.TrimSpace(data[offs[i-1]:offs[i]])
+		switch {
+		case string(v) == "null":
+		case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
+			if bytes.IndexByte(v, '\\') < 0 {
+				out = append(out, v[1:len(v)-1]...)
+			} else if s, ok := unquoteJSON(v); ok {
+				out = append(out, s...)
+			} else {
+				out = append(out, v...)
+			}
+		default:
+			out = append(out, v...)
+		}
+		outOffs = append(outOffs, uint32(len(out)))
+	}
+	return out, outOffs
+}
+
+// unquoteJSON returns the string JSON string literal v holds.
+func unquoteJSON(v []byte) (string, bool) {
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // isLogical reports whether logical type lt is a T.
