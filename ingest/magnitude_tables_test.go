@@ -96,13 +96,20 @@ func writeDurationArrow(t *testing.T, name string, start int64, vals []int64) st
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "requests.arrow")
+	return writeArrowFile(t, "requests.arrow", rec)
+}
+
+// writeArrowFile writes record batch rec as an Arrow IPC file named name
+// in a temporary directory, and returns its path.
+func writeArrowFile(t *testing.T, name string, rec arrow.Record) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(memory.NewGoAllocator()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"loganalyze/ingest"
@@ -47,23 +44,7 @@ func writeTTFTArrow(t *testing.T, name string, rows []ttftRow) string {
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeArrowFile(t, name, rec)
 }
 
 // TestTTFTSecondsOrMillis: a JSON-lines, CSV, TSV, JSON-array, Parquet or
