@@ -1,6 +1,8 @@
 package ingest_test
 
 import (
+	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,5 +44,37 @@ func TestAzurePortalCSV(t *testing.T) {
 				t.Errorf("%s: record %d at %v, want %v", c.head, i, time.Unix(0, g.timeNS).UTC(), w.UTC())
 			}
 		}
+	}
+}
+
+// TestAzurePortalCSVStdin: the portal's export, piped in or saved under a
+// name that says no table (query_data.txt), is told a CSV by its header:
+// the brackets of "TimeGenerated [UTC]" between its commas are a name's,
+// not an nginx line's [time]. A line of combined with commas in its user
+// agent stays a text log's.
+func TestAzurePortalCSVStdin(t *testing.T) {
+	export := "TenantId,TimeGenerated [UTC],OperationName,CorrelationId,IsRequestSuccess,TotalTime,BackendTime,ClientTime,CallerIpAddress,Method,ResponseCode,Url\n" +
+		`ws1,"12/4/2026, 9:00:12.611 AM",Microsoft.ApiManagement/GatewayLogs,c-1,true,950,930,20,203.0.113.7,POST,200,https://contoso.azure-api.net/openai/deployments/gpt-4o/chat/completions` + "\n" +
+		`ws1,"12/4/2026, 12:07:23.005 PM",Microsoft.ApiManagement/GatewayLogs,c-2,false,4056,4040,16,203.0.113.8,POST,429,https://contoso.azure-api.net/openai/deployments/gpt-4o/chat/completions` + "\n"
+	for name, opts := range map[string]ingest.Options{
+		"stdin": {Workers: 1, Location: time.UTC, Stdin: strings.NewReader(export)},
+		"txt":   {Workers: 1, Location: time.UTC},
+	} {
+		path := "-"
+		if name == "txt" {
+			path = writeTemp(t, "query_data.txt", export)
+		}
+		got, res := collect(t, []string{path}, opts)
+		if f := res.Files[0]; f.Format != ingest.CSV || len(got) != 2 || res.BadLines() != 0 {
+			t.Fatalf("%s: format %s, %d records, %d bad lines; want csv, 2, 0", name, f.Format, len(got), res.BadLines())
+		}
+		if got[0].status != 200 || got[1].status != 429 || math.Abs(got[0].rt-0.950) > 1e-9 || math.Abs(got[1].rt-4.056) > 1e-9 {
+			t.Errorf("%s: statuses %d %d, request_time %v %v; want 200 429, 0.95 4.056", name, got[0].status, got[1].status, got[0].rt, got[1].rt)
+		}
+	}
+	combined := `10.0.0.1 - - [04/Dec/2026:09:00:12 +0000] "POST /v1/chat/completions HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11, Linux, x86_64)"` + "\n"
+	_, res := collect(t, []string{"-"}, ingest.Options{Workers: 1, Location: time.UTC, Stdin: strings.NewReader(strings.Repeat(combined, 3))})
+	if f := res.Files[0]; f.Format != ingest.Nginx || f.Records != 3 {
+		t.Errorf("combined with commas: format %s, %d records; want nginx, 3", f.Format, f.Records)
 	}
 }

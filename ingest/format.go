@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -134,8 +135,60 @@ func sniff(head []byte, given []*logFormat) Format {
 		return TSV
 	case bytes.Count(line, []byte{','}) >= 2 && !bytes.Contains(line, []byte{'['}):
 		return CSV
+	case bytes.Count(line, []byte{','}) >= 2 && bracketedHeader(head):
+		return CSV
 	}
 	return Nginx
+}
+
+// bracketedHeader reports whether head opens with a CSV header whose names
+// hold brackets, which the check above leaves to the text reader, for an
+// nginx line's "[time]" between commas: Azure's portal writes the time's
+// zone in its column's name ("TimeGenerated [UTC]") when it exports a
+// query's results. Every name is a name (a letter first, then words,
+// brackets and punctuation a name holds), and the rows below it have as
+// many cells, read as CSV (quotes around a cell's commas).
+func bracketedHeader(head []byte) bool {
+	lines := headLines(head, 6)
+	if len(lines) < 2 {
+		return false
+	}
+	names := bytes.Split(lines[0], []byte{','})
+	for _, n := range names {
+		if !headerCell(n) {
+			return false
+		}
+	}
+	for _, l := range lines[1:] {
+		r := csv.NewReader(bytes.NewReader(l))
+		r.FieldsPerRecord = len(names)
+		if _, err := r.Read(); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// headerCell reports whether n reads as a column's name in a header:
+// a letter, '_' or '@' first, then letters, digits, spaces and the marks
+// names hold (`TimeGenerated [UTC]`, `Duration (ms)`, `req.uri`).
+func headerCell(n []byte) bool {
+	n = bytes.TrimSpace(n)
+	if len(n) == 0 || len(n) > 80 {
+		return false
+	}
+	if c := n[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '@') {
+		return false
+	}
+	for _, c := range n {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case bytes.IndexByte([]byte(" _.-[]()/:@"), c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // givenReadsWhole reports whether a --log-format given reads each of

@@ -280,6 +280,9 @@ func FuzzRun(f *testing.F) {
 		`{"startTime":1796374800.1,"endTime":1796374802.35,"completionStartTime":1806374800.6,"model":"m","api_base":"b"}` + "\n"))
 	// A CSV export of log lines (Splunk's _raw), one quoted across lines.
 	f.Add([]byte("_time,host,_raw\n2026-12-05T10:00:00Z,gw,\"{\"\"request_time\"\":0.5}\"\n2026-12-05T10:00:01Z,gw,\"{\n\"\"status\"\":200}\"\n"))
+	// Azure's portal's export of a query's results, "[UTC]" in a
+	// column's name: a CSV by its header (bracketedHeader).
+	f.Add([]byte("TenantId,TimeGenerated [UTC],TotalTime,BackendTime,ClientTime,ResponseCode\nws1,\"12/4/2026, 9:00:12.611 AM\",950,930,20,200\n"))
 	// An ASCII table as mysql -t draws it, a Markdown table; a Loki query's
 	// answer, a Log Analytics query's, Sumo Logic's messages; CloudWatch
 	// Logs Insights' results of a line and of extracted fields.
