@@ -229,8 +229,8 @@ func buildKnownFormats() []*knownFormat {
 		{name: "granian", source: "granian", format: granianFormat, vars: granianVars},
 		// The development servers of Django (manage.py runserver) and
 		// of werkzeug (Flask's flask run), the same request line.
-		{name: "django", source: "django", format: djangoFormat, vars: pyDevVars},
-		{name: "werkzeug", source: "werkzeug", format: werkzeugFormat, vars: pyDevVars},
+		{name: "django", source: "django", format: djangoFormat, vars: pyDevVars, fits: pyDevLine},
+		{name: "werkzeug", source: "werkzeug", format: werkzeugFormat, vars: pyDevVars, fits: pyDevLine},
 		// Serilog's request logging line in its file sink's default
 		// output template (serilogFormat).
 		{name: "serilog", source: "serilog", format: serilogFormat, vars: serilogVars},
@@ -764,6 +764,33 @@ const djangoFormat = `[$pydev_time] "$request" $status $body_bytes_sent`
 // Format's shape with http.server's date, no zone (--tz); on a terminal
 // the request line is coloured by the status. No duration.
 const werkzeugFormat = `$remote_addr - - [$pydev_time] "$request" $status $body_bytes_sent`
+
+// pyDevLine reports whether line can be a development server's: its
+// date in brackets as http.server writes it ("05/Dec/2026 10:00:00"),
+// and nothing after the status and the size but a colour's reset. A line
+// of another server's own format that begins alike (Envoy's
+// `[%START_TIME%] "%REQ(:METHOD)% …" %RESPONSE_CODE% - %DURATION% …`)
+// goes on past the size with what these servers never write: its
+// durations.
+func pyDevLine(line []byte) bool {
+	open := bytes.IndexByte(line, '[')
+	if open < 0 || len(line) < open+22 || line[open+21] != ']' {
+		return false
+	}
+	if _, err := time.Parse("02/Jan/2006 15:04:05", string(line[open+1:open+21])); err != nil {
+		return false
+	}
+	tail := line[bytes.LastIndexByte(line, '"')+1:]
+	for bytes.HasSuffix(tail, []byte("m")) { // a colour's reset, "\x1b[0m"
+		esc := bytes.LastIndexByte(tail, 0x1b)
+		if esc < 0 {
+			break
+		}
+		tail = tail[:esc]
+	}
+	f := bytes.Fields(tail)
+	return len(f) == 2 && len(f[0]) == 3 && allDigits(f[0]) && (allDigits(f[1]) || string(f[1]) == "-")
+}
 
 // pyDevVars read the date of http.server's log_date_time_string,
 // "%02d/%3s/%04d %02d:%02d:%02d" of the local time, without a zone.

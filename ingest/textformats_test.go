@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -1820,5 +1821,23 @@ func checkGinRequests(t *testing.T, path string, want []ginRequest, own, bad int
 		if w := want[i]; g.status != w.status || !g.hasRT || !near(g.rt, w.rt) || g.addr != w.addr || g.method != w.method || g.uri != w.path {
 			t.Errorf("record %d: %d %v %q %s %q; want %d %v %q %s %q", i+1, g.status, g.rt, g.addr, g.method, g.uri, w.status, w.rt, w.addr, w.method, w.path)
 		}
+	}
+}
+
+// TestPyDevNotEnvoy: a line that begins as a development server's,
+// `[time] "request" status`, but goes on past the size (Envoy's
+// `[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)%
+// %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %DURATION%
+// %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% …`, its durations) is no
+// Django's or werkzeug's: a file of them is not read as one, which would
+// say it had no request time.
+func TestPyDevNotEnvoy(t *testing.T) {
+	var b strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&b, `[2025-03-10T22:00:%02d.631+0800] "POST /v1/chat/completions HTTP/1.1" 200 - %d %d "10.0.3.12" "10.42.2.9:8000"`+"\n", i, 8845+i, 8843+i)
+	}
+	_, res := collect(t, []string{writeTemp(t, "envoy.log", b.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+	if f := res.Files[0]; f.Source == "django" || f.Source == "werkzeug" {
+		t.Errorf("Envoy's lines read as %s's: %d records", f.Source, f.Records)
 	}
 }
