@@ -158,6 +158,12 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowCol
 		}
 		walk(arrowColumn{index: i, name: f.Name}, f.Type, 0)
 	}
+	for _, c := range leaves {
+		if len(c.path) == 0 && arrowText(types[c.name]) {
+			// As a Parquet file's (parquetObjectPaths).
+			paths = appendObjectPaths(paths, c.name, arrowValues(first, leaves, c.name))
+		}
+	}
 	s.p.applySource(s.fs, names, paths, nil)
 	// As a Parquet file's or a JSON line's: a duration alias not in its
 	// unit (slog's ns under "duration"), the magnitudes a report's --map
@@ -171,6 +177,11 @@ func (s *rowSink) arrowColumns(sch *arrow.Schema, first arrow.Record) []arrowCol
 				c.spec = sp
 				cols = append(cols, c)
 			}
+		} else if sc.bindsBelow(c.name) && arrowText(types[c.name]) {
+			// A string column of JSON objects (textObject), as a
+			// Parquet file's.
+			c.spec = &pqSpec{name: c.name, kind: vkBytes, text: true, object: []byte(c.name)}
+			cols = append(cols, c)
 		}
 	}
 	for _, c := range maps {
@@ -319,6 +330,20 @@ func arrowSpec(name string, t arrow.DataType, bs Bindings) *pqSpec {
 		return nil
 	}
 	return sp
+}
+
+// arrowText reports whether t is a type arrowSpec reads as text.
+func arrowText(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
+		return true
+	case arrow.DICTIONARY:
+		switch t.(*arrow.DictionaryType).ValueType.ID() {
+		case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY:
+			return true
+		}
+	}
+	return false
 }
 
 // sendArrowRecord sends one record batch's rows in batches of cells.

@@ -286,6 +286,10 @@ type cellBatch struct {
 	cb    colBatch // its arena only: the text values, and numbers set as text
 	errs  []error  // setRows's
 	wall  wallZone // the zone period of its columns' wall-clock times
+	// json reads its object columns' values (pqSpec.object): the
+	// worker's while it sets the batch's rows (readyObjects), kept with
+	// the batch in the pool.
+	json *jsonParser
 }
 
 // wallOf returns the batch's wallZone when column sp holds wall-clock
@@ -379,6 +383,9 @@ func (b *cellBatch) setCell(r *Record, i int, x uint64, loc *time.Location) erro
 	case vkInstant:
 		return r.setInstant(sp.bs, int64(x), sp.nsPer, &b.cb, loc, b.wallOf(sp))
 	case vkBytes:
+		if sp.object != nil {
+			return b.object(r, sp, b.text(i, x))
+		}
 		return r.setText(sp, b.text(i, x), loc)
 	default:
 		if v := math.Float64frombits(x); sp.num == nil || !r.setPlainNumber(sp.bs[0], sp.num.kind, sp.inS, sp.scale, v) {
@@ -510,6 +517,18 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 					errs[k], bad = err, true
 				}
 			}
+		case sp.object != nil:
+			// A member may bind any field (lookupNested falls back to
+			// its own name): the columns after claim theirs.
+			bound = ^uint64(0)
+			dict := b.dicts[i]
+			for k, x := range cells {
+				if !nulls[k] && !(bad && errs[k] != nil) {
+					if err := b.object(&recs[k], sp, b.textOf(dict, x)); err != nil {
+						errs[k], bad = err, true
+					}
+				}
+			}
 		case sp.kind == vkInstant && len(sp.bs) == 1 && sp.bs[0].Field == FTime && !sp.bs[0].Stamp() && bound&(1<<FTime) == 0 && !bad:
 			bound |= 1 << FTime
 			bad = putInstants(recs, cells, some, sp, errs, b.wallOf(sp), loc)
@@ -542,6 +561,31 @@ func (b *cellBatch) setRows(recs []Record, j0 int, s *Schema, loc *time.Location
 		}
 	}
 	return errs
+}
+
+// readyObjects readies the batch's parser of its object columns
+// (pqSpec.object), when it has one, for a file read with schema s in
+// zone loc.
+func (b *cellBatch) readyObjects(s *Schema, loc *time.Location) {
+	for _, sp := range b.specs {
+		if sp.object != nil {
+			if b.json == nil || b.json.schema != s || b.json.loc != loc {
+				b.json = newJSONParser(s, loc)
+			}
+			return
+		}
+	}
+}
+
+// object reads text, a value of object column sp, into r (textObject):
+// the strings it decodes go to the batch's arena, which the records
+// keep as they keep its texts.
+func (b *cellBatch) object(r *Record, sp *pqSpec, text []byte) error {
+	j := b.json
+	j.scratch = b.cb.arena
+	err := j.textObject(r, sp.object, text)
+	b.cb.arena, j.scratch = j.scratch, nil
+	return err
 }
 
 // putTexts sets the texts of a column's cells into recs, row k's into
@@ -630,6 +674,7 @@ func (p *pipeline) cellRows(u *unit, f *feed, t *tally) {
 	good, noRT := int64(0), int64(0)
 	place := newBadPlacer(&p.opts.Window, c)
 	f.use(nil) // the rows' text is in b, theirs until the flush below
+	b.readyObjects(fs.cfg.schema, fs.cfg.loc)
 	if f.batch == nil {
 		parts := fs.partConsts()
 		for j := range b.n {
@@ -766,6 +811,9 @@ func (k *dictKeys) start(b *cellBatch) {
 	for s, f := range dictKeyText {
 		k.col[s] = -1
 		for i, sp := range b.specs {
+			if sp.object != nil {
+				return // its members may set any field (setRows)
+			}
 			for _, bd := range sp.bs {
 				if bd.Field != f {
 					continue

@@ -443,35 +443,17 @@ const (
 
 // object reads the JSON object in column n's value into r by its
 // members' paths under the column's name, as a JSON line's nested object
-// is read. A value that is not an object (empty, "-", a plain text) is
-// passed over. An object that is not valid JSON (a Python dict's repr,
-// as pandas writes one) is a value that cannot be read: the fields below
-// the column are left out and the record kept (SPEC §3), unless the
-// time or request_time is among them, which makes the row bad. Decoded
-// strings go to the parser's scratch buffer, which the records keep as
-// they keep its unescaped fields.
+// is read (textObject). Decoded strings go to the parser's scratch
+// buffer, which the records keep as they keep its unescaped fields.
 func (p *csvParser) object(r *Record, n int, val []byte) error {
 	if len(val) == 0 || val[0] != '{' {
 		return nil
 	}
 	j := p.json
 	j.scratch = p.scratch
-	s := scanner{b: val}
-	err := j.object(&s, r, p.names[n], 1)
-	if err == nil {
-		if s.ws(); s.i != len(s.b) {
-			err = s.fail("text after the object")
-		}
-	}
+	err := j.textObject(r, p.names[n], val)
 	p.scratch, j.scratch = j.scratch, nil
-	if err != nil {
-		below := j.schema.prefixFields(p.names[n]) &^ (1 << ignored)
-		if below&(1<<FTime|1<<FRequestTime) != 0 || below == 0 {
-			return fmt.Errorf("%s: %w", p.names[n], err)
-		}
-		r.unreadable(Field(bits.TrailingZeros64(below)), val)
-	}
-	return nil
+	return err
 }
 
 // sepScan finds the separators of a line in order, eight bytes at a

@@ -171,7 +171,18 @@ func TestDatabricksInferenceTables(t *testing.T) {
 			if gateway {
 				tb.callers[c.caller]++
 			} else {
-				tb.models = append(tb.models, c.model)
+				// request_metadata.model_name, else the response's
+				// model, as its JSON export's (a string column of JSON
+				// text, read by its paths).
+				m := c.model
+				if m == "" {
+					var resp struct{ Model string }
+					if err := json.Unmarshal([]byte(dbxResponse(c)), &resp); err != nil {
+						t.Fatal(err)
+					}
+					m = resp.Model
+				}
+				tb.models = append(tb.models, m)
 			}
 		}
 		tables = append(tables, tb)
@@ -224,7 +235,8 @@ func TestDatabricksInferenceTables(t *testing.T) {
 				}
 			}
 			// The legacy table's model, request_metadata.model_name: a
-			// MAP's value of a key (the requests arrive in order).
+			// MAP's value of a key (the requests arrive in order); the
+			// response's where the map has none.
 			for i, m := range tb.models {
 				if g := got[i]; g.model != m || g.hasModel != (m != "") {
 					t.Errorf("%s, %d workers: request %d has model %q (%v), want %q", tb.path, workers, i, g.model, g.hasModel, m)

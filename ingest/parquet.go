@@ -72,6 +72,10 @@ type pqSpec struct {
 	// mapKey is set for the value of one key of a MAP column (chunk
 	// its values, maxDef a value's level): nil for any other column.
 	mapKey *pqMapKey
+	// object is the name of a text column that nothing binds but that
+	// is the parent of dotted names, its values JSON objects read by
+	// their members' paths (textObject); nil for any other column.
+	object []byte
 }
 
 // plainOf sets num, inS, scale and flag of a column bound by bs.
@@ -98,6 +102,7 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 		return fmt.Errorf("damaged parquet file: %w", err)
 	}
 	names, paths := parquetNames(pf.Schema(), pf.Metadata())
+	paths = append(paths, parquetObjectPaths(src, size, pf)...)
 	s.p.applySource(s.fs, names, paths, nil)
 	// A client column the statistics did not show absent, which the
 	// first rows do not fill either, names no client (unfilledColumn).
@@ -541,6 +546,63 @@ func pqLeaf(ps *parquet.Schema, name string) (parquet.LeafColumn, bool) {
 	return ps.Lookup(strings.Split(name, ".")...)
 }
 
+// parquetObjectPaths returns the dotted paths of the values in the JSON
+// objects the first rows of the file's top-level text columns hold, as
+// cellPaths gives a CSV row's (Lunary's user, {"externalId":…}): they
+// tell the file's source and client too. A column whose statistics
+// show no value at or past "{" holds no object, and is not read.
+func parquetObjectPaths(src io.ReaderAt, size int64, pf *parquet.File) []string {
+	var paths []string
+	ps, meta := pf.Schema(), pf.Metadata()
+	for _, f := range ps.Fields() {
+		if !f.Leaf() || f.Type().Kind() != parquet.ByteArray {
+			continue
+		}
+		leaf, ok := ps.Lookup(f.Name())
+		if !ok || leaf.MaxRepetitionLevel > 0 || !objectsIn(meta, leaf.ColumnIndex) {
+			continue
+		}
+		chunk, ok := firstChunk(src, size, pf, leaf.ColumnIndex)
+		if !ok {
+			continue
+		}
+		paths = appendObjectPaths(paths, f.Name(), firstNumbers(chunk.Pages(), clientLookahead+1))
+	}
+	return paths
+}
+
+// objectsIn reports whether column ci may hold a text that begins with
+// "{", as its statistics show: some row group's greatest value is at or
+// past it, or does not say.
+func objectsIn(meta *format.FileMetaData, ci int) bool {
+	for _, rg := range meta.RowGroups {
+		if ci < len(rg.Columns) {
+			if st := &rg.Columns[ci].MetaData.Statistics; st.MaxValue == nil || bytes.Compare(st.MaxValue, []byte("{")) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendObjectPaths appends to paths those of the JSON objects among
+// vals, values of column name, under its name, each once.
+func appendObjectPaths(paths []string, name string, vals [][]byte) []string {
+	seen := make(map[string]bool)
+	for _, v := range vals {
+		if v = bytes.TrimSpace(v); len(v) == 0 || v[0] != '{' {
+			continue
+		}
+		for _, k := range append(jsonKeys(v, maxNames), jsonPaths(v, maxNames)...) {
+			if p := name + "." + k; !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths
+}
+
 // parquetNumbers returns, as text, the first values (maxUnitValues at
 // most) of column name of the first row group that has rows, when its
 // values are plain numbers (integers, floats, or text): a DECIMAL, a
@@ -695,12 +757,18 @@ func parquetSpecs(ps *parquet.Schema, meta *format.FileMetaData, sc *Schema) []p
 		}
 		name := strings.Join(path, ".")
 		bs := sc.LookupString(name)
-		if len(bs) == 0 {
-			continue
-		}
-		sp := pqSpec{name: name, chunk: leaf.ColumnIndex, bs: bs, maxDef: byte(leaf.MaxDefinitionLevel), text: textOnly(bs)}
-		sp.plainOf(bs)
 		typ := leaf.Node.Type()
+		var object []byte
+		if len(bs) == 0 {
+			// A string column of JSON objects (textObject): DuckDB's,
+			// pandas' and Spark's conversion of JSON lines or CSV.
+			if typ.Kind() != parquet.ByteArray || !sc.bindsBelow(name) {
+				continue
+			}
+			object = []byte(name)
+		}
+		sp := pqSpec{name: name, chunk: leaf.ColumnIndex, bs: bs, maxDef: byte(leaf.MaxDefinitionLevel), text: textOnly(bs), object: object}
+		sp.plainOf(bs)
 		switch typ.Kind() {
 		case parquet.Boolean:
 			sp.kind = vkBool

@@ -781,10 +781,10 @@ var sources = []*source{
 	// APIs' chat or completion (docs.databricks.com/machine-learning/
 	// foundation-models/api-reference.html): its model, and its usage's
 	// prompt_tokens and completion_tokens, are read from the JSON text
-	// as MLflow's request.model is, in a JSON export or a CSV; a Parquet
-	// file's string columns are not walked, so it gives no tokens, and
-	// its model only from request_metadata, a MAP column read for its
-	// model_name key (parquet_map.go; an Arrow file's, arrow_map.go).
+	// as MLflow's request.model is, in a JSON export, a CSV or a
+	// Parquet or Arrow file's string column (jsontext.go); a Parquet
+	// file's model is request_metadata's first, a MAP column read for
+	// its model_name key (parquet_map.go; an Arrow file's, arrow_map.go).
 	// sampling_fraction is not weighed:
 	// the counts are of the requests logged. status_code is the HTTP
 	// status for this source only, as SigNoz's is none. Spark writes a
