@@ -24,6 +24,10 @@ var arrowMagic = []byte("ARROW1")
 // message, and a file whose footer or messages are damaged is read as the
 // stream it holds, up to the damage.
 func readArrow(src io.ReaderAt, size int64, s *rowSink) error {
+	if names, rows, ok := arrowTable(src, size); ok && s.p.linesTable(names, nil) && s.p.tableEnvelope(rows) {
+		// A log platform's export of its lines (tablelines.go).
+		return s.p.readTableLines(s.fs, "arrow", rows)
+	}
 	mem := &boundedAllocator{limit: 16*size + 16<<20}
 	head := make([]byte, len(arrowMagic))
 	n, _ := src.ReadAt(head, 0)

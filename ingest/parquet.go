@@ -102,6 +102,14 @@ func readParquet(src io.ReaderAt, size int64, s *rowSink) error {
 		return fmt.Errorf("damaged parquet file: %w", err)
 	}
 	names, paths := parquetNames(pf.Schema(), pf.Metadata())
+	if s.p.linesTable(names, paths) {
+		if rows := parquetRows(src, size, pf); s.p.tableEnvelope(rows) {
+			// A log platform's export of its lines (tablelines.go).
+			return s.p.readTableLines(s.fs, "parquet", rows)
+		}
+	}
+	// After the check above: a line's JSON in a table of lines is the
+	// envelope's (tablelines.go), not a column of objects.
 	paths = append(paths, parquetObjectPaths(src, size, pf)...)
 	s.p.applySource(s.fs, names, paths, nil)
 	// A client column the statistics did not show absent, which the
