@@ -196,9 +196,10 @@ func parquetRows(src io.ReaderAt, size int64, pf *parquet.File) tableRows {
 
 // appendParquetValue appends v, a value of type t, as JSON: a time as
 // its text (an instant in UTC with its zone, a wall-clock time without
-// one, as DuckDB writes a TIMESTAMP), a DECIMAL as its number, text as
-// a string, a JSON column's value as it is, and null for what has no
-// JSON form (NaN, a time out of range, a fixed-length DECIMAL).
+// one, as DuckDB writes a TIMESTAMP: wallLayout), a DECIMAL as its
+// number, text as a string, a JSON column's value as it is, and null
+// for what has no JSON form (NaN, a time out of range, a fixed-length
+// DECIMAL).
 // A TIMESTAMP's isAdjustedToUTC tells an instant from a local time
 // (apache/parquet-format LogicalTypes.md, "Timestamp"); DuckDB writes
 // its TIMESTAMP so, its TIMESTAMPTZ adjusted
@@ -230,7 +231,7 @@ func appendParquetValue(dst []byte, v parquet.Value, t parquet.Type) []byte {
 			if utc {
 				return appendInstant(dst, x*per, time.RFC3339Nano)
 			}
-			return appendInstant(dst, x*per, "2006-01-02 15:04:05.999999999")
+			return appendInstant(dst, x*per, wallLayout)
 		}
 		if dec {
 			return appendFloatJSON(dst, float64(v.Int64())/div)
@@ -260,6 +261,12 @@ func appendParquetValue(dst []byte, v parquet.Value, t parquet.Type) []byte {
 	}
 	return append(dst, "null"...)
 }
+
+// wallLayout writes a time without a zone (a TIMESTAMP not adjusted to
+// UTC) as RFC 3339 does but for the zone: what an envelope's time is
+// told by (stampEnd: Loki's timestamp), read as a JSON line's time
+// without a zone is.
+const wallLayout = "2006-01-02T15:04:05.999999999"
 
 // appendInstant appends the time ns Unix nanoseconds, in UTC, in
 // layout.
@@ -403,7 +410,7 @@ func appendArrowValue(dst []byte, a arrow.Array, i int) ([]byte, bool) {
 		if t.TimeZone != "" {
 			return appendInstant(dst, x*per, time.RFC3339Nano), true
 		}
-		return appendInstant(dst, x*per, "2006-01-02 15:04:05.999999999"), true
+		return appendInstant(dst, x*per, wallLayout), true
 	case *array.Date32:
 		return appendInstant(dst, int64(a.Value(i))*86400e9, "2006-01-02"), true
 	case *array.Date64:

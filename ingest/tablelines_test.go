@@ -113,6 +113,33 @@ func mezmoParquet(t testing.TB, lines []platformLine) []byte {
 	return buf.Bytes()
 }
 
+// lokiParquet is lines as DuckDB's COPY of logcli's --output=jsonl
+// --no-labels lines ({"line":"LINE","timestamp":"…Z"}) writes them:
+// timestamp a TIMESTAMP not adjusted to UTC, each line a JSON line
+// without a time of its own, which takes the envelope's.
+func lokiParquet(t testing.TB, lines []platformLine) []byte {
+	schema := parquet.NewSchema("loki", parquet.Group{
+		"line":      parquet.String(),
+		"timestamp": parquet.TimestampAdjusted(parquet.Microsecond, false),
+	})
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[any](&buf, schema)
+	var rows []parquet.Row
+	for _, l := range lines {
+		rows = append(rows, parquet.Row{ // columns by name: line, timestamp
+			parquet.ByteArrayValue([]byte(l.mezmoLine())).Level(0, 0, 0),
+			parquet.Int64Value(l.at.UnixMicro()).Level(0, 0, 1),
+		})
+	}
+	if n, err := w.WriteRows(rows); err != nil || n != len(rows) {
+		t.Fatalf("wrote %d rows: %v", n, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // betterStackArrow is betterStackParquet's table as an Arrow IPC file
 // or stream: dt a timestamp without a zone, in two record batches.
 func betterStackArrow(t testing.TB, lines []platformLine, stream bool) []byte {
@@ -165,7 +192,7 @@ func betterStackArrow(t testing.TB, lines []platformLine, stream bool) []byte {
 
 // TestTableOfEnvelopeLines: a Parquet or Arrow table whose columns are
 // a log platform's envelope (Better Stack's dt and raw, Mezmo's _ts and
-// _line) is read as that envelope's JSON lines are: each row's line by
+// _line, logcli's timestamp and line) is read as that envelope's JSON lines are: each row's line by
 // its own format (nginx's text, a JSON line), a line without a time of
 // its own at the envelope's. Before, such a table gave no record.
 func TestTableOfEnvelopeLines(t *testing.T) {
@@ -177,6 +204,7 @@ func TestTableOfEnvelopeLines(t *testing.T) {
 	}{
 		{"betterstack parquet", "betterstack.parquet", betterStackParquet(t, lines), ingest.EnvBetterStack},
 		{"mezmo parquet", "mezmo.parquet", mezmoParquet(t, lines), ingest.EnvMezmo},
+		{"loki parquet", "loki.parquet", lokiParquet(t, lines), ingest.EnvLoki},
 		{"betterstack arrow file", "betterstack.arrow", betterStackArrow(t, lines, false), ingest.EnvBetterStack},
 		{"betterstack arrow stream", "betterstack.arrows", betterStackArrow(t, lines, true), ingest.EnvBetterStack},
 	} {
@@ -267,6 +295,7 @@ func FuzzTableLines(f *testing.F) {
 	lines := platformLines(24)
 	f.Add(betterStackParquet(f, lines))
 	f.Add(mezmoParquet(f, lines))
+	f.Add(lokiParquet(f, lines))
 	f.Add(betterStackArrow(f, lines, false))
 	f.Add(betterStackArrow(f, lines, true))
 	f.Fuzz(func(t *testing.T, data []byte) {
