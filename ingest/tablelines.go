@@ -100,8 +100,12 @@ func (p *pipeline) readTableLines(fs *fileState, what string, rows tableRows) er
 			return werr == nil
 		})
 	}()
-	err := p.readStream(fs, input{r: pr, raw: pr, size: -1, within: true})
-	pr.CloseWithError(errTableStopped)
+	err := func() error {
+		// Closed however reading ends (a panic the decoder's recover
+		// catches too), so that the writer ends.
+		defer pr.CloseWithError(errTableStopped)
+		return p.readStream(fs, input{r: pr, raw: pr, size: -1, within: true})
+	}()
 	if werr := <-done; werr != nil {
 		return werr
 	}
