@@ -44,6 +44,10 @@ type input struct {
 	got *countingReader
 	// within: a file of an archive, where another archive is not read.
 	within bool
+	// table: the JSON lines of a Parquet or Arrow table's rows
+	// (tablelines.go), whose format is theirs, not the one given to the
+	// table (--format parquet).
+	table bool
 }
 
 // readerPool keeps the buffered readers inputs were read with, for the
@@ -135,6 +139,10 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	if what := archiveOf(head); what != "" {
 		return errors.New(what)
 	}
+	given := p.opts.Format
+	if in.table {
+		given = Auto
+	}
 	// The lines within an envelope's first lines tell the format and
 	// source, which a name's extension then does not.
 	var inner []byte
@@ -146,7 +154,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		// given: its rows' lines tell the format and source.
 		var rawHead []byte
 		raw, ok := rawCSVHeader(first, fs.cfg.schema)
-		if ok && (p.opts.Format == Auto || p.opts.Format == "") {
+		if ok && (given == Auto || given == "") {
 			if rawHead = unwrapHeadOf(EnvRawCSV, peek, raw); raw.message && !p.rawMessages(rawHead) {
 				rawHead = nil // a message column of a program's own text
 			}
@@ -198,7 +206,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 				fs.cfg.within, inner = in, unwrapHeadBy(in, inner, topReader{lone: env == EnvStamped})
 			}
 			head = inner
-		} else if f := p.opts.Format; f == Auto || f == "" || f == Nginx {
+		} else if f := given; f == Auto || f == "" || f == Nginx {
 			// A text format's lines behind a time (Envoy's behind
 			// logcli's or aws logs tail's).
 			if cut, in, ok := p.stampedTextHead(peek); ok {
@@ -220,7 +228,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		}
 		head = body[:min(len(body), 4096)]
 	}
-	fs.format = p.opts.Format
+	fs.format = given
 	forced := fs.format != Auto && fs.format != ""
 	if !forced && inner == nil {
 		fs.format = byExtension(name)

@@ -48,12 +48,15 @@ func tableHead(rows tableRows) ([]byte, error) {
 }
 
 // linesTable reports whether a table of columns names (and nested
-// paths) may hold a log platform's lines: no format given, and no
-// column read as a request field (an ordinary table of requests, read
-// by columns, its first rows not read twice).
+// paths) may hold a log platform's lines: no format given but the
+// table's own, and no column read as a request field (an ordinary table
+// of requests, read by columns, its first rows not read twice).
 func (p *pipeline) linesTable(names, paths []string) bool {
-	f := p.opts.Format
-	return (f == Auto || f == "") && !p.requestNames(names, paths)
+	switch p.opts.Format {
+	case Auto, "", Parquet, Arrow:
+		return !p.requestNames(names, paths)
+	}
+	return false
 }
 
 // tableEnvelope reports whether a table whose rows are rows holds an
@@ -104,7 +107,7 @@ func (p *pipeline) readTableLines(fs *fileState, what string, rows tableRows) er
 		// Closed however reading ends (a panic the decoder's recover
 		// catches too), so that the writer ends.
 		defer pr.CloseWithError(errTableStopped)
-		return p.readStream(fs, input{r: pr, raw: pr, size: -1, within: true})
+		return p.readStream(fs, input{r: pr, raw: pr, size: -1, within: true, table: true})
 	}()
 	if werr := <-done; werr != nil {
 		return werr

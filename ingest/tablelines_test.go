@@ -213,18 +213,25 @@ func TestTableOfEnvelopeLines(t *testing.T) {
 			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC})
-			if len(got) != len(lines) || res.BadLines() != 0 {
-				t.Fatalf("%d records, %d bad rows (%v); want %d, 0", len(got), res.BadLines(), res.Problems, len(lines))
+			// Found, or given as the table's format (--format parquet).
+			given := ingest.Parquet
+			if filepath.Ext(tc.file) != ".parquet" {
+				given = ingest.Arrow
 			}
-			if f := res.Files[0]; f.Envelope != tc.env || f.Incomplete {
-				t.Errorf("envelope %q, incomplete %v (%s); want %q", f.Envelope, f.Incomplete, f.Reason, tc.env)
-			}
-			for i, l := range lines { // both sorted by time
-				g := got[i]
-				if !g.hasTime || g.timeNS != l.at.UnixNano() || g.status != l.status || math.Abs(g.rt-l.rt) > 1e-9 {
-					t.Errorf("row %d: time %v, status %d, request_time %v; want %v, %d, %v",
-						i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, l.at, l.status, l.rt)
+			for _, format := range []ingest.Format{ingest.Auto, given} {
+				got, res := collect(t, []string{path}, ingest.Options{Workers: 2, Location: time.UTC, Format: format})
+				if len(got) != len(lines) || res.BadLines() != 0 {
+					t.Fatalf("--format %s: %d records, %d bad rows (%v); want %d, 0", format, len(got), res.BadLines(), res.Problems, len(lines))
+				}
+				if f := res.Files[0]; f.Envelope != tc.env || f.Incomplete {
+					t.Errorf("--format %s: envelope %q, incomplete %v (%s); want %q", format, f.Envelope, f.Incomplete, f.Reason, tc.env)
+				}
+				for i, l := range lines { // both sorted by time
+					g := got[i]
+					if !g.hasTime || g.timeNS != l.at.UnixNano() || g.status != l.status || math.Abs(g.rt-l.rt) > 1e-9 {
+						t.Errorf("--format %s: row %d: time %v, status %d, request_time %v; want %v, %d, %v",
+							format, i, time.Unix(0, g.timeNS).UTC(), g.status, g.rt, l.at, l.status, l.rt)
+					}
 				}
 			}
 		})
