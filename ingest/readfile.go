@@ -192,6 +192,17 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			// log, Datadog's message: WSO2's guides ship them so).
 			innerFirst := firstLine(inner)
 			in := envelopeOf(innerFirst)
+			container := env == EnvCRI || env == EnvDocker
+			// A program's lines behind their time, JSON after it (zap's
+			// console encoder, from the first line or behind the
+			// program's own first lines as in a file of them:
+			// envelopeOfHead); not Fluent Bit's stdout output, whose
+			// stamp is read otherwise (above).
+			stamped := container && (in == EnvStamped && !fluentBitStdoutLine(innerFirst) && !fluentBitLTSVLine(innerFirst) ||
+				in == NoEnvelope && zapConsoleHeadOf(inner))
+			if stamped {
+				in = EnvStamped
+			}
 			if env == EnvStamped && in == NoEnvelope {
 				if _, _, _, err := (&topReader{lone: true}).shipped(innerFirst); err == nil {
 					in = EnvShipper
@@ -202,7 +213,11 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			}
 			if (in == EnvDocker || in == EnvCRI) && env != EnvDocker && env != EnvCRI ||
 				in == EnvAPIMMetrics && env != EnvAPIMMetrics ||
-				in == EnvShipper && (env == EnvStamped || env == EnvVector) && !p.ownFields(innerFirst) {
+				in == EnvShipper && (env == EnvStamped || env == EnvVector) && !p.ownFields(innerFirst) ||
+				// A program's lines in a container runtime's are read as
+				// they are in a file of them: zap's console lines, a
+				// Python JSON logger's records (Ray Serve's, NIM's).
+				stamped || container && in == EnvShipper && !p.ownFields(innerFirst) {
 				fs.cfg.within, inner = in, unwrapHeadBy(in, inner, topReader{lone: env == EnvStamped})
 			}
 			head = inner
@@ -220,6 +235,13 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	// proxy's start-up lines may fill the head), past a server's own
 	// first lines (ownlog.go); the lines within an envelope's.
 	body, raw := inner, inner
+	if inner != nil && !tracingHead(inner) {
+		// Within a container runtime's lines too: a server's first
+		// lines (agentgateway's, one-hub's) are no request's, and no
+		// format is told from them.
+		body = pastOwnLog(inner)
+		head = body
+	}
 	if body == nil {
 		peek, _ := br.Peek(64 << 10)
 		raw = peek

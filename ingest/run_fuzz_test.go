@@ -280,6 +280,10 @@ func FuzzRun(f *testing.F) {
 		`{"startTime":1796374800.1,"endTime":1796374802.35,"completionStartTime":1806374800.6,"model":"m","api_base":"b"}` + "\n"))
 	// A CSV export of log lines (Splunk's _raw), one quoted across lines.
 	f.Add([]byte("_time,host,_raw\n2026-12-05T10:00:00Z,gw,\"{\"\"request_time\"\":0.5}\"\n2026-12-05T10:00:01Z,gw,\"{\n\"\"status\"\":200}\"\n"))
+	// A program's lines within containerd's: zap's console lines, a
+	// Python JSON logger's record of an access line.
+	f.Add([]byte("2026-12-05T10:00:00Z stdout F 2026/12/04 - 10:00:07\tINFO\tmiddleware/logger.go:67\tGIN request\t{\"status\": 200, \"latency\": \"1.2s\"}\n" +
+		"2026-12-05T10:00:01Z stdout F {\"asctime\": \"2026-03-10 16:00:00,637\", \"levelname\": \"INFO\", \"message\": \"POST /v1/chat 200 409.9ms\"}\n"))
 	// Azure's portal's export of a query's results, "[UTC]" in a
 	// column's name: a CSV by its header (bracketedHeader).
 	f.Add([]byte("TenantId,TimeGenerated [UTC],TotalTime,BackendTime,ClientTime,ResponseCode\nws1,\"12/4/2026, 9:00:12.611 AM\",950,930,20,200\n"))

@@ -1,0 +1,64 @@
+package ingest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loganalyze/ingest"
+)
+
+// TestContainerNestedLogs: a program's log read from a container
+// runtime's files (containerd's CRI lines, Docker's json-file) gives the
+// records its own file gives. The program's first lines are its own
+// (agentgateway's, one-hub's, FastChat's start-up), no format is told
+// from them; zap's console lines (one-hub's, ginzap's development
+// logger) are a time, a level and a caller before their JSON; Ray
+// Serve's and python-json-logger's records hold the access line in
+// their message. Before, each such file read nothing inside the
+// container's lines.
+func TestContainerNestedLogs(t *testing.T) {
+	for _, name := range []string{"agentgateway.log", "one-hub.log", "ginzap-development.log", "ray-serve-json.log",
+		"ray-serve-json-29.log", "uvicorn-fastchat.log", "uvicorn-vllm-router-json.log"} {
+		path := filepath.Join("testdata", "text", name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+		if len(want) == 0 {
+			t.Fatalf("%s: no record in the file itself", name)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		var cri, docker bytes.Buffer
+		for i, l := range lines {
+			at := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano)
+			fmt.Fprintf(&cri, "%s stdout F %s\n", at, l)
+			j, err := json.Marshal(map[string]string{"log": l + "\n", "stream": "stdout", "time": at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			docker.Write(append(j, '\n'))
+		}
+		for env, text := range map[string]string{"cri": cri.String(), "docker": docker.String()} {
+			got, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
+			if len(got) != len(want) {
+				t.Errorf("%s in %s: %d records, %d bad lines; want %d as in its file", name, env, len(got), res.BadLines(), len(want))
+				continue
+			}
+			for i, g := range got {
+				w := want[i]
+				if g.status != w.status || math.IsNaN(g.rt) != math.IsNaN(w.rt) || !math.IsNaN(w.rt) && g.rt != w.rt || w.hasTime && g.timeNS != w.timeNS {
+					t.Errorf("%s in %s: record %d status %d, request_time %v, time %d; want %d, %v, %d", name, env, i, g.status, g.rt, g.timeNS, w.status, w.rt, w.timeNS)
+					break
+				}
+			}
+		}
+	}
+}
