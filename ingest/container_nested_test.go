@@ -2,11 +2,13 @@ package ingest_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -47,18 +49,63 @@ func TestContainerNestedLogs(t *testing.T) {
 			docker.Write(append(j, '\n'))
 		}
 		for env, text := range map[string]string{"cri": cri.String(), "docker": docker.String()} {
-			got, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
-			if len(got) != len(want) {
-				t.Errorf("%s in %s: %d records, %d bad lines; want %d as in its file", name, env, len(got), res.BadLines(), len(want))
-				continue
-			}
-			for i, g := range got {
-				w := want[i]
-				if g.status != w.status || math.IsNaN(g.rt) != math.IsNaN(w.rt) || !math.IsNaN(w.rt) && g.rt != w.rt || w.hasTime && g.timeNS != w.timeNS {
-					t.Errorf("%s in %s: record %d status %d, request_time %v, time %d; want %d, %v, %d", name, env, i, g.status, g.rt, g.timeNS, w.status, w.rt, w.timeNS)
-					break
-				}
-			}
+			checkAsFile(t, name, env, text, want)
 		}
+	}
+}
+
+// checkAsFile checks that text, the lines of fixture name wrapped as env
+// writes them, gives the records want that the fixture's own file gives:
+// their statuses, request times, and times where the file has them.
+func checkAsFile(t *testing.T, name, env, text string, want []row) {
+	t.Helper()
+	got, res := collect(t, []string{writeTemp(t, name, text)}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(got) != len(want) {
+		t.Errorf("%s in %s: %d records, %d bad lines; want %d as in its file", name, env, len(got), res.BadLines(), len(want))
+		return
+	}
+	// Records without a time of their own are dated by the wrapper's,
+	// which may order them otherwise: compared in the order of their
+	// status and request time.
+	if !want[0].hasTime {
+		byValues := func(a, b row) int {
+			return cmp.Or(cmp.Compare(a.status, b.status), cmp.Compare(a.rt, b.rt))
+		}
+		got, want = slices.Clone(got), slices.Clone(want)
+		slices.SortStableFunc(got, byValues)
+		slices.SortStableFunc(want, byValues)
+	}
+	for i, g := range got {
+		w := want[i]
+		if g.status != w.status || math.IsNaN(g.rt) != math.IsNaN(w.rt) || !math.IsNaN(w.rt) && g.rt != w.rt || w.hasTime && g.timeNS != w.timeNS {
+			t.Errorf("%s in %s: record %d status %d, request_time %v, time %d; want %d, %v, %d", name, env, i, g.status, g.rt, g.timeNS, w.status, w.rt, w.timeNS)
+			return
+		}
+	}
+}
+
+// TestKubectlTimestamps: a program's text log as kubectl logs
+// --timestamps prints it, each line behind an RFC 3339 time and a space,
+// gives the records its own file gives, whatever its lines begin with
+// (uvicorn's "INFO:", Rails' "I, [", tracing's own time). Before, only
+// lines beginning with '[' or a digit were looked for behind the time.
+func TestKubectlTimestamps(t *testing.T) {
+	for _, name := range []string{"uvicorn.log", "uvicorn-vllm-router.log", "tower-http.log", "tensorzero-debug.log", "smg.log",
+		"rails-tagged.log", "phoenix-console.log", "llama-server.log", "morgan-dev.log", "morgan-tiny.log", "ray-serve.log", "fiber-classic.log"} {
+		path := filepath.Join("testdata", "text", name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := collect(t, []string{path}, ingest.Options{Workers: 1, Location: time.UTC})
+		if len(want) == 0 {
+			t.Fatalf("%s: no record in the file itself", name)
+		}
+		var b strings.Builder
+		for i, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			at := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
+			fmt.Fprintf(&b, "%s %s\n", at.Format("2006-01-02T15:04:05.000000000Z"), l)
+		}
+		checkAsFile(t, name, "kubectl --timestamps", b.String(), want)
 	}
 }

@@ -284,6 +284,9 @@ func FuzzRun(f *testing.F) {
 	// Python JSON logger's record of an access line.
 	f.Add([]byte("2026-12-05T10:00:00Z stdout F 2026/12/04 - 10:00:07\tINFO\tmiddleware/logger.go:67\tGIN request\t{\"status\": 200, \"latency\": \"1.2s\"}\n" +
 		"2026-12-05T10:00:01Z stdout F {\"asctime\": \"2026-03-10 16:00:00,637\", \"levelname\": \"INFO\", \"message\": \"POST /v1/chat 200 409.9ms\"}\n"))
+	// uvicorn's lines as kubectl logs --timestamps prints them.
+	f.Add([]byte("2026-12-05T10:00:00.000000000Z INFO:     10.0.0.5:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n" +
+		"2026-12-05T10:00:01.000000000Z INFO:     10.0.0.5:51236 - \"POST /v1/chat/completions HTTP/1.1\" 429 Too Many Requests\n"))
 	// Azure's portal's export of a query's results, "[UTC]" in a
 	// column's name: a CSV by its header (bracketedHeader).
 	f.Add([]byte("TenantId,TimeGenerated [UTC],TotalTime,BackendTime,ClientTime,ResponseCode\nws1,\"12/4/2026, 9:00:12.611 AM\",950,930,20,200\n"))

@@ -103,11 +103,14 @@ func textBehindStamp(in []byte) bool {
 
 // stampedTextHead tells whether the lines of head, a text log's first
 // bytes, are a text format's behind a time, and how they are cut from
-// it: when the first line's text behind its time (or behind its time and
-// one word) begins as textBehindStamp says, and the lines behind the
-// time are read whole by a log format given or known on more of the
-// first lines than the lines as they are, or are Tencent CLB's, or a
-// server's own log (Envoy's own lines: serverLogOf). A format
+// it: when the lines behind the time are read whole by a log format
+// given or known on more of the first lines than the lines as they are
+// (behind a time and one word, or labels, only lines that begin as
+// textBehindStamp says; behind a time alone, as kubectl logs
+// --timestamps prints them, any: uvicorn's "INFO:"), or are Tencent
+// CLB's, or a server's own log (Envoy's own lines: serverLogOf), or are
+// of a text format of their own (tracing's, Gin's, Fiber's, Rails',
+// Phoenix's, HAProxy's) where the lines as they are are no format's. A format
 // whose own first field is a time ($time_iso8601) reads its lines as
 // they are at least as well, and keeps them. It returns the lines
 // within, one a line.
@@ -119,7 +122,7 @@ func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 	raw := -1 // lines of head read whole as they are; counted once
 	for _, cut := range [...]stampCut{stampText, stampStream, stampLabels} {
 		in, _, ok := stampedText(first, cut)
-		if !ok || !textBehindStamp(in) {
+		if !ok {
 			continue
 		}
 		inner := unwrapHeadBy(EnvStamped, head, topReader{stamp: cut})
@@ -127,6 +130,20 @@ func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 		case CLB:
 			return cut, inner, true
 		case Nginx:
+			if !textBehindStamp(in) && cut != stampText {
+				continue
+			}
+		case Tracing, Gin, Fiber, Rails, Phoenix, HAProxy:
+			// A format of its own behind the time (kubectl logs
+			// --timestamps): kept when the lines as they are are no
+			// known format's.
+			if raw < 0 {
+				raw = p.wholeLines(head)
+			}
+			if raw == 0 {
+				return cut, inner, true
+			}
+			continue
 		default:
 			continue
 		}
