@@ -109,3 +109,29 @@ func TestKubectlTimestamps(t *testing.T) {
 		checkAsFile(t, name, "kubectl --timestamps", b.String(), want)
 	}
 }
+
+// TestKubectlTimestampsJSON: an Envoy sidecar's pod log, pilot-agent's
+// own lines ("time<TAB>level<TAB>message") before Envoy's JSON access
+// lines, as kubectl logs --timestamps prints it, gives the records of
+// the pod's log as it is. Before, the lines behind the times were read
+// as a TSV of no known field.
+func TestKubectlTimestampsJSON(t *testing.T) {
+	var plain, stamped strings.Builder
+	own := []string{"info\tFLAG: --concurrency=\"2\"", "info\tVersion 1.24.3", "info\tEnvoy proxy is ready"}
+	for i, o := range own {
+		fmt.Fprintf(&plain, "2025-03-10T15:59:5%d.339682Z\t%s\n", i, o)
+	}
+	for i := range 6 {
+		fmt.Fprintf(&plain, `{"start_time":"2025-03-10T16:00:%02d.000Z","method":"POST","path":"/v1/chat/completions","response_code":%d,"duration":%d,"upstream_service_time":"%d"}`+"\n",
+			i, []int{200, 200, 429, 200, 503, 200}[i], 200+i*37, 190+i*37)
+	}
+	lines := strings.Split(strings.TrimSuffix(plain.String(), "\n"), "\n")
+	for i, l := range lines {
+		fmt.Fprintf(&stamped, "2026-12-05T10:00:%02d.%09dZ %s\n", i, i, l)
+	}
+	want, _ := collect(t, []string{writeTemp(t, "istio-proxy.log", plain.String())}, ingest.Options{Workers: 1, Location: time.UTC})
+	if len(want) != 6 {
+		t.Fatalf("the pod's log itself: %d records, want 6", len(want))
+	}
+	checkAsFile(t, "istio-proxy.log", "kubectl --timestamps", stamped.String(), want)
+}

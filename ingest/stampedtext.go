@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/json"
 	"time"
 )
 
@@ -110,13 +111,17 @@ func textBehindStamp(in []byte) bool {
 // --timestamps prints them, any: uvicorn's "INFO:"), or are Tencent
 // CLB's, or a server's own log (Envoy's own lines: serverLogOf), or are
 // of a text format of their own (tracing's, Gin's, Fiber's, Rails',
-// Phoenix's, HAProxy's) where the lines as they are are no format's. A format
+// Phoenix's, HAProxy's) or JSON lines past the program's own first lines
+// (an Envoy sidecar's pod: pilot-agent's lines, then Envoy's JSON) where
+// the lines as they are are no format's. A format
 // whose own first field is a time ($time_iso8601) reads its lines as
 // they are at least as well, and keeps them. It returns the lines
 // within, one a line.
 func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 	first := firstLine(head)
-	if stampLen(first) == 0 || sniff(head, p.given) != Nginx {
+	if f := sniff(head, p.given); stampLen(first) == 0 || f != Nginx && f != TSV {
+		// (TSV: a program's own first lines, "level<TAB>message",
+		// behind the time.)
 		return stampJSON, nil, false
 	}
 	raw := -1 // lines of head read whole as they are; counted once
@@ -133,6 +138,21 @@ func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 			if !textBehindStamp(in) && cut != stampText {
 				continue
 			}
+		case JSONL:
+			// JSON lines behind the time, past the program's own first
+			// lines (an Envoy sidecar's pilot-agent lines): each a JSON
+			// object, not Loki's labels ({app="gw"}), which the labels'
+			// cut takes off.
+			if l := firstLine(pastOwnLog(inner)); !json.Valid(bytes.TrimSpace(l)) {
+				continue
+			}
+			if raw < 0 {
+				raw = p.wholeLines(head)
+			}
+			if raw == 0 {
+				return cut, inner, true
+			}
+			continue
 		case Tracing, Gin, Fiber, Rails, Phoenix, HAProxy:
 			// A format of its own behind the time (kubectl logs
 			// --timestamps): kept when the lines as they are are no
