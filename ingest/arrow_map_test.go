@@ -63,7 +63,16 @@ func mapArrowRecord(mem memory.Allocator, rows []mapRow) arrow.Record {
 // record batches, the later two slices of it (their maps have offsets).
 func writeArrowSlices(t *testing.T, mem memory.Allocator, rec arrow.Record, stream bool) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "maps.arrow")
+	n := rec.NumRows()
+	return writeArrowCuts(t, mem, rec, stream, "maps.arrow", [][2]int64{{0, n / 3}, {n / 3, n/3 + 47}, {n/3 + 47, n}})
+}
+
+// writeArrowCuts writes rec as an Arrow IPC file (or stream) named name
+// in a temporary directory, a record batch for each of cuts, the rows
+// [from, to) of rec, and returns its path.
+func writeArrowCuts(t testing.TB, mem memory.Allocator, rec arrow.Record, stream bool, name string, cuts [][2]int64) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -78,8 +87,7 @@ func writeArrowSlices(t *testing.T, mem memory.Allocator, rec arrow.Record, stre
 	} else if w, err = ipc.NewFileWriter(f, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem)); err != nil {
 		t.Fatal(err)
 	}
-	n := rec.NumRows()
-	for _, cut := range [][2]int64{{0, n / 3}, {n / 3, n/3 + 47}, {n/3 + 47, n}} {
+	for _, cut := range cuts {
 		part := rec.NewSlice(cut[0], cut[1])
 		err := w.Write(part)
 		part.Release()

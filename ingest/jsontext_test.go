@@ -16,7 +16,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/parquet-go/parquet-go"
 
@@ -159,22 +158,7 @@ func (tb textTable) arrow(t testing.TB) []byte {
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	f, err := os.Create(filepath.Join(t.TempDir(), "log.arrow")) // the writer seeks
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(f.Name())
+	data, err := os.ReadFile(writeArrowFile(t, "log.arrow", rec))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func writeDurationArrow(t *testing.T, name string, start int64, vals []int64) st
 
 // writeArrowFile writes record batch rec as an Arrow IPC file named name
 // in a temporary directory, and returns its path.
-func writeArrowFile(t *testing.T, name string, rec arrow.Record) string {
+func writeArrowFile(t testing.TB, name string, rec arrow.Record) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/parquet-go/parquet-go"
 
@@ -156,33 +155,8 @@ func betterStackArrow(t testing.TB, lines []platformLine, stream bool) []byte {
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "betterstack.arrow")
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	var w interface {
-		Write(arrow.Record) error
-		Close() error
-	}
-	if stream {
-		w = ipc.NewWriter(out, ipc.WithSchema(schema))
-	} else if w, err = ipc.NewFileWriter(out, ipc.WithSchema(schema)); err != nil {
-		t.Fatal(err)
-	}
 	half := rec.NumRows() / 2
-	for _, cut := range [][2]int64{{0, half}, {half, rec.NumRows()}} {
-		part := rec.NewSlice(cut[0], cut[1])
-		err := w.Write(part)
-		part.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeArrowCuts(t, mem, rec, stream, "betterstack.arrow", [][2]int64{{0, half}, {half, rec.NumRows()}})
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
