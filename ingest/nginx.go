@@ -91,6 +91,8 @@ type nginxVar struct {
 	// known format's status ends its line, which a longer value (a
 	// status and its phrase, a line of another format) would fill.
 	code bool
+	// codeOrDash: code, or "-" (varSpec.codeOrDash).
+	codeOrDash bool
 	// slot: one of the HAProxy timers upstream_response_time is derived
 	// from (slotTa …), kept for the end of the line. lead: HAProxy
 	// writes nothing for this value at times (captures, a query), and
@@ -483,7 +485,7 @@ func newVar(t formatToken, spec map[string]varSpec, schema *Schema) nginxVar {
 		vs, ok = strftimeSpec(t.name, t.envoy)
 	}
 	if ok {
-		v.how, v.seconds, v.code = vs.how, vs.seconds, vs.code
+		v.how, v.seconds, v.code, v.codeOrDash = vs.how, vs.seconds, vs.code, vs.codeOrDash
 		v.strftime, v.spaces = vs.strftime, vs.spaces
 		switch {
 		case vs.bound:
@@ -645,7 +647,7 @@ func (p *nginxParser) parse(line []byte, r *Record) (trailing bool, err error) {
 		if v.seconds && !nginxSeconds(line[i:end]) {
 			return false, v.notSeconds(i)
 		}
-		if v.code && !httpCode(line[i:end]) {
+		if v.code && !v.isCode(line[i:end]) {
 			return false, v.notCode(i)
 		}
 		if bound {

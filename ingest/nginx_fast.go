@@ -110,7 +110,7 @@ func (p *nginxParser) fused(v *nginxVar, line []byte, i int, r *Record) (next in
 	if v.seconds && !nginxSeconds(line[i:end]) {
 		return 0, true, v.notSeconds(i)
 	}
-	if v.code && !httpCode(line[i:end]) {
+	if v.code && !httpCode(line[i:end]) { // a number: no dash
 		return 0, true, v.notCode(i)
 	}
 	if v.put.setPlain(r, num) { // setNumber's first step, not a call per number
@@ -122,6 +122,12 @@ func (p *nginxParser) fused(v *nginxVar, line []byte, i int, r *Record) (next in
 // httpCode reports whether b is three digits.
 func httpCode(b []byte) bool {
 	return len(b) == 3 && b[0]-'0' <= 9 && b[1]-'0' <= 9 && b[2]-'0' <= 9
+}
+
+// isCode reports whether b is a value v's code check lets through:
+// three digits, or "-" where v may have no status.
+func (v *nginxVar) isCode(b []byte) bool {
+	return httpCode(b) || v.codeOrDash && len(b) == 1 && b[0] == '-'
 }
 
 // notCode is the error of a value at column i+1 that is no HTTP status.

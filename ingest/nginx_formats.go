@@ -24,10 +24,13 @@ type varSpec struct {
 	none    bool  // the variable feeds nothing, whatever the schema says
 	prio    uint8 // added to the binding's priority: higher loses
 	how     uint8
-	seconds bool  // nginxVar.seconds
-	code    bool  // nginxVar.code
-	slot    uint8 // nginxVar.slot
-	lead    byte  // nginxVar.lead
+	seconds bool // nginxVar.seconds
+	code    bool // nginxVar.code
+	// codeOrDash: code, or "-" where no status was written (a TCP
+	// listener's line, a request the load balancer closed).
+	codeOrDash bool
+	slot       uint8 // nginxVar.slot
+	lead       byte  // nginxVar.lead
 	// strftime, spaces: nginxVar's, of a time of howStrftime.
 	strftime string
 	spaces   int
@@ -476,7 +479,7 @@ var albVars = withNone(map[string]varSpec{
 	"client_port":            {field: FRemoteAddr, bound: true, how: howHostPort},
 	"target_port":            {field: FUpstreamAddr, bound: true},
 	"target_processing_time": {field: FUpstreamHeaderTime, bound: true},
-	"elb_status_code":        {field: FStatus, bound: true},
+	"elb_status_code":        {field: FStatus, bound: true, code: true, codeOrDash: true},
 	"target_status_code":     {field: FUpstreamStatus, bound: true},
 	"request":                {field: FRequest, bound: true},
 	"domain_name":            {field: FHost, bound: true},
@@ -1020,7 +1023,7 @@ var elbVars = withNone(map[string]varSpec{
 	"client_port":             {field: FRemoteAddr, bound: true, how: howHostPort},
 	"backend_port":            {field: FUpstreamAddr, bound: true},
 	"backend_processing_time": {field: FUpstreamHeaderTime, bound: true},
-	"elb_status_code":         {field: FStatus, bound: true},
+	"elb_status_code":         {field: FStatus, bound: true, code: true, codeOrDash: true},
 	"backend_status_code":     {field: FUpstreamStatus, bound: true},
 	"request":                 {field: FRequest, bound: true},
 }, awsLBNone)

@@ -172,6 +172,12 @@ func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 		}
 		n := p.wholeLines(inner)
 		if n == 0 {
+			// A format whose lines go on past its fields (AWS ALB's, to
+			// which AWS appends fields): read with text after its end,
+			// on more of the lines within than of the lines as they are.
+			if t := p.linesRead(inner, true); t > 0 && t > p.linesRead(head, true) {
+				return cut, inner, true
+			}
 			continue
 		}
 		if raw < 0 {
@@ -185,9 +191,13 @@ func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 }
 
 // wholeLines returns how many of the first lines of head, past a
-// server's own (start-up lines, and any among them), the format given or known that reads the most of them reads to
-// their end, each value read.
-func (p *pipeline) wholeLines(head []byte) int {
+// server's own (start-up lines, and any among them), the format given or
+// known that reads the most of them reads to their end, each value read.
+func (p *pipeline) wholeLines(head []byte) int { return p.linesRead(head, false) }
+
+// linesRead is wholeLines, counting too, when tail, the lines read to
+// the format's end with text after it, each value read.
+func (p *pipeline) linesRead(head []byte, tail bool) int {
 	var lines [][]byte
 	for _, l := range headLines(pastOwnLog(head), guessLines) {
 		if !ownLogLine(l) {
@@ -201,7 +211,7 @@ func (p *pipeline) wholeLines(head []byte) int {
 		q := &nginxParser{f: f, loc: time.UTC}
 		for _, l := range lines {
 			rec.Reset()
-			if trailing, err := q.parse(l, &rec); err == nil && !trailing && rec.unreadFields() == 0 {
+			if trailing, err := q.parse(l, &rec); err == nil && (tail || !trailing) && rec.unreadFields() == 0 {
 				n++
 			}
 		}

@@ -47,6 +47,33 @@ func elbLine(t *testing.T, l string) stampedWant {
 	return stampedWant{timeNS: at.UnixNano(), status: st, rt: -1}
 }
 
+// albLine reads AWS ALB's access log by hand
+// (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-access-logs.html):
+// type time elb client:port target:port request_processing_time
+// target_processing_time response_processing_time elb_status_code …
+// matched_rule_priority request_creation_time …; the request's time is
+// from request_creation_time to time.
+func albLine(t *testing.T, l string) stampedWant {
+	f := strings.Fields(l)
+	end, err := time.Parse(time.RFC3339Nano, f[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := strconv.ParseInt(f[8], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`" -?\d+ (\S+Z) "`).FindStringSubmatch(l)
+	if m == nil {
+		t.Fatalf("no request_creation_time in %q", l)
+	}
+	start, err := time.Parse(time.RFC3339Nano, m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stampedWant{timeNS: start.UnixNano(), status: st, rt: end.Sub(start).Seconds()}
+}
+
 // TestStampedText: a text format's lines behind the time a log platform
 // prints before each (logcli's default output with --no-labels; aws logs
 // tail's time and log stream), whose own line begins with '[' (Envoy's
@@ -63,6 +90,9 @@ func TestStampedText(t *testing.T) {
 		{"testdata/text/envoy-awstail.log", envoyWant, 1},
 		{"testdata/text/envoy-logcli-labels.log", envoyWant, 0},
 		{"testdata/text/aws-elb-logcli.log", func(t *testing.T, l string) (stampedWant, bool) { return elbLine(t, l), true }, 0},
+		// kubectl logs --timestamps of AWS ALB's lines, which go on past
+		// the fields the format reads.
+		{"testdata/text/aws-alb-kubectl.log", func(t *testing.T, l string) (stampedWant, bool) { return albLine(t, l), true }, 0},
 	}
 	for _, c := range cases {
 		raw, err := os.ReadFile(c.path)
