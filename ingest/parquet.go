@@ -622,8 +622,25 @@ func parquetNumbers(src io.ReaderAt, size int64, pf *parquet.File, name string) 
 		return nil
 	}
 	t := leaf.Node.Type()
+	if per := timeOfDayUnit(t); per > 0 {
+		// A time of day (DuckDB's COPY of Fiber's "10:00:36"): its
+		// values as the clock's text, which unreadClocks knows.
+		chunk, ok := firstChunk(src, size, pf, leaf.ColumnIndex)
+		if !ok {
+			return nil
+		}
+		var out [][]byte
+		for _, v := range firstNumbers(chunk.Pages(), maxUnitValues) {
+			n, err := strconv.ParseInt(string(v), 10, 64)
+			if err != nil || n < 0 || n > int64(24*time.Hour)/per {
+				return nil
+			}
+			out = append(out, time.Unix(0, n*per).UTC().AppendFormat(nil, "15:04:05.999999999"))
+		}
+		return out
+	}
 	if lt := t.LogicalType(); lt != nil && !isLogical[*format.IntType](lt) && !isLogical[*format.StringType](lt) {
-		return nil // a decimal, a time, a date: its own scale and unit
+		return nil // a decimal, a date: its own scale and unit
 	}
 	if _, dec := decimalOf(t); dec || t.Kind() == parquet.FixedLenByteArray || t.Kind() == parquet.Int96 {
 		return nil
@@ -672,19 +689,26 @@ func firstNumbers(pages parquet.Pages, n int) (out [][]byte) {
 }
 
 // chunkStats says what a column chunk's statistics show: every value
-// absent (all null, or text that sorts no later than "-": a log's "" and
-// "-"; any other such text begins with a space or one of
-// !"#$%&'()*+,), or some value filled (text bounds past "-", or, for a
+// absent (all null, or text whose bounds are both "" or "-": a log's ""
+// and "-"), or some value filled (text bounds past "-", or, for a
 // column of another type, fewer nulls than values); neither when they
-// do not say.
+// do not say. Text that sorts before "-" but is neither begins with a
+// space or one of !"#$%&'()*+,: Sanic's durations (" 508.4ms") are
+// such, so bounds below "-" say nothing.
 func chunkStats(md *format.ColumnMetaData) (absent, filled bool) {
 	st := &md.Statistics
 	allNull := md.NumValues > 0 && st.NullCount == md.NumValues
 	if md.Type == format.ByteArray || md.Type == format.FixedLenByteArray {
 		pastDash := st.MaxValue != nil && bytes.Compare(st.MaxValue, []byte("-")) > 0
-		return allNull || md.Type == format.ByteArray && st.MaxValue != nil && !pastDash, pastDash
+		return allNull || md.Type == format.ByteArray && absentText(st.MaxValue) && (st.MinValue == nil || absentText(st.MinValue)), pastDash
 	}
 	return allNull, md.NumValues > 0 && st.NullCount < md.NumValues && (st.MaxValue != nil || st.NullCount > 0)
+}
+
+// absentText reports whether a text bound is "" or "-" (not nil: a bound
+// not written says nothing).
+func absentText(b []byte) bool {
+	return b != nil && (len(b) == 0 || len(b) == 1 && b[0] == '-')
 }
 
 // firstFilled reports whether one of the first n values of pages is
@@ -926,6 +950,25 @@ func scaleCells(cells []uint64, div float64) {
 	for j, x := range cells {
 		cells[j] = math.Float64bits(math.Float64frombits(x) / div)
 	}
+}
+
+// timeOfDayUnit returns the nanoseconds per unit of a TIME column, a
+// time of day without a date; 0 when the column is no such.
+func timeOfDayUnit(t parquet.Type) int64 {
+	if lt := t.LogicalType(); lt != nil {
+		if tt, ok := lt.Value.(*format.TimeType); ok && tt.Unit.Value != nil {
+			return int64(tt.Unit.Value.Duration())
+		}
+	}
+	if ct := t.ConvertedType(); ct != nil {
+		switch *ct {
+		case deprecated.TimeMillis:
+			return int64(time.Millisecond)
+		case deprecated.TimeMicros:
+			return int64(time.Microsecond)
+		}
+	}
+	return 0
 }
 
 // timestampUnit returns the nanoseconds per unit of an int64 timestamp
