@@ -48,6 +48,11 @@ type input struct {
 	// (tablelines.go), whose format is theirs, not the one given to the
 	// table (--format parquet).
 	table bool
+	// unstamped: the lines behind kubectl's times (unstamp.go), whose
+	// times are not looked for again. dry: a head whose reading is only
+	// planned (headRecords): readStream returns errDry once its lines'
+	// parser is known, and reads nothing.
+	unstamped, dry bool
 }
 
 // readerPool keeps the buffered readers inputs were read with, for the
@@ -224,9 +229,13 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		} else if f := given; f == Auto || f == "" || f == Nginx {
 			// A text format's lines behind a time (Envoy's behind
 			// logcli's or aws logs tail's).
-			if cut, in, ok := p.stampedTextHead(peek); ok {
-				fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, cut, in
+			if cut, lines, ok := p.stampedTextHead(peek); ok {
+				fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, cut, lines
 				head = inner
+			} else if !in.unstamped && !in.dry && kubectlHead(peek) && p.readsMoreUnstamped(fs, peek) {
+				// Any other log behind kubectl's times: read as the
+				// lines within are (unstamp.go).
+				return p.readStream(fs, input{r: newUnstamper(br), size: -1, within: in.within, unstamped: true})
 			}
 		}
 	}
@@ -270,6 +279,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		fs.format = jsonShape(br, fs.cfg.schema)
 	}
 	if fs.format.columnar() {
+		if in.dry {
+			return errNotLines
+		}
 		return p.readColumnar(fs, br, r, in.raw, nuls)
 	}
 	if fs.format == JSONL {
@@ -429,6 +441,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 	}
 	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
 		return err
+	}
+	if in.dry {
+		return errDry
 	}
 	if fs.format == JSONDoc {
 		return p.readDoc(fs, br)

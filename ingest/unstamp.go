@@ -1,0 +1,156 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"math"
+)
+
+// kubectl logs --timestamps prints each line of a pod's log behind the
+// time the runtime took it, in RFC 3339 with ns, and a space:
+//
+//	2026-12-05T10:00:01.123456789Z LINE
+//
+// A text format whose lines read behind such a time (stampedTextHead)
+// keeps the time, and JSON lines behind it are an envelope's
+// (envelopeOfHead). Any other log is read as the lines within are, as
+// its own file would be: its format, envelope, source and own first
+// lines told from them (a zap console's, agentgateway's, one-hub's, an
+// ASP.NET Core console's, Fiber's, lograge's behind Ruby's Logger).
+// That is done when the first lines' reading, planned as readStream
+// plans a file's, gives more requests from the lines within than from
+// the lines as they are: a log whose own lines begin with such a time
+// and read so keeps them. Each line is one line still, so a problem's
+// line is the file's.
+
+// errDry ends a planned reading (input.dry) whose parser is known;
+// errNotLines one of a format not read as lines.
+var (
+	errDry      = errors.New("planned")
+	errNotLines = errors.New("not lines")
+)
+
+// kubectlStampLen returns the length of the time and space that begin
+// line as kubectl prints them: an RFC 3339 time with its zone, then one
+// space (the line's own spaces, and an empty line, follow it); 0 when
+// line does not begin so.
+func kubectlStampLen(line []byte) int {
+	n := stampLen(line)
+	if n == 0 || line[n] != ' ' {
+		return 0
+	}
+	if z := line[n-1]; z != 'Z' && !(n > 6 && (line[n-6] == '+' || line[n-6] == '-') && line[n-3] == ':') {
+		return 0 // no zone: a time of the log's own
+	}
+	return n + 1
+}
+
+// kubectlHead reports whether every whole line of head (two at least)
+// begins with kubectl's time.
+func kubectlHead(head []byte) bool {
+	lines := headLines(head, guessLines)
+	if len(lines) < 2 {
+		return false
+	}
+	for _, l := range lines {
+		if kubectlStampLen(bytes.TrimRight(l, "\r")) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unstampHead returns the whole lines of head without kubectl's times.
+func unstampHead(head []byte) []byte {
+	var out []byte
+	for _, l := range headLines(wholeHead(head), math.MaxInt) {
+		out = append(append(out, l[kubectlStampLen(l):]...), '\n')
+	}
+	return out
+}
+
+// readsMoreUnstamped reports whether the first lines of a file, head,
+// give more requests read as the lines behind kubectl's times than as
+// they are (headRecords).
+func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) bool {
+	n := p.headRecords(fs, unstampHead(head))
+	return n > 0 && n > p.headRecords(fs, wholeHead(head))
+}
+
+// wholeHead returns head up to its last line end.
+func wholeHead(head []byte) []byte {
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		return head[:i+1]
+	}
+	return head
+}
+
+// headRecords returns how many of the lines of head are requests when
+// the file's reading is planned from them as readStream plans it (its
+// format, envelope, source, schema), each line then parsed as a worker
+// parses it.
+func (p *pipeline) headRecords(fs *fileState, head []byte) int {
+	dry := &fileState{index: fs.index, path: fs.path, cfg: fs.cfg}
+	if err := p.readStream(dry, input{r: bytes.NewReader(head), size: -1, within: true, unstamped: true, dry: true}); err != errDry {
+		return 0
+	}
+	lp, err := newLineParser(dry.format, &dry.cfg)
+	if err != nil {
+		return 0
+	}
+	sch := dry.cfg.schema
+	var rec Record
+	n := 0
+	for _, l := range headLines(head, dryLines) {
+		rec.reset(sch)
+		if lp.Parse(bytes.TrimRight(l, "\r"), &rec) != nil || rec.Fields() == 0 || !sch.request(&rec) ||
+			dry.cfg.ownJSON && rec.set&^(1<<FTime|1<<FKind) == 0 {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// dryLines is how many of the first lines headRecords parses: past a
+// program's own start-up lines, which may be many.
+const dryLines = 256
+
+// unstamper reads lines from r without kubectl's times before them; a
+// line without one is read as it is.
+type unstamper struct {
+	r       *bufio.Reader
+	pending []byte
+	midLine bool // the last piece read ended within a line
+}
+
+func newUnstamper(r *bufio.Reader) *unstamper { return &unstamper{r: r} }
+
+func (u *unstamper) Read(b []byte) (int, error) {
+	for len(u.pending) == 0 {
+		piece, err := u.r.ReadSlice('\n')
+		if len(piece) > 0 {
+			mid := piece[len(piece)-1] != '\n'
+			if !u.midLine {
+				piece = piece[kubectlStampLen(piece):]
+			}
+			u.midLine, u.pending = mid, piece
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && len(u.pending) == 0 {
+			return 0, err
+		}
+		if err != nil {
+			break // the last piece; the error comes back on the next Read
+		}
+	}
+	n := copy(b, u.pending)
+	u.pending = u.pending[n:]
+	return n, nil
+}
+
+var _ io.Reader = (*unstamper)(nil)

@@ -1,0 +1,34 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"testing"
+)
+
+// FuzzUnstamper: the unstamper's bytes are the input's lines, each
+// without the kubectl time it begins with, whatever the lines and
+// however long. A line longer than the reader's buffer comes in pieces,
+// of which only the first, the buffer's worth, may lose a time (the
+// command's buffer holds MaxLine; here it is small, so that the fuzzer
+// makes such lines).
+func FuzzUnstamper(f *testing.F) {
+	f.Add([]byte("2026-12-05T10:00:01.123456789Z GET / 200\n2026-12-05T10:00:02Z \n\nplain\n"))
+	f.Add([]byte("2026-12-05T10:00:01+08:00 x\r\n2026-12-05T10:00:01Z 2026-12-05T10:00:01Z y"))
+	f.Add(bytes.Repeat([]byte("2026-12-05T10:00:01Z "), 8))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const size = 64
+		var want []byte
+		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+			want = append(want, l[kubectlStampLen(l[:min(len(l), size)]):]...)
+		}
+		got, err := io.ReadAll(newUnstamper(bufio.NewReaderSize(bytes.NewReader(data), size)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%q: read %q, want %q", data, got, want)
+		}
+	})
+}

@@ -1,0 +1,60 @@
+package ingest_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"loganalyze/ingest"
+)
+
+// TestKubectlTimestampsAnyLog: a program's log as kubectl logs --timestamps
+// prints it, each line behind the time the runtime took it (RFC 3339,
+// ns, UTC) and a space, an empty line as the time and the space, reads
+// as the program's own file: the same records, each with its own time,
+// status, request time and caller. Before, none of these read a record:
+// zap's console lines, agentgateway's and one-hub's were tables of no
+// known field, Fiber's lines were bad, and lograge's behind Ruby's
+// Logger and ASP.NET Core's console lines were of no known format.
+func TestKubectlTimestampsAnyLog(t *testing.T) {
+	for _, name := range []string{
+		"fiber-default.log", "agentgateway.log", "one-hub.log", "ginzap-development.log",
+		"lograge-rubylogger.log", "aspnetcore-console.log",
+	} {
+		plain := filepath.Join("testdata/text", name)
+		raw, err := os.ReadFile(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for i, l := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
+			fmt.Fprintf(&b, "2026-12-05T10:%02d:%02d.%09dZ %s\n", i/60%60, i%60, 123456789-i, l)
+		}
+		wrapped := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(wrapped, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := ingest.Options{Workers: 2, MaxProblems: 10}
+		want, wres := collect(t, []string{plain}, opts)
+		if len(want) == 0 {
+			t.Fatalf("%s: no record in the file itself", name)
+		}
+		for _, stdin := range []bool{false, true} {
+			o, paths := opts, []string{wrapped}
+			if stdin {
+				o.Stdin, paths = strings.NewReader(b.String()), []string{"-"}
+			}
+			got, res := collect(t, paths, o)
+			f, wf := res.Files[0], wres.Files[0]
+			if f.BadLines != wf.BadLines || f.PassedOver != wf.PassedOver || f.Source != wf.Source {
+				t.Errorf("%s (stdin %v): %+v\nwant as the file's: %+v", name, stdin, f, wf)
+			}
+			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) { // NaN for an absent value: equal as text
+
+				t.Errorf("%s (stdin %v): %d records\n%+v\nwant the file's %d\n%+v", name, stdin, len(got), got, len(want), want)
+			}
+		}
+	}
+}
