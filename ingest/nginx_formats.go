@@ -906,11 +906,13 @@ func lighttpdLine(line []byte) bool {
 // the headers follow in brackets, read past.
 const squidFormat = `$squid_time $squid_elapsed $remote_addr $squid_result/$status $bytes_sent $request_method $squid_url $remote_user $squid_hierarchy/$upstream_addr $squid_type`
 
-// squidVars read Squid's native format: its time epoch seconds, its
+// squidVars read Squid's native format: its time epoch seconds and ms as
+// Squid writes them (no other time: one a runtime prints before the line
+// is not taken for it, nor the line's time for the elapsed ms), its
 // elapsed time ms after its padding, its status three digits, its URL the
 // uri (counted by its path).
 var squidVars = map[string]varSpec{
-	"squid_time":      {field: FTime, unit: UnitSecond, bound: true},
+	"squid_time":      {field: FTime, unit: UnitSecond, bound: true, seconds: true},
 	"squid_elapsed":   {field: FRequestTime, unit: UnitMilli, bound: true, pad: true},
 	"status":          {field: FStatus, bound: true, code: true},
 	"squid_url":       {field: FURI, bound: true},

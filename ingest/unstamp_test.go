@@ -22,6 +22,9 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 	for _, name := range []string{
 		"fiber-default.log", "agentgateway.log", "one-hub.log", "ginzap-development.log",
 		"lograge-rubylogger.log", "aspnetcore-console.log",
+		// Squid's line begins with its own epoch time: kubectl's before it
+		// was read as Squid's, and Squid's as the elapsed ms.
+		"squid.log",
 	} {
 		plain := filepath.Join("testdata/text", name)
 		raw, err := os.ReadFile(plain)
