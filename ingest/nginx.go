@@ -62,6 +62,9 @@ const (
 	// howPyMsecs: a time Python's logging wrote, its milliseconds
 	// after a comma or a point as a whole number (pyMsecs).
 	howPyMsecs
+	// howKoaTime: koa-logger's and Hono's logger's time, "835ms",
+	// "1,042ms" or "12s" (koaTime): as ms.
+	howKoaTime
 )
 
 // nginxVar is one variable of a compiled log_format and the literal text
@@ -734,8 +737,42 @@ func (p *nginxParser) value(v *nginxVar, val []byte, esc bool) []byte {
 		return p.strftimeValue(v, val)
 	case howPyMsecs:
 		return p.pyMsecs(val)
+	case howKoaTime:
+		return p.koaTime(val)
 	}
 	return val
+}
+
+// koaTime returns the ms of a time koa-logger or Hono's logger wrote,
+// humanize-number's text of delta+"ms" or of the seconds rounded+"s"
+// ("1,042ms", "12s"), as the text of a whole number; any other text as
+// it is, a bad value.
+func (p *nginxParser) koaTime(val []byte) []byte {
+	digits, ms := bytes.CutSuffix(val, []byte("ms"))
+	if !ms {
+		var s bool
+		if digits, s = bytes.CutSuffix(val, []byte("s")); !s {
+			return val
+		}
+	}
+	from := len(p.scratch)
+	for k, c := range digits {
+		switch {
+		case c >= '0' && c <= '9':
+			p.scratch = append(p.scratch, c)
+		case c == ',' && k > 0 && (len(digits)-k-1)%4 == 3: // a thousands' comma
+		default:
+			p.scratch = p.scratch[:from]
+			return val
+		}
+	}
+	if len(p.scratch) == from {
+		return val
+	}
+	if !ms {
+		p.scratch = append(p.scratch, "000"...)
+	}
+	return p.scratch[from:len(p.scratch):len(p.scratch)]
 }
 
 // pyMsecs returns a time Python's logging wrote with its milliseconds

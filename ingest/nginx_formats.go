@@ -286,6 +286,9 @@ func buildKnownFormats() []*knownFormat {
 		{name: "lighttpd", source: "lighttpd", format: lighttpdFormat, fits: lighttpdLine},
 		// Squid's native access.log, its default.
 		{name: "squid", source: "squid", format: squidFormat, vars: squidVars},
+		// koa-logger's and Hono's logger middleware's response lines.
+		{name: "koa", source: "koa", format: koaFormat, vars: koaVars, fits: koaLine},
+		{name: "hono", source: "hono", format: honoFormat, vars: koaVars, fits: koaLine},
 		// HAProxy's option httplog clf: its source's clf_http_log_format
 		// (src/log.c), a CLF line and HAProxy's fields after it.
 		{name: "haproxy-clf", source: "haproxy", format: haproxyCLFFormat},
@@ -905,6 +908,58 @@ func lighttpdLine(line []byte) bool {
 // or peer that answered; the reply's content type. With log_mime_hdrs on,
 // the headers follow in brackets, read past.
 const squidFormat = `$squid_time $squid_elapsed $remote_addr $squid_result/$status $bytes_sent $request_method $squid_url $remote_user $squid_hierarchy/$upstream_addr $squid_type`
+
+// koaFormat is koa-logger's line of a response (koajs/logger index.js,
+// log()): two spaces, "-->" ("xxx" when the request failed, "-x-" when
+// the client closed first), the method, the original URL, the status,
+// the time and the body's size ("23.58kb", "-", nothing for a 204). The
+// time is from the request's arrival, humanize-number's text of the ms
+// below 10 s ("1,042ms"), of the seconds rounded above ("12s"). Its
+// request line, "  <-- GET /", is the request's start: no response yet,
+// passed over (koaIncoming). Colours, when it wrote to a terminal, are
+// taken off.
+const koaFormat = `  $koa_flow $request_method $koa_url $status $koa_time`
+
+// honoFormat is Hono's logger middleware's line of a response
+// (honojs/hono src/middleware/logger/index.ts): the same as koa-logger's
+// without its two spaces and the size, the time "835ms" below a second
+// (ten in older releases), the seconds rounded above ("3s").
+const honoFormat = `$koa_flow $request_method $koa_url $status $koa_time`
+
+// koaVars read koa-logger's and Hono's lines.
+var koaVars = map[string]varSpec{
+	"koa_flow":       {none: true},
+	"request_method": {field: FMethod, bound: true},
+	"koa_url":        {field: FURI, bound: true},
+	"status":         {field: FStatus, bound: true, code: true},
+	"koa_time":       {field: FRequestTime, unit: UnitMilli, bound: true, how: howKoaTime},
+}
+
+// koaLine reports whether a line is a response's of koa-logger or Hono:
+// "-->", "xxx" or "-x-" first, behind koa-logger's two spaces or none.
+func koaLine(line []byte) bool {
+	line = bytes.TrimPrefix(line, []byte("  "))
+	return len(line) > 4 && line[3] == ' ' && (string(line[:3]) == "-->" || string(line[:3]) == "xxx" || string(line[:3]) == "-x-")
+}
+
+// koaIncoming reports whether a line is koa-logger's or Hono's of a
+// request's start, "<-- METHOD URL" and no more: no response yet.
+func koaIncoming(line []byte) bool {
+	rest, ok := bytes.CutPrefix(bytes.TrimPrefix(line, []byte("  ")), []byte("<-- "))
+	if !ok {
+		return false
+	}
+	method, url, ok := bytes.Cut(rest, []byte(" "))
+	if !ok || len(method) == 0 || len(url) == 0 || bytes.IndexByte(url, ' ') >= 0 {
+		return false
+	}
+	for _, c := range method {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return true
+}
 
 // squidVars read Squid's native format: its time epoch seconds and ms as
 // Squid writes them (no other time: one a runtime prints before the line

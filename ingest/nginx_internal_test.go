@@ -193,7 +193,7 @@ func TestCompileLogFormat(t *testing.T) {
 	}
 	bad := map[string]string{
 		"":          "the log format is empty",
-		"combind":   `"combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name (want apisix, apisix-ai, aspnetcore, aws-alb, aws-elb, bentoml, chi, combined, common, django, emissary, envoy, granian, haproxy-clf, huawei-apig, huawei-elb, hypercorn, istio, kuma, lighttpd, linkerd, llama-server, main, morgan-dev, morgan-short, morgan-tiny, quarkus, railway, ray-serve, reactor-netty, sanic, serilog, squid, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo, upstreaminfo-0.2x, uvicorn, werkzeug)`,
+		"combind":   `"combind" has no $variable, gunicorn atom, HAProxy alias, Envoy operator, Apache directive or morgan token and is not a known format name (want apisix, apisix-ai, aspnetcore, aws-alb, aws-elb, bentoml, chi, combined, common, django, emissary, envoy, granian, haproxy-clf, hono, huawei-apig, huawei-elb, hypercorn, istio, koa, kuma, lighttpd, linkerd, llama-server, main, morgan-dev, morgan-short, morgan-tiny, quarkus, railway, ray-serve, reactor-netty, sanic, serilog, squid, timed_combined, tokenhub, traefik, upstream_time, upstreaminfo, upstreaminfo-0.2x, uvicorn, werkzeug)`,
 		`x ${a`:     "${ at column 3 is not closed by }",
 		`x ${a-b}`:  `bad variable name "a-b" at column 3`,
 		`$status $`: "$ at column 9 is not followed by a variable name",
@@ -319,7 +319,8 @@ func FuzzNginx(f *testing.F) {
 	for _, name := range []string{"reactor-netty.log", "reactor-netty-boot.log", "quarkus-console.log", "quarkus-combined.log", "bentoml.log", "granian.log", "django-runserver.log", "werkzeug.log", "hypercorn.log", "sanic-prod.log", "sanic-legacy.log", "ray-serve.log", "ray-serve-29.log", "ray-serve-driver.log", "ray-serve-client.log", "emissary.log", "kuma.log", "lighttpd.log", "lighttpd-timed.log", "squid.log", "linkerd-apache.log", "llama-server-sorted.log",
 		"uvicorn-sglang.log", "uvicorn-fastchat.log", "uvicorn-openwebui.log", "uvicorn-openwebui-extra.log",
 		"uvicorn-nim.log", "uvicorn-nim-1x.log", "uvicorn-xinference.log", "uvicorn-xinference-29.log", "uvicorn-xinference-210.log",
-		"aspnetcore-console.log", "aspnetcore-singleline.log", "aspnetcore-singleline-clock.log", "aspnetcore-systemd.log"} {
+		"aspnetcore-console.log", "aspnetcore-singleline.log", "aspnetcore-singleline-clock.log", "aspnetcore-systemd.log",
+		"koa.log", "koa-colour.log", "hono.log"} {
 		for _, l := range fileLines(f, "testdata/text/"+name, 4) {
 			f.Add("combined", l)
 		}
@@ -334,7 +335,7 @@ func FuzzNginx(f *testing.F) {
 	// kin, not only the first of each name.
 	for _, lf := range compileKnown(s) {
 		switch lf.source {
-		case "reactor-netty", "quarkus", "bentoml", "granian", "django", "werkzeug", "hypercorn", "sanic", "ray-serve", "emissary", "kuma", "lighttpd", "squid", "uvicorn", "linkerd", "llama-server", "aspnetcore":
+		case "reactor-netty", "quarkus", "bentoml", "granian", "django", "werkzeug", "hypercorn", "sanic", "ray-serve", "emissary", "kuma", "lighttpd", "squid", "uvicorn", "linkerd", "llama-server", "aspnetcore", "koa", "hono":
 			named = append(named, &nginxParser{f: lf, loc: time.UTC})
 		}
 	}

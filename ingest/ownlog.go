@@ -27,7 +27,7 @@ func ownLogLine(line []byte) bool {
 	if ownOtherShape(line) {
 		return !loggedAccessLine(line)
 	}
-	if uvicornOwnLine(line) || springBootBanner(line) || quarkusBanner(line) || lmdeployHint(line) || routerJSONLine(line) {
+	if uvicornOwnLine(line) || springBootBanner(line) || quarkusBanner(line) || lmdeployHint(line) || routerJSONLine(line) || koaIncoming(line) {
 		return true
 	}
 	rest, ok := cutToken(line)

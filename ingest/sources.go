@@ -2164,6 +2164,8 @@ var textSources = []*source{
 	{name: "ray-serve", title: "Ray Serve access log"},
 	{name: "lighttpd", title: "lighttpd access log (its default format)"},
 	{name: "squid", title: "Squid native access.log"},
+	{name: "koa", title: "koa-logger request log"},
+	{name: "hono", title: "Hono logger middleware request log"},
 	{name: "emissary", title: "Emissary-ingress (Ambassador) default access log"},
 	{name: "kuma", title: "Kuma / Kong Mesh default HTTP access log"},
 	{name: "iis", title: "IIS W3C extended log (time-taken ms)", fields: w3cFields(UnitMilli)},

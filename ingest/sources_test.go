@@ -1810,8 +1810,8 @@ func fileClient(t *testing.T, first, d rawDoc, names []string) string {
 
 func textSource(name string) bool {
 	switch name {
-	case "nginx", "ltsv", "heroku-router", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "aws-elb", "chi", "huawei-apig", "huawei-elb", "reactor-netty", "quarkus", "bentoml", "granian", "django", "werkzeug", "hypercorn", "lighttpd", "squid", "ray-serve", "emissary", "kuma", "llama-server", "gin", "iis", "aspnetcore-w3c", "cloudfront", "w3c", "apache", "gunicorn", "morgan", "uvicorn", "tei", "tracing", "triton":
-		return true // their fixtures are testdata/text's and the HAProxy, Gin, W3C, gunicorn, morgan, uvicorn, tracing, logfmt and Triton (objects paired by id) tests
+	case "nginx", "ltsv", "heroku-router", "envoy-text", "apisix-text", "istio", "ingress-nginx", "haproxy", "aws-alb", "aws-elb", "chi", "huawei-apig", "huawei-elb", "reactor-netty", "quarkus", "bentoml", "granian", "django", "werkzeug", "hypercorn", "lighttpd", "squid", "ray-serve", "emissary", "kuma", "llama-server", "gin", "iis", "aspnetcore-w3c", "cloudfront", "w3c", "apache", "gunicorn", "morgan", "uvicorn", "tei", "tracing", "triton", "koa", "hono":
+		return true // their fixtures are testdata/text's and the HAProxy, Gin, W3C, gunicorn, morgan, uvicorn, tracing, logfmt, Triton (objects paired by id) and koa tests
 	}
 	return false
 }
