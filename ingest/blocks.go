@@ -132,7 +132,7 @@ func (p *pipeline) csvHeader(br *bufio.Reader, line *int64) ([]byte, error) {
 // the file br is: such a file may be read in place instead (mapped.go),
 // and mapped is then true.
 func (p *pipeline) readLines(fs *fileState, br *bufio.Reader, r io.Reader, at func() (mapSource, bool)) (mapped bool, err error) {
-	line := int64(1)
+	line := 1 + fs.ownHead
 	if fs.format == CSV || fs.format == TSV {
 		h, err := p.csvHeader(br, &line)
 		if err != nil {

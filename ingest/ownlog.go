@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
 
 	"loganalyze/internal/lazyre"
@@ -536,4 +537,50 @@ func appendDecolored(b, line []byte) []byte {
 // rsyslog writes it.
 func coloured(head []byte) bool {
 	return bytes.IndexByte(head, 0x1b) >= 0 || bytes.Contains(head, escOctal)
+}
+
+// ownHeadPeek is how much of a text file pastOwnLog looks through for its
+// first line that is not the program's own.
+const ownHeadPeek = 64 << 10
+
+// maxOwnHead bounds the program's own first lines skipOwnHead passes
+// over.
+const maxOwnHead = 256 << 20
+
+// skipOwnHead passes over a program's own first lines (ownLogLine) when
+// they fill the head its format is told from, whole: a model server's
+// start-up (NIM's, vLLM's: its engine's and its weights' loading) may
+// write megabytes before the first request's line, and the format was
+// then told from no request's line, and the file read none. Whole
+// heads of own lines are read past, up to maxOwnHead, and counted as
+// passed over; the lines after them are numbered as the file's. A
+// server's own log alone (serverLogOf) and a tracing log (whose every
+// line is dated and levelled) are left as they are.
+func (p *pipeline) skipOwnHead(fs *fileState, br *bufio.Reader) {
+	for skipped := 0; skipped < maxOwnHead; {
+		peek, _ := br.Peek(ownHeadPeek)
+		if len(peek) < ownHeadPeek {
+			return // all of it is in the head
+		}
+		n, lines := 0, int64(0)
+		for rest := peek; ; {
+			nl := bytes.IndexByte(rest, '\n')
+			if nl < 0 {
+				break
+			}
+			if l := bytes.TrimRight(rest[:nl], "\r"); !blank(l) && !ownLogLine(l) {
+				return // a line of another's: the format is told from it
+			}
+			n, lines, rest = n+nl+1, lines+1, rest[nl+1:]
+		}
+		if n == 0 || serverLogOf(peek) != nil || tracingHead(peek) {
+			return // one line longer than the head, or no request log's
+		}
+		if _, err := br.Discard(n); err != nil {
+			return
+		}
+		skipped += n
+		fs.ownHead += lines
+		p.reader.get(fs.index).passed += lines
+	}
 }

@@ -224,6 +224,10 @@ type fileState struct {
 	archive bool
 	// unopened: nothing of it was seen (FileStats.Unopened).
 	unopened bool
+	// ownHead counts the program's own first lines passed over before
+	// its format was told (skipOwnHead): its lines are numbered from
+	// ownHead+1.
+	ownHead int64
 	// parts are the fields its records take from its directories
 	// (partConsts), made once its schema is known.
 	partsOnce sync.Once

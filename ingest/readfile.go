@@ -252,6 +252,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		head = body
 	}
 	if body == nil {
+		if given == Auto || given == "" || given == Nginx {
+			p.skipOwnHead(fs, br)
+		}
 		peek, _ := br.Peek(64 << 10)
 		raw = peek
 		if body = pastOwnLog(peek); tracingHead(peek) {

@@ -1,0 +1,58 @@
+package ingest_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"loganalyze/ingest"
+)
+
+// TestLongOwnHead: a model server's log whose start-up lines (its
+// weights' loading) fill more than the head a format is told from,
+// before its first access line (NIM's uvicorn lines behind its Python
+// logger's), is read as its access lines: each request a record, the
+// start-up lines passed over, a bad line among the requests numbered as
+// the file's line. Before, the format was told from start-up lines
+// alone: none of the known formats, and no record read.
+func TestLongOwnHead(t *testing.T) {
+	var b strings.Builder
+	const own = 20000 // about 2.6 MB: blocks of their own, and a file mapped where that is faster
+	for i := range own {
+		fmt.Fprintf(&b, "INFO 2025-09-05 09:%02d:%02d.%03d model_loader.py:%d] Loading safetensors checkpoint shard %d of %d: weights ready\n",
+			i/60%60, i%60, i%1000, 100+i%50, i, own)
+	}
+	statuses := []int{200, 200, 429, 500, 200, 200}
+	badAt := 0
+	for i, st := range statuses {
+		fmt.Fprintf(&b, "INFO 2025-09-05 10:00:%02d.951 httptools_impl.py:481] 10.0.3.%d:5980%d - \"POST /v1/chat/completions HTTP/1.1\" %d\n", i, 17+i, i, st)
+		if i == 2 {
+			b.WriteString("\x00\x01 not a line of any format's\n")
+			badAt = own + i + 2
+		}
+	}
+	path := filepath.Join(t.TempDir(), "nim.log")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, stdin := range []bool{false, true} {
+		opts, paths := ingest.Options{Workers: 2, MaxProblems: 10}, []string{path}
+		if stdin {
+			opts.Stdin, paths = strings.NewReader(b.String()), []string{"-"}
+		}
+		got, res := collect(t, paths, opts)
+		f := res.Files[0]
+		if f.Source != "uvicorn" || len(got) != len(statuses) || f.PassedOver != own || f.BadLines != 1 ||
+			len(res.Problems) != 1 || res.Problems[0].Line != int64(badAt) {
+			t.Fatalf("stdin %v: %d records, %+v, problems %v; want %d records, %d passed over, a bad line at %d",
+				stdin, len(got), f, res.Problems, len(statuses), own, badAt)
+		}
+		for i, r := range got {
+			if r.status != int64(statuses[i]) || r.client != fmt.Sprintf("10.0.3.%d", 17+i) {
+				t.Errorf("stdin %v: record %d: status %d, client %q; want %d, 10.0.3.%d", stdin, i, r.status, r.client, statuses[i], 17+i)
+			}
+		}
+	}
+}
