@@ -16,9 +16,9 @@ import (
 // koaResponse reads a response line of koa-logger (koajs/logger
 // index.js: two spaces, "-->", "xxx" or "-x-", the method, the URL, the
 // status, humanize-number's "1,042ms" below 10 s or the rounded seconds
-// "12s", the size) or of Hono's logger (the same without the spaces and
-// the size), colours taken off.
-var koaResponse = regexp.MustCompile(`^(?:  )?(?:-->|xxx|-x-) (\S+) (\S+) (\d{3}) ([\d,]+)(ms|s)(?: .*)?$`)
+// "12s", the size) or of Hono's logger (the same without the size),
+// colours taken off.
+var koaResponse = regexp.MustCompile(`^  (?:-->|xxx|-x-) (\S+) (\S+) (\d{3}) ([\d,]+)(ms|s)(?: .*)?$`)
 
 var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
 

@@ -287,8 +287,10 @@ func buildKnownFormats() []*knownFormat {
 		// Squid's native access.log, its default.
 		{name: "squid", source: "squid", format: squidFormat, vars: squidVars},
 		// koa-logger's and Hono's logger middleware's response lines.
+		// Hono's first: its lines are koa-logger's without the size, and
+		// a file of them is Hono's where both read every line whole.
+		{name: "hono", source: "hono", format: honoFormat, vars: koaVars, fits: honoLine},
 		{name: "koa", source: "koa", format: koaFormat, vars: koaVars, fits: koaLine},
-		{name: "hono", source: "hono", format: honoFormat, vars: koaVars, fits: koaLine},
 		// HAProxy's option httplog clf: its source's clf_http_log_format
 		// (src/log.c), a CLF line and HAProxy's fields after it.
 		{name: "haproxy-clf", source: "haproxy", format: haproxyCLFFormat},
@@ -921,10 +923,11 @@ const squidFormat = `$squid_time $squid_elapsed $remote_addr $squid_result/$stat
 const koaFormat = `  $koa_flow $request_method $koa_url $status $koa_time`
 
 // honoFormat is Hono's logger middleware's line of a response
-// (honojs/hono src/middleware/logger/index.ts): the same as koa-logger's
-// without its two spaces and the size, the time "835ms" below a second
-// (ten in older releases), the seconds rounded above ("3s").
-const honoFormat = `$koa_flow $request_method $koa_url $status $koa_time`
+// (honojs/hono src/middleware/logger/index.ts, log()): koa-logger's
+// without the size, the path without the query, the status coloured
+// unless NO_COLOR is set, the time "835ms" below a second, the seconds
+// rounded above ("3s").
+const honoFormat = `  $koa_flow $request_method $koa_url $status $koa_time`
 
 // koaVars read koa-logger's and Hono's lines.
 var koaVars = map[string]varSpec{
@@ -940,6 +943,13 @@ var koaVars = map[string]varSpec{
 func koaLine(line []byte) bool {
 	line = bytes.TrimPrefix(line, []byte("  "))
 	return len(line) > 4 && line[3] == ' ' && (string(line[:3]) == "-->" || string(line[:3]) == "xxx" || string(line[:3]) == "-x-")
+}
+
+// honoLine reports whether a line is a response's of Hono's logger:
+// koa-logger's shape, and nothing after the time (koa-logger writes the
+// size there but for a 204's).
+func honoLine(line []byte) bool {
+	return koaLine(line) && len(bytes.Fields(line)) == 5
 }
 
 // koaIncoming reports whether a line is koa-logger's or Hono's of a
