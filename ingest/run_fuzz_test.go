@@ -287,6 +287,13 @@ func FuzzRun(f *testing.F) {
 	// uvicorn's lines as kubectl logs --timestamps prints them.
 	f.Add([]byte("2026-12-05T10:00:00.000000000Z INFO:     10.0.0.5:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n" +
 		"2026-12-05T10:00:01.000000000Z INFO:     10.0.0.5:51236 - \"POST /v1/chat/completions HTTP/1.1\" 429 Too Many Requests\n"))
+	// Other logs behind kubectl's times (unstamp.go): zap's console
+	// lines after the program's own, koa-logger's, Squid's.
+	f.Add([]byte("2026-12-05T10:00:00.1Z 2025-03-10T08:00:00.001+0800\tINFO\tserver/main.go:41\tlistening on :8080\n" +
+		"2026-12-05T10:00:01.2Z 2025-03-10T08:00:12.995+0800\tINFO\tginzap@v1.1.4/zap.go:102\t\t{\"status\": 200, \"latency\": 2.93}\n" +
+		"2026-12-05T10:00:02.3Z \n"))
+	f.Add([]byte("2026-12-05T10:00:00Z   <-- GET /health\n2026-12-05T10:00:00Z   --> GET /health 200 1,042ms 2b\n" +
+		"2026-12-05T10:00:01Z 1796436015.147   5169 10.8.0.2 TCP_MISS/200 2052 POST http://a/v1 - HIER_DIRECT/10.2.0.9 application/json\n"))
 	// Azure's portal's export of a query's results, "[UTC]" in a
 	// column's name: a CSV by its header (bracketedHeader).
 	f.Add([]byte("TenantId,TimeGenerated [UTC],TotalTime,BackendTime,ClientTime,ResponseCode\nws1,\"12/4/2026, 9:00:12.611 AM\",950,930,20,200\n"))
