@@ -232,10 +232,17 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			if cut, lines, ok := p.stampedTextHead(peek); ok {
 				fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, cut, lines
 				head = inner
-			} else if !in.unstamped && !in.dry && kubectlHead(peek) && p.readsMoreUnstamped(fs, peek) {
+			} else if !in.unstamped && !in.dry && kubectlHead(peek) {
 				// Any other log behind kubectl's times: read as the
-				// lines within are (unstamp.go).
-				return p.readStream(fs, input{r: newUnstamper(br), size: -1, within: in.within, unstamped: true})
+				// lines within are (unstamp.go), behind the time as an
+				// envelope's when they are plain lines, whose records
+				// without a time of their own take it.
+				if more, plain := p.readsMoreUnstamped(fs, peek); more && plain {
+					fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, stampKubectl, unstampHead(peek)
+					head = inner
+				} else if more {
+					return p.readStream(fs, input{r: newUnstamper(br), size: -1, within: in.within, unstamped: true})
+				}
 			}
 		}
 	}

@@ -40,11 +40,19 @@ const (
 	stampLabels                  // "TIME {LABELS} LINE": logcli query's default output
 	stampPrinted                 // "[N] TAG: [[TIME, {…}], {…}]": Fluent Bit's stdout output (stdoutRecord)
 	stampLTSV                    // "\"time\":TIME\t\"k\":v…": Fluent Bit's file output's ltsv format (ltsvRecord)
+	stampKubectl                 // "TIME LINE", the line's own spaces kept: kubectl logs --timestamps (unstamp.go)
 )
 
 // stampedText returns the text line behind a time (and, for stampStream,
 // a stream's name), and the time; ok false when line has no time first.
 func stampedText(line []byte, cut stampCut) (in, stamp []byte, ok bool) {
+	if cut == stampKubectl {
+		n := kubectlStampLen(line)
+		if n == 0 {
+			return nil, nil, false
+		}
+		return line[n:], line[:n-1], true
+	}
 	n := stampLen(line)
 	if n == 0 {
 		return nil, nil, false
@@ -125,7 +133,7 @@ func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 		return stampJSON, nil, false
 	}
 	raw := -1 // lines of head read whole as they are; counted once
-	for _, cut := range [...]stampCut{stampText, stampStream, stampLabels} {
+	for _, cut := range [...]stampCut{stampKubectl, stampText, stampStream, stampLabels} {
 		in, _, ok := stampedText(first, cut)
 		if !ok {
 			continue
@@ -135,7 +143,7 @@ func (p *pipeline) stampedTextHead(head []byte) (stampCut, []byte, bool) {
 		case CLB:
 			return cut, inner, true
 		case Nginx:
-			if !textBehindStamp(in) && cut != stampText {
+			if !textBehindStamp(in) && cut != stampText && cut != stampKubectl {
 				continue
 			}
 		case JSONL:

@@ -73,10 +73,13 @@ func unstampHead(head []byte) []byte {
 
 // readsMoreUnstamped reports whether the first lines of a file, head,
 // give more requests read as the lines behind kubectl's times than as
-// they are (headRecords).
-func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) bool {
-	n := p.headRecords(fs, unstampHead(head))
-	return n > 0 && n > p.headRecords(fs, wholeHead(head))
+// they are (headRecords), and whether the lines within are plain lines,
+// of no envelope of their own: those are read behind the time as an
+// envelope's (stampKubectl), whose time a record without its own takes.
+func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) (more, plain bool) {
+	n, env := p.headRecords(fs, unstampHead(head))
+	raw, _ := p.headRecords(fs, wholeHead(head))
+	return n > 0 && n > raw, env == NoEnvelope
 }
 
 // wholeHead returns head up to its last line end.
@@ -90,15 +93,15 @@ func wholeHead(head []byte) []byte {
 // headRecords returns how many of the lines of head are requests when
 // the file's reading is planned from them as readStream plans it (its
 // format, envelope, source, schema), each line then parsed as a worker
-// parses it.
-func (p *pipeline) headRecords(fs *fileState, head []byte) int {
+// parses it, and the envelope planned.
+func (p *pipeline) headRecords(fs *fileState, head []byte) (int, Envelope) {
 	dry := &fileState{index: fs.index, path: fs.path, cfg: fs.cfg}
 	if err := p.readStream(dry, input{r: bytes.NewReader(head), size: -1, within: true, unstamped: true, dry: true}); err != errDry {
-		return 0
+		return 0, NoEnvelope
 	}
 	lp, err := newLineParser(dry.format, &dry.cfg)
 	if err != nil {
-		return 0
+		return 0, NoEnvelope
 	}
 	sch := dry.cfg.schema
 	var rec Record
@@ -111,7 +114,7 @@ func (p *pipeline) headRecords(fs *fileState, head []byte) int {
 		}
 		n++
 	}
-	return n
+	return n, dry.cfg.envelope
 }
 
 // dryLines is how many of the first lines headRecords parses: past a
