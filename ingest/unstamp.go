@@ -77,9 +77,11 @@ func unstampHead(head []byte) []byte {
 // of no envelope of their own: those are read behind the time as an
 // envelope's (stampKubectl), whose time a record without its own takes.
 func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) (more, plain bool) {
-	n, env := p.headRecords(fs, unstampHead(head))
-	raw, _ := p.headRecords(fs, wholeHead(head))
-	return n > 0 && n > raw, env == NoEnvelope
+	n, env, f := p.headRecords(fs, unstampHead(head))
+	raw, _, _ := p.headRecords(fs, wholeHead(head))
+	// W3C's lines are read only as a file's: its directives say its
+	// fields (a reader within an envelope reads none).
+	return n > 0 && n > raw, env == NoEnvelope && f != W3C
 }
 
 // wholeHead returns head up to its last line end.
@@ -93,15 +95,15 @@ func wholeHead(head []byte) []byte {
 // headRecords returns how many of the lines of head are requests when
 // the file's reading is planned from them as readStream plans it (its
 // format, envelope, source, schema), each line then parsed as a worker
-// parses it, and the envelope planned.
-func (p *pipeline) headRecords(fs *fileState, head []byte) (int, Envelope) {
+// parses it, and the envelope and the format planned.
+func (p *pipeline) headRecords(fs *fileState, head []byte) (int, Envelope, Format) {
 	dry := &fileState{index: fs.index, path: fs.path, cfg: fs.cfg}
 	if err := p.readStream(dry, input{r: bytes.NewReader(head), size: -1, within: true, unstamped: true, dry: true}); err != errDry {
-		return 0, NoEnvelope
+		return 0, NoEnvelope, ""
 	}
 	lp, err := newLineParser(dry.format, &dry.cfg)
 	if err != nil {
-		return 0, NoEnvelope
+		return 0, NoEnvelope, ""
 	}
 	sch := dry.cfg.schema
 	var rec Record
@@ -114,7 +116,7 @@ func (p *pipeline) headRecords(fs *fileState, head []byte) (int, Envelope) {
 		}
 		n++
 	}
-	return n, dry.cfg.envelope
+	return n, dry.cfg.envelope, dry.format
 }
 
 // dryLines is how many of the first lines headRecords parses: past a

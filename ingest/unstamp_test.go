@@ -27,6 +27,9 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 	for _, name := range []string{
 		"fiber-default.log", "agentgateway.log", "one-hub.log", "ginzap-development.log",
 		"lograge-rubylogger.log", "aspnetcore-console.log", "koa.log", "hono.log",
+		// W3C logs, read as their own files are: their directives say
+		// their fields.
+		"iis.log", "cloudfront.log", "aspnetcore-w3c.log",
 		// Squid's line begins with its own epoch time: kubectl's before it
 		// was read as Squid's, and Squid's as the elapsed ms.
 		"squid.log",
