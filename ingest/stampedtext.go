@@ -47,11 +47,11 @@ const (
 // a stream's name), and the time; ok false when line has no time first.
 func stampedText(line []byte, cut stampCut) (in, stamp []byte, ok bool) {
 	if cut == stampKubectl {
-		n := kubectlStampLen(line)
+		n, stamp := kubectlCut(line)
 		if n == 0 {
 			return nil, nil, false
 		}
-		return line[n:], line[:n-1], true
+		return line[n:], stamp, true
 	}
 	n := stampLen(line)
 	if n == 0 {

@@ -47,6 +47,31 @@ func kubectlStampLen(line []byte) int {
 	return n + 1
 }
 
+// kubectlPrefixLen returns the length of the source kubectl logs
+// --prefix prints before each line, "[pod/NAME/CONTAINER] ", and its
+// space; 0 when line does not begin with one.
+func kubectlPrefixLen(line []byte) int {
+	if !bytes.HasPrefix(line, []byte("[pod/")) {
+		return 0
+	}
+	end := bytes.Index(line, []byte("] "))
+	if end < 0 || bytes.IndexByte(line[:end], ' ') >= 0 || bytes.Count(line[:end], []byte("/")) != 2 {
+		return 0
+	}
+	return end + 2
+}
+
+// kubectlCut returns the length of what kubectl printed before a line of
+// the log, its source (--prefix), its time (--timestamps) or both, and
+// the time (nil without one); 0 when line begins with neither.
+func kubectlCut(line []byte) (int, []byte) {
+	n := kubectlPrefixLen(line)
+	if m := kubectlStampLen(line[n:]); m > 0 {
+		return n + m, line[n : n+m-1]
+	}
+	return n, nil
+}
+
 // kubectlHead reports whether every whole line of head (two at least)
 // begins with kubectl's time.
 func kubectlHead(head []byte) bool {
@@ -55,7 +80,7 @@ func kubectlHead(head []byte) bool {
 		return false
 	}
 	for _, l := range lines {
-		if kubectlStampLen(bytes.TrimRight(l, "\r")) == 0 {
+		if n, _ := kubectlCut(bytes.TrimRight(l, "\r")); n == 0 {
 			return false
 		}
 	}
@@ -66,7 +91,8 @@ func kubectlHead(head []byte) bool {
 func unstampHead(head []byte) []byte {
 	var out []byte
 	for _, l := range headLines(wholeHead(head), math.MaxInt) {
-		out = append(append(out, l[kubectlStampLen(l):]...), '\n')
+		n, _ := kubectlCut(l)
+		out = append(append(out, l[n:]...), '\n')
 	}
 	return out
 }
@@ -139,7 +165,8 @@ func (u *unstamper) Read(b []byte) (int, error) {
 		if len(piece) > 0 {
 			mid := piece[len(piece)-1] != '\n'
 			if !u.midLine {
-				piece = piece[kubectlStampLen(piece):]
+				n, _ := kubectlCut(piece)
+				piece = piece[n:]
 			}
 			u.midLine, u.pending = mid, piece
 		}

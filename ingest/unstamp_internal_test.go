@@ -17,11 +17,13 @@ func FuzzUnstamper(f *testing.F) {
 	f.Add([]byte("2026-12-05T10:00:01.123456789Z GET / 200\n2026-12-05T10:00:02Z \n\nplain\n"))
 	f.Add([]byte("2026-12-05T10:00:01+08:00 x\r\n2026-12-05T10:00:01Z 2026-12-05T10:00:01Z y"))
 	f.Add(bytes.Repeat([]byte("2026-12-05T10:00:01Z "), 8))
+	f.Add([]byte("[pod/gw-0/nginx] 2026-12-05T10:00:01Z GET\n[pod/gw-1/nginx] POST\n[pod/a b/c] x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const size = 64
 		var want []byte
 		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
-			want = append(want, l[kubectlStampLen(l[:min(len(l), size)]):]...)
+			n, _ := kubectlCut(l[:min(len(l), size)])
+			want = append(want, l[n:]...)
 		}
 		got, err := io.ReadAll(newUnstamper(bufio.NewReaderSize(bytes.NewReader(data), size)))
 		if err != nil {

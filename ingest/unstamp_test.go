@@ -13,16 +13,19 @@ import (
 	"loganalyze/ingest"
 )
 
-// TestKubectlTimestampsAnyLog: a program's log as kubectl logs
-// --timestamps prints it, each line behind the time the runtime took it
-// (RFC 3339, ns, UTC) and a space, an empty line as the time and the
-// space, reads as the program's own file: the same records, each with
-// its own time, status, request time and caller; a record whose line
-// has no time of its own (Fiber's default, ASP.NET Core's console) takes
-// kubectl's, the time its line was written. Before, none of these read
-// a record: zap's console lines, agentgateway's and one-hub's were
-// tables of no known field, Fiber's lines were bad, and lograge's behind
-// Ruby's Logger and ASP.NET Core's console lines were of no known format.
+// TestKubectlTimestampsAnyLog: a program's log as kubectl logs prints
+// it, each line behind the time the runtime took it (--timestamps: RFC
+// 3339, ns, UTC, and a space; an empty line as the time and the space),
+// behind its source (--prefix: "[pod/NAME/CONTAINER] "), or both, reads
+// as the program's own file: the same records, each with its own time,
+// status, request time and caller; a record whose line has no time of
+// its own (Fiber's default, ASP.NET Core's console) takes kubectl's, the
+// time its line was written. Before, the programs' logs up to Squid's
+// read no record (or, Squid's, wrong times) behind kubectl's time, zap's
+// console lines, agentgateway's and one-hub's as tables of no known
+// field, Fiber's as bad lines, lograge's behind Ruby's Logger and ASP.NET
+// Core's console lines as no known format; and no log read behind
+// kubectl's source.
 func TestKubectlTimestampsAnyLog(t *testing.T) {
 	for _, name := range []string{
 		"fiber-default.log", "agentgateway.log", "one-hub.log", "ginzap-development.log",
@@ -33,21 +36,13 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 		// Squid's line begins with its own epoch time: kubectl's before it
 		// was read as Squid's, and Squid's as the elapsed ms.
 		"squid.log",
+		// Behind kubectl's source, formats read behind its time alone
+		// before, and JSON lines.
+		"envoy-default.log", "uvicorn-fastchat.log", "../sources/pino.jsonl", "../sources/tgi.jsonl",
 	} {
 		plain := filepath.Join("testdata/text", name)
 		raw, err := os.ReadFile(plain)
 		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		stamps := map[int64]bool{}
-		for i, l := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
-			at := time.Date(2026, 12, 5, 10, i/60%60, i%60, 123456789-i, time.UTC)
-			stamps[at.UnixNano()] = true
-			fmt.Fprintf(&b, "%s %s\n", at.Format(time.RFC3339Nano), l)
-		}
-		wrapped := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(wrapped, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		opts := ingest.Options{Workers: 2, MaxProblems: 10}
@@ -59,28 +54,49 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 			slices.SortStableFunc(rs, func(a, b row) int { return cmp.Compare(a.rt, b.rt) })
 		}
 		byRT(want)
-		for _, stdin := range []bool{false, true} {
-			o, paths := opts, []string{wrapped}
-			if stdin {
-				o.Stdin, paths = strings.NewReader(b.String()), []string{"-"}
-			}
-			got, res := collect(t, paths, o)
-			f, wf := res.Files[0], wres.Files[0]
-			if f.BadLines != wf.BadLines || f.PassedOver != wf.PassedOver || f.Source != wf.Source || len(got) != len(want) {
-				t.Errorf("%s (stdin %v): %d records, %+v\nwant as the file's: %d, %+v", name, stdin, len(got), f, len(want), wf)
-				continue
-			}
-			byRT(got)
-			for i, g := range got {
-				w := want[i]
-				if !w.hasTime { // kubectl's time, one of the lines'
-					if !g.hasTime || !stamps[g.timeNS] {
-						t.Errorf("%s (stdin %v): record %d has no time of kubectl's: %+v", name, stdin, i, g)
-					}
-					g.timeNS, g.hasTime = w.timeNS, w.hasTime
+		// kubectl's time (--timestamps), its source and time (--prefix
+		// --timestamps), its source alone (--prefix).
+		for _, wrap := range []struct{ prefix, stamp bool }{{false, true}, {true, true}, {true, false}} {
+			var b strings.Builder
+			stamps := map[int64]bool{}
+			for i, l := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
+				if wrap.prefix {
+					fmt.Fprintf(&b, "[pod/gw-%d/gateway] ", i%2)
 				}
-				if fmt.Sprintf("%+v", g) != fmt.Sprintf("%+v", w) { // NaN for an absent value: equal as text
-					t.Errorf("%s (stdin %v): record %d\n%+v\nwant the file's\n%+v", name, stdin, i, g, w)
+				if wrap.stamp {
+					at := time.Date(2026, 12, 5, 10, i/60%60, i%60, 123456789-i, time.UTC)
+					stamps[at.UnixNano()] = true
+					b.WriteString(at.Format(time.RFC3339Nano) + " ")
+				}
+				b.WriteString(l + "\n")
+			}
+			wrapped := filepath.Join(t.TempDir(), filepath.Base(name))
+			if err := os.WriteFile(wrapped, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, stdin := range []bool{false, true} {
+				o, paths := opts, []string{wrapped}
+				if stdin {
+					o.Stdin, paths = strings.NewReader(b.String()), []string{"-"}
+				}
+				got, res := collect(t, paths, o)
+				f, wf := res.Files[0], wres.Files[0]
+				if f.BadLines != wf.BadLines || f.PassedOver != wf.PassedOver || f.Source != wf.Source || len(got) != len(want) {
+					t.Errorf("%s (%+v, stdin %v): %d records, %+v\nwant as the file's: %d, %+v", name, wrap, stdin, len(got), f, len(want), wf)
+					continue
+				}
+				byRT(got)
+				for i, g := range got {
+					w := want[i]
+					if !w.hasTime && wrap.stamp { // kubectl's time, one of the lines'
+						if !g.hasTime || !stamps[g.timeNS] {
+							t.Errorf("%s (%+v, stdin %v): record %d has no time of kubectl's: %+v", name, wrap, stdin, i, g)
+						}
+						g.timeNS, g.hasTime = w.timeNS, w.hasTime
+					}
+					if fmt.Sprintf("%+v", g) != fmt.Sprintf("%+v", w) { // NaN for an absent value: equal as text
+						t.Errorf("%s (%+v, stdin %v): record %d\n%+v\nwant the file's\n%+v", name, wrap, stdin, i, g, w)
+					}
 				}
 			}
 		}
