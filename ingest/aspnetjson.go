@@ -43,6 +43,16 @@ func aspnetBoth(head []byte) bool {
 	return finished && combined
 }
 
+// aspnetTwice is the aspnetcore source's twice: a file whose first lines
+// hold both Hosting's and HttpLogging's events of its requests (aspnetBoth)
+// is read by Hosting's alone.
+func aspnetTwice(head []byte) []string {
+	if aspnetBoth(head) {
+		return []string{aspnetFinished + "*"}
+	}
+	return nil
+}
+
 // withRequests returns s, of a source, with only the records of kinds
 // read as requests (source.requests): built once per schema and shared.
 func (s *Schema) withRequests(kinds []string) *Schema {

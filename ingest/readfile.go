@@ -320,10 +320,12 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		if jsonOwnLog(fs.cfg.schema, names, fs.mags) {
 			fs.cfg.ownJSON, fs.source = true, jsonOwnLogName
 		}
-		if src := fs.cfg.schema.source; src != nil && src.name == "aspnetcore" && aspnetBoth(body) {
-			// Both Hosting's and HttpLogging's events of each request
-			// (aspnetjson.go): Hosting's alone are read.
-			fs.cfg.schema = fs.cfg.schema.withRequests([]string{aspnetFinished + "*"})
+		if src := fs.cfg.schema.source; src != nil && src.twice != nil {
+			// Each request logged twice (ASP.NET Core's Hosting and
+			// HttpLogging events): one of its records is read.
+			if kinds := src.twice(body); kinds != nil {
+				fs.cfg.schema = fs.cfg.schema.withRequests(kinds)
+			}
 		}
 		if src := fs.cfg.schema.source; src != nil && src.durationFormat != "" {
 			if u, ok := durationUnit(durationValues(body, src.durationFormat)); ok {

@@ -69,6 +69,11 @@ type source struct {
 	// record of another kind is passed over and counted
 	// (FileStats.PassedOver), one without a kind read.
 	requests []string
+	// twice, when set, tells from a JSON-lines file's first lines that
+	// the source logged each request twice (two of its loggers on), and
+	// gives the kinds then read as requests, one of each request's two
+	// records; nil when it did not.
+	twice func(head []byte) []string
 	// failed, when set, is the kind of the source's record of a call that
 	// failed, whose first-token time is no first token (the source
 	// writes the call's end there): such a record has no ttft.
@@ -1102,6 +1107,7 @@ var sources = []*source{
 			{"State.Host", FHost, 0}, {"Message", FKind, 0},
 		},
 		requests: []string{"Request finished *", "Request and Response:*"},
+		twice:    aspnetTwice,
 		rendered: true},
 	// pino-http's request log (Node's Express and Koa servers), and
 	// Fastify's, whose logger is pino: a request's line has res.statusCode
