@@ -61,11 +61,60 @@ func kubectlPrefixLen(line []byte) int {
 	return end + 2
 }
 
+// composePrefixLen returns the length of the service docker compose logs
+// prints before each line, its name padded to the longest and " | "
+// ("litellm-1  | LINE"; "\x1b[36mlitellm-1  |\x1b[0m LINE" in colour),
+// and its space; 0 when line does not begin with one.
+func composePrefixLen(line []byte) int {
+	i := ansiLen(line)
+	start := i
+	for i < len(line) && (isLetter(line[i]) || isDigit(line[i]) || line[i] == '-' || line[i] == '_' || line[i] == '.') {
+		i++
+	}
+	if i == start || i >= len(line) || line[i] != ' ' {
+		return 0
+	}
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i >= len(line) || line[i] != '|' {
+		return 0
+	}
+	i++
+	i += ansiLen(line[i:])
+	if i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// ansiLen returns the length of the colour escape ("\x1b[36m") that b
+// begins with, 0 when none.
+func ansiLen(b []byte) int {
+	if len(b) < 3 || b[0] != 0x1b || b[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(b) && i < 16; i++ {
+		switch c := b[i]; {
+		case c == 'm':
+			return i + 1
+		case c != ';' && !isDigit(c):
+			return 0
+		}
+	}
+	return 0
+}
+
 // kubectlCut returns the length of what kubectl printed before a line of
 // the log, its source (--prefix), its time (--timestamps) or both, and
-// the time (nil without one); 0 when line begins with neither.
+// the time (nil without one); 0 when line begins with neither. docker
+// compose logs' service name (--timestamps: and its time) is read so
+// too.
 func kubectlCut(line []byte) (int, []byte) {
 	n := kubectlPrefixLen(line)
+	if n == 0 {
+		n = composePrefixLen(line)
+	}
 	if m := kubectlStampLen(line[n:]); m > 0 {
 		return n + m, line[n : n+m-1]
 	}

@@ -18,6 +18,7 @@ func FuzzUnstamper(f *testing.F) {
 	f.Add([]byte("2026-12-05T10:00:01+08:00 x\r\n2026-12-05T10:00:01Z 2026-12-05T10:00:01Z y"))
 	f.Add(bytes.Repeat([]byte("2026-12-05T10:00:01Z "), 8))
 	f.Add([]byte("[pod/gw-0/nginx] 2026-12-05T10:00:01Z GET\n[pod/gw-1/nginx] POST\n[pod/a b/c] x\n"))
+	f.Add([]byte("litellm-1  | INFO: x\n\x1b[36mweb-1  |\x1b[0m 2026-12-05T10:00:01Z y\nweb-1 |\n\x1b[3"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const size = 64
 		var want []byte

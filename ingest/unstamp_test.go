@@ -16,7 +16,9 @@ import (
 // TestKubectlTimestampsAnyLog: a program's log as kubectl logs prints
 // it, each line behind the time the runtime took it (--timestamps: RFC
 // 3339, ns, UTC, and a space; an empty line as the time and the space),
-// behind its source (--prefix: "[pod/NAME/CONTAINER] "), or both, reads
+// behind its source (--prefix: "[pod/NAME/CONTAINER] "), or both, and as
+// docker compose logs prints it (behind "SERVICE  | ", the time after it
+// with --timestamps, in colour or not), reads
 // as the program's own file: the same records, each with its own time,
 // status, request time and caller; a record whose line has no time of
 // its own (Fiber's default, ASP.NET Core's console) takes kubectl's, the
@@ -55,13 +57,22 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 		}
 		byRT(want)
 		// kubectl's time (--timestamps), its source and time (--prefix
-		// --timestamps), its source alone (--prefix).
-		for _, wrap := range []struct{ prefix, stamp bool }{{false, true}, {true, true}, {true, false}} {
+		// --timestamps), its source alone (--prefix); docker compose
+		// logs' service, in colour with the time (--timestamps) and
+		// without.
+		for _, wrap := range []struct {
+			prefix, compose, stamp bool
+		}{{false, false, true}, {true, false, true}, {true, false, false}, {false, true, false}, {false, true, true}} {
 			var b strings.Builder
 			stamps := map[int64]bool{}
 			for i, l := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
 				if wrap.prefix {
 					fmt.Fprintf(&b, "[pod/gw-%d/gateway] ", i%2)
+				}
+				if wrap.compose && wrap.stamp {
+					b.WriteString("\x1b[36mgateway-1  |\x1b[0m ")
+				} else if wrap.compose {
+					b.WriteString("gateway-1  | ")
 				}
 				if wrap.stamp {
 					at := time.Date(2026, 12, 5, 10, i/60%60, i%60, 123456789-i, time.UTC)
