@@ -56,3 +56,33 @@ func TestLongOwnHead(t *testing.T) {
 		}
 	}
 }
+
+// TestLongOwnHeadBehindKubectl: the same log behind kubectl's times, its
+// start-up lines of 128 bytes each, so that the first 64 KB end at a line's
+// end: the reading planned on the first lines (to tell whether the lines
+// within read better) counts no line, and each start-up line is passed
+// over once.
+func TestLongOwnHeadBehindKubectl(t *testing.T) {
+	var b strings.Builder
+	const own = 3000
+	for i := range own {
+		l := fmt.Sprintf("2026-12-05T10:00:00Z INFO 2025-09-05 09:%02d:%02d.000 loader.py:1] shard %d", i/60%60, i%60, i)
+		b.WriteString(l + strings.Repeat(" ", 127-len(l)) + "\n")
+		if b.Len() != 128*(i+1) {
+			t.Fatalf("line %d is not 64 bytes", i)
+		}
+	}
+	statuses := []int{200, 429, 500}
+	for i, st := range statuses {
+		fmt.Fprintf(&b, "2026-12-05T10:00:0%dZ INFO 2025-09-05 10:00:%02d.951 httptools_impl.py:481] 10.0.3.%d:5980 - \"POST /v1/chat/completions HTTP/1.1\" %d\n", i, i, 17+i, st)
+	}
+	path := filepath.Join(t.TempDir(), "nim.log")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, res := collect(t, []string{path}, ingest.Options{Workers: 2, MaxProblems: 10})
+	f := res.Files[0]
+	if len(got) != len(statuses) || f.PassedOver != own || f.BadLines != 0 {
+		t.Fatalf("%d records, %+v, problems %v; want %d records, %d passed over", len(got), f, res.Problems, len(statuses), own)
+	}
+}

@@ -259,8 +259,8 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 		head = body
 	}
 	if body == nil {
-		if given == Auto || given == "" || given == Nginx {
-			p.skipOwnHead(fs, br)
+		if (given == Auto || given == "" || given == Nginx) && !in.dry {
+			p.skipOwnHead(fs, br) // (a planned reading counts nothing)
 		}
 		peek, _ := br.Peek(64 << 10)
 		raw = peek
