@@ -9,9 +9,13 @@ import (
 )
 
 // kubectl logs --timestamps prints each line of a pod's log behind the
-// time the runtime took it, in RFC 3339 with ns, and a space:
+// time the runtime took it, in RFC 3339 with ns, and a space; --prefix,
+// behind the line's source; docker compose logs, behind its service's
+// name (and with --timestamps the time after it):
 //
 //	2026-12-05T10:00:01.123456789Z LINE
+//	[pod/gw-7d9f/nginx] 2026-12-05T10:00:01.123456789Z LINE
+//	litellm-1  | 2026-12-05T10:00:01.123456789Z LINE
 //
 // A text format whose lines read behind such a time (stampedTextHead)
 // keeps the time, and JSON lines behind it are an envelope's
@@ -122,7 +126,8 @@ func kubectlCut(line []byte) (int, []byte) {
 }
 
 // kubectlHead reports whether every whole line of head (two at least)
-// begins with kubectl's time.
+// begins with what kubectl or docker compose prints before it
+// (kubectlCut).
 func kubectlHead(head []byte) bool {
 	lines := headLines(head, guessLines)
 	if len(lines) < 2 {
@@ -136,7 +141,8 @@ func kubectlHead(head []byte) bool {
 	return true
 }
 
-// unstampHead returns the whole lines of head without kubectl's times.
+// unstampHead returns the whole lines of head without what kubectl or
+// docker compose printed before them (kubectlCut).
 func unstampHead(head []byte) []byte {
 	var out []byte
 	for _, l := range headLines(wholeHead(head), math.MaxInt) {
