@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"errors"
 
 	"loganalyze/internal/lazyre"
 )
@@ -583,4 +584,24 @@ func (p *pipeline) skipOwnHead(fs *fileState, br *bufio.Reader) {
 		fs.ownHead += lines
 		p.reader.get(fs.index).passed += lines
 	}
+}
+
+// errOwnOnly is the reason a text log is not read whose first lines are
+// all the program's own (ownOnly): no format can be told from them, and
+// none given would read a request from them either.
+var errOwnOnly = errors.New("no request among its first lines: each is the program's own log (its start-up, its warnings), no access log's line; the requests may be logged to another file or stream (uvicorn's uvicorn.access logger, a server's access_log)")
+
+// ownOnly reports whether the first lines of head, two at least, are all
+// a program's own (ownLogLine) or blank.
+func ownOnly(head []byte) bool {
+	lines := headLines(head, guessLines)
+	if len(lines) < 2 {
+		return false
+	}
+	for _, l := range lines {
+		if !ownLogLine(l) {
+			return false
+		}
+	}
+	return true
 }
