@@ -88,21 +88,30 @@ func TestLongOwnHeadBehindKubectl(t *testing.T) {
 }
 
 // TestOwnLinesOnly: a text log whose first lines are all the program's
-// own (a model server's start-up, as NIM writes it) is said to hold no
+// own (a model server's start-up, as NIM writes it; python-json-logger's
+// records of uvicorn's own logger) is said to hold no
 // request line, not to be "a format of its own" whose log_format must
 // be given: no format would read a request from it.
 func TestOwnLinesOnly(t *testing.T) {
-	lines := "INFO 2025-09-05 09:59:53.951 server.py:82] Started server process [32]\n" +
-		"INFO 2025-09-05 09:59:54.951 on.py:48] Waiting for application startup.\n" +
-		"INFO 2025-09-05 09:59:54.951 on.py:62] Application startup complete.\n" +
-		"INFO 2025-09-05 09:59:54.951 server.py:214] Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)\n"
-	path := filepath.Join(t.TempDir(), "nim.log")
-	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
-		t.Fatal(err)
+	files := map[string]string{
+		"nim.log": "INFO 2025-09-05 09:59:53.951 server.py:82] Started server process [32]\n" +
+			"INFO 2025-09-05 09:59:54.951 on.py:48] Waiting for application startup.\n" +
+			"INFO 2025-09-05 09:59:54.951 on.py:62] Application startup complete.\n" +
+			"INFO 2025-09-05 09:59:54.951 server.py:214] Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)\n",
+		// python-json-logger's records of uvicorn's own logger alone.
+		"uvicorn.jsonl": `{"asctime": "2026-12-05 10:00:00,101", "levelname": "INFO", "name": "uvicorn.error", "message": "Started server process [1]"}` + "\n" +
+			`{"asctime": "2026-12-05 10:00:00,102", "levelname": "INFO", "name": "uvicorn.error", "message": "Waiting for application startup."}` + "\n" +
+			`{"asctime": "2026-12-05 10:00:00,250", "levelname": "INFO", "name": "uvicorn.error", "message": "Application startup complete."}` + "\n",
 	}
-	got, res := collect(t, []string{path}, ingest.Options{Workers: 1})
-	f := res.Files[0]
-	if len(got) != 0 || !strings.Contains(f.Reason, "no request among its first lines") || strings.Contains(f.Reason, "log_format") {
-		t.Fatalf("%d records, reason %q", len(got), f.Reason)
+	for name, lines := range files {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, res := collect(t, []string{path}, ingest.Options{Workers: 1})
+		f := res.Files[0]
+		if len(got) != 0 || !strings.Contains(f.Reason, "no request among its first lines") || strings.Contains(f.Reason, "log_format") {
+			t.Errorf("%s: %d records, reason %q", name, len(got), f.Reason)
+		}
 	}
 }

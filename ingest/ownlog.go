@@ -605,3 +605,22 @@ func ownOnly(head []byte) bool {
 	}
 	return true
 }
+
+// pythonOwnOnly reports whether the first lines br holds, two at least,
+// are all python-json-logger's records of the program's own loggers (no
+// access logger's: pythonJSON's own), as a file of a server's start-up
+// alone is (ownOnly).
+func pythonOwnOnly(br *bufio.Reader) bool {
+	head, _ := br.Peek(ownHeadPeek)
+	lines := headLines(head, guessLines)
+	if len(lines) < 2 {
+		return false
+	}
+	var d topReader
+	for _, l := range lines {
+		if _, _, own, ok := d.pythonJSON(l); !ok || !own {
+			return false
+		}
+	}
+	return true
+}

@@ -451,7 +451,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			fs.cfg.loc = s.loc // the SGLang router's times, UTC without a zone
 		}
 	}
-	if fs.format == Nginx && fs.cfg.nginx == nil && fs.cfg.server == nil && !in.dry && ownOnly(body) {
+	if fs.format == Nginx && fs.cfg.nginx == nil && fs.cfg.server == nil && !in.dry && (ownOnly(body) || fs.cfg.envelope == EnvShipper && pythonOwnOnly(br)) {
 		return errOwnOnly // not "a format of its own": no request line to tell one from
 	}
 	if _, err := newLineParser(fs.format, &fs.cfg); err != nil {
