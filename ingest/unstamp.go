@@ -173,7 +173,9 @@ func wholeHead(head []byte) []byte {
 	return head
 }
 
-// headRecords returns how many of the lines of head are requests when
+// headRecords returns how many of the lines of head are requests, each
+// of their values read (a method "[pod/gw-0/nginx]" leaves the status
+// "POST" unread: another format's line cut wrongly), when
 // the file's reading is planned from them as readStream plans it (its
 // format, envelope, source, schema), each line then parsed as a worker
 // parses it, and the envelope and the format planned.
@@ -192,7 +194,7 @@ func (p *pipeline) headRecords(fs *fileState, head []byte) (int, Envelope, Forma
 	for _, l := range headLines(head, dryLines) {
 		rec.reset(sch)
 		if lp.Parse(bytes.TrimRight(l, "\r"), &rec) != nil || rec.Fields() == 0 || !sch.request(&rec) ||
-			dry.cfg.ownJSON && rec.set&^(1<<FTime|1<<FKind) == 0 {
+			dry.cfg.ownJSON && rec.set&^(1<<FTime|1<<FKind) == 0 || rec.unread != 0 {
 			continue
 		}
 		n++

@@ -41,6 +41,14 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 		// Behind kubectl's source, formats read behind its time alone
 		// before, and JSON lines.
 		"envoy-default.log", "uvicorn-fastchat.log", "../sources/pino.jsonl", "../sources/tgi.jsonl",
+		// Text formats whose lines begin with neither '[' nor a digit
+		// (TestKubectlTimestamps's, but tracing's and Rails' tagged
+		// lines, whose own time behind kubectl's source alone is taken
+		// for kubectl's: not done). morgan's tiny lines behind the source
+		// and the time were read by morgan's format as they were, the
+		// source its method and the status unread.
+		"uvicorn.log", "uvicorn-vllm-router.log", "smg.log", "phoenix-console.log", "llama-server.log",
+		"morgan-dev.log", "morgan-tiny.log", "ray-serve.log", "fiber-classic.log",
 	} {
 		plain := filepath.Join("testdata/text", name)
 		raw, err := os.ReadFile(plain)
