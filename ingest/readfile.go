@@ -237,11 +237,11 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 				// lines within are (unstamp.go), behind the time as an
 				// envelope's when they are plain lines, whose records
 				// without a time of their own take it.
-				if more, plain := p.readsMoreUnstamped(fs, peek); more && plain {
-					fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, stampKubectl, unstampHead(peek)
+				if more, plain, sourceOnly := p.readsMoreUnstamped(fs, peek); more && plain {
+					fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, stampKubectl, unstampHead(peek, false)
 					head = inner
 				} else if more {
-					return p.readStream(fs, input{r: newUnstamper(br), size: -1, within: in.within, unstamped: true})
+					return p.readStream(fs, input{r: newUnstamper(br, sourceOnly), size: -1, within: in.within, unstamped: true})
 				}
 			}
 		}

@@ -47,7 +47,7 @@ const (
 // a stream's name), and the time; ok false when line has no time first.
 func stampedText(line []byte, cut stampCut) (in, stamp []byte, ok bool) {
 	if cut == stampKubectl {
-		n, stamp := kubectlCut(line)
+		n, stamp := kubectlCut(line, false)
 		if n == 0 {
 			return nil, nil, false
 		}

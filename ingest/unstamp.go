@@ -113,11 +113,16 @@ func ansiLen(b []byte) int {
 // the log, its source (--prefix), its time (--timestamps) or both, and
 // the time (nil without one); 0 when line begins with neither. docker
 // compose logs' service name (--timestamps: and its time) is read so
-// too.
-func kubectlCut(line []byte) (int, []byte) {
+// too. With sourceOnly the source alone is cut (0 without one): the
+// file's lines carry no time of kubectl's, and a time after the source
+// is the line's own (readsMoreUnstamped).
+func kubectlCut(line []byte, sourceOnly bool) (int, []byte) {
 	n := kubectlPrefixLen(line)
 	if n == 0 {
 		n = composePrefixLen(line)
+	}
+	if sourceOnly {
+		return n, nil
 	}
 	if m := kubectlStampLen(line[n:]); m > 0 {
 		return n + m, line[n : n+m-1]
@@ -134,7 +139,7 @@ func kubectlHead(head []byte) bool {
 		return false
 	}
 	for _, l := range lines {
-		if n, _ := kubectlCut(bytes.TrimRight(l, "\r")); n == 0 {
+		if n, _ := kubectlCut(bytes.TrimRight(l, "\r"), false); n == 0 {
 			return false
 		}
 	}
@@ -142,11 +147,12 @@ func kubectlHead(head []byte) bool {
 }
 
 // unstampHead returns the whole lines of head without what kubectl or
-// docker compose printed before them (kubectlCut).
-func unstampHead(head []byte) []byte {
+// docker compose printed before them (kubectlCut; with sourceOnly, the
+// source alone).
+func unstampHead(head []byte, sourceOnly bool) []byte {
 	var out []byte
 	for _, l := range headLines(wholeHead(head), math.MaxInt) {
-		n, _ := kubectlCut(l)
+		n, _ := kubectlCut(l, sourceOnly)
 		out = append(append(out, l[n:]...), '\n')
 	}
 	return out
@@ -155,14 +161,73 @@ func unstampHead(head []byte) []byte {
 // readsMoreUnstamped reports whether the first lines of a file, head,
 // give more requests read as the lines behind kubectl's times than as
 // they are (headRecords), and whether the lines within are plain lines,
-// of no envelope of their own: those are read behind the time as an
-// envelope's (stampKubectl), whose time a record without its own takes.
-func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) (more, plain bool) {
-	n, env, f := p.headRecords(fs, unstampHead(head))
+// of no envelope of their own, behind kubectl's times: those are read
+// behind the time as an envelope's (stampKubectl), whose time a record
+// without its own takes.
+//
+// Whether the lines behind a source (kubectl's --prefix, docker
+// compose's service) carry kubectl's time is told once, for the file:
+// sourceOnly when cutting the source alone gives more requests than
+// cutting the source and a time after it. Without --timestamps, a line
+// that begins with its own RFC 3339 time (tracing's, TensorZero's) has
+// that time after the source, which read as kubectl's left the line
+// without it (tower-http's: 1 request read of 7). Such lines, and any
+// without kubectl's time, are read through an unstamper: there is no
+// time of kubectl's for a record to take.
+func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) (more, plain, sourceOnly bool) {
+	n, env, f := p.headRecords(fs, unstampHead(head, false))
+	if sourcedHead(head) {
+		if m, menv, mf := p.headRecords(fs, unstampHead(head, true)); m > n {
+			n, env, f, sourceOnly = m, menv, mf, true
+		}
+	}
 	raw, _, _ := p.headRecords(fs, wholeHead(head))
 	// W3C's lines are read only as a file's: its directives say its
-	// fields (a reader within an envelope reads none).
-	return n > 0 && n > raw, env == NoEnvelope && f != W3C
+	// fields (a reader within an envelope reads none). Lines that each
+	// begin with a source are read without it as many read with it: no
+	// program writes kubectl's "[pod/NAME/CONTAINER]" itself, and Rails'
+	// tagged lines read with it took it for the request's tag, pairing
+	// the lines of two requests; when none is read either way (a
+	// server's start-up longer than the head, a log of its own lines
+	// alone), the lines within are read as their own file's would be.
+	timed := !sourceOnly && kubectlStamped(head)
+	more = n > 0 && n > raw || n == raw && everySourced(head)
+	return more, n > 0 && timed && env == NoEnvelope && f != W3C, sourceOnly
+}
+
+// kubectlStamped reports whether a whole line of head begins with
+// kubectl's time (its source, if any, cut).
+func kubectlStamped(head []byte) bool {
+	for _, l := range headLines(wholeHead(head), math.MaxInt) {
+		if _, stamp := kubectlCut(l, false); stamp != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// sourcedHead reports whether a line of head begins with a source,
+// kubectl's or docker compose's, and a time after it: the lines that
+// may carry no time of kubectl's (readsMoreUnstamped).
+func sourcedHead(head []byte) bool {
+	for _, l := range headLines(wholeHead(head), math.MaxInt) {
+		if n, stamp := kubectlCut(l, false); stamp != nil && n > len(stamp)+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// everySourced reports whether every whole line of head begins with a
+// source, kubectl's (--prefix) or docker compose's service.
+func everySourced(head []byte) bool {
+	lines := headLines(wholeHead(head), math.MaxInt)
+	for _, l := range lines {
+		if kubectlPrefixLen(l) == 0 && composePrefixLen(l) == 0 {
+			return false
+		}
+	}
+	return len(lines) > 0
 }
 
 // wholeHead returns head up to its last line end.
@@ -206,15 +271,19 @@ func (p *pipeline) headRecords(fs *fileState, head []byte) (int, Envelope, Forma
 // program's own start-up lines, which may be many.
 const dryLines = 256
 
-// unstamper reads lines from r without kubectl's times before them; a
-// line without one is read as it is.
+// unstamper reads lines from r without kubectl's times before them (with
+// sourceOnly, without its sources alone); a line without one is read as
+// it is.
 type unstamper struct {
-	r       *bufio.Reader
-	pending []byte
-	midLine bool // the last piece read ended within a line
+	r          *bufio.Reader
+	pending    []byte
+	midLine    bool // the last piece read ended within a line
+	sourceOnly bool
 }
 
-func newUnstamper(r *bufio.Reader) *unstamper { return &unstamper{r: r} }
+func newUnstamper(r *bufio.Reader, sourceOnly bool) *unstamper {
+	return &unstamper{r: r, sourceOnly: sourceOnly}
+}
 
 func (u *unstamper) Read(b []byte) (int, error) {
 	for len(u.pending) == 0 {
@@ -222,7 +291,7 @@ func (u *unstamper) Read(b []byte) (int, error) {
 		if len(piece) > 0 {
 			mid := piece[len(piece)-1] != '\n'
 			if !u.midLine {
-				n, _ := kubectlCut(piece)
+				n, _ := kubectlCut(piece, u.sourceOnly)
 				piece = piece[n:]
 			}
 			u.midLine, u.pending = mid, piece

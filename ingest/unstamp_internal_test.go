@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzUnstamper: the unstamper's bytes are the input's lines, each
-// without the kubectl time it begins with, whatever the lines and
+// without the kubectl time it begins with (or, source only, without
+// kubectl's or docker compose's source alone), whatever the lines and
 // however long. A line longer than the reader's buffer comes in pieces,
 // of which only the first, the buffer's worth, may lose a time (the
 // command's buffer holds MaxLine; here it is small, so that the fuzzer
@@ -21,17 +22,19 @@ func FuzzUnstamper(f *testing.F) {
 	f.Add([]byte("litellm-1  | INFO: x\n\x1b[36mweb-1  |\x1b[0m 2026-12-05T10:00:01Z y\nweb-1 |\n\x1b[3"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const size = 64
-		var want []byte
-		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
-			n, _ := kubectlCut(l[:min(len(l), size)])
-			want = append(want, l[n:]...)
-		}
-		got, err := io.ReadAll(newUnstamper(bufio.NewReaderSize(bytes.NewReader(data), size)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("%q: read %q, want %q", data, got, want)
+		for _, sourceOnly := range []bool{false, true} {
+			var want []byte
+			for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+				n, _ := kubectlCut(l[:min(len(l), size)], sourceOnly)
+				want = append(want, l[n:]...)
+			}
+			got, err := io.ReadAll(newUnstamper(bufio.NewReaderSize(bytes.NewReader(data), size), sourceOnly))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%q (source only %v): read %q, want %q", data, sourceOnly, got, want)
+			}
 		}
 	})
 }

@@ -42,13 +42,18 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 		// before, and JSON lines.
 		"envoy-default.log", "uvicorn-fastchat.log", "../sources/pino.jsonl", "../sources/tgi.jsonl",
 		// Text formats whose lines begin with neither '[' nor a digit
-		// (TestKubectlTimestamps's, but tracing's and Rails' tagged
-		// lines, whose own time behind kubectl's source alone is taken
-		// for kubectl's: not done). morgan's tiny lines behind the source
-		// and the time were read by morgan's format as they were, the
-		// source its method and the status unread.
+		// (TestKubectlTimestamps's). morgan's tiny lines behind the
+		// source and the time were read by morgan's format as they were,
+		// the source its method and the status unread.
 		"uvicorn.log", "uvicorn-vllm-router.log", "smg.log", "phoenix-console.log", "llama-server.log",
 		"morgan-dev.log", "morgan-tiny.log", "ray-serve.log", "fiber-classic.log",
+		// Lines that begin with their own RFC 3339 time: behind a source
+		// alone (--prefix, compose without --timestamps) it was taken for
+		// kubectl's, tower-http's 1 request read of 7.
+		"tower-http.log", "tensorzero-debug.log", "rails-tagged.log",
+		// Start-up lines past the first lines read (Ollama's 400): behind a
+		// source, no known format before.
+		"gin-ollama-load.log",
 	} {
 		plain := filepath.Join("testdata/text", name)
 		raw, err := os.ReadFile(plain)
@@ -117,6 +122,44 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 						t.Errorf("%s (%+v, stdin %v): record %d\n%+v\nwant the file's\n%+v", name, wrap, stdin, i, g, w)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestKubectlSourceOwnLines: a server's log of its own lines alone
+// (Envoy's, Apache's error log) behind kubectl's source or docker
+// compose's service is read as its own file is: its lines the server's
+// own, passed over, the server named; before, it was refused as a text
+// log in a format of its own whose log_format must be given.
+func TestKubectlSourceOwnLines(t *testing.T) {
+	for _, name := range []string{"envoy-own.log", "apache-error.log"} {
+		plain := filepath.Join("testdata/text", name)
+		raw, err := os.ReadFile(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, wres := collect(t, []string{plain}, ingest.Options{Workers: 1})
+		wf := wres.Files[0]
+		if wf.Source == "" || wf.PassedOver == 0 || wf.Incomplete {
+			t.Fatalf("%s: the file itself: %+v, want its source and its lines passed over", name, wf)
+		}
+		for _, prefix := range []string{"[pod/gw-0/proxy] ", "proxy-1  | "} {
+			var b strings.Builder
+			for _, l := range strings.SplitAfter(string(raw), "\n") {
+				if l != "" {
+					b.WriteString(prefix + l)
+				}
+			}
+			wrapped := filepath.Join(t.TempDir(), name)
+			if err := os.WriteFile(wrapped, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, res := collect(t, []string{wrapped}, ingest.Options{Workers: 1})
+			f := res.Files[0]
+			if f.Source != wf.Source || f.Reason != wf.Reason || f.Incomplete || f.PassedOver != wf.PassedOver || f.BadLines != wf.BadLines || res.Records() != 0 {
+				t.Errorf("%s behind %q: source %q, %d passed over, %d bad, reason %q\nwant the file's: %q, %d, %d, %q",
+					name, prefix, f.Source, f.PassedOver, f.BadLines, f.Reason, wf.Source, wf.PassedOver, wf.BadLines, wf.Reason)
 			}
 		}
 	}
