@@ -232,16 +232,22 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			if cut, lines, ok := p.stampedTextHead(peek); ok {
 				fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, cut, lines
 				head = inner
-			} else if !in.unstamped && !in.dry && kubectlHead(peek) {
+			} else if !in.unstamped && !in.dry && (kubectlHead(peek) || len(p.given) == 0 && sternHead(peek)) {
 				// Any other log behind kubectl's times: read as the
 				// lines within are (unstamp.go), behind the time as an
 				// envelope's when they are plain lines, whose records
 				// without a time of their own take it.
-				if more, plain, sourceOnly := p.readsMoreUnstamped(fs, peek); more && plain {
-					fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, stampKubectl, unstampHead(peek, false)
+				if more, plain, cut := p.readsMoreUnstamped(fs, peek); more && plain {
+					fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, stampKubectl, unstampHead(peek, cut)
+					switch cut.stern {
+					case 2:
+						fs.cfg.stamp = stampStern
+					case 3:
+						fs.cfg.stamp = stampSternNamespace
+					}
 					head = inner
 				} else if more {
-					return p.readStream(fs, input{r: newUnstamper(br, sourceOnly), size: -1, within: in.within, unstamped: true})
+					return p.readStream(fs, input{r: newUnstamper(br, cut), size: -1, within: in.within, unstamped: true})
 				}
 			}
 		}

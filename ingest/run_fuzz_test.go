@@ -294,6 +294,13 @@ func FuzzRun(f *testing.F) {
 		"2026-12-05T10:00:02.3Z \n"))
 	f.Add([]byte("2026-12-05T10:00:00Z   <-- GET /health\n2026-12-05T10:00:00Z   --> GET /health 200 1,042ms 2b\n" +
 		"2026-12-05T10:00:01Z 1796436015.147   5169 10.8.0.2 TCP_MISS/200 2052 POST http://a/v1 - HIER_DIRECT/10.2.0.9 application/json\n"))
+	// tracing's lines behind kubectl's source alone; Fiber's behind
+	// stern's names and time, and uvicorn's behind its namespace too.
+	f.Add([]byte("[pod/gw-0/app] 2025-03-10T10:00:13.469482Z DEBUG request{method=POST uri=/v1/completions}: tower_http::trace::on_response: finished processing request latency=3280 ms status=200\n" +
+		"[pod/gw-1/app] 2025-03-10T10:00:14.1Z  INFO llm_proxy: listening\n"))
+	f.Add([]byte("gw-7d9f8b6c5-x2k9p gw 2026-12-05T10:00:00.1Z 10:00:36 | 200 |   71.8ms |  10.0.1.4 | POST    | /v1/embeddings\n" +
+		"\x1b[32mgw-7d9f8b6c5-q7w4z\x1b[0m \x1b[33mgw\x1b[0m 2026-12-05T10:00:01Z 10:00:37 | 500 | 1.2s | ::1 | GET | /health\n" +
+		"prod gw-0 app INFO:     10.0.0.5:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n"))
 	// Azure's portal's export of a query's results, "[UTC]" in a
 	// column's name: a CSV by its header (bracketedHeader).
 	f.Add([]byte("TenantId,TimeGenerated [UTC],TotalTime,BackendTime,ClientTime,ResponseCode\nws1,\"12/4/2026, 9:00:12.611 AM\",950,930,20,200\n"))

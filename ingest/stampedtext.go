@@ -34,20 +34,34 @@ import (
 type stampCut uint8
 
 const (
-	stampJSON    stampCut = iota // "TIME {…}", "TIME STREAM {…}", …: stampedLine
-	stampText                    // "TIME LINE"
-	stampStream                  // "TIME STREAM LINE": aws logs tail
-	stampLabels                  // "TIME {LABELS} LINE": logcli query's default output
-	stampPrinted                 // "[N] TAG: [[TIME, {…}], {…}]": Fluent Bit's stdout output (stdoutRecord)
-	stampLTSV                    // "\"time\":TIME\t\"k\":v…": Fluent Bit's file output's ltsv format (ltsvRecord)
-	stampKubectl                 // "TIME LINE", the line's own spaces kept: kubectl logs --timestamps (unstamp.go)
+	stampJSON           stampCut = iota // "TIME {…}", "TIME STREAM {…}", …: stampedLine
+	stampText                           // "TIME LINE"
+	stampStream                         // "TIME STREAM LINE": aws logs tail
+	stampLabels                         // "TIME {LABELS} LINE": logcli query's default output
+	stampPrinted                        // "[N] TAG: [[TIME, {…}], {…}]": Fluent Bit's stdout output (stdoutRecord)
+	stampLTSV                           // "\"time\":TIME\t\"k\":v…": Fluent Bit's file output's ltsv format (ltsvRecord)
+	stampKubectl                        // "TIME LINE", the line's own spaces kept: kubectl logs --timestamps (unstamp.go)
+	stampStern                          // "POD CONTAINER TIME LINE": stern --timestamps (unstamp.go)
+	stampSternNamespace                 // "NAMESPACE POD CONTAINER TIME LINE"
 )
+
+// sternWords is how many of stern's names cut cuts before a line's time
+// (0 for kubectl's, whose source or compose's service it cuts).
+func sternWords(cut stampCut) uint8 {
+	switch cut {
+	case stampStern:
+		return 2
+	case stampSternNamespace:
+		return 3
+	}
+	return 0
+}
 
 // stampedText returns the text line behind a time (and, for stampStream,
 // a stream's name), and the time; ok false when line has no time first.
 func stampedText(line []byte, cut stampCut) (in, stamp []byte, ok bool) {
-	if cut == stampKubectl {
-		n, stamp := kubectlCut(line, false)
+	if cut == stampKubectl || cut == stampStern || cut == stampSternNamespace {
+		n, stamp := kubectlCut(line, lineCut{stern: sternWords(cut)})
 		if n == 0 {
 			return nil, nil, false
 		}

@@ -17,6 +17,11 @@ import (
 //	[pod/gw-7d9f/nginx] 2026-12-05T10:00:01.123456789Z LINE
 //	litellm-1  | 2026-12-05T10:00:01.123456789Z LINE
 //
+// stern, which tails many pods' logs, prints its pod and container (and,
+// over several namespaces, the namespace first), coloured on a terminal:
+//
+//	litellm-7d9f8b6c5-x2k9p litellm LINE
+//
 // A text format whose lines read behind such a time (stampedTextHead)
 // keeps the time, and JSON lines behind it are an envelope's
 // (envelopeOfHead). Any other log is read as the lines within are, as
@@ -109,25 +114,98 @@ func ansiLen(b []byte) int {
 	return 0
 }
 
+// lineCut is what a file's lines are cut of before them: kubectl's
+// source or docker compose's service (either, per line) or stern's
+// names, its words (2 or 3; 0: kubectl's or compose's), and a time of
+// kubectl's after them unless noTime (readsMoreUnstamped tells which).
+type lineCut struct {
+	stern  uint8
+	noTime bool
+}
+
 // kubectlCut returns the length of what kubectl printed before a line of
 // the log, its source (--prefix), its time (--timestamps) or both, and
 // the time (nil without one); 0 when line begins with neither. docker
-// compose logs' service name (--timestamps: and its time) is read so
-// too. With sourceOnly the source alone is cut (0 without one): the
-// file's lines carry no time of kubectl's, and a time after the source
-// is the line's own (readsMoreUnstamped).
-func kubectlCut(line []byte, sourceOnly bool) (int, []byte) {
-	n := kubectlPrefixLen(line)
-	if n == 0 {
+// compose logs' service name (--timestamps: and its time) and stern's
+// names are read so too, as c says. With c.noTime the source alone is
+// cut (0 without one): the file's lines carry no time of kubectl's, and
+// a time after the source is the line's own.
+func kubectlCut(line []byte, c lineCut) (int, []byte) {
+	var n int
+	if c.stern > 0 {
+		n = sternPrefixLen(line, int(c.stern))
+	} else if n = kubectlPrefixLen(line); n == 0 {
 		n = composePrefixLen(line)
 	}
-	if sourceOnly {
+	if c.noTime {
 		return n, nil
 	}
 	if m := kubectlStampLen(line[n:]); m > 0 {
 		return n + m, line[n : n+m-1]
 	}
 	return n, nil
+}
+
+// sternPrefixLen returns the length of the words stern prints before
+// each line, a pod's name and its container's (its namespace's first
+// when words is 3), each maybe coloured, and a space after each; 0 when
+// line does not begin so. A pod's name is a DNS subdomain with a '-'
+// (its controller's name and the suffixes it adds), a container's and a
+// namespace's a DNS label.
+func sternPrefixLen(line []byte, words int) int {
+	i := 0
+	for w := range words {
+		i += ansiLen(line[i:])
+		start := i
+		for i < len(line) && (line[i] >= 'a' && line[i] <= 'z' || isDigit(line[i]) || line[i] == '-' || line[i] == '.' && w == words-2) {
+			i++
+		}
+		name := line[start:i]
+		if len(name) == 0 || len(name) > 253 || name[0] == '-' || name[len(name)-1] == '-' ||
+			w != words-2 && len(name) > 63 || w == words-2 && bytes.IndexByte(name, '-') < 0 {
+			return 0
+		}
+		i += ansiLen(line[i:])
+		if i >= len(line) || line[i] != ' ' {
+			return 0
+		}
+		i++
+	}
+	return i
+}
+
+// sternRepeats reports whether the names stern prints (words of them)
+// begin every whole line of head and repeat: at most one distinct for
+// two lines.
+func sternRepeats(head []byte, words int) bool {
+	lines := headLines(wholeHead(head), math.MaxInt)
+	seen := map[string]bool{}
+	for _, l := range lines {
+		n := sternPrefixLen(l, words)
+		if n == 0 {
+			return false
+		}
+		seen[string(l[:n])] = true
+	}
+	return len(lines) >= 2 && 2*len(seen) <= len(lines)
+}
+
+// sternHead reports whether every whole line of head (two at least)
+// begins with stern's pod and container, or every one with its
+// namespace, pod and container (sternPrefixLen).
+func sternHead(head []byte) bool {
+	return len(headLines(head, guessLines)) >= 2 && (sternEvery(head, 2) || sternEvery(head, 3))
+}
+
+// sternEvery reports whether every whole line of head begins with
+// stern's names, words of them.
+func sternEvery(head []byte, words int) bool {
+	for _, l := range headLines(head, guessLines) {
+		if sternPrefixLen(l, words) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // kubectlHead reports whether every whole line of head (two at least)
@@ -139,20 +217,19 @@ func kubectlHead(head []byte) bool {
 		return false
 	}
 	for _, l := range lines {
-		if n, _ := kubectlCut(bytes.TrimRight(l, "\r"), false); n == 0 {
+		if n, _ := kubectlCut(bytes.TrimRight(l, "\r"), lineCut{}); n == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// unstampHead returns the whole lines of head without what kubectl or
-// docker compose printed before them (kubectlCut; with sourceOnly, the
-// source alone).
-func unstampHead(head []byte, sourceOnly bool) []byte {
+// unstampHead returns the whole lines of head without what kubectl,
+// docker compose or stern printed before them (kubectlCut).
+func unstampHead(head []byte, c lineCut) []byte {
 	var out []byte
 	for _, l := range headLines(wholeHead(head), math.MaxInt) {
-		n, _ := kubectlCut(l, sourceOnly)
+		n, _ := kubectlCut(l, c)
 		out = append(append(out, l[n:]...), '\n')
 	}
 	return out
@@ -167,18 +244,33 @@ func unstampHead(head []byte, sourceOnly bool) []byte {
 //
 // Whether the lines behind a source (kubectl's --prefix, docker
 // compose's service) carry kubectl's time is told once, for the file:
-// sourceOnly when cutting the source alone gives more requests than
+// c.noTime when cutting the source alone gives more requests than
 // cutting the source and a time after it. Without --timestamps, a line
 // that begins with its own RFC 3339 time (tracing's, TensorZero's) has
 // that time after the source, which read as kubectl's left the line
 // without it (tower-http's: 1 request read of 7). Such lines, and any
 // without kubectl's time, are read through an unstamper: there is no
 // time of kubectl's for a record to take.
-func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) (more, plain, sourceOnly bool) {
-	n, env, f := p.headRecords(fs, unstampHead(head, false))
-	if sourcedHead(head) {
-		if m, menv, mf := p.headRecords(fs, unstampHead(head, true)); m > n {
-			n, env, f, sourceOnly = m, menv, mf, true
+func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) (more, plain bool, c lineCut) {
+	cuts := []lineCut{{}, {noTime: true}}
+	if !kubectlHead(head) {
+		// stern's names, or its namespace's too: told from the lines
+		// read, as a name's words are any line's.
+		cuts = cuts[:0]
+		for _, words := range []uint8{2, 3} {
+			if sternEvery(head, int(words)) {
+				// stern prints no time unless asked (--timestamps): on a
+				// tie, a time after its names is the line's own.
+				cuts = append(cuts, lineCut{stern: words, noTime: true}, lineCut{stern: words})
+			}
+		}
+	} else if !sourcedHead(head) {
+		cuts = cuts[:1]
+	}
+	n, env, f := -1, NoEnvelope, Format("")
+	for _, cut := range cuts {
+		if m, menv, mf := p.headRecords(fs, unstampHead(head, cut)); m > n {
+			n, env, f, c = m, menv, mf, cut
 		}
 	}
 	raw, _, _ := p.headRecords(fs, wholeHead(head))
@@ -190,16 +282,25 @@ func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) (more, plain, 
 	// the lines of two requests; when none is read either way (a
 	// server's start-up longer than the head, a log of its own lines
 	// alone), the lines within are read as their own file's would be.
-	timed := !sourceOnly && kubectlStamped(head)
-	more = n > 0 && n > raw || n == raw && everySourced(head)
-	return more, n > 0 && timed && env == NoEnvelope && f != W3C, sourceOnly
+	// stern's words may be any line's: they are read as stern's when a
+	// few pods' names begin every line (sternRepeats) and the lines
+	// behind them read, however many the lines as they are read (a
+	// namespace, a pod and a container before Envoy's lines read as
+	// lighttpd's host, virtual host and user).
+	timed := !c.noTime && kubectlStamped(head, c)
+	if c.stern > 0 {
+		more = sternRepeats(head, int(c.stern)) && (n > 0 || n == raw)
+	} else {
+		more = n > 0 && n > raw || n == raw && everySourced(head)
+	}
+	return more, n > 0 && timed && env == NoEnvelope && f != W3C, c
 }
 
 // kubectlStamped reports whether a whole line of head begins with
-// kubectl's time (its source, if any, cut).
-func kubectlStamped(head []byte) bool {
+// kubectl's time, what c cuts before it cut.
+func kubectlStamped(head []byte, c lineCut) bool {
 	for _, l := range headLines(wholeHead(head), math.MaxInt) {
-		if _, stamp := kubectlCut(l, false); stamp != nil {
+		if _, stamp := kubectlCut(l, c); stamp != nil {
 			return true
 		}
 	}
@@ -211,7 +312,7 @@ func kubectlStamped(head []byte) bool {
 // may carry no time of kubectl's (readsMoreUnstamped).
 func sourcedHead(head []byte) bool {
 	for _, l := range headLines(wholeHead(head), math.MaxInt) {
-		if n, stamp := kubectlCut(l, false); stamp != nil && n > len(stamp)+1 {
+		if n, stamp := kubectlCut(l, lineCut{}); stamp != nil && n > len(stamp)+1 {
 			return true
 		}
 	}
@@ -271,19 +372,17 @@ func (p *pipeline) headRecords(fs *fileState, head []byte) (int, Envelope, Forma
 // program's own start-up lines, which may be many.
 const dryLines = 256
 
-// unstamper reads lines from r without kubectl's times before them (with
-// sourceOnly, without its sources alone); a line without one is read as
+// unstamper reads lines from r without what kubectl, docker compose or
+// stern printed before them (kubectlCut); a line without it is read as
 // it is.
 type unstamper struct {
-	r          *bufio.Reader
-	pending    []byte
-	midLine    bool // the last piece read ended within a line
-	sourceOnly bool
+	r       *bufio.Reader
+	pending []byte
+	midLine bool // the last piece read ended within a line
+	cut     lineCut
 }
 
-func newUnstamper(r *bufio.Reader, sourceOnly bool) *unstamper {
-	return &unstamper{r: r, sourceOnly: sourceOnly}
-}
+func newUnstamper(r *bufio.Reader, c lineCut) *unstamper { return &unstamper{r: r, cut: c} }
 
 func (u *unstamper) Read(b []byte) (int, error) {
 	for len(u.pending) == 0 {
@@ -291,7 +390,7 @@ func (u *unstamper) Read(b []byte) (int, error) {
 		if len(piece) > 0 {
 			mid := piece[len(piece)-1] != '\n'
 			if !u.midLine {
-				n, _ := kubectlCut(piece, u.sourceOnly)
+				n, _ := kubectlCut(piece, u.cut)
 				piece = piece[n:]
 			}
 			u.midLine, u.pending = mid, piece

@@ -72,10 +72,13 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 		// kubectl's time (--timestamps), its source and time (--prefix
 		// --timestamps), its source alone (--prefix); docker compose
 		// logs' service, in colour with the time (--timestamps) and
-		// without.
+		// without; stern's pod and container, in colour, and with the
+		// namespace before them.
 		for _, wrap := range []struct {
 			prefix, compose, stamp bool
-		}{{false, false, true}, {true, false, true}, {true, false, false}, {false, true, false}, {false, true, true}} {
+			stern                  int
+		}{{false, false, true, 0}, {true, false, true, 0}, {true, false, false, 0}, {false, true, false, 0}, {false, true, true, 0},
+			{false, false, false, 2}, {false, false, true, 2}, {false, false, false, 3}} {
 			var b strings.Builder
 			stamps := map[int64]bool{}
 			for i, l := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
@@ -86,6 +89,14 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 					b.WriteString("\x1b[36mgateway-1  |\x1b[0m ")
 				} else if wrap.compose {
 					b.WriteString("gateway-1  | ")
+				}
+				switch pod := []string{"gateway-7d9f8b6c5-x2k9p", "gateway-7d9f8b6c5-q7w4z"}[i%2]; {
+				case wrap.stern == 2 && wrap.stamp: // stern --timestamps, on a terminal
+					fmt.Fprintf(&b, "\x1b[32m%s\x1b[0m \x1b[33mgateway\x1b[0m ", pod)
+				case wrap.stern == 2:
+					fmt.Fprintf(&b, "%s gateway ", pod)
+				case wrap.stern == 3:
+					fmt.Fprintf(&b, "prod %s gateway ", pod)
 				}
 				if wrap.stamp {
 					at := time.Date(2026, 12, 5, 10, i/60%60, i%60, 123456789-i, time.UTC)
@@ -112,7 +123,7 @@ func TestKubectlTimestampsAnyLog(t *testing.T) {
 				byRT(got)
 				for i, g := range got {
 					w := want[i]
-					if !w.hasTime && wrap.stamp { // kubectl's time, one of the lines'
+					if !w.hasTime && wrap.stamp { // kubectl's time (or stern's), one of the lines'
 						if !g.hasTime || !stamps[g.timeNS] {
 							t.Errorf("%s (%+v, stdin %v): record %d has no time of kubectl's: %+v", name, wrap, stdin, i, g)
 						}
