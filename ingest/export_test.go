@@ -94,3 +94,11 @@ func WithBlockSize(o Options, n int) Options {
 
 // EnvelopeOf is envelopeOf.
 func EnvelopeOf(line []byte) Envelope { return envelopeOf(line) }
+
+// SetMaxServicesDump sets the largest dump split into its services'
+// files, returning the old bound.
+func SetMaxServicesDump(n int) int {
+	old := maxServicesDump
+	maxServicesDump = n
+	return old
+}

@@ -51,8 +51,9 @@ type input struct {
 	// unstamped: the lines behind kubectl's times (unstamp.go), whose
 	// times are not looked for again. dry: a head whose reading is only
 	// planned (headRecords): readStream returns errDry once its lines'
-	// parser is known, and reads nothing.
-	unstamped, dry bool
+	// parser is known, and reads nothing. split: a dump's lines, or one
+	// service's of them (services.go), not split again.
+	unstamped, dry, split bool
 }
 
 // readerPool keeps the buffered readers inputs were read with, for the
@@ -232,6 +233,9 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 			if cut, lines, ok := p.stampedTextHead(peek); ok {
 				fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, cut, lines
 				head = inner
+			} else if !in.unstamped && !in.dry && !in.split && headServices(peek) {
+				// Several programs' lines behind their services' names.
+				return p.readServices(fs, br, in)
 			} else if !in.unstamped && !in.dry && (kubectlHead(peek) || len(p.given) == 0 && sternHead(peek)) {
 				// Any other log behind kubectl's times: read as the
 				// lines within are (unstamp.go), behind the time as an

@@ -301,6 +301,11 @@ func FuzzRun(f *testing.F) {
 	f.Add([]byte("gw-7d9f8b6c5-x2k9p gw 2026-12-05T10:00:00.1Z 10:00:36 | 200 |   71.8ms |  10.0.1.4 | POST    | /v1/embeddings\n" +
 		"\x1b[32mgw-7d9f8b6c5-q7w4z\x1b[0m \x1b[33mgw\x1b[0m 2026-12-05T10:00:01Z 10:00:37 | 500 | 1.2s | ::1 | GET | /health\n" +
 		"prod gw-0 app INFO:     10.0.0.5:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n"))
+	// A stack's docker compose logs (services.go), kubectl's containers.
+	f.Add([]byte("litellm-1  | INFO:     10.0.0.5:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n" +
+		"envoy-1    | [2026-12-05T10:00:00.000Z] \"POST /v1 HTTP/1.1\" 200 - 1 2 30 28 \"-\" \"c\" \"r\" \"a\" \"10.0.0.1:80\"\n" +
+		"litellm-2  | INFO:     10.0.0.6:51236 - \"GET /health HTTP/1.1\" 200 OK\nno prefix\n" +
+		"[pod/gw-0/app] x\n[pod/gw-0/istio-proxy] {\"response_code\":200,\"duration\":12}\n"))
 	// Azure's portal's export of a query's results, "[UTC]" in a
 	// column's name: a CSV by its header (bracketedHeader).
 	f.Add([]byte("TenantId,TimeGenerated [UTC],TotalTime,BackendTime,ClientTime,ResponseCode\nws1,\"12/4/2026, 9:00:12.611 AM\",950,930,20,200\n"))
