@@ -176,7 +176,7 @@ func sternPrefixLen(line []byte, words int) int {
 
 // sternRepeats reports whether the names stern prints (words of them)
 // begin every whole line of head and repeat: at most one distinct for
-// two lines.
+// two lines, or two pods' (a short log of two replicas).
 func sternRepeats(head []byte, words int) bool {
 	lines := headLines(wholeHead(head), math.MaxInt)
 	seen := map[string]bool{}
@@ -187,7 +187,7 @@ func sternRepeats(head []byte, words int) bool {
 		}
 		seen[string(l[:n])] = true
 	}
-	return len(lines) >= 2 && 2*len(seen) <= len(lines)
+	return len(lines) >= 2 && len(seen) <= max(2, len(lines)/2)
 }
 
 // sternHead reports whether every whole line of head (two at least)

@@ -175,3 +175,28 @@ func TestKubectlSourceOwnLines(t *testing.T) {
 		}
 	}
 }
+
+// TestSternShortLog: three JSON lines of two replicas behind stern's
+// names are read as their own file is; before, two pods' names on three
+// lines were not taken for stern's (they did not repeat enough), and
+// the lines were a CSV of no known field.
+func TestSternShortLog(t *testing.T) {
+	raw, err := os.ReadFile("testdata/sources/envoy.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(raw), "\n")[:3]
+	plain := writeTemp(t, "envoy.json", strings.Join(lines, ""))
+	want, wres := collect(t, []string{plain}, ingest.Options{Workers: 1})
+	if len(want) != 3 {
+		t.Fatalf("the file itself: %d records, want 3", len(want))
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, "gw-7d9f8b6c5-%s istio-proxy %s", []string{"x2k9p", "q7w4z"}[i%2], l)
+	}
+	got, res := collect(t, []string{writeTemp(t, "stern.log", b.String())}, ingest.Options{Workers: 1})
+	if f, wf := res.Files[0], wres.Files[0]; f.Source != wf.Source || f.BadLines != 0 || fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+		t.Errorf("behind stern's names: %+v, %+v\nwant the file's: %+v, %+v", f, got, wf, want)
+	}
+}
