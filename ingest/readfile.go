@@ -242,13 +242,7 @@ func (p *pipeline) readStream(fs *fileState, in input) error {
 				// envelope's when they are plain lines, whose records
 				// without a time of their own take it.
 				if more, plain, cut := p.readsMoreUnstamped(fs, peek); more && plain {
-					fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, stampKubectl, unstampHead(peek, cut)
-					switch cut.stern {
-					case 2:
-						fs.cfg.stamp = stampStern
-					case 3:
-						fs.cfg.stamp = stampSternNamespace
-					}
+					fs.cfg.envelope, fs.cfg.stamp, inner = EnvStamped, cut.stamp(), unstampHead(peek, cut)
 					head = inner
 				} else if more {
 					return p.readStream(fs, input{r: newUnstamper(br, cut), size: -1, within: in.within, unstamped: true})

@@ -45,23 +45,11 @@ const (
 	stampSternNamespace                 // "NAMESPACE POD CONTAINER TIME LINE"
 )
 
-// sternWords is how many of stern's names cut cuts before a line's time
-// (0 for kubectl's, whose source or compose's service it cuts).
-func sternWords(cut stampCut) uint8 {
-	switch cut {
-	case stampStern:
-		return 2
-	case stampSternNamespace:
-		return 3
-	}
-	return 0
-}
-
 // stampedText returns the text line behind a time (and, for stampStream,
 // a stream's name), and the time; ok false when line has no time first.
 func stampedText(line []byte, cut stampCut) (in, stamp []byte, ok bool) {
-	if cut == stampKubectl || cut == stampStern || cut == stampSternNamespace {
-		n, stamp := kubectlCut(line, lineCut{stern: sternWords(cut)})
+	if c, ok := kubectlLineCut(cut); ok {
+		n, stamp := kubectlCut(line, c)
 		if n == 0 {
 			return nil, nil, false
 		}

@@ -123,6 +123,47 @@ type lineCut struct {
 	noTime bool
 }
 
+// stamp is how an EnvStamped file's lines behind kubectl's or stern's
+// time are cut (stampedText): c, with the time.
+func (c lineCut) stamp() stampCut {
+	switch c.stern {
+	case 2:
+		return stampStern
+	case 3:
+		return stampSternNamespace
+	}
+	return stampKubectl
+}
+
+// kubectlLineCut returns the lineCut of a stamp (lineCut.stamp); false
+// for a stamp not kubectl's or stern's.
+func kubectlLineCut(cut stampCut) (lineCut, bool) {
+	switch cut {
+	case stampKubectl:
+		return lineCut{}, true
+	case stampStern:
+		return lineCut{stern: 2}, true
+	case stampSternNamespace:
+		return lineCut{stern: 3}, true
+	}
+	return lineCut{}, false
+}
+
+// everyLine reports whether f holds for each of lines; anyLine whether
+// for one at least.
+func everyLine(lines [][]byte, f func([]byte) bool) bool {
+	for _, l := range lines {
+		if !f(l) {
+			return false
+		}
+	}
+	return true
+}
+
+func anyLine(lines [][]byte, f func([]byte) bool) bool {
+	return !everyLine(lines, func(l []byte) bool { return !f(l) })
+}
+
 // kubectlCut returns the length of what kubectl printed before a line of
 // the log, its source (--prefix), its time (--timestamps) or both, and
 // the time (nil without one); 0 when line begins with neither. docker
@@ -180,14 +221,12 @@ func sternPrefixLen(line []byte, words int) int {
 func sternRepeats(head []byte, words int) bool {
 	lines := headLines(wholeHead(head), math.MaxInt)
 	seen := map[string]bool{}
-	for _, l := range lines {
+	every := everyLine(lines, func(l []byte) bool {
 		n := sternPrefixLen(l, words)
-		if n == 0 {
-			return false
-		}
 		seen[string(l[:n])] = true
-	}
-	return len(lines) >= 2 && len(seen) <= max(2, len(lines)/2)
+		return n > 0
+	})
+	return every && len(lines) >= 2 && len(seen) <= max(2, len(lines)/2)
 }
 
 // sternHead reports whether every whole line of head (two at least)
@@ -200,12 +239,7 @@ func sternHead(head []byte) bool {
 // sternEvery reports whether every whole line of head begins with
 // stern's names, words of them.
 func sternEvery(head []byte, words int) bool {
-	for _, l := range headLines(head, guessLines) {
-		if sternPrefixLen(l, words) == 0 {
-			return false
-		}
-	}
-	return true
+	return everyLine(headLines(head, guessLines), func(l []byte) bool { return sternPrefixLen(l, words) > 0 })
 }
 
 // kubectlHead reports whether every whole line of head (two at least)
@@ -213,15 +247,10 @@ func sternEvery(head []byte, words int) bool {
 // (kubectlCut).
 func kubectlHead(head []byte) bool {
 	lines := headLines(head, guessLines)
-	if len(lines) < 2 {
-		return false
-	}
-	for _, l := range lines {
-		if n, _ := kubectlCut(bytes.TrimRight(l, "\r"), lineCut{}); n == 0 {
-			return false
-		}
-	}
-	return true
+	return len(lines) >= 2 && everyLine(lines, func(l []byte) bool {
+		n, _ := kubectlCut(bytes.TrimRight(l, "\r"), lineCut{})
+		return n > 0
+	})
 }
 
 // unstampHead returns the whole lines of head without what kubectl,
@@ -299,36 +328,27 @@ func (p *pipeline) readsMoreUnstamped(fs *fileState, head []byte) (more, plain b
 // kubectlStamped reports whether a whole line of head begins with
 // kubectl's time, what c cuts before it cut.
 func kubectlStamped(head []byte, c lineCut) bool {
-	for _, l := range headLines(wholeHead(head), math.MaxInt) {
-		if _, stamp := kubectlCut(l, c); stamp != nil {
-			return true
-		}
-	}
-	return false
+	return anyLine(headLines(wholeHead(head), math.MaxInt), func(l []byte) bool {
+		_, stamp := kubectlCut(l, c)
+		return stamp != nil
+	})
 }
 
 // sourcedHead reports whether a line of head begins with a source,
 // kubectl's or docker compose's, and a time after it: the lines that
 // may carry no time of kubectl's (readsMoreUnstamped).
 func sourcedHead(head []byte) bool {
-	for _, l := range headLines(wholeHead(head), math.MaxInt) {
-		if n, stamp := kubectlCut(l, lineCut{}); stamp != nil && n > len(stamp)+1 {
-			return true
-		}
-	}
-	return false
+	return anyLine(headLines(wholeHead(head), math.MaxInt), func(l []byte) bool {
+		n, stamp := kubectlCut(l, lineCut{})
+		return stamp != nil && n > len(stamp)+1
+	})
 }
 
 // everySourced reports whether every whole line of head begins with a
 // source, kubectl's (--prefix) or docker compose's service.
 func everySourced(head []byte) bool {
 	lines := headLines(wholeHead(head), math.MaxInt)
-	for _, l := range lines {
-		if kubectlPrefixLen(l) == 0 && composePrefixLen(l) == 0 {
-			return false
-		}
-	}
-	return len(lines) > 0
+	return len(lines) > 0 && everyLine(lines, func(l []byte) bool { return kubectlPrefixLen(l) > 0 || composePrefixLen(l) > 0 })
 }
 
 // wholeHead returns head up to its last line end.
